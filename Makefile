@@ -1,0 +1,28 @@
+# The two commands of the README.  Each one installs what is missing
+# (scripts/install-deps.sh is idempotent), configures and builds keel with
+# CMake in build/, then does its job.
+BUILD ?= build
+JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps build check demo bench clean
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+check: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	@sh testsuite/demo.sh $(BUILD)
+
+bench: build
+	@sh bench/compile-overhead.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)
