@@ -1,0 +1,121 @@
+/*
+ * expr.h -- symbolic integer expressions: canonical multivariate polynomials.
+ *
+ * Every bound, trip count, array index, address and stride in keel is a
+ * kx_expr: a sum of terms, each an integer coefficient times a product of
+ * atoms raised to positive powers.  An atom is either a named symbol (a
+ * program variable such as `n` or a loop variable such as `i`) or an opaque
+ * term for what is not a polynomial: integer division, modulo, min, max, a
+ * call, a load through an array, or unrecognised source text.  Opaque terms
+ * keep their operands as expressions, so nothing is silently lost and the
+ * runtime can still evaluate div/mod/min/max once the symbols are bound.
+ *
+ * Canonical form: terms are kept sorted and like terms merged, zero terms
+ * dropped, atoms inside a term sorted, so two expressions are equal exactly
+ * when their printed forms are equal.
+ *
+ * Text form (what the database stores and the runtime parses back):
+ *
+ *     expr    := term (('+' | '-') term)*        with an optional leading '-'
+ *     term    := factor ('*' factor)*
+ *     factor  := INT | atom ('^' INT)?  | '(' expr ')'
+ *     atom    := IDENT
+ *              | ('div' | 'mod' | 'min' | 'max') '(' expr ',' expr ')'
+ *              | 'call.' IDENT '(' [expr (',' expr)*] ')'
+ *              | 'load.' IDENT '(' [expr (',' expr)*] ')'
+ *              | '?' STRING                       unknown text, C-escaped "..."
+ *
+ * Printing writes terms in canonical order separated by " + " / " - ", the
+ * coefficient first when it is not 1 (`2*i*n + j - 1`, `n^2`, `div(n, 2)`);
+ * print(parse(s)) == s for every printed s.  The words div, mod, min, max,
+ * call and load are reserved and never symbol names.
+ *
+ * Semantics: div and mod are C's (truncating); min and max as usual.
+ *
+ * Ownership: every function returning kx_expr * returns a new object the
+ * caller owns and must kx_free(); arguments are never consumed or modified.
+ * Functions return NULL only on allocation failure or, for kx_parse, on a
+ * syntax error (with a message).
+ */
+#ifndef KEEL_IPDA_EXPR_H
+#define KEEL_IPDA_EXPR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct kx_expr kx_expr;
+
+/* Kinds of opaque atoms. */
+typedef enum {
+    KX_DIV,     /* div(a, b): C integer division a / b */
+    KX_MOD,     /* mod(a, b): C remainder a % b */
+    KX_MIN,     /* min(a, b) */
+    KX_MAX,     /* max(a, b) */
+    KX_CALL,    /* call.f(args...) */
+    KX_LOAD,    /* load.A(i, j...): the value of A[i][j] */
+    KX_UNKNOWN  /* ?"source text" */
+} kx_opkind;
+
+/* Constructors. */
+kx_expr *kx_int(int64_t v);
+kx_expr *kx_sym(const char *name);
+/* An opaque atom.  name is the function (KX_CALL) or array (KX_LOAD), or the
+ * source text (KX_UNKNOWN); NULL for the others.  div/mod/min/max take exactly
+ * two arguments.  kx_op folds what it can: div/mod/min/max of two constants
+ * become the constant (div/mod by zero stays opaque), div(x, 1) is x. */
+kx_expr *kx_op(kx_opkind kind, const char *name, int nargs, kx_expr *const *args);
+
+/* Algebra.  On int64 coefficient overflow the result is an unknown atom whose
+ * text says so (never a wrong polynomial). */
+kx_expr *kx_add(const kx_expr *a, const kx_expr *b);
+kx_expr *kx_sub(const kx_expr *a, const kx_expr *b);
+kx_expr *kx_mul(const kx_expr *a, const kx_expr *b);
+kx_expr *kx_neg(const kx_expr *a);
+kx_expr *kx_copy(const kx_expr *a);
+void kx_free(kx_expr *e);              /* NULL is fine */
+
+/* Replace every occurrence of symbol `name` (also inside opaque operands) by
+ * `value` and return the result in canonical form. */
+kx_expr *kx_subst(const kx_expr *e, const char *name, const kx_expr *value);
+
+/* Comparison.  kx_equal is structural equality of canonical forms; kx_compare
+ * is a total order consistent with it (for sorting); kx_diff is a - b. */
+int kx_equal(const kx_expr *a, const kx_expr *b);
+int kx_compare(const kx_expr *a, const kx_expr *b);
+
+/* Queries. */
+int kx_is_const(const kx_expr *e, int64_t *value);   /* 1 and *value if constant */
+int kx_is_zero(const kx_expr *e);
+int kx_has_opaque(const kx_expr *e);                 /* any opaque atom at all */
+/* Affine: degree <= 1 in every symbol and no opaque atom. */
+int kx_is_affine(const kx_expr *e);
+/* Highest power of symbol `name` in any term (0 when absent). */
+int kx_degree(const kx_expr *e, const char *name);
+/* Does symbol `name` occur anywhere (also inside opaque operands)? */
+int kx_mentions(const kx_expr *e, const char *name);
+/* The coefficient of name^1 as an expression: the sum of the terms of degree
+ * exactly 1 in `name`, divided by `name` (e.g. coeff of i in 2*i*n + i + j
+ * is 2*n + 1).  Terms with higher powers are not included. */
+kx_expr *kx_coeff(const kx_expr *e, const char *name);
+/* The symbols occurring in e (also inside opaque operands), sorted, without
+ * duplicates.  Returns the count; *names is a malloc'd array of malloc'd
+ * strings the caller frees with kx_free_names. */
+int kx_symbols(const kx_expr *e, char ***names);
+void kx_free_names(char **names, int n);
+
+/* Evaluation under a binding of symbols.  lookup returns 1 and sets *value
+ * when it knows the symbol, else 0.  Returns 0 on success; -1 with a message
+ * in err (NUL-terminated, truncated to errlen) when a symbol is unbound,
+ * an atom cannot be evaluated (call, load, unknown), a division by zero
+ * happens, or any step overflows int64. */
+typedef int (*kx_lookup_fn)(void *ctx, const char *name, int64_t *value);
+int kx_eval(const kx_expr *e, kx_lookup_fn lookup, void *ctx, int64_t *out,
+            char *err, size_t errlen);
+
+/* Text form.  kx_print returns a malloc'd string the caller frees.
+ * kx_parse returns NULL on malformed text with a one-line message in err;
+ * it never crashes on any input (it is fuzzed). */
+char *kx_print(const kx_expr *e);
+kx_expr *kx_parse(const char *text, char *err, size_t errlen);
+
+#endif
