@@ -1,0 +1,369 @@
+/*
+ * ir.c -- construction, queries and the text dump of the loop IR (ir.h).
+ *
+ * Records live in growable arrays (doubling capacity).  Appending may move
+ * an array, which is why records refer to each other by index.
+ */
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Grow *arr (elements of `size` bytes, count *n) by one zeroed element and
+ * return it.  Arrays here hold tens of records, so a realloc per append is
+ * simpler than tracking a capacity and costs nothing measurable. */
+static void *grow(void *arr_p, int *n, size_t size)
+{
+    void **arr = arr_p;
+    void *p = realloc(*arr, (size_t)(*n + 1) * size);
+    if (!p)
+        return NULL;
+    *arr = p;
+    char *elem = (char *)p + (size_t)*n * size;
+    memset(elem, 0, size);
+    (*n)++;
+    return elem;
+}
+
+static char *dup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+ir_tu *ir_tu_new(const char *path)
+{
+    ir_tu *tu = calloc(1, sizeof *tu);
+    if (tu)
+        tu->path = dup(path);
+    return tu;
+}
+
+static void free_stmt(ir_stmt *s)
+{
+    free(s->text);
+    for (int i = 0; i < s->ncalls; i++)
+        free(s->calls[i]);
+    free(s->calls);
+    for (int i = 0; i < s->nacc; i++) {
+        ir_access *a = &s->acc[i];
+        free(a->array);
+        for (int d = 0; d < a->ndims; d++)
+            kx_free(a->index[d]);
+        free(a->index);
+        for (int d = 0; d < a->nextents; d++)
+            kx_free(a->extent[d]);
+        free(a->extent);
+    }
+    free(s->acc);
+    for (int i = 0; i < s->nscalars; i++)
+        free(s->scalars[i].name);
+    free(s->scalars);
+}
+
+void ir_tu_free(ir_tu *tu)
+{
+    if (!tu)
+        return;
+    for (int i = 0; i < tu->nfuncs; i++) {
+        free(tu->funcs[i].name);
+        free(tu->funcs[i].file);
+    }
+    free(tu->funcs);
+    for (int i = 0; i < tu->nloops; i++) {
+        ir_loop *l = &tu->loops[i];
+        free(l->file);
+        free(l->iv);
+        kx_free(l->lower);
+        kx_free(l->upper);
+        kx_free(l->trip);
+        for (int p = 0; p < l->npragmas; p++)
+            free(l->pragmas[p]);
+        free(l->pragmas);
+        for (int s = 0; s < l->nstmts; s++)
+            free_stmt(&l->stmts[s]);
+        free(l->stmts);
+    }
+    free(tu->loops);
+    free(tu->path);
+    free(tu);
+}
+
+int ir_add_function(ir_tu *tu, const char *name, const char *file, int line, int col)
+{
+    ir_function *f = grow(&tu->funcs, &tu->nfuncs, sizeof *f);
+    if (!f)
+        return -1;
+    f->name = dup(name);
+    f->file = dup(file);
+    f->line = line;
+    f->col = col;
+    return tu->nfuncs - 1;
+}
+
+int ir_add_loop(ir_tu *tu, int function, int parent, ir_loop_kind kind,
+                const char *file, int line, int col)
+{
+    ir_loop *l = grow(&tu->loops, &tu->nloops, sizeof *l);
+    if (!l)
+        return -1;
+    l->function = function;
+    l->parent = parent;
+    l->depth = parent < 0 ? 0 : tu->loops[parent].depth + 1;
+    l->kind = kind;
+    l->file = dup(file);
+    l->line = l->end_line = line;
+    l->col = col;
+    return tu->nloops - 1;
+}
+
+int ir_add_pragma(ir_loop *l, const char *text)
+{
+    char **p = grow(&l->pragmas, &l->npragmas, sizeof *p);
+    if (!p)
+        return -1;
+    *p = dup(text);
+    return l->npragmas - 1;
+}
+
+int ir_add_stmt(ir_loop *l, int line, int col, const char *text, int conditional)
+{
+    ir_stmt *s = grow(&l->stmts, &l->nstmts, sizeof *s);
+    if (!s)
+        return -1;
+    s->line = line;
+    s->col = col;
+    s->text = dup(text);
+    s->conditional = conditional;
+    return l->nstmts - 1;
+}
+
+/* The loop variables a subscript may be affine in are known to the caller
+ * (the walker passes them through ir_is_affine_in); here an access is
+ * affine when none of its subscripts has an opaque atom.  The walker
+ * refines the flag with the nest's loop variables. */
+int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
+                  int ndims, kx_expr **index, int nextents, kx_expr **extent,
+                  int line, int col)
+{
+    ir_access *a = grow(&s->acc, &s->nacc, sizeof *a);
+    if (!a)
+        return -1;
+    a->array = dup(array);
+    a->elem_size = elem_size;
+    a->is_write = is_write;
+    a->ndims = ndims;
+    a->index = index;
+    a->nextents = nextents;
+    a->extent = extent;
+    a->affine = 1;
+    for (int d = 0; d < ndims; d++)
+        if (!index[d] || kx_has_opaque(index[d]))
+            a->affine = 0;
+    a->line = line;
+    a->col = col;
+    return s->nacc - 1;
+}
+
+int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col)
+{
+    ir_scalar *v = grow(&s->scalars, &s->nscalars, sizeof *v);
+    if (!v)
+        return -1;
+    v->name = dup(name);
+    v->is_write = is_write;
+    v->line = line;
+    v->col = col;
+    return s->nscalars - 1;
+}
+
+int ir_add_call(ir_stmt *s, const char *name)
+{
+    char **p = grow(&s->calls, &s->ncalls, sizeof *p);
+    if (!p)
+        return -1;
+    *p = dup(name);
+    return s->ncalls - 1;
+}
+
+/* span + k - 1 divided by k, or span itself when k is 1. */
+static kx_expr *ceil_div(kx_expr *span, int64_t k)
+{
+    if (k == 1)
+        return span;
+    kx_expr *km1 = kx_int(k - 1), *kk = kx_int(k);
+    kx_expr *num = kx_add(span, km1);
+    kx_expr *args[2] = { num, kk };
+    kx_expr *q = kx_op(KX_DIV, NULL, 2, args);
+    kx_free(span);
+    kx_free(km1);
+    kx_free(kk);
+    kx_free(num);
+    return q;
+}
+
+void ir_set_bounds(ir_loop *l, const char *iv, kx_expr *lower, kx_expr *upper,
+                   int64_t step)
+{
+    free(l->iv);
+    kx_free(l->lower);
+    kx_free(l->upper);
+    kx_free(l->trip);
+    l->iv = dup(iv);
+    l->lower = lower;
+    l->upper = upper;
+    l->step = step;
+    l->trip = NULL;
+    l->canonical = iv && lower && upper && step != 0;
+    if (!l->canonical)
+        return;
+    if (step > 0)
+        l->trip = ceil_div(kx_sub(upper, lower), step);
+    else
+        l->trip = ceil_div(kx_sub(lower, upper), -step);
+}
+
+int ir_is_affine_in(const kx_expr *e, char *const *ivs, int n)
+{
+    if (!e || kx_has_opaque(e))
+        return 0;
+    for (int a = 0; a < n; a++) {
+        if (kx_degree(e, ivs[a]) > 1)
+            return 0;
+        kx_expr *c = kx_coeff(e, ivs[a]);
+        int mixed = 0;
+        for (int b = 0; b < n && c; b++)
+            if (b != a && kx_mentions(c, ivs[b]))
+                mixed = 1;
+        kx_free(c);
+        if (mixed)
+            return 0;
+    }
+    return 1;
+}
+
+int ir_children(const ir_tu *tu, int parent, int **out)
+{
+    int n = 0;
+    *out = malloc(sizeof(int) * (size_t)(tu->nloops ? tu->nloops : 1));
+    if (!*out)
+        return 0;
+    for (int i = 0; i < tu->nloops; i++)
+        if (tu->loops[i].parent == parent)
+            (*out)[n++] = i;
+    return n;
+}
+
+/* ---- dump ---------------------------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+    const char *s = path ? strrchr(path, '/') : NULL;
+    return s ? s + 1 : path ? path : "?";
+}
+
+static void put_expr(FILE *out, const kx_expr *e)
+{
+    char *s = e ? kx_print(e) : NULL;
+    fputs(s ? s : "?", out);
+    free(s);
+}
+
+/* Strings are written in double quotes with \" \\ \n escaped. */
+static void put_quoted(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', out);
+        if (*s == '\n') {
+            fputs("\\n", out);
+            continue;
+        }
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static const char *kind_name(ir_loop_kind k)
+{
+    return k == IR_FOR ? "for" : k == IR_WHILE ? "while" : "do";
+}
+
+void ir_dump(const ir_tu *tu, FILE *out)
+{
+    fprintf(out, "tu %s\n", base_name(tu->path));
+    for (int f = 0; f < tu->nfuncs; f++)
+        fprintf(out, "function %s %s:%d\n", tu->funcs[f].name,
+                base_name(tu->funcs[f].file), tu->funcs[f].line);
+    for (int i = 0; i < tu->nloops; i++) {
+        const ir_loop *l = &tu->loops[i];
+        fprintf(out, "loop %d %s %s:%d:%d fn=%s depth=%d parent=%d", i, kind_name(l->kind),
+                base_name(l->file), l->line, l->col, tu->funcs[l->function].name,
+                l->depth, l->parent);
+        if (l->iv)
+            fprintf(out, " iv=%s", l->iv);
+        if (l->lower) {
+            fputs(" lower=", out);
+            put_expr(out, l->lower);
+        }
+        if (l->upper) {
+            fputs(" upper=", out);
+            put_expr(out, l->upper);
+        }
+        if (l->step)
+            fprintf(out, " step=%lld", (long long)l->step);
+        if (l->trip) {
+            fputs(" trip=", out);
+            put_expr(out, l->trip);
+        }
+        if (!l->canonical)
+            fputs(" noncanonical", out);
+        for (int p = 0; p < l->npragmas; p++) {
+            fputs(" pragma=", out);
+            put_quoted(out, l->pragmas[p]);
+        }
+        if (l->n_if || l->n_break || l->n_continue || l->n_goto || l->n_return)
+            fprintf(out, " if=%d break=%d continue=%d goto=%d return=%d", l->n_if,
+                    l->n_break, l->n_continue, l->n_goto, l->n_return);
+        fputc('\n', out);
+        for (int s = 0; s < l->nstmts; s++) {
+            const ir_stmt *st = &l->stmts[s];
+            const ir_ops *o = &st->ops;
+            fprintf(out, "  stmt %d:%d%s ", st->line, st->col, st->conditional ? " cond" : "");
+            put_quoted(out, st->text);
+            fprintf(out, " fadd=%d fmul=%d fdiv=%d ffma=%d fmath=%d iadd=%d imul=%d idiv=%d cmp=%d\n",
+                    o->fadd, o->fmul, o->fdiv, o->ffma, o->fmath, o->iadd, o->imul,
+                    o->idiv, o->cmp);
+            for (int a = 0; a < st->nacc; a++) {
+                const ir_access *ac = &st->acc[a];
+                fprintf(out, "    %c %s", ac->is_write ? 'W' : 'R', ac->array);
+                for (int d = 0; d < ac->ndims; d++) {
+                    fputc('[', out);
+                    put_expr(out, ac->index[d]);
+                    fputc(']', out);
+                }
+                fputs(" extents=", out);
+                if (ac->nextents == 0)
+                    fputs("ptr", out);
+                for (int d = 0; d < ac->nextents; d++) {
+                    fputc('[', out);
+                    if (ac->extent[d])
+                        put_expr(out, ac->extent[d]);
+                    fputc(']', out);
+                }
+                fprintf(out, " elem=%d%s\n", ac->elem_size, ac->affine ? "" : " nonaffine");
+            }
+            for (int v = 0; v < st->nscalars; v++)
+                fprintf(out, "    %s %s\n", st->scalars[v].is_write ? "SW" : "SR",
+                        st->scalars[v].name);
+            for (int c = 0; c < st->ncalls; c++)
+                fprintf(out, "    call %s\n", st->calls[c]);
+        }
+    }
+}

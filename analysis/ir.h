@@ -1,0 +1,149 @@
+/*
+ * ir.h -- the loop IR: the one data model every stage of keel shares.
+ *
+ * A translation unit (ir_tu) holds flat arrays of functions and loops.  Loops
+ * are stored in pre-order (a parent always before its children) and refer to
+ * their function and parent by index, so the IR is plain data: no pointers
+ * between records, trivially copied into the database, easily built by hand
+ * in tests.  Each loop owns the statements directly in its body (statements
+ * of inner loops belong to the inner loops); each statement owns its array
+ * accesses, scalar references, operation counts and calls.
+ *
+ * Bounds, trip counts, subscripts and declared extents are ipda expressions
+ * (kx_expr), over program symbols (`n`, `ni`) and loop variables (`i`).  What
+ * is not a polynomial stays as an opaque atom and the access is marked
+ * non-affine; nothing is dropped.  while/do loops are recorded with
+ * canonical = 0 and no bounds.
+ *
+ * The C front end that fills this (plugin/walker.c) is the only code that
+ * knows about libclang; everything after it reads ir_tu only.
+ *
+ * Ownership: an ir_tu owns everything reachable from it, including the
+ * kx_expr objects stored into it (the ir_* setters take ownership of the
+ * expressions passed in and copy strings).  ir_tu_free releases it all.
+ */
+#ifndef KEEL_ANALYSIS_IR_H
+#define KEEL_ANALYSIS_IR_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "expr.h"
+
+typedef struct {
+    char *array;          /* name of the array or pointer variable */
+    int elem_size;        /* bytes of one element, 0 when unknown */
+    int is_write;         /* 1 write, 0 read; `A[i] += x` is one read + one write */
+    int ndims;            /* number of subscripts, outermost first */
+    kx_expr **index;
+    int nextents;         /* declared dimensions, outermost first (0: pointer) */
+    kx_expr **extent;     /* NULL entry: unknown, e.g. `double C[][N]` */
+    int affine;           /* every subscript affine in the enclosing loop variables */
+    int line, col;
+} ir_access;
+
+typedef struct {
+    char *name;
+    int is_write;
+    int line, col;
+} ir_scalar;
+
+/* Operations per execution of a statement; address arithmetic inside
+ * subscripts is not counted.  ffma counts float add/sub nodes with a float
+ * multiply operand (fusable pairs); they are also in fadd and fmul. */
+typedef struct {
+    int fadd, fmul, fdiv, ffma, fmath;
+    int iadd, imul, idiv, cmp;
+} ir_ops;
+
+typedef struct {
+    int line, col;
+    char *text;           /* source text of the statement (or condition) */
+    int conditional;      /* under an if/?:/switch inside the loop body */
+    ir_ops ops;
+    int ncalls;           /* calls other than math functions */
+    char **calls;
+    int nacc;
+    ir_access *acc;
+    int nscalars;
+    ir_scalar *scalars;
+} ir_stmt;
+
+typedef enum { IR_FOR, IR_WHILE, IR_DO } ir_loop_kind;
+
+typedef struct {
+    int function;         /* index into ir_tu.funcs */
+    int parent;           /* index into ir_tu.loops, -1 for an outermost loop */
+    int depth;            /* 0 for an outermost loop */
+    ir_loop_kind kind;
+    int canonical;        /* for loop with known iv, bounds and constant step */
+    char *file;
+    int line, col, end_line;
+    char *iv;             /* induction variable, NULL when none was found */
+    kx_expr *lower;       /* first value of iv */
+    kx_expr *upper;       /* exclusive bound in the direction of the step */
+    int64_t step;         /* 0 when unknown or not constant */
+    kx_expr *trip;        /* iterations, NULL when unknown */
+    int npragmas;         /* e.g. "omp parallel for", "scop" */
+    char **pragmas;
+    int n_if, n_break, n_continue, n_goto, n_return;
+    int nstmts;
+    ir_stmt *stmts;
+} ir_loop;
+
+typedef struct {
+    char *name;
+    char *file;
+    int line, col;
+} ir_function;
+
+typedef struct {
+    char *path;           /* main source file */
+    int nfuncs;
+    ir_function *funcs;
+    int nloops;
+    ir_loop *loops;       /* pre-order */
+} ir_tu;
+
+ir_tu *ir_tu_new(const char *path);
+void ir_tu_free(ir_tu *tu);
+
+/* Append records; each returns the new record's index (-1 on allocation
+ * failure) and zero-initialises it apart from the given fields.  Pointers
+ * returned by ir_*_at stay valid until the next append to the same array. */
+int ir_add_function(ir_tu *tu, const char *name, const char *file, int line, int col);
+int ir_add_loop(ir_tu *tu, int function, int parent, ir_loop_kind kind,
+                const char *file, int line, int col);
+int ir_add_pragma(ir_loop *l, const char *text);
+int ir_add_stmt(ir_loop *l, int line, int col, const char *text, int conditional);
+/* Takes ownership of the index and extent expressions (arrays and elements). */
+int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
+                  int ndims, kx_expr **index, int nextents, kx_expr **extent,
+                  int line, int col);
+int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col);
+int ir_add_call(ir_stmt *s, const char *name);
+
+/* Set the header of a for loop; takes ownership of lower and upper (either
+ * may be NULL).  Derives canonical and the trip count:
+ *     step > 0:  trip = upper - lower             (step 1)
+ *                       div(upper - lower + step - 1, step)
+ *     step < 0:  trip = lower - upper             (step -1)
+ *                       div(lower - upper - step - 1, -step)
+ * A trip count may be negative for an empty loop: readers clamp it at 0. */
+void ir_set_bounds(ir_loop *l, const char *iv, kx_expr *lower, kx_expr *upper,
+                   int64_t step);
+
+/* Is e affine in the loop variables ivs[0..n-1]: no opaque atom, each
+ * variable of degree <= 1, no product of two loop variables?  Coefficients
+ * may be polynomials in other symbols (`i*m + j` is affine in i, j). */
+int ir_is_affine_in(const kx_expr *e, char *const *ivs, int n);
+
+/* Indices of the children of loop `parent` (-1: outermost loops of all
+ * functions), in order.  Returns the count; *out is malloc'd (free it). */
+int ir_children(const ir_tu *tu, int parent, int **out);
+
+/* Write a stable, line-oriented text form of the whole IR (golden tests and
+ * `keelcc --keel-dump-ir`). */
+void ir_dump(const ir_tu *tu, FILE *out);
+
+#endif

@@ -1,0 +1,1370 @@
+/*
+ * walker.c -- libclang AST -> loop IR.
+ *
+ * One pass over the AST of a translation unit.  Function definitions outside
+ * system headers are walked statement by statement, keeping the index of the
+ * innermost enclosing loop.  A for/while/do adds a loop; any other statement
+ * inside a loop becomes an ir_stmt of that loop, scanned for array accesses
+ * (subscript chains resolved to their base variable and declared extents),
+ * scalar references, operation counts and calls.
+ *
+ * Facts about libclang 19 this relies on (see DESIGN.md): implicit casts are
+ * single-child UnexposedExprs and are peeled; `+=` is a
+ * CompoundAssignOperator; a ForStmt with a missing init, cond or inc simply
+ * has fewer children, so the parts are told apart by source offsets against
+ * the `;` tokens of its header; locations inside macro expansions are mapped
+ * to the expansion site.  The file is parsed without -fopenmp, so pragmas
+ * are ordinary text: they are read from the file's buffer and attached to
+ * the loop on the next line of code.
+ */
+#include "walker.h"
+
+#include <clang-c/Index.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CHILDREN 16
+#define MAX_DIMS 8
+
+enum { MODE_READ = 1, MODE_WRITE = 2, MODE_RW = 3 };
+
+/* A #pragma line of a source file. */
+typedef struct {
+    int line;        /* line of the #pragma */
+    int last_line;   /* last line, after backslash continuations */
+    char *text;      /* "omp parallel for", whitespace collapsed */
+} pragma_line;
+
+/* A source file seen by the walker: its buffer and its pragmas. */
+typedef struct {
+    CXFile file;
+    const char *buf;
+    size_t len;
+    int npragmas;
+    pragma_line *pragmas;
+} source_file;
+
+typedef struct {
+    CXTranslationUnit tu;
+    ir_tu *ir;
+    int func;            /* current function */
+    int loop;            /* innermost enclosing loop, -1 outside loops */
+    int conditional;     /* > 0 under if/switch/?: inside the current loop */
+    int switch_depth;    /* switches inside the current loop (break is theirs) */
+    ir_stmt *stmt;       /* statement being scanned, NULL outside */
+    int nfiles;
+    source_file *files;
+    int oom;
+} walker;
+
+/* ---- small libclang helpers ---------------------------------------------- */
+
+typedef struct {
+    int n;
+    CXCursor c[MAX_CHILDREN];
+} child_list;
+
+static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    child_list *l = data;
+    if (l->n < MAX_CHILDREN)
+        l->c[l->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+static child_list children(CXCursor c)
+{
+    child_list l;
+    l.n = 0;
+    clang_visitChildren(c, collect_child, &l);
+    return l;
+}
+
+/* Strip implicit casts, parentheses and explicit casts. */
+static CXCursor peel(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
+            return c;
+        child_list l = children(c);
+        if (l.n == 0)
+            return c;
+        if (k == CXCursor_UnexposedExpr && l.n != 1)
+            return c;
+        c = l.c[l.n - 1];   /* a C-style cast may have a TypeRef first */
+    }
+}
+
+/* Expansion location (line, col, offset, file) of a source location. */
+static void expansion(CXSourceLocation loc, CXFile *file, int *line, int *col, int *offset)
+{
+    CXFile f;
+    unsigned l, c, o;
+    clang_getExpansionLocation(loc, &f, &l, &c, &o);
+    if (file)
+        *file = f;
+    if (line)
+        *line = (int)l;
+    if (col)
+        *col = (int)c;
+    if (offset)
+        *offset = (int)o;
+}
+
+static int start_offset(CXCursor c)
+{
+    int o;
+    expansion(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &o);
+    return o;
+}
+
+static char *file_name(CXFile f)
+{
+    CXString s = clang_getFileName(f);
+    const char *p = clang_getCString(s);
+    char *r = strdup(p ? p : "?");
+    clang_disposeString(s);
+    return r;
+}
+
+static char *cursor_spelling(CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    const char *p = clang_getCString(s);
+    char *r = strdup(p ? p : "");
+    clang_disposeString(s);
+    return r;
+}
+
+static int is_float_type(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    switch (t.kind) {
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_LongDouble:
+    case CXType_Half:
+    case CXType_Float16:
+    case CXType_Float128:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int is_float(CXCursor c)
+{
+    return is_float_type(clang_getCursorType(c));
+}
+
+/* ---- source files and pragmas -------------------------------------------- */
+
+static void collapse_spaces(char *s)
+{
+    char *w = s;
+    int space = 0;
+    for (char *r = s; *r; r++) {
+        if (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r' || *r == '\\') {
+            space = w != s;
+            continue;
+        }
+        if (space)
+            *w++ = ' ';
+        space = 0;
+        *w++ = *r;
+    }
+    *w = '\0';
+}
+
+/* Scan a buffer for #pragma lines (joining backslash continuations). */
+static void scan_pragmas(source_file *sf)
+{
+    const char *p = sf->buf, *end = sf->buf + sf->len;
+    int line = 1;
+    while (p < end) {
+        const char *ls = p;
+        int start_line = line;
+        while (ls < end && (*ls == ' ' || *ls == '\t'))
+            ls++;
+        /* Find the end of this logical line. */
+        const char *le = p;
+        for (;;) {
+            while (le < end && *le != '\n')
+                le++;
+            if (le < end && le > p && le[-1] == '\\') {
+                le++;
+                line++;
+                continue;
+            }
+            break;
+        }
+        if (ls < end && *ls == '#') {
+            const char *q = ls + 1;
+            while (q < le && (*q == ' ' || *q == '\t'))
+                q++;
+            if (le - q > 6 && strncmp(q, "pragma", 6) == 0 && (q[6] == ' ' || q[6] == '\t')) {
+                size_t n = (size_t)(le - (q + 6));
+                char *text = malloc(n + 1);
+                pragma_line *np = realloc(sf->pragmas, sizeof *np * (size_t)(sf->npragmas + 1));
+                if (text && np) {
+                    memcpy(text, q + 6, n);
+                    text[n] = '\0';
+                    collapse_spaces(text);
+                    sf->pragmas = np;
+                    sf->pragmas[sf->npragmas].line = start_line;
+                    sf->pragmas[sf->npragmas].last_line = line;
+                    sf->pragmas[sf->npragmas].text = text;
+                    sf->npragmas++;
+                } else {
+                    free(text);
+                    if (np)
+                        sf->pragmas = np;
+                }
+            }
+        }
+        p = le < end ? le + 1 : end;
+        line++;
+    }
+}
+
+static source_file *get_file(walker *w, CXFile f)
+{
+    for (int i = 0; i < w->nfiles; i++)
+        if (clang_File_isEqual(w->files[i].file, f))
+            return &w->files[i];
+    source_file *nf = realloc(w->files, sizeof *nf * (size_t)(w->nfiles + 1));
+    if (!nf) {
+        w->oom = 1;
+        return NULL;
+    }
+    w->files = nf;
+    source_file *sf = &w->files[w->nfiles++];
+    memset(sf, 0, sizeof *sf);
+    sf->file = f;
+    sf->buf = clang_getFileContents(w->tu, f, &sf->len);
+    if (sf->buf)
+        scan_pragmas(sf);
+    return sf;
+}
+
+/* Is line `line` of the buffer blank or only a comment? */
+static int blank_or_comment_line(const source_file *sf, int line)
+{
+    const char *p = sf->buf, *end = sf->buf + sf->len;
+    for (int l = 1; l < line && p < end; p++)
+        if (*p == '\n')
+            l++;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    if (p >= end || *p == '\n')
+        return 1;
+    return (p + 1 < end && p[0] == '/' && (p[1] == '/' || p[1] == '*')) || p[0] == '*';
+}
+
+/* Attach the pragmas written directly above the loop (only blank lines,
+ * comments and other pragmas in between) and "scop" to an outermost loop
+ * of a #pragma scop region. */
+static void attach_pragmas(walker *w, int loop, CXFile f)
+{
+    source_file *sf = get_file(w, f);
+    ir_loop *l = &w->ir->loops[loop];
+    if (!sf || !sf->buf)
+        return;
+    int line = l->line - 1, first = sf->npragmas;
+    for (int i = sf->npragmas - 1; i >= 0 && line > 0; i--) {
+        pragma_line *pl = &sf->pragmas[i];
+        if (pl->last_line > line)
+            continue;
+        while (line > pl->last_line && blank_or_comment_line(sf, line))
+            line--;
+        if (line != pl->last_line)
+            break;
+        first = i;
+        line = pl->line - 1;
+    }
+    for (int i = first; i < sf->npragmas && sf->pragmas[i].line < l->line; i++)
+        if (strcmp(sf->pragmas[i].text, "scop") && strcmp(sf->pragmas[i].text, "endscop"))
+            ir_add_pragma(l, sf->pragmas[i].text);
+
+    /* scop region: the last scop/endscop pragma above the loop is a scop. */
+    int in_scop = 0, scop_line = 0;
+    for (int i = 0; i < sf->npragmas && sf->pragmas[i].line < l->line; i++) {
+        if (strcmp(sf->pragmas[i].text, "scop") == 0) {
+            in_scop = 1;
+            scop_line = sf->pragmas[i].line;
+        } else if (strcmp(sf->pragmas[i].text, "endscop") == 0) {
+            in_scop = 0;
+        }
+    }
+    if (in_scop && (l->parent < 0 || w->ir->loops[l->parent].line < scop_line))
+        ir_add_pragma(l, "scop");
+}
+
+/* Source text of a cursor's extent, whitespace collapsed. */
+static char *extent_text(walker *w, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f1, f2;
+    int o1, o2;
+    expansion(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
+    expansion(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
+    source_file *sf = f1 ? get_file(w, f1) : NULL;
+    if (!sf || !sf->buf || !clang_File_isEqual(f1, f2) || o2 < o1 || (size_t)o2 > sf->len)
+        return cursor_spelling(c);
+    /* An expansion end points at the start of the last token: extend it. */
+    while ((size_t)o2 < sf->len && (sf->buf[o2] == '_' || sf->buf[o2] == '.'
+           || (sf->buf[o2] >= '0' && sf->buf[o2] <= '9')
+           || (sf->buf[o2] >= 'a' && sf->buf[o2] <= 'z')
+           || (sf->buf[o2] >= 'A' && sf->buf[o2] <= 'Z')))
+        o2++;
+    char *s = malloc((size_t)(o2 - o1) + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, sf->buf + o1, (size_t)(o2 - o1));
+    s[o2 - o1] = '\0';
+    collapse_spaces(s);
+    return s;
+}
+
+/* ---- expressions --------------------------------------------------------- */
+
+static kx_expr *unknown_expr(walker *w, CXCursor c)
+{
+    char *text = extent_text(w, c);
+    kx_expr *e = kx_op(KX_UNKNOWN, text ? text : "?", 0, NULL);
+    free(text);
+    return e;
+}
+
+static int integer_value(CXCursor c, int64_t *v)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    if (!r)
+        return 0;
+    int ok = clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok)
+        *v = clang_EvalResult_getAsLongLong(r);
+    clang_EvalResult_dispose(r);
+    return ok;
+}
+
+static kx_expr *to_expr(walker *w, CXCursor c);
+
+static kx_expr *binary_expr(walker *w, CXCursor c, kx_expr *(*op)(const kx_expr *, const kx_expr *))
+{
+    child_list l = children(c);
+    if (l.n != 2)
+        return unknown_expr(w, c);
+    kx_expr *a = to_expr(w, l.c[0]), *b = to_expr(w, l.c[1]);
+    kx_expr *r = a && b ? op(a, b) : NULL;
+    kx_free(a);
+    kx_free(b);
+    return r;
+}
+
+static kx_expr *opaque_expr(walker *w, kx_opkind kind, const char *name, CXCursor *args,
+                            int nargs)
+{
+    kx_expr *e[MAX_CHILDREN] = { 0 };
+    if (nargs > MAX_CHILDREN)
+        nargs = MAX_CHILDREN;
+    for (int i = 0; i < nargs; i++)
+        e[i] = to_expr(w, args[i]);
+    kx_expr *r = kx_op(kind, name, nargs, e);
+    for (int i = 0; i < nargs; i++)
+        kx_free(e[i]);
+    return r;
+}
+
+/* Resolve a subscript chain A[i][j] into its base cursor and subscripts
+ * (outermost first).  Returns the number of subscripts. */
+static int subscript_chain(CXCursor c, CXCursor *base, CXCursor *index)
+{
+    CXCursor rev[MAX_DIMS];
+    int n = 0;
+    c = peel(c);
+    while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
+        child_list l = children(c);
+        if (l.n != 2)
+            break;
+        if (n < MAX_DIMS)
+            rev[n++] = l.c[1];
+        c = peel(l.c[0]);
+    }
+    *base = c;
+    for (int i = 0; i < n; i++)
+        index[i] = rev[n - 1 - i];
+    return n;
+}
+
+static char *base_name_of(walker *w, CXCursor base)
+{
+    enum CXCursorKind k = clang_getCursorKind(base);
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr)
+        return cursor_spelling(base);
+    if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref) {
+        child_list l = children(base);
+        if (l.n == 1 && clang_getCursorKind(peel(l.c[0])) == CXCursor_DeclRefExpr)
+            return cursor_spelling(peel(l.c[0]));
+    }
+    return extent_text(w, base);
+}
+
+/* Convert an integer expression into a kx_expr; what is not a polynomial
+ * becomes an opaque atom.  Never returns NULL but on allocation failure. */
+static kx_expr *to_expr(walker *w, CXCursor c)
+{
+    c = peel(c);
+    int64_t v;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral:
+        return integer_value(c, &v) ? kx_int(v) : unknown_expr(w, c);
+    case CXCursor_DeclRefExpr: {
+        CXCursor ref = clang_getCursorReferenced(c);
+        if (clang_getCursorKind(ref) == CXCursor_EnumConstantDecl)
+            return kx_int(clang_getEnumConstantDeclValue(ref));
+        char *name = cursor_spelling(c);
+        kx_expr *e = kx_sym(name);
+        free(name);
+        return e;
+    }
+    case CXCursor_BinaryOperator:
+        switch (clang_getCursorBinaryOperatorKind(c)) {
+        case CXBinaryOperator_Add:
+            return binary_expr(w, c, kx_add);
+        case CXBinaryOperator_Sub:
+            return binary_expr(w, c, kx_sub);
+        case CXBinaryOperator_Mul:
+            return binary_expr(w, c, kx_mul);
+        case CXBinaryOperator_Div:
+        case CXBinaryOperator_Rem: {
+            child_list l = children(c);
+            if (l.n != 2)
+                break;
+            return opaque_expr(w, clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Div
+                               ? KX_DIV : KX_MOD, NULL, l.c, 2);
+        }
+        case CXBinaryOperator_Shl: {
+            child_list l = children(c);
+            if (l.n == 2 && integer_value(peel(l.c[1]), &v) && v >= 0 && v < 62) {
+                kx_expr *a = to_expr(w, l.c[0]), *m = kx_int((int64_t)1 << v);
+                kx_expr *r = kx_mul(a, m);
+                kx_free(a);
+                kx_free(m);
+                return r;
+            }
+            break;
+        }
+        default:
+            break;
+        }
+        return unknown_expr(w, c);
+    case CXCursor_UnaryOperator: {
+        child_list l = children(c);
+        if (l.n != 1)
+            return unknown_expr(w, c);
+        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(c);
+        if (k == CXUnaryOperator_Plus)
+            return to_expr(w, l.c[0]);
+        if (k == CXUnaryOperator_Minus) {
+            kx_expr *a = to_expr(w, l.c[0]);
+            kx_expr *r = a ? kx_neg(a) : NULL;
+            kx_free(a);
+            return r;
+        }
+        return unknown_expr(w, c);
+    }
+    case CXCursor_ArraySubscriptExpr: {
+        CXCursor base, index[MAX_DIMS];
+        int n = subscript_chain(c, &base, index);
+        char *name = base_name_of(w, base);
+        kx_expr *r = opaque_expr(w, KX_LOAD, name, index, n);
+        free(name);
+        return r;
+    }
+    case CXCursor_CallExpr: {
+        child_list l = children(c);
+        char *name = cursor_spelling(c);
+        kx_expr *r = l.n >= 1 ? opaque_expr(w, KX_CALL, name, l.c + 1, l.n - 1) : NULL;
+        free(name);
+        return r ? r : unknown_expr(w, c);
+    }
+    default:
+        return unknown_expr(w, c);
+    }
+}
+
+/* ---- declared extents ---------------------------------------------------- */
+
+/* The bracketed parts of a type spelling, "double[n][m + 1]" -> "n", "m + 1". */
+static int bracket_texts(const char *spelling, char texts[][128], int max)
+{
+    int n = 0;
+    const char *p = strchr(spelling, '[');
+    while (p && *p == '[' && n < max) {
+        int depth = 0;
+        const char *q = p;
+        for (; *q; q++) {
+            if (*q == '[')
+                depth++;
+            else if (*q == ']' && --depth == 0)
+                break;
+        }
+        if (!*q)
+            break;
+        size_t len = (size_t)(q - p - 1);
+        if (len >= 128)
+            len = 127;
+        memcpy(texts[n], p + 1, len);
+        texts[n][len] = '\0';
+        n++;
+        p = q + 1;
+    }
+    return n;
+}
+
+/* Declared extents of an array type, outermost first.  Constant extents come
+ * from the type itself (after macro expansion), VLA extents from the type's
+ * spelling parsed as an expression (an unknown atom when it is not one). */
+static int type_extents(CXType t, kx_expr **ext, int max)
+{
+    char texts[MAX_DIMS][128];
+    CXString sp = clang_getTypeSpelling(t);
+    int ntexts = bracket_texts(clang_getCString(sp), texts, MAX_DIMS);
+    clang_disposeString(sp);
+    int n = 0;
+    while (n < max) {
+        if (t.kind == CXType_ConstantArray) {
+            ext[n] = kx_int(clang_getArraySize(t));
+        } else if (t.kind == CXType_IncompleteArray) {
+            ext[n] = NULL;
+        } else if (t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray) {
+            char err[64];
+            ext[n] = n < ntexts ? kx_parse(texts[n], err, sizeof err) : NULL;
+            if (!ext[n] && n < ntexts)
+                ext[n] = kx_op(KX_UNKNOWN, texts[n], 0, NULL);
+        } else {
+            break;
+        }
+        t = clang_getArrayElementType(t);
+        n++;
+    }
+    return n;
+}
+
+/* Declared extents of the variable behind an access base. */
+static int base_extents(CXCursor base, kx_expr **ext, int max)
+{
+    int deref = 0;
+    if (clang_getCursorKind(base) == CXCursor_UnaryOperator
+        && clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref) {
+        child_list l = children(base);
+        if (l.n != 1)
+            return 0;
+        base = peel(l.c[0]);
+        deref = 1;
+    }
+    if (clang_getCursorKind(base) != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor decl = clang_getCursorReferenced(base);
+    CXType t = clang_getCursorType(clang_Cursor_isNull(decl) ? base : decl);
+    if (t.kind == CXType_Pointer) {
+        CXType pt = clang_getPointeeType(t);
+        if (deref)      /* (*A)[i][j] with A a pointer to a whole array */
+            return type_extents(pt, ext, max);
+        if (pt.kind == CXType_ConstantArray || pt.kind == CXType_VariableArray) {
+            /* double (*A)[M]: the outer extent is unknown */
+            ext[0] = NULL;
+            return 1 + type_extents(pt, ext + 1, max - 1);
+        }
+        return 0;
+    }
+    return deref ? 0 : type_extents(t, ext, max);
+}
+
+/* ---- statements: accesses, scalars, ops ---------------------------------- */
+
+static const char *const math_functions[] = {
+    "sqrt", "sqrtf", "sqrtl", "exp", "expf", "exp2", "expm1", "log", "logf", "log2",
+    "log10", "log1p", "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf",
+    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs", "fabsf",
+    "floor", "floorf", "ceil", "ceilf", "fmin", "fmax", "fminf", "fmaxf", "fma",
+    "round", "trunc", "cbrt", "hypot", "erf", "fmod", NULL
+};
+
+static int is_math_function(const char *name)
+{
+    for (int i = 0; math_functions[i]; i++)
+        if (strcmp(name, math_functions[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The enclosing loops' induction variables, innermost last. */
+static int enclosing_ivs(walker *w, char **ivs, int max)
+{
+    int n = 0, chain[64], nc = 0;
+    for (int l = w->loop; l >= 0 && nc < 64; l = w->ir->loops[l].parent)
+        chain[nc++] = l;
+    for (int i = nc - 1; i >= 0 && n < max; i--)
+        if (w->ir->loops[chain[i]].iv)
+            ivs[n++] = w->ir->loops[chain[i]].iv;
+    return n;
+}
+
+static void scan(walker *w, CXCursor c, int mode, int in_subscript);
+
+static void add_access(walker *w, CXCursor c, int mode)
+{
+    CXCursor base, index[MAX_DIMS];
+    int n = subscript_chain(c, &base, index);
+    char *name = base_name_of(w, base);
+    int elem = (int)clang_Type_getSizeOf(clang_getCursorType(c));
+    if (elem < 0)
+        elem = 0;
+    char *ivs[64];
+    int nivs = enclosing_ivs(w, ivs, 64);
+    for (int pass = 0; pass < 2; pass++) {
+        int is_write = pass == 1;
+        if (!(mode & (is_write ? MODE_WRITE : MODE_READ)))
+            continue;
+        kx_expr **idx = calloc((size_t)(n ? n : 1), sizeof *idx);
+        kx_expr **ext = calloc(MAX_DIMS, sizeof *ext);
+        if (!idx || !ext) {
+            free(idx);
+            free(ext);
+            w->oom = 1;
+            break;
+        }
+        for (int d = 0; d < n; d++)
+            idx[d] = to_expr(w, index[d]);
+        int next = base_extents(base, ext, MAX_DIMS);
+        int line, col;
+        expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+        int a = ir_add_access(w->stmt, name, elem, is_write, n, idx, next, ext, line, col);
+        if (a >= 0) {
+            ir_access *ac = &w->stmt->acc[a];
+            for (int d = 0; d < n && ac->affine; d++)
+                ac->affine = ir_is_affine_in(ac->index[d], ivs, nivs);
+        }
+    }
+    free(name);
+    /* Subscripts are read; an access inside one (B in A[B[i]]) is a read too. */
+    for (int d = 0; d < n; d++)
+        scan(w, index[d], MODE_READ, 1);
+    /* A computed base (p->data[i], f()[i]) is read as well. */
+    if (clang_getCursorKind(base) != CXCursor_DeclRefExpr)
+        scan(w, base, MODE_READ, 1);
+}
+
+static void add_scalar(walker *w, CXCursor c, int mode)
+{
+    CXCursor ref = clang_getCursorReferenced(c);
+    enum CXCursorKind rk = clang_getCursorKind(ref);
+    if (rk != CXCursor_VarDecl && rk != CXCursor_ParmDecl)
+        return;
+    CXType t = clang_getCanonicalType(clang_getCursorType(ref));
+    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray
+        || t.kind == CXType_VariableArray)
+        return;
+    char *name = cursor_spelling(c);
+    int line, col;
+    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    if (mode & MODE_READ)
+        ir_add_scalar(w->stmt, name, 0, line, col);
+    if (mode & MODE_WRITE)
+        ir_add_scalar(w->stmt, name, 1, line, col);
+    free(name);
+}
+
+/* *p is the access p[0] and *(p + e) is p[e]; c is the dereference and
+ * ptr its (peeled) pointer operand. */
+static void add_deref_access(walker *w, CXCursor c, CXCursor ptr, int mode)
+{
+    child_list pl = children(ptr);
+    CXCursor base = ptr;
+    kx_expr *idx;
+    if (clang_getCursorKind(ptr) == CXCursor_BinaryOperator
+        && clang_getCursorBinaryOperatorKind(ptr) == CXBinaryOperator_Add && pl.n == 2) {
+        base = peel(pl.c[0]);
+        idx = to_expr(w, pl.c[1]);
+        scan(w, pl.c[1], MODE_READ, 1);
+    } else {
+        idx = kx_int(0);
+    }
+    char *name = base_name_of(w, base);
+    char *ivs[64];
+    int nivs = enclosing_ivs(w, ivs, 64);
+    int line, col, elem = (int)clang_Type_getSizeOf(clang_getCursorType(c));
+    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    for (int is_write = 0; is_write < 2 && idx; is_write++) {
+        if (!(mode & (is_write ? MODE_WRITE : MODE_READ)))
+            continue;
+        kx_expr **one = malloc(sizeof *one);
+        if (!one) {
+            w->oom = 1;
+            break;
+        }
+        one[0] = kx_copy(idx);
+        int a = ir_add_access(w->stmt, name, elem < 0 ? 0 : elem, is_write, 1, one, 0, NULL,
+                              line, col);
+        if (a >= 0 && w->stmt->acc[a].affine)
+            w->stmt->acc[a].affine = ir_is_affine_in(one[0], ivs, nivs);
+    }
+    kx_free(idx);
+    free(name);
+}
+
+/* Count an arithmetic operation of kind op on a value of float type fl. */
+static void count_op(ir_ops *o, enum CXBinaryOperatorKind op, int fl)
+{
+    switch (op) {
+    case CXBinaryOperator_Add:
+    case CXBinaryOperator_Sub:
+    case CXBinaryOperator_AddAssign:
+    case CXBinaryOperator_SubAssign:
+        if (fl)
+            o->fadd++;
+        else
+            o->iadd++;
+        break;
+    case CXBinaryOperator_Mul:
+    case CXBinaryOperator_MulAssign:
+        if (fl)
+            o->fmul++;
+        else
+            o->imul++;
+        break;
+    case CXBinaryOperator_Div:
+    case CXBinaryOperator_DivAssign:
+    case CXBinaryOperator_Rem:
+    case CXBinaryOperator_RemAssign:
+        if (fl)
+            o->fdiv++;
+        else
+            o->idiv++;
+        break;
+    case CXBinaryOperator_LT:
+    case CXBinaryOperator_GT:
+    case CXBinaryOperator_LE:
+    case CXBinaryOperator_GE:
+    case CXBinaryOperator_EQ:
+    case CXBinaryOperator_NE:
+        o->cmp++;
+        break;
+    default:
+        break;
+    }
+}
+
+static int is_float_mul(CXCursor c)
+{
+    c = peel(c);
+    return clang_getCursorKind(c) == CXCursor_BinaryOperator
+        && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Mul && is_float(c);
+}
+
+/* Scan an expression for accesses, scalars, ops and calls.  mode says how
+ * the value of c itself is used (read, written, both); in_subscript turns
+ * off op and scalar counting (address arithmetic). */
+static void scan(walker *w, CXCursor c, int mode, int in_subscript)
+{
+    c = peel(c);
+    child_list l = children(c);
+    ir_ops *o = &w->stmt->ops;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_ArraySubscriptExpr:
+        add_access(w, c, mode);
+        return;
+    case CXCursor_DeclRefExpr:
+        if (!in_subscript)
+            add_scalar(w, c, mode);
+        return;
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+        if (l.n != 2)
+            return;
+        if (op == CXBinaryOperator_Assign) {
+            scan(w, l.c[0], MODE_WRITE, in_subscript);
+            scan(w, l.c[1], MODE_READ, in_subscript);
+            return;
+        }
+        if (!in_subscript) {
+            int fl = is_float(c) || (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE
+                                     && (is_float(l.c[0]) || is_float(l.c[1])));
+            count_op(o, op, fl);
+            if (fl && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
+                && (is_float_mul(l.c[0]) || is_float_mul(l.c[1])))
+                o->ffma++;
+        }
+        scan(w, l.c[0], MODE_READ, in_subscript);
+        scan(w, l.c[1], MODE_READ, in_subscript);
+        return;
+    }
+    case CXCursor_CompoundAssignOperator: {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+        if (l.n != 2)
+            return;
+        if (!in_subscript) {
+            int fl = is_float(l.c[0]);
+            count_op(o, op, fl);
+            if (fl && (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign)
+                && is_float_mul(l.c[1]))
+                o->ffma++;
+        }
+        scan(w, l.c[0], MODE_RW, in_subscript);
+        scan(w, l.c[1], MODE_READ, in_subscript);
+        return;
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if (l.n != 1)
+            return;
+        if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec) {
+            if (!in_subscript) {
+                if (is_float(c))
+                    o->fadd++;
+                else
+                    o->iadd++;
+            }
+            scan(w, l.c[0], MODE_RW, in_subscript);
+            return;
+        }
+        if (op == CXUnaryOperator_Deref
+            && clang_getCanonicalType(clang_getCursorType(peel(l.c[0]))).kind == CXType_Pointer) {
+            add_deref_access(w, c, peel(l.c[0]), mode);
+            return;
+        }
+        scan(w, l.c[0], MODE_READ, in_subscript);
+        return;
+    }
+    case CXCursor_CallExpr: {
+        char *name = cursor_spelling(c);
+        if (!in_subscript) {
+            if (is_math_function(name))
+                o->fmath++;
+            else
+                ir_add_call(w->stmt, name);
+        }
+        free(name);
+        for (int i = 1; i < l.n; i++)
+            scan(w, l.c[i], MODE_READ, in_subscript);
+        return;
+    }
+    case CXCursor_ConditionalOperator:
+        if (l.n == 3) {
+            scan(w, l.c[0], MODE_READ, in_subscript);
+            w->conditional++;
+            scan(w, l.c[1], mode, in_subscript);
+            scan(w, l.c[2], mode, in_subscript);
+            w->conditional--;
+        }
+        return;
+    case CXCursor_VarDecl: {
+        if (l.n >= 1) {
+            CXCursor init = l.c[l.n - 1];
+            enum CXCursorKind ik = clang_getCursorKind(init);
+            if (ik != CXCursor_TypeRef && !clang_isDeclaration(ik)) {
+                char *name = cursor_spelling(c);
+                int line, col;
+                expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+                ir_add_scalar(w->stmt, name, 1, line, col);
+                free(name);
+                scan(w, init, MODE_READ, in_subscript);
+            }
+        }
+        return;
+    }
+    default:
+        for (int i = 0; i < l.n; i++)
+            scan(w, l.c[i], MODE_READ, in_subscript);
+        return;
+    }
+}
+
+/* Record statement (or condition) c as a statement of the current loop. */
+static void record_stmt(walker *w, CXCursor c)
+{
+    if (w->loop < 0)
+        return;
+    ir_loop *l = &w->ir->loops[w->loop];
+    int line, col;
+    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    char *text = extent_text(w, c);
+    int s = ir_add_stmt(l, line, col, text, w->conditional > 0);
+    free(text);
+    if (s < 0) {
+        w->oom = 1;
+        return;
+    }
+    w->stmt = &l->stmts[s];
+    scan(w, c, MODE_READ, 0);
+    w->stmt = NULL;
+}
+
+/* ---- loops --------------------------------------------------------------- */
+
+/* The variable a cursor names (after peeling), or NULL. */
+static char *var_name(CXCursor c)
+{
+    c = peel(c);
+    return clang_getCursorKind(c) == CXCursor_DeclRefExpr ? cursor_spelling(c) : NULL;
+}
+
+/* Flatten a comma expression into its parts. */
+static int comma_parts(CXCursor c, CXCursor *out, int max)
+{
+    c = peel(c);
+    if (clang_getCursorKind(c) == CXCursor_BinaryOperator
+        && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
+        child_list l = children(c);
+        if (l.n == 2) {
+            int n = comma_parts(l.c[0], out, max);
+            return n + comma_parts(l.c[1], out + n, max - n);
+        }
+    }
+    if (max <= 0)
+        return 0;
+    out[0] = c;
+    return 1;
+}
+
+/* Initial value given to var by a for-init (assignment or declaration). */
+static kx_expr *init_value(walker *w, CXCursor init, const char *var)
+{
+    CXCursor parts[MAX_CHILDREN];
+    int n;
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        child_list l = children(init);
+        n = l.n;
+        memcpy(parts, l.c, sizeof(CXCursor) * (size_t)n);
+    } else {
+        n = comma_parts(init, parts, MAX_CHILDREN);
+    }
+    for (int i = 0; i < n; i++) {
+        CXCursor p = parts[i];
+        child_list l = children(p);
+        if (clang_getCursorKind(p) == CXCursor_VarDecl) {
+            char *name = cursor_spelling(p);
+            int match = strcmp(name, var) == 0;
+            free(name);
+            if (match && l.n >= 1)
+                return to_expr(w, l.c[l.n - 1]);
+        } else if (clang_getCursorKind(p) == CXCursor_BinaryOperator
+                   && clang_getCursorBinaryOperatorKind(p) == CXBinaryOperator_Assign && l.n == 2) {
+            char *name = var_name(l.c[0]);
+            int match = name && strcmp(name, var) == 0;
+            free(name);
+            if (match)
+                return to_expr(w, l.c[1]);
+        }
+    }
+    return NULL;
+}
+
+/* Step of var in a for-increment: ++, --, += c, -= c, v = v + c, v = c + v,
+ * v = v - c.  Returns 1 and *step when found (*step 0: not a constant). */
+static int increment_step(walker *w, CXCursor inc, const char *var, int64_t *step)
+{
+    CXCursor parts[MAX_CHILDREN];
+    int n = comma_parts(inc, parts, MAX_CHILDREN);
+    for (int i = 0; i < n; i++) {
+        CXCursor p = parts[i];
+        child_list l = children(p);
+        enum CXCursorKind k = clang_getCursorKind(p);
+        char *name = l.n >= 1 ? var_name(l.c[0]) : NULL;
+        int match = name && strcmp(name, var) == 0;
+        free(name);
+        if (!match)
+            continue;
+        int64_t v = 0;
+        if (k == CXCursor_UnaryOperator) {
+            enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(p);
+            if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc)
+                *step = 1;
+            else if (op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec)
+                *step = -1;
+            else
+                continue;
+            return 1;
+        }
+        if (k == CXCursor_CompoundAssignOperator && l.n == 2) {
+            enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(p);
+            kx_expr *e = to_expr(w, l.c[1]);
+            int c = e && kx_is_const(e, &v);
+            kx_free(e);
+            if (op == CXBinaryOperator_AddAssign)
+                *step = c ? v : 0;
+            else if (op == CXBinaryOperator_SubAssign)
+                *step = c ? -v : 0;
+            else
+                *step = 0;
+            return 1;
+        }
+        if (k == CXCursor_BinaryOperator && l.n == 2
+            && clang_getCursorBinaryOperatorKind(p) == CXBinaryOperator_Assign) {
+            /* v = e: the step is e - v when that is a constant. */
+            kx_expr *e = to_expr(w, l.c[1]), *vs = kx_sym(var);
+            kx_expr *d = e && vs ? kx_sub(e, vs) : NULL;
+            *step = d && kx_is_const(d, &v) ? v : 0;
+            kx_free(e);
+            kx_free(vs);
+            kx_free(d);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Fill the header of for loop `loop` from its init/cond/inc cursors (any
+ * may be null). */
+static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCursor inc)
+{
+    char *iv = NULL;
+    kx_expr *bound = NULL;
+    enum CXBinaryOperatorKind op = CXBinaryOperator_Invalid;
+
+    /* The condition names the induction variable: `iv OP bound` or `bound OP iv`;
+     * in a conjunction, the first comparison that does. */
+    CXCursor stack[MAX_CHILDREN];
+    int ns = 0;
+    if (!clang_Cursor_isNull(cond))
+        stack[ns++] = peel(cond);
+    while (ns > 0 && !iv) {
+        CXCursor c = stack[--ns];
+        if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
+            continue;
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
+        child_list l = children(c);
+        if (l.n != 2)
+            continue;
+        if (k == CXBinaryOperator_LAnd) {
+            if (ns + 2 <= MAX_CHILDREN) {
+                stack[ns++] = peel(l.c[1]);
+                stack[ns++] = peel(l.c[0]);
+            }
+            continue;
+        }
+        if (k < CXBinaryOperator_LT || k > CXBinaryOperator_NE || k == CXBinaryOperator_EQ)
+            continue;
+        char *left = var_name(l.c[0]), *right = var_name(l.c[1]);
+        int64_t dummy;
+        if (left && increment_step(w, inc, left, &dummy)) {
+            iv = left;
+            bound = to_expr(w, l.c[1]);
+            op = k;
+            free(right);
+        } else if (right && increment_step(w, inc, right, &dummy)) {
+            iv = right;
+            bound = to_expr(w, l.c[0]);
+            /* n > i is i < n */
+            op = k == CXBinaryOperator_LT ? CXBinaryOperator_GT
+               : k == CXBinaryOperator_GT ? CXBinaryOperator_LT
+               : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
+               : k == CXBinaryOperator_GE ? CXBinaryOperator_LE : k;
+            free(left);
+        } else {
+            free(left);
+            free(right);
+        }
+    }
+    if (!iv && !clang_Cursor_isNull(inc)) {
+        /* No usable condition: the variable the increment steps. */
+        CXCursor parts[MAX_CHILDREN];
+        int n = comma_parts(inc, parts, MAX_CHILDREN);
+        for (int i = 0; i < n && !iv; i++) {
+            child_list l = children(parts[i]);
+            if (l.n >= 1)
+                iv = var_name(l.c[0]);
+        }
+    }
+    if (!iv) {
+        ir_set_bounds(&w->ir->loops[loop], NULL, NULL, NULL, 0);
+        return;
+    }
+
+    int64_t step = 0;
+    if (!clang_Cursor_isNull(inc))
+        increment_step(w, inc, iv, &step);
+    kx_expr *lower = clang_Cursor_isNull(init) ? NULL : init_value(w, init, iv);
+    kx_expr *upper = NULL;
+    if (bound) {
+        kx_expr *one = kx_int(1);
+        if ((step > 0 && op == CXBinaryOperator_LT) || (step < 0 && op == CXBinaryOperator_GT)
+            || (op == CXBinaryOperator_NE && (step == 1 || step == -1)))
+            upper = kx_copy(bound);
+        else if (step > 0 && op == CXBinaryOperator_LE)
+            upper = kx_add(bound, one);
+        else if (step < 0 && op == CXBinaryOperator_GE)
+            upper = kx_sub(bound, one);
+        kx_free(one);
+        kx_free(bound);
+    }
+    ir_set_bounds(&w->ir->loops[loop], iv, lower, upper, step);
+    free(iv);
+}
+
+static void walk_stmt(walker *w, CXCursor c);
+
+static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile file;
+    int line, col, end_line;
+    expansion(clang_getRangeStart(r), &file, &line, &col, NULL);
+    expansion(clang_getRangeEnd(r), NULL, &end_line, NULL, NULL);
+    char *fname = file_name(file);
+    int loop = ir_add_loop(w->ir, w->func, w->loop, kind, fname, line, col);
+    free(fname);
+    if (loop < 0) {
+        w->oom = 1;
+        return;
+    }
+    w->ir->loops[loop].end_line = end_line;
+
+    child_list l = children(c);
+    CXCursor null = clang_getNullCursor();
+    CXCursor init = null, cond = null, inc = null, body = null;
+    if (kind == IR_FOR) {
+        /* Tell init/cond/inc/body apart by the offsets of the header's
+         * top-level `;` and `)` tokens. */
+        CXToken *toks = NULL;
+        unsigned ntoks = 0;
+        int semi[2] = { -1, -1 }, rparen = -1, nsemi = 0, depth = 0;
+        clang_tokenize(w->tu, r, &toks, &ntoks);
+        for (unsigned i = 0; i < ntoks && rparen < 0; i++) {
+            if (clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+                continue;
+            CXString s = clang_getTokenSpelling(w->tu, toks[i]);
+            const char *t = clang_getCString(s);
+            int o;
+            expansion(clang_getTokenLocation(w->tu, toks[i]), NULL, NULL, NULL, &o);
+            if (strcmp(t, "(") == 0)
+                depth++;
+            else if (strcmp(t, ")") == 0 && --depth == 0)
+                rparen = o;
+            else if (strcmp(t, ";") == 0 && depth == 1 && nsemi < 2)
+                semi[nsemi++] = o;
+            clang_disposeString(s);
+        }
+        clang_disposeTokens(w->tu, toks, ntoks);
+        if (nsemi == 2 && rparen >= 0) {
+            for (int i = 0; i < l.n; i++) {
+                int o = start_offset(l.c[i]);
+                if (o < semi[0])
+                    init = l.c[i];
+                else if (o < semi[1])
+                    cond = l.c[i];
+                else if (o < rparen)
+                    inc = l.c[i];
+                else
+                    body = l.c[i];
+            }
+        } else if (l.n == 4) {   /* a for inside a macro expansion */
+            init = l.c[0];
+            cond = l.c[1];
+            inc = l.c[2];
+            body = l.c[3];
+        } else if (l.n > 0) {
+            body = l.c[l.n - 1];
+        }
+        for_header(w, loop, init, cond, inc);
+    } else {
+        ir_set_bounds(&w->ir->loops[loop], NULL, NULL, NULL, 0);
+        if (l.n == 2) {
+            cond = kind == IR_WHILE ? l.c[0] : l.c[1];
+            body = kind == IR_WHILE ? l.c[1] : l.c[0];
+        }
+    }
+    attach_pragmas(w, loop, file);
+
+    int saved_loop = w->loop, saved_cond = w->conditional, saved_switch = w->switch_depth;
+    w->loop = loop;
+    w->conditional = 0;
+    w->switch_depth = 0;
+    if (kind != IR_FOR && !clang_Cursor_isNull(cond))
+        record_stmt(w, cond);   /* a while/do condition runs every iteration */
+    if (!clang_Cursor_isNull(body))
+        walk_stmt(w, body);
+    w->loop = saved_loop;
+    w->conditional = saved_cond;
+    w->switch_depth = saved_switch;
+}
+
+/* Count a goto/return in the current loop and every loop it leaves. */
+static void count_exit(walker *w, int is_return)
+{
+    for (int l = w->loop; l >= 0; l = w->ir->loops[l].parent) {
+        if (is_return)
+            w->ir->loops[l].n_return++;
+        else
+            w->ir->loops[l].n_goto++;
+    }
+}
+
+static void walk_stmt(walker *w, CXCursor c)
+{
+    child_list l = children(c);
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_ForStmt:
+        walk_loop(w, c, IR_FOR);
+        return;
+    case CXCursor_WhileStmt:
+        walk_loop(w, c, IR_WHILE);
+        return;
+    case CXCursor_DoStmt:
+        walk_loop(w, c, IR_DO);
+        return;
+    case CXCursor_CompoundStmt:
+    case CXCursor_LabelStmt:
+        for (int i = 0; i < l.n; i++)
+            walk_stmt(w, l.c[i]);
+        return;
+    case CXCursor_IfStmt:
+        if (l.n < 2)
+            return;
+        if (w->loop >= 0) {
+            w->ir->loops[w->loop].n_if++;
+            record_stmt(w, l.c[0]);
+        }
+        w->conditional++;
+        for (int i = 1; i < l.n; i++)
+            walk_stmt(w, l.c[i]);
+        w->conditional--;
+        return;
+    case CXCursor_SwitchStmt:
+        if (l.n < 2)
+            return;
+        record_stmt(w, l.c[0]);
+        w->conditional++;
+        w->switch_depth++;
+        walk_stmt(w, l.c[l.n - 1]);
+        w->switch_depth--;
+        w->conditional--;
+        return;
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+        if (l.n >= 1)
+            walk_stmt(w, l.c[l.n - 1]);
+        return;
+    case CXCursor_BreakStmt:
+        if (w->loop >= 0 && w->switch_depth == 0)
+            w->ir->loops[w->loop].n_break++;
+        return;
+    case CXCursor_ContinueStmt:
+        if (w->loop >= 0)
+            w->ir->loops[w->loop].n_continue++;
+        return;
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+        count_exit(w, 0);
+        return;
+    case CXCursor_ReturnStmt:
+        count_exit(w, 1);
+        if (l.n >= 1)
+            record_stmt(w, c);
+        return;
+    case CXCursor_NullStmt:
+        return;
+    default:
+        if (w->loop >= 0)
+            record_stmt(w, c);
+        return;
+    }
+}
+
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    walker *w = data;
+    if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+        return CXChildVisit_Continue;
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    if (clang_Location_isInSystemHeader(loc))
+        return CXChildVisit_Continue;
+    CXFile file;
+    int line, col;
+    expansion(loc, &file, &line, &col, NULL);
+    char *name = cursor_spelling(c), *fname = file_name(file);
+    w->func = ir_add_function(w->ir, name, fname, line, col);
+    free(name);
+    free(fname);
+    if (w->func < 0) {
+        w->oom = 1;
+        return CXChildVisit_Break;
+    }
+    child_list l = children(c);
+    for (int i = 0; i < l.n; i++)
+        if (clang_getCursorKind(l.c[i]) == CXCursor_CompoundStmt)
+            walk_stmt(w, l.c[i]);
+    return w->oom ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* The first error diagnostic as one line, or NULL when there is none. */
+static int first_error(CXTranslationUnit tu, char *err, size_t errlen)
+{
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        int bad = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+        if (bad) {
+            CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation
+                                                   | CXDiagnostic_DisplayColumn);
+            snprintf(err, errlen, "%s", clang_getCString(s));
+            clang_disposeString(s);
+        }
+        clang_disposeDiagnostic(d);
+        if (bad)
+            return 1;
+    }
+    return 0;
+}
+
+int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
+              char *err, size_t errlen)
+{
+    *out = NULL;
+    CXIndex index = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode ec = clang_parseTranslationUnit2(index, path, args, nargs, NULL, 0,
+                                                      CXTranslationUnit_None, &tu);
+    if (ec != CXError_Success || !tu) {
+        snprintf(err, errlen, "%s: libclang could not parse the file (error %d)", path, (int)ec);
+        clang_disposeIndex(index);
+        return -1;
+    }
+    if (first_error(tu, err, errlen)) {
+        clang_disposeTranslationUnit(tu);
+        clang_disposeIndex(index);
+        return -1;
+    }
+    walker w;
+    memset(&w, 0, sizeof w);
+    w.tu = tu;
+    w.loop = -1;
+    w.ir = ir_tu_new(path);
+    if (w.ir)
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
+    int rc = 0;
+    if (!w.ir || w.oom) {
+        snprintf(err, errlen, "%s: out of memory while analysing", path);
+        ir_tu_free(w.ir);
+        rc = -1;
+    } else {
+        *out = w.ir;
+    }
+    for (int i = 0; i < w.nfiles; i++) {
+        for (int p = 0; p < w.files[i].npragmas; p++)
+            free(w.files[i].pragmas[p].text);
+        free(w.files[i].pragmas);
+    }
+    free(w.files);
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+    return rc;
+}

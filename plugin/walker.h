@@ -1,0 +1,26 @@
+/*
+ * walker.h -- parse a C file with libclang and build its loop IR.
+ *
+ * The walker is the only code in keel that sees a CXCursor.  It parses the
+ * file with the compile's own preprocessor and language flags, visits every
+ * function definition outside system headers, and records every loop (for,
+ * while, do) with its header, the pragmas that annotate it (read from the
+ * source text, since OpenMP directives parsed by libclang hide their loops),
+ * and every statement of its body with array accesses, scalar references,
+ * operation counts and calls.
+ */
+#ifndef KEEL_PLUGIN_WALKER_H
+#define KEEL_PLUGIN_WALKER_H
+
+#include <stddef.h>
+
+#include "ir.h"
+
+/* Parse `path` with the clang arguments args[0..nargs-1] (only -I/-D/-U/
+ * -std and similar; no inputs, no -o) and build its IR into *out (owned by
+ * the caller, free with ir_tu_free).  Returns 0, or -1 with a one-line
+ * message in err, e.g. "x.c:3:9: error: expected ';' after expression". */
+int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
+              char *err, size_t errlen);
+
+#endif

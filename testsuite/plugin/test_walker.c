@@ -1,0 +1,352 @@
+/*
+ * test_walker.c -- the libclang walker on small C snippets.
+ *
+ * Each case writes a snippet to a temporary file, walks it, and checks the
+ * exact loops (line, iv, bounds, step, trip count, depth, parent, pragmas),
+ * statements and accesses it must produce.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "walker.h"
+
+static char tmpdir[] = "/tmp/keel-walker-XXXXXX";
+
+static ir_tu *walk_src(const char *name, const char *src, int nargs, const char *const *args)
+{
+    char path[256], err[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fputs(src, f);
+    fclose(f);
+    ir_tu *tu = NULL;
+    if (walk_file(path, nargs, args, &tu, err, sizeof err) != 0) {
+        fprintf(stderr, "walk %s: %s\n", name, err);
+        return NULL;
+    }
+    return tu;
+}
+
+static char *pr(const kx_expr *e)
+{
+    static char buf[8][256];
+    static int k;
+    char *s = e ? kx_print(e) : NULL;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s", s ? s : "(null)");
+    free(s);
+    return buf[k];
+}
+
+/* "W A[i][j]" for an access. */
+static char *acc(const ir_access *a)
+{
+    static char buf[8][256];
+    static int k;
+    k = (k + 1) % 8;
+    size_t n = (size_t)snprintf(buf[k], sizeof buf[k], "%c %s", a->is_write ? 'W' : 'R', a->array);
+    for (int d = 0; d < a->ndims && n < sizeof buf[k]; d++)
+        n += (size_t)snprintf(buf[k] + n, sizeof buf[k] - n, "[%s]", pr(a->index[d]));
+    return buf[k];
+}
+
+static void test_polybench_style(void)
+{
+    const char *src =
+        "#define N 100\n"                                   /* 1 */
+        "#define _PB_N n\n"                                 /* 2 */
+        "#define POLYBENCH_2D(v,a,b,c,d) v[a][b]\n"         /* 3 */
+        "void kernel(int n, double alpha,\n"                /* 4 */
+        "            double POLYBENCH_2D(A,N,N,n,n),\n"     /* 5 */
+        "            double POLYBENCH_2D(B,N,N,n,n))\n"     /* 6 */
+        "{\n"                                               /* 7 */
+        "  int i, j, k;\n"                                  /* 8 */
+        "#pragma scop\n"                                    /* 9 */
+        "  for (i = 0; i < _PB_N; i++)\n"                   /* 10 */
+        "    for (j = 0; j <= i; j++) {\n"                  /* 11 */
+        "      for (k = 0; k < j; k++)\n"                   /* 12 */
+        "        A[i][j] -= A[i][k] * A[j][k];\n"           /* 13 */
+        "      B[j][i] = alpha * A[i][j];\n"                /* 14 */
+        "    }\n"                                           /* 15 */
+        "#pragma endscop\n"                                 /* 16 */
+        "}\n";
+    ir_tu *tu = walk_src("pb.c", src, 0, NULL);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nfuncs, 1);
+    CHECK_STR(tu->funcs[0].name, "kernel");
+    CHECK_INT(tu->nloops, 3);
+
+    ir_loop *l0 = &tu->loops[0], *l1 = &tu->loops[1], *l2 = &tu->loops[2];
+    CHECK_INT(l0->line, 10);
+    CHECK_INT(l0->col, 3);
+    CHECK_STR(l0->iv, "i");
+    CHECK_STR(pr(l0->lower), "0");
+    CHECK_STR(pr(l0->upper), "n");
+    CHECK_INT(l0->step, 1);
+    CHECK_STR(pr(l0->trip), "n");
+    CHECK_INT(l0->depth, 0);
+    CHECK_INT(l0->parent, -1);
+    CHECK_INT(l0->canonical, 1);
+    CHECK_INT(l0->npragmas, 1);
+    if (l0->npragmas == 1)
+        CHECK_STR(l0->pragmas[0], "scop");
+    CHECK_INT(l0->nstmts, 0);
+
+    CHECK_INT(l1->line, 11);
+    CHECK_STR(pr(l1->upper), "i + 1");       /* j <= i */
+    CHECK_STR(pr(l1->trip), "i + 1");
+    CHECK_INT(l1->parent, 0);
+    CHECK_INT(l1->depth, 1);
+    CHECK_INT(l1->npragmas, 0);              /* scop only on the outermost loop */
+    CHECK_INT(l1->nstmts, 1);                /* B[j][i] = ...; the k loop's stmt is its own */
+
+    CHECK_INT(l2->line, 12);
+    CHECK_STR(pr(l2->trip), "j");
+    CHECK_INT(l2->parent, 1);
+    CHECK_INT(l2->depth, 2);
+    CHECK_INT(l2->end_line, 13);
+    CHECK_INT(l2->nstmts, 1);
+    if (l2->nstmts == 1) {
+        ir_stmt *s = &l2->stmts[0];
+        CHECK_INT(s->line, 13);
+        CHECK_STR(s->text, "A[i][j] -= A[i][k] * A[j][k]");
+        /* -= reads and writes A[i][j]; the product is a fusable pair */
+        CHECK_INT(s->nacc, 4);
+        if (s->nacc == 4) {
+            CHECK_STR(acc(&s->acc[0]), "R A[i][j]");
+            CHECK_STR(acc(&s->acc[1]), "W A[i][j]");
+            CHECK_STR(acc(&s->acc[2]), "R A[i][k]");
+            CHECK_STR(acc(&s->acc[3]), "R A[j][k]");
+            CHECK_INT(s->acc[0].elem_size, 8);
+            CHECK_INT(s->acc[0].nextents, 2);
+            CHECK_STR(pr(s->acc[0].extent[0]), "100");
+            CHECK_STR(pr(s->acc[0].extent[1]), "100");
+            CHECK_INT(s->acc[0].affine, 1);
+        }
+        CHECK_INT(s->ops.fadd, 1);
+        CHECK_INT(s->ops.fmul, 1);
+        CHECK_INT(s->ops.ffma, 1);
+        CHECK_INT(s->ops.iadd, 0);
+    }
+    if (l1->nstmts == 1) {
+        ir_stmt *s = &l1->stmts[0];
+        CHECK_INT(s->line, 14);
+        CHECK_INT(s->nacc, 2);
+        if (s->nacc == 2) {
+            CHECK_STR(acc(&s->acc[0]), "W B[j][i]");
+            CHECK_STR(acc(&s->acc[1]), "R A[i][j]");
+        }
+        CHECK_INT(s->nscalars, 1);
+        if (s->nscalars == 1) {
+            CHECK_STR(s->scalars[0].name, "alpha");
+            CHECK_INT(s->scalars[0].is_write, 0);
+        }
+        CHECK_INT(s->ops.fmul, 1);
+        CHECK_INT(s->ops.ffma, 0);
+    }
+    ir_tu_free(tu);
+}
+
+static void test_headers_and_steps(void)
+{
+    const char *src =
+        "void f(int n, int m, double *p, double B[n][m], double C[][8], int *idx)\n" /* 1 */
+        "{\n"                                                      /* 2 */
+        "  int i, j;\n"                                            /* 3 */
+        "  double s = 0;\n"                                        /* 4 */
+        "  for (i = 0; i < n; i += 2)\n"                           /* 5 */
+        "    p[i*m + 1] = B[i][j] + C[i][3];\n"                    /* 6 */
+        "  for (j = n - 1; j >= 0; j--)\n"                         /* 7 */
+        "    s += p[idx[j]];\n"                                    /* 8 */
+        "  for (;;) {\n"                                           /* 9 */
+        "    if (s > 10) break;\n"                                 /* 10 */
+        "    s = s * 2;\n"                                         /* 11 */
+        "  }\n"                                                    /* 12 */
+        "  for (i = 0, j = 5; n > i; ++i, j++)\n"                  /* 13 */
+        "    s += i;\n"                                            /* 14 */
+        "  for (int k = 3; k < n; k = k + 3)\n"                    /* 15 */
+        "    s -= k;\n"                                            /* 16 */
+        "  i = 0;\n"                                               /* 17 */
+        "  while (i < n) { i++; if (i == 7) return; }\n"           /* 18 */
+        "  do { s /= 2; } while (s > 1);\n"                        /* 19 */
+        "  for (i = 0; i < n; i++)\n"                              /* 20 */
+        "    for (j = 0; j < m; j++) { if (j > i) continue; s += 1; }\n" /* 21 */
+        "}\n";
+    ir_tu *tu = walk_src("hs.c", src, 0, NULL);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, 9);
+    if (tu->nloops != 9) {
+        ir_dump(tu, stderr);
+        ir_tu_free(tu);
+        return;
+    }
+    ir_loop *L = tu->loops;
+    /* i += 2 */
+    CHECK_INT(L[0].step, 2);
+    CHECK_STR(pr(L[0].trip), "div(n + 1, 2)");
+    CHECK_INT(L[0].nstmts, 1);
+    ir_stmt *s = &L[0].stmts[0];
+    CHECK_INT(s->nacc, 3);
+    if (s->nacc == 3) {
+        CHECK_STR(acc(&s->acc[0]), "W p[i*m + 1]");
+        CHECK_INT(s->acc[0].nextents, 0);          /* a pointer */
+        CHECK_INT(s->acc[0].affine, 1);            /* affine in i, coefficient m */
+        CHECK_STR(acc(&s->acc[1]), "R B[i][j]");
+        CHECK_INT(s->acc[1].nextents, 2);          /* VLA parameter */
+        CHECK_STR(pr(s->acc[1].extent[0]), "n");
+        CHECK_STR(pr(s->acc[1].extent[1]), "m");
+        CHECK_STR(acc(&s->acc[2]), "R C[i][3]");
+        CHECK(s->acc[2].extent[0] == NULL);        /* C[][8] */
+        CHECK_STR(pr(s->acc[2].extent[1]), "8");
+    }
+    /* j-- from n - 1 down to 0 */
+    CHECK_STR(L[1].iv, "j");
+    CHECK_INT(L[1].step, -1);
+    CHECK_STR(pr(L[1].lower), "n - 1");
+    CHECK_STR(pr(L[1].upper), "-1");
+    CHECK_STR(pr(L[1].trip), "n");
+    s = &L[1].stmts[0];
+    CHECK_INT(s->nacc, 2);
+    if (s->nacc == 2) {
+        CHECK_STR(acc(&s->acc[0]), "R p[load.idx(j)]");   /* indirect: a gather */
+        CHECK_INT(s->acc[0].affine, 0);
+        CHECK_STR(acc(&s->acc[1]), "R idx[j]");
+    }
+    /* for (;;) with a break */
+    CHECK_INT(L[2].canonical, 0);
+    CHECK(L[2].iv == NULL);
+    CHECK(L[2].trip == NULL);
+    CHECK_INT(L[2].n_if, 1);
+    CHECK_INT(L[2].n_break, 1);
+    CHECK_INT(L[2].nstmts, 2);                  /* the if condition and s = s * 2 */
+    /* comma init/inc, reversed comparison */
+    CHECK_STR(L[3].iv, "i");
+    CHECK_STR(pr(L[3].trip), "n");
+    /* declared iv, k = k + 3 */
+    CHECK_STR(L[4].iv, "k");
+    CHECK_INT(L[4].step, 3);
+    CHECK_STR(pr(L[4].lower), "3");
+    CHECK_STR(pr(L[4].trip), "div(n - 1, 3)");
+    /* while and do: non-canonical, kinds kept, conditions recorded */
+    CHECK_INT(L[5].kind, IR_WHILE);
+    CHECK_INT(L[5].canonical, 0);
+    CHECK_INT(L[5].line, 18);
+    CHECK_INT(L[5].n_return, 1);
+    CHECK_INT(L[6].kind, IR_DO);
+    CHECK_INT(L[6].line, 19);
+    CHECK_INT(L[8].n_continue, 1);
+    CHECK_INT(L[8].parent, 7);
+    ir_tu_free(tu);
+}
+
+static void test_pragmas_and_macros(void)
+{
+    const char *src =
+        "#define SIZE 64\n"                                              /* 1 */
+        "#define LOOP_N 32\n"                                            /* 2 */
+        "double A[SIZE], B[SIZE];\n"                                     /* 3 */
+        "static double sq(double x) { return x * x; }\n"                 /* 4 */
+        "void g(void)\n"                                                 /* 5 */
+        "{\n"                                                            /* 6 */
+        "#pragma omp target teams distribute \\\n"                       /* 7 */
+        "        parallel for map(tofrom: A)\n"                          /* 8 */
+        "  /* a comment between */\n"                                    /* 9 */
+        "  for (int i = 0; i < LOOP_N; i++)\n"                           /* 10 */
+        "    A[i] = sq(B[i]) + __builtin_sqrt(B[i]);\n"                  /* 11 */
+        "#pragma omp parallel for\n"                                     /* 12 */
+        "  for (int i = 0; i < SIZE; i++)\n"                             /* 13 */
+        "    A[i] = sq(A[i]);\n"                                         /* 14 */
+        "}\n";
+    ir_tu *tu = walk_src("pm.c", src, 0, NULL);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nfuncs, 2);
+    CHECK_INT(tu->nloops, 2);
+    if (tu->nloops == 2) {
+        CHECK_INT(tu->loops[0].npragmas, 1);
+        if (tu->loops[0].npragmas == 1)
+            CHECK_STR(tu->loops[0].pragmas[0],
+                      "omp target teams distribute parallel for map(tofrom: A)");
+        CHECK_STR(pr(tu->loops[0].trip), "32");
+        CHECK_INT(tu->loops[0].function, 1);
+        ir_stmt *s = &tu->loops[0].stmts[0];
+        CHECK_INT(s->ncalls, 2);
+        if (s->ncalls == 2) {
+            CHECK_STR(s->calls[0], "sq");
+            CHECK_STR(s->calls[1], "__builtin_sqrt");
+        }
+        CHECK_INT(tu->loops[1].npragmas, 1);
+        if (tu->loops[1].npragmas == 1)
+            CHECK_STR(tu->loops[1].pragmas[0], "omp parallel for");
+        CHECK_STR(pr(tu->loops[1].trip), "64");
+    }
+    ir_tu_free(tu);
+}
+
+static void test_defines_and_errors(void)
+{
+    /* -D reaches libclang: the bound is the macro's value. */
+    const char *args[] = { "-DLEN=7" };
+    const char *src = "void h(double *x) { for (int i = 1; i <= LEN; i++) x[i] = x[i-1]; }\n";
+    ir_tu *tu = walk_src("def.c", src, 1, args);
+    CHECK(tu != NULL);
+    if (tu) {
+        CHECK_INT(tu->nloops, 1);
+        if (tu->nloops == 1) {
+            CHECK_STR(pr(tu->loops[0].trip), "7");
+            CHECK_STR(acc(&tu->loops[0].stmts[0].acc[1]), "R x[i - 1]");
+        }
+        ir_tu_free(tu);
+    }
+
+    /* A syntax error is a one-line message naming file, line and column. */
+    char path[256], err[512];
+    snprintf(path, sizeof path, "%s/bad.c", tmpdir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("int main(void) { int x = ; return 0; }\n", f);
+        fclose(f);
+    }
+    tu = NULL;
+    CHECK_INT(walk_file(path, 0, NULL, &tu, err, sizeof err), -1);
+    CHECK(tu == NULL);
+    CHECK(strstr(err, "bad.c:1:26: error: expected expression") != NULL);
+    CHECK(strchr(err, '\n') == NULL);
+
+    /* A missing header too. */
+    snprintf(path, sizeof path, "%s/nohdr.c", tmpdir);
+    f = fopen(path, "w");
+    if (f) {
+        fputs("#include \"not-there.h\"\nint x;\n", f);
+        fclose(f);
+    }
+    CHECK_INT(walk_file(path, 0, NULL, &tu, err, sizeof err), -1);
+    CHECK(strstr(err, "'not-there.h' file not found") != NULL);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_polybench_style();
+    test_headers_and_steps();
+    test_pragmas_and_macros();
+    test_defines_and_errors();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    return check_summary();
+}
