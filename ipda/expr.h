@@ -28,14 +28,18 @@
  * Printing writes terms in canonical order separated by " + " / " - ", the
  * coefficient first when it is not 1 (`2*i*n + j - 1`, `n^2`, `div(n, 2)`);
  * print(parse(s)) == s for every printed s.  The words div, mod, min, max,
- * call and load are reserved and never symbol names.
+ * call and load are reserved and never symbol names.  kx_parse also takes
+ * blanks anywhere between tokens and '^' after a parenthesised expression
+ * (`(i+1)^2`); exponents are 1 .. INT_MAX, nesting at most 200 levels.
  *
  * Semantics: div and mod are C's (truncating); min and max as usual.
  *
  * Ownership: every function returning kx_expr * returns a new object the
  * caller owns and must kx_free(); arguments are never consumed or modified.
  * Functions return NULL only on allocation failure or, for kx_parse, on a
- * syntax error (with a message).
+ * syntax error (with a message).  A NULL expression argument (a failed
+ * allocation upstream) gives NULL back (0 from the predicates), so failures
+ * propagate through chains of calls.
  */
 #ifndef KEEL_IPDA_EXPR_H
 #define KEEL_IPDA_EXPR_H
@@ -56,17 +60,26 @@ typedef enum {
     KX_UNKNOWN  /* ?"source text" */
 } kx_opkind;
 
-/* Constructors. */
+/* Constructors.  A symbol name must be a C identifier and not a reserved
+ * word; any other name becomes the unknown atom ?"name" so that the printed
+ * form still parses back. */
 kx_expr *kx_int(int64_t v);
 kx_expr *kx_sym(const char *name);
 /* An opaque atom.  name is the function (KX_CALL) or array (KX_LOAD), or the
  * source text (KX_UNKNOWN); NULL for the others.  div/mod/min/max take exactly
  * two arguments.  kx_op folds what it can: div/mod/min/max of two constants
- * become the constant (div/mod by zero stays opaque), div(x, 1) is x. */
+ * become the constant (div/mod by zero, and div(INT64_MIN, -1), stay
+ * opaque), div(x, 1) is x, div(x, -1) is -x, mod(x, +-1) is 0, min/max of
+ * operands that differ by a constant (min(x, x), max(n + 1, n)) is that
+ * operand; the operands of min and max are sorted (min(a, b) == min(b, a)).
+ * A malformed call (wrong operand count, a call/load name that is not an
+ * identifier) gives an unknown atom holding its text. */
 kx_expr *kx_op(kx_opkind kind, const char *name, int nargs, kx_expr *const *args);
 
 /* Algebra.  On int64 coefficient overflow the result is an unknown atom whose
- * text says so (never a wrong polynomial). */
+ * text says so, ?"overflow" (never a wrong polynomial); a result beyond the
+ * size limit (100000 terms, factors and operand terms, counted before an
+ * operation allocates) is ?"too large". */
 kx_expr *kx_add(const kx_expr *a, const kx_expr *b);
 kx_expr *kx_sub(const kx_expr *a, const kx_expr *b);
 kx_expr *kx_mul(const kx_expr *a, const kx_expr *b);
@@ -79,7 +92,7 @@ void kx_free(kx_expr *e);              /* NULL is fine */
 kx_expr *kx_subst(const kx_expr *e, const char *name, const kx_expr *value);
 
 /* Comparison.  kx_equal is structural equality of canonical forms; kx_compare
- * is a total order consistent with it (for sorting); kx_diff is a - b. */
+ * is a total order consistent with it (for sorting). */
 int kx_equal(const kx_expr *a, const kx_expr *b);
 int kx_compare(const kx_expr *a, const kx_expr *b);
 
@@ -87,7 +100,8 @@ int kx_compare(const kx_expr *a, const kx_expr *b);
 int kx_is_const(const kx_expr *e, int64_t *value);   /* 1 and *value if constant */
 int kx_is_zero(const kx_expr *e);
 int kx_has_opaque(const kx_expr *e);                 /* any opaque atom at all */
-/* Affine: degree <= 1 in every symbol and no opaque atom. */
+/* Affine: every term has total degree <= 1 (so no i*j, no n^2) and there is
+ * no opaque atom. */
 int kx_is_affine(const kx_expr *e);
 /* Highest power of symbol `name` in any term (0 when absent). */
 int kx_degree(const kx_expr *e, const char *name);
@@ -99,7 +113,8 @@ int kx_mentions(const kx_expr *e, const char *name);
 kx_expr *kx_coeff(const kx_expr *e, const char *name);
 /* The symbols occurring in e (also inside opaque operands), sorted, without
  * duplicates.  Returns the count; *names is a malloc'd array of malloc'd
- * strings the caller frees with kx_free_names. */
+ * strings the caller frees with kx_free_names (NULL when the count is 0);
+ * -1 on allocation failure. */
 int kx_symbols(const kx_expr *e, char ***names);
 void kx_free_names(char **names, int n);
 

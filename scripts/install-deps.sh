@@ -14,6 +14,7 @@ need() {  # need PACKAGE TEST-PATH
 need clang-19          /usr/bin/clang-19
 need libclang-19-dev   /usr/lib/llvm-19/include/clang-c/Index.h
 need llvm-19           /usr/bin/llvm-mca-19
+need libclang-rt-19-dev /usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a
 need libomp-19-dev     /usr/lib/llvm-19/lib/libomp.so
 need libsqlite3-dev    /usr/include/sqlite3.h
 need sqlite3           /usr/bin/sqlite3
