@@ -13,7 +13,12 @@
  * symbolic expressions are already printed in ipda's text form (expr.h).
  *
  * Errors are values: every function that can fail returns 0 on success or
- * -1 with a one-line message in err (NUL-terminated, at most errlen bytes).
+ * -1 with a one-line message in err (NUL-terminated, at most errlen bytes);
+ * messages start with the database path ("keel.db: no such file").  The
+ * reader's two extra results are noted at db_each_loop and db_get_loop.
+ *
+ * A db is one SQLite connection: use it from one thread at a time.  Its
+ * prepared statements are cached in it and finalized by db_close.
  */
 #ifndef KEEL_DB_DB_H
 #define KEEL_DB_DB_H
@@ -35,7 +40,7 @@ enum {
  * has another schema version.  Write: creates the file and the schema when
  * needed, migrates an older keel schema, refuses a newer one. */
 int db_open(const char *path, int mode, db **out, char *err, size_t errlen);
-void db_close(db *d);                      /* NULL is fine */
+void db_close(db *d);                      /* NULL is fine; rolls back an open TU */
 int db_schema_version(db *d);
 
 /* ---- writer -------------------------------------------------------------- */
@@ -116,5 +121,137 @@ int db_add_scalar(db *d, int64_t stmt_id, const db_scalar_row *s,
 /* Commit, or roll back everything since db_begin_tu (the old rows stay). */
 int db_commit_tu(db *d, char *err, size_t errlen);
 void db_rollback_tu(db *d);
+
+/* Fill the later-analysis columns of a loop (idioms, algorithm class,
+ * parallel, coalescing, cycles per iteration).  A NULL string, or
+ * has_cycles == 0, leaves that column as it is.  Works inside a TU
+ * transaction or on its own (then it is one autocommit statement). */
+typedef struct {
+    const char *idioms;            /* e.g. JSON array ["matmul"] */
+    const char *algorithm_class;   /* e.g. "N|element -> N|element" */
+    const char *parallel;          /* e.g. "i,j" or a JSON array */
+    const char *coalescing;        /* e.g. "coalesced" */
+    int has_cycles;
+    double cycles_per_iter;
+} db_loop_facts;
+int db_set_loop_facts(db *d, int64_t loop_id, const db_loop_facts *f,
+                      char *err, size_t errlen);
+
+/* ---- reader -------------------------------------------------------------- */
+
+/* One row of the view loop_summary.  Strings are NULL when unknown; they
+ * belong to the reader and are valid only during the callback. */
+typedef struct {
+    int64_t loop_id;
+    const char *file;
+    int line, col;
+    const char *function;
+    int depth;
+    int parent_line;            /* line of the enclosing loop, 0 when outermost */
+    const char *iv;
+    const char *trip;           /* trip count expression text */
+    const char *pragmas;        /* JSON array text as written */
+    const char *idioms, *algorithm_class, *parallel, *coalescing;
+    int has_cycles;             /* cycles_per_iter is not NULL */
+    double cycles_per_iter;
+} db_loop_summary;
+
+enum {
+    DB_FILE_EXACT  = 0,   /* file == filter */
+    DB_FILE_SUFFIX = 1,   /* file == filter, or ends in "/" filter */
+    DB_FILE_SUBSTR = 2    /* filter occurs anywhere in file */
+};
+
+/* Which loops db_each_loop visits.  NULL / 0 members match everything;
+ * a zeroed filter (or a NULL pointer) visits every loop. */
+typedef struct {
+    const char *file;       /* path to match per file_match */
+    int file_match;         /* DB_FILE_* */
+    const char *function;   /* exact function name */
+    int line, col;          /* exact source position of the loop keyword */
+} db_loop_filter;
+
+/* Return 0 to go on, a positive value to stop (-1 is kept for errors). */
+typedef int (*db_loop_fn)(void *ctx, const db_loop_summary *row);
+
+/* Call fn for every matching loop in order of file, line, col.  Returns 0
+ * after the last row, the callback's value when it stopped early, or -1
+ * with a message.  Do not call other db_ functions from the callback.
+ * Inside an open TU transaction it sees the uncommitted rows. */
+int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
+                 char *err, size_t errlen);
+
+typedef struct {
+    char *name;
+    int is_write;
+    int line, col;
+} db_scalar_info;
+
+typedef struct {
+    int64_t id;
+    char *array;
+    int elem_size;
+    int is_write;
+    int ndims;
+    char **index;           /* ndims expression texts, outermost first */
+    int nextents;
+    char **extent;          /* nextents texts; NULL entry = unknown */
+    int affine;
+    int line, col;
+} db_access_info;
+
+typedef struct {
+    int64_t id;
+    int line, col;
+    char *text;
+    int conditional;
+    int fadd, fmul, fdiv, ffma, fmath;
+    int iadd, imul, idiv, cmp;
+    char *calls;            /* JSON array text or NULL */
+    int naccesses;
+    db_access_info *accesses;   /* in the order they were written */
+    int nscalars;
+    db_scalar_info *scalars;
+} db_stmt_info;
+
+typedef struct {
+    int64_t id;
+    int line, col;
+} db_loop_ref;
+
+/* Everything known about one loop.  One allocation owner: the caller frees
+ * the whole tree with db_free_loop; no member may be freed on its own. */
+typedef struct {
+    int64_t id, tu_id, function_id, parent_id;   /* parent_id 0: outermost */
+    char *tu_path;              /* translation unit's main file */
+    char *tu_status;            /* "ok" / "error" */
+    char *function;
+    char *function_file;
+    int function_line;
+    int parent_line, parent_col;    /* 0 when outermost */
+    char *file;
+    int line, col, end_line, depth;
+    char *kind;
+    int canonical;
+    char *iv, *lower, *upper;   /* NULL when unknown */
+    int64_t step;
+    char *trip;
+    char *pragmas;              /* JSON array text */
+    int n_if, n_break, n_continue, n_goto, n_return;
+    char *idioms, *algorithm_class, *parallel, *coalescing;
+    int has_cycles;
+    double cycles_per_iter;
+    int nchildren;
+    db_loop_ref *children;      /* directly nested loops, by line, col */
+    int nstmts;
+    db_stmt_info *stmts;        /* statements directly in this loop, by line, col */
+    void *mem_;                 /* private: the arena that holds all of it */
+} db_loop_info;
+
+/* Read loop loop_id with its statements, accesses and scalars into a new
+ * db_loop_info (*out).  Returns 0, 1 when there is no such loop (*out is
+ * NULL), or -1 with a message. */
+int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t errlen);
+void db_free_loop(db_loop_info *l);      /* NULL is fine */
 
 #endif

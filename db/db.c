@@ -1,0 +1,1109 @@
+/*
+ * db.c -- open, migrate, write and read the program attribute database.
+ *
+ * Opening.  db_open stats the path first (so a missing file reads "no such
+ * file" rather than SQLite's generic text), opens it, sets a 30 s busy
+ * timeout and foreign_keys=ON, then classifies the file: SQLite refuses a
+ * corrupt one with SQLITE_NOTADB on the first read; user_version 0 with no
+ * tables is a fresh file; user_version 0 with tables, or a version without
+ * our keel_meta table, is someone else's database.  A writer switches the
+ * file to WAL (retrying while another process holds a lock) and, when the
+ * schema is missing or old, runs the migrations of schema.c inside BEGIN
+ * IMMEDIATE after classifying again under the lock, so concurrent first
+ * opens create the schema exactly once.
+ *
+ * Writing.  db_begin_tu takes the write lock (BEGIN IMMEDIATE), deletes
+ * the row of the same path (ON DELETE CASCADE removes everything under
+ * it) and inserts the new one; the db_add_* calls insert child rows and
+ * db_commit_tu / db_rollback_tu end it.  Expressions are interned per TU:
+ * the same text within one TU is stored once.  Every statement is prepared
+ * once per connection, kept in d->stmt[] and reset after each use; values
+ * are always bound, never formatted into SQL.
+ *
+ * Reading.  db_each_loop streams loop_summary rows to a callback.
+ * db_get_loop copies one loop and its statements, accesses and scalars
+ * into memory owned by one arena, so db_free_loop frees it all at once.
+ */
+#include "db.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef KEEL_VERSION
+#define KEEL_VERSION "unknown"
+#endif
+
+extern const char *const db_migrations[];
+extern const int db_nmigrations;
+
+enum {
+    ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
+    ST_DEL_TU, ST_INS_TU, ST_INS_FUNC, ST_INS_LOOP, ST_SEL_EXPR, ST_INS_EXPR,
+    ST_INS_STMT, ST_INS_ACCESS, ST_INS_SUB, ST_INS_EXT, ST_INS_SCALAR,
+    ST_SET_FACTS,
+    ST_LOOPS, ST_LOOP, ST_CHILDREN, ST_STMTS, ST_ACCESSES, ST_SUBS, ST_EXTS,
+    ST_SCALARS,
+    ST_COUNT
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_DEL_TU] = "DELETE FROM translation_units WHERE path = ?1",
+    [ST_INS_TU] =
+        "INSERT INTO translation_units(path, hash, args, compiler, directory, status, message)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, 'ok'), ?7)",
+    [ST_INS_FUNC] = "INSERT INTO functions(tu_id, name, file, line, col) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_INS_LOOP] =
+        "INSERT INTO loops(tu_id, function_id, parent_id, file, line, col, end_line, depth,"
+        " kind, canonical, iv, lower_id, upper_id, step, trip_id, pragmas,"
+        " n_if, n_break, n_continue, n_goto, n_return)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+        " ?17, ?18, ?19, ?20, ?21)",
+    [ST_SEL_EXPR] = "SELECT id FROM expressions WHERE tu_id = ?1 AND text = ?2",
+    [ST_INS_EXPR] = "INSERT INTO expressions(tu_id, text, affine) VALUES (?1, ?2, ?3)",
+    [ST_INS_STMT] =
+        "INSERT INTO statements(loop_id, line, col, text, conditional, fadd, fmul, fdiv,"
+        " ffma, fmath, iadd, imul, idiv, cmp, calls)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    [ST_INS_ACCESS] =
+        "INSERT INTO accesses(stmt_id, array, elem_size, is_write, ndims, nextents, affine,"
+        " line, col) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    [ST_INS_SUB] = "INSERT INTO access_subscripts(access_id, dim, expr_id) VALUES (?1, ?2, ?3)",
+    [ST_INS_EXT] = "INSERT INTO access_extents(access_id, dim, expr_id) VALUES (?1, ?2, ?3)",
+    [ST_INS_SCALAR] =
+        "INSERT INTO scalars(stmt_id, name, is_write, line, col) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_SET_FACTS] =
+        "UPDATE loops SET idioms = coalesce(?2, idioms),"
+        " algorithm_class = coalesce(?3, algorithm_class),"
+        " parallel = coalesce(?4, parallel), coalescing = coalesce(?5, coalescing),"
+        " cycles_per_iter = coalesce(?6, cycles_per_iter) WHERE id = ?1",
+    [ST_LOOPS] =
+        "SELECT loop_id, file, line, col, function, depth, parent_line, iv, trip, pragmas,"
+        " idioms, algorithm_class, parallel, coalescing, cycles_per_iter"
+        " FROM loop_summary"
+        " WHERE (?1 IS NULL OR CASE ?2"
+        "   WHEN 0 THEN file = ?1"
+        "   WHEN 1 THEN file = ?1 OR (length(file) > length(?1)"
+        "     AND substr(file, -length(?1)) = ?1 AND substr(file, -length(?1) - 1, 1) = '/')"
+        "   ELSE instr(file, ?1) > 0 END)"
+        " AND (?3 IS NULL OR function = ?3)"
+        " AND (?4 = 0 OR line = ?4) AND (?5 = 0 OR col = ?5)"
+        " ORDER BY file, line, col, loop_id",
+    [ST_LOOP] =
+        "SELECT l.id, l.tu_id, t.path, t.status, l.function_id, f.name, f.file, f.line,"
+        " l.parent_id, p.line, p.col, l.file, l.line, l.col, l.end_line, l.depth, l.kind,"
+        " l.canonical, l.iv, el.text, eu.text, l.step, et.text, l.pragmas,"
+        " l.n_if, l.n_break, l.n_continue, l.n_goto, l.n_return,"
+        " l.idioms, l.algorithm_class, l.parallel, l.coalescing, l.cycles_per_iter"
+        " FROM loops l"
+        " JOIN translation_units t ON t.id = l.tu_id"
+        " JOIN functions f ON f.id = l.function_id"
+        " LEFT JOIN loops p ON p.id = l.parent_id"
+        " LEFT JOIN expressions el ON el.id = l.lower_id"
+        " LEFT JOIN expressions eu ON eu.id = l.upper_id"
+        " LEFT JOIN expressions et ON et.id = l.trip_id"
+        " WHERE l.id = ?1",
+    [ST_CHILDREN] = "SELECT id, line, col FROM loops WHERE parent_id = ?1 ORDER BY line, col, id",
+    [ST_STMTS] =
+        "SELECT id, line, col, text, conditional, fadd, fmul, fdiv, ffma, fmath,"
+        " iadd, imul, idiv, cmp, calls FROM statements WHERE loop_id = ?1"
+        " ORDER BY line, col, id",
+    [ST_ACCESSES] =
+        "SELECT id, array, elem_size, is_write, ndims, nextents, affine, line, col"
+        " FROM accesses WHERE stmt_id = ?1 ORDER BY id",
+    [ST_SUBS] =
+        "SELECT s.dim, e.text FROM access_subscripts s"
+        " LEFT JOIN expressions e ON e.id = s.expr_id WHERE s.access_id = ?1 ORDER BY s.dim",
+    [ST_EXTS] =
+        "SELECT s.dim, e.text FROM access_extents s"
+        " LEFT JOIN expressions e ON e.id = s.expr_id WHERE s.access_id = ?1 ORDER BY s.dim",
+    [ST_SCALARS] = "SELECT name, is_write, line, col FROM scalars WHERE stmt_id = ?1 ORDER BY id",
+};
+
+struct db {
+    sqlite3 *h;
+    char *path;             /* as given to db_open, for messages */
+    int mode;
+    int version;
+    int in_tu;              /* between db_begin_tu and commit/rollback */
+    int64_t tu_id;          /* the TU being written */
+    sqlite3_stmt *stmt[ST_COUNT];
+};
+
+/* ---- errors -------------------------------------------------------------- */
+
+/* Format a message into err (one line: newlines become spaces); return -1. */
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+        for (char *p = err; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+    }
+    return -1;
+}
+
+/* "<path>: <what>: <sqlite message>" for an SQLite failure on d. */
+static int fail_sql(db *d, const char *what, char *err, size_t errlen)
+{
+    int rc = sqlite3_errcode(d->h);
+    if (rc == SQLITE_NOTADB)
+        return fail(err, errlen, "%s: file is not a database", d->path);
+    if (rc == SQLITE_CORRUPT)
+        return fail(err, errlen, "%s: database disk image is malformed", d->path);
+    if (rc == SQLITE_READONLY)
+        return fail(err, errlen, "%s: %s: database is read-only", d->path, what);
+    if (rc == SQLITE_CANTOPEN && sqlite3_system_errno(d->h))
+        return fail(err, errlen, "%s: %s: cannot open the database or its journal: %s",
+                    d->path, what, strerror(sqlite3_system_errno(d->h)));
+    return fail(err, errlen, "%s: %s: %s", d->path, what, sqlite3_errmsg(d->h));
+}
+
+static void nap_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- statements ---------------------------------------------------------- */
+
+/* The cached statement `which`, prepared on first use; NULL with a message
+ * when SQLite refuses it.  Callers reset it (done()) after use. */
+static sqlite3_stmt *get(db *d, int which, char *err, size_t errlen)
+{
+    if (!d->stmt[which]) {
+        if (sqlite3_prepare_v3(d->h, stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT,
+                               &d->stmt[which], NULL) != SQLITE_OK) {
+            fail_sql(d, "prepare", err, errlen);
+            d->stmt[which] = NULL;
+            return NULL;
+        }
+    }
+    return d->stmt[which];
+}
+
+/* Reset st and drop its bindings so it holds no locks or copies. */
+static void done(sqlite3_stmt *st)
+{
+    if (st) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+    }
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Bind an id, 0 meaning NULL. */
+static void bind_id(sqlite3_stmt *st, int i, int64_t id)
+{
+    if (id)
+        sqlite3_bind_int64(st, i, id);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Step a statement that returns no rows; reset it either way. */
+static int run(db *d, sqlite3_stmt *st, const char *what, char *err, size_t errlen)
+{
+    int rc = sqlite3_step(st);
+    int r = 0;
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        r = fail_sql(d, what, err, errlen);
+    done(st);
+    return r;
+}
+
+/* Run constant SQL (no values in it) outside the statement cache. */
+static int exec(db *d, const char *sql, const char *what, char *err, size_t errlen)
+{
+    if (sqlite3_exec(d->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return fail_sql(d, what, err, errlen);
+    return 0;
+}
+
+/* ---- open ---------------------------------------------------------------- */
+
+enum { FILE_FRESH, FILE_KEEL, FILE_FOREIGN };
+
+/* Classify the open file: FILE_FRESH (no schema at all), FILE_KEEL with its
+ * *version, or FILE_FOREIGN.  -1 when it cannot be read.  One statement,
+ * so one snapshot: separate queries could see another process's schema
+ * creation half-way (user_version 0 but tables present). */
+static int classify(db *d, int *version, char *err, size_t errlen)
+{
+    static const char sql[] =
+        "SELECT (SELECT user_version FROM pragma_user_version),"
+        " (SELECT count(*) FROM sqlite_master),"
+        " (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'keel_meta')";
+    sqlite3_stmt *st;
+    int64_t v, ntables, has_meta;
+    if (sqlite3_prepare_v2(d->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return fail_sql(d, "read schema", err, errlen);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        fail_sql(d, "read schema", err, errlen);
+        sqlite3_finalize(st);
+        return -1;
+    }
+    v = sqlite3_column_int64(st, 0);
+    ntables = sqlite3_column_int64(st, 1);
+    has_meta = sqlite3_column_int64(st, 2);
+    sqlite3_finalize(st);
+    *version = (int)v;
+    if (v == 0)
+        return ntables == 0 ? FILE_FRESH : FILE_FOREIGN;
+    return has_meta ? FILE_KEEL : FILE_FOREIGN;
+}
+
+/* Refuse what a connection in d->mode cannot use; 0 when usable as is or
+ * after migration. */
+static int check_kind(db *d, int kind, int version, char *err, size_t errlen)
+{
+    if (kind == FILE_FOREIGN || (kind == FILE_FRESH && d->mode == DB_READONLY))
+        return fail(err, errlen, "%s: not a keel database", d->path);
+    if (kind == FILE_KEEL && version > DB_SCHEMA_VERSION)
+        return fail(err, errlen, "%s: database schema version %d is newer than this keel (%d)",
+                    d->path, version, DB_SCHEMA_VERSION);
+    if (kind == FILE_KEEL && version < DB_SCHEMA_VERSION && d->mode == DB_READONLY)
+        return fail(err, errlen, "%s: database schema version %d is older than this keel (%d);"
+                    " recompile with keelcc to migrate it", d->path, version, DB_SCHEMA_VERSION);
+    return 0;
+}
+
+/* Switch to WAL.  Changing the journal mode needs an exclusive lock, which
+ * other processes may hold; retry on SQLITE_BUSY for up to 30 s. */
+static int set_wal(db *d, char *err, size_t errlen)
+{
+    double deadline = now_s() + 30;
+    for (;;) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(d->h, "PRAGMA journal_mode = WAL", -1, &st, NULL) != SQLITE_OK)
+            return fail_sql(d, "set WAL mode", err, errlen);
+        int rc = sqlite3_step(st);
+        int wal = rc == SQLITE_ROW &&
+                  sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+        if (rc != SQLITE_ROW && rc != SQLITE_BUSY && rc != SQLITE_LOCKED) {
+            sqlite3_finalize(st);
+            return fail_sql(d, "set WAL mode", err, errlen);
+        }
+        sqlite3_finalize(st);
+        if (wal)
+            return 0;
+        if (now_s() > deadline)
+            return fail(err, errlen, "%s: cannot switch to WAL mode: database is locked", d->path);
+        nap_ms(10);
+    }
+}
+
+/* BEGIN IMMEDIATE.  The busy timeout covers most waits; a few lock paths
+ * return SQLITE_BUSY at once, so retry those too. */
+static int begin(db *d, char *err, size_t errlen)
+{
+    double deadline = now_s() + 30;
+    sqlite3_stmt *st = get(d, ST_BEGIN, err, errlen);
+    if (!st)
+        return -1;
+    for (;;) {
+        int rc = sqlite3_step(st);
+        done(st);
+        if (rc == SQLITE_DONE)
+            return 0;
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || now_s() > deadline)
+            return fail_sql(d, "begin transaction", err, errlen);
+        nap_ms(10);
+    }
+}
+
+static void rollback(db *d)
+{
+    for (int i = 0; i < ST_COUNT; i++)
+        if (d->stmt[i])
+            sqlite3_reset(d->stmt[i]);
+    if (!sqlite3_get_autocommit(d->h))
+        sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Create or migrate the schema under the write lock. */
+static int migrate(db *d, char *err, size_t errlen)
+{
+    int version, kind;
+    if (begin(d, err, errlen))
+        return -1;
+    kind = classify(d, &version, err, errlen);   /* again: someone may have been first */
+    if (kind < 0 || check_kind(d, kind, version, err, errlen))
+        goto fail;
+    if (kind == FILE_FRESH)
+        version = 0;
+    if (version < DB_SCHEMA_VERSION) {
+        for (int v = version; v < db_nmigrations; v++)
+            if (exec(d, db_migrations[v], "migrate schema", err, errlen))
+                goto fail;
+        sqlite3_stmt *st;
+        static const char meta[] = "INSERT INTO keel_meta(key, value) VALUES (?1, ?2)"
+                                   " ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+                                   " WHERE ?3";
+        if (sqlite3_prepare_v2(d->h, meta, -1, &st, NULL) != SQLITE_OK) {
+            fail_sql(d, "migrate schema", err, errlen);
+            goto fail;
+        }
+        char vbuf[16];
+        snprintf(vbuf, sizeof vbuf, "%d", DB_SCHEMA_VERSION);
+        struct { const char *k, *v; int replace; } rows[] = {
+            { "schema_version", vbuf, 1 },
+            { "created_by", "keel " KEEL_VERSION, 0 },
+            { "migrated_by", "keel " KEEL_VERSION, 1 },
+        };
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            if (i == 2 && version == 0)
+                continue;
+            sqlite3_bind_text(st, 1, rows[i].k, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, rows[i].v, -1, SQLITE_STATIC);
+            sqlite3_bind_int(st, 3, rows[i].replace);
+            if (sqlite3_step(st) != SQLITE_DONE) {
+                fail_sql(d, "migrate schema", err, errlen);
+                sqlite3_finalize(st);
+                goto fail;
+            }
+            sqlite3_reset(st);
+        }
+        sqlite3_finalize(st);
+    }
+    if (exec(d, "COMMIT", "migrate schema", err, errlen))
+        goto fail;
+    d->version = DB_SCHEMA_VERSION;
+    return 0;
+fail:
+    rollback(d);
+    return -1;
+}
+
+/* Why a file cannot be created at path: the errno of access() on its
+ * folder, or e when the folder looks fine. */
+static int dir_errno(const char *path, int e)
+{
+    char *dir = strdup(path), *slash;
+    if (!dir)
+        return e;
+    slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    if (access(dir, W_OK | X_OK) != 0)
+        e = errno;
+    free(dir);
+    return e;
+}
+
+int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
+{
+    struct stat sb;
+    int exists, kind, version;
+    db *d;
+
+    *out = NULL;
+    if (!path || !*path)
+        return fail(err, errlen, "empty database path");
+    if (mode != DB_READONLY && mode != DB_WRITE)
+        return fail(err, errlen, "%s: bad open mode %d", path, mode);
+    exists = stat(path, &sb) == 0;
+    if (!exists && (errno != ENOENT || mode == DB_READONLY))
+        return fail(err, errlen, "%s: %s", path,
+                    errno == ENOENT ? "no such file" : strerror(errno));
+    if (exists && S_ISDIR(sb.st_mode))
+        return fail(err, errlen, "%s: is a directory", path);
+
+    d = calloc(1, sizeof *d);
+    if (!d || !(d->path = strdup(path))) {
+        free(d);
+        return fail(err, errlen, "%s: out of memory", path);
+    }
+    d->mode = mode;
+    int flags = mode == DB_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                 : SQLITE_OPEN_READONLY;
+    if (sqlite3_open_v2(path, &d->h, flags, NULL) != SQLITE_OK) {
+        int e = d->h ? sqlite3_system_errno(d->h) : 0;
+        if (!exists)    /* SQLite's last errno may be from a fallback try */
+            e = dir_errno(path, e);
+        fail(err, errlen, "%s: cannot %s: %s", path,
+             exists ? "open" : "create database", e ? strerror(e) : "unable to open database file");
+        goto fail;
+    }
+    /* A read-only file opened for writing silently opens read-only. */
+    if (mode == DB_WRITE && sqlite3_db_readonly(d->h, "main") == 1) {
+        fail(err, errlen, "%s: cannot open for writing: file is read-only", path);
+        goto fail;
+    }
+    sqlite3_busy_timeout(d->h, 30000);
+    if (exec(d, "PRAGMA foreign_keys = ON", "open", err, errlen))
+        goto fail;
+    kind = classify(d, &version, err, errlen);
+    if (kind < 0 || check_kind(d, kind, version, err, errlen))
+        goto fail;
+    d->version = version;
+    if (mode == DB_WRITE) {
+        if (set_wal(d, err, errlen))
+            goto fail;
+        if ((kind == FILE_FRESH || version < DB_SCHEMA_VERSION) && migrate(d, err, errlen))
+            goto fail;
+    }
+    *out = d;
+    return 0;
+fail:
+    db_close(d);
+    return -1;
+}
+
+void db_close(db *d)
+{
+    if (!d)
+        return;
+    if (d->h) {
+        rollback(d);
+        for (int i = 0; i < ST_COUNT; i++)
+            sqlite3_finalize(d->stmt[i]);
+        sqlite3_close_v2(d->h);
+    }
+    free(d->path);
+    free(d);
+}
+
+int db_schema_version(db *d)
+{
+    return d ? d->version : 0;
+}
+
+/* ---- writer -------------------------------------------------------------- */
+
+static int need_tu(db *d, const char *what, char *err, size_t errlen)
+{
+    if (d->mode != DB_WRITE)
+        return fail(err, errlen, "%s: %s: database is open read-only", d->path, what);
+    if (!d->in_tu)
+        return fail(err, errlen, "%s: %s: no translation unit open (db_begin_tu)", d->path, what);
+    return 0;
+}
+
+int db_begin_tu(db *d, const db_tu_row *tu, int64_t *tu_id, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (d->mode != DB_WRITE)
+        return fail(err, errlen, "%s: begin translation unit: database is open read-only", d->path);
+    if (d->in_tu)
+        return fail(err, errlen, "%s: begin translation unit: one is already open", d->path);
+    if (!tu || !tu->path)
+        return fail(err, errlen, "%s: begin translation unit: no path", d->path);
+    if (begin(d, err, errlen))
+        return -1;
+    if (!(st = get(d, ST_DEL_TU, err, errlen)))
+        goto fail;
+    bind_text(st, 1, tu->path);
+    if (run(d, st, "delete old translation unit", err, errlen))
+        goto fail;
+    if (!(st = get(d, ST_INS_TU, err, errlen)))
+        goto fail;
+    bind_text(st, 1, tu->path);
+    bind_text(st, 2, tu->hash);
+    bind_text(st, 3, tu->args);
+    bind_text(st, 4, tu->compiler);
+    bind_text(st, 5, tu->directory);
+    bind_text(st, 6, tu->status);
+    bind_text(st, 7, tu->message);
+    if (run(d, st, "insert translation unit", err, errlen))
+        goto fail;
+    d->tu_id = sqlite3_last_insert_rowid(d->h);
+    d->in_tu = 1;
+    if (tu_id)
+        *tu_id = d->tu_id;
+    return 0;
+fail:
+    rollback(d);
+    return -1;
+}
+
+int db_add_function(db *d, int64_t tu_id, const db_function_row *f, int64_t *id,
+                    char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (need_tu(d, "add function", err, errlen) || !(st = get(d, ST_INS_FUNC, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, tu_id);
+    bind_text(st, 2, f->name);
+    bind_text(st, 3, f->file);
+    sqlite3_bind_int(st, 4, f->line);
+    sqlite3_bind_int(st, 5, f->col);
+    if (run(d, st, "insert function", err, errlen))
+        return -1;
+    if (id)
+        *id = sqlite3_last_insert_rowid(d->h);
+    return 0;
+}
+
+/* Affine by the text form of expr.h: no opaque atom (they all contain '('
+ * or '?'), no power, and at most one symbol per term.  Canonical text has
+ * no other parentheses, so '(' anywhere means "not provably affine". */
+static int text_is_affine(const char *s)
+{
+    int syms = 0;
+    for (const char *p = s; *p; ) {
+        if (*p == '(' || *p == '?' || *p == '^' || *p == '.' || *p == '/' || *p == '%')
+            return 0;
+        if (*p == '+' || *p == '-') {
+            syms = 0;
+            p++;
+        } else if (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
+            if (++syms > 1)
+                return 0;
+            while (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                   (*p >= '0' && *p <= '9'))
+                p++;
+        } else
+            p++;
+    }
+    return 1;
+}
+
+/* The id of text in the current TU's expressions, inserting it when new;
+ * *id = 0 for a NULL text. */
+static int intern(db *d, const char *text, int64_t *id, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    *id = 0;
+    if (!text)
+        return 0;
+    if (!(st = get(d, ST_SEL_EXPR, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, d->tu_id);
+    bind_text(st, 2, text);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(st, 0);
+    else if (rc != SQLITE_DONE) {
+        fail_sql(d, "find expression", err, errlen);
+        done(st);
+        return -1;
+    }
+    done(st);
+    if (*id)
+        return 0;
+    if (!(st = get(d, ST_INS_EXPR, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, d->tu_id);
+    bind_text(st, 2, text);
+    sqlite3_bind_int(st, 3, text_is_affine(text));
+    if (run(d, st, "insert expression", err, errlen))
+        return -1;
+    *id = sqlite3_last_insert_rowid(d->h);
+    return 0;
+}
+
+int db_add_loop(db *d, int64_t function_id, const db_loop_row *l, int64_t *id,
+                char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int64_t lo, up, trip;
+    if (need_tu(d, "add loop", err, errlen) ||
+        intern(d, l->lower, &lo, err, errlen) || intern(d, l->upper, &up, err, errlen) ||
+        intern(d, l->trip, &trip, err, errlen) || !(st = get(d, ST_INS_LOOP, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, d->tu_id);
+    sqlite3_bind_int64(st, 2, function_id);
+    bind_id(st, 3, l->parent_id);
+    bind_text(st, 4, l->file);
+    sqlite3_bind_int(st, 5, l->line);
+    sqlite3_bind_int(st, 6, l->col);
+    sqlite3_bind_int(st, 7, l->end_line);
+    sqlite3_bind_int(st, 8, l->depth);
+    bind_text(st, 9, l->kind);
+    sqlite3_bind_int(st, 10, l->canonical);
+    bind_text(st, 11, l->iv);
+    bind_id(st, 12, lo);
+    bind_id(st, 13, up);
+    sqlite3_bind_int64(st, 14, l->step);
+    bind_id(st, 15, trip);
+    bind_text(st, 16, l->pragmas);
+    sqlite3_bind_int(st, 17, l->n_if);
+    sqlite3_bind_int(st, 18, l->n_break);
+    sqlite3_bind_int(st, 19, l->n_continue);
+    sqlite3_bind_int(st, 20, l->n_goto);
+    sqlite3_bind_int(st, 21, l->n_return);
+    if (run(d, st, "insert loop", err, errlen))
+        return -1;
+    if (id)
+        *id = sqlite3_last_insert_rowid(d->h);
+    return 0;
+}
+
+int db_add_stmt(db *d, int64_t loop_id, const db_stmt_row *s, int64_t *id,
+                char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (need_tu(d, "add statement", err, errlen) || !(st = get(d, ST_INS_STMT, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    sqlite3_bind_int(st, 2, s->line);
+    sqlite3_bind_int(st, 3, s->col);
+    bind_text(st, 4, s->text);
+    sqlite3_bind_int(st, 5, s->conditional);
+    int ops[] = { s->fadd, s->fmul, s->fdiv, s->ffma, s->fmath, s->iadd, s->imul, s->idiv, s->cmp };
+    for (int i = 0; i < 9; i++)
+        sqlite3_bind_int(st, 6 + i, ops[i]);
+    bind_text(st, 15, s->calls);
+    if (run(d, st, "insert statement", err, errlen))
+        return -1;
+    if (id)
+        *id = sqlite3_last_insert_rowid(d->h);
+    return 0;
+}
+
+/* Insert the rows of access_subscripts or access_extents for one access. */
+static int add_dims(db *d, int which, int64_t access_id, int n, const char *const *texts,
+                    char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++) {
+        int64_t eid;
+        sqlite3_stmt *st;
+        if (intern(d, texts ? texts[i] : NULL, &eid, err, errlen) ||
+            !(st = get(d, which, err, errlen)))
+            return -1;
+        sqlite3_bind_int64(st, 1, access_id);
+        sqlite3_bind_int(st, 2, i);
+        bind_id(st, 3, eid);
+        if (run(d, st, "insert access dimension", err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int db_add_access(db *d, int64_t stmt_id, const db_access_row *a, int64_t *id,
+                  char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int ndims = a->ndims > 0 ? a->ndims : 0, next = a->nextents > 0 ? a->nextents : 0;
+    if (need_tu(d, "add access", err, errlen) || !(st = get(d, ST_INS_ACCESS, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, stmt_id);
+    bind_text(st, 2, a->array);
+    sqlite3_bind_int(st, 3, a->elem_size);
+    sqlite3_bind_int(st, 4, a->is_write);
+    sqlite3_bind_int(st, 5, ndims);
+    sqlite3_bind_int(st, 6, next);
+    sqlite3_bind_int(st, 7, a->affine);
+    sqlite3_bind_int(st, 8, a->line);
+    sqlite3_bind_int(st, 9, a->col);
+    if (run(d, st, "insert access", err, errlen))
+        return -1;
+    int64_t aid = sqlite3_last_insert_rowid(d->h);
+    if (add_dims(d, ST_INS_SUB, aid, ndims, a->index, err, errlen) ||
+        add_dims(d, ST_INS_EXT, aid, next, a->extent, err, errlen))
+        return -1;
+    if (id)
+        *id = aid;
+    return 0;
+}
+
+int db_add_scalar(db *d, int64_t stmt_id, const db_scalar_row *s, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (need_tu(d, "add scalar", err, errlen) || !(st = get(d, ST_INS_SCALAR, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, stmt_id);
+    bind_text(st, 2, s->name);
+    sqlite3_bind_int(st, 3, s->is_write);
+    sqlite3_bind_int(st, 4, s->line);
+    sqlite3_bind_int(st, 5, s->col);
+    return run(d, st, "insert scalar", err, errlen);
+}
+
+int db_commit_tu(db *d, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (need_tu(d, "commit", err, errlen))
+        return -1;
+    if (!(st = get(d, ST_COMMIT, err, errlen)) || run(d, st, "commit", err, errlen)) {
+        db_rollback_tu(d);
+        return -1;
+    }
+    d->in_tu = 0;
+    d->tu_id = 0;
+    return 0;
+}
+
+void db_rollback_tu(db *d)
+{
+    if (!d || !d->h)
+        return;
+    rollback(d);
+    d->in_tu = 0;
+    d->tu_id = 0;
+}
+
+int db_set_loop_facts(db *d, int64_t loop_id, const db_loop_facts *f, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (d->mode != DB_WRITE)
+        return fail(err, errlen, "%s: set loop facts: database is open read-only", d->path);
+    if (!(st = get(d, ST_SET_FACTS, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    bind_text(st, 2, f->idioms);
+    bind_text(st, 3, f->algorithm_class);
+    bind_text(st, 4, f->parallel);
+    bind_text(st, 5, f->coalescing);
+    if (f->has_cycles)
+        sqlite3_bind_double(st, 6, f->cycles_per_iter);
+    else
+        sqlite3_bind_null(st, 6);
+    if (run(d, st, "set loop facts", err, errlen))
+        return -1;
+    if (sqlite3_changes(d->h) != 1)
+        return fail(err, errlen, "%s: set loop facts: no loop %lld", d->path, (long long)loop_id);
+    return 0;
+}
+
+/* ---- reader -------------------------------------------------------------- */
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+    return (const char *)sqlite3_column_text(st, i);
+}
+
+int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
+                 char *err, size_t errlen)
+{
+    static const db_loop_filter all;
+    sqlite3_stmt *st;
+    int rc, r = 0;
+    if (!filter)
+        filter = &all;
+    if (!(st = get(d, ST_LOOPS, err, errlen)))
+        return -1;
+    bind_text(st, 1, filter->file && *filter->file ? filter->file : NULL);
+    sqlite3_bind_int(st, 2, filter->file_match);
+    bind_text(st, 3, filter->function);
+    sqlite3_bind_int(st, 4, filter->line);
+    sqlite3_bind_int(st, 5, filter->col);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_loop_summary s = {
+            .loop_id = sqlite3_column_int64(st, 0),
+            .file = col_text(st, 1),
+            .line = sqlite3_column_int(st, 2),
+            .col = sqlite3_column_int(st, 3),
+            .function = col_text(st, 4),
+            .depth = sqlite3_column_int(st, 5),
+            .parent_line = sqlite3_column_int(st, 6),
+            .iv = col_text(st, 7),
+            .trip = col_text(st, 8),
+            .pragmas = col_text(st, 9),
+            .idioms = col_text(st, 10),
+            .algorithm_class = col_text(st, 11),
+            .parallel = col_text(st, 12),
+            .coalescing = col_text(st, 13),
+            .has_cycles = sqlite3_column_type(st, 14) != SQLITE_NULL,
+            .cycles_per_iter = sqlite3_column_double(st, 14),
+        };
+        if ((r = fn(ctx, &s)) != 0)
+            break;
+    }
+    if (r == 0 && rc != SQLITE_DONE)
+        r = fail_sql(d, "read loops", err, errlen);
+    done(st);
+    return r;
+}
+
+/* The arena behind a db_loop_info: a chain of blocks freed together. */
+typedef struct block {
+    struct block *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char data[];
+} block;
+
+typedef struct {
+    block *head;
+    int oom;
+} arena;
+
+static void *arena_alloc(arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (!a->head || a->head->cap - a->head->used < n) {
+        size_t cap = n > 8192 ? n : 8192;
+        block *b = malloc(sizeof *b + cap);
+        if (!b) {
+            a->oom = 1;
+            return NULL;
+        }
+        b->next = a->head;
+        b->used = 0;
+        b->cap = cap;
+        a->head = b;
+    }
+    void *p = a->head->data + a->head->used;
+    a->head->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+/* Copy column i of st as a string (NULL stays NULL). */
+static char *arena_text(arena *a, sqlite3_stmt *st, int i)
+{
+    const char *s = col_text(st, i);
+    if (!s)
+        return NULL;
+    size_t n = (size_t)sqlite3_column_bytes(st, i);
+    char *p = arena_alloc(a, n + 1);
+    if (p)
+        memcpy(p, s, n + 1);
+    return p;
+}
+
+static void arena_free(block *b)
+{
+    while (b) {
+        block *next = b->next;
+        free(b);
+        b = next;
+    }
+}
+
+/* Count the rows a statement with ?1 = id returns (for sizing arrays). */
+static int count_rows(db *d, int which, int64_t id, int *n, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = get(d, which, err, errlen);
+    int rc;
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    *n = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        ++*n;
+    done(st);
+    return rc == SQLITE_DONE ? 0 : fail_sql(d, "read loop", err, errlen);
+}
+
+/* Read the dimension texts (subscripts or extents) of one access into out[n]. */
+static int read_dims(db *d, arena *a, int which, int64_t access_id, int n, char ***out,
+                     char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int rc;
+    *out = n > 0 ? arena_alloc(a, n * sizeof(char *)) : NULL;
+    if (n > 0 && !*out)
+        return 0;
+    if (!(st = get(d, which, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, access_id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int dim = sqlite3_column_int(st, 0);
+        if (dim >= 0 && dim < n)
+            (*out)[dim] = arena_text(a, st, 1);
+    }
+    done(st);
+    return rc == SQLITE_DONE ? 0 : fail_sql(d, "read access", err, errlen);
+}
+
+static int read_stmt_parts(db *d, arena *a, db_stmt_info *s, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int rc, i;
+    if (count_rows(d, ST_ACCESSES, s->id, &s->naccesses, err, errlen) ||
+        count_rows(d, ST_SCALARS, s->id, &s->nscalars, err, errlen))
+        return -1;
+    s->accesses = arena_alloc(a, (s->naccesses + 1) * sizeof *s->accesses);
+    s->scalars = arena_alloc(a, (s->nscalars + 1) * sizeof *s->scalars);
+    if (a->oom)
+        return 0;
+    if (!(st = get(d, ST_ACCESSES, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, s->id);
+    for (i = 0; i < s->naccesses && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
+        db_access_info *x = &s->accesses[i];
+        x->id = sqlite3_column_int64(st, 0);
+        x->array = arena_text(a, st, 1);
+        x->elem_size = sqlite3_column_int(st, 2);
+        x->is_write = sqlite3_column_int(st, 3);
+        x->ndims = sqlite3_column_int(st, 4);
+        x->nextents = sqlite3_column_int(st, 5);
+        x->affine = sqlite3_column_int(st, 6);
+        x->line = sqlite3_column_int(st, 7);
+        x->col = sqlite3_column_int(st, 8);
+    }
+    s->naccesses = i;
+    done(st);
+    for (i = 0; i < s->naccesses; i++) {
+        db_access_info *x = &s->accesses[i];
+        if (read_dims(d, a, ST_SUBS, x->id, x->ndims, &x->index, err, errlen) ||
+            read_dims(d, a, ST_EXTS, x->id, x->nextents, &x->extent, err, errlen))
+            return -1;
+    }
+    if (!(st = get(d, ST_SCALARS, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, s->id);
+    for (i = 0; i < s->nscalars && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
+        db_scalar_info *x = &s->scalars[i];
+        x->name = arena_text(a, st, 0);
+        x->is_write = sqlite3_column_int(st, 1);
+        x->line = sqlite3_column_int(st, 2);
+        x->col = sqlite3_column_int(st, 3);
+    }
+    s->nscalars = i;
+    done(st);
+    return 0;
+}
+
+/* Fill l (already holding its scalar fields) with children and statements. */
+static int read_loop_parts(db *d, arena *a, db_loop_info *l, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int rc, i;
+    if (count_rows(d, ST_CHILDREN, l->id, &l->nchildren, err, errlen) ||
+        count_rows(d, ST_STMTS, l->id, &l->nstmts, err, errlen))
+        return -1;
+    l->children = arena_alloc(a, (l->nchildren + 1) * sizeof *l->children);
+    l->stmts = arena_alloc(a, (l->nstmts + 1) * sizeof *l->stmts);
+    if (a->oom)
+        return 0;
+    if (!(st = get(d, ST_CHILDREN, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, l->id);
+    for (i = 0; i < l->nchildren && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
+        l->children[i].id = sqlite3_column_int64(st, 0);
+        l->children[i].line = sqlite3_column_int(st, 1);
+        l->children[i].col = sqlite3_column_int(st, 2);
+    }
+    l->nchildren = i;
+    done(st);
+    if (!(st = get(d, ST_STMTS, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, l->id);
+    for (i = 0; i < l->nstmts && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
+        db_stmt_info *s = &l->stmts[i];
+        s->id = sqlite3_column_int64(st, 0);
+        s->line = sqlite3_column_int(st, 1);
+        s->col = sqlite3_column_int(st, 2);
+        s->text = arena_text(a, st, 3);
+        s->conditional = sqlite3_column_int(st, 4);
+        s->fadd = sqlite3_column_int(st, 5);
+        s->fmul = sqlite3_column_int(st, 6);
+        s->fdiv = sqlite3_column_int(st, 7);
+        s->ffma = sqlite3_column_int(st, 8);
+        s->fmath = sqlite3_column_int(st, 9);
+        s->iadd = sqlite3_column_int(st, 10);
+        s->imul = sqlite3_column_int(st, 11);
+        s->idiv = sqlite3_column_int(st, 12);
+        s->cmp = sqlite3_column_int(st, 13);
+        s->calls = arena_text(a, st, 14);
+    }
+    l->nstmts = i;
+    done(st);
+    for (i = 0; i < l->nstmts; i++)
+        if (read_stmt_parts(d, a, &l->stmts[i], err, errlen))
+            return -1;
+    return 0;
+}
+
+int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t errlen)
+{
+    arena a = { 0 };
+    sqlite3_stmt *st;
+    db_loop_info *l;
+    int rc;
+
+    *out = NULL;
+    if (!(st = get(d, ST_LOOP, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        done(st);
+        return rc == SQLITE_DONE ? 1 : fail_sql(d, "read loop", err, errlen);
+    }
+    /* A read transaction keeps the loop and its parts consistent. */
+    if (!(l = arena_alloc(&a, sizeof *l))) {
+        done(st);
+        return fail(err, errlen, "%s: read loop: out of memory", d->path);
+    }
+    l->id = sqlite3_column_int64(st, 0);
+    l->tu_id = sqlite3_column_int64(st, 1);
+    l->tu_path = arena_text(&a, st, 2);
+    l->tu_status = arena_text(&a, st, 3);
+    l->function_id = sqlite3_column_int64(st, 4);
+    l->function = arena_text(&a, st, 5);
+    l->function_file = arena_text(&a, st, 6);
+    l->function_line = sqlite3_column_int(st, 7);
+    l->parent_id = sqlite3_column_int64(st, 8);
+    l->parent_line = sqlite3_column_int(st, 9);
+    l->parent_col = sqlite3_column_int(st, 10);
+    l->file = arena_text(&a, st, 11);
+    l->line = sqlite3_column_int(st, 12);
+    l->col = sqlite3_column_int(st, 13);
+    l->end_line = sqlite3_column_int(st, 14);
+    l->depth = sqlite3_column_int(st, 15);
+    l->kind = arena_text(&a, st, 16);
+    l->canonical = sqlite3_column_int(st, 17);
+    l->iv = arena_text(&a, st, 18);
+    l->lower = arena_text(&a, st, 19);
+    l->upper = arena_text(&a, st, 20);
+    l->step = sqlite3_column_int64(st, 21);
+    l->trip = arena_text(&a, st, 22);
+    l->pragmas = arena_text(&a, st, 23);
+    l->n_if = sqlite3_column_int(st, 24);
+    l->n_break = sqlite3_column_int(st, 25);
+    l->n_continue = sqlite3_column_int(st, 26);
+    l->n_goto = sqlite3_column_int(st, 27);
+    l->n_return = sqlite3_column_int(st, 28);
+    l->idioms = arena_text(&a, st, 29);
+    l->algorithm_class = arena_text(&a, st, 30);
+    l->parallel = arena_text(&a, st, 31);
+    l->coalescing = arena_text(&a, st, 32);
+    l->has_cycles = sqlite3_column_type(st, 33) != SQLITE_NULL;
+    l->cycles_per_iter = sqlite3_column_double(st, 33);
+    /* Keep ST_LOOP stepped (not reset) while reading the parts: its open
+     * read transaction makes all of them one consistent snapshot. */
+    if (read_loop_parts(d, &a, l, err, errlen)) {
+        done(st);
+        arena_free(a.head);
+        return -1;
+    }
+    done(st);
+    if (a.oom) {
+        arena_free(a.head);
+        return fail(err, errlen, "%s: read loop: out of memory", d->path);
+    }
+    l->mem_ = a.head;
+    *out = l;
+    return 0;
+}
+
+void db_free_loop(db_loop_info *l)
+{
+    if (l)
+        arena_free(l->mem_);
+}

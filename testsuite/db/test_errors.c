@@ -1,0 +1,152 @@
+/*
+ * test_errors.c -- db_open on databases it must refuse, with the exact
+ * one-line message, and without touching the file: a missing file, random
+ * bytes, someone else's SQLite database, a keel database from the future,
+ * places where nothing can be created.  Permission checks that chmod
+ * cannot make under root are skipped there.
+ */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "db.h"
+
+static char dir[] = "/tmp/keel-db-err-XXXXXX";
+static char err[512], want[1024];
+
+/* db_open must fail in mode with exactly "<path>: <msg>". */
+static void refuses(const char *path, int mode, const char *msg)
+{
+    db *d = NULL;
+    strcpy(err, "(none)");
+    CHECK_INT(db_open(path, mode, &d, err, sizeof err), -1);
+    CHECK(d == NULL);
+    snprintf(want, sizeof want, "%s: %s", path, msg);
+    CHECK_STR(err, want);
+    CHECK(strchr(err, '\n') == NULL);
+    db_close(d);
+}
+
+static void sql(const char *path, const char *text)
+{
+    sqlite3 *h;
+    if (sqlite3_open(path, &h) != SQLITE_OK || sqlite3_exec(h, text, NULL, NULL, NULL) != SQLITE_OK)
+        fprintf(stderr, "sql: %s: %s\n", text, sqlite3_errmsg(h));
+    sqlite3_close(h);
+}
+
+static long long file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
+}
+
+static void path_in(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", dir, name);
+}
+
+int main(void)
+{
+    char p[512];
+    db *d;
+
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+
+    /* missing file: a reader never creates */
+    path_in(p, sizeof p, "missing.db");
+    refuses(p, DB_READONLY, "no such file");
+    CHECK_INT(file_size(p), -1);
+    CHECK_INT(db_open("", DB_READONLY, &d, err, sizeof err), -1);
+    CHECK_STR(err, "empty database path");
+
+    /* random bytes */
+    path_in(p, sizeof p, "random.db");
+    FILE *f = fopen(p, "wb");
+    unsigned x = 12345;
+    for (int i = 0; i < 8192; i++) {
+        x = x * 1103515245u + 12345u;
+        fputc((int)(x >> 16) & 0xff, f);
+    }
+    fclose(f);
+    refuses(p, DB_READONLY, "file is not a database");
+    refuses(p, DB_WRITE, "file is not a database");
+    CHECK_INT(file_size(p), 8192);
+
+    /* someone else's database: tables, no keel_meta */
+    path_in(p, sizeof p, "other.db");
+    sql(p, "CREATE TABLE t(x); CREATE TABLE u(y);");
+    refuses(p, DB_READONLY, "not a keel database");
+    refuses(p, DB_WRITE, "not a keel database");
+    path_in(p, sizeof p, "other5.db");
+    sql(p, "PRAGMA user_version = 5; CREATE TABLE t(x);");
+    refuses(p, DB_WRITE, "not a keel database");
+    path_in(p, sizeof p, "other-empty.db");
+    sql(p, "CREATE TABLE t(x); DROP TABLE t; CREATE VIEW v AS SELECT 1;");
+    refuses(p, DB_WRITE, "not a keel database");
+
+    /* an empty SQLite file is no keel database to a reader; a writer
+     * makes it one */
+    path_in(p, sizeof p, "empty.db");
+    f = fopen(p, "wb");
+    fclose(f);
+    refuses(p, DB_READONLY, "not a keel database");
+    CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
+    CHECK_INT(db_schema_version(d), DB_SCHEMA_VERSION);
+    db_close(d);
+    CHECK_INT(db_open(p, DB_READONLY, &d, err, sizeof err), 0);
+    CHECK_INT(db_schema_version(d), DB_SCHEMA_VERSION);
+    db_close(d);
+
+    /* a keel database from a newer keel */
+    path_in(p, sizeof p, "future.db");
+    CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
+    db_close(d);
+    sql(p, "PRAGMA user_version = 99");
+    refuses(p, DB_READONLY, "database schema version 99 is newer than this keel (1)");
+    refuses(p, DB_WRITE, "database schema version 99 is newer than this keel (1)");
+    sql(p, "PRAGMA user_version = 1; DROP TABLE keel_meta;");
+    refuses(p, DB_READONLY, "not a keel database");
+
+    /* nowhere to create it */
+    path_in(p, sizeof p, "no/such/dir/k.db");
+    refuses(p, DB_WRITE, "cannot create database: No such file or directory");
+    refuses(p, DB_READONLY, "no such file");
+    /* /proc refuses new files with ENOENT for root, EACCES for others */
+    CHECK_INT(db_open("/proc/keel-test.db", DB_WRITE, &d, err, sizeof err), -1);
+    CHECK(strcmp(err, "/proc/keel-test.db: cannot create database: No such file or directory") == 0 ||
+          strcmp(err, "/proc/keel-test.db: cannot create database: Permission denied") == 0);
+    refuses(dir, DB_WRITE, "is a directory");
+    refuses(dir, DB_READONLY, "is a directory");
+
+    /* permissions: only meaningful when not root */
+    if (geteuid() != 0) {
+        path_in(p, sizeof p, "ro.db");
+        CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
+        db_close(d);
+        chmod(p, 0444);
+        refuses(p, DB_WRITE, "cannot open for writing: file is read-only");
+        CHECK_INT(db_open(p, DB_READONLY, &d, err, sizeof err), 0);
+        db_close(d);
+        path_in(p, sizeof p, "rodir");
+        mkdir(p, 0555);
+        strcat(p, "/k.db");
+        refuses(p, DB_WRITE, "cannot create database: Permission denied");
+    } else
+        printf("running as root: skipping chmod-based checks\n");
+
+    /* bad arguments */
+    path_in(p, sizeof p, "mode.db");
+    refuses(p, 7, "bad open mode 7");
+
+    snprintf(want, sizeof want, "chmod -R u+w '%s'; rm -rf '%s'", dir, dir);
+    if (system(want) != 0)
+        fprintf(stderr, "cannot remove %s\n", dir);
+    return check_summary();
+}
