@@ -1,0 +1,23 @@
+/* mvt.h -- sizes of mvt: x1 := x1 + A*y_1 and x2 := x2 + A^T*y_2 with A of N x N (OpenMP offload). */
+#ifndef MVT_H
+#define MVT_H
+
+#if defined(MINI_DATASET)
+#define N 40
+#elif defined(SMALL_DATASET)
+#define N 120
+#elif defined(MEDIUM_DATASET)
+#define N 400
+#elif defined(LARGE_DATASET)
+#define N 2000
+#else /* EXTRALARGE_DATASET */
+#define N 4000
+#endif
+
+#define _PB_N POLYBENCH_LOOP_BOUND(N, n)
+
+#ifndef DATA_TYPE
+#define DATA_TYPE double
+#endif
+
+#endif
