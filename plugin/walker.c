@@ -122,11 +122,18 @@ static int start_offset(CXCursor c)
     return o;
 }
 
+/* The file's absolute, resolved path (as the name libclang was given when
+ * it cannot be resolved), so rows of one file agree however it was named. */
 static char *file_name(CXFile f)
 {
-    CXString s = clang_getFileName(f);
+    CXString s = clang_File_tryGetRealPathName(f);
     const char *p = clang_getCString(s);
-    char *r = strdup(p ? p : "?");
+    if (!p || !*p) {
+        clang_disposeString(s);
+        s = clang_getFileName(f);
+        p = clang_getCString(s);
+    }
+    char *r = strdup(p && *p ? p : "?");
     clang_disposeString(s);
     return r;
 }
@@ -619,6 +626,13 @@ static int enclosing_ivs(walker *w, char **ivs, int max)
 
 static void scan(walker *w, CXCursor c, int mode, int in_subscript);
 
+typedef struct {
+    walker *w;
+    int in_subscript;
+} scan_ctx;
+
+static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data);
+
 static void add_access(walker *w, CXCursor c, int mode)
 {
     CXCursor base, index[MAX_DIMS];
@@ -852,8 +866,9 @@ static void scan(walker *w, CXCursor c, int mode, int in_subscript)
                 ir_add_call(w->stmt, name);
         }
         free(name);
-        for (int i = 1; i < l.n; i++)
-            scan(w, l.c[i], MODE_READ, in_subscript);
+        /* The first child is the callee; arguments are read. */
+        scan_ctx ctx = { w, in_subscript };
+        clang_visitChildren(c, scan_child, &ctx);
         return;
     }
     case CXCursor_ConditionalOperator:
@@ -880,11 +895,22 @@ static void scan(walker *w, CXCursor c, int mode, int in_subscript)
         }
         return;
     }
-    default:
-        for (int i = 0; i < l.n; i++)
-            scan(w, l.c[i], MODE_READ, in_subscript);
+    default: {
+        /* Any other node (initialiser lists, casts, ...) may have any number
+         * of operands: visit them all, not just the first MAX_CHILDREN. */
+        scan_ctx ctx = { w, in_subscript };
+        clang_visitChildren(c, scan_child, &ctx);
         return;
     }
+    }
+}
+
+static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    scan_ctx *ctx = data;
+    scan(ctx->w, c, MODE_READ, ctx->in_subscript);
+    return CXChildVisit_Continue;
 }
 
 /* Record statement (or condition) c as a statement of the current loop. */
@@ -1110,6 +1136,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
 }
 
 static void walk_stmt(walker *w, CXCursor c);
+static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *data);
 
 static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
 {
@@ -1207,6 +1234,13 @@ static void count_exit(walker *w, int is_return)
     }
 }
 
+static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    walk_stmt(data, c);
+    return CXChildVisit_Continue;
+}
+
 static void walk_stmt(walker *w, CXCursor c)
 {
     child_list l = children(c);
@@ -1222,8 +1256,8 @@ static void walk_stmt(walker *w, CXCursor c)
         return;
     case CXCursor_CompoundStmt:
     case CXCursor_LabelStmt:
-        for (int i = 0; i < l.n; i++)
-            walk_stmt(w, l.c[i]);
+        /* Not through child_list: a block may hold any number of statements. */
+        clang_visitChildren(c, walk_child, w);
         return;
     case CXCursor_IfStmt:
         if (l.n < 2)

@@ -334,6 +334,39 @@ static void test_defines_and_errors(void)
     CHECK(strstr(err, "'not-there.h' file not found") != NULL);
 }
 
+/* A block holds any number of statements: 20 loops in one function body,
+ * and a call with 20 arguments whose accesses are all recorded. */
+static void test_many_children(void)
+{
+    char src[4096];
+    size_t n = (size_t)snprintf(src, sizeof src,
+                                "double f20(double, double, double, double, double, double, double,\n"
+                                "  double, double, double, double, double, double, double, double,\n"
+                                "  double, double, double, double, double);\n"
+                                "void many(int n, double *x) {\n");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(src + n, sizeof src - n,
+                              "  for (int i = 0; i < n; i++) x[i] += %d;\n", k);
+    n += (size_t)snprintf(src + n, sizeof src - n, "  for (int i = 0; i < n; i++)\n    x[i] = f20(");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "%sx[i + %d]", k ? ", " : "", k);
+    snprintf(src + n, sizeof src - n, ");\n}\n");
+    ir_tu *tu = walk_src("many.c", src, 0, NULL);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, 21);
+    if (tu->nloops == 21) {
+        CHECK_INT(tu->loops[19].line, 24);   /* 3 prototype lines, then `void many` */
+        ir_stmt *s = &tu->loops[20].stmts[0];
+        CHECK_INT(s->nacc, 21);                  /* x[i] written, 20 arguments read */
+        if (s->nacc == 21)
+            CHECK_STR(acc(&s->acc[20]), "R x[i + 19]");
+        CHECK_INT(s->ncalls, 1);
+    }
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -344,6 +377,7 @@ int main(void)
     test_headers_and_steps();
     test_pragmas_and_macros();
     test_defines_and_errors();
+    test_many_children();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)
