@@ -138,6 +138,23 @@ static int outside(const ip_loop *L, int64_t x)
     return L->step > 0 ? (x < lo || x >= up) : L->step < 0 ? (x > lo || x <= up) : 0;
 }
 
+/* Is the solution x = -rest / a (a = +-1) of a weak-zero equation provably
+ * outside L's bounds, symbolically: x - upper a constant >= 0 or
+ * x - lower a constant < 0 (step > 0)? */
+static int outside_sym(const ip_loop *L, const kx_expr *rest, int64_t a)
+{
+    if (L->step <= 0 || !L->lower || !L->upper)
+        return 0;
+    kx_expr *x = a == 1 ? kx_neg(rest) : kx_copy(rest);
+    kx_expr *du = kx_sub(x, L->upper), *dl = kx_sub(x, L->lower);
+    int64_t u, l;
+    int r = (kx_is_const(du, &u) && u >= 0) || (kx_is_const(dl, &l) && l < 0);
+    kx_free(x);
+    kx_free(du);
+    kx_free(dl);
+    return r;
+}
+
 /* One subscript equation diff = 0.  *dist gets the distance for DIM_DIST;
  * *test the name of the test that decided. */
 static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const char **test)
@@ -199,7 +216,8 @@ static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const 
         if (strong) {                                   /* a*(x - x') + rest = 0 */
             *test = "strong SIV";
             if (kx_is_zero(rest)) { *dist = 0; r = DIM_DIST; goto done; }
-            if (!allconst || !rest_const) { r = DIM_SYMCOEF; goto done; }
+            if (!allconst) { r = DIM_SYMCOEF; goto done; }
+            if (!rest_const) { r = DIM_MAYBE; goto done; }
             int64_t a = cv[ix];
             if (restc % a != 0) { r = DIM_INDEP; goto done; }
             int64_t dx = restc / a;                     /* x' - x */
@@ -213,7 +231,8 @@ static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const 
         }
         if (crossing) {                                 /* a*(x + x') + rest = 0 */
             *test = "weak-crossing SIV";
-            if (!allconst || !rest_const) { r = DIM_SYMCOEF; goto done; }
+            if (!allconst) { r = DIM_SYMCOEF; goto done; }
+            if (!rest_const) { r = DIM_MAYBE; goto done; }
             r = (-restc) % cv[ix] != 0 ? DIM_INDEP : DIM_MAYBE;
             goto done;
         }
@@ -221,7 +240,12 @@ static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const 
     if (only_x && (ix < 0 || ixb < 0)) {                /* a*x + rest = 0 */
         *test = "weak-zero SIV";
         int v = ix >= 0 ? ix : ixb;
-        if (!allconst || !rest_const) { r = DIM_SYMCOEF; goto done; }
+        if (!allconst) { r = DIM_SYMCOEF; goto done; }
+        if (!rest_const) {
+            r = (cv[v] == 1 || cv[v] == -1) && outside_sym(c->L, rest, cv[v]) ? DIM_INDEP
+                                                                              : DIM_MAYBE;
+            goto done;
+        }
         if ((-restc) % cv[v] != 0 || outside(c->L, -restc / cv[v]))
             r = DIM_INDEP;
         else
@@ -230,7 +254,8 @@ static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const 
     }
     /* MIV: GCD test */
     *test = "GCD";
-    if (!allconst || !rest_const) { r = DIM_SYMCOEF; goto done; }
+    if (!allconst) { r = DIM_SYMCOEF; goto done; }
+    if (!rest_const) { *test = "MIV"; r = DIM_MAYBE; goto done; }
     int64_t g = 0;
     for (int v = 0; v < c->nvars; v++)
         g = gcd64(g, cv[v]);
@@ -265,7 +290,9 @@ int ip_depend(const ip_ref *a, const ip_ref *b, const ip_loop *L, ip_dep *out)
     dep_ctx c = { .L = L, .x = L->iv };
     char *renamed[64] = { 0 };
     int rc = 0;
-    for (int i = 0; i < a->nloops; i++)
+    /* loops outside L are at the same iteration in a and b: their variables
+     * are parameters of the equations, like program symbols */
+    for (int i = la; i < a->nloops; i++)
         if (a->loops[i]->iv)
             c.vars[c.nvars++] = (char *)a->loops[i]->iv;
     /* b's index with its loop variables from L inwards renamed */
