@@ -161,7 +161,16 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
             const ir_scalar *w = &st[i].s->scalars[v];
             if (!w->is_write || is_iv_in(tu, L, w->name))
                 continue;
-            /* first statement that mentions it */
+            /* judged once, at the first statement that writes it */
+            int first_write = -1;
+            for (int j = 0; j < ns && first_write < 0; j++)
+                for (int u = 0; u < st[j].s->nscalars; u++)
+                    if (st[j].s->scalars[u].is_write
+                        && strcmp(st[j].s->scalars[u].name, w->name) == 0)
+                        first_write = j;
+            if (first_write != i)
+                continue;
+            /* the first statement that mentions it; all updates `s op= e`? */
             int first = -1, all_updates = 1, reads_elsewhere = 0;
             for (int j = 0; j < ns; j++) {
                 int r = 0, wr = 0;
@@ -179,8 +188,6 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
                 if (r && !upd)
                     reads_elsewhere = 1;
             }
-            if (first != i)
-                continue;          /* judged at its first statement */
             if (all_updates && !reads_elsewhere) {
                 result = result ? result : 1;
                 continue;
@@ -192,7 +199,7 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
                 if (!st[i].s->scalars[u].is_write
                     && strcmp(st[i].s->scalars[u].name, w->name) == 0)
                     has_read = 1;
-            int ok = !has_read && !st[i].s->conditional;
+            int ok = first == i && !has_read && !st[i].s->conditional;
             for (int j = i + 1; j < ns && ok; j++)
                 for (int u = 0; u < st[j].s->nscalars; u++)
                     if (strcmp(st[j].s->scalars[u].name, w->name) == 0
@@ -363,7 +370,11 @@ static char *summary(const par_result *r, int T)
             if (strcmp(labels[j], order[o]) == 0)
                 add_summary(buf, sizeof buf, labels[j], counts[j]);
     for (int j = 0; j < n; j++)
-        if (strcmp(labels[j], "coalesced") != 0 && strcmp(labels[j], "uniform") != 0)
+        if (strcmp(labels[j], "coalesced") != 0 && strcmp(labels[j], "uniform") != 0
+            && strcmp(labels[j], "irregular") != 0)
+            add_summary(buf, sizeof buf, labels[j], counts[j]);
+    for (int j = 0; j < n; j++)
+        if (strcmp(labels[j], "irregular") == 0)
             add_summary(buf, sizeof buf, labels[j], counts[j]);
     for (int j = 0; j < n; j++)
         free(labels[j]);

@@ -246,7 +246,8 @@ static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const 
                                                                               : DIM_MAYBE;
             goto done;
         }
-        if ((-restc) % cv[v] != 0 || outside(c->L, -restc / cv[v]))
+        if ((-restc) % cv[v] != 0 || outside(c->L, -restc / cv[v])
+            || ((cv[v] == 1 || cv[v] == -1) && outside_sym(c->L, rest, cv[v])))
             r = DIM_INDEP;
         else
             r = DIM_MAYBE;
