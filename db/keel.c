@@ -584,7 +584,8 @@ static int match_row(void *ctx, const db_loop_summary *r)
 /* IPDA part of `keel show` (schema v2): the loop's dependence verdict and
  * reason, then each access of its statements with its inter-thread stride,
  * class, the thread loop, the innermost-loop stride and a false-sharing
- * mark.  Rows that are missing print as "-". */
+ * mark.  Prints nothing for a loop without a verdict row (a database not
+ * written by keelcc). */
 static void show_ipda(db *d, const db_loop_info *l)
 {
     char err[256], *verdict, *reason;
@@ -593,7 +594,7 @@ static void show_ipda(db *d, const db_loop_info *l)
         free(verdict);
         free(reason);
     } else {
-        printf("dependence  -\n");
+        return;          /* a database keelcc's IPDA did not write: nothing to show */
     }
     printf("strides     (between adjacent threads of the thread loop; inner = innermost loop)\n");
     for (int i = 0; i < l->nstmts; i++)
