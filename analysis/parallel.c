@@ -71,11 +71,13 @@ static void access_text(const ir_access *a, char *buf, size_t cap)
     }
 }
 
-/* Statement `X... op= ...` with op in + - *: a reduction update of its first
- * access or of scalar `name` (when name is not NULL). */
+/* Statement `X op= e` with op in + - *, or `X = X + e`, `X = X - e`,
+ * `X = e + X` (X once on the right, e without ?:, comparisons, logic):
+ * a reduction update of its first access (name NULL) or of
+ * scalar `name`. */
 static int compound_update(const ir_stmt *s, const char *name)
 {
-    const char *t = s->text ? s->text : "";
+    const char *t = s->text ? s->text : "", *lhs = t;
     if (name) {
         size_t n = strlen(name);
         if (strncmp(t, name, n) != 0)
@@ -96,9 +98,42 @@ static int compound_update(const ir_stmt *s, const char *name)
         }
         t = p;
     }
+    size_t lhs_len = (size_t)(t - lhs);
     while (*t == ' ')
         t++;
-    return (t[0] == '+' || t[0] == '-' || t[0] == '*') && t[1] == '=';
+    if ((t[0] == '+' || t[0] == '-' || t[0] == '*') && t[1] == '=')
+        return 1;
+    if (t[0] != '=' || t[1] == '=')
+        return 0;
+    t++;
+    while (*t == ' ')
+        t++;
+    /* The right side must hold X once and no operator that binds less
+     * than + (?:, comparisons, logic, assignment, comma). */
+    if (strpbrk(t, "?<>=&|,"))
+        return 0;
+    char x[256];
+    if (lhs_len == 0 || lhs_len >= sizeof x)
+        return 0;
+    memcpy(x, lhs, lhs_len);
+    x[lhs_len] = '\0';
+    int count = 0;
+    for (const char *q = strstr(t, x); q; q = strstr(q + 1, x))
+        count++;
+    if (count != 1)
+        return 0;
+    /* X = X + e, X = X - e */
+    if (strncmp(t, lhs, lhs_len) == 0 && t[lhs_len] == ' '
+        && (t[lhs_len + 1] == '+' || t[lhs_len + 1] == '-') && t[lhs_len + 2] == ' ')
+        return 1;
+    /* X = e + X */
+    size_t n = strlen(t);
+    if (n > lhs_len + 3 && strncmp(t + n - lhs_len, lhs, lhs_len) == 0) {
+        const char *q = t + n - lhs_len - 3;
+        if (q[0] == ' ' && q[1] == '+' && q[2] == ' ')
+            return 1;
+    }
+    return 0;
 }
 
 static int same_index(const ir_access *a, const ir_access *b)

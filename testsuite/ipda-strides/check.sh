@@ -20,6 +20,10 @@ sqlite3 -separator ' ' "$work/k.db" "
     JOIN functions f ON f.id = l.function_id
    WHERE f.name LIKE 'kernel\\_%' ESCAPE '\\' ORDER BY 1, 2" >"$work/verdicts"
 files=$(grep -v '^#' "$HERE/verdicts.txt" | awk '{print $1}' | sort -u)
+nfiles=$(echo "$files" | wc -w)
+if [ "$nfiles" -ne 43 ]; then
+    echo "FAIL: verdicts.txt names $nfiles files, want all 43 polybench inputs"; fail=$((fail + 1))
+fi
 for f in $files; do
     grep -v '^#' "$HERE/verdicts.txt" | awk -v f="$f" '$1 == f' >"$work/want"
     awk -v f="$f" '$1 == f' "$work/verdicts" >"$work/got"
