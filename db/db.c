@@ -50,6 +50,7 @@ enum {
     ST_SET_FACTS,
     ST_LOOPS, ST_LOOP, ST_CHILDREN, ST_STMTS, ST_ACCESSES, ST_SUBS, ST_EXTS,
     ST_SCALARS,
+    ST_INS_STRIDE, ST_INS_DEP, ST_SEL_STRIDE, ST_SEL_DEP,   /* IPDA, schema v2 */
     ST_COUNT
 };
 
@@ -127,6 +128,15 @@ static const char *const stmt_sql[ST_COUNT] = {
         "SELECT s.dim, e.text FROM access_extents s"
         " LEFT JOIN expressions e ON e.id = s.expr_id WHERE s.access_id = ?1 ORDER BY s.dim",
     [ST_SCALARS] = "SELECT name, is_write, line, col FROM scalars WHERE stmt_id = ?1 ORDER BY id",
+    [ST_INS_STRIDE] =
+        "INSERT INTO access_strides(access_id, thread_loop_id, stride, class, inner_stride,"
+        " inner_class, false_sharing) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    [ST_INS_DEP] = "INSERT INTO loop_dependences(loop_id, verdict, reason) VALUES (?1, ?2, ?3)",
+    [ST_SEL_STRIDE] =
+        "SELECT l.line, s.stride, s.class, s.inner_stride, s.inner_class, s.false_sharing"
+        " FROM access_strides s JOIN loops l ON l.id = s.thread_loop_id"
+        " WHERE s.access_id = ?1 ORDER BY l.line LIMIT 1",
+    [ST_SEL_DEP] = "SELECT verdict, reason FROM loop_dependences WHERE loop_id = ?1",
 };
 
 struct db {
@@ -1106,4 +1116,87 @@ void db_free_loop(db_loop_info *l)
 {
     if (l)
         arena_free(l->mem_);
+}
+
+/* ---- IPDA rows (schema v2) ------------------------------------------------- */
+
+int db_add_stride(db *d, int64_t access_id, int64_t thread_loop_id, const db_stride_row *s,
+                  char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (need_tu(d, "add stride", err, errlen) || !(st = get(d, ST_INS_STRIDE, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, access_id);
+    sqlite3_bind_int64(st, 2, thread_loop_id);
+    bind_text(st, 3, s->stride);
+    bind_text(st, 4, s->cls);
+    bind_text(st, 5, s->inner_stride);
+    bind_text(st, 6, s->inner_cls);
+    sqlite3_bind_int(st, 7, s->false_sharing);
+    return run(d, st, "insert stride", err, errlen);
+}
+
+int db_add_dependence(db *d, int64_t loop_id, const char *verdict, const char *reason,
+                      char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (need_tu(d, "add dependence", err, errlen) || !(st = get(d, ST_INS_DEP, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    bind_text(st, 2, verdict);
+    bind_text(st, 3, reason);
+    return run(d, st, "insert dependence", err, errlen);
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? strdup((const char *)t) : NULL;
+}
+
+int db_get_stride(db *d, int64_t access_id, int *thread_line, char **stride, char **cls,
+                  char **inner_stride, char **inner_cls, int *false_sharing,
+                  char *err, size_t errlen)
+{
+    sqlite3_stmt *st = get(d, ST_SEL_STRIDE, err, errlen);
+    *stride = *cls = *inner_stride = *inner_cls = NULL;
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, access_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *thread_line = sqlite3_column_int(st, 0);
+        *stride = col_dup(st, 1);
+        *cls = col_dup(st, 2);
+        *inner_stride = col_dup(st, 3);
+        *inner_cls = col_dup(st, 4);
+        *false_sharing = sqlite3_column_int(st, 5);
+    }
+    sqlite3_reset(st);
+    if (rc == SQLITE_ROW)
+        return 0;
+    if (rc == SQLITE_DONE)
+        return 1;
+    return fail(err, errlen, "%s: read stride: %s", d->path, sqlite3_errmsg(d->h));
+}
+
+int db_get_dependence(db *d, int64_t loop_id, char **verdict, char **reason,
+                      char *err, size_t errlen)
+{
+    sqlite3_stmt *st = get(d, ST_SEL_DEP, err, errlen);
+    *verdict = *reason = NULL;
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *verdict = col_dup(st, 0);
+        *reason = col_dup(st, 1);
+    }
+    sqlite3_reset(st);
+    if (rc == SQLITE_ROW)
+        return 0;
+    if (rc == SQLITE_DONE)
+        return 1;
+    return fail(err, errlen, "%s: read dependence: %s", d->path, sqlite3_errmsg(d->h));
 }

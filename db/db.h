@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 1   /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 2   /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 
@@ -135,6 +135,21 @@ typedef struct {
     double cycles_per_iter;
 } db_loop_facts;
 int db_set_loop_facts(db *d, int64_t loop_id, const db_loop_facts *f,
+                      char *err, size_t errlen);
+
+/* IPDA rows (schema v2): the stride of one access between adjacent threads
+ * of its thread loop, and one loop's dependence verdict.  Inside a TU
+ * transaction.  Strings are expression texts / class names (SCHEMA.md). */
+typedef struct {
+    const char *stride;        /* NULL: irregular */
+    const char *cls;           /* "uniform", "coalesced", "strided(4)", ... */
+    const char *inner_stride;  /* along the innermost enclosing loop, or NULL */
+    const char *inner_cls;
+    int false_sharing;
+} db_stride_row;
+int db_add_stride(db *d, int64_t access_id, int64_t thread_loop_id, const db_stride_row *s,
+                  char *err, size_t errlen);
+int db_add_dependence(db *d, int64_t loop_id, const char *verdict, const char *reason,
                       char *err, size_t errlen);
 
 /* ---- reader -------------------------------------------------------------- */
@@ -253,5 +268,16 @@ typedef struct {
  * NULL), or -1 with a message. */
 int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t errlen);
 void db_free_loop(db_loop_info *l);      /* NULL is fine */
+
+/* IPDA reader.  db_get_stride: 0 and the row's texts as malloc'd strings in
+ * *stride, *cls, *inner_stride, *inner_cls (caller frees; stride texts may
+ * be NULL) and the thread loop's line; 1 when the access has no stride row;
+ * -1 with a message.  db_get_dependence: 0 with malloc'd *verdict, *reason;
+ * 1 when none; -1 on error. */
+int db_get_stride(db *d, int64_t access_id, int *thread_line, char **stride, char **cls,
+                  char **inner_stride, char **inner_cls, int *false_sharing,
+                  char *err, size_t errlen);
+int db_get_dependence(db *d, int64_t loop_id, char **verdict, char **reason,
+                      char *err, size_t errlen);
 
 #endif

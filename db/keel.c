@@ -581,6 +581,44 @@ static int match_row(void *ctx, const db_loop_summary *r)
     return 0;
 }
 
+/* IPDA part of `keel show` (schema v2): the loop's dependence verdict and
+ * reason, then each access of its statements with its inter-thread stride,
+ * class, the thread loop, the innermost-loop stride and a false-sharing
+ * mark.  Prints nothing for a loop without a verdict row (a database not
+ * written by keelcc). */
+static void show_ipda(db *d, const db_loop_info *l)
+{
+    char err[256], *verdict, *reason;
+    if (db_get_dependence(d, l->id, &verdict, &reason, err, sizeof err) == 0) {
+        printf("dependence  %s: %s\n", verdict ? verdict : "-", reason ? reason : "-");
+        free(verdict);
+        free(reason);
+    } else {
+        return;          /* a database keelcc's IPDA did not write: nothing to show */
+    }
+    printf("strides     (between adjacent threads of the thread loop; inner = innermost loop)\n");
+    for (int i = 0; i < l->nstmts; i++)
+        for (int k = 0; k < l->stmts[i].naccesses; k++) {
+            const db_access_info *a = &l->stmts[i].accesses[k];
+            int tline = 0, fs = 0;
+            char *st, *cls, *in, *icls;
+            int r = db_get_stride(d, a->id, &tline, &st, &cls, &in, &icls, &fs, err, sizeof err);
+            printf("  %d:%d %c %s", a->line, a->col, a->is_write ? 'W' : 'R', a->array);
+            for (int j = 0; j < a->ndims; j++)
+                printf("[%s]", a->index[j] ? a->index[j] : "?");
+            if (r == 0)
+                printf("  stride %s  %s  (thread loop line %d)  inner %s %s%s\n",
+                       st ? st : "-", cls ? cls : "-", tline, in ? in : "-",
+                       icls ? icls : "-", fs ? "  false-sharing" : "");
+            else
+                printf("  stride -  (no thread loop)\n");
+            free(st);
+            free(cls);
+            free(in);
+            free(icls);
+        }
+}
+
 static void show_text(const db_loop_info *l)
 {
     printf("loop        %s:%d:%d\n", short_path(l->file), l->line, l->col);
@@ -803,8 +841,10 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
         rc = r < 0 ? die(EXIT_DB, "%s", err) : die(EXIT_DB, "no loop at %s in %s", loc, dbpath);
     else if (json)
         show_json(l);
-    else
+    else {
         show_text(l);
+        show_ipda(d, l);
+    }
     db_free_loop(l);
     for (int i = 0; i < m.n; i++)
         free(m.file[i]);

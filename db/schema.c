@@ -151,6 +151,24 @@ const char *const db_migrations[] = {
     "  LEFT JOIN loops p ON p.id = l.parent_id\n"
     "  LEFT JOIN expressions t ON t.id = l.trip_id;\n"
     "PRAGMA user_version = 1;\n",
+    /* 1 -> 2: IPDA -- inter-thread strides per access, dependence verdict per loop */
+    "CREATE TABLE access_strides(\n"
+    "  access_id      INTEGER NOT NULL REFERENCES accesses(id) ON DELETE CASCADE,\n"
+    "  thread_loop_id INTEGER NOT NULL REFERENCES loops(id) ON DELETE CASCADE,\n"
+    "  stride         TEXT,\n"
+    "  class          TEXT NOT NULL,\n"
+    "  inner_stride   TEXT,\n"
+    "  inner_class    TEXT NOT NULL,\n"
+    "  false_sharing  INTEGER NOT NULL,\n"
+    "  PRIMARY KEY(access_id, thread_loop_id)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX access_strides_loop ON access_strides(thread_loop_id);\n"
+    "CREATE TABLE loop_dependences(\n"
+    "  loop_id INTEGER PRIMARY KEY REFERENCES loops(id) ON DELETE CASCADE,\n"
+    "  verdict TEXT NOT NULL,\n"
+    "  reason  TEXT\n"
+    ");\n"
+    "PRAGMA user_version = 2;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

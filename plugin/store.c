@@ -7,6 +7,8 @@
  */
 #include "store.h"
 
+#include "parallel.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +59,8 @@ static char *print_or_null(const kx_expr *e)
     return e ? kx_print(e) : NULL;
 }
 
-static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, char *err, size_t errlen)
+static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, int64_t *acc_ids,
+                      char *err, size_t errlen)
 {
     char *calls = s->ncalls ? store_json_array(s->ncalls, s->calls) : NULL;
     db_stmt_row row = {
@@ -89,8 +92,9 @@ static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, char *err, size_
                 .nextents = ac->nextents, .extent = (const char *const *)ext,
                 .affine = ac->affine, .line = ac->line, .col = ac->col,
             };
-            int64_t id;
+            int64_t id = 0;
             rc = db_add_access(d, stmt_id, &ar, &id, err, errlen);
+            acc_ids[a] = id;
             for (int k = 0; k < ac->ndims; k++)
                 free(idx[k]);
             for (int k = 0; k < ac->nextents; k++)
@@ -112,6 +116,56 @@ static const char *kind_name(ir_loop_kind k)
     return k == IR_FOR ? "for" : k == IR_WHILE ? "while" : "do";
 }
 
+/* IPDA: run par_analyze on the IR and write its verdicts (loop_dependences,
+ * loops.parallel), thread-loop coalescing summaries (loops.coalescing) and
+ * per-access strides (access_strides).  loop_ids / acc_ids are the database
+ * ids of the IR's loops and of its accesses in IR order.  An analysis that
+ * cannot run (out of memory) writes nothing and is not an error. */
+static int store_parallel(db *d, const ir_tu *tu, const int64_t *loop_ids,
+                          const int64_t *acc_ids, char *err, size_t errlen)
+{
+    par_result *r;
+    char perr[128];
+    if (par_analyze(tu, &r, perr, sizeof perr) != 0)
+        return 0;
+    int rc = 0;
+    for (int l = 0; l < r->nloops && rc == 0; l++) {
+        const char *v = par_verdict_name(r->loops[l].verdict);
+        db_loop_facts f = { .parallel = v, .coalescing = r->loops[l].coalescing };
+        rc = db_set_loop_facts(d, loop_ids[l], &f, err, errlen);
+        if (rc == 0)
+            rc = db_add_dependence(d, loop_ids[l], v, r->loops[l].reason, err, errlen);
+    }
+    /* flat index of the first access of each loop's statements */
+    int *first = calloc((size_t)tu->nloops + 1, sizeof *first);
+    for (int l = 0, n = 0; first && l < tu->nloops; l++) {
+        first[l] = n;
+        for (int s = 0; s < tu->loops[l].nstmts; s++)
+            n += tu->loops[l].stmts[s].nacc;
+    }
+    for (int i = 0; first && i < r->nstrides && rc == 0; i++) {
+        const par_stride *ps = &r->strides[i];
+        int flat = first[ps->loop];
+        for (int s = 0; s < ps->stmt; s++)
+            flat += tu->loops[ps->loop].stmts[s].nacc;
+        flat += ps->acc;
+        char *st = print_or_null(ps->stride), *in = print_or_null(ps->inner_stride);
+        char *cls = par_class_text(ps->cls, ps->stride);
+        char *icls = par_class_text(ps->inner_cls, ps->inner_stride);
+        db_stride_row row = { .stride = st, .cls = cls ? cls : "irregular", .inner_stride = in,
+                              .inner_cls = icls ? icls : "irregular",
+                              .false_sharing = ps->false_sharing };
+        rc = db_add_stride(d, acc_ids[flat], loop_ids[ps->thread_loop], &row, err, errlen);
+        free(st);
+        free(in);
+        free(cls);
+        free(icls);
+    }
+    free(first);
+    par_free(r);
+    return rc;
+}
+
 int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen)
 {
     int64_t tu_id;
@@ -120,7 +174,13 @@ int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t err
     int rc = 0;
     int64_t *func_ids = calloc((size_t)(tu ? tu->nfuncs : 0) + 1, sizeof *func_ids);
     int64_t *loop_ids = calloc((size_t)(tu ? tu->nloops : 0) + 1, sizeof *loop_ids);
-    if (!func_ids || !loop_ids) {
+    int nacc = 0;
+    for (int i = 0; tu && i < tu->nloops; i++)
+        for (int s = 0; s < tu->loops[i].nstmts; s++)
+            nacc += tu->loops[i].stmts[s].nacc;
+    int64_t *acc_ids = calloc((size_t)nacc + 1, sizeof *acc_ids);   /* IR order */
+    nacc = 0;
+    if (!func_ids || !loop_ids || !acc_ids) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -148,11 +208,16 @@ int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t err
         free(upper);
         free(trip);
         free(pragmas);
-        for (int s = 0; rc == 0 && s < l->nstmts; s++)
-            rc = store_stmt(d, loop_ids[i], &l->stmts[s], err, errlen);
+        for (int s = 0; rc == 0 && s < l->nstmts; s++) {
+            rc = store_stmt(d, loop_ids[i], &l->stmts[s], acc_ids + nacc, err, errlen);
+            nacc += l->stmts[s].nacc;
+        }
     }
+    if (tu && rc == 0)
+        rc = store_parallel(d, tu, loop_ids, acc_ids, err, errlen);
     free(func_ids);
     free(loop_ids);
+    free(acc_ids);
     if (rc == 0)
         return db_commit_tu(d, err, errlen);
     db_rollback_tu(d);

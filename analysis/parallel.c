@@ -1,0 +1,520 @@
+/*
+ * parallel.c -- dependence verdicts per loop, thread loops, and per-access
+ * inter-thread strides over the loop IR (see parallel.h).
+ *
+ * Each IR loop becomes an ip_loop; each access an ip_ref whose loop chain is
+ * its statement's loop and that loop's ancestors.  A loop's verdict comes
+ * from ip_depend on every pair of references to one array (at least one a
+ * write) inside it, plus the scalars written inside it.
+ */
+#include "parallel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int loop, stmt, acc;
+    const ir_access *a;
+    ip_ref ref;
+    const ip_loop *chain[64];
+} ref_t;
+
+typedef struct {
+    const ir_tu *tu;
+    ip_loop *il;
+    ref_t *refs;
+    int nrefs;
+} ctx_t;
+
+const char *par_verdict_name(par_verdict v)
+{
+    static const char *const n[] = { "parallel", "reduction", "sequential", "unknown" };
+    return (unsigned)v < 4 ? n[v] : "unknown";
+}
+
+char *par_class_text(ip_class c, const kx_expr *stride)
+{
+    char *s = NULL, *t;
+    if ((c == IP_STRIDED || c == IP_SYMBOLIC) && stride && (s = kx_print(stride))) {
+        size_t n = strlen(s) + 16;
+        t = malloc(n);
+        if (t)
+            snprintf(t, n, "%s(%s)", ip_class_name(c), s);
+        free(s);
+        return t;
+    }
+    const char *name = ip_class_name(c);
+    t = malloc(strlen(name) + 1);
+    if (t)
+        strcpy(t, name);
+    return t;
+}
+
+/* Is loop l inside loop anc (or anc itself)? */
+static int inside(const ir_tu *tu, int l, int anc)
+{
+    for (; l >= 0; l = tu->loops[l].parent)
+        if (l == anc)
+            return 1;
+    return 0;
+}
+
+/* "A[i][j - 1]" into buf. */
+static void access_text(const ir_access *a, char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "%s", a->array);
+    for (int k = 0; k < a->ndims && n < cap; k++) {
+        char *s = kx_print(a->index[k]);
+        n += (size_t)snprintf(buf + n, cap - n, "[%s]", s ? s : "?");
+        free(s);
+    }
+}
+
+/* Statement `X op= e` with op in + - *, or `X = X + e`, `X = X - e`,
+ * `X = e + X` (X once on the right, e without ?:, comparisons, logic):
+ * a reduction update of its first access (name NULL) or of
+ * scalar `name`. */
+static int compound_update(const ir_stmt *s, const char *name)
+{
+    const char *t = s->text ? s->text : "", *lhs = t;
+    if (name) {
+        size_t n = strlen(name);
+        if (strncmp(t, name, n) != 0)
+            return 0;
+        t += n;
+    } else {
+        if (s->nacc == 0 || strncmp(t, s->acc[0].array, strlen(s->acc[0].array)) != 0)
+            return 0;
+        int depth = 0;
+        const char *p = t + strlen(s->acc[0].array);
+        if (*p != '[')
+            return 0;
+        for (; *p; p++) {
+            if (*p == '[') depth++;
+            else if (*p == ']' && --depth == 0) {
+                if (p[1] != '[') { p++; break; }
+            }
+        }
+        t = p;
+    }
+    size_t lhs_len = (size_t)(t - lhs);
+    while (*t == ' ')
+        t++;
+    if ((t[0] == '+' || t[0] == '-' || t[0] == '*') && t[1] == '=')
+        return 1;
+    if (t[0] != '=' || t[1] == '=')
+        return 0;
+    t++;
+    while (*t == ' ')
+        t++;
+    /* The right side must hold X once and no operator that binds less
+     * than + (?:, comparisons, logic, assignment, comma). */
+    if (strpbrk(t, "?<>=&|,"))
+        return 0;
+    char x[256];
+    if (lhs_len == 0 || lhs_len >= sizeof x)
+        return 0;
+    memcpy(x, lhs, lhs_len);
+    x[lhs_len] = '\0';
+    int count = 0;
+    for (const char *q = strstr(t, x); q; q = strstr(q + 1, x))
+        count++;
+    if (count != 1)
+        return 0;
+    /* X = X + e, X = X - e */
+    if (strncmp(t, lhs, lhs_len) == 0 && t[lhs_len] == ' '
+        && (t[lhs_len + 1] == '+' || t[lhs_len + 1] == '-') && t[lhs_len + 2] == ' ')
+        return 1;
+    /* X = e + X */
+    size_t n = strlen(t);
+    if (n > lhs_len + 3 && strncmp(t + n - lhs_len, lhs, lhs_len) == 0) {
+        const char *q = t + n - lhs_len - 3;
+        if (q[0] == ' ' && q[1] == '+' && q[2] == ' ')
+            return 1;
+    }
+    return 0;
+}
+
+static int same_index(const ir_access *a, const ir_access *b)
+{
+    if (a->ndims != b->ndims)
+        return 0;
+    for (int k = 0; k < a->ndims; k++)
+        if (!kx_equal(a->index[k], b->index[k]))
+            return 0;
+    return 1;
+}
+
+/* Is the reference part of a reduction update `X[s] op= ...` of its own
+ * element? */
+static int reduction_ref(const ctx_t *c, const ref_t *r)
+{
+    const ir_stmt *s = &c->tu->loops[r->loop].stmts[r->stmt];
+    return compound_update(s, NULL) && same_index(&s->acc[0], r->a)
+           && strcmp(s->acc[0].array, r->a->array) == 0;
+}
+
+typedef struct { int line, col, loop; const ir_stmt *s; } stmt_ref;
+
+static int cmp_stmt(const void *x, const void *y)
+{
+    const stmt_ref *a = x, *b = y;
+    return a->line != b->line ? (a->line > b->line) - (a->line < b->line)
+                              : (a->col > b->col) - (a->col < b->col);
+}
+
+static int is_iv_in(const ir_tu *tu, int L, const char *name)
+{
+    for (int l = 0; l < tu->nloops; l++)
+        if (inside(tu, l, L) && tu->loops[l].iv && strcmp(tu->loops[l].iv, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Scalars of loop L: 0 fine (private or none), 1 reduction, 2 carried
+ * (reason written). */
+static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
+{
+    const ir_tu *tu = c->tu;
+    int ns = 0, result = 0;
+    for (int l = 0; l < tu->nloops; l++)
+        if (inside(tu, l, L))
+            ns += tu->loops[l].nstmts;
+    stmt_ref *st = malloc(sizeof *st * (size_t)(ns ? ns : 1));
+    if (!st)
+        return 2;
+    ns = 0;
+    for (int l = 0; l < tu->nloops; l++)
+        if (inside(tu, l, L))
+            for (int s = 0; s < tu->loops[l].nstmts; s++)
+                st[ns++] = (stmt_ref){ tu->loops[l].stmts[s].line, tu->loops[l].stmts[s].col,
+                                       l, &tu->loops[l].stmts[s] };
+    qsort(st, (size_t)ns, sizeof *st, cmp_stmt);
+    for (int i = 0; i < ns && result < 2; i++) {
+        for (int v = 0; v < st[i].s->nscalars; v++) {
+            const ir_scalar *w = &st[i].s->scalars[v];
+            if (!w->is_write || is_iv_in(tu, L, w->name))
+                continue;
+            /* judged once, at the first statement that writes it */
+            int first_write = -1;
+            for (int j = 0; j < ns && first_write < 0; j++)
+                for (int u = 0; u < st[j].s->nscalars; u++)
+                    if (st[j].s->scalars[u].is_write
+                        && strcmp(st[j].s->scalars[u].name, w->name) == 0)
+                        first_write = j;
+            if (first_write != i)
+                continue;
+            /* the first statement that mentions it; all updates `s op= e`? */
+            int first = -1, all_updates = 1, reads_elsewhere = 0;
+            for (int j = 0; j < ns; j++) {
+                int r = 0, wr = 0;
+                for (int u = 0; u < st[j].s->nscalars; u++)
+                    if (strcmp(st[j].s->scalars[u].name, w->name) == 0) {
+                        if (st[j].s->scalars[u].is_write) wr = 1; else r = 1;
+                    }
+                if (!r && !wr)
+                    continue;
+                if (first < 0)
+                    first = j;
+                int upd = compound_update(st[j].s, w->name);
+                if (wr && !upd)
+                    all_updates = 0;
+                if (r && !upd)
+                    reads_elsewhere = 1;
+            }
+            if (all_updates && !reads_elsewhere) {
+                result = result ? result : 1;
+                continue;
+            }
+            /* private: first reference an unconditional plain write, every
+             * other reference inside the writer's loop */
+            int has_read = 0;
+            for (int u = 0; u < st[i].s->nscalars; u++)
+                if (!st[i].s->scalars[u].is_write
+                    && strcmp(st[i].s->scalars[u].name, w->name) == 0)
+                    has_read = 1;
+            int ok = first == i && !has_read && !st[i].s->conditional;
+            for (int j = i + 1; j < ns && ok; j++)
+                for (int u = 0; u < st[j].s->nscalars; u++)
+                    if (strcmp(st[j].s->scalars[u].name, w->name) == 0
+                        && !inside(tu, st[j].loop, st[i].loop))
+                        ok = 0;
+            if (!ok) {
+                snprintf(reason, cap, "scalar %s (line %d) is read before it is written "
+                         "in an iteration", w->name, w->line);
+                result = 2;
+                break;
+            }
+        }
+    }
+    free(st);
+    return result;
+}
+
+static void verdict(const ctx_t *c, int L, par_loop *out)
+{
+    const ir_tu *tu = c->tu;
+    const ir_loop *l = &tu->loops[L];
+    out->verdict = PAR_UNKNOWN;
+    if (l->kind != IR_FOR || !l->canonical || !l->iv) {
+        snprintf(out->reason, sizeof out->reason, "not a canonical for loop");
+        return;
+    }
+    for (int k = 0; k < tu->nloops; k++) {
+        if (!inside(tu, k, L))
+            continue;
+        const ir_loop *m = &tu->loops[k];
+        if (m->n_goto || m->n_return || (k == L && m->n_break)) {
+            snprintf(out->reason, sizeof out->reason, "break, goto or return in the loop (line %d)",
+                     m->line);
+            return;
+        }
+        for (int s = 0; s < m->nstmts; s++)
+            if (m->stmts[s].ncalls) {
+                snprintf(out->reason, sizeof out->reason, "calls %s (line %d)",
+                         m->stmts[s].calls[0], m->stmts[s].line);
+                return;
+            }
+    }
+    const ip_loop *IL = &c->il[L];
+    char seq[512] = "", unk[512] = "", maybe[512] = "";
+    int reduction = 0;
+    for (int p = 0; p < c->nrefs && !seq[0]; p++) {
+        const ref_t *a = &c->refs[p];
+        if (!inside(tu, a->loop, L))
+            continue;
+        for (int q = p; q < c->nrefs && !seq[0]; q++) {
+            const ref_t *b = &c->refs[q];
+            if (!inside(tu, b->loop, L) || strcmp(a->a->array, b->a->array) != 0
+                || !(a->a->is_write || b->a->is_write))
+                continue;
+            ip_dep d;
+            if (ip_depend(&a->ref, &b->ref, IL, &d) != 0) {
+                d.kind = IP_UNKNOWN;
+                snprintf(d.test, sizeof d.test, "untestable");
+            }
+            if (d.kind == IP_INDEPENDENT || d.kind == IP_LOOP_INDEP)
+                continue;
+            char ta[96], tb[96];
+            access_text(a->a, ta, sizeof ta);
+            access_text(b->a, tb, sizeof tb);
+            if (d.kind == IP_CARRIED && d.invariant && reduction_ref(c, a) && reduction_ref(c, b)) {
+                reduction = 1;
+                continue;
+            }
+            char *dst = d.kind == IP_UNKNOWN ? unk
+                        : (d.has_distance || d.invariant) ? seq : maybe;
+            if (dst[0])
+                continue;
+            char dist[48];
+            if (d.has_distance)
+                snprintf(dist, sizeof dist, "distance %lld", (long long)d.distance);
+            else if (d.invariant)
+                snprintf(dist, sizeof dist, "same element every iteration");
+            else
+                snprintf(dist, sizeof dist, "distance unknown");
+            int len = snprintf(dst, 512, "%s (%s, line %d) and %s (%s, line %d): %s%s (%s)",
+                     ta, a->a->is_write ? "write" : "read", a->a->line,
+                     tb, b->a->is_write ? "write" : "read", b->a->line,
+                     d.kind == IP_UNKNOWN ? "not testable" : dist,
+                     d.kind == IP_CARRIED && !d.has_distance && !d.invariant
+                         ? ", not excluded" : "", d.test);
+            (void)len;     /* a long reason is cut, which is fine */
+        }
+    }
+    char sc[512] = "";
+    int s = seq[0] ? 0 : scalars(c, L, sc, sizeof sc);
+    if (seq[0] || s == 2) {
+        out->verdict = PAR_SEQUENTIAL;
+        memcpy(out->reason, seq[0] ? seq : sc, sizeof out->reason);
+    } else if (unk[0]) {
+        out->verdict = PAR_UNKNOWN;
+        memcpy(out->reason, unk, sizeof out->reason);
+    } else if (maybe[0]) {
+        out->verdict = PAR_SEQUENTIAL;
+        memcpy(out->reason, maybe, sizeof out->reason);
+    } else if (reduction || s == 1) {
+        out->verdict = PAR_REDUCTION;
+        snprintf(out->reason, sizeof out->reason, "only reduction updates (+=, -=, *=) are carried");
+    } else {
+        out->verdict = PAR_PARALLEL;
+        snprintf(out->reason, sizeof out->reason, "no dependence carried");
+    }
+}
+
+static int omp_pragma(const ir_loop *l)
+{
+    for (int p = 0; p < l->npragmas; p++)
+        if (strncmp(l->pragmas[p], "omp", 3) == 0 && strstr(l->pragmas[p], "parallel for"))
+            return 1;
+    return 0;
+}
+
+/* Mark thread loops under L (see parallel.h). */
+static void pick_threads(const ir_tu *tu, int L, par_result *r)
+{
+    int has_omp = 0;
+    for (int k = L; k < tu->nloops; k++)
+        if (inside(tu, k, L) && omp_pragma(&tu->loops[k]))
+            has_omp = 1;
+    if (omp_pragma(&tu->loops[L]) || (!has_omp && r->loops[L].verdict == PAR_PARALLEL)) {
+        r->loops[L].thread_loop = 1;
+        return;
+    }
+    for (int k = L + 1; k < tu->nloops; k++)
+        if (tu->loops[k].parent == L)
+            pick_threads(tu, k, r);
+}
+
+static int add_summary(char *buf, size_t cap, const char *label, int count)
+{
+    size_t n = strlen(buf);
+    return snprintf(buf + n, cap - n, "%s%d %s", n ? ", " : "", count, label);
+}
+
+/* "3 coalesced, 1 uniform, 1 strided(nj)" for thread loop T. */
+static char *summary(const par_result *r, int T)
+{
+    char *labels[256];
+    int counts[256], n = 0;
+    for (int i = 0; i < r->nstrides; i++) {
+        const par_stride *s = &r->strides[i];
+        if (s->thread_loop != T)
+            continue;
+        char *t = par_class_text(s->cls == IP_SYMBOLIC ? IP_STRIDED : s->cls, s->stride);
+        if (!t)
+            continue;
+        int j = 0;
+        while (j < n && strcmp(labels[j], t) != 0)
+            j++;
+        if (j < n) {
+            counts[j]++;
+            free(t);
+        } else if (n < 256) {
+            labels[n] = t;
+            counts[n++] = 1;
+        } else {
+            free(t);
+        }
+    }
+    char buf[1024] = "";
+    static const char *const order[] = { "coalesced", "uniform", NULL };
+    for (int o = 0; order[o]; o++)
+        for (int j = 0; j < n; j++)
+            if (strcmp(labels[j], order[o]) == 0)
+                add_summary(buf, sizeof buf, labels[j], counts[j]);
+    for (int j = 0; j < n; j++)
+        if (strcmp(labels[j], "coalesced") != 0 && strcmp(labels[j], "uniform") != 0
+            && strcmp(labels[j], "irregular") != 0)
+            add_summary(buf, sizeof buf, labels[j], counts[j]);
+    for (int j = 0; j < n; j++)
+        if (strcmp(labels[j], "irregular") == 0)
+            add_summary(buf, sizeof buf, labels[j], counts[j]);
+    for (int j = 0; j < n; j++)
+        free(labels[j]);
+    char *out = malloc(strlen(buf) + 1);
+    if (out)
+        strcpy(out, buf);
+    return out;
+}
+
+int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    par_result *r = calloc(1, sizeof *r);
+    ctx_t c = { .tu = tu };
+    int nacc = 0;
+    for (int l = 0; l < tu->nloops; l++)
+        for (int s = 0; s < tu->loops[l].nstmts; s++)
+            nacc += tu->loops[l].stmts[s].nacc;
+    c.il = calloc((size_t)tu->nloops + 1, sizeof *c.il);
+    c.refs = calloc((size_t)nacc + 1, sizeof *c.refs);
+    if (r) {
+        r->loops = calloc((size_t)tu->nloops + 1, sizeof *r->loops);
+        r->strides = calloc((size_t)nacc + 1, sizeof *r->strides);
+    }
+    if (!r || !c.il || !c.refs || !r->loops || !r->strides) {
+        free(c.il);
+        free(c.refs);
+        par_free(r);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    r->nloops = tu->nloops;
+    for (int l = 0; l < tu->nloops; l++) {
+        const ir_loop *lp = &tu->loops[l];
+        c.il[l] = (ip_loop){ lp->canonical ? lp->iv : NULL, lp->lower, lp->upper, lp->step };
+    }
+    for (int l = 0; l < tu->nloops; l++) {
+        int chain[64], nc = 0;
+        for (int k = l; k >= 0 && nc < 64; k = tu->loops[k].parent)
+            chain[nc++] = k;
+        for (int s = 0; s < tu->loops[l].nstmts; s++)
+            for (int a = 0; a < tu->loops[l].stmts[s].nacc; a++) {
+                ref_t *rf = &c.refs[c.nrefs++];
+                const ir_access *ac = &tu->loops[l].stmts[s].acc[a];
+                rf->loop = l; rf->stmt = s; rf->acc = a; rf->a = ac;
+                for (int k = 0; k < nc; k++)
+                    rf->chain[k] = &c.il[chain[nc - 1 - k]];
+                rf->ref = (ip_ref){ ac->array, ac->is_write, ac->ndims, ac->index,
+                                    ac->nextents, ac->extent, nc, rf->chain };
+            }
+    }
+    for (int l = 0; l < tu->nloops; l++)
+        verdict(&c, l, &r->loops[l]);
+    for (int l = 0; l < tu->nloops; l++)
+        if (tu->loops[l].parent < 0)
+            pick_threads(tu, l, r);
+    for (int i = 0; i < c.nrefs; i++) {
+        const ref_t *rf = &c.refs[i];
+        int T = -1;
+        for (int k = rf->loop; k >= 0; k = tu->loops[k].parent)
+            if (r->loops[k].thread_loop)
+                T = k;
+        if (T < 0)
+            continue;
+        char *ivs[64];
+        int n = 0;
+        for (int k = rf->loop; k >= 0 && n < 64; k = tu->loops[k].parent)
+            if (tu->loops[k].iv)
+                ivs[n++] = tu->loops[k].iv;
+        par_stride *ps = &r->strides[r->nstrides++];
+        ps->loop = rf->loop; ps->stmt = rf->stmt; ps->acc = rf->acc; ps->thread_loop = T;
+        kx_expr *addr = ip_linearize(rf->a->ndims, rf->a->index, rf->a->nextents,
+                                     rf->a->extent);
+        const ir_loop *tl = &tu->loops[T], *il = &tu->loops[rf->loop];
+        ps->stride = tl->canonical ? ip_stride(addr, tl->iv, tl->step) : NULL;
+        ps->cls = ip_classify(ps->stride, ivs, n);
+        ps->inner_stride = il->canonical ? ip_stride(addr, il->iv, il->step) : NULL;
+        ps->inner_cls = ip_classify(ps->inner_stride, ivs, n);
+        int64_t k;
+        if (rf->a->is_write && ps->stride && kx_is_const(ps->stride, &k) && rf->a->elem_size > 0) {
+            int64_t bytes = k * rf->a->elem_size;
+            ps->false_sharing = bytes != 0 && bytes > -64 && bytes < 64;
+        }
+        kx_free(addr);
+    }
+    for (int l = 0; l < tu->nloops; l++)
+        if (r->loops[l].thread_loop)
+            r->loops[l].coalescing = summary(r, l);
+    free(c.il);
+    free(c.refs);
+    *out = r;
+    return 0;
+}
+
+void par_free(par_result *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->nstrides; i++) {
+        kx_free(r->strides[i].stride);
+        kx_free(r->strides[i].inner_stride);
+    }
+    for (int l = 0; l < r->nloops && r->loops; l++)
+        free(r->loops[l].coalescing);
+    free(r->loops);
+    free(r->strides);
+    free(r);
+}

@@ -1,0 +1,400 @@
+/*
+ * ipd.c -- iteration-point difference: linearised addresses, strides, their
+ * classes, and the ZIV / SIV / GCD dependence tests (see ipd.h).
+ *
+ * The dependence test renames, in b, every loop variable from L inwards
+ * (`i` -> `i__b`), keeps the loops outside L shared (direction '='), and
+ * solves each subscript equation a.index[k] - b.index[k] = 0 over the loop
+ * variables as sum c_v * v + rest = 0.  The equation is accepted as affine
+ * only when that decomposition rebuilds it exactly, so an opaque atom over a
+ * loop variable or a product of two loop variables is never mistaken for a
+ * solvable equation.
+ */
+#include "ipd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+kx_expr *ip_linearize(int ndims, kx_expr *const *index, int nextents,
+                      kx_expr *const *extent)
+{
+    if (ndims <= 0)
+        return NULL;
+    if (nextents == 0)
+        return ndims == 1 ? kx_copy(index[0]) : NULL;
+    if (ndims > nextents)
+        return NULL;
+    /* offset = (((i0 * e1) + i1) * e2 + i2) ... * e_{ndims}... * e_{nextents-1} */
+    kx_expr *off = kx_int(0);
+    for (int k = 0; k < nextents && off; k++) {
+        if (k > 0) {
+            if (!extent[k]) {
+                kx_free(off);
+                return NULL;
+            }
+            kx_expr *t = kx_mul(off, extent[k]);
+            kx_free(off);
+            off = t;
+        }
+        if (k < ndims) {
+            kx_expr *t = kx_add(off, index[k]);
+            kx_free(off);
+            off = t;
+        }
+    }
+    return off;
+}
+
+kx_expr *ip_stride(const kx_expr *addr, const char *iv, int64_t step)
+{
+    if (!addr || !iv)
+        return NULL;
+    kx_expr *sym = kx_sym(iv), *s = kx_int(step ? step : 1);
+    kx_expr *next = kx_add(sym, s);
+    kx_expr *moved = kx_subst(addr, iv, next);
+    kx_expr *d = kx_sub(moved, addr);
+    kx_free(sym);
+    kx_free(s);
+    kx_free(next);
+    kx_free(moved);
+    return d;
+}
+
+/* Every symbol is 7: evaluation fails only on call/load/unknown atoms
+ * (or a division by zero, overflow: then irregular too, conservatively). */
+static int seven(void *ctx, const char *name, int64_t *v)
+{
+    (void)ctx;
+    (void)name;
+    *v = 7;
+    return 1;
+}
+
+ip_class ip_classify(const kx_expr *stride, char *const *ivs, int nivs)
+{
+    if (!stride)
+        return IP_IRREGULAR;
+    for (int i = 0; i < nivs; i++)
+        if (kx_mentions(stride, ivs[i]))
+            return IP_IRREGULAR;
+    int64_t k, v;
+    char err[8];
+    if (kx_is_const(stride, &k))
+        return k == 0 ? IP_UNIFORM : (k == 1 || k == -1) ? IP_COALESCED : IP_STRIDED;
+    if (kx_eval(stride, seven, NULL, &v, err, sizeof err) != 0)
+        return IP_IRREGULAR;
+    return IP_SYMBOLIC;
+}
+
+const char *ip_class_name(ip_class c)
+{
+    static const char *const names[] = { "uniform", "coalesced", "strided", "symbolic",
+                                         "irregular" };
+    return (unsigned)c < 5 ? names[c] : "irregular";
+}
+
+/* ---- dependence ------------------------------------------------------------ */
+
+enum { DIM_INDEP, DIM_DIST, DIM_ANY, DIM_MAYBE, DIM_NONAFFINE, DIM_SYMCOEF };
+
+typedef struct {
+    int nvars;
+    char *vars[64];     /* loop variables (a's chain, then b's renamed inner ones) */
+    const char *x, *xb; /* L's variable in a and in b */
+    const ip_loop *L;
+} dep_ctx;
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    if (a < 0) a = -a;
+    if (b < 0) b = -b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Constant trip count of L, or -1. */
+static int64_t const_trip(const ip_loop *L)
+{
+    int64_t lo, up;
+    if (!L->lower || !L->upper || !kx_is_const(L->lower, &lo) || !kx_is_const(L->upper, &up)
+        || L->step == 0)
+        return -1;
+    int64_t span = L->step > 0 ? up - lo : lo - up;
+    int64_t s = L->step > 0 ? L->step : -L->step;
+    return span <= 0 ? 0 : (span + s - 1) / s;
+}
+
+/* Is x = value outside L's constant range? */
+static int outside(const ip_loop *L, int64_t x)
+{
+    int64_t lo, up;
+    if (!L->lower || !L->upper || !kx_is_const(L->lower, &lo) || !kx_is_const(L->upper, &up))
+        return 0;
+    return L->step > 0 ? (x < lo || x >= up) : L->step < 0 ? (x > lo || x <= up) : 0;
+}
+
+/* Is the solution x = -rest / a (a = +-1) of a weak-zero equation provably
+ * outside L's bounds, symbolically: x - upper a constant >= 0 or
+ * x - lower a constant < 0 (step > 0)? */
+static int outside_sym(const ip_loop *L, const kx_expr *rest, int64_t a)
+{
+    if (L->step <= 0 || !L->lower || !L->upper)
+        return 0;
+    kx_expr *x = a == 1 ? kx_neg(rest) : kx_copy(rest);
+    kx_expr *du = kx_sub(x, L->upper), *dl = kx_sub(x, L->lower);
+    int64_t u, l;
+    int r = (kx_is_const(du, &u) && u >= 0) || (kx_is_const(dl, &l) && l < 0);
+    kx_free(x);
+    kx_free(du);
+    kx_free(dl);
+    return r;
+}
+
+/* One subscript equation diff = 0.  *dist gets the distance for DIM_DIST;
+ * *test the name of the test that decided. */
+static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const char **test)
+{
+    kx_expr *coef[64] = { 0 };
+    kx_expr *rest = kx_copy(diff), *zero = kx_int(0);
+    int r = DIM_NONAFFINE;
+    *test = "non-affine";
+    for (int v = 0; v < c->nvars && rest; v++) {
+        kx_expr *t = kx_subst(rest, c->vars[v], zero);
+        kx_free(rest);
+        rest = t;
+    }
+    /* rebuild sum coef*v + rest and compare */
+    kx_expr *re = kx_copy(rest);
+    int ok = rest != NULL;
+    for (int v = 0; v < c->nvars && ok; v++) {
+        if (kx_degree(diff, c->vars[v]) > 1) { ok = 0; break; }
+        coef[v] = kx_coeff(diff, c->vars[v]);
+        for (int w = 0; w < c->nvars && coef[v]; w++)
+            if (kx_mentions(coef[v], c->vars[w]))
+                ok = 0;
+        kx_expr *s = kx_sym(c->vars[v]);
+        kx_expr *p = kx_mul(coef[v], s);
+        kx_expr *q = kx_add(re, p);
+        kx_free(s); kx_free(p); kx_free(re);
+        re = q;
+    }
+    for (int w = 0; w < c->nvars && ok && rest; w++)
+        if (kx_mentions(rest, c->vars[w]))
+            ok = 0;
+    if (!ok || !re || !kx_equal(re, diff))
+        goto done;
+
+    /* which variables occur, and are all coefficients constants? */
+    int nused = 0, allconst = 1, ix = -1, ixb = -1;
+    int64_t cv[64] = { 0 }, restc = 0;
+    int rest_const = kx_is_const(rest, &restc);
+    for (int v = 0; v < c->nvars; v++) {
+        if (kx_is_zero(coef[v]))
+            continue;
+        nused++;
+        if (!kx_is_const(coef[v], &cv[v]))
+            allconst = 0;
+        if (strcmp(c->vars[v], c->x) == 0) ix = v;
+        if (strcmp(c->vars[v], c->xb) == 0) ixb = v;
+    }
+    if (nused == 0) {                                   /* ZIV */
+        *test = "ZIV";
+        r = rest_const && restc != 0 ? DIM_INDEP : DIM_ANY;
+        goto done;
+    }
+    int only_x = nused == (ix >= 0) + (ixb >= 0);
+    if (only_x && ix >= 0 && ixb >= 0) {
+        kx_expr *sum = kx_add(coef[ix], coef[ixb]);
+        int strong = kx_is_zero(sum);
+        int crossing = !strong && kx_equal(coef[ix], coef[ixb]);
+        kx_free(sum);
+        if (strong) {                                   /* a*(x - x') + rest = 0 */
+            *test = "strong SIV";
+            if (kx_is_zero(rest)) { *dist = 0; r = DIM_DIST; goto done; }
+            if (!allconst) { r = DIM_SYMCOEF; goto done; }
+            if (!rest_const) { r = DIM_MAYBE; goto done; }
+            int64_t a = cv[ix];
+            if (restc % a != 0) { r = DIM_INDEP; goto done; }
+            int64_t dx = restc / a;                     /* x' - x */
+            int64_t s = c->L->step ? c->L->step : 1;
+            if (dx % s != 0) { r = DIM_INDEP; goto done; }
+            int64_t d = dx / s, trip = const_trip(c->L);
+            if (trip >= 0 && (d >= trip || -d >= trip)) { r = DIM_INDEP; goto done; }
+            *dist = d;
+            r = DIM_DIST;
+            goto done;
+        }
+        if (crossing) {                                 /* a*(x + x') + rest = 0 */
+            *test = "weak-crossing SIV";
+            if (!allconst) { r = DIM_SYMCOEF; goto done; }
+            if (!rest_const) { r = DIM_MAYBE; goto done; }
+            r = (-restc) % cv[ix] != 0 ? DIM_INDEP : DIM_MAYBE;
+            goto done;
+        }
+    }
+    if (only_x && (ix < 0 || ixb < 0)) {                /* a*x + rest = 0 */
+        *test = "weak-zero SIV";
+        int v = ix >= 0 ? ix : ixb;
+        if (!allconst) { r = DIM_SYMCOEF; goto done; }
+        if (!rest_const) {
+            r = (cv[v] == 1 || cv[v] == -1) && outside_sym(c->L, rest, cv[v]) ? DIM_INDEP
+                                                                              : DIM_MAYBE;
+            goto done;
+        }
+        if ((-restc) % cv[v] != 0 || outside(c->L, -restc / cv[v])
+            || ((cv[v] == 1 || cv[v] == -1) && outside_sym(c->L, rest, cv[v])))
+            r = DIM_INDEP;
+        else
+            r = DIM_MAYBE;
+        goto done;
+    }
+    /* MIV: GCD test */
+    *test = "GCD";
+    if (!allconst) { r = DIM_SYMCOEF; goto done; }
+    if (!rest_const) { *test = "MIV"; r = DIM_MAYBE; goto done; }
+    int64_t g = 0;
+    for (int v = 0; v < c->nvars; v++)
+        g = gcd64(g, cv[v]);
+    r = g != 0 && restc % g != 0 ? DIM_INDEP : DIM_MAYBE;
+    if (r == DIM_MAYBE)
+        *test = "MIV";
+done:
+    for (int v = 0; v < c->nvars; v++)
+        kx_free(coef[v]);
+    kx_free(rest);
+    kx_free(re);
+    kx_free(zero);
+    return r;
+}
+
+static int find_loop(const ip_ref *r, const ip_loop *L)
+{
+    for (int i = 0; i < r->nloops; i++)
+        if (r->loops[i] == L)
+            return i;
+    return -1;
+}
+
+int ip_depend(const ip_ref *a, const ip_ref *b, const ip_loop *L, ip_dep *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = IP_UNKNOWN;
+    snprintf(out->test, sizeof out->test, "non-affine");
+    int la = find_loop(a, L), lb = find_loop(b, L);
+    if (la < 0 || lb < 0 || la != lb || !L->iv || a->nloops + b->nloops > 60)
+        return -1;
+    dep_ctx c = { .L = L, .x = L->iv };
+    char *renamed[64] = { 0 };
+    int rc = 0;
+    /* loops outside L are at the same iteration in a and b: their variables
+     * are parameters of the equations, like program symbols */
+    for (int i = la; i < a->nloops; i++)
+        if (a->loops[i]->iv)
+            c.vars[c.nvars++] = (char *)a->loops[i]->iv;
+    /* b's index with its loop variables from L inwards renamed */
+    int nd = a->ndims == b->ndims ? a->ndims : 1;
+    kx_expr *bi[32] = { 0 }, *ai[32] = { 0 };
+    if (nd > 32)
+        return -1;
+    if (a->ndims == b->ndims) {
+        for (int k = 0; k < nd; k++) {
+            ai[k] = kx_copy(a->index[k]);
+            bi[k] = kx_copy(b->index[k]);
+        }
+    } else {
+        ai[0] = ip_linearize(a->ndims, a->index, a->nextents, a->extent);
+        bi[0] = ip_linearize(b->ndims, b->index, b->nextents, b->extent);
+    }
+    for (int i = lb; i < b->nloops; i++) {
+        const char *iv = b->loops[i]->iv;
+        if (!iv)
+            continue;
+        size_t n = strlen(iv);
+        renamed[i] = malloc(n + 4);
+        if (!renamed[i]) { rc = -1; goto out; }
+        memcpy(renamed[i], iv, n);
+        memcpy(renamed[i] + n, "__b", 4);
+        kx_expr *s = kx_sym(renamed[i]);
+        for (int k = 0; k < nd; k++) {
+            kx_expr *t = kx_subst(bi[k], iv, s);
+            kx_free(bi[k]);
+            bi[k] = t;
+        }
+        kx_free(s);
+        c.vars[c.nvars++] = renamed[i];
+        if (i == lb)
+            c.xb = renamed[i];
+    }
+    if (!c.xb) { rc = -1; goto out; }
+
+    int indep = 0, have_d = 0, nonaffine = 0, symcoef = 0, allany = 1;
+    int64_t d0 = 0;
+    const char *maybe_test = NULL;
+    for (int k = 0; k < nd; k++) {
+        kx_expr *diff = kx_sub(ai[k], bi[k]);
+        int64_t d = 0;
+        const char *test = "non-affine";
+        int r = diff ? test_dim(&c, diff, &d, &test) : DIM_NONAFFINE;
+        kx_free(diff);
+        if (r != DIM_ANY)
+            allany = 0;
+        if (r == DIM_INDEP) {
+            indep = 1;
+            snprintf(out->test, sizeof out->test, "%s", test);
+            break;
+        } else if (r == DIM_DIST) {
+            if (have_d && d != d0) {
+                indep = 1;
+                snprintf(out->test, sizeof out->test, "strong SIV");
+                break;
+            }
+            have_d = 1;
+            d0 = d;
+        } else if (r == DIM_NONAFFINE) {
+            nonaffine = 1;
+        } else if (r == DIM_SYMCOEF) {
+            symcoef = 1;
+            if (!maybe_test)
+                maybe_test = test;
+        } else if (r == DIM_MAYBE && !maybe_test) {
+            maybe_test = test;
+        }
+    }
+    if (indep) {
+        out->kind = IP_INDEPENDENT;
+    } else if (have_d && d0 == 0) {
+        out->kind = IP_LOOP_INDEP;
+        snprintf(out->test, sizeof out->test, "strong SIV");
+    } else if (have_d) {
+        out->kind = IP_CARRIED;
+        out->has_distance = 1;
+        out->distance = d0;
+        snprintf(out->test, sizeof out->test, "strong SIV");
+    } else if (nonaffine) {
+        out->kind = IP_UNKNOWN;
+        snprintf(out->test, sizeof out->test, "non-affine");
+    } else if (symcoef) {
+        out->kind = IP_UNKNOWN;
+        snprintf(out->test, sizeof out->test, "%s", maybe_test ? maybe_test : "symbolic");
+    } else if (allany) {
+        out->kind = IP_CARRIED;
+        out->invariant = 1;
+        snprintf(out->test, sizeof out->test, "ZIV");
+    } else {
+        out->kind = IP_CARRIED;
+        snprintf(out->test, sizeof out->test, "%s", maybe_test ? maybe_test : "MIV");
+    }
+out:
+    for (int k = 0; k < nd; k++) {
+        kx_free(ai[k]);
+        kx_free(bi[k]);
+    }
+    for (int i = 0; i < 64; i++)
+        free(renamed[i]);
+    return rc;
+}
