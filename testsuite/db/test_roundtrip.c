@@ -243,7 +243,7 @@ static void test_read(void)
 
 static void test_sql(void)
 {
-    CHECK_INT(q("PRAGMA user_version"), 1);
+    CHECK_INT(q("PRAGMA user_version"), DB_SCHEMA_VERSION);
     CHECK_STR(qs("PRAGMA journal_mode"), "wal");
     CHECK_STR(qs("SELECT value FROM keel_meta WHERE key = 'schema_version'"), "1");
     CHECK_STR(qs("SELECT value FROM keel_meta WHERE key = 'created_by'"), "keel " KEEL_VERSION);
