@@ -181,6 +181,13 @@ typedef int (*db_loop_fn)(void *ctx, const db_loop_summary *row);
 int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
                  char *err, size_t errlen);
 
+/* The loop whose keyword is at exactly file (as stored), line and col (0:
+ * the first column of the line) through the (file, line) index: the
+ * runtime's fast path.  Returns 0 with *id, 1 when there is none, -1 with
+ * a message. */
+int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
+                 char *err, size_t errlen);
+
 typedef struct {
     char *name;
     int is_write;

@@ -582,9 +582,24 @@ int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
                   char *err, size_t errlen)
 {
     found m = { 0 };
+    int64_t exact;
     *out = NULL;
+    /* the instrumentation passes the path as stored: one index lookup */
+    int x = db_find_loop(d, file, line, col, &exact, err, errlen);
+    if (x < 0)
+        return -1;
+    if (x == 0) {
+        m.id = malloc(sizeof *m.id);
+        m.file = malloc(sizeof *m.file);
+        if (!m.id || !m.file || !(m.file[0] = strdup(file))) {
+            free(m.id), free(m.file);
+            return snprintf(err, errlen, "out of memory"), -1;
+        }
+        m.id[0] = exact;
+        m.n = 1;
+    }
     db_loop_filter flt = { .file = file, .file_match = DB_FILE_SUFFIX, .line = line, .col = col };
-    int r = db_each_loop(d, &flt, found_row, &m, err, errlen);
+    int r = m.n ? 0 : db_each_loop(d, &flt, found_row, &m, err, errlen);
     int rc = 0;
     if (r > 0)
         rc = (snprintf(err, errlen, "out of memory"), -1);

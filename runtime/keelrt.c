@@ -18,7 +18,7 @@
  * (no lock), stores the memo if no other thread is storing it, and
  * appends one row to `decisions` -- through trylock and a 5 ms busy
  * timeout, skipped on contention -- so repeated launches with the same
- * sizes are logged once.
+ * sizes are logged once, and at most LOG_CAP rows per site and run.
  *
  * Nothing here aborts or exits: every failure is a warning (once per
  * cause) and the verdict CPU.
@@ -43,6 +43,10 @@
 #include "rt.h"
 
 enum { W_DB, W_LOOP, W_VALUE, W_DEVICE, W_MEM, W_COUNT };
+
+/* At most this many decisions are appended per site and run: a nest
+ * launched with ever new sizes must not turn into a database writer. */
+enum { LOG_CAP = 100 };
 
 static struct {
     int verbose, log;
@@ -196,6 +200,7 @@ typedef struct {
     atomic_uint seq;           /* odd while the memo is written */
     atomic_flag writing;
     atomic_int have_memo;
+    atomic_int logged;         /* decisions appended for this site */
     atomic_int memo_verdict;
     _Atomic long long *memo;   /* nsyms values */
 } site_state;
@@ -290,11 +295,14 @@ static void bindings_text(const keel_site *site, const long long *values, char *
         buf[n - 1] = 0;
 }
 
-static void log_decision(const site_state *st, const char *bind, const rt_estimate *e,
+static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
                          int verdict, const char *reason)
 {
-    if (!G.log_ins || !st->ok || pthread_mutex_trylock(&log_lock) != 0)
+    if (!G.log_ins || !st->ok ||
+        atomic_load_explicit(&st->logged, memory_order_relaxed) >= LOG_CAP ||
+        pthread_mutex_trylock(&log_lock) != 0)
         return;
+    atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed);
     sqlite3_stmt *q = G.log_ins;
     sqlite3_bind_int64(q, 1, rt_facts_loop_id(st->facts));
     sqlite3_bind_text(q, 2, bind, -1, SQLITE_TRANSIENT);
