@@ -706,6 +706,40 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
     return kx_eval(e, lookup, c, v, err, errlen);
 }
 
+/* Elements access a touches in one launch (until the flop/byte summary
+ * tables of the other analyses exist): the product over its dimensions of
+ * the range its subscript spans, sum_k |d_k| * (trip_k - 1) + 1 with d_k
+ * its iteration-point difference along each enclosing loop k; a subscript
+ * that cannot be evaluated counts every execution as a new element. */
+static double rt_fallback_footprint(const rt_facts *f, int a, bind_ctx *c, const double *trip,
+                                    const double *cpu_it)
+{
+    const fl_acc *ac = &f->accs[a];
+    int li = f->stmts[ac->stmt].loop, nl = f->nloops;
+    char e2[64];
+    double elems = 1;
+    int ok = 1;
+    for (int j = 0; j < ac->ndims && ok; j++) {
+        double span = 1;
+        for (int q = li; q >= 0; q = f->loops[q].parent) {
+            const kx_expr *d = ac->diff[j * nl + q];
+            int64_t dv;
+            if (!d) {
+                if (f->loops[q].iv)
+                    ok = 0;
+                continue;
+            }
+            if (eval_at(c, li, d, &dv, e2, sizeof e2)) {
+                ok = 0;
+                break;
+            }
+            span += fabs((double)dv) * (trip[q] > 0 ? trip[q] - 1 : 0);
+        }
+        elems *= span;
+    }
+    return ok ? elems : cpu_it[li] * trip[0];
+}
+
 int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
                   const long long *values, rt_launch *out, char *err, size_t errlen)
 {
@@ -793,31 +827,7 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
             out->acc[slot].count += x.count;   /* beyond the table: fold into the last */
         else
             out->acc[slot] = x;
-        /* footprint of this access: product over dims of the range its
-         * subscript spans, sum_k |d_k| * (trip_k - 1) + 1 (rt_fallback: the
-         * flop/byte summary tables will replace this) */
-        double elems = 1;
-        int ok = 1;
-        for (int j = 0; j < ac->ndims && ok; j++) {
-            double span = 1;
-            for (int q = li; q >= 0; q = f->loops[q].parent) {
-                const kx_expr *d = ac->diff[j * nl + q];
-                int64_t dv;
-                if (!d) {
-                    if (f->loops[q].iv)
-                        ok = 0;
-                    continue;
-                }
-                if (eval_at(&c, li, d, &dv, e2, sizeof e2)) {
-                    ok = 0;
-                    break;
-                }
-                span += fabs((double)dv) * (trip[q] > 0 ? trip[q] - 1 : 0);
-            }
-            elems *= span;
-        }
-        if (!ok)   /* not affine: every execution may touch a new element */
-            elems = cpu_it[li] * trip[0];
+        double elems = rt_fallback_footprint(f, a, &c, trip, cpu_it);
         double bytes = elems * x.elem_size;
         if (bytes > arr_bytes[a])
             arr_bytes[a] = bytes;
