@@ -51,6 +51,7 @@ enum {
     ST_LOOPS, ST_LOOP, ST_CHILDREN, ST_STMTS, ST_ACCESSES, ST_SUBS, ST_EXTS,
     ST_SCALARS,
     ST_INS_STRIDE, ST_INS_DEP, ST_SEL_STRIDE, ST_SEL_DEP,   /* IPDA, schema v2 */
+    ST_FIND_LOOP,
     ST_COUNT
 };
 
@@ -137,6 +138,9 @@ static const char *const stmt_sql[ST_COUNT] = {
         " FROM access_strides s JOIN loops l ON l.id = s.thread_loop_id"
         " WHERE s.access_id = ?1 ORDER BY l.line LIMIT 1",
     [ST_SEL_DEP] = "SELECT verdict, reason FROM loop_dependences WHERE loop_id = ?1",
+    [ST_FIND_LOOP] =
+        "SELECT id FROM loops WHERE file = ?1 AND line = ?2 AND (?3 = 0 OR col = ?3)"
+        " ORDER BY col, id LIMIT 1",
 };
 
 struct db {
@@ -803,6 +807,26 @@ int db_set_loop_facts(db *d, int64_t loop_id, const db_loop_facts *f, char *err,
 static const char *col_text(sqlite3_stmt *st, int i)
 {
     return (const char *)sqlite3_column_text(st, i);
+}
+
+int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
+                 char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int rc;
+    *id = 0;
+    if (!(st = get(d, ST_FIND_LOOP, err, errlen)))
+        return -1;
+    bind_text(st, 1, file);
+    sqlite3_bind_int(st, 2, line);
+    sqlite3_bind_int(st, 3, col);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(st, 0);
+    else if (rc != SQLITE_DONE)
+        fail_sql(d, "read loops", err, errlen);
+    done(st);
+    return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
 }
 
 int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,

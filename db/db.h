@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 2   /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 3   /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 
@@ -194,6 +194,13 @@ typedef int (*db_loop_fn)(void *ctx, const db_loop_summary *row);
  * with a message.  Do not call other db_ functions from the callback.
  * Inside an open TU transaction it sees the uncommitted rows. */
 int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
+                 char *err, size_t errlen);
+
+/* The loop whose keyword is at exactly file (as stored), line and col (0:
+ * the first column of the line) through the (file, line) index: the
+ * runtime's fast path.  Returns 0 with *id, 1 when there is none, -1 with
+ * a message. */
+int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
                  char *err, size_t errlen);
 
 typedef struct {

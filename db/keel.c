@@ -20,6 +20,7 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 
 #include "db.h"
+#include "cli.h"      /* runtime/: devices, calibrate, explain */
 
 #include <limits.h>
 #include <stdarg.h>
@@ -49,6 +50,7 @@ static const char usage_text[] =
     "  show FILE:LINE[:COL] [DB]  one loop with its statements, operation\n"
     "                             counts, array accesses and scalars\n"
     "      --json                 print one JSON object\n"
+    RT_CLI_USAGE
     "  help [COMMAND]             print this text\n"
     "\n"
     "DB is the database file: $KEEL_DB when set, else ./keel.db.\n"
@@ -894,6 +896,12 @@ int main(int argc, char **argv)
             return die(EXIT_USAGE, "help takes at most one command");
         return help(argc == 3 ? argv[2] : NULL);
     }
+    if (strcmp(cmd, "devices") == 0)
+        return rt_cmd_devices(argc - 2, argv + 2);
+    if (strcmp(cmd, "calibrate") == 0)
+        return rt_cmd_calibrate(argc - 2, argv + 2, default_db());
+    if (strcmp(cmd, "explain") == 0)
+        return rt_cmd_explain(argc - 2, argv + 2, default_db());
     if (strcmp(cmd, "loops") != 0 && strcmp(cmd, "show") != 0)
         return die(EXIT_USAGE, cmd[0] == '-' ? "unknown option '%s' (see keel --help)"
                                              : "unknown command '%s' (see keel --help)", cmd);

@@ -169,6 +169,34 @@ const char *const db_migrations[] = {
     "  reason  TEXT\n"
     ");\n"
     "PRAGMA user_version = 2;\n",
+    /* 2 -> 3: the runtime's decisions and this host's calibration (issue 6) */
+    "CREATE TABLE decisions(\n"
+    "  id         INTEGER PRIMARY KEY,\n"
+    "  loop_id    INTEGER NOT NULL REFERENCES loops(id) ON DELETE CASCADE,\n"
+    "  bindings   TEXT,\n"
+    "  threads    INTEGER,\n"
+    "  device     TEXT,\n"
+    "  cpu_s      REAL,\n"
+    "  gpu_s      REAL,\n"
+    "  xfer_s     REAL,\n"
+    "  verdict    TEXT NOT NULL,\n"
+    "  reason     TEXT,\n"
+    "  decided_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"
+    ");\n"
+    "CREATE INDEX decisions_loop ON decisions(loop_id);\n"
+    "CREATE TABLE host_calibration(\n"
+    "  id            INTEGER PRIMARY KEY,\n"
+    "  host          TEXT NOT NULL,\n"
+    "  cores         INTEGER,\n"
+    "  freq_hz       REAL,\n"
+    "  mem_bw        REAL,\n"
+    "  peak_flops    REAL,\n"
+    "  fork_ns       REAL,\n"
+    "  join_ns       REAL,\n"
+    "  sched_ns      REAL,\n"
+    "  measured_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"
+    ");\n"
+    "PRAGMA user_version = 3;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

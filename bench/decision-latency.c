@@ -1,0 +1,62 @@
+/*
+ * decision-latency.c -- what keel_decide costs the host program.
+ *
+ *     decision-latency FILE NSITES
+ *
+ * FILE is the synthetic source whose loops are at lines 3, 9, 15, ...
+ * (one two-level nest per function, see decision-latency.sh) in the
+ * database KEEL_DB.  Prints, tab-separated: first call (database open +
+ * facts of one nest), first call of a second site (facts only), the mean
+ * first call over NSITES more sites, warm calls with the same values
+ * (memo hit), calls with alternating values (model evaluation each time,
+ * logging off via KEEL_LOG=0 from the script), all in ns.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "keelrt.h"
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3)
+        return 2;
+    const char *file = argv[1];
+    int nsites = atoi(argv[2]);
+    static const char *const syms[] = { "n", "m" };
+    long long v1[] = { 2000, 1000 }, v2[] = { 20, 10 };
+    keel_site *s = calloc((size_t)nsites + 2, sizeof *s);
+    if (!s)
+        return 1;
+    for (int i = 0; i < nsites + 2; i++)
+        s[i] = (keel_site){ "unset.db", file, 3 + 6 * i, 0, 2, syms, NULL };
+    volatile int sink = 0;
+    double t0 = now_ns();
+    sink += keel_decide(&s[0], v1);
+    double first = now_ns() - t0;
+    t0 = now_ns();
+    sink += keel_decide(&s[1], v1);
+    double second = now_ns() - t0;
+    t0 = now_ns();
+    for (int i = 2; i < nsites + 2; i++)
+        sink += keel_decide(&s[i], v1);
+    double rest = (now_ns() - t0) / (nsites > 0 ? nsites : 1);
+    enum { WARM = 10000000, MISS = 200000 };
+    t0 = now_ns();
+    for (int r = 0; r < WARM; r++)
+        sink += keel_decide(&s[0], v1);
+    double warm = (now_ns() - t0) / WARM;
+    t0 = now_ns();
+    for (int r = 0; r < MISS; r++)
+        sink += keel_decide(&s[0], (r & 1) ? v1 : v2);
+    double miss = (now_ns() - t0) / MISS;
+    printf("%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%d\n", first, second, rest, warm, miss, sink > 0);
+    return 0;
+}

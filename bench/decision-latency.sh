@@ -1,0 +1,45 @@
+#!/bin/sh
+# decision-latency.sh BUILD [LOOPS] -- keel_decide's cost, as a table.
+#
+# Generates a C file with LOOPS/2 functions (default 4000 loops), each a
+# two-level nest `for i < n: for j < m: a[i][j] = b[i][j] * 2 + c[j]`,
+# compiles it with keelcc into a fresh database, builds the benchmark
+# against libkeelrt.a and runs it under KEEL_DEVICE=h100 (so the models
+# really run), KEEL_LOG=0.  Median of 5 runs.
+set -eu
+BUILD=${1:-build}
+LOOPS=${2:-4000}
+BIN=$(cd "$BUILD/bin" && pwd)
+LIB=$(cd "$BUILD/lib" && pwd)
+ROOT=$(pwd)
+work=$(mktemp -d /tmp/keel-dl-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+nf=$((LOOPS / 2))
+awk -v nf="$nf" 'BEGIN {
+    for (f = 0; f < nf; f++) {
+        printf "void f%d(int n, int m, double a[n][m], double b[n][m], double c[m])\n{\n", f
+        printf "    for (int i = 0; i < n; i++)\n"
+        printf "        for (int j = 0; j < m; j++)\n"
+        printf "            a[i][j] = b[i][j] * 2 + c[j];\n}\n"
+    }
+}' >synth.c
+t0=$(date +%s.%N)
+"$BIN/keelcc" --keel-db="$work/k.db" -O1 -c synth.c -o synth.o
+t1=$(date +%s.%N)
+cc -O2 -I"$ROOT/runtime" "$ROOT/bench/decision-latency.c" "$LIB/libkeelrt.a" -lsqlite3 -lpthread -ldl -lm -o dl
+nloops=$(sqlite3 k.db "SELECT count(*) FROM loops")
+dbsize=$(du -k k.db | cut -f1)
+for r in 1 2 3 4 5; do
+    KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 ./dl "$work/synth.c" 100 >>runs.txt
+done
+med() { cut -f"$1" runs.txt | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+echo "decision latency: $nloops loops in the database ($dbsize KiB; keelcc took $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s), median of 5 runs"
+echo
+printf '| %-52s | %12s |\n' "what" "time"
+printf '| %-52s | %12s |\n' "----------------------------------------------------" "-----------:"
+printf '| %-52s | %9.1f us |\n' "first call: open database + load one nest's facts" "$(awk "BEGIN { print $(med 1) / 1000 }")"
+printf '| %-52s | %9.1f us |\n' "first call of a second site (facts only)" "$(awk "BEGIN { print $(med 2) / 1000 }")"
+printf '| %-52s | %9.1f us |\n' "first call, mean over 100 more sites" "$(awk "BEGIN { print $(med 3) / 1000 }")"
+printf '| %-52s | %9.1f ns |\n' "warm call, same values (memo hit)" "$(med 4)"
+printf '| %-52s | %9.1f ns |\n' "warm call, new values (models evaluated)" "$(med 5)"

@@ -1,0 +1,51 @@
+/*
+ * calib.c -- rt_calibrate: run the measuring kernels of calib_omp.c and
+ * read the clock from /proc/cpuinfo.  Part of the keel tool only.
+ */
+#include "calib.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+double rt_calibrate_triad(long n, int reps);
+double rt_calibrate_flops(long iters);
+
+static double cpuinfo_hz(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    double mhz = 0;
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "cpu MHz", 7) == 0) {
+            char *c = strchr(line, ':');
+            if (c && sscanf(c + 1, "%lf", &mhz) == 1)
+                break;
+        }
+    fclose(f);
+    return mhz * 1e6;
+}
+
+int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
+{
+    double fork_ns = 0, sched_ns = 0, barrier_ns = 0;
+    int threads = 0;
+    memset(out, 0, sizeof *out);
+    out->freq_hz = cpuinfo_hz();
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    out->cores = c > 0 ? (int)c : 1;
+    out->mem_bw = rt_calibrate_triad(8L << 20, 5);     /* 3 x 64 MiB */
+    out->peak_flops = rt_calibrate_flops(20L << 20);
+    if (rt_calibrate_omp(&fork_ns, &sched_ns, &barrier_ns, &threads) == 0) {
+        out->fork_ns = fork_ns;
+        out->sched_ns = sched_ns;
+        out->join_ns = barrier_ns;
+    }
+    if (out->mem_bw <= 0) {
+        snprintf(err, errlen, "cannot allocate the triad arrays");
+        return -1;
+    }
+    return 0;
+}

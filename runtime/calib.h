@@ -1,0 +1,31 @@
+/*
+ * calib.h -- measuring this host (`keel calibrate`) and storing / reading
+ * the result in the database's host_calibration table (schema v2).
+ *
+ * rt_calibrate runs a STREAM-triad style kernel (sustained bandwidth), an
+ * FMA kernel (peak flop rate) and EPCC-style OpenMP micro-benchmarks
+ * (fork/join of an empty parallel region, the static schedule of a
+ * parallel for, a barrier) and fills an rt_calibration.  It takes a few
+ * seconds and is never called by keel_decide.
+ */
+#ifndef KEEL_RUNTIME_CALIB_H
+#define KEEL_RUNTIME_CALIB_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+int rt_calibrate(rt_calibration *out, char *err, size_t errlen);
+/* Store *c as the newest calibration of this host (db must be writable,
+ * schema >= 2).  0 or -1 with a message. */
+int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err, size_t errlen);
+/* Read the newest calibration; 0 found, 1 none, -1 error. */
+int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen);
+
+/* EPCC-style overheads, measured in calib_omp.c (compiled with OpenMP):
+ * ns per empty `parallel` region (fork + join), per `for schedule(static)`
+ * beyond the work, per barrier; threads the runtime used.  Returns -1 when
+ * built without OpenMP. */
+int rt_calibrate_omp(double *fork_ns, double *sched_ns, double *barrier_ns, int *threads);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * cli.h -- the runtime's commands of the keel tool: devices, calibrate,
+ * explain.  Each takes the arguments after the command name and returns
+ * the exit status (0, 1 database error, 2 usage error); messages are one
+ * line "keel: ..." on stderr.
+ */
+#ifndef KEEL_RUNTIME_CLI_H
+#define KEEL_RUNTIME_CLI_H
+
+int rt_cmd_devices(int argc, char **argv);
+int rt_cmd_calibrate(int argc, char **argv, const char *default_db);
+int rt_cmd_explain(int argc, char **argv, const char *default_db);
+
+#define RT_CLI_USAGE \
+    "  devices                    list the device profiles with their key\n" \
+    "                             numbers and sources\n" \
+    "  calibrate [DB]             measure this host (bandwidth, flop rate,\n" \
+    "                             OpenMP overheads) and store it in DB\n" \
+    "  explain FILE:LINE[:COL] --set SYM=V,... [DB]\n" \
+    "                             every term of the CPU, GPU and transfer\n" \
+    "                             models for one launch, and the verdict\n" \
+    "      --device NAME          GPU profile (default: KEEL_DEVICE, the\n" \
+    "                             GPU present, else h100 with verdict CPU)\n" \
+    "      --host NAME            CPU profile (default: host)\n" \
+    "      --threads N            host threads (default: OMP_NUM_THREADS,\n" \
+    "                             else the cores)\n"
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * facts.h -- what the models need about one loop nest, read from the
+ * program attribute database once and bound to run-time values per launch.
+ *
+ * rt_facts_load reads the nest rooted at a loop (file, line, col) with all
+ * its inner loops, statements and accesses through the db reader, parses
+ * every expression once (kx_parse) and precomputes the symbolic pieces:
+ * trip counts, the inter-thread stride of each access (the linearised
+ * subscript with the thread loop's iv replaced by iv + 1, minus the
+ * subscript: an iteration-point difference), the per-dimension
+ * differences used for footprints, the parallel loops and the GPU mapping.
+ * rt_facts_bind evaluates them with the symbol values of one launch and
+ * fills an rt_launch for the models.  The facts object is immutable after
+ * loading, so any number of threads may bind it at once.
+ *
+ * Facts that later analyses will store (IPDA strides and parallel
+ * verdicts, llvm-mca cycles per iteration, flop/byte summaries) are
+ * derived here from schema-v1 data by the rt_fallback_* functions of
+ * facts.c, one function per fact, so each can be switched to its table.
+ */
+#ifndef KEEL_RUNTIME_FACTS_H
+#define KEEL_RUNTIME_FACTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "db.h"
+#include "model.h"
+
+typedef struct rt_facts rt_facts;
+
+/* Load the nest whose loop keyword is at file:line:col (col 0: any column;
+ * file matches a stored path exactly or as its last components).  Returns
+ * 0 with *out, 1 when there is no such loop, -1 with a message. */
+int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
+                  char *err, size_t errlen);
+void rt_facts_free(rt_facts *f);     /* NULL is fine */
+
+/* Bind names[i] = values[i] and fill *out.  Returns 0, or -1 with a
+ * message when a needed symbol is missing or a value overflows. */
+int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
+                  const long long *values, rt_launch *out, char *err, size_t errlen);
+
+/* The free symbols the nest needs (not its own induction variables),
+ * sorted; *names is owned by f.  Returns the count. */
+int rt_facts_symbols(const rt_facts *f, const char *const **names);
+
+const char *rt_facts_file(const rt_facts *f);       /* as stored */
+int64_t rt_facts_loop_id(const rt_facts *f);         /* loops.id of the launch loop */
+int rt_facts_line(const rt_facts *f);
+const char *rt_facts_function(const rt_facts *f);
+const char *rt_facts_label(const rt_facts *f);      /* "matmul", class, or "" */
+
+/* Print the static facts (loops, parallel verdicts, mapping, accesses with
+ * their stride expressions) and, when l is not NULL, the bound accesses
+ * with their classes; for `keel explain`. */
+void rt_facts_print(const rt_facts *f, const rt_launch *l, FILE *out);
+
+#endif

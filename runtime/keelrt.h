@@ -1,0 +1,52 @@
+/*
+ * keelrt.h -- libkeelrt's public interface: the CPU/GPU verdict at launch.
+ *
+ * keelcc's instrumentation calls keel_decide just before a loop nest runs,
+ * with the nest's key (database path recorded at compile time, file, line
+ * and column of its `for`) and the run-time values of the symbols the
+ * models need (loop bounds, array extents, stride symbols).  The runtime
+ * opens the program attribute database once (lazily, thread-safe), reads
+ * and pre-parses the nest's facts once per site, evaluates the CPU, GPU
+ * and transfer models with the values and returns where the nest should
+ * run.  It never aborts, never exits and never blocks the host for long:
+ * anything wrong (missing, corrupt or old-schema database, unknown loop,
+ * a value that overflows) is one warning on stderr per cause and the
+ * verdict CPU.
+ *
+ * Environment, read once at the first call:
+ *   KEEL_DB=path            database (overrides site->db)
+ *   KEEL_VERBOSE=1          one line per launch on stderr
+ *   KEEL_FORCE=cpu|gpu      force the verdict
+ *   OMP_TARGET_OFFLOAD=DISABLED|MANDATORY   as OpenMP: CPU | GPU
+ *   KEEL_DEVICE=name        what-if verdict against a device profile
+ *                           (see `keel devices`) when no GPU is present
+ *   OMP_NUM_THREADS=n       host threads of the CPU model (else the cores)
+ *   KEEL_LOG=0              do not append decisions to the database
+ */
+#ifndef KEEL_RUNTIME_KEELRT_H
+#define KEEL_RUNTIME_KEELRT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One launch site.  Static storage in the instrumented program; `state`
+ * starts NULL and belongs to the runtime (its per-site cache). */
+typedef struct keel_site {
+    const char *db;               /* database path recorded at compile time */
+    const char *file;             /* source file of the loop (absolute or a suffix) */
+    int line, col;                /* position of the loop's `for` keyword */
+    int nsyms;
+    const char *const *syms;      /* names of the symbols in values[] */
+    void *state;                  /* runtime cache, set once by compare-and-swap */
+} keel_site;
+
+/* 0 = run on the CPU, 1 = run on the GPU.  values[i] is the value of
+ * syms[i].  Thread-safe; never fails (a problem means 0). */
+int keel_decide(keel_site *site, const long long *values);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * model.h -- device profiles and the CPU, GPU and transfer models.
+ *
+ * Everything here is a pure function over plain structs: no SQLite, no
+ * environment, no clock.  The runtime (keelrt.c), `keel explain` and the
+ * tests fill an rt_launch (one loop launch with every symbol already bound
+ * to its value), pick two profiles (a host CPU and a GPU) and call
+ * rt_estimate, which fills an rt_estimate with every term of every model
+ * so that the breakdown can be printed.  The equations and their sources
+ * are in model.c and in README.md ("The models").
+ *
+ * Units: seconds, bytes, bytes/s, Hz; cycles are of the device's clock.
+ */
+#ifndef KEEL_RUNTIME_MODEL_H
+#define KEEL_RUNTIME_MODEL_H
+
+#include <stdint.h>
+
+enum { RT_CPU = 0, RT_GPU = 1 };
+
+/* A device.  CPU profiles fill the cpu block, GPU profiles the gpu block. */
+typedef struct {
+    const char *name;          /* "h100", "power9", "host" ... */
+    int kind;                  /* RT_CPU | RT_GPU */
+    const char *desc;          /* one line for `keel devices` */
+    const char *source;        /* where the numbers come from */
+    /* ---- CPU (Liao-Chapman parameters, chikin Table II) ---- */
+    double freq_hz;            /* core clock */
+    int cores;                 /* hardware threads the model uses by default */
+    double mem_bw;             /* sustained memory bandwidth, bytes/s (STREAM triad) */
+    double peak_flops;         /* flop/s, all cores */
+    double fork_cycles;        /* Fork_c: parallel startup */
+    double join_cycles;        /* Join_c: synchronisation at the end of the region */
+    double sched_cycles;       /* Schedule_c: static schedule overhead */
+    double loop_overhead;      /* Loop_overhead_per_iter, cycles */
+    /* ---- GPU (Hong-Kim parameters, chikin Table III) ---- */
+    int sms;                   /* streaming multiprocessors */
+    double gpu_hz;             /* SM (processor) clock, the Freq of Hong-Kim */
+    double gpu_bw;             /* device memory bandwidth, bytes/s */
+    double bus_bw;             /* host<->device practical bandwidth, bytes/s (B_bus) */
+    int max_warps_sm, max_threads_sm, max_blocks_sm;
+    double issue_cycles;       /* cycles to issue one warp instruction */
+    double mem_lat;            /* Mem_LD: DRAM access latency, cycles */
+    double dep_coal;           /* Departure_del_coal, cycles */
+    double dep_uncoal;         /* Departure_del_uncoal, cycles */
+    int threads_per_block;     /* what the OpenMP runtime launches */
+    int max_blocks;            /* largest grid the OpenMP runtime launches */
+    double launch_s;           /* kernel launch + target-region overhead */
+} rt_profile;
+
+/* Built-in profiles (model.c, each with its source). */
+int rt_profile_count(void);
+const rt_profile *rt_profile_at(int i);
+const rt_profile *rt_profile_find(const char *name);   /* case-insensitive; NULL */
+/* Match a CUDA device name ("NVIDIA H100 80GB HBM3", "Tesla V100-SXM2-16GB")
+ * to a GPU profile; NULL when nothing matches. */
+const rt_profile *rt_profile_match_gpu(const char *cuda_name);
+/* The conservative host defaults used when no calibration is stored. */
+const rt_profile *rt_profile_host_default(void);
+
+/* How neighbouring GPU threads (consecutive values of the iv mapped to
+ * threads) address one access. */
+typedef enum {
+    RT_UNIFORM = 0,     /* the same element for every thread (stride 0) */
+    RT_COALESCED,       /* consecutive elements (stride +-1) */
+    RT_STRIDED,         /* stride k elements, |k| > 1 */
+    RT_IRREGULAR        /* unknown or not affine */
+} rt_stride_class;
+
+const char *rt_stride_name(rt_stride_class c);
+
+/* One memory access of the loop body, per GPU work item. */
+typedef struct {
+    rt_stride_class cls;
+    int64_t stride;       /* elements between neighbouring threads (RT_STRIDED) */
+    int elem_size;        /* bytes */
+    double count;         /* executions per work item */
+} rt_access;
+
+#define RT_MAX_ACCESSES 128
+
+/* One loop launch with every value bound. */
+typedef struct {
+    /* CPU: the OpenMP parallel loop */
+    double par_iters;          /* iterations of the parallel loop */
+    double cycles_per_iter;    /* Machine_c_per_iter: one parallel iteration, inner loops included */
+    /* GPU: the data-parallel kernel */
+    double work_items;         /* GPU threads' work items (parallel iterations mapped to threads) */
+    double comp_insts;         /* compute (non-memory) warp instructions per work item */
+    int naccesses;
+    rt_access acc[RT_MAX_ACCESSES];
+    /* both */
+    double flops;              /* floating-point operations of the whole launch */
+    double bytes_in, bytes_out;   /* data the nest reads / writes (footprint) */
+    int data_on_device;        /* 1: no transfer (map clauses say the data is there) */
+    int not_parallel;          /* 1: no parallel loop to map: the GPU cannot run it */
+} rt_launch;
+
+/* Every term of the models, for one launch. */
+typedef struct {
+    /* CPU: Liao-Chapman (chikin Fig. 3) + roofline */
+    int threads;
+    double chunk, schedule_times;
+    double fork_c, join_c, schedule_c, loop_overhead_c, loop_chunk_c, parallel_for_c;
+    double region_c;           /* Parallel_Region_c */
+    double cpu_compute_s;      /* region_c / freq */
+    double cpu_mem_s;          /* bytes / mem_bw */
+    double cpu_flop_s;         /* flops / peak_flops (reported, not in the bound) */
+    double cpu_s;              /* max(compute, memory) */
+    /* GPU: Hong-Kim (chikin Figs. 4-5) */
+    int tpb;
+    double blocks, active_blocks_sm, active_sms, n_warps, rep, omp_rep;
+    double coal_insts, uncoal_insts, mem_insts, uncoal_per_mw, total_insts;
+    double mem_l_coal, mem_l_uncoal, mem_l, departure_delay;
+    double mem_cycles, comp_cycles;
+    double load_bytes_per_warp, bw_per_warp;
+    double mwp_without_bw, mwp_peak_bw, mwp, cwp_full, cwp;
+    int hk_case;               /* 1: MWP == N == CWP; 2: memory bound; 3: compute bound */
+    double exec_cycles;
+    double kernel_s, launch_s, gpu_s;
+    /* transfer: boat hull t0 = d / B_bus */
+    double xfer_bytes, xfer_s;
+} rt_estimate;
+
+/* The models.  threads <= 0 means the profile's cores. */
+void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_estimate *out);
+void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out);
+void rt_xfer_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out);
+/* All three; returns 1 when gpu_s + xfer_s < cpu_s (GPU wins), else 0. */
+int rt_estimate_all(const rt_profile *cpu, int threads, const rt_profile *gpu,
+                    const rt_launch *in, rt_estimate *out);
+
+/* Host calibration (what `keel calibrate` measures and stores). */
+typedef struct {
+    double freq_hz, mem_bw, peak_flops;
+    double fork_ns, join_ns, sched_ns;   /* EPCC-style overheads */
+    int cores;
+} rt_calibration;
+/* A host profile from a calibration (fills *out; strings are static). */
+void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out);
+
+#endif

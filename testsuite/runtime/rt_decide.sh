@@ -1,0 +1,102 @@
+#!/bin/sh
+# rt_decide.sh BINDIR DECIDE DECIDE_SHARED SRCDIR -- keel_decide end to end:
+# verdicts and policies through a keelcc-built database, the decisions
+# log, the bad-database paths (CPU + exactly one warning, no crash) and
+# many threads on one site (static and shared libkeelrt).
+BIN=$1 DECIDE=$2 DECIDE_SO=$3 SRC=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+lines() { wc -l <"$1" | tr -d ' '; }
+
+cp "$SRC/kernels.c" k.c
+"$BIN/keelcc" --keel-db="$work/k.db" -c k.c -o k.o || bad "keelcc"
+export KEEL_DB="$work/k.db"
+unset KEEL_FORCE OMP_TARGET_OFFLOAD KEEL_VERBOSE KEEL_LOG
+export OMP_NUM_THREADS=16
+
+# what-if verdicts against h100: matmul flips from CPU (n=10) to GPU (n=2000)
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=10 2>err.txt)" 0 "mm n=10"
+expect_eq "$(lines err.txt)" 0 "mm n=10 warnings"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 2>err.txt)" 1 "mm n=2000"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" once k.c 4 n=2000 2>err.txt)" 1 "mm n=2000 (shared)"
+# no GPU and no KEEL_DEVICE: CPU ("no device"), unless this host has CUDA
+if ! ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 >/dev/null 2>&1; then
+    expect_eq "$(KEEL_VERBOSE=1 "$DECIDE" once k.c 4 n=2000 2>err.txt)" 0 "no device"
+    grep -q '(no device)$' err.txt && ok || bad "no device line: $(cat err.txt)"
+fi
+
+# policies
+expect_eq "$(KEEL_FORCE=gpu "$DECIDE" once k.c 4 n=10)" 1 "KEEL_FORCE=gpu"
+expect_eq "$(KEEL_DEVICE=h100 KEEL_FORCE=cpu "$DECIDE" once k.c 4 n=2000)" 0 "KEEL_FORCE=cpu"
+expect_eq "$(OMP_TARGET_OFFLOAD=MANDATORY "$DECIDE" once k.c 4 n=10)" 1 "MANDATORY"
+expect_eq "$(KEEL_DEVICE=h100 OMP_TARGET_OFFLOAD=disabled "$DECIDE" once k.c 4 n=2000)" 0 "DISABLED"
+expect_eq "$(KEEL_FORCE=gpu OMP_TARGET_OFFLOAD=DISABLED "$DECIDE" once k.c 4 n=10)" 0 "DISABLED beats KEEL_FORCE"
+
+# KEEL_VERBOSE: one line per launch
+KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 >out.txt 2>err.txt
+expect_eq "$(cat out.txt)" "1 1" "verbose verdicts"
+expect_eq "$(lines err.txt)" 2 "verbose lines"
+grep -Eq '^keel: k\.c:4 mm n=2000: cpu [0-9.]+ (s|ms|us) \| gpu [0-9.]+ (s|ms|us) \+ xfer [0-9.]+ (s|ms|us) -> GPU$' err.txt \
+    && ok || bad "verbose format: $(head -1 err.txt)"
+
+# the decisions log: one row per new set of values; KEEL_LOG=0 writes none
+before=$(sqlite3 k.db "SELECT count(*) FROM decisions")
+KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=777 >/dev/null
+expect_eq "$(sqlite3 k.db "SELECT count(*) FROM decisions")" $((before + 1)) "decision logged"
+expect_eq "$(sqlite3 k.db "SELECT bindings, verdict, device, threads FROM decisions ORDER BY id DESC LIMIT 1")" \
+    "n=777|GPU|h100|16" "decision row"
+KEEL_LOG=0 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=778 >/dev/null
+expect_eq "$(sqlite3 k.db "SELECT count(*) FROM decisions")" $((before + 1)) "KEEL_LOG=0"
+# a database another process holds locked: the row is skipped (5 ms busy
+# timeout), the verdict comes back
+n0=$(sqlite3 k.db "SELECT count(*) FROM decisions")
+(echo "BEGIN EXCLUSIVE; INSERT INTO decisions(loop_id, verdict) VALUES (1, 'X');"; sleep 3) \
+    | sqlite3 k.db >/dev/null 2>&1 &
+holder=$!
+sleep 1
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=779 2>err.txt)" 1 "verdict on a locked db"
+expect_eq "$(lines err.txt)" 0 "locked db warnings"
+wait $holder
+expect_eq "$(sqlite3 k.db "SELECT count(*) FROM decisions")" "$n0" "locked db: row skipped"
+
+# bad values: overflow in n*n, a missing symbol -> CPU + one warning
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" twice k.c 12 n=4294967296 2>err.txt)" "0 0" "overflow"
+expect_eq "$(lines err.txt)" 1 "overflow warning lines"
+grep -q 'overflow' err.txt && ok || bad "overflow warning: $(cat err.txt)"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 m=3 2>err.txt)" "0 0" "missing symbol"
+expect_eq "$(lines err.txt)" 1 "missing symbol warning lines"
+
+# bad databases: CPU, exactly one warning, no crash
+check_bad() {   # name db-path pattern
+    out=$(KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 2>err.txt)
+    expect_eq "$out" "0 0" "$1 verdicts"
+    expect_eq "$(lines err.txt)" 1 "$1 warning lines"
+    grep -q "$3" err.txt && ok || bad "$1 warning: $(cat err.txt)"
+}
+check_bad missing "$work/none.db" 'no such file'
+head -c 8192 /dev/urandom >corrupt.db
+check_bad corrupt "$work/corrupt.db" 'not a database'
+cp k.db new.db && sqlite3 new.db 'PRAGMA user_version = 99'
+check_bad newer "$work/new.db" 'newer than this keel'
+cp k.db old.db && sqlite3 old.db 'PRAGMA user_version = 1'
+check_bad older "$work/old.db" 'older than this keel'
+out=$(KEEL_DEVICE=h100 "$DECIDE" twice k.c 99 n=2000 2>err.txt)
+expect_eq "$out" "0 0" "unknown loop verdicts"
+expect_eq "$(lines err.txt)" 1 "unknown loop warning lines"
+grep -q 'no loop at k.c:99' err.txt && ok || bad "unknown loop warning: $(cat err.txt)"
+# db from the site when KEEL_DB is unset: "unset.db" does not exist
+out=$(env -u KEEL_DB KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 2>err.txt)
+expect_eq "$out" 0 "site db"
+grep -q 'unset.db: no such file' err.txt && ok || bad "site db warning: $(cat err.txt)"
+
+# many threads, one site
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=2000)" "threads ok 1 0" "threads (static)"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" threads k.c 4 n=2000)" "threads ok 1 0" "threads (shared)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

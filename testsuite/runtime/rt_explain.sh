@@ -1,0 +1,40 @@
+#!/bin/sh
+# rt_explain.sh BINDIR ROOT -- polybench gemm and gesummv compiled with
+# keelcc (EXTRALARGE extents), then `keel explain --set` at the MINI and
+# EXTRALARGE sizes of their headers under the h100 profile, with the
+# host defaults (fresh database: no calibration) and 16 threads:
+# gemm flips from CPU to GPU, gesummv stays CPU (memory bound, transfers).
+BIN=$1 ROOT=$2
+P=$ROOT/polybench-inputs
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+for k in gemm gesummv; do
+    "$BIN/keelcc" --keel-db="$work/k.db" -O2 -I"$P/utilities" -I"$P/linear-algebra/blas/$k" \
+        -DEXTRALARGE_DATASET -c "$P/linear-algebra/blas/$k/$k.c" -o $k.o || bad "keelcc $k"
+done
+verdict() {   # LOC SET -> the verdict word
+    OMP_NUM_THREADS= "$BIN/keel" explain "$1" --set "$2" --device h100 --threads 16 k.db \
+        >out.txt 2>err.txt || { bad "explain $1 $2: $(cat err.txt)"; return; }
+    sed -n 's/^verdict .* -> \([A-Z]*\).*/\1/p' out.txt
+}
+check() { [ "$(verdict "$1" "$2")" = "$3" ] && ok || bad "$1 $2: want $3: $(tail -1 out.txt)"; }
+# gemm.h: MINI 20/25/30, EXTRALARGE 2000/2300/2600; gesummv.h: MINI 30, EXTRALARGE 2800
+check gemm.c:42 ni=20,nj=25,nk=30 CPU
+check gemm.c:42 ni=2000,nj=2300,nk=2600 GPU
+check gesummv.c:43 n=30 CPU
+check gesummv.c:43 n=2800 CPU
+# the terms are printed: every model's lines are there
+verdict gemm.c:42 ni=2000,nj=2300,nk=2600 >/dev/null
+for term in Parallel_Region_c Loop_chunk_c MWP_peak_BW CWP_full '#OMP_Rep' Mem_cycles B_bus \
+            'needs       ni,nj,nk' 'map threads' 'R A\[i\]\[k\] .*uniform' 'bytes in / out         126240000 / 36800000'; do
+    grep -q "$term" out.txt && ok || bad "explain lacks '$term'"
+done
+# a missing value is a one-line error naming it
+"$BIN/keel" explain gemm.c:42 --set ni=20 --device h100 k.db >/dev/null 2>err.txt
+[ $? -eq 1 ] && grep -q 'nj' err.txt && ok || bad "missing value: $(cat err.txt)"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,333 @@
+/*
+ * test_model.c -- the CPU, GPU and transfer models against values computed
+ * by hand (each hand computation is in the comment above its checks), the
+ * built-in profiles, and the verdict for gemm-like and gesummv-like
+ * launches built by hand from the kernels' sizes.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "model.h"
+
+/* |got - want| within 1e-9 relative (or 1e-12 absolute near 0) */
+#define NEAR(got, want) CHECK(fabs((double)(got) - (double)(want)) <= \
+                              1e-9 * fabs((double)(want)) + 1e-12)
+
+static void test_profiles(void)
+{
+    const rt_profile *v = rt_profile_find("V100"), *h = rt_profile_find("h100");
+    CHECK(v && v->kind == RT_GPU);
+    /* chikin Table III */
+    CHECK_INT(v->sms, 84);
+    NEAR(v->gpu_hz, 1.53e9);
+    NEAR(v->gpu_bw, 900e9);
+    NEAR(v->bus_bw, 25e9);
+    NEAR(v->mem_lat, 1029);
+    CHECK_INT(v->max_warps_sm, 64);
+    /* chikin Table II */
+    const rt_profile *p = rt_profile_find("power9");
+    CHECK(p && p->kind == RT_CPU);
+    NEAR(p->freq_hz, 3e9);
+    NEAR(p->fork_cycles, 3000);
+    NEAR(p->join_cycles, 4000);
+    NEAR(p->sched_cycles, 10154);
+    NEAR(p->loop_overhead, 4);
+    /* boat hull Tables 2 and 3 */
+    NEAR(rt_profile_find("gtx470")->bus_bw, 5.1e9);
+    NEAR(rt_profile_find("gts250")->bus_bw, 2.1e9);
+    NEAR(rt_profile_find("q8300")->mem_bw, 4.7e9);
+    NEAR(rt_profile_find("i7-930")->peak_flops, 90e9);
+    CHECK(rt_profile_find("k80") && rt_profile_find("a100") && h);
+    CHECK(rt_profile_find("nonesuch") == NULL);
+    CHECK_STR(rt_profile_find("HOST")->name, "host");
+    /* CUDA names */
+    CHECK(rt_profile_match_gpu("NVIDIA H100 80GB HBM3") == h);
+    CHECK(rt_profile_match_gpu("Tesla V100-SXM2-16GB") == v);
+    CHECK(rt_profile_match_gpu("Tesla K80") == rt_profile_find("k80"));
+    CHECK(rt_profile_match_gpu("NVIDIA A100-SXM4-40GB") == rt_profile_find("a100"));
+    CHECK(rt_profile_match_gpu("GeForce GTX 470") == rt_profile_find("gtx470"));
+    CHECK(rt_profile_match_gpu("Radeon") == NULL);
+}
+
+static void test_cpu(void)
+{
+    const rt_profile *host = rt_profile_host_default();   /* 2 GHz, 40 GB/s */
+    rt_launch in = { 0 };
+    rt_estimate e = { 0 };
+    /* 1000 iterations, 100 cycles each, 4 threads, 8 MB read:
+     *   Chunk_size = 1000/4 = 250, Schedule_times = 1
+     *   Loop_overhead_c = 4 x 250 = 1000
+     *   Loop_chunk_c = 100 x 250 + 1000 = 26000
+     *   Parallel_for_c = 1 x (10154 + 26000) = 36154
+     *   Parallel_Region_c = 3000 + 36154 + 4000 = 43154 cycles
+     *   compute = 43154 / 2e9 = 21.577 us; memory = 8e6 / 40e9 = 200 us
+     *   cpu = max = 200 us (memory bound) */
+    in.par_iters = 1000;
+    in.cycles_per_iter = 100;
+    in.bytes_in = 8e6;
+    rt_cpu_model(host, 4, &in, &e);
+    CHECK_INT(e.threads, 4);
+    NEAR(e.chunk, 250);
+    NEAR(e.loop_overhead_c, 1000);
+    NEAR(e.loop_chunk_c, 26000);
+    NEAR(e.parallel_for_c, 36154);
+    NEAR(e.region_c, 43154);
+    NEAR(e.cpu_compute_s, 21.577e-6);
+    NEAR(e.cpu_mem_s, 200e-6);
+    NEAR(e.cpu_s, 200e-6);
+    /* 3 threads, no bytes: chunk ceil(1000/3) = 334, overhead 1336,
+     * chunk cycles 33400 + 1336 = 34736, for 44890, region 51890 cycles
+     * = 25.945 us, compute bound */
+    in.bytes_in = 0;
+    rt_cpu_model(host, 3, &in, &e);
+    NEAR(e.chunk, 334);
+    NEAR(e.region_c, 51890);
+    NEAR(e.cpu_s, 25.945e-6);
+    /* threads <= 0: the profile's cores (power9: 160); 1000/160 -> 7 */
+    rt_cpu_model(rt_profile_find("power9"), 0, &in, &e);
+    CHECK_INT(e.threads, 160);
+    NEAR(e.chunk, 7);
+}
+
+static void test_gpu(void)
+{
+    const rt_profile *v = rt_profile_find("v100");
+    rt_launch in = { 0 };
+    rt_estimate e = { 0 };
+    /* Case 2 (memory bound).  V100, 1e6 work items, 100 compute insts,
+     * one coalesced access (8 B) x10 and one strided(100) access x10:
+     *   blocks = ceil(1e6/128) = 7813; #OMP_Rep = ceil(1e6/(7813*128)) = 1
+     *   blocks/SM = min(32, 2048/128, 64/4, ceil(7813/84) = 94) = 16
+     *   N = 16 x 4 = 64 warps; active SMs 84; #Rep = ceil(7813/1344) = 6
+     *   strided(100): 32*100*8 = 25600 B -> 200 segments -> 32 trans.
+     *   #Coal 10, #Uncoal 10, #Uncoal_per_mw 32, #Mem_insts 20, total 120
+     *   Mem_L_Uncoal = 1029 + 31*10 = 1339; Mem_L = (1339 + 1029)/2 = 1184
+     *   Departure_delay = 10*32*0.5 + 4*0.5 = 162
+     *   Mem_cycles = 1339*10 + 1029*10 = 23680; Comp_cycles = 120
+     *   Load_bytes_per_warp = (10*256 + 10*1024)/20 = 640
+     *   MWP_Without_BW = 1184/162 = 7.308642
+     *   BW_per_warp = 1.53e9*640/1184; MWP_peak_BW = 900e9/(BW*84) = 12.955
+     *   MWP = 7.308642; CWP_full = 23800/120 = 198.33, CWP = 64
+     *   CWP >= MWP: Exec = (23680*64/MWP + 120/20*(MWP-1)) * 6
+     *                    = (23680*10368/1184 + 6*6.308642) * 6
+     *                    = (207360 + 37.851852) * 6 = 1244387.111 cycles
+     *   kernel = Exec / 1.53e9; gpu = kernel + 10 us */
+    in.work_items = 1e6;
+    in.comp_insts = 100;
+    in.naccesses = 2;
+    in.acc[0] = (rt_access){ RT_COALESCED, 1, 8, 10 };
+    in.acc[1] = (rt_access){ RT_STRIDED, 100, 8, 10 };
+    rt_gpu_model(v, &in, &e);
+    NEAR(e.blocks, 7813);
+    NEAR(e.omp_rep, 1);
+    NEAR(e.active_blocks_sm, 16);
+    NEAR(e.n_warps, 64);
+    NEAR(e.rep, 6);
+    NEAR(e.coal_insts, 10);
+    NEAR(e.uncoal_insts, 10);
+    NEAR(e.uncoal_per_mw, 32);
+    NEAR(e.mem_l_uncoal, 1339);
+    NEAR(e.mem_l, 1184);
+    NEAR(e.departure_delay, 162);
+    NEAR(e.mem_cycles, 23680);
+    NEAR(e.comp_cycles, 120);
+    NEAR(e.load_bytes_per_warp, 640);
+    NEAR(e.mwp_without_bw, 1184.0 / 162);
+    NEAR(e.bw_per_warp, 1.53e9 * 640 / 1184);
+    NEAR(e.mwp_peak_bw, 900e9 / (1.53e9 * 640 / 1184 * 84));
+    NEAR(e.mwp, 1184.0 / 162);
+    NEAR(e.cwp, 64);
+    CHECK_INT(e.hk_case, 2);
+    NEAR(e.exec_cycles, (207360 + 6 * (1184.0 / 162 - 1)) * 6);
+    NEAR(e.gpu_s, (207360 + 6 * (1184.0 / 162 - 1)) * 6 / 1.53e9 + 10e-6);
+
+    /* Case 1 (MWP == N == CWP).  256 work items, 50 insts, one coalesced
+     * 4-byte access x5:  blocks 2, blocks/SM 1, active SMs 2, N = 4,
+     * #Rep 1; Mem_cycles = 5*1029 = 5145, Comp_cycles = 55,
+     * MWP = min(1029/4, ..., 4) = 4, CWP = min(5200/55, 4) = 4:
+     * Exec = 5145 + 55 + 55/5*(4-1) = 5233 cycles */
+    memset(&in, 0, sizeof in);
+    in.work_items = 256;
+    in.comp_insts = 50;
+    in.naccesses = 1;
+    in.acc[0] = (rt_access){ RT_COALESCED, 1, 4, 5 };
+    rt_gpu_model(v, &in, &e);
+    NEAR(e.blocks, 2);
+    NEAR(e.active_sms, 2);
+    NEAR(e.n_warps, 4);
+    NEAR(e.mwp, 4);
+    NEAR(e.cwp, 4);
+    CHECK_INT(e.hk_case, 1);
+    NEAR(e.exec_cycles, 5233);
+    NEAR(e.kernel_s, 5233 / 1.53e9);
+
+    /* Case 3 (compute bound).  1e6 items, one coalesced 4-byte access x1,
+     * 1028 compute insts: Mem_cycles = 1029 = Comp_cycles (not greater),
+     * CWP_full = 2; BW_per_warp = 1.53e9*128/1029, MWP_peak_BW =
+     * 900e9/(BW*84) = 56.30 < 1029/4 -> MWP = 56.30 > CWP = 2:
+     * Exec = (Mem_L + Comp*N) * #Rep = (1029 + 1029*64) * 6 = 401310 */
+    memset(&in, 0, sizeof in);
+    in.work_items = 1e6;
+    in.comp_insts = 1028;
+    in.naccesses = 1;
+    in.acc[0] = (rt_access){ RT_COALESCED, 1, 4, 1 };
+    rt_gpu_model(v, &in, &e);
+    NEAR(e.cwp, 2);
+    NEAR(e.mwp, 900e9 / (1.53e9 * 128 / 1029 * 84));
+    CHECK_INT(e.hk_case, 3);
+    NEAR(e.exec_cycles, 401310);
+
+    /* #OMP_Rep: 3 x 65536 x 128 items; the grid stops at 65536 blocks, so
+     * each thread runs 3 iterations; #Rep = ceil(65536/(16*84)) = 49 */
+    in.work_items = 3.0 * 65536 * 128;
+    rt_gpu_model(v, &in, &e);
+    NEAR(e.blocks, 65536);
+    NEAR(e.omp_rep, 3);
+    NEAR(e.rep, 49);
+
+    /* stride classes: uniform and coalesced are one transaction; strided(2)
+     * of doubles spans 512 B = 4 segments (uncoalesced, 4 per warp);
+     * irregular is 32 */
+    memset(&in, 0, sizeof in);
+    in.work_items = 128;
+    in.naccesses = 4;
+    in.acc[0] = (rt_access){ RT_UNIFORM, 0, 8, 1 };
+    in.acc[1] = (rt_access){ RT_COALESCED, 1, 8, 1 };
+    in.acc[2] = (rt_access){ RT_STRIDED, 2, 8, 1 };
+    in.acc[3] = (rt_access){ RT_IRREGULAR, 0, 8, 1 };
+    rt_gpu_model(v, &in, &e);
+    NEAR(e.coal_insts, 2);
+    NEAR(e.uncoal_insts, 2);
+    NEAR(e.uncoal_per_mw, (4 + 32) / 2.0);
+    /* bytes: 32 + 256 + 512 + 1024 = 1824 over 4 instructions */
+    NEAR(e.load_bytes_per_warp, 456);
+}
+
+static void test_xfer(void)
+{
+    const rt_profile *h = rt_profile_find("h100");
+    rt_launch in = { 0 };
+    rt_estimate e = { 0 };
+    /* t0 = d / B_bus = (1e9 + 5e8) / 50e9 = 0.03 s */
+    in.bytes_in = 1e9;
+    in.bytes_out = 5e8;
+    rt_xfer_model(h, &in, &e);
+    NEAR(e.xfer_bytes, 1.5e9);
+    NEAR(e.xfer_s, 0.03);
+    /* GTX470 (boat hull Table 2, B_bus 5.1 GB/s): 5.1e8 bytes -> 0.1 s */
+    in.bytes_in = 5.1e8;
+    in.bytes_out = 0;
+    rt_xfer_model(rt_profile_find("gtx470"), &in, &e);
+    NEAR(e.xfer_s, 0.1);
+    in.data_on_device = 1;
+    rt_xfer_model(h, &in, &e);
+    NEAR(e.xfer_s, 0);
+}
+
+/* gemm (NI x NK times NK x NJ) as the facts module builds it (op costs of
+ * rt_fallback_stmt_costs; teams over i, threads over j):
+ *   cycles per i iteration = NJ*(fmul 1 + 2 accesses*0.5 + loop 1)
+ *                          + NK*(loop 1 + NJ*(fadd 1 + fmul 2 + 4*0.5 + loop 1))
+ *                          = 3 NJ + NK + 6 NK NJ
+ *   work items NI*NJ; compute insts per item = (1 + 2*2) + NK*(3 + 4*2 + 2)
+ *   accesses per item: C r/w x1 coalesced; C r/w, B coalesced and A
+ *   uniform x NK
+ *   bytes in 8 (NI NJ + NI NK + NK NJ), out 8 NI NJ */
+static void gemm_launch(double ni, double nj, double nk, rt_launch *in)
+{
+    memset(in, 0, sizeof *in);
+    in->par_iters = ni;
+    in->cycles_per_iter = 3 * nj + nk + 6 * nk * nj;
+    in->work_items = ni * nj;
+    in->comp_insts = 5 + 13 * nk;
+    in->naccesses = 6;
+    in->acc[0] = (rt_access){ RT_COALESCED, 1, 8, 1 };
+    in->acc[1] = (rt_access){ RT_COALESCED, 1, 8, 1 };
+    in->acc[2] = (rt_access){ RT_COALESCED, 1, 8, nk };
+    in->acc[3] = (rt_access){ RT_COALESCED, 1, 8, nk };
+    in->acc[4] = (rt_access){ RT_UNIFORM, 0, 8, nk };
+    in->acc[5] = (rt_access){ RT_COALESCED, 1, 8, nk };
+    in->flops = ni * (nj + 3 * nk * nj);
+    in->bytes_in = 8 * (ni * nj + ni * nk + nk * nj);
+    in->bytes_out = 8 * ni * nj;
+}
+
+/* gesummv (N x N, y = alpha A x + beta B x), threads over i; per j the
+ * two statements each cost fadd 1 + fmul 1 + 4 accesses*0.5 = 4 cycles
+ * plus loop 1: cycles per i = 0.5 + 0.5 + (3 + 3*0.5) + 9 N = 5.5 + 9 N;
+ * insts per item = 2 + 2 + 9 + N*(10 + 10 + 2); A[i][j] and B[i][j] are
+ * strided(N) across threads, x[j] uniform, tmp[i], y[i] coalesced;
+ * bytes in 8 (2 N^2 + 3 N), out 16 N. */
+static void gesummv_launch(double n, rt_launch *in)
+{
+    memset(in, 0, sizeof *in);
+    in->par_iters = n;
+    in->cycles_per_iter = 5.5 + 9 * n;
+    in->work_items = n;
+    in->comp_insts = 13 + 22 * n;
+    in->naccesses = 4;
+    in->acc[0] = (rt_access){ RT_COALESCED, 1, 8, 5 + 4 * n };
+    in->acc[1] = (rt_access){ RT_STRIDED, (int64_t)n, 8, n };
+    in->acc[2] = (rt_access){ RT_STRIDED, (int64_t)n, 8, n };
+    in->acc[3] = (rt_access){ RT_UNIFORM, 0, 8, 2 * n };
+    in->flops = n * (3 + 4 * n);
+    in->bytes_in = 8 * (2 * n * n + 3 * n);
+    in->bytes_out = 16 * n;
+}
+
+static void test_verdicts(void)
+{
+    const rt_profile *host = rt_profile_host_default(), *h100 = rt_profile_find("h100");
+    rt_launch in;
+    rt_estimate e;
+    /* gemm MINI (20, 25, 30), 16 threads: cycles/iter = 75 + 30 + 4500
+     * = 4605; chunk 2; region = 3000 + 10154 + 4605*2 + 8 + 4000 = 26372
+     * cycles = 13.186 us; memory 8*(500+600+750+500)/40e9 = 0.47 us.
+     * GPU: 500 items, 4 blocks, N = 4: Mem_cycles = 1029*(2 + 4*30)
+     * (A's uniform load is a memory instruction too) = 125538 cycles
+     * alone = 63.4 us > CPU -> CPU */
+    gemm_launch(20, 25, 30, &in);
+    CHECK_INT(rt_estimate_all(host, 16, h100, &in, &e), 0);
+    NEAR(e.region_c, 26372);
+    NEAR(e.cpu_s, 26372 / 2e9);
+    NEAR(e.mem_cycles, 1029.0 * 122);
+    /* gemm EXTRALARGE (2000, 2300, 2600): CPU chunk 125 x 35889500 cycles
+     * = 2.24 s; GPU 4.6e6 items all coalesced/uniform, ~0.1 s; transfer
+     * 8*(4.6e6 + 5.2e6 + 5.98e6 + 4.6e6) / 50e9 = 3.2608 ms -> GPU */
+    gemm_launch(2000, 2300, 2600, &in);
+    CHECK_INT(rt_estimate_all(host, 16, h100, &in, &e), 1);
+    NEAR(e.xfer_s, 8 * (4.6e6 + 5.2e6 + 5.98e6 + 4.6e6) / 50e9);
+    NEAR(e.region_c, 3000 + 10154 + 35889500.0 * 125 + 500 + 4000);
+    CHECK(e.gpu_s + e.xfer_s < 0.2 && e.cpu_s > 2);
+    /* gesummv EXTRALARGE (2800): CPU memory bound, bytes in
+     * 8*(2*2800^2 + 3*2800) = 125507200 plus out 16*2800 = 44800, over
+     * 40e9 = 3.1388 ms (compute: 175 x 25205.5 cycles ~ 2.21 ms); the
+     * transfer alone is
+     * (125507200 + 44800) / 50e9 = 2.51104 ms and the kernel runs only
+     * 2800 threads (N = 4 warps on 22 SMs) -> CPU */
+    gesummv_launch(2800, &in);
+    CHECK_INT(rt_estimate_all(host, 16, h100, &in, &e), 0);
+    NEAR(e.cpu_s, (125507200.0 + 44800) / 40e9);
+    NEAR(e.xfer_s, (125507200.0 + 44800) / 50e9);
+    CHECK_INT(e.hk_case, 1);
+    /* gesummv MINI (30): CPU as well */
+    gesummv_launch(30, &in);
+    CHECK_INT(rt_estimate_all(host, 16, h100, &in, &e), 0);
+    /* data already on the device and a GPU with more bandwidth than the
+     * host: the transfer term vanishes */
+    gesummv_launch(2800, &in);
+    in.data_on_device = 1;
+    rt_estimate_all(host, 16, h100, &in, &e);
+    NEAR(e.xfer_s, 0);
+}
+
+int main(void)
+{
+    test_profiles();
+    test_cpu();
+    test_gpu();
+    test_xfer();
+    test_verdicts();
+    return check_summary();
+}
