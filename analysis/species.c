@@ -7,7 +7,8 @@
  * lists the class parameters.  We derive them from the loop IR:
  *
  *   outputs   the arrays the nest writes, in order of first write;
- *   P         the work-unit variables: loop variables the writes mention;
+ *   P         the work-unit variables: loop variables the writes mention
+ *             (all loop variables when the writes mention none: a sum);
  *   inputs    arrays read and not written, and written arrays read at a
  *             subscript tuple they are never written at (only such reads
  *             count for them), in order of first counted read;
@@ -350,6 +351,12 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                 n.P[n.nP++] = iv;
         }
     }
+    /* writes that mention no loop variable (a sum into s or h[0]): every
+     * iteration is a work unit, so every loop variable is one */
+    if (n.nP == 0)
+        for (int l = root; l < tu->nloops && n.nP < 64; l++)
+            if (in_nest(tu, root, l) && tu->loops[l].iv && !in_P(&n, tu->loops[l].iv))
+                n.P[n.nP++] = tu->loops[l].iv;
     /* thread variable and m from the deepest statement's loops */
     const char *thread = NULL;
     kx_expr *m = kx_int(1);
