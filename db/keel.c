@@ -586,10 +586,10 @@ static int report_row(void *ctx, const db_idiom_info *r)
         return 0;
     }
     if (c->n++ == 0)
-        fprintf(c->out, "%-28s %5s  %-20s %-10s %s\n", "File", "Line", "Function", "Idiom", "Code");
+        fprintf(c->out, "%-34s %5s  %-18s %-10s %s\n", "File", "Line", "Function", "Idiom", "Code");
     /* the code on one line */
     const char *code = r->code ? r->code : "";
-    fprintf(c->out, "%-28s %5d  %-20s %-10s ", short_path(r->file), r->line,
+    fprintf(c->out, "%-34s %5d  %-18s %-10s ", short_path(r->file), r->line,
             r->function ? r->function : "?", r->idiom);
     int blank = 0;
     for (const char *p = code; *p; p++) {
