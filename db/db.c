@@ -1224,3 +1224,95 @@ int db_get_dependence(db *d, int64_t loop_id, char **verdict, char **reason,
         return 1;
     return fail(err, errlen, "%s: read dependence: %s", d->path, sqlite3_errmsg(d->h));
 }
+
+/* ---- idioms, algorithm classes, counts (schema v2) -----------------------
+ * Prepared per call (a few hundred rows per translation unit); every value
+ * is a bound parameter. */
+
+/* Prepare sql, bind n texts (NULL binds NULL) after an int64 at ?1, run. */
+static int exec_texts(db *d, const char *sql, const char *what, int64_t id,
+                      int n, const char *const *texts, int nints, const int *ints,
+                      char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (d->mode != DB_WRITE)
+        return fail(err, errlen, "%s: %s: database is open read-only", d->path, what);
+    if (sqlite3_prepare_v2(d->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return fail_sql(d, what, err, errlen);
+    sqlite3_bind_int64(st, 1, id);
+    for (int i = 0; i < n; i++)
+        bind_text(st, 2 + i, texts[i]);
+    for (int i = 0; i < nints; i++)
+        sqlite3_bind_int(st, 2 + n + i, ints[i]);
+    int r = run(d, st, what, err, errlen);
+    sqlite3_finalize(st);
+    return r;
+}
+
+int db_add_idiom(db *d, int64_t loop_id, const db_idiom_row *r, char *err, size_t errlen)
+{
+    const char *t[] = { r->idiom, r->code, r->evidence, r->detail };
+    int n[] = { r->line, r->col };
+    return exec_texts(d, "INSERT INTO idiom_instances(loop_id, idiom, code, evidence, detail,"
+                         " line, col) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                      "add idiom", loop_id, 4, t, 2, n, err, errlen);
+}
+
+int db_set_class(db *d, int64_t loop_id, const db_class_row *r, char *err, size_t errlen)
+{
+    const char *t[] = { r->class_text, r->w, r->m, r->d, r->c, r->u, r->f_complexity };
+    return exec_texts(d, "INSERT OR REPLACE INTO loop_classes(loop_id, class, w, m, d, c, u,"
+                         " f_complexity) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                      "set class", loop_id, 7, t, 0, NULL, err, errlen);
+}
+
+int db_add_counts(db *d, int64_t loop_id, const db_counts_row *r, char *err, size_t errlen)
+{
+    const char *t[] = { r->scope, r->fadd, r->fmul, r->fdiv, r->ffma, r->fmath, r->flops,
+                        r->iops, r->loads, r->stores, r->bytes_read, r->bytes_written,
+                        r->intensity };
+    return exec_texts(d, "INSERT OR REPLACE INTO loop_counts(loop_id, scope, fadd, fmul, fdiv,"
+                         " ffma, fmath, flops, iops, loads, stores, bytes_read, bytes_written,"
+                         " intensity) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+                         " ?12, ?13, ?14)",
+                      "add counts", loop_id, 13, t, 0, NULL, err, errlen);
+}
+
+int db_add_footprint(db *d, int64_t loop_id, const db_footprint_row *r,
+                     char *err, size_t errlen)
+{
+    const char *t[] = { r->array, r->bytes_read, r->bytes_written };
+    return exec_texts(d, "INSERT OR REPLACE INTO loop_footprints(loop_id, array, bytes_read,"
+                         " bytes_written) VALUES (?1, ?2, ?3, ?4)",
+                      "add footprint", loop_id, 3, t, 0, NULL, err, errlen);
+}
+
+int db_each_idiom(db *d, const char *file, db_idiom_fn fn, void *ctx,
+                  char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int rc, r = 0;
+    if (sqlite3_prepare_v2(d->h,
+            "SELECT l.file, i.line, f.name, i.idiom, i.code, i.evidence, l.line"
+            " FROM idiom_instances i JOIN loops l ON l.id = i.loop_id"
+            " JOIN functions f ON f.id = l.function_id"
+            " WHERE ?1 IS NULL OR l.file = ?1 OR (length(l.file) > length(?1)"
+            "   AND substr(l.file, -length(?1)) = ?1 AND substr(l.file, -length(?1) - 1, 1) = '/')"
+            " ORDER BY l.file, i.line, i.col, i.idiom, i.id", -1, &st, NULL) != SQLITE_OK)
+        return fail_sql(d, "report", err, errlen);
+    bind_text(st, 1, file && *file ? file : NULL);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_idiom_info row = {
+            .file = col_text(st, 0), .line = sqlite3_column_int(st, 1),
+            .function = col_text(st, 2), .idiom = col_text(st, 3),
+            .code = col_text(st, 4), .evidence = col_text(st, 5),
+            .loop_line = sqlite3_column_int(st, 6),
+        };
+        if ((r = fn(ctx, &row)) != 0)
+            break;
+    }
+    if (r == 0 && rc != SQLITE_DONE)
+        r = fail_sql(d, "report", err, errlen);
+    sqlite3_finalize(st);
+    return r;
+}

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 3   /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 4   /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 
@@ -286,5 +286,58 @@ int db_get_stride(db *d, int64_t access_id, int *thread_line, char **stride, cha
                   char *err, size_t errlen);
 int db_get_dependence(db *d, int64_t loop_id, char **verdict, char **reason,
                       char *err, size_t errlen);
+
+/* ---- idioms, algorithm classes, counts (schema v2) ---------------------- */
+
+/* One idiom instance of a loop, with PIR's evidence (statement position and
+ * source text, the deciding accesses). */
+typedef struct {
+    const char *idiom;      /* "stream", "matmul", ... */
+    int line, col;          /* of the statement */
+    const char *code;       /* source text of the statement */
+    const char *evidence;   /* accesses that decided */
+    const char *detail;     /* NULL, or e.g. a stencil's "radius=1,1" */
+} db_idiom_row;
+int db_add_idiom(db *d, int64_t loop_id, const db_idiom_row *r, char *err, size_t errlen);
+
+/* The boat-hull class of a nest and its parameters (expression texts). */
+typedef struct {
+    const char *class_text;
+    const char *w, *m, *d, *c, *u, *f_complexity;
+} db_class_row;
+int db_set_class(db *d, int64_t loop_id, const db_class_row *r, char *err, size_t errlen);
+
+/* Operation counts of a loop (expression texts); scope "iteration" (one
+ * iteration of the loop's body, inner loops included) or "total". */
+typedef struct {
+    const char *scope;
+    const char *fadd, *fmul, *fdiv, *ffma, *fmath, *flops;
+    const char *iops, *loads, *stores, *bytes_read, *bytes_written, *intensity;
+} db_counts_row;
+int db_add_counts(db *d, int64_t loop_id, const db_counts_row *r, char *err, size_t errlen);
+
+/* Bytes one array moves over all iterations of a loop (expression texts). */
+typedef struct {
+    const char *array, *bytes_read, *bytes_written;
+} db_footprint_row;
+int db_add_footprint(db *d, int64_t loop_id, const db_footprint_row *r,
+                     char *err, size_t errlen);
+
+/* One row of `keel report`: an idiom instance with its loop's file and
+ * function.  Strings are valid only during the callback. */
+typedef struct {
+    const char *file;
+    int line;               /* of the statement */
+    const char *function;
+    const char *idiom;
+    const char *code;
+    const char *evidence;
+    int loop_line;          /* line of the loop the instance is attached to */
+} db_idiom_info;
+typedef int (*db_idiom_fn)(void *ctx, const db_idiom_info *row);
+/* Every idiom instance (of files matching `file` per DB_FILE_SUFFIX, NULL:
+ * all) ordered by file, line, idiom.  Returns as db_each_loop. */
+int db_each_idiom(db *d, const char *file, db_idiom_fn fn, void *ctx,
+                  char *err, size_t errlen);
 
 #endif

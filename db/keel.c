@@ -50,6 +50,10 @@ static const char usage_text[] =
     "  show FILE:LINE[:COL] [DB]  one loop with its statements, operation\n"
     "                             counts, array accesses and scalars\n"
     "      --json                 print one JSON object\n"
+    "  report [DB]                every idiom instance, PIR-style: File, Line,\n"
+    "                             Function, Idiom, Code, by file and line\n"
+    "      --file PATH            only PATH\n"
+    "      --json                 JSON array, with the evidence\n"
     RT_CLI_USAGE
     "  help [COMMAND]             print this text\n"
     "\n"
@@ -72,6 +76,14 @@ static const char loops_usage[] =
     "  --json           print a JSON array of objects (paths as stored)\n"
     "\n"
     "DB defaults to $KEEL_DB, else ./keel.db.\n";
+
+static const char report_usage[] =
+    "usage: keel report [--file PATH] [--json] [DB]\n"
+    "\n"
+    "Every idiom instance keelcc found, PIR-style, sorted by file and line:\n"
+    "File, Line (of the statement), Function, Idiom, Code.  --json adds the\n"
+    "evidence (the accesses that decided) and the line of the loop it is\n"
+    "attached to.  --file PATH keeps one file (a path suffix).\n";
 
 static const char show_usage[] =
     "usage: keel show FILE:LINE[:COL] [--json] [DB]\n"
@@ -320,6 +332,28 @@ static char *display_list(const char *text, const char *sep)
     return s;
 }
 
+/* Idioms as stored by keelcc: "matmul,reduction" (a JSON array is
+ * accepted too); written as a JSON array, null when NULL. */
+static void json_csv(FILE *f, const char *text)
+{
+    if (!text || text[0] == '[') {
+        json_list(f, text);
+        return;
+    }
+    fputc('[', f);
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char *item = strndup(p, n);
+        if (p != text)
+            fputc(',', f);
+        json_str(f, item ? item : "");
+        free(item);
+        p += n + (e != NULL);
+    }
+    fputc(']', f);
+}
+
 static void json_num_or_null(FILE *f, int have, long long v)
 {
     if (have)
@@ -390,7 +424,7 @@ static int loops_json_row(loops_ctx *c, const db_loop_summary *r)
     fputs(",\"pragmas\":", f);
     json_list(f, r->pragmas);
     fputs(",\"idioms\":", f);
-    json_list(f, r->idioms);
+    json_csv(f, r->idioms);
     fputs(",\"algorithm_class\":", f);
     json_str(f, r->algorithm_class);
     fputs(",\"parallel\":", f);
@@ -430,7 +464,8 @@ static int loops_row(void *ctx, const db_loop_summary *r)
     row[C_IV] = strdup(r->iv ? r->iv : "-");
     row[C_TRIP] = strdup(r->trip ? r->trip : "-");
     row[C_PRAGMAS] = display_list(r->pragmas, "; ");
-    row[C_IDIOMS] = r->idioms ? display_list(r->idioms, ", ") : NULL;
+    row[C_IDIOMS] = r->idioms ? (r->idioms[0] && r->idioms[0] != '[' ? strdup(r->idioms)
+                                  : display_list(r->idioms, ", ")) : NULL;
     row[C_CLASS] = xstrdup(r->algorithm_class);
     row[C_PARALLEL] = r->parallel ? display_list(r->parallel, ", ") : NULL;
     row[C_COALESCING] = xstrdup(r->coalescing);
@@ -526,6 +561,69 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
 /* ---- keel show ----------------------------------------------------------- */
 
 /* Split FILE:LINE[:COL]; 0 on success.  *file is a new string. */
+/* ---- keel report --------------------------------------------------------- */
+
+typedef struct {
+    int json, n;
+    FILE *out;
+} report_ctx;
+
+/* One PIR row: File, Line, Function, Idiom, Code (JSON adds the evidence
+ * and the line of the loop the idiom belongs to). */
+static int report_row(void *ctx, const db_idiom_info *r)
+{
+    report_ctx *c = ctx;
+    if (c->json) {
+        fputs(c->n++ ? ",\n  {\"file\":" : "[\n  {\"file\":", c->out);
+        json_str(c->out, r->file);
+        fprintf(c->out, ",\"line\":%d,\"function\":", r->line);
+        json_str(c->out, r->function);
+        fputs(",\"idiom\":", c->out);
+        json_str(c->out, r->idiom);
+        fputs(",\"code\":", c->out);
+        json_str(c->out, r->code);
+        fputs(",\"evidence\":", c->out);
+        json_str(c->out, r->evidence);
+        fprintf(c->out, ",\"loop_line\":%d}", r->loop_line);
+        return 0;
+    }
+    if (c->n++ == 0)
+        fprintf(c->out, "%-34s %5s  %-18s %-10s %s\n", "File", "Line", "Function", "Idiom", "Code");
+    /* the code on one line */
+    const char *code = r->code ? r->code : "";
+    fprintf(c->out, "%-34s %5d  %-18s %-10s ", short_path(r->file), r->line,
+            r->function ? r->function : "?", r->idiom);
+    int blank = 0;
+    for (const char *p = code; *p; p++) {
+        if (*p == '\n' || *p == '\t' || *p == ' ') {
+            blank = 1;
+            continue;
+        }
+        if (blank)
+            fputc(' ', c->out);
+        blank = 0;
+        fputc(*p, c->out);
+    }
+    fputc('\n', c->out);
+    return 0;
+}
+
+static int cmd_report(const char *dbpath, const char *file, int json)
+{
+    db *d;
+    char err[512];
+    if (db_open(dbpath, DB_READONLY, &d, err, sizeof err) != 0)
+        return die(EXIT_DB, "%s", err);
+    report_ctx c = { json, 0, stdout };
+    int rc = db_each_idiom(d, file ? clean_file(file) : NULL, report_row, &c, err, sizeof err);
+    db_close(d);
+    if (rc < 0)
+        return die(EXIT_DB, "%s", err);
+    if (json)
+        fputs(c.n ? "\n]\n" : "[]\n", stdout);
+    return 0;
+}
+
 static int parse_location(const char *arg, char **file, int *line, int *col)
 {
     const char *p, *q;
@@ -868,6 +966,8 @@ static int help(const char *cmd)
         fputs(loops_usage, stdout);
     else if (strcmp(cmd, "show") == 0)
         fputs(show_usage, stdout);
+    else if (strcmp(cmd, "report") == 0)
+        fputs(report_usage, stdout);
     else if (strcmp(cmd, "help") == 0)
         fputs(usage_text, stdout);
     else
@@ -902,10 +1002,10 @@ int main(int argc, char **argv)
         return rt_cmd_calibrate(argc - 2, argv + 2, default_db());
     if (strcmp(cmd, "explain") == 0)
         return rt_cmd_explain(argc - 2, argv + 2, default_db());
-    if (strcmp(cmd, "loops") != 0 && strcmp(cmd, "show") != 0)
+    if (strcmp(cmd, "loops") != 0 && strcmp(cmd, "show") != 0 && strcmp(cmd, "report") != 0)
         return die(EXIT_USAGE, cmd[0] == '-' ? "unknown option '%s' (see keel --help)"
                                              : "unknown command '%s' (see keel --help)", cmd);
-    int is_loops = strcmp(cmd, "loops") == 0;
+    int is_loops = strcmp(cmd, "loops") == 0 || strcmp(cmd, "report") == 0;
 
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -929,6 +1029,11 @@ int main(int argc, char **argv)
             func = a + 11;
         else
             return die(EXIT_USAGE, "unknown option '%s' for %s (see keel %s --help)", a, cmd, cmd);
+    }
+    if (strcmp(cmd, "report") == 0) {
+        if (npos > 1 || func)
+            return die(EXIT_USAGE, "report takes [--file PATH] [--json] [DB] (see keel report --help)");
+        return cmd_report(npos ? pos[0] : default_db(), file, json);
     }
     if (is_loops) {
         if (npos > 1)

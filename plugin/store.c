@@ -8,6 +8,9 @@
 #include "store.h"
 
 #include "parallel.h"
+#include "counts.h"
+#include "idioms.h"
+#include "species.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +111,90 @@ static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, int64_t *acc_ids
                              .line = s->scalars[v].line, .col = s->scalars[v].col };
         rc = db_add_scalar(d, stmt_id, &sr, err, errlen);
     }
+    return rc;
+}
+
+/* Counts of loop l, one iteration and all iterations, and bytes per array
+ * over all iterations. */
+static int store_counts(db *d, const ir_tu *tu, int l, int64_t loop_id,
+                        char *err, size_t errlen)
+{
+    int rc = 0;
+    for (int total = 0; total <= 1 && rc == 0; total++) {
+        counts_loop c;
+        if (counts_loop_compute(tu, l, total, &c) != 0) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        char *t[CNT_NFIXED];
+        for (int k = 0; k < CNT_NFIXED; k++)
+            t[k] = counts_q_print(&c.v[k]);
+        char *intensity = counts_intensity(&c);
+        db_counts_row row = {
+            .scope = total ? "total" : "iteration",
+            .fadd = t[CNT_FADD], .fmul = t[CNT_FMUL], .fdiv = t[CNT_FDIV],
+            .ffma = t[CNT_FFMA], .fmath = t[CNT_FMATH], .flops = t[CNT_FLOPS],
+            .iops = t[CNT_IOPS], .loads = t[CNT_LOADS], .stores = t[CNT_STORES],
+            .bytes_read = t[CNT_BYTES_READ], .bytes_written = t[CNT_BYTES_WRITTEN],
+            .intensity = intensity,
+        };
+        rc = db_add_counts(d, loop_id, &row, err, errlen);
+        for (int a = 0; total && rc == 0 && a < c.narrays; a++) {
+            char *r = counts_q_print(&c.read[a]), *w = counts_q_print(&c.written[a]);
+            db_footprint_row fr = { .array = c.arrays[a], .bytes_read = r, .bytes_written = w };
+            rc = db_add_footprint(d, loop_id, &fr, err, errlen);
+            free(r);
+            free(w);
+        }
+        for (int k = 0; k < CNT_NFIXED; k++)
+            free(t[k]);
+        free(intensity);
+        counts_loop_free(&c);
+    }
+    return rc;
+}
+
+/* Idioms, classes and counts of every loop (analysis/idioms.c, species.c,
+ * counts.c) into their tables and the loops' idioms / algorithm_class. */
+static int store_analyses(db *d, const ir_tu *tu, const int64_t *loop_ids,
+                          char *err, size_t errlen)
+{
+    idiom_result ir;
+    if (idiom_analyze(tu, &ir, err, errlen) != 0)
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < ir.n && rc == 0; i++) {
+        const idiom_instance *in = &ir.v[i];
+        const ir_stmt *st = &tu->loops[in->stmt_loop].stmts[in->stmt];
+        char detail[96] = "";
+        size_t len = 0;
+        for (int k = 0; k < in->ndims && len < sizeof detail; k++)
+            len += (size_t)snprintf(detail + len, sizeof detail - len, "%s%d",
+                                    k ? "," : "radius=", in->radius[k]);
+        db_idiom_row row = { .idiom = idiom_name(in->kind), .line = st->line, .col = st->col,
+                             .code = st->text, .evidence = in->evidence,
+                             .detail = in->ndims ? detail : NULL };
+        rc = db_add_idiom(d, loop_ids[in->loop], &row, err, errlen);
+    }
+    for (int l = 0; l < tu->nloops && rc == 0; l++) {
+        char *list = idiom_loop_list(&ir, l);
+        species_class sc;
+        int have_class = tu->loops[l].parent < 0 && species_classify(tu, l, &sc) == 0;
+        db_loop_facts f = { .idioms = list ? list : "",
+                            .algorithm_class = have_class ? sc.text : NULL };
+        rc = db_set_loop_facts(d, loop_ids[l], &f, err, errlen);
+        if (rc == 0 && have_class) {
+            db_class_row cr = { .class_text = sc.text, .w = sc.w, .m = sc.m, .d = sc.d,
+                                .c = sc.c, .u = sc.u, .f_complexity = sc.f_complexity };
+            rc = db_set_class(d, loop_ids[l], &cr, err, errlen);
+        }
+        if (have_class)
+            species_class_free(&sc);
+        free(list);
+        if (rc == 0)
+            rc = store_counts(d, tu, l, loop_ids[l], err, errlen);
+    }
+    idiom_result_free(&ir);
     return rc;
 }
 
@@ -215,6 +302,8 @@ int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t err
     }
     if (tu && rc == 0)
         rc = store_parallel(d, tu, loop_ids, acc_ids, err, errlen);
+    if (rc == 0 && tu)
+        rc = store_analyses(d, tu, loop_ids, err, errlen);
     free(func_ids);
     free(loop_ids);
     free(acc_ids);

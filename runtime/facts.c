@@ -116,17 +116,33 @@ static int grow(void **p, int n, int *cap, size_t size)
 }
 
 /* "["matmul"]" -> "matmul": the first string of a JSON array of strings. */
-static char *first_json_string(const char *json)
+/* Add the idioms of one loop of the nest (comma text, as keelcc stores
+ * loops.idioms) to the nest's label, each idiom once, in the order found:
+ * "matmul,reduction".  Returns -1 on allocation failure. */
+static int add_idioms(rt_facts *f, const char *idioms)
 {
-    const char *q = json ? strchr(json, '"') : NULL, *e;
-    if (!q || !(e = strchr(q + 1, '"')))
-        return NULL;
-    char *s = malloc((size_t)(e - q));
-    if (s) {
-        memcpy(s, q + 1, (size_t)(e - q - 1));
-        s[e - q - 1] = 0;
+    for (const char *p = idioms; p && *p;) {
+        size_t n = strcspn(p, ",");
+        int seen = 0;
+        for (const char *q = f->label; q && *q && !seen;) {
+            size_t m = strcspn(q, ",");
+            seen = m == n && strncmp(q, p, n) == 0;
+            q += m + (q[m] == ',');
+        }
+        if (!seen && n > 0) {
+            size_t old = f->label ? strlen(f->label) : 0;
+            char *nl = realloc(f->label, old + n + 2);
+            if (!nl)
+                return -1;
+            if (old)
+                nl[old++] = ',';
+            memcpy(nl + old, p, n);
+            nl[old + n] = '\0';
+            f->label = nl;
+        }
+        p += n + (p[n] == ',');
     }
-    return s;
+    return 0;
 }
 
 /* ---- loading ------------------------------------------------------------- */
@@ -239,9 +255,10 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
         f->file = dup(l->file);
         f->function = dup(l->function);
         f->line = l->line;
-        f->label = l->idioms ? first_json_string(l->idioms) : NULL;
-        if (!f->label && l->algorithm_class)
-            f->label = dup(l->algorithm_class);
+    }
+    if (add_idioms(f, l->idioms)) {
+        db_free_loop(l);
+        return snprintf(err, errlen, "out of memory"), -1;
     }
     for (int i = 0; i < l->nstmts; i++)
         if (add_stmt(ld, li, &l->stmts[i])) {

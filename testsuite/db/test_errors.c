@@ -12,6 +12,10 @@
 #include <unistd.h>
 
 #include "check.h"
+
+/* The schema version as a string ("2"), for expected messages. */
+#define VSTR_(x) #x
+#define VSTR(x) VSTR_(x)
 #include "db.h"
 
 static char dir[] = "/tmp/keel-db-err-XXXXXX";
@@ -109,8 +113,8 @@ int main(void)
     CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
     db_close(d);
     sql(p, "PRAGMA user_version = 99");
-    refuses(p, DB_READONLY, "database schema version 99 is newer than this keel (3)");
-    refuses(p, DB_WRITE, "database schema version 99 is newer than this keel (3)");
+    refuses(p, DB_READONLY, "database schema version 99 is newer than this keel (" VSTR(DB_SCHEMA_VERSION) ")");
+    refuses(p, DB_WRITE, "database schema version 99 is newer than this keel (" VSTR(DB_SCHEMA_VERSION) ")");
     sql(p, "PRAGMA user_version = 1; DROP TABLE keel_meta;");
     refuses(p, DB_READONLY, "not a keel database");
 

@@ -41,7 +41,7 @@ expect_eq "$(KEEL_FORCE=gpu OMP_TARGET_OFFLOAD=DISABLED "$DECIDE" once k.c 4 n=1
 KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 >out.txt 2>err.txt
 expect_eq "$(cat out.txt)" "1 1" "verbose verdicts"
 expect_eq "$(lines err.txt)" 2 "verbose lines"
-grep -Eq '^keel: k\.c:4 mm n=2000: cpu [0-9.]+ (s|ms|us) \| gpu [0-9.]+ (s|ms|us) \+ xfer [0-9.]+ (s|ms|us) -> GPU$' err.txt \
+grep -Eq '^keel: k\.c:4 mm \[matmul,reduction\] n=2000: cpu [0-9.]+ (s|ms|us) \| gpu [0-9.]+ (s|ms|us) \+ xfer [0-9.]+ (s|ms|us) -> GPU$' err.txt \
     && ok || bad "verbose format: $(head -1 err.txt)"
 
 # the decisions log: one row per new set of values; KEEL_LOG=0 writes none

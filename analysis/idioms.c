@@ -1,0 +1,578 @@
+/*
+ * idioms.c -- idiom recognition on the loop IR (see idioms.h).
+ *
+ * Definitions (statement S in its innermost loop L with variable v; W an
+ * array write of S; "the variables of an access" are the enclosing loop
+ * variables its subscripts mention; an access is indirect when a subscript
+ * holds a load atom, ipda's `load.X(...)`):
+ *
+ *   stream     W mentions v, no access of S is indirect, S is neither a
+ *              transpose nor a stencil.                                 -> L
+ *   transpose  a read of rank >= 2 whose per-dimension variables (one per
+ *              dimension) are a non-identity permutation of W's.        -> L
+ *   gather     W direct, some read indirect.                            -> L
+ *   scatter    W indirect, the same element is not read.                -> L
+ *   histogram  W indirect and the same element is read (h[B[i]] += x).  -> L
+ *   stencil    W mentions v; one array X is read at >= 2 distinct tuples,
+ *              each a constant vector away from W's tuple, one non-zero;
+ *              unless X is W's array and every non-zero offset reaches an
+ *              element written by an earlier iteration of L (recurrence).
+ *                                                                       -> L
+ *   reduction  S reads and writes the same scalar or array element; the
+ *              reducing loop R is the innermost enclosing loop whose
+ *              variable the element does not mention but another read of S
+ *              does.                                                    -> R
+ *   matmul     reduction over R (variable k) with a multiply; the output O
+ *              (W, or for a scalar the array written by the first later
+ *              statement of R's parent that reads it) mentions a and b;
+ *              reads X, Y with a in X\Y, b in Y\X, k in X and Y.         -> R
+ *   matvec     as matmul with one output variable a in X, k in X and Y, and
+ *              Y mentioning no output variable (a dot product has no
+ *              output variable and is only a reduction).                -> R
+ */
+#include "idioms.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[IDIOM_NKINDS] = {
+    "gather", "histogram", "matmul", "matvec", "reduction",
+    "scatter", "stencil", "stream", "transpose",
+};
+
+const char *idiom_name(idiom_kind k)
+{
+    return k >= 0 && k < IDIOM_NKINDS ? names[k] : "?";
+}
+
+/* ---- small helpers over accesses ----------------------------------------- */
+
+/* The loops enclosing loop li, innermost first (li itself at [0]). */
+static int chain(const ir_tu *tu, int li, int out[64])
+{
+    int n = 0;
+    for (int l = li; l >= 0 && n < 64; l = tu->loops[l].parent)
+        out[n++] = l;
+    return n;
+}
+
+static int acc_mentions(const ir_access *a, const char *iv)
+{
+    if (!iv)
+        return 0;
+    for (int d = 0; d < a->ndims; d++)
+        if (kx_mentions(a->index[d], iv))
+            return 1;
+    return 0;
+}
+
+static int acc_indirect(const ir_access *a)
+{
+    for (int d = 0; d < a->ndims; d++) {
+        if (!kx_has_opaque(a->index[d]))
+            continue;
+        char *t = kx_print(a->index[d]);
+        int hit = t && strstr(t, "load.") != NULL;
+        free(t);
+        if (hit)
+            return 1;
+    }
+    return 0;
+}
+
+static int same_tuple(const ir_access *a, const ir_access *b)
+{
+    if (strcmp(a->array, b->array) != 0 || a->ndims != b->ndims)
+        return 0;
+    for (int d = 0; d < a->ndims; d++)
+        if (!kx_equal(a->index[d], b->index[d]))
+            return 0;
+    return 1;
+}
+
+/* off = r - w per dimension when every difference is a constant. */
+static int const_offset(const ir_access *r, const ir_access *w, int64_t *off)
+{
+    if (r->ndims != w->ndims || r->ndims == 0 || r->ndims > 8)
+        return 0;
+    for (int d = 0; d < r->ndims; d++) {
+        kx_expr *diff = kx_sub(r->index[d], w->index[d]);
+        int ok = kx_is_const(diff, &off[d]);
+        kx_free(diff);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+/* "A[i][k - 1]" */
+static void acc_text(const ir_access *a, char *buf, size_t cap)
+{
+    size_t len = (size_t)snprintf(buf, cap, "%s", a->array);
+    for (int d = 0; d < a->ndims && len < cap; d++) {
+        char *t = kx_print(a->index[d]);
+        len += (size_t)snprintf(buf + len, cap - len, "[%s]", t ? t : "?");
+        free(t);
+    }
+}
+
+/* The single chain variable dimension d of a mentions, or NULL. */
+static const char *dim_iv(const ir_tu *tu, const int *ch, int nch, const ir_access *a, int d)
+{
+    const char *found = NULL;
+    for (int c = 0; c < nch; c++) {
+        const char *iv = tu->loops[ch[c]].iv;
+        if (iv && kx_mentions(a->index[d], iv)) {
+            if (found)
+                return NULL;
+            found = iv;
+        }
+    }
+    return found;
+}
+
+/* ---- result building ------------------------------------------------------ */
+
+typedef struct {
+    const ir_tu *tu;
+    idiom_result *r;
+    int failed;
+} ctx;
+
+static idiom_instance *add(ctx *c, idiom_kind kind, int loop, int sl, int si,
+                           const char *fmt, ...)
+{
+    idiom_result *r = c->r;
+    if (r->n == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 32;
+        idiom_instance *v = realloc(r->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            c->failed = 1;
+            return NULL;
+        }
+        r->v = v;
+        r->cap = cap;
+    }
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    idiom_instance *in = &r->v[r->n];
+    memset(in, 0, sizeof *in);
+    in->kind = kind;
+    in->loop = loop;
+    in->stmt_loop = sl;
+    in->stmt = si;
+    in->line = c->tu->loops[sl].stmts[si].line;
+    in->evidence = strdup(buf);
+    if (!in->evidence) {
+        c->failed = 1;
+        return NULL;
+    }
+    r->n++;
+    return in;
+}
+
+/* ---- the per-statement rules ---------------------------------------------- */
+
+/* Is the read of X at offset off (from W) an element W wrote in an earlier
+ * iteration of loop l?  Needs off = coeff(W, v) * delta with delta * step < 0. */
+static int backward(const ir_loop *l, const ir_access *w, const int64_t *off)
+{
+    if (!l->iv || l->step == 0)
+        return 0;
+    int64_t delta = 0;
+    int have = 0;
+    for (int d = 0; d < w->ndims; d++) {
+        kx_expr *c = kx_coeff(w->index[d], l->iv);
+        int64_t cv;
+        int isc = kx_is_const(c, &cv);
+        kx_free(c);
+        if (!isc)
+            return 0;
+        if (cv == 0) {
+            if (off[d] != 0)
+                return 0;
+            continue;
+        }
+        if (off[d] % cv != 0)
+            return 0;
+        int64_t dd = off[d] / cv;
+        if (have && dd != delta)
+            return 0;
+        delta = dd;
+        have = 1;
+    }
+    return have && delta != 0 && (delta > 0) != (l->step > 0);
+}
+
+/* Stencil test of write w against the reads of array `arr`; adds an
+ * instance and returns 1 when it holds. */
+static int try_stencil(ctx *c, int sl, int si, const ir_access *w, const char *arr)
+{
+    const ir_stmt *s = &c->tu->loops[sl].stmts[si];
+    const ir_loop *l = &c->tu->loops[sl];
+    int64_t offs[32][8];
+    int n = 0, nonzero = 0, allback = 1;
+    for (int a = 0; a < s->nacc && n < 32; a++) {
+        const ir_access *r = &s->acc[a];
+        if (r->is_write || strcmp(r->array, arr) != 0)
+            continue;
+        int64_t off[8];
+        if (!const_offset(r, w, off))
+            continue;
+        int dup = 0;
+        for (int k = 0; k < n && !dup; k++)
+            dup = memcmp(offs[k], off, sizeof(int64_t) * (size_t)w->ndims) == 0;
+        if (dup)
+            continue;
+        memcpy(offs[n++], off, sizeof off);
+        int nz = 0;
+        for (int d = 0; d < w->ndims; d++)
+            nz |= off[d] != 0;
+        if (nz) {
+            nonzero++;
+            if (!backward(l, w, off))
+                allback = 0;
+        }
+    }
+    if (n < 2 || nonzero == 0)
+        return 0;
+    if (strcmp(arr, w->array) == 0 && allback)
+        return 0;   /* a recurrence, not a parallel stencil */
+    char wt[256], ot[512];
+    acc_text(w, wt, sizeof wt);
+    size_t len = 0;
+    int radius[8] = {0};
+    for (int k = 0; k < n && len < sizeof ot; k++) {
+        len += (size_t)snprintf(ot + len, sizeof ot - len, "%s(", k ? " " : "");
+        for (int d = 0; d < w->ndims && len < sizeof ot; d++) {
+            int64_t o = offs[k][d];
+            int ro = (int)(o < 0 ? -o : o);
+            if (ro > radius[d])
+                radius[d] = ro;
+            len += (size_t)snprintf(ot + len, sizeof ot - len, "%s%lld", d ? "," : "",
+                                    (long long)o);
+        }
+        if (len < sizeof ot)
+            len += (size_t)snprintf(ot + len, sizeof ot - len, ")");
+    }
+    char rt[64];
+    size_t rl = 0;
+    for (int d = 0; d < w->ndims && rl < sizeof rt; d++)
+        rl += (size_t)snprintf(rt + rl, sizeof rt - rl, "%s%d", d ? "," : "", radius[d]);
+    idiom_instance *in = add(c, IDIOM_STENCIL, sl, sl, si, "W %s; R %s at offsets %s; radius %s",
+                             wt, arr, ot, rt);
+    if (in) {
+        in->ndims = w->ndims;
+        memcpy(in->radius, radius, sizeof radius);
+    }
+    return 1;
+}
+
+static int try_transpose(ctx *c, int sl, int si, const ir_access *w, const int *ch, int nch)
+{
+    const ir_stmt *s = &c->tu->loops[sl].stmts[si];
+    if (w->ndims < 2 || w->ndims > 8)
+        return 0;
+    const char *wiv[8];
+    for (int d = 0; d < w->ndims; d++)
+        if (!(wiv[d] = dim_iv(c->tu, ch, nch, w, d)))
+            return 0;
+    for (int a = 0; a < s->nacc; a++) {
+        const ir_access *r = &s->acc[a];
+        if (r->is_write || r->ndims != w->ndims || same_tuple(r, w))
+            continue;
+        int used[8] = {0}, ok = 1, ident = 1;
+        for (int d = 0; d < r->ndims && ok; d++) {
+            const char *iv = dim_iv(c->tu, ch, nch, r, d);
+            int k = -1;
+            for (int e = 0; iv && e < w->ndims && k < 0; e++)
+                if (!used[e] && strcmp(wiv[e], iv) == 0)
+                    k = e;
+            if (k < 0)
+                ok = 0;
+            else {
+                used[k] = 1;
+                ident &= k == d;
+            }
+        }
+        if (ok && !ident) {
+            char wt[256], rt[256];
+            acc_text(w, wt, sizeof wt);
+            acc_text(r, rt, sizeof rt);
+            add(c, IDIOM_TRANSPOSE, sl, sl, si, "W %s; R %s", wt, rt);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Output access of a scalar accumulator: the first array write of the first
+ * statement after loop r in r's parent that reads `name`. */
+static const ir_access *scalar_output(const ir_tu *tu, int r, const char *name)
+{
+    int p = tu->loops[r].parent;
+    if (p < 0)
+        return NULL;
+    const ir_loop *pl = &tu->loops[p];
+    int after = tu->loops[r].end_line;
+    for (int s = 0; s < pl->nstmts; s++) {
+        const ir_stmt *st = &pl->stmts[s];
+        if (st->line <= after)
+            continue;
+        int reads = 0;
+        for (int v = 0; v < st->nscalars; v++)
+            reads |= !st->scalars[v].is_write && strcmp(st->scalars[v].name, name) == 0;
+        if (!reads)
+            continue;
+        for (int a = 0; a < st->nacc; a++)
+            if (st->acc[a].is_write)
+                return &st->acc[a];
+        return NULL;
+    }
+    return NULL;
+}
+
+/* Reduction of statement si (target: array write w, or scalar `scal`), and
+ * matmul / matvec on top of it. */
+static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char *scal,
+                          const int *ch, int nch)
+{
+    const ir_tu *tu = c->tu;
+    const ir_stmt *s = &tu->loops[sl].stmts[si];
+    /* reads other than the target element itself */
+    int other[64], no = 0;
+    for (int a = 0; a < s->nacc && no < 64; a++) {
+        const ir_access *r = &s->acc[a];
+        if (r->is_write || (w && same_tuple(r, w)))
+            continue;
+        other[no++] = a;
+    }
+    int red = -1;
+    for (int k = 0; k < nch && red < 0; k++) {
+        const char *iv = tu->loops[ch[k]].iv;
+        if (!iv || (w && acc_mentions(w, iv)))
+            continue;
+        for (int o = 0; o < no; o++)
+            if (acc_mentions(&s->acc[other[o]], iv)) {
+                red = ch[k];
+                break;
+            }
+    }
+    if (red < 0)
+        return;
+    const char *kv = tu->loops[red].iv;
+    char wt[256];
+    if (w)
+        acc_text(w, wt, sizeof wt);
+    else
+        snprintf(wt, sizeof wt, "%s", scal);
+    add(c, IDIOM_REDUCTION, red, sl, si, "RW %s; over %s", wt, kv);
+
+    if (s->ops.fmul + s->ops.imul < 1)
+        return;
+    const ir_access *out = w ? w : scalar_output(tu, red, scal);
+    /* output variables: chain variables the output mentions */
+    const char *F[64];
+    int nf = 0;
+    for (int k = 0; out && k < nch; k++) {
+        const char *iv = tu->loops[ch[k]].iv;
+        if (iv && acc_mentions(out, iv))
+            F[nf++] = iv;
+    }
+    if (nf == 0)
+        return;
+    char ot[256];
+    acc_text(out, ot, sizeof ot);
+    /* matmul first */
+    for (int x = 0; x < no; x++)
+        for (int y = 0; y < no; y++) {
+            if (x == y)
+                continue;
+            const ir_access *X = &s->acc[other[x]], *Y = &s->acc[other[y]];
+            if (!acc_mentions(X, kv) || !acc_mentions(Y, kv))
+                continue;
+            for (int a = 0; a < nf; a++)
+                for (int b = 0; b < nf; b++) {
+                    if (a == b)
+                        continue;
+                    if (acc_mentions(X, F[a]) && !acc_mentions(Y, F[a]) &&
+                        acc_mentions(Y, F[b]) && !acc_mentions(X, F[b])) {
+                        char xt[256], yt[256];
+                        acc_text(X, xt, sizeof xt);
+                        acc_text(Y, yt, sizeof yt);
+                        add(c, IDIOM_MATMUL, red, sl, si, "out %s; R %s; R %s; over %s",
+                            ot, xt, yt, kv);
+                        return;
+                    }
+                }
+        }
+    for (int x = 0; x < no; x++)
+        for (int y = 0; y < no; y++) {
+            if (x == y)
+                continue;
+            const ir_access *X = &s->acc[other[x]], *Y = &s->acc[other[y]];
+            if (!acc_mentions(X, kv) || !acc_mentions(Y, kv))
+                continue;
+            int yf = 0, xa = 0;
+            for (int a = 0; a < nf; a++) {
+                yf |= acc_mentions(Y, F[a]);
+                xa |= acc_mentions(X, F[a]);
+            }
+            if (xa && !yf) {
+                char xt[256], yt[256];
+                acc_text(X, xt, sizeof xt);
+                acc_text(Y, yt, sizeof yt);
+                add(c, IDIOM_MATVEC, red, sl, si, "out %s; R %s (matrix); R %s (vector); over %s",
+                    ot, xt, yt, kv);
+                return;
+            }
+        }
+}
+
+static int is_chain_iv(const ir_tu *tu, const int *ch, int nch, const char *name)
+{
+    for (int k = 0; k < nch; k++)
+        if (tu->loops[ch[k]].iv && strcmp(tu->loops[ch[k]].iv, name) == 0)
+            return 1;
+    return 0;
+}
+
+static void statement(ctx *c, int sl, int si)
+{
+    const ir_tu *tu = c->tu;
+    const ir_loop *l = &tu->loops[sl];
+    const ir_stmt *s = &l->stmts[si];
+    int ch[64];
+    int nch = chain(tu, sl, ch);
+    int any_indirect = 0;
+    for (int a = 0; a < s->nacc; a++)
+        any_indirect |= acc_indirect(&s->acc[a]);
+
+    for (int a = 0; a < s->nacc; a++) {
+        const ir_access *w = &s->acc[a];
+        if (!w->is_write)
+            continue;
+        char wt[256];
+        acc_text(w, wt, sizeof wt);
+        int self_read = 0;
+        for (int b = 0; b < s->nacc; b++)
+            self_read |= !s->acc[b].is_write && same_tuple(&s->acc[b], w);
+        if (acc_indirect(w)) {
+            add(c, self_read ? IDIOM_HISTOGRAM : IDIOM_SCATTER, sl, sl, si, "W %s", wt);
+            continue;
+        }
+        if (any_indirect) {
+            for (int b = 0; b < s->nacc; b++)
+                if (!s->acc[b].is_write && acc_indirect(&s->acc[b])) {
+                    char rt[256];
+                    acc_text(&s->acc[b], rt, sizeof rt);
+                    add(c, IDIOM_GATHER, sl, sl, si, "W %s; R %s", wt, rt);
+                    break;
+                }
+            continue;
+        }
+        if (self_read)
+            try_reduction(c, sl, si, w, NULL, ch, nch);
+        if (!acc_mentions(w, l->iv))
+            continue;
+        int special = try_transpose(c, sl, si, w, ch, nch);
+        /* stencil: once per distinct read array */
+        for (int b = 0; b < s->nacc; b++) {
+            const ir_access *r = &s->acc[b];
+            if (r->is_write)
+                continue;
+            int seen = 0;
+            for (int e = 0; e < b && !seen; e++)
+                seen = !s->acc[e].is_write && strcmp(s->acc[e].array, r->array) == 0;
+            if (!seen)
+                special |= try_stencil(c, sl, si, w, r->array);
+        }
+        if (!special)
+            add(c, IDIOM_STREAM, sl, sl, si, "W %s", wt);
+    }
+    /* scalar accumulators */
+    for (int v = 0; v < s->nscalars; v++) {
+        const ir_scalar *sc = &s->scalars[v];
+        if (!sc->is_write || is_chain_iv(tu, ch, nch, sc->name))
+            continue;
+        int dup = 0, read = 0;
+        for (int u = 0; u < s->nscalars; u++) {
+            if (u < v && s->scalars[u].is_write && strcmp(s->scalars[u].name, sc->name) == 0)
+                dup = 1;
+            if (!s->scalars[u].is_write && strcmp(s->scalars[u].name, sc->name) == 0)
+                read = 1;
+        }
+        if (!dup && read)
+            try_reduction(c, sl, si, NULL, sc->name, ch, nch);
+    }
+}
+
+int idiom_analyze(const ir_tu *tu, idiom_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    ctx c = { tu, out, 0 };
+    for (int l = 0; tu && l < tu->nloops && !c.failed; l++)
+        for (int s = 0; s < tu->loops[l].nstmts && !c.failed; s++)
+            statement(&c, l, s);
+    if (c.failed) {
+        idiom_result_free(out);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+void idiom_result_free(idiom_result *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n; i++)
+        free(r->v[i].evidence);
+    free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+static char *join(const int *have)
+{
+    size_t cap = 1;
+    for (int k = 0; k < IDIOM_NKINDS; k++)
+        if (have[k])
+            cap += strlen(names[k]) + 1;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int k = 0; k < IDIOM_NKINDS; k++)
+        if (have[k]) {
+            if (s[0])
+                strcat(s, ",");
+            strcat(s, names[k]);
+        }
+    return s;
+}
+
+char *idiom_loop_list(const idiom_result *r, int loop)
+{
+    int have[IDIOM_NKINDS] = {0};
+    for (int i = 0; i < r->n; i++)
+        if (r->v[i].loop == loop)
+            have[r->v[i].kind] = 1;
+    return join(have);
+}
+
+char *idiom_nest_list(const ir_tu *tu, const idiom_result *r, int loop)
+{
+    int have[IDIOM_NKINDS] = {0};
+    for (int i = 0; i < r->n; i++) {
+        int l = r->v[i].loop;
+        while (l >= 0 && l != loop)
+            l = tu->loops[l].parent;
+        if (l == loop)
+            have[r->v[i].kind] = 1;
+    }
+    return join(have);
+}

@@ -1,0 +1,659 @@
+/*
+ * species.c -- boat-hull algorithm classes of loop nests (see species.h).
+ *
+ * The boat-hull paper (section 3.2) classifies code by what each input
+ * element contributes to each output element ("K|element -> K|element",
+ * "K|neighbourhood(3) -> K|element", "K|element -> 1|shared"); Table 1
+ * lists the class parameters.  We derive them from the loop IR:
+ *
+ *   outputs   the arrays the nest writes, in order of first write;
+ *   P         the work-unit variables: loop variables the writes mention
+ *             (all loop variables when the writes mention none: a sum);
+ *   inputs    arrays read and not written, and written arrays read at a
+ *             subscript tuple they are never written at (only such reads
+ *             count for them), in order of first counted read;
+ *   range     per dimension lo:hi, the extremes of the subscripts over the
+ *             enclosing loops' bounds (innermost variable first, each
+ *             replaced by its lower or upper bound by the sign of its
+ *             coefficient; a bounding box, not an exact footprint);
+ *   pattern   input: shared (no loop variable), full (no work-unit
+ *             variable), chunk(per dim "-" or range) (work-unit and other
+ *             variables), neighbourhood(E1x..) (>= 2 tuples at constant
+ *             offsets from one another, E = offset extent per dimension),
+ *             element (otherwise); output: element, or shared when it
+ *             mentions no work-unit variable.
+ *
+ * Parameters (Table 1, section 4.2, as expressions):
+ *   w   work units: the element count of the first output's range when it
+ *       is an element output; for a shared output every iteration of the
+ *       deepest statement is a work unit (Table 1 "sum": w = A*B).
+ *   m   applications of f() per work unit: the product of the trip counts
+ *       of the non-work-unit loops around the deepest statement, each trip
+ *       bounded above (outer variables at their extremes); 1 when none.
+ *   d   compulsory bytes in + out: range elements * element size of every
+ *       input and output; an output that is also read at its written
+ *       elements (C += ...) counts twice (read and written).
+ *   c   the part of d whose accesses are coalesced for work units along
+ *       the thread variable t (the innermost work-unit loop around the
+ *       deepest statement): t only in the last subscript, with coefficient
+ *       -1, 0 or 1 (0: broadcast).  u = d - c (shared outputs are u, as
+ *       Table 1's "sum" has u = 1).
+ *   f_complexity  float + integer operations of the deepest statement (the
+ *       operator f() applied per element).
+ */
+#include "species.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counts.h"
+
+#define MAXA 256
+
+typedef struct {
+    int loop;                 /* loop holding the statement */
+    const ir_stmt *st;
+    const ir_access *a;
+} acc_ref;
+
+typedef struct {
+    const ir_tu *tu;
+    int root;
+    int nacc;
+    acc_ref acc[MAXA];
+    const char *P[64];
+    int nP;
+} nest;
+
+static int in_nest(const ir_tu *tu, int root, int l)
+{
+    while (l >= 0 && l != root)
+        l = tu->loops[l].parent;
+    return l == root;
+}
+
+static int chain(const nest *n, int l, int *out)
+{
+    int k = 0;
+    for (; l >= 0 && k < 64; l = n->tu->loops[l].parent) {
+        out[k++] = l;
+        if (l == n->root)
+            break;
+    }
+    return k;
+}
+
+static int mentions_any(const ir_access *a, const char *iv)
+{
+    for (int d = 0; iv && d < a->ndims; d++)
+        if (kx_mentions(a->index[d], iv))
+            return 1;
+    return 0;
+}
+
+static int same_tuple(const ir_access *a, const ir_access *b)
+{
+    if (strcmp(a->array, b->array) || a->ndims != b->ndims)
+        return 0;
+    for (int d = 0; d < a->ndims; d++)
+        if (!kx_equal(a->index[d], b->index[d]))
+            return 0;
+    return 1;
+}
+
+static int in_P(const nest *n, const char *iv)
+{
+    for (int k = 0; iv && k < n->nP; k++)
+        if (strcmp(n->P[k], iv) == 0)
+            return 1;
+    return 0;
+}
+
+/* Extreme (max when want_max) of e over the loops around loop l. */
+static kx_expr *extreme(const nest *n, int l, const kx_expr *e, int want_max)
+{
+    int ch[64];
+    int nch = chain(n, l, ch);
+    kx_expr *x = kx_copy(e);
+    for (int k = 0; k < nch && x; k++) {
+        const ir_loop *L = &n->tu->loops[ch[k]];
+        if (!L->iv || !L->canonical || !L->lower || !L->upper || !kx_mentions(x, L->iv))
+            continue;
+        kx_expr *c = kx_coeff(x, L->iv);
+        int64_t cv = 1;
+        int inc = kx_is_const(c, &cv) ? cv >= 0 : 1;
+        kx_free(c);
+        int take_max = inc == want_max;
+        kx_expr *one = kx_int(1), *b;
+        if (L->step > 0)
+            b = take_max ? kx_sub(L->upper, one) : kx_copy(L->lower);
+        else
+            b = take_max ? kx_copy(L->lower) : kx_add(L->upper, one);
+        kx_expr *y = kx_subst(x, L->iv, b);
+        kx_free(one);
+        kx_free(b);
+        kx_free(x);
+        x = y;
+    }
+    return x;
+}
+
+/* Append text to a growing buffer. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int oom;
+} buf;
+
+static void put(buf *b, const char *t)
+{
+    size_t n = strlen(t);
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->cap + n + 1) * 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, t, n + 1);
+    b->len += n;
+}
+
+/* print e without blanks */
+static void put_expr(buf *b, const kx_expr *e)
+{
+    char *t = kx_print(e);
+    if (!t) {
+        b->oom = 1;
+        return;
+    }
+    char *w = t;
+    for (char *r = t; *r; r++)
+        if (*r != ' ')
+            *w++ = *r;
+    *w = '\0';
+    put(b, t);
+    free(t);
+}
+
+/* Symbols are program sizes: large.  Bind every symbol to 2^20. */
+static int big(void *ctx, const char *name, int64_t *v)
+{
+    (void)ctx;
+    (void)name;
+    *v = 1 << 20;
+    return 1;
+}
+
+/* min (want_max 0) or max of a and b: decided by their difference when it
+ * is constant, else with every symbol assumed large (2^20); an opaque
+ * min()/max() when neither decides. */
+static kx_expr *pick(const kx_expr *a, const kx_expr *b, int want_max)
+{
+    kx_expr *diff = kx_sub(a, b);
+    int64_t v;
+    char err[64];
+    int ok = kx_is_const(diff, &v) || kx_eval(diff, big, NULL, &v, err, sizeof err) == 0;
+    kx_free(diff);
+    if (ok)
+        return kx_copy((v >= 0) == (want_max != 0) ? a : b);
+    kx_expr *ab[2] = { (kx_expr *)a, (kx_expr *)b };
+    return kx_op(want_max ? KX_MAX : KX_MIN, NULL, 2, ab);
+}
+
+/* Range of array accesses sel[0..ns-1] per dimension into lo[], hi[]. */
+static int range(const nest *n, const int *sel, int ns, int ndims, kx_expr **lo, kx_expr **hi)
+{
+    for (int d = 0; d < ndims; d++) {
+        lo[d] = hi[d] = NULL;
+        for (int s = 0; s < ns; s++) {
+            const acc_ref *r = &n->acc[sel[s]];
+            if (d >= r->a->ndims)
+                continue;
+            kx_expr *mn = extreme(n, r->loop, r->a->index[d], 0);
+            kx_expr *mx = extreme(n, r->loop, r->a->index[d], 1);
+            if (!lo[d]) {
+                lo[d] = mn;
+                hi[d] = mx;
+            } else {
+                kx_expr *nl = pick(lo[d], mn, 0), *nh = pick(hi[d], mx, 1);
+                kx_free(lo[d]);
+                kx_free(hi[d]);
+                kx_free(mn);
+                kx_free(mx);
+                lo[d] = nl;
+                hi[d] = nh;
+            }
+        }
+        if (!lo[d])
+            return -1;
+    }
+    return 0;
+}
+
+static void put_range(buf *b, int ndims, kx_expr **lo, kx_expr **hi)
+{
+    for (int d = 0; d < ndims; d++) {
+        if (d)
+            put(b, ",");
+        put_expr(b, lo[d]);
+        put(b, ":");
+        put_expr(b, hi[d]);
+    }
+}
+
+/* elements of the range: product of (hi - lo + 1) */
+static kx_expr *elements(int ndims, kx_expr **lo, kx_expr **hi)
+{
+    kx_expr *e = kx_int(1), *one = kx_int(1);
+    for (int d = 0; d < ndims; d++) {
+        kx_expr *t = kx_sub(hi[d], lo[d]);
+        kx_expr *t1 = kx_add(t, one);
+        kx_expr *p = kx_mul(e, t1);
+        kx_free(e);
+        kx_free(t);
+        kx_free(t1);
+        e = p;
+    }
+    kx_free(one);
+    return e;
+}
+
+static void free_range(int ndims, kx_expr **lo, kx_expr **hi)
+{
+    for (int d = 0; d < ndims; d++) {
+        kx_free(lo[d]);
+        kx_free(hi[d]);
+    }
+}
+
+/* Is access r coalesced along thread variable t? */
+static int coalesced(const ir_access *a, const char *t)
+{
+    if (!t)
+        return 1;
+    for (int d = 0; d < a->ndims; d++) {
+        if (!kx_mentions(a->index[d], t))
+            continue;
+        if (d != a->ndims - 1)
+            return 0;
+        kx_expr *c = kx_coeff(a->index[d], t);
+        int64_t v;
+        int ok = kx_is_const(c, &v) && v >= -1 && v <= 1 && kx_degree(a->index[d], t) == 1;
+        kx_free(c);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+static void add_to(kx_expr **sum, const kx_expr *x)
+{
+    kx_expr *s = kx_add(*sum, x);
+    kx_free(*sum);
+    *sum = s;
+}
+
+static int cmp_stmt(const void *a, const void *b)
+{
+    const acc_ref *x = a, *y = b;
+    if (x->st->line != y->st->line)
+        return x->st->line - y->st->line;
+    if (x->st->col != y->st->col)
+        return x->st->col - y->st->col;
+    return (int)(x->a - y->a);
+}
+
+static char *dup_print(const kx_expr *e)
+{
+    return e ? kx_print(e) : NULL;
+}
+
+int species_classify(const ir_tu *tu, int root, species_class *out)
+{
+    memset(out, 0, sizeof *out);
+    nest n = { .tu = tu, .root = root };
+    const ir_stmt *deep = NULL;
+    int deep_loop = -1, deep_depth = -1, deep_line = 0;
+    for (int l = root; l < tu->nloops; l++) {
+        if (!in_nest(tu, root, l))
+            continue;
+        for (int s = 0; s < tu->loops[l].nstmts; s++) {
+            const ir_stmt *st = &tu->loops[l].stmts[s];
+            if (tu->loops[l].depth > deep_depth ||
+                (tu->loops[l].depth == deep_depth && st->line < deep_line)) {
+                deep = st;
+                deep_loop = l;
+                deep_depth = tu->loops[l].depth;
+                deep_line = st->line;
+            }
+            for (int a = 0; a < st->nacc && n.nacc < MAXA; a++)
+                n.acc[n.nacc++] = (acc_ref){ l, st, &st->acc[a] };
+        }
+    }
+    if (n.nacc == 0)
+        return 1;
+    qsort(n.acc, (size_t)n.nacc, sizeof n.acc[0], cmp_stmt);
+
+    /* work-unit variables */
+    for (int i = 0; i < n.nacc; i++) {
+        if (!n.acc[i].a->is_write)
+            continue;
+        int ch[64];
+        int nch = chain(&n, n.acc[i].loop, ch);
+        for (int k = nch - 1; k >= 0; k--) {
+            const char *iv = tu->loops[ch[k]].iv;
+            if (iv && mentions_any(n.acc[i].a, iv) && !in_P(&n, iv) && n.nP < 64)
+                n.P[n.nP++] = iv;
+        }
+    }
+    /* writes that mention no loop variable (a sum into s or h[0]): every
+     * iteration is a work unit, so every loop variable is one */
+    if (n.nP == 0)
+        for (int l = root; l < tu->nloops && n.nP < 64; l++)
+            if (in_nest(tu, root, l) && tu->loops[l].iv && !in_P(&n, tu->loops[l].iv))
+                n.P[n.nP++] = tu->loops[l].iv;
+    /* thread variable and m from the deepest statement's loops */
+    const char *thread = NULL;
+    kx_expr *m = kx_int(1);
+    {
+        int ch[64];
+        int nch = chain(&n, deep_loop, ch);
+        for (int k = 0; k < nch; k++) {
+            const ir_loop *L = &tu->loops[ch[k]];
+            if (L->iv && in_P(&n, L->iv)) {
+                if (!thread)
+                    thread = L->iv;
+            } else if (L->trip) {
+                kx_expr *t = extreme(&n, L->parent >= 0 && ch[k] != root ? L->parent : ch[k],
+                                     L->trip, 1);
+                kx_expr *nm = kx_mul(m, t);
+                kx_free(m);
+                kx_free(t);
+                m = nm;
+            }
+        }
+    }
+
+    /* arrays in order of first appearance */
+    const char *names[MAXA];
+    int nnames = 0;
+    for (int i = 0; i < n.nacc; i++) {
+        int seen = 0;
+        for (int k = 0; k < nnames && !seen; k++)
+            seen = strcmp(names[k], n.acc[i].a->array) == 0;
+        if (!seen)
+            names[nnames++] = n.acc[i].a->array;
+    }
+    /* per array: written? counted reads */
+    typedef struct {
+        const char *name;
+        int first_read, first_write;   /* acc index of first counted read / write */
+        int reads[MAXA], nreads, writes[MAXA], nwrites;
+        int rmw;                       /* read at a written tuple */
+        int elem;
+    } arr;
+    arr *A = calloc((size_t)nnames + 1, sizeof *A);
+    if (!A) {
+        kx_free(m);
+        return -1;
+    }
+    for (int k = 0; k < nnames; k++) {
+        arr *x = &A[k];
+        x->name = names[k];
+        x->first_read = x->first_write = -1;
+        for (int i = 0; i < n.nacc; i++) {
+            const ir_access *a = n.acc[i].a;
+            if (strcmp(a->array, x->name))
+                continue;
+            if (a->elem_size > x->elem)
+                x->elem = a->elem_size;
+            if (a->is_write) {
+                x->writes[x->nwrites++] = i;
+                if (x->first_write < 0)
+                    x->first_write = i;
+            }
+        }
+        for (int i = 0; i < n.nacc; i++) {
+            const ir_access *a = n.acc[i].a;
+            if (strcmp(a->array, x->name) || a->is_write)
+                continue;
+            int at_written = 0;
+            for (int w = 0; w < x->nwrites && !at_written; w++)
+                at_written = same_tuple(a, n.acc[x->writes[w]].a);
+            if (at_written) {
+                x->rmw = 1;
+                continue;
+            }
+            x->reads[x->nreads++] = i;
+            if (x->first_read < 0)
+                x->first_read = i;
+        }
+    }
+
+    buf b = {0};
+    kx_expr *d = kx_int(0), *c = kx_int(0), *w = NULL;
+    /* inputs, by first counted read */
+    int ninputs = 0;
+    for (int i = 0; i < n.nacc; i++)
+        for (int k = 0; k < nnames; k++) {
+            arr *x = &A[k];
+            if (x->first_read != i)
+                continue;
+            int nd = n.acc[i].a->ndims;
+            kx_expr *lo[8], *hi[8];
+            if (nd > 8 || range(&n, x->reads, x->nreads, nd, lo, hi))
+                continue;
+            if (ninputs++)
+                put(&b, " ^ ");
+            put_range(&b, nd, lo, hi);
+            /* variables of the counted reads */
+            int anyP = 0, anyOther = 0, anyIv = 0, allC = 1;
+            int nonP_dim[8] = {0};
+            for (int r = 0; r < x->nreads; r++) {
+                const acc_ref *ar = &n.acc[x->reads[r]];
+                int ch[64];
+                int nch = chain(&n, ar->loop, ch);
+                for (int q = 0; q < nch; q++) {
+                    const char *iv = tu->loops[ch[q]].iv;
+                    if (!iv)
+                        continue;
+                    for (int dd = 0; dd < ar->a->ndims && dd < 8; dd++) {
+                        if (!kx_mentions(ar->a->index[dd], iv))
+                            continue;
+                        anyIv = 1;
+                        if (in_P(&n, iv))
+                            anyP = 1;
+                        else {
+                            anyOther = 1;
+                            nonP_dim[dd] = 1;
+                        }
+                    }
+                }
+                if (!coalesced(ar->a, thread))
+                    allC = 0;
+            }
+            put(&b, "|");
+            if (!anyIv) {
+                put(&b, "shared");
+            } else if (!anyP) {
+                put(&b, "full");
+            } else if (anyOther) {
+                put(&b, "chunk(");
+                for (int dd = 0; dd < nd; dd++) {
+                    if (dd)
+                        put(&b, ",");
+                    if (nonP_dim[dd]) {
+                        put_expr(&b, lo[dd]);
+                        put(&b, ":");
+                        put_expr(&b, hi[dd]);
+                    } else {
+                        put(&b, "-");
+                    }
+                }
+                put(&b, ")");
+            } else {
+                /* neighbourhood: distinct tuples, all at constant offsets */
+                int64_t mn[8], mx[8];
+                int distinct = 1, constant = 1;
+                const ir_access *base = n.acc[x->reads[0]].a;
+                for (int dd = 0; dd < nd; dd++)
+                    mn[dd] = mx[dd] = 0;
+                for (int r = 1; r < x->nreads && constant; r++) {
+                    const ir_access *o = n.acc[x->reads[r]].a;
+                    int diffz = 1;
+                    for (int dd = 0; dd < nd && constant; dd++) {
+                        kx_expr *df = kx_sub(o->index[dd], base->index[dd]);
+                        int64_t v;
+                        if (!kx_is_const(df, &v))
+                            constant = 0;
+                        else {
+                            if (v < mn[dd])
+                                mn[dd] = v;
+                            if (v > mx[dd])
+                                mx[dd] = v;
+                            diffz &= v == 0;
+                        }
+                        kx_free(df);
+                    }
+                    if (!diffz)
+                        distinct = 2;
+                }
+                if (constant && distinct == 2) {
+                    put(&b, "neighbourhood(");
+                    for (int dd = 0; dd < nd; dd++) {
+                        char t[32];
+                        snprintf(t, sizeof t, "%s%lld", dd ? "x" : "",
+                                 (long long)(mx[dd] - mn[dd] + 1));
+                        put(&b, t);
+                    }
+                    put(&b, ")");
+                } else {
+                    put(&b, "element");
+                }
+            }
+            kx_expr *el = elements(nd, lo, hi), *sz = kx_int(x->elem);
+            kx_expr *by = kx_mul(el, sz);
+            add_to(&d, by);
+            if (allC)
+                add_to(&c, by);
+            kx_free(el);
+            kx_free(sz);
+            kx_free(by);
+            free_range(nd, lo, hi);
+        }
+    put(&b, ninputs ? " -> " : "-> ");
+    /* outputs, by first write */
+    int noutputs = 0;
+    for (int i = 0; i < n.nacc; i++)
+        for (int k = 0; k < nnames; k++) {
+            arr *x = &A[k];
+            if (x->first_write != i)
+                continue;
+            int nd = n.acc[i].a->ndims;
+            kx_expr *lo[8], *hi[8];
+            if (nd > 8 || range(&n, x->writes, x->nwrites, nd, lo, hi))
+                continue;
+            if (noutputs++)
+                put(&b, " ^ ");
+            int elementwise = 0, allC = 1;
+            for (int r = 0; r < x->nwrites; r++) {
+                const acc_ref *ar = &n.acc[x->writes[r]];
+                for (int q = 0; q < n.nP; q++)
+                    elementwise |= mentions_any(ar->a, n.P[q]);
+                if (!coalesced(ar->a, thread))
+                    allC = 0;
+            }
+            kx_expr *el = nd ? elements(nd, lo, hi) : kx_int(1);
+            if (nd)
+                put_range(&b, nd, lo, hi);
+            else
+                put(&b, "1");
+            put(&b, elementwise ? "|element" : "|shared");
+            if (!elementwise)
+                allC = 0;
+            if (!w && elementwise)
+                w = kx_copy(el);
+            kx_expr *sz = kx_int(x->elem);
+            kx_expr *by = kx_mul(el, sz);
+            int times = x->rmw ? 2 : 1;
+            for (int t = 0; t < times; t++) {
+                add_to(&d, by);
+                if (allC)
+                    add_to(&c, by);
+            }
+            kx_free(el);
+            kx_free(sz);
+            kx_free(by);
+            free_range(nd, lo, hi);
+        }
+    if (noutputs == 0)
+        put(&b, "1|shared");
+    if (!w) {
+        /* every iteration of the deepest statement is a work unit */
+        counts_q q = { kx_int(1), 1 };
+        int ch[64];
+        int nch = chain(&n, deep_loop, ch);
+        for (int k = 0; k < nch; k++) {
+            counts_q s;
+            if (counts_sum(tu, ch[k], &q, &s)) {
+                kx_free(q.p);
+                q.p = NULL;
+                break;
+            }
+            kx_free(q.p);
+            q = s;
+        }
+        if (q.p && q.den == 1)
+            w = q.p;
+        else if (q.p) {
+            kx_expr *args[2] = { q.p, kx_int(q.den) };
+            w = kx_op(KX_DIV, NULL, 2, args);
+            kx_free(args[0]);
+            kx_free(args[1]);
+        }
+    }
+    kx_expr *u = kx_sub(d, c);
+    int64_t f = deep ? deep->ops.fadd + deep->ops.fmul + deep->ops.fdiv + deep->ops.fmath +
+                       deep->ops.iadd + deep->ops.imul + deep->ops.idiv + deep->ops.cmp
+                     : 0;
+    kx_expr *fe = kx_int(f);
+    out->text = b.s;
+    out->w = dup_print(w);
+    out->m = dup_print(m);
+    out->d = dup_print(d);
+    out->c = dup_print(c);
+    out->u = dup_print(u);
+    out->f_complexity = dup_print(fe);
+    kx_free(w);
+    kx_free(m);
+    kx_free(d);
+    kx_free(c);
+    kx_free(u);
+    kx_free(fe);
+    free(A);
+    if (b.oom || !out->text || !out->w || !out->m || !out->d || !out->c || !out->u ||
+        !out->f_complexity) {
+        species_class_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+void species_class_free(species_class *c)
+{
+    if (!c)
+        return;
+    free(c->text);
+    free(c->w);
+    free(c->m);
+    free(c->d);
+    free(c->c);
+    free(c->u);
+    free(c->f_complexity);
+    memset(c, 0, sizeof *c);
+}
