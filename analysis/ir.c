@@ -88,6 +88,9 @@ void ir_tu_free(ir_tu *tu)
         for (int s = 0; s < l->nstmts; s++)
             free_stmt(&l->stmts[s]);
         free(l->stmts);
+        for (int k = 0; k < l->nsyms; k++)
+            free(l->syms[k]);
+        free(l->syms);
     }
     free(tu->loops);
     free(tu->path);
@@ -119,6 +122,7 @@ int ir_add_loop(ir_tu *tu, int function, int parent, ir_loop_kind kind,
     l->file = dup(file);
     l->line = l->end_line = line;
     l->col = col;
+    l->offset = l->end_offset = -1;
     return tu->nloops - 1;
 }
 
@@ -180,6 +184,15 @@ int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col)
     v->line = line;
     v->col = col;
     return s->nscalars - 1;
+}
+
+int ir_add_sym(ir_loop *l, const char *name)
+{
+    char **p = grow(&l->syms, &l->nsyms, sizeof *p);
+    if (!p)
+        return -1;
+    *p = dup(name);
+    return l->nsyms - 1;
 }
 
 int ir_add_call(ir_stmt *s, const char *name)
@@ -331,6 +344,8 @@ void ir_dump(const ir_tu *tu, FILE *out)
         if (l->n_if || l->n_break || l->n_continue || l->n_goto || l->n_return)
             fprintf(out, " if=%d break=%d continue=%d goto=%d return=%d", l->n_if,
                     l->n_break, l->n_continue, l->n_goto, l->n_return);
+        for (int k = 0; k < l->nsyms; k++)
+            fprintf(out, "%s%s", k ? "," : " syms=", l->syms[k]);
         fputc('\n', out);
         for (int s = 0; s < l->nstmts; s++) {
             const ir_stmt *st = &l->stmts[s];

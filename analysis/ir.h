@@ -89,6 +89,17 @@ typedef struct {
     int n_if, n_break, n_continue, n_goto, n_return;
     int nstmts;
     ir_stmt *stmts;
+    /* Where the loop sits in its file, for source instrumentation. */
+    int offset;           /* byte offset of the loop keyword, -1 inside a macro */
+    int end_offset;       /* one past the loop's last byte, -1 inside a macro */
+    int pragma_line;      /* first line of the pragmas directly above (not
+                           * scop/endscop), 0 when there are none */
+    int target_line;      /* last line of an attached `omp target` pragma, 0 if none */
+    /* Integer variables in scope just before the loop that the bounds,
+     * subscripts and extents of its nest mention (not its own nest's loop
+     * variables): the values the runtime models need at launch. */
+    int nsyms;
+    char **syms;
 } ir_loop;
 
 typedef struct {
@@ -122,6 +133,7 @@ int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
                   int line, int col);
 int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col);
 int ir_add_call(ir_stmt *s, const char *name);
+int ir_add_sym(ir_loop *l, const char *name);
 
 /* Set the header of a for loop; takes ownership of lower and upper (either
  * may be NULL).  Derives canonical and the trip count:

@@ -12,6 +12,7 @@
  * warning line on stderr; it never changes the compile's result.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
+#define _DEFAULT_SOURCE     /* mkstemps */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "instrument.h"
 #include "ir.h"
 #include "store.h"
 #include "walker.h"
@@ -43,6 +45,12 @@ typedef struct {
     int nclang;            /* arguments for libclang */
     char **clang;
     int compiles;          /* the command compiles (not -E, -M, -MM, ...) */
+    int links;             /* ... and links (no -c, -S) */
+    int c_or_s;            /* 'c' or 'S' when the command stops there, else 0 */
+    const char *output;    /* -o value */
+    const char *dep_file;  /* -MF value */
+    int dep;               /* -MD or -MMD given */
+    instrument_mode instrument;
 } options;
 
 static void usage(FILE *out, const char *compiler)
@@ -57,6 +65,11 @@ static void usage(FILE *out, const char *compiler)
         "keel options (removed before the compiler sees the arguments):\n"
         "  --keel-db=PATH        attribute database (default: $KEEL_DB, else ./keel.db)\n"
         "  --keel-analysis=off   only run the compiler (also KEEL_DISABLE=1)\n"
+        "  --keel-instrument=M   off: compile the source as it is; report (default): call\n"
+        "                        libkeelrt before every loop nest, which decides CPU or\n"
+        "                        GPU at run time (KEEL_VERBOSE=1 shows it); offload:\n"
+        "                        also let the verdict pick where `omp target` loops run\n"
+        "                        (also KEEL_INSTRUMENT=M); linking adds libkeelrt\n"
         "  --keel-dump-ir        print each source's loop IR on stderr\n"
         "  --keel-quiet          no keel warnings (also KEEL_QUIET=1)\n"
         "  --keel-help           this help (also --help alone)\n"
@@ -65,6 +78,7 @@ static void usage(FILE *out, const char *compiler)
         "environment:\n"
         "  KEEL_CC      the real compiler (default clang-19; now '%s')\n"
         "  KEEL_DB      the attribute database\n"
+        "  KEEL_RT_HEADER, KEEL_RT_LIB   keelrt.h and libkeelrt.a to use\n"
         "\n"
         "examples:\n"
         "  keelcc -O2 -c gemm.c -o gemm.o\n"
@@ -133,6 +147,19 @@ static int push(int *n, char ***arr, const char *s)
     return 0;
 }
 
+static int parse_instrument(const char *s, instrument_mode *m)
+{
+    if (strcmp(s, "off") == 0)
+        *m = INSTRUMENT_OFF;
+    else if (strcmp(s, "report") == 0)
+        *m = INSTRUMENT_REPORT;
+    else if (strcmp(s, "offload") == 0)
+        *m = INSTRUMENT_OFFLOAD;
+    else
+        return -1;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     const char *env;
@@ -141,6 +168,11 @@ static int parse_args(int argc, char **argv, options *o)
     o->analysis = !((env = getenv("KEEL_DISABLE")) && *env && strcmp(env, "0"));
     o->quiet = (env = getenv("KEEL_QUIET")) && *env && strcmp(env, "0");
     o->compiles = 1;
+    o->instrument = INSTRUMENT_REPORT;
+    if ((env = getenv("KEEL_INSTRUMENT")) && *env && parse_instrument(env, &o->instrument) != 0) {
+        fprintf(stderr, "keelcc: error: KEEL_INSTRUMENT='%s' is not off, report or offload\n", env);
+        return -1;
+    }
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
     int openmp = 0;
 
@@ -154,6 +186,12 @@ static int parse_args(int argc, char **argv, options *o)
                 o->analysis = 0;
             else if (strcmp(a, "--keel-analysis=on") == 0)
                 o->analysis = 1;
+            else if (strncmp(a, "--keel-instrument=", 18) == 0) {
+                if (parse_instrument(a + 18, &o->instrument) != 0) {
+                    fprintf(stderr, "keelcc: error: %s: expected off, report or offload\n", a);
+                    return -1;
+                }
+            }
             else if (strcmp(a, "--keel-dump-ir") == 0)
                 o->dump_ir = 1;
             else if (strcmp(a, "--keel-quiet") == 0)
@@ -175,6 +213,10 @@ static int parse_args(int argc, char **argv, options *o)
             push(&o->ncc, &o->cc, v);
             if (strcmp(a, "-x") == 0)
                 lang_c = strcmp(v, "c") == 0 ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
+            if (strcmp(a, "-o") == 0)
+                o->output = v;
+            if (strcmp(a, "-MF") == 0)
+                o->dep_file = v;
             if (in_list(clang_value_opts, a)) {
                 push(&o->nclang, &o->clang, a);
                 push(&o->nclang, &o->clang, v);
@@ -189,6 +231,14 @@ static int parse_args(int argc, char **argv, options *o)
         if (strcmp(a, "-E") == 0 || strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0
             || strcmp(a, "-fsyntax-only") == 0)
             o->compiles = 0;
+        if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0)
+            o->c_or_s = a[1];
+        if (strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0)
+            o->dep = 1;
+        if (strncmp(a, "-o", 2) == 0 && a[2])
+            o->output = a + 2;
+        if (strncmp(a, "-MF", 3) == 0 && a[3])
+            o->dep_file = a + 3;
         if (strncmp(a, "-x", 2) == 0 && a[2])
             lang_c = strcmp(a + 2, "c") == 0 ? 1 : strcmp(a + 2, "none") == 0 ? -1 : 0;
         if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
@@ -204,17 +254,21 @@ static int parse_args(int argc, char **argv, options *o)
      * guarded by #ifdef _OPENMP must look as it does to the compiler. */
     if (openmp)
         push(&o->nclang, &o->clang, OPENMP_VERSION_MACRO);
+    o->links = o->compiles && !o->c_or_s;
     return 0;
 }
 
-/* Run the real compiler in a child process; returns its pid or -1. */
-static pid_t start_compiler(const options *o)
+/* Run the real compiler with argv in a child process, its stderr to
+ * stderr_fd when that is not -1; returns its pid or -1. */
+static pid_t start_compiler(char **argv, int stderr_fd)
 {
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        execvp(o->cc[0], o->cc);
-        fprintf(stderr, "keelcc: error: cannot run '%s': %s\n", o->cc[0], strerror(errno));
+        if (stderr_fd >= 0)
+            dup2(stderr_fd, 2);
+        execvp(argv[0], argv);
+        fprintf(stderr, "keelcc: error: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }
     return pid;
@@ -302,6 +356,253 @@ static void record(const options *o, analysed *res)
     db_close(d);
 }
 
+/* ---- instrumentation ----------------------------------------------------- */
+
+/* keelrt.h and libkeelrt.a: $KEEL_RT_HEADER / $KEEL_RT_LIB, else next to an
+ * installed keelcc (bin/../include/keel, bin/../lib), else the build tree. */
+static void runtime_paths(char *header, char *lib, size_t n)
+{
+    const char *env;
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    snprintf(header, n, "%s", KEEL_RT_HEADER);
+    snprintf(lib, n, "%s", KEEL_RT_LIB);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            char h[PATH_MAX + 64], l[PATH_MAX + 64];
+            *slash = '\0';
+            snprintf(h, sizeof h, "%s/../include/keel/keelrt.h", exe);
+            snprintf(l, sizeof l, "%s/../lib/libkeelrt.a", exe);
+            if (access(h, R_OK) == 0 && access(l, R_OK) == 0) {
+                snprintf(header, n, "%s", h);
+                snprintf(lib, n, "%s", l);
+            }
+        }
+    }
+    if ((env = getenv("KEEL_RT_HEADER")) && *env)
+        snprintf(header, n, "%s", env);
+    if ((env = getenv("KEEL_RT_LIB")) && *env)
+        snprintf(lib, n, "%s", env);
+}
+
+/* The database path as the program will see it at run time: absolute. */
+static void absolute_db(const char *db_path, char *out, size_t n)
+{
+    char cwd[PATH_MAX];
+    if (db_path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(out, n, "%s", db_path);
+    else
+        snprintf(out, n, "%s/%s", cwd, db_path);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *p = realloc(buf, cap * 2);
+        if (!p) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = p;
+        cap *= 2;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static int write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(text, 1, len, f);
+    return fclose(f) == 0 && w == len ? 0 : -1;
+}
+
+/* Replace every occurrence of `from` by `to` in the file at path. */
+static void replace_in_file(const char *path, const char *from, const char *to)
+{
+    size_t len, fl = strlen(from), tl = strlen(to);
+    char *text = read_file(path, &len);
+    if (!text)
+        return;
+    char *out = malloc(len / (fl ? fl : 1) * (tl + 1) + len + 1);
+    if (out) {
+        size_t o = 0;
+        for (size_t i = 0; i < len;) {
+            if (fl && i + fl <= len && memcmp(text + i, from, fl) == 0) {
+                memcpy(out + o, to, tl);
+                o += tl;
+                i += fl;
+            } else {
+                out[o++] = text[i++];
+            }
+        }
+        write_file(path, out, o);
+    }
+    free(out);
+    free(text);
+}
+
+/* Where -MD/-MMD without -MF write: the output with its extension as .d. */
+static void dep_path(const options *o, char *out, size_t n)
+{
+    if (o->dep_file) {
+        snprintf(out, n, "%s", o->dep_file);
+        return;
+    }
+    snprintf(out, n, "%s", o->output ? o->output : "");
+    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    if (dot && (!slash || dot > slash))
+        *dot = '\0';
+    strncat(out, ".d", n - strlen(out) - 1);
+}
+
+typedef struct {
+    char temp[64];        /* instrumented copy, "" when the source is not */
+} instrumented;
+
+/* Write instrumented copies of the analysed sources.  Returns how many. */
+static int make_copies(const options *o, analysed *res, instrumented *ins, const char *header)
+{
+    char db[PATH_MAX + 1];
+    absolute_db(o->db_path, db, sizeof db);
+    const char *tmp = getenv("TMPDIR");
+    int made = 0;
+    for (int i = 0; i < o->nsources; i++) {
+        ins[i].temp[0] = '\0';
+        size_t len;
+        char *src = res[i].ir ? read_file(o->sources[i], &len) : NULL;
+        char *text = NULL;
+        if (src && instrument_source(res[i].ir, res[i].path, src, len, header, db,
+                                     o->instrument, &text) > 0) {
+            snprintf(ins[i].temp, sizeof ins[i].temp, "%s/keel-XXXXXX.c",
+                     tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
+            int fd = mkstemps(ins[i].temp, 2);
+            if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+                warn(o, "%s: not instrumented: cannot write a temporary file%s", o->sources[i], "");
+                if (fd >= 0)
+                    unlink(ins[i].temp);
+                ins[i].temp[0] = '\0';
+            } else {
+                made++;
+            }
+            if (fd >= 0)
+                close(fd);
+        }
+        free(text);
+        free(src);
+    }
+    return made;
+}
+
+/* The compile command with instrumented copies in place of their sources. */
+static char **instrumented_argv(const options *o, const instrumented *ins, char *out_name,
+                                char **dirs)
+{
+    int n = 0;
+    char **argv = NULL;
+    for (int k = 0; k < o->ncc; k++) {
+        const char *a = o->cc[k];
+        for (int i = 0; i < o->nsources; i++)
+            if (a == o->sources[i] && ins[i].temp[0])
+                a = ins[i].temp;
+        push(&n, &argv, a);
+    }
+    /* Quoted #includes resolve against the original file's folder. */
+    for (int i = 0; i < o->nsources; i++) {
+        if (!ins[i].temp[0])
+            continue;
+        const char *slash = strrchr(o->sources[i], '/');
+        dirs[i] = slash ? strndup(o->sources[i], (size_t)(slash - o->sources[i])) : strdup(".");
+        push(&n, &argv, "-iquote");
+        push(&n, &argv, dirs[i]);
+    }
+    /* -c/-S without -o would name the output after the copy. */
+    if (o->c_or_s && !o->output && out_name[0]) {
+        push(&n, &argv, "-o");
+        push(&n, &argv, out_name);
+    }
+    return argv;
+}
+
+/* Run the compiler on instrumented copies.  Returns its exit status, or -1
+ * when that compile failed (the caller then compiles the original). */
+static int compile_instrumented(const options *o, const instrumented *ins, char *first_error,
+                                size_t errlen)
+{
+    char out_name[PATH_MAX] = "";
+    if (o->c_or_s && !o->output) {
+        const char *base = strrchr(o->sources[0], '/');
+        base = base ? base + 1 : o->sources[0];
+        snprintf(out_name, sizeof out_name, "%.*s.%c", (int)(strlen(base) - 2), base,
+                 o->c_or_s == 'c' ? 'o' : 's');
+    }
+    char **dirs = calloc((size_t)o->nsources, sizeof *dirs);
+    char **argv = dirs ? instrumented_argv(o, ins, out_name, dirs) : NULL;
+    char errpath[] = "/tmp/keel-stderr-XXXXXX";
+    int fd = argv ? mkstemp(errpath) : -1;
+    int status = -1;
+    if (fd >= 0) {
+        pid_t pid = start_compiler(argv, fd);
+        status = pid < 0 ? -1 : wait_compiler(pid);
+        size_t len = 0;
+        char *msgs = read_file(errpath, &len);
+        if (status == 0 && msgs) {
+            fwrite(msgs, 1, len, stderr);   /* the compile's own warnings */
+        } else if (msgs && len) {
+            char *nl = memchr(msgs, '\n', len);
+            snprintf(first_error, errlen, "%.*s", (int)((nl ? nl : msgs + len) - msgs), msgs);
+        }
+        free(msgs);
+        close(fd);
+        unlink(errpath);
+        if (status != 0)
+            status = -1;
+    }
+    if (status == 0 && o->dep) {
+        char dp[PATH_MAX + 3];
+        if (o->output || o->dep_file) {
+            dep_path(o, dp, sizeof dp);
+        } else {
+            snprintf(dp, sizeof dp, "%s", out_name);
+            dep_path(&(options){ .output = dp }, dp, sizeof dp);
+        }
+        for (int i = 0; i < o->nsources; i++)
+            if (ins[i].temp[0])
+                replace_in_file(dp, ins[i].temp, o->sources[i]);
+    }
+    for (int i = 0; dirs && i < o->nsources; i++)
+        free(dirs[i]);
+    free(dirs);
+    free(argv);
+    return status;
+}
+
+/* Link arguments for libkeelrt; sqlite and friends only when needed. */
+static void add_runtime_link(options *o, const char *lib)
+{
+    push(&o->ncc, &o->cc, lib);
+    push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
+    push(&o->ncc, &o->cc, "-lsqlite3");
+    push(&o->ncc, &o->cc, "-lpthread");
+    push(&o->ncc, &o->cc, "-ldl");
+    push(&o->ncc, &o->cc, "-lm");
+    push(&o->ncc, &o->cc, "-Wl,--pop-state");
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -318,17 +619,59 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    pid_t pid = start_compiler(&o);
-    if (pid < 0) {
-        fprintf(stderr, "keelcc: error: cannot start '%s': %s\n", o.compiler, strerror(errno));
-        return 127;
+    char header[PATH_MAX + 64], lib[PATH_MAX + 64];
+    runtime_paths(header, lib, sizeof header);
+    if (!o.analysis)
+        o.instrument = INSTRUMENT_OFF;
+    if (o.instrument != INSTRUMENT_OFF && (access(header, R_OK) != 0 || access(lib, R_OK) != 0)) {
+        warn(&o, "libkeelrt not found (%s): building without instrumentation", lib, "");
+        o.instrument = INSTRUMENT_OFF;
     }
     int want = o.analysis && o.compiles && o.nsources > 0;
+    /* Several sources with -c/-S and no -o each get their own output name
+     * from the compiler; copies would rename them: leave those alone. */
+    int instrument = want && o.instrument != INSTRUMENT_OFF
+                  && !(o.c_or_s && !o.output && o.nsources > 1);
+    /* The count of the user's arguments: what the database records and what
+     * a fallback compile runs, without the runtime link arguments. */
+    int user_ncc = o.ncc;
+    if (o.links && o.instrument != INSTRUMENT_OFF)
+        add_runtime_link(&o, lib);
+
     analysed *res = want ? calloc((size_t)o.nsources, sizeof *res) : NULL;
-    if (res)
+    int status;
+    if (instrument && res) {
         analyse(&o, res);
-    int status = wait_compiler(pid);
+        instrumented *ins = calloc((size_t)o.nsources, sizeof *ins);
+        char first_error[512] = "";
+        status = -1;
+        if (ins && make_copies(&o, res, ins, header) > 0)
+            status = compile_instrumented(&o, ins, first_error, sizeof first_error);
+        for (int i = 0; ins && i < o.nsources; i++)
+            if (ins[i].temp[0])
+                unlink(ins[i].temp);
+        free(ins);
+        if (status < 0) {
+            pid_t pid = start_compiler(o.cc, -1);
+            status = pid < 0 ? 127 : wait_compiler(pid);
+            if (status == 0 && first_error[0])
+                warn(&o, "instrumented compile failed (%s); built without instrumentation%s",
+                     first_error, "");
+        }
+    } else {
+        /* Analyse while the compiler runs. */
+        pid_t pid = start_compiler(o.cc, -1);
+        if (pid < 0) {
+            fprintf(stderr, "keelcc: error: cannot start '%s': %s\n", o.compiler, strerror(errno));
+            return 127;
+        }
+        if (res)
+            analyse(&o, res);
+        status = wait_compiler(pid);
+    }
     /* A failed compile has told the user already; its stale rows stay. */
+    o.ncc = user_ncc;
+    o.cc[o.ncc] = NULL;
     if (res && status == 0)
         record(&o, res);
     for (int i = 0; res && i < o.nsources; i++) {

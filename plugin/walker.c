@@ -46,6 +46,15 @@ typedef struct {
     pragma_line *pragmas;
 } source_file;
 
+/* What the instrumentation must know about a variable an expression names. */
+typedef struct {
+    char *name;
+    int integer;         /* integer, character, bool or enum type */
+    int always_visible;  /* a parameter or a file-scope variable */
+    CXFile file;         /* where a local is declared, and at which offset */
+    int offset;
+} sym_info;
+
 typedef struct {
     CXTranslationUnit tu;
     ir_tu *ir;
@@ -56,6 +65,8 @@ typedef struct {
     ir_stmt *stmt;       /* statement being scanned, NULL outside */
     int nfiles;
     source_file *files;
+    int nsyms;           /* variables seen in expressions: the last reference */
+    sym_info *syms;
     int oom;
 } walker;
 
@@ -293,9 +304,16 @@ static void attach_pragmas(walker *w, int loop, CXFile f)
         first = i;
         line = pl->line - 1;
     }
-    for (int i = first; i < sf->npragmas && sf->pragmas[i].line < l->line; i++)
-        if (strcmp(sf->pragmas[i].text, "scop") && strcmp(sf->pragmas[i].text, "endscop"))
-            ir_add_pragma(l, sf->pragmas[i].text);
+    for (int i = first; i < sf->npragmas && sf->pragmas[i].line < l->line; i++) {
+        const char *t = sf->pragmas[i].text;
+        if (strcmp(t, "scop") == 0 || strcmp(t, "endscop") == 0)
+            continue;
+        ir_add_pragma(l, t);
+        if (!l->pragma_line)
+            l->pragma_line = sf->pragmas[i].line;
+        if (strncmp(t, "omp target", 10) == 0)
+            l->target_line = sf->pragmas[i].last_line;
+    }
 
     /* scop region: the last scop/endscop pragma above the loop is a scop. */
     int in_scop = 0, scop_line = 0;
@@ -360,6 +378,46 @@ static int integer_value(CXCursor c, int64_t *v)
 }
 
 static kx_expr *to_expr(walker *w, CXCursor c);
+
+static int is_integer_type(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    return (t.kind >= CXType_Bool && t.kind <= CXType_Int128) || t.kind == CXType_Enum;
+}
+
+/* Remember the declaration a symbol refers to (the latest reference wins:
+ * when a nest is finished, its own references are the latest). */
+static void note_symbol(walker *w, CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+        return;
+    char *name = cursor_spelling(decl);
+    if (!name)
+        return;
+    sym_info *si = NULL;
+    for (int i = 0; i < w->nsyms && !si; i++)
+        if (strcmp(w->syms[i].name, name) == 0)
+            si = &w->syms[i];
+    if (si) {
+        free(name);
+    } else {
+        sym_info *ns = realloc(w->syms, sizeof *ns * (size_t)(w->nsyms + 1));
+        if (!ns) {
+            free(name);
+            w->oom = 1;
+            return;
+        }
+        w->syms = ns;
+        si = &w->syms[w->nsyms++];
+        si->name = name;
+    }
+    CXCursor parent = clang_getCursorSemanticParent(decl);
+    si->integer = is_integer_type(clang_getCursorType(decl));
+    si->always_visible = k == CXCursor_ParmDecl
+                      || clang_getCursorKind(parent) == CXCursor_TranslationUnit;
+    expansion(clang_getCursorLocation(decl), &si->file, NULL, NULL, &si->offset);
+}
 
 static kx_expr *binary_expr(walker *w, CXCursor c, kx_expr *(*op)(const kx_expr *, const kx_expr *))
 {
@@ -435,6 +493,7 @@ static kx_expr *to_expr(walker *w, CXCursor c)
         CXCursor ref = clang_getCursorReferenced(c);
         if (clang_getCursorKind(ref) == CXCursor_EnumConstantDecl)
             return kx_int(clang_getEnumConstantDeclValue(ref));
+        note_symbol(w, ref);
         char *name = cursor_spelling(c);
         kx_expr *e = kx_sym(name);
         free(name);
@@ -1138,6 +1197,88 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
 static void walk_stmt(walker *w, CXCursor c);
 static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *data);
 
+/* Byte offsets of the loop in its file, -1 when it comes from a macro.  The
+ * extent of a loop whose body is a simple statement ends at the start of its
+ * final `;`; with a compound body it ends just past the `}`. */
+static void set_offsets(walker *w, ir_loop *l, CXSourceRange r)
+{
+    CXFile f1, f2, s1, s2;
+    int o1, o2;
+    unsigned so1, so2;
+    expansion(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
+    expansion(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
+    clang_getSpellingLocation(clang_getRangeStart(r), &s1, NULL, NULL, &so1);
+    clang_getSpellingLocation(clang_getRangeEnd(r), &s2, NULL, NULL, &so2);
+    source_file *sf = get_file(w, f1);
+    if (!sf || !sf->buf || !clang_File_isEqual(f1, f2) || !clang_File_isEqual(f1, s1)
+        || !clang_File_isEqual(f2, s2) || (int)so1 != o1 || (int)so2 != o2
+        || o2 < o1 || (size_t)o2 >= sf->len)
+        return;
+    if (sf->buf[o2] == ';' || sf->buf[o2] == '}')
+        o2++;
+    else if (!(o2 > o1 && sf->buf[o2 - 1] == '}'))
+        return;   /* a body ending in anything else: leave it alone */
+    l->offset = o1;
+    l->end_offset = o2;
+}
+
+static int name_in(char **names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, const kx_expr *e)
+{
+    if (!e)
+        return;
+    char **names = NULL;
+    int n = kx_symbols(e, &names);
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i];
+        int is_iv = 0;
+        for (int k = first; k < w->ir->nloops && !is_iv; k++)
+            is_iv = w->ir->loops[k].iv && strcmp(w->ir->loops[k].iv, name) == 0;
+        if (is_iv || name_in(root->syms, root->nsyms, name))
+            continue;
+        for (int s = 0; s < w->nsyms; s++) {
+            sym_info *si = &w->syms[s];
+            if (strcmp(si->name, name) != 0)
+                continue;
+            if (si->integer && (si->always_visible
+                                || (clang_File_isEqual(si->file, file) && si->offset < root->offset)))
+                ir_add_sym(root, name);
+            break;
+        }
+    }
+    kx_free_names(names, n);
+}
+
+/* The symbols the runtime needs for the nest rooted at `loop` (the loop and
+ * every loop after it in pre-order, which are its descendants once the
+ * walk of the loop is complete). */
+static void collect_syms(walker *w, int loop, CXFile file)
+{
+    ir_loop *root = &w->ir->loops[loop];
+    if (root->offset < 0)
+        return;
+    for (int k = loop; k < w->ir->nloops; k++) {
+        ir_loop *l = &w->ir->loops[k];
+        add_expr_syms(w, root, loop, file, l->lower);
+        add_expr_syms(w, root, loop, file, l->upper);
+        for (int s = 0; s < l->nstmts; s++)
+            for (int a = 0; a < l->stmts[s].nacc; a++) {
+                ir_access *ac = &l->stmts[s].acc[a];
+                for (int d = 0; d < ac->ndims; d++)
+                    add_expr_syms(w, root, loop, file, ac->index[d]);
+                for (int d = 0; d < ac->nextents; d++)
+                    add_expr_syms(w, root, loop, file, ac->extent[d]);
+            }
+    }
+}
+
 static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
 {
     CXSourceRange r = clang_getCursorExtent(c);
@@ -1153,6 +1294,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
         return;
     }
     w->ir->loops[loop].end_line = end_line;
+    set_offsets(w, &w->ir->loops[loop], r);
 
     child_list l = children(c);
     CXCursor null = clang_getNullCursor();
@@ -1221,6 +1363,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     w->loop = saved_loop;
     w->conditional = saved_cond;
     w->switch_depth = saved_switch;
+    collect_syms(w, loop, file);
 }
 
 /* Count a goto/return in the current loop and every loop it leaves. */
@@ -1398,6 +1541,9 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
         free(w.files[i].pragmas);
     }
     free(w.files);
+    for (int i = 0; i < w.nsyms; i++)
+        free(w.syms[i].name);
+    free(w.syms);
     clang_disposeTranslationUnit(tu);
     clang_disposeIndex(index);
     return rc;
