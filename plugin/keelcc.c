@@ -359,7 +359,7 @@ static void record(const options *o, analysed *res)
 /* ---- instrumentation ----------------------------------------------------- */
 
 /* keelrt.h and libkeelrt.a: $KEEL_RT_HEADER / $KEEL_RT_LIB, else next to an
- * installed keelcc (bin/../include/keel, bin/../lib), else the build tree. */
+ * installed keelcc (bin/../include, bin/../lib), else the build tree. */
 static void runtime_paths(char *header, char *lib, size_t n)
 {
     const char *env;
@@ -373,7 +373,7 @@ static void runtime_paths(char *header, char *lib, size_t n)
         if (slash) {
             char h[PATH_MAX + 64], l[PATH_MAX + 64];
             *slash = '\0';
-            snprintf(h, sizeof h, "%s/../include/keel/keelrt.h", exe);
+            snprintf(h, sizeof h, "%s/../include/keelrt.h", exe);
             snprintf(l, sizeof l, "%s/../lib/libkeelrt.a", exe);
             if (access(h, R_OK) == 0 && access(l, R_OK) == 0) {
                 snprintf(header, n, "%s", h);

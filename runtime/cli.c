@@ -135,7 +135,8 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     printf("  flops                  %.6g\n", in->flops);
     printf("  bytes in / out         %.0f / %.0f\n", in->bytes_in, in->bytes_out);
     printf("CPU  %s: Liao-Chapman (chikin Fig. 3) + roofline\n", cpu->name);
-    printf("  threads                %d\n", e->threads);
+    printf("  threads                %d%s\n", e->threads,
+           in->host_sequential ? " (no OpenMP pragma: runs as compiled, no parallel region)" : "");
     printf("  Chunk_size             %.0f (static: ceil(iters / threads)), Schedule_times %.0f\n",
            e->chunk, e->schedule_times);
     printf("  Fork_c                 %.0f cycles\n", e->fork_c);
@@ -272,6 +273,9 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
         if (rt_calibration_load(path, &cal, err, sizeof err) == 0)
             rt_profile_from_calibration(&cal, &host);
     }
+    /* --threads asks what the host would do running the nest with that many
+     * threads, even when the program runs it sequentially as compiled. */
+    int threads_given = threads > 0;
     if (threads <= 0)
         threads = hp ? hp->cores : rt_default_threads();
 
@@ -294,6 +298,8 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
         rc = say(1, "%s (give it with --set)", err);
         goto done;
     }
+    if (threads_given)
+        in.host_sequential = 0;
     rt_facts_print(f, &in, stdout);
     int verdict = rt_estimate_all(&host, threads, &gpu, &in, &e);
     print_estimate(&host, &gpu, &in, &e);

@@ -22,7 +22,8 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db);
     "      --device NAME          GPU profile (default: KEEL_DEVICE, the\n" \
     "                             GPU present, else h100 with verdict CPU)\n" \
     "      --host NAME            CPU profile (default: host)\n" \
-    "      --threads N            host threads (default: OMP_NUM_THREADS,\n" \
-    "                             else the cores)\n"
+    "      --threads N            run the nest on N host threads (default:\n" \
+    "                             as compiled: one thread without OpenMP\n" \
+    "                             pragmas, else OMP_NUM_THREADS or cores)\n"
 
 #endif

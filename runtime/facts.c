@@ -821,6 +821,10 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
     out->comp_insts = insts;
     out->flops = flops * trip[0];
     out->not_parallel = !f->loops[0].parallel;
+    out->host_sequential = 1;
+    for (int k = 0; k < nl; k++)
+        if (f->loops[k].pragmas && strstr(f->loops[k].pragmas, "omp"))
+            out->host_sequential = 0;
 
     /* accesses: stride class and executions per work item; footprints */
     for (int a = 0; a < f->naccs; a++) {

@@ -225,17 +225,22 @@ const char *rt_stride_name(rt_stride_class c)
  * Table II's "Parallel Startup", Join_c its "Synchronization Overhead".
  *
  * Roofline (roofline-lecture.txt): the time is at least the bytes moved
- * over the sustained memory bandwidth, so cpu_s = max(compute, memory). */
+ * over the sustained memory bandwidth, so cpu_s = max(compute, memory).
+ *
+ * A nest with no OpenMP pragma (in->host_sequential) is not a parallel
+ * region on the host: it runs as compiled, so the same equations apply with
+ * one thread and Fork_c = Join_c = Schedule_c = 0 -- the CPU alternative a
+ * GPU launch must beat is the code as it is, not a parallel version of it. */
 void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_estimate *out)
 {
-    int t = threads > 0 ? threads : (cpu->cores > 0 ? cpu->cores : 1);
+    int t = in->host_sequential ? 1 : threads > 0 ? threads : (cpu->cores > 0 ? cpu->cores : 1);
     double iters = in->par_iters > 0 ? in->par_iters : 0;
     out->threads = t;
     out->chunk = ceil(iters / t);
     out->schedule_times = iters > 0 ? 1 : 0;
-    out->fork_c = cpu->fork_cycles;
-    out->join_c = cpu->join_cycles;
-    out->schedule_c = cpu->sched_cycles;
+    out->fork_c = in->host_sequential ? 0 : cpu->fork_cycles;
+    out->join_c = in->host_sequential ? 0 : cpu->join_cycles;
+    out->schedule_c = in->host_sequential ? 0 : cpu->sched_cycles;
     out->loop_overhead_c = cpu->loop_overhead * out->chunk;
     out->loop_chunk_c = in->cycles_per_iter * out->chunk + out->loop_overhead_c;
     out->parallel_for_c = out->schedule_times * (out->schedule_c + out->loop_chunk_c);

@@ -94,6 +94,8 @@ typedef struct {
     double bytes_in, bytes_out;   /* data the nest reads / writes (footprint) */
     int data_on_device;        /* 1: no transfer (map clauses say the data is there) */
     int not_parallel;          /* 1: no parallel loop to map: the GPU cannot run it */
+    int host_sequential;       /* 1: no OpenMP pragma in the nest: on the host it runs
+                                * as compiled, on one thread, with no parallel region */
 } rt_launch;
 
 /* Every term of the models, for one launch. */

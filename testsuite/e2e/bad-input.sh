@@ -1,8 +1,9 @@
 #!/bin/sh
-# bad-input.sh BIN -- keelcc never changes what the compiler produces or
+# bad-input.sh BIN SRC -- keelcc never changes what the compiler produces or
 # returns; every analysis problem is one warning line and loses nothing.
 set -u
 BIN=$1
+SRC=$2
 KEELCC=$BIN/keelcc
 KEEL=$BIN/keel
 work=$(mktemp -d /tmp/keel-bad-XXXXXX)
@@ -29,7 +30,7 @@ printf '#include "no-such-header.h"\nint x;\n' >nohdr.c
 
 # Same object file, same exit status, database written.
 clang-19 -O2 -c good.c -o plain.o
-KEEL_DB=$work/k.db "$KEELCC" -O2 -c good.c -o keel.o 2>err.txt
+KEEL_DB=$work/k.db "$KEELCC" --keel-instrument=off -O2 -c good.c -o keel.o 2>err.txt
 expect_eq "$?" 0 "good.c exit status"
 cmp -s plain.o keel.o && ok || bad "keelcc object differs from clang-19's"
 expect_eq "$(lines err.txt)" 0 "good.c stderr lines"
@@ -42,10 +43,16 @@ sed -i 's/for (int j = 0; j < n; j++)/{ int j = i;/; s/B\[j\]\[i\];/B[j][i]; }/'
 KEEL_DB=$work/k.db "$KEELCC" -O2 -c good.c -o keel.o
 expect_eq "$(sqlite3 k.db 'SELECT count(*) FROM loops')" 1 "loops after editing"
 
-# Dependency files are the compiler's own.
+# Dependency files are the compiler's own: identical without
+# instrumentation; with it, the same plus keelrt.h (the object includes it),
+# and never the temporary instrumented copy.
 clang-19 -MD -MF plain.d -c good.c -o plain.o
+KEEL_DB=$work/k.db "$KEELCC" --keel-instrument=off -MD -MF keel.d -c good.c -o plain.o
+cmp -s keel.d plain.d && ok || bad "dependency file differs: $(cat keel.d)"
 KEEL_DB=$work/k.db "$KEELCC" -MD -MF keel.d -c good.c -o plain.o
-sed 's/keel\.d/plain.d/' keel.d | cmp -s - plain.d && ok || bad "dependency file differs"
+expect_eq "$(cat keel.d)" "plain.o: good.c $SRC/runtime/keelrt.h" "instrumented dependency file"
+KEEL_DB=$work/k.db "$KEELCC" -MD -c good.c -o dep.o
+expect_eq "$(cat dep.d)" "dep.o: good.c $SRC/runtime/keelrt.h" "dependency file named after -o"
 
 # Syntax error and missing header: the compiler's status and messages, no
 # keel warning, and the database keeps what it had.

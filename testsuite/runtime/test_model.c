@@ -88,6 +88,21 @@ static void test_cpu(void)
     rt_cpu_model(rt_profile_find("power9"), 0, &in, &e);
     CHECK_INT(e.threads, 160);
     NEAR(e.chunk, 7);
+    /* No OpenMP pragma: the host runs the nest as compiled, one thread and
+     * no parallel region, whatever threads are asked for.  gemm's init nest
+     * at MINI: 20 iterations of 675 cycles:
+     *   Chunk_size = 20, Loop_overhead_c = 4 x 20 = 80
+     *   Loop_chunk_c = 675 x 20 + 80 = 13580 = Parallel_for_c (Schedule_c 0)
+     *   Parallel_Region_c = 0 + 13580 + 0 = 13580 cycles = 6.79 us at 2 GHz */
+    rt_launch seq = { .par_iters = 20, .cycles_per_iter = 675, .host_sequential = 1 };
+    rt_cpu_model(host, 4, &seq, &e);
+    CHECK_INT(e.threads, 1);
+    NEAR(e.fork_c, 0);
+    NEAR(e.join_c, 0);
+    NEAR(e.schedule_c, 0);
+    NEAR(e.loop_chunk_c, 13580);
+    NEAR(e.region_c, 13580);
+    NEAR(e.cpu_s, 6.79e-6);
 }
 
 static void test_gpu(void)
