@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 1   /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 2   /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 

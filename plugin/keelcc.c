@@ -25,6 +25,7 @@
 
 #include "db.h"
 #include "ir.h"
+#include "mcarun.h"
 #include "store.h"
 #include "walker.h"
 
@@ -43,6 +44,9 @@ typedef struct {
     int nclang;            /* arguments for libclang */
     char **clang;
     int compiles;          /* the command compiles (not -E, -M, -MM, ...) */
+    int mca;               /* run the llvm-mca stage */
+    const char *mcpu;      /* --keel-mcpu list, NULL: the host CPU */
+    const char *llvm_mca;  /* the llvm-mca program */
 } options;
 
 static void usage(FILE *out, const char *compiler)
@@ -59,12 +63,19 @@ static void usage(FILE *out, const char *compiler)
         "  --keel-analysis=off   only run the compiler (also KEEL_DISABLE=1)\n"
         "  --keel-dump-ir        print each source's loop IR on stderr\n"
         "  --keel-quiet          no keel warnings (also KEEL_QUIET=1)\n"
+        "  --keel-mcpu=LIST      CPUs for llvm-mca cycles per loop iteration, e.g.\n"
+        "                        skylake,znver4,pwr9,neoverse-v1 (default: $KEEL_MCPU,\n"
+        "                        else the host CPU); CPUs of another architecture\n"
+        "                        (pwr*, neoverse-*, ...; or CPU@TRIPLE) are compiled\n"
+        "                        with --target= for their assembly\n"
+        "  --keel-mca=off        no llvm-mca stage (also KEEL_MCA=off)\n"
         "  --keel-help           this help (also --help alone)\n"
         "  --keel-version        keel's version\n"
         "\n"
         "environment:\n"
         "  KEEL_CC      the real compiler (default clang-19; now '%s')\n"
         "  KEEL_DB      the attribute database\n"
+        "  KEEL_LLVM_MCA  the llvm-mca program (default llvm-mca-19)\n"
         "\n"
         "examples:\n"
         "  keelcc -O2 -c gemm.c -o gemm.o\n"
@@ -141,6 +152,9 @@ static int parse_args(int argc, char **argv, options *o)
     o->analysis = !((env = getenv("KEEL_DISABLE")) && *env && strcmp(env, "0"));
     o->quiet = (env = getenv("KEEL_QUIET")) && *env && strcmp(env, "0");
     o->compiles = 1;
+    o->mca = !((env = getenv("KEEL_MCA")) && strcmp(env, "off") == 0);
+    o->mcpu = (env = getenv("KEEL_MCPU")) && *env ? env : NULL;
+    o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
     int openmp = 0;
 
@@ -158,6 +172,10 @@ static int parse_args(int argc, char **argv, options *o)
                 o->dump_ir = 1;
             else if (strcmp(a, "--keel-quiet") == 0)
                 o->quiet = 1;
+            else if (strncmp(a, "--keel-mcpu=", 12) == 0)
+                o->mcpu = a + 12;
+            else if (strcmp(a, "--keel-mca=off") == 0 || strcmp(a, "--keel-mca=on") == 0)
+                o->mca = a[11] == 'n';
             else if (strcmp(a, "--keel-help") == 0)
                 return 1;
             else if (strcmp(a, "--keel-version") == 0)
@@ -256,7 +274,44 @@ typedef struct {
     char *path;      /* absolute */
     ir_tu *ir;       /* NULL when the analysis failed */
     char err[512];
+    mcr_result *mca; /* llvm-mca figures, NULL when the stage did not run */
 } analysed;
+
+/* ---- the llvm-mca stage (plugin/mcarun.c) ---- */
+
+static mcr_config mca_cfg;
+
+static void mca_warn(void *ctx, const char *line)
+{
+    warn(ctx, "%s%s", line, "");
+}
+
+/* Run llvm-mca over the loops of every analysed source (before the
+ * compiler's result is known: the assembly compiles overlap with it). */
+static void mca_stage(const options *o, analysed *res)
+{
+    mcr_config_init(&mca_cfg, o->mcpu, o->llvm_mca);
+    if (mca_cfg.error)
+        warn(o, "%s (no cycles per iteration recorded)", mca_cfg.error, "");
+    for (int t = 0; t < mca_cfg.ntargets; t++)
+        if (mca_cfg.t[t].skip)
+            warn(o, "%s", mca_cfg.t[t].skip, "");
+    db *cache = NULL;
+    char err[512];
+    if (!mca_cfg.error && db_open(o->db_path, DB_READONLY, &cache, err, sizeof err) != 0)
+        cache = NULL;
+    for (int i = 0; i < o->nsources; i++)
+        if (res[i].ir)
+            res[i].mca = mcr_run_tu(&mca_cfg, res[i].ir, o->ncc, o->cc, o->sources[i], cache,
+                                    mca_warn, (void *)o);
+    db_close(cache);
+}
+
+static int mca_hook(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids, char *err,
+                    size_t errlen)
+{
+    return mcr_store(&mca_cfg, ctx, d, tu_id, loop_ids, err, errlen);
+}
 
 static void analyse(const options *o, analysed *res)
 {
@@ -295,7 +350,8 @@ static void record(const options *o, analysed *res)
         };
         if (!res[i].ir)
             warn(o, "%s: analysis skipped: %s", o->sources[i], res[i].err);
-        if (store_tu(d, res[i].ir, &row, err, sizeof err) != 0)
+        if (store_tu_with(d, res[i].ir, &row, res[i].mca ? mca_hook : NULL, res[i].mca,
+                          err, sizeof err) != 0)
             warn(o, "%s: loops not recorded: %s", o->sources[i], err);
     }
     free(args);
@@ -327,6 +383,8 @@ int main(int argc, char **argv)
     analysed *res = want ? calloc((size_t)o.nsources, sizeof *res) : NULL;
     if (res)
         analyse(&o, res);
+    if (res && o.mca)
+        mca_stage(&o, res);
     int status = wait_compiler(pid);
     /* A failed compile has told the user already; its stale rows stay. */
     if (res && status == 0)
@@ -334,7 +392,10 @@ int main(int argc, char **argv)
     for (int i = 0; res && i < o.nsources; i++) {
         free(res[i].path);
         ir_tu_free(res[i].ir);
+        mcr_result_free(res[i].mca);
     }
+    if (res && o.mca)
+        mcr_config_free(&mca_cfg);
     free(res);
     free(o.cc);
     free(o.sources);

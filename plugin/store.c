@@ -114,6 +114,12 @@ static const char *kind_name(ir_loop_kind k)
 
 int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen)
 {
+    return store_tu_with(d, tu, row, NULL, NULL, err, errlen);
+}
+
+int store_tu_with(db *d, const ir_tu *tu, const db_tu_row *row, store_hook hook, void *ctx,
+                  char *err, size_t errlen)
+{
     int64_t tu_id;
     if (db_begin_tu(d, row, &tu_id, err, errlen) != 0)
         return -1;
@@ -151,6 +157,8 @@ int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t err
         for (int s = 0; rc == 0 && s < l->nstmts; s++)
             rc = store_stmt(d, loop_ids[i], &l->stmts[s], err, errlen);
     }
+    if (rc == 0 && hook)
+        rc = hook(ctx, d, tu_id, loop_ids, err, errlen);
     free(func_ids);
     free(loop_ids);
     if (rc == 0)

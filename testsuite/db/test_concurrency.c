@@ -172,7 +172,7 @@ int main(void)
     sqlite3 *h;
     CHECK_INT(sqlite3_open_v2(dbpath, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     int tus = WRITERS * OWN + SHARED;
-    CHECK_INT(q(h, "PRAGMA user_version"), 1);
+    CHECK_INT(q(h, "PRAGMA user_version"), DB_SCHEMA_VERSION);
     CHECK_INT(q(h, "SELECT count(*) FROM keel_meta WHERE key = 'created_by'"), 1);
     CHECK_INT(q(h, "SELECT count(*) FROM translation_units"), tus);
     CHECK_INT(q(h, "SELECT count(DISTINCT path) FROM translation_units"), tus);

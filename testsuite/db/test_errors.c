@@ -109,8 +109,8 @@ int main(void)
     CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
     db_close(d);
     sql(p, "PRAGMA user_version = 99");
-    refuses(p, DB_READONLY, "database schema version 99 is newer than this keel (1)");
-    refuses(p, DB_WRITE, "database schema version 99 is newer than this keel (1)");
+    refuses(p, DB_READONLY, "database schema version 99 is newer than this keel (2)");
+    refuses(p, DB_WRITE, "database schema version 99 is newer than this keel (2)");
     sql(p, "PRAGMA user_version = 1; DROP TABLE keel_meta;");
     refuses(p, DB_READONLY, "not a keel database");
 

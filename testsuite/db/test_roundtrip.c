@@ -101,7 +101,7 @@ static void test_read(void)
     db *d;
     rows r = { 0 };
     CHECK_INT(db_open(dbpath, DB_READONLY, &d, err, sizeof err), 0);
-    CHECK_INT(db_schema_version(d), 1);
+    CHECK_INT(db_schema_version(d), DB_SCHEMA_VERSION);
     CHECK_INT(db_each_loop(d, NULL, collect, &r, err, sizeof err), 0);
     CHECK_INT(r.n, 7);
     static const int lines[] = { 12, 13, 15, 16, 32, 7, 8 };
@@ -243,9 +243,9 @@ static void test_read(void)
 
 static void test_sql(void)
 {
-    CHECK_INT(q("PRAGMA user_version"), 1);
+    CHECK_INT(q("PRAGMA user_version"), DB_SCHEMA_VERSION);
     CHECK_STR(qs("PRAGMA journal_mode"), "wal");
-    CHECK_STR(qs("SELECT value FROM keel_meta WHERE key = 'schema_version'"), "1");
+    CHECK_STR(qs("SELECT value FROM keel_meta WHERE key = 'schema_version'"), "2");
     CHECK_STR(qs("SELECT value FROM keel_meta WHERE key = 'created_by'"), "keel " KEEL_VERSION);
     CHECK_INT(q("SELECT count(*) FROM translation_units"), 2);
     CHECK_INT(q("SELECT count(*) FROM functions"), 3);
