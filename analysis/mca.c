@@ -530,6 +530,9 @@ static int asm_read(asmtext *a, const char *text, char *err, size_t errlen)
         if (strncmp(t, ".file", 5) == 0 && (t[5] == ' ' || t[5] == '\t'))
             read_file_directive(a, t + 6);
         int ll = label_len(s);
+        /* Local labels other than blocks (.Ltmp3, .Lfunc_end0) do not split blocks. */
+        if (ll && strncmp(s, ".L", 2) == 0 && strncmp(s, ".LBB", 4) != 0)
+            ll = 0;
         int fallthrough = c && strncmp(skip_ws(c), "%bb.", 4) == 0;
         if (!ll && !fallthrough)
             continue;
@@ -729,6 +732,7 @@ typedef struct {
     char file[256];
     int line, col;
     int vf, ic, unroll;
+    int full;             /* FullyUnrolled: completely unrolled */
 } remark;
 
 static int remark_add(remark **r, int *n, int *cap, const remark *x)
@@ -738,6 +742,7 @@ static int remark_add(remark **r, int *n, int *cap, const remark *x)
         if (y->line == x->line && y->col == x->col && strcmp(y->file, x->file) == 0) {
             if (x->vf > 1) { y->vf = x->vf; y->ic = x->ic; }
             if (x->unroll > 1) y->unroll = x->unroll;
+            if (x->full) y->full = 1;
             return 0;
         }
     }
@@ -801,7 +806,11 @@ static int read_remarks(const char *yaml, int vscale, remark **out, int *nout)
         line[n] = '\0';
         int end_doc = strncmp(line, "---", 3) == 0 || strncmp(line, "...", 3) == 0 || !nl;
         if (end_doc) {
-            if (passed && kind && cur.line > 0 && ((kind == 1 && cur.vf > 0) || (kind == 2 && cur.unroll > 1))) {
+            cur.full = kind == 3;
+            if (passed && kind && cur.line > 0
+                && ((kind == 1 && cur.vf > 0) || (kind == 2 && cur.unroll > 1) || kind == 3)) {
+                if (kind == 3)
+                    cur.unroll = 0;
                 if (cur.ic < 1)
                     cur.ic = 1;
                 if (remark_add(out, nout, &cap, &cur))
@@ -817,6 +826,8 @@ static int read_remarks(const char *yaml, int vscale, remark **out, int *nout)
                 kind = 1;
             else if (strcmp(v, "PartialUnrolled") == 0 || strcmp(v, "RuntimeUnrolled") == 0)
                 kind = 2;
+            else if (strcmp(v, "FullyUnrolled") == 0)
+                kind = 3;
         } else if (strncmp(line, "DebugLoc:", 9) == 0) {
             const char *f = strstr(line, "File:"), *l = strstr(line, "Line:"), *c = strstr(line, "Column:");
             if (f && l && c) {
@@ -880,6 +891,14 @@ static int loop_at(const ir_tu *tu, const asmtext *a, loc x)
         if (L->line != x.line || L->col > x.col || !same_file(a, x.file, L->file))
             continue;
         if (best < 0 || L->col > tu->loops[best].col)
+            best = i;
+    }
+    /* OpenMP lowering puts a parallel loop's own control on its pragma
+     * line: a position on one of the pragma lines right above a loop. */
+    for (int i = 0; best < 0 && i < tu->nloops; i++) {
+        const ir_loop *L = &tu->loops[i];
+        if (L->npragmas > 0 && x.line < L->line && x.line >= L->line - L->npragmas
+            && same_file(a, x.file, L->file))
             best = i;
     }
     return best;
@@ -1026,15 +1045,19 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
         if (vectorised && prim_vec >= 0)
             prim = prim_vec;
         if (prim < 0) {
-            P->reason = strdup("no assembly loop maps to this loop (fully unrolled, "
-                               "merged or removed by the optimiser)");
+            P->reason = strdup(r >= 0 && rm[r].full
+                                   ? "fully unrolled by the optimiser: no assembly loop"
+                                   : "no assembly loop maps to this loop (unrolled, merged "
+                                     "or removed by the optimiser)");
             continue;
         }
         aloop *A = &a.l[prim];
         P->label = strdup(a.b[A->header].label);
         P->asm_innermost = A->nchildren == 0;
         P->vector = A->vector;
-        P->iters_per_asm = vectorised ? P->vf * P->ic : P->unroll;
+        /* A vectorised loop whose vector body did not stay a loop (fully
+         * unrolled) keeps only its scalar copy: that one counts by its unroll. */
+        P->iters_per_asm = vectorised && prim_vec >= 0 ? P->vf * P->ic : P->unroll;
         if (!A->nchildren)
             ;
         else
@@ -1047,9 +1070,20 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
                                             : "assembly loop has no instructions");
         }
     }
+    size_t ulen = 1;
     for (int l = 0; l < a.nl; l++)
-        if (a.l[l].map < 0 && a.l[l].any_main_loc)
+        ulen += strlen(a.b[a.l[l].header].label) + 1;
+    if ((p->unmapped_labels = malloc(ulen)))
+        p->unmapped_labels[0] = '\0';
+    for (int l = 0; l < a.nl; l++)
+        if (a.l[l].map < 0 && a.l[l].any_main_loc) {
             p->unmapped++;
+            if (p->unmapped_labels) {
+                if (p->unmapped_labels[0])
+                    strcat(p->unmapped_labels, " ");
+                strcat(p->unmapped_labels, a.b[a.l[l].header].label);
+            }
+        }
     free(rm);
     asm_free(&a);
     *out = p;
@@ -1066,6 +1100,7 @@ void mca_plan_free(mca_plan *p)
         free(p->loops[i].reason);
     }
     free(p->loops);
+    free(p->unmapped_labels);
     free(p);
 }
 

@@ -98,6 +98,7 @@ typedef struct {
     mca_loop_plan *loops; /* per IR loop, same index */
     int nasm;             /* assembly loops found */
     int unmapped;         /* of them, with positions in the TU's files but no source loop */
+    char *unmapped_labels;   /* their header labels, space-separated ("" none) */
 } mca_plan;
 
 /* Map the assembly of `tu` (asm text; remarks YAML text or NULL) to its
