@@ -804,6 +804,19 @@ static int read_remarks(const char *yaml, int vscale, remark **out, int *nout)
             n = sizeof line - 1;
         memcpy(line, s, n);
         line[n] = '\0';
+        /* A long DebugLoc flow mapping wraps onto the next lines: join them. */
+        if (strncmp(line, "DebugLoc:", 9) == 0 && !strchr(line, '}')) {
+            const char *close = strchr(s, '}');
+            if (close && (size_t)(close - s) < sizeof line - 1) {
+                n = (size_t)(close - s) + 1;
+                memcpy(line, s, n);
+                line[n] = '\0';
+                for (char *q = line; *q; q++)
+                    if (*q == '\n')
+                        *q = ' ';
+                nl = strchr(close, '\n');
+            }
+        }
         int end_doc = strncmp(line, "---", 3) == 0 || strncmp(line, "...", 3) == 0 || !nl;
         if (end_doc) {
             cur.full = kind == 3;
