@@ -161,20 +161,21 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
         unlink(errf);
         rmdir(dir);
     }
+    snprintf(cfg->host_cpu, sizeof cfg->host_cpu, "host");
     if (!ver || !strstr(ver, "LLVM version")) {
+        /* Still one row per loop and target, each with this reason. */
         char msg[512];
         snprintf(msg, sizeof msg, "llvm-mca '%s' cannot run", mca);
         cfg->error = strdup(msg);
         free(ver);
-        return;
+        ver = NULL;
+    } else {
+        const char *v = strstr(ver, "LLVM version") + 12;
+        sscanf(v, " %63s", cfg->version);
+        const char *h = strstr(ver, "Host CPU:");
+        if (h)
+            sscanf(h + 9, " %63s", cfg->host_cpu);
     }
-    const char *v = strstr(ver, "LLVM version") + 12;
-    sscanf(v, " %63s", cfg->version);
-    const char *h = strstr(ver, "Host CPU:");
-    if (h)
-        sscanf(h + 9, " %63s", cfg->host_cpu);
-    else
-        snprintf(cfg->host_cpu, sizeof cfg->host_cpu, "generic");
 
     /* The targets. */
     char *copy = strdup(list && *list ? list : cfg->host_cpu);
@@ -202,7 +203,7 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
                 t->vscale = cross[k].vscale;
                 break;
             }
-        if (t->triple) {
+        if (t->triple && ver) {
             const char *be = backend_of(t->triple);
             const char *reg = strstr(ver, "Registered Targets:");
             int found = 0;
@@ -216,7 +217,7 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
                 snprintf(msg, sizeof msg, "llvm-mca has no backend for %s (target %s)", t->triple, t->cpu);
                 t->skip = strdup(msg);
             }
-        } else if (cfg->host_target < 0) {
+        } else if (!t->triple && cfg->host_target < 0) {
             cfg->host_target = cfg->ntargets - 1;
         }
     }
@@ -415,7 +416,13 @@ static void finish_job(job *j, int status, mcr_result *r)
     char *json = status == 0 ? read_file(j->out) : NULL;
     char msg[200];
     memset(&j->figs, 0, sizeof j->figs);
-    if (json) {
+    /* An unknown CPU: a warning (with default figures) or an error. */
+    char *e = read_file(j->err);
+    int unknown_cpu = e && strstr(e, "is not a recognized processor");
+    free(e);
+    if (unknown_cpu) {
+        snprintf(j->figs.reason, sizeof j->figs.reason, "llvm-mca does not know this CPU");
+    } else if (json) {
         mca_figures f;
         if (mca_parse_json(json, &f, msg, sizeof msg) == 0) {
             j->figs.ok = 1;
@@ -433,13 +440,6 @@ static void finish_job(job *j, int status, mcr_result *r)
         snprintf(j->figs.reason, sizeof j->figs.reason, "llvm-mca failed: %s",
                  msg[0] ? msg : "no output");
     }
-    /* A CPU llvm-mca does not know is a warning with output; treat it as failure. */
-    char *e = read_file(j->err);
-    if (j->figs.ok && e && strstr(e, "is not a recognized processor")) {
-        j->figs.ok = 0;
-        snprintf(j->figs.reason, sizeof j->figs.reason, "llvm-mca does not know this CPU");
-    }
-    free(e);
     free(json);
     j->have = 1;
     unlink(j->in);
