@@ -23,6 +23,8 @@ demo: build
 
 bench: build
 	@sh bench/compile-overhead.sh $(BUILD)
+	@echo
+	@sh bench/mca-overhead.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)
