@@ -25,6 +25,7 @@ bench: build
 	@sh bench/compile-overhead.sh $(BUILD)
 	@echo
 	@sh bench/decision-latency.sh $(BUILD)
+	@sh bench/mca-overhead.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

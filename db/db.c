@@ -25,6 +25,7 @@
  * into memory owned by one arena, so db_free_loop frees it all at once.
  */
 #include "db.h"
+#include "db_private.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -1316,3 +1317,9 @@ int db_each_idiom(db *d, const char *file, db_idiom_fn fn, void *ctx,
     sqlite3_finalize(st);
     return r;
 }
+
+/* ---- for db/ modules beside this file (db_private.h) ---------------------- */
+
+sqlite3 *db_sqlite_(db *d) { return d->h; }
+int db_writable_(db *d) { return d->mode == DB_WRITE; }
+const char *db_path_(db *d) { return d->path; }

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 4   /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 5   /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 

@@ -21,6 +21,7 @@
 
 #include "db.h"
 #include "cli.h"      /* runtime/: devices, calibrate, explain */
+#include "db_mca.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -719,6 +720,45 @@ static void show_ipda(db *d, const db_loop_info *l)
         }
 }
 
+/* One line per llvm-mca target of a loop (nothing when it has none). */
+static int mca_line(void *ctx, const db_mca_row *r)
+{
+    int *n = ctx;
+    if ((*n)++ == 0)
+        printf("mca         per target CPU: cycles per source iteration, llvm-mca figures of its assembly loop\n");
+    printf("  %-12s", r->target ? r->target : "?");
+    if (!r->ok) {
+        printf(" -  (%s)\n", r->reason ? r->reason : "no figures");
+        return 0;
+    }
+    if (r->has_cycles_per_src_iter && r->asm_innermost)
+        printf(" %.3f cyc/iter  asm %s: %.2f cyc/iter = %d src iter%s", r->cycles_per_src_iter,
+               r->asm_label ? r->asm_label : "?", r->figs.cycles_per_iter,
+               r->src_iters_per_asm_iter, r->src_iters_per_asm_iter == 1 ? "" : "s");
+    else
+        printf(" own blocks of asm %s: %.2f cyc", r->asm_label ? r->asm_label : "?",
+               r->figs.cycles_per_iter);
+    if (r->vf > 1 || r->ic > 1)
+        printf(", VF %d x IC %d", r->vf, r->ic);
+    if (r->unroll > 1)
+        printf(", unroll %d", r->unroll);
+    printf("; rthroughput %.2f, IPC %.2f, %.1f uops", r->figs.block_rthroughput, r->figs.ipc,
+           r->figs.uops_per_iter);
+    if (r->figs.top_resource[0])
+        printf(", busiest %s %.2f", r->figs.top_resource, r->figs.top_resource_cycles);
+    printf("\n");
+    if (r->whole_iter_millicycles && !r->asm_innermost)
+        printf("  %-12s whole iteration: %s millicycles\n", "", r->whole_iter_millicycles);
+    return 0;
+}
+
+static void show_mca(db *d, int64_t loop_id)
+{
+    char err[256];
+    int n = 0;
+    db_mca_each(d, loop_id, mca_line, &n, err, sizeof err);   /* older files: nothing */
+}
+
 static void show_text(const db_loop_info *l)
 {
     printf("loop        %s:%d:%d\n", short_path(l->file), l->line, l->col);
@@ -944,6 +984,7 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
     else {
         show_text(l);
         show_ipda(d, l);
+        show_mca(d, l->id);
     }
     db_free_loop(l);
     for (int i = 0; i < m.n; i++)

@@ -27,6 +27,7 @@
 #include "db.h"
 #include "instrument.h"
 #include "ir.h"
+#include "mcarun.h"
 #include "store.h"
 #include "walker.h"
 
@@ -51,6 +52,9 @@ typedef struct {
     const char *dep_file;  /* -MF value */
     int dep;               /* -MD or -MMD given */
     instrument_mode instrument;
+    int mca;               /* run the llvm-mca stage */
+    const char *mcpu;      /* --keel-mcpu list, NULL: the host CPU */
+    const char *llvm_mca;  /* the llvm-mca program */
 } options;
 
 static void usage(FILE *out, const char *compiler)
@@ -72,6 +76,12 @@ static void usage(FILE *out, const char *compiler)
         "                        (also KEEL_INSTRUMENT=M); linking adds libkeelrt\n"
         "  --keel-dump-ir        print each source's loop IR on stderr\n"
         "  --keel-quiet          no keel warnings (also KEEL_QUIET=1)\n"
+        "  --keel-mcpu=LIST      CPUs for llvm-mca cycles per loop iteration, e.g.\n"
+        "                        skylake,znver4,pwr9,neoverse-v1 (default: $KEEL_MCPU,\n"
+        "                        else the host CPU); CPUs of another architecture\n"
+        "                        (pwr*, neoverse-*, ...; or CPU@TRIPLE) are compiled\n"
+        "                        with --target= for their assembly\n"
+        "  --keel-mca=off        no llvm-mca stage (also KEEL_MCA=off)\n"
         "  --keel-help           this help (also --help alone)\n"
         "  --keel-version        keel's version\n"
         "\n"
@@ -79,6 +89,7 @@ static void usage(FILE *out, const char *compiler)
         "  KEEL_CC      the real compiler (default clang-19; now '%s')\n"
         "  KEEL_DB      the attribute database\n"
         "  KEEL_RT_HEADER, KEEL_RT_LIB   keelrt.h and libkeelrt.a to use\n"
+        "  KEEL_LLVM_MCA  the llvm-mca program (default llvm-mca-19)\n"
         "\n"
         "examples:\n"
         "  keelcc -O2 -c gemm.c -o gemm.o\n"
@@ -173,6 +184,9 @@ static int parse_args(int argc, char **argv, options *o)
         fprintf(stderr, "keelcc: error: KEEL_INSTRUMENT='%s' is not off, report or offload\n", env);
         return -1;
     }
+    o->mca = !((env = getenv("KEEL_MCA")) && strcmp(env, "off") == 0);
+    o->mcpu = (env = getenv("KEEL_MCPU")) && *env ? env : NULL;
+    o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
     int openmp = 0;
 
@@ -196,6 +210,10 @@ static int parse_args(int argc, char **argv, options *o)
                 o->dump_ir = 1;
             else if (strcmp(a, "--keel-quiet") == 0)
                 o->quiet = 1;
+            else if (strncmp(a, "--keel-mcpu=", 12) == 0)
+                o->mcpu = a + 12;
+            else if (strcmp(a, "--keel-mca=off") == 0 || strcmp(a, "--keel-mca=on") == 0)
+                o->mca = a[11] == 'n';
             else if (strcmp(a, "--keel-help") == 0)
                 return 1;
             else if (strcmp(a, "--keel-version") == 0)
@@ -310,7 +328,44 @@ typedef struct {
     char *path;      /* absolute */
     ir_tu *ir;       /* NULL when the analysis failed */
     char err[512];
+    mcr_result *mca; /* llvm-mca figures, NULL when the stage did not run */
 } analysed;
+
+/* ---- the llvm-mca stage (plugin/mcarun.c) ---- */
+
+static mcr_config mca_cfg;
+
+static void mca_warn(void *ctx, const char *line)
+{
+    warn(ctx, "%s%s", line, "");
+}
+
+/* Run llvm-mca over the loops of every analysed source (before the
+ * compiler's result is known: the assembly compiles overlap with it). */
+static void mca_stage(const options *o, analysed *res)
+{
+    mcr_config_init(&mca_cfg, o->mcpu, o->llvm_mca);
+    if (mca_cfg.error)
+        warn(o, "%s (no cycles per iteration recorded)", mca_cfg.error, "");
+    for (int t = 0; t < mca_cfg.ntargets; t++)
+        if (mca_cfg.t[t].skip)
+            warn(o, "%s", mca_cfg.t[t].skip, "");
+    db *cache = NULL;
+    char err[512];
+    if (!mca_cfg.error && db_open(o->db_path, DB_READONLY, &cache, err, sizeof err) != 0)
+        cache = NULL;
+    for (int i = 0; i < o->nsources; i++)
+        if (res[i].ir)
+            res[i].mca = mcr_run_tu(&mca_cfg, res[i].ir, o->ncc, o->cc, o->sources[i], cache,
+                                    mca_warn, (void *)o);
+    db_close(cache);
+}
+
+static int mca_hook(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids, char *err,
+                    size_t errlen)
+{
+    return mcr_store(&mca_cfg, ctx, d, tu_id, loop_ids, err, errlen);
+}
 
 static void analyse(const options *o, analysed *res)
 {
@@ -349,7 +404,8 @@ static void record(const options *o, analysed *res)
         };
         if (!res[i].ir)
             warn(o, "%s: analysis skipped: %s", o->sources[i], res[i].err);
-        if (store_tu(d, res[i].ir, &row, err, sizeof err) != 0)
+        if (store_tu_with(d, res[i].ir, &row, res[i].mca ? mca_hook : NULL, res[i].mca,
+                          err, sizeof err) != 0)
             warn(o, "%s: loops not recorded: %s", o->sources[i], err);
     }
     free(args);
@@ -538,57 +594,81 @@ static char **instrumented_argv(const options *o, const instrumented *ins, char 
     return argv;
 }
 
-/* Run the compiler on instrumented copies.  Returns its exit status, or -1
- * when that compile failed (the caller then compiles the original). */
-static int compile_instrumented(const options *o, const instrumented *ins, char *first_error,
-                                size_t errlen)
+/* A compile of instrumented copies, running. */
+typedef struct {
+    pid_t pid;
+    int fd;                   /* its stderr, captured */
+    char errpath[32];
+    char out_name[PATH_MAX];  /* the -o keelcc added, "" when none */
+    char **argv;
+    char **dirs;
+} instrumented_job;
+
+/* Start the compiler on the instrumented copies.  Returns 0, or -1 when it
+ * could not start (the caller compiles the original). */
+static int start_instrumented(const options *o, const instrumented *ins, instrumented_job *j)
 {
-    char out_name[PATH_MAX] = "";
+    memset(j, 0, sizeof *j);
+    j->fd = -1;
     if (o->c_or_s && !o->output) {
         const char *base = strrchr(o->sources[0], '/');
         base = base ? base + 1 : o->sources[0];
-        snprintf(out_name, sizeof out_name, "%.*s.%c", (int)(strlen(base) - 2), base,
+        snprintf(j->out_name, sizeof j->out_name, "%.*s.%c", (int)(strlen(base) - 2), base,
                  o->c_or_s == 'c' ? 'o' : 's');
     }
-    char **dirs = calloc((size_t)o->nsources, sizeof *dirs);
-    char **argv = dirs ? instrumented_argv(o, ins, out_name, dirs) : NULL;
-    char errpath[] = "/tmp/keel-stderr-XXXXXX";
-    int fd = argv ? mkstemp(errpath) : -1;
-    int status = -1;
-    if (fd >= 0) {
-        pid_t pid = start_compiler(argv, fd);
-        status = pid < 0 ? -1 : wait_compiler(pid);
-        size_t len = 0;
-        char *msgs = read_file(errpath, &len);
-        if (status == 0 && msgs) {
-            fwrite(msgs, 1, len, stderr);   /* the compile's own warnings */
-        } else if (msgs && len) {
-            char *nl = memchr(msgs, '\n', len);
-            snprintf(first_error, errlen, "%.*s", (int)((nl ? nl : msgs + len) - msgs), msgs);
-        }
-        free(msgs);
-        close(fd);
-        unlink(errpath);
-        if (status != 0)
-            status = -1;
+    j->dirs = calloc((size_t)o->nsources, sizeof *j->dirs);
+    j->argv = j->dirs ? instrumented_argv(o, ins, j->out_name, j->dirs) : NULL;
+    snprintf(j->errpath, sizeof j->errpath, "/tmp/keel-stderr-XXXXXX");
+    j->fd = j->argv ? mkstemp(j->errpath) : -1;
+    j->pid = j->fd >= 0 ? start_compiler(j->argv, j->fd) : -1;
+    if (j->pid > 0)
+        return 0;
+    if (j->fd >= 0) {
+        close(j->fd);
+        unlink(j->errpath);
     }
+    for (int i = 0; j->dirs && i < o->nsources; i++)
+        free(j->dirs[i]);
+    free(j->dirs);
+    free(j->argv);
+    return -1;
+}
+
+/* Wait for the instrumented compile.  On success its messages go to
+ * stderr, the dependency file names the original sources, and the result
+ * is 0; on failure -1, with the first line of its messages in first_error. */
+static int finish_instrumented(const options *o, const instrumented *ins, instrumented_job *j,
+                               char *first_error, size_t errlen)
+{
+    int status = wait_compiler(j->pid);
+    size_t len = 0;
+    char *msgs = read_file(j->errpath, &len);
+    if (status == 0 && msgs) {
+        fwrite(msgs, 1, len, stderr);   /* the compile's own warnings */
+    } else if (msgs && len) {
+        char *nl = memchr(msgs, '\n', len);
+        snprintf(first_error, errlen, "%.*s", (int)((nl ? nl : msgs + len) - msgs), msgs);
+    }
+    free(msgs);
+    close(j->fd);
+    unlink(j->errpath);
     if (status == 0 && o->dep) {
         char dp[PATH_MAX + 3];
         if (o->output || o->dep_file) {
             dep_path(o, dp, sizeof dp);
         } else {
-            snprintf(dp, sizeof dp, "%s", out_name);
+            snprintf(dp, sizeof dp, "%s", j->out_name);
             dep_path(&(options){ .output = dp }, dp, sizeof dp);
         }
         for (int i = 0; i < o->nsources; i++)
             if (ins[i].temp[0])
                 replace_in_file(dp, ins[i].temp, o->sources[i]);
     }
-    for (int i = 0; dirs && i < o->nsources; i++)
-        free(dirs[i]);
-    free(dirs);
-    free(argv);
-    return status;
+    for (int i = 0; j->dirs && i < o->nsources; i++)
+        free(j->dirs[i]);
+    free(j->dirs);
+    free(j->argv);
+    return status == 0 ? 0 : -1;
 }
 
 /* Link arguments for libkeelrt; sqlite and friends only when needed. */
@@ -637,16 +717,24 @@ int main(int argc, char **argv)
     int user_ncc = o.ncc;
     if (o.links && o.instrument != INSTRUMENT_OFF)
         add_runtime_link(&o, lib);
+    /* The llvm-mca stage compiles to assembly with the user's arguments. */
+    options user = o;
+    user.ncc = user_ncc;
 
     analysed *res = want ? calloc((size_t)o.nsources, sizeof *res) : NULL;
     int status;
     if (instrument && res) {
         analyse(&o, res);
         instrumented *ins = calloc((size_t)o.nsources, sizeof *ins);
+        instrumented_job job;
         char first_error[512] = "";
         status = -1;
-        if (ins && make_copies(&o, res, ins, header) > 0)
-            status = compile_instrumented(&o, ins, first_error, sizeof first_error);
+        int started = ins && make_copies(&o, res, ins, header) > 0
+                   && start_instrumented(&o, ins, &job) == 0;
+        if (o.mca)
+            mca_stage(&user, res);     /* while the instrumented compile runs */
+        if (started)
+            status = finish_instrumented(&o, ins, &job, first_error, sizeof first_error);
         for (int i = 0; ins && i < o.nsources; i++)
             if (ins[i].temp[0])
                 unlink(ins[i].temp);
@@ -659,7 +747,7 @@ int main(int argc, char **argv)
                      first_error, "");
         }
     } else {
-        /* Analyse while the compiler runs. */
+        /* Analyse (and run llvm-mca) while the compiler runs. */
         pid_t pid = start_compiler(o.cc, -1);
         if (pid < 0) {
             fprintf(stderr, "keelcc: error: cannot start '%s': %s\n", o.compiler, strerror(errno));
@@ -667,6 +755,8 @@ int main(int argc, char **argv)
         }
         if (res)
             analyse(&o, res);
+        if (res && o.mca)
+            mca_stage(&user, res);
         status = wait_compiler(pid);
     }
     /* A failed compile has told the user already; its stale rows stay. */
@@ -677,7 +767,10 @@ int main(int argc, char **argv)
     for (int i = 0; res && i < o.nsources; i++) {
         free(res[i].path);
         ir_tu_free(res[i].ir);
+        mcr_result_free(res[i].mca);
     }
+    if (res && o.mca)
+        mcr_config_free(&mca_cfg);
     free(res);
     free(o.cc);
     free(o.sources);

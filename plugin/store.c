@@ -255,6 +255,12 @@ static int store_parallel(db *d, const ir_tu *tu, const int64_t *loop_ids,
 
 int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen)
 {
+    return store_tu_with(d, tu, row, NULL, NULL, err, errlen);
+}
+
+int store_tu_with(db *d, const ir_tu *tu, const db_tu_row *row, store_hook hook, void *ctx,
+                  char *err, size_t errlen)
+{
     int64_t tu_id;
     if (db_begin_tu(d, row, &tu_id, err, errlen) != 0)
         return -1;
@@ -304,6 +310,8 @@ int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t err
         rc = store_parallel(d, tu, loop_ids, acc_ids, err, errlen);
     if (rc == 0 && tu)
         rc = store_analyses(d, tu, loop_ids, err, errlen);
+    if (rc == 0 && hook)
+        rc = hook(ctx, d, tu_id, loop_ids, err, errlen);
     free(func_ids);
     free(loop_ids);
     free(acc_ids);

@@ -22,6 +22,10 @@ need cmake             /usr/bin/cmake
 need make              /usr/bin/make
 need gcc               /usr/bin/gcc
 need pkg-config        /usr/bin/pkg-config
+# C library headers of the cross targets keelcc's llvm-mca stage compiles for
+# (--keel-mcpu=pwr9, neoverse-v1, ...): clang-19 needs them for --target=.
+need libc6-dev-ppc64el-cross /usr/powerpc64le-linux-gnu/include/stdio.h
+need libc6-dev-arm64-cross   /usr/aarch64-linux-gnu/include/stdio.h
 
 if [ -z "$pkgs" ]; then
     exit 0

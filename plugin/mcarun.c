@@ -1,0 +1,785 @@
+/*
+ * mcarun.c -- keelcc's llvm-mca stage (mcarun.h): the processes.
+ *
+ * Per source: one `clang -S` per group of targets (the compile's own
+ * target, and each cross CPU), all at once, into a private temporary
+ * folder (never the user's -o, never the user's -MF); analysis/mca.c maps
+ * the assembly to the loop IR; each (loop, target) block is hashed with
+ * the target and llvm-mca's version, looked up in the cache, and the misses
+ * run through llvm-mca, at most cfg->jobs at a time.
+ */
+#define _XOPEN_SOURCE 700   /* mkdtemp, strdup */
+#include "mcarun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mca.h"
+
+/* ---- processes ------------------------------------------------------------ */
+
+/* Start argv with stdout/stderr to files (NULL: /dev/null); pid or -1. */
+static pid_t spawn(char *const *argv, const char *out, const char *errf)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fo = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int fe = open(errf ? errf : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int fi = open("/dev/null", O_RDONLY);
+        if (fo < 0 || fe < 0 || fi < 0)
+            _exit(126);
+        dup2(fi, 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int wait_status(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t k;
+    while (buf && (k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (cap - n < 2) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* The first line of a file, for messages. */
+static void first_line(const char *path, char *out, size_t n)
+{
+    char *t = read_file(path);
+    out[0] = '\0';
+    if (!t)
+        return;
+    char *p = t;
+    /* Skip "In file included from" context lines. */
+    while (strncmp(p, "In file included", 16) == 0 && strchr(p, '\n'))
+        p = strchr(p, '\n') + 1;
+    size_t k = strcspn(p, "\n");
+    if (k >= n)
+        k = n - 1;
+    memcpy(out, p, k);
+    out[k] = '\0';
+    free(t);
+}
+
+/* ---- configuration ---------------------------------------------------------- */
+
+static const struct { const char *prefix, *triple; int vscale; } cross[] = {
+    { "pwr", "powerpc64le-linux-gnu", 1 },
+    { "power", "powerpc64le-linux-gnu", 1 },
+    { "neoverse-v1", "aarch64-linux-gnu", 2 },     /* 256-bit SVE */
+    { "a64fx", "aarch64-linux-gnu", 4 },           /* 512-bit SVE */
+    { "neoverse", "aarch64-linux-gnu", 1 },
+    { "cortex-a", "aarch64-linux-gnu", 1 },
+    { "cortex-x", "aarch64-linux-gnu", 1 },
+    { "apple-", "aarch64-linux-gnu", 1 },
+    { "ampere", "aarch64-linux-gnu", 1 },
+    { "thunderx", "aarch64-linux-gnu", 1 },
+    { NULL, NULL, 0 }
+};
+
+/* llvm-mca's name of a triple's backend, as `--version` lists it. */
+static const char *backend_of(const char *triple)
+{
+    if (strncmp(triple, "powerpc64le", 11) == 0) return "ppc64le";
+    if (strncmp(triple, "powerpc64", 9) == 0) return "ppc64";
+    if (strncmp(triple, "aarch64", 7) == 0) return "aarch64";
+    if (strncmp(triple, "x86_64", 6) == 0) return "x86-64";
+    if (strncmp(triple, "riscv64", 7) == 0) return "riscv64";
+    return NULL;
+}
+
+void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->mca = strdup(mca);
+    cfg->host_target = -1;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg->jobs = n < 1 ? 1 : n > 16 ? 16 : (int)n;
+
+    char dir[] = "/tmp/keelmca-XXXXXX";
+    char *ver = NULL;
+    if (mkdtemp(dir)) {
+        char out[64], errf[64];
+        snprintf(out, sizeof out, "%s/v", dir);
+        snprintf(errf, sizeof errf, "%s/e", dir);
+        char *argv[] = { cfg->mca, "--version", NULL };
+        pid_t pid = spawn(argv, out, errf);
+        int st = pid < 0 ? -1 : wait_status(pid);
+        if (st == 0)
+            ver = read_file(out);
+        unlink(out);
+        unlink(errf);
+        rmdir(dir);
+    }
+    snprintf(cfg->host_cpu, sizeof cfg->host_cpu, "host");
+    if (!ver || !strstr(ver, "LLVM version")) {
+        /* Still one row per loop and target, each with this reason. */
+        char msg[512];
+        snprintf(msg, sizeof msg, "llvm-mca '%s' cannot run", mca);
+        cfg->error = strdup(msg);
+        free(ver);
+        ver = NULL;
+    } else {
+        const char *v = strstr(ver, "LLVM version") + 12;
+        sscanf(v, " %63s", cfg->version);
+        const char *h = strstr(ver, "Host CPU:");
+        if (h)
+            sscanf(h + 9, " %63s", cfg->host_cpu);
+    }
+
+    /* The targets. */
+    char *copy = strdup(list && *list ? list : cfg->host_cpu);
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        if (!*tok)
+            continue;
+        mcr_target *nt = realloc(cfg->t, sizeof *nt * (size_t)(cfg->ntargets + 1));
+        if (!nt)
+            break;
+        cfg->t = nt;
+        mcr_target *t = &cfg->t[cfg->ntargets++];
+        memset(t, 0, sizeof *t);
+        t->vscale = 1;
+        char *at = strchr(tok, '@');
+        if (at) {
+            *at = '\0';
+            t->triple = strdup(at + 1);
+        }
+        t->cpu = strdup(tok);
+        for (int k = 0; !at && cross[k].prefix; k++)
+            if (strncmp(tok, cross[k].prefix, strlen(cross[k].prefix)) == 0) {
+                t->triple = strdup(cross[k].triple);
+                t->vscale = cross[k].vscale;
+                break;
+            }
+        if (t->triple && ver) {
+            const char *be = backend_of(t->triple);
+            const char *reg = strstr(ver, "Registered Targets:");
+            int found = 0;
+            if (be && reg) {
+                char pat[64];
+                snprintf(pat, sizeof pat, "\n    %s ", be);
+                found = strstr(reg, pat) != NULL;
+            }
+            if (!found) {
+                char msg[256];
+                snprintf(msg, sizeof msg, "llvm-mca has no backend for %s (target %s)", t->triple, t->cpu);
+                t->skip = strdup(msg);
+            }
+        } else if (!t->triple && cfg->host_target < 0) {
+            cfg->host_target = cfg->ntargets - 1;
+        }
+    }
+    free(copy);
+    free(ver);
+}
+
+void mcr_config_free(mcr_config *cfg)
+{
+    for (int i = 0; i < cfg->ntargets; i++) {
+        free(cfg->t[i].cpu);
+        free(cfg->t[i].triple);
+        free(cfg->t[i].skip);
+    }
+    free(cfg->t);
+    free(cfg->mca);
+    free(cfg->error);
+}
+
+/* ---- the assembly compile ---------------------------------------------------- */
+
+static int starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* Options that take the next argument as their value (keelcc's list). */
+static const char *const value_opts[] = {
+    "-o", "-MF", "-MT", "-MQ", "-MJ", "-I", "-D", "-U", "-include", "-imacros", "-isystem",
+    "-iquote", "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot",
+    "-x", "-Xlinker", "-Xclang", "-Xpreprocessor", "-Xassembler", "-Xopenmp-target", "-L",
+    "-l", "-target", "--sysroot", "-arch", "-u", "-T", "-z", "-e", "-mllvm", "--param",
+    "-dependency-file", "-aux-info", "-ivfsoverlay", "-working-directory", NULL
+};
+
+/* Dropped with their value: outputs, dependency files, link-only options. */
+static const char *const drop_with_value[] = {
+    "-o", "-MF", "-MT", "-MQ", "-MJ", "-Xlinker", "-L", "-l", "-u", "-T", "-z", "-e",
+    "-dependency-file", NULL
+};
+
+static int in(const char *const *list, const char *s)
+{
+    for (int i = 0; list[i]; i++)
+        if (strcmp(list[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+/* Is a (value-less) user option left out of the assembly compile? */
+static int drop_flag(const char *a, int cross_target)
+{
+    if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0
+        || strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0 || strcmp(a, "-MP") == 0
+        || strcmp(a, "-MG") == 0 || starts(a, "-Wp,") || starts(a, "-Wl,") || starts(a, "-g")
+        || starts(a, "-flto") || starts(a, "-save-temps") || starts(a, "-fsave-optimization-record")
+        || starts(a, "-foptimization-record") || starts(a, "-o") || starts(a, "-MF")
+        || starts(a, "-MT") || starts(a, "-MQ") || starts(a, "-l") || starts(a, "-L")
+        || strcmp(a, "-shared") == 0 || strcmp(a, "-static") == 0 || strcmp(a, "-pie") == 0
+        || strcmp(a, "-rdynamic") == 0 || strcmp(a, "-pipe") == 0)
+        return 1;
+    if (cross_target && (starts(a, "--target=") || starts(a, "-march=") || starts(a, "-mcpu=")
+                         || starts(a, "-mtune=") || starts(a, "-m") || starts(a, "--offload")))
+        return 1;
+    return 0;
+}
+
+typedef struct {
+    int target;         /* the first target of the group */
+    char *triple;       /* NULL: own target */
+    char asm_path[512], yaml_path[512], err_path[512];
+    pid_t pid;
+    int status;
+    char *asm_text, *yaml;
+    mca_plan *plan;
+    char *error;
+} group;
+
+/* A malloc'd formatted string. */
+static char *dupf(const char *fmt, const char *a)
+{
+    size_t n = strlen(fmt) + strlen(a) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, fmt, a);
+    return s;
+}
+
+/* The assembly compile's arguments; the strings it allocates are stored in
+ * owned[0..3] (free them after the spawn). */
+static char **build_cc(int ncc, char *const *cc, const char *source, const group *g,
+                       const mcr_target *t, char *owned[4])
+{
+    char **argv = calloc((size_t)ncc + 16, sizeof *argv);
+    if (!argv)
+        return NULL;
+    int n = 0, cross_target = g->triple != NULL, offload = 0;
+    argv[n++] = cc[0];
+    for (int i = 1; i < ncc; i++) {
+        const char *a = cc[i];
+        if (in(value_opts, a) && i + 1 < ncc) {
+            if (!in(drop_with_value, a) && !(cross_target && strcmp(a, "-target") == 0)) {
+                argv[n++] = (char *)a;
+                argv[n++] = cc[i + 1];
+            }
+            i++;
+            continue;
+        }
+        if (a[0] != '-' || strcmp(a, "-") == 0)
+            continue;   /* inputs: only `source` is compiled */
+        if (starts(a, "--offload-arch") || starts(a, "-fopenmp-targets"))
+            offload = 1;
+        if (!drop_flag(a, cross_target))
+            argv[n++] = (char *)a;
+    }
+    static char S[] = "-S", G[] = "-gline-tables-only", R[] = "-fsave-optimization-record",
+                O[] = "-o", HOST[] = "--offload-host-only", ISYS[] = "-isystem";
+    argv[n++] = S;
+    argv[n++] = G;
+    argv[n++] = R;
+    if (offload && !cross_target)
+        argv[n++] = HOST;
+    if ((owned[0] = dupf("-foptimization-record-file=%s", g->yaml_path)))
+        argv[n++] = owned[0];
+    if (cross_target) {
+        if ((owned[1] = dupf("--target=%s", g->triple)))
+            argv[n++] = owned[1];
+        if ((owned[2] = dupf("-mcpu=%s", t->cpu)))
+            argv[n++] = owned[2];
+        /* Debian's libc6-dev-*-cross headers, which clang does not find alone. */
+        char inc[512];
+        struct stat sb;
+        snprintf(inc, sizeof inc, "/usr/%s/include", g->triple);
+        if (stat(inc, &sb) == 0) {
+            argv[n++] = ISYS;
+            if ((owned[3] = strdup(inc)))
+                argv[n++] = owned[3];
+        }
+    }
+    argv[n++] = O;
+    argv[n++] = (char *)g->asm_path;
+    argv[n++] = (char *)source;
+    argv[n] = NULL;
+    return argv;
+}
+
+/* ---- results ------------------------------------------------------------------ */
+
+static const char *keep(mcr_result *r, const char *s)
+{
+    if (!s)
+        return NULL;
+    char **ns = realloc(r->strings, sizeof *ns * (size_t)(r->nstrings + 1));
+    if (!ns)
+        return NULL;
+    r->strings = ns;
+    return r->strings[r->nstrings++] = strdup(s);
+}
+
+static void set_reason(mcr_result *r, int t, int l, const char *why)
+{
+    db_mca_row *row = &r->r[t * r->nloops + l].row;
+    row->ok = 0;
+    row->reason = keep(r, why);
+}
+
+/* A 128-bit FNV-1a style hash of the block, target and llvm-mca version. */
+static void block_key(const char *body, const mcr_target *t, const char *version, char out[33])
+{
+    uint64_t h1 = 1469598103934665603ULL, h2 = 0x84222325cbf29ce4ULL;
+    const char *parts[4] = { body, t->cpu, t->triple ? t->triple : "", version };
+    for (int p = 0; p < 4; p++) {
+        for (const unsigned char *s = (const unsigned char *)parts[p];; s++) {
+            h1 = (h1 ^ *s) * 1099511628211ULL;
+            h2 = (h2 ^ *s) * 0x100000001b3ULL;
+            h2 ^= h2 >> 29;
+            if (!*s)
+                break;
+        }
+    }
+    snprintf(out, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+}
+
+typedef struct {
+    char key[33];
+    int target;
+    const char *body;
+    db_mca_figs figs;
+    int have;           /* figures known (cache or run) */
+    pid_t pid;
+    char in[512], out[512], err[512];
+} job;
+
+static void finish_job(job *j, int status, mcr_result *r)
+{
+    char *json = status == 0 ? read_file(j->out) : NULL;
+    char msg[200];
+    memset(&j->figs, 0, sizeof j->figs);
+    /* An unknown CPU: a warning (with default figures) or an error. */
+    char *e = read_file(j->err);
+    int unknown_cpu = e && strstr(e, "is not a recognized processor");
+    free(e);
+    if (unknown_cpu) {
+        snprintf(j->figs.reason, sizeof j->figs.reason, "llvm-mca does not know this CPU");
+    } else if (json) {
+        mca_figures f;
+        if (mca_parse_json(json, &f, msg, sizeof msg) == 0) {
+            j->figs.ok = 1;
+            j->figs.cycles_per_iter = f.cycles_per_iter;
+            j->figs.block_rthroughput = f.block_rthroughput;
+            j->figs.ipc = f.ipc;
+            j->figs.uops_per_iter = f.uops_per_iter;
+            snprintf(j->figs.top_resource, sizeof j->figs.top_resource, "%s", f.resource);
+            j->figs.top_resource_cycles = f.resource_cycles;
+        } else {
+            snprintf(j->figs.reason, sizeof j->figs.reason, "llvm-mca output unreadable: %s", msg);
+        }
+    } else {
+        first_line(j->err, msg, sizeof msg);
+        snprintf(j->figs.reason, sizeof j->figs.reason, "llvm-mca failed: %s",
+                 msg[0] ? msg : "no output");
+    }
+    free(json);
+    j->have = 1;
+    unlink(j->in);
+    unlink(j->out);
+    unlink(j->err);
+    (void)r;
+}
+
+/* Run the jobs without figures, at most `width` at a time. */
+static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *dir, mcr_result *r)
+{
+    int running = 0, next = 0;
+    while (next < njobs || running > 0) {
+        while (next < njobs && running < cfg->jobs) {
+            job *j = &jobs[next++];
+            if (j->have)
+                continue;
+            const mcr_target *t = &cfg->t[j->target];
+            snprintf(j->in, sizeof j->in, "%s/b%d.s", dir, (int)(j - jobs));
+            snprintf(j->out, sizeof j->out, "%s/b%d.json", dir, (int)(j - jobs));
+            snprintf(j->err, sizeof j->err, "%s/b%d.err", dir, (int)(j - jobs));
+            if (write_file(j->in, j->body) != 0) {
+                snprintf(j->figs.reason, sizeof j->figs.reason, "cannot write %s", j->in);
+                j->have = 1;
+                continue;
+            }
+            char mcpu[128], mtriple[160];
+            snprintf(mcpu, sizeof mcpu, "-mcpu=%s", t->cpu);
+            char *argv[8];
+            int n = 0;
+            argv[n++] = cfg->mca;
+            argv[n++] = "--json";
+            argv[n++] = mcpu;
+            if (t->triple) {
+                snprintf(mtriple, sizeof mtriple, "-mtriple=%s", t->triple);
+                argv[n++] = mtriple;
+            }
+            argv[n++] = j->in;
+            argv[n] = NULL;
+            j->pid = spawn(argv, j->out, j->err);
+            if (j->pid < 0) {
+                snprintf(j->figs.reason, sizeof j->figs.reason, "cannot start llvm-mca");
+                j->have = 1;
+                continue;
+            }
+            r->mca_runs++;
+            running++;
+        }
+        if (running == 0)
+            continue;
+        /* Only our own children: keelcc's compiler process is one too. */
+        int reaped = 0;
+        for (int k = 0; k < next; k++) {
+            int st;
+            if (jobs[k].have || jobs[k].pid <= 0)
+                continue;
+            pid_t w = waitpid(jobs[k].pid, &st, WNOHANG);
+            if (w == 0 || (w < 0 && errno == EINTR))
+                continue;
+            finish_job(&jobs[k], w > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : 128, r);
+            running--;
+            reaped = 1;
+        }
+        if (!reaped) {
+            struct timespec ts = { 0, 1000000 };   /* 1 ms */
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *const *cc,
+                       const char *source, db *cache, mcr_warn_fn warn, void *wctx)
+{
+    mcr_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->ntargets = cfg->ntargets;
+    r->nloops = tu->nloops;
+    r->r = calloc((size_t)(cfg->ntargets * tu->nloops) + 1, sizeof *r->r);
+    r->host_cycles = malloc(sizeof *r->host_cycles * ((size_t)tu->nloops + 1));
+    if (!r->r || !r->host_cycles) {
+        mcr_result_free(r);
+        return NULL;
+    }
+    for (int l = 0; l < tu->nloops; l++)
+        r->host_cycles[l] = NAN;
+    for (int t = 0; t < cfg->ntargets; t++)
+        for (int l = 0; l < tu->nloops; l++) {
+            db_mca_row *row = &r->r[t * tu->nloops + l].row;
+            row->target = cfg->t[t].cpu;
+            row->triple = cfg->t[t].triple;
+            row->ok = 0;
+            row->reason = NULL;
+        }
+    char msg[1024];
+    if (cfg->error || tu->nloops == 0) {
+        for (int t = 0; t < cfg->ntargets; t++)
+            for (int l = 0; l < tu->nloops; l++)
+                set_reason(r, t, l, cfg->error);
+        return r;
+    }
+
+    char dir[] = "/tmp/keelmca-XXXXXX";
+    if (!mkdtemp(dir)) {
+        snprintf(msg, sizeof msg, "%s: mca: cannot create a temporary folder: %s", source, strerror(errno));
+        warn(wctx, msg);
+        for (int t = 0; t < cfg->ntargets; t++)
+            for (int l = 0; l < tu->nloops; l++)
+                set_reason(r, t, l, "no temporary folder for the assembly");
+        return r;
+    }
+
+    /* Groups: the own target (all CPUs without a triple), each cross CPU. */
+    group *g = calloc((size_t)cfg->ntargets + 1, sizeof *g);
+    int *gof = calloc((size_t)cfg->ntargets + 1, sizeof *gof);
+    int ng = 0;
+    for (int t = 0; t < cfg->ntargets && g && gof; t++) {
+        gof[t] = -1;
+        if (cfg->t[t].skip)
+            continue;
+        if (!cfg->t[t].triple) {
+            for (int k = 0; k < ng; k++)
+                if (!g[k].triple)
+                    gof[t] = k;
+            if (gof[t] >= 0)
+                continue;
+        }
+        group *G = &g[ng];
+        G->target = t;
+        G->triple = cfg->t[t].triple;
+        snprintf(G->asm_path, sizeof G->asm_path, "%s/g%d.s", dir, ng);
+        snprintf(G->yaml_path, sizeof G->yaml_path, "%s/g%d.yaml", dir, ng);
+        snprintf(G->err_path, sizeof G->err_path, "%s/g%d.err", dir, ng);
+        gof[t] = ng++;
+    }
+    for (int k = 0; k < ng; k++) {
+        char *owned[4] = { NULL, NULL, NULL, NULL };
+        char **argv = build_cc(ncc, cc, source, &g[k], &cfg->t[g[k].target], owned);
+        g[k].pid = argv ? spawn(argv, NULL, g[k].err_path) : -1;
+        for (int o = 0; o < 4; o++)
+            free(owned[o]);
+        free(argv);
+    }
+    for (int k = 0; k < ng; k++) {
+        g[k].status = g[k].pid < 0 ? -1 : wait_status(g[k].pid);
+        if (g[k].status == 0) {
+            g[k].asm_text = read_file(g[k].asm_path);
+            g[k].yaml = read_file(g[k].yaml_path);
+        }
+        if (!g[k].asm_text) {
+            char line[512];
+            first_line(g[k].err_path, line, sizeof line);
+            snprintf(msg, sizeof msg, "assembly compile%s%s failed: %s",
+                     g[k].triple ? " for " : "", g[k].triple ? g[k].triple : "",
+                     line[0] ? line : "no output");
+            g[k].error = strdup(msg);
+            snprintf(msg, sizeof msg, "%s: mca: %s", source, g[k].error);
+            warn(wctx, msg);
+        } else if (mca_plan_build(tu, g[k].asm_text, g[k].yaml, cfg->t[g[k].target].vscale,
+                                  &g[k].plan, msg, sizeof msg) != 0) {
+            g[k].error = strdup(msg);
+        } else if (g[k].plan->unmapped > 0) {
+            snprintf(msg, sizeof msg, "%s: mca: %d assembly loop%s%s%s not mapped to source loops",
+                     source, g[k].plan->unmapped, g[k].plan->unmapped == 1 ? "" : "s",
+                     g[k].triple ? " for " : "", g[k].triple ? g[k].triple : "");
+            warn(wctx, msg);
+        }
+        unlink(g[k].asm_path);
+        unlink(g[k].yaml_path);
+        unlink(g[k].err_path);
+    }
+
+    /* Jobs: one per distinct (block, target). */
+    job *jobs = calloc((size_t)(cfg->ntargets * tu->nloops) + 1, sizeof *jobs);
+    int *jof = calloc((size_t)(cfg->ntargets * tu->nloops) + 1, sizeof *jof);
+    int njobs = 0, hits = 0;
+    for (int t = 0; t < cfg->ntargets && jobs && jof; t++) {
+        for (int l = 0; l < tu->nloops; l++) {
+            int idx = t * tu->nloops + l;
+            jof[idx] = -1;
+            if (cfg->t[t].skip) {
+                set_reason(r, t, l, cfg->t[t].skip);
+                continue;
+            }
+            group *G = &g[gof[t]];
+            if (G->error) {
+                set_reason(r, t, l, G->error);
+                continue;
+            }
+            const mca_loop_plan *P = &G->plan->loops[l];
+            db_mca_row *row = &r->r[idx].row;
+            if (P->ncopies) {
+                row->asm_label = keep(r, P->label);
+                row->asm_copies = P->ncopies;
+                row->asm_innermost = P->asm_innermost;
+                row->vector = P->vector;
+                row->vf = P->vf;
+                row->ic = P->ic;
+                row->unroll = P->unroll;
+                row->src_iters_per_asm_iter = P->iters_per_asm;
+            }
+            if (!P->body) {
+                set_reason(r, t, l, P->reason ? P->reason : "no assembly for this loop");
+                continue;
+            }
+            char key[33];
+            block_key(P->body, &cfg->t[t], cfg->version, key);
+            for (int k = 0; k < njobs; k++)
+                if (strcmp(jobs[k].key, key) == 0)
+                    jof[idx] = k;
+            if (jof[idx] >= 0)
+                continue;
+            job *j = &jobs[njobs];
+            memcpy(j->key, key, sizeof key);
+            j->target = t;
+            j->body = P->body;
+            if (cache && db_mca_cache_get(cache, key, &j->figs, msg, sizeof msg) == 1) {
+                j->have = 1;
+                hits++;
+            }
+            jof[idx] = njobs++;
+        }
+    }
+    run_jobs(cfg, jobs, njobs, dir, r);
+    rmdir(dir);
+
+    /* Figures per (loop, target), cycles per source iteration, whole iterations. */
+    int nfail = 0;
+    char first_fail[256] = "";
+    double *c = malloc(sizeof *c * ((size_t)tu->nloops + 1));
+    for (int t = 0; t < cfg->ntargets && c && jobs && jof; t++) {
+        for (int l = 0; l < tu->nloops; l++) {
+            c[l] = NAN;
+            int k = jof[t * tu->nloops + l];
+            if (k < 0)
+                continue;
+            db_mca_row *row = &r->r[t * tu->nloops + l].row;
+            if (!jobs[k].have || !jobs[k].figs.ok) {
+                const char *why = jobs[k].have ? jobs[k].figs.reason : "llvm-mca did not run";
+                set_reason(r, t, l, why);
+                if (!nfail++)
+                    snprintf(first_fail, sizeof first_fail, "%s", why);
+                continue;
+            }
+            row->ok = 1;
+            row->figs = jobs[k].figs;
+            int per = row->src_iters_per_asm_iter > 0 ? row->src_iters_per_asm_iter : 1;
+            row->has_cycles_per_src_iter = 1;
+            row->cycles_per_src_iter = row->figs.cycles_per_iter / per;
+            c[l] = row->cycles_per_src_iter;
+        }
+        if (cfg->t[t].skip || g[gof[t]].error)
+            continue;
+        for (int l = 0; l < tu->nloops; l++) {
+            db_mca_row *row = &r->r[t * tu->nloops + l].row;
+            kx_expr *w = mca_whole_iter_mcycles(tu, g[gof[t]].plan, c, l);
+            char *text = w ? kx_print(w) : NULL;
+            row->whole_iter_millicycles = keep(r, text);
+            if (t == cfg->host_target) {
+                int64_t v;
+                if (row->has_cycles_per_src_iter && row->asm_innermost)
+                    r->host_cycles[l] = row->cycles_per_src_iter;
+                else if (w && kx_is_const(w, &v))
+                    r->host_cycles[l] = (double)v / 1000.0;
+            }
+            free(text);
+            kx_free(w);
+        }
+    }
+    free(c);
+    if (nfail) {
+        snprintf(msg, sizeof msg, "%s: mca: %d loop block%s without figures: %s", source, nfail,
+                 nfail == 1 ? "" : "s", first_fail);
+        warn(wctx, msg);
+    }
+    /* Cache entries to write back: every block with figures or a failure of llvm-mca. */
+    for (int k = 0; jobs && k < njobs; k++) {
+        if (!jobs[k].have)
+            continue;
+        char **nk = realloc(r->cache_key, sizeof *nk * (size_t)(r->ncache + 1));
+        int *nt = realloc(r->cache_target, sizeof *nt * (size_t)(r->ncache + 1));
+        if (nk) r->cache_key = nk;
+        if (nt) r->cache_target = nt;
+        db_mca_figs *nf = realloc(r->cache_figs, sizeof *nf * (size_t)(r->ncache + 1));
+        if (nf) r->cache_figs = nf;
+        if (!nk || !nt || !nf)
+            break;
+        r->cache_key[r->ncache] = strdup(jobs[k].key);
+        r->cache_target[r->ncache] = jobs[k].target;
+        r->cache_figs[r->ncache] = jobs[k].figs;
+        r->ncache++;
+    }
+    (void)hits;
+    free(jobs);
+    free(jof);
+    for (int k = 0; g && k < ng; k++) {
+        free(g[k].asm_text);
+        free(g[k].yaml);
+        free(g[k].error);
+        mca_plan_free(g[k].plan);
+    }
+    free(g);
+    free(gof);
+    return r;
+}
+
+void mcr_result_free(mcr_result *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->nstrings; i++)
+        free(r->strings[i]);
+    free(r->strings);
+    for (int i = 0; i < r->ncache; i++)
+        free(r->cache_key[i]);
+    free(r->cache_key);
+    free(r->cache_target);
+    free(r->cache_figs);
+    free(r->host_cycles);
+    free(r->r);
+    free(r);
+}
+
+int mcr_store(const mcr_config *cfg, const mcr_result *r, db *d, int64_t tu_id,
+              const int64_t *loop_ids, char *err, size_t errlen)
+{
+    for (int t = 0; t < r->ntargets; t++)
+        for (int l = 0; l < r->nloops; l++)
+            if (db_mca_add_result(d, loop_ids[l], &r->r[t * r->nloops + l].row, err, errlen))
+                return -1;
+    for (int k = 0; k < r->ncache; k++)
+        if (db_mca_cache_put(d, tu_id, r->cache_key[k], cfg->t[r->cache_target[k]].cpu,
+                             cfg->version, &r->cache_figs[k], err, errlen))
+            return -1;
+    for (int l = 0; l < r->nloops; l++) {
+        if (isnan(r->host_cycles[l]))
+            continue;
+        db_loop_facts f = { .has_cycles = 1, .cycles_per_iter = r->host_cycles[l] };
+        if (db_set_loop_facts(d, loop_ids[l], &f, err, errlen))
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * mcarun.h -- keelcc's llvm-mca stage: compile a source to assembly per
+ * target CPU, run llvm-mca on its loops (in parallel, through the cache in
+ * the attribute database), and hand back per (loop, target) figures or
+ * reasons, ready for db_mca_add_result.
+ *
+ * Targets: a list of CPU names as llvm-mca's -mcpu takes them, each
+ * optionally `CPU@TRIPLE`.  CPUs of another architecture than the compile's
+ * (pwr*, power* -> powerpc64le-linux-gnu; neoverse-*, cortex-*, apple-*,
+ * a64fx, ampere*, thunderx* -> aarch64-linux-gnu) are compiled for that
+ * triple with -mcpu; the others analyse the code the user's own compile
+ * produces (same flags, same target), one assembly for all of them.
+ *
+ * Failure is a value: every loop gets figures or a reason; warnings go
+ * through the caller's function, one line per kind of failure.
+ */
+#ifndef KEEL_PLUGIN_MCARUN_H
+#define KEEL_PLUGIN_MCARUN_H
+
+#include <stdint.h>
+
+#include "db.h"
+#include "db_mca.h"
+#include "ir.h"
+
+typedef struct {
+    char *cpu;          /* -mcpu */
+    char *triple;       /* NULL: the compile's own target */
+    int vscale;         /* SVE vector length / 128 bits, 1 elsewhere */
+    char *skip;         /* why it cannot run (no backend), NULL */
+} mcr_target;
+
+typedef struct {
+    char *mca;          /* llvm-mca program */
+    char *error;        /* NULL, or why llvm-mca cannot run at all */
+    char version[64];   /* "19.1.7" */
+    char host_cpu[64];
+    int ntargets;
+    mcr_target *t;
+    int host_target;    /* index of the first own-target CPU, -1 none */
+    int jobs;           /* llvm-mca processes at once */
+} mcr_config;
+
+typedef void (*mcr_warn_fn)(void *ctx, const char *line);
+
+/* Ask llvm-mca (`mca --version`) for its version, host CPU and backends and
+ * set up the targets of `list` (comma-separated; NULL or "": the host CPU).
+ * Never fails: a missing llvm-mca is cfg->error.  Free with mcr_config_free. */
+void mcr_config_init(mcr_config *cfg, const char *list, const char *mca);
+void mcr_config_free(mcr_config *cfg);
+
+typedef struct {
+    db_mca_row row;     /* strings point into the owning mcr_result */
+} mcr_loop;
+
+typedef struct {
+    int ntargets, nloops;
+    mcr_loop *r;        /* [t * nloops + l] */
+    int has_host_cycles;   /* per loop: cycles for loops.cycles_per_iter */
+    double *host_cycles;   /* nloops; NaN when none */
+    int ncache;
+    char **cache_key;   /* entries used (hits and runs), to write back */
+    int *cache_target;
+    db_mca_figs *cache_figs;
+    int mca_runs;       /* llvm-mca processes started */
+    char **strings;     /* owned strings */
+    int nstrings;
+} mcr_result;
+
+/* Run the stage for one source.  cc: the compiler command (cc[0] the
+ * compiler, then the user's arguments, NULL-terminated); cache: a database
+ * to look results up in, or NULL.  Returns a result (NULL only when out of
+ * memory). */
+mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *const *cc,
+                       const char *source, db *cache, mcr_warn_fn warn, void *wctx);
+void mcr_result_free(mcr_result *r);
+
+/* Write r's rows for the TU being written (tu_id, loop ids by IR index):
+ * mca_results, the cache entries, loops.cycles_per_iter. */
+int mcr_store(const mcr_config *cfg, const mcr_result *r, db *d, int64_t tu_id,
+              const int64_t *loop_ids, char *err, size_t errlen);
+
+#endif

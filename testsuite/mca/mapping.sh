@@ -1,0 +1,29 @@
+#!/bin/sh
+# mapping.sh MCA_MAP DIR -- the assembly -> source loop mapping on small
+# kernels whose loops are known, against hand-checked expectations.
+#
+# kernels/gemm-orders.c: ijk gemm (inner k loop: scalar, runtime-unrolled by
+# 2, one copy) and ikj gemm (inner j loop: versioned into a vector copy,
+# VF 2 x IC 2, and a scalar remainder unrolled by 2: two copies, the vector
+# one primary, 4 source iterations per assembly iteration).  Compiled for
+# plain x86-64 at -O2 by clang-19, as keelcc's stage does.
+set -eu
+MAP=$1
+DIR=$2
+work=$(mktemp -d /tmp/keel-mcamap-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail=0
+for k in gemm-orders; do
+    src=$DIR/kernels/$k.c
+    clang-19 -O2 --target=x86_64-linux-gnu -march=x86-64 -S -gline-tables-only \
+        -fsave-optimization-record -foptimization-record-file="$work/$k.yaml" \
+        -o "$work/$k.s" "$src"
+    "$MAP" "$src" "$work/$k.s" "$work/$k.yaml" >"$work/$k.out"
+    if cmp -s "$work/$k.out" "$DIR/kernels/$k.expected"; then
+        echo "ok $k"
+    else
+        echo "FAIL $k:"; diff "$DIR/kernels/$k.expected" "$work/$k.out" || true
+        fail=1
+    fi
+done
+exit $fail
