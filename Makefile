@@ -2,6 +2,7 @@
 # (scripts/install-deps.sh is idempotent), configures and builds keel with
 # CMake in build/, then does its job.
 BUILD ?= build
+MAKEFLAGS += --no-print-directory
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all deps build check demo bench clean

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "expr.h"
+#include "ipd.h"
 
 #define UNKNOWN_TRIP 128      /* chikin IV.B: loops of unknown count run 128 times */
 
@@ -46,7 +47,8 @@ typedef struct {
     int has_cycles;
     double cycles;            /* llvm-mca cycles per iteration (later analysis) */
     int nchildren;
-    int parallel;             /* fallback verdict, or the pragma's */
+    int parallel;             /* the verdict the runtime uses (see rt_parallel) */
+    int ipda;                 /* keelcc's IPDA verdict: 1 parallel, 0 not, -1 none stored */
     int thread;               /* 1: this loop's iterations go to GPU threads */
     int thread_on_path;       /* index of the thread loop enclosing this loop (incl. itself), -1 */
 } fl_loop;
@@ -246,6 +248,7 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     fl->canonical = l->canonical;
     fl->n_exit = l->n_break + l->n_goto + l->n_return;
     fl->pragmas = dup(l->pragmas);
+    fl->ipda = !l->parallel ? -1 : strcmp(l->parallel, "parallel") == 0;
     fl->has_cycles = l->has_cycles;
     fl->cycles = l->cycles_per_iter;
     fl->nchildren = l->nchildren;
@@ -283,7 +286,11 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     return 0;
 }
 
-/* ---- fallbacks (switch each to its table after the merge) ------------------ */
+/* ---- estimates used where keelcc stored nothing better -------------------
+ * Statement costs below stand in where llvm-mca gave no cycles (outer
+ * loops' own statements, loops llvm-mca could not map; rt_loop_body_cycles
+ * prefers loops.cycles_per_iter); rt_fallback_parallel only where IPDA
+ * stored no verdict (rt_parallel); footprints are bounding boxes. */
 
 /* Cycles per execution of a statement on one CPU core, its compute warp
  * instructions on a GPU and its flops, from schema v1's op counts.  Costs
@@ -438,58 +445,31 @@ static int mark_threads(rt_facts *f, int k)
     return n;
 }
 
-/* The linearised subscript of an access (row-major over its extents), or
- * NULL when an inner extent is unknown or a subscript does not parse. */
-static kx_expr *linearise(const fl_acc *a)
-{
-    kx_expr *lin = NULL;
-    for (int j = 0; j < a->ndims; j++) {
-        kx_expr *ix = parse_or_null(a->index[j]);
-        if (!ix) {
-            kx_free(lin);
-            return NULL;
-        }
-        if (!lin) {
-            lin = ix;
-            continue;
-        }
-        if (!a->extent[j]) {
-            kx_free(ix);
-            kx_free(lin);
-            return NULL;
-        }
-        kx_expr *m = kx_mul(lin, a->extent[j]);
-        kx_expr *s = kx_add(m, ix);
-        kx_free(m);
-        kx_free(ix);
-        kx_free(lin);
-        lin = s;
-    }
-    return lin;
-}
-
-/* e(iv + 1) - e(iv): the iteration-point difference along iv. */
+/* e(iv + 1) - e(iv): the iteration-point difference along iv (ipda). */
 static kx_expr *ipd(const kx_expr *e, const char *iv)
 {
-    kx_expr *one = kx_int(1), *v = kx_sym(iv), *v1 = kx_add(v, one);
-    kx_expr *moved = kx_subst(e, iv, v1), *d = kx_sub(moved, e);
-    kx_free(one);
-    kx_free(v);
-    kx_free(v1);
-    kx_free(moved);
-    return d;
+    return ip_stride(e, iv, 1);
 }
 
-/* Inter-thread stride of access a (IPDA fallback: until issue 4 stores the
- * strides, substitute iv + 1 for the thread loop's iv in the linearised
- * subscript and subtract).  NULL = irregular (no linearisation, or a term
- * that cannot be evaluated: a call, a load, unknown text). */
-static kx_expr *rt_fallback_stride(const fl_acc *a, const char *thread_iv)
+/* Inter-thread stride of access a along the runtime's thread loop: ipda's
+ * row-major linearised address and its iteration-point difference, the
+ * definition keelcc's IPDA stores in access_strides (computed here because
+ * the runtime's thread loop is chosen per launch site and may differ from
+ * the one keelcc stored).  NULL = irregular. */
+static kx_expr *rt_stride(const fl_acc *a, const char *thread_iv)
 {
-    kx_expr *lin = linearise(a);
-    if (!lin)
-        return NULL;
-    kx_expr *d = ipd(lin, thread_iv);
+    kx_expr **ix = calloc((size_t)a->ndims + 1, sizeof *ix);
+    kx_expr *lin = NULL, *d = NULL;
+    int ok = ix != NULL;
+    for (int j = 0; ok && j < a->ndims; j++)
+        ok = (ix[j] = parse_or_null(a->index[j])) != NULL;
+    if (ok)
+        lin = ip_linearize(a->ndims, ix, a->ndims, a->extent);
+    if (lin)
+        d = ipd(lin, thread_iv);
+    for (int j = 0; ix && j < a->ndims; j++)
+        kx_free(ix[j]);
+    free(ix);
     kx_free(lin);
     return d;
 }
@@ -526,11 +506,27 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Is loop k parallel?  An OpenMP worksharing pragma says so; else keelcc's
+ * IPDA verdict (loops.parallel: dependence tests, issue 4) when it stored
+ * one; else the runtime's own conservative test (databases written before
+ * IPDA, or by other tools). */
+static int rt_parallel(const rt_facts *f, int k)
+{
+    const fl_loop *l = &f->loops[k];
+    if (l->ipda < 0)
+        return rt_fallback_parallel(f, k);
+    if (l->pragmas && strstr(l->pragmas, "omp") &&
+        (strstr(l->pragmas, "for") || strstr(l->pragmas, "distribute") ||
+         strstr(l->pragmas, "simd") || strstr(l->pragmas, "loop")))
+        return 1;
+    return l->ipda;
+}
+
 /* Derive parallel verdicts, the mapping, strides, differences, symbols. */
 static int analyse(rt_facts *f)
 {
     for (int k = 0; k < f->nloops; k++)
-        f->loops[k].parallel = rt_fallback_parallel(f, k);
+        f->loops[k].parallel = rt_parallel(f, k);
     if (f->loops[0].parallel && mark_threads(f, 0) == 0)
         f->loops[0].thread = 1;
     for (int k = 0; k < f->nloops; k++) {
@@ -543,7 +539,7 @@ static int analyse(rt_facts *f)
         if (t < 0)
             ac->no_thread = 1;
         else
-            ac->stride = rt_fallback_stride(ac, f->loops[t].iv);
+            ac->stride = rt_stride(ac, f->loops[t].iv);
         ac->diff = calloc((size_t)(ac->ndims * f->nloops + 1), sizeof *ac->diff);
         if (!ac->diff)
             return -1;
@@ -911,7 +907,7 @@ const char *rt_facts_label(const rt_facts *f) { return f->label ? f->label : "";
 
 void rt_facts_print(const rt_facts *f, const rt_launch *l, FILE *out)
 {
-    fprintf(out, "loops (preorder; parallel: fallback verdict; map: GPU mapping)\n");
+    fprintf(out, "loops (preorder; parallel: pragma, else IPDA verdict, else fallback; map: GPU mapping)\n");
     for (int k = 0; k < f->nloops; k++) {
         const fl_loop *lp = &f->loops[k];
         int depth = 0;

@@ -1,10 +1,13 @@
 #!/bin/sh
 # demo.sh BUILD -- the PolyBench demo.
 #
-# Compiles every polybench input with keelcc (make CC=keelcc, as a user
-# would), then prints, per program, the loops keel recorded in the attribute
-# database: file:line, function, depth, parent loop, induction variable and
-# trip count.
+# 1. Compiles every polybench input with keelcc (make CC=keelcc, as a user
+#    would; MEDIUM dataset): the loops, idioms, classes, parallel verdicts,
+#    strides and llvm-mca cycles land in the attribute database.
+# 2. Per program, prints its kernel loops from the database (keel loops).
+# 3. Runs the program with KEEL_VERBOSE=1 KEEL_DEVICE=h100: libkeelrt prints,
+#    per loop nest launched, the predicted CPU and GPU (+ transfer) times and
+#    the verdict, against the H100 profile (no GPU is needed: a what-if).
 set -eu
 BUILD=${1:-build}
 BIN=$(cd "$BUILD/bin" && pwd)
@@ -12,19 +15,32 @@ OUT=$(mkdir -p "$BUILD/demo" && cd "$BUILD/demo" && pwd)
 DB=$OUT/keel.db
 PB=$(pwd)/polybench-inputs
 JOBS=$(nproc 2>/dev/null || echo 2)
+DATASET=${DATASET:-MEDIUM}
 
 rm -f "$DB" "$DB-wal" "$DB-shm"
-echo "== compiling polybench-inputs with keelcc (make -j$JOBS CC=keelcc, database $DB)"
-make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET=SMALL
+echo "== compiling polybench-inputs with keelcc (make -j$JOBS CC=keelcc DATASET=$DATASET, database $DB)"
+make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET="$DATASET"
 echo
+gpu=0
+cpu=0
 for src in $(make -s -C "$PB" list); do
+    prog=${src%.c}
     echo "== $src"
-    "$BIN/keel" loops --file "$PB/$src" "$DB"
+    for fn in $(sqlite3 "$DB" "SELECT DISTINCT function FROM loop_summary WHERE file = '$PB/$src' AND function LIKE 'kernel\\_%' ESCAPE '\\'"); do
+        "$BIN/keel" loops --file "$PB/$src" --function "$fn" "$DB"
+    done
+    (cd "$OUT" && KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$OUT/bin/$prog" >/dev/null 2>"$OUT/verdicts.txt") || true
+    grep ' kernel_' "$OUT/verdicts.txt" || true
+    gpu=$((gpu + $(grep -c ' kernel_.*-> GPU' "$OUT/verdicts.txt" || true)))
+    cpu=$((cpu + $(grep -c ' kernel_.*-> CPU' "$OUT/verdicts.txt" || true)))
     echo
 done
 nloops=$(sqlite3 "$DB" "SELECT count(*) FROM loop_summary")
 nkern=$(sqlite3 "$DB" "SELECT count(*) FROM loop_summary WHERE function LIKE 'kernel\\_%' ESCAPE '\\'")
 ntu=$(sqlite3 "$DB" "SELECT count(*) FROM translation_units")
 echo "keel: $ntu translation units, $nloops loops ($nkern in kernel functions) in $DB"
-echo "try:  $BIN/keel show $PB/linear-algebra/blas/gemm/gemm.c:46 $DB"
+echo "keel: kernel loop-nest launches at $DATASET under the h100 profile: $gpu -> GPU, $cpu -> CPU"
+echo "try:  $BIN/keel show $PB/linear-algebra/blas/gemm/gemm.c:42 $DB"
+echo "      $BIN/keel explain $PB/linear-algebra/blas/gemm/gemm.c:42 --set ni=2000,nj=2300,nk=2600 --device h100 $DB"
+echo "      $BIN/keel report $DB"
 echo "      sqlite3 $DB 'SELECT * FROM loop_summary LIMIT 5'"
