@@ -852,15 +852,16 @@ kx_expr *kx_int(int64_t v)
     return finish(st, r);
 }
 
-/* A symbol.  A name that could not be parsed back (not a C identifier, or a
- * reserved word) becomes the unknown atom ?"name" instead, so the printed
- * form always round-trips. */
+/* A symbol.  A name that could not be parsed back (not a C identifier)
+ * becomes the unknown atom ?"name" instead, so the printed form always
+ * round-trips.  The operator words (div, max, ...) are fine as symbols: the
+ * parser reads them as operators only before '(' or '.'. */
 kx_expr *kx_sym(const char *name)
 {
     kx_expr *r;
     if (!name)
         return NULL;
-    int st = make_atom(valid_ident(name, 1) ? KX_SYMBOL : KX_UNKNOWN, name, 0,
+    int st = make_atom(valid_ident(name, 0) ? KX_SYMBOL : KX_UNKNOWN, name, 0,
                     NULL, &r);
     return finish(st, r);
 }
@@ -1697,8 +1698,16 @@ static kx_expr *parse_ident_atom(parser *p)
 
     if (!word)
         return NULL;
+    /* An operator name only when its '(' (div/mod/min/max) or '.' (call,
+     * load) follows; otherwise the word is an ordinary symbol, as a C
+     * variable named max is.  Nothing printed puts a '(' or '.' after a
+     * symbol, so the two never meet. */
+    size_t next = p->pos;
+    while (p->s[next] == ' ' || p->s[next] == '\t')
+        next++;
     for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
-        if (strcmp(word, reserved[i]) == 0)
+        if (strcmp(word, reserved[i]) == 0
+            && p->s[next] == (kinds[i] == KX_CALL || kinds[i] == KX_LOAD ? '.' : '('))
             kind = kinds[i];
     if (kind == KX_SYMBOL) {
         if ((st = make_atom(KX_SYMBOL, word, 0, NULL, &r)))

@@ -27,8 +27,9 @@
  *
  * Printing writes terms in canonical order separated by " + " / " - ", the
  * coefficient first when it is not 1 (`2*i*n + j - 1`, `n^2`, `div(n, 2)`);
- * print(parse(s)) == s for every printed s.  The words div, mod, min, max,
- * call and load are reserved and never symbol names.  kx_parse also takes
+ * print(parse(s)) == s for every printed s.  The words div, mod, min, max
+ * name operators only before '(', and call and load only before '.';
+ * elsewhere they are ordinary symbols (a C variable may be called max).  kx_parse also takes
  * blanks anywhere between tokens and '^' after a parenthesised expression
  * (`(i+1)^2`); exponents are 1 .. INT_MAX, nesting at most 200 levels.
  *
@@ -60,9 +61,9 @@ typedef enum {
     KX_UNKNOWN  /* ?"source text" */
 } kx_opkind;
 
-/* Constructors.  A symbol name must be a C identifier and not a reserved
- * word; any other name becomes the unknown atom ?"name" so that the printed
- * form still parses back. */
+/* Constructors.  A symbol name must be a C identifier (operator words
+ * included); any other name becomes the unknown atom ?"name" so that the
+ * printed form still parses back. */
 kx_expr *kx_int(int64_t v);
 kx_expr *kx_sym(const char *name);
 /* An opaque atom.  name is the function (KX_CALL) or array (KX_LOAD), or the

@@ -50,17 +50,16 @@ static const char *stride_of(const par_result *r, int n, char *buf)
 
 static void test_paper_strides(void)
 {
-    /* `max` is a reserved word of the expression text (max(a, b)), so the
-     * paper's variable is spelt `mx` here: in C source a variable named max
-     * becomes the unknown atom ?"max" and its stride is irregular.
+    /* The paper's example, with its variable named max (a symbol: the
+     * operator max only comes with its '(').
      * #pragma omp parallel for
      * for (a = 0; a < n; a++) { x = A[max*a]; A2[max*a + 1]; A[a]; B[2*a]; C[b]; D[a*a]; E[idx[a]] } */
     ir_tu *tu = ir_tu_new("t.c");
     ir_add_function(tu, "f", "t.c", 1, 1);
     int l = loop(tu, -1, "a", "n", "omp parallel for");
     ir_add_stmt(&tu->loops[l], 20, 1, "y = ...", 0);
-    acc1(tu, l, 0, "A", 0, "mx*a");
-    acc1(tu, l, 0, "A2", 0, "mx*a + 1");
+    acc1(tu, l, 0, "A", 0, "max*a");
+    acc1(tu, l, 0, "A2", 0, "max*a + 1");
     acc1(tu, l, 0, "A3", 0, "a");
     acc1(tu, l, 0, "B", 0, "2*a");
     acc1(tu, l, 0, "C", 0, "b");
@@ -71,8 +70,8 @@ static void test_paper_strides(void)
     char err[64], buf[128];
     CHECK_INT(par_analyze(tu, &r, err, sizeof err), 0);
     CHECK_INT(r->nstrides, 8);
-    CHECK_STR(stride_of(r, 0, buf), "mx symbolic(mx)");
-    CHECK_STR(stride_of(r, 1, buf), "mx symbolic(mx)");
+    CHECK_STR(stride_of(r, 0, buf), "max symbolic(max)");
+    CHECK_STR(stride_of(r, 1, buf), "max symbolic(max)");
     CHECK_STR(stride_of(r, 2, buf), "1 coalesced");
     CHECK_STR(stride_of(r, 3, buf), "2 strided(2)");
     CHECK_STR(stride_of(r, 4, buf), "0 uniform");
@@ -82,7 +81,7 @@ static void test_paper_strides(void)
     CHECK_INT(r->strides[2].false_sharing, 0);   /* a read */
     CHECK_INT(r->loops[0].thread_loop, 1);
     CHECK_STR(r->loops[0].coalescing,
-              "2 coalesced, 1 uniform, 2 strided(mx), 1 strided(2), 2 irregular");
+              "2 coalesced, 1 uniform, 2 strided(max), 1 strided(2), 2 irregular");
     par_free(r);
     ir_tu_free(tu);
 }

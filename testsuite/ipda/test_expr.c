@@ -86,7 +86,20 @@ static void test_construction(void)
     CHECK_STR(P(kx_sym("_x1")), "_x1");
     /* names that could not be parsed back become unknown text */
     CHECK_STR(P(kx_sym("a b")), "?\"a b\"");
-    CHECK_STR(P(kx_sym("div")), "?\"div\"");
+    /* operator words are symbols where no '(' or '.' follows */
+    CHECK_STR(P(kx_sym("max")), "max");
+    CHECK_STR(P(kx_sym("call")), "call");
+    {
+        char e[128];
+        kx_expr *m = kx_parse("max*a + load*2 - div", e, sizeof e);
+        /* canonical order: degree first, then names */
+        CHECK_STR(P(kx_copy(m)), "a*max - div + 2*load");
+        kx_expr *mm = kx_parse("max(max, 3) + call.f(call)", e, sizeof e);
+        /* opaque atoms order div, mod, min, max, call, load */
+        CHECK_STR(P(kx_copy(mm)), "max(max, 3) + call.f(call)");
+        kx_free(m);
+        kx_free(mm);
+    }
     CHECK_STR(P(kx_sym("")), "?\"\"");
     CHECK(kx_sym(NULL) == NULL);
     CHECK(kx_print(NULL) == NULL);
@@ -444,9 +457,8 @@ static void test_parse_errors(void)
         { "(1", "expected ')' at offset 2" },
         { "div(1)", "expected ',' at offset 5" },
         { "div(1, 2, 3)", "expected ')' at offset 8" },
-        { "div 1", "expected '(' at offset 4" },
-        { "div", "expected '(' at offset 3" },
-        { "call(1)", "expected '.' at offset 4" },
+        { "div 1", "unexpected '1' at offset 4" },     /* the symbol div, then 1 */
+        { "call(1)", "unexpected '(' at offset 4" },   /* the symbol call, then ( */
         { "call.(1)", "expected a name at offset 5" },
         { "load.1(1)", "expected a name at offset 5" },
         { "call.f(1,)", "expected a number, a symbol or '(' at offset 9" },
