@@ -398,14 +398,20 @@ typedef struct {
     int oom;
 } loops_ctx;
 
+/* A malloc'd formatted string of any length (NULL when out of memory). */
 static char *fmt(const char *f, ...)
 {
     va_list ap;
-    char buf[64];
     va_start(ap, f);
-    vsnprintf(buf, sizeof buf, f, ap);
+    int n = vsnprintf(NULL, 0, f, ap);
     va_end(ap);
-    return strdup(buf);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s) {
+        va_start(ap, f);
+        vsnprintf(s, (size_t)n + 1, f, ap);
+        va_end(ap);
+    }
+    return s;
 }
 
 static int loops_json_row(loops_ctx *c, const db_loop_summary *r)
