@@ -149,8 +149,42 @@ int main(void)
     path_in(p, sizeof p, "mode.db");
     refuses(p, 7, "bad open mode 7");
 
+    /* An older keel database -- schema 1, as the first keelcc wrote it:
+     * every table a later migration adds is gone and user_version is 1.  A
+     * reader refuses it; a writer runs migrations 1 -> 2 -> ... -> current. */
+    path_in(p, sizeof p, "old.db");
+    CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
+    db_close(d);
+    sql(p, "DROP TABLE access_strides; DROP TABLE loop_dependences; DROP TABLE decisions;"
+           " DROP TABLE host_calibration; DROP TABLE idiom_instances; DROP TABLE loop_classes;"
+           " DROP TABLE loop_counts; DROP TABLE loop_footprints; DROP TABLE mca_results;"
+           " DROP TABLE mca_cache; PRAGMA user_version = 1;");
+    refuses(p, DB_READONLY, "database schema version 1 is older than this keel ("
+            VSTR(DB_SCHEMA_VERSION) "); recompile with keelcc to migrate it");
+    d = NULL;
+    CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
+    CHECK_INT(db_schema_version(d), DB_SCHEMA_VERSION);
+    db_close(d);
+    {
+        sqlite3 *h;
+        sqlite3_stmt *st;
+        long long n = -1;
+        if (sqlite3_open(p, &h) == SQLITE_OK
+            && sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+                                     " ('access_strides', 'loop_dependences', 'decisions', 'host_calibration',"
+                                     " 'idiom_instances', 'loop_classes', 'loop_counts', 'loop_footprints',"
+                                     " 'mca_results', 'mca_cache')", -1, &st, NULL) == SQLITE_OK) {
+            if (sqlite3_step(st) == SQLITE_ROW)
+                n = sqlite3_column_int64(st, 0);
+            sqlite3_finalize(st);
+        }
+        sqlite3_close(h);
+        CHECK_INT(n, 10);
+    }
+
     snprintf(want, sizeof want, "chmod -R u+w '%s'; rm -rf '%s'", dir, dir);
     if (system(want) != 0)
         fprintf(stderr, "cannot remove %s\n", dir);
+
     return check_summary();
 }
