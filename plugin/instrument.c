@@ -190,9 +190,9 @@ static int add(insertion **ins, int *n, size_t offset, int opens, buf *b)
     return 0;
 }
 
-int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t len,
-                      const char *header, const char *db_path, instrument_mode mode,
-                      char **out)
+int instrument_source(const ir_tu *tu, const char *path, const char *name, const char *src,
+                      size_t len, const char *header, const char *db_path,
+                      instrument_mode mode, char **out)
 {
     *out = NULL;
     insertion *ins = NULL;
@@ -218,7 +218,7 @@ int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t
             at = line_start(src, len, l->pragma_line);
             puts_(&open, "\n#line ");
             putf(&open, "%d ", l->pragma_line);
-            put_literal(&open, path);
+            put_literal(&open, name);
             puts_(&open, "\n");
         } else {
             at = (size_t)l->offset;
@@ -241,7 +241,7 @@ int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t
         puts_(&b, "#include ");
         put_literal(&b, header);
         puts_(&b, "\n#line 1 ");
-        put_literal(&b, path);
+        put_literal(&b, name);
         puts_(&b, "\n");
         size_t pos = 0;
         for (int k = 0; k < nins; k++) {

@@ -22,13 +22,15 @@
 
 typedef enum { INSTRUMENT_OFF, INSTRUMENT_REPORT, INSTRUMENT_OFFLOAD } instrument_mode;
 
-/* Instrument the source text src (len bytes) of the file `path`, whose IR
- * is tu.  header: the path of keelrt.h to #include; db_path: the database
- * the sites name.  Returns the number of sites and the new text in *out
- * (malloc'd, NUL-terminated; NULL when there are no sites), or -1 on
- * allocation failure. */
-int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t len,
-                      const char *header, const char *db_path, instrument_mode mode,
-                      char **out);
+/* Instrument the source text src (len bytes) of the file `path` (the
+ * resolved path the IR's loops name), whose IR is tu.  name: the file as the
+ * compile command names it, for the #line directives, so __FILE__ and debug
+ * information are what the plain compile gives.  header: the path of
+ * keelrt.h to #include; db_path: the database the sites name.  Returns the
+ * number of sites and the new text in *out (malloc'd, NUL-terminated; NULL
+ * when there are no sites), or -1 on allocation failure. */
+int instrument_source(const ir_tu *tu, const char *path, const char *name, const char *src,
+                      size_t len, const char *header, const char *db_path,
+                      instrument_mode mode, char **out);
 
 #endif

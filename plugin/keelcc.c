@@ -542,8 +542,8 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, const
         size_t len;
         char *src = res[i].ir ? read_file(o->sources[i], &len) : NULL;
         char *text = NULL;
-        if (src && instrument_source(res[i].ir, res[i].path, src, len, header, db,
-                                     o->instrument, &text) > 0) {
+        if (src && instrument_source(res[i].ir, res[i].path, o->sources[i], src, len, header,
+                                     db, o->instrument, &text) > 0) {
             snprintf(ins[i].temp, sizeof ins[i].temp, "%s/keel-XXXXXX.c",
                      tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
             int fd = mkstemps(ins[i].temp, 2);

@@ -40,6 +40,15 @@ echo "$kline" | grep -Eq '^keel: gemm\.c:42 kernel_gemm \[stream,matmul,reductio
 n=$(sqlite3 k.db "SELECT count(*) FROM decisions d JOIN loops l ON l.id = d.loop_id WHERE l.line = 42 AND d.verdict = 'CPU'")
 expect_eq "$n" 1 "logged kernel decision"
 
+# __FILE__ and __LINE__ are what the plain compile gives (the #line
+# directives name the source as the command does, relative here).
+mkdir -p src
+printf '#include <stdio.h>\nint main(void)\n{\n    int s = 0;\n    for (int i = 0; i < 3; i++) s += i;\n    printf("%%s:%%d %%d\\n", __FILE__, __LINE__, s);\n    return 0;\n}\n' >src/where.c
+clang-19 src/where.c -o where.plain
+KEEL_DB=$work/w.db "$BIN/keelcc" src/where.c -o where.keel
+expect_eq "$(./where.keel)" "$(./where.plain)" "__FILE__/__LINE__ of an instrumented program"
+expect_eq "$(./where.plain)" "src/where.c:6 3" "plain program's own output"
+
 # KEEL_FORCE=gpu with no GPU: still the verdict the user forced.
 KEEL_VERBOSE=1 KEEL_FORCE=gpu "$work/keel/$GEMM" >out.txt 2>err.txt
 cmp -s plain.out out.txt && ok || bad "gemm stdout differs with KEEL_FORCE=gpu"

@@ -32,7 +32,8 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
         return NULL;
     }
     char *out = NULL;
-    int n = instrument_source(tu, path, src, strlen(src), KEEL_RT_HEADER, "/db/keel.db", mode, &out);
+    int n = instrument_source(tu, path, path, src, strlen(src), KEEL_RT_HEADER, "/db/keel.db",
+                              mode, &out);
     ir_tu_free(tu);
     if (n <= 0)
         return NULL;
@@ -184,6 +185,31 @@ int main(void)
         CHECK(got && strstr(got, "keel_site_0") != NULL && strstr(got, "keel_site_1") == NULL);
         CHECK(got && strstr(got, "if(target:") == NULL);
         free(got);
+    }
+
+    /* #line names the file as the compile command does (__FILE__ and debug
+     * information stay what the plain compile gives); sites keep the
+     * resolved path the database uses. */
+    {
+        char path[256], err[512];
+        const char *src = "void f(int n, double *x) {\n  for (int i = 0; i < n; i++)\n    x[i] = 0;\n}\n";
+        snprintf(path, sizeof path, "%s/named.c", tmpdir);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fputs(src, f);
+            fclose(f);
+        }
+        ir_tu *tu = NULL;
+        char *out = NULL;
+        CHECK_INT(walk_file(path, 0, NULL, &tu, err, sizeof err), 0);
+        CHECK_INT(instrument_source(tu, path, "src/named.c", src, strlen(src), KEEL_RT_HEADER,
+                                    "/db/keel.db", INSTRUMENT_REPORT, &out), 1);
+        CHECK(out && strstr(out, "\n#line 1 \"src/named.c\"\n") != NULL);
+        char site[300];
+        snprintf(site, sizeof site, "{ \"/db/keel.db\", \"%s\", 2, 3,", path);
+        CHECK(out && strstr(out, site) != NULL);
+        free(out);
+        ir_tu_free(tu);
     }
 
     /* Nothing to instrument: no text at all. */
