@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ccargs.h"
 #include "db.h"
 #include "instrument.h"
 #include "ir.h"
@@ -112,15 +113,6 @@ static int has_suffix(const char *s, const char *suffix)
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
-
-/* Options whose value is the next argument when not joined. */
-static const char *const separate_value[] = {
-    "-o", "-MF", "-MT", "-MQ", "-MJ", "-I", "-D", "-U", "-include", "-imacros", "-isystem",
-    "-iquote", "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot",
-    "-x", "-Xlinker", "-Xclang", "-Xpreprocessor", "-Xassembler", "-Xopenmp-target", "-L",
-    "-l", "-target", "--sysroot", "-arch", "-u", "-T", "-z", "-e", "-mllvm", "--param",
-    "-dependency-file", "-aux-info", "-ivfsoverlay", "-working-directory", NULL
-};
 
 /* Options libclang needs to see the same program: value-taking ones. */
 static const char *const clang_value_opts[] = {
@@ -226,7 +218,7 @@ static int parse_args(int argc, char **argv, options *o)
         }
         push(&o->ncc, &o->cc, a);
 
-        if (in_list(separate_value, a) && i + 1 < argc) {
+        if (in_list(cc_value_options, a) && i + 1 < argc) {
             const char *v = argv[++i];
             push(&o->ncc, &o->cc, v);
             if (strcmp(a, "-x") == 0)

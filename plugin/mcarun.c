@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ccargs.h"
 #include "mca.h"
 
 /* ---- processes ------------------------------------------------------------ */
@@ -244,15 +245,6 @@ static int starts(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
-/* Options that take the next argument as their value (keelcc's list). */
-static const char *const value_opts[] = {
-    "-o", "-MF", "-MT", "-MQ", "-MJ", "-I", "-D", "-U", "-include", "-imacros", "-isystem",
-    "-iquote", "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot",
-    "-x", "-Xlinker", "-Xclang", "-Xpreprocessor", "-Xassembler", "-Xopenmp-target", "-L",
-    "-l", "-target", "--sysroot", "-arch", "-u", "-T", "-z", "-e", "-mllvm", "--param",
-    "-dependency-file", "-aux-info", "-ivfsoverlay", "-working-directory", NULL
-};
-
 /* Dropped with their value: outputs, dependency files, link-only options. */
 static const char *const drop_with_value[] = {
     "-o", "-MF", "-MT", "-MQ", "-MJ", "-Xlinker", "-L", "-l", "-u", "-T", "-z", "-e",
@@ -318,7 +310,7 @@ static char **build_cc(int ncc, char *const *cc, const char *source, const group
     argv[n++] = cc[0];
     for (int i = 1; i < ncc; i++) {
         const char *a = cc[i];
-        if (in(value_opts, a) && i + 1 < ncc) {
+        if (in(cc_value_options, a) && i + 1 < ncc) {
             if (!in(drop_with_value, a) && !(cross_target && strcmp(a, "-target") == 0)) {
                 argv[n++] = (char *)a;
                 argv[n++] = cc[i + 1];
