@@ -567,13 +567,21 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
 
 /* ---- keel show ----------------------------------------------------------- */
 
-/* Split FILE:LINE[:COL]; 0 on success.  *file is a new string. */
 /* ---- keel report --------------------------------------------------------- */
 
 typedef struct {
     int json, n;
+    int measure;            /* first pass: only widen the columns */
+    int wfile, wfunc, widiom;
     FILE *out;
 } report_ctx;
+
+static void widen(int *w, const char *s)
+{
+    int n = s ? (int)strlen(s) : 1;
+    if (n > *w)
+        *w = n;
+}
 
 /* One PIR row: File, Line, Function, Idiom, Code (JSON adds the evidence
  * and the line of the loop the idiom belongs to). */
@@ -594,12 +602,19 @@ static int report_row(void *ctx, const db_idiom_info *r)
         fprintf(c->out, ",\"loop_line\":%d}", r->loop_line);
         return 0;
     }
+    if (c->measure) {
+        widen(&c->wfile, short_path(r->file));
+        widen(&c->wfunc, r->function);
+        widen(&c->widiom, r->idiom);
+        return 0;
+    }
     if (c->n++ == 0)
-        fprintf(c->out, "%-34s %5s  %-18s %-10s %s\n", "File", "Line", "Function", "Idiom", "Code");
+        fprintf(c->out, "%-*s %5s  %-*s  %-*s  %s\n", c->wfile, "File", "Line", c->wfunc,
+                "Function", c->widiom, "Idiom", "Code");
     /* the code on one line */
     const char *code = r->code ? r->code : "";
-    fprintf(c->out, "%-34s %5d  %-18s %-10s ", short_path(r->file), r->line,
-            r->function ? r->function : "?", r->idiom);
+    fprintf(c->out, "%-*s %5d  %-*s  %-*s  ", c->wfile, short_path(r->file), r->line, c->wfunc,
+            r->function ? r->function : "?", c->widiom, r->idiom);
     int blank = 0;
     for (const char *p = code; *p; p++) {
         if (*p == '\n' || *p == '\t' || *p == ' ') {
@@ -621,8 +636,16 @@ static int cmd_report(const char *dbpath, const char *file, int json)
     char err[512];
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err) != 0)
         return die(EXIT_DB, "%s", err);
-    report_ctx c = { json, 0, stdout };
-    int rc = db_each_idiom(d, file ? clean_file(file) : NULL, report_row, &c, err, sizeof err);
+    report_ctx c = { .json = json, .out = stdout, .wfile = 4, .wfunc = 8, .widiom = 5 };
+    const char *f = file ? clean_file(file) : NULL;
+    int rc = 0;
+    if (!json) {            /* two passes: the columns fit their widest entry */
+        c.measure = 1;
+        rc = db_each_idiom(d, f, report_row, &c, err, sizeof err);
+        c.measure = 0;
+    }
+    if (rc >= 0)
+        rc = db_each_idiom(d, f, report_row, &c, err, sizeof err);
     db_close(d);
     if (rc < 0)
         return die(EXIT_DB, "%s", err);
