@@ -120,14 +120,6 @@ static const char *const clang_value_opts[] = {
     "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-target", "--sysroot", NULL
 };
 
-static int in_list(const char *const *list, const char *s)
-{
-    for (int i = 0; list[i]; i++)
-        if (strcmp(list[i], s) == 0)
-            return 1;
-    return 0;
-}
-
 /* Joined form of a value option, e.g. -Ifoo or -DX=1. */
 static int joined_prefix(const char *const *list, const char *s)
 {
@@ -218,7 +210,7 @@ static int parse_args(int argc, char **argv, options *o)
         }
         push(&o->ncc, &o->cc, a);
 
-        if (in_list(cc_value_options, a) && i + 1 < argc) {
+        if (cc_in_list(cc_value_options, a) && i + 1 < argc) {
             const char *v = argv[++i];
             push(&o->ncc, &o->cc, v);
             if (strcmp(a, "-x") == 0)
@@ -227,7 +219,7 @@ static int parse_args(int argc, char **argv, options *o)
                 o->output = v;
             if (strcmp(a, "-MF") == 0)
                 o->dep_file = v;
-            if (in_list(clang_value_opts, a)) {
+            if (cc_in_list(clang_value_opts, a)) {
                 push(&o->nclang, &o->clang, a);
                 push(&o->nclang, &o->clang, v);
             }
@@ -445,45 +437,11 @@ static void absolute_db(const char *db_path, char *out, size_t n)
         snprintf(out, n, "%s/%s", cwd, db_path);
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *p = realloc(buf, cap * 2);
-        if (!p) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = p;
-        cap *= 2;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-static int write_file(const char *path, const char *text, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    size_t w = fwrite(text, 1, len, f);
-    return fclose(f) == 0 && w == len ? 0 : -1;
-}
-
 /* Replace every occurrence of `from` by `to` in the file at path. */
 static void replace_in_file(const char *path, const char *from, const char *to)
 {
     size_t len, fl = strlen(from), tl = strlen(to);
-    char *text = read_file(path, &len);
+    char *text = cc_read_file(path, &len);
     if (!text)
         return;
     char *out = malloc(len / (fl ? fl : 1) * (tl + 1) + len + 1);
@@ -498,7 +456,7 @@ static void replace_in_file(const char *path, const char *from, const char *to)
                 out[o++] = text[i++];
             }
         }
-        write_file(path, out, o);
+        cc_write_file(path, out, o);
     }
     free(out);
     free(text);
@@ -532,7 +490,7 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, const
     for (int i = 0; i < o->nsources; i++) {
         ins[i].temp[0] = '\0';
         size_t len;
-        char *src = res[i].ir ? read_file(o->sources[i], &len) : NULL;
+        char *src = res[i].ir ? cc_read_file(o->sources[i], &len) : NULL;
         char *text = NULL;
         if (src && instrument_source(res[i].ir, res[i].path, o->sources[i], src, len, header,
                                      db, o->instrument, &text) > 0) {
@@ -634,7 +592,7 @@ static int finish_instrumented(const options *o, const instrumented *ins, instru
 {
     int status = wait_compiler(j->pid);
     size_t len = 0;
-    char *msgs = read_file(j->errpath, &len);
+    char *msgs = cc_read_file(j->errpath, &len);
     if (status == 0 && msgs) {
         fwrite(msgs, 1, len, stderr);   /* the compile's own warnings */
     } else if (msgs && len) {

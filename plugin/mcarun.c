@@ -57,46 +57,10 @@ static int wait_status(pid_t pid)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    size_t k;
-    while (buf && (k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (cap - n < 2) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    return buf;
-}
-
-static int write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    int ok = fputs(text, f) >= 0;
-    return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /* The first line of a file, for messages. */
 static void first_line(const char *path, char *out, size_t n)
 {
-    char *t = read_file(path);
+    char *t = cc_read_file(path, NULL);
     out[0] = '\0';
     if (!t)
         return;
@@ -157,7 +121,7 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
         pid_t pid = spawn(argv, out, errf);
         int st = pid < 0 ? -1 : wait_status(pid);
         if (st == 0)
-            ver = read_file(out);
+            ver = cc_read_file(out, NULL);
         unlink(out);
         unlink(errf);
         rmdir(dir);
@@ -251,14 +215,6 @@ static const char *const drop_with_value[] = {
     "-dependency-file", NULL
 };
 
-static int in(const char *const *list, const char *s)
-{
-    for (int i = 0; list[i]; i++)
-        if (strcmp(list[i], s) == 0)
-            return 1;
-    return 0;
-}
-
 /* Is a (value-less) user option left out of the assembly compile? */
 static int drop_flag(const char *a, int cross_target)
 {
@@ -310,8 +266,8 @@ static char **build_cc(int ncc, char *const *cc, const char *source, const group
     argv[n++] = cc[0];
     for (int i = 1; i < ncc; i++) {
         const char *a = cc[i];
-        if (in(cc_value_options, a) && i + 1 < ncc) {
-            if (!in(drop_with_value, a) && !(cross_target && strcmp(a, "-target") == 0)) {
+        if (cc_in_list(cc_value_options, a) && i + 1 < ncc) {
+            if (!cc_in_list(drop_with_value, a) && !(cross_target && strcmp(a, "-target") == 0)) {
                 argv[n++] = (char *)a;
                 argv[n++] = cc[i + 1];
             }
@@ -405,11 +361,11 @@ typedef struct {
 
 static void finish_job(job *j, int status, mcr_result *r)
 {
-    char *json = status == 0 ? read_file(j->out) : NULL;
+    char *json = status == 0 ? cc_read_file(j->out, NULL) : NULL;
     char msg[200];
     memset(&j->figs, 0, sizeof j->figs);
     /* An unknown CPU: a warning (with default figures) or an error. */
-    char *e = read_file(j->err);
+    char *e = cc_read_file(j->err, NULL);
     int unknown_cpu = e && strstr(e, "is not a recognized processor");
     free(e);
     if (unknown_cpu) {
@@ -453,7 +409,7 @@ static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *di
             snprintf(j->in, sizeof j->in, "%s/b%d.s", dir, (int)(j - jobs));
             snprintf(j->out, sizeof j->out, "%s/b%d.json", dir, (int)(j - jobs));
             snprintf(j->err, sizeof j->err, "%s/b%d.err", dir, (int)(j - jobs));
-            if (write_file(j->in, j->body) != 0) {
+            if (cc_write_file(j->in, j->body, strlen(j->body)) != 0) {
                 snprintf(j->figs.reason, sizeof j->figs.reason, "cannot write %s", j->in);
                 j->have = 1;
                 continue;
@@ -578,8 +534,8 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
     for (int k = 0; k < ng; k++) {
         g[k].status = g[k].pid < 0 ? -1 : wait_status(g[k].pid);
         if (g[k].status == 0) {
-            g[k].asm_text = read_file(g[k].asm_path);
-            g[k].yaml = read_file(g[k].yaml_path);
+            g[k].asm_text = cc_read_file(g[k].asm_path, NULL);
+            g[k].yaml = cc_read_file(g[k].yaml_path, NULL);
         }
         if (!g[k].asm_text) {
             char line[512];

@@ -445,12 +445,6 @@ static int mark_threads(rt_facts *f, int k)
     return n;
 }
 
-/* e(iv + 1) - e(iv): the iteration-point difference along iv (ipda). */
-static kx_expr *ipd(const kx_expr *e, const char *iv)
-{
-    return ip_stride(e, iv, 1);
-}
-
 /* Inter-thread stride of access a along the runtime's thread loop: ipda's
  * row-major linearised address and its iteration-point difference, the
  * definition keelcc's IPDA stores in access_strides (computed here because
@@ -466,7 +460,7 @@ static kx_expr *rt_stride(const fl_acc *a, const char *thread_iv)
     if (ok)
         lin = ip_linearize(a->ndims, ix, a->ndims, a->extent);
     if (lin)
-        d = ipd(lin, thread_iv);
+        d = ip_stride(lin, thread_iv, 1);
     for (int j = 0; ix && j < a->ndims; j++)
         kx_free(ix[j]);
     free(ix);
@@ -547,7 +541,7 @@ static int analyse(rt_facts *f)
             kx_expr *ix = parse_or_null(ac->index[j]);
             for (int k = li; ix && k >= 0; k = f->loops[k].parent)
                 if (f->loops[k].iv)
-                    ac->diff[j * f->nloops + k] = ipd(ix, f->loops[k].iv);
+                    ac->diff[j * f->nloops + k] = ip_stride(ix, f->loops[k].iv, 1);
             kx_free(ix);
         }
     }
