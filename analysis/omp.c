@@ -194,7 +194,10 @@ int omp_parse(const char *text, omp_directive *d, char *err, size_t errlen)
             p = ws;
             break;
         }
-        d->constructs |= bit;
+        /* `cancel for`, `cancellation point parallel`: the construct named
+         * is the one cancelled, not this directive's. */
+        if (!(nlen >= 6 && strncmp(name, "cancel", 6) == 0))
+            d->constructs |= bit;
         if (nlen + wl + 2 < sizeof name) {
             if (nlen)
                 name[nlen++] = ' ';
@@ -302,7 +305,7 @@ int omp_is_standalone(const omp_directive *d)
     if (c & OMP_DECLARE)
         return 1;
     /* cancel, cancellation point, scan, depobj, error, nothing */
-    if (c == OMP_OTHER && d->name
+    if ((c & OMP_OTHER) && d->name
         && (strncmp(d->name, "cancel", 6) == 0 || strcmp(d->name, "scan") == 0
             || strcmp(d->name, "depobj") == 0 || strcmp(d->name, "error") == 0
             || strcmp(d->name, "nothing") == 0))
