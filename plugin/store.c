@@ -10,6 +10,7 @@
 #include "parallel.h"
 #include "counts.h"
 #include "idioms.h"
+#include "omp.h"
 #include "species.h"
 
 #include <stdio.h>
@@ -293,6 +294,11 @@ int store_tu_with(db *d, const ir_tu *tu, const db_tu_row *row, store_hook hook,
             .depth = l->depth, .kind = kind_name(l->kind), .canonical = l->canonical,
             .iv = l->iv, .lower = lower, .upper = upper, .step = l->step, .trip = trip,
             .pragmas = pragmas,
+            .gpu_map = l->gpu_map ? omp_map_role_name(l->gpu_map) : NULL,
+            .gpu_collapse = l->gpu_collapse,
+            .gpu_teams = l->gpu_teams,
+            .gpu_threads = l->gpu_threads,
+            .region_line = l->region_line,
             .n_if = l->n_if, .n_break = l->n_break, .n_continue = l->n_continue,
             .n_goto = l->n_goto, .n_return = l->n_return,
         };
