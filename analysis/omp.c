@@ -569,3 +569,34 @@ int omp_map_tu(ir_tu *tu)
     free(lo);
     return rc;
 }
+
+int omp_map_roles(const ir_tu *tu, int *roles)
+{
+    ir_tu tmp = *tu;
+    tmp.loops = malloc(sizeof *tmp.loops * (size_t)(tu->nloops ? tu->nloops : 1));
+    if (!tmp.loops)
+        return -1;
+    memcpy(tmp.loops, tu->loops, sizeof *tmp.loops * (size_t)tu->nloops);
+    for (int k = 0; k < tu->nloops; k++)
+        tmp.loops[k].gpu_teams = tmp.loops[k].gpu_threads = NULL;
+    int rc = omp_map_tu(&tmp);
+    for (int k = 0; k < tu->nloops; k++) {
+        roles[k] = tmp.loops[k].gpu_map;
+        free(tmp.loops[k].gpu_teams);
+        free(tmp.loops[k].gpu_threads);
+    }
+    free(tmp.loops);
+    return rc;
+}
+
+int omp_is_thread_loop(const ir_tu *tu, const int *roles, int k)
+{
+    if (roles[k] == OMP_MAP_GRID || roles[k] == OMP_MAP_THREADS)
+        return 1;
+    if (roles[k] != OMP_MAP_TEAMS)
+        return 0;
+    for (int c = k + 1; c < tu->nloops; c++)
+        if ((roles[c] == OMP_MAP_GRID || roles[c] == OMP_MAP_THREADS) && is_inside(tu, c, k))
+            return 0;
+    return 1;
+}

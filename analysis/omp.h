@@ -117,6 +117,15 @@ omp_map_role omp_map_role_parse(const char *s);
  * index of the nest, -1 when none).  Returns 0, -1 on allocation failure. */
 int omp_map_tu(ir_tu *tu);
 
+/* The roles omp_map_tu would give, into roles[0..tu->nloops-1], without
+ * changing tu (analyses that take a const IR).  Returns 0, -1 on
+ * allocation failure. */
+int omp_map_roles(const ir_tu *tu, int *roles);
+/* Is loop k a thread loop of its nest's mapping: its iterations spread over
+ * GPU threads (grid, threads), or a teams loop with no thread loop below
+ * (each team is one work item)?  roles as from omp_map_roles. */
+int omp_is_thread_loop(const ir_tu *tu, const int *roles, int k);
+
 /* Teams and threads clang-19 launches for an SPMD grid / generic teams
  * loop of `trip` (collapsed) iterations, without clauses. */
 long long omp_default_teams(long long trip, int spmd, int threads);

@@ -813,9 +813,7 @@ static void show_gpu_map(const db_loop_info *l)
     for (size_t i = 0; l->gpu_map && i < sizeof roles / sizeof *roles; i++)
         if (strcmp(l->gpu_map, roles[i].role) == 0)
             text = roles[i].text;
-    if (!l->gpu_map)
-        printf("gpu map     -\n");
-    else
+    if (l->gpu_map)   /* only loops an OpenMP construct maps */
         printf("gpu map     %s: %s\n", l->gpu_map, text ? text : "?");
     if (l->gpu_collapse > 0)
         printf("gpu launch  %d loop%s mapped; teams %s; threads %s\n", l->gpu_collapse,
