@@ -1284,7 +1284,8 @@ static int name_in(char **names, int n, const char *name)
     return 0;
 }
 
-static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, const kx_expr *e)
+static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, const kx_expr *e,
+                          int cut)
 {
     if (!e)
         return;
@@ -1302,7 +1303,7 @@ static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, cons
             if (strcmp(si->name, name) != 0)
                 continue;
             if (si->integer && (si->always_visible
-                                || (clang_File_isEqual(si->file, file) && si->offset < root->offset)))
+                                || (clang_File_isEqual(si->file, file) && si->offset < cut)))
                 ir_add_sym(root, name);
             break;
         }
@@ -1318,17 +1319,21 @@ static void collect_syms(walker *w, int loop, CXFile file)
     ir_loop *root = &w->ir->loops[loop];
     if (root->offset < 0)
         return;
+    /* A nest in a device region is decided before the region: only what is
+     * declared before the region can be read there. */
+    int cut = root->region_offset >= 0 && root->region_offset < root->offset
+              ? root->region_offset : root->offset;
     for (int k = loop; k < w->ir->nloops; k++) {
         ir_loop *l = &w->ir->loops[k];
-        add_expr_syms(w, root, loop, file, l->lower);
-        add_expr_syms(w, root, loop, file, l->upper);
+        add_expr_syms(w, root, loop, file, l->lower, cut);
+        add_expr_syms(w, root, loop, file, l->upper, cut);
         for (int s = 0; s < l->nstmts; s++)
             for (int a = 0; a < l->stmts[s].nacc; a++) {
                 ir_access *ac = &l->stmts[s].acc[a];
                 for (int d = 0; d < ac->ndims; d++)
-                    add_expr_syms(w, root, loop, file, ac->index[d]);
+                    add_expr_syms(w, root, loop, file, ac->index[d], cut);
                 for (int d = 0; d < ac->nextents; d++)
-                    add_expr_syms(w, root, loop, file, ac->extent[d]);
+                    add_expr_syms(w, root, loop, file, ac->extent[d], cut);
             }
     }
 }
