@@ -70,6 +70,7 @@ typedef struct {
     int nsyms;           /* variables seen in expressions: the last reference */
     sym_info *syms;
     int oom;
+    int scan_depth, expr_depth;   /* recursion of scan() and to_expr() */
     /* OpenMP: files parsed from a copy with executable directives blanked
      * (their original text, for pragmas and statement texts) and the
      * outermost directives of the first (-fopenmp) parse. */
@@ -534,7 +535,22 @@ static char *base_name_of(walker *w, CXCursor base)
 
 /* Convert an integer expression into a kx_expr; what is not a polynomial
  * becomes an opaque atom.  Never returns NULL but on allocation failure. */
+static kx_expr *to_expr_node(walker *w, CXCursor c);
+
+/* Integer expressions nested deeper than this become one opaque atom. */
+#define MAX_EXPR_DEPTH 256
+
 static kx_expr *to_expr(walker *w, CXCursor c)
+{
+    if (w->expr_depth >= MAX_EXPR_DEPTH)
+        return unknown_expr(w, c);
+    w->expr_depth++;
+    kx_expr *e = to_expr_node(w, c);
+    w->expr_depth--;
+    return e;
+}
+
+static kx_expr *to_expr_node(walker *w, CXCursor c)
 {
     c = peel(c);
     int64_t v;
@@ -898,7 +914,30 @@ static int is_float_mul(CXCursor c)
 /* Scan an expression for accesses, scalars, ops and calls.  mode says how
  * the value of c itself is used (read, written, both); in_subscript turns
  * off op and scalar counting (address arithmetic). */
+static void scan_node(walker *w, CXCursor c, int mode, int in_subscript);
+
+/* Expressions nested deeper than this (not chains, which scan_node walks
+ * in a loop) are not scanned further; the statement records why, as the
+ * pseudo-call below, which also keeps analyses from trusting it. */
+#define MAX_SCAN_DEPTH 256
+#define TOO_DEEP_CALL "keel:expression-nested-too-deep"
+
 static void scan(walker *w, CXCursor c, int mode, int in_subscript)
+{
+    if (w->scan_depth >= MAX_SCAN_DEPTH) {
+        int seen = 0;
+        for (int i = 0; i < w->stmt->ncalls && !seen; i++)
+            seen = strcmp(w->stmt->calls[i], TOO_DEEP_CALL) == 0;
+        if (!seen)
+            ir_add_call(w->stmt, TOO_DEEP_CALL);
+        return;
+    }
+    w->scan_depth++;
+    scan_node(w, c, mode, in_subscript);
+    w->scan_depth--;
+}
+
+static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
 {
     c = peel(c);
     child_list l = children(c);
@@ -920,16 +959,49 @@ static void scan(walker *w, CXCursor c, int mode, int in_subscript)
             scan(w, l.c[1], MODE_READ, in_subscript);
             return;
         }
-        if (!in_subscript) {
-            int fl = is_float(c) || (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE
-                                     && (is_float(l.c[0]) || is_float(l.c[1])));
-            count_op(o, op, fl);
-            if (fl && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
-                && (is_float_mul(l.c[0]) || is_float_mul(l.c[1])))
-                o->ffma++;
+        /* `a + b + c + ...` is a left-deep chain, one node per term
+         * (thousands in generated code): walk its left spine in a loop,
+         * keeping the right operands in order, instead of recursing. */
+        CXCursor stack_right[32], *right = stack_right;
+        int nr = 0, cap = 32;
+        CXCursor cur = c;
+        child_list cl = l;
+        for (;;) {
+            op = clang_getCursorBinaryOperatorKind(cur);
+            if (!in_subscript) {
+                int fl = is_float(cur) || (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE
+                                           && (is_float(cl.c[0]) || is_float(cl.c[1])));
+                count_op(o, op, fl);
+                if (fl && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
+                    && (is_float_mul(cl.c[0]) || is_float_mul(cl.c[1])))
+                    o->ffma++;
+            }
+            if (nr == cap) {
+                CXCursor *nrp = malloc(sizeof *nrp * (size_t)cap * 2);
+                if (!nrp) {
+                    w->oom = 1;
+                    break;
+                }
+                memcpy(nrp, right, sizeof *nrp * (size_t)nr);
+                if (right != stack_right)
+                    free(right);
+                right = nrp;
+                cap *= 2;
+            }
+            right[nr++] = cl.c[1];
+            cur = peel(cl.c[0]);
+            if (clang_getCursorKind(cur) != CXCursor_BinaryOperator
+                || clang_getCursorBinaryOperatorKind(cur) == CXBinaryOperator_Assign)
+                break;
+            cl = children(cur);
+            if (cl.n != 2)
+                break;
         }
-        scan(w, l.c[0], MODE_READ, in_subscript);
-        scan(w, l.c[1], MODE_READ, in_subscript);
+        scan(w, cur, MODE_READ, in_subscript);
+        while (nr > 0)
+            scan(w, right[--nr], MODE_READ, in_subscript);
+        if (right != stack_right)
+            free(right);
         return;
     }
     case CXCursor_CompoundAssignOperator: {

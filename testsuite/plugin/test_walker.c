@@ -491,6 +491,48 @@ static void test_real_shapes(void)
     ir_tu_free(tu);
 }
 
+/* Issue 16: a 3,000-term sum is walked without recursion per term (the
+ * walker overflowed its stack); a 500-deep nest of conditionals stops at
+ * the depth bound and says so on the statement. */
+static void test_deep_expressions(void)
+{
+    size_t cap = 200000, n = 0;
+    char *src = malloc(cap);
+    if (!src)
+        return;
+    n += (size_t)snprintf(src + n, cap - n,
+                          "int a[10], b[10];\nvoid f(int n) {\n  for (int i = 0; i < n; i++)\n    a[i] = i");
+    for (int k = 0; k < 3000; k++)
+        n += (size_t)snprintf(src + n, cap - n, " + i*%d", k);
+    n += (size_t)snprintf(src + n, cap - n, ";\n  for (int j = 0; j < n; j++)\n    b[j] = ");
+    for (int k = 0; k < 500; k++)
+        n += (size_t)snprintf(src + n, cap - n, "j > %d ? %d : (", k, k);
+    n += (size_t)snprintf(src + n, cap - n, "0");
+    for (int k = 0; k < 500; k++)
+        n += (size_t)snprintf(src + n, cap - n, ")");
+    snprintf(src + n, cap - n, ";\n}\n");
+    const char *args[] = { "-fbracket-depth=5000" };
+    ir_tu *tu = walk_src("deep.c", src, 1, args);
+    free(src);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, 2);
+    if (tu->nloops == 2 && tu->loops[0].nstmts == 1 && tu->loops[1].nstmts == 1) {
+        const ir_stmt *st = &tu->loops[0].stmts[0];
+        CHECK_INT(st->ops.iadd, 3000);
+        CHECK_INT(st->ops.imul, 3000);
+        CHECK_INT(st->nacc, 1);
+        CHECK_INT(st->nscalars, 3001);
+        CHECK_INT(st->ncalls, 0);
+        st = &tu->loops[1].stmts[0];
+        CHECK_INT(st->ncalls, 1);
+        if (st->ncalls == 1)
+            CHECK_STR(st->calls[0], "keel:expression-nested-too-deep");
+    }
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -504,6 +546,7 @@ int main(void)
     test_many_children();
     test_openmp();
     test_real_shapes();
+    test_deep_expressions();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)
