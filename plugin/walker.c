@@ -13,9 +13,13 @@
  * CompoundAssignOperator; a ForStmt with a missing init, cond or inc simply
  * has fewer children, so the parts are told apart by source offsets against
  * the `;` tokens of its header; locations inside macro expansions are mapped
- * to the expansion site.  The file is parsed without -fopenmp, so pragmas
- * are ordinary text: they are read from the file's buffer and attached to
- * the loop on the next line of code.
+ * to the expansion site.  Pragmas are read from the file's buffer and
+ * attached to the loop on the next line of code.  A file compiled with
+ * -fopenmp is parsed with it, then re-parsed with its executable OpenMP
+ * directives blanked so that their loops are visible (see "OpenMP sources"
+ * below).  Left-deep operator chains are walked in a loop and expressions
+ * nested deeper than MAX_SCAN_DEPTH / MAX_EXPR_DEPTH are cut, with a reason
+ * on the statement, so generated code cannot overflow the stack.
  */
 #include "walker.h"
 
