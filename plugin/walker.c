@@ -50,6 +50,11 @@ typedef struct {
     size_t len;
     int npragmas;
     pragma_line *pragmas;
+    /* Indexes that keep a big file linear: where each line starts, and
+     * after pragma i whether a `scop` region is open (and its line). */
+    int nlines;
+    size_t *line_off;
+    int *scop_line;   /* per pragma: line of the open scop, 0 when none */
 } source_file;
 
 /* What the instrumentation must know about a variable an expression names. */
@@ -286,6 +291,32 @@ static void scan_pragmas(source_file *sf)
     }
 }
 
+static void index_file(walker *w, source_file *sf)
+{
+    int n = 1;
+    for (size_t i = 0; i < sf->len; i++)
+        n += sf->buf[i] == '\n';
+    sf->line_off = malloc(sizeof *sf->line_off * (size_t)n);
+    sf->scop_line = malloc(sizeof *sf->scop_line * (size_t)(sf->npragmas + 1));
+    if (!sf->line_off || !sf->scop_line) {
+        w->oom = 1;
+        return;
+    }
+    sf->line_off[0] = 0;
+    sf->nlines = 1;
+    for (size_t i = 0; i < sf->len; i++)
+        if (sf->buf[i] == '\n')
+            sf->line_off[sf->nlines++] = i + 1;
+    int open = 0;
+    for (int i = 0; i < sf->npragmas; i++) {
+        if (strcmp(sf->pragmas[i].text, "scop") == 0)
+            open = sf->pragmas[i].line;
+        else if (strcmp(sf->pragmas[i].text, "endscop") == 0)
+            open = 0;
+        sf->scop_line[i] = open;
+    }
+}
+
 static source_file *get_file(walker *w, CXFile f)
 {
     for (int i = 0; i < w->nfiles; i++)
@@ -311,8 +342,10 @@ static source_file *get_file(walker *w, CXFile f)
             }
         clang_disposeString(n);
     }
-    if (sf->buf)
+    if (sf->buf) {
         scan_pragmas(sf);
+        index_file(w, sf);
+    }
     return sf;
 }
 
@@ -320,9 +353,9 @@ static source_file *get_file(walker *w, CXFile f)
 static int blank_or_comment_line(const source_file *sf, int line)
 {
     const char *p = sf->buf, *end = sf->buf + sf->len;
-    for (int l = 1; l < line && p < end; p++)
-        if (*p == '\n')
-            l++;
+    if (line < 1 || line > sf->nlines || !sf->line_off)
+        return 1;
+    p += sf->line_off[line - 1];
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
         p++;
     if (p >= end || *p == '\n')
@@ -349,7 +382,18 @@ static void attach_pragmas(walker *w, int loop, CXFile f)
     if (!sf || !sf->buf)
         return;
     int line = l->line - 1, first = sf->npragmas;
-    for (int i = sf->npragmas - 1; i >= 0 && line > 0; i--) {
+    /* the pragmas above the loop: [0, below) by binary search */
+    int lo = 0, hi = sf->npragmas;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (sf->pragmas[mid].line < l->line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int below = lo;
+    first = below;
+    for (int i = below - 1; i >= 0 && line > 0; i--) {
         pragma_line *pl = &sf->pragmas[i];
         if (pl->last_line > line)
             continue;
@@ -374,15 +418,8 @@ static void attach_pragmas(walker *w, int loop, CXFile f)
     }
 
     /* scop region: the last scop/endscop pragma above the loop is a scop. */
-    int in_scop = 0, scop_line = 0;
-    for (int i = 0; i < sf->npragmas && sf->pragmas[i].line < l->line; i++) {
-        if (strcmp(sf->pragmas[i].text, "scop") == 0) {
-            in_scop = 1;
-            scop_line = sf->pragmas[i].line;
-        } else if (strcmp(sf->pragmas[i].text, "endscop") == 0) {
-            in_scop = 0;
-        }
-    }
+    int scop_line = below > 0 && sf->scop_line ? sf->scop_line[below - 1] : 0;
+    int in_scop = scop_line > 0;
     if (in_scop && (l->parent < 0 || w->ir->loops[l->parent].line < scop_line))
         ir_add_pragma(l, "scop");
 }
@@ -1914,12 +1951,31 @@ static enum CXChildVisitResult find_directives(CXCursor c, CXCursor parent, void
 
 /* Device region and _Pragma directives of a loop starting at (file,
  * line, col, offset). */
+static int region_order(const void *pa, const void *pb)
+{
+    const struct omp_region *a = pa, *b = pb;
+    int c = strcmp(a->file, b->file);
+    return c ? c : (a->line_offset > b->line_offset) - (a->line_offset < b->line_offset);
+}
+
 static void attach_regions(walker *w, ir_loop *l, int offset)
 {
-    for (int i = 0; i < w->nregions; i++) {
+    /* Regions are sorted by (file, line offset) and do not nest (they are
+     * the outermost directives): only the last few starting at or before
+     * the loop's line can hold it. */
+    int lo = 0, hi = w->nregions;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int c = strcmp(w->regions[mid].file, l->file);
+        if (c < 0 || (c == 0 && w->regions[mid].line_offset <= offset))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int i = lo - 1; i >= 0 && i >= lo - 4; i--) {
         struct omp_region *r = &w->regions[i];
         if (strcmp(r->file, l->file) != 0)
-            continue;
+            break;
         if (r->macro_text && r->line == l->line && r->col == l->col)
             ir_add_pragma(l, r->macro_text);
         if (r->target && r->end_offset > offset && r->line_offset <= offset
@@ -1992,6 +2048,8 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
         /* Phase 1 done (tu): directives, device regions, files to blank. */
         incl_ctx ic = { &w, tu };
         clang_visitChildren(clang_getTranslationUnitCursor(tu), find_directives, &ic);
+        if (w.nregions > 1)
+            qsort(w.regions, (size_t)w.nregions, sizeof *w.regions, region_order);
         clang_getInclusions(tu, note_inclusion, &ic);
         if (w.npatched && !w.oom) {
             struct CXUnsavedFile *uf = calloc((size_t)w.npatched, sizeof *uf);
@@ -2042,6 +2100,8 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
         for (int p = 0; p < w.files[i].npragmas; p++)
             free(w.files[i].pragmas[p].text);
         free(w.files[i].pragmas);
+        free(w.files[i].line_off);
+        free(w.files[i].scop_line);
     }
     free(w.files);
     for (int i = 0; i < w.nsyms; i++)
