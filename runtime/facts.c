@@ -946,10 +946,12 @@ void rt_facts_print(const rt_facts *f, const rt_launch *l, FILE *out)
         for (int p = lp->parent; p >= 0; p = f->loops[p].parent)
             depth++;
         char *trip = lp->trip ? kx_print(lp->trip) : NULL;
-        fprintf(out, "  %*s%d:%d  %s  trip %s  %s  %s\n", 2 * depth, "", lp->line, lp->col,
+        fprintf(out, "  %*s%d:%d  %s  trip %s  %s  %s%s%s%s\n", 2 * depth, "", lp->line, lp->col,
                 lp->iv ? lp->iv : "?", trip ? trip : "? (128)",
                 lp->parallel ? "parallel" : "sequential",
-                lp->thread ? "map threads" : k == 0 && lp->parallel ? "map teams" : "");
+                lp->thread ? "map threads" : k == 0 && lp->parallel ? "map teams" : "",
+                lp->gpu_map ? " (OpenMP offload: " : "", lp->gpu_map ? lp->gpu_map : "",
+                lp->gpu_map ? ")" : "");
         free(trip);
     }
     fprintf(out, "accesses (stride: iteration-point difference along the thread loop, elements)\n");

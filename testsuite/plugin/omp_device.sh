@@ -11,6 +11,8 @@
 #    code of the same compile does.
 # 3. A host-only offload-mode build still decides and logs each launch
 #    (clang-19 does not evaluate if(target: ...) without offload targets).
+# 4. `target teams distribute parallel for` on i over j: strides along i
+#    (1,024 work items); with collapse(2) along j (1,048,576 work items).
 # No timing is asserted; --keel-mca=off keeps it short.
 BIN=$1
 SRC=$2
@@ -117,6 +119,36 @@ KEEL_DB="$tmp/k.db" KEEL_VERBOSE=1 KEEL_DEVICE=h100 ./prog >out.txt 2>log.txt \
 [ "$(cat out.txt)" = "-2 1001" ] || bad "offload host build: output $(cat out.txt)"
 nv=$(grep -c '^keel: regions.c:' log.txt)
 [ "$nv" -ge 5 ] || bad "offload host build: $nv verdicts logged, want >= 5: $(cat log.txt)"
+
+# ---- 4. the mapping's fastest thread index drives strides and work items --
+for c in "" "collapse(2) "; do
+    cat >map.c <<EOF
+void add(float *C, const float *A)
+{
+#pragma omp target teams distribute parallel for ${c}map(tofrom: C[:1024*1024]) map(to: A[:1024*1024])
+    for (int i = 0; i < 1024; i++)
+        for (int j = 0; j < 1024; j++)
+            C[i * 1024 + j] += A[i * 1024 + j];
+}
+EOF
+    rm -f m.db
+    $KEELCC --keel-db="$tmp/m.db" --keel-mca=off -O1 -fopenmp -c map.c -o map.o 2>err.txt || bad "map.c ($c): compile"
+    "$KEEL" explain map.c:4 m.db >ex.txt 2>&1 || bad "map.c ($c): explain: $(head -3 ex.txt)"
+    "$KEEL" show map.c:5 m.db >sh.txt 2>&1 || bad "map.c ($c): show"
+    if [ -z "$c" ]; then
+        grep -q 'R C\[1024\*i + j\] .*stride 1024  -> strided(1024)' ex.txt || bad "no collapse: stride along i: $(grep 'C\[' ex.txt)"
+        grep -q 'GPU work items         1024$' ex.txt || bad "no collapse: work items: $(grep 'work items' ex.txt)"
+        grep -q '^gpu map     seq:' sh.txt || bad "no collapse: j is seq: $(grep gpu sh.txt)"
+        grep -q '6:13 R C\[1024\*i + j\]  stride 1024  strided(1024)  (thread loop line 4)' sh.txt \
+            || bad "no collapse: IPDA stride: $(grep 'R C' sh.txt)"
+    else
+        grep -q 'R C\[1024\*i + j\] .*stride 1  -> coalesced' ex.txt || bad "collapse(2): stride along j: $(grep 'C\[' ex.txt)"
+        grep -q 'GPU work items         1048576$' ex.txt || bad "collapse(2): work items: $(grep 'work items' ex.txt)"
+        grep -q '^gpu map     grid:' sh.txt || bad "collapse(2): j is grid: $(grep gpu sh.txt)"
+        grep -q '6:13 R C\[1024\*i + j\]  stride 1  coalesced  (thread loop line 5)' sh.txt \
+            || bad "collapse(2): IPDA stride: $(grep 'R C' sh.txt)"
+    fi
+done
 
 if [ $fails -ne 0 ]; then
     echo "$fails failed"
