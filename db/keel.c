@@ -688,6 +688,16 @@ typedef struct {
     int *col;
 } matches;
 
+/* Do all matches share one file and column (so FILE:LINE:COL cannot tell
+ * them apart)? */
+static int same_position(const matches *m)
+{
+    for (int i = 1; i < m->n; i++)
+        if (m->col[i] != m->col[0] || strcmp(m->file[i], m->file[0]) != 0)
+            return 0;
+    return 1;
+}
+
 static int match_row(void *ctx, const db_loop_summary *r)
 {
     matches *m = ctx;
@@ -788,6 +798,32 @@ static void show_mca(db *d, int64_t loop_id)
     db_mca_each(d, loop_id, mca_line, &n, err, sizeof err);   /* older files: nothing */
 }
 
+/* The GPU mapping clang's OpenMP offload gives the loop (schema v6). */
+static void show_gpu_map(const db_loop_info *l)
+{
+    static const struct { const char *role, *text; } roles[] = {
+        { "grid", "teams x threads: one iteration per GPU thread, consecutive iterations"
+                  " to consecutive threads (the fastest thread index)" },
+        { "teams", "teams: one chunk of iterations per team" },
+        { "threads", "threads of one team, consecutive iterations to consecutive threads" },
+        { "collapsed", "collapsed with the loops below into one iteration space" },
+        { "seq", "sequential inside one GPU thread (or team)" },
+    };
+    const char *text = NULL;
+    for (size_t i = 0; l->gpu_map && i < sizeof roles / sizeof *roles; i++)
+        if (strcmp(l->gpu_map, roles[i].role) == 0)
+            text = roles[i].text;
+    if (l->gpu_map)   /* only loops an OpenMP construct maps */
+        printf("gpu map     %s: %s\n", l->gpu_map, text ? text : "?");
+    if (l->gpu_collapse > 0)
+        printf("gpu launch  %d loop%s mapped; teams %s; threads %s\n", l->gpu_collapse,
+               l->gpu_collapse == 1 ? "" : "s collapsed",
+               l->gpu_teams ? l->gpu_teams : "ceil(iterations / threads), at most 3200 (clang-19 default)",
+               l->gpu_threads ? l->gpu_threads : "128 (clang-19 default)");
+    if (l->region_line)
+        printf("region      inside the device region opened at line %d\n", l->region_line);
+}
+
 static void show_text(const db_loop_info *l)
 {
     printf("loop        %s:%d:%d\n", short_path(l->file), l->line, l->col);
@@ -827,6 +863,7 @@ static void show_text(const db_loop_info *l)
     printf("parallel    %s\n", s ? s : "-");
     free(s);
     printf("coalescing  %s\n", l->coalescing ? l->coalescing : "-");
+    show_gpu_map(l);
     if (l->has_cycles)
         printf("cycles/iter %.2f\n", l->cycles_per_iter);
     else
@@ -912,6 +949,11 @@ static void show_json(const db_loop_info *l)
     json_key("algorithm_class", 0); json_str(f, l->algorithm_class);
     json_key("parallel", 0); json_list(f, l->parallel);
     json_key("coalescing", 0); json_str(f, l->coalescing);
+    json_key("gpu_map", 0); json_str(f, l->gpu_map);
+    printf(",\"gpu_collapse\":%d", l->gpu_collapse);
+    json_key("gpu_teams", 0); json_str(f, l->gpu_teams);
+    json_key("gpu_threads", 0); json_str(f, l->gpu_threads);
+    printf(",\"region_line\":%d", l->region_line);
     json_key("cycles_per_iter", 0);
     if (l->has_cycles)
         printf("%.17g", l->cycles_per_iter);
@@ -1000,20 +1042,32 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
     else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
         rc = die(EXIT_USAGE, "%s is ambiguous: %s and %s match (give more of the path)",
                  loc, m.file[0], m.file[m.n - 1]);
-    else if (m.n > 1) {
+    else if (m.n > 1 && !same_position(&m)) {
         char cols[128] = "";
         for (int i = 0; i < m.n && strlen(cols) < 100; i++)
             snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s%d",
                      i ? ", " : "", m.col[i]);
         rc = die(EXIT_USAGE, "%d loops at %s (columns %s): say FILE:LINE:COL", m.n, loc, cols);
-    } else if ((r = db_get_loop(d, m.id[0], &l, err, sizeof err)) != 0)
-        rc = r < 0 ? die(EXIT_DB, "%s", err) : die(EXIT_DB, "no loop at %s in %s", loc, dbpath);
-    else if (json)
-        show_json(l);
-    else {
-        show_text(l);
-        show_ipda(d, l);
-        show_mca(d, l->id);
+    } else {
+        /* Several loops at one FILE:LINE:COL (a header's loop compiled into
+         * two units, a macro that expands to nested loops): show them all. */
+        for (int i = 0; i < m.n && rc == 0; i++) {
+            if ((r = db_get_loop(d, m.id[i], &l, err, sizeof err)) != 0) {
+                rc = r < 0 ? die(EXIT_DB, "%s", err) : die(EXIT_DB, "no loop at %s in %s", loc, dbpath);
+                break;
+            }
+            if (json) {
+                show_json(l);
+            } else {
+                if (m.n > 1)
+                    printf("%s== loop %d of %d at %s\n", i ? "\n" : "", i + 1, m.n, loc);
+                show_text(l);
+                show_ipda(d, l);
+                show_mca(d, l->id);
+            }
+            db_free_loop(l);
+            l = NULL;
+        }
     }
     db_free_loop(l);
     for (int i = 0; i < m.n; i++)

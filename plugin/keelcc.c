@@ -32,7 +32,6 @@
 #include "store.h"
 #include "walker.h"
 
-#define OPENMP_VERSION_MACRO "-D_OPENMP=202011"   /* what clang-19 -fopenmp defines */
 
 typedef struct {
     const char *db_path;
@@ -172,7 +171,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->mcpu = (env = getenv("KEEL_MCPU")) && *env ? env : NULL;
     o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
-    int openmp = 0;
+    const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
 
     push(&o->ncc, &o->cc, o->compiler);
     for (int i = 1; i < argc; i++) {
@@ -244,7 +243,7 @@ static int parse_args(int argc, char **argv, options *o)
         if (strncmp(a, "-x", 2) == 0 && a[2])
             lang_c = strcmp(a + 2, "c") == 0 ? 1 : strcmp(a + 2, "none") == 0 ? -1 : 0;
         if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
-            openmp = 1;
+            openmp = a;
         if (joined_prefix(clang_value_opts, a) || strncmp(a, "-std=", 5) == 0
             || strncmp(a, "--sysroot=", 10) == 0 || strncmp(a, "--target=", 9) == 0
             || strcmp(a, "-ansi") == 0 || strcmp(a, "-m32") == 0 || strcmp(a, "-m64") == 0
@@ -252,10 +251,10 @@ static int parse_args(int argc, char **argv, options *o)
             || strcmp(a, "-nostdinc") == 0 || strcmp(a, "-undef") == 0)
             push(&o->nclang, &o->clang, a);
     }
-    /* Parsed without -fopenmp (directives would hide their loops), but code
-     * guarded by #ifdef _OPENMP must look as it does to the compiler. */
+    /* Parsed with -fopenmp, as the compiler sees it (the walker keeps the
+     * loops under directives visible: plugin/walker.c). */
     if (openmp)
-        push(&o->nclang, &o->clang, OPENMP_VERSION_MACRO);
+        push(&o->nclang, &o->clang, openmp);
     o->links = o->compiles && !o->c_or_s;
     return 0;
 }
