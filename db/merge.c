@@ -303,6 +303,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     *kept = (int)run(m, "SELECT count(*) FROM src.translation_units WHERE id NOT IN"
                         " (SELECT id FROM temp.merge_pick)", 0, 0, 0, &ok);
     table *dec = find(m, "decisions");
+    long long dec_before = dec ? run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) : 0;
     char cols[2048] = "", pcols[2048] = "", sql[8192];
     if (dec) {
         decision_cols(dec, NULL, cols, sizeof cols);
@@ -374,10 +375,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
                  "   AND x.decided_at IS d.decided_at AND x.verdict IS d.verdict)", cols, pcols);
         if (exec1(m, sql))
             goto fail;
-        *decisions = sqlite3_changes(m->h)
-                   + run(m, "SELECT count(*) FROM src.decisions WHERE loop_id IN (SELECT l.id FROM"
-                            " src.loops l WHERE l.tu_id IN (SELECT id FROM temp.merge_pick))",
-                         0, 0, 0, &ok);
+        *decisions = run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) - dec_before;
     }
     table *hc = find(m, "host_calibration");
     if (hc) {
@@ -452,8 +450,8 @@ int keel_cmd_merge(int argc, char **argv)
             rc = say(1, "%s", m->err);
             goto done;
         }
-        printf("keel merge: %s: %d sources taken, %d older than %s's kept out, %lld decisions"
-               " carried\n", argv[i], taken, kept, argv[0], decs);
+        printf("keel merge: %s: %d sources taken, %d not newer than %s's kept out, %lld decisions"
+               " added\n", argv[i], taken, kept, argv[0], decs);
     }
     int ok;
     long long ntu = run(m, "SELECT count(*) FROM translation_units", 0, 0, 0, &ok);
