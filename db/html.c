@@ -269,7 +269,8 @@ static double py(const axes *a, double v)
 }
 
 static void axes_draw(FILE *o, const axes *a, const char *xlabel, const char *ylabel,
-                      const char *(*tick)(double, char *, size_t))
+                      const char *(*xtick)(double, char *, size_t),
+                      const char *(*ytick)(double, char *, size_t))
 {
     fprintf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" stroke=\"#444\"/>\n",
             a->ml, a->mt, a->w - a->ml - a->mr, a->h - a->mt - a->mb);
@@ -278,13 +279,13 @@ static void axes_draw(FILE *o, const axes *a, const char *xlabel, const char *yl
         double x = px(a, pow(10, e));
         fprintf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>"
                    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
-                x, a->mt, x, a->h - a->mb, x, a->h - a->mb + 14, tick(pow(10, e), b, sizeof b));
+                x, a->mt, x, a->h - a->mb, x, a->h - a->mb + 14, xtick(pow(10, e), b, sizeof b));
     }
     for (int e = (int)ceil(a->y0); e <= (int)floor(a->y1); e++) {
         double y = py(a, pow(10, e));
         fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
                    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
-                a->ml, y, a->w - a->mr, y, a->ml - 4, y + 4, tick(pow(10, e), b, sizeof b));
+                a->ml, y, a->w - a->mr, y, a->ml - 4, y + 4, ytick(pow(10, e), b, sizeof b));
     }
     fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"lab\">", (a->w + a->ml) / 2,
             a->h - 6);
@@ -346,7 +347,7 @@ static void roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int
     fputs("\">\n<title>roofline ", o);
     esc(o, gpu->name);
     fputs("</title>\n", o);
-    axes_draw(o, &a, "arithmetic intensity (flop/byte)", "flop/s", tick_num);
+    axes_draw(o, &a, "arithmetic intensity (flop/byte)", "flop/s", tick_num, tick_num);
     /* ceilings: min(peak, AI * bandwidth) */
     const struct { const char *who; double peak, bw; const char *color; } roof[2] = {
         { host->name, host->peak_flops, host->mem_bw, "#1f77b4" },
@@ -366,8 +367,10 @@ static void roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int
         fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"roof\" fill=\"%s\">", px(&a, xb) - 4,
                 py(&a, roof[k].peak) - 5, roof[k].color);
         esc(o, roof[k].who);
-        fprintf(o, " %.3g GFLOP/s, %.3g GB/s</text>\n", roof[k].peak / 1e9, roof[k].bw / 1e9);
+        fprintf(o, ": %.0f GFLOP/s, %.0f GB/s</text>\n", roof[k].peak / 1e9, roof[k].bw / 1e9);
     }
+    double lab[256][2];
+    int nlab = 0;
     for (int i = 0; i < nn; i++) {
         const rt_sweep_point *p = &ns[i].ref[dev];
         if (!ns[i].ref_ok || p->flops <= 0 || p->bytes <= 0)
@@ -386,8 +389,17 @@ static void roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int
                        "<title>N%d gpu: AI %.3g, %.3g GFLOP/s</title></rect>\n",
                     x - 4, y - 4, ns[i].num, ai, p->flops / p->gpu_s / 1e9);
         }
-        fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"pt\">N%d</text>\n", x + 5,
-                py(&a, p->flops / (p->cpu_s > 0 ? p->cpu_s : 1)) - 5, ns[i].num);
+        /* a label where no other label is yet (hover shows every point) */
+        double lx = x + 5, ly = py(&a, p->flops / (p->cpu_s > 0 ? p->cpu_s : 1)) - 5;
+        int clash = 0;
+        for (int j = 0; j < nlab; j++)
+            clash |= fabs(lab[j][0] - lx) < 22 && fabs(lab[j][1] - ly) < 11;
+        if (!clash && nlab < 256) {
+            lab[nlab][0] = lx;
+            lab[nlab++][1] = ly;
+            fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"pt\">N%d</text>\n", lx, ly,
+                    ns[i].num);
+        }
     }
     fputs("</svg><figcaption>", o);
     esc(o, gpu->name);
@@ -424,7 +436,8 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
     fputs("\">\n<title>boat hull ", o);
     esc(o, cls);
     fputs("</title>\n", o);
-    axes_draw(o, &a, "problem size N (every size symbol)", "predicted time", tick_time);
+    axes_draw(o, &a, "problem size N (every size symbol)", "predicted time", tick_num,
+              tick_time);
     for (int k = 0; k < nm; k++) {
         const nest *n = &ns[members[k]];
         const char *color = palette[k % NPAL];
