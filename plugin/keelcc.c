@@ -272,7 +272,7 @@ static pid_t start_compiler(char **argv, int stderr_fd)
     if (pid == 0) {
         if (stderr_fd >= 0)
             dup2(stderr_fd, 2);
-        execvp(argv[0], argv);
+        cc_execvp(argv);
         fprintf(stderr, "keelcc: error: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }

@@ -151,5 +151,20 @@ echo '[{"directory": "/tmp", "file": "x.c"}]' > nocmd.json
 [ $rc = 1 ] && grep -qx 'keel: nocmd.json: entry 0: needs directory, file and command or arguments' err.txt \
     && ok || { bad "entry without a command"; cat err.txt; }
 
+# keelcc under a launcher, as on a ccache / distcc build farm: KEEL_CC is a
+# command of several words (env stands in for ccache where ccache is
+# missing); the object is built, the status is the compiler's, rows land.
+for launcher in env ccache; do
+    command -v $launcher >/dev/null 2>&1 || continue
+    rm -f l.db l.o
+    CCACHE_DIR=$tmp/ccache KEEL_CC="$launcher clang-19" KEEL_INSTRUMENT=off \
+        "$BIN/keelcc" --keel-db=l.db -O2 -c axpy.c -Iinclude -o l.o 2>err.txt; rc=$?
+    [ $rc = 0 ] && [ -s l.o ] && [ ! -s err.txt ] && ok || { bad "KEEL_CC='$launcher clang-19': rc $rc"; cat err.txt; }
+    [ "$(sqlite3 l.db "SELECT compiler || '|' || (SELECT count(*) FROM loops) FROM translation_units")" \
+        = "$launcher clang-19|1" ] && ok || bad "KEEL_CC='$launcher clang-19': rows"
+    CCACHE_DIR=$tmp/ccache KEEL_CC="$launcher clang-19" "$BIN/keelcc" --keel-db=l.db -c nosuch.c 2>/dev/null
+    [ $? = 1 ] && ok || bad "KEEL_CC='$launcher clang-19': the compiler's status on failure"
+done
+
 echo "scan: $pass passed, $fail failed"
 [ $fail = 0 ]
