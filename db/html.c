@@ -626,7 +626,7 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
         host = *hp;
     }
 
-    char err[512];
+    char err[512] = "";
     db *d;
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err))
         return say(1, "%s", err);
@@ -640,6 +640,7 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
         threads = hostname ? host.cores : rt_default_threads();
 
     rows rs = { 0 };
+    err[0] = 0;
     db_loop_filter flt = { .file = file, .file_match = DB_FILE_SUFFIX };
     if (db_each_loop(d, &flt, collect, &rs, err, sizeof err) != 0) {
         db_close(d);

@@ -23,6 +23,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 DATASET=${DATASET:-MEDIUM}
 
 rm -f "$DB" "$DB-wal" "$DB-shm"
+rm -rf "$OUT/bin"       # programs built by an earlier demo would not be recompiled
 echo "== compiling polybench-inputs with keelcc (make -j$JOBS CC=keelcc DATASET=$DATASET, database $DB)"
 make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET="$DATASET"
 echo
