@@ -100,6 +100,8 @@ typedef struct {
     int ref_ok;
     int nhull;
     rt_sweep_point hull[16];     /* first device */
+    int ndec;                    /* logged decisions on the first device */
+    struct { double n, cpu_s, gpu_s; char what[96]; } dec[16];
 } nest;
 
 typedef struct {
@@ -423,6 +425,9 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
             if (g > 0) tmin = fmin(tmin, g), tmax = fmax(tmax, g);
         }
     }
+    int ndec = 0;
+    for (int k = 0; k < nm; k++)
+        ndec += ns[members[k]].ndec;
     if (tmax <= 0)
         return;
     axes a = { .x0 = log10(HULL_LO), .x1 = log10(HULL_HI), .y0 = floor(log10(tmin)),
@@ -459,6 +464,27 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
                        " stroke-dasharray=\"2,3\"><title>N%d crossover %lld</title></line>\n",
                     x, a.mt, x, a.h - a.mb, color, n->num, n->xover[0]);
         }
+        for (int j = 0; j < n->ndec; j++) {
+            double x = n->dec[j].n;
+            if (x < HULL_LO || x > HULL_HI)
+                continue;
+            for (int side = 0; side < 2; side++) {
+                double t = side ? n->dec[j].gpu_s : n->dec[j].cpu_s;
+                if (t < pow(10, a.y0) || t > pow(10, a.y1))
+                    continue;
+                if (side)
+                    fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"none\""
+                               " stroke=\"%s\" stroke-width=\"1.5\">", px(&a, x) - 4, py(&a, t) - 4,
+                            color);
+                else
+                    fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"none\" stroke=\"%s\""
+                               " stroke-width=\"1.5\">", px(&a, x), py(&a, t), color);
+                fprintf(o, "<title>N%d logged launch ", n->num);
+                esc(o, n->dec[j].what);
+                fprintf(o, ": %s</title></%s>\n", side ? "gpu + transfer" : "cpu",
+                        side ? "rect" : "circle");
+            }
+        }
         if (n->nhull > 0) {
             const rt_sweep_point *l = &n->hull[n->nhull - 1];
             fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"pt\" fill=\"%s\">N%d</text>\n",
@@ -474,7 +500,11 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
     }
     fprintf(o, ". Solid: CPU (%s), dashed: GPU + transfer (", host->name);
     esc(o, gpu->name);
-    fputs("); dotted: crossover. The lower of the two curves is where the nest should run.</figcaption></figure>\n", o);
+    fputs("); dotted: crossover. The lower of the two curves is where the nest should run.", o);
+    if (ndec)
+        fputs(" Hollow marks: launches the runtime logged (circle CPU, square GPU + transfer),"
+              " at the geometric mean of their sizes.", o);
+    fputs("</figcaption></figure>\n", o);
     (void)nn;
 }
 
@@ -517,6 +547,40 @@ static void decisions(FILE *o, sqlite3 *h, long long loop_id, int num, const cha
     }
     if (n)
         fputs("</table>\n", o);
+    sqlite3_finalize(q);
+}
+
+/* Logged decisions of a nest on device dev as points of the boat-hull
+ * view: x is the geometric mean of the launch's sizes (exact for a nest of
+ * one size symbol), y its CPU and GPU + transfer times. */
+static void load_decisions(sqlite3 *h, long long loop_id, const char *dev, nest *n)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(h, "SELECT bindings, cpu_s, gpu_s + xfer_s FROM decisions"
+                              " WHERE loop_id = ?1 AND device = ?2 ORDER BY id DESC LIMIT 16",
+                           -1, &q, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(q, 1, loop_id);
+    sqlite3_bind_text(q, 2, dev, -1, SQLITE_STATIC);
+    while (sqlite3_step(q) == SQLITE_ROW && n->ndec < 16) {
+        const char *b = (const char *)sqlite3_column_text(q, 0);
+        double logsum = 0;
+        int k = 0;
+        for (const char *p = b ? strchr(b, '=') : NULL; p; p = strchr(p + 1, '=')) {
+            double v = atof(p + 1);
+            if (v >= 1) {
+                logsum += log(v);
+                k++;
+            }
+        }
+        if (!k)
+            continue;
+        n->dec[n->ndec].n = exp(logsum / k);
+        n->dec[n->ndec].cpu_s = sqlite3_column_double(q, 1);
+        n->dec[n->ndec].gpu_s = sqlite3_column_double(q, 2);
+        fmtn(n->dec[n->ndec].what, sizeof n->dec[0].what, "%s", b);
+        n->ndec++;
+    }
     sqlite3_finalize(q);
 }
 
@@ -685,6 +749,7 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
                         n->nhull++;
         }
         rt_facts_free(f);
+        load_decisions(db_sqlite_(d), r->loop_id, gpus[0]->name, n);
     }
 
     FILE *o = fopen(out_path, "w");

@@ -65,6 +65,16 @@ grep -q '^chart hull ' parsed.txt && ok || bad "boat-hull charts"
 grep -q "^nest $tmp/$long/k.c 11 h100=never_(not_parallel) v100=never_(not_parallel)$" parsed.txt \
     && ok || { bad "recurrence: never (not parallel)"; grep '^nest' parsed.txt; }
 
+# logged decisions: a table in their section and hollow marks on the hull view
+grep -q 'id="decisions"' r.html && bad "a decisions section without decisions" || ok
+sqlite3 k.db "INSERT INTO decisions(loop_id, bindings, threads, device, cpu_s, gpu_s, xfer_s, verdict, decided_at)
+              SELECT id, 'n=100', 4, 'h100', 2e-3, 1e-4, 1e-5, 'GPU', '2026-01-01T00:00:00Z' FROM loops WHERE line = 3"
+"$BIN/keel" report --html r3.html --device h100,v100 k.db >/dev/null 2>&1
+python3 "$SRC/check_html.py" r3.html >parsed3.txt && ok || bad "page with decisions not well formed"
+grep -q 'id="decisions"' r3.html && grep -q '<td>n=100</td><td>h100</td><td>4</td><td>2.00 ms</td><td>100.00 us</td><td>10.00 us</td><td>GPU</td>' r3.html \
+    && ok || bad "decision row"
+[ "$(grep -o '<title>N1 logged launch n=100: [a-z +]*</title>' r3.html | wc -l)" = 2 ] && ok || bad "decision marks on the hull view"
+
 # every crossover is the one keel explain --sweep finds
 for line in 3 11 17; do
     for dev in h100 v100; do
