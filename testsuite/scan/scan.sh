@@ -151,6 +151,28 @@ echo '[{"directory": "/tmp", "file": "x.c"}]' > nocmd.json
 [ $rc = 1 ] && grep -qx 'keel: nocmd.json: entry 0: needs directory, file and command or arguments' err.txt \
     && ok || { bad "entry without a command"; cat err.txt; }
 
+# a real CMake project's database (CMake's own quoting of blanks and quotes)
+mkdir -p cm/"my src"
+cat > cm/CMakeLists.txt <<'C'
+cmake_minimum_required(VERSION 3.13)
+project(p C)
+add_library(x STATIC "my src/k 1.c" plain.c)
+target_compile_definitions(x PRIVATE "NAME=\"a b\"" N=100)
+target_include_directories(x PRIVATE "my src")
+C
+printf '#include "h.h"\nvoid f(double *x)\n{\n    for (int i = 0; i < N; i++)\n        x[i] = NAME[1] + H;\n}\n' > "cm/my src/k 1.c"
+echo '#define H 1' > "cm/my src/h.h"
+printf 'void g(int n, double *y)\n{\n    for (int i = 0; i < n; i++)\n        y[i] = 0;\n}\n' > cm/plain.c
+if cmake -S cm -B cm/b -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCMAKE_C_COMPILER=clang-19 >cmake.txt 2>&1; then
+    "$BIN/keel" scan -p cm/b cm.db >out.txt 2>&1
+    head -1 out.txt | grep -qx 'keel scan: 2 C files in the compile database: 2 analysed, 0 unchanged (skipped), 0 failed' \
+        && ok || { bad "CMake project"; cat out.txt; }
+    [ "$(sqlite3 cm.db "SELECT trip FROM loop_summary WHERE file = '$tmp/cm/my src/k 1.c'")" = 100 ] \
+        && ok || bad "CMake: -DN=100 seen"
+else
+    bad "cmake failed"; cat cmake.txt
+fi
+
 # keelcc under a launcher, as on a ccache / distcc build farm: KEEL_CC is a
 # command of several words (env stands in for ccache where ccache is
 # missing); the object is built, the status is the compiler's, rows land.
