@@ -186,10 +186,10 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
 int rt_cmd_explain(int argc, char **argv, const char *default_db)
 {
     const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = NULL;
-    const char *sweep = NULL;     /* --sweep SYM=LO:HI (runtime/sweep.c) */
     char **names = NULL, err[512], real[PATH_MAX];
     long long *values = NULL;
     int n = 0, threads = 0, rc = 0;
+    const char *sweep = NULL;     /* --sweep SYM=LO:HI (runtime/sweep.c) */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char *opts[] = { "--set", "--device", "--threads", "--host", "--sweep" };
