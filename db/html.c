@@ -164,16 +164,6 @@ static void esc(FILE *o, const char *s)
     }
 }
 
-static void fmt_time(char *b, size_t n, double s)
-{
-    if (s >= 1)
-        fmtn(b, n, "%.2f s", s);
-    else if (s >= 1e-3)
-        fmtn(b, n, "%.2f ms", s * 1e3);
-    else
-        fmtn(b, n, "%.2f us", s * 1e6);
-}
-
 /* "a|b(c) ^ d|e -> f|g" -> "b ^ e -> g": the patterns of a class without
  * their ranges, the key of the boat-hull view. */
 static char *hull_class(const char *cls)
@@ -531,9 +521,9 @@ static void decisions(FILE *o, sqlite3 *h, long long loop_id, int num, const cha
                   "</caption><tr><th>sizes</th><th>device</th><th>threads</th><th>cpu</th>"
                   "<th>gpu</th><th>xfer</th><th>verdict</th><th>when</th></tr>\n", o);
         char c[32], g[32], x[32];
-        fmt_time(c, sizeof c, sqlite3_column_double(q, 3));
-        fmt_time(g, sizeof g, sqlite3_column_double(q, 4));
-        fmt_time(x, sizeof x, sqlite3_column_double(q, 5));
+        rt_format_time(c, sizeof c, sqlite3_column_double(q, 3));
+        rt_format_time(g, sizeof g, sqlite3_column_double(q, 4));
+        rt_format_time(x, sizeof x, sqlite3_column_double(q, 5));
         fputs("<tr><td>", o);
         esc(o, (const char *)sqlite3_column_text(q, 0));
         fputs("</td><td>", o);
@@ -916,8 +906,8 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
                 fputs("</span>", o);
                 if (n->ref_ok) {
                     char c[32], g[32];
-                    fmt_time(c, sizeof c, n->ref[dv].cpu_s);
-                    fmt_time(g, sizeof g, n->ref[dv].gpu_s + n->ref[dv].xfer_s);
+                    rt_format_time(c, sizeof c, n->ref[dv].cpu_s);
+                    rt_format_time(g, sizeof g, n->ref[dv].gpu_s + n->ref[dv].xfer_s);
                     fprintf(o, "<br/><small>N=%lld: cpu %s, gpu+xfer %s</small>", size, c, g);
                 } else if (n->err[0]) {
                     fputs("<br/><small>", o);

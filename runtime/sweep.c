@@ -6,6 +6,8 @@
  */
 #include "sweep.h"
 
+#include "rt.h"   /* rt_format_time: the units of keel explain and KEEL_VERBOSE */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,16 +102,6 @@ int rt_sweep_crossover(const rt_facts *f, const rt_sweep *s, long long lo, long 
     return 1;
 }
 
-static void fmt_time(char *b, size_t n, double s)
-{
-    if (s >= 1)
-        snprintf(b, n, "%.2f s", s);
-    else if (s >= 1e-3)
-        snprintf(b, n, "%.2f ms", s * 1e3);
-    else
-        snprintf(b, n, "%.2f us", s * 1e6);
-}
-
 int rt_sweep_print(const rt_facts *f, rt_sweep *s, const char *spec, FILE *out,
                    char *err, size_t errlen)
 {
@@ -140,10 +132,10 @@ int rt_sweep_print(const rt_facts *f, rt_sweep *s, const char *spec, FILE *out,
         char c[32], g[32], x[32], t[32];
         if (rt_sweep_at(f, s, v, &p, err, errlen))
             return v == lo ? 1 : (fprintf(out, "%12lld  (%s)\n", v, err), 0);
-        fmt_time(c, sizeof c, p.cpu_s);
-        fmt_time(g, sizeof g, p.gpu_s);
-        fmt_time(x, sizeof x, p.xfer_s);
-        fmt_time(t, sizeof t, p.gpu_s + p.xfer_s);
+        rt_format_time(c, sizeof c, p.cpu_s);
+        rt_format_time(g, sizeof g, p.gpu_s);
+        rt_format_time(x, sizeof x, p.xfer_s);
+        rt_format_time(t, sizeof t, p.gpu_s + p.xfer_s);
         fprintf(out, "%12lld  %12s  %12s  %12s  %12s  %s\n", v, c, g, x, t,
                 p.not_parallel ? "CPU (not parallel)" : p.gpu_wins ? "GPU" : "CPU");
         if (v >= hi)

@@ -71,7 +71,7 @@ sqlite3 k.db "INSERT INTO decisions(loop_id, bindings, threads, device, cpu_s, g
               SELECT id, 'n=100', 4, 'h100', 2e-3, 1e-4, 1e-5, 'GPU', '2026-01-01T00:00:00Z' FROM loops WHERE line = 3"
 "$BIN/keel" report --html r3.html --device h100,v100 k.db >/dev/null 2>&1
 python3 "$SRC/check_html.py" r3.html >parsed3.txt && ok || bad "page with decisions not well formed"
-grep -q 'id="decisions"' r3.html && grep -q '<td>n=100</td><td>h100</td><td>4</td><td>2.00 ms</td><td>100.00 us</td><td>10.00 us</td><td>GPU</td>' r3.html \
+grep -q 'id="decisions"' r3.html && grep -q '<td>n=100</td><td>h100</td><td>4</td><td>2.0 ms</td><td>100.0 us</td><td>10.0 us</td><td>GPU</td>' r3.html \
     && ok || bad "decision row"
 [ "$(grep -o '<title>N1 logged launch n=100: [a-z +]*</title>' r3.html | wc -l)" = 2 ] && ok || bad "decision marks on the hull view"
 
@@ -94,6 +94,14 @@ case $mm in ''|*[!0-9]*) bad "matmul: a finite crossover on h100, got '$mm'" ;; 
 [ "$(awk '$1 ~ /^[0-9]+$/ { printf "%s ", $1 }' sweep.txt)" = "16 32 64 128 256 512 1024 2048 4096 " ] \
     && ok || { bad "sweep rows"; cat sweep.txt; }
 grep -q '^crossover   ' sweep.txt && ok || bad "sweep crossover line"
+# a sweep row is exactly what keel explain --set says at that size
+for dev in h100 v100; do
+    "$BIN/keel" explain k.c:3 --set n=64 --device $dev k.db >one.txt 2>&1
+    "$BIN/keel" explain k.c:3 --sweep 'n=64:64' --device $dev k.db >sw.txt 2>&1
+    want=$(sed -n 's/^verdict     cpu \(.*\) | gpu \(.*\) + xfer \(.*\) -> \(GPU\|CPU\).*/\1|\2|\3|\4/p' one.txt)
+    got=$(awk '$1 == 64 { print $2 " " $3 "|" $4 " " $5 "|" $6 " " $7 "|" $10 }' sw.txt)
+    [ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "$dev: explain --set says '$want', --sweep '$got'"
+done
 "$BIN/keel" explain k.c:3 --sweep 'n=1:x' k.db >out.txt 2>err.txt; rc=$?
 [ $rc = 2 ] && grep -q "^keel: bad --sweep 'n=1:x'" err.txt && ok || bad "bad --sweep"
 "$BIN/keel" explain k.c:17 --sweep 'n=8:8' --device h100 k.db >out.txt 2>&1 \
