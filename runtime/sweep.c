@@ -12,6 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The runtime binds facts for a chosen host, GPU and thread count where it
+ * has rt_facts_bind_on (the traffic model of issue 12 needs their line,
+ * sector and cache sizes; keel explain calls it); elsewhere rt_facts_bind.
+ * Declared weak so that this file builds and agrees with keel explain on
+ * either side of that change (facts.o, which defines both, is linked in
+ * either way, for rt_facts_load). */
+int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
+                     int n, const char *const *names, const long long *values, rt_launch *out,
+                     char *err, size_t errlen) __attribute__((weak));
+
 int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_point *out,
                 char *err, size_t errlen)
 {
@@ -43,7 +53,9 @@ int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_poin
     }
     rt_launch in;
     rt_estimate e;
-    int rc = rt_facts_bind(f, k, names, values, &in, err, errlen);
+    int rc = rt_facts_bind_on
+           ? rt_facts_bind_on(f, s->host, s->gpu, s->threads, k, names, values, &in, err, errlen)
+           : rt_facts_bind(f, k, names, values, &in, err, errlen);
     free(names);
     free(values);
     if (rc)
