@@ -67,10 +67,11 @@ int cc_write_file(const char *path, const char *text, size_t len)
 
 /* KEEL_CC may be a launcher and a compiler ("ccache clang-19", "distcc
  * clang-19"): argv[0] is split at blanks into several words before the
- * exec.  Returns only on failure. */
+ * exec, unless it names an executable file as it is (a path with blanks).
+ * Returns only on failure. */
 int cc_execvp(char *const *argv)
 {
-    if (!strchr(argv[0], ' ') && !strchr(argv[0], '\t'))
+    if ((!strchr(argv[0], ' ') && !strchr(argv[0], '\t')) || access(argv[0], X_OK) == 0)
         return execvp(argv[0], argv);
     size_t n = 0, words = 0;
     while (argv[n])

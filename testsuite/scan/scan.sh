@@ -188,5 +188,11 @@ for launcher in env ccache; do
     [ $? = 1 ] && ok || bad "KEEL_CC='$launcher clang-19': the compiler's status on failure"
 done
 
+# ... and a compiler whose path holds a blank is still one word
+mkdir -p "my cc" && ln -s "$(command -v clang-19)" "my cc/clang"
+rm -f l.o
+KEEL_CC="$tmp/my cc/clang" KEEL_INSTRUMENT=off "$BIN/keelcc" --keel-db=l.db -c axpy.c -Iinclude -o l.o 2>err.txt \
+    && [ -s l.o ] && ok || { bad "KEEL_CC with a blank in its path"; cat err.txt; }
+
 echo "scan: $pass passed, $fail failed"
 [ $fail = 0 ]
