@@ -537,7 +537,7 @@ enum { COMPACT_WIDTH = 120, IDIOMS_MAX = 30 };
 static void loops_compact(loops_ctx *c)
 {
     static const int cols[3] = { C_IDIOMS, C_PARALLEL, C_CYCLES };
-    static const char *const names[3] = { "IDIOMS", "VERDICT", "CYCLES" };
+    static const char *const names[3] = { "IDIOMS", "VERDICT", "CYCLES/ITER" };
     size_t w[3], wloc = strlen("LOCATION");
     for (int k = 0; k < 3; k++) {
         w[k] = strlen(names[k]);
