@@ -54,12 +54,12 @@ static const char usage_text[] =
     "  show FILE:LINE[:COL] [DB]  one loop with its statements, operation\n"
     "                             counts, array accesses and scalars\n"
     "      --json                 print one JSON object\n"
+    KEEL_CMD_USAGE
     "  report [DB]                every idiom instance, PIR-style: File, Line,\n"
     "                             Function, Idiom, Code, by file and line\n"
     "      --file PATH            only PATH\n"
     "      --json                 JSON array, with the evidence\n"
     RT_CLI_USAGE
-    KEEL_CMD_USAGE
     "  help [COMMAND]             print this text\n"
     "\n"
     "DB is the database file: $KEEL_DB when set, else ./keel.db.\n"
@@ -1136,13 +1136,7 @@ int main(int argc, char **argv)
             return die(EXIT_USAGE, "help takes at most one command");
         return help(argc == 3 ? argv[2] : NULL);
     }
-    if (strcmp(cmd, "devices") == 0)
-        return rt_cmd_devices(argc - 2, argv + 2);
-    if (strcmp(cmd, "calibrate") == 0)
-        return rt_cmd_calibrate(argc - 2, argv + 2, default_db());
-    if (strcmp(cmd, "explain") == 0)
-        return rt_cmd_explain(argc - 2, argv + 2, default_db());
-    if (strcmp(cmd, "scan") == 0)
+    if (strcmp(cmd, "scan") == 0)            /* scan.c, merge.c, html.c */
         return keel_cmd_scan(argc - 2, argv + 2, default_db());
     if (strcmp(cmd, "merge") == 0)
         return keel_cmd_merge(argc - 2, argv + 2);
@@ -1150,6 +1144,13 @@ int main(int argc, char **argv)
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
                 return keel_cmd_html(argc - 2, argv + 2, default_db());
+
+    if (strcmp(cmd, "devices") == 0)
+        return rt_cmd_devices(argc - 2, argv + 2);
+    if (strcmp(cmd, "calibrate") == 0)
+        return rt_cmd_calibrate(argc - 2, argv + 2, default_db());
+    if (strcmp(cmd, "explain") == 0)
+        return rt_cmd_explain(argc - 2, argv + 2, default_db());
     if (strcmp(cmd, "loops") != 0 && strcmp(cmd, "show") != 0 && strcmp(cmd, "report") != 0)
         return die(EXIT_USAGE, cmd[0] == '-' ? "unknown option '%s' (see keel --help)"
                                              : "unknown command '%s' (see keel --help)", cmd);

@@ -36,6 +36,10 @@ int keel_cmd_html(int argc, char **argv, const char *default_db);
     "      --device LIST          GPU profiles, comma-separated (default h100)\n" \
     "      --host NAME            CPU profile (default: host)\n" \
     "      --threads N            host threads for nests with OpenMP pragmas\n" \
-    "      --size N               problem size of the roofline points (default 1000)\n"
+    "      --size N               problem size of the roofline points (default 1000)\n" \
+    "  explain FILE:LINE --sweep SYM=LO:HI [DB]\n" \
+    "                             CPU and GPU+transfer times from LO to HI (x2 steps)\n" \
+    "                             and the crossover size; SYM * sets every symbol the\n" \
+    "                             nest needs, the others come from --set\n"
 
 #endif

@@ -24,9 +24,6 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db);
     "      --host NAME            CPU profile (default: host)\n" \
     "      --threads N            run the nest on N host threads (default:\n" \
     "                             as compiled: one thread without OpenMP\n" \
-    "                             pragmas, else OMP_NUM_THREADS or cores)\n" \
-    "      --sweep SYM=LO:HI      CPU / GPU+transfer times from LO to HI (x2\n" \
-    "                             steps) and the crossover size; SYM * sets\n" \
-    "                             every symbol the nest needs\n"
+    "                             pragmas, else OMP_NUM_THREADS or cores)\n"
 
 #endif
