@@ -102,6 +102,8 @@ typedef struct {
     rt_sweep_point hull[16];     /* first device */
     int ndec;                    /* logged decisions on the first device */
     struct { double n, cpu_s, gpu_s; char what[96]; } dec[16];
+    int nmeas;                   /* measured history (libkeelrt's history table) */
+    struct { double n, t; int gpu, samples; char what[96]; } meas[16];
 } nest;
 
 typedef struct {
@@ -415,9 +417,16 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
             if (g > 0) tmin = fmin(tmin, g), tmax = fmax(tmax, g);
         }
     }
-    int ndec = 0;
-    for (int k = 0; k < nm; k++)
+    int ndec = 0, nmeas = 0;
+    for (int k = 0; k < nm; k++) {
         ndec += ns[members[k]].ndec;
+        nmeas += ns[members[k]].nmeas;
+        for (int j = 0; j < ns[members[k]].nmeas; j++)
+            if (ns[members[k]].meas[j].t > 0) {
+                tmin = fmin(tmin, ns[members[k]].meas[j].t);
+                tmax = fmax(tmax, ns[members[k]].meas[j].t);
+            }
+    }
     if (tmax <= 0)
         return;
     axes a = { .x0 = log10(HULL_LO), .x1 = log10(HULL_HI), .y0 = floor(log10(tmin)),
@@ -475,6 +484,21 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
                         side ? "rect" : "circle");
             }
         }
+        for (int j = 0; j < n->nmeas; j++) {
+            double x = n->meas[j].n, t = n->meas[j].t;
+            if (x < HULL_LO || x > HULL_HI || t < pow(10, a.y0) || t > pow(10, a.y1))
+                continue;
+            if (n->meas[j].gpu)
+                fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\">",
+                        px(&a, x) - 4, py(&a, t) - 4, color);
+            else
+                fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\">", px(&a, x),
+                        py(&a, t), color);
+            fprintf(o, "<title>N%d measured ", n->num);
+            esc(o, n->meas[j].what);
+            fprintf(o, " on the %s: mean of %d</title></%s>\n", n->meas[j].gpu ? "gpu" : "cpu",
+                    n->meas[j].samples, n->meas[j].gpu ? "rect" : "circle");
+        }
         if (n->nhull > 0) {
             const rt_sweep_point *l = &n->hull[n->nhull - 1];
             fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"pt\" fill=\"%s\">N%d</text>\n",
@@ -494,20 +518,23 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
     if (ndec)
         fputs(" Hollow marks: launches the runtime logged (circle CPU, square GPU + transfer),"
               " at the geometric mean of their sizes.", o);
+    if (nmeas)
+        fputs(" Filled marks: measured times from the history (circle CPU, square GPU with"
+              " transfers), mean per size.", o);
     fputs("</figcaption></figure>\n", o);
     (void)nn;
 }
 
 /* ---- the page ------------------------------------------------------------- */
 
-static void decisions(FILE *o, sqlite3 *h, long long loop_id, int num, const char *file,
-                      int line)
+static int decisions(FILE *o, sqlite3 *h, long long loop_id, int num, const char *file,
+                     int line)
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(h, "SELECT bindings, device, threads, cpu_s, gpu_s, xfer_s, verdict,"
                               " decided_at FROM decisions WHERE loop_id = ?1 ORDER BY id DESC"
                               " LIMIT 20", -1, &q, NULL) != SQLITE_OK)
-        return;
+        return 0;
     sqlite3_bind_int64(q, 1, loop_id);
     int n = 0;
     while (sqlite3_step(q) == SQLITE_ROW) {
@@ -538,6 +565,29 @@ static void decisions(FILE *o, sqlite3 *h, long long loop_id, int num, const cha
     if (n)
         fputs("</table>\n", o);
     sqlite3_finalize(q);
+    return n;
+}
+
+static void measured(FILE *o, const nest *n, const char *file, int line, int heading)
+{
+    if (!n->nmeas)
+        return;
+    if (heading) {
+        fprintf(o, "<h4>N%d ", n->num);
+        esc(o, file);
+        fprintf(o, ":%d</h4>\n", line);
+    }
+    fputs("<table class=\"meas\"><caption>measured history (mean per size and device)</caption>"
+          "<tr><th>sizes</th><th>device</th><th>samples</th><th>mean</th></tr>\n", o);
+    for (int j = 0; j < n->nmeas; j++) {
+        char t[32];
+        rt_format_time(t, sizeof t, n->meas[j].t);
+        fputs("<tr><td>", o);
+        esc(o, n->meas[j].what);
+        fprintf(o, "</td><td>%s</td><td>%d</td><td>%s</td></tr>\n", n->meas[j].gpu ? "gpu" : "cpu",
+                n->meas[j].samples, t);
+    }
+    fputs("</table>\n", o);
 }
 
 /* Logged decisions of a nest on device dev as points of the boat-hull
@@ -570,6 +620,45 @@ static void load_decisions(sqlite3 *h, long long loop_id, const char *dev, nest 
         n->dec[n->ndec].gpu_s = sqlite3_column_double(q, 2);
         fmtn(n->dec[n->ndec].what, sizeof n->dec[0].what, "%s", b);
         n->ndec++;
+    }
+    sqlite3_finalize(q);
+}
+
+/* The geometric mean of the values of "a=1,b=2" (0 when none). */
+static double size_of(const char *b)
+{
+    double logsum = 0;
+    int k = 0;
+    for (const char *p = b ? strchr(b, '=') : NULL; p; p = strchr(p + 1, '='))
+        if (atof(p + 1) >= 1) {
+            logsum += log(atof(p + 1));
+            k++;
+        }
+    return k ? exp(logsum / k) : 0;
+}
+
+/* Measured times of a nest (the history table libkeelrt writes when it
+ * exists: per size key and device, samples and their mean). */
+static void load_history(sqlite3 *h, long long loop_id, nest *n)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(h, "SELECT size_key, device, samples, mean_s FROM history"
+                              " WHERE loop_id = ?1 ORDER BY size_key, device LIMIT 16",
+                           -1, &q, NULL) != SQLITE_OK)
+        return;                 /* no history table: nothing measured */
+    sqlite3_bind_int64(q, 1, loop_id);
+    while (sqlite3_step(q) == SQLITE_ROW && n->nmeas < 16) {
+        const char *key = (const char *)sqlite3_column_text(q, 0);
+        const char *dev = (const char *)sqlite3_column_text(q, 1);
+        double x = size_of(key);
+        if (x <= 0)
+            continue;
+        n->meas[n->nmeas].n = x;
+        n->meas[n->nmeas].gpu = dev && strcmp(dev, "gpu") == 0;
+        n->meas[n->nmeas].samples = sqlite3_column_int(q, 2);
+        n->meas[n->nmeas].t = sqlite3_column_double(q, 3);
+        fmtn(n->meas[n->nmeas].what, sizeof n->meas[0].what, "%s", key);
+        n->nmeas++;
     }
     sqlite3_finalize(q);
 }
@@ -740,6 +829,7 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
         }
         rt_facts_free(f);
         load_decisions(db_sqlite_(d), r->loop_id, gpus[0]->name, n);
+        load_history(db_sqlite_(d), r->loop_id, n);
     }
 
     FILE *o = fopen(out_path, "w");
@@ -924,13 +1014,18 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
     /* decisions, after the tables: one block per nest that has any */
     sqlite3 *h = db_sqlite_(d);
     sqlite3_stmt *q = NULL;
-    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM decisions", -1, &q, NULL) == SQLITE_OK
-        && sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) > 0) {
-        fputs("<h2 id=\"decisions\">Logged decisions</h2>\n<p>Launches the runtime decided"
-              " (libkeelrt, with the real sizes), per nest.</p>\n", o);
+    int any_meas = 0;
+    for (int k = 0; k < nn; k++)
+        any_meas |= ns[k].nmeas > 0;
+    if ((sqlite3_prepare_v2(h, "SELECT count(*) FROM decisions", -1, &q, NULL) == SQLITE_OK
+         && sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) > 0) || any_meas) {
+        fputs("<h2 id=\"decisions\">Logged decisions and measured history</h2>\n<p>Launches"
+              " the runtime decided (libkeelrt, with the real sizes) and the times it measured,"
+              " per nest.</p>\n", o);
         for (int k = 0; k < nn; k++) {
             const row *r0 = &rs.r[ns[k].first];
-            decisions(o, h, r0->loop_id, ns[k].num, r0->file, r0->line);
+            int nd = decisions(o, h, r0->loop_id, ns[k].num, r0->file, r0->line);
+            measured(o, &ns[k], r0->file, r0->line, nd == 0);
         }
     }
     sqlite3_finalize(q);

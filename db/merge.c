@@ -19,8 +19,11 @@
  * moved to the winning TU's loop at the same file:line:col (decisions of a
  * loop that no longer exists are dropped, as recompiling drops them), and
  * identical rows are not duplicated.  host_calibration rows are appended
- * unless the same (host, measured_at) is there.  scan_state (keel scan's
- * resume table) describes one machine's files and is not merged.
+ * unless the same (host, measured_at) is there.  The measured history
+ * (table history, when either side has one) is combined per (loop, size,
+ * device) -- its samples add up, so merge an input once.  scan_state
+ * (keel scan's resume table) describes one machine's files and is not
+ * merged.
  *
  * Each input is merged in its own transaction; the inputs must have OUT's
  * schema version (db_open refuses others with its message).
@@ -80,6 +83,7 @@ typedef struct {
     int n;
     table t[MAXT];
     char err[1024];
+    long long hist_before;     /* samples in OUT's history before this input */
 } merger;
 
 static table *find(merger *m, const char *name)
@@ -278,12 +282,100 @@ static void decision_cols(const table *t, const char *p, char *out, size_t n)
     }
 }
 
-static int merge_one(merger *m, const char *in, int *taken, int *kept, long long *decisions)
+/* Does schema sch ("main", "src") hold table name? */
+static int has_table(merger *m, const char *sch, const char *name)
+{
+    char sql[160];
+    int ok;
+    fmtn(sql, sizeof sql, "SELECT count(*) FROM %s.sqlite_master WHERE type = 'table' AND name = ?1",
+         sch);
+    sqlite3_stmt *q;
+    long long n = 0;
+    if (sqlite3_prepare_v2(m->h, sql, -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) == SQLITE_ROW)
+        n = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    (void)ok;
+    return n > 0;
+}
+
+/* The measured history (libkeelrt's `history` table: per launch loop,
+ * size key and device a sample count, mean and Welford m2; created on
+ * first write, keyed by loop id without a foreign key).  Both sides' rows
+ * are kept: each is moved to OUT's loop at the same source path and
+ * file:line:col and rows of one (loop, size, device) are combined as two
+ * Welford accumulators are (Chan et al.): n = na + nb, d = mb - ma,
+ * mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n.  Saved before the
+ * replaced TUs go, put back after the copy. */
+static int history_save(merger *m, int *have)
+{
+    *have = has_table(m, "src", "history") || has_table(m, "main", "history");
+    if (!*have)
+        return 0;
+    if (!has_table(m, "main", "history")) {
+        sqlite3_stmt *q;
+        char *sql = NULL;
+        if (sqlite3_prepare_v2(m->h, "SELECT sql FROM src.sqlite_master WHERE name = 'history'",
+                               -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+            sql = strdup((const char *)sqlite3_column_text(q, 0));
+        sqlite3_finalize(q);
+        int rc = sql ? exec1(m, sql) : -1;
+        free(sql);
+        if (rc)
+            return -1;
+    }
+    int ok;
+    m->hist_before = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok);
+    if (exec1(m, "DROP TABLE IF EXISTS temp.merge_hist;"
+                 "CREATE TEMP TABLE merge_hist AS SELECT t.path AS m_path, l.file AS m_file,"
+                 " l.line AS m_line, l.col AS m_col, h.size_key, h.n, h.device, h.samples,"
+                 " h.mean_s, h.m2 FROM main.history h JOIN main.loops l ON l.id = h.loop_id"
+                 " JOIN main.translation_units t ON t.id = l.tu_id"
+                 " WHERE t.path IN (SELECT path FROM temp.merge_pick);"
+                 "DELETE FROM main.history WHERE loop_id IN (SELECT l.id FROM main.loops l"
+                 " JOIN main.translation_units t ON t.id = l.tu_id"
+                 " WHERE t.path IN (SELECT path FROM temp.merge_pick))"))
+        return -1;
+    if (has_table(m, "src", "history")
+        && exec1(m, "INSERT INTO temp.merge_hist SELECT t.path, l.file, l.line, l.col, h.size_key,"
+                    " h.n, h.device, h.samples, h.mean_s, h.m2 FROM src.history h"
+                    " JOIN src.loops l ON l.id = h.loop_id"
+                    " JOIN src.translation_units t ON t.id = l.tu_id"))
+        return -1;
+    return 0;
+}
+
+static int history_restore(merger *m, long long *samples)
+{
+    int ok;
+    if (exec1(m, "INSERT INTO main.history(loop_id, size_key, n, device, samples, mean_s, m2)"
+                 " SELECT l.id, h.size_key, h.n, h.device, h.samples, h.mean_s, h.m2"
+                 " FROM temp.merge_hist h JOIN main.translation_units t ON t.path = h.m_path"
+                 " JOIN main.loops l ON l.tu_id = t.id AND l.file = h.m_file"
+                 "  AND l.line = h.m_line AND l.col = h.m_col WHERE true"
+                 " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
+                 "  samples = samples + excluded.samples,"
+                 "  mean_s = mean_s + (excluded.mean_s - mean_s) * excluded.samples"
+                 "           / (samples + excluded.samples),"
+                 "  m2 = m2 + excluded.m2 + (excluded.mean_s - mean_s) * (excluded.mean_s - mean_s)"
+                 "       * samples * excluded.samples / (samples + excluded.samples);"
+                 "DROP TABLE temp.merge_hist"))
+        return -1;
+    *samples = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok)
+             - m->hist_before;
+    return 0;
+}
+
+static int merge_one(merger *m, const char *in, int *taken, int *kept, long long *decisions,
+                     long long *hist)
 {
     int ok;
     sqlite3_stmt *a;
+    int have_hist = 0;
     *taken = *kept = 0;
-    *decisions = 0;
+    *decisions = *hist = 0;
     if (sqlite3_prepare_v2(m->h, "ATTACH DATABASE ?1 AS src", -1, &a, NULL) != SQLITE_OK)
         return fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h)), -1;
     sqlite3_bind_text(a, 1, in, -1, SQLITE_STATIC);
@@ -327,6 +419,8 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
         if (exec1(m, sql))
             goto fail;
     }
+    if (history_save(m, &have_hist))
+        goto fail;
     if (exec1(m, "DELETE FROM main.translation_units WHERE path IN"
                  " (SELECT path FROM temp.merge_pick)"))
         goto fail;
@@ -377,6 +471,8 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
             goto fail;
         *decisions = run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) - dec_before;
     }
+    if (have_hist && history_restore(m, hist))
+        goto fail;
     table *hc = find(m, "host_calibration");
     if (hc) {
         decision_cols(hc, NULL, cols, sizeof cols);
@@ -445,13 +541,16 @@ int keel_cmd_merge(int argc, char **argv)
             continue;
         }
         int taken, kept;
-        long long decs;
-        if (merge_one(m, argv[i], &taken, &kept, &decs)) {
+        long long decs, hist;
+        if (merge_one(m, argv[i], &taken, &kept, &decs, &hist)) {
             rc = say(1, "%s", m->err);
             goto done;
         }
         printf("keel merge: %s: %d sources taken, %d not newer than %s's kept out, %lld decisions"
-               " added\n", argv[i], taken, kept, argv[0], decs);
+               " added", argv[i], taken, kept, argv[0], decs);
+        if (hist)
+            printf(", %lld history samples added", hist);
+        printf("\n");
     }
     int ok;
     long long ntu = run(m, "SELECT count(*) FROM translation_units", 0, 0, 0, &ok);

@@ -75,6 +75,18 @@ grep -q 'id="decisions"' r3.html && grep -q '<td>n=100</td><td>h100</td><td>4</t
     && ok || bad "decision row"
 [ "$(grep -o '<title>N1 logged launch n=100: [a-z +]*</title>' r3.html | wc -l)" = 2 ] && ok || bad "decision marks on the hull view"
 
+# measured history (libkeelrt's history table, when it exists): filled marks and a table
+sqlite3 k.db "CREATE TABLE IF NOT EXISTS history(loop_id INTEGER NOT NULL, size_key TEXT NOT NULL,
+                n REAL NOT NULL, device TEXT NOT NULL, samples INTEGER NOT NULL, mean_s REAL NOT NULL,
+                m2 REAL NOT NULL, PRIMARY KEY (loop_id, size_key, device));
+              INSERT INTO history SELECT id, 'n=100', 240000, 'cpu', 10, 2e-3, 0 FROM loops WHERE line = 3;
+              INSERT INTO history SELECT id, 'n=100', 240000, 'gpu', 12, 1e-4, 0 FROM loops WHERE line = 3"
+"$BIN/keel" report --html r4.html --device h100 k.db >/dev/null 2>&1
+python3 "$SRC/check_html.py" r4.html >parsed4.txt && ok || bad "page with history not well formed"
+grep -q '<title>N1 measured n=100 on the cpu: mean of 10</title></circle>' r4.html \
+    && grep -q '<title>N1 measured n=100 on the gpu: mean of 12</title></rect>' r4.html && ok || bad "history marks"
+grep -q '<tr><td>n=100</td><td>gpu</td><td>12</td><td>100.0 us</td></tr>' r4.html && ok || bad "history table"
+
 # every crossover is the one keel explain --sweep finds
 for line in 3 11 17; do
     for dev in h100 v100; do

@@ -127,6 +127,28 @@ after=$(sqlite3 out.db "SELECT (SELECT count(*) FROM loops), (SELECT count(*) FR
 [ "$before" = "$after" ] && ok || bad "second merge changed counts: $before -> $after"
 grep -qx 'keel merge: out.db is the output, skipped' out.txt && ok || bad "OUT among the inputs"
 
+# measured history (libkeelrt's table, created on first write, keyed by
+# loop id): both sides' samples kept, moved to the winning loop at the same
+# place, one (loop, size, device) combined as Welford accumulators are
+hist='CREATE TABLE IF NOT EXISTS history(loop_id INTEGER NOT NULL, size_key TEXT NOT NULL, n REAL NOT NULL,
+      device TEXT NOT NULL CHECK (device IN ('"'cpu', 'gpu'"')), samples INTEGER NOT NULL,
+      mean_s REAL NOT NULL, m2 REAL NOT NULL, PRIMARY KEY (loop_id, size_key, device))'
+cp a.db ha.db && cp b.db hb.db
+sqlite3 ha.db "$hist; INSERT INTO history SELECT l.id, 'n=10', 80, 'cpu', 2, 1.0, 0.5 FROM loops l
+               JOIN translation_units t ON t.id = l.tu_id WHERE t.path LIKE '%/y.c' AND l.line = 3"
+sqlite3 hb.db "$hist; INSERT INTO history SELECT l.id, 'n=10', 80, 'cpu', 3, 2.0, 1.0 FROM loops l
+               JOIN translation_units t ON t.id = l.tu_id WHERE t.path LIKE '%/y.c' AND l.line = 3;
+               INSERT INTO history SELECT l.id, 'n=5', 40, 'gpu', 1, 0.5, 0 FROM loops l
+               JOIN translation_units t ON t.id = l.tu_id WHERE t.path LIKE '%/x.c' AND l.line = 3"
+"$BIN/keel" merge h.db ha.db hb.db >out.txt 2>err.txt || { bad "merge with history"; cat err.txt; }
+grep -q "^keel merge: ha.db: .*, 2 history samples added$" out.txt && grep -q "^keel merge: hb.db: .*, 4 history samples added$" out.txt \
+    && ok || { bad "history summary"; cat out.txt; }
+[ "$(sqlite3 h.db "SELECT substr(t.path, length(t.path) - 2) || ':' || l.line || ':' || h.size_key || ':' || h.device
+                         || ':' || h.samples || ':' || round(h.mean_s, 6) || ':' || round(h.m2, 6)
+                   FROM history h JOIN loops l ON l.id = h.loop_id JOIN translation_units t ON t.id = l.tu_id
+                   ORDER BY 1")" = "x.c:3:n=5:gpu:1:0.5:0.0
+y.c:3:n=10:cpu:5:1.6:2.7" ] && ok || { bad "history rows"; sqlite3 h.db "SELECT * FROM history"; }
+
 # bad inputs: one line, OUT untouched
 cp out.db keep.db
 "$BIN/keel" merge out.db missing.db >out.txt 2>err.txt; rc=$?
