@@ -2,7 +2,7 @@
  * keel.c -- the `keel` command-line tool: query the program attribute
  * database that keelcc writes.
  *
- *     keel loops [--file PATH] [--function NAME] [--json] [DB]
+ *     keel loops [--wide] [--file PATH] [--function NAME] [--json] [DB]
  *     keel show FILE:LINE[:COL] [--json] [DB]
  *     keel help [COMMAND] | keel --help | keel --version
  *
@@ -22,6 +22,7 @@
 #include "db.h"
 #include "cli.h"      /* runtime/: devices, calibrate, explain */
 #include "db_mca.h"
+#include "keelcmd.h"  /* scan, merge, report --html */
 
 #include <limits.h>
 #include <stdarg.h>
@@ -42,15 +43,18 @@ static const char usage_text[] =
     "Query the keel program attribute database written by keelcc.\n"
     "\n"
     "commands:\n"
-    "  loops [DB]                 list every loop: location, function, depth,\n"
-    "                             parent loop, induction variable, trip count,\n"
-    "                             pragmas (and analysis results when present)\n"
+    "  loops [DB]                 list every loop: location, idioms, parallel\n"
+    "                             verdict, cycles per iteration (fits 120 columns)\n"
+    "      --wide                 every column: function, depth, parent loop,\n"
+    "                             induction variable, trip count, pragmas, class,\n"
+    "                             coalescing\n"
     "      --file PATH            only loops in PATH (a path or its last parts)\n"
     "      --function NAME        only loops in function NAME\n"
     "      --json                 print a JSON array of objects\n"
     "  show FILE:LINE[:COL] [DB]  one loop with its statements, operation\n"
     "                             counts, array accesses and scalars\n"
     "      --json                 print one JSON object\n"
+    KEEL_CMD_USAGE
     "  report [DB]                every idiom instance, PIR-style: File, Line,\n"
     "                             Function, Idiom, Code, by file and line\n"
     "      --file PATH            only PATH\n"
@@ -64,14 +68,18 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 database error, 2 usage error.\n";
 
 static const char loops_usage[] =
-    "usage: keel loops [--file PATH] [--function NAME] [--json] [DB]\n"
+    "usage: keel loops [--wide] [--file PATH] [--function NAME] [--json] [DB]\n"
     "\n"
-    "List every loop of the database, ordered by file and line: location\n"
-    "(FILE:LINE), function, nesting depth (0 = outermost), line of the\n"
-    "enclosing loop, induction variable, trip count expression and pragmas.\n"
-    "Columns of later analyses (idioms, class, parallel, coalescing,\n"
-    "cycles/iter) appear when any listed loop has them.\n"
+    "List every loop of the database, ordered by file and line.  By default\n"
+    "a compact table that fits 120 columns: location (FILE:LINE, indented by\n"
+    "nesting depth; long paths keep their end), idioms, parallel verdict and\n"
+    "llvm-mca cycles per iteration.\n"
     "\n"
+    "  --wide           every column: location, function, nesting depth (0 =\n"
+    "                   outermost), line of the enclosing loop, induction\n"
+    "                   variable, trip count expression and pragmas; columns of\n"
+    "                   later analyses (idioms, class, parallel, coalescing,\n"
+    "                   cycles/iter) appear when any listed loop has them\n"
     "  --file PATH      only loops in files whose path is PATH or ends in /PATH\n"
     "  --function NAME  only loops in function NAME\n"
     "  --json           print a JSON array of objects (paths as stored)\n"
@@ -84,7 +92,14 @@ static const char report_usage[] =
     "Every idiom instance keelcc found, PIR-style, sorted by file and line:\n"
     "File, Line (of the statement), Function, Idiom, Code.  --json adds the\n"
     "evidence (the accesses that decided) and the line of the loop it is\n"
-    "attached to.  --file PATH keeps one file (a path suffix).\n";
+    "attached to.  --file PATH keeps one file (a path suffix).\n"
+    "\n"
+    "keel report --html FILE [--device LIST] [--host NAME] [--threads N]\n"
+    "            [--size N] [--file PATH] [DB]\n"
+    "writes one self-contained HTML page instead: per source and function each\n"
+    "nest's idioms, class, parallel verdict, strides, cycles and crossover size\n"
+    "per GPU profile; a roofline chart per device; the boat-hull view per class;\n"
+    "logged decisions.  It prints FILE.\n";
 
 static const char show_usage[] =
     "usage: keel show FILE:LINE[:COL] [--json] [DB]\n"
@@ -514,6 +529,57 @@ static void loops_table(loops_ctx *c)
     }
 }
 
+/* keel loops without --wide: LOCATION (indented by depth), IDIOMS,
+ * VERDICT, CYCLES, at most 120 columns: long idioms are cut at the end,
+ * long locations at the start ("..." marks the cut). */
+enum { COMPACT_WIDTH = 120, IDIOMS_MAX = 30 };
+
+static void loops_compact(loops_ctx *c)
+{
+    static const int cols[3] = { C_IDIOMS, C_PARALLEL, C_CYCLES };
+    static const char *const names[3] = { "IDIOMS", "VERDICT", "CYCLES/ITER" };
+    size_t w[3], wloc = strlen("LOCATION");
+    for (int k = 0; k < 3; k++) {
+        w[k] = strlen(names[k]);
+        for (int r = 0; r < c->nrows; r++)
+            if (c->rows[r][cols[k]] && strlen(c->rows[r][cols[k]]) > w[k])
+                w[k] = strlen(c->rows[r][cols[k]]);
+    }
+    if (w[0] > IDIOMS_MAX)
+        w[0] = IDIOMS_MAX;
+    for (int r = 0; r < c->nrows; r++) {
+        size_t n = strlen(c->rows[r][C_LOC]) + 2 * (size_t)atoi(c->rows[r][C_DEPTH]);
+        if (n > wloc)
+            wloc = n;
+    }
+    size_t room = COMPACT_WIDTH - (w[0] + w[1] + w[2] + 6);
+    if (wloc > room)
+        wloc = room;
+    fprintf(c->out, "%-*s  %-*s  %-*s  %s\n", (int)wloc, "LOCATION", (int)w[0], names[0],
+            (int)w[1], names[1], names[2]);
+    for (int r = 0; r < c->nrows; r++) {
+        char loc[COMPACT_WIDTH + 1], idi[IDIOMS_MAX + 1];
+        int depth = atoi(c->rows[r][C_DEPTH]);
+        const char *p = c->rows[r][C_LOC];
+        size_t ind = 2 * (size_t)(depth > 0 ? depth : 0), n = strlen(p);
+        if (ind > wloc / 2)
+            ind = wloc / 2;
+        if (ind + n > wloc)         /* keep the end: file name and line */
+            snprintf(loc, sizeof loc, "%*s...%s", (int)ind, "", p + n - (wloc - ind - 3));
+        else
+            snprintf(loc, sizeof loc, "%*s%s", (int)ind, "", p);
+        const char *id = c->rows[r][C_IDIOMS] && c->rows[r][C_IDIOMS][0] ? c->rows[r][C_IDIOMS]
+                                                                          : "-";
+        if (strlen(id) > w[0])
+            snprintf(idi, sizeof idi, "%.*s...", (int)w[0] - 3, id);
+        else
+            snprintf(idi, sizeof idi, "%s", id);
+        fprintf(c->out, "%-*s  %-*s  %-*s  %s\n", (int)wloc, loc, (int)w[0], idi, (int)w[1],
+                c->rows[r][C_PARALLEL] ? c->rows[r][C_PARALLEL] : "-",
+                c->rows[r][C_CYCLES] ? c->rows[r][C_CYCLES] : "-");
+    }
+}
+
 static const char *default_db(void)
 {
     const char *e = getenv("KEEL_DB");
@@ -528,7 +594,7 @@ static const char *clean_file(const char *f)
     return f;
 }
 
-static int cmd_loops(const char *dbpath, const char *file, const char *func, int json)
+static int cmd_loops(const char *dbpath, const char *file, const char *func, int json, int wide)
 {
     char err[512];
     db *d;
@@ -554,8 +620,10 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
     if (!rc) {
         if (json)
             fputs(c.nrows ? "\n]\n" : "[]\n", stdout);
-        else
+        else if (wide)
             loops_table(&c);
+        else
+            loops_compact(&c);
     }
     for (int r = 0; r < (json ? 0 : c.nrows); r++)
         for (int i = 0; i < NCOLS; i++)
@@ -1092,6 +1160,8 @@ static int help(const char *cmd)
         fputs(show_usage, stdout);
     else if (strcmp(cmd, "report") == 0)
         fputs(report_usage, stdout);
+    else if (strcmp(cmd, "scan") == 0 || strcmp(cmd, "merge") == 0)
+        fputs(KEEL_CMD_USAGE, stdout);
     else if (strcmp(cmd, "help") == 0)
         fputs(usage_text, stdout);
     else
@@ -1102,7 +1172,7 @@ static int help(const char *cmd)
 int main(int argc, char **argv)
 {
     const char *cmd, *file = NULL, *func = NULL, *pos[3];
-    int json = 0, npos = 0, only_pos = 0;
+    int json = 0, npos = 0, only_pos = 0, wide = 0;
 
     if (!getcwd(cwd, sizeof cwd))
         cwd[0] = 0;
@@ -1120,6 +1190,15 @@ int main(int argc, char **argv)
             return die(EXIT_USAGE, "help takes at most one command");
         return help(argc == 3 ? argv[2] : NULL);
     }
+    if (strcmp(cmd, "scan") == 0)            /* scan.c, merge.c, html.c */
+        return keel_cmd_scan(argc - 2, argv + 2, default_db());
+    if (strcmp(cmd, "merge") == 0)
+        return keel_cmd_merge(argc - 2, argv + 2);
+    if (strcmp(cmd, "report") == 0)
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
+                return keel_cmd_html(argc - 2, argv + 2, default_db());
+
     if (strcmp(cmd, "devices") == 0)
         return rt_cmd_devices(argc - 2, argv + 2);
     if (strcmp(cmd, "calibrate") == 0)
@@ -1143,6 +1222,8 @@ int main(int argc, char **argv)
             return help(cmd);
         else if (strcmp(a, "--json") == 0)
             json = 1;
+        else if (strcmp(cmd, "loops") == 0 && strcmp(a, "--wide") == 0)
+            wide = 1;
         else if (is_loops && (strcmp(a, "--file") == 0 || strcmp(a, "--function") == 0)) {
             if (i + 1 == argc)
                 return die(EXIT_USAGE, "%s needs a value", a);
@@ -1162,7 +1243,7 @@ int main(int argc, char **argv)
     if (is_loops) {
         if (npos > 1)
             return die(EXIT_USAGE, "too many arguments for loops (see keel loops --help)");
-        return cmd_loops(npos ? pos[0] : default_db(), file, func, json);
+        return cmd_loops(npos ? pos[0] : default_db(), file, func, json, wide);
     }
     if (npos == 0)
         return die(EXIT_USAGE, "show needs FILE:LINE (see keel show --help)");
