@@ -454,6 +454,10 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
                     errno == ENOENT ? "no such file" : strerror(errno));
     if (exists && S_ISDIR(sb.st_mode))
         return fail(err, errlen, "%s: is a directory", path);
+    /* a FIFO would block the open for ever, a device node would get a
+     * journal created beside it (/dev/null-journal) */
+    if (exists && !S_ISREG(sb.st_mode))
+        return fail(err, errlen, "%s: not a regular file", path);
 
     d = calloc(1, sizeof *d);
     if (!d || !(d->path = strdup(path))) {
