@@ -147,6 +147,21 @@ expect_eq "$(warnings err.txt)" 1 "bounds: one warning (verbose)"
 grep -q 'cannot evaluate' err.txt && ok || bad "bounds: warning text: $(head -3 err.txt)"
 expect_eq "$(grep -c ' sum .*-> CPU' err.txt)" 1000 "bounds: CPU on every launch"
 
+# a WAL database on a read-only filesystem (needs root for mount: skipped
+# otherwise): read as immutable, same verdict, nothing on stderr
+mkdir ro.mnt
+if mount -t tmpfs -o size=8m tmpfs ro.mnt 2>/dev/null; then
+    trap 'umount "$work/ro.mnt" 2>/dev/null; rm -rf "$work"' EXIT
+    cp k.db ro.mnt/k.db && mount -o remount,ro ro.mnt
+    expect_eq "$(KEEL_DB="$work/ro.mnt/k.db" KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 2>err.txt)" 1 \
+        "read-only filesystem: verdict"
+    expect_eq "$(lines err.txt)" 0 "read-only filesystem: silent"
+    expect_eq "$("$BIN/keel" loops "$work/ro.mnt/k.db" 2>&1 | grep -c '^k\.c:4 ')" 1 "read-only filesystem: keel loops"
+    umount ro.mnt
+else
+    echo "skipped: read-only filesystem (mount not permitted)"
+fi
+
 # many threads, one site
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=2000)" "threads ok 1 0" "threads (static)"
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" threads k.c 4 n=2000)" "threads ok 1 0" "threads (shared)"
