@@ -382,7 +382,9 @@ static void memo_put(site_state *st, const long long *values, int verdict)
 
 void rt_format_time(char *buf, size_t n, double s)
 {
-    if (s >= 1)
+    if (s >= 1e6)              /* short enough for any buffer of 16: no lost unit */
+        snprintf(buf, n, "%.3g s", s);
+    else if (s >= 1)
         snprintf(buf, n, "%.2f s", s);
     else if (s >= 1e-3)
         snprintf(buf, n, "%.1f ms", s * 1e3);

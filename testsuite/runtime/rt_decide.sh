@@ -162,6 +162,18 @@ else
     echo "skipped: read-only filesystem (mount not permitted)"
 fi
 
+# keel explain numbers: out of range is a one-line error, never clamped
+# (INT64_MAX) or wrapped (atoi)
+for a in "--set n=99999999999999999999999" "--set n=1e30" "--set n=10 --threads 99999999999" \
+         "--set n=10 --threads 16x" "--set n=10 --threads 0" "--set n=10 --threads -3"; do
+    "$BIN/keel" explain k.c:4 $a k.db >out.txt 2>err.txt
+    expect_eq "$?" 2 "keel explain $a: exit status"
+    expect_eq "$(lines err.txt)" 1 "keel explain $a: one line"
+    grep -Eq "^keel: bad --(set|threads) " err.txt && ok || bad "keel explain $a: $(cat err.txt)"
+done
+"$BIN/keel" explain k.c:4 --set n=10 --threads 1048576 k.db >out.txt 2>err.txt
+expect_eq "$(grep -E '^  threads ' out.txt | tr -s ' ')" " threads 1048576" "keel explain --threads 1048576"
+
 # many threads, one site
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=2000)" "threads ok 1 0" "threads (static)"
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" threads k.c 4 n=2000)" "threads ok 1 0" "threads (shared)"
