@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -439,6 +440,36 @@ static int dir_errno(const char *path, int e)
     return e;
 }
 
+/* Whether nobody can write beside path: a read-only filesystem, or a
+ * folder this process cannot write.  A WAL database there cannot get the
+ * -shm file a reader needs, but nothing can change it either. */
+static int read_only_place(const char *path)
+{
+    struct statvfs fs;
+    if (statvfs(path, &fs) == 0 && (fs.f_flag & ST_RDONLY))
+        return 1;
+    return dir_errno(path, 0) != 0;
+}
+
+/* Open path read-only as immutable (SQLite takes no locks and needs no
+ * -shm): for databases on read-only media only.  The path goes in a URI,
+ * with the characters a URI gives a meaning to escaped. */
+static int open_immutable(const char *path, sqlite3 **h)
+{
+    size_t n = strlen(path);
+    char *uri = malloc(3 * n + 32), *q = uri;
+    if (!uri)
+        return SQLITE_NOMEM;
+    q += sprintf(q, "file:");
+    for (const char *c = path; *c; c++)
+        q += (*c == '%' || *c == '?' || *c == '#') ? sprintf(q, "%%%02X", (unsigned char)*c)
+                                                  : (*q = *c, 1);
+    strcpy(q, "?immutable=1");
+    int rc = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    return rc;
+}
+
 int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
 {
     struct stat sb;
@@ -456,6 +487,10 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
                     errno == ENOENT ? "no such file" : strerror(errno));
     if (exists && S_ISDIR(sb.st_mode))
         return fail(err, errlen, "%s: is a directory", path);
+    /* a FIFO would block the open for ever, a device node would get a
+     * journal created beside it (/dev/null-journal) */
+    if (exists && !S_ISREG(sb.st_mode))
+        return fail(err, errlen, "%s: not a regular file", path);
 
     d = calloc(1, sizeof *d);
     if (!d || !(d->path = strdup(path))) {
@@ -482,6 +517,17 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
     if (exec(d, "PRAGMA foreign_keys = ON", "open", err, errlen))
         goto fail;
     kind = classify(d, &version, err, errlen);
+    /* a WAL database on read-only media: SQLite cannot create its -shm */
+    if (kind < 0 && mode == DB_READONLY && sqlite3_errcode(d->h) == SQLITE_CANTOPEN &&
+        read_only_place(path)) {
+        sqlite3_close_v2(d->h);
+        d->h = NULL;
+        if (open_immutable(path, &d->h) != SQLITE_OK) {
+            fail(err, errlen, "%s: cannot open on read-only media", path);
+            goto fail;
+        }
+        kind = classify(d, &version, err, errlen);
+    }
     if (kind < 0 || check_kind(d, kind, version, err, errlen))
         goto fail;
     d->version = version;

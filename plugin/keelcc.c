@@ -623,9 +623,13 @@ static int finish_instrumented(const options *o, const instrumented *ins, instru
     return status == 0 ? 0 : -1;
 }
 
-/* Link arguments for libkeelrt; sqlite and friends only when needed. */
+/* Link arguments for libkeelrt; sqlite and friends only when needed.
+ * `-x none` first: a user's `-x c` / `--language=c` before the sources
+ * would otherwise make the compiler read libkeelrt.a as C source. */
 static void add_runtime_link(options *o, const char *lib)
 {
+    push(&o->ncc, &o->cc, "-x");
+    push(&o->ncc, &o->cc, "none");
     push(&o->ncc, &o->cc, lib);
     push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
     push(&o->ncc, &o->cc, "-lsqlite3");

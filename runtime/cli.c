@@ -9,6 +9,7 @@
 
 #include "cli.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,8 +99,9 @@ static int parse_set(const char *s, char ***names, long long **values, int *n)
             return -1;
         }
         *eq = 0;
+        errno = 0;
         long long v = strtoll(eq + 1, &end, 0);
-        if (*end || end == eq + 1) {
+        if (*end || end == eq + 1 || errno == ERANGE) {   /* no silent INT64_MAX */
             free(copy);
             return -1;
         }
@@ -183,6 +185,18 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     t("transfer time", e->xfer_s);
 }
 
+/* A thread count: digits only, 1 to 2^20 (atoi wrapped 99999999999 to
+ * 1215752191); 0 when it is not one. */
+static int parse_threads(const char *s)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno == ERANGE || v < 1 || v > 1 << 20)
+        return 0;
+    return (int)v;
+}
+
 int rt_cmd_explain(int argc, char **argv, const char *default_db)
 {
     const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = NULL;
@@ -210,8 +224,8 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
             return say(2, "bad --set '%s' (want SYM=INT,SYM=INT)", v);
         else if (which == 1)
             dev = v;
-        else if (which == 2 && (threads = atoi(v)) <= 0)
-            return say(2, "bad --threads '%s'", v);
+        else if (which == 2 && (threads = parse_threads(v)) <= 0)
+            return say(2, "bad --threads '%s' (want 1 to %d)", v, 1 << 20);
         else if (which == 3)
             hostname = v;
         else if (which == 4)

@@ -923,6 +923,71 @@ done:
     return rc;
 }
 
+/* ---- evaluability (once per site) ---------------------------------------- */
+
+typedef struct {
+    const rt_facts *f;
+    int loop;                 /* ivs of this loop and its ancestors are known */
+    int n;
+    const char *const *names;
+    const char *missing;      /* first name neither an iv nor passed */
+} check_ctx;
+
+/* Every known name evaluates to 1: what fails then is the structure of the
+ * expression (an opaque atom) or a name nobody binds, never a value. */
+static int check_lookup(void *vctx, const char *name, int64_t *value)
+{
+    check_ctx *c = vctx;
+    *value = 1;
+    for (int k = c->loop; k >= 0; k = c->f->loops[k].parent)
+        if (c->f->loops[k].iv && !strcmp(c->f->loops[k].iv, name))
+            return 1;
+    for (int i = 0; i < c->n; i++)
+        if (c->names[i] && !strcmp(c->names[i], name))
+            return 1;
+    if (!c->missing)
+        c->missing = name;
+    return 0;
+}
+
+/* 0 when e evaluates structurally, else -1 with a message.  The evaluator
+ * says "cannot evaluate" only for atoms it has no rule for (calls, loads,
+ * ?"text"); any other failure under all-ones values is arithmetic and left
+ * to the values of a real launch. */
+static int check_expr(check_ctx *c, int loop, const kx_expr *e, char *err, size_t errlen)
+{
+    char msg[256];
+    int64_t v;
+    if (!e)
+        return 0;
+    c->loop = loop;
+    c->missing = NULL;
+    if (kx_eval(e, check_lookup, c, &v, msg, sizeof msg) == 0)
+        return 0;
+    if (c->missing)
+        return snprintf(err, errlen, "the call does not pass '%s'", c->missing), -1;
+    if (strncmp(msg, "cannot evaluate", 15) == 0)
+        return snprintf(err, errlen, "%s", msg), -1;
+    return 0;
+}
+
+int rt_facts_check(const rt_facts *f, int n, const char *const *names, char *err, size_t errlen)
+{
+    check_ctx c = { .f = f, .n = n > 0 ? n : 0, .names = names };
+    for (int k = 0; k < f->nloops; k++) {
+        int p = f->loops[k].parent;
+        if (check_expr(&c, p, f->loops[k].trip, err, errlen) ||
+            check_expr(&c, p, f->loops[k].lower, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int rt_facts_parallel(const rt_facts *f)
+{
+    return f->nloops > 0 && f->loops[0].parallel;
+}
+
 /* ---- queries ------------------------------------------------------------- */
 
 int rt_facts_symbols(const rt_facts *f, const char *const **names)

@@ -2,7 +2,7 @@
  * test_errors.c -- db_open on databases it must refuse, with the exact
  * one-line message, and without touching the file: a missing file, random
  * bytes, someone else's SQLite database, a keel database from the future,
- * places where nothing can be created.  Permission checks that chmod
+ * places where nothing can be created, a FIFO and a device node.  Permission checks that chmod
  * cannot make under root are skipped there.
  */
 #include <sqlite3.h>
@@ -128,6 +128,18 @@ int main(void)
           strcmp(err, "/proc/keel-test.db: cannot create database: Permission denied") == 0);
     refuses(dir, DB_WRITE, "is a directory");
     refuses(dir, DB_READONLY, "is a directory");
+    /* a FIFO would block the open (program and CLI hang); a device node
+     * would get a world-writable journal beside it (/dev/null-journal) */
+    path_in(p, sizeof p, "fifo.db");
+    CHECK_INT(mkfifo(p, 0600), 0);
+    refuses(p, DB_READONLY, "not a regular file");
+    refuses(p, DB_WRITE, "not a regular file");
+    unlink(p);
+    int had_journal = file_size("/dev/null-journal") >= 0;
+    refuses("/dev/null", DB_WRITE, "not a regular file");
+    refuses("/dev/null", DB_READONLY, "not a regular file");
+    if (!had_journal)
+        CHECK_INT(file_size("/dev/null-journal"), -1);
 
     /* permissions: only meaningful when not root */
     if (geteuid() != 0) {
