@@ -9,11 +9,14 @@
 
 #include "cli.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "calib.h"
 #include "db.h"
@@ -32,26 +35,84 @@ static int say(int code, const char *fmt, ...)
     return code;
 }
 
+static void device_line(const rt_profile *p)
+{
+    if (p->kind == RT_CPU)
+        printf("%-10s cpu  %.2f GHz, %d cores x %d = %d threads, %.1f GB/s, line %.0f B, "
+               "L2 %.0f KiB/core, L3 %.0f MiB, %.0f ns, mlp %.0f, mca %s\n",
+               p->name, p->freq_hz / 1e9, p->cores, p->smt, rt_profile_threads(p),
+               p->mem_bw / 1e9, p->line, p->l2 / 1024, p->l3 / 1048576, p->cpu_mem_lat * 1e9,
+               p->mlp, p->mca_cpu ? p->mca_cpu : "-");
+    else
+        printf("%-10s gpu  %d SMs, %.3f GHz, %.0f GB/s, bus %.1f GB/s, %d warps/SM, latency"
+               " %.0f cycles, sector %.0f B, L2 %.1f MiB, launch %.0f us\n",
+               p->name, p->sms, p->gpu_hz / 1e9, p->gpu_bw / 1e9, p->bus_bw / 1e9,
+               p->max_warps_sm, p->mem_lat, p->sector, p->gpu_l2 / 1048576, p->launch_s * 1e6);
+    printf("           %s\n           source: %s\n", p->desc, p->source);
+}
+
+/* keel devices [--add FILE | --export NAME] */
 int rt_cmd_devices(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 0)
-        return say(2, "devices takes no arguments");
-    printf("%-8s %-4s %s\n", "NAME", "KIND", "KEY NUMBERS");
-    for (int i = -1; i < rt_profile_count(); i++) {
-        const rt_profile *p = i < 0 ? rt_profile_host_default() : rt_profile_at(i);
-        if (p->kind == RT_CPU)
-            printf("%-8s cpu  %.2f GHz, %d threads, %.1f GB/s, %.0f GFLOP/s, fork %.0f / join %.0f"
-                   " / static %.0f / iter %.0f cycles\n",
-                   p->name, p->freq_hz / 1e9, p->cores, p->mem_bw / 1e9, p->peak_flops / 1e9,
-                   p->fork_cycles, p->join_cycles, p->sched_cycles, p->loop_overhead);
-        else
-            printf("%-8s gpu  %d SMs, %.3f GHz, %.0f GB/s, bus %.1f GB/s, %d warps/SM, latency"
-                   " %.0f cycles, launch %.0f us\n",
-                   p->name, p->sms, p->gpu_hz / 1e9, p->gpu_bw / 1e9, p->bus_bw / 1e9,
-                   p->max_warps_sm, p->mem_lat, p->launch_s * 1e6);
-        printf("         %s\n         source: %s\n", p->desc, p->source);
+    char err[512], dir[4096];
+    if (argc == 2 && !strcmp(argv[0], "--export")) {
+        const rt_profile *p = rt_profile_find(argv[1]);
+        if (!p)
+            return say(1, "no profile '%s' (see keel devices)", argv[1]);
+        rt_profile_write(p, stdout);
+        return 0;
     }
+    if (argc == 2 && !strcmp(argv[0], "--add")) {
+        const rt_profile *p = rt_profile_load(argv[1], err, sizeof err);
+        if (!p)
+            return say(1, "%s", err);
+        if (rt_machines_dir(dir, sizeof dir))
+            return say(1, "no folder for profiles: set KEEL_MACHINES or HOME");
+        /* mkdir -p */
+        for (char *c = dir + 1;; c++) {
+            if (*c == '/' || !*c) {
+                char keep = *c;
+                *c = 0;
+                if (mkdir(dir, 0777) && errno != EEXIST)
+                    return say(1, "%s: %s", dir, strerror(errno));
+                *c = keep;
+                if (!keep)
+                    break;
+            }
+        }
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s.machine", dir, p->name);
+        FILE *f = fopen(path, "w");
+        if (!f)
+            return say(1, "%s: %s", path, strerror(errno));
+        rt_profile_write(p, f);
+        if (fclose(f))
+            return say(1, "%s: %s", path, strerror(errno));
+        printf("added %s (%s) as %s\n", p->name, p->kind == RT_CPU ? "cpu" : "gpu", path);
+        return 0;
+    }
+    if (argc > 0)
+        return say(2, "devices takes no arguments, or --add FILE, or --export NAME");
+    printf("%-10s %-4s %s\n", "NAME", "KIND", "KEY NUMBERS");
+    device_line(rt_profile_host_default());
+    for (int i = 0; i < rt_profile_count(); i++)
+        device_line(rt_profile_at(i));
+    /* the user's own profiles */
+    DIR *d = rt_machines_dir(dir, sizeof dir) == 0 ? opendir(dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 8 && !strcmp(e->d_name + n - 8, ".machine")) {
+            char path[4400];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            const rt_profile *p = rt_profile_load(path, err, sizeof err);
+            if (p)
+                device_line(p);
+            else
+                fprintf(stderr, "keel: warning: %s\n", err);
+        }
+    }
+    if (d)
+        closedir(d);
     return 0;
 }
 
@@ -126,6 +187,7 @@ static void t(const char *label, double s)
 static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const rt_launch *in,
                            const rt_estimate *e)
 {
+    printf("machines    host %s, device %s\n", cpu->name, gpu->name);
     printf("launch (bound facts)\n");
     printf("  parallel iterations    %.0f\n", in->par_iters);
     printf("  cycles per iteration   %.6g (Machine_c_per_iter, inner loops included)\n",
@@ -133,10 +195,24 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     printf("  GPU work items         %.0f\n", in->work_items);
     printf("  compute insts / item   %.6g\n", in->comp_insts);
     printf("  flops                  %.6g\n", in->flops);
-    printf("  bytes in / out         %.0f / %.0f\n", in->bytes_in, in->bytes_out);
-    printf("CPU  %s: Liao-Chapman (chikin Fig. 3) + roofline\n", cpu->name);
+    printf("  bytes in / out         %.0f / %.0f (footprint; what a transfer moves)\n",
+           in->bytes_in, in->bytes_out);
+    printf("  CPU DRAM traffic       %.0f bytes per step (%.0f-byte lines, reuse in cache)\n",
+           in->cpu_bytes, cpu->line);
+    printf("  GPU DRAM traffic       %.0f bytes per step (%.0f-byte sectors per warp)\n",
+           in->gpu_bytes, gpu->sector);
+    printf("  GPU latency chain      %.6g dependent memory rounds per work item\n", in->gpu_chain);
+    if (in->steps > 1 || in->kernels > 1)
+        printf("  region                 %.0f steps x %.0f kernels, data resident "
+               "(transfers once)\n", in->steps, in->kernels);
+    printf("  llvm-mca figures       %s%s\n", in->mca_target[0] ? in->mca_target : "none stored",
+           !in->mca_target[0] ? "" : in->mca_exact ? " (the host's CPU)"
+           : cpu->mca_cpu ? " (nearest stored: the host's CPU has none)" : "");
+    printf("CPU  %s: Liao-Chapman (chikin Fig. 3) + memory traffic\n", cpu->name);
     printf("  threads                %d%s\n", e->threads,
            in->host_sequential ? " (no OpenMP pragma: runs as compiled, no parallel region)" : "");
+    printf("  cores used, SMT share  %d, %.0f thread(s) per core run one after another\n",
+           e->cores_used, e->smt_share);
     printf("  Chunk_size             %.0f (static: ceil(iters / threads)), Schedule_times %.0f\n",
            e->chunk, e->schedule_times);
     printf("  Fork_c                 %.0f cycles\n", e->fork_c);
@@ -148,10 +224,16 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     printf("  Join_c                 %.0f cycles\n", e->join_c);
     printf("  Parallel_Region_c      %.6g cycles at %.2f GHz\n", e->region_c, cpu->freq_hz / 1e9);
     t("compute time", e->cpu_compute_s);
-    t("memory time (roofline)", e->cpu_mem_s);
+    printf("  bandwidth              %.1f GB/s = min(%.1f GB/s, %d cores x %.2f GB/s "
+           "(Little: %.0f lines x %.0f B / %.0f ns))\n",
+           e->cpu_bw / 1e9, cpu->mem_bw / 1e9, e->cores_used, e->core_bw / 1e9, cpu->mlp,
+           cpu->line, cpu->cpu_mem_lat * 1e9);
+    t("memory time", e->cpu_mem_s);
     t("flop floor (info)", e->cpu_flop_s);
+    if (e->steps > 1)
+        printf("  x steps                %.0f\n", e->steps);
     t("CPU time", e->cpu_s);
-    printf("GPU  %s: Hong-Kim MWP/CWP (chikin Figs. 4-5)\n", gpu->name);
+    printf("GPU  %s: Hong-Kim MWP/CWP (chikin Figs. 4-5), the reference\n", gpu->name);
     printf("  threads/block          %d, blocks %.0f, active SMs %.0f, blocks/SM %.0f\n", e->tpb,
            e->blocks, e->active_sms, e->active_blocks_sm);
     printf("  N (warps/SM)           %.0f\n", e->n_warps);
@@ -173,7 +255,18 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     printf("  case                   %d (%s)\n", e->hk_case,
            e->hk_case == 1 ? "MWP == N == CWP" : e->hk_case == 2 ? "memory bound" : "compute bound");
     printf("  Exec_cycles            %.6g at %.3f GHz\n", e->exec_cycles, gpu->gpu_hz / 1e9);
+    t("Hong-Kim kernel time", e->hk_kernel_s);
+    printf("GPU  %s: bounds (what the verdict uses)\n", gpu->name);
+    t("bandwidth bound", e->gpu_bw_s);
+    char lb[32];
+    rt_format_time(lb, sizeof lb, e->gpu_lat_s);
+    printf("  latency bound          %s (Little: %.0f waves x %.6g rounds x %.0f cycles; "
+           "%.0f warps)\n", lb, e->waves, in->gpu_chain, gpu->mem_lat, e->warps_total);
+    t("issue bound", e->gpu_issue_s);
+    printf("  bound by               %s\n", e->gpu_bound ? e->gpu_bound : "-");
     t("kernel time", e->kernel_s);
+    if (e->steps > 1 || e->kernels > 1)
+        printf("  x steps, kernels       %.0f, %.0f\n", e->steps, e->kernels);
     t("launch overhead", e->launch_s);
     t("GPU time", e->gpu_s);
     printf("transfer (boat hull t0 = d / B_bus)\n");
@@ -184,7 +277,7 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
 
 int rt_cmd_explain(int argc, char **argv, const char *default_db)
 {
-    const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = NULL;
+    const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = getenv("KEEL_HOST");
     char **names = NULL, err[512], real[PATH_MAX];
     long long *values = NULL;
     int n = 0, threads = 0, rc = 0;
@@ -239,6 +332,8 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
     const rt_profile *hp = hostname ? rt_profile_find(hostname) : NULL, *gp = NULL;
     int have_gpu = 0;
     char gname[128] = "";
+    if (hostname && !*hostname)
+        hostname = NULL, hp = NULL;
     if (hostname && (!hp || hp->kind != RT_CPU))
         return free(file), say(2, "no CPU profile '%s' (see keel devices)", hostname);
     if (dev && *dev) {
@@ -277,7 +372,7 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
      * threads, even when the program runs it sequentially as compiled. */
     int threads_given = threads > 0;
     if (threads <= 0)
-        threads = hp ? hp->cores : rt_default_threads();
+        threads = hp ? rt_profile_threads(hp) : rt_default_threads();
 
     const char *const *need;
     int nneed = rt_facts_symbols(f, &need);
@@ -293,7 +388,8 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
     printf("device      %s%s%s\n", gpu.name, gname[0] ? " = " : "", gname);
     rt_launch in;
     rt_estimate e;
-    if (rt_facts_bind(f, n, (const char *const *)names, values, &in, err, sizeof err)) {
+    if (rt_facts_bind_on(f, &host, &gpu, threads, n,
+                         (const char *const *)names, values, &in, err, sizeof err)) {
         rt_facts_print(f, NULL, stdout);
         rc = say(1, "%s (give it with --set)", err);
         goto done;
@@ -310,8 +406,11 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
     const char *why = in.not_parallel ? " (not parallel)" : !have_gpu ? " (no device)" : "";
     if (in.not_parallel || !have_gpu)
         verdict = 0;
+    printf("decided by  model (no measured history)\n");
     printf("verdict     cpu %s | gpu %s + xfer %s -> %s%s\n", cs, gs, xs, verdict ? "GPU" : "CPU",
            why);
+    printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", e.cpu_s, e.gpu_s, e.xfer_s,
+           e.hk_kernel_s);
 done:
     rt_facts_free(f);
     db_close(d);

@@ -58,6 +58,7 @@ static struct {
     int have_gpu;              /* a GPU profile to compare with */
     char gpu_name[128];        /* what CUDA reported, or the what-if name */
     rt_profile gpu, host;
+    int host_set;              /* KEEL_HOST chose the host profile: no calibration over it */
     db *facts_db;
     int db_failed;
     sqlite3 *log_db;
@@ -142,6 +143,13 @@ static void init(void)
         G.dbpath = G.dbpath_buf;
     }
     G.host = *rt_profile_host_default();
+    if ((s = getenv("KEEL_HOST")) && *s) {     /* a host profile name or file (models) */
+        const rt_profile *p = rt_profile_find(s);
+        if (p && p->kind == RT_CPU)
+            G.host = *p, G.host_set = 1;
+        else
+            warn_once(W_DEVICE, "KEEL_HOST=%s is no CPU profile (see keel devices)", s);
+    }
     if ((s = getenv("KEEL_DEVICE")) && *s) {
         const rt_profile *p = rt_profile_find(s);
         if (p && p->kind == RT_GPU) {
@@ -176,7 +184,7 @@ static int open_db(const char *site_db)
         return -1;
     }
     rt_calibration cal;
-    if (rt_calibration_load(path, &cal, err, sizeof err) == 0)
+    if (!G.host_set && rt_calibration_load(path, &cal, err, sizeof err) == 0)
         rt_profile_from_calibration(&cal, &G.host);
     if (G.log && sqlite3_open_v2(path, &G.log_db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
         sqlite3_busy_timeout(G.log_db, 5);
@@ -394,7 +402,8 @@ int keel_decide(keel_site *site, const long long *values)
     rt_estimate e;
     char err[256], bind[512];
     bindings_text(site, values, bind, sizeof bind);
-    if (rt_facts_bind(st->facts, site->nsyms, site->syms, values, &in, err, sizeof err)) {
+    if (rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
+                         &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site->file), site->line, err);
         if (G.verbose)
             verbose_line(site, st, bind, NULL, 0, err);
