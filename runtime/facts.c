@@ -342,10 +342,16 @@ static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_w
                                   int overhead, const char *target)
 {
     const fl_loop *l = &f->loops[k];
-    if (target && l->nchildren == 0)
+    /* the chosen CPU's llvm-mca figure, else one of its family (pwr9 for
+     * pwr8: llvm-mca rejects some POWER8 vector blocks), else the default */
+    if (target && l->nchildren == 0) {
         for (int i = 0; i < l->nmca; i++)
             if (!strcmp(l->mca_target[i], target) && l->mca_cycles[i] > 0)
                 return l->mca_cycles[i];
+        for (int i = 0; i < l->nmca; i++)
+            if (!strncmp(l->mca_target[i], target, 3) && l->mca_cycles[i] > 0)
+                return l->mca_cycles[i];
+    }
     if (l->has_cycles && l->nchildren == 0 && l->cycles > 0)
         return l->cycles;
     double c = overhead ? 1 : 0;
