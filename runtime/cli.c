@@ -201,7 +201,9 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
            in->cpu_bytes, cpu->line);
     printf("  GPU DRAM traffic       %.0f bytes per step (%.0f-byte sectors per warp)\n",
            in->gpu_bytes, gpu->sector);
-    printf("  GPU latency chain      %.6g dependent memory rounds per work item\n", in->gpu_chain);
+    printf("  GPU latency chain      %.6g dependent memory rounds per work item, %.6g cycles "
+           "(DRAM %.0f, L2 hit %.0f, L1 hit %.0f)\n", in->gpu_chain, in->gpu_lat_cycles,
+           gpu->mem_lat, gpu->l2_lat, gpu->l1_lat);
     if (in->steps > 1 || in->kernels > 1)
         printf("  region                 %.0f steps x %.0f kernels, data resident "
                "(transfers once)\n", in->steps, in->kernels);
@@ -260,8 +262,10 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     t("bandwidth bound", e->gpu_bw_s);
     char lb[32];
     rt_format_time(lb, sizeof lb, e->gpu_lat_s);
-    printf("  latency bound          %s (Little: %.0f waves x %.6g rounds x %.0f cycles; "
-           "%.0f warps)\n", lb, e->waves, in->gpu_chain, gpu->mem_lat, e->warps_total);
+    printf("  latency bound          %s (Little: %.0f waves x %.6g cycles of %.6g rounds; "
+           "%.0f warps)\n", lb, e->waves,
+           in->gpu_lat_cycles > 0 ? in->gpu_lat_cycles : in->gpu_chain * gpu->mem_lat,
+           in->gpu_chain, e->warps_total);
     t("issue bound", e->gpu_issue_s);
     printf("  bound by               %s\n", e->gpu_bound ? e->gpu_bound : "-");
     t("kernel time", e->kernel_s);

@@ -906,6 +906,7 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     double *wset = calloc((size_t)nl, sizeof *wset);
     int *kr = malloc(sizeof *kr * (size_t)nl);
     int *has_mem = calloc((size_t)nl, sizeof *has_mem);
+    double *round_lat = calloc((size_t)nl, sizeof *round_lat);
     double *lin = malloc(sizeof *lin * (size_t)(na * nl + 1));
     double *sw = malloc(sizeof *sw * (size_t)(f->nstmts + 1));
     double *arr_bytes = calloc((size_t)(na + 1), sizeof *arr_bytes);
@@ -913,7 +914,8 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     int rc = -1;
 
     memset(out, 0, sizeof *out);
-    if (!ivals || !trip || !cpu_it || !gpu_it || !kitems || !wset || !kr || !has_mem || !lin ||
+    if (!ivals || !trip || !cpu_it || !gpu_it || !kitems || !wset || !kr || !has_mem ||
+        !round_lat || !lin ||
         !sw || !arr_bytes) {
         snprintf(err, errlen, "out of memory");
         goto done;
@@ -1103,13 +1105,19 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
         gpu_minfp += fp;
         if (x.cls == RT_UNIFORM) {
             gpu_sum += wf * fp;
+            round_lat[cl] = fmax(round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
             continue;
         }
         double span = x.cls == RT_IRREGULAR ? 32 * sector : fabs((double)x.stride) * e * 32;
         double wb = fmin(32 * sector, fmax(sector, ceil(span / sector) * sector));
         double il = lin[a * nl + li];
+        double miss = 1;
         if (cl == li && !f->loops[li].thread && il > 0 && il * e < sector && wb >= 32 * sector)
-            wb *= il * e / sector;
+            miss = il * e / sector, wb *= miss;
+        /* latency of this access in a round: the rounds that find their
+         * sector already loaded by the thread's previous round hit L1 */
+        double l1 = gpu->l1_lat > 0 ? gpu->l1_lat : gpu->mem_lat;
+        round_lat[cl] = fmax(round_lat[cl], miss * gpu->mem_lat + (1 - miss) * l1);
         double warps = ceil(kitems[root] / 32);
         gpu_sum += wf * warps * gpu_it[cl] * sw[ac->stmt] * wb;
     }
@@ -1117,8 +1125,11 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     double l2 = gpu->gpu_l2;
     out->gpu_bytes = gpu_minfp <= l2 ? gpu_minfp : fmax(gpu_minfp, gpu_sum);
     for (int k = 0; k < nl; k++)
-        if (has_mem[k])
+        if (has_mem[k]) {
             out->gpu_chain += gpu_it[k] * SCALE(k);
+            out->gpu_lat_cycles += gpu_it[k] * SCALE(k) *
+                                   (round_lat[k] > 0 ? round_lat[k] : gpu->mem_lat);
+        }
 #undef SCALE
     /* per array: the largest footprint among its accesses, counted in when
      * read, out when written */
@@ -1162,6 +1173,7 @@ done:
     free(wset);
     free(kr);
     free(has_mem);
+    free(round_lat);
     free(lin);
     free(sw);
     free(arr_bytes);

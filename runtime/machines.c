@@ -44,6 +44,11 @@ typedef struct machine {
 #define HKGRID "departure_coal = 4 cycles\ndeparture_uncoal = 10 cycles\n" \
                "threads_per_block = 128\nmax_blocks = 65536\nlaunch = 10 us\nsector = 32 B\n"
 
+/* chikin Table III (V100, after Jia et al.): L1 hit 28, L2 hit 193 cycles;
+ * reused for the other GPUs with Table III's DRAM latency (an assumption,
+ * noted in their sources as "latency ... of chikin Table III reused"). */
+#define TABLE3_HITS "l1_latency = 28 cycles\nl2_latency = 193 cycles\n"
+
 static const char *const builtin_text[] = {
     /* ---- CPUs ---- */
     "name = power9\nkind = cpu\n"
@@ -102,46 +107,51 @@ static const char *const builtin_text[] = {
     "desc = NVIDIA Tesla V100 over NVLink 2 (Chikin et al.)\n"
     "source = chikin Table III (84 SMs, 1.53 GHz, 900 GB/s, NVLink 25 GB/s, 64 warps and 2048 "
     "threads/SM, issue 1 cycle, memory latency 1029 cycles); CUDA cc 7.0 (32 blocks/SM, 4 warp "
-    "schedulers/SM); Volta whitepaper (6 MB L2); departure delays Hong-Kim Table 6\n"
+    "schedulers/SM); Volta whitepaper (6 MB L2); departure delays Hong-Kim Table 6; L1 and L2 hit "
+    "latencies 28 and 193 cycles (chikin Table III)\n"
     "sms = 84\nclock = 1.53 GHz\nmem_bw = 900 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 64\n"
     "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
-    "mem_latency = 1029 cycles\nl2 = 6 MiB\n" HKGRID,
+    "mem_latency = 1029 cycles\nl2 = 6 MiB\n" TABLE3_HITS HKGRID,
 
     "name = k80\nkind = gpu\n"
     "desc = NVIDIA Tesla K80 (one GK210 of the board) over PCIe 3.0\n"
     "source = NVIDIA K80 datasheet (13 SMX per GK210, 875 MHz boost, 240 GB/s per GPU, 1.5 MB "
     "L2); CUDA cc 3.7 (64 warps, 2048 threads, 16 blocks/SM, 4 warp schedulers/SMX); bus 10 GB/s "
-    "estimate (practical PCIe 3.0 x16); latency 1029 cycles of chikin Table III reused\n"
+    "estimate (practical PCIe 3.0 x16); latencies (DRAM 1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
     "sms = 13\nclock = 875 MHz\nmem_bw = 240 GB/s\nbus_bw = 10 GB/s\nmax_warps_sm = 64\n"
     "max_threads_sm = 2048\nmax_blocks_sm = 16\nissue_cycles = 1\nschedulers = 4\n"
-    "mem_latency = 1029 cycles\nl2 = 1536 KiB\n" HKGRID,
+    "mem_latency = 1029 cycles\nl2 = 1536 KiB\n" TABLE3_HITS HKGRID,
 
     "name = a100\nkind = gpu\n"
     "desc = NVIDIA A100 SXM4 40GB over PCIe 4.0\n"
     "source = NVIDIA A100 datasheet (108 SMs, 1.41 GHz boost, 1555 GB/s, 40 MB L2); CUDA cc 8.0 "
     "(64 warps, 2048 threads, 32 blocks/SM, 4 schedulers); bus 25 GB/s estimate (practical "
-    "PCIe 4.0 x16); latency 1029 cycles of chikin Table III reused\n"
+    "PCIe 4.0 x16); latencies (DRAM 1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
     "sms = 108\nclock = 1.41 GHz\nmem_bw = 1555 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 64\n"
     "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
-    "mem_latency = 1029 cycles\nl2 = 40 MiB\n" HKGRID,
+    "mem_latency = 1029 cycles\nl2 = 40 MiB\n" TABLE3_HITS HKGRID,
 
     "name = h100\nkind = gpu\n"
     "desc = NVIDIA H100 SXM5 80GB over PCIe 5.0\n"
     "source = NVIDIA H100 datasheet (132 SMs, 1.98 GHz boost, 3.35 TB/s, 50 MB L2); CUDA cc 9.0 "
-    "(64 warps, 2048 threads, 32 blocks/SM, 4 schedulers); bus 50 GB/s estimate (practical "
-    "PCIe 5.0 x16); latency 1029 cycles of chikin Table III reused\n"
-    "sms = 132\nclock = 1.98 GHz\nmem_bw = 3350 GB/s\nbus_bw = 50 GB/s\nmax_warps_sm = 64\n"
+    "(64 warps, 2048 threads, 32 blocks/SM, 4 schedulers); bus 25 GB/s estimate: half the "
+    "~50 GB/s of pinned PCIe 5.0 x16, as OpenMP maps pageable (malloc'ed) memory through the "
+    "driver's staging buffers (the lent machine measured 5.18 GB/s pageable)\n"
+    "source = measured on the lent H100 80GB HBM3 by bench/gpu-probe.cu: DRAM 696, L2 410, L1 39 "
+    "cycles (pointer chase), empty kernel + synchronise 11.1 us\n"
+    "sms = 132\nclock = 1.98 GHz\nmem_bw = 3350 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 64\n"
     "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
-    "mem_latency = 1029 cycles\nl2 = 50 MiB\n" HKGRID,
+    "mem_latency = 696 cycles\nl2 = 50 MiB\nl1_latency = 39 cycles\nl2_latency = 410 cycles\n"
+    HKGRID "launch = 11.1 us\n",
 
     "name = h100-pcie\nkind = gpu\n"
     "desc = NVIDIA H100 PCIe 80GB over PCIe 5.0\n"
     "source = NVIDIA H100 datasheet, PCIe form factor (114 SMs, 1.755 GHz boost, 2.0 TB/s HBM2e, "
     "50 MB L2); CUDA cc 9.0 (64 warps, 2048 threads, 32 blocks/SM, 4 schedulers); bus 50 GB/s "
-    "estimate (practical PCIe 5.0 x16); latency 1029 cycles of chikin Table III reused\n"
+    "estimate (practical PCIe 5.0 x16); latencies (DRAM 1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
     "sms = 114\nclock = 1.755 GHz\nmem_bw = 2000 GB/s\nbus_bw = 50 GB/s\nmax_warps_sm = 64\n"
     "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
-    "mem_latency = 1029 cycles\nl2 = 50 MiB\n" HKGRID,
+    "mem_latency = 1029 cycles\nl2 = 50 MiB\n" TABLE3_HITS HKGRID,
 
     "name = gtx470\nkind = gpu\n"
     "desc = NVIDIA GeForce GTX470 (Fermi) of the boat hull paper\n"
@@ -342,6 +352,7 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
             { "threads_per_block", NULL, &p->threads_per_block },
             { "max_blocks", NULL, &p->max_blocks }, { "launch", &p->launch_s, NULL },
             { "sector", &p->sector, NULL },
+            { "l1_latency", &p->l1_lat, NULL }, { "l2_latency", &p->l2_lat, NULL },
         };
         int found = 0;
         for (size_t i = 0; i < sizeof map / sizeof map[0] && !found; i++)
@@ -385,6 +396,8 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
         if (!(p->issue_cycles > 0)) p->issue_cycles = 1;
         if (p->threads_per_block <= 0) p->threads_per_block = 128;
         if (p->max_blocks <= 0) p->max_blocks = 65536;
+        if (!(p->l1_lat > 0)) p->l1_lat = p->mem_lat;
+        if (!(p->l2_lat > 0)) p->l2_lat = p->mem_lat;
     }
     if (miss)
         return snprintf(err, errlen, "%s: profile '%s' needs %s", origin, m->name, miss), -1;
@@ -489,6 +502,8 @@ void rt_profile_write(const rt_profile *p, FILE *out)
         fprintf(out, "threads_per_block = %d\nmax_blocks = %d\nlaunch = %.17g us\n",
                 p->threads_per_block, p->max_blocks, p->launch_s * 1e6);
         put_bytes(out, "sector", p->sector);
+        fprintf(out, "l1_latency = %.17g cycles\nl2_latency = %.17g cycles\n", p->l1_lat,
+                p->l2_lat);
     }
 }
 

@@ -247,11 +247,15 @@ void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
      * the reference and printed beside it):
      *   bandwidth  t_bw    = DRAM bytes (32-byte sectors per warp request,
      *                        facts.c) / device bandwidth     (roofline)
-     *   latency    t_lat   = waves x chain x Mem_LD / clock
+     *   latency    t_lat   = waves x chain x latency / clock
      *              Little's law: a warp has one round of independent loads
      *              in flight at a time, so each of its `chain` dependent
      *              rounds (one per innermost iteration) costs the full
-     *              latency, however few warps are resident; waves =
+     *              latency, however few warps are resident (the latency
+ *              of a round is its slowest access: a DRAM access, or an L1
+ *              hit when the thread's previous round loaded the sector,
+ *              or an L2 hit for an address every warp shares; chikin
+ *              Table III gives the three for the V100); waves =
      *              #Rep x #OMP_Rep rounds of warps per SM
      *   issue      t_issue = warp instructions / (active SMs x schedulers)
      *                        x issue cycles / clock
@@ -265,7 +269,8 @@ void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
     out->gpu_bytes = bytes_dram;
     out->gpu_bw_s = gpu->gpu_bw > 0 ? bytes_dram / gpu->gpu_bw : 0;
     double chain = in->gpu_chain > 0 ? in->gpu_chain : out->mem_insts;
-    out->gpu_lat_s = out->waves * chain * gpu->mem_lat / gpu->gpu_hz;
+    double lat_cycles = in->gpu_lat_cycles > 0 ? in->gpu_lat_cycles : chain * gpu->mem_lat;
+    out->gpu_lat_s = out->waves * lat_cycles / gpu->gpu_hz;
     double insts = in->comp_insts + (in->gpu_mem_insts > 0 ? in->gpu_mem_insts : out->mem_insts);
     double sched = gpu->schedulers > 0 ? gpu->schedulers : 1;
     double issue_rate = out->active_sms * sched;

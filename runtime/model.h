@@ -57,6 +57,7 @@ typedef struct {
     double sector;             /* DRAM access granule of a warp request, bytes (32) */
     double gpu_l2;             /* L2 cache, bytes */
     int schedulers;            /* warp schedulers per SM (warp instructions / cycle) */
+    double l1_lat, l2_lat;     /* load latency on an L1 / L2 hit, cycles */
 } rt_profile;
 
 /* Threads a host profile runs by default: cores x smt. */
@@ -131,6 +132,9 @@ typedef struct {
     double cpu_bytes;          /* bytes the CPU moves from DRAM: 128/64-byte lines, reuse */
     double gpu_bytes;          /* bytes the GPU moves from DRAM: 32-byte sectors per warp */
     double gpu_chain;          /* dependent memory rounds of one work item (latency) */
+    double gpu_lat_cycles;     /* their latency, cycles: each round's slowest access, a
+                                * DRAM, L2 or L1 latency by the traffic model (0: use
+                                * gpu_chain x Mem_LD) */
     double gpu_mem_insts;      /* memory instructions of one work item (registers excluded) */
     /* time-stepped regions: a sequential loop around parallel nests (issue 10.4) */
     double steps;              /* iterations of the sequential loop (1: a plain nest) */
