@@ -12,6 +12,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 #include "calib.h"
 #include "db.h"
 #include "facts.h"
+#include "history.h"
 #include "model.h"
 #include "rt.h"
 
@@ -279,6 +282,133 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     t("transfer time", e->xfer_s);
 }
 
+/* The size key of a launch: the nest's symbols (sorted) with their
+ * values, "ni=20,nj=25"; and its size for the regressions: the footprint
+ * in bytes (StarPU's data size). */
+static int size_key(const rt_facts *f, const rt_launch *in, int n, char **names,
+                    const long long *values, char *key, size_t keylen, double *size)
+{
+    const char *const *need;
+    int nneed = rt_facts_symbols(f, &need);
+    size_t used = 0;
+    key[0] = 0;
+    for (int i = 0; i < nneed; i++)
+        for (int j = 0; j < n; j++)
+            if (!strcmp(need[i], names[j])) {
+                int w = snprintf(key + used, keylen - used, "%s%s=%lld", used ? "," : "",
+                                 need[i], values[j]);
+                if (w < 0 || (size_t)w >= keylen - used)
+                    return -1;
+                used += (size_t)w;
+                break;
+            }
+    *size = in->bytes_in + in->bytes_out;
+    return 0;
+}
+
+/* keel history [--add FILE] [DB] */
+int rt_cmd_history(int argc, char **argv, const char *default_db)
+{
+    char err[512];
+    const char *path = default_db, *add = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--add") && i + 1 < argc)
+            add = argv[++i];
+        else if (argv[i][0] == '-')
+            return say(2, "unknown option '%s' for history", argv[i]);
+        else
+            path = argv[i];
+    }
+    db *d = NULL;
+    if (db_open(path, DB_READONLY, &d, err, sizeof err))
+        return say(1, "%s", err);
+    int rc = 0;
+    if (add) {
+        /* FILE:LINE SYM=V,... cpu|gpu SECONDS, one measurement a line */
+        FILE *in = strcmp(add, "-") ? fopen(add, "r") : stdin;
+        if (!in) {
+            db_close(d);
+            return say(1, "%s: %s", add, strerror(errno));
+        }
+        char line[1024];
+        int lineno = 0, added = 0;
+        while (rc == 0 && fgets(line, sizeof line, in)) {
+            lineno++;
+            char *hash = strchr(line, '#');
+            if (hash)
+                *hash = 0;
+            char loc[512], set[512], dev[16];
+            double secs;
+            if (sscanf(line, "%511s %511s %15s %lf", loc, set, dev, &secs) != 4) {
+                if (strspn(line, " \t\r\n") != strlen(line))
+                    rc = say(1, "%s:%d: want FILE:LINE SYM=V,... cpu|gpu SECONDS", add, lineno);
+                continue;
+            }
+            char *c1 = strrchr(loc, ':');
+            int lno = c1 ? atoi(c1 + 1) : 0;
+            if (c1)
+                *c1 = 0;
+            char **names = NULL;
+            long long *values = NULL;
+            int n = 0;
+            rt_facts *f = NULL;
+            rt_launch l;
+            char key[512];
+            double size;
+            if (parse_set(set, &names, &values, &n))
+                rc = say(1, "%s:%d: bad values '%s'", add, lineno, set);
+            else if (rt_facts_load(d, loc, lno, 0, &f, err, sizeof err) != 0)
+                rc = say(1, "%s:%d: no loop at %s:%d", add, lineno, loc, lno);
+            else if (rt_facts_bind(f, n, (const char *const *)names, values, &l, err, sizeof err) ||
+                     size_key(f, &l, n, names, values, key, sizeof key, &size))
+                rc = say(1, "%s:%d: %s", add, lineno, err);
+            else if (rt_history_add(path, rt_facts_loop_id(f), key, size, dev, secs, err,
+                                    sizeof err))
+                rc = say(1, "%s:%d: %s", add, lineno, err);
+            else
+                added++;
+            rt_facts_free(f);
+            for (int i = 0; i < n; i++)
+                free(names[i]);
+            free(names);
+            free(values);
+        }
+        if (in != stdin)
+            fclose(in);
+        if (rc == 0)
+            printf("added %d measurement%s\n", added, added == 1 ? "" : "s");
+        db_close(d);
+        return rc;
+    }
+    db_close(d);
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h, "SELECT l.file, l.line, h.size_key, h.device, h.samples, h.mean_s,"
+                              " h.m2, h.n FROM history h JOIN loops l ON l.id = h.loop_id"
+                              " ORDER BY l.file, l.line, h.n, h.device", -1, &st, NULL) != SQLITE_OK) {
+        printf("no measurements yet (keel history --add FILE, or libkeelrt's records)\n");
+        sqlite3_close(h);
+        return 0;
+    }
+    printf("%-40s %-24s %-4s %7s %12s %12s %s\n", "LOOP", "SIZE KEY", "DEV", "SAMPLES", "MEAN",
+           "STDDEV", "TRUSTED");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        char where[600], mean[32], sd[32];
+        int samples = sqlite3_column_int(st, 4);
+        double m2 = sqlite3_column_double(st, 6);
+        snprintf(where, sizeof where, "%s:%d", sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
+        rt_format_time(mean, sizeof mean, sqlite3_column_double(st, 5));
+        rt_format_time(sd, sizeof sd, samples > 1 ? sqrt(m2 / (samples - 1)) : 0);
+        printf("%-40s %-24s %-4s %7d %12s %12s %s\n", where, sqlite3_column_text(st, 2),
+               sqlite3_column_text(st, 3), samples, mean, sd,
+               samples >= RT_HISTORY_TRUST ? "yes" : "no");
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return 0;
+}
+
 int rt_cmd_explain(int argc, char **argv, const char *default_db)
 {
     const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = getenv("KEEL_HOST");
@@ -410,7 +540,29 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
     const char *why = in.not_parallel ? " (not parallel)" : !have_gpu ? " (no device)" : "";
     if (in.not_parallel || !have_gpu)
         verdict = 0;
-    printf("decided by  model (no measured history)\n");
+    char key[512];
+    double size = 0;
+    rt_history_pred hp_;
+    int hist = size_key(f, &in, n, names, values, key, sizeof key, &size) == 0 &&
+               rt_history_lookup(path, rt_facts_loop_id(f), key, size, &hp_, err, sizeof err) == 0 &&
+               hp_.decides;
+    if (hist) {
+        char hc[32], hg[32];
+        rt_format_time(hc, sizeof hc, hp_.cpu_s);
+        rt_format_time(hg, sizeof hg, hp_.gpu_s);
+        printf("history     key %s: cpu %s (%d samples, %d sizes) | gpu %s (%d samples, %d sizes)"
+               " %s\n", key, hc, hp_.cpu_samples, hp_.cpu_sizes, hg, hp_.gpu_samples,
+               hp_.gpu_sizes, !strcmp(hp_.how, "measured") ? "(calibrated: >= 10 samples each)"
+               : "(regression a*n^b+c over the sizes seen)");
+        printf("            model said %s\n", verdict ? "GPU" : "CPU");
+        verdict = hp_.gpu_s < hp_.cpu_s && !in.not_parallel && have_gpu;
+        printf("decided by  history (%s)\n", hp_.how);
+        e.cpu_s = hp_.cpu_s, e.gpu_s = hp_.gpu_s, e.xfer_s = 0;
+        rt_format_time(cs, sizeof cs, e.cpu_s);
+        rt_format_time(gs, sizeof gs, e.gpu_s);
+        rt_format_time(xs, sizeof xs, e.xfer_s);
+    } else
+        printf("decided by  model (no trusted history for key %s)\n", key);
     printf("verdict     cpu %s | gpu %s + xfer %s -> %s%s\n", cs, gs, xs, verdict ? "GPU" : "CPU",
            why);
     printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", e.cpu_s, e.gpu_s, e.xfer_s,

@@ -10,6 +10,7 @@
 int rt_cmd_devices(int argc, char **argv);
 int rt_cmd_calibrate(int argc, char **argv, const char *default_db);
 int rt_cmd_explain(int argc, char **argv, const char *default_db);
+int rt_cmd_history(int argc, char **argv, const char *default_db);
 
 #define RT_CLI_USAGE \
     "  devices                    list the machine profiles (built-in and the\n" \
@@ -29,6 +30,10 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db);
     "                             KEEL_HOST, else this host)\n" \
     "      --threads N            run the nest on N host threads (default:\n" \
     "                             as compiled: one thread without OpenMP\n" \
-    "                             pragmas, else OMP_NUM_THREADS or cores)\n"
+    "                             pragmas, else OMP_NUM_THREADS or cores)\n" \
+    "  history [DB]               measured times per loop, size and device\n" \
+    "                             (StarPU-style; >= 10 samples: trusted)\n" \
+    "      --add FILE             add measurements: FILE:LINE SYM=V,...\n" \
+    "                             cpu|gpu SECONDS per line ('-': stdin)\n"
 
 #endif

@@ -79,5 +79,28 @@ printf 'name = broken\nkind = cpu\nclock = soon\n' >broken.machine
 "$BIN/keel" devices --add broken.machine >/dev/null 2>err.txt && bad "bad profile added"
 expect_eq "$(cat err.txt)" "keel: broken.machine:3: bad value 'soon' for clock" "bad profile message"
 
+# history (StarPU): 10 measurements per device at n=1000 make the size
+# trusted; their means decide over the model (which says GPU for h100)
+"$BIN/keel" explain t.c:5 --device h100 --set n=1000 t.db >out.txt 2>&1
+grep -q '^verdict .*-> GPU$' out.txt && ok || bad "model verdict before history: $(grep '^verdict' out.txt)"
+i=0
+while [ $i -lt 10 ]; do
+    echo "t.c:5 n=1000 cpu 0.002"; echo "t.c:5 n=1000 gpu 0.004   # measured with transfers"
+    i=$((i + 1))
+done >m.txt
+expect_eq "$("$BIN/keel" history --add m.txt t.db)" "added 20 measurements" "history --add"
+expect_eq "$("$BIN/keel" history t.db | awk 'NR > 1 {print $2, $3, $4, $5, $9}' | tr '\n' ';')" \
+    "n=1000 cpu 10 2.0 yes;n=1000 gpu 10 4.0 yes;" "history listing"
+"$BIN/keel" explain t.c:5 --device h100 --set n=1000 t.db >out.txt 2>&1
+grep -q '^decided by  history (measured)$' out.txt && ok || bad "decided by history: $(grep '^decided' out.txt)"
+grep -q '^verdict     cpu 2.0 ms | gpu 4.0 ms + xfer 0.0 us -> CPU$' out.txt \
+    && ok || bad "history verdict: $(grep '^verdict' out.txt)"
+# 9 samples only at another size: not trusted, no regression (one size): the model
+"$BIN/keel" explain t.c:5 --device h100 --set n=2000 t.db >out.txt 2>&1
+grep -q '^decided by  model' out.txt && ok || bad "untrusted size: $(grep '^decided' out.txt)"
+echo "t.c:5 n=1000 tpu 1" >bad.txt
+"$BIN/keel" history --add bad.txt t.db >/dev/null 2>err.txt && bad "bad device accepted"
+expect_eq "$(cat err.txt)" "keel: bad.txt:1: device 'tpu' is neither cpu nor gpu" "bad device message"
+
 echo "rt_traffic: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "history.h"
 #include "model.h"
 
 /* |got - want| within 1e-9 relative (or 1e-12 absolute near 0) */
@@ -398,6 +399,28 @@ static void test_profile_text(void)
     }
 }
 
+/* StarPU-style regression t = a n^b + c (history.c), exact data:
+ *   t = 2e-9 n^1.5 at n = 1e4, 4e4, 1.6e5: c = 0 is a candidate -> exact
+ *   t = 1e-6 n + 5e-4 at n = 500..4000: min t = 1e-3, c = 0.5 x min t is
+ *   a candidate -> a = 1e-6, b = 1, c = 5e-4 */
+static void test_history_fit(void)
+{
+    double n1[] = { 1e4, 4e4, 1.6e5 }, t1[3], n2[] = { 500, 1000, 2000, 4000 }, t2[4];
+    for (int i = 0; i < 3; i++)
+        t1[i] = 2e-9 * pow(n1[i], 1.5);
+    for (int i = 0; i < 4; i++)
+        t2[i] = 1e-6 * n2[i] + 5e-4;
+    rt_fit f;
+    CHECK_INT(rt_history_fit(3, n1, t1, &f), 0);
+    CHECK(fabs(f.a - 2e-9) < 1e-15 && fabs(f.b - 1.5) < 1e-9 && f.c == 0);
+    CHECK_INT(rt_history_fit(4, n2, t2, &f), 0);
+    CHECK(fabs(f.a - 1e-6) < 1e-12 && fabs(f.b - 1) < 1e-9 && fabs(f.c - 5e-4) < 1e-15);
+    NEAR(rt_fit_eval(&f, 8000), 1e-6 * 8000 + 5e-4);
+    /* fewer than 3 distinct sizes: no regression */
+    double n3[] = { 10, 10, 20 }, t3[] = { 1, 1, 2 };
+    CHECK_INT(rt_history_fit(3, n3, t3, &f), -1);
+}
+
 static void test_xfer(void)
 {
     const rt_profile *h = rt_profile_find("h100");
@@ -529,6 +552,7 @@ int main(void)
     test_xfer();
     test_gpu_bounds();
     test_profile_text();
+    test_history_fit();
     test_verdicts();
     return check_summary();
 }
