@@ -289,21 +289,17 @@ static int size_key(const rt_facts *f, const rt_launch *in, int n, char **names,
                     const long long *values, char *key, size_t keylen, double *size)
 {
     const char *const *need;
-    int nneed = rt_facts_symbols(f, &need);
-    size_t used = 0;
-    key[0] = 0;
-    for (int i = 0; i < nneed; i++)
+    int nneed = rt_facts_symbols(f, &need), k = 0;
+    const char *kn[64];
+    long long kv[64];
+    for (int i = 0; i < nneed && k < 64; i++)
         for (int j = 0; j < n; j++)
             if (!strcmp(need[i], names[j])) {
-                int w = snprintf(key + used, keylen - used, "%s%s=%lld", used ? "," : "",
-                                 need[i], values[j]);
-                if (w < 0 || (size_t)w >= keylen - used)
-                    return -1;
-                used += (size_t)w;
+                kn[k] = need[i], kv[k++] = values[j];
                 break;
             }
     *size = in->bytes_in + in->bytes_out;
-    return 0;
+    return rt_history_key(k, kn, kv, key, keylen);
 }
 
 /* keel history [--add FILE] [DB] */

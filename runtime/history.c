@@ -7,6 +7,7 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char create_sql[] =
@@ -94,35 +95,73 @@ static int open_rw(const char *path, sqlite3 **h, int create, char *err, size_t 
     return 0;
 }
 
+int rt_history_add_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
+                     const char *device, double seconds)
+{
+    sqlite3_stmt *st = NULL;
+    if ((strcmp(device, "cpu") && strcmp(device, "gpu")) || !(seconds > 0) || !isfinite(seconds))
+        return -1;
+    if (sqlite3_exec(h, create_sql, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h, upsert_sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 3, n);
+    sqlite3_bind_text(st, 4, device, -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 5, seconds);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int rt_history_add(const char *dbpath, int64_t loop_id, const char *key, double n,
                    const char *device, double seconds, char *err, size_t errlen)
 {
     sqlite3 *h = NULL;
-    sqlite3_stmt *st = NULL;
     if (strcmp(device, "cpu") && strcmp(device, "gpu"))
         return snprintf(err, errlen, "device '%s' is neither cpu nor gpu", device), -1;
     if (!(seconds > 0) || !isfinite(seconds))
         return snprintf(err, errlen, "bad time %g", seconds), -1;
     if (open_rw(dbpath, &h, 1, err, errlen))
         return -1;
-    int rc = -1;
-    if (sqlite3_exec(h, create_sql, NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(h, upsert_sql, -1, &st, NULL) != SQLITE_OK) {
+    int rc = rt_history_add_h(h, loop_id, key, n, device, seconds);
+    if (rc)
         snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
-        goto out;
-    }
-    sqlite3_bind_int64(st, 1, loop_id);
-    sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 3, n);
-    sqlite3_bind_text(st, 4, device, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 5, seconds);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
-    else
-        rc = 0;
-out:
-    sqlite3_finalize(st);
     sqlite3_close(h);
+    return rc;
+}
+
+typedef struct {
+    const char *name;
+    long long value;
+} kv;
+
+static int cmp_kv(const void *a, const void *b)
+{
+    return strcmp(((const kv *)a)->name, ((const kv *)b)->name);
+}
+
+int rt_history_key(int n, const char *const *names, const long long *values, char *buf,
+                   size_t len)
+{
+    kv small[16], *v = n <= 16 ? small : malloc(sizeof *v * (size_t)n);
+    if (!v)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v[i].name = names[i] ? names[i] : "?", v[i].value = values[i];
+    qsort(v, (size_t)n, sizeof *v, cmp_kv);
+    size_t used = 0;
+    int rc = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s=%lld", i ? "," : "", v[i].name, v[i].value);
+        if (w < 0 || (size_t)w >= len - used)
+            rc = -1;
+        else
+            used += (size_t)w;
+    }
+    if (v != small)
+        free(v);
     return rc;
 }
 
@@ -130,15 +169,22 @@ int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, doub
                       rt_history_pred *out, char *err, size_t errlen)
 {
     sqlite3 *h = NULL;
-    sqlite3_stmt *st = NULL;
     memset(out, 0, sizeof *out);
     if (open_rw(dbpath, &h, 0, err, errlen))
         return -1;
+    int rc = rt_history_lookup_h(h, loop_id, key, n, out);
+    sqlite3_close(h);
+    return rc;
+}
+
+int rt_history_lookup_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
+                        rt_history_pred *out)
+{
+    sqlite3_stmt *st = NULL;
+    memset(out, 0, sizeof *out);
     if (sqlite3_prepare_v2(h, "SELECT device, size_key, n, samples, mean_s FROM history"
-                              " WHERE loop_id = ?1 ORDER BY n", -1, &st, NULL) != SQLITE_OK) {
-        sqlite3_close(h);
+                              " WHERE loop_id = ?1 ORDER BY n", -1, &st, NULL) != SQLITE_OK)
         return 0;                 /* no table: nothing measured yet */
-    }
     sqlite3_bind_int64(st, 1, loop_id);
     enum { MAXP = 256 };
     double ns[2][MAXP], ts[2][MAXP];
@@ -158,7 +204,6 @@ int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, doub
             ns[d][k[d]] = sqlite3_column_double(st, 2), ts[d][k[d]++] = mean;
     }
     sqlite3_finalize(st);
-    sqlite3_close(h);
     for (int d = 0; d < 2; d++) {
         int distinct = 0;
         for (int i = 0; i < k[d]; i++)
@@ -179,6 +224,5 @@ int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, doub
         out->cpu_s = rt_fit_eval(&out->cpu_fit, n);
         out->gpu_s = rt_fit_eval(&out->gpu_fit, n);
     }
-    (void)err, (void)errlen;
     return 0;
 }

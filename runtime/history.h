@@ -50,4 +50,15 @@ typedef struct {
 int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, double n,
                       rt_history_pred *out, char *err, size_t errlen);
 
+/* The same on an open connection (libkeelrt's log connection). */
+struct sqlite3;
+int rt_history_add_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
+                     const char *device, double seconds);
+int rt_history_lookup_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
+                        rt_history_pred *out);
+/* The size key of a launch: "name=value" for each symbol, sorted by name,
+ * comma-separated.  -1 when it does not fit. */
+int rt_history_key(int n, const char *const *names, const long long *values, char *buf,
+                   size_t len);
+
 #endif

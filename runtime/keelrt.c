@@ -39,6 +39,7 @@
 #include "calib.h"
 #include "db.h"
 #include "facts.h"
+#include "history.h"
 #include "model.h"
 #include "rt.h"
 
@@ -59,6 +60,7 @@ static struct {
     char gpu_name[128];        /* what CUDA reported, or the what-if name */
     rt_profile gpu, host;
     int host_set;              /* KEEL_HOST chose the host profile: no calibration over it */
+    int history;               /* -1 unknown, 0 no history table, 1 measured times exist */
     db *facts_db;
     int db_failed;
     sqlite3 *log_db;
@@ -143,6 +145,7 @@ static void init(void)
         G.dbpath = G.dbpath_buf;
     }
     G.host = *rt_profile_host_default();
+    G.history = -1;
     if ((s = getenv("KEEL_HOST")) && *s) {     /* a host profile name or file (models) */
         const rt_profile *p = rt_profile_find(s);
         if (p && p->kind == RT_CPU)
@@ -360,6 +363,57 @@ static void verbose_line(const keel_site *site, const site_state *st, const char
     fprintf(stderr, "%s\n", line);
 }
 
+/* ---- measured history (history.c, models) -------------------------------
+ * Trusted history (StarPU: 10 samples per device at this size) or its
+ * a*n^b+c regression overrides the models; times come from keel_record
+ * or `keel history --add`, through the log connection. */
+static int history_decides(const keel_site *site, const site_state *st, const long long *values,
+                           const rt_launch *in, int *verdict, const char **reason)
+{
+    char key[512];
+    rt_history_pred hp;
+    int ok = 0;
+    pthread_mutex_lock(&log_lock);
+    if (G.history < 0) {
+        sqlite3_stmt *q = NULL;
+        G.history = sqlite3_prepare_v2(G.log_db, "SELECT 1 FROM sqlite_master WHERE name = 'history'",
+                                       -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW;
+        sqlite3_finalize(q);
+    }
+    if (G.history > 0)
+        ok = rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0 &&
+             rt_history_lookup_h(G.log_db, rt_facts_loop_id(st->facts), key,
+                                 in->bytes_in + in->bytes_out, &hp) == 0 && hp.decides;
+    pthread_mutex_unlock(&log_lock);
+    if (ok) {
+        *verdict = hp.gpu_s < hp.cpu_s;
+        *reason = !strcmp(hp.how, "measured") ? "history: measured" : "history: regression";
+    }
+    return ok;
+}
+
+void keel_record(keel_site *site, const long long *values, int device, double seconds)
+{
+    if (!site)
+        return;
+    pthread_once(&once, init);
+    site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
+    if (!st && !(st = site_init(site)))
+        return;
+    rt_launch in;
+    char err[128], key[512];
+    if (!st->ok || !G.log_db || (site->nsyms > 0 && !values) ||
+        rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
+                         &in, err, sizeof err) ||
+        rt_history_key(site->nsyms, site->syms, values, key, sizeof key))
+        return;
+    pthread_mutex_lock(&log_lock);
+    if (rt_history_add_h(G.log_db, rt_facts_loop_id(st->facts), key, in.bytes_in + in.bytes_out,
+                         device ? "gpu" : "cpu", seconds) == 0)
+        G.history = 1;
+    pthread_mutex_unlock(&log_lock);
+}
+
 /* ---- the entry point ----------------------------------------------------- */
 
 int keel_decide(keel_site *site, const long long *values)
@@ -412,6 +466,8 @@ int keel_decide(keel_site *site, const long long *values)
     verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e);
     if (in.not_parallel)
         verdict = 0, reason = "not parallel";
+    else if (hit < 0 && G.log_db && history_decides(site, st, values, &in, &verdict, &reason))
+        e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     if (hit < 0) {
         memo_put(st, values, verdict);
         if (G.log)
