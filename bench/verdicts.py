@@ -14,6 +14,12 @@ bench/chikin-kernels.tsv under every platform group of bench/chikin-table1.tsv
   confusion     predicted GPU/CPU x measured GPU/CPU
   Spearman      rank correlation of predicted and measured speedups
 
+--programs FILE compares whole programs with bench/measured-h100.txt's format
+(`program dataset cpu_s gpu_s ...`, bench/gpu-offload.sh): every target nest of
+the program is explained at the dataset's sizes (from its header) and the sums
+of CPU and of GPU + transfer times decide; --host/--device/--threads name the
+machine (default: bench/machines/lent-host.machine and lent-h100.machine, 16).
+
 --measured FILE compares with times measured elsewhere instead of Table I:
 one line per launch, `KERNEL SIZE THREADS HOST DEVICE CPU_SECONDS GPU_SECONDS`
 (KERNEL a column of chikin-kernels.tsv, HOST/DEVICE profile names or files);
@@ -140,6 +146,107 @@ def summarize(label, cells):
         100.0 * follow / orc, rho, "ok" if follow >= alw - 1e-9 else "BELOW always-GPU"))
 
 
+def header_sizes(src, dataset):
+    """The #defines of one dataset block of a PolyBench-style header."""
+    h = os.path.splitext(src)[0] + ".h"
+    out, cur = {}, None
+    with open(h) as f:
+        for line in f:
+            m = re.match(r"#\s*(?:if|elif)\s+defined\((\w+)_DATASET\)", line)
+            if m:
+                cur = m.group(1)
+                continue
+            if re.match(r"#\s*else", line):
+                cur = "EXTRALARGE"
+                continue
+            if re.match(r"#\s*endif", line):
+                cur = None
+            m = re.match(r"#\s*define\s+(\w+)\s+(\d+)\s*$", line)
+            if m and cur == dataset:
+                out[m.group(1).lower()] = int(m.group(2))
+    return out
+
+
+def programs(a, kernels):
+    tmp = None
+    db = a.db
+    if not db:
+        tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
+        db = os.path.join(tmp, "keel.db")
+        build_db(a.keelcc, db, a.mcpu)
+    files = {}
+    for k in kernels:
+        if k["file"] != "-":
+            files.setdefault(k["file"].split("/")[0], k["file"])
+    rows = []
+    with open(a.programs) as f:
+        for line in f:
+            w = line.split("#")[0].split()
+            if len(w) < 4 or w[0] == "program":
+                continue
+            rows.append((w[0], w[1], float(w[2]), float(w[3])))
+    env = dict(os.environ)
+    env.pop("KEEL_HOST", None)
+    env.pop("KEEL_DEVICE", None)
+    cells = []
+    for prog, ds, cs, gs in rows:
+        rel = files.get(prog)
+        if not rel:
+            print("no input for %s: skipped" % prog, file=sys.stderr)
+            continue
+        src = os.path.join(ROOT, "polybench-inputs", "omp-target", rel)
+        sizes = header_sizes(src, ds)
+        cpu = gpu = 0.0
+        for ln in nest_lines(src):
+            loc = "omp-target/%s:%d" % (rel, ln)
+            base = [a.keel, "explain", loc, "--host", a.host, "--device", a.device,
+                    "--threads", str(a.threads)]
+            r = subprocess.run(base + [db], capture_output=True, text=True, env=env)
+            need = re.search(r"^needs\s+(\S+)", r.stdout, re.M).group(1).split(",")
+            sets = ",".join("%s=%d" % (s_, sizes[s_]) for s_ in need if s_ in sizes)
+            r = subprocess.run(base + ["--set", sets, db], capture_output=True, text=True, env=env)
+            sec = re.search(r"^seconds\s+cpu (\S+) gpu (\S+) xfer (\S+)", r.stdout, re.M)
+            if not sec:
+                raise RuntimeError("keel explain %s: %s" % (loc, r.stderr.strip()))
+            c, g, x = (float(v) for v in sec.groups())
+            cpu += c
+            gpu += g + x
+        pred = cpu / gpu
+        cells.append(dict(group=ds, kern=prog, pred=pred, gpu=pred > 1, meas=cs / gs))
+        if a.cells:
+            print("%-10s %-9s predicted %9.3gx (cpu %.3g s, gpu %.3g s)  measured %6.2fx (cpu %.3g s, gpu %.3g s)  %s" % (
+                ds, prog, pred, cpu, gpu, cs / gs, cs, gs,
+                "ok" if (pred > 1) == (cs / gs > 1) else "WRONG"))
+    report(cells, 0, a)
+    if tmp:
+        for f in os.listdir(tmp):
+            os.unlink(os.path.join(tmp, f))
+        os.rmdir(tmp)
+
+
+def report(cells, skipped, a):
+    print("%-30s %3s  %-13s %-13s  %9s %9s %9s  %6s  %5s" % (
+        "group", "n", "keel right", "always-GPU", "keel", "always", "oracle", "of orc",
+        "rho"))
+    groups = []
+    for c in cells:
+        if c["group"] not in groups:
+            groups.append(c["group"])
+    for g in groups:
+        summarize(g, [c for c in cells if c["group"] == g])
+    summarize("all", cells)
+    tp = sum(1 for c in cells if c["gpu"] and c["meas"] > 1)
+    fp = sum(1 for c in cells if c["gpu"] and c["meas"] <= 1)
+    fn = sum(1 for c in cells if not c["gpu"] and c["meas"] > 1)
+    tn = sum(1 for c in cells if not c["gpu"] and c["meas"] <= 1)
+    print("\nconfusion          measured GPU  measured CPU")
+    print("  predicted GPU    %12d  %12d" % (tp, fp))
+    print("  predicted CPU    %12d  %12d" % (fn, tn))
+    if skipped:
+        print("\n%d cells have no input among the omp-target kernels (see %s)" % (
+            skipped, os.path.relpath(a.kernels, ROOT)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--keel", default=os.path.join(ROOT, "build", "bin", "keel"))
@@ -149,6 +256,10 @@ def main():
     ap.add_argument("--kernels", default=os.path.join(ROOT, "bench", "chikin-kernels.tsv"))
     ap.add_argument("--measured", help="KERNEL SIZE THREADS HOST DEVICE CPU_S GPU_S lines")
     ap.add_argument("--cells", action="store_true", help="print every verdict")
+    ap.add_argument("--programs", help="program dataset cpu_s gpu_s lines (bench/measured-h100.txt)")
+    ap.add_argument("--host", default=os.path.join(ROOT, "bench", "machines", "lent-host.machine"))
+    ap.add_argument("--device", default=os.path.join(ROOT, "bench", "machines", "lent-h100.machine"))
+    ap.add_argument("--threads", type=int, default=16)
     ap.add_argument("--mcpu", default="pwr9,pwr8",
                     help="llvm-mca CPUs for keelcc (default: the Table I hosts' pwr9,pwr8)")
     a = ap.parse_args()
@@ -162,6 +273,9 @@ def main():
         lines = nest_lines(src)
         kmap[k["column"]] = ("omp-target/%s:%d" % (k["file"], lines[int(k["nest"]) - 1]),
                              int(k["dims"]))
+
+    if a.programs:
+        return programs(a, kernels)
 
     # the launches to evaluate: (group label, kernel, size, threads, host, device, measured)
     todo = []
@@ -207,26 +321,7 @@ def main():
                 g, kern, pred, "GPU" if gpu else "CPU", meas,
                 "ok" if gpu == (meas > 1) else "WRONG"))
 
-    print("%-30s %3s  %-13s %-13s  %9s %9s %9s  %6s  %5s" % (
-        "group", "n", "keel right", "always-GPU", "keel", "always", "oracle", "of orc",
-        "rho"))
-    groups = []
-    for c in cells:
-        if c["group"] not in groups:
-            groups.append(c["group"])
-    for g in groups:
-        summarize(g, [c for c in cells if c["group"] == g])
-    summarize("all", cells)
-    tp = sum(1 for c in cells if c["gpu"] and c["meas"] > 1)
-    fp = sum(1 for c in cells if c["gpu"] and c["meas"] <= 1)
-    fn = sum(1 for c in cells if not c["gpu"] and c["meas"] > 1)
-    tn = sum(1 for c in cells if not c["gpu"] and c["meas"] <= 1)
-    print("\nconfusion          measured GPU  measured CPU")
-    print("  predicted GPU    %12d  %12d" % (tp, fp))
-    print("  predicted CPU    %12d  %12d" % (fn, tn))
-    if skipped:
-        print("\n%d cells have no input among the omp-target kernels (see %s)" % (
-            skipped, os.path.relpath(a.kernels, ROOT)))
+    report(cells, skipped, a)
     if tmp:
         for f in os.listdir(tmp):
             os.unlink(os.path.join(tmp, f))

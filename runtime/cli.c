@@ -234,6 +234,11 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
            e->cpu_bw / 1e9, cpu->mem_bw / 1e9, e->cores_used, e->core_bw / 1e9, cpu->mlp,
            cpu->line, cpu->cpu_mem_lat * 1e9);
     t("memory time", e->cpu_mem_s);
+    if (in->omp_target && e->fallback_s > 0)
+        t("target host fallback", e->fallback_s);
+    else if (in->omp_target)
+        printf("  target host fallback   0 (not measured for %s: profile key target_fallback)\n",
+               cpu->name);
     t("flop floor (info)", e->cpu_flop_s);
     if (e->steps > 1)
         printf("  x steps                %.0f\n", e->steps);

@@ -26,6 +26,7 @@
  */
 #include "facts.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -547,12 +548,80 @@ static int rt_parallel(const rt_facts *f, int k)
     return l->ipda;
 }
 
+/* OpenMP's own mapping of a combined `[target] teams distribute parallel
+ * for` (or `distribute parallel for`, `target parallel for`): the loop's
+ * iterations are spread over teams x threads and the loops inside run
+ * sequentially in each thread, unless collapse(n) folds the n outermost
+ * loops into one iteration space (the innermost of them varies fastest
+ * across threads).  Reads the directive words of each `omp` pragma of the
+ * loop (not clause text).  Returns the collapse depth (>= 1) or 0 when the
+ * pragma is not such a construct.  (Until the mapping keelcc stores per
+ * nest, issue 10 item 2, is read from the database.) */
+static int omp_combined_depth(const char *pragmas)
+{
+    for (const char *p = pragmas; p && *p;) {
+        size_t n = strcspn(p, ";");
+        while (*p == ' ' && n > 0)
+            p++, n--;
+        int dist = 0, par = 0, forw = 0, depth = 1, words = 0, clauses = 0;
+        const char *q = p, *end = p + n;
+        while (q < end) {
+            while (q < end && *q == ' ')
+                q++;
+            const char *w = q;
+            while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+                q++;
+            size_t wl = (size_t)(q - w);
+            if (wl == 0) {
+                q++;
+                continue;
+            }
+            if (q < end && *q == '(') {          /* a clause: skip its parentheses */
+                clauses = 1;
+                if (wl == 8 && !strncmp(w, "collapse", 8))
+                    depth = atoi(q + 1) > 0 ? atoi(q + 1) : 1;
+                for (int lvl = 0; q < end; q++) {
+                    lvl += *q == '(';
+                    if (*q == ')' && --lvl == 0) {
+                        q++;
+                        break;
+                    }
+                }
+                continue;
+            }
+            if (words == 0 && !(wl == 3 && !strncmp(w, "omp", 3)))
+                break;
+            if (!clauses) {
+                dist |= wl == 10 && !strncmp(w, "distribute", 10);
+                par |= wl == 8 && !strncmp(w, "parallel", 8) && (dist || words == 1 ||
+                                                                  !strncmp(p, "omp target", 10));
+                forw |= par && wl == 3 && !strncmp(w, "for", 3);
+            }
+            words++;
+        }
+        if (par && forw)
+            return depth;
+        p += n + (p[n] == ';');
+    }
+    return 0;
+}
+
 /* Derive parallel verdicts, the mapping, strides, differences, symbols. */
 static int analyse(rt_facts *f)
 {
     for (int k = 0; k < f->nloops; k++)
         f->loops[k].parallel = rt_parallel(f, k);
-    if (f->loops[0].parallel && mark_threads(f, 0) == 0)
+    int depth = f->loops[0].parallel ? omp_combined_depth(f->loops[0].pragmas) : 0;
+    if (depth > 0) {
+        /* OpenMP runs the inner loops inside each thread: the launch loop
+         * and the loops collapse() folds into it are the thread loops */
+        for (int k = 0, d = 0; k < f->nloops && d < depth; k++)
+            if (k == 0 || (f->loops[k].parent == k - 1 && f->loops[k - 1].thread &&
+                           f->loops[k - 1].nchildren == 1)) {
+                f->loops[k].thread = 1;
+                d++;
+            }
+    } else if (f->loops[0].parallel && mark_threads(f, 0) == 0)
         f->loops[0].thread = 1;
     else if (!f->loops[0].parallel && mark_threads(f, 0) > 0) {
         /* issue 10.4: a sequential loop (a time loop, or one inside
@@ -992,6 +1061,12 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     for (int k = 0; k < nl; k++)
         if (f->loops[k].pragmas && strstr(f->loops[k].pragmas, "omp"))
             out->host_sequential = 0;
+    /* the kernels are `target` regions: the launch loop's (or each kernel
+     * root's) own OpenMP pragma names the construct */
+    for (int k = 0; k < nl; k++)
+        if ((f->region ? f->loops[k].kroot : k == 0) && f->loops[k].pragmas &&
+            strstr(f->loops[k].pragmas, "omp target"))
+            out->omp_target = 1;
 
     /* linearised strides along every loop of each access's path, elements
      * (-1: irregular, i.e. unknown) */

@@ -353,6 +353,7 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
             { "max_blocks", NULL, &p->max_blocks }, { "launch", &p->launch_s, NULL },
             { "sector", &p->sector, NULL },
             { "l1_latency", &p->l1_lat, NULL }, { "l2_latency", &p->l2_lat, NULL },
+            { "target_fallback", &p->target_fallback, NULL },
         };
         int found = 0;
         for (size_t i = 0; i < sizeof map / sizeof map[0] && !found; i++)
@@ -489,6 +490,8 @@ void rt_profile_write(const rt_profile *p, FILE *out)
                 p->fork_cycles, p->join_cycles, p->sched_cycles, p->loop_overhead);
         if (p->mca_cpu)
             fprintf(out, "mca_cpu = %s\n", p->mca_cpu);
+        if (p->target_fallback > 0)
+            fprintf(out, "target_fallback = %.17g us\n", p->target_fallback * 1e6);
     } else {
         fprintf(out, "sms = %d\nclock = %.17g GHz\nmem_bw = %.17g GB/s\nbus_bw = %.17g GB/s\n",
                 p->sms, p->gpu_hz / 1e9, p->gpu_bw / 1e9, p->bus_bw / 1e9);

@@ -99,7 +99,10 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     out->cpu_mem_s = out->cpu_bw > 0 ? bytes / out->cpu_bw : 0;
     out->cpu_flop_s = cpu->peak_flops > 0 ? in->flops / cpu->peak_flops : 0;
     double one = out->cpu_compute_s > out->cpu_mem_s ? out->cpu_compute_s : out->cpu_mem_s;
-    out->cpu_s = steps * one;
+    /* an OpenMP `target` region run on the host goes through the offload
+     * runtime's host fallback; its cost is a measured host property */
+    out->fallback_s = in->omp_target && !in->host_sequential ? cpu->target_fallback * kernels : 0;
+    out->cpu_s = steps * (one + out->fallback_s);
 }
 
 /* ---- GPU ----------------------------------------------------------------- */

@@ -36,6 +36,8 @@ typedef struct {
     double cpu_mem_lat;        /* DRAM load latency, seconds */
     double mlp;                /* outstanding cache-line misses one core sustains */
     const char *mca_cpu;       /* llvm-mca -mcpu of this CPU ("pwr9"); NULL: any */
+    double target_fallback;    /* seconds an OpenMP `target` region costs when the
+                                * offload runtime runs it on the host (0: unknown) */
     double peak_flops;         /* flop/s, all cores */
     double fork_cycles;        /* Fork_c: parallel startup */
     double join_cycles;        /* Join_c: synchronisation at the end of the region */
@@ -138,6 +140,7 @@ typedef struct {
     double gpu_mem_insts;      /* memory instructions of one work item (registers excluded) */
     /* time-stepped regions: a sequential loop around parallel nests (issue 10.4) */
     double steps;              /* iterations of the sequential loop (1: a plain nest) */
+    int omp_target;            /* 1: the kernels are OpenMP `target` regions */
     double kernels;            /* parallel nests (kernels) per step */
     char mca_target[32];       /* llvm-mca CPU whose cycles were used ("" none) */
     int mca_exact;             /* 1: that is the host profile's mca_cpu */
@@ -159,6 +162,7 @@ typedef struct {
     double core_bw;            /* Little's law: mlp x line / latency, bytes/s per core */
     double cpu_bw;             /* min(mem_bw, cores_used x core_bw) */
     double cpu_bytes;          /* the traffic model's bytes */
+    double fallback_s;         /* host fallback of the target regions (profile) */
     /* GPU: Hong-Kim (chikin Figs. 4-5) */
     int tpb;
     double blocks, active_blocks_sm, active_sms, n_warps, rep, omp_rep;

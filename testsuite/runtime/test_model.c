@@ -139,6 +139,26 @@ static void test_cpu(void)
     NEAR(e.region_c, 56662);
     NEAR(e.cpu_s, 400e-6);
     in.steps = 0, in.kernels = 0, in.bytes_in = 0;
+    /* an OpenMP target region run on the host pays the profile's measured
+     * host fallback per kernel and step.  One thread at 3 GHz: 1000
+     * iterations of 100 cycles: (100 x 1000 + 4 x 1000) + 3000 + 10154 +
+     * 4000 = 121154 cycles = 40.385 us; 2 steps x (40.385 us + 1 ms) */
+    char err[128];
+    const rt_profile *fb = rt_profile_parse("name = fb\nkind = cpu\nclock = 3 GHz\ncores = 1\n"
+                                            "mem_bw = 1 GB/s\nfork = 3000 cycles\njoin = 4000 cycles\n"
+                                            "schedule = 10154 cycles\nloop_overhead = 4 cycles\n"
+                                            "target_fallback = 1 ms\n", "t", err, sizeof err);
+    CHECK(fb != NULL);
+    if (fb) {
+        rt_launch tl = { .par_iters = 1000, .cycles_per_iter = 100, .omp_target = 1, .steps = 2 };
+        rt_cpu_model(fb, 1, &tl, &e);
+        NEAR(e.region_c, 121154);
+        NEAR(e.fallback_s, 1e-3);
+        NEAR(e.cpu_s, 2 * (121154 / 3e9 + 1e-3));
+        tl.omp_target = 0;
+        rt_cpu_model(fb, 1, &tl, &e);
+        NEAR(e.cpu_s, 2 * (121154 / 3e9));
+    }
     /* No OpenMP pragma: the host runs the nest as compiled, one thread and
      * no parallel region, whatever threads are asked for.  gemm's init nest
      * at MINI: 20 iterations of 675 cycles:
