@@ -1205,6 +1205,8 @@ int main(int argc, char **argv)
         return rt_cmd_calibrate(argc - 2, argv + 2, default_db());
     if (strcmp(cmd, "explain") == 0)
         return rt_cmd_explain(argc - 2, argv + 2, default_db());
+    if (strcmp(cmd, "history") == 0)
+        return rt_cmd_history(argc - 2, argv + 2, default_db());
     if (strcmp(cmd, "loops") != 0 && strcmp(cmd, "show") != 0 && strcmp(cmd, "report") != 0)
         return die(EXIT_USAGE, cmd[0] == '-' ? "unknown option '%s' (see keel --help)"
                                              : "unknown command '%s' (see keel --help)", cmd);

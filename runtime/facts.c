@@ -26,11 +26,13 @@
  */
 #include "facts.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_mca.h"
 #include "expr.h"
 #include "ipd.h"
 
@@ -52,6 +54,10 @@ typedef struct {
     int ipda;                 /* keelcc's IPDA verdict: 1 parallel, 0 not, -1 none stored */
     int thread;               /* 1: this loop's iterations go to GPU threads */
     int thread_on_path;       /* index of the thread loop enclosing this loop (incl. itself), -1 */
+    int kroot;                /* 1: the outermost loop of one kernel of a time-stepped region */
+    int nmca;                 /* llvm-mca figures per target CPU (mca_results) */
+    char mca_target[4][32];
+    double mca_cycles[4];     /* cycles per source iteration, innermost loops */
 } fl_loop;
 
 typedef struct {
@@ -78,6 +84,7 @@ typedef struct {
     int no_thread;            /* no thread loop on the path: uniform */
     kx_expr **diff;           /* ndims x nloops: index(iv_k + 1) - index; NULL unknown */
     kx_expr **extent;         /* ndims; NULL unknown */
+    kx_expr **lin;            /* nloops: linearised stride along each loop; NULL unknown */
 } fl_acc;
 
 struct rt_facts {
@@ -90,6 +97,7 @@ struct rt_facts {
     fl_acc *accs;
     int nsyms;
     char **syms;
+    int region;               /* 1: loops[0] is a sequential loop around parallel nests */
 };
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -225,6 +233,16 @@ static int add_stmt(loader *ld, int li, const db_stmt_info *s)
     return 0;
 }
 
+static int mca_row(void *ctx, const db_mca_row *r)
+{
+    fl_loop *fl = ctx;
+    if (!r->ok || !r->has_cycles_per_src_iter || !r->target || fl->nmca >= 4)
+        return 0;
+    snprintf(fl->mca_target[fl->nmca], sizeof fl->mca_target[0], "%s", r->target);
+    fl->mca_cycles[fl->nmca++] = r->cycles_per_src_iter;
+    return 0;
+}
+
 static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_t errlen)
 {
     db_loop_info *l = NULL;
@@ -278,7 +296,11 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     }
     for (int i = 0; i < nch; i++)
         kids[i] = l->children[i].id;
+    int64_t self = l->id;
     db_free_loop(l);
+    /* llvm-mca's figures per target CPU (older databases: none) */
+    char e2[128];
+    db_mca_each(d, self, mca_row, &f->loops[li], e2, sizeof e2);
     for (int i = 0; i < nch; i++)
         if (load_loop(d, ld, kids[i], li, err, errlen)) {
             free(kids);
@@ -320,9 +342,19 @@ static void rt_fallback_stmt_costs(const db_stmt_info *s, double *cycles, double
  * overhead (increment, compare and branch fused).  `overhead` is 0 for
  * the launch loop, whose overhead Liao-Chapman counts separately. */
 static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_weight,
-                                  int overhead)
+                                  int overhead, const char *target)
 {
     const fl_loop *l = &f->loops[k];
+    /* the chosen CPU's llvm-mca figure, else one of its family (pwr9 for
+     * pwr8: llvm-mca rejects some POWER8 vector blocks), else the default */
+    if (target && l->nchildren == 0) {
+        for (int i = 0; i < l->nmca; i++)
+            if (!strcmp(l->mca_target[i], target) && l->mca_cycles[i] > 0)
+                return l->mca_cycles[i];
+        for (int i = 0; i < l->nmca; i++)
+            if (!strncmp(l->mca_target[i], target, 3) && l->mca_cycles[i] > 0)
+                return l->mca_cycles[i];
+    }
     if (l->has_cycles && l->nchildren == 0 && l->cycles > 0)
         return l->cycles;
     double c = overhead ? 1 : 0;
@@ -558,8 +590,30 @@ static int analyse(rt_facts *f)
 {
     for (int k = 0; k < f->nloops; k++)
         f->loops[k].parallel = rt_parallel(f, k);
-    if (mark_omp_threads(f) == 0 && f->loops[0].parallel && mark_threads(f, 0) == 0)
+    /* the nest's OpenMP mapping when keelcc stored one (omp), else the
+     * outermost parallel loops */
+    int nomp = mark_omp_threads(f);
+    if (nomp == 0 && f->loops[0].parallel && mark_threads(f, 0) == 0)
         f->loops[0].thread = 1;
+    else if (!f->loops[0].parallel && (nomp > 0 || mark_threads(f, 0) > 0)) {
+        /* issue 10.4: a sequential loop (a time loop, or one inside
+         * `target data`) around parallel nests is one offload region: the
+         * first parallel loops below it are the kernels, each mapped as a
+         * launch loop of its own (teams over it, threads over the first
+         * parallel loops below it, else over itself). */
+        f->region = 1;
+        for (int k = 1; k < f->nloops; k++)
+            if (f->loops[k].thread) {
+                int p = f->loops[k].parent, inside = 0;
+                for (; p >= 0; p = f->loops[p].parent)
+                    inside |= f->loops[p].kroot;
+                if (!inside)
+                    f->loops[k].kroot = 1;
+            }
+        for (int k = 1; nomp == 0 && k < f->nloops; k++)
+            if (f->loops[k].kroot && mark_threads(f, k) > 0)
+                f->loops[k].thread = 0;
+    }
     for (int k = 0; k < f->nloops; k++) {
         int p = f->loops[k].parent;
         f->loops[k].thread_on_path = f->loops[k].thread ? k : p >= 0 ? f->loops[p].thread_on_path : -1;
@@ -572,8 +626,12 @@ static int analyse(rt_facts *f)
         else
             ac->stride = rt_stride(ac, f->loops[t].iv);
         ac->diff = calloc((size_t)(ac->ndims * f->nloops + 1), sizeof *ac->diff);
-        if (!ac->diff)
+        ac->lin = calloc((size_t)f->nloops + 1, sizeof *ac->lin);
+        if (!ac->diff || !ac->lin)
             return -1;
+        for (int k = li; k >= 0; k = f->loops[k].parent)
+            if (f->loops[k].iv)
+                ac->lin[k] = rt_stride(ac, f->loops[k].iv);
         for (int j = 0; j < ac->ndims; j++) {
             kx_expr *ix = parse_or_null(ac->index[j]);
             for (int k = li; ix && k >= 0; k = f->loops[k].parent)
@@ -597,6 +655,9 @@ static int analyse(rt_facts *f)
                 if (collect_syms(f, ac->diff[j * f->nloops + k], &cap))
                     return -1;
         }
+        for (int k = 0; k < f->nloops; k++)
+            if (collect_syms(f, ac->lin[k], &cap))
+                return -1;
     }
     if (f->nsyms > 1)
         qsort(f->syms, (size_t)f->nsyms, sizeof *f->syms, cmp_str);
@@ -699,6 +760,9 @@ void rt_facts_free(rt_facts *f)
             for (int k = 0; ac->diff && k < f->nloops; k++)
                 kx_free(ac->diff[j * f->nloops + k]);
         }
+        for (int k = 0; ac->lin && k < f->nloops; k++)
+            kx_free(ac->lin[k]);
+        free(ac->lin);
         free(ac->index);
         free(ac->extent);
         free(ac->diff);
@@ -785,29 +849,123 @@ static double rt_fallback_footprint(const rt_facts *f, int a, bind_ctx *c, const
     return ok ? elems : cpu_it[li] * trip[0];
 }
 
+/* Elements access a touches over loops li (its statement's loop) up to q
+ * (inclusive) of its path, with q's ancestors fixed: the product over its
+ * dimensions of 1 + sum_k |d_k| (trip_k - 1).  -1 when a difference is
+ * unknown. */
+static double span_elems(const rt_facts *f, int a, bind_ctx *c, const double *trip, int q)
+{
+    const fl_acc *ac = &f->accs[a];
+    int li = f->stmts[ac->stmt].loop, nl = f->nloops;
+    char e2[64];
+    double elems = 1;
+    for (int j = 0; j < ac->ndims; j++) {
+        double span = 1;
+        for (int k = li; k >= 0; k = f->loops[k].parent) {
+            const kx_expr *d = ac->diff[j * nl + k];
+            int64_t dv;
+            if (!d) {
+                if (f->loops[k].iv)
+                    return -1;
+            } else if (eval_at(c, li, d, &dv, e2, sizeof e2))
+                return -1;
+            else
+                span += fabs((double)dv) * (trip[k] > 0 ? trip[k] - 1 : 0);
+            if (k == q)
+                break;
+        }
+        elems *= span;
+    }
+    return elems;
+}
+
+/* The memory-traffic model shared by the CPU and GPU sides (README, "memory
+ * traffic").  Footprint of access a over loops li..q in bytes moved at a
+ * granule of `line` bytes (a CPU cache line, a GPU sector): elements times
+ * min(line, elem x the smallest non-zero linearised stride among those
+ * loops) -- a unit-stride walk moves its bytes, a column walk a line per
+ * element, an access invariant in all of them one line. */
+static double footprint_bytes(const rt_facts *f, int a, bind_ctx *c, const double *trip,
+                              const double *lin, int q, double line)
+{
+    const fl_acc *ac = &f->accs[a];
+    int li = f->stmts[ac->stmt].loop, nl = f->nloops;
+    double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1;
+    for (int k = li; k >= 0; k = f->loops[k].parent) {
+        double v = lin[a * nl + k];
+        if (v != 0)
+            minlin = fmin(minlin, v < 0 ? INFINITY : v);    /* < 0: irregular */
+        if (v < 0)
+            minlin = INFINITY;
+        execs *= trip[k] > 0 ? trip[k] : 0;
+        if (k == q)
+            break;
+    }
+    double gran = isinf(minlin) ? line : fmin(line, e * minlin);
+    double elems = span_elems(f, a, c, trip, q);
+    if (elems < 0)
+        return execs * line;
+    return elems * gran;
+}
+
+static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact)
+{
+    const char *want = cpu ? cpu->mca_cpu : NULL, *near = NULL, *any = NULL;
+    *exact = 0;
+    for (int k = 0; k < f->nloops; k++)
+        for (int i = 0; i < f->loops[k].nmca; i++) {
+            const char *t = f->loops[k].mca_target[i];
+            if (want && !strcmp(t, want))
+                return *exact = 1, t;
+            if (want && !near && strncmp(t, want, 3) == 0)
+                near = t;
+            if (!any)
+                any = t;
+        }
+    return near ? near : any;
+}
+
 int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
                   const long long *values, rt_launch *out, char *err, size_t errlen)
 {
-    int nl = f->nloops;
-    int64_t ivals_s[32];
-    double trips_s[32], cpu_it_s[32], gpu_it_s[32];
-    int64_t *ivals = nl <= 32 ? ivals_s : malloc(sizeof *ivals * (size_t)nl);
-    double *trip = nl <= 32 ? trips_s : malloc(sizeof *trip * (size_t)nl);
-    double *cpu_it = nl <= 32 ? cpu_it_s : malloc(sizeof *cpu_it * (size_t)nl);
-    double *gpu_it = nl <= 32 ? gpu_it_s : malloc(sizeof *gpu_it * (size_t)nl);
+    return rt_facts_bind_on(f, NULL, NULL, 0, n, names, values, out, err, errlen);
+}
+
+int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
+                     int n, const char *const *names, const long long *values, rt_launch *out,
+                     char *err, size_t errlen)
+{
+    int nl = f->nloops, na = f->naccs;
+    if (!cpu)
+        cpu = rt_profile_host_default();
+    if (!gpu)
+        gpu = rt_profile_find("h100");
+    int64_t *ivals = malloc(sizeof *ivals * (size_t)nl);
+    double *trip = malloc(sizeof *trip * (size_t)nl);
+    double *cpu_it = malloc(sizeof *cpu_it * (size_t)nl);
+    double *gpu_it = malloc(sizeof *gpu_it * (size_t)nl);
+    double *kitems = calloc((size_t)nl, sizeof *kitems);
+    double *wset = calloc((size_t)nl, sizeof *wset);
+    int *kr = malloc(sizeof *kr * (size_t)nl);
+    int *has_mem = calloc((size_t)nl, sizeof *has_mem);
+    double *round_lat = calloc((size_t)nl, sizeof *round_lat);
+    double *lin = malloc(sizeof *lin * (size_t)(na * nl + 1));
     double *sw = malloc(sizeof *sw * (size_t)(f->nstmts + 1));
-    double *arr_bytes = calloc((size_t)(f->naccs + 1), sizeof *arr_bytes);
+    double *arr_bytes = calloc((size_t)(na + 1), sizeof *arr_bytes);
     bind_ctx c = { .f = f, .ivals = ivals, .n = n, .names = names, .values = values };
     int rc = -1;
 
     memset(out, 0, sizeof *out);
-    if (!ivals || !trip || !cpu_it || !gpu_it || !sw || !arr_bytes) {
+    if (!ivals || !trip || !cpu_it || !gpu_it || !kitems || !wset || !kr || !has_mem ||
+        !round_lat || !lin ||
+        !sw || !arr_bytes) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
     /* trip counts (parents first), ivs at the middle of their range, and
      * iterations of each loop per launch-loop iteration (CPU) and per
-     * work item (GPU: the thread loop's own iterations are the items) */
+     * work item (GPU: the thread loop's own iterations are the items; in a
+     * time-stepped region each kernel root's iterations are its items) */
     for (int k = 0; k < nl; k++) {
         const fl_loop *l = &f->loops[k];
         int p = l->parent;
@@ -821,46 +979,112 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
         trip[k] = (double)t;
         ivals[k] = lo + (l->step ? l->step : 1) * (t > 0 ? (t - 1) / 2 : 0);
         cpu_it[k] = k == 0 ? 1 : cpu_it[p] * trip[k];
-        gpu_it[k] = k == 0 ? 1 : gpu_it[p] * (l->thread ? 1 : trip[k]);
+        gpu_it[k] = k == 0 || l->kroot ? 1 : gpu_it[p] * (l->thread ? 1 : trip[k]);
+        kr[k] = !f->region ? 0 : l->kroot ? k : p >= 0 ? kr[p] : -1;
+    }
+    /* work items of each kernel: its root's iterations times its widest
+     * thread loop (a plain nest is one kernel rooted at loops[0]) */
+    double items_max = 0, par_max = 0;
+    int kernels = 0;
+    for (int r = 0; r < nl; r++) {
+        if (!(f->region ? f->loops[r].kroot : r == 0))
+            continue;
+        double items = trip[r], inner = 0;
+        for (int k = r + 1; k < nl; k++)
+            if (f->loops[k].thread && kr[k] == r && trip[k] > inner)
+                inner = trip[k];
+        if (inner > 0 && !f->loops[r].thread)
+            items *= inner;
+        kitems[r] = items;
+        kernels++;
+        if (items > items_max) items_max = items;
+        if (trip[r] > par_max) par_max = trip[r];
+    }
+    /* per-item counts of kernel r scaled to the widest kernel's items */
+#define SCALE(k) (kr[k] >= 0 && items_max > 0 ? kitems[kr[k]] / items_max : 0)
+    int exact = 0;
+    const char *mca = pick_mca(f, cpu, &exact);
+    if (mca) {
+        snprintf(out->mca_target, sizeof out->mca_target, "%s", mca);
+        out->mca_exact = exact;
     }
     /* statements: executions per parallel iteration (CPU) and per work item */
     double cycles = 0, flops = 0, insts = 0;
     for (int s = 0; s < f->nstmts; s++)
         sw[s] = f->stmts[s].conditional ? 0.5 : 1.0;
     for (int k = 0; k < nl; k++) {
-        cycles += cpu_it[k] * rt_loop_body_cycles(f, k, sw, k != 0);
-        if (k != 0 && !f->loops[k].thread)
-            insts += 2 * gpu_it[k];    /* GPU loop overhead: add + branch */
+        cycles += cpu_it[k] * rt_loop_body_cycles(f, k, sw, k != 0, mca);
+        if (k != 0 && !f->loops[k].thread && !f->loops[k].kroot)
+            insts += 2 * gpu_it[k] * SCALE(k);    /* GPU loop overhead: add + branch */
     }
     for (int s = 0; s < f->nstmts; s++) {
         const fl_stmt *st = &f->stmts[s];
         flops += cpu_it[st->loop] * sw[s] * st->flops;
-        insts += gpu_it[st->loop] * sw[s] * st->gpu_insts;
+        insts += gpu_it[st->loop] * sw[s] * st->gpu_insts * SCALE(st->loop);
     }
-    double items = trip[0], inner = 0;
-    for (int k = 1; k < nl; k++)
-        if (f->loops[k].thread && trip[k] > inner)
-            inner = trip[k];
-    if (inner > 0)
-        items *= inner;
-    out->par_iters = trip[0];
-    out->cycles_per_iter = cycles;
-    out->work_items = items;
+    out->steps = f->region ? trip[0] : 1;
+    out->kernels = kernels > 0 ? kernels : 1;
+    out->par_iters = f->region ? par_max : trip[0];
+    out->cycles_per_iter = f->region ? (par_max > 0 ? cycles / par_max : 0) : cycles;
+    out->work_items = items_max;
     out->comp_insts = insts;
     out->flops = flops * trip[0];
-    out->not_parallel = !f->loops[0].parallel;
+    out->not_parallel = !f->region && !f->loops[0].parallel;
     out->host_sequential = 1;
     for (int k = 0; k < nl; k++)
         if (f->loops[k].gpu_map)   /* an OpenMP loop construct: the host runs it in parallel */
             out->host_sequential = 0;
+    /* the kernels are `target` regions: the launch loop's (or each kernel
+     * root's) own OpenMP pragma names the construct */
+    for (int k = 0; k < nl; k++)
+        if ((f->region ? f->loops[k].kroot : k == 0) && f->loops[k].pragmas &&
+            strstr(f->loops[k].pragmas, "omp target"))
+            out->omp_target = 1;
 
-    /* accesses: stride class and executions per work item; footprints */
-    for (int a = 0; a < f->naccs; a++) {
+    /* linearised strides along every loop of each access's path, elements
+     * (-1: irregular, i.e. unknown) */
+    for (int a = 0; a < na; a++) {
+        const fl_acc *ac = &f->accs[a];
+        int li = f->stmts[ac->stmt].loop;
+        for (int k = 0; k < nl; k++)
+            lin[a * nl + k] = 0;
+        for (int k = li; k >= 0; k = f->loops[k].parent) {
+            int64_t v;
+            char e2[64];
+            if (!f->loops[k].iv)
+                continue;
+            if (!ac->lin || !ac->lin[k] || eval_at(&c, li, ac->lin[k], &v, e2, sizeof e2))
+                lin[a * nl + k] = -1;
+            else
+                lin[a * nl + k] = fabs((double)v);
+        }
+    }
+    /* CPU side of the traffic model: working set of one iteration of each
+     * loop, the cache a thread has, then per access the bytes moved */
+    int t = out->host_sequential ? 1 : threads > 0 ? threads : rt_profile_threads(cpu);
+    int cores = cpu->cores > 0 ? cpu->cores : 1, cu = t < cores ? t : cores;
+    double share = ceil((double)t / cu), line = cpu->line > 0 ? cpu->line : 64;
+    double cap = (cpu->l2 + cpu->l3 / cores) / share;
+    for (int a = 0; a < na; a++) {
+        int li = f->stmts[f->accs[a].stmt].loop;
+        for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent)
+            wset[q] += ch < 0 ? line : footprint_bytes(f, a, &c, trip, lin, ch, line);
+    }
+    double sector = gpu->sector > 0 ? gpu->sector : 32, gpu_sum = 0, gpu_minfp = 0;
+    for (int a = 0; a < na; a++) {
         const fl_acc *ac = &f->accs[a];
         const fl_stmt *st = &f->stmts[ac->stmt];
         int li = st->loop;
-        rt_access x = { .elem_size = ac->elem > 0 ? ac->elem : 8,
-                        .count = gpu_it[li] * sw[ac->stmt] };
+        double e = ac->elem > 0 ? ac->elem : 8;
+        /* register promotion: an access invariant in its innermost loop
+         * (an accumulator such as C[i][j] in a k loop) is loaded before the
+         * loop and stored after it by any optimising compiler */
+        int cl = li;
+        if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && lin[a * nl + li] == 0)
+            cl = f->loops[li].parent;
+        int in_kernel = kr[li] >= 0;
+        rt_access x = { .elem_size = (int)e,
+                        .count = in_kernel ? gpu_it[cl] * sw[ac->stmt] * SCALE(li) : 0 };
         int64_t k;
         char e2[64];
         if (ac->no_thread)
@@ -871,6 +1095,9 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
             x.stride = k;
             x.cls = k == 0 ? RT_UNIFORM : (k == 1 || k == -1) ? RT_COALESCED : RT_STRIDED;
         }
+        if (x.count > 0)
+            has_mem[cl] = 1;
+        out->gpu_mem_insts += x.count;
         int slot = out->naccesses < RT_MAX_ACCESSES ? out->naccesses++ : RT_MAX_ACCESSES - 1;
         if (slot == RT_MAX_ACCESSES - 1 && out->naccesses == RT_MAX_ACCESSES && a >= RT_MAX_ACCESSES)
             out->acc[slot].count += x.count;   /* beyond the table: fold into the last */
@@ -880,13 +1107,84 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
         double bytes = elems * x.elem_size;
         if (bytes > arr_bytes[a])
             arr_bytes[a] = bytes;
+
+        /* one stream per (array, loop, strides): a stencil's neighbours and
+         * repeated reads share their lines */
+        int dup = 0;
+        for (int b = 0; b < a && !dup; b++) {
+            const fl_acc *o = &f->accs[b];
+            if (f->stmts[o->stmt].loop != li || o->is_write != ac->is_write ||
+                strcmp(o->array, ac->array))
+                continue;
+            dup = 1;
+            for (int q = 0; q < nl && dup; q++)
+                dup = lin[b * nl + q] == lin[a * nl + q];
+        }
+        if (dup)
+            continue;
+        /* a write with no read of the same element first reads the line
+         * (write-allocate) and writes it back: twice the bytes */
+        double wf = 1;
+        if (ac->is_write) {
+            int read = 0;
+            for (int b = 0; b < na && !read; b++)
+                read = !f->accs[b].is_write && !strcmp(f->accs[b].array, ac->array) &&
+                       same_subscripts(&f->accs[b], ac);
+            wf = read ? 1 : 2;
+        }
+        /* CPU: one cold touch is a line; going out loop by loop, the bytes
+         * repeat per iteration unless one iteration's working set fits the
+         * thread's cache, then they are the footprint */
+        double T = line;
+        for (int q = li; q >= 0; q = f->loops[q].parent) {
+            double rep = trip[q] * T;
+            T = wset[q] <= cap ? fmin(rep, footprint_bytes(f, a, &c, trip, lin, q, line)) : rep;
+        }
+        out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
+        /* GPU: 32-byte sectors per warp request.  A team-uniform address
+         * is one request shared by every warp: its footprint.  Otherwise a
+         * warp moves min(32, |stride| x elem / sector) sectors per thread
+         * group, less when the thread's own inner loop walks the rest of
+         * the sector it has just loaded. */
+        if (x.count <= 0)
+            continue;
+        int root = kr[li] >= 0 ? kr[li] : 0;
+        double fp = footprint_bytes(f, a, &c, trip, lin, root, sector);
+        gpu_minfp += fp;
+        if (x.cls == RT_UNIFORM) {
+            gpu_sum += wf * fp;
+            round_lat[cl] = fmax(round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
+            continue;
+        }
+        double span = x.cls == RT_IRREGULAR ? 32 * sector : fabs((double)x.stride) * e * 32;
+        double wb = fmin(32 * sector, fmax(sector, ceil(span / sector) * sector));
+        double il = lin[a * nl + li];
+        double miss = 1;
+        if (cl == li && !f->loops[li].thread && il > 0 && il * e < sector && wb >= 32 * sector)
+            miss = il * e / sector, wb *= miss;
+        /* latency of this access in a round: the rounds that find their
+         * sector already loaded by the thread's previous round hit L1 */
+        double l1 = gpu->l1_lat > 0 ? gpu->l1_lat : gpu->mem_lat;
+        round_lat[cl] = fmax(round_lat[cl], miss * gpu->mem_lat + (1 - miss) * l1);
+        double warps = ceil(kitems[root] / 32);
+        gpu_sum += wf * warps * gpu_it[cl] * sw[ac->stmt] * wb;
     }
+    /* what stays in L2: everything when the footprint fits */
+    double l2 = gpu->gpu_l2;
+    out->gpu_bytes = gpu_minfp <= l2 ? gpu_minfp : fmax(gpu_minfp, gpu_sum);
+    for (int k = 0; k < nl; k++)
+        if (has_mem[k]) {
+            out->gpu_chain += gpu_it[k] * SCALE(k);
+            out->gpu_lat_cycles += gpu_it[k] * SCALE(k) *
+                                   (round_lat[k] > 0 ? round_lat[k] : gpu->mem_lat);
+        }
+#undef SCALE
     /* per array: the largest footprint among its accesses, counted in when
      * read, out when written */
-    for (int a = 0; a < f->naccs; a++) {
+    for (int a = 0; a < na; a++) {
         int first = 1, rd = 0, wr = 0;
         double b = 0;
-        for (int q = 0; q < f->naccs; q++) {
+        for (int q = 0; q < na; q++) {
             if (strcmp(f->accs[q].array, f->accs[a].array))
                 continue;
             if (q < a) {
@@ -908,16 +1206,23 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
             out->bytes_out += b;
     }
     if (!isfinite(out->cycles_per_iter) || !isfinite(out->work_items) ||
-        !isfinite(out->bytes_in + out->bytes_out) || !isfinite(out->comp_insts)) {
+        !isfinite(out->bytes_in + out->bytes_out) || !isfinite(out->comp_insts) ||
+        !isfinite(out->cpu_bytes) || !isfinite(out->gpu_bytes)) {
         snprintf(err, errlen, "a model term overflows");
         goto done;
     }
     rc = 0;
 done:
-    if (ivals != ivals_s) free(ivals);
-    if (trip != trips_s) free(trip);
-    if (cpu_it != cpu_it_s) free(cpu_it);
-    if (gpu_it != gpu_it_s) free(gpu_it);
+    free(ivals);
+    free(trip);
+    free(cpu_it);
+    free(gpu_it);
+    free(kitems);
+    free(wset);
+    free(kr);
+    free(has_mem);
+    free(round_lat);
+    free(lin);
     free(sw);
     free(arr_bytes);
     return rc;

@@ -40,6 +40,13 @@ void rt_facts_free(rt_facts *f);     /* NULL is fine */
  * message when a needed symbol is missing or a value overflows. */
 int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
                   const long long *values, rt_launch *out, char *err, size_t errlen);
+/* The same for a chosen host and GPU and host thread count (the traffic
+ * model needs their line/sector and cache sizes, the llvm-mca figures the
+ * host's CPU).  NULL profiles: the host defaults and h100; threads <= 0:
+ * the host profile's cores x smt.  rt_facts_bind is this with NULL, NULL, 0. */
+int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
+                     int n, const char *const *names, const long long *values, rt_launch *out,
+                     char *err, size_t errlen);
 
 /* Whether the launch can ever be evaluated with the symbols a site passes
  * (names[0..n-1]), whatever their values: 0, or -1 with a message when a

@@ -59,6 +59,7 @@
 #include "calib.h"
 #include "db.h"
 #include "facts.h"
+#include "history.h"
 #include "model.h"
 #include "rt.h"
 
@@ -81,6 +82,8 @@ static struct {
     rt_profile gpu, host;
     int db_failed, db_seen;    /* under facts_lock */
     char db_used[4096];        /* the database the facts came from */
+    int host_set;              /* KEEL_HOST chose the host profile: no calibration over it */
+    int history;               /* -1 unknown, 0 no history table, 1 measured times exist */
 } G;
 
 /* decisions waiting to be appended (under log_lock) */
@@ -177,6 +180,14 @@ static void init(void)
         G.dbpath = G.dbpath_buf;
     }
     G.host = *rt_profile_host_default();
+    G.history = -1;
+    if ((s = getenv("KEEL_HOST")) && *s) {     /* a host profile name or file (models) */
+        const rt_profile *p = rt_profile_find(s);
+        if (p && p->kind == RT_CPU)
+            G.host = *p, G.host_set = 1;
+        else
+            warn_once(W_DEVICE, "KEEL_HOST=%s is no CPU profile (see keel devices)", s);
+    }
     if ((s = getenv("KEEL_DEVICE")) && *s) {
         const rt_profile *p = rt_profile_find(s);
         if (p && p->kind == RT_GPU) {
@@ -246,7 +257,7 @@ static db *db_acquire(const char *site_db, int held[3])
         rt_calibration cal;
         G.db_seen = 1;
         snprintf(G.db_used, sizeof G.db_used, "%s", path);
-        if (rt_calibration_load(path, &cal, err, sizeof err) == 0)
+        if (!G.host_set && rt_calibration_load(path, &cal, err, sizeof err) == 0)
             rt_profile_from_calibration(&cal, &G.host);
     }
     return d;
@@ -559,6 +570,92 @@ static void verbose_line(const keel_site *site, const site_state *st, const char
     fprintf(stderr, "%s\n", line);
 }
 
+/* ---- measured history (history.c, models) -------------------------------
+ * Trusted history (StarPU: 10 samples per device at this size) or its
+ * a*n^b+c regression overrides the models; times come from keel_record
+ * or `keel history --add`, through the log connection. */
+/* Open the facts' database for one history read or write, with the
+ * program's descriptors 0-2 held (see fds_hold); caller holds facts_lock
+ * and calls history_close. */
+static sqlite3 *history_open(int writable, int held[3])
+{
+    sqlite3 *h = NULL;
+    struct stat sb;
+    held[0] = held[1] = held[2] = -1;
+    if (!*G.db_used || stat(G.db_used, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return NULL;
+    fds_hold(held);
+    if (sqlite3_open_v2(G.db_used, &h, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,
+                        NULL) != SQLITE_OK) {
+        sqlite3_close(h);
+        fds_release(held);
+        return NULL;
+    }
+    sqlite3_busy_timeout(h, 5);
+    return h;
+}
+
+static void history_close(sqlite3 *h, const int held[3])
+{
+    sqlite3_close(h);
+    fds_release(held);
+}
+
+static int history_decides(const keel_site *site, const site_state *st, const long long *values,
+                           const rt_launch *in, int *verdict, const char **reason)
+{
+    char key[512];
+    rt_history_pred hp;
+    int ok = 0, held[3];
+    pthread_mutex_lock(&facts_lock);
+    sqlite3 *h = G.history != 0 ? history_open(0, held) : NULL;
+    if (h && G.history < 0) {
+        sqlite3_stmt *q = NULL;
+        G.history = sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE name = 'history'",
+                                       -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW;
+        sqlite3_finalize(q);
+    }
+    if (h && G.history > 0)
+        ok = rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0 &&
+             rt_history_lookup_h(h, rt_facts_loop_id(st->facts), key,
+                                 in->bytes_in + in->bytes_out, &hp) == 0 && hp.decides;
+    if (h)
+        history_close(h, held);
+    pthread_mutex_unlock(&facts_lock);
+    if (ok) {
+        *verdict = hp.gpu_s < hp.cpu_s;
+        *reason = !strcmp(hp.how, "measured") ? "history: measured" : "history: regression";
+    }
+    return ok;
+}
+
+void keel_record(keel_site *site, const long long *values, int device, double seconds)
+{
+    if (!site || in_runtime)
+        return;
+    in_runtime = 1;
+    pthread_once(&once, init);
+    site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
+    rt_launch in;
+    char err[128], key[512];
+    int held[3];
+    if ((st || (st = site_init(site))) && st->ok && !(site->nsyms > 0 && !values) &&
+        rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
+                         &in, err, sizeof err) == 0 &&
+        rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
+        pthread_mutex_lock(&facts_lock);
+        sqlite3 *h = history_open(1, held);
+        if (h) {
+            if (rt_history_add_h(h, rt_facts_loop_id(st->facts), key, in.bytes_in + in.bytes_out,
+                                 device ? "gpu" : "cpu", seconds) == 0)
+                G.history = 1;
+            history_close(h, held);
+        }
+        pthread_mutex_unlock(&facts_lock);
+    }
+    in_runtime = 0;
+}
+
 /* ---- the entry point ----------------------------------------------------- */
 
 /* Everything but the fast paths of keel_decide; runs under in_runtime. */
@@ -589,7 +686,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
     char err[256];
     const char *reason = NULL;
     bindings_text(site, values, bind, sizeof bind);
-    if (rt_facts_bind(st->facts, site->nsyms, site->syms, values, &in, err, sizeof err)) {
+    if (rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
+                         &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site->file), site->line, err);
         if (hit < 0)
             memo_put(st, values, 0);    /* these values fail: CPU, once */
@@ -600,6 +698,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
     int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e);
     if (in.not_parallel)
         verdict = 0, reason = "not parallel";
+    else if (hit < 0 && history_decides(site, st, values, &in, &verdict, &reason))
+        e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     if (hit < 0) {
         memo_put(st, values, verdict);
         log_decision(st, bind, &e, verdict, reason);

@@ -45,6 +45,12 @@ typedef struct keel_site {
  * syms[i].  Thread-safe; never fails (a problem means 0). */
 int keel_decide(keel_site *site, const long long *values);
 
+/* Record that the launch with these values took `seconds` on the CPU
+ * (device 0) or on the GPU, transfers included (device 1): the history
+ * `keel history` shows and keel_decide trusts once a size has 10 samples
+ * per device (StarPU).  Never fails visibly; needs KEEL_LOG not 0. */
+void keel_record(keel_site *site, const long long *values, int device, double seconds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,9 @@
 #ifndef KEEL_RUNTIME_MODEL_H
 #define KEEL_RUNTIME_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum { RT_CPU = 0, RT_GPU = 1 };
 
@@ -26,8 +28,16 @@ typedef struct {
     const char *source;        /* where the numbers come from */
     /* ---- CPU (Liao-Chapman parameters, chikin Table II) ---- */
     double freq_hz;            /* core clock */
-    int cores;                 /* hardware threads the model uses by default */
+    int cores;                 /* physical cores (all sockets) */
+    int smt;                   /* hardware threads per core (1: no SMT) */
     double mem_bw;             /* sustained memory bandwidth, bytes/s (STREAM triad) */
+    double line;               /* cache line, bytes */
+    double l2, l3;             /* L2 per core, L3 of the whole host, bytes */
+    double cpu_mem_lat;        /* DRAM load latency, seconds */
+    double mlp;                /* outstanding cache-line misses one core sustains */
+    const char *mca_cpu;       /* llvm-mca -mcpu of this CPU ("pwr9"); NULL: any */
+    double target_fallback;    /* seconds an OpenMP `target` region costs when the
+                                * offload runtime runs it on the host (0: unknown) */
     double peak_flops;         /* flop/s, all cores */
     double fork_cycles;        /* Fork_c: parallel startup */
     double join_cycles;        /* Join_c: synchronisation at the end of the region */
@@ -46,12 +56,36 @@ typedef struct {
     int threads_per_block;     /* what the OpenMP runtime launches */
     int max_blocks;            /* largest grid the OpenMP runtime launches */
     double launch_s;           /* kernel launch + target-region overhead */
+    double sector;             /* DRAM access granule of a warp request, bytes (32) */
+    double gpu_l2;             /* L2 cache, bytes */
+    int schedulers;            /* warp schedulers per SM (warp instructions / cycle) */
+    double l1_lat, l2_lat;     /* load latency on an L1 / L2 hit, cycles */
 } rt_profile;
+
+/* Threads a host profile runs by default: cores x smt. */
+int rt_profile_threads(const rt_profile *p);
+
+/* ---- machines as data (machines.c) ----------------------------------------
+ * A profile is a text of `key = value` lines ('#' starts a comment); values
+ * are numbers with an optional unit (3 GHz, 512 KiB, 25 GB/s, 100 ns,
+ * 1029 cycles); `source` may repeat.  README.md ("Machines as data") lists
+ * the keys.  Parsed profiles own their strings; they live for the process. */
+/* Parse text into a new profile (never freed: profiles live for the process);
+ * NULL with a message naming the line on error. */
+const rt_profile *rt_profile_parse(const char *text, const char *origin, char *err, size_t errlen);
+/* Read and parse one profile file. */
+const rt_profile *rt_profile_load(const char *path, char *err, size_t errlen);
+/* Write p in the text format (what --export prints; parses back to p). */
+void rt_profile_write(const rt_profile *p, FILE *out);
+/* Folder of users' profiles: $KEEL_MACHINES, else $HOME/.config/keel/machines. */
+int rt_machines_dir(char *buf, size_t len);
 
 /* Built-in profiles (model.c, each with its source). */
 int rt_profile_count(void);
 const rt_profile *rt_profile_at(int i);
-const rt_profile *rt_profile_find(const char *name);   /* case-insensitive; NULL */
+/* A built-in name (case-insensitive), a user profile NAME.machine in
+ * rt_machines_dir, or a path (containing '/') to a profile file; NULL. */
+const rt_profile *rt_profile_find(const char *name);
 /* Match a CUDA device name ("NVIDIA H100 80GB HBM3", "Tesla V100-SXM2-16GB")
  * to a GPU profile; NULL when nothing matches. */
 const rt_profile *rt_profile_match_gpu(const char *cuda_name);
@@ -96,6 +130,20 @@ typedef struct {
     int not_parallel;          /* 1: no parallel loop to map: the GPU cannot run it */
     int host_sequential;       /* 1: no OpenMP pragma in the nest: on the host it runs
                                 * as compiled, on one thread, with no parallel region */
+    /* the shared memory-traffic model (facts.c, README "memory traffic") */
+    double cpu_bytes;          /* bytes the CPU moves from DRAM: 128/64-byte lines, reuse */
+    double gpu_bytes;          /* bytes the GPU moves from DRAM: 32-byte sectors per warp */
+    double gpu_chain;          /* dependent memory rounds of one work item (latency) */
+    double gpu_lat_cycles;     /* their latency, cycles: each round's slowest access, a
+                                * DRAM, L2 or L1 latency by the traffic model (0: use
+                                * gpu_chain x Mem_LD) */
+    double gpu_mem_insts;      /* memory instructions of one work item (registers excluded) */
+    /* time-stepped regions: a sequential loop around parallel nests (issue 10.4) */
+    double steps;              /* iterations of the sequential loop (1: a plain nest) */
+    int omp_target;            /* 1: the kernels are OpenMP `target` regions */
+    double kernels;            /* parallel nests (kernels) per step */
+    char mca_target[32];       /* llvm-mca CPU whose cycles were used ("" none) */
+    int mca_exact;             /* 1: that is the host profile's mca_cpu */
 } rt_launch;
 
 /* Every term of the models, for one launch. */
@@ -108,7 +156,13 @@ typedef struct {
     double cpu_compute_s;      /* region_c / freq */
     double cpu_mem_s;          /* bytes / mem_bw */
     double cpu_flop_s;         /* flops / peak_flops (reported, not in the bound) */
-    double cpu_s;              /* max(compute, memory) */
+    double cpu_s;              /* steps x max(compute, memory) */
+    int cores_used;            /* min(threads, cores): SMT threads share a core */
+    double smt_share;          /* threads per core: a core runs that many chunks */
+    double core_bw;            /* Little's law: mlp x line / latency, bytes/s per core */
+    double cpu_bw;             /* min(mem_bw, cores_used x core_bw) */
+    double cpu_bytes;          /* the traffic model's bytes */
+    double fallback_s;         /* host fallback of the target regions (profile) */
     /* GPU: Hong-Kim (chikin Figs. 4-5) */
     int tpb;
     double blocks, active_blocks_sm, active_sms, n_warps, rep, omp_rep;
@@ -119,9 +173,16 @@ typedef struct {
     double mwp_without_bw, mwp_peak_bw, mwp, cwp_full, cwp;
     int hk_case;               /* 1: MWP == N == CWP; 2: memory bound; 3: compute bound */
     double exec_cycles;
-    double kernel_s, launch_s, gpu_s;
+    double hk_kernel_s;        /* Hong-Kim's prediction (reference, not the verdict) */
+    /* bound model: max(bandwidth, latency (Little's law), issue) */
+    double gpu_bytes, gpu_bw_s;
+    double warps_total, waves, gpu_lat_s;
+    double gpu_issue_s;
+    const char *gpu_bound;     /* "bandwidth" | "latency" | "issue" */
+    double kernel_s, launch_s, gpu_s;   /* gpu_s = steps x (kernels x launch + kernel) */
     /* transfer: boat hull t0 = d / B_bus */
     double xfer_bytes, xfer_s;
+    double steps, kernels;
 } rt_estimate;
 
 /* The models.  threads <= 0 means the profile's cores. */

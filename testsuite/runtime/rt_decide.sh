@@ -174,9 +174,20 @@ done
 "$BIN/keel" explain k.c:4 --set n=10 --threads 1048576 k.db >out.txt 2>err.txt
 expect_eq "$(grep -E '^  threads ' out.txt | tr -s ' ')" " threads 1048576" "keel explain --threads 1048576"
 
-# many threads, one site
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=2000)" "threads ok 1 0" "threads (static)"
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" threads k.c 4 n=2000)" "threads ok 1 0" "threads (shared)"
+# measured history (keel_record): trusted at 10 samples per device, it
+# overrides the models (GPU for mm n=1500 on h100) and is logged as such
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=1500)" 1 "model before history"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" record k.c 4 n=1500)" 0 "history decides"
+expect_eq "$(sqlite3 k.db "SELECT device, samples, mean_s FROM history WHERE size_key = 'n=1500' ORDER BY device")" \
+    "cpu|10|0.001
+gpu|10|0.002" "history rows"
+expect_eq "$(sqlite3 k.db "SELECT reason FROM decisions WHERE bindings = 'n=1500' ORDER BY id DESC LIMIT 1")" \
+    "history: measured" "history logged as the reason"
+
+# many threads, one site (n=1000 and its second size n=11: GPU and CPU;
+# at n=21 the latency-bound GPU kernel and one CPU thread are too close)
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=1000)" "threads ok 1 0" "threads (static)"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" threads k.c 4 n=1000)" "threads ok 1 0" "threads (shared)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

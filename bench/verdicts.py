@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""verdicts.py -- how good are keel's CPU/GPU verdicts against measured speedups?
+
+Builds the project's omp-target inputs (polybench-inputs/omp-target) with keelcc
+into a scratch database, then asks `keel explain` for every kernel of
+bench/chikin-kernels.tsv under every platform group of bench/chikin-table1.tsv
+(the 200 speedups of Chikin et al., Table I: POWER8/POWER9 hosts x K80/V100,
+4/160 threads, SIZE 1100/9600) and prints, per group and in total:
+
+  accuracy      verdicts that agree with the measurement (GPU iff speedup > 1)
+  always-GPU    the same for the rule "always offload"
+  geomeans      speedup over the host of following the verdict (1 when CPU),
+                of always offloading, and of the oracle (max(speedup, 1))
+  confusion     predicted GPU/CPU x measured GPU/CPU
+  Spearman      rank correlation of predicted and measured speedups
+
+--programs FILE compares whole programs with bench/measured-h100.txt's format
+(`program dataset cpu_s gpu_s ...`, bench/gpu-offload.sh): every target nest of
+the program is explained at the dataset's sizes (from its header) and the sums
+of CPU and of GPU + transfer times decide; --host/--device/--threads name the
+machine (default: bench/machines/lent-host.machine and lent-h100.machine, 16).
+
+--measured FILE compares with times measured elsewhere instead of Table I:
+one line per launch, `KERNEL SIZE THREADS HOST DEVICE CPU_SECONDS GPU_SECONDS`
+(KERNEL a column of chikin-kernels.tsv, HOST/DEVICE profile names or files);
+'#' starts a comment.  Python 3 standard library only.  Nothing is timed here.
+"""
+import argparse
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read_tsv(path):
+    rows = []
+    header = None
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cells = line.split("\t")
+            if header is None:
+                header = cells
+            else:
+                rows.append(dict(zip(header, cells)))
+    return header, rows
+
+
+def nest_lines(path):
+    """Line of the `for` under each `#pragma omp target` of a file, in order."""
+    out = []
+    with open(path) as f:
+        lines = f.read().split("\n")
+    for i, l in enumerate(lines):
+        if re.match(r"\s*#\s*pragma\s+omp\s+target\b", l) and "data" not in l.split()[3:4]:
+            for j in range(i + 1, len(lines)):
+                if re.match(r"\s*for\s*\(", lines[j]):
+                    out.append(j + 1)
+                    break
+    return out
+
+
+def build_db(keelcc, db, mcpu):
+    base = os.path.join(ROOT, "polybench-inputs")
+    util = os.path.join(base, "utilities")
+    for d in sorted(os.listdir(os.path.join(base, "omp-target"))):
+        for c in sorted(os.listdir(os.path.join(base, "omp-target", d))):
+            if not c.endswith(".c"):
+                continue
+            src = os.path.join(base, "omp-target", d, c)
+            env = dict(os.environ, KEEL_DB=db)
+            obj = os.path.join(os.path.dirname(db), c + ".o")
+            subprocess.run([keelcc, "--keel-mcpu=" + mcpu, "-O2", "-fopenmp", "-c", "-I" + util,
+                            "-I" + os.path.dirname(src), src, "-o", obj],
+                           env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def explain(keel, db, loc, size, dims, threads, host, device):
+    env = dict(os.environ)
+    env.pop("KEEL_HOST", None)
+    env.pop("KEEL_DEVICE", None)
+    base = [keel, "explain", loc, "--host", host, "--device", device,
+            "--threads", str(threads)]
+    r = subprocess.run(base + [db], capture_output=True, text=True, env=env)
+    m = re.search(r"^needs\s+(\S+)", r.stdout, re.M)
+    if not m:
+        raise RuntimeError("keel explain %s: %s" % (loc, r.stderr.strip()))
+    n = size if dims == 2 else int(round(size ** (2.0 / 3.0)))
+    syms = [s for s in m.group(1).split(",") if s != "-"]
+    sets = ",".join("%s=%d" % (s, n) for s in syms)
+    r = subprocess.run(base + (["--set", sets] if sets else []) + [db],
+                       capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        raise RuntimeError("keel explain %s: %s" % (loc, r.stderr.strip()))
+    sec = re.search(r"^seconds\s+cpu (\S+) gpu (\S+) xfer (\S+)", r.stdout, re.M)
+    ver = re.search(r"^verdict .*-> (GPU|CPU)", r.stdout, re.M)
+    cpu, gpu, xfer = (float(x) for x in sec.groups())
+    return cpu / (gpu + xfer), ver.group(1) == "GPU", r.stdout
+
+
+def ranks(xs):
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return r
+
+
+def spearman(a, b):
+    if len(a) < 2:
+        return float("nan")
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = math.sqrt(sum((x - ma) ** 2 for x in ra))
+    vb = math.sqrt(sum((y - mb) ** 2 for y in rb))
+    return cov / (va * vb) if va > 0 and vb > 0 else float("nan")
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def summarize(label, cells):
+    n = len(cells)
+    ok = sum(1 for c in cells if c["gpu"] == (c["meas"] > 1))
+    always = sum(1 for c in cells if c["meas"] > 1)
+    follow = geomean([c["meas"] if c["gpu"] else 1.0 for c in cells])
+    alw = geomean([c["meas"] for c in cells])
+    orc = geomean([max(c["meas"], 1.0) for c in cells])
+    rho = spearman([c["pred"] for c in cells], [c["meas"] for c in cells])
+    print("%-30s %3d  %3d (%5.1f%%)  %3d (%5.1f%%)  %8.2fx %8.2fx %8.2fx  %5.1f%%  %5.2f  %s" % (
+        label, n, ok, 100.0 * ok / n, always, 100.0 * always / n, follow, alw, orc,
+        100.0 * follow / orc, rho, "ok" if follow >= alw - 1e-9 else "BELOW always-GPU"))
+
+
+def header_sizes(src, dataset):
+    """The #defines of one dataset block of a PolyBench-style header."""
+    h = os.path.splitext(src)[0] + ".h"
+    out, cur = {}, None
+    with open(h) as f:
+        for line in f:
+            m = re.match(r"#\s*(?:if|elif)\s+defined\((\w+)_DATASET\)", line)
+            if m:
+                cur = m.group(1)
+                continue
+            if re.match(r"#\s*else", line):
+                cur = "EXTRALARGE"
+                continue
+            if re.match(r"#\s*endif", line):
+                cur = None
+            m = re.match(r"#\s*define\s+(\w+)\s+(\d+)\s*$", line)
+            if m and cur == dataset:
+                out[m.group(1).lower()] = int(m.group(2))
+    return out
+
+
+def programs(a, kernels):
+    tmp = None
+    db = a.db
+    if not db:
+        tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
+        db = os.path.join(tmp, "keel.db")
+        build_db(a.keelcc, db, a.mcpu)
+    files = {}
+    for k in kernels:
+        if k["file"] != "-":
+            files.setdefault(k["file"].split("/")[0], k["file"])
+    rows = []
+    with open(a.programs) as f:
+        for line in f:
+            w = line.split("#")[0].split()
+            if len(w) < 4 or w[0] == "program":
+                continue
+            rows.append((w[0], w[1], float(w[2]), float(w[3])))
+    env = dict(os.environ)
+    env.pop("KEEL_HOST", None)
+    env.pop("KEEL_DEVICE", None)
+    cells = []
+    for prog, ds, cs, gs in rows:
+        rel = files.get(prog)
+        if not rel:
+            print("no input for %s: skipped" % prog, file=sys.stderr)
+            continue
+        src = os.path.join(ROOT, "polybench-inputs", "omp-target", rel)
+        sizes = header_sizes(src, ds)
+        cpu = gpu = 0.0
+        for ln in nest_lines(src):
+            loc = "omp-target/%s:%d" % (rel, ln)
+            base = [a.keel, "explain", loc, "--host", a.host, "--device", a.device,
+                    "--threads", str(a.threads)]
+            r = subprocess.run(base + [db], capture_output=True, text=True, env=env)
+            need = re.search(r"^needs\s+(\S+)", r.stdout, re.M).group(1).split(",")
+            sets = ",".join("%s=%d" % (s_, sizes[s_]) for s_ in need if s_ in sizes)
+            r = subprocess.run(base + ["--set", sets, db], capture_output=True, text=True, env=env)
+            sec = re.search(r"^seconds\s+cpu (\S+) gpu (\S+) xfer (\S+)", r.stdout, re.M)
+            if not sec:
+                raise RuntimeError("keel explain %s: %s" % (loc, r.stderr.strip()))
+            c, g, x = (float(v) for v in sec.groups())
+            cpu += c
+            gpu += g + x
+        pred = cpu / gpu
+        cells.append(dict(group=ds, kern=prog, pred=pred, gpu=pred > 1, meas=cs / gs))
+        if a.cells:
+            print("%-10s %-9s predicted %9.3gx (cpu %.3g s, gpu %.3g s)  measured %6.2fx (cpu %.3g s, gpu %.3g s)  %s" % (
+                ds, prog, pred, cpu, gpu, cs / gs, cs, gs,
+                "ok" if (pred > 1) == (cs / gs > 1) else "WRONG"))
+    report(cells, 0, a)
+    if tmp:
+        for f in os.listdir(tmp):
+            os.unlink(os.path.join(tmp, f))
+        os.rmdir(tmp)
+
+
+def report(cells, skipped, a):
+    print("%-30s %3s  %-13s %-13s  %9s %9s %9s  %6s  %5s" % (
+        "group", "n", "keel right", "always-GPU", "keel", "always", "oracle", "of orc",
+        "rho"))
+    groups = []
+    for c in cells:
+        if c["group"] not in groups:
+            groups.append(c["group"])
+    for g in groups:
+        summarize(g, [c for c in cells if c["group"] == g])
+    summarize("all", cells)
+    tp = sum(1 for c in cells if c["gpu"] and c["meas"] > 1)
+    fp = sum(1 for c in cells if c["gpu"] and c["meas"] <= 1)
+    fn = sum(1 for c in cells if not c["gpu"] and c["meas"] > 1)
+    tn = sum(1 for c in cells if not c["gpu"] and c["meas"] <= 1)
+    print("\nconfusion          measured GPU  measured CPU")
+    print("  predicted GPU    %12d  %12d" % (tp, fp))
+    print("  predicted CPU    %12d  %12d" % (fn, tn))
+    if skipped:
+        print("\n%d cells have no input among the omp-target kernels (see %s)" % (
+            skipped, os.path.relpath(a.kernels, ROOT)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--keel", default=os.path.join(ROOT, "build", "bin", "keel"))
+    ap.add_argument("--keelcc", default=os.path.join(ROOT, "build", "bin", "keelcc"))
+    ap.add_argument("--db", help="an existing database of the omp-target inputs")
+    ap.add_argument("--table", default=os.path.join(ROOT, "bench", "chikin-table1.tsv"))
+    ap.add_argument("--kernels", default=os.path.join(ROOT, "bench", "chikin-kernels.tsv"))
+    ap.add_argument("--measured", help="KERNEL SIZE THREADS HOST DEVICE CPU_S GPU_S lines")
+    ap.add_argument("--cells", action="store_true", help="print every verdict")
+    ap.add_argument("--programs", help="program dataset cpu_s gpu_s lines (bench/measured-h100.txt)")
+    ap.add_argument("--host", default=os.path.join(ROOT, "bench", "machines", "lent-host.machine"))
+    ap.add_argument("--device", default=os.path.join(ROOT, "bench", "machines", "lent-h100.machine"))
+    ap.add_argument("--threads", type=int, default=16)
+    ap.add_argument("--mcpu", default="pwr9,pwr8",
+                    help="llvm-mca CPUs for keelcc (default: the Table I hosts' pwr9,pwr8)")
+    a = ap.parse_args()
+
+    _, kernels = read_tsv(a.kernels)
+    kmap = {}
+    for k in kernels:
+        if k["file"] == "-":
+            continue
+        src = os.path.join(ROOT, "polybench-inputs", "omp-target", k["file"])
+        lines = nest_lines(src)
+        kmap[k["column"]] = ("omp-target/%s:%d" % (k["file"], lines[int(k["nest"]) - 1]),
+                             int(k["dims"]))
+
+    if a.programs:
+        return programs(a, kernels)
+
+    # the launches to evaluate: (group label, kernel, size, threads, host, device, measured)
+    todo = []
+    skipped = 0
+    if a.measured:
+        with open(a.measured) as f:
+            for line in f:
+                line = line.split("#")[0].split()
+                if not line:
+                    continue
+                kern, size, thr, host, dev, cs, gs = line
+                g = "%s %s thr %s SIZE %s" % (os.path.basename(host), os.path.basename(dev),
+                                              thr, size)
+                todo.append((g, kern, int(size), int(thr), host, dev, float(cs) / float(gs)))
+    else:
+        header, rows = read_tsv(a.table)
+        for r in rows:
+            g = "%s %s+%s %3s thr" % (r["mode"], r["host"], r["device"], r["threads"])
+            for col in header[6:]:
+                if col not in kmap:
+                    skipped += 1
+                    continue
+                todo.append((g, col, int(r["size"]), int(r["threads"]), r["host"],
+                             r["device"], float(r[col])))
+
+    tmp = None
+    db = a.db
+    if not db:
+        tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
+        db = os.path.join(tmp, "keel.db")
+        build_db(a.keelcc, db, a.mcpu)
+
+    cells = []
+    for g, kern, size, thr, host, dev, meas in todo:
+        if kern not in kmap:
+            print("no input for %s: skipped" % kern, file=sys.stderr)
+            continue
+        loc, dims = kmap[kern]
+        pred, gpu, _ = explain(a.keel, db, loc, size, dims, thr, host, dev)
+        cells.append(dict(group=g, kern=kern, pred=pred, gpu=gpu, meas=meas))
+        if a.cells:
+            print("%-30s %-9s predicted %9.3gx %s  measured %8.2fx  %s" % (
+                g, kern, pred, "GPU" if gpu else "CPU", meas,
+                "ok" if gpu == (meas > 1) else "WRONG"))
+
+    report(cells, skipped, a)
+    if tmp:
+        for f in os.listdir(tmp):
+            os.unlink(os.path.join(tmp, f))
+        os.rmdir(tmp)
+
+
+if __name__ == "__main__":
+    main()

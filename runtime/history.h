@@ -1,0 +1,64 @@
+/*
+ * history.h -- measured times per (loop, size key, device) and the
+ * StarPU-style models built from them (starpu-history-models.txt):
+ *
+ *   - a history table: every measurement of a loop at one set of values
+ *     (the size key, "n=1100") on one device ("cpu" | "gpu") updates the
+ *     running mean and variance (Welford) in one UPSERT, safe from many
+ *     threads and processes (SQLite WAL, busy timeout);
+ *   - a size with RT_HISTORY_TRUST samples on both devices is calibrated
+ *     (StarPU: 10) and its means decide instead of the analytic models;
+ *   - otherwise a per-loop, per-device regression t = a n^b + c over the
+ *     sizes seen (n: the nest's footprint in bytes, StarPU's data size)
+ *     predicts unseen sizes once 3 distinct sizes are known on both.
+ *
+ * The table `history` is created on first write (db/SCHEMA.md).
+ */
+#ifndef KEEL_RUNTIME_HISTORY_H
+#define KEEL_RUNTIME_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_HISTORY_TRUST 10     /* StarPU's calibration threshold */
+
+typedef struct {
+    double a, b, c;             /* t = a * n^b + c */
+} rt_fit;
+
+/* Least-squares fit of t = a n^b + c to k points (relative error; c from
+ * {0, 0.1, ..., 0.9} x min t, a and b by log-log regression for each).
+ * 0, or -1 when fewer than 3 distinct sizes. */
+int rt_history_fit(int k, const double *n, const double *t, rt_fit *out);
+double rt_fit_eval(const rt_fit *f, double n);
+
+/* Add one measurement.  0, or -1 with a message. */
+int rt_history_add(const char *dbpath, int64_t loop_id, const char *key, double n,
+                   const char *device, double seconds, char *err, size_t errlen);
+
+typedef struct {
+    int decides;                /* 1: history gives both devices' times */
+    const char *how;            /* "measured" (calibrated size) | "regression" */
+    double cpu_s, gpu_s;
+    int cpu_samples, gpu_samples;   /* at this size */
+    rt_fit cpu_fit, gpu_fit;
+    int cpu_sizes, gpu_sizes;       /* distinct sizes seen */
+} rt_history_pred;
+
+/* What history says for one loop at one size.  0 (see out->decides), or
+ * -1 with a message; a database without the table is "nothing known". */
+int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, double n,
+                      rt_history_pred *out, char *err, size_t errlen);
+
+/* The same on an open connection (libkeelrt's log connection). */
+struct sqlite3;
+int rt_history_add_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
+                     const char *device, double seconds);
+int rt_history_lookup_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
+                        rt_history_pred *out);
+/* The size key of a launch: "name=value" for each symbol, sorted by name,
+ * comma-separated.  -1 when it does not fit. */
+int rt_history_key(int n, const char *const *names, const long long *values, char *buf,
+                   size_t len);
+
+#endif

@@ -1,0 +1,618 @@
+/*
+ * machines.c -- machines as data: the profile text format, its parser and
+ * writer, the built-in profiles written in it (each number with its
+ * source), and lookup by name, by file, and by CUDA device name.
+ *
+ * Format (README.md, "Machines as data"): one `key = value` per line, '#'
+ * starts a comment, blank lines are ignored.  Numbers take an optional unit:
+ * an SI prefix k M G T or a binary one Ki Mi Gi followed by B, Hz, B/s or
+ * flop/s, or a time ns us ms s, or the words cycles / threads / warps /
+ * blocks (no scaling).  `kind` (cpu | gpu) decides what `clock`, `mem_bw`,
+ * `l2` and `mem_latency` mean: CPU latency is a time, GPU latency is cycles
+ * of the SM clock (Hong-Kim's Mem_LD).  `source` lines accumulate.
+ *
+ * Parsed profiles are allocated once and never freed (a process reads a
+ * handful); the built-ins are parsed on first use under pthread_once, user
+ * profiles under a mutex, so lookup is safe from many threads.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "model.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct machine {
+    rt_profile p;
+    char name[64], desc[256], source[2048], mca[32];
+    struct machine *next;
+} machine;
+
+/* ---- built-in profiles ---------------------------------------------------
+ * Overheads fork/join/schedule/loop_overhead are chikin Table II (POWER9,
+ * EPCC micro-benchmarks); profiles without their own measurement reuse them.
+ * Departure delays are Hong & Kim (ISCA 2009) Table 6; the OpenMP grid
+ * (128 threads per team, at most 65536 teams) and the 10 us launch +
+ * target-region overhead are estimates of clang's libomptarget, kept from
+ * the earlier compiled-in profiles. */
+#define TABLE2 "fork = 3000 cycles\njoin = 4000 cycles\nschedule = 10154 cycles\n" \
+               "loop_overhead = 4 cycles\n"
+#define HKGRID "departure_coal = 4 cycles\ndeparture_uncoal = 10 cycles\n" \
+               "threads_per_block = 128\nmax_blocks = 65536\nlaunch = 10 us\nsector = 32 B\n"
+
+/* chikin Table III (V100, after Jia et al.): L1 hit 28, L2 hit 193 cycles;
+ * reused for the other GPUs with Table III's DRAM latency (an assumption,
+ * noted in their sources as "latency ... of chikin Table III reused"). */
+#define TABLE3_HITS "l1_latency = 28 cycles\nl2_latency = 193 cycles\n"
+
+static const char *const builtin_text[] = {
+    /* ---- CPUs ---- */
+    "name = power9\nkind = cpu\n"
+    "desc = IBM POWER9 (AC922 host of Chikin et al.), 2 x 20 cores x SMT4 = 160 threads\n"
+    "source = chikin Table II (3 GHz, overheads); IBM AC922 8335-GTH redbook (2 sockets x 20 "
+    "cores, SMT4, 160 threads as in chikin IV.E; 8 DDR4-2666 channels per socket)\n"
+    "source = POWER9 user manual (128-byte lines, 512 KiB L2 and 10 MiB L3 per core pair)\n"
+    "source = estimates: sustained 200 GB/s (~60% of 340 GB/s peak), DRAM latency 100 ns, "
+    "16 outstanding misses per core (POWER8 UM load-miss queue), 8 flop/cycle/core\n"
+    "clock = 3 GHz\ncores = 40\nsmt = 4\nmem_bw = 200 GB/s\nline = 128 B\n"
+    "l2 = 256 KiB\nl3 = 200 MiB\nmem_latency = 100 ns\nmlp = 16\npeak_flops = 960 Gflop/s\n"
+    "mca_cpu = pwr9\n" TABLE2,
+
+    "name = power8\nkind = cpu\n"
+    "desc = IBM POWER8 (S822LC host of the K80 in Chikin et al.), 2 x 10 cores x SMT8\n"
+    "source = chikin section III (3000 MHz, 160 threads); IBM S822LC 8335-GTA redbook (2 "
+    "sockets x 10 cores, SMT8, Centaur-buffered DDR4)\n"
+    "source = POWER8 user manual (128-byte lines, 512 KiB L2 and 8 MiB L3 per core, "
+    "16-entry load-miss queue)\n"
+    "source = estimates: sustained 150 GB/s, DRAM latency 110 ns (Centaur buffer), "
+    "8 flop/cycle/core; overheads chikin Table II reused\n"
+    "clock = 3 GHz\ncores = 20\nsmt = 8\nmem_bw = 150 GB/s\nline = 128 B\n"
+    "l2 = 512 KiB\nl3 = 160 MiB\nmem_latency = 110 ns\nmlp = 16\npeak_flops = 480 Gflop/s\n"
+    "mca_cpu = pwr8\n" TABLE2,
+
+    "name = xeon-8480\nkind = cpu\n"
+    "desc = Intel Xeon Platinum 8480+ (Sapphire Rapids), 56 cores x SMT2\n"
+    "source = Intel ARK 8480+ (56 cores, 2 threads/core, 2.0 GHz base, 105 MB L3, 8 x "
+    "DDR5-4800 = 307 GB/s peak); Intel optimization manual (64-byte lines, 2 MB L2/core, "
+    "16 L1D fill buffers on Golden Cove, 2 x 512-bit FMA = 32 flop/cycle)\n"
+    "source = estimates: sustained 245 GB/s (80% of peak), DRAM latency 110 ns; overheads "
+    "chikin Table II reused\n"
+    "clock = 2 GHz\ncores = 56\nsmt = 2\nmem_bw = 245 GB/s\nline = 64 B\n"
+    "l2 = 2 MiB\nl3 = 105 MiB\nmem_latency = 110 ns\nmlp = 16\npeak_flops = 3584 Gflop/s\n"
+    "mca_cpu = sapphirerapids\n" TABLE2,
+
+    "name = q8300\nkind = cpu\n"
+    "desc = Intel Core 2 Quad Q8300, 4 threads\n"
+    "source = boat-hull Table 3 (40 GFLOPS, STREAM 4.7 GB/s, 4 threads); Intel spec (2.5 GHz, "
+    "2 x 2 MB L2); 8 fill buffers, latency 80 ns estimates; overheads chikin Table II reused\n"
+    "clock = 2.5 GHz\ncores = 4\nsmt = 1\nmem_bw = 4.7 GB/s\nline = 64 B\n"
+    "l2 = 1 MiB\nl3 = 0 B\nmem_latency = 80 ns\nmlp = 8\npeak_flops = 40 Gflop/s\n"
+    "mca_cpu = core2\n" TABLE2,
+
+    "name = i7-930\nkind = cpu\n"
+    "desc = Intel Core i7-930 (Nehalem), 4 cores x SMT2\n"
+    "source = boat-hull Table 3 (90 GFLOPS, STREAM 12.2 GB/s, 8 threads); Intel spec (2.8 GHz, "
+    "256 KB L2/core, 8 MB L3); 10 fill buffers (Intel optimization manual), latency 70 ns "
+    "estimate; overheads chikin Table II reused\n"
+    "clock = 2.8 GHz\ncores = 4\nsmt = 2\nmem_bw = 12.2 GB/s\nline = 64 B\n"
+    "l2 = 256 KiB\nl3 = 8 MiB\nmem_latency = 70 ns\nmlp = 10\npeak_flops = 90 Gflop/s\n"
+    "mca_cpu = nehalem\n" TABLE2,
+
+    /* ---- GPUs ---- */
+    "name = v100\nkind = gpu\n"
+    "desc = NVIDIA Tesla V100 over NVLink 2 (Chikin et al.)\n"
+    "source = chikin Table III (84 SMs, 1.53 GHz, 900 GB/s, NVLink 25 GB/s, 64 warps and 2048 "
+    "threads/SM, issue 1 cycle, memory latency 1029 cycles); CUDA cc 7.0 (32 blocks/SM, 4 warp "
+    "schedulers/SM); Volta whitepaper (6 MB L2); departure delays Hong-Kim Table 6; L1 and L2 hit "
+    "latencies 28 and 193 cycles (chikin Table III)\n"
+    "sms = 84\nclock = 1.53 GHz\nmem_bw = 900 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 64\n"
+    "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 6 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = k80\nkind = gpu\n"
+    "desc = NVIDIA Tesla K80 (one GK210 of the board) over PCIe 3.0\n"
+    "source = NVIDIA K80 datasheet (13 SMX per GK210, 875 MHz boost, 240 GB/s per GPU, 1.5 MB "
+    "L2); CUDA cc 3.7 (64 warps, 2048 threads, 16 blocks/SM, 4 warp schedulers/SMX); bus 10 GB/s "
+    "estimate (practical PCIe 3.0 x16); latencies (DRAM 1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
+    "sms = 13\nclock = 875 MHz\nmem_bw = 240 GB/s\nbus_bw = 10 GB/s\nmax_warps_sm = 64\n"
+    "max_threads_sm = 2048\nmax_blocks_sm = 16\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 1536 KiB\n" TABLE3_HITS HKGRID,
+
+    "name = a100\nkind = gpu\n"
+    "desc = NVIDIA A100 SXM4 40GB over PCIe 4.0\n"
+    "source = NVIDIA A100 datasheet (108 SMs, 1.41 GHz boost, 1555 GB/s, 40 MB L2); CUDA cc 8.0 "
+    "(64 warps, 2048 threads, 32 blocks/SM, 4 schedulers); bus 25 GB/s estimate (practical "
+    "PCIe 4.0 x16); latencies (DRAM 1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
+    "sms = 108\nclock = 1.41 GHz\nmem_bw = 1555 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 64\n"
+    "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 40 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = h100\nkind = gpu\n"
+    "desc = NVIDIA H100 SXM5 80GB over PCIe 5.0\n"
+    "source = NVIDIA H100 datasheet (132 SMs, 1.98 GHz boost, 3.35 TB/s, 50 MB L2); CUDA cc 9.0 "
+    "(64 warps, 2048 threads, 32 blocks/SM, 4 schedulers); bus 25 GB/s estimate: half the "
+    "~50 GB/s of pinned PCIe 5.0 x16, as OpenMP maps pageable (malloc'ed) memory through the "
+    "driver's staging buffers (the lent machine measured 5.18 GB/s pageable)\n"
+    "source = measured on the lent H100 80GB HBM3 by bench/gpu-probe.cu: DRAM 696, L2 410, L1 39 "
+    "cycles (pointer chase), empty kernel + synchronise 11.1 us\n"
+    "sms = 132\nclock = 1.98 GHz\nmem_bw = 3350 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 64\n"
+    "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 696 cycles\nl2 = 50 MiB\nl1_latency = 39 cycles\nl2_latency = 410 cycles\n"
+    HKGRID "launch = 11.1 us\n",
+
+    "name = h100-pcie\nkind = gpu\n"
+    "desc = NVIDIA H100 PCIe 80GB over PCIe 5.0\n"
+    "source = NVIDIA H100 datasheet, PCIe form factor (114 SMs, 1.755 GHz boost, 2.0 TB/s HBM2e, "
+    "50 MB L2); CUDA cc 9.0 (64 warps, 2048 threads, 32 blocks/SM, 4 schedulers); bus 50 GB/s "
+    "estimate (practical PCIe 5.0 x16); latencies (DRAM 1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
+    "sms = 114\nclock = 1.755 GHz\nmem_bw = 2000 GB/s\nbus_bw = 50 GB/s\nmax_warps_sm = 64\n"
+    "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 50 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = gtx470\nkind = gpu\n"
+    "desc = NVIDIA GeForce GTX470 (Fermi) of the boat hull paper\n"
+    "source = boat-hull Table 2 (P_coalesced 95 GB/s, B_bus 5.1 GB/s); NVIDIA spec (14 SMs, "
+    "1.215 GHz shader clock, 640 KB L2); CUDA cc 2.0 (48 warps, 1536 threads, 8 blocks/SM, 2 "
+    "schedulers); issue 2 cycles (16-wide groups); latency 600 cycles estimate\n"
+    "sms = 14\nclock = 1.215 GHz\nmem_bw = 95 GB/s\nbus_bw = 5.1 GB/s\nmax_warps_sm = 48\n"
+    "max_threads_sm = 1536\nmax_blocks_sm = 8\nissue_cycles = 2\nschedulers = 2\n"
+    "mem_latency = 600 cycles\nl2 = 640 KiB\n" HKGRID,
+
+    "name = gts250\nkind = gpu\n"
+    "desc = NVIDIA GeForce GTS250 (G92b) of the boat hull paper\n"
+    "source = boat-hull Table 2 (P_coalesced 56 GB/s, B_bus 2.1 GB/s); NVIDIA spec (16 SMs, "
+    "1.836 GHz shader clock, no L2); CUDA cc 1.1 (24 warps, 768 threads, 8 blocks/SM, 1 "
+    "scheduler); issue 4 cycles (8 SPs, as GTX280 in Hong-Kim); latency 600 cycles estimate\n"
+    "sms = 16\nclock = 1.836 GHz\nmem_bw = 56 GB/s\nbus_bw = 2.1 GB/s\nmax_warps_sm = 24\n"
+    "max_threads_sm = 768\nmax_blocks_sm = 8\nissue_cycles = 4\nschedulers = 1\n"
+    "mem_latency = 600 cycles\nl2 = 0 B\n" HKGRID,
+};
+
+/* Conservative host defaults when the database holds no calibration: a
+ * 2 GHz core, 40 GB/s sustained (a dual-channel DDR5 desktop or a small
+ * server; generous so that memory-bound nests are not offloaded on a
+ * guess), 16 flop/cycle/core, 8 cores, chikin Table II overheads. */
+static const char host_text[] =
+    "name = host\nkind = cpu\n"
+    "desc = this host (conservative defaults; run `keel calibrate` or set KEEL_HOST)\n"
+    "source = defaults: 2 GHz, 8 cores, 40 GB/s, 16 flop/cycle/core; 64-byte lines, 1 MiB L2, "
+    "16 MiB L3, 90 ns, 12 misses/core (x86 estimates); overheads chikin Table II\n"
+    "clock = 2 GHz\ncores = 8\nsmt = 1\nmem_bw = 40 GB/s\nline = 64 B\nl2 = 1 MiB\n"
+    "l3 = 16 MiB\nmem_latency = 90 ns\nmlp = 12\npeak_flops = 256 Gflop/s\n" TABLE2;
+
+#define NBUILTIN (int)(sizeof builtin_text / sizeof builtin_text[0])
+
+static machine builtins[NBUILTIN], host_default;
+static int nbuiltins;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t user_lock = PTHREAD_MUTEX_INITIALIZER;
+static machine *users;       /* loaded user profiles, newest first */
+
+/* ---- parsing -------------------------------------------------------------- */
+
+static int eq_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+/* "3 GHz" -> 3e9, "512 KiB" -> 524288, "100 ns" -> 1e-7, "1029 cycles". */
+static int parse_number(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno)
+        return -1;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    const char *u = end;
+    static const struct { const char *u; double f; } time[] = {
+        { "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+    };
+    for (size_t i = 0; i < sizeof time / sizeof time[0]; i++)
+        if (strcmp(u, time[i].u) == 0)
+            return *out = v * time[i].f, 0;
+    double f = 1;
+    switch (*u) {
+    case 'k': case 'K': f = 1e3; break;
+    case 'M': f = 1e6; break;
+    case 'G': f = 1e9; break;
+    case 'T': f = 1e12; break;
+    }
+    if (f != 1) {
+        u++;
+        if (*u == 'i') {
+            f = f == 1e3 ? 1024.0 : f == 1e6 ? 1048576.0 : f == 1e9 ? 1073741824.0 : 1099511627776.0;
+            u++;
+        }
+    }
+    static const char *const words[] = { "", "B", "Hz", "B/s", "flop/s", "cycles", "cycle",
+                                         "threads", "warps", "blocks" };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(u, words[i]) == 0)
+            return *out = v * f, 0;
+    return -1;
+}
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+    snprintf(dst, len, "%s", src);
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = 0;
+    return s;
+}
+
+/* Parse text into m (m zeroed by the caller).  0, or -1 with a message. */
+static int parse_into(machine *m, const char *text, const char *origin, char *err, size_t errlen)
+{
+    rt_profile *p = &m->p;
+    char *copy = strdup(text ? text : "");
+    if (!copy)
+        return snprintf(err, errlen, "out of memory"), -1;
+    /* kind first: it decides what clock, mem_bw, l2 and mem_latency mean */
+    int kind = -1;
+    for (char *l = copy; l && *l;) {
+        char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l) : strlen(l);
+        if (n > 4 && strncmp(l, "kind", 4) == 0) {
+            char v[64];
+            snprintf(v, sizeof v, "%.*s", (int)(n > 60 ? 60 : n), l);
+            char *eq = strchr(v, '=');
+            if (eq) {
+                char *t = trim(eq + 1);
+                kind = eq_nocase(t, "cpu") ? RT_CPU : eq_nocase(t, "gpu") ? RT_GPU : -1;
+            }
+        }
+        l = nl ? nl + 1 : NULL;
+    }
+    if (kind < 0) {
+        free(copy);
+        return snprintf(err, errlen, "%s: no `kind = cpu` or `kind = gpu` line", origin), -1;
+    }
+    p->kind = kind;
+    int lineno = 0, rc = 0;
+
+    for (char *l = copy, *next; l && rc == 0; l = next) {
+        next = strchr(l, '\n');
+        if (next)
+            *next++ = 0;
+        lineno++;
+        char *hash = strchr(l, '#');
+        if (hash)
+            *hash = 0;
+        char *t = trim(l);
+        if (!*t)
+            continue;
+        char *eq = strchr(t, '=');
+        if (!eq) {
+            rc = -1;
+            snprintf(err, errlen, "%s:%d: want `key = value`", origin, lineno);
+            break;
+        }
+        *eq = 0;
+        char *key = trim(t), *val = trim(eq + 1);
+        if (!strcmp(key, "name")) {
+            if (!*val || strchr(val, '/') || strlen(val) >= sizeof m->name)
+                rc = -1, snprintf(err, errlen, "%s:%d: bad name", origin, lineno);
+            copy_str(m->name, sizeof m->name, val);
+            continue;
+        }
+        if (!strcmp(key, "kind"))
+            continue;
+        if (!strcmp(key, "desc")) {
+            copy_str(m->desc, sizeof m->desc, val);
+            continue;
+        }
+        if (!strcmp(key, "source")) {
+            size_t used = strlen(m->source);
+            snprintf(m->source + used, sizeof m->source - used, "%s%s", used ? "; " : "", val);
+            continue;
+        }
+        if (!strcmp(key, "mca_cpu")) {
+            copy_str(m->mca, sizeof m->mca, val);
+            continue;
+        }
+        double v;
+        if (parse_number(val, &v) || v < 0) {
+            rc = -1;
+            snprintf(err, errlen, "%s:%d: bad value '%s' for %s", origin, lineno, val, key);
+            break;
+        }
+        int cpu = kind == RT_CPU;
+        struct { const char *k; double *d; int *i; } map[] = {
+            { "clock", cpu ? &p->freq_hz : &p->gpu_hz, NULL },
+            { "cores", NULL, &p->cores }, { "smt", NULL, &p->smt },
+            { "mem_bw", cpu ? &p->mem_bw : &p->gpu_bw, NULL },
+            { "line", &p->line, NULL },
+            { "l2", cpu ? &p->l2 : &p->gpu_l2, NULL }, { "l3", &p->l3, NULL },
+            { "mem_latency", cpu ? &p->cpu_mem_lat : &p->mem_lat, NULL },
+            { "mlp", &p->mlp, NULL }, { "peak_flops", &p->peak_flops, NULL },
+            { "fork", &p->fork_cycles, NULL }, { "join", &p->join_cycles, NULL },
+            { "schedule", &p->sched_cycles, NULL }, { "loop_overhead", &p->loop_overhead, NULL },
+            { "sms", NULL, &p->sms }, { "bus_bw", &p->bus_bw, NULL },
+            { "max_warps_sm", NULL, &p->max_warps_sm },
+            { "max_threads_sm", NULL, &p->max_threads_sm },
+            { "max_blocks_sm", NULL, &p->max_blocks_sm },
+            { "issue_cycles", &p->issue_cycles, NULL }, { "schedulers", NULL, &p->schedulers },
+            { "departure_coal", &p->dep_coal, NULL }, { "departure_uncoal", &p->dep_uncoal, NULL },
+            { "threads_per_block", NULL, &p->threads_per_block },
+            { "max_blocks", NULL, &p->max_blocks }, { "launch", &p->launch_s, NULL },
+            { "sector", &p->sector, NULL },
+            { "l1_latency", &p->l1_lat, NULL }, { "l2_latency", &p->l2_lat, NULL },
+            { "target_fallback", &p->target_fallback, NULL },
+        };
+        int found = 0;
+        for (size_t i = 0; i < sizeof map / sizeof map[0] && !found; i++)
+            if (!strcmp(key, map[i].k)) {
+                found = 1;
+                if (map[i].d)
+                    *map[i].d = v;
+                else if (v > 1e9 || v != (double)(int)v)
+                    rc = -1, snprintf(err, errlen, "%s:%d: %s wants an integer", origin, lineno, key);
+                else
+                    *map[i].i = (int)v;
+            }
+        if (!found) {
+            rc = -1;
+            snprintf(err, errlen, "%s:%d: unknown key '%s'", origin, lineno, key);
+        }
+    }
+
+    free(copy);
+    if (rc)
+        return -1;
+    if (!m->name[0])
+        return snprintf(err, errlen, "%s: no `name = ...` line", origin), -1;
+    /* what every model divides by must be there */
+    const char *miss = NULL;
+    if (kind == RT_CPU) {
+        if (!(p->freq_hz > 0)) miss = "clock";
+        else if (p->cores <= 0) miss = "cores";
+        else if (!(p->mem_bw > 0)) miss = "mem_bw";
+        if (p->smt <= 0) p->smt = 1;
+        if (!(p->line > 0)) p->line = 64;
+    } else {
+        if (!(p->gpu_hz > 0)) miss = "clock";
+        else if (p->sms <= 0) miss = "sms";
+        else if (!(p->gpu_bw > 0)) miss = "mem_bw";
+        else if (p->max_warps_sm <= 0 || p->max_threads_sm <= 0 || p->max_blocks_sm <= 0)
+            miss = "max_warps_sm, max_threads_sm and max_blocks_sm";
+        else if (!(p->mem_lat > 0)) miss = "mem_latency";
+        if (!(p->sector > 0)) p->sector = 32;
+        if (p->schedulers <= 0) p->schedulers = 1;
+        if (!(p->issue_cycles > 0)) p->issue_cycles = 1;
+        if (p->threads_per_block <= 0) p->threads_per_block = 128;
+        if (p->max_blocks <= 0) p->max_blocks = 65536;
+        if (!(p->l1_lat > 0)) p->l1_lat = p->mem_lat;
+        if (!(p->l2_lat > 0)) p->l2_lat = p->mem_lat;
+    }
+    if (miss)
+        return snprintf(err, errlen, "%s: profile '%s' needs %s", origin, m->name, miss), -1;
+    p->name = m->name;
+    p->desc = m->desc;
+    p->source = m->source;
+    p->mca_cpu = m->mca[0] ? m->mca : NULL;
+    return 0;
+}
+
+static void parse_builtins(void)
+{
+    char err[256];
+    for (int i = 0; i < NBUILTIN; i++)
+        if (parse_into(&builtins[nbuiltins], builtin_text[i], "built-in", err, sizeof err) == 0)
+            nbuiltins++;
+    parse_into(&host_default, host_text, "built-in", err, sizeof err);
+}
+
+const rt_profile *rt_profile_parse(const char *text, const char *origin, char *err, size_t errlen)
+{
+    machine *m = calloc(1, sizeof *m);
+    if (!m)
+        return snprintf(err, errlen, "out of memory"), NULL;
+    if (parse_into(m, text, origin ? origin : "profile", err, errlen)) {
+        free(m);
+        return NULL;
+    }
+    pthread_mutex_lock(&user_lock);
+    m->next = users;
+    users = m;
+    pthread_mutex_unlock(&user_lock);
+    return &m->p;
+}
+
+const rt_profile *rt_profile_load(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return snprintf(err, errlen, "%s: %s", path, strerror(errno)), NULL;
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    int big = !feof(f);
+    fclose(f);
+    if (big)
+        return snprintf(err, errlen, "%s: larger than 16 KiB", path), NULL;
+    buf[n] = 0;
+    if (memchr(buf, 0, n))
+        return snprintf(err, errlen, "%s: not a text file", path), NULL;
+    return rt_profile_parse(buf, path, err, errlen);
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+static void put_bytes(FILE *out, const char *k, double v)
+{
+    if (v >= 1048576 && fmod(v, 1048576) == 0)
+        fprintf(out, "%s = %.17g MiB\n", k, v / 1048576);
+    else if (v >= 1024 && fmod(v, 1024) == 0)
+        fprintf(out, "%s = %.17g KiB\n", k, v / 1024);
+    else
+        fprintf(out, "%s = %.17g B\n", k, v);
+}
+
+void rt_profile_write(const rt_profile *p, FILE *out)
+{
+    fprintf(out, "# keel machine profile (keel devices --export %s)\n", p->name);
+    fprintf(out, "name = %s\nkind = %s\n", p->name, p->kind == RT_CPU ? "cpu" : "gpu");
+    if (p->desc && *p->desc)
+        fprintf(out, "desc = %s\n", p->desc);
+    /* the joined sources go back one per line */
+    const char *s = p->source ? p->source : "";
+    while (*s) {
+        const char *e = strstr(s, "; ");
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        fprintf(out, "source = %.*s\n", (int)n, s);
+        s += n + (e ? 2 : 0);
+    }
+    if (p->kind == RT_CPU) {
+        fprintf(out, "clock = %.17g GHz\ncores = %d\nsmt = %d\nmem_bw = %.17g GB/s\n",
+                p->freq_hz / 1e9, p->cores, p->smt, p->mem_bw / 1e9);
+        put_bytes(out, "line", p->line);
+        put_bytes(out, "l2", p->l2);
+        put_bytes(out, "l3", p->l3);
+        fprintf(out, "mem_latency = %.17g ns\nmlp = %.17g\npeak_flops = %.17g Gflop/s\n",
+                p->cpu_mem_lat * 1e9, p->mlp, p->peak_flops / 1e9);
+        fprintf(out, "fork = %.17g cycles\njoin = %.17g cycles\nschedule = %.17g cycles\n"
+                     "loop_overhead = %.17g cycles\n",
+                p->fork_cycles, p->join_cycles, p->sched_cycles, p->loop_overhead);
+        if (p->mca_cpu)
+            fprintf(out, "mca_cpu = %s\n", p->mca_cpu);
+        if (p->target_fallback > 0)
+            fprintf(out, "target_fallback = %.17g us\n", p->target_fallback * 1e6);
+    } else {
+        fprintf(out, "sms = %d\nclock = %.17g GHz\nmem_bw = %.17g GB/s\nbus_bw = %.17g GB/s\n",
+                p->sms, p->gpu_hz / 1e9, p->gpu_bw / 1e9, p->bus_bw / 1e9);
+        fprintf(out, "max_warps_sm = %d\nmax_threads_sm = %d\nmax_blocks_sm = %d\n",
+                p->max_warps_sm, p->max_threads_sm, p->max_blocks_sm);
+        fprintf(out, "issue_cycles = %.17g\nschedulers = %d\nmem_latency = %.17g cycles\n",
+                p->issue_cycles, p->schedulers, p->mem_lat);
+        put_bytes(out, "l2", p->gpu_l2);
+        fprintf(out, "departure_coal = %.17g cycles\ndeparture_uncoal = %.17g cycles\n",
+                p->dep_coal, p->dep_uncoal);
+        fprintf(out, "threads_per_block = %d\nmax_blocks = %d\nlaunch = %.17g us\n",
+                p->threads_per_block, p->max_blocks, p->launch_s * 1e6);
+        put_bytes(out, "sector", p->sector);
+        fprintf(out, "l1_latency = %.17g cycles\nl2_latency = %.17g cycles\n", p->l1_lat,
+                p->l2_lat);
+    }
+}
+
+/* ---- lookup --------------------------------------------------------------- */
+
+int rt_machines_dir(char *buf, size_t len)
+{
+    const char *d = getenv("KEEL_MACHINES"), *home = getenv("HOME");
+    int n;
+    if (d && *d)
+        n = snprintf(buf, len, "%s", d);
+    else if (home && *home)
+        n = snprintf(buf, len, "%s/.config/keel/machines", home);
+    else
+        return -1;
+    return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+int rt_profile_count(void)
+{
+    pthread_once(&builtin_once, parse_builtins);
+    return nbuiltins;
+}
+
+const rt_profile *rt_profile_at(int i)
+{
+    pthread_once(&builtin_once, parse_builtins);
+    return i >= 0 && i < nbuiltins ? &builtins[i].p : NULL;
+}
+
+const rt_profile *rt_profile_host_default(void)
+{
+    pthread_once(&builtin_once, parse_builtins);
+    return &host_default.p;
+}
+
+const rt_profile *rt_profile_find(const char *name)
+{
+    char err[256], path[4096];
+    if (!name || !*name)
+        return NULL;
+    pthread_once(&builtin_once, parse_builtins);
+    if (strchr(name, '/'))
+        return rt_profile_load(name, err, sizeof err);
+    if (eq_nocase(name, "host"))
+        return &host_default.p;
+    for (int i = 0; i < nbuiltins; i++)
+        if (eq_nocase(name, builtins[i].name))
+            return &builtins[i].p;
+    const rt_profile *hit = NULL;
+    pthread_mutex_lock(&user_lock);
+    for (machine *m = users; m && !hit; m = m->next)
+        if (eq_nocase(name, m->name))
+            hit = &m->p;
+    pthread_mutex_unlock(&user_lock);
+    if (hit)
+        return hit;
+    for (const char *c = name; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.')
+            return NULL;
+    if (rt_machines_dir(path, sizeof path))
+        return NULL;
+    size_t l = strlen(path);
+    if (snprintf(path + l, sizeof path - l, "/%s.machine", name) >= (int)(sizeof path - l))
+        return NULL;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    fclose(f);
+    return rt_profile_load(path, err, sizeof err);
+}
+
+const rt_profile *rt_profile_match_gpu(const char *cuda_name)
+{
+    /* Lower-case the name and drop blanks and dashes: "GeForce GTX 470"
+     * -> "geforcegtx470", "Tesla V100-SXM2-16GB" -> "teslav100sxm216gb". */
+    char s[256];
+    size_t n = 0;
+    if (!cuda_name)
+        return NULL;
+    for (const char *p = cuda_name; *p && n + 1 < sizeof s; p++)
+        if (*p != ' ' && *p != '-')
+            s[n++] = (char)tolower((unsigned char)*p);
+    s[n] = 0;
+    static const char *const keys[][2] = {
+        { "h100pcie", "h100-pcie" }, { "h100", "h100" }, { "a100", "a100" }, { "v100", "v100" },
+        { "k80", "k80" }, { "gtx470", "gtx470" }, { "gts250", "gts250" },
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strstr(s, keys[i][0]))
+            return rt_profile_find(keys[i][1]);
+    return NULL;
+}
+
+void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
+{
+    *out = *rt_profile_host_default();
+    out->desc = "this host (calibrated by `keel calibrate`)";
+    out->source = "keel calibrate: STREAM-triad bandwidth, FMA peak, EPCC-style overheads; "
+                  "cache and latency figures of the host defaults";
+    if (c->freq_hz > 0) out->freq_hz = c->freq_hz;
+    if (c->cores > 0) out->cores = c->cores, out->smt = 1;
+    if (c->mem_bw > 0) out->mem_bw = c->mem_bw;
+    if (c->peak_flops > 0) out->peak_flops = c->peak_flops;
+    /* overheads measured in ns -> cycles of this clock */
+    if (c->fork_ns > 0) out->fork_cycles = c->fork_ns * 1e-9 * out->freq_hz;
+    if (c->join_ns > 0) out->join_cycles = c->join_ns * 1e-9 * out->freq_hz;
+    if (c->sched_ns > 0) out->sched_cycles = c->sched_ns * 1e-9 * out->freq_hz;
+}

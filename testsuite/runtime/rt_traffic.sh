@@ -1,0 +1,106 @@
+#!/bin/sh
+# rt_traffic.sh BINDIR SRCDIR -- the memory-traffic model, the GPU latency
+# chain and time-stepped regions (issue 10.4) through keelcc + `keel
+# explain`, with machine profiles written as text (machines as data), each
+# figure against a hand computation; `keel devices --add/--export` and
+# KEEL_HOST.
+BIN=$1 SRC=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+field() { sed -n "s/^  $1 *\([0-9.e+]*\) .*/\1/p" out.txt; }
+
+cp "$SRC/traffic.c" t.c
+"$BIN/keelcc" --keel-db="$work/t.db" -fopenmp -c t.c -o t.o || bad "keelcc"
+# a 1-core host with 4 KiB of cache and 64-byte lines; the same with 1 MiB
+printf 'name = tiny\nkind = cpu\nclock = 1 GHz\ncores = 1\nmem_bw = 1 GB/s\nline = 64 B\nl2 = 4 KiB\nl3 = 0 B\nmem_latency = 100 ns\nmlp = 10\n' >tiny.machine
+sed 's/^name = tiny/name = big/; s/^l2 = 4 KiB/l2 = 1 MiB/' tiny.machine >big.machine
+# a GPU without L2
+printf 'name = nol2\nkind = gpu\nsms = 10\nclock = 1 GHz\nmem_bw = 100 GB/s\nbus_bw = 10 GB/s\nmax_warps_sm = 64\nmax_threads_sm = 2048\nmax_blocks_sm = 32\nmem_latency = 500 cycles\nl2 = 0 B\n' >nol2.machine
+unset KEEL_HOST KEEL_DEVICE OMP_NUM_THREADS
+
+# colsum (t.c:5), n = 1000, one thread: s[i] += A[j][i].
+# tiny: one iteration of j touches 3 lines (192 B, fits 4 KiB); one of i
+# touches s[i] twice (64 B each) and a column of A: 1000 lines = 64000 B
+# (does not fit).  s: 64 B per i -> 1000 x 64 = 64000 B, read and write;
+# A: 64000 B per i -> 64e6 B.  Total 64128000 B.
+"$BIN/keel" explain t.c:5 --host ./tiny.machine --device ./nol2.machine --threads 1 \
+    --set n=1000 t.db >out.txt 2>err.txt || bad "explain tiny: $(cat err.txt)"
+expect_eq "$(field 'CPU DRAM traffic')" 64128000 "column walk, 4 KiB cache"
+# the accumulator s[i] does not move with j: kept in a register, one load
+# and one store per work item; A[j][i] 1000 per item
+expect_eq "$(grep -c 's\[i\] .* x 1 per work item' out.txt)" 2 "register accumulator"
+expect_eq "$(grep -c 'A\[j\]\[i\] .* x 1000 per work item' out.txt)" 1 "column loads per item"
+# GPU without L2: 1000 items = 32 warps; s[i] coalesced 8-byte: 256 B per
+# warp request, once per item: 2 x 32 x 256 = 16384 B; A[j][i] coalesced
+# across i: 32 x 1000 x 256 = 8192000 B: 8208384 B (> the 8016000 B
+# footprint).  Latency chain: 1 round at i (s) + 1000 at j = 1001.
+expect_eq "$(field 'GPU DRAM traffic')" 8208384 "GPU sectors, no L2"
+expect_eq "$(field 'GPU latency chain')" 1001 "GPU latency chain"
+expect_eq "$(sed -n 's/^machines *//p' out.txt)" "host tiny, device nol2" "machines line"
+# big: one iteration of i (64128 B) fits 1 MiB: each access moves its
+# footprint once: s 1000 x 8 = 8000 B (x2), A 1e6 x 8 = 8e6 B: 8016000 B;
+# h100's 50 MiB L2 holds the whole footprint: the same on the GPU
+"$BIN/keel" explain t.c:5 --host ./big.machine --device h100 --threads 1 \
+    --set n=1000 t.db >out.txt 2>err.txt || bad "explain big: $(cat err.txt)"
+expect_eq "$(field 'CPU DRAM traffic')" 8016000 "column walk, 1 MiB cache"
+expect_eq "$(field 'GPU DRAM traffic')" 8016000 "GPU footprint in L2"
+
+# jacobi (t.c:12): a time loop around two parallel sweeps is one region:
+# 100 steps x 2 kernels; the transfer moves A and B once, in and out:
+# 4 x 8 x (n - 2) = 32000000 B for n = 1000002; launches 100 x 2 x 10 us
+"$BIN/keel" explain t.c:12 --host power9 --device v100 --set n=1000002,tsteps=100 t.db \
+    >out.txt 2>err.txt || bad "explain jacobi: $(cat err.txt)"
+grep -q '^  region  *100 steps x 2 kernels, data resident (transfers once)$' out.txt \
+    && ok || bad "region line: $(grep region out.txt)"
+expect_eq "$(field d)" 32000000 "region transfer once"
+grep -q '^  launch overhead  *2.0 ms$' out.txt && ok || bad "launches per step: $(grep 'launch overhead' out.txt)"
+grep -q '^verdict .*-> GPU$' out.txt && ok || bad "jacobi verdict: $(grep '^verdict' out.txt)"
+grep -q '^decided by  model' out.txt && ok || bad "decided-by line"
+
+# machines as data: export, add (to KEEL_MACHINES), list, use by name
+export KEEL_MACHINES="$work/machines"
+"$BIN/keel" devices --export power9 >p9.machine || bad "export"
+grep -q '^mca_cpu = pwr9$' p9.machine && ok || bad "export mca_cpu"
+sed 's/^name = power9/name = my-p9/; s/^cores = 40/cores = 20/' p9.machine >my.machine
+expect_eq "$("$BIN/keel" devices --add my.machine)" \
+    "added my-p9 (cpu) as $work/machines/my-p9.machine" "devices --add"
+"$BIN/keel" devices >list.txt 2>&1 || bad "devices"
+grep -q '^my-p9 .*20 cores x 4 = 80 threads' list.txt && ok || bad "user profile listed"
+KEEL_HOST=my-p9 "$BIN/keel" explain t.c:5 --set n=1000 t.db >out.txt 2>err.txt \
+    || bad "KEEL_HOST: $(cat err.txt)"
+grep -q '^host        my-p9 ' out.txt && ok || bad "KEEL_HOST host line: $(grep '^host' out.txt)"
+grep -q '^  threads  *80$' out.txt && ok || bad "KEEL_HOST threads: $(grep '^  threads' out.txt)"
+printf 'name = broken\nkind = cpu\nclock = soon\n' >broken.machine
+"$BIN/keel" devices --add broken.machine >/dev/null 2>err.txt && bad "bad profile added"
+expect_eq "$(cat err.txt)" "keel: broken.machine:3: bad value 'soon' for clock" "bad profile message"
+
+# history (StarPU): 10 measurements per device at n=1000 make the size
+# trusted; their means decide over the model (which says GPU for h100)
+"$BIN/keel" explain t.c:5 --device h100 --set n=1000 t.db >out.txt 2>&1
+grep -q '^verdict .*-> GPU$' out.txt && ok || bad "model verdict before history: $(grep '^verdict' out.txt)"
+i=0
+while [ $i -lt 10 ]; do
+    echo "t.c:5 n=1000 cpu 0.002"; echo "t.c:5 n=1000 gpu 0.004   # measured with transfers"
+    i=$((i + 1))
+done >m.txt
+expect_eq "$("$BIN/keel" history --add m.txt t.db)" "added 20 measurements" "history --add"
+expect_eq "$("$BIN/keel" history t.db | awk 'NR > 1 {print $2, $3, $4, $5, $9}' | tr '\n' ';')" \
+    "n=1000 cpu 10 2.0 yes;n=1000 gpu 10 4.0 yes;" "history listing"
+"$BIN/keel" explain t.c:5 --device h100 --set n=1000 t.db >out.txt 2>&1
+grep -q '^decided by  history (measured)$' out.txt && ok || bad "decided by history: $(grep '^decided' out.txt)"
+grep -q '^verdict     cpu 2.0 ms | gpu 4.0 ms + xfer 0.0 us -> CPU$' out.txt \
+    && ok || bad "history verdict: $(grep '^verdict' out.txt)"
+# 9 samples only at another size: not trusted, no regression (one size): the model
+"$BIN/keel" explain t.c:5 --device h100 --set n=2000 t.db >out.txt 2>&1
+grep -q '^decided by  model' out.txt && ok || bad "untrusted size: $(grep '^decided' out.txt)"
+echo "t.c:5 n=1000 tpu 1" >bad.txt
+"$BIN/keel" history --add bad.txt t.db >/dev/null 2>err.txt && bad "bad device accepted"
+expect_eq "$(cat err.txt)" "keel: bad.txt:1: device 'tpu' is neither cpu nor gpu" "bad device message"
+
+echo "rt_traffic: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

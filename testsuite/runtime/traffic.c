@@ -1,0 +1,20 @@
+/* Loop nests for rt_traffic.sh: the memory-traffic model and time-stepped regions (line numbers are part of the test). */
+void colsum(int n, double A[n][n], double s[n])
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            s[i] += A[j][i];
+}
+
+void jacobi(int n, int tsteps, double A[n], double B[n])
+{
+    for (int t = 0; t < tsteps; t++) {
+#pragma omp parallel for
+        for (int i = 1; i < n - 1; i++)
+            B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);
+#pragma omp parallel for
+        for (int i = 1; i < n - 1; i++)
+            A[i] = B[i];
+    }
+}
