@@ -403,6 +403,41 @@ static int token_before(const text_map *m, size_t pos, size_t *tok, int *line)
     return P_MACRO;
 }
 
+/* Is the `#pragma` on line l an OpenMP directive that stands alone or opens
+ * a section (barrier, taskwait, flush, section, ...)?  Such a pragma is not
+ * its loop's: the opening goes below it (below `omp section`, the block is
+ * the section's statement). */
+static int standalone_pragma(const text_map *m, int l)
+{
+    static const char *const words[] = {
+        "barrier", "taskwait", "taskyield", "flush", "section", "cancel", "cancellation",
+        "depobj", "scan", "threadprivate", "declare", "requires", "ordered", "error",
+        "interop", "assume", "end", NULL
+    };
+    const line_info *li = &m->lines[l];
+    size_t o = li->start;
+    while (o < li->end && m->src[o] != '#')
+        o++;
+    o++;
+    while (o < li->end && is_blank(m->src[o]))
+        o++;
+    o += 6;   /* "pragma" */
+    while (o < li->end && is_blank(m->src[o]))
+        o++;
+    if (li->end - o < 4 || memcmp(m->src + o, "omp", 3) != 0 || !is_blank(m->src[o + 3]))
+        return 0;
+    o += 3;
+    while (o < li->end && is_blank(m->src[o]))
+        o++;
+    size_t e = o;
+    while (e < li->end && is_ident((unsigned char)m->src[e]))
+        e++;
+    for (int k = 0; words[k]; k++)
+        if (strlen(words[k]) == e - o && memcmp(m->src + o, words[k], e - o) == 0)
+            return 1;
+    return 0;
+}
+
 /* Where the opening of a call before the loop at `offset` can go: 0 and
  * *at, or -1 when the loop must be left alone. */
 static int opening_at(const text_map *m, size_t offset, size_t *at)
@@ -422,6 +457,10 @@ static int opening_at(const text_map *m, size_t offset, size_t *at)
             break;
         case P_DIRECTIVE: {
             const char *d = m->lines[dl].dir;
+            if (!strcmp(d, "pragma") && standalone_pragma(m, dl)) {
+                *at = pos;      /* `omp barrier`, `omp section`: a boundary */
+                return 0;
+            }
             if (!strcmp(d, "pragma") || !strcmp(d, "if") || !strcmp(d, "ifdef")
                 || !strcmp(d, "ifndef"))
                 pos = cur = m->lines[dl].start;

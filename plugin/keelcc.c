@@ -43,6 +43,8 @@ typedef struct {
     int quiet;
     int ncc;               /* arguments for the real compiler */
     char **cc;
+    int nxcc;              /* the same with response files' contents in */
+    char **xcc;            /* place of each @file (the llvm-mca stage's) */
     int nsources;
     char **sources;
     int nclang;            /* arguments for libclang */
@@ -156,6 +158,77 @@ static int parse_instrument(const char *s, instrument_mode *m)
     return 0;
 }
 
+/* ---- response files ------------------------------------------------------
+ *
+ * `@file` arguments go to the compiler as they are; keelcc reads them (GNU
+ * rules, as clang does on Unix: blanks separate, quotes group, a backslash
+ * escapes the next character; nested @files up to a depth of 8) so that the
+ * sources and flags inside are analysed and instrumented like any others.
+ */
+
+typedef struct {
+    int n;
+    char **arg;
+    unsigned char *rsp;   /* 1: read from a response file (analysis only) */
+} arg_list;
+
+static int arg_add(arg_list *l, char *a, int rsp)
+{
+    char **na = realloc(l->arg, sizeof *na * (size_t)(l->n + 1));
+    if (na)
+        l->arg = na;
+    unsigned char *nr = realloc(l->rsp, (size_t)l->n + 1);
+    if (nr)
+        l->rsp = nr;
+    if (!na || !nr)
+        return -1;
+    l->arg[l->n] = a;
+    l->rsp[l->n++] = (unsigned char)rsp;
+    return 0;
+}
+
+/* Append the arguments of response file `path` (marked rsp); the strings
+ * live as long as the process. */
+static void expand_response(arg_list *l, const char *path, int depth)
+{
+    size_t len;
+    char *text = depth < 8 ? cc_read_file(path, &len) : NULL;
+    if (!text)
+        return;
+    char *w = text;   /* tokens are rewritten in place, never longer */
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+            i++;
+        if (i >= len)
+            break;
+        char *tok = w;
+        char q = 0;
+        while (i < len) {
+            char c = text[i];
+            if (!q && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
+                break;
+            i++;
+            if (c == '\\' && i < len && q != '\'') {
+                *w++ = text[i++];
+            } else if (!q && (c == '"' || c == '\'')) {
+                q = c;
+            } else if (q && c == q) {
+                q = 0;
+            } else {
+                *w++ = c;
+            }
+        }
+        if (i < len)
+            i++;        /* the blank after the token: the NUL may go there */
+        *w++ = '\0';
+        if (tok[0] == '@' && tok[1])
+            expand_response(l, tok + 1, depth + 1);
+        else
+            arg_add(l, tok, 1);
+    }
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     const char *env;
@@ -176,9 +249,25 @@ static int parse_args(int argc, char **argv, options *o)
     int openmp = 0;
 
     push(&o->ncc, &o->cc, o->compiler);
+    push(&o->nxcc, &o->xcc, o->compiler);
+    /* The arguments with response files' contents after each @file. */
+    static arg_list args;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--keel-", 7) == 0) {
+        arg_add(&args, argv[i], 0);
+        if (argv[i][0] == '@' && argv[i][1])
+            expand_response(&args, argv[i] + 1, 0);
+    }
+    argc = args.n + 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = args.arg[i - 1];
+        int from_rsp = args.rsp[i - 1];
+        if (a[0] == '@' && a[1] && !from_rsp) {
+            push(&o->ncc, &o->cc, a);      /* the compiler reads it itself */
+            continue;
+        }
+        if (strncmp(a, "--keel-", 7) != 0)
+            push(&o->nxcc, &o->xcc, a);
+        if (strncmp(a, "--keel-", 7) == 0 && !from_rsp) {
             if (strncmp(a, "--keel-db=", 10) == 0)
                 o->db_path = a + 10;
             else if (strcmp(a, "--keel-analysis=off") == 0)
@@ -209,11 +298,14 @@ static int parse_args(int argc, char **argv, options *o)
             }
             continue;
         }
-        push(&o->ncc, &o->cc, a);
+        if (!from_rsp)
+            push(&o->ncc, &o->cc, a);
 
         if (cc_in_list(cc_value_options, a) && i + 1 < argc) {
-            const char *v = argv[++i];
-            push(&o->ncc, &o->cc, v);
+            const char *v = args.arg[i++];
+            if (!args.rsp[i - 1])
+                push(&o->ncc, &o->cc, v);
+            push(&o->nxcc, &o->xcc, v);
             if (strcmp(a, "-x") == 0)
                 lang_c = strcmp(v, "c") == 0 ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
             if (strcmp(a, "-o") == 0)
@@ -731,7 +823,8 @@ int main(int argc, char **argv)
         add_runtime_link(&o, lib);
     /* The llvm-mca stage compiles to assembly with the user's arguments. */
     options user = o;
-    user.ncc = user_ncc;
+    user.ncc = o.nxcc;
+    user.cc = o.xcc;
 
     analysed *res = want ? calloc((size_t)o.nsources, sizeof *res) : NULL;
     int status;
@@ -788,6 +881,7 @@ int main(int argc, char **argv)
         mcr_config_free(&mca_cfg);
     free(res);
     free(o.cc);
+    free(o.xcc);
     free(o.sources);
     free(o.clang);
     return status;

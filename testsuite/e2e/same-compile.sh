@@ -14,7 +14,8 @@
 #  - programs print what the plain build prints (a NUL byte, a user #line, a
 #    pragma not attached to its loop, a BOM, a pragma in a comment, _Pragma)
 #    and the instrumented compile never fails (no keelcc warning);
-#  - a loop whose head assigns a bound, or a volatile bound, gets no call.
+#  - a loop whose head assigns a bound, or a volatile bound, gets no call;
+#  - sources named in a response file (@file) are analysed and instrumented.
 set -u
 BIN=$1
 KC="$BIN/keelcc"
@@ -230,6 +231,17 @@ for f in vol.c head.c; do
     expect_eq "$(cat err.txt)" "" "keelcc messages for $f"
     expect_eq "$(linked kc)" 0 "$f gets no call"
 done
+
+# ---- response files (issue 9 point 10): analysed and instrumented ----
+mkdir -p "r dir"
+cp src/main.c "r dir/m.c"
+cp src/config.h "r dir/config.h"
+printf '%s\n' '-O2 -Wall' '"r dir/m.c"' >args.rsp
+clang-19 @args.rsp -o ref && "$KC" --keel-db="$work/r.db" @args.rsp -o kc 2>err.txt
+expect_eq "$(cat err.txt)" "" "keelcc messages with @args.rsp"
+expect_eq "$(./kc)" "$(./ref)" "output with @args.rsp"
+expect_eq "$(linked kc)" 1 "source inside a response file instrumented"
+expect_eq "$(sqlite3 "$work/r.db" "SELECT count(*) FROM loops l JOIN translation_units t ON t.id = l.tu_id WHERE t.path LIKE '%/r dir/m.c'")" 1 "loops of a source inside a response file"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -478,6 +478,56 @@ int main(void)
         "#line 9\n"
         "}\n");
 
+    /* `omp barrier` and `omp section` are not the loop's pragmas: the opening
+     * goes below them (the block is the section's statement). */
+    check_case("barrier.c",
+        "void s(int n, double *a, double *b) {\n"
+        "#pragma omp parallel\n"
+        "  {\n"
+        "#pragma omp barrier\n"
+        "#pragma omp for\n"
+        "    for (int i = 0; i < n; i++) a[i] = 0;\n"
+        "#pragma omp sections\n"
+        "    {\n"
+        "#pragma omp section\n"
+        "      for (int i = 0; i < n; i++) b[i] = 1;\n"
+        "    }\n"
+        "  }\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_0, 0 };\n"
+        "static const char *const keel_syms_1[] = { \"n\" };\n"
+        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 10, 7, 1, keel_syms_1, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void s(int n, double *a, double *b) {\n"
+        "#pragma omp parallel\n"
+        "  {\n"
+        "#pragma omp barrier\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 5\n"
+        "#pragma omp for\n"
+        "    for (int i = 0; i < n; i++) a[i] = 0;\n"
+        "}\n"
+        "#line 7\n"
+        "#pragma omp sections\n"
+        "    {\n"
+        "#pragma omp section\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_1, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 10\n"
+        "      for (int i = 0; i < n; i++) b[i] = 1;\n"
+        "}\n"
+        "#line 11\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
+
     /* Nothing to instrument: no text at all. */
     check_none("none.c", "int k(int x) { return x + 1; }\n");
 
