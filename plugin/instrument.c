@@ -359,7 +359,6 @@ static int token_before(const text_map *m, size_t pos, size_t *tok, int *line)
     char c = m->src[pos];
     if (c == ';' || c == '{' || c == '}' || c == ':')
         return P_BOUNDARY;
-    size_t open = pos;
     if (c == ')') {
         int depth = 0;
         size_t o = pos + 1;
@@ -374,7 +373,6 @@ static int token_before(const text_map *m, size_t pos, size_t *tok, int *line)
         }
         if (depth != 0)
             return P_REFUSE;
-        open = o;
         /* the identifier before '(' */
         while (o > 0 && (!is_code_byte(m, o - 1)))
             o--;
@@ -398,7 +396,6 @@ static int token_before(const text_map *m, size_t pos, size_t *tok, int *line)
     if (IS("return") || IS("case") || IS("sizeof") || IS("goto") || IS("default"))
         return P_REFUSE;
 #undef IS
-    (void)open;
     *tok = s;
     return P_MACRO;
 }
@@ -438,6 +435,31 @@ static int standalone_pragma(const text_map *m, int l)
     return 0;
 }
 
+/* The `#if` line that opens the group the `#endif` on line l closes, when
+ * every line of the group is a directive or holds no code (so an opening
+ * above the whole group means what it means below it); else 0. */
+static int directive_only_group(const text_map *m, int l)
+{
+    int depth = 0;
+    for (int k = l; k >= 1; k--) {
+        const line_info *li = &m->lines[k];
+        if (!li->dir[0]) {
+            for (size_t o = li->start; o < li->end; o++)
+                if (is_code_byte(m, o))
+                    return 0;
+            continue;
+        }
+        if (li->dir_first != k)
+            continue;
+        if (!strcmp(li->dir, "endif"))
+            depth++;
+        else if (!strcmp(li->dir, "if") || !strcmp(li->dir, "ifdef") || !strcmp(li->dir, "ifndef"))
+            if (--depth == 0)
+                return k;
+    }
+    return 0;
+}
+
 /* Where the opening of a call before the loop at `offset` can go: 0 and
  * *at, or -1 when the loop must be left alone. */
 static int opening_at(const text_map *m, size_t offset, size_t *at)
@@ -464,8 +486,14 @@ static int opening_at(const text_map *m, size_t offset, size_t *at)
             if (!strcmp(d, "pragma") || !strcmp(d, "if") || !strcmp(d, "ifdef")
                 || !strcmp(d, "ifndef"))
                 pos = cur = m->lines[dl].start;
-            else if (!strcmp(d, "else") || !strcmp(d, "elif") || !strcmp(d, "endif")
-                     || !strcmp(d, "elifdef") || !strcmp(d, "elifndef"))
+            else if (!strcmp(d, "endif")) {
+                int top = directive_only_group(m, dl);
+                if (top <= 0)
+                    return -1;
+                dl = top;       /* `#ifdef _OPENMP / #pragma ... / #endif` */
+                pos = cur = m->lines[dl].start;
+            } else if (!strcmp(d, "else") || !strcmp(d, "elif") || !strcmp(d, "elifdef")
+                       || !strcmp(d, "elifndef"))
                 return -1;
             else
                 cur = m->lines[dl].start;   /* #define, #line, ...: look above */

@@ -814,6 +814,14 @@ int main(int argc, char **argv)
         warn(&o, "libkeelrt not found (%s): building without instrumentation", lib, "");
         o.instrument = INSTRUMENT_OFF;
     }
+    /* The instrumented compile needs clang's -ivfsoverlay, the llvm-mca
+     * stage clang's remarks: GCC builds as given (analysed only). */
+    const char *cbase = strrchr(o.compiler, '/');
+    cbase = cbase ? cbase + 1 : o.compiler;
+    if (strstr(cbase, "gcc") && !strstr(cbase, "clang")) {
+        o.instrument = INSTRUMENT_OFF;
+        o.mca = 0;
+    }
     int want = o.analysis && o.compiles && o.nsources > 0;
     int instrument = want && o.instrument != INSTRUMENT_OFF;
     /* The count of the user's arguments: what the database records and what

@@ -243,5 +243,12 @@ expect_eq "$(./kc)" "$(./ref)" "output with @args.rsp"
 expect_eq "$(linked kc)" 1 "source inside a response file instrumented"
 expect_eq "$(sqlite3 "$work/r.db" "SELECT count(*) FROM loops l JOIN translation_units t ON t.id = l.tu_id WHERE t.path LIKE '%/r dir/m.c'")" 1 "loops of a source inside a response file"
 
+# ---- KEEL_CC=gcc: no -ivfsoverlay, so analysed only, silently ----
+if command -v gcc >/dev/null 2>&1; then
+    KEEL_CC=gcc KEEL_MCA=on "$KC" -O2 -c src/ts.c -o g.o 2>err.txt
+    expect_eq "$(cat err.txt)" "" "keelcc messages with KEEL_CC=gcc"
+    expect_eq "$(nm g.o | grep -c keel_)" 0 "KEEL_CC=gcc object uninstrumented"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -251,6 +251,36 @@ int main(void)
         "#line 10\n"
         "}\n");
 
+    /* `#ifdef _OPENMP / #pragma / #endif` above a loop: a group of
+     * directives only, so the opening goes above the whole group. */
+    check_case("ifdef_pragma.c",
+        "void h(int n, double *a) {\n"
+        "#ifdef _OPENMP\n"
+        "#pragma omp parallel for\n"
+        "#endif\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    a[i] = 0.5;\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void h(int n, double *a) {\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 2\n"
+        "#ifdef _OPENMP\n"
+        "#pragma omp parallel for\n"
+        "#endif\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    a[i] = 0.5;\n"
+        "}\n"
+        "#line 7\n"
+        "}\n");
+
     /* The active loop after an #else: no safe place above it. */
     check_none("after_else.c",
         "void h(int n, double *a) {\n"
