@@ -1,34 +1,62 @@
 /*
  * instrument.c -- insert libkeelrt decision calls into a C source.
  *
- * Each instrumented loop becomes
+ * The text gets a prelude above its first line (after a UTF-8 BOM, which
+ * must stay first):
  *
- *     { static keel_site keel_site_N = {...}; keel_decide(&keel_site_N, vals); for (...) ... }
+ *     #pragma clang diagnostic push
+ *     #pragma clang diagnostic ignored "-Weverything"
+ *     struct keel_site { ... };  int keel_decide(struct keel_site *, const long long *);
+ *     static struct keel_site keel_site_0 = { "db", "/abs/gemm.c", 42, 5, 3, keel_syms_0, 0 };
+ *     #pragma clang diagnostic pop
+ *     #line 1
  *
- * with the opening text placed just before the `for` when no pragma is
- * attached to the loop.  When pragmas are attached, they must stay directly
- * above their loop, so the opening text goes on a line of its own before the
- * first of them, followed by `#line N "file"` to restore the numbering:
+ * and each instrumented nest becomes
  *
- *     { static keel_site keel_site_N = {...}; keel_decide(...);
- *     #line 44 "/abs/gemm.c"
+ *     {
+ *     #pragma clang diagnostic push
+ *     #pragma clang diagnostic ignored "-Weverything"
+ *     keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });
+ *     #pragma clang diagnostic pop
+ *     #line 41
  *     #pragma omp parallel for
  *         for (...) ... }
  *
- * The braces keep the inserted statements from changing the meaning of an
- * unbraced `if (c) for ...`.  In offload mode an `omp target` loop gets its
- * declaration the same way and `if(target: keel_decide(...))` at the end of
- * the pragma's last line, instead of a call.
+ * The braces keep the call from changing the meaning of an unbraced
+ * `if (c) for ...`; the `}` goes right after the loop's last byte (when code
+ * follows on that line, on a line of its own like the opening).  When the
+ * loop does not start its line (`} for`, `if (c) for`), the opening ends the
+ * line there and the loop's line continues after `#line N` with blanks (tabs
+ * kept) up to the loop's column.  `#line N` carries the presumed line number
+ * of the original line, computed from the user's own #line directives.
+ *
+ * Where the opening goes: walking back from the loop over blank lines,
+ * comments, `#pragma` lines and `#if`/`#ifdef`/`#ifndef` lines (the pragmas
+ * of a loop stay with it, also across a conditional as in NPB's lu.c), over
+ * other directives without moving, and over an identifier or `ident(...)`
+ * (a macro that may expand to `_Pragma`, or `_Pragma` itself), until the
+ * token before is a statement boundary (`;`, `{`, `}`, `:`, `else`, `do`, the
+ * `)` of an if/while/for/switch head).  `#else`, `#elif` or `#endif` on the
+ * way, or any other token, leave the loop alone.
+ *
+ * In offload mode an `omp target` loop gets ` if(target: keel_decide(...))`
+ * after the last code byte of its pragma's last line (before a trailing
+ * comment), and no call.
  */
 #include "instrument.h"
 
 #include "omp.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A growable string. */
+#include "expr.h"
+#include "parallel.h"
+
+/* ---- a growable string --------------------------------------------------- */
+
 typedef struct {
     char *s;
     size_t len, cap;
@@ -51,7 +79,8 @@ static void put(buf *b, const char *s, size_t n)
         b->s = p;
         b->cap = cap;
     }
-    memcpy(b->s + b->len, s, n);
+    if (n)
+        memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = '\0';
 }
@@ -61,25 +90,25 @@ static void puts_(buf *b, const char *s)
     put(b, s, strlen(s));
 }
 
-static void putf(buf *b, const char *fmt, int v)
+static void putf(buf *b, const char *fmt, long v)
 {
     char tmp[64];
     int n = snprintf(tmp, sizeof tmp, fmt, v);
     put(b, tmp, (size_t)n);
 }
 
-/* A C string literal of s. */
+/* A C string literal of s, every byte outside printable ASCII in octal. */
 static void put_literal(buf *b, const char *s)
 {
     puts_(b, "\"");
     for (; *s; s++) {
         char esc[8];
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
+        if (c == '"' || c == '\\' || c == '?') {
             esc[0] = '\\';
             esc[1] = (char)c;
             put(b, esc, 2);
-        } else if (c < 0x20 || c == 0x7f) {
+        } else if (c < 0x20 || c >= 0x7f) {
             snprintf(esc, sizeof esc, "\\%03o", c);
             put(b, esc, 4);
         } else {
@@ -89,69 +118,557 @@ static void put_literal(buf *b, const char *s)
     puts_(b, "\"");
 }
 
-/* One insertion into the source: closing braces sort before openings at the
- * same offset, so `x;}` of one loop and `{` of the next never interleave. */
+/* ---- the source's lines, comments and directives ------------------------- */
+
+enum { K_CODE, K_COMMENT, K_LITERAL };
+
 typedef struct {
-    size_t offset;
-    int opens;
-    char *text;
-} insertion;
+    size_t start, end;   /* first byte; its '\n' (or len) */
+    char dir[12];        /* directive name when the line is (part of) one, else "" */
+    int dir_first;       /* line of the directive's first line (continuations) */
+    int presumed;        /* presumed line number, 0 when not known */
+} line_info;
 
-static int by_offset(const void *pa, const void *pb)
+typedef struct {
+    const char *src;
+    size_t len;
+    unsigned char *kind; /* per byte */
+    line_info *lines;    /* lines[1..nlines] */
+    int nlines;
+} text_map;
+
+static int is_ident(int c)
 {
-    const insertion *a = pa, *b = pb;
-    if (a->offset != b->offset)
-        return a->offset < b->offset ? -1 : 1;
-    return a->opens - b->opens;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+        || c >= 0x80;
 }
 
-/* Byte offset of the start of line `line` (1-based). */
-static size_t line_start(const char *src, size_t len, int line)
+static int is_blank(int c)
 {
-    size_t o = 0;
-    for (int l = 1; l < line && o < len; o++)
-        if (src[o] == '\n')
-            l++;
-    return o;
+    return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
 }
 
-/* Byte offset of the end of line `line` (at its '\n', or at len). */
-static size_t line_end(const char *src, size_t len, int line)
+static int is_code_byte(const text_map *m, size_t o)
 {
-    size_t o = line_start(src, len, line);
-    while (o < len && src[o] != '\n')
+    return m->kind[o] == K_CODE && !is_blank(m->src[o]) && m->src[o] != '\n';
+}
+
+static void map_free(text_map *m)
+{
+    free(m->kind);
+    free(m->lines);
+}
+
+/* Which bytes are comments and literals, where lines start, which lines
+ * are directives, and each line's presumed number. */
+static int map_build(text_map *m, const char *src, size_t len)
+{
+    memset(m, 0, sizeof *m);
+    m->src = src;
+    m->len = len;
+    int nl = 1;
+    for (size_t i = 0; i < len; i++)
+        nl += src[i] == '\n';
+    m->kind = malloc(len + 1);
+    m->lines = calloc((size_t)nl + 2, sizeof *m->lines);
+    if (!m->kind || !m->lines) {
+        map_free(m);
+        return -1;
+    }
+    m->nlines = nl;
+
+    /* Pass 1: comments and literals (a literal also ends at a newline that
+     * is not spliced, as an unterminated one in `#error don't` does). */
+    enum { S_CODE, S_LINE, S_BLOCK, S_STR, S_CHR } st = S_CODE;
+    for (size_t i = 0; i < len; i++) {
+        char c = src[i], n = i + 1 < len ? src[i + 1] : '\0';
+        switch (st) {
+        case S_CODE:
+            m->kind[i] = K_CODE;
+            if (c == '/' && n == '/') {
+                st = S_LINE;
+                m->kind[i] = K_COMMENT;
+            } else if (c == '/' && n == '*') {
+                st = S_BLOCK;
+                m->kind[i] = m->kind[i + 1] = K_COMMENT;
+                i++;
+            } else if (c == '"' || c == '\'') {
+                st = c == '"' ? S_STR : S_CHR;
+                m->kind[i] = K_LITERAL;
+            }
+            break;
+        case S_LINE:
+            m->kind[i] = K_COMMENT;
+            if (c == '\n' && !(i > 0 && src[i - 1] == '\\')) {
+                st = S_CODE;
+                m->kind[i] = K_CODE;
+            }
+            break;
+        case S_BLOCK:
+            m->kind[i] = K_COMMENT;
+            if (c == '*' && n == '/') {
+                m->kind[++i] = K_COMMENT;
+                st = S_CODE;
+            }
+            break;
+        case S_STR:
+        case S_CHR:
+            m->kind[i] = K_LITERAL;
+            if (c == '\\' && i + 1 < len) {
+                m->kind[++i] = K_LITERAL;
+            } else if ((st == S_STR && c == '"') || (st == S_CHR && c == '\'')) {
+                st = S_CODE;
+            } else if (c == '\n') {
+                st = S_CODE;
+                m->kind[i] = K_CODE;
+            }
+            break;
+        }
+    }
+    m->kind[len] = K_CODE;
+
+    /* Pass 2: lines and directives.  A directive's first code byte on its
+     * line is '#'; it goes on over lines ending in a backslash. */
+    int line = 1;
+    m->lines[1].start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && src[i] != '\n')
+            continue;
+        m->lines[line].end = i;
+        if (i < len) {
+            m->lines[line + 1].start = i + 1;
+            line++;
+        }
+    }
+    m->nlines = line;
+    for (int l = 1; l <= m->nlines; l++) {
+        line_info *li = &m->lines[l];
+        size_t o = li->start;
+        while (o < li->end && !is_code_byte(m, o))
+            o++;
+        if (l > 1 && m->lines[l - 1].dir[0]) {
+            const line_info *pl = &m->lines[l - 1];
+            size_t b = pl->end;
+            while (b > pl->start && (src[b - 1] == '\r'))
+                b--;
+            if (b > pl->start && src[b - 1] == '\\') {
+                li->dir_first = pl->dir_first;
+                memcpy(li->dir, pl->dir, sizeof li->dir);
+                continue;
+            }
+        }
+        if (o >= li->end || src[o] != '#' || m->kind[o] != K_CODE)
+            continue;
+        size_t q = o + 1;
+        while (q < li->end && is_blank(src[q]))
+            q++;
+        size_t e = q;
+        while (e < li->end && is_ident((unsigned char)src[e]) && e - q < 11)
+            e++;
+        if (q < li->end && src[q] >= '0' && src[q] <= '9')
+            strcpy(li->dir, "line#");    /* # 12 "file" */
+        else if (e > q)
+            snprintf(li->dir, sizeof li->dir, "%.*s", (int)(e - q), src + q);
+        else
+            strcpy(li->dir, "#");
+        li->dir_first = l;
+    }
+
+    /* Presumed numbers: `#line N` / `# N` set the next line's number.  One
+     * inside a conditional, or one whose number is not plain digits, makes
+     * every later line unknown. */
+    int pres = 1, depth = 0, known = 1;
+    for (int l = 1; l <= m->nlines; l++) {
+        line_info *li = &m->lines[l];
+        li->presumed = known ? pres : 0;
+        pres++;
+        if (!li->dir[0] || li->dir_first != l)
+            continue;
+        if (!strcmp(li->dir, "if") || !strcmp(li->dir, "ifdef") || !strcmp(li->dir, "ifndef"))
+            depth++;
+        else if (!strcmp(li->dir, "endif") && depth > 0)
+            depth--;
+        else if (!strcmp(li->dir, "line") || !strcmp(li->dir, "line#")) {
+            size_t q = li->start;
+            while (q < li->end && src[q] != '#')
+                q++;
+            q++;
+            while (q < li->end && is_blank(src[q]))
+                q++;
+            if (!strcmp(li->dir, "line"))
+                q += 4;
+            while (q < li->end && is_blank(src[q]))
+                q++;
+            long v = 0;
+            int digits = 0;
+            while (q < li->end && src[q] >= '0' && src[q] <= '9' && v < 100000000L) {
+                v = v * 10 + (src[q++] - '0');
+                digits++;
+            }
+            if (!digits || depth > 0 || (q < li->end && !is_blank(src[q]) && src[q] != '"')
+                || (l < m->nlines && m->lines[l + 1].dir_first == l))
+                known = 0;
+            pres = (int)v;
+        }
+    }
+    return 0;
+}
+
+/* Line of byte offset o (binary search). */
+static int line_of(const text_map *m, size_t o)
+{
+    int lo = 1, hi = m->nlines;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (m->lines[mid].start <= o)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+
+/* ---- where an opening can go --------------------------------------------- */
+
+enum { P_BOUNDARY, P_DIRECTIVE, P_MACRO, P_REFUSE };
+
+/* The code token before offset pos: P_DIRECTIVE with *line when the first
+ * non-blank, non-comment thing before is a directive line; P_BOUNDARY for a
+ * statement boundary; P_MACRO with *tok the start of an identifier or an
+ * `ident(...)` that could be a macro (or _Pragma); P_REFUSE otherwise. */
+static int token_before(const text_map *m, size_t pos, size_t *tok, int *line)
+{
+    int l = line_of(m, pos);
+    for (;;) {
+        const line_info *li = &m->lines[l];
+        if (li->dir[0]) {
+            *line = li->dir_first;
+            return P_DIRECTIVE;
+        }
+        size_t o = pos;
+        while (o > li->start && !is_code_byte(m, o - 1))
+            o--;
+        if (o > li->start) {
+            pos = o - 1;
+            break;
+        }
+        if (l == 1)
+            return P_BOUNDARY;   /* the file's start */
+        l--;
+        pos = m->lines[l].end;
+    }
+    char c = m->src[pos];
+    if (c == ';' || c == '{' || c == '}' || c == ':')
+        return P_BOUNDARY;
+    if (c == ')') {
+        int depth = 0;
+        size_t o = pos + 1;
+        while (o > 0) {
+            o--;
+            if (m->kind[o] != K_CODE)
+                continue;
+            if (m->src[o] == ')')
+                depth++;
+            else if (m->src[o] == '(' && --depth == 0)
+                break;
+        }
+        if (depth != 0)
+            return P_REFUSE;
+        /* the identifier before '(' */
+        while (o > 0 && (!is_code_byte(m, o - 1)))
+            o--;
+        if (o == 0 || !is_ident((unsigned char)m->src[o - 1]))
+            return P_REFUSE;
+        pos = o - 1;
+    } else if (!is_ident((unsigned char)c)) {
+        return P_REFUSE;
+    }
+    size_t s = pos + 1;
+    while (s > 0 && m->kind[s - 1] == K_CODE && is_ident((unsigned char)m->src[s - 1]))
+        s--;
+    size_t n = pos + 1 - s;
+    if (m->src[s] >= '0' && m->src[s] <= '9')
+        return P_REFUSE;
+#define IS(w) (n == strlen(w) && memcmp(m->src + s, w, n) == 0)
+    if (c == ')' && (IS("if") || IS("while") || IS("for") || IS("switch")))
+        return P_BOUNDARY;
+    if (c != ')' && (IS("else") || IS("do")))
+        return P_BOUNDARY;
+    if (IS("return") || IS("case") || IS("sizeof") || IS("goto") || IS("default"))
+        return P_REFUSE;
+#undef IS
+    *tok = s;
+    return P_MACRO;
+}
+
+/* Is the `#pragma` on line l an OpenMP directive that stands alone or opens
+ * a section (barrier, taskwait, flush, section, ...)?  Such a pragma is not
+ * its loop's: the opening goes below it (below `omp section`, the block is
+ * the section's statement). */
+static int standalone_pragma(const text_map *m, int l)
+{
+    static const char *const words[] = {
+        "barrier", "taskwait", "taskyield", "flush", "section", "cancel", "cancellation",
+        "depobj", "scan", "threadprivate", "declare", "requires", "ordered", "error",
+        "interop", "assume", "end", NULL
+    };
+    const line_info *li = &m->lines[l];
+    size_t o = li->start;
+    while (o < li->end && m->src[o] != '#')
         o++;
-    return o;
+    o++;
+    while (o < li->end && is_blank(m->src[o]))
+        o++;
+    o += 6;   /* "pragma" */
+    while (o < li->end && is_blank(m->src[o]))
+        o++;
+    if (li->end - o < 4 || memcmp(m->src + o, "omp", 3) != 0 || !is_blank(m->src[o + 3]))
+        return 0;
+    o += 3;
+    while (o < li->end && is_blank(m->src[o]))
+        o++;
+    size_t e = o;
+    while (e < li->end && is_ident((unsigned char)m->src[e]))
+        e++;
+    for (int k = 0; words[k]; k++)
+        if (strlen(words[k]) == e - o && memcmp(m->src + o, words[k], e - o) == 0)
+            return 1;
+    return 0;
 }
+
+/* The `#if` line that opens the group the `#endif` on line l closes, when
+ * every line of the group is a directive or holds no code (so an opening
+ * above the whole group means what it means below it); else 0. */
+static int directive_only_group(const text_map *m, int l)
+{
+    int depth = 0;
+    for (int k = l; k >= 1; k--) {
+        const line_info *li = &m->lines[k];
+        if (!li->dir[0]) {
+            for (size_t o = li->start; o < li->end; o++)
+                if (is_code_byte(m, o))
+                    return 0;
+            continue;
+        }
+        if (li->dir_first != k)
+            continue;
+        if (!strcmp(li->dir, "endif"))
+            depth++;
+        else if (!strcmp(li->dir, "if") || !strcmp(li->dir, "ifdef") || !strcmp(li->dir, "ifndef"))
+            if (--depth == 0)
+                return k;
+    }
+    return 0;
+}
+
+/* Where the opening of a call before the loop at `offset` can go: 0 and
+ * *at, or -1 when the loop must be left alone. */
+static int opening_at(const text_map *m, size_t offset, size_t *at)
+{
+    size_t pos = offset, cur = offset;
+    for (int guard = 0; guard < 10000; guard++) {
+        size_t tok;
+        int dl;
+        switch (token_before(m, cur, &tok, &dl)) {
+        case P_BOUNDARY:
+            *at = pos;
+            return 0;
+        case P_REFUSE:
+            return -1;
+        case P_MACRO:
+            pos = cur = tok;
+            break;
+        case P_DIRECTIVE: {
+            const char *d = m->lines[dl].dir;
+            if (!strcmp(d, "pragma") && standalone_pragma(m, dl)) {
+                *at = pos;      /* `omp barrier`, `omp section`: a boundary */
+                return 0;
+            }
+            if (!strcmp(d, "pragma") || !strcmp(d, "if") || !strcmp(d, "ifdef")
+                || !strcmp(d, "ifndef"))
+                pos = cur = m->lines[dl].start;
+            else if (!strcmp(d, "endif")) {
+                int top = directive_only_group(m, dl);
+                if (top <= 0)
+                    return -1;
+                dl = top;       /* `#ifdef _OPENMP / #pragma ... / #endif` */
+                pos = cur = m->lines[dl].start;
+            } else if (!strcmp(d, "else") || !strcmp(d, "elif") || !strcmp(d, "elifdef")
+                       || !strcmp(d, "elifndef"))
+                return -1;
+            else
+                cur = m->lines[dl].start;   /* #define, #line, ...: look above */
+            if (dl == 1) {
+                *at = pos;
+                return 0;
+            }
+            cur = m->lines[dl - 1].end;
+            break;
+        }
+        }
+    }
+    return -1;
+}
+
+/* Blanks up to offset o on its line: the line's bytes with every one but a
+ * tab made a space, so the next byte keeps its column. */
+static void put_pad(buf *b, const text_map *m, size_t o)
+{
+    const line_info *li = &m->lines[line_of(m, o)];
+    for (size_t k = li->start; k < o; k++)
+        put(b, m->src[k] == '\t' ? "\t" : " ", 1);
+}
+
+/* ---- which nests can matter ------------------------------------------------ */
+
+typedef struct {
+    const ir_loop *root;
+    const ir_tu *tu;
+    int first, last;    /* the nest: loops[first..last] */
+} nest_ctx;
+
+static int nest_lookup(void *ctx, const char *name, int64_t *value)
+{
+    const nest_ctx *n = ctx;
+    for (int k = 0; k < n->root->nsyms; k++)
+        if (strcmp(n->root->syms[k], name) == 0) {
+            *value = 1000003 + 7 * k;
+            return 1;
+        }
+    for (int k = n->first; k <= n->last; k++)
+        if (n->tu->loops[k].iv && strcmp(n->tu->loops[k].iv, name) == 0) {
+            *value = 11 + k;
+            return 1;
+        }
+    return 0;
+}
+
+/* Can the runtime evaluate e with the nest's symbols (and its loops'
+ * variables) alone? */
+static int evaluable(const kx_expr *e, nest_ctx *n)
+{
+    int64_t v;
+    char err[128];
+    return kx_eval(e, nest_lookup, n, &v, err, sizeof err) == 0;
+}
+
+/* Is symbol `name` written in the loop's head (from its keyword to the
+ * parenthesis that closes its condition)?  `i = `, `i += `, `i++`, `++i`,
+ * `&i` all count. */
+static int written_in_head(const text_map *m, const ir_loop *l, const char *name)
+{
+    size_t o = (size_t)l->offset, end = (size_t)l->end_offset, nlen = strlen(name);
+    while (o < end && (m->kind[o] != K_CODE || m->src[o] != '('))
+        o++;
+    int depth = 0;
+    size_t head_end = o;
+    for (size_t k = o; k < end; k++) {
+        if (m->kind[k] != K_CODE)
+            continue;
+        if (m->src[k] == '(')
+            depth++;
+        else if (m->src[k] == ')' && --depth == 0) {
+            head_end = k;
+            break;
+        }
+    }
+    if (l->kind == IR_DO)
+        return 1;   /* its condition comes after the body */
+    for (size_t k = o; k + nlen <= head_end; k++) {
+        if (m->kind[k] != K_CODE || memcmp(m->src + k, name, nlen) != 0
+            || (k > 0 && is_ident((unsigned char)m->src[k - 1]))
+            || is_ident((unsigned char)m->src[k + nlen]))
+            continue;
+        size_t a = k + nlen, b = k;
+        while (a < head_end && is_blank(m->src[a]))
+            a++;
+        while (b > o && is_blank(m->src[b - 1]))
+            b--;
+        const char *p = m->src + a;
+        if ((p[0] == '=' && p[1] != '=') || (p[0] == '+' && p[1] == '+')
+            || (p[0] == '-' && p[1] == '-')
+            || (strchr("+-*/%&|^", p[0]) && p[1] == '=')
+            || (p[0] == '<' && p[1] == '<' && p[2] == '=')
+            || (p[0] == '>' && p[1] == '>' && p[2] == '='))
+            return 1;
+        if (b >= 1 && (m->src[b - 1] == '&' && !(b >= 2 && m->src[b - 2] == '&')))
+            return 1;
+        if (b >= 2 && ((m->src[b - 1] == '+' && m->src[b - 2] == '+')
+                       || (m->src[b - 1] == '-' && m->src[b - 2] == '-')))
+            return 1;
+    }
+    return 0;
+}
+
+/* Report mode: does the nest rooted at loop i get a call?  A loop of the
+ * nest is parallel or a reduction, the root's trip count is known, every
+ * known trip count and lower bound of the nest can be evaluated from the
+ * values the call passes, and none of those values is assigned by the
+ * loop's own head (read before the loop, it would be read uninitialised). */
+static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m, int i)
+{
+    const ir_loop *root = &tu->loops[i];
+    nest_ctx n = { root, tu, i, i };
+    while (n.last + 1 < tu->nloops && tu->loops[n.last + 1].depth > root->depth)
+        n.last++;
+    int offloadable = 0;
+    for (int k = n.first; k <= n.last && par; k++)
+        offloadable |= par->loops[k].verdict == PAR_PARALLEL
+                    || par->loops[k].verdict == PAR_REDUCTION;
+    if (!offloadable || !root->trip || !evaluable(root->trip, &n))
+        return 0;
+    for (int k = n.first; k <= n.last; k++) {
+        const ir_loop *l = &tu->loops[k];
+        if ((l->trip && !evaluable(l->trip, &n)) || (l->lower && !evaluable(l->lower, &n)))
+            return 0;
+    }
+    for (int k = 0; k < root->nsyms; k++)
+        if (written_in_head(m, root, root->syms[k]))
+            return 0;
+    return 1;
+}
+
+/* ---- the text ------------------------------------------------------------- */
+
+/* The struct must match keelrt.h's keel_site field for field. */
+static const char prelude_decls[] =
+    "struct keel_site { const char *db; const char *file; int line, col; int nsyms;"
+    " const char *const *syms; void *state; };"
+    " int keel_decide(struct keel_site *, const long long *);\n";
+
+static const char quiet_on[] =
+    "#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Weverything\"\n";
+static const char quiet_off[] = "#pragma clang diagnostic pop\n";
 
 /* `static ... keel_site_N = {...};` for loop l. */
 static void put_site(buf *b, int n, const ir_loop *l, const char *db_path)
 {
     if (l->nsyms > 0) {
-        putf(b, "static const char *const keel_syms_%d[] = {", n);
+        putf(b, "static const char *const keel_syms_%ld[] = {", n);
         for (int k = 0; k < l->nsyms; k++) {
             puts_(b, k ? ", " : " ");
             put_literal(b, l->syms[k]);
         }
-        puts_(b, " }; ");
+        puts_(b, " };\n");
     }
-    putf(b, "static keel_site keel_site_%d = { ", n);
+    putf(b, "static struct keel_site keel_site_%ld = { ", n);
     put_literal(b, db_path);
     puts_(b, ", ");
     put_literal(b, l->file);
-    putf(b, ", %d", l->line);
-    putf(b, ", %d", l->col);
-    putf(b, ", %d, ", l->nsyms);
+    putf(b, ", %ld", l->line);
+    putf(b, ", %ld", l->col);
+    putf(b, ", %ld, ", l->nsyms);
     if (l->nsyms > 0)
-        putf(b, "keel_syms_%d, 0 }; ", n);
+        putf(b, "keel_syms_%ld, 0 };\n", n);
     else
-        puts_(b, "0, 0 }; ");
+        puts_(b, "0, 0 };\n");
 }
 
 /* `keel_decide(&keel_site_N, values)`. */
 static void put_call(buf *b, int n, const ir_loop *l)
 {
-    putf(b, "keel_decide(&keel_site_%d, ", n);
+    putf(b, "keel_decide(&keel_site_%ld, ", n);
     if (l->nsyms == 0) {
         puts_(b, "0)");
         return;
@@ -185,8 +702,47 @@ static int in_region(const ir_loop *l, size_t len)
         && l->region_line < (l->pragma_line > 0 ? l->pragma_line : l->line);
 }
 
-/* Append an insertion taking b's text; on failure b's text is freed and
- * *ins stays as it was. */
+/* Is the loop's `omp target` pragma really its own: a `#pragma` line
+ * (target_line) with only pragma, blank and comment lines down to the
+ * loop, which starts its line? */
+static int target_attached(const text_map *m, const ir_loop *l)
+{
+    if (l->target_line <= 0 || l->target_line > m->nlines)
+        return 0;
+    if (strcmp(m->lines[l->target_line].dir, "pragma") != 0)
+        return 0;
+    int ll = line_of(m, (size_t)l->offset);
+    for (size_t o = m->lines[ll].start; o < (size_t)l->offset; o++)
+        if (is_code_byte(m, o))
+            return 0;
+    for (int k = l->target_line + 1; k < ll; k++) {
+        if (!strcmp(m->lines[k].dir, "pragma"))
+            continue;
+        for (size_t o = m->lines[k].start; o < m->lines[k].end; o++)
+            if (is_code_byte(m, o))
+                return 0;
+    }
+    return 1;
+}
+
+/* One insertion into the source: closing texts sort before openings at the
+ * same offset, so `x; }` of one loop and `{` of the next never interleave. */
+typedef struct {
+    size_t offset;
+    int opens;
+    char *text;
+    size_t len;
+} insertion;
+
+static int by_offset(const void *pa, const void *pb)
+{
+    const insertion *a = pa, *b = pb;
+    if (a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    return a->opens - b->opens;
+}
+
+/* Append an insertion taking b's text; on failure b's text is freed. */
 static int add(insertion **ins, int *n, size_t offset, int opens, buf *b)
 {
     insertion *p = b->oom ? NULL : realloc(*ins, sizeof *p * (size_t)(*n + 1));
@@ -198,77 +754,171 @@ static int add(insertion **ins, int *n, size_t offset, int opens, buf *b)
     p[*n].offset = offset;
     p[*n].opens = opens;
     p[*n].text = b->s;
+    p[*n].len = b->len;
     (*n)++;
     return 0;
 }
 
-int instrument_source(const ir_tu *tu, const char *path, const char *name, const char *src,
-                      size_t len, const char *header, const char *db_path,
-                      instrument_mode mode, char **out)
+/* The opening before a report-mode loop, or -1 when it has no safe place. */
+static int put_opening(buf *b, const text_map *m, size_t at, int n, const ir_loop *l,
+                       int decl, size_t *where)
+{
+    int line = line_of(m, at);
+    const line_info *li = &m->lines[line];
+    if (li->presumed <= 0)
+        return -1;
+    int starts_line = 1;
+    for (size_t o = li->start; o < at && starts_line; o++)
+        starts_line = !is_code_byte(m, o) && m->kind[o] == K_CODE;
+    if (!starts_line)
+        puts_(b, "\n");
+    puts_(b, quiet_on);
+    puts_(b, "{ ");
+    if (decl)
+        putf(b, "int keel_on_gpu_%d = ", n);
+    put_call(b, n, l);
+    puts_(b, ";\n");
+    puts_(b, quiet_off);
+    putf(b, "#line %ld\n", li->presumed);
+    if (starts_line)
+        *where = li->start;
+    else {
+        put_pad(b, m, at);
+        *where = at;
+    }
+    return 0;
+}
+
+/* The `}` after the loop ending at offset e, or -1; *where is where it
+ * goes.  When only blanks and comments follow on the loop's last line, the
+ * `}` gets a line of its own after it (then `#line N` for the next line);
+ * when code follows, the rest of the line goes on after `#line N` and
+ * blanks up to its column.  Where a line of its own cannot be had (a line
+ * comment spliced onto the next line, a block comment going on), ` }` goes
+ * right after the loop. */
+static int put_closing(buf *b, const text_map *m, size_t e, size_t *where)
+{
+    int line = line_of(m, e);
+    const line_info *li = &m->lines[line];
+    int code_follows = 0;
+    for (size_t o = e; o < li->end && !code_follows; o++)
+        code_follows = is_code_byte(m, o);
+    *where = e;
+    if (code_follows) {
+        if (li->presumed <= 0)
+            return -1;
+        puts_(b, "\n}\n");
+        putf(b, "#line %ld\n", li->presumed);
+        put_pad(b, m, e);
+        return 0;
+    }
+    size_t t = li->end;
+    while (t > li->start && m->src[t - 1] == '\r')
+        t--;
+    int spliced = t > li->start && m->src[t - 1] == '\\';
+    if (li->end < m->len && m->kind[li->end] == K_CODE && !spliced
+        && m->lines[line + 1].presumed > 0) {
+        puts_(b, "\n}\n");
+        putf(b, "#line %ld", m->lines[line + 1].presumed);
+        *where = t;
+        return 0;
+    }
+    if (li->end >= m->len && m->kind[li->end] == K_CODE && !spliced) {
+        puts_(b, "\n}\n");     /* the file's last line, with no newline */
+        *where = t;
+        return 0;
+    }
+    puts_(b, " }");
+    return 0;
+}
+
+int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t len,
+                      const char *db_path, instrument_mode mode, char **out, size_t *out_len)
 {
     *out = NULL;
+    if (out_len)
+        *out_len = 0;
+    if (mode == INSTRUMENT_OFF)
+        return 0;
+    text_map m;
+    if (map_build(&m, src, len) != 0)
+        return -1;
+    par_result *par = NULL;
+    char perr[256];
+    if (par_analyze(tu, &par, perr, sizeof perr) != 0)
+        par = NULL;
+
     insertion *ins = NULL;
     int nins = 0, nsites = 0, rc = 0;
+    buf sites = { 0 };
 
-    for (int i = 0; i < tu->nloops && rc == 0 && mode != INSTRUMENT_OFF; i++) {
+    for (int i = 0; i < tu->nloops && rc == 0; i++) {
         const ir_loop *l = &tu->loops[i];
-        if (l->offset < 0 || (size_t)l->end_offset > len || strcmp(l->file, path) != 0)
+        if (l->offset < 0 || l->end_offset <= l->offset || (size_t)l->end_offset > len
+            || strcmp(l->file, path) != 0)
             continue;
-        int offload = mode == INSTRUMENT_OFFLOAD && l->target_line > 0 && !has_if_clause(l);
         int region = in_region(l, len);
-        if (!offload && l->depth != 0)
+        int offload = mode == INSTRUMENT_OFFLOAD && l->target_line > 0 && !has_if_clause(l)
+                   && (region || target_attached(&m, l));
+        if (!offload && (l->depth != 0 || !can_matter(tu, par, &m, i)))
             continue;
-        int n = nsites++;
+        /* The decision is made on the host before the construct -- before
+         * the outermost `target` / `target data` region around the loop,
+         * never inside device code -- and, in offload mode, handed to
+         * if(target: ...), which clang-19 evaluates only in a build with
+         * offload targets: a host-only build still decides and logs. */
         buf open = { 0 }, close = { 0 }, clause = { 0 };
-        puts_(&open, "{ ");
-        put_site(&open, n, l, db_path);
-        /* The decision is always made (and logged) on the host, before the
-         * construct: clang-19 does not evaluate if(target: ...) in a build
-         * without offload targets.  Offload mode hands its value to
-         * if(target: ...). */
-        if (offload)
-            putf(&open, "int keel_on_gpu_%d = ", n);
-        put_call(&open, n, l);
-        puts_(&open, "; ");
-        size_t at, end = (size_t)l->end_offset;
-        if (region) {
-            at = (size_t)l->region_offset;
-            end = (size_t)l->region_end_offset;
-            puts_(&open, "\n#line ");
-            putf(&open, "%d ", l->region_line);
-            put_literal(&open, name);
-            puts_(&open, "\n");
-        } else if (l->pragma_line > 0) {
-            at = line_start(src, len, l->pragma_line);
-            puts_(&open, "\n#line ");
-            putf(&open, "%d ", l->pragma_line);
-            put_literal(&open, name);
-            puts_(&open, "\n");
-        } else {
-            at = (size_t)l->offset;
+        size_t at = 0, where = 0, end_at = 0, clause_at = 0;
+        size_t start = region ? (size_t)l->region_offset : (size_t)l->offset;
+        size_t end = region ? (size_t)l->region_end_offset : (size_t)l->end_offset;
+        int n = nsites;
+        if (opening_at(&m, start, &at) != 0
+            || put_opening(&open, &m, at, n, l, offload, &where) != 0
+            || put_closing(&close, &m, end, &end_at) != 0) {
+            free(open.s);
+            free(close.s);
+            continue;
         }
-        puts_(&close, " }");
-        rc = add(&ins, &nins, at, 1, &open);
-        if (rc == 0)
-            rc = add(&ins, &nins, end, 0, &close);
-        if (rc == 0 && offload) {
+        if (offload) {
+            /* after the last code byte of the target pragma's last line */
+            const line_info *li = &m.lines[l->target_line];
+            size_t o = li->end;
+            while (o > li->start && !is_code_byte(&m, o - 1))
+                o--;
             putf(&clause, " if(target: keel_on_gpu_%d)", n);
-            rc = add(&ins, &nins, line_end(src, len, l->target_line), 1, &clause);
+            clause_at = o;
         }
+        nsites++;
+        put_site(&sites, n, l, db_path);
+        rc = add(&ins, &nins, where, 1, &open);
+        if (rc == 0)
+            rc = add(&ins, &nins, end_at, 0, &close);
+        else
+            free(close.s);
+        if (rc == 0 && offload)
+            rc = add(&ins, &nins, clause_at, 1, &clause);
+        else
+            free(clause.s);
     }
 
-    if (rc == 0 && nsites > 0) {
+    if (rc == 0 && nsites > 0 && !sites.oom) {
         qsort(ins, (size_t)nins, sizeof *ins, by_offset);
         buf b = { 0 };
-        puts_(&b, "#include ");
-        put_literal(&b, header);
-        puts_(&b, "\n#line 1 ");
-        put_literal(&b, name);
-        puts_(&b, "\n");
         size_t pos = 0;
+        if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
+            put(&b, src, 3);   /* a BOM stays first */
+            pos = 3;
+        }
+        puts_(&b, quiet_on);
+        puts_(&b, prelude_decls);
+        put(&b, sites.s, sites.len);
+        puts_(&b, quiet_off);
+        puts_(&b, "#line 1\n");
         for (int k = 0; k < nins; k++) {
+            if (ins[k].offset < pos)
+                continue;
             put(&b, src + pos, ins[k].offset - pos);
-            puts_(&b, ins[k].text);
+            put(&b, ins[k].text, ins[k].len);
             pos = ins[k].offset;
         }
         put(&b, src + pos, len - pos);
@@ -277,10 +927,17 @@ int instrument_source(const ir_tu *tu, const char *path, const char *name, const
             rc = -1;
         } else {
             *out = b.s;
+            if (out_len)
+                *out_len = b.len;
         }
+    } else if (sites.oom) {
+        rc = -1;
     }
+    free(sites.s);
     for (int k = 0; k < nins; k++)
         free(ins[k].text);
     free(ins);
+    par_free(par);
+    map_free(&m);
     return rc < 0 ? -1 : nsites;
 }

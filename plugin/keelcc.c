@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,6 +42,8 @@ typedef struct {
     int quiet;
     int ncc;               /* arguments for the real compiler */
     char **cc;
+    int nxcc;              /* the same with response files' contents in */
+    char **xcc;            /* place of each @file (the llvm-mca stage's) */
     int nsources;
     char **sources;
     int nclang;            /* arguments for libclang */
@@ -71,8 +74,9 @@ static void usage(FILE *out, const char *compiler)
         "  --keel-analysis=off   only run the compiler (also KEEL_DISABLE=1)\n"
         "  --keel-analysis=only  analyse and record, run no compile (keel scan)\n"
         "  --keel-instrument=M   off: compile the source as it is; report (default): call\n"
-        "                        libkeelrt before every loop nest, which decides CPU or\n"
-        "                        GPU at run time (KEEL_VERBOSE=1 shows it); offload:\n"
+        "                        libkeelrt before each loop nest that could be offloaded\n"
+        "                        (parallel, countable), which decides CPU or GPU at run\n"
+        "                        time (KEEL_VERBOSE=1 shows it); offload:\n"
         "                        also let the verdict pick where `omp target` loops run\n"
         "                        (also KEEL_INSTRUMENT=M); linking adds libkeelrt\n"
         "  --keel-dump-ir        print each source's loop IR on stderr\n"
@@ -155,6 +159,77 @@ static int parse_instrument(const char *s, instrument_mode *m)
     return 0;
 }
 
+/* ---- response files ------------------------------------------------------
+ *
+ * `@file` arguments go to the compiler as they are; keelcc reads them (GNU
+ * rules, as clang does on Unix: blanks separate, quotes group, a backslash
+ * escapes the next character; nested @files up to a depth of 8) so that the
+ * sources and flags inside are analysed and instrumented like any others.
+ */
+
+typedef struct {
+    int n;
+    char **arg;
+    unsigned char *rsp;   /* 1: read from a response file (analysis only) */
+} arg_list;
+
+static int arg_add(arg_list *l, char *a, int rsp)
+{
+    char **na = realloc(l->arg, sizeof *na * (size_t)(l->n + 1));
+    if (na)
+        l->arg = na;
+    unsigned char *nr = realloc(l->rsp, (size_t)l->n + 1);
+    if (nr)
+        l->rsp = nr;
+    if (!na || !nr)
+        return -1;
+    l->arg[l->n] = a;
+    l->rsp[l->n++] = (unsigned char)rsp;
+    return 0;
+}
+
+/* Append the arguments of response file `path` (marked rsp); the strings
+ * live as long as the process. */
+static void expand_response(arg_list *l, const char *path, int depth)
+{
+    size_t len;
+    char *text = depth < 8 ? cc_read_file(path, &len) : NULL;
+    if (!text)
+        return;
+    char *w = text;   /* tokens are rewritten in place, never longer */
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+            i++;
+        if (i >= len)
+            break;
+        char *tok = w;
+        char q = 0;
+        while (i < len) {
+            char c = text[i];
+            if (!q && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
+                break;
+            i++;
+            if (c == '\\' && i < len && q != '\'') {
+                *w++ = text[i++];
+            } else if (!q && (c == '"' || c == '\'')) {
+                q = c;
+            } else if (q && c == q) {
+                q = 0;
+            } else {
+                *w++ = c;
+            }
+        }
+        if (i < len)
+            i++;        /* the blank after the token: the NUL may go there */
+        *w++ = '\0';
+        if (tok[0] == '@' && tok[1])
+            expand_response(l, tok + 1, depth + 1);
+        else
+            arg_add(l, tok, 1);
+    }
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     const char *env;
@@ -175,9 +250,25 @@ static int parse_args(int argc, char **argv, options *o)
     const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
 
     push(&o->ncc, &o->cc, o->compiler);
+    push(&o->nxcc, &o->xcc, o->compiler);
+    /* The arguments with response files' contents after each @file. */
+    static arg_list args;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--keel-", 7) == 0) {
+        arg_add(&args, argv[i], 0);
+        if (argv[i][0] == '@' && argv[i][1])
+            expand_response(&args, argv[i] + 1, 0);
+    }
+    argc = args.n + 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = args.arg[i - 1];
+        int from_rsp = args.rsp[i - 1];
+        if (a[0] == '@' && a[1] && !from_rsp) {
+            push(&o->ncc, &o->cc, a);      /* the compiler reads it itself */
+            continue;
+        }
+        if (strncmp(a, "--keel-", 7) != 0)
+            push(&o->nxcc, &o->xcc, a);
+        if (strncmp(a, "--keel-", 7) == 0 && !from_rsp) {
             if (strncmp(a, "--keel-db=", 10) == 0)
                 o->db_path = a + 10;
             else if (strcmp(a, "--keel-analysis=off") == 0)
@@ -210,11 +301,14 @@ static int parse_args(int argc, char **argv, options *o)
             }
             continue;
         }
-        push(&o->ncc, &o->cc, a);
+        if (!from_rsp)
+            push(&o->ncc, &o->cc, a);
 
         if (cc_in_list(cc_value_options, a) && i + 1 < argc) {
-            const char *v = argv[++i];
-            push(&o->ncc, &o->cc, v);
+            const char *v = args.arg[i++];
+            if (!args.rsp[i - 1])
+                push(&o->ncc, &o->cc, v);
+            push(&o->nxcc, &o->xcc, v);
             if (strcmp(a, "-x") == 0)
                 lang_c = strcmp(v, "c") == 0 ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
             if (strcmp(a, "-o") == 0)
@@ -321,9 +415,32 @@ typedef struct {
 
 static mcr_config mca_cfg;
 
+/* The stage's warnings wait for the compile's result: a failed compile
+ * shows the compiler's messages only. */
+static char *mca_deferred;
+static size_t mca_deferred_len;
+
 static void mca_warn(void *ctx, const char *line)
 {
-    warn(ctx, "%s%s", line, "");
+    const options *o = ctx;
+    if (o->quiet)
+        return;
+    size_t n = strlen(line);
+    char *p = realloc(mca_deferred, mca_deferred_len + n + 20);
+    if (!p)
+        return;
+    mca_deferred = p;
+    mca_deferred_len += (size_t)sprintf(p + mca_deferred_len, "keelcc: warning: %s\n", line);
+}
+
+/* Print (when the compile succeeded) and drop the stage's warnings. */
+static void mca_flush(int status)
+{
+    if (status == 0 && mca_deferred)
+        fwrite(mca_deferred, 1, mca_deferred_len, stderr);
+    free(mca_deferred);
+    mca_deferred = NULL;
+    mca_deferred_len = 0;
 }
 
 /* Run llvm-mca over the loops of every analysed source (before the
@@ -331,11 +448,14 @@ static void mca_warn(void *ctx, const char *line)
 static void mca_stage(const options *o, analysed *res)
 {
     mcr_config_init(&mca_cfg, o->mcpu, o->llvm_mca);
-    if (mca_cfg.error)
-        warn(o, "%s (no cycles per iteration recorded)", mca_cfg.error, "");
+    char line[1200];
+    if (mca_cfg.error) {
+        snprintf(line, sizeof line, "%s (no cycles per iteration recorded)", mca_cfg.error);
+        mca_warn((void *)o, line);
+    }
     for (int t = 0; t < mca_cfg.ntargets; t++)
         if (mca_cfg.t[t].skip)
-            warn(o, "%s", mca_cfg.t[t].skip, "");
+            mca_warn((void *)o, mca_cfg.t[t].skip);
     db *cache = NULL;
     char err[512];
     if (!mca_cfg.error && db_open(o->db_path, DB_READONLY, &cache, err, sizeof err) != 0)
@@ -439,67 +559,122 @@ static void absolute_db(const char *db_path, char *out, size_t n)
         snprintf(out, n, "%s/%s", cwd, db_path);
 }
 
-/* Replace every occurrence of `from` by `to` in the file at path. */
-static void replace_in_file(const char *path, const char *from, const char *to)
-{
-    size_t len, fl = strlen(from), tl = strlen(to);
-    char *text = cc_read_file(path, &len);
-    if (!text)
-        return;
-    char *out = malloc(len / (fl ? fl : 1) * (tl + 1) + len + 1);
-    if (out) {
-        size_t o = 0;
-        for (size_t i = 0; i < len;) {
-            if (fl && i + fl <= len && memcmp(text + i, from, fl) == 0) {
-                memcpy(out + o, to, tl);
-                o += tl;
-                i += fl;
-            } else {
-                out[o++] = text[i++];
-            }
-        }
-        cc_write_file(path, out, o);
-    }
-    free(out);
-    free(text);
-}
-
-/* Where -MD/-MMD without -MF write: the output with its extension as .d. */
-static void dep_path(const options *o, char *out, size_t n)
-{
-    if (o->dep_file) {
-        snprintf(out, n, "%s", o->dep_file);
-        return;
-    }
-    snprintf(out, n, "%s", o->output ? o->output : "");
-    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
-    if (dot && (!slash || dot > slash))
-        *dot = '\0';
-    strncat(out, ".d", n - strlen(out) - 1);
-}
+/* ---- the instrumented compile ---------------------------------------------
+ *
+ * The compiler is run with the user's arguments unchanged plus
+ * `-ivfsoverlay OVERLAY`: a virtual file system overlay (clang's YAML
+ * format, 'use-external-names': false) in which each instrumented source's
+ * own path holds the instrumented text.  clang therefore compiles "the
+ * original file": quoted #includes search its own folder first and nothing
+ * else, __FILE__, diagnostics, dependency files (with clang's own escaping),
+ * -save-temps names, the object's STT_FILE symbol and debug information all
+ * name the original path, and the temporary copy's name appears nowhere
+ * (objects are reproducible).  The copy is given the source's modification
+ * time, so __TIMESTAMP__ is the source's too.  Sources named inside response
+ * files are covered as well, since the command line is not rewritten.
+ */
 
 typedef struct {
-    char temp[64];        /* instrumented copy, "" when the source is not */
+    char temp[PATH_MAX];      /* instrumented copy, "" when the source is not */
 } instrumented;
 
-/* Write instrumented copies of the analysed sources.  Returns how many. */
-static int make_copies(const options *o, analysed *res, instrumented *ins, const char *header)
+/* Can s be a YAML scalar that clang reads back as the same bytes: valid
+ * UTF-8 with no control characters (a path that is not stays
+ * uninstrumented)? */
+static int yaml_safe(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2
+              : (*p & 0xf8) == 0xf0 ? 3 : -1;
+        if (n < 0 || *p < 0x20 || *p == 0x7f || (n == 1 && *p < 0xc2))
+            return 0;
+        p++;
+        for (int k = 0; k < n; k++, p++)
+            if ((*p & 0xc0) != 0x80)
+                return 0;
+    }
+    return 1;
+}
+
+/* Append s as a single-quoted YAML scalar (quotes doubled, bytes as they are). */
+static void yaml_quoted(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', f);
+        fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+/* The absolute names under which clang may look the source up: the path as
+ * given when absolute, else joined to the working directory as getcwd() and
+ * $PWD (which LLVM prefers when it names the same folder) spell it, and its
+ * real path.  Distinct names only; returns how many (at most 3). */
+static int source_names(const char *src, char names[3][PATH_MAX * 2 + 2])
+{
+    int n = 0;
+    char cwd[PATH_MAX], real[PATH_MAX];
+    const char *cands[3] = { NULL, NULL, NULL };
+    const char *pwd = getenv("PWD");
+    if (src[0] == '/') {
+        snprintf(names[n++], sizeof names[0], "%s", src);
+    } else {
+        if (getcwd(cwd, sizeof cwd))
+            cands[0] = cwd;
+        if (pwd && pwd[0] == '/')
+            cands[1] = pwd;
+        for (int i = 0; i < 2; i++)
+            if (cands[i])
+                snprintf(names[n++], sizeof names[0], "%s/%s", cands[i], src);
+    }
+    if (realpath(src, real))
+        snprintf(names[n++], sizeof names[0], "%s", real);
+    /* drop duplicates */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int k = 0; k < m && !dup; k++)
+            dup = strcmp(names[k], names[i]) == 0;
+        if (!dup && m != i)
+            memcpy(names[m], names[i], sizeof names[0]);
+        m += !dup;
+    }
+    return m;
+}
+
+/* Write instrumented copies of the analysed sources (each with its source's
+ * modification time) and the overlay that maps the sources onto them (path
+ * in overlay[]).  Returns how many sources are instrumented. */
+static int make_copies(const options *o, analysed *res, instrumented *ins, char *overlay,
+                       size_t overlay_len)
 {
     char db[PATH_MAX + 1];
     absolute_db(o->db_path, db, sizeof db);
     const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp || strlen(tmp) > PATH_MAX - 32 || !yaml_safe(tmp) || strchr(tmp, '\''))
+        tmp = "/tmp";
     int made = 0;
     for (int i = 0; i < o->nsources; i++) {
         ins[i].temp[0] = '\0';
-        size_t len;
-        char *src = res[i].ir ? cc_read_file(o->sources[i], &len) : NULL;
+        size_t len, outlen = 0;
+        struct stat st;
+        static char names[3][PATH_MAX * 2 + 2];
+        int nnames = source_names(o->sources[i], names), safe = 1;
+        for (int k = 0; k < nnames; k++)
+            safe &= yaml_safe(names[k]);
+        char *src = safe && res[i].ir && stat(o->sources[i], &st) == 0
+                  ? cc_read_file(o->sources[i], &len) : NULL;
         char *text = NULL;
-        if (src && instrument_source(res[i].ir, res[i].path, o->sources[i], src, len, header,
-                                     db, o->instrument, &text) > 0) {
-            snprintf(ins[i].temp, sizeof ins[i].temp, "%s/keel-XXXXXX.c",
-                     tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
+        if (src && instrument_source(res[i].ir, res[i].path, src, len, db, o->instrument,
+                                     &text, &outlen) > 0) {
+            snprintf(ins[i].temp, sizeof ins[i].temp, "%s/keel-XXXXXX.c", tmp);
             int fd = mkstemps(ins[i].temp, 2);
-            if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+            struct timespec times[2] = { st.st_atim, st.st_mtim };
+            if (fd < 0 || write(fd, text, outlen) != (ssize_t)outlen
+                || futimens(fd, times) != 0) {
                 warn(o, "%s: not instrumented: cannot write a temporary file%s", o->sources[i], "");
                 if (fd >= 0)
                     unlink(ins[i].temp);
@@ -513,37 +688,44 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, const
         free(text);
         free(src);
     }
-    return made;
-}
-
-/* The compile command with instrumented copies in place of their sources. */
-static char **instrumented_argv(const options *o, const instrumented *ins, char *out_name,
-                                char **dirs)
-{
-    int n = 0;
-    char **argv = NULL;
-    for (int k = 0; k < o->ncc; k++) {
-        const char *a = o->cc[k];
-        for (int i = 0; i < o->nsources; i++)
-            if (a == o->sources[i] && ins[i].temp[0])
-                a = ins[i].temp;
-        push(&n, &argv, a);
+    if (!made)
+        return 0;
+    snprintf(overlay, overlay_len, "%s/keel-XXXXXX.yaml", tmp);
+    int fd = mkstemps(overlay, 5);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(overlay);
+        }
+        warn(o, "not instrumented: cannot write a temporary file%s%s", "", "");
+        overlay[0] = '\0';
+        return 0;
     }
-    /* Quoted #includes resolve against the original file's folder. */
+    fputs("{ 'version': 0, 'use-external-names': false, 'case-sensitive': true,\n"
+          "  'roots': [\n", f);
+    int first = 1;
     for (int i = 0; i < o->nsources; i++) {
         if (!ins[i].temp[0])
             continue;
-        const char *slash = strrchr(o->sources[i], '/');
-        dirs[i] = slash ? strndup(o->sources[i], (size_t)(slash - o->sources[i])) : strdup(".");
-        push(&n, &argv, "-iquote");
-        push(&n, &argv, dirs[i]);
+        static char names[3][PATH_MAX * 2 + 2];
+        int n = source_names(o->sources[i], names);
+        for (int k = 0; k < n; k++) {
+            fputs(first ? "    { 'type': 'file', 'name': " : ",\n    { 'type': 'file', 'name': ", f);
+            yaml_quoted(f, names[k]);
+            fputs(", 'external-contents': ", f);
+            yaml_quoted(f, ins[i].temp);
+            fputs(" }", f);
+            first = 0;
+        }
     }
-    /* -c/-S without -o would name the output after the copy. */
-    if (o->c_or_s && !o->output && out_name[0]) {
-        push(&n, &argv, "-o");
-        push(&n, &argv, out_name);
+    fputs("\n  ] }\n", f);
+    if (fclose(f) != 0) {
+        unlink(overlay);
+        overlay[0] = '\0';
+        return 0;
     }
-    return argv;
+    return made;
 }
 
 /* A compile of instrumented copies, running. */
@@ -551,25 +733,20 @@ typedef struct {
     pid_t pid;
     int fd;                   /* its stderr, captured */
     char errpath[32];
-    char out_name[PATH_MAX];  /* the -o keelcc added, "" when none */
     char **argv;
-    char **dirs;
 } instrumented_job;
 
-/* Start the compiler on the instrumented copies.  Returns 0, or -1 when it
- * could not start (the caller compiles the original). */
-static int start_instrumented(const options *o, const instrumented *ins, instrumented_job *j)
+/* Start the compiler with the overlay.  Returns 0, or -1 when it could not
+ * start (the caller compiles the original). */
+static int start_instrumented(const options *o, const char *overlay, instrumented_job *j)
 {
     memset(j, 0, sizeof *j);
     j->fd = -1;
-    if (o->c_or_s && !o->output) {
-        const char *base = strrchr(o->sources[0], '/');
-        base = base ? base + 1 : o->sources[0];
-        snprintf(j->out_name, sizeof j->out_name, "%.*s.%c", (int)(strlen(base) - 2), base,
-                 o->c_or_s == 'c' ? 'o' : 's');
-    }
-    j->dirs = calloc((size_t)o->nsources, sizeof *j->dirs);
-    j->argv = j->dirs ? instrumented_argv(o, ins, j->out_name, j->dirs) : NULL;
+    int n = 0;
+    for (int k = 0; k < o->ncc; k++)
+        push(&n, &j->argv, o->cc[k]);
+    push(&n, &j->argv, "-ivfsoverlay");
+    push(&n, &j->argv, overlay);
     snprintf(j->errpath, sizeof j->errpath, "/tmp/keel-stderr-XXXXXX");
     j->fd = j->argv ? mkstemp(j->errpath) : -1;
     j->pid = j->fd >= 0 ? start_compiler(j->argv, j->fd) : -1;
@@ -579,18 +756,14 @@ static int start_instrumented(const options *o, const instrumented *ins, instrum
         close(j->fd);
         unlink(j->errpath);
     }
-    for (int i = 0; j->dirs && i < o->nsources; i++)
-        free(j->dirs[i]);
-    free(j->dirs);
     free(j->argv);
     return -1;
 }
 
-/* Wait for the instrumented compile.  On success its messages go to
- * stderr, the dependency file names the original sources, and the result
- * is 0; on failure -1, with the first line of its messages in first_error. */
-static int finish_instrumented(const options *o, const instrumented *ins, instrumented_job *j,
-                               char *first_error, size_t errlen)
+/* Wait for the instrumented compile.  On success its messages go to stderr
+ * and the result is 0; on failure -1, with the first line of its messages in
+ * first_error. */
+static int finish_instrumented(instrumented_job *j, char *first_error, size_t errlen)
 {
     int status = wait_compiler(j->pid);
     size_t len = 0;
@@ -604,21 +777,6 @@ static int finish_instrumented(const options *o, const instrumented *ins, instru
     free(msgs);
     close(j->fd);
     unlink(j->errpath);
-    if (status == 0 && o->dep) {
-        char dp[PATH_MAX + 3];
-        if (o->output || o->dep_file) {
-            dep_path(o, dp, sizeof dp);
-        } else {
-            snprintf(dp, sizeof dp, "%s", j->out_name);
-            dep_path(&(options){ .output = dp }, dp, sizeof dp);
-        }
-        for (int i = 0; i < o->nsources; i++)
-            if (ins[i].temp[0])
-                replace_in_file(dp, ins[i].temp, o->sources[i]);
-    }
-    for (int i = 0; j->dirs && i < o->nsources; i++)
-        free(j->dirs[i]);
-    free(j->dirs);
     free(j->argv);
     return status == 0 ? 0 : -1;
 }
@@ -663,11 +821,16 @@ int main(int argc, char **argv)
         warn(&o, "libkeelrt not found (%s): building without instrumentation", lib, "");
         o.instrument = INSTRUMENT_OFF;
     }
+    /* The instrumented compile needs clang's -ivfsoverlay, the llvm-mca
+     * stage clang's remarks: GCC builds as given (analysed only). */
+    const char *cbase = strrchr(o.compiler, '/');
+    cbase = cbase ? cbase + 1 : o.compiler;
+    if (strstr(cbase, "gcc") && !strstr(cbase, "clang")) {
+        o.instrument = INSTRUMENT_OFF;
+        o.mca = 0;
+    }
     int want = o.analysis && o.compiles && o.nsources > 0;
-    /* Several sources with -c/-S and no -o each get their own output name
-     * from the compiler; copies would rename them: leave those alone. */
-    int instrument = want && o.instrument != INSTRUMENT_OFF
-                  && !(o.c_or_s && !o.output && o.nsources > 1);
+    int instrument = want && o.instrument != INSTRUMENT_OFF;
     /* The count of the user's arguments: what the database records and what
      * a fallback compile runs, without the runtime link arguments. */
     int user_ncc = o.ncc;
@@ -675,7 +838,8 @@ int main(int argc, char **argv)
         add_runtime_link(&o, lib);
     /* The llvm-mca stage compiles to assembly with the user's arguments. */
     options user = o;
-    user.ncc = user_ncc;
+    user.ncc = o.nxcc;
+    user.cc = o.xcc;
 
     analysed *res = want ? calloc((size_t)o.nsources, sizeof *res) : NULL;
     int status;
@@ -683,17 +847,19 @@ int main(int argc, char **argv)
         analyse(&o, res);
         instrumented *ins = calloc((size_t)o.nsources, sizeof *ins);
         instrumented_job job;
-        char first_error[512] = "";
+        char first_error[512] = "", overlay[PATH_MAX] = "";
         status = -1;
-        int started = ins && make_copies(&o, res, ins, header) > 0
-                   && start_instrumented(&o, ins, &job) == 0;
+        int started = ins && make_copies(&o, res, ins, overlay, sizeof overlay) > 0
+                   && start_instrumented(&o, overlay, &job) == 0;
         if (o.mca)
             mca_stage(&user, res);     /* while the instrumented compile runs */
         if (started)
-            status = finish_instrumented(&o, ins, &job, first_error, sizeof first_error);
+            status = finish_instrumented(&job, first_error, sizeof first_error);
         for (int i = 0; ins && i < o.nsources; i++)
             if (ins[i].temp[0])
                 unlink(ins[i].temp);
+        if (overlay[0])
+            unlink(overlay);
         free(ins);
         if (status < 0) {
             pid_t pid = start_compiler(o.cc, -1);
@@ -715,6 +881,7 @@ int main(int argc, char **argv)
             mca_stage(&user, res);
         status = pid ? wait_compiler(pid) : 0;
     }
+    mca_flush(status);
     /* A failed compile has told the user already; its stale rows stay. */
     o.ncc = user_ncc;
     o.cc[o.ncc] = NULL;
@@ -729,6 +896,7 @@ int main(int argc, char **argv)
         mcr_config_free(&mca_cfg);
     free(res);
     free(o.cc);
+    free(o.xcc);
     free(o.sources);
     free(o.clang);
     return status;

@@ -549,12 +549,10 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
         } else if (mca_plan_build(tu, g[k].asm_text, g[k].yaml, cfg->t[g[k].target].vscale,
                                   &g[k].plan, msg, sizeof msg) != 0) {
             g[k].error = strdup(msg);
-        } else if (g[k].plan->unmapped > 0) {
-            snprintf(msg, sizeof msg, "%s: mca: %d assembly loop%s%s%s not mapped to source loops",
-                     source, g[k].plan->unmapped, g[k].plan->unmapped == 1 ? "" : "s",
-                     g[k].triple ? " for " : "", g[k].triple ? g[k].triple : "");
-            warn(wctx, msg);
         }
+        /* Assembly loops that map to no source loop (inlined callees,
+         * loops the optimiser made) are normal and cost the user nothing:
+         * no warning (the unmapped count stays in the plan). */
         unlink(g[k].asm_path);
         unlink(g[k].yaml_path);
         unlink(g[k].err_path);

@@ -508,7 +508,10 @@ static void note_symbol(walker *w, CXCursor decl)
         si->name = name;
     }
     CXCursor parent = clang_getCursorSemanticParent(decl);
-    si->integer = is_integer_type(clang_getCursorType(decl));
+    /* A volatile variable is not a value keel may read again (reads of it
+     * are observable): the runtime never gets it. */
+    si->integer = is_integer_type(clang_getCursorType(decl))
+               && !clang_isVolatileQualifiedType(clang_getCursorType(decl));
     si->always_visible = k == CXCursor_ParmDecl
                       || clang_getCursorKind(parent) == CXCursor_TranslationUnit;
     expansion(clang_getCursorLocation(decl), &si->file, NULL, NULL, &si->offset);

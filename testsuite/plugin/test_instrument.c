@@ -3,8 +3,18 @@
  *
  * Each case walks a snippet, instruments it, compares the whole resulting
  * text with the expected one, and has clang-19 check that it is valid C
- * against the real keelrt.h (-fsyntax-only, -fopenmp for the pragmas).
+ * (-fsyntax-only -Weverything -Werror, -fopenmp for the pragmas: keel's text
+ * must not warn).  The cases follow the reproducers of issues 9 and 16:
+ * inserted text on lines of its own with `#line` (columns and presumed lines
+ * kept, also after a user #line), pragmas separated from their loop by an
+ * #if or written as _Pragma in a macro, a pragma inside a comment, a BOM, a
+ * NUL byte, a loop that does not start its line, values a loop head assigns
+ * or that are volatile, nests that cannot be offloaded, and the offload
+ * clause before a trailing // comment.  The prelude's struct is checked
+ * field by field against keelrt.h's keel_site.
  */
+#define _XOPEN_SOURCE 700   /* realpath */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +26,18 @@
 
 static char tmpdir[] = "/tmp/keel-instr-XXXXXX";
 
-static char *instrumented(const char *name, const char *src, instrument_mode mode, char *path,
-                          size_t pathlen)
+static char *instrumented_n(const char *name, const char *src, size_t len, instrument_mode mode,
+                            char *path, size_t pathlen, size_t *outlen)
 {
-    char err[512];
+    char err[512], real[PATH_MAX];
     snprintf(path, pathlen, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, "wb");
     if (!f)
         return NULL;
-    fputs(src, f);
+    fwrite(src, 1, len, f);
     fclose(f);
+    if (realpath(path, real) && strlen(real) < pathlen)
+        memcpy(path, real, strlen(real) + 1);
     ir_tu *tu = NULL;
     const char *omp[] = { "-fopenmp" };   /* as keelcc parses an OpenMP compile */
     if (walk_file(path, 1, omp, &tu, err, sizeof err) != 0) {
@@ -33,46 +45,57 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
         return NULL;
     }
     char *out = NULL;
-    int n = instrument_source(tu, path, path, src, strlen(src), KEEL_RT_HEADER, "/db/keel.db",
-                              mode, &out);
+    int n = instrument_source(tu, path, src, len, "/db/keel.db", mode, &out, outlen);
     ir_tu_free(tu);
     if (n <= 0)
         return NULL;
     return out;
 }
 
-/* Expected text: the template with every "@" replaced by the file's path
- * and every "%H" by the header path. */
+static char *instrumented(const char *name, const char *src, instrument_mode mode, char *path,
+                          size_t pathlen)
+{
+    return instrumented_n(name, src, strlen(src), mode, path, pathlen, NULL);
+}
+
+#define QUIET_ON "#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Weverything\"\n"
+#define QUIET_OFF "#pragma clang diagnostic pop\n"
+#define DECLS "struct keel_site { const char *db; const char *file; int line, col; int nsyms;" \
+              " const char *const *syms; void *state; };" \
+              " int keel_decide(struct keel_site *, const long long *);\n"
+
+/* Expected text: the template with every "@" replaced by the file's path. */
 static char *expect(const char *tmpl, const char *path)
 {
     size_t cap = strlen(tmpl) * 2 + 4096;
     char *s = malloc(cap), *w = s;
     for (const char *p = tmpl; *p && s; p++) {
-        if (*p == '@') {
+        if (*p == '@')
             w += sprintf(w, "%s", path);
-        } else if (p[0] == '%' && p[1] == 'H') {
-            w += sprintf(w, "%s", KEEL_RT_HEADER);
-            p++;
-        } else {
+        else
             *w++ = *p;
-        }
     }
     if (s)
         *w = '\0';
     return s;
 }
 
-/* clang-19 accepts the text. */
-static int compiles(const char *text)
+/* clang-19 accepts the text without a single warning. */
+static int compiles(const char *text, size_t len)
 {
-    char path[256], cmd[600];
+    char path[256], cmd[1200];
     snprintf(path, sizeof path, "%s/check.c", tmpdir);
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, "wb");
     if (!f)
         return 0;
-    fputs(text, f);
+    fwrite(text, 1, len, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "clang-19 -fsyntax-only -fopenmp -Werror -Wno-unknown-pragmas %s", path);
+    snprintf(cmd, sizeof cmd,
+             "clang-19 -fsyntax-only -fopenmp -Weverything -Werror -Wno-unknown-pragmas"
+             " -Wno-unused-parameter -Wno-missing-prototypes -Wno-unused-variable"
+             " -Wno-unused-but-set-variable -Wno-unsafe-buffer-usage -Wno-declaration-after-statement"
+             " -Wno-padded -Wno-sign-compare -Wno-sign-conversion -Wno-missing-variable-declarations"
+             " -Wno-null-character -Wno-comment -Wno-unreachable-code %s", path);
     return system(cmd) == 0;
 }
 
@@ -82,9 +105,50 @@ static void check_case(const char *name, const char *src, instrument_mode mode, 
     char *got = instrumented(name, src, mode, path, sizeof path);
     char *want = expect(tmpl, path);
     CHECK_STR(got, want);
-    CHECK(got && compiles(got));
+    CHECK(got && compiles(got, strlen(got)));
     free(got);
     free(want);
+}
+
+/* A case that must get no call at all. */
+static void check_none(const char *name, const char *src)
+{
+    char path[256];
+    char *got = instrumented(name, src, INSTRUMENT_REPORT, path, sizeof path);
+    if (got)
+        fprintf(stderr, "%s: instrumented:\n%s\n", name, got);
+    CHECK(got == NULL);
+    free(got);
+}
+
+/* The prelude's struct keel_site has keelrt.h's layout, field by field. */
+static void check_layout(void)
+{
+    char path[256], cmd[600];
+    snprintf(path, sizeof path, "%s/layout.c", tmpdir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        CHECK(0);
+        return;
+    }
+    /* The prelude's declarations under other names, next to the header's. */
+    char decls[] = DECLS;
+    char *p;
+    while ((p = strstr(decls, "keel_site ")) != NULL)
+        memcpy(p, "keel_sitp ", 10);
+    while ((p = strstr(decls, "keel_decide")) != NULL)
+        memcpy(p, "keel_decidp", 11);
+    fprintf(f, "#include <stddef.h>\n#include \"%s\"\n%s", KEEL_RT_HEADER, decls);
+    const char *fields[] = { "db", "file", "line", "col", "nsyms", "syms", "state" };
+    for (int i = 0; i < 7; i++)
+        fprintf(f, "_Static_assert(offsetof(keel_site, %s) == offsetof(struct keel_sitp, %s)"
+                   " && sizeof ((keel_site *)0)->%s == sizeof ((struct keel_sitp *)0)->%s, \"%s\");\n",
+                fields[i], fields[i], fields[i], fields[i], fields[i]);
+    fprintf(f, "_Static_assert(sizeof(keel_site) == sizeof(struct keel_sitp), \"size\");\n"
+               "int (*keel_check_fn)(keel_site *, const long long *) = keel_decide;\n");
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "clang-19 -fsyntax-only -std=c11 %s", path);
+    CHECK(system(cmd) == 0);
 }
 
 int main(void)
@@ -93,27 +157,34 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
+    check_layout();
 
-    /* No pragma: the opening goes inline before the `for`, on its line. */
+    /* A parallel loop starting its line: the call on lines of its own
+     * before it, `}` on a line of its own after it, #line for each. */
     check_case("plain.c",
         "void f(int n, double *x) {\n"
         "  for (int i = 0; i < n; i++)\n"
         "    x[i] = 0;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        "#include \"%H\"\n"
-        "#line 1 \"@\"\n"
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 3, 1, keel_syms_0, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
         "void f(int n, double *x) {\n"
-        "  { static const char *const keel_syms_0[] = { \"n\" }; "
-        "static keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 3, 1, keel_syms_0, 0 }; "
-        "keel_decide(&keel_site_0, (const long long[]){ (long long)(n) }); "
-        "for (int i = 0; i < n; i++)\n"
-        "    x[i] = 0; }\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 2\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    x[i] = 0;\n"
+        "}\n"
+        "#line 4\n"
         "}\n");
 
     /* A pragma stays directly above its loop; the braces keep the
-     * unbraced if's meaning; constant bounds need no values; the inner
-     * loop of the nest gets no call of its own. */
+     * unbraced if's meaning; constant bounds need no values. */
     check_case("pragma.c",
         "double A[8][8];\n"
         "void g(int c) {\n"
@@ -125,100 +196,376 @@ int main(void)
         "    }\n"
         "}\n",
         INSTRUMENT_REPORT,
-        "#include \"%H\"\n"
-        "#line 1 \"@\"\n"
+        QUIET_ON DECLS
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 5, 0, 0, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
         "double A[8][8];\n"
         "void g(int c) {\n"
         "  if (c)\n"
-        "{ static keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 5, 0, 0, 0 }; "
-        "keel_decide(&keel_site_0, 0); \n"
-        "#line 4 \"@\"\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, 0);\n"
+        QUIET_OFF
+        "#line 4\n"
         "#pragma omp parallel for\n"
         "    for (int i = 0; i < 8; i++) {\n"
         "      for (int j = 0; j < 8; j++)\n"
         "        A[i][j] = 1;\n"
-        "    } }\n"
+        "    }\n"
+        "}\n"
+        "#line 9\n"
         "}\n");
 
-    /* Offload: the target loop inside a time loop gets an if clause, the
-     * time loop a report call; symbols of the outer loop are in scope. */
+    /* NPB lu.c: an #if between the pragma and its loop.  The opening goes
+     * above the pragma, the `}` after the body past the #endif. */
+    check_case("pragma_if.c",
+        "void h(int n, double *a) {\n"
+        "  int i;\n"
+        "#pragma omp parallel for\n"
+        "#if 1\n"
+        "  for (i = 0; i < n; i++)\n"
+        "#else\n"
+        "  for (i = 1; i < n; i++)\n"
+        "#endif\n"
+        "    a[i] = 0.5;\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void h(int n, double *a) {\n"
+        "  int i;\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 3\n"
+        "#pragma omp parallel for\n"
+        "#if 1\n"
+        "  for (i = 0; i < n; i++)\n"
+        "#else\n"
+        "  for (i = 1; i < n; i++)\n"
+        "#endif\n"
+        "    a[i] = 0.5;\n"
+        "}\n"
+        "#line 10\n"
+        "}\n");
+
+    /* `#ifdef _OPENMP / #pragma / #endif` above a loop: a group of
+     * directives only, so the opening goes above the whole group. */
+    check_case("ifdef_pragma.c",
+        "void h(int n, double *a) {\n"
+        "#ifdef _OPENMP\n"
+        "#pragma omp parallel for\n"
+        "#endif\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    a[i] = 0.5;\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void h(int n, double *a) {\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 2\n"
+        "#ifdef _OPENMP\n"
+        "#pragma omp parallel for\n"
+        "#endif\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    a[i] = 0.5;\n"
+        "}\n"
+        "#line 7\n"
+        "}\n");
+
+    /* The active loop after an #else: no safe place above it. */
+    check_none("after_else.c",
+        "void h(int n, double *a) {\n"
+        "  int i;\n"
+        "#pragma omp parallel for\n"
+        "#if 0\n"
+        "  for (i = 0; i < n; i++)\n"
+        "#else\n"
+        "  for (i = 1; i < n; i++)\n"
+        "#endif\n"
+        "    a[i] = 0.5;\n"
+        "}\n");
+
+    /* _Pragma from a macro: the opening goes above the macro's line; a
+     * user #line before it is honoured (presumed lines from 100 on). */
+    check_case("pragma_macro.c",
+        "#define PFOR _Pragma(\"omp parallel for\")\n"
+        "void k(int n, double *a) {\n"
+        "#line 100\n"
+        "  PFOR\n"
+        "  for (int i = 0; i < n; i++) a[i] = 1;\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
+        "#define PFOR _Pragma(\"omp parallel for\")\n"
+        "void k(int n, double *a) {\n"
+        "#line 100\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 100\n"
+        "  PFOR\n"
+        "  for (int i = 0; i < n; i++) a[i] = 1;\n"
+        "}\n"
+        "#line 102\n"
+        "}\n");
+
+    /* A loop that does not start its line, with code after it: each side
+     * continues after #line with blanks (tabs kept) to its column. */
+    check_case("midline.c",
+        "void f(int n, int *a) {\n"
+        "\tint k = 2; for (int i = 0; i < n; i++) a[i] = k; k = 3;\n"
+        "  (void)k;\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 13, 1, keel_syms_0, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void f(int n, int *a) {\n"
+        "\tint k = 2; \n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 2\n"
+        "\t           for (int i = 0; i < n; i++) a[i] = k;\n"
+        "}\n"
+        "#line 2\n"
+        "\t" "                                                " /* 48 */ " k = 3;\n"
+        "  (void)k;\n"
+        "}\n");
+
+    /* Fault 04: a pragma on the line above a loop that starts after `}` is
+     * not the loop's; the opening goes at the loop, inside nothing else. */
+    check_case("split.c",
+        "void f(int n, int *a, int *b) {\n"
+        "  int i, j;\n"
+        "  for (i = 0; i < n; i++) {\n"
+        "    a[i] = i;\n"
+        "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+        "  } for (j = 0; j < n; j++) b[j] = 1;\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 1, keel_syms_0, 0 };\n"
+        "static const char *const keel_syms_1[] = { \"n\" };\n"
+        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void f(int n, int *a, int *b) {\n"
+        "  int i, j;\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 3\n"
+        "  for (i = 0; i < n; i++) {\n"
+        "    a[i] = i;\n"
+        "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+        "  }\n"
+        "}\n"
+        "#line 6\n"
+        "    \n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_1, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 6\n"
+        "    for (j = 0; j < n; j++) b[j] = 1;\n"
+        "}\n"
+        "#line 7\n"
+        "}\n");
+
+    /* A commented-out pragma is not a pragma; a UTF-8 BOM stays first. */
+    check_case("comment.c",
+        "\xef\xbb\xbfvoid f(int n, int *a) {\n"
+        "/* disabled:\n"
+        "#pragma omp parallel for\n"
+        "*/\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0; // done\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        "\xef\xbb\xbf" QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void f(int n, int *a) {\n"
+        "/* disabled:\n"
+        "#pragma omp parallel for\n"
+        "*/\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 5\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0; // done\n"
+        "}\n"
+        "#line 6\n"
+        "}\n");
+
+    /* Values a loop's head assigns (`i = 0, n = len`) cannot be read before
+     * the loop; a volatile bound is never read again; a loop carrying a
+     * dependence cannot be offloaded; a bound the runtime cannot evaluate
+     * (a call): none of these gets a call. */
+    check_none("head.c",
+        "void f(int n, int len, int *a) {\n"
+        "  int i;\n"
+        "  for (i = 0, n = len; i < n; i++)\n"
+        "    a[i] = 0;\n"
+        "}\n");
+    check_none("getline.c",
+        "int next(int *);\n"
+        "void f(int *a) {\n"
+        "  int n, c;\n"
+        "  while ((n = next(&c)) != -1)\n"
+        "    a[n] = c;\n"
+        "}\n");
+    check_none("volatile.c",
+        "extern volatile int cnt;\n"
+        "int a[64];\n"
+        "void f(void) {\n"
+        "  for (int i = 0; i < cnt; i++)\n"
+        "    a[i] = i;\n"
+        "}\n");
+    check_none("sequential.c",
+        "void g(int n, double *a) {\n"
+        "  for (int i = 1; i < n; i++)\n"
+        "    a[i] = a[i - 1] + 1;\n"
+        "}\n");
+    check_none("callbound.c",
+        "int len(void);\n"
+        "void g(double *a) {\n"
+        "  for (int i = 0; i < len(); i++)\n"
+        "    a[i] = 1;\n"
+        "}\n");
+
+    /* Fault 01: a NUL byte in a comment: the whole text is kept. */
+    {
+        static const char src[] =
+            "void f(int n, int *a) {\n"
+            "  for (int i = 0; i < n; i++) a[i] = 0;\n"
+            "}\n"
+            "// NUL: \0 here\n"
+            "int after = 100;\n";
+        char path[256];
+        size_t outlen = 0;
+        char *got = instrumented_n("nul.c", src, sizeof src - 1, INSTRUMENT_REPORT, path,
+                                   sizeof path, &outlen);
+        CHECK(got != NULL);
+        const char *tail = "// NUL: \0 here\nint after = 100;\n";
+        size_t tl = sizeof "// NUL: \0 here\nint after = 100;\n" - 1;
+        CHECK(got && outlen > tl && memcmp(got + outlen - tl, tail, tl) == 0);
+        free(got);
+    }
+
+    /* Offload: the target loop inside a time loop gets an if clause (before
+     * a trailing // comment, fault 24), the time loop a report call (its
+     * nest holds a parallel loop). */
     check_case("offload.c",
         "void h(int tsteps, int n, double *a, double *b) {\n"
         "  int t, i;\n"
         "  for (t = 0; t < tsteps; t++) {\n"
         "#pragma omp target teams distribute parallel for \\\n"
-        "    map(tofrom: a[0:n], b[0:n])\n"
+        "    map(tofrom: a[0:n], b[0:n]) // offload me\n"
         "    for (i = 1; i < n - 1; i++)\n"
         "      b[i] = a[i - 1] + a[i + 1];\n"
         "  }\n"
         "}\n",
         INSTRUMENT_OFFLOAD,
-        "#include \"%H\"\n"
-        "#line 1 \"@\"\n"
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"tsteps\", \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 2, keel_syms_0, 0 };\n"
+        "static const char *const keel_syms_1[] = { \"n\" };\n"
+        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
         "void h(int tsteps, int n, double *a, double *b) {\n"
         "  int t, i;\n"
-        "  { static const char *const keel_syms_0[] = { \"tsteps\", \"n\" }; "
-        "static keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 2, keel_syms_0, 0 }; "
-        "keel_decide(&keel_site_0, (const long long[]){ (long long)(tsteps), (long long)(n) }); "
-        "for (t = 0; t < tsteps; t++) {\n"
-        "{ static const char *const keel_syms_1[] = { \"n\" }; "
-        "static keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 }; "
-        "int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); \n"
-        "#line 4 \"@\"\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(tsteps), (long long)(n) });\n"
+        QUIET_OFF
+        "#line 3\n"
+        "  for (t = 0; t < tsteps; t++) {\n"
+        QUIET_ON
+        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 4\n"
         "#pragma omp target teams distribute parallel for \\\n"
-        "    map(tofrom: a[0:n], b[0:n]) if(target: keel_on_gpu_1)\n"
+        "    map(tofrom: a[0:n], b[0:n]) if(target: keel_on_gpu_1) // offload me\n"
         "    for (i = 1; i < n - 1; i++)\n"
-        "      b[i] = a[i - 1] + a[i + 1]; }\n"
-        "  } }\n"
+        "      b[i] = a[i - 1] + a[i + 1];\n"
+        "}\n"
+        "#line 8\n"
+        "  }\n"
+        "}\n"
+        "#line 9\n"
         "}\n");
 
-    /* In report mode the same file gets one call, before the time loop. */
-    {
-        char path[256];
-        char *got = instrumented("offload2.c",
-            "void h(int n, double *a) {\n"
-            "  for (int t = 0; t < 4; t++)\n"
-            "#pragma omp target teams distribute parallel for map(tofrom: a[0:n])\n"
-            "    for (int i = 0; i < n; i++)\n"
-            "      a[i] += 1;\n"
-            "}\n", INSTRUMENT_REPORT, path, sizeof path);
-        CHECK(got != NULL);
-        CHECK(got && strstr(got, "keel_site_0") != NULL && strstr(got, "keel_site_1") == NULL);
-        CHECK(got && strstr(got, "if(target:") == NULL);
-        free(got);
-    }
-
-    /* #line names the file as the compile command does (__FILE__ and debug
-     * information stay what the plain compile gives); sites keep the
-     * resolved path the database uses. */
-    {
-        char path[256], err[512];
-        const char *src = "void f(int n, double *x) {\n  for (int i = 0; i < n; i++)\n    x[i] = 0;\n}\n";
-        snprintf(path, sizeof path, "%s/named.c", tmpdir);
-        FILE *f = fopen(path, "w");
-        if (f) {
-            fputs(src, f);
-            fclose(f);
-        }
-        ir_tu *tu = NULL;
-        char *out = NULL;
-        CHECK_INT(walk_file(path, 0, NULL, &tu, err, sizeof err), 0);
-        CHECK_INT(instrument_source(tu, path, "src/named.c", src, strlen(src), KEEL_RT_HEADER,
-                                    "/db/keel.db", INSTRUMENT_REPORT, &out), 1);
-        CHECK(out && strstr(out, "\n#line 1 \"src/named.c\"\n") != NULL);
-        char site[300];
-        snprintf(site, sizeof site, "{ \"/db/keel.db\", \"%s\", 2, 3,", path);
-        CHECK(out && strstr(out, site) != NULL);
-        free(out);
-        ir_tu_free(tu);
-    }
+    /* `omp barrier` and `omp section` are not the loop's pragmas: the opening
+     * goes below them (the block is the section's statement). */
+    check_case("barrier.c",
+        "void s(int n, double *a, double *b) {\n"
+        "#pragma omp parallel\n"
+        "  {\n"
+        "#pragma omp barrier\n"
+        "#pragma omp for\n"
+        "    for (int i = 0; i < n; i++) a[i] = 0;\n"
+        "#pragma omp sections\n"
+        "    {\n"
+        "#pragma omp section\n"
+        "      for (int i = 0; i < n; i++) b[i] = 1;\n"
+        "    }\n"
+        "  }\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_0, 0 };\n"
+        "static const char *const keel_syms_1[] = { \"n\" };\n"
+        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 10, 7, 1, keel_syms_1, 0 };\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void s(int n, double *a, double *b) {\n"
+        "#pragma omp parallel\n"
+        "  {\n"
+        "#pragma omp barrier\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 5\n"
+        "#pragma omp for\n"
+        "    for (int i = 0; i < n; i++) a[i] = 0;\n"
+        "}\n"
+        "#line 7\n"
+        "#pragma omp sections\n"
+        "    {\n"
+        "#pragma omp section\n"
+        QUIET_ON
+        "{ keel_decide(&keel_site_1, (const long long[]){ (long long)(n) });\n"
+        QUIET_OFF
+        "#line 10\n"
+        "      for (int i = 0; i < n; i++) b[i] = 1;\n"
+        "}\n"
+        "#line 11\n"
+        "    }\n"
+        "  }\n"
+        "}\n");
 
     /* Nothing to instrument: no text at all. */
-    {
-        char path[256];
-        CHECK(instrumented("none.c", "int k(int x) { return x + 1; }\n", INSTRUMENT_REPORT,
-                           path, sizeof path) == NULL);
-    }
+    check_none("none.c", "int k(int x) { return x + 1; }\n");
 
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
