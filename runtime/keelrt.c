@@ -100,7 +100,7 @@ static pthread_mutex_t facts_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_uint warned;
 /* 1 while this thread runs a slow path of the runtime (see the top). */
-static _Thread_local int in_runtime;
+static _Thread_local int in_runtime __attribute__((tls_model("initial-exec")));
 
 /* One warning per cause for the life of the process, KEEL_VERBOSE only. */
 static void warn_once(int cause, const char *fmt, ...)
