@@ -438,6 +438,31 @@ static int dir_errno(const char *path, int e)
     return e;
 }
 
+/* PRAGMA quick_check (every page and record, not the index contents):
+ * 0 when the file is sound, else -1 with its first complaint. */
+static int quick_check(db *d, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(d->h, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK)
+        return fail_sql(d, "check integrity", err, errlen);
+    int rc = sqlite3_step(st);
+    const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    int bad = !r || strcmp(r, "ok") != 0;
+    if (bad && r) {
+        char first[201];
+        snprintf(first, sizeof first, "%s", r);
+        for (char *c = first; *c; c++)
+            if (*c == '\n' || *c == '\r')
+                *c = ' ';
+        fail(err, errlen, "%s: database fails its integrity check (%s); not written", d->path,
+             first);
+    }
+    else if (bad)
+        fail_sql(d, "check integrity", err, errlen);
+    sqlite3_finalize(st);
+    return bad ? -1 : 0;
+}
+
 /* Whether nobody can write beside path: a read-only filesystem, or a
  * folder this process cannot write.  A WAL database there cannot get the
  * -shm file a reader needs, but nothing can change it either. */
@@ -529,6 +554,10 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
     if (kind < 0 || check_kind(d, kind, version, err, errlen))
         goto fail;
     d->version = version;
+    /* never write into a damaged file: SQLite notices a bad page only when
+     * it reads it, so a write elsewhere would go through and bury it */
+    if (mode == DB_WRITE && kind == FILE_KEEL && quick_check(d, err, errlen))
+        goto fail;
     if (mode == DB_WRITE) {
         if (set_wal(d, err, errlen))
             goto fail;
