@@ -54,6 +54,7 @@ enum {
     ST_SCALARS,
     ST_INS_STRIDE, ST_INS_DEP, ST_SEL_STRIDE, ST_SEL_DEP,   /* IPDA, schema v2 */
     ST_FIND_LOOP,
+    ST_NEXT_ROOTS,
     ST_COUNT
 };
 
@@ -141,8 +142,14 @@ static const char *const stmt_sql[ST_COUNT] = {
         " WHERE s.access_id = ?1 ORDER BY l.line LIMIT 1",
     [ST_SEL_DEP] = "SELECT verdict, reason FROM loop_dependences WHERE loop_id = ?1",
     [ST_FIND_LOOP] =
-        "SELECT id FROM loops WHERE file = ?1 AND line = ?2 AND (?3 = 0 OR col = ?3)"
+        /* a range on col, not (?3 = 0 OR col = ?3): with the index
+         * loops_file_line_col one seek, however many loops share the line */
+        "SELECT id FROM loops WHERE file = ?1 AND line = ?2"
+        " AND col BETWEEN ?3 AND CASE WHEN ?3 = 0 THEN 2147483647 ELSE ?3 END"
         " ORDER BY col, id LIMIT 1",
+    [ST_NEXT_ROOTS] =
+        "SELECT line, col FROM loops WHERE file = ?1 AND parent_id IS NULL"
+        " AND (line > ?2 OR (line = ?2 AND col > ?3)) ORDER BY line, col LIMIT ?4",
 };
 
 struct db {
@@ -563,6 +570,12 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
             goto fail;
         if ((kind == FILE_FRESH || version < DB_SCHEMA_VERSION) && migrate(d, err, errlen))
             goto fail;
+        /* the runtime's site lookup (ST_FIND_LOOP) by file, line and
+         * column: an index outside the versioned schema, so any database a
+         * writer opens gets it and older keels simply ignore it */
+        if (exec(d, "CREATE INDEX IF NOT EXISTS loops_file_line_col ON loops(file, line, col)",
+                 "create index", err, errlen))
+            goto fail;
     }
     *out = d;
     return 0;
@@ -903,6 +916,27 @@ int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
         fail_sql(d, "read loops", err, errlen);
     done(st);
     return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+}
+
+int db_next_roots(db *d, const char *file, int line, int col, int max, int *lines, int *cols,
+                  char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int n = 0, rc = SQLITE_DONE;
+    if (!(st = get(d, ST_NEXT_ROOTS, err, errlen)))
+        return -1;
+    bind_text(st, 1, file);
+    sqlite3_bind_int(st, 2, line);
+    sqlite3_bind_int(st, 3, col);
+    sqlite3_bind_int(st, 4, max);
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        lines[n] = sqlite3_column_int(st, 0);
+        cols[n++] = sqlite3_column_int(st, 1);
+    }
+    if (n < max && rc != SQLITE_DONE)
+        n = fail_sql(d, "read loops", err, errlen);
+    done(st);
+    return n;
 }
 
 int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,

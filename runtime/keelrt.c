@@ -252,6 +252,77 @@ static db *db_acquire(const char *site_db, int held[3])
     return d;
 }
 
+/* ---- nests read ahead ------------------------------------------------------
+ * Opening the database costs far more than reading one nest, so while it is
+ * open for one site the runtime also reads the next PREFETCH outermost
+ * nests of the same file (sites tend to run in source order); a later site
+ * takes its facts from here without opening anything.  Under facts_lock. */
+
+enum { PREFETCH = 64, PF_BUCKETS = 1024 };
+
+typedef struct pf_entry {
+    struct pf_entry *next;
+    int line, col;
+    rt_facts *facts;
+    char file[];
+} pf_entry;
+
+static pf_entry *pf_table[PF_BUCKETS];
+
+static unsigned pf_hash(const char *file, int line, int col)
+{
+    unsigned h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)file; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return (h ^ (unsigned)line * 2654435761u ^ (unsigned)col * 40503u) % PF_BUCKETS;
+}
+
+static pf_entry **pf_find(const char *file, int line, int col)
+{
+    pf_entry **e = &pf_table[pf_hash(file, line, col)];
+    while (*e && ((*e)->line != line || (*e)->col != col || strcmp((*e)->file, file) != 0))
+        e = &(*e)->next;
+    return e;
+}
+
+/* The read-ahead facts of file:line:col, now the caller's, or NULL. */
+static rt_facts *pf_take(const char *file, int line, int col)
+{
+    pf_entry **e = pf_find(file, line, col), *x = *e;
+    if (!x)
+        return NULL;
+    rt_facts *f = x->facts;
+    *e = x->next;
+    free(x);
+    return f;
+}
+
+/* Read the PREFETCH outermost nests of file after line:col that are not
+ * read yet, with d open. */
+static void pf_read_ahead(db *d, const char *file, int line, int col)
+{
+    int lines[PREFETCH], cols[PREFETCH];
+    char err[256];
+    int n = db_next_roots(d, file, line, col, PREFETCH, lines, cols, err, sizeof err);
+    for (int i = 0; i < n; i++) {
+        pf_entry **e = pf_find(file, lines[i], cols[i]);
+        rt_facts *f;
+        if (*e || rt_facts_load(d, file, lines[i], cols[i], &f, err, sizeof err) != 0)
+            continue;
+        pf_entry *x = malloc(sizeof *x + strlen(file) + 1);
+        if (!x) {
+            rt_facts_free(f);
+            return;
+        }
+        x->next = NULL;
+        x->line = lines[i];
+        x->col = cols[i];
+        x->facts = f;
+        strcpy(x->file, file);
+        *e = x;
+    }
+}
+
 /* ---- per-site state ------------------------------------------------------ */
 
 typedef struct {
@@ -320,12 +391,19 @@ static site_state *site_init(keel_site *site)
     if (need_facts && st->memo) {
         int held[3];
         pthread_mutex_lock(&facts_lock);
-        db *d = db_acquire(site->db, held);
+        st->facts = site->col > 0 ? pf_take(site_file(site), site->line, site->col) : NULL;
+        db *d = st->facts ? NULL : db_acquire(site->db, held);
+        if (st->facts)
+            st->ok = 1;
         if (d) {
             int r = rt_facts_load(d, site_file(site), site->line, site->col, &st->facts, err,
                                   sizeof err);
-            if (r == 0)
+            if (r == 0) {
                 st->ok = 1;
+                /* the site names its file as stored: so will its neighbours */
+                if (site->col > 0 && strcmp(rt_facts_file(st->facts), site_file(site)) == 0)
+                    pf_read_ahead(d, site_file(site), site->line, site->col);
+            }
             else if (r == 1)
                 warn_once(W_LOOP, "no loop at %s:%d in the database", site_file(site),
                           site->line);
