@@ -55,6 +55,7 @@ enum {
     ST_INS_STRIDE, ST_INS_DEP, ST_SEL_STRIDE, ST_SEL_DEP,   /* IPDA, schema v2 */
     ST_FIND_LOOP,
     ST_NEXT_ROOTS,
+    ST_LOOP_HASH,
     ST_COUNT
 };
 
@@ -150,6 +151,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_NEXT_ROOTS] =
         "SELECT line, col FROM loops WHERE file = ?1 AND parent_id IS NULL"
         " AND (line > ?2 OR (line = ?2 AND col > ?3)) ORDER BY line, col LIMIT ?4",
+    [ST_LOOP_HASH] =
+        "SELECT t.hash FROM loops l JOIN translation_units t ON t.id = l.tu_id WHERE l.id = ?1",
 };
 
 struct db {
@@ -916,6 +919,23 @@ int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
         fail_sql(d, "read loops", err, errlen);
     done(st);
     return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+}
+
+int db_loop_source_hash(db *d, int64_t loop_id, char *out, size_t n, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (!(st = get(d, ST_LOOP_HASH, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    int rc = sqlite3_step(st), r = 1;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *h = sqlite3_column_text(st, 0);
+        snprintf(out, n, "%s", h ? (const char *)h : "");
+        r = 0;
+    } else if (rc != SQLITE_DONE)
+        r = fail_sql(d, "read translation unit", err, errlen);
+    done(st);
+    return r;
 }
 
 int db_next_roots(db *d, const char *file, int line, int col, int max, int *lines, int *cols,

@@ -174,6 +174,20 @@ done
 "$BIN/keel" explain k.c:4 --set n=10 --threads 1048576 k.db >out.txt 2>err.txt
 expect_eq "$(grep -E '^  threads ' out.txt | tr -s ' ')" " threads 1048576" "keel explain --threads 1048576"
 
+# a site that carries its source's hash ("FILE#h=HEX", as keelcc recorded
+# it): the facts of another version of the source are not used
+kpath=$(sqlite3 k.db "SELECT path FROM translation_units WHERE path LIKE '%/k.c'")
+khash=$(sqlite3 k.db "SELECT hash FROM translation_units WHERE path LIKE '%/k.c'")
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=$khash" 4 n=2000 2>err.txt)" 1 "site hash matches: verdict"
+expect_eq "$(lines err.txt)" 0 "site hash matches: silent"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=0123456789abcdef" 4 n=2000 2>err.txt)" 0 \
+    "stale database: verdict"
+expect_eq "$(lines err.txt)" 0 "stale database: silent"
+KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=0123456789abcdef" 4 n=2000 >/dev/null 2>err.txt
+grep -q '^keel: warning: k.c:4: the database describes another version of k.c' err.txt && ok \
+    || bad "stale database warning: $(cat err.txt)"
+grep -q '^keel: k.c:4 n=2000: -> CPU (stale database)$' err.txt && ok || bad "stale database line: $(cat err.txt)"
+
 # many threads, one site
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=2000)" "threads ok 1 0" "threads (static)"
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" threads k.c 4 n=2000)" "threads ok 1 0" "threads (shared)"
