@@ -71,9 +71,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_INS_LOOP] =
         "INSERT INTO loops(tu_id, function_id, parent_id, file, line, col, end_line, depth,"
         " kind, canonical, iv, lower_id, upper_id, step, trip_id, pragmas,"
-        " n_if, n_break, n_continue, n_goto, n_return)"
+        " n_if, n_break, n_continue, n_goto, n_return,"
+        " gpu_map, gpu_collapse, gpu_teams, gpu_threads, region_line)"
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-        " ?17, ?18, ?19, ?20, ?21)",
+        " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
     [ST_SEL_EXPR] = "SELECT id FROM expressions WHERE tu_id = ?1 AND text = ?2",
     [ST_INS_EXPR] = "INSERT INTO expressions(tu_id, text, affine) VALUES (?1, ?2, ?3)",
     [ST_INS_STMT] =
@@ -109,7 +110,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         " l.parent_id, p.line, p.col, l.file, l.line, l.col, l.end_line, l.depth, l.kind,"
         " l.canonical, l.iv, el.text, eu.text, l.step, et.text, l.pragmas,"
         " l.n_if, l.n_break, l.n_continue, l.n_goto, l.n_return,"
-        " l.idioms, l.algorithm_class, l.parallel, l.coalescing, l.cycles_per_iter"
+        " l.idioms, l.algorithm_class, l.parallel, l.coalescing, l.cycles_per_iter,"
+        " l.gpu_map, l.gpu_collapse, l.gpu_teams, l.gpu_threads, l.region_line"
         " FROM loops l"
         " JOIN translation_units t ON t.id = l.tu_id"
         " JOIN functions f ON f.id = l.function_id"
@@ -760,6 +762,11 @@ int db_add_loop(db *d, int64_t function_id, const db_loop_row *l, int64_t *id,
     sqlite3_bind_int(st, 19, l->n_continue);
     sqlite3_bind_int(st, 20, l->n_goto);
     sqlite3_bind_int(st, 21, l->n_return);
+    bind_text(st, 22, l->gpu_map);
+    sqlite3_bind_int(st, 23, l->gpu_collapse);
+    bind_text(st, 24, l->gpu_teams);
+    bind_text(st, 25, l->gpu_threads);
+    sqlite3_bind_int(st, 26, l->region_line);
     if (run(d, st, "insert loop", err, errlen))
         return -1;
     if (id)
@@ -1249,6 +1256,11 @@ int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t er
     l->coalescing = arena_text(&a, st, 32);
     l->has_cycles = sqlite3_column_type(st, 33) != SQLITE_NULL;
     l->cycles_per_iter = sqlite3_column_double(st, 33);
+    l->gpu_map = arena_text(&a, st, 34);
+    l->gpu_collapse = sqlite3_column_int(st, 35);
+    l->gpu_teams = arena_text(&a, st, 36);
+    l->gpu_threads = arena_text(&a, st, 37);
+    l->region_line = sqlite3_column_int(st, 38);
     /* Keep ST_LOOP stepped (not reset) while reading the parts: its open
      * read transaction makes all of them one consistent snapshot. */
     if (read_loop_parts(d, &a, l, err, errlen)) {

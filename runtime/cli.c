@@ -21,6 +21,7 @@
 #include "facts.h"
 #include "model.h"
 #include "rt.h"
+#include "sweep.h"
 
 static int say(int code, const char *fmt, ...)
 {
@@ -202,11 +203,12 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
     char **names = NULL, err[512], real[PATH_MAX];
     long long *values = NULL;
     int n = 0, threads = 0, rc = 0;
+    const char *sweep = NULL;     /* --sweep SYM=LO:HI (runtime/sweep.c) */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
-        const char *opts[] = { "--set", "--device", "--threads", "--host" };
+        const char *opts[] = { "--set", "--device", "--threads", "--host", "--sweep" };
         int which = -1;
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 5; k++) {
             size_t l = strlen(opts[k]);
             if (strncmp(a, opts[k], l) == 0 && (a[l] == 0 || a[l] == '=')) {
                 which = k;
@@ -226,6 +228,8 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
             return say(2, "bad --threads '%s' (want 1 to %d)", v, 1 << 20);
         else if (which == 3)
             hostname = v;
+        else if (which == 4)
+            sweep = v;
         else if (which < 0 && a[0] == '-' && a[1])
             return say(2, "unknown option '%s' for explain", a);
         else if (which < 0 && !loc)
@@ -305,6 +309,14 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
         printf("%s%s=%lld", i ? "," : "", names[i], values[i]);
     printf("%s\nhost        %s (%s)\n", n ? "" : "-", host.name, host.desc);
     printf("device      %s%s%s\n", gpu.name, gname[0] ? " = " : "", gname);
+    if (sweep) {
+        rt_sweep sw = { .host = &host, .gpu = &gpu, .threads = threads,
+                        .threads_given = threads_given, .nfixed = n,
+                        .names = (const char *const *)names, .values = values };
+        if ((rc = rt_sweep_print(f, &sw, sweep, stdout, err, sizeof err)) != 0)
+            say(rc, "%s", err);
+        goto done;
+    }
     rt_launch in;
     rt_estimate e;
     if (rt_facts_bind(f, n, (const char *const *)names, values, &in, err, sizeof err)) {

@@ -171,7 +171,10 @@ int main(void)
     sql(p, "DROP TABLE access_strides; DROP TABLE loop_dependences; DROP TABLE decisions;"
            " DROP TABLE host_calibration; DROP TABLE idiom_instances; DROP TABLE loop_classes;"
            " DROP TABLE loop_counts; DROP TABLE loop_footprints; DROP TABLE mca_results;"
-           " DROP TABLE mca_cache; PRAGMA user_version = 1;");
+           " DROP TABLE mca_cache; ALTER TABLE loops DROP COLUMN gpu_map;"
+           " ALTER TABLE loops DROP COLUMN gpu_collapse; ALTER TABLE loops DROP COLUMN gpu_teams;"
+           " ALTER TABLE loops DROP COLUMN gpu_threads; ALTER TABLE loops DROP COLUMN region_line;"
+           " PRAGMA user_version = 1;");
     refuses(p, DB_READONLY, "database schema version 1 is older than this keel ("
             VSTR(DB_SCHEMA_VERSION) "); recompile with keelcc to migrate it");
     d = NULL;
