@@ -4,6 +4,7 @@
  *     decision-latency FILE NSITES
  *
  * FILE is the synthetic source whose loops are at lines 3, 9, 15, ...
+ * (column 5; FILE as keelcc stored it, as the instrumentation passes it)
  * (one two-level nest per function, see decision-latency.sh) in the
  * database KEEL_DB.  Prints, tab-separated: first call (database open +
  * facts of one nest), first call of a second site (facts only), the mean
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
     if (!s)
         return 1;
     for (int i = 0; i < nsites + 2; i++)
-        s[i] = (keel_site){ "unset.db", file, 3 + 6 * i, 0, 2, syms, NULL };
+        s[i] = (keel_site){ "unset.db", file, 3 + 6 * i, 5, 2, syms, NULL };
     volatile int sink = 0;
     double t0 = now_ns();
     sink += keel_decide(&s[0], v1);

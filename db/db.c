@@ -54,6 +54,8 @@ enum {
     ST_SCALARS,
     ST_INS_STRIDE, ST_INS_DEP, ST_SEL_STRIDE, ST_SEL_DEP,   /* IPDA, schema v2 */
     ST_FIND_LOOP,
+    ST_NEXT_ROOTS,
+    ST_LOOP_HASH,
     ST_COUNT
 };
 
@@ -143,8 +145,16 @@ static const char *const stmt_sql[ST_COUNT] = {
         " WHERE s.access_id = ?1 ORDER BY l.line LIMIT 1",
     [ST_SEL_DEP] = "SELECT verdict, reason FROM loop_dependences WHERE loop_id = ?1",
     [ST_FIND_LOOP] =
-        "SELECT id FROM loops WHERE file = ?1 AND line = ?2 AND (?3 = 0 OR col = ?3)"
+        /* a range on col, not (?3 = 0 OR col = ?3): with the index
+         * loops_file_line_col one seek, however many loops share the line */
+        "SELECT id FROM loops WHERE file = ?1 AND line = ?2"
+        " AND col BETWEEN ?3 AND CASE WHEN ?3 = 0 THEN 2147483647 ELSE ?3 END"
         " ORDER BY col, id LIMIT 1",
+    [ST_NEXT_ROOTS] =
+        "SELECT line, col FROM loops WHERE file = ?1 AND parent_id IS NULL"
+        " AND (line > ?2 OR (line = ?2 AND col > ?3)) ORDER BY line, col LIMIT ?4",
+    [ST_LOOP_HASH] =
+        "SELECT t.hash FROM loops l JOIN translation_units t ON t.id = l.tu_id WHERE l.id = ?1",
 };
 
 struct db {
@@ -440,6 +450,31 @@ static int dir_errno(const char *path, int e)
     return e;
 }
 
+/* PRAGMA quick_check (every page and record, not the index contents):
+ * 0 when the file is sound, else -1 with its first complaint. */
+static int quick_check(db *d, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(d->h, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK)
+        return fail_sql(d, "check integrity", err, errlen);
+    int rc = sqlite3_step(st);
+    const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    int bad = !r || strcmp(r, "ok") != 0;
+    if (bad && r) {
+        char first[201];
+        snprintf(first, sizeof first, "%s", r);
+        for (char *c = first; *c; c++)
+            if (*c == '\n' || *c == '\r')
+                *c = ' ';
+        fail(err, errlen, "%s: database fails its integrity check (%s); not written", d->path,
+             first);
+    }
+    else if (bad)
+        fail_sql(d, "check integrity", err, errlen);
+    sqlite3_finalize(st);
+    return bad ? -1 : 0;
+}
+
 /* Whether nobody can write beside path: a read-only filesystem, or a
  * folder this process cannot write.  A WAL database there cannot get the
  * -shm file a reader needs, but nothing can change it either. */
@@ -531,10 +566,20 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
     if (kind < 0 || check_kind(d, kind, version, err, errlen))
         goto fail;
     d->version = version;
+    /* never write into a damaged file: SQLite notices a bad page only when
+     * it reads it, so a write elsewhere would go through and bury it */
+    if (mode == DB_WRITE && kind == FILE_KEEL && quick_check(d, err, errlen))
+        goto fail;
     if (mode == DB_WRITE) {
         if (set_wal(d, err, errlen))
             goto fail;
         if ((kind == FILE_FRESH || version < DB_SCHEMA_VERSION) && migrate(d, err, errlen))
+            goto fail;
+        /* the runtime's site lookup (ST_FIND_LOOP) by file, line and
+         * column: an index outside the versioned schema, so any database a
+         * writer opens gets it and older keels simply ignore it */
+        if (exec(d, "CREATE INDEX IF NOT EXISTS loops_file_line_col ON loops(file, line, col)",
+                 "create index", err, errlen))
             goto fail;
     }
     *out = d;
@@ -881,6 +926,44 @@ int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
         fail_sql(d, "read loops", err, errlen);
     done(st);
     return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+}
+
+int db_loop_source_hash(db *d, int64_t loop_id, char *out, size_t n, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (!(st = get(d, ST_LOOP_HASH, err, errlen)))
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    int rc = sqlite3_step(st), r = 1;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *h = sqlite3_column_text(st, 0);
+        snprintf(out, n, "%s", h ? (const char *)h : "");
+        r = 0;
+    } else if (rc != SQLITE_DONE)
+        r = fail_sql(d, "read translation unit", err, errlen);
+    done(st);
+    return r;
+}
+
+int db_next_roots(db *d, const char *file, int line, int col, int max, int *lines, int *cols,
+                  char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int n = 0, rc = SQLITE_DONE;
+    if (!(st = get(d, ST_NEXT_ROOTS, err, errlen)))
+        return -1;
+    bind_text(st, 1, file);
+    sqlite3_bind_int(st, 2, line);
+    sqlite3_bind_int(st, 3, col);
+    sqlite3_bind_int(st, 4, max);
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        lines[n] = sqlite3_column_int(st, 0);
+        cols[n++] = sqlite3_column_int(st, 1);
+    }
+    if (n < max && rc != SQLITE_DONE)
+        n = fail_sql(d, "read loops", err, errlen);
+    done(st);
+    return n;
 }
 
 int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,

@@ -206,6 +206,16 @@ int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
  * the first column of the line) through the (file, line) index: the
  * runtime's fast path.  Returns 0 with *id, 1 when there is none, -1 with
  * a message. */
+/* The source hash keelcc recorded for the translation unit of a loop
+ * (translation_units.hash, "" when none): 0, 1 when there is no such
+ * loop, -1 with a message. */
+int db_loop_source_hash(db *d, int64_t loop_id, char *out, size_t n, char *err, size_t errlen);
+/* Up to max outermost loops of file (as stored) after line:col, in source
+ * order: their positions in lines[] and cols[]; the count, or -1 with a
+ * message.  The runtime reads these nests while it has the database open
+ * for one of them. */
+int db_next_roots(db *d, const char *file, int line, int col, int max, int *lines, int *cols,
+                  char *err, size_t errlen);
 int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
                  char *err, size_t errlen);
 

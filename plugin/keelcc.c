@@ -781,14 +781,65 @@ static int finish_instrumented(instrumented_job *j, char *first_error, size_t er
     return status == 0 ? 0 : -1;
 }
 
-/* Link arguments for libkeelrt; sqlite and friends only when needed.
+/* Link arguments for libkeelrt: one runtime per process.
+ *
  * `-x none` first: a user's `-x c` / `--language=c` before the sources
- * would otherwise make the compiler read libkeelrt.a as C source. */
+ * would otherwise make the compiler read libkeelrt.a as C source.
+ *
+ * A shared library (-shared) links the shared libkeelrt.so (as needed,
+ * with a run path to it unless it sits in a system folder): the library
+ * then exports nothing but its own symbols and needs libkeelrt, not
+ * libsqlite3; with no libkeelrt.so beside libkeelrt.a, the archive is
+ * linked with its symbols kept local (--exclude-libs).  An executable
+ * links the archive and exports keel_decide, so that keelcc-built
+ * libraries it loads, at start or with dlopen, call the executable's
+ * runtime rather than a second one.  A relocatable link (-r) gets no
+ * runtime: the final link adds it.  Buffers are static: one link per
+ * keelcc process. */
 static void add_runtime_link(options *o, const char *lib)
 {
+    static char so[PATH_MAX + 64], rpath[PATH_MAX + 80], excl[PATH_MAX + 64];
+    int shared = 0;
+    for (int i = 1; i < o->ncc; i++) {
+        if (strcmp(o->cc[i], "-r") == 0 || strcmp(o->cc[i], "--relocatable") == 0)
+            return;
+        if (strcmp(o->cc[i], "-shared") == 0)
+            shared = 1;
+    }
     push(&o->ncc, &o->cc, "-x");
     push(&o->ncc, &o->cc, "none");
+    if (shared && has_suffix(lib, ".a")) {
+        size_t n = strlen(lib);
+        snprintf(so, sizeof so, "%.*s.so", (int)(n - 2), lib);
+        if (access(so, R_OK) == 0) {
+            char dir[PATH_MAX + 64];
+            snprintf(dir, sizeof dir, "%s", so);
+            char *slash = strrchr(dir, '/');
+            if (slash)
+                *slash = '\0';
+            static const char *const system_dirs[] = {
+                "/lib", "/usr/lib", "/lib64", "/usr/lib64", "/usr/local/lib",
+                "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", NULL
+            };
+            int sys = !slash;
+            for (int k = 0; system_dirs[k] && !sys; k++)
+                sys = strcmp(dir, system_dirs[k]) == 0;
+            push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
+            push(&o->ncc, &o->cc, so);
+            push(&o->ncc, &o->cc, "-Wl,--pop-state");
+            if (!sys) {
+                snprintf(rpath, sizeof rpath, "-Wl,-rpath,%s", dir);
+                push(&o->ncc, &o->cc, rpath);
+            }
+            return;
+        }
+        const char *base = strrchr(lib, '/');
+        snprintf(excl, sizeof excl, "-Wl,--exclude-libs,%s", base ? base + 1 : lib);
+        push(&o->ncc, &o->cc, excl);
+    }
     push(&o->ncc, &o->cc, lib);
+    if (!shared)
+        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide");
     push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
     push(&o->ncc, &o->cc, "-lsqlite3");
     push(&o->ncc, &o->cc, "-lpthread");

@@ -103,7 +103,7 @@ static pthread_mutex_t facts_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_uint warned;
 /* 1 while this thread runs a slow path of the runtime (see the top). */
-static _Thread_local int in_runtime;
+static _Thread_local int in_runtime __attribute__((tls_model("initial-exec")));
 
 /* One warning per cause for the life of the process, KEEL_VERBOSE only. */
 static void warn_once(int cause, const char *fmt, ...)
@@ -263,13 +263,91 @@ static db *db_acquire(const char *site_db, int held[3])
     return d;
 }
 
+/* ---- nests read ahead ------------------------------------------------------
+ * Opening the database costs far more than reading one nest, so while it is
+ * open for one site the runtime also reads the next PREFETCH outermost
+ * nests of the same file (sites tend to run in source order); a later site
+ * takes its facts from here without opening anything.  Under facts_lock. */
+
+enum { PREFETCH = 64, PF_BUCKETS = 1024 };
+
+typedef struct pf_entry {
+    struct pf_entry *next;
+    int line, col;
+    rt_facts *facts;
+    char hash[17];            /* source hash of its translation unit */
+    char file[];
+} pf_entry;
+
+static pf_entry *pf_table[PF_BUCKETS];
+
+static unsigned pf_hash(const char *file, int line, int col)
+{
+    unsigned h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)file; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return (h ^ (unsigned)line * 2654435761u ^ (unsigned)col * 40503u) % PF_BUCKETS;
+}
+
+static pf_entry **pf_find(const char *file, int line, int col)
+{
+    pf_entry **e = &pf_table[pf_hash(file, line, col)];
+    while (*e && ((*e)->line != line || (*e)->col != col || strcmp((*e)->file, file) != 0))
+        e = &(*e)->next;
+    return e;
+}
+
+/* The read-ahead facts of file:line:col, now the caller's, or NULL; hash
+ * gets their source hash. */
+static rt_facts *pf_take(const char *file, int line, int col, char hash[17])
+{
+    pf_entry **e = pf_find(file, line, col), *x = *e;
+    if (!x)
+        return NULL;
+    rt_facts *f = x->facts;
+    memcpy(hash, x->hash, 17);
+    *e = x->next;
+    free(x);
+    return f;
+}
+
+/* Read the PREFETCH outermost nests of file after line:col that are not
+ * read yet, with d open. */
+static void pf_read_ahead(db *d, const char *file, int line, int col, const char *hash)
+{
+    int lines[PREFETCH], cols[PREFETCH];
+    char err[256];
+    int n = db_next_roots(d, file, line, col, PREFETCH, lines, cols, err, sizeof err);
+    for (int i = 0; i < n; i++) {
+        pf_entry **e = pf_find(file, lines[i], cols[i]);
+        rt_facts *f;
+        if (*e || rt_facts_load(d, file, lines[i], cols[i], &f, err, sizeof err) != 0)
+            continue;
+        pf_entry *x = malloc(sizeof *x + strlen(file) + 1);
+        if (!x) {
+            rt_facts_free(f);
+            return;
+        }
+        x->next = NULL;
+        x->line = lines[i];
+        x->col = cols[i];
+        x->facts = f;
+        snprintf(x->hash, sizeof x->hash, "%s", hash);
+        strcpy(x->file, file);
+        *e = x;
+    }
+}
+
 /* ---- per-site state ------------------------------------------------------ */
 
 typedef struct {
+    char *path;                /* site->file without its "#h=" suffix, or NULL */
+    char hash[17];             /* the suffix's source hash, or "" */
     int fixed;                 /* the verdict whatever the values, or -1 */
     const char *fixed_why;     /* its reason (static text or why[]) */
     char why[160];
     int ok;                    /* facts loaded */
+    int stale;                 /* facts of another version of the source */
     rt_facts *facts;
     int nsyms;
     atomic_uint seq;           /* odd while the memo is written */
@@ -282,7 +360,24 @@ typedef struct {
 
 static const char *site_file(const keel_site *site)
 {
-    return site->file ? site->file : "?";
+    const site_state *st = site->state;
+    return st && st->path ? st->path : site->file ? site->file : "?";
+}
+
+/* A site's file may end in "#h=" and the 16 hex digits of its source's
+ * hash as keelcc recorded it (translation_units.hash): then the facts must
+ * come from that version of the source.  Without it (older
+ * instrumentation) nothing is checked. */
+static void split_hash(site_state *st, const char *file)
+{
+    size_t n = file ? strlen(file) : 0;
+    if (n <= 19 || strncmp(file + n - 19, "#h=", 3) != 0 ||
+        strspn(file + n - 16, "0123456789abcdef") != 16)
+        return;
+    if (!(st->path = strndup(file, n - 19)))
+        return;
+    memcpy(st->hash, file + n - 16, 16);
+    st->hash[16] = '\0';
 }
 
 static const char *base_name(const char *p)
@@ -304,9 +399,9 @@ static int fixed_verdict(site_state *st, const keel_site *site)
     if (!G.have_gpu)
         return st->fixed_why = "no device", 0;
     if (!st->ok)
-        return st->fixed_why = "no facts", 0;
+        return st->fixed_why = st->stale ? "stale database" : "no facts", 0;
     if (rt_facts_check(st->facts, site->nsyms, site->syms, err, sizeof err)) {
-        warn_once(W_VALUE, "%s:%d: %s", base_name(site->file), site->line, err);
+        warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         snprintf(st->why, sizeof st->why, "%s", err);
         return st->fixed_why = st->why, 0;
     }
@@ -324,30 +419,54 @@ static site_state *site_init(keel_site *site)
         return NULL;
     }
     atomic_flag_clear(&st->writing);
+    split_hash(st, site->file);
+    keel_site view = *site;    /* site_file() of a state not yet published */
+    view.state = st;
+    const char *file = site_file(&view);
     st->nsyms = site->nsyms > 0 ? site->nsyms : 0;
     st->memo = calloc((size_t)st->nsyms + 1, sizeof *st->memo);
     /* policies that need no facts: no database opened at all */
     int need_facts = G.offload != 0 && G.force < 0 && G.offload != 1 && G.have_gpu;
     if (need_facts && st->memo) {
         int held[3];
+        char have[17] = "";
         pthread_mutex_lock(&facts_lock);
-        db *d = db_acquire(site->db, held);
+        st->facts = site->col > 0 ? pf_take(file, site->line, site->col, have) : NULL;
+        db *d = st->facts ? NULL : db_acquire(site->db, held);
+        if (st->facts)
+            st->ok = 1;
         if (d) {
-            int r = rt_facts_load(d, site_file(site), site->line, site->col, &st->facts, err,
-                                  sizeof err);
-            if (r == 0)
+            int r = rt_facts_load(d, file, site->line, site->col, &st->facts, err, sizeof err);
+            if (r == 0) {
                 st->ok = 1;
+                if (db_loop_source_hash(d, rt_facts_loop_id(st->facts), have, sizeof have, err,
+                                        sizeof err) < 0)
+                    have[0] = '\0';
+                /* the site names its file as stored: so will its neighbours */
+                if (site->col > 0 && strcmp(rt_facts_file(st->facts), file) == 0)
+                    pf_read_ahead(d, file, site->line, site->col, have);
+            }
             else if (r == 1)
-                warn_once(W_LOOP, "no loop at %s:%d in the database", site_file(site),
-                          site->line);
+                warn_once(W_LOOP, "no loop at %s:%d in the database", file, site->line);
             else
                 warn_once(W_DB, "%s", err);
             db_close(d);
             fds_release(held);
         }
         pthread_mutex_unlock(&facts_lock);
+        /* a database from another version of the source: the loop now at
+         * file:line:col is not this site's */
+        if (st->ok && st->hash[0] && have[0] && strcmp(st->hash, have) != 0) {
+            warn_once(W_LOOP, "%s:%d: the database describes another version of %s"
+                      " (recompiled since this program was built)", base_name(file), site->line,
+                      base_name(file));
+            rt_facts_free(st->facts);
+            st->facts = NULL;
+            st->ok = 0;
+            st->stale = 1;
+        }
     }
-    st->fixed = st->memo ? fixed_verdict(st, site) : 0;
+    st->fixed = st->memo ? fixed_verdict(st, &view) : 0;
     if (!st->memo)
         st->fixed_why = "out of memory";
     void *expected = NULL;
@@ -355,6 +474,7 @@ static site_state *site_init(keel_site *site)
                                      __ATOMIC_ACQUIRE)) {
         rt_facts_free(st->facts);
         free(st->memo);
+        free(st->path);
         free(st);
         return expected;
     }
@@ -549,7 +669,7 @@ static void verbose_line(const keel_site *site, const site_state *st, const char
 {
     char line[1024], c[32], g[32], x[32];
     size_t n = 0;
-    append(line, sizeof line, &n, "keel: %s:%d", base_name(site->file), site->line);
+    append(line, sizeof line, &n, "keel: %s:%d", base_name(site_file(site)), site->line);
     if (st && st->ok) {
         const char *lab = rt_facts_label(st->facts);
         append(line, sizeof line, &n, " %s", rt_facts_function(st->facts));
@@ -688,7 +808,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
     bindings_text(site, values, bind, sizeof bind);
     if (rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
                          &in, err, sizeof err)) {
-        warn_once(W_VALUE, "%s:%d: %s", base_name(site->file), site->line, err);
+        warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         if (hit < 0)
             memo_put(st, values, 0);    /* these values fail: CPU, once */
         if (G.verbose)

@@ -2,7 +2,8 @@
  * test_errors.c -- db_open on databases it must refuse, with the exact
  * one-line message, and without touching the file: a missing file, random
  * bytes, someone else's SQLite database, a keel database from the future,
- * places where nothing can be created, a FIFO and a device node.  Permission checks that chmod
+ * places where nothing can be created, a FIFO and a device node, a file
+ * with a damaged page (a writer must not bury the damage).  Permission checks that chmod
  * cannot make under root are skipped there.
  */
 #include <sqlite3.h>
@@ -195,6 +196,45 @@ int main(void)
         }
         sqlite3_close(h);
         CHECK_INT(n, 10);
+    }
+
+    /* A keel database with a damaged page: SQLite opens it and reads its
+     * schema, only a full read sees the damage.  A writer refuses it with
+     * one line and leaves every byte as it was. */
+    path_in(p, sizeof p, "damaged.db");
+    CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
+    db_close(d);
+    sql(p, "CREATE TABLE filler(x TEXT); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL"
+           " SELECT i + 1 FROM c WHERE i < 3000) INSERT INTO filler SELECT printf('%040d', i)"
+           " FROM c;");
+    {
+        long long size = file_size(p);
+        CHECK(size > 16384);
+        FILE *f = fopen(p, "r+b");
+        CHECK(f != NULL);
+        if (f) {
+            /* the b-tree page header and cell pointers of the last page */
+            fseek(f, (long)(size - 4096), SEEK_SET);
+            for (int k = 0; k < 64; k++)
+                fputc(0xA5, f);
+            fclose(f);
+        }
+        FILE *in = fopen(p, "rb");
+        static unsigned char before[1 << 20], after[1 << 20];
+        size_t nb = in ? fread(before, 1, sizeof before, in) : 0;
+        if (in)
+            fclose(in);
+        d = NULL;
+        CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), -1);
+        CHECK(d == NULL);
+        CHECK(strstr(err, "database fails its integrity check (") != NULL);
+        CHECK(strstr(err, "); not written") != NULL);
+        CHECK(strchr(err, '\n') == NULL);
+        in = fopen(p, "rb");
+        size_t na = in ? fread(after, 1, sizeof after, in) : 0;
+        if (in)
+            fclose(in);
+        CHECK(na == nb && memcmp(before, after, nb) == 0);
     }
 
     snprintf(want, sizeof want, "chmod -R u+w '%s'; rm -rf '%s'", dir, dir);

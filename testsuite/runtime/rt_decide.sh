@@ -184,6 +184,20 @@ gpu|10|0.002" "history rows"
 expect_eq "$(sqlite3 k.db "SELECT reason FROM decisions WHERE bindings = 'n=1500' ORDER BY id DESC LIMIT 1")" \
     "history: measured" "history logged as the reason"
 
+# a site that carries its source's hash ("FILE#h=HEX", as keelcc recorded
+# it): the facts of another version of the source are not used
+kpath=$(sqlite3 k.db "SELECT path FROM translation_units WHERE path LIKE '%/k.c'")
+khash=$(sqlite3 k.db "SELECT hash FROM translation_units WHERE path LIKE '%/k.c'")
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=$khash" 4 n=2000 2>err.txt)" 1 "site hash matches: verdict"
+expect_eq "$(lines err.txt)" 0 "site hash matches: silent"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=0123456789abcdef" 4 n=2000 2>err.txt)" 0 \
+    "stale database: verdict"
+expect_eq "$(lines err.txt)" 0 "stale database: silent"
+KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=0123456789abcdef" 4 n=2000 >/dev/null 2>err.txt
+grep -q '^keel: warning: k.c:4: the database describes another version of k.c' err.txt && ok \
+    || bad "stale database warning: $(cat err.txt)"
+grep -q '^keel: k.c:4 n=2000: -> CPU (stale database)$' err.txt && ok || bad "stale database line: $(cat err.txt)"
+
 # many threads, one site (n=1000 and its second size n=11: GPU and CPU;
 # at n=21 the latency-bound GPU kernel and one CPU thread are too close)
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=1000)" "threads ok 1 0" "threads (static)"

@@ -106,6 +106,26 @@ done
 expect_eq "$hung" 0 "signal handler loop: runs that hung"
 expect_eq "$(cat sig.out)" 11175 "signal handler loop: output"
 
+# ---- many sites: facts read ahead belong to their own site ---------------
+# 150 functions, one nest each, some sharing a line; every verbose line must
+# name the function of its own line
+awk 'BEGIN {
+    print "#include <stdio.h>\nstatic double a[64];"
+    for (f = 0; f < 150; f++)
+        printf "static void g%d(int n) { for (int i = 0; i < n; i++) a[i] += %d; }%s", f, f, (f % 3 == 2) ? "\n" : " "
+    print "\nint main(void) {"
+    for (f = 149; f >= 0; f--)
+        printf "  g%d(%d);\n", f, 10 + f % 7
+    print "  printf(\"%.0f\\n\", a[3]); return 0; }"
+}' >many.c
+$KC many.c -o many || bad "keelcc many.c"
+KEEL_VERBOSE=1 ./many >many.out 2>err.txt
+expect_eq "$(cat many.out)" 11175 "many sites: output"
+expect_eq "$(grep -c '^keel: many.c' err.txt)" 150 "many sites: one line per launch"
+# line L holds g(3(L-3)), g(3(L-3)+1), g(3(L-3)+2): the named function is on its line
+expect_eq "$(awk -F'[: ]' '/^keel: many.c/ { f = substr($5, 2); l = $4; if (int(f / 3) != l - 3) bad++ } END { print bad + 0 }' err.txt)" 0 \
+    "many sites: every site gets its own nest's facts"
+
 # ---- KEEL_VERBOSE and a very long function name ---------------------------
 name=$(awk 'BEGIN { s = "f_"; for (i = 0; i < 20000; i++) s = s "x"; print s }')
 cat >long.c <<SRC
