@@ -230,6 +230,8 @@ int instrument_source(const ir_tu *tu, const char *path, const char *name, const
             putf(&open, "int keel_on_gpu_%d = ", n);
         put_call(&open, n, l);
         puts_(&open, "; ");
+        if (offload)   /* used by the clause only when OpenMP is on */
+            putf(&open, "(void)keel_on_gpu_%d; ", n);
         size_t at, end = (size_t)l->end_offset;
         if (region) {
             at = (size_t)l->region_offset;
