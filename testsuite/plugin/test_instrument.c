@@ -173,6 +173,35 @@ int main(void)
         "  } }\n"
         "}\n");
 
+    /* A nest inside a `target data` region that opens above its own pragmas is
+     * decided before the region, never inside device code; a variable
+     * declared inside the region is not among the values read there. */
+    check_case("region.c",
+        "void r(int n, float *a) {\n"
+        "#pragma omp target data map(tofrom: a[0:n])\n"
+        "  {\n"
+        "    int m = n;\n"
+        "#pragma omp target teams distribute parallel for\n"
+        "    for (int i = 0; i < m; i++)\n"
+        "      a[i] += 1;\n"
+        "  }\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        "#include \"%H\"\n"
+        "#line 1 \"@\"\n"
+        "void r(int n, float *a) {\n"
+        "{ static keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 6, 5, 0, 0, 0 }; "
+        "keel_decide(&keel_site_0, 0); \n"
+        "#line 2 \"@\"\n"
+        "#pragma omp target data map(tofrom: a[0:n])\n"
+        "  {\n"
+        "    int m = n;\n"
+        "#pragma omp target teams distribute parallel for\n"
+        "    for (int i = 0; i < m; i++)\n"
+        "      a[i] += 1;\n"
+        "  } }\n"
+        "}\n");
+
     /* In report mode the same file gets one call, before the time loop. */
     {
         char path[256];
