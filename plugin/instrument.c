@@ -777,7 +777,10 @@ static int put_opening(buf *b, const text_map *m, size_t at, int n, const ir_loo
     if (decl)
         putf(b, "int keel_on_gpu_%d = ", n);
     put_call(b, n, l);
-    puts_(b, ";\n");
+    puts_(b, ";");
+    if (decl)   /* used by the clause only when OpenMP is on */
+        putf(b, " (void)keel_on_gpu_%d;", n);
+    puts_(b, "\n");
     puts_(b, quiet_off);
     putf(b, "#line %ld\n", li->presumed);
     if (starts_line)

@@ -1928,8 +1928,14 @@ static enum CXChildVisitResult find_directives(CXCursor c, CXCursor parent, void
         CXFile ef;
         int eo;
         expansion(clang_getRangeEnd(clang_getCursorExtent(l.c[l.n - 1])), &ef, NULL, NULL, &eo);
-        if (clang_File_isEqual(ef, f) && eo >= 0 && (size_t)eo < len)
-            r->end_offset = buf[eo] == ';' || buf[eo] == '}' ? eo + 1 : eo;
+        /* as for loops (set_offsets): a statement ends at its `;` or `}`;
+         * anything else is not a place to insert text */
+        if (clang_File_isEqual(ef, f) && eo > 0 && (size_t)eo < len) {
+            if (buf[eo] == ';' || buf[eo] == '}')
+                r->end_offset = eo + 1;
+            else if (buf[eo - 1] == '}')
+                r->end_offset = eo;
+        }
     }
     /* A _Pragma written in a macro: its text is at the spelling location. */
     if (sfile && (!clang_File_isEqual(sfile, f) || (int)soff != off)) {

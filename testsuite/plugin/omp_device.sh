@@ -63,10 +63,13 @@ void regions(int n, float *a, float *b)
         for (int i = 0; i < n; i++)
             b[i] = a[i];
 #pragma omp target teams distribute
-        for (int i = 0; i < n; i++)
-#pragma omp parallel for
+        for (int i = 0; i < n; i++) {
+            float s = 0;
+#pragma omp parallel for reduction(+: s)
             for (int j = 0; j < n; j++)
-                b[i] += a[j];
+                s += a[j];
+            b[i] += s;
+        }
     }
 #pragma omp target teams map(tofrom: a[0:n])
 #pragma omp distribute parallel for

@@ -500,7 +500,7 @@ int main(void)
         "#line 3\n"
         "  for (t = 0; t < tsteps; t++) {\n"
         QUIET_ON
-        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) });\n"
+        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_1;\n"
         QUIET_OFF
         "#line 4\n"
         "#pragma omp target teams distribute parallel for \\\n"
@@ -513,6 +513,30 @@ int main(void)
         "}\n"
         "#line 9\n"
         "}\n");
+
+    /* A nest inside a `target data` region that opens above its own pragmas
+     * is decided before the region, never inside device code, and reads
+     * only values declared before the region (m is declared inside it). */
+    {
+        char path[256];
+        char *got = instrumented("region.c",
+            "void r(int n, float *a) {\n"
+            "#pragma omp target data map(tofrom: a[0:n])\n"
+            "  {\n"
+            "    int m = n;\n"
+            "#pragma omp target teams distribute parallel for\n"
+            "    for (int i = 0; i < m; i++)\n"
+            "      a[i] += 1;\n"
+            "  }\n"
+            "}\n", INSTRUMENT_REPORT, path, sizeof path);
+        const char *call = got ? strstr(got, "{ keel_decide(") : NULL;
+        const char *region = got ? strstr(got, "#pragma omp target data") : NULL;
+        if (got && !(call && region && call < region))
+            fprintf(stderr, "region.c: %s\n", got);
+        CHECK(!got || (call && region && call < region));
+        CHECK(!got || strstr(got, "(long long)(m)") == NULL);
+        free(got);
+    }
 
     /* `omp barrier` and `omp section` are not the loop's pragmas: the opening
      * goes below them (the block is the section's statement). */
