@@ -3,7 +3,7 @@
  *
  * Each instrumented loop becomes
  *
- *     { static keel_site keel_site_N = {...}; keel_decide(&keel_site_N, vals); for (...) ... }
+ *     { static keel_site keel_site_N = {...}; <call once / on new values>; for (...) ... }
  *
  * with the opening text placed just before the `for` when no pragma is
  * attached to the loop.  When pragmas are attached, they must stay directly
@@ -163,6 +163,84 @@ static void put_call(buf *b, int n, const ir_loop *l)
     puts_(b, " })");
 }
 
+/* The report-mode call (issue 15).  Its effects -- the decision log,
+ * KEEL_VERBOSE lines -- are invisible to the program, and the prelude tells
+ * the compiler so: keel_decide is declared pure, and keel_decide_const (the
+ * same symbol) const for a nest with no run-time values, whose verdict
+ * cannot change during a run.  So on a path the compiler proves never
+ * completes (a loop that C11 6.8.5p6 lets it assume terminates, but which
+ * cannot) the call goes with the rest of the path, as in the plain build,
+ * instead of keeping a path that then runs off the end of its function;
+ * and a const call reads no memory, so the program's globals stay in
+ * registers across it as in the plain build.  The result is kept in
+ * keel_v_N (which keeps the call alive) and a repeated launch costs a load
+ * and a compare, not a call: a nest with no values is decided once, one
+ * with values again when they differ from the site's previous launch.
+ *   nsyms == 0:  static int keel_v_N = -1;
+ *                if (keel_v_N < 0) keel_v_N = keel_decide_const(&keel_site_N, 0);
+ *   nsyms == k:  static int keel_v_N = -1; static long long keel_last_N[k];
+ *                long long keel_x_N[] = { (long long)(s0), ... };
+ *                if (keel_v_N < 0 || keel_last_N[0] != keel_x_N[0] || ...) {
+ *                    keel_last_N[i] = keel_x_N[i]; ...
+ *                    keel_v_N = keel_decide(&keel_site_N, keel_x_N); }
+ * Threads launching the same nest at once may both call: harmless. */
+static void put_report(buf *b, int n, const ir_loop *l)
+{
+    putf(b, "static int keel_v_%d = -1; ", n);
+    if (l->nsyms == 0) {
+        putf(b, "if (keel_v_%d < 0) ", n);
+        putf(b, "keel_v_%d = ", n);
+        putf(b, "keel_decide_const(&keel_site_%d, 0); ", n);
+        return;
+    }
+    putf(b, "static long long keel_last_%d", n);
+    putf(b, "[%d]; ", l->nsyms);
+    putf(b, "long long keel_x_%d[] = {", n);
+    for (int k = 0; k < l->nsyms; k++) {
+        puts_(b, k ? ", (long long)(" : " (long long)(");
+        puts_(b, l->syms[k]);
+        puts_(b, ")");
+    }
+    putf(b, " }; if (keel_v_%d < 0", n);
+    for (int k = 0; k < l->nsyms; k++) {
+        putf(b, " || keel_last_%d", n);
+        putf(b, "[%d]", k);
+        putf(b, " != keel_x_%d", n);
+        putf(b, "[%d]", k);
+    }
+    puts_(b, ") { ");
+    for (int k = 0; k < l->nsyms; k++) {
+        putf(b, "keel_last_%d", n);
+        putf(b, "[%d] = ", k);
+        putf(b, "keel_x_%d", n);
+        putf(b, "[%d]; ", k);
+    }
+    putf(b, "keel_v_%d = ", n);
+    putf(b, "keel_decide(&keel_site_%d, ", n);
+    putf(b, "keel_x_%d); } ", n);
+}
+
+/* A nest that can only ever run where it is (issue 15): its outermost loop
+ * is not a canonical for, or control leaves the nest early (break out of
+ * it, goto or return anywhere in it), and no pragma says otherwise -- the
+ * runtime could only answer CPU ("not parallel", analysis/parallel.c), so
+ * a call before it would be pure overhead, and in a hot path (a nest of
+ * a few iterations launched billions of times from a goto loop) that
+ * overhead was most of the program's time.  Loops are in pre-order: the
+ * nest is the run of deeper loops after it. */
+static int never_offloaded(const ir_tu *tu, int i)
+{
+    const ir_loop *l = &tu->loops[i];
+    if (l->npragmas > 0)
+        return 0;
+    if (l->kind != IR_FOR || !l->canonical || l->n_break)
+        return 1;
+    for (int k = i; k < tu->nloops && (k == i || tu->loops[k].depth > l->depth); k++)
+        if (tu->loops[k].n_goto || tu->loops[k].n_return)
+            return 1;
+    return 0;
+}
+
 static int has_if_clause(const ir_loop *l)
 {
     for (int p = 0; p < l->npragmas; p++) {
@@ -203,16 +281,14 @@ int instrument_source(const ir_tu *tu, const char *path, const char *name, const
         if (l->offset < 0 || (size_t)l->end_offset > len || strcmp(l->file, path) != 0)
             continue;
         int offload = mode == INSTRUMENT_OFFLOAD && l->target_line > 0 && !has_if_clause(l);
-        if (!offload && l->depth != 0)
+        if (!offload && (l->depth != 0 || never_offloaded(tu, i)))
             continue;
         int n = nsites++;
         buf open = { 0 }, close = { 0 }, clause = { 0 };
         puts_(&open, "{ ");
         put_site(&open, n, l, db_path);
-        if (!offload) {
-            put_call(&open, n, l);
-            puts_(&open, "; ");
-        }
+        if (!offload)
+            put_report(&open, n, l);
         size_t at;
         if (l->pragma_line > 0) {
             at = line_start(src, len, l->pragma_line);
@@ -240,6 +316,12 @@ int instrument_source(const ir_tu *tu, const char *path, const char *name, const
         buf b = { 0 };
         puts_(&b, "#include ");
         put_literal(&b, header);
+        puts_(&b, "\n#pragma GCC diagnostic push\n"
+                  "#pragma GCC diagnostic ignored \"-Wredundant-decls\"\n"
+                  "__attribute__((pure)) int keel_decide(keel_site *, const long long *);\n"
+                  "__attribute__((const)) int keel_decide_const(keel_site *, const long long *)"
+                  " __asm__(\"keel_decide\");\n"
+                  "#pragma GCC diagnostic pop");   /* see put_report */
         puts_(&b, "\n#line 1 ");
         put_literal(&b, name);
         puts_(&b, "\n");

@@ -86,6 +86,16 @@ static void check_case(const char *name, const char *src, instrument_mode mode, 
     free(want);
 }
 
+/* What every instrumented file starts with after its #include (issue 15:
+ * keel_decide pure, keel_decide_const const; see put_report). */
+#define PRELUDE \
+    "#pragma GCC diagnostic push\n" \
+    "#pragma GCC diagnostic ignored \"-Wredundant-decls\"\n" \
+    "__attribute__((pure)) int keel_decide(keel_site *, const long long *);\n" \
+    "__attribute__((const)) int keel_decide_const(keel_site *, const long long *)" \
+    " __asm__(\"keel_decide\");\n" \
+    "#pragma GCC diagnostic pop\n"
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -101,11 +111,15 @@ int main(void)
         "}\n",
         INSTRUMENT_REPORT,
         "#include \"%H\"\n"
+        PRELUDE
         "#line 1 \"@\"\n"
         "void f(int n, double *x) {\n"
         "  { static const char *const keel_syms_0[] = { \"n\" }; "
         "static keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 3, 1, keel_syms_0, 0 }; "
-        "keel_decide(&keel_site_0, (const long long[]){ (long long)(n) }); "
+        "static int keel_v_0 = -1; static long long keel_last_0[1]; "
+        "long long keel_x_0[] = { (long long)(n) }; "
+        "if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; "
+        "keel_v_0 = keel_decide(&keel_site_0, keel_x_0); } "
         "for (int i = 0; i < n; i++)\n"
         "    x[i] = 0; }\n"
         "}\n");
@@ -125,12 +139,13 @@ int main(void)
         "}\n",
         INSTRUMENT_REPORT,
         "#include \"%H\"\n"
+        PRELUDE
         "#line 1 \"@\"\n"
         "double A[8][8];\n"
         "void g(int c) {\n"
         "  if (c)\n"
         "{ static keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 5, 0, 0, 0 }; "
-        "keel_decide(&keel_site_0, 0); \n"
+        "static int keel_v_0 = -1; if (keel_v_0 < 0) keel_v_0 = keel_decide_const(&keel_site_0, 0); \n"
         "#line 4 \"@\"\n"
         "#pragma omp parallel for\n"
         "    for (int i = 0; i < 8; i++) {\n"
@@ -153,12 +168,17 @@ int main(void)
         "}\n",
         INSTRUMENT_OFFLOAD,
         "#include \"%H\"\n"
+        PRELUDE
         "#line 1 \"@\"\n"
         "void h(int tsteps, int n, double *a, double *b) {\n"
         "  int t, i;\n"
         "  { static const char *const keel_syms_0[] = { \"tsteps\", \"n\" }; "
         "static keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 2, keel_syms_0, 0 }; "
-        "keel_decide(&keel_site_0, (const long long[]){ (long long)(tsteps), (long long)(n) }); "
+        "static int keel_v_0 = -1; static long long keel_last_0[2]; "
+        "long long keel_x_0[] = { (long long)(tsteps), (long long)(n) }; "
+        "if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1]) { "
+        "keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; "
+        "keel_v_0 = keel_decide(&keel_site_0, keel_x_0); } "
         "for (t = 0; t < tsteps; t++) {\n"
         "{ static const char *const keel_syms_1[] = { \"n\" }; "
         "static keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 }; \n"
@@ -184,6 +204,29 @@ int main(void)
         CHECK(got != NULL);
         CHECK(got && strstr(got, "keel_site_0") != NULL && strstr(got, "keel_site_1") == NULL);
         CHECK(got && strstr(got, "if(target:") == NULL);
+        free(got);
+    }
+
+    /* Issue 15: nests the runtime could only keep on the CPU get no call --
+     * a while loop, a for that is not canonical, a nest a return leaves
+     * early; the canonical for does (its site is keel_site_0, the only one). */
+    {
+        char path[256];
+        char *got = instrumented("skip.c",
+            "int h(int);\n"
+            "int g(int *a, int n) {\n"
+            "  int k = 0;\n"
+            "  while (k < n) k += 2;\n"
+            "  for (k = 0; k > -13; k = h(k)) a[0] = k;\n"
+            "  for (int i = 0; i < n; i++)\n"
+            "    for (int j = 0; j < n; j++) if (a[j] < 0) return i;\n"
+            "  for (int i = 0; i < n; i++) a[i] = i;\n"
+            "  return k;\n"
+            "}\n", INSTRUMENT_REPORT, path, sizeof path);
+        CHECK(got != NULL);
+        CHECK(got && strstr(got, "keel_site_0") != NULL && strstr(got, "keel_site_1") == NULL);
+        CHECK(got && strstr(got, "keel_site_0 = { \"/db/keel.db\", \"") != NULL);
+        CHECK(got && strstr(got, "\", 8, 3, 1, keel_syms_0, 0 }") != NULL);
         free(got);
     }
 
