@@ -235,10 +235,22 @@ static int never_offloaded(const ir_tu *tu, int i)
         return 0;
     if (l->kind != IR_FOR || !l->canonical || l->n_break)
         return 1;
-    for (int k = i; k < tu->nloops && (k == i || tu->loops[k].depth > l->depth); k++)
-        if (tu->loops[k].n_goto || tu->loops[k].n_return)
+    /* Also a nest of at most TINY iterations in all, every trip count a
+     * constant: a few microseconds of straight-line work at most, never
+     * worth a kernel launch (csmith's array initialisations). */
+    enum { TINY = 64 };
+    int64_t iters = 1;
+    for (int k = i; k < tu->nloops && (k == i || tu->loops[k].depth > l->depth); k++) {
+        const ir_loop *m = &tu->loops[k];
+        int64_t t;
+        if (m->n_goto || m->n_return)
             return 1;
-    return 0;
+        if (iters > 0 && m->trip && kx_is_const(m->trip, &t) && t >= 0 && t <= TINY)
+            iters = iters * (t ? t : 1) <= TINY ? iters * (t ? t : 1) : 0;
+        else
+            iters = 0;
+    }
+    return iters > 0;
 }
 
 static int has_if_clause(const ir_loop *l)

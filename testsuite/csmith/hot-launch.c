@@ -5,18 +5,19 @@
  * The nest after `again:` is launched 200000 times by a goto loop; the goto
  * leaves it early, so it can never run on a GPU and keelcc puts no call
  * before it (seed 1059 spent most of its time in such calls).  fill's nest
- * has constant bounds: it is decided at its first launch only.  total's
+ * has constant bounds (100 iterations: a nest of at most 64 gets no call
+ * either): it is decided at its first launch only.  total's
  * nest needs n: decided again only when n changes.  With KEEL_VERBOSE=1
- * the program prints one verdict line per decision: none for line 37, one
- * for line 19, two for line 26.
+ * the program prints one verdict line per decision: none for line 38, one
+ * for line 20, two for line 27.
  */
 #include <stdio.h>
 
-int a[8];
+int a[128];
 
 static void fill(int v)
 {
-    for (int j = 0; j < 8; j++)
+    for (int j = 0; j < 100; j++)
         a[j] += v;
 }
 

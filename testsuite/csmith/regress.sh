@@ -41,11 +41,11 @@ expect_eq "$(cat unreachable-path.plain.out)" "g = 1" "plain unreachable-path"
 expect_eq "$(cat hot-launch.plain.out)" "t = 3756500 a[3] = 1500" "plain hot-launch"
 
 KEEL_VERBOSE=1 ./hot-launch.report >/dev/null 2>err.txt
-expect_eq "$(grep -c '^keel: hot-launch.c:37 ' err.txt)" 0 "verdicts for the nest a goto leaves"
-expect_eq "$(grep -c '^keel: hot-launch.c:19 ' err.txt)" 1 "verdicts for the constant nest"
-expect_eq "$(grep -c '^keel: hot-launch.c:26 ' err.txt)" 2 "verdicts for the nest over n"
+expect_eq "$(grep -c '^keel: hot-launch.c:38 ' err.txt)" 0 "verdicts for the nest a goto leaves"
+expect_eq "$(grep -c '^keel: hot-launch.c:20 ' err.txt)" 1 "verdicts for the constant nest"
+expect_eq "$(grep -c '^keel: hot-launch.c:27 ' err.txt)" 2 "verdicts for the nest over n"
 expect_eq "$(grep -c '^keel: ' err.txt)" 3 "verdict lines in all"
-grep -q '^keel: hot-launch.c:26 total .* n=6: ' err.txt && ok || bad "no verdict for n=6: $(cat err.txt)"
+grep -q '^keel: hot-launch.c:27 total .* n=6: ' err.txt && ok || bad "no verdict for n=6: $(cat err.txt)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
