@@ -25,6 +25,8 @@ need pkg-config        /usr/bin/pkg-config
 # csmith and its headers: the differential tests of testsuite/csmith (issue 15).
 need csmith            /usr/bin/csmith
 need libcsmith-dev     /usr/include/csmith/csmith.h
+# testsuite/scan reads keel report --html's page with python3's html.parser.
+need python3           /usr/bin/python3
 # C library headers of the cross targets keelcc's llvm-mca stage compiles for
 # (--keel-mcpu=pwr9, neoverse-v1, ...): clang-19 needs them for --target=.
 need libc6-dev-ppc64el-cross /usr/powerpc64le-linux-gnu/include/stdio.h
