@@ -167,9 +167,11 @@ static void put_call(buf *b, int n, const ir_loop *l)
 
 /* The report-mode call (issue 15).  Its effects -- the decision log,
  * KEEL_VERBOSE lines -- are invisible to the program, and the prelude tells
- * the compiler so: keel_decide is declared pure, and keel_decide_const (the
- * same symbol) const for a nest with no run-time values, whose verdict
- * cannot change during a run.  So on a path the compiler proves never
+ * the compiler so: report calls go to keel_decide_pure and, for a nest with
+ * no run-time values (whose verdict cannot change during a run),
+ * keel_decide_const -- both the symbol keel_decide, declared pure and const.
+ * (Offload mode's calls stay plain keel_decide: a host-only build ignores
+ * if(target: ...), and a pure call would be dropped with its value.)  So on a path the compiler proves never
  * completes (a loop that C11 6.8.5p6 lets it assume terminates, but which
  * cannot) the call goes with the rest of the path, as in the plain build,
  * instead of keeping a path that then runs off the end of its function;
@@ -184,7 +186,7 @@ static void put_call(buf *b, int n, const ir_loop *l)
  *                long long keel_x_N[] = { (long long)(s0), ... };
  *                if (keel_v_N < 0 || keel_last_N[0] != keel_x_N[0] || ...) {
  *                    keel_last_N[i] = keel_x_N[i]; ...
- *                    keel_v_N = keel_decide(&keel_site_N, keel_x_N); }
+ *                    keel_v_N = keel_decide_pure(&keel_site_N, keel_x_N); }
  * Threads launching the same nest at once may both call: harmless. */
 static void put_report(buf *b, int n, const ir_loop *l)
 {
@@ -218,7 +220,7 @@ static void put_report(buf *b, int n, const ir_loop *l)
         putf(b, "[%d]; ", k);
     }
     putf(b, "keel_v_%d = ", n);
-    putf(b, "keel_decide(&keel_site_%d, ", n);
+    putf(b, "keel_decide_pure(&keel_site_%d, ", n);
     putf(b, "keel_x_%d); } ", n);
 }
 
@@ -357,7 +359,8 @@ int instrument_source(const ir_tu *tu, const char *path, const char *name, const
         put_literal(&b, header);
         puts_(&b, "\n#pragma GCC diagnostic push\n"
                   "#pragma GCC diagnostic ignored \"-Wredundant-decls\"\n"
-                  "__attribute__((pure)) int keel_decide(keel_site *, const long long *);\n"
+                  "__attribute__((pure)) int keel_decide_pure(keel_site *, const long long *)"
+                  " __asm__(\"keel_decide\");\n"
                   "__attribute__((const)) int keel_decide_const(keel_site *, const long long *)"
                   " __asm__(\"keel_decide\");\n"
                   "#pragma GCC diagnostic pop");   /* see put_report */

@@ -88,11 +88,12 @@ static void check_case(const char *name, const char *src, instrument_mode mode, 
 }
 
 /* What every instrumented file starts with after its #include (issue 15:
- * keel_decide pure, keel_decide_const const; see put_report). */
+ * keel_decide_pure pure, keel_decide_const const; see put_report). */
 #define PRELUDE \
     "#pragma GCC diagnostic push\n" \
     "#pragma GCC diagnostic ignored \"-Wredundant-decls\"\n" \
-    "__attribute__((pure)) int keel_decide(keel_site *, const long long *);\n" \
+    "__attribute__((pure)) int keel_decide_pure(keel_site *, const long long *)" \
+    " __asm__(\"keel_decide\");\n" \
     "__attribute__((const)) int keel_decide_const(keel_site *, const long long *)" \
     " __asm__(\"keel_decide\");\n" \
     "#pragma GCC diagnostic pop\n"
@@ -120,7 +121,7 @@ int main(void)
         "static int keel_v_0 = -1; static long long keel_last_0[1]; "
         "long long keel_x_0[] = { (long long)(n) }; "
         "if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; "
-        "keel_v_0 = keel_decide(&keel_site_0, keel_x_0); } "
+        "keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); } "
         "for (int i = 0; i < n; i++)\n"
         "    x[i] = 0; }\n"
         "}\n");
@@ -179,7 +180,7 @@ int main(void)
         "long long keel_x_0[] = { (long long)(tsteps), (long long)(n) }; "
         "if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1]) { "
         "keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; "
-        "keel_v_0 = keel_decide(&keel_site_0, keel_x_0); } "
+        "keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); } "
         "for (t = 0; t < tsteps; t++) {\n"
         "{ static const char *const keel_syms_1[] = { \"n\" }; "
         "static keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 }; "
