@@ -635,7 +635,11 @@ static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m,
 static const char prelude_decls[] =
     "struct keel_site { const char *db; const char *file; int line, col; int nsyms;"
     " const char *const *syms; void *state; };"
-    " int keel_decide(struct keel_site *, const long long *);\n";
+    " int keel_decide(struct keel_site *, const long long *);\n"
+    "__attribute__((pure)) int keel_decide_pure(struct keel_site *, const long long *)"
+    " __asm__(\"keel_decide\");\n"
+    "__attribute__((const)) int keel_decide_const(struct keel_site *, const long long *)"
+    " __asm__(\"keel_decide\");\n";
 
 static const char quiet_on[] =
     "#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Weverything\"\n";
@@ -680,6 +684,102 @@ static void put_call(buf *b, int n, const ir_loop *l)
         puts_(b, ")");
     }
     puts_(b, " })");
+}
+
+/* The report-mode call (issue 15).  Its effects -- the decision log,
+ * KEEL_VERBOSE lines -- are invisible to the program, and the prelude tells
+ * the compiler so: report calls go to keel_decide_pure and, for a nest with
+ * no run-time values (whose verdict cannot change during a run),
+ * keel_decide_const -- both the symbol keel_decide, declared pure and const.
+ * (Offload mode's calls stay plain keel_decide: their value is used.)  So
+ * on a path the compiler proves never completes (a loop that C11 6.8.5p6
+ * lets it assume terminates, but which cannot) the call goes with the rest
+ * of the path, as in the plain build, instead of keeping a path that then
+ * runs off the end of its function; and a const call reads no memory, so
+ * the program's globals stay in registers across it.  The result is kept
+ * in keel_v_N (file scope, in the prelude) and a repeated launch costs a
+ * load and a compare, not a call: a nest with no values is decided once,
+ * one with values again when they differ from the site's previous launch.
+ *   nsyms == 0:  if (keel_v_N < 0) keel_v_N = keel_decide_const(&keel_site_N, 0);
+ *   nsyms == k:  long long keel_x_N[] = { (long long)(s0), ... };
+ *                if (keel_v_N < 0 || keel_last_N[0] != keel_x_N[0] || ...) {
+ *                    keel_last_N[i] = keel_x_N[i]; ...
+ *                    keel_v_N = keel_decide_pure(&keel_site_N, keel_x_N); }
+ * Threads launching the same nest at once may both call: harmless. */
+static void put_report_state(buf *b, int n, const ir_loop *l)
+{
+    putf(b, "static int keel_v_%ld = -1;", n);
+    if (l->nsyms > 0) {
+        putf(b, " static long long keel_last_%ld", n);
+        putf(b, "[%ld];", l->nsyms);
+    }
+    puts_(b, "\n");
+}
+
+static void put_report(buf *b, int n, const ir_loop *l)
+{
+    if (l->nsyms == 0) {
+        putf(b, "if (keel_v_%ld < 0) ", n);
+        putf(b, "keel_v_%ld = ", n);
+        putf(b, "keel_decide_const(&keel_site_%ld, 0);", n);
+        return;
+    }
+    putf(b, "long long keel_x_%ld[] = {", n);
+    for (int k = 0; k < l->nsyms; k++) {
+        puts_(b, k ? ", (long long)(" : " (long long)(");
+        puts_(b, l->syms[k]);
+        puts_(b, ")");
+    }
+    putf(b, " }; if (keel_v_%ld < 0", n);
+    for (int k = 0; k < l->nsyms; k++) {
+        putf(b, " || keel_last_%ld", n);
+        putf(b, "[%ld]", k);
+        putf(b, " != keel_x_%ld", n);
+        putf(b, "[%ld]", k);
+    }
+    puts_(b, ") { ");
+    for (int k = 0; k < l->nsyms; k++) {
+        putf(b, "keel_last_%ld", n);
+        putf(b, "[%ld] = ", k);
+        putf(b, "keel_x_%ld", n);
+        putf(b, "[%ld]; ", k);
+    }
+    putf(b, "keel_v_%ld = ", n);
+    putf(b, "keel_decide_pure(&keel_site_%ld, ", n);
+    putf(b, "keel_x_%ld); }", n);
+}
+
+/* A nest that can only ever run where it is (issue 15): its outermost loop
+ * is not a canonical for, or control leaves the nest early (break out of
+ * it, goto or return anywhere in it), and no pragma says otherwise -- the
+ * runtime could only answer CPU ("not parallel", analysis/parallel.c), so
+ * a call before it would be pure overhead, and in a hot path (a nest of
+ * a few iterations launched billions of times from a goto loop) that
+ * overhead was most of the program's time.  Loops are in pre-order: the
+ * nest is the run of deeper loops after it. */
+static int never_offloaded(const ir_tu *tu, int i)
+{
+    const ir_loop *l = &tu->loops[i];
+    if (l->npragmas > 0)
+        return 0;
+    if (l->kind != IR_FOR || !l->canonical || l->n_break)
+        return 1;
+    /* Also a nest of at most TINY iterations in all, every trip count a
+     * constant: a few microseconds of straight-line work at most, never
+     * worth a kernel launch (csmith's array initialisations). */
+    enum { TINY = 64 };
+    int64_t iters = 1;
+    for (int k = i; k < tu->nloops && (k == i || tu->loops[k].depth > l->depth); k++) {
+        const ir_loop *m = &tu->loops[k];
+        int64_t t;
+        if (m->n_goto || m->n_return)
+            return 1;
+        if (iters > 0 && m->trip && kx_is_const(m->trip, &t) && t >= 0 && t <= TINY)
+            iters = iters * (t ? t : 1) <= TINY ? iters * (t ? t : 1) : 0;
+        else
+            iters = 0;
+    }
+    return iters > 0;
 }
 
 static int has_if_clause(const ir_loop *l)
@@ -774,12 +874,13 @@ static int put_opening(buf *b, const text_map *m, size_t at, int n, const ir_loo
         puts_(b, "\n");
     puts_(b, quiet_on);
     puts_(b, "{ ");
-    if (decl)
-        putf(b, "int keel_on_gpu_%d = ", n);
-    put_call(b, n, l);
-    puts_(b, ";");
-    if (decl)   /* used by the clause only when OpenMP is on */
-        putf(b, " (void)keel_on_gpu_%d;", n);
+    if (decl) {
+        putf(b, "int keel_on_gpu_%ld = ", n);
+        put_call(b, n, l);
+        /* used by the clause only when OpenMP is on */
+        putf(b, "; (void)keel_on_gpu_%ld;", n);
+    } else
+        put_report(b, n, l);
     puts_(b, "\n");
     puts_(b, quiet_off);
     putf(b, "#line %ld\n", li->presumed);
@@ -863,7 +964,7 @@ int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t
         int region = in_region(l, len);
         int offload = mode == INSTRUMENT_OFFLOAD && l->target_line > 0 && !has_if_clause(l)
                    && (region || target_attached(&m, l));
-        if (!offload && (l->depth != 0 || !can_matter(tu, par, &m, i)))
+        if (!offload && (l->depth != 0 || never_offloaded(tu, i) || !can_matter(tu, par, &m, i)))
             continue;
         /* The decision is made on the host before the construct -- before
          * the outermost `target` / `target data` region around the loop,
@@ -888,11 +989,13 @@ int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t
             size_t o = li->end;
             while (o > li->start && !is_code_byte(&m, o - 1))
                 o--;
-            putf(&clause, " if(target: keel_on_gpu_%d)", n);
+            putf(&clause, " if(target: keel_on_gpu_%ld)", n);
             clause_at = o;
         }
         nsites++;
         put_site(&sites, n, l, db_path);
+        if (!offload)
+            put_report_state(&sites, n, l);
         rc = add(&ins, &nins, where, 1, &open);
         if (rc == 0)
             rc = add(&ins, &nins, end_at, 0, &close);

@@ -62,7 +62,11 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
 #define QUIET_OFF "#pragma clang diagnostic pop\n"
 #define DECLS "struct keel_site { const char *db; const char *file; int line, col; int nsyms;" \
               " const char *const *syms; void *state; };" \
-              " int keel_decide(struct keel_site *, const long long *);\n"
+              " int keel_decide(struct keel_site *, const long long *);\n" \
+              "__attribute__((pure)) int keel_decide_pure(struct keel_site *, const long long *)" \
+              " __asm__(\"keel_decide\");\n" \
+              "__attribute__((const)) int keel_decide_const(struct keel_site *, const long long *)" \
+              " __asm__(\"keel_decide\");\n"
 
 /* Expected text: the template with every "@" replaced by the file's path. */
 static char *expect(const char *tmpl, const char *path)
@@ -170,11 +174,12 @@ int main(void)
         QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 3, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
         QUIET_OFF
         "#line 1\n"
         "void f(int n, double *x) {\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 2\n"
         "  for (int i = 0; i < n; i++)\n"
@@ -198,13 +203,14 @@ int main(void)
         INSTRUMENT_REPORT,
         QUIET_ON DECLS
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 5, 0, 0, 0 };\n"
+        "static int keel_v_0 = -1;\n"
         QUIET_OFF
         "#line 1\n"
         "double A[8][8];\n"
         "void g(int c) {\n"
         "  if (c)\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, 0);\n"
+        "{ if (keel_v_0 < 0) keel_v_0 = keel_decide_const(&keel_site_0, 0);\n"
         QUIET_OFF
         "#line 4\n"
         "#pragma omp parallel for\n"
@@ -233,12 +239,13 @@ int main(void)
         QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
         QUIET_OFF
         "#line 1\n"
         "void h(int n, double *a) {\n"
         "  int i;\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 3\n"
         "#pragma omp parallel for\n"
@@ -266,11 +273,12 @@ int main(void)
         QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
         QUIET_OFF
         "#line 1\n"
         "void h(int n, double *a) {\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 2\n"
         "#ifdef _OPENMP\n"
@@ -308,13 +316,14 @@ int main(void)
         QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
         QUIET_OFF
         "#line 1\n"
         "#define PFOR _Pragma(\"omp parallel for\")\n"
         "void k(int n, double *a) {\n"
         "#line 100\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 100\n"
         "  PFOR\n"
@@ -334,12 +343,13 @@ int main(void)
         QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 13, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
         QUIET_OFF
         "#line 1\n"
         "void f(int n, int *a) {\n"
         "\tint k = 2; \n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 2\n"
         "\t           for (int i = 0; i < n; i++) a[i] = k;\n"
@@ -363,14 +373,16 @@ int main(void)
         QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
         "static const char *const keel_syms_1[] = { \"n\" };\n"
         "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 };\n"
+        "static int keel_v_1 = -1; static long long keel_last_1[1];\n"
         QUIET_OFF
         "#line 1\n"
         "void f(int n, int *a, int *b) {\n"
         "  int i, j;\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 3\n"
         "  for (i = 0; i < n; i++) {\n"
@@ -381,7 +393,7 @@ int main(void)
         "#line 6\n"
         "    \n"
         QUIET_ON
-        "{ keel_decide(&keel_site_1, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_1[] = { (long long)(n) }; if (keel_v_1 < 0 || keel_last_1[0] != keel_x_1[0]) { keel_last_1[0] = keel_x_1[0]; keel_v_1 = keel_decide_pure(&keel_site_1, keel_x_1); }\n"
         QUIET_OFF
         "#line 6\n"
         "    for (j = 0; j < n; j++) b[j] = 1;\n"
@@ -401,6 +413,7 @@ int main(void)
         "\xef\xbb\xbf" QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
         QUIET_OFF
         "#line 1\n"
         "void f(int n, int *a) {\n"
@@ -408,7 +421,7 @@ int main(void)
         "#pragma omp parallel for\n"
         "*/\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 5\n"
         "  for (int i = 0; i < n; i++) a[i] = 0; // done\n"
@@ -488,6 +501,7 @@ int main(void)
         QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"tsteps\", \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 2, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[2];\n"
         "static const char *const keel_syms_1[] = { \"n\" };\n"
         "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 };\n"
         QUIET_OFF
@@ -495,7 +509,7 @@ int main(void)
         "void h(int tsteps, int n, double *a, double *b) {\n"
         "  int t, i;\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(tsteps), (long long)(n) });\n"
+        "{ long long keel_x_0[] = { (long long)(tsteps), (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 3\n"
         "  for (t = 0; t < tsteps; t++) {\n"
@@ -558,8 +572,10 @@ int main(void)
         QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
         "static const char *const keel_syms_1[] = { \"n\" };\n"
         "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 10, 7, 1, keel_syms_1, 0 };\n"
+        "static int keel_v_1 = -1; static long long keel_last_1[1];\n"
         QUIET_OFF
         "#line 1\n"
         "void s(int n, double *a, double *b) {\n"
@@ -567,7 +583,7 @@ int main(void)
         "  {\n"
         "#pragma omp barrier\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 5\n"
         "#pragma omp for\n"
@@ -578,7 +594,7 @@ int main(void)
         "    {\n"
         "#pragma omp section\n"
         QUIET_ON
-        "{ keel_decide(&keel_site_1, (const long long[]){ (long long)(n) });\n"
+        "{ long long keel_x_1[] = { (long long)(n) }; if (keel_v_1 < 0 || keel_last_1[0] != keel_x_1[0]) { keel_last_1[0] = keel_x_1[0]; keel_v_1 = keel_decide_pure(&keel_site_1, keel_x_1); }\n"
         QUIET_OFF
         "#line 10\n"
         "      for (int i = 0; i < n; i++) b[i] = 1;\n"
