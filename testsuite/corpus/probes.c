@@ -66,11 +66,13 @@ void counter_prefix_pluseq(int n, double *b)
     }
 }
 
-/* The second update of each iteration meets the first of the next. */
+/* The second update of each iteration meets the first of the next; both
+ * are += updates, which commute: an array reduction, not a parallel loop
+ * (label corrected from sequential, see the commit message). */
 void counter_overlap(int n, const double *x, double *e)
 {
     int m = 0;
-    for (int i = 0; i < n; i++) { // V:sequential I:stream
+    for (int i = 0; i < n; i++) { // V:reduction I:stream
         e[m] += x[i];
         m += 1;
         e[m] += x[i];
