@@ -109,11 +109,13 @@ void axpy(int n, double a, const double *x, double *y)
         y[i] += a * x[i];
 }
 
-/* BLAS-style axpy with increments: incy may be 0, then y[iy] is one element. */
+/* BLAS-style axpy with increments: incy may be 0, then y[iy] is one element
+ * and the loop a sum; either way the += updates commute, so reduction is the
+ * answer that holds for every incy (label corrected from unknown). */
 void axpy_inc(int n, double a, const double *x, int incx, double *y, int incy)
 {
     int ix = 0, iy = 0;
-    for (int i = 0; i < n; i++) { // V:unknown I:stream
+    for (int i = 0; i < n; i++) { // V:reduction I:stream
         y[iy] += a * x[ix];
         ix += incx;
         iy += incy;
