@@ -71,41 +71,86 @@ static void access_text(const ir_access *a, char *buf, size_t cap)
     }
 }
 
-/* Statement `X op= e` with op in + - *, or `X = X + e`, `X = X - e`,
- * `X = e + X` (X once on the right, e without ?:, comparisons, logic):
- * a reduction update of its first access (name NULL) or of
- * scalar `name`. */
+/* Split statement text at its top-level assignment: the left side ends at
+ * the first `op=`, `=` or postfix `++`/`--` outside brackets; a prefix
+ * `++X`/`--X` has X as left side.  *op: '+' (+=, -=, ++, --), '*' (*=),
+ * '=' (plain), 0 none.  Returns the length of the left side, *rhs its
+ * right side (NULL for ++/--). */
+static size_t split_assign(const char *t, char *op, const char **rhs)
+{
+    *op = 0;
+    *rhs = NULL;
+    if ((t[0] == '+' && t[1] == '+') || (t[0] == '-' && t[1] == '-')) {
+        *op = '+';
+        return 0;
+    }
+    int depth = 0;
+    for (const char *p = t; *p; p++) {
+        if (*p == '[' || *p == '(')
+            depth++;
+        else if (*p == ']' || *p == ')')
+            depth--;
+        if (depth != 0)
+            continue;
+        if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-' )) {
+            if (p[2] != '\0')
+                return 0;
+            *op = '+';
+            return (size_t)(p - t);
+        }
+        if ((p[0] == '+' || p[0] == '-' || p[0] == '*') && p[1] == '=') {
+            *op = p[0] == '*' ? '*' : '+';
+            *rhs = p + 2;
+            return (size_t)(p - t);
+        }
+        if (p[0] == '=' && p[1] != '=' && p > t && p[-1] != '=' && p[-1] != '!'
+            && p[-1] != '<' && p[-1] != '>') {
+            *op = '=';
+            *rhs = p + 1;
+            return (size_t)(p - t);
+        }
+        if (p[0] == '-' && p[1] == '>')
+            p++;
+    }
+    return 0;
+}
+
+/* Statement `X op= e` with op in + - *, `X++`, `++X`, `X--`, or `X = X + e`,
+ * `X = X - e`, `X = e + X` (X once on the right, e without ?:, comparisons,
+ * logic): a reduction update of its first written access (name NULL) or
+ * of scalar `name`.  Returns '+' (additive) or '*', 0 when it is none. */
 static int compound_update(const ir_stmt *s, const char *name)
 {
-    const char *t = s->text ? s->text : "", *lhs = t;
-    if (name) {
-        size_t n = strlen(name);
-        if (strncmp(t, name, n) != 0)
-            return 0;
-        t += n;
-    } else {
-        if (s->nacc == 0 || strncmp(t, s->acc[0].array, strlen(s->acc[0].array)) != 0)
-            return 0;
-        int depth = 0;
-        const char *p = t + strlen(s->acc[0].array);
-        if (*p != '[')
-            return 0;
-        for (; *p; p++) {
-            if (*p == '[') depth++;
-            else if (*p == ']' && --depth == 0) {
-                if (p[1] != '[') { p++; break; }
-            }
-        }
-        t = p;
+    const char *t = s->text ? s->text : "", *rhs;
+    char op;
+    size_t lhs_len = split_assign(t, &op, &rhs);
+    const char *lhs = t;
+    if (op == '+' && !rhs && lhs_len == 0 && (t[0] == '+' || t[0] == '-')) {
+        lhs = t + 2;            /* ++X */
+        lhs_len = strlen(lhs);
     }
-    size_t lhs_len = (size_t)(t - lhs);
-    while (*t == ' ')
-        t++;
-    if ((t[0] == '+' || t[0] == '-' || t[0] == '*') && t[1] == '=')
-        return 1;
-    if (t[0] != '=' || t[1] == '=')
+    while (lhs_len > 0 && lhs[lhs_len - 1] == ' ')
+        lhs_len--;
+    if (op == 0 || lhs_len == 0)
         return 0;
-    t++;
+    if (name) {
+        if (strlen(name) != lhs_len || strncmp(lhs, name, lhs_len) != 0)
+            return 0;
+    } else {
+        /* the left side is an access: the statement writes an array and
+         * no scalar of that text */
+        int w = 0;
+        for (int a = 0; a < s->nacc; a++)
+            w |= s->acc[a].is_write;
+        if (!w)
+            return 0;
+        for (int v = 0; v < s->nscalars; v++)
+            if (s->scalars[v].is_write)
+                return 0;
+    }
+    if (op != '=')
+        return op;
+    t = rhs;
     while (*t == ' ')
         t++;
     /* The right side must hold X once and no operator that binds less
@@ -113,7 +158,7 @@ static int compound_update(const ir_stmt *s, const char *name)
     if (strpbrk(t, "?<>=&|,"))
         return 0;
     char x[256];
-    if (lhs_len == 0 || lhs_len >= sizeof x)
+    if (lhs_len >= sizeof x)
         return 0;
     memcpy(x, lhs, lhs_len);
     x[lhs_len] = '\0';
@@ -125,13 +170,13 @@ static int compound_update(const ir_stmt *s, const char *name)
     /* X = X + e, X = X - e */
     if (strncmp(t, lhs, lhs_len) == 0 && t[lhs_len] == ' '
         && (t[lhs_len + 1] == '+' || t[lhs_len + 1] == '-') && t[lhs_len + 2] == ' ')
-        return 1;
+        return '+';
     /* X = e + X */
     size_t n = strlen(t);
     if (n > lhs_len + 3 && strncmp(t + n - lhs_len, lhs, lhs_len) == 0) {
         const char *q = t + n - lhs_len - 3;
         if (q[0] == ' ' && q[1] == '+' && q[2] == ' ')
-            return 1;
+            return '+';
     }
     return 0;
 }
@@ -147,12 +192,34 @@ static int same_index(const ir_access *a, const ir_access *b)
 }
 
 /* Is the reference part of a reduction update `X[s] op= ...` of its own
- * element? */
+ * element?  Returns the operator class ('+', '*'), 0 when not. */
 static int reduction_ref(const ctx_t *c, const ref_t *r)
 {
     const ir_stmt *s = &c->tu->loops[r->loop].stmts[r->stmt];
-    return compound_update(s, NULL) && same_index(&s->acc[0], r->a)
-           && strcmp(s->acc[0].array, r->a->array) == 0;
+    int op = compound_update(s, NULL);
+    if (!op)
+        return 0;
+    const ir_access *w = NULL;
+    for (int a = 0; a < s->nacc && !w; a++)
+        if (s->acc[a].is_write)
+            w = &s->acc[a];
+    /* the written element and nothing else of the statement */
+    return w && same_index(w, r->a) && strcmp(w->array, r->a->array) == 0 ? op : 0;
+}
+
+/* May two array names denote overlapping storage?  Equal names, "?" (a
+ * store or load the walker could not resolve), or a struct and one of its
+ * members ("p" and "p.x"). */
+static int same_array(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0 || strcmp(a, "?") == 0 || strcmp(b, "?") == 0)
+        return 1;
+    size_t na = strlen(a), nb = strlen(b);
+    if (na < nb && strncmp(a, b, na) == 0 && b[na] == '.')
+        return 1;
+    if (nb < na && strncmp(a, b, nb) == 0 && a[nb] == '.')
+        return 1;
+    return 0;
 }
 
 typedef struct { int line, col, loop; const ir_stmt *s; } stmt_ref;
@@ -170,6 +237,194 @@ static int is_iv_in(const ir_tu *tu, int L, const char *name)
         if (inside(tu, l, L) && tu->loops[l].iv && strcmp(tu->loops[l].iv, name) == 0)
             return 1;
     return 0;
+}
+
+/* Is scalar `name` written by a statement inside loop L (its own loop
+ * variables and those of inner loops aside)? */
+static int written_in(const ir_tu *tu, int L, const char *name)
+{
+    if (is_iv_in(tu, L, name))
+        return 0;
+    for (int l = 0; l < tu->nloops; l++) {
+        if (!inside(tu, l, L))
+            continue;
+        for (int s = 0; s < tu->loops[l].nstmts; s++)
+            for (int v = 0; v < tu->loops[l].stmts[s].nscalars; v++) {
+                const ir_scalar *x = &tu->loops[l].stmts[s].scalars[v];
+                if (x->is_write && strcmp(x->name, name) == 0)
+                    return 1;
+            }
+    }
+    return 0;
+}
+
+/* Does a subscript (or the base) of r hold a value loop L changes: a
+ * variable written inside L (a counter, an index set in a previous
+ * iteration, a pointer stepped), or the entry value `k__L<n>` of a derived
+ * induction variable of a loop n inside L (plugin/walker.c)?  Such an
+ * access cannot be tested as an expression of L's iterations. */
+static int tainted(const ir_tu *tu, int L, const ir_access *a)
+{
+    char base[256];
+    snprintf(base, sizeof base, "%s", a->array);
+    base[strcspn(base, ".")] = '\0';
+    if (strcmp(base, "?") == 0 || written_in(tu, L, base))
+        return 1;
+    for (int d = 0; d < a->ndims; d++) {
+        char **names = NULL;
+        int n = a->index[d] ? kx_symbols(a->index[d], &names) : -1;
+        if (n < 0)
+            return 1;
+        int bad = 0;
+        for (int i = 0; i < n && !bad; i++) {
+            const char *m = strstr(names[i], "__L");
+            char *end;
+            long ln = m ? strtol(m + 3, &end, 10) : -1;
+            if (m && *end == '\0' && m[3] && ln >= 0 && ln < tu->nloops)
+                bad = !inside(tu, L, (int)ln);
+            else
+                bad = written_in(tu, L, names[i]);
+        }
+        kx_free_names(names, n);
+        if (bad)
+            return 1;
+    }
+    return 0;
+}
+
+/* Is scalar `name` a derived induction variable of L: stepped by one
+ * unconditional statement directly in L (`k++`, `k += e` with e not
+ * written in L, no array access, no call), written nowhere else in L, L a
+ * canonical loop with step +-1 and no jump?  Its value is then a linear
+ * function of L's variable (plugin/walker.c rewrites it so). */
+static int derived_iv(const ir_tu *tu, int L, const char *name)
+{
+    const ir_loop *lp = &tu->loops[L];
+    if (!lp->canonical || (lp->step != 1 && lp->step != -1) || lp->n_break || lp->n_continue
+        || lp->n_goto || lp->n_return)
+        return 0;
+    int steps = 0;
+    for (int l = 0; l < tu->nloops; l++) {
+        if (!inside(tu, l, L))
+            continue;
+        for (int s = 0; s < tu->loops[l].nstmts; s++) {
+            const ir_stmt *st = &tu->loops[l].stmts[s];
+            int writes = 0;
+            for (int v = 0; v < st->nscalars; v++)
+                if (st->scalars[v].is_write && strcmp(st->scalars[v].name, name) == 0)
+                    writes++;
+            if (!writes)
+                continue;
+            const char *t = st->text ? st->text : "";
+            size_t n = strlen(name);
+            int form = (strncmp(t, name, n) == 0
+                        && (strcmp(t + n, "++") == 0 || strcmp(t + n, "--") == 0
+                            || strncmp(t + n, " += ", 4) == 0 || strncmp(t + n, " -= ", 4) == 0))
+                       || ((strncmp(t, "++", 2) == 0 || strncmp(t, "--", 2) == 0)
+                           && strcmp(t + 2, name) == 0);
+            if (l != L || !form || st->conditional || st->nacc || st->ncalls || writes != 1)
+                return 0;
+            for (int v = 0; v < st->nscalars; v++)
+                if (!st->scalars[v].is_write && strcmp(st->scalars[v].name, name) != 0
+                    && written_in(tu, L, st->scalars[v].name))
+                    return 0;
+            steps++;
+        }
+    }
+    return steps == 1;
+}
+
+/* Does text t hold word w (not as part of a longer name)? */
+static int has_word(const char *t, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = strstr(t, w); p; p = strstr(p + 1, w)) {
+        char a = p > t ? p[-1] : ' ', b = p[n];
+        int ida = a == '_' || (a >= 'a' && a <= 'z') || (a >= 'A' && a <= 'Z') || (a >= '0' && a <= '9') || a == '.';
+        int idb = b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9');
+        if (!ida && !idb)
+            return 1;
+    }
+    return 0;
+}
+
+/* Is scalar v of loop L a min/max/select fold: every statement of L that
+ * writes it is `v = fmax(v, e)` (fmin, fmaxf, fminf), `v = e < v ? e : v`
+ * (any comparison, either order), or a conditional `v = e` where e is L's
+ * variable (argmax's index) or e and v are compared by a condition of L
+ * (`if (a[i] > m) m = a[i]`); every other statement reading v compares it.
+ * The fold is associative: a reduction. */
+static int fold_scalar(const ctx_t *c, const stmt_ref *st, int ns, int L, const char *v)
+{
+    const char *iv = c->tu->loops[L].iv;
+    size_t n = strlen(v);
+    int writes = 0;
+    for (int j = 0; j < ns; j++) {
+        const ir_stmt *s = st[j].s;
+        int r = 0, w = 0;
+        for (int u = 0; u < s->nscalars; u++)
+            if (strcmp(s->scalars[u].name, v) == 0) {
+                if (s->scalars[u].is_write) w++; else r++;
+            }
+        const char *t = s->text ? s->text : "";
+        if (!w) {
+            if (r && !(strchr(t, '<') || strchr(t, '>')))
+                return 0;
+            continue;
+        }
+        if (w != 1 || strncmp(t, v, n) != 0 || strncmp(t + n, " = ", 3) != 0 || s->ncalls)
+            return 0;
+        const char *e = t + n + 3;
+        writes++;
+        static const char *const fns[] = { "fmax(", "fmin(", "fmaxf(", "fminf(", NULL };
+        int ok = 0;
+        for (int f = 0; fns[f] && !ok; f++) {
+            size_t fl = strlen(fns[f]);
+            if (strncmp(e, fns[f], fl) == 0 && e[strlen(e) - 1] == ')' && !strchr(e + fl, '(')
+                && ((strncmp(e + fl, v, n) == 0 && e[fl + n] == ',')
+                    || (strlen(e) > n + 1 && strncmp(e + strlen(e) - n - 1, v, n) == 0
+                        && e[strlen(e) - n - 2] == ' ')))
+                ok = 1;
+        }
+        const char *q = strchr(e, '?'), *col = q ? strchr(q, ':') : NULL;
+        if (!ok && q && col && !strchr(col + 1, '?')) {
+            /* c ? A : B with one of A, B being v and the other compared in c */
+            char cnd[256], A[256], B[256];
+            snprintf(cnd, sizeof cnd, "%.*s", (int)(q - e), e);
+            snprintf(A, sizeof A, "%.*s", (int)(col - q - 1), q + 1);
+            snprintf(B, sizeof B, "%s", col + 1);
+            char *a = A, *b = B;
+            while (*a == ' ') a++;
+            while (*b == ' ') b++;
+            for (char *z = a + strlen(a); z > a && z[-1] == ' '; ) *--z = '\0';
+            for (char *z = b + strlen(b); z > b && z[-1] == ' '; ) *--z = '\0';
+            const char *other = strcmp(a, v) == 0 ? b : strcmp(b, v) == 0 ? a : NULL;
+            ok = other && *other && (strchr(cnd, '<') || strchr(cnd, '>')) && has_word(cnd, v)
+                 && strstr(cnd, other) && !has_word(other, v);
+        }
+        if (!ok && s->conditional && r == 0) {
+            if (iv && strcmp(e, iv) == 0)
+                ok = 1;
+            for (int k = 0; k < ns && !ok; k++) {
+                const char *ct = st[k].s->text ? st[k].s->text : "";
+                if (k != j && (strchr(ct, '<') || strchr(ct, '>')) && strstr(ct, e)
+                    && has_word(ct, v) && !strchr(ct, '='))
+                    ok = 1;
+            }
+            /* argmax's companion: set under the condition of another fold */
+            if (!ok && !strchr(e, '(')) {
+                for (int k = 0; k < ns && !ok; k++) {
+                    const char *ct = st[k].s->text ? st[k].s->text : "";
+                    if (k != j && (strchr(ct, '<') || strchr(ct, '>')) && strstr(ct, e)
+                        && !strchr(ct, '='))
+                        ok = 1;
+                }
+            }
+        }
+        if (!ok)
+            return 0;
+    }
+    return writes > 0;
 }
 
 /* Scalars of loop L: 0 fine (private or none), 1 reduction, 2 carried
@@ -194,7 +449,7 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
     for (int i = 0; i < ns && result < 2; i++) {
         for (int v = 0; v < st[i].s->nscalars; v++) {
             const ir_scalar *w = &st[i].s->scalars[v];
-            if (!w->is_write || is_iv_in(tu, L, w->name))
+            if (!w->is_write || is_iv_in(tu, L, w->name) || derived_iv(tu, L, w->name))
                 continue;
             /* judged once, at the first statement that writes it */
             int first_write = -1;
@@ -223,7 +478,7 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
                 if (r && !upd)
                     reads_elsewhere = 1;
             }
-            if (all_updates && !reads_elsewhere) {
+            if ((all_updates && !reads_elsewhere) || fold_scalar(c, st, ns, L, w->name)) {
                 result = result ? result : 1;
                 continue;
             }
@@ -286,11 +541,15 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             continue;
         for (int q = p; q < c->nrefs && !seq[0]; q++) {
             const ref_t *b = &c->refs[q];
-            if (!inside(tu, b->loop, L) || strcmp(a->a->array, b->a->array) != 0
+            if (!inside(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
                 || !(a->a->is_write || b->a->is_write))
                 continue;
             ip_dep d;
-            if (ip_depend(&a->ref, &b->ref, IL, &d) != 0) {
+            if (tainted(tu, L, a->a) || tainted(tu, L, b->a)) {
+                memset(&d, 0, sizeof d);
+                d.kind = IP_UNKNOWN;
+                snprintf(d.test, sizeof d.test, "changed in the loop");
+            } else if (ip_depend(&a->ref, &b->ref, IL, &d) != 0) {
                 d.kind = IP_UNKNOWN;
                 snprintf(d.test, sizeof d.test, "untestable");
             }
@@ -299,7 +558,10 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             char ta[96], tb[96];
             access_text(a->a, ta, sizeof ta);
             access_text(b->a, tb, sizeof tb);
-            if (d.kind == IP_CARRIED && d.invariant && reduction_ref(c, a) && reduction_ref(c, b)) {
+            /* updates X[e] op= v of one operator class commute, whatever e
+             * is: an array reduction (a histogram when e is indirect) */
+            int ra = reduction_ref(c, a);
+            if ((d.kind == IP_CARRIED || d.kind == IP_UNKNOWN) && ra && ra == reduction_ref(c, b)) {
                 reduction = 1;
                 continue;
             }
