@@ -1089,6 +1089,96 @@ typedef struct {
 
 static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data);
 
+/* Delinearisation (as LLVM's, for a symbolic row length): a 1-D subscript
+ * S*P + Q of a pointer, S a program symbol that is the coefficient of some
+ * enclosing loop variable, P and Q affine in the loop variables with
+ * constant coefficients and free of S, becomes [P][Q] with extents
+ * [?][S] -- but only when the bounds prove 0 <= Q < S: Q is v + c for one
+ * enclosing loop variable v (step +-1) with lower(v) + c >= 0 and
+ * S - upper(v) - c >= 0 constants, or Q holds no loop variable at all and
+ * is 0.  Linearised again it is the same address, so strides do not
+ * change; subscript tests then see `A[i*n + j]` as `A[i][j]`. */
+static int delinearize(walker *w, const kx_expr *e, kx_expr **P, kx_expr **Q, char **S)
+{
+    const ir_loop *ch[64];
+    int nch = 0;
+    for (int l = w->loop; l >= 0 && nch < 64; l = w->ir->loops[l].parent)
+        if (w->ir->loops[l].iv)
+            ch[nch++] = &w->ir->loops[l];
+    char *size = NULL;
+    for (int k = 0; k < nch && !size; k++) {
+        kx_expr *c = kx_coeff(e, ch[k]->iv);
+        int64_t v;
+        char **names = NULL;
+        int nn = c && !kx_is_const(c, &v) ? kx_symbols(c, &names) : 0;
+        if (nn == 1) {
+            kx_expr *sym = kx_sym(names[0]);
+            if (sym && kx_equal(sym, c))
+                size = strdup(names[0]);
+            kx_free(sym);
+        }
+        kx_free_names(names, nn);
+        kx_free(c);
+    }
+    if (!size || kx_degree(e, size) != 1 || kx_has_opaque(e))
+        goto fail;
+    kx_expr *p = kx_coeff(e, size), *ss = kx_sym(size);
+    kx_expr *sp = p && ss ? kx_mul(ss, p) : NULL;
+    kx_expr *q = sp ? kx_sub(e, sp) : NULL;
+    kx_free(sp);
+    kx_free(ss);
+    int ok = p && q && !kx_mentions(p, size) && !kx_mentions(q, size);
+    /* P and Q: constant coefficients on loop variables */
+    for (int k = 0; k < nch && ok; k++) {
+        kx_expr *cp = kx_coeff(p, ch[k]->iv), *cq = kx_coeff(q, ch[k]->iv);
+        int64_t v;
+        ok = cp && cq && kx_is_const(cp, &v) && kx_is_const(cq, &v)
+             && kx_degree(p, ch[k]->iv) <= 1 && kx_degree(q, ch[k]->iv) <= 1;
+        kx_free(cp);
+        kx_free(cq);
+    }
+    /* 0 <= Q < size */
+    const ir_loop *qv = NULL;
+    for (int k = 0; k < nch && ok; k++)
+        if (kx_mentions(q, ch[k]->iv)) {
+            if (qv)
+                ok = 0;
+            qv = ch[k];
+        }
+    if (ok && qv) {
+        kx_expr *one = kx_int(1), *sv = kx_sym(qv->iv);
+        kx_expr *cq = kx_coeff(q, qv->iv), *t = kx_mul(cq, sv);
+        kx_expr *c0 = kx_sub(q, t);
+        int64_t a, lo, hi;
+        ok = kx_is_const(cq, &a) && a == 1 && (qv->step == 1 || qv->step == -1) && qv->lower
+             && qv->upper;
+        if (ok) {
+            /* iv runs over [min, max]: step 1 lower..upper-1, step -1 upper+1..lower */
+            kx_expr *mn = qv->step == 1 ? kx_copy(qv->lower) : kx_add(qv->upper, one);
+            kx_expr *mx = qv->step == 1 ? kx_sub(qv->upper, one) : kx_copy(qv->lower);
+            kx_expr *l0 = kx_add(mn, c0), *h0 = kx_add(mx, c0), *szs = kx_sym(size);
+            kx_expr *h1 = kx_sub(szs, h0);      /* size - (max + c) >= 1 */
+            ok = kx_is_const(l0, &lo) && lo >= 0 && kx_is_const(h1, &hi) && hi >= 1;
+            kx_free(mn); kx_free(mx); kx_free(l0); kx_free(h0); kx_free(szs); kx_free(h1);
+        }
+        kx_free(one); kx_free(sv); kx_free(cq); kx_free(t); kx_free(c0);
+    } else if (ok) {
+        ok = kx_is_zero(q);
+    }
+    if (!ok) {
+        kx_free(p);
+        kx_free(q);
+        goto fail;
+    }
+    *P = p;
+    *Q = q;
+    *S = size;
+    return 1;
+fail:
+    free(size);
+    return 0;
+}
+
 /* Record one access (both passes of mode) of `name` with subscripts
  * idx[0..n-1] and extents ext[0..next-1] (both consumed) at cursor c. */
 static void put_access(walker *w, CXCursor c, const char *name, int elem, int mode, int n,
@@ -1098,6 +1188,18 @@ static void put_access(walker *w, CXCursor c, const char *name, int elem, int mo
     int nivs = enclosing_ivs(w, ivs, 64);
     int line, col;
     expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    kx_expr *two[2], *text[2];
+    char *size = NULL;
+    if (n == 1 && next == 0 && idx[0] && delinearize(w, idx[0], &two[0], &two[1], &size)) {
+        kx_free(idx[0]);
+        idx = two;
+        n = 2;
+        text[0] = NULL;
+        text[1] = kx_sym(size);
+        free(size);
+        ext = text;
+        next = 2;
+    }
     for (int pass = 0; pass < 2; pass++) {
         int is_write = pass == 1;
         if (!(mode & (is_write ? MODE_WRITE : MODE_READ)))
