@@ -31,7 +31,7 @@ void reverse_copy(int n, const double *a, double *b)
 
 void pairs(int n, const double *a, double *b)
 {
-    for (int i = 0; i + 1 < n; i += 2) { // V:parallel I:stream
+    for (int i = 0; i + 1 < n; i += 2) { // V:parallel I:stencil
         b[i] = a[i] + a[i + 1];
         b[i + 1] = a[i] - a[i + 1];
     }
