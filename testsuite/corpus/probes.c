@@ -42,7 +42,7 @@ void ptr_alias_outside(int n, double *a)
 void ptr_walk(int n, double *a)
 {
     double *p = a + 1;
-    for (int i = 1; i < n; i++) { // V:sequential I:-
+    for (int i = 1; i < n; i++) { // V:sequential I:stream
         *p = *(p - 1) + 1.0;
         p++;
     }
