@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/set.h>
+
 typedef struct {
     int loop, stmt, acc;
     const ir_access *a;
@@ -25,6 +29,7 @@ typedef struct {
     ip_loop *il;
     ref_t *refs;
     int nrefs;
+    isl_ctx *isl;        /* exact test (NULL: not available) */
 } ctx_t;
 
 const char *par_verdict_name(par_verdict v)
@@ -507,13 +512,246 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
     return result;
 }
 
+/* ---- exact test (isl) ------------------------------------------------------
+ *
+ * Where the per-subscript tests cannot exclude a dependence, the pair is
+ * put to isl as a Presburger set, the way Polly, Graphite and PPCG do:
+ * the iteration vectors A (of a) and B (of b), every enclosing loop's
+ * bounds (triangular bounds included: `j <= i` is just a constraint),
+ * equal iterations of the loops outside L, A_L < B_L (then A_L > B_L),
+ * and equal subscripts, over the program's sizes as parameters.  An
+ * empty set for every value of the parameters proves the pair
+ * independent at L.  Everything must be affine with constant
+ * coefficients, steps +-1 or a positive constant; otherwise nothing is
+ * proved. */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    int bad;
+    char *params[64];
+    int nparams;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *t)
+{
+    size_t n = strlen(t);
+    if (b->bad)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->cap + n + 1) * 2;
+        char *nb = realloc(b->buf, cap);
+        if (!nb) { b->bad = 1; return; }
+        b->buf = nb;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, t, n + 1);
+    b->len += n;
+}
+
+/* e with the chain variables renamed (ivs[k] -> pre k) and every other
+ * symbol a parameter P<n>, printed; affine or b->bad. */
+static void sb_expr(sbuf *b, const kx_expr *e, char *const *ivs, int nivs, char pre)
+{
+    if (!e || !kx_is_affine(e)) {
+        b->bad = 1;
+        return;
+    }
+    kx_expr *t = kx_copy(e);
+    char nm[32];
+    for (int k = 0; k < nivs && t; k++) {
+        if (!ivs[k])
+            continue;
+        snprintf(nm, sizeof nm, "__isl_%c%d", pre, k);
+        kx_expr *s = kx_sym(nm), *u = kx_subst(t, ivs[k], s);
+        kx_free(s);
+        kx_free(t);
+        t = u;
+    }
+    char **names = NULL;
+    int n = t ? kx_symbols(t, &names) : -1;
+    for (int i = 0; i < n && t; i++) {
+        if (strncmp(names[i], "__isl_", 6) == 0)
+            continue;       /* renamed already (C reserves names with __) */
+        int p = 0;
+        while (p < b->nparams && strcmp(b->params[p], names[i]) != 0)
+            p++;
+        if (p == b->nparams) {
+            if (p == 64 || !(b->params[p] = strdup(names[i]))) { b->bad = 1; break; }
+            b->nparams++;
+        }
+        snprintf(nm, sizeof nm, "__isl_P%d", p);
+        kx_expr *s = kx_sym(nm), *u = kx_subst(t, names[i], s);
+        kx_free(s);
+        kx_free(t);
+        t = u;
+    }
+    kx_free_names(names, n > 0 ? n : 0);
+    char *txt = t && n >= 0 ? kx_print(t) : NULL;
+    if (!txt)
+        b->bad = 1;
+    else
+        sb_add(b, txt);
+    free(txt);
+    kx_free(t);
+}
+
+/* Loop chain of IR loop l, outermost first. */
+static int loop_chain(const ir_tu *tu, int l, int *out)
+{
+    int rev[64], n = 0;
+    for (; l >= 0 && n < 64; l = tu->loops[l].parent)
+        rev[n++] = l;
+    for (int i = 0; i < n; i++)
+        out[i] = rev[n - 1 - i];
+    return n;
+}
+
+static int isl_empty(isl_ctx *ctx, const char *text)
+{
+    isl_ctx_reset_operations(ctx);
+    isl_ctx_reset_error(ctx);
+    isl_set *set = isl_set_read_from_str(ctx, text);
+    if (!set)
+        return 0;
+    isl_bool e = isl_set_is_empty(set);
+    isl_set_free(set);
+    return e == isl_bool_true;
+}
+
+/* Is the pair (a, b) proved independent at loop L? */
+static int exact_independent(const ctx_t *c, const ref_t *a, const ref_t *b, int L)
+{
+    if (!c->isl)
+        return 0;
+    const ir_tu *tu = c->tu;
+    int ca[64], cb[64];
+    int na = loop_chain(tu, a->loop, ca), nb = loop_chain(tu, b->loop, cb);
+    int pL = -1;
+    for (int k = 0; k < na && k < nb && ca[k] == cb[k]; k++)
+        if (ca[k] == L)
+            pL = k;
+    if (pL < 0)
+        return 0;
+    char *iva[64], *ivb[64];
+    for (int k = 0; k < na; k++)
+        iva[k] = tu->loops[ca[k]].iv;
+    for (int k = 0; k < nb; k++)
+        ivb[k] = tu->loops[cb[k]].iv;
+    sbuf sb = { 0 };
+    char t[64];
+    /* the body, built once, then prefixed with the parameters and the order */
+    sbuf body = { 0 };
+    for (int side = 0; side < 2; side++) {
+        const int *ch = side ? cb : ca;
+        int n = side ? nb : na;
+        char *const *ivs = side ? ivb : iva;
+        char pre = side ? 'B' : 'A';
+        for (int k = 0; k < n && !body.bad; k++) {
+            const ir_loop *lp = &tu->loops[ch[k]];
+            if (!lp->canonical || !lp->iv || !lp->lower || !lp->upper || lp->step == 0) {
+                body.bad = 1;
+                break;
+            }
+            int64_t st = lp->step;
+            snprintf(t, sizeof t, "__isl_%c%d", pre, k);
+            sb_add(&body, " and ");
+            if (st > 0) {
+                sb_expr(&body, lp->lower, ivs, k, pre);
+                sb_add(&body, " <= "); sb_add(&body, t); sb_add(&body, " < ");
+                sb_expr(&body, lp->upper, ivs, k, pre);
+            } else {
+                sb_expr(&body, lp->upper, ivs, k, pre);
+                sb_add(&body, " < "); sb_add(&body, t); sb_add(&body, " <= ");
+                sb_expr(&body, lp->lower, ivs, k, pre);
+            }
+            if (st != 1 && st != -1) {
+                char e[96];
+                snprintf(e, sizeof e, " and exists (__isl_e%c%d: %s = ", pre, k, t);
+                sb_add(&body, e);
+                sb_expr(&body, lp->lower, ivs, k, pre);
+                snprintf(e, sizeof e, " + %lld*__isl_e%c%d)", (long long)st, pre, k);
+                sb_add(&body, e);
+            }
+        }
+    }
+    for (int k = 0; k < pL && !body.bad; k++) {
+        snprintf(t, sizeof t, " and __isl_A%d = __isl_B%d", k, k);
+        sb_add(&body, t);
+    }
+    /* equal subscripts */
+    if (a->a->ndims == b->a->ndims) {
+        for (int d = 0; d < a->a->ndims && !body.bad; d++) {
+            sb_add(&body, " and ");
+            sb_expr(&body, a->a->index[d], iva, na, 'A');
+            sb_add(&body, " = ");
+            sb_expr(&body, b->a->index[d], ivb, nb, 'B');
+        }
+    } else {
+        kx_expr *la = ip_linearize(a->a->ndims, a->a->index, a->a->nextents, a->a->extent);
+        kx_expr *lb = ip_linearize(b->a->ndims, b->a->index, b->a->nextents, b->a->extent);
+        sb_add(&body, " and ");
+        sb_expr(&body, la, iva, na, 'A');
+        sb_add(&body, " = ");
+        sb_expr(&body, lb, ivb, nb, 'B');
+        kx_free(la);
+        kx_free(lb);
+    }
+    int proved = 0;
+    if (!body.bad) {
+        proved = 1;
+        for (int dir = 0; dir < 2 && proved; dir++) {
+            sb.len = 0;
+            sb.bad = 0;
+            sb_add(&sb, "[");
+            for (int p = 0; p < body.nparams; p++) {
+                snprintf(t, sizeof t, "%s__isl_P%d", p ? ", " : "", p);
+                sb_add(&sb, t);
+            }
+            sb_add(&sb, "] -> { [");
+            for (int k = 0; k < na; k++) {
+                snprintf(t, sizeof t, "%s__isl_A%d", k ? ", " : "", k);
+                sb_add(&sb, t);
+            }
+            for (int k = 0; k < nb; k++) {
+                snprintf(t, sizeof t, ", __isl_B%d", k);
+                sb_add(&sb, t);
+            }
+            snprintf(t, sizeof t, "] : __isl_A%d %s __isl_B%d", pL, dir ? ">" : "<", pL);
+            sb_add(&sb, t);
+            sb_add(&sb, body.buf);
+            sb_add(&sb, " }");
+            proved = !sb.bad && isl_empty(c->isl, sb.buf);
+        }
+    }
+    for (int p = 0; p < body.nparams; p++)
+        free(body.params[p]);
+    free(body.buf);
+    free(sb.buf);
+    return proved;
+}
+
 static void verdict(const ctx_t *c, int L, par_loop *out)
 {
     const ir_tu *tu = c->tu;
     const ir_loop *l = &tu->loops[L];
     out->verdict = PAR_UNKNOWN;
-    if (l->kind != IR_FOR || !l->canonical || !l->iv) {
-        snprintf(out->reason, sizeof out->reason, "not a canonical for loop");
+    if (!l->canonical || !l->iv) {
+        /* the condition (recorded as the loop's first statement) reads
+         * data: the trip count depends on what the loop reads */
+        const ir_stmt *cs = l->nstmts ? &l->stmts[0] : NULL;
+        int cond_line = l->kind == IR_DO ? l->end_line : l->line;
+        if (cs && cs->line == cond_line && !cs->conditional)
+            for (int a = 0; a < cs->nacc; a++)
+                if (!cs->acc[a].is_write) {
+                    char ta[96];
+                    access_text(&cs->acc[a], ta, sizeof ta);
+                    out->verdict = PAR_SEQUENTIAL;
+                    snprintf(out->reason, sizeof out->reason, "the trip count depends on data: "
+                             "the condition reads %s (line %d)", ta, cs->line);
+                    return;
+                }
+        snprintf(out->reason, sizeof out->reason, "not a canonical loop");
         return;
     }
     for (int k = 0; k < tu->nloops; k++) {
@@ -521,8 +759,15 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             continue;
         const ir_loop *m = &tu->loops[k];
         if (m->n_goto || m->n_return || (k == L && m->n_break)) {
-            snprintf(out->reason, sizeof out->reason, "break, goto or return in the loop (line %d)",
-                     m->line);
+            /* an early exit: which iterations run depends on earlier ones */
+            int calls = 0;
+            for (int j = 0; j < tu->nloops; j++)
+                for (int s = 0; inside(tu, j, L) && s < tu->loops[j].nstmts; s++)
+                    calls |= tu->loops[j].stmts[s].ncalls;
+            if (!calls)
+                out->verdict = PAR_SEQUENTIAL;
+            snprintf(out->reason, sizeof out->reason, "exits early: %s in the loop (line %d)",
+                     m->n_break && k == L ? "break" : m->n_return ? "return" : "goto", m->line);
             return;
         }
         for (int s = 0; s < m->nstmts; s++)
@@ -552,6 +797,11 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             } else if (ip_depend(&a->ref, &b->ref, IL, &d) != 0) {
                 d.kind = IP_UNKNOWN;
                 snprintf(d.test, sizeof d.test, "untestable");
+            }
+            if ((d.kind == IP_UNKNOWN && strcmp(d.test, "changed in the loop") != 0)
+                || (d.kind == IP_CARRIED && !d.has_distance && !d.invariant)) {
+                if (exact_independent(c, a, b, L))
+                    continue;
             }
             if (d.kind == IP_INDEPENDENT || d.kind == IP_LOOP_INDEP)
                 continue;
@@ -704,6 +954,11 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         return -1;
     }
     r->nloops = tu->nloops;
+    c.isl = isl_ctx_alloc();
+    if (c.isl) {
+        isl_options_set_on_error(c.isl, ISL_ON_ERROR_CONTINUE);
+        isl_ctx_set_max_operations(c.isl, 200000);
+    }
     for (int l = 0; l < tu->nloops; l++) {
         const ir_loop *lp = &tu->loops[l];
         c.il[l] = (ip_loop){ lp->canonical ? lp->iv : NULL, lp->lower, lp->upper, lp->step };
@@ -762,6 +1017,8 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
             r->loops[l].coalescing = summary(r, l);
     free(c.il);
     free(c.refs);
+    if (c.isl)
+        isl_ctx_free(c.isl);
     *out = r;
     return 0;
 }

@@ -71,6 +71,7 @@ typedef struct {
     int nbind;           /* values of locals known at this point (see bindings) */
     struct binding *bind;
     int stmt_offset;     /* start of the statement being scanned */
+    CXCursor prev_stmt;  /* the statement before the current one in its block */
 } walker;
 
 /* ---- small libclang helpers ---------------------------------------------- */
@@ -969,11 +970,12 @@ static void bind_written(walker *w, CXCursor c)
         bind_drop_at(w, i);
 }
 
-/* Entry of loop `loop` (cursor c): kill the bindings of what it writes. */
-static void bind_enter_loop(walker *w, CXCursor c)
+/* Entry of loop `loop` (cursor c): kill the bindings of what it writes
+ * (but its own derived induction variables, made just before). */
+static void bind_enter_loop(walker *w, int loop, CXCursor c)
 {
     for (int i = w->nbind - 1; i >= 0; i--)
-        if (count_writes(c, w->bind[i].decl) > 0)
+        if (w->bind[i].loop != loop && count_writes(c, w->bind[i].decl) > 0)
             bind_drop_at(w, i);
 }
 
@@ -1049,8 +1051,19 @@ static void find_derived(walker *w, int loop, CXCursor c, CXCursor body)
                 var = ref_decl(l.c[0]);
             }
         }
-        int ok = inc && !clang_Cursor_isNull(var) && !kx_has_opaque(inc)
-                 && is_integer_type(clang_getCursorType(var)) && count_writes(c, var) == 1;
+        char *vname = clang_Cursor_isNull(var) ? NULL : cursor_spelling(var);
+        int own = vname && strcmp(vname, L->iv) == 0;
+        free(vname);
+        /* a pointer stepped the same way moves over the array it was set
+         * from (`double *p = a + 1; ... p++`) */
+        int pb = clang_Cursor_isNull(var) ? -1 : bind_find(w, var);
+        int is_ptr = !clang_Cursor_isNull(var)
+                     && clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
+        if (is_ptr && (pb < 0 || !w->bind[pb].is_ptr))
+            is_ptr = -1;
+        int ok = inc && !own && !clang_Cursor_isNull(var) && !kx_has_opaque(inc) && is_ptr >= 0
+                 && (is_ptr || is_integer_type(clang_getCursorType(var)))
+                 && count_writes(c, var) == 1;
         if (ok) {
             /* e must not change inside the loop */
             ref_list rl = { .n = 0 };
@@ -1058,6 +1071,27 @@ static void find_derived(walker *w, int loop, CXCursor c, CXCursor body)
             for (int i = 0; i < rl.n && ok; i++)
                 ok = count_writes(c, rl.d[i]) == 0;
             ok = ok && rl.n < 16;
+        }
+        if (ok && is_ptr) {
+            const binding *q = &w->bind[pb];
+            binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st), .is_ptr = 1 };
+            b.base = strdup(q->base);
+            b.nprefix = q->nprefix;
+            for (int p = 0; p < q->nprefix; p++)
+                b.prefix[p] = kx_copy(q->prefix[p]);
+            b.next = q->next;
+            for (int p = 0; p < q->next; p++)
+                b.ext[p] = q->ext[p] ? kx_copy(q->ext[p]) : NULL;
+            kx_expr *one = kx_int(1), *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
+            kx_expr *t1 = kx_mul(it1, inc);
+            b.off = kx_add(q->off, t);
+            b.after = kx_add(q->off, t1);
+            kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
+            if (b.base && b.off && b.after)
+                bind_put(w, &b);
+            else
+                bind_clear(&b);
+            ok = 0;
         }
         if (ok) {
             char *vn = cursor_spelling(var), sym[300];
@@ -1633,8 +1667,9 @@ static void record_stmt(walker *w, CXCursor c)
     /* past the step of a derived induction variable: its later value */
     for (int i = 0; i < w->nbind; i++)
         if (w->bind[i].inc_offset >= 0 && w->bind[i].inc_offset == w->stmt_offset) {
-            kx_free(w->bind[i].value);
-            w->bind[i].value = w->bind[i].after;
+            kx_expr **slot = w->bind[i].is_ptr ? &w->bind[i].off : &w->bind[i].value;
+            kx_free(*slot);
+            *slot = w->bind[i].after;
             w->bind[i].after = NULL;
             w->bind[i].inc_offset = -1;
         }
@@ -1805,6 +1840,45 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
         } else {
             free(left);
             free(right);
+            /* i + m <= n, n - 1 > i: the variable the increment steps with
+             * coefficient +-1 in lhs - rhs */
+            CXCursor parts[MAX_CHILDREN];
+            int np = clang_Cursor_isNull(inc) ? 0 : comma_parts(inc, parts, MAX_CHILDREN);
+            for (int i = 0; i < np && !iv; i++) {
+                child_list pl = children(parts[i]);
+                char *v = pl.n >= 1 ? var_name(pl.c[0]) : NULL;
+                int64_t st = 0;
+                if (!v || !increment_step(w, inc, v, &st)) {
+                    free(v);
+                    continue;
+                }
+                kx_expr *a = to_expr(w, l.c[0]), *b = to_expr(w, l.c[1]);
+                kx_expr *d = a && b ? kx_sub(a, b) : NULL, *cf = d ? kx_coeff(d, v) : NULL;
+                int64_t cv = 0;
+                if (d && cf && kx_degree(d, v) == 1 && kx_is_const(cf, &cv) && (cv == 1 || cv == -1)) {
+                    kx_expr *vs = kx_sym(v), *t = kx_mul(cf, vs);
+                    kx_expr *rest = kx_sub(d, t);
+                    if (rest && !kx_mentions(rest, v)) {
+                        /* cv = 1: v + rest OP 0, v OP -rest; cv = -1: rest OP v */
+                        iv = v;
+                        v = NULL;
+                        bound = cv == 1 ? kx_neg(rest) : kx_copy(rest);
+                        op = cv == 1 ? k
+                           : k == CXBinaryOperator_LT ? CXBinaryOperator_GT
+                           : k == CXBinaryOperator_GT ? CXBinaryOperator_LT
+                           : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
+                           : k == CXBinaryOperator_GE ? CXBinaryOperator_LE : k;
+                    }
+                    kx_free(vs);
+                    kx_free(t);
+                    kx_free(rest);
+                }
+                kx_free(a);
+                kx_free(b);
+                kx_free(d);
+                kx_free(cf);
+                free(v);
+            }
         }
     }
     if (!iv && !clang_Cursor_isNull(inc)) {
@@ -1951,8 +2025,47 @@ static void collect_syms(walker *w, int loop, CXFile file)
     }
 }
 
+static enum CXChildVisitResult last_child(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    *(CXCursor *)data = c;
+    return CXChildVisit_Continue;
+}
+
+/* A while or do loop with a computable trip count, read as the for loop it
+ * is: `i = e; while (i < n) { ...; i++; }` -- the last statement of the
+ * body steps a variable (++, --, += c, -= c), nothing else in the loop
+ * writes it, no jump leaves or skips the body, the condition compares it
+ * (in any equivalent form) and the statement just before the loop sets it.
+ * A do loop runs its body once even when the condition fails at once; that
+ * single iteration carries nothing, so the same bounds are safe. */
+static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCursor body)
+{
+    if (clang_Cursor_isNull(cond) || clang_Cursor_isNull(body) || clang_Cursor_isNull(prev)
+        || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return;
+    int jumps = 0;
+    clang_visitChildren(body, find_jump, &jumps);
+    CXCursor inc = clang_getNullCursor();
+    clang_visitChildren(body, last_child, &inc);
+    if (jumps || clang_Cursor_isNull(inc))
+        return;
+    child_list il = children(inc);
+    CXCursor var = il.n >= 1 ? ref_decl(il.c[0]) : clang_getNullCursor();
+    if (clang_Cursor_isNull(var) || count_writes(body, var) != 1 || count_writes(cond, var) != 0)
+        return;
+    for_header(w, loop, prev, cond, inc);
+    ir_loop *L = &w->ir->loops[loop];
+    char *vn = cursor_spelling(var);
+    int same = L->iv && strcmp(L->iv, vn) == 0;
+    free(vn);
+    if (!same || !L->canonical)
+        ir_set_bounds(L, NULL, NULL, NULL, 0);
+}
+
 static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
 {
+    CXCursor prev = w->prev_stmt;
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile file;
     int line, col, end_line;
@@ -2021,18 +2134,22 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
             cond = kind == IR_WHILE ? l.c[0] : l.c[1];
             body = kind == IR_WHILE ? l.c[1] : l.c[0];
         }
+        while_header(w, loop, prev, cond, body);
     }
     attach_pragmas(w, loop, file);
-    bind_enter_loop(w, c);
     if (!clang_Cursor_isNull(body))
         find_derived(w, loop, c, body);
+    bind_enter_loop(w, loop, c);
 
     int saved_loop = w->loop, saved_cond = w->conditional, saved_switch = w->switch_depth;
     w->loop = loop;
     w->conditional = 0;
     w->switch_depth = 0;
-    if (kind != IR_FOR && !clang_Cursor_isNull(cond))
-        record_stmt(w, cond);   /* a while/do condition runs every iteration */
+    /* a while/do condition runs every iteration; so does the condition of
+     * a for loop whose trip count is not known (parallel.c reads it) */
+    if ((kind != IR_FOR || !w->ir->loops[loop].canonical) && !clang_Cursor_isNull(cond))
+        record_stmt(w, cond);
+    w->prev_stmt = clang_getNullCursor();
     if (!clang_Cursor_isNull(body))
         walk_stmt(w, body);
     bind_drop_loop(w, loop);
@@ -2056,7 +2173,9 @@ static void count_exit(walker *w, int is_return)
 static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *data)
 {
     (void)parent;
-    walk_stmt(data, c);
+    walker *w = data;
+    walk_stmt(w, c);
+    w->prev_stmt = c;     /* loop-form: what a while loop after it starts from */
     return CXChildVisit_Continue;
 }
 
@@ -2076,6 +2195,7 @@ static void walk_stmt(walker *w, CXCursor c)
     case CXCursor_CompoundStmt:
     case CXCursor_LabelStmt:
         /* Not through child_list: a block may hold any number of statements. */
+        w->prev_stmt = clang_getNullCursor();
         clang_visitChildren(c, walk_child, w);
         return;
     case CXCursor_IfStmt:
@@ -2086,8 +2206,10 @@ static void walk_stmt(walker *w, CXCursor c)
             record_stmt(w, l.c[0]);
         }
         w->conditional++;
-        for (int i = 1; i < l.n; i++)
+        for (int i = 1; i < l.n; i++) {
+            w->prev_stmt = clang_getNullCursor();
             walk_stmt(w, l.c[i]);
+        }
         w->conditional--;
         return;
     case CXCursor_SwitchStmt:
@@ -2096,12 +2218,14 @@ static void walk_stmt(walker *w, CXCursor c)
         record_stmt(w, l.c[0]);
         w->conditional++;
         w->switch_depth++;
+        w->prev_stmt = clang_getNullCursor();
         walk_stmt(w, l.c[l.n - 1]);
         w->switch_depth--;
         w->conditional--;
         return;
     case CXCursor_CaseStmt:
     case CXCursor_DefaultStmt:
+        w->prev_stmt = clang_getNullCursor();
         if (l.n >= 1)
             walk_stmt(w, l.c[l.n - 1]);
         return;
