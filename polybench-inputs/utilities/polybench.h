@@ -10,7 +10,9 @@
  *
  * Instead of dumping whole arrays, every program prints one checksum line per
  * output array ("name checksum: <value>") so that two builds of a program can
- * be compared exactly.  -DPOLYBENCH_TIME prints the kernel time on stderr.
+ * be compared exactly.  -DPOLYBENCH_TIME prints the kernel time on stderr;
+ * -DPOLYBENCH_OFFLOAD_WARMUP (with -fopenmp) starts the offload device before
+ * the timer, so a GPU time holds no device start-up.
  */
 #ifndef KEEL_POLYBENCH_H
 #define KEEL_POLYBENCH_H
