@@ -731,6 +731,113 @@ static int exact_independent(const ctx_t *c, const ref_t *a, const ref_t *b, int
     return proved;
 }
 
+/* Is access a inside loop L private to an iteration of L (array
+ * privatisation, as doitgen's sum[p])?  Every access to its array in L has
+ * subscripts over the variables of loops inside L only, and a write W (an
+ * unconditional plain store, each subscript a distinct variable of W's own
+ * loops, those loops unit-step, jump-free and inside L) precedes every read
+ * R of the array in the same iteration of L: either R sits in W's loops
+ * (or deeper) at W's very subscripts after W, or R comes after the loop
+ * below L that holds W and reads over loops with W's bounds, element for
+ * element.  Like a private scalar, its last value may be live out. */
+static int private_array(const ctx_t *c, int L, const ref_t *x)
+{
+    const ir_tu *tu = c->tu;
+    const ref_t *W = NULL;
+    for (int p = 0; p < c->nrefs; p++) {
+        const ref_t *r = &c->refs[p];
+        if (!inside(tu, r->loop, L) || !same_array(r->a->array, x->a->array))
+            continue;
+        if (strcmp(r->a->array, x->a->array) != 0 || tainted(tu, L, r->a) || !r->a->ndims)
+            return 0;
+        for (int d = 0; d < r->a->ndims; d++) {
+            char **names = NULL;
+            int n = kx_symbols(r->a->index[d], &names);
+            for (int i = 0; i < n; i++)
+                if (!is_iv_in(tu, L, names[i]) || strcmp(names[i], tu->loops[L].iv) == 0) {
+                    kx_free_names(names, n);
+                    return 0;
+                }
+            kx_free_names(names, n);
+        }
+        const ir_stmt *st = &tu->loops[r->loop].stmts[r->stmt];
+        if (!W && r->a->is_write && !st->conditional && r->loop != L) {
+            int plain = 1;
+            for (int a = 0; a < st->nacc; a++)
+                if (!st->acc[a].is_write && same_array(st->acc[a].array, x->a->array))
+                    plain = 0;
+            for (int d = 0; d < r->a->ndims && plain; d++) {
+                int found = 0;
+                for (int l = r->loop; l != L && !found; l = tu->loops[l].parent) {
+                    const ir_loop *lp = &tu->loops[l];
+                    kx_expr *v = lp->iv ? kx_sym(lp->iv) : NULL;
+                    found = v && kx_equal(v, r->a->index[d]) && lp->step == 1 && lp->lower
+                            && lp->upper && !lp->n_break && !lp->n_continue && !lp->n_goto
+                            && !lp->n_return;
+                    kx_free(v);
+                }
+                plain = found;
+            }
+            if (plain)
+                W = r;
+        }
+    }
+    if (!W)
+        return 0;
+    const ir_stmt *ws = &tu->loops[W->loop].stmts[W->stmt];
+    for (int p = 0; p < c->nrefs; p++) {
+        const ref_t *r = &c->refs[p];
+        if (!inside(tu, r->loop, L) || r->a->is_write || !same_array(r->a->array, x->a->array))
+            continue;
+        const ir_stmt *rs = &tu->loops[r->loop].stmts[r->stmt];
+        int after = rs->line > ws->line || (rs->line == ws->line && rs->col > ws->col);
+        /* the innermost loop holding both, and its child loop holding W:
+         * every loop from W's up to that one runs whole, unconditionally */
+        int lca = W->loop;
+        while (!inside(tu, r->loop, lca))
+            lca = tu->loops[lca].parent;
+        int top = W->loop, ok = 1;
+        for (int l = W->loop; ok; l = tu->loops[l].parent) {
+            const ir_loop *lp = &tu->loops[l];
+            ok = !lp->n_if && !lp->n_break && !lp->n_continue && !lp->n_goto && !lp->n_return;
+            if (l == lca)
+                break;
+            top = l;
+        }
+        if (!ok)
+            return 0;
+        ok = 0;
+        if (lca == W->loop && after) {
+            ok = 1;
+            for (int d = 0; d < r->a->ndims && ok; d++)
+                ok = kx_equal(r->a->index[d], W->a->index[d]);
+        } else if (lca != W->loop && rs->line > tu->loops[top].end_line) {
+            /* each subscript the variable of a loop with W's bounds */
+            ok = r->a->ndims == W->a->ndims;
+            for (int d = 0; d < r->a->ndims && ok; d++) {
+                const ir_loop *wl = NULL, *rl = NULL;
+                for (int l = W->loop; l != lca && !wl; l = tu->loops[l].parent) {
+                    kx_expr *v = kx_sym(tu->loops[l].iv);
+                    if (v && kx_equal(v, W->a->index[d]))
+                        wl = &tu->loops[l];
+                    kx_free(v);
+                }
+                for (int l = r->loop; l != lca && !rl; l = tu->loops[l].parent) {
+                    kx_expr *v = tu->loops[l].iv ? kx_sym(tu->loops[l].iv) : NULL;
+                    if (v && kx_equal(v, r->a->index[d]))
+                        rl = &tu->loops[l];
+                    kx_free(v);
+                }
+                ok = wl && rl && rl->step == 1 && kx_equal(wl->lower, rl->lower)
+                     && kx_equal(wl->upper, rl->upper);
+            }
+        }
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 static void verdict(const ctx_t *c, int L, par_loop *out)
 {
     const ir_tu *tu = c->tu;
@@ -788,6 +895,8 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             const ref_t *b = &c->refs[q];
             if (!inside(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
                 || !(a->a->is_write || b->a->is_write))
+                continue;
+            if (private_array(c, L, a))
                 continue;
             ip_dep d;
             if (tainted(tu, L, a->a) || tainted(tu, L, b->a)) {

@@ -167,3 +167,38 @@ void write_through_table(int n, double **rows)
     for (int i = 1; i < n; i++) // V:sequential I:stream
         rows[i][0] = rows[i - 1][0] + 1.0;
 }
+
+/* A temporary row rewritten before it is read in every iteration: private
+ * to the i loop (added with the privatisation, after the code). */
+void private_row(int n, int m, const double A[n][m], double B[n][m], double *tmp)
+{
+    for (int i = 0; i < n; i++) { // V:parallel I:-
+        for (int j = 0; j < m; j++) // V:parallel I:stream
+            tmp[j] = 2.0 * A[i][j];
+        for (int j = 0; j < m; j++) // V:parallel I:stream
+            B[i][j] = tmp[j] + 1.0;
+    }
+}
+
+/* The temporary is read before it is rewritten: the previous row flows in. */
+void stale_row(int n, int m, const double A[n][m], double B[n][m], double *tmp)
+{
+    for (int i = 0; i < n; i++) { // V:sequential I:-
+        for (int j = 0; j < m; j++) // V:parallel I:stream
+            B[i][j] = tmp[j] + 1.0;
+        for (int j = 0; j < m; j++) // V:parallel I:stream
+            tmp[j] = 2.0 * A[i][j];
+    }
+}
+
+/* Rewritten only under a condition: not private. */
+void maybe_row(int n, int m, const double A[n][m], double B[n][m], double *tmp)
+{
+    for (int i = 0; i < n; i++) { // V:sequential I:-
+        if (A[i][0] > 0.0)
+            for (int j = 0; j < m; j++) // V:parallel I:stream
+                tmp[j] = 2.0 * A[i][j];
+        for (int j = 0; j < m; j++) // V:parallel I:stream
+            B[i][j] = tmp[j] + 1.0;
+    }
+}
