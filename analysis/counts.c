@@ -239,8 +239,44 @@ static int sum_all(const ir_tu *tu, int l, const counts_loop *src, counts_loop *
     return 0;
 }
 
+/* *dst = a copy of src */
+static int copy_counts(counts_loop *dst, const counts_loop *src)
+{
+    zero(dst);
+    return merge(dst, src);
+}
+
 int counts_loop_compute(const ir_tu *tu, int l, int total, counts_loop *out)
 {
+    return counts_loop_compute_memo(tu, l, total, out, NULL);
+}
+
+void counts_memo_free(counts_memo *memo)
+{
+    if (!memo)
+        return;
+    for (int l = 0; l < memo->n && memo->have; l++)
+        if (memo->have[l])
+            counts_loop_free(&memo->total[l]);
+    free(memo->total);
+    free(memo->have);
+    memset(memo, 0, sizeof *memo);
+}
+
+int counts_loop_compute_memo(const ir_tu *tu, int l, int total, counts_loop *out,
+                             counts_memo *memo)
+{
+    if (memo && !memo->have) {
+        memo->n = tu->nloops;
+        memo->total = calloc((size_t)tu->nloops + 1, sizeof *memo->total);
+        memo->have = calloc((size_t)tu->nloops + 1, 1);
+        if (!memo->total || !memo->have) {
+            counts_memo_free(memo);
+            return -1;
+        }
+    }
+    if (memo && total && l < memo->n && memo->have[l])
+        return copy_counts(out, &memo->total[l]) ? (counts_loop_free(out), -1) : 0;
     counts_loop it;
     zero(&it);
     const ir_loop *L = &tu->loops[l];
@@ -270,7 +306,7 @@ int counts_loop_compute(const ir_tu *tu, int l, int total, counts_loop *out)
     int nk = ir_children(tu, l, &kids);
     for (int k = 0; k < nk; k++) {
         counts_loop child;
-        if (counts_loop_compute(tu, kids[k], 1, &child) || merge(&it, &child)) {
+        if (counts_loop_compute_memo(tu, kids[k], 1, &child, memo) || merge(&it, &child)) {
             counts_loop_free(&child);
             counts_loop_free(&it);
             free(kids);
@@ -287,6 +323,8 @@ int counts_loop_compute(const ir_tu *tu, int l, int total, counts_loop *out)
     counts_loop_free(&it);
     if (rc)
         counts_loop_free(out);
+    else if (memo && l < memo->n && copy_counts(&memo->total[l], out) == 0)
+        memo->have[l] = 1;
     return rc;
 }
 

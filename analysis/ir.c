@@ -91,6 +91,8 @@ void ir_tu_free(ir_tu *tu)
         for (int k = 0; k < l->nsyms; k++)
             free(l->syms[k]);
         free(l->syms);
+        free(l->gpu_teams);
+        free(l->gpu_threads);
     }
     free(tu->loops);
     free(tu->path);
@@ -123,6 +125,8 @@ int ir_add_loop(ir_tu *tu, int function, int parent, ir_loop_kind kind,
     l->line = l->end_line = line;
     l->col = col;
     l->offset = l->end_offset = -1;
+    l->region_offset = l->region_end_offset = -1;
+    l->gpu_fastest = -1;
     return tu->nloops - 1;
 }
 
@@ -303,6 +307,14 @@ static void put_quoted(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* Names of omp_map_role values (analysis/omp.h; kept here so that the IR
+ * dump needs no more than ir.c). */
+static const char *ir_gpu_map_name(int r)
+{
+    static const char *const n[] = { "", "grid", "teams", "threads", "collapsed", "seq" };
+    return r >= 0 && r < 6 ? n[r] : "?";
+}
+
 static const char *kind_name(ir_loop_kind k)
 {
     return k == IR_FOR ? "for" : k == IR_WHILE ? "while" : "do";
@@ -346,6 +358,18 @@ void ir_dump(const ir_tu *tu, FILE *out)
                     l->n_break, l->n_continue, l->n_goto, l->n_return);
         for (int k = 0; k < l->nsyms; k++)
             fprintf(out, "%s%s", k ? "," : " syms=", l->syms[k]);
+        if (l->gpu_map)
+            fprintf(out, " gpu=%s", ir_gpu_map_name(l->gpu_map));
+        if (l->gpu_collapse > 1)
+            fprintf(out, " collapse=%d", l->gpu_collapse);
+        if (l->gpu_fastest >= 0)
+            fprintf(out, " fastest=%d", l->gpu_fastest);
+        if (l->gpu_teams)
+            fprintf(out, " teams=%s", l->gpu_teams);
+        if (l->gpu_threads)
+            fprintf(out, " threads=%s", l->gpu_threads);
+        if (l->region_line)
+            fprintf(out, " region=%d", l->region_line);
         fputc('\n', out);
         for (int s = 0; s < l->nstmts; s++) {
             const ir_stmt *st = &l->stmts[s];

@@ -100,6 +100,16 @@ typedef struct {
      * variables): the values the runtime models need at launch. */
     int nsyms;
     char **syms;
+    /* OpenMP (plugin/walker.c, analysis/omp.c). */
+    int region_line;      /* first line of the outermost `omp target` / `target
+                           * data` construct enclosing the loop (its pragma), 0: none */
+    int region_offset;    /* byte offset of that pragma's line, -1: none */
+    int region_end_offset;/* one past the construct's statement, -1: none */
+    int gpu_map;          /* omp_map_role (analysis/omp.h), 0: none */
+    int gpu_collapse;     /* loops in the mapped space (collapse(n)), on its outer loop */
+    int gpu_fastest;      /* nest root: loop index of the fastest thread index, -1 */
+    char *gpu_teams;      /* num_teams(...) text, NULL: clang's default */
+    char *gpu_threads;    /* thread_limit/num_threads(...) text, NULL: default */
 } ir_loop;
 
 typedef struct {

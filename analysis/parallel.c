@@ -9,6 +9,8 @@
  */
 #include "parallel.h"
 
+#include "omp.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -964,28 +966,27 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
     }
 }
 
-static int omp_pragma(const ir_loop *l)
+/* Is loop k a thread loop of its OpenMP construct's GPU mapping
+ * (analysis/omp.h: the fastest thread index clang's offload gives it)? */
+static int omp_pragma(const ir_tu *tu, const int *roles, int k)
 {
-    for (int p = 0; p < l->npragmas; p++)
-        if (strncmp(l->pragmas[p], "omp", 3) == 0 && strstr(l->pragmas[p], "parallel for"))
-            return 1;
-    return 0;
+    return roles && omp_is_thread_loop(tu, roles, k);
 }
 
 /* Mark thread loops under L (see parallel.h). */
-static void pick_threads(const ir_tu *tu, int L, par_result *r)
+static void pick_threads(const ir_tu *tu, int L, par_result *r, const int *roles)
 {
     int has_omp = 0;
     for (int k = L; k < tu->nloops; k++)
-        if (inside(tu, k, L) && omp_pragma(&tu->loops[k]))
+        if (inside(tu, k, L) && omp_pragma(tu, roles, k))
             has_omp = 1;
-    if (omp_pragma(&tu->loops[L]) || (!has_omp && r->loops[L].verdict == PAR_PARALLEL)) {
+    if (omp_pragma(tu, roles, L) || (!has_omp && r->loops[L].verdict == PAR_PARALLEL)) {
         r->loops[L].thread_loop = 1;
         return;
     }
     for (int k = L + 1; k < tu->nloops; k++)
         if (tu->loops[k].parent == L)
-            pick_threads(tu, k, r);
+            pick_threads(tu, k, r, roles);
 }
 
 static int add_summary(char *buf, size_t cap, const char *label, int count)
@@ -1089,9 +1090,15 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
     }
     for (int l = 0; l < tu->nloops; l++)
         verdict(&c, l, &r->loops[l]);
+    int *roles = malloc(sizeof *roles * (size_t)(tu->nloops + 1));
+    if (roles && omp_map_roles(tu, roles) != 0) {
+        free(roles);
+        roles = NULL;   /* no OpenMP mapping: keel's own choice */
+    }
     for (int l = 0; l < tu->nloops; l++)
         if (tu->loops[l].parent < 0)
-            pick_threads(tu, l, r);
+            pick_threads(tu, l, r, roles);
+    free(roles);
     for (int i = 0; i < c.nrefs; i++) {
         const ref_t *rf = &c.refs[i];
         int T = -1;

@@ -43,3 +43,4 @@ printf '| %-52s | %9.1f us |\n' "first call of a second site (facts only)" "$(aw
 printf '| %-52s | %9.1f us |\n' "first call, mean over 100 more sites" "$(awk "BEGIN { print $(med 3) / 1000 }")"
 printf '| %-52s | %9.1f ns |\n' "warm call, same values (memo hit)" "$(med 4)"
 printf '| %-52s | %9.1f ns |\n' "warm call, new values (models evaluated)" "$(med 5)"
+printf '| %-52s | %9.1f ns |\n' "warm call, answer known to be CPU (unevaluable bound)" "$(med 6)"

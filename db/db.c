@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,9 +69,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_INS_LOOP] =
         "INSERT INTO loops(tu_id, function_id, parent_id, file, line, col, end_line, depth,"
         " kind, canonical, iv, lower_id, upper_id, step, trip_id, pragmas,"
-        " n_if, n_break, n_continue, n_goto, n_return)"
+        " n_if, n_break, n_continue, n_goto, n_return,"
+        " gpu_map, gpu_collapse, gpu_teams, gpu_threads, region_line)"
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-        " ?17, ?18, ?19, ?20, ?21)",
+        " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
     [ST_SEL_EXPR] = "SELECT id FROM expressions WHERE tu_id = ?1 AND text = ?2",
     [ST_INS_EXPR] = "INSERT INTO expressions(tu_id, text, affine) VALUES (?1, ?2, ?3)",
     [ST_INS_STMT] =
@@ -106,7 +108,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         " l.parent_id, p.line, p.col, l.file, l.line, l.col, l.end_line, l.depth, l.kind,"
         " l.canonical, l.iv, el.text, eu.text, l.step, et.text, l.pragmas,"
         " l.n_if, l.n_break, l.n_continue, l.n_goto, l.n_return,"
-        " l.idioms, l.algorithm_class, l.parallel, l.coalescing, l.cycles_per_iter"
+        " l.idioms, l.algorithm_class, l.parallel, l.coalescing, l.cycles_per_iter,"
+        " l.gpu_map, l.gpu_collapse, l.gpu_teams, l.gpu_threads, l.region_line"
         " FROM loops l"
         " JOIN translation_units t ON t.id = l.tu_id"
         " JOIN functions f ON f.id = l.function_id"
@@ -437,6 +440,36 @@ static int dir_errno(const char *path, int e)
     return e;
 }
 
+/* Whether nobody can write beside path: a read-only filesystem, or a
+ * folder this process cannot write.  A WAL database there cannot get the
+ * -shm file a reader needs, but nothing can change it either. */
+static int read_only_place(const char *path)
+{
+    struct statvfs fs;
+    if (statvfs(path, &fs) == 0 && (fs.f_flag & ST_RDONLY))
+        return 1;
+    return dir_errno(path, 0) != 0;
+}
+
+/* Open path read-only as immutable (SQLite takes no locks and needs no
+ * -shm): for databases on read-only media only.  The path goes in a URI,
+ * with the characters a URI gives a meaning to escaped. */
+static int open_immutable(const char *path, sqlite3 **h)
+{
+    size_t n = strlen(path);
+    char *uri = malloc(3 * n + 32), *q = uri;
+    if (!uri)
+        return SQLITE_NOMEM;
+    q += sprintf(q, "file:");
+    for (const char *c = path; *c; c++)
+        q += (*c == '%' || *c == '?' || *c == '#') ? sprintf(q, "%%%02X", (unsigned char)*c)
+                                                  : (*q = *c, 1);
+    strcpy(q, "?immutable=1");
+    int rc = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    return rc;
+}
+
 int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
 {
     struct stat sb;
@@ -454,6 +487,10 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
                     errno == ENOENT ? "no such file" : strerror(errno));
     if (exists && S_ISDIR(sb.st_mode))
         return fail(err, errlen, "%s: is a directory", path);
+    /* a FIFO would block the open for ever, a device node would get a
+     * journal created beside it (/dev/null-journal) */
+    if (exists && !S_ISREG(sb.st_mode))
+        return fail(err, errlen, "%s: not a regular file", path);
 
     d = calloc(1, sizeof *d);
     if (!d || !(d->path = strdup(path))) {
@@ -480,6 +517,17 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
     if (exec(d, "PRAGMA foreign_keys = ON", "open", err, errlen))
         goto fail;
     kind = classify(d, &version, err, errlen);
+    /* a WAL database on read-only media: SQLite cannot create its -shm */
+    if (kind < 0 && mode == DB_READONLY && sqlite3_errcode(d->h) == SQLITE_CANTOPEN &&
+        read_only_place(path)) {
+        sqlite3_close_v2(d->h);
+        d->h = NULL;
+        if (open_immutable(path, &d->h) != SQLITE_OK) {
+            fail(err, errlen, "%s: cannot open on read-only media", path);
+            goto fail;
+        }
+        kind = classify(d, &version, err, errlen);
+    }
     if (kind < 0 || check_kind(d, kind, version, err, errlen))
         goto fail;
     d->version = version;
@@ -669,6 +717,11 @@ int db_add_loop(db *d, int64_t function_id, const db_loop_row *l, int64_t *id,
     sqlite3_bind_int(st, 19, l->n_continue);
     sqlite3_bind_int(st, 20, l->n_goto);
     sqlite3_bind_int(st, 21, l->n_return);
+    bind_text(st, 22, l->gpu_map);
+    sqlite3_bind_int(st, 23, l->gpu_collapse);
+    bind_text(st, 24, l->gpu_teams);
+    bind_text(st, 25, l->gpu_threads);
+    sqlite3_bind_int(st, 26, l->region_line);
     if (run(d, st, "insert loop", err, errlen))
         return -1;
     if (id)
@@ -1120,6 +1173,11 @@ int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t er
     l->coalescing = arena_text(&a, st, 32);
     l->has_cycles = sqlite3_column_type(st, 33) != SQLITE_NULL;
     l->cycles_per_iter = sqlite3_column_double(st, 33);
+    l->gpu_map = arena_text(&a, st, 34);
+    l->gpu_collapse = sqlite3_column_int(st, 35);
+    l->gpu_teams = arena_text(&a, st, 36);
+    l->gpu_threads = arena_text(&a, st, 37);
+    l->region_line = sqlite3_column_int(st, 38);
     /* Keep ST_LOOP stepped (not reset) while reading the parts: its open
      * read transaction makes all of them one consistent snapshot. */
     if (read_loop_parts(d, &a, l, err, errlen)) {

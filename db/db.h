@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 5   /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 6   /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 
@@ -76,6 +76,12 @@ typedef struct {
     const char *trip;       /* trip count expression or NULL */
     const char *pragmas;    /* JSON array of pragma texts, e.g. ["omp parallel for"] */
     int n_if, n_break, n_continue, n_goto, n_return;
+    /* GPU mapping of OpenMP offload (schema v6; analysis/omp.h) */
+    const char *gpu_map;    /* "grid", "teams", "threads", "collapsed", "seq", NULL */
+    int gpu_collapse;       /* loops in the mapped space, on its outer loop (0: none) */
+    const char *gpu_teams;  /* num_teams(...) text, NULL: clang's default */
+    const char *gpu_threads;/* thread_limit / num_threads(...) text, NULL: default */
+    int region_line;        /* first line of the enclosing target / target data, 0 */
 } db_loop_row;
 
 typedef struct {
@@ -263,6 +269,8 @@ typedef struct {
     char *idioms, *algorithm_class, *parallel, *coalescing;
     int has_cycles;
     double cycles_per_iter;
+    char *gpu_map, *gpu_teams, *gpu_threads;   /* schema v6, NULL when none */
+    int gpu_collapse, region_line;
     int nchildren;
     db_loop_ref *children;      /* directly nested loops, by line, col */
     int nstmts;

@@ -2,7 +2,7 @@
  * keel.c -- the `keel` command-line tool: query the program attribute
  * database that keelcc writes.
  *
- *     keel loops [--file PATH] [--function NAME] [--json] [DB]
+ *     keel loops [--wide] [--file PATH] [--function NAME] [--json] [DB]
  *     keel show FILE:LINE[:COL] [--json] [DB]
  *     keel help [COMMAND] | keel --help | keel --version
  *
@@ -22,6 +22,7 @@
 #include "db.h"
 #include "cli.h"      /* runtime/: devices, calibrate, explain */
 #include "db_mca.h"
+#include "keelcmd.h"  /* scan, merge, report --html */
 
 #include <limits.h>
 #include <stdarg.h>
@@ -42,15 +43,18 @@ static const char usage_text[] =
     "Query the keel program attribute database written by keelcc.\n"
     "\n"
     "commands:\n"
-    "  loops [DB]                 list every loop: location, function, depth,\n"
-    "                             parent loop, induction variable, trip count,\n"
-    "                             pragmas (and analysis results when present)\n"
+    "  loops [DB]                 list every loop: location, idioms, parallel\n"
+    "                             verdict, cycles per iteration (fits 120 columns)\n"
+    "      --wide                 every column: function, depth, parent loop,\n"
+    "                             induction variable, trip count, pragmas, class,\n"
+    "                             coalescing\n"
     "      --file PATH            only loops in PATH (a path or its last parts)\n"
     "      --function NAME        only loops in function NAME\n"
     "      --json                 print a JSON array of objects\n"
     "  show FILE:LINE[:COL] [DB]  one loop with its statements, operation\n"
     "                             counts, array accesses and scalars\n"
     "      --json                 print one JSON object\n"
+    KEEL_CMD_USAGE
     "  report [DB]                every idiom instance, PIR-style: File, Line,\n"
     "                             Function, Idiom, Code, by file and line\n"
     "      --file PATH            only PATH\n"
@@ -64,14 +68,18 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 database error, 2 usage error.\n";
 
 static const char loops_usage[] =
-    "usage: keel loops [--file PATH] [--function NAME] [--json] [DB]\n"
+    "usage: keel loops [--wide] [--file PATH] [--function NAME] [--json] [DB]\n"
     "\n"
-    "List every loop of the database, ordered by file and line: location\n"
-    "(FILE:LINE), function, nesting depth (0 = outermost), line of the\n"
-    "enclosing loop, induction variable, trip count expression and pragmas.\n"
-    "Columns of later analyses (idioms, class, parallel, coalescing,\n"
-    "cycles/iter) appear when any listed loop has them.\n"
+    "List every loop of the database, ordered by file and line.  By default\n"
+    "a compact table that fits 120 columns: location (FILE:LINE, indented by\n"
+    "nesting depth; long paths keep their end), idioms, parallel verdict and\n"
+    "llvm-mca cycles per iteration.\n"
     "\n"
+    "  --wide           every column: location, function, nesting depth (0 =\n"
+    "                   outermost), line of the enclosing loop, induction\n"
+    "                   variable, trip count expression and pragmas; columns of\n"
+    "                   later analyses (idioms, class, parallel, coalescing,\n"
+    "                   cycles/iter) appear when any listed loop has them\n"
     "  --file PATH      only loops in files whose path is PATH or ends in /PATH\n"
     "  --function NAME  only loops in function NAME\n"
     "  --json           print a JSON array of objects (paths as stored)\n"
@@ -84,7 +92,14 @@ static const char report_usage[] =
     "Every idiom instance keelcc found, PIR-style, sorted by file and line:\n"
     "File, Line (of the statement), Function, Idiom, Code.  --json adds the\n"
     "evidence (the accesses that decided) and the line of the loop it is\n"
-    "attached to.  --file PATH keeps one file (a path suffix).\n";
+    "attached to.  --file PATH keeps one file (a path suffix).\n"
+    "\n"
+    "keel report --html FILE [--device LIST] [--host NAME] [--threads N]\n"
+    "            [--size N] [--file PATH] [DB]\n"
+    "writes one self-contained HTML page instead: per source and function each\n"
+    "nest's idioms, class, parallel verdict, strides, cycles and crossover size\n"
+    "per GPU profile; a roofline chart per device; the boat-hull view per class;\n"
+    "logged decisions.  It prints FILE.\n";
 
 static const char show_usage[] =
     "usage: keel show FILE:LINE[:COL] [--json] [DB]\n"
@@ -514,6 +529,57 @@ static void loops_table(loops_ctx *c)
     }
 }
 
+/* keel loops without --wide: LOCATION (indented by depth), IDIOMS,
+ * VERDICT, CYCLES, at most 120 columns: long idioms are cut at the end,
+ * long locations at the start ("..." marks the cut). */
+enum { COMPACT_WIDTH = 120, IDIOMS_MAX = 30 };
+
+static void loops_compact(loops_ctx *c)
+{
+    static const int cols[3] = { C_IDIOMS, C_PARALLEL, C_CYCLES };
+    static const char *const names[3] = { "IDIOMS", "VERDICT", "CYCLES/ITER" };
+    size_t w[3], wloc = strlen("LOCATION");
+    for (int k = 0; k < 3; k++) {
+        w[k] = strlen(names[k]);
+        for (int r = 0; r < c->nrows; r++)
+            if (c->rows[r][cols[k]] && strlen(c->rows[r][cols[k]]) > w[k])
+                w[k] = strlen(c->rows[r][cols[k]]);
+    }
+    if (w[0] > IDIOMS_MAX)
+        w[0] = IDIOMS_MAX;
+    for (int r = 0; r < c->nrows; r++) {
+        size_t n = strlen(c->rows[r][C_LOC]) + 2 * (size_t)atoi(c->rows[r][C_DEPTH]);
+        if (n > wloc)
+            wloc = n;
+    }
+    size_t room = COMPACT_WIDTH - (w[0] + w[1] + w[2] + 6);
+    if (wloc > room)
+        wloc = room;
+    fprintf(c->out, "%-*s  %-*s  %-*s  %s\n", (int)wloc, "LOCATION", (int)w[0], names[0],
+            (int)w[1], names[1], names[2]);
+    for (int r = 0; r < c->nrows; r++) {
+        char loc[COMPACT_WIDTH + 1], idi[IDIOMS_MAX + 1];
+        int depth = atoi(c->rows[r][C_DEPTH]);
+        const char *p = c->rows[r][C_LOC];
+        size_t ind = 2 * (size_t)(depth > 0 ? depth : 0), n = strlen(p);
+        if (ind > wloc / 2)
+            ind = wloc / 2;
+        if (ind + n > wloc)         /* keep the end: file name and line */
+            snprintf(loc, sizeof loc, "%*s...%s", (int)ind, "", p + n - (wloc - ind - 3));
+        else
+            snprintf(loc, sizeof loc, "%*s%s", (int)ind, "", p);
+        const char *id = c->rows[r][C_IDIOMS] && c->rows[r][C_IDIOMS][0] ? c->rows[r][C_IDIOMS]
+                                                                          : "-";
+        if (strlen(id) > w[0])
+            snprintf(idi, sizeof idi, "%.*s...", (int)w[0] - 3, id);
+        else
+            snprintf(idi, sizeof idi, "%s", id);
+        fprintf(c->out, "%-*s  %-*s  %-*s  %s\n", (int)wloc, loc, (int)w[0], idi, (int)w[1],
+                c->rows[r][C_PARALLEL] ? c->rows[r][C_PARALLEL] : "-",
+                c->rows[r][C_CYCLES] ? c->rows[r][C_CYCLES] : "-");
+    }
+}
+
 static const char *default_db(void)
 {
     const char *e = getenv("KEEL_DB");
@@ -528,7 +594,7 @@ static const char *clean_file(const char *f)
     return f;
 }
 
-static int cmd_loops(const char *dbpath, const char *file, const char *func, int json)
+static int cmd_loops(const char *dbpath, const char *file, const char *func, int json, int wide)
 {
     char err[512];
     db *d;
@@ -554,8 +620,10 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
     if (!rc) {
         if (json)
             fputs(c.nrows ? "\n]\n" : "[]\n", stdout);
-        else
+        else if (wide)
             loops_table(&c);
+        else
+            loops_compact(&c);
     }
     for (int r = 0; r < (json ? 0 : c.nrows); r++)
         for (int i = 0; i < NCOLS; i++)
@@ -688,6 +756,16 @@ typedef struct {
     int *col;
 } matches;
 
+/* Do all matches share one file and column (so FILE:LINE:COL cannot tell
+ * them apart)? */
+static int same_position(const matches *m)
+{
+    for (int i = 1; i < m->n; i++)
+        if (m->col[i] != m->col[0] || strcmp(m->file[i], m->file[0]) != 0)
+            return 0;
+    return 1;
+}
+
 static int match_row(void *ctx, const db_loop_summary *r)
 {
     matches *m = ctx;
@@ -788,6 +866,32 @@ static void show_mca(db *d, int64_t loop_id)
     db_mca_each(d, loop_id, mca_line, &n, err, sizeof err);   /* older files: nothing */
 }
 
+/* The GPU mapping clang's OpenMP offload gives the loop (schema v6). */
+static void show_gpu_map(const db_loop_info *l)
+{
+    static const struct { const char *role, *text; } roles[] = {
+        { "grid", "teams x threads: one iteration per GPU thread, consecutive iterations"
+                  " to consecutive threads (the fastest thread index)" },
+        { "teams", "teams: one chunk of iterations per team" },
+        { "threads", "threads of one team, consecutive iterations to consecutive threads" },
+        { "collapsed", "collapsed with the loops below into one iteration space" },
+        { "seq", "sequential inside one GPU thread (or team)" },
+    };
+    const char *text = NULL;
+    for (size_t i = 0; l->gpu_map && i < sizeof roles / sizeof *roles; i++)
+        if (strcmp(l->gpu_map, roles[i].role) == 0)
+            text = roles[i].text;
+    if (l->gpu_map)   /* only loops an OpenMP construct maps */
+        printf("gpu map     %s: %s\n", l->gpu_map, text ? text : "?");
+    if (l->gpu_collapse > 0)
+        printf("gpu launch  %d loop%s mapped; teams %s; threads %s\n", l->gpu_collapse,
+               l->gpu_collapse == 1 ? "" : "s collapsed",
+               l->gpu_teams ? l->gpu_teams : "ceil(iterations / threads), at most 3200 (clang-19 default)",
+               l->gpu_threads ? l->gpu_threads : "128 (clang-19 default)");
+    if (l->region_line)
+        printf("region      inside the device region opened at line %d\n", l->region_line);
+}
+
 static void show_text(const db_loop_info *l)
 {
     printf("loop        %s:%d:%d\n", short_path(l->file), l->line, l->col);
@@ -827,6 +931,7 @@ static void show_text(const db_loop_info *l)
     printf("parallel    %s\n", s ? s : "-");
     free(s);
     printf("coalescing  %s\n", l->coalescing ? l->coalescing : "-");
+    show_gpu_map(l);
     if (l->has_cycles)
         printf("cycles/iter %.2f\n", l->cycles_per_iter);
     else
@@ -912,6 +1017,11 @@ static void show_json(const db_loop_info *l)
     json_key("algorithm_class", 0); json_str(f, l->algorithm_class);
     json_key("parallel", 0); json_list(f, l->parallel);
     json_key("coalescing", 0); json_str(f, l->coalescing);
+    json_key("gpu_map", 0); json_str(f, l->gpu_map);
+    printf(",\"gpu_collapse\":%d", l->gpu_collapse);
+    json_key("gpu_teams", 0); json_str(f, l->gpu_teams);
+    json_key("gpu_threads", 0); json_str(f, l->gpu_threads);
+    printf(",\"region_line\":%d", l->region_line);
     json_key("cycles_per_iter", 0);
     if (l->has_cycles)
         printf("%.17g", l->cycles_per_iter);
@@ -1000,20 +1110,32 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
     else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
         rc = die(EXIT_USAGE, "%s is ambiguous: %s and %s match (give more of the path)",
                  loc, m.file[0], m.file[m.n - 1]);
-    else if (m.n > 1) {
+    else if (m.n > 1 && !same_position(&m)) {
         char cols[128] = "";
         for (int i = 0; i < m.n && strlen(cols) < 100; i++)
             snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s%d",
                      i ? ", " : "", m.col[i]);
         rc = die(EXIT_USAGE, "%d loops at %s (columns %s): say FILE:LINE:COL", m.n, loc, cols);
-    } else if ((r = db_get_loop(d, m.id[0], &l, err, sizeof err)) != 0)
-        rc = r < 0 ? die(EXIT_DB, "%s", err) : die(EXIT_DB, "no loop at %s in %s", loc, dbpath);
-    else if (json)
-        show_json(l);
-    else {
-        show_text(l);
-        show_ipda(d, l);
-        show_mca(d, l->id);
+    } else {
+        /* Several loops at one FILE:LINE:COL (a header's loop compiled into
+         * two units, a macro that expands to nested loops): show them all. */
+        for (int i = 0; i < m.n && rc == 0; i++) {
+            if ((r = db_get_loop(d, m.id[i], &l, err, sizeof err)) != 0) {
+                rc = r < 0 ? die(EXIT_DB, "%s", err) : die(EXIT_DB, "no loop at %s in %s", loc, dbpath);
+                break;
+            }
+            if (json) {
+                show_json(l);
+            } else {
+                if (m.n > 1)
+                    printf("%s== loop %d of %d at %s\n", i ? "\n" : "", i + 1, m.n, loc);
+                show_text(l);
+                show_ipda(d, l);
+                show_mca(d, l->id);
+            }
+            db_free_loop(l);
+            l = NULL;
+        }
     }
     db_free_loop(l);
     for (int i = 0; i < m.n; i++)
@@ -1038,6 +1160,8 @@ static int help(const char *cmd)
         fputs(show_usage, stdout);
     else if (strcmp(cmd, "report") == 0)
         fputs(report_usage, stdout);
+    else if (strcmp(cmd, "scan") == 0 || strcmp(cmd, "merge") == 0)
+        fputs(KEEL_CMD_USAGE, stdout);
     else if (strcmp(cmd, "help") == 0)
         fputs(usage_text, stdout);
     else
@@ -1048,7 +1172,7 @@ static int help(const char *cmd)
 int main(int argc, char **argv)
 {
     const char *cmd, *file = NULL, *func = NULL, *pos[3];
-    int json = 0, npos = 0, only_pos = 0;
+    int json = 0, npos = 0, only_pos = 0, wide = 0;
 
     if (!getcwd(cwd, sizeof cwd))
         cwd[0] = 0;
@@ -1066,6 +1190,15 @@ int main(int argc, char **argv)
             return die(EXIT_USAGE, "help takes at most one command");
         return help(argc == 3 ? argv[2] : NULL);
     }
+    if (strcmp(cmd, "scan") == 0)            /* scan.c, merge.c, html.c */
+        return keel_cmd_scan(argc - 2, argv + 2, default_db());
+    if (strcmp(cmd, "merge") == 0)
+        return keel_cmd_merge(argc - 2, argv + 2);
+    if (strcmp(cmd, "report") == 0)
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
+                return keel_cmd_html(argc - 2, argv + 2, default_db());
+
     if (strcmp(cmd, "devices") == 0)
         return rt_cmd_devices(argc - 2, argv + 2);
     if (strcmp(cmd, "calibrate") == 0)
@@ -1089,6 +1222,8 @@ int main(int argc, char **argv)
             return help(cmd);
         else if (strcmp(a, "--json") == 0)
             json = 1;
+        else if (strcmp(cmd, "loops") == 0 && strcmp(a, "--wide") == 0)
+            wide = 1;
         else if (is_loops && (strcmp(a, "--file") == 0 || strcmp(a, "--function") == 0)) {
             if (i + 1 == argc)
                 return die(EXIT_USAGE, "%s needs a value", a);
@@ -1108,7 +1243,7 @@ int main(int argc, char **argv)
     if (is_loops) {
         if (npos > 1)
             return die(EXIT_USAGE, "too many arguments for loops (see keel loops --help)");
-        return cmd_loops(npos ? pos[0] : default_db(), file, func, json);
+        return cmd_loops(npos ? pos[0] : default_db(), file, func, json, wide);
     }
     if (npos == 0)
         return die(EXIT_USAGE, "show needs FILE:LINE (see keel show --help)");

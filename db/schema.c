@@ -274,6 +274,14 @@ const char *const db_migrations[] = {
     ") WITHOUT ROWID;\n"
     "CREATE INDEX mca_cache_key ON mca_cache(key);\n"
     "PRAGMA user_version = 5;\n",
+
+    /* 5 -> 6: the GPU mapping clang's OpenMP offload gives each loop (issue 10) */
+    "ALTER TABLE loops ADD COLUMN gpu_map TEXT;\n"
+    "ALTER TABLE loops ADD COLUMN gpu_collapse INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE loops ADD COLUMN gpu_teams TEXT;\n"
+    "ALTER TABLE loops ADD COLUMN gpu_threads TEXT;\n"
+    "ALTER TABLE loops ADD COLUMN region_line INTEGER NOT NULL DEFAULT 0;\n"
+    "PRAGMA user_version = 6;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

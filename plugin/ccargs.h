@@ -27,4 +27,8 @@ char *cc_read_file(const char *path, size_t *len);
 /* Write len bytes to path (created or truncated).  0, or -1 on failure. */
 int cc_write_file(const char *path, const char *text, size_t len);
 
+/* execvp, with a compiler given as several words ("ccache clang-19",
+ * KEEL_CC) split at blanks first.  Returns only on failure. */
+int cc_execvp(char *const *argv);
+
 #endif

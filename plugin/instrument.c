@@ -22,6 +22,8 @@
  */
 #include "instrument.h"
 
+#include "omp.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,10 +169,20 @@ static int has_if_clause(const ir_loop *l)
 {
     for (int p = 0; p < l->npragmas; p++) {
         const char *t = l->pragmas[p];
-        if (strncmp(t, "omp target", 10) == 0 && (strstr(t, " if(") || strstr(t, " if (")))
+        if (omp_text_has_word(t, OMP_TARGET) && omp_text_has_clause(t, "if"))
             return 1;
     }
     return 0;
+}
+
+/* Is the loop inside an OpenMP device region (`target`, `target data`)
+ * that starts above its own pragmas?  Then the decision goes before that
+ * region, never into it (device code must not call keel_decide). */
+static int in_region(const ir_loop *l, size_t len)
+{
+    return l->region_line > 0 && l->region_offset >= 0 && l->region_end_offset > 0
+        && (size_t)l->region_end_offset <= len
+        && l->region_line < (l->pragma_line > 0 ? l->pragma_line : l->line);
 }
 
 /* Append an insertion taking b's text; on failure b's text is freed and
@@ -203,18 +215,30 @@ int instrument_source(const ir_tu *tu, const char *path, const char *name, const
         if (l->offset < 0 || (size_t)l->end_offset > len || strcmp(l->file, path) != 0)
             continue;
         int offload = mode == INSTRUMENT_OFFLOAD && l->target_line > 0 && !has_if_clause(l);
+        int region = in_region(l, len);
         if (!offload && l->depth != 0)
             continue;
         int n = nsites++;
         buf open = { 0 }, close = { 0 }, clause = { 0 };
         puts_(&open, "{ ");
         put_site(&open, n, l, db_path);
-        if (!offload) {
-            put_call(&open, n, l);
-            puts_(&open, "; ");
-        }
-        size_t at;
-        if (l->pragma_line > 0) {
+        /* The decision is always made (and logged) on the host, before the
+         * construct: clang-19 does not evaluate if(target: ...) in a build
+         * without offload targets.  Offload mode hands its value to
+         * if(target: ...). */
+        if (offload)
+            putf(&open, "int keel_on_gpu_%d = ", n);
+        put_call(&open, n, l);
+        puts_(&open, "; ");
+        size_t at, end = (size_t)l->end_offset;
+        if (region) {
+            at = (size_t)l->region_offset;
+            end = (size_t)l->region_end_offset;
+            puts_(&open, "\n#line ");
+            putf(&open, "%d ", l->region_line);
+            put_literal(&open, name);
+            puts_(&open, "\n");
+        } else if (l->pragma_line > 0) {
             at = line_start(src, len, l->pragma_line);
             puts_(&open, "\n#line ");
             putf(&open, "%d ", l->pragma_line);
@@ -226,11 +250,9 @@ int instrument_source(const ir_tu *tu, const char *path, const char *name, const
         puts_(&close, " }");
         rc = add(&ins, &nins, at, 1, &open);
         if (rc == 0)
-            rc = add(&ins, &nins, (size_t)l->end_offset, 0, &close);
+            rc = add(&ins, &nins, end, 0, &close);
         if (rc == 0 && offload) {
-            puts_(&clause, " if(target: ");
-            put_call(&clause, n, l);
-            puts_(&clause, ")");
+            putf(&clause, " if(target: keel_on_gpu_%d)", n);
             rc = add(&ins, &nins, line_end(src, len, l->target_line), 1, &clause);
         }
     }

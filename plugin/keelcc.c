@@ -32,7 +32,6 @@
 #include "store.h"
 #include "walker.h"
 
-#define OPENMP_VERSION_MACRO "-D_OPENMP=202011"   /* what clang-19 -fopenmp defines */
 
 typedef struct {
     const char *db_path;
@@ -70,6 +69,7 @@ static void usage(FILE *out, const char *compiler)
         "keel options (removed before the compiler sees the arguments):\n"
         "  --keel-db=PATH        attribute database (default: $KEEL_DB, else ./keel.db)\n"
         "  --keel-analysis=off   only run the compiler (also KEEL_DISABLE=1)\n"
+        "  --keel-analysis=only  analyse and record, run no compile (keel scan)\n"
         "  --keel-instrument=M   off: compile the source as it is; report (default): call\n"
         "                        libkeelrt before every loop nest, which decides CPU or\n"
         "                        GPU at run time (KEEL_VERBOSE=1 shows it); offload:\n"
@@ -172,7 +172,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->mcpu = (env = getenv("KEEL_MCPU")) && *env ? env : NULL;
     o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
-    int openmp = 0;
+    const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
 
     push(&o->ncc, &o->cc, o->compiler);
     for (int i = 1; i < argc; i++) {
@@ -184,6 +184,8 @@ static int parse_args(int argc, char **argv, options *o)
                 o->analysis = 0;
             else if (strcmp(a, "--keel-analysis=on") == 0)
                 o->analysis = 1;
+            else if (strcmp(a, "--keel-analysis=only") == 0)
+                o->analysis = 2;   /* keel scan: analyse, record, never compile */
             else if (strncmp(a, "--keel-instrument=", 18) == 0) {
                 if (parse_instrument(a + 18, &o->instrument) != 0) {
                     fprintf(stderr, "keelcc: error: %s: expected off, report or offload\n", a);
@@ -244,7 +246,7 @@ static int parse_args(int argc, char **argv, options *o)
         if (strncmp(a, "-x", 2) == 0 && a[2])
             lang_c = strcmp(a + 2, "c") == 0 ? 1 : strcmp(a + 2, "none") == 0 ? -1 : 0;
         if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
-            openmp = 1;
+            openmp = a;
         if (joined_prefix(clang_value_opts, a) || strncmp(a, "-std=", 5) == 0
             || strncmp(a, "--sysroot=", 10) == 0 || strncmp(a, "--target=", 9) == 0
             || strcmp(a, "-ansi") == 0 || strcmp(a, "-m32") == 0 || strcmp(a, "-m64") == 0
@@ -252,10 +254,10 @@ static int parse_args(int argc, char **argv, options *o)
             || strcmp(a, "-nostdinc") == 0 || strcmp(a, "-undef") == 0)
             push(&o->nclang, &o->clang, a);
     }
-    /* Parsed without -fopenmp (directives would hide their loops), but code
-     * guarded by #ifdef _OPENMP must look as it does to the compiler. */
+    /* Parsed with -fopenmp, as the compiler sees it (the walker keeps the
+     * loops under directives visible: plugin/walker.c). */
     if (openmp)
-        push(&o->nclang, &o->clang, OPENMP_VERSION_MACRO);
+        push(&o->nclang, &o->clang, openmp);
     o->links = o->compiles && !o->c_or_s;
     return 0;
 }
@@ -269,7 +271,7 @@ static pid_t start_compiler(char **argv, int stderr_fd)
     if (pid == 0) {
         if (stderr_fd >= 0)
             dup2(stderr_fd, 2);
-        execvp(argv[0], argv);
+        cc_execvp(argv);
         fprintf(stderr, "keelcc: error: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }
@@ -621,9 +623,13 @@ static int finish_instrumented(const options *o, const instrumented *ins, instru
     return status == 0 ? 0 : -1;
 }
 
-/* Link arguments for libkeelrt; sqlite and friends only when needed. */
+/* Link arguments for libkeelrt; sqlite and friends only when needed.
+ * `-x none` first: a user's `-x c` / `--language=c` before the sources
+ * would otherwise make the compiler read libkeelrt.a as C source. */
 static void add_runtime_link(options *o, const char *lib)
 {
+    push(&o->ncc, &o->cc, "-x");
+    push(&o->ncc, &o->cc, "none");
     push(&o->ncc, &o->cc, lib);
     push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
     push(&o->ncc, &o->cc, "-lsqlite3");
@@ -651,7 +657,7 @@ int main(int argc, char **argv)
 
     char header[PATH_MAX + 64], lib[PATH_MAX + 64];
     runtime_paths(header, lib, sizeof header);
-    if (!o.analysis)
+    if (o.analysis != 1)
         o.instrument = INSTRUMENT_OFF;
     if (o.instrument != INSTRUMENT_OFF && (access(header, R_OK) != 0 || access(lib, R_OK) != 0)) {
         warn(&o, "libkeelrt not found (%s): building without instrumentation", lib, "");
@@ -698,7 +704,7 @@ int main(int argc, char **argv)
         }
     } else {
         /* Analyse (and run llvm-mca) while the compiler runs. */
-        pid_t pid = start_compiler(o.cc, -1);
+        pid_t pid = o.analysis == 2 ? 0 : start_compiler(o.cc, -1);
         if (pid < 0) {
             fprintf(stderr, "keelcc: error: cannot start '%s': %s\n", o.compiler, strerror(errno));
             return 127;
@@ -707,7 +713,7 @@ int main(int argc, char **argv)
             analyse(&o, res);
         if (res && o.mca)
             mca_stage(&user, res);
-        status = wait_compiler(pid);
+        status = pid ? wait_compiler(pid) : 0;
     }
     /* A failed compile has told the user already; its stale rows stay. */
     o.ncc = user_ncc;

@@ -42,7 +42,7 @@ static pid_t spawn(char *const *argv, const char *out, const char *errf)
         dup2(fi, 0);
         dup2(fo, 1);
         dup2(fe, 2);
-        execvp(argv[0], argv);
+        cc_execvp(argv);
         _exit(127);
     }
     return pid;

@@ -10,6 +10,7 @@
 #include "parallel.h"
 #include "counts.h"
 #include "idioms.h"
+#include "omp.h"
 #include "species.h"
 
 #include <stdio.h>
@@ -116,13 +117,13 @@ static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, int64_t *acc_ids
 
 /* Counts of loop l, one iteration and all iterations, and bytes per array
  * over all iterations. */
-static int store_counts(db *d, const ir_tu *tu, int l, int64_t loop_id,
+static int store_counts(db *d, const ir_tu *tu, int l, int64_t loop_id, counts_memo *memo,
                         char *err, size_t errlen)
 {
     int rc = 0;
     for (int total = 0; total <= 1 && rc == 0; total++) {
         counts_loop c;
-        if (counts_loop_compute(tu, l, total, &c) != 0) {
+        if (counts_loop_compute_memo(tu, l, total, &c, memo) != 0) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
@@ -176,6 +177,7 @@ static int store_analyses(db *d, const ir_tu *tu, const int64_t *loop_ids,
                              .detail = in->ndims ? detail : NULL };
         rc = db_add_idiom(d, loop_ids[in->loop], &row, err, errlen);
     }
+    counts_memo memo = { 0 };   /* loop totals, each computed once */
     for (int l = 0; l < tu->nloops && rc == 0; l++) {
         char *list = idiom_loop_list(&ir, l);
         species_class sc;
@@ -192,8 +194,9 @@ static int store_analyses(db *d, const ir_tu *tu, const int64_t *loop_ids,
             species_class_free(&sc);
         free(list);
         if (rc == 0)
-            rc = store_counts(d, tu, l, loop_ids[l], err, errlen);
+            rc = store_counts(d, tu, l, loop_ids[l], &memo, err, errlen);
     }
+    counts_memo_free(&memo);
     idiom_result_free(&ir);
     return rc;
 }
@@ -293,6 +296,11 @@ int store_tu_with(db *d, const ir_tu *tu, const db_tu_row *row, store_hook hook,
             .depth = l->depth, .kind = kind_name(l->kind), .canonical = l->canonical,
             .iv = l->iv, .lower = lower, .upper = upper, .step = l->step, .trip = trip,
             .pragmas = pragmas,
+            .gpu_map = l->gpu_map ? omp_map_role_name(l->gpu_map) : NULL,
+            .gpu_collapse = l->gpu_collapse,
+            .gpu_teams = l->gpu_teams,
+            .gpu_threads = l->gpu_threads,
+            .region_line = l->region_line,
             .n_if = l->n_if, .n_break = l->n_break, .n_continue = l->n_continue,
             .n_goto = l->n_goto, .n_return = l->n_return,
         };

@@ -13,13 +13,19 @@
  * CompoundAssignOperator; a ForStmt with a missing init, cond or inc simply
  * has fewer children, so the parts are told apart by source offsets against
  * the `;` tokens of its header; locations inside macro expansions are mapped
- * to the expansion site.  The file is parsed without -fopenmp, so pragmas
- * are ordinary text: they are read from the file's buffer and attached to
- * the loop on the next line of code.
+ * to the expansion site.  Pragmas are read from the file's buffer and
+ * attached to the loop on the next line of code.  A file compiled with
+ * -fopenmp is parsed with it, then re-parsed with its executable OpenMP
+ * directives blanked so that their loops are visible (see "OpenMP sources"
+ * below).  Left-deep operator chains are walked in a loop and expressions
+ * nested deeper than MAX_SCAN_DEPTH / MAX_EXPR_DEPTH are cut, with a reason
+ * on the statement, so generated code cannot overflow the stack.
  */
 #include "walker.h"
 
 #include <clang-c/Index.h>
+#include "omp.h"
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +50,11 @@ typedef struct {
     size_t len;
     int npragmas;
     pragma_line *pragmas;
+    /* Indexes that keep a big file linear: where each line starts, and
+     * after pragma i whether a `scop` region is open (and its line). */
+    int nlines;
+    size_t *line_off;
+    int *scop_line;   /* per pragma: line of the open scop, 0 when none */
 } source_file;
 
 /* What the instrumentation must know about a variable an expression names. */
@@ -72,12 +83,42 @@ typedef struct {
     struct binding *bind;
     int stmt_offset;     /* start of the statement being scanned */
     CXCursor prev_stmt;  /* the statement before the current one in its block */
+    int scan_depth, expr_depth;   /* recursion of scan() and to_expr() */
+    /* OpenMP: files parsed from a copy with executable directives blanked
+     * (their original text, for pragmas and statement texts) and the
+     * outermost directives of the first (-fopenmp) parse. */
+    int npatched;
+    struct patched_file *patched;
+    int nregions;
+    struct omp_region *regions;
 } walker;
+
+/* A source file whose executable OpenMP directives were blanked for the
+ * parse the walker walks; orig is the text as written. */
+struct patched_file {
+    char *name;          /* as libclang names it */
+    char *orig, *patched;
+    size_t len;
+};
+
+/* An outermost OpenMP directive of the -fopenmp parse (the AST shows no
+ * directive below it: its statement is an opaque CapturedStmt). */
+struct omp_region {
+    char *file;          /* resolved path */
+    int target;          /* opens a device region: target, target data, target ... */
+    int line, col;       /* expansion location of the directive */
+    int line_offset;     /* offset of the start of that line */
+    int end_offset;      /* one past its statement, -1 unknown */
+    char *macro_text;    /* directive text when it comes from a _Pragma in a macro */
+};
 
 /* ---- small libclang helpers ---------------------------------------------- */
 
+/* The first MAX_CHILDREN children of a cursor (n) and how many it has in
+ * all (total).  Code that needs every child of a node that may have more
+ * (a block, a function's parameters and body) visits them instead. */
 typedef struct {
-    int n;
+    int n, total;
     CXCursor c[MAX_CHILDREN];
 } child_list;
 
@@ -87,13 +128,14 @@ static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, void *
     child_list *l = data;
     if (l->n < MAX_CHILDREN)
         l->c[l->n++] = c;
+    l->total++;
     return CXChildVisit_Continue;
 }
 
 static child_list children(CXCursor c)
 {
     child_list l;
-    l.n = 0;
+    l.n = l.total = 0;
     clang_visitChildren(c, collect_child, &l);
     return l;
 }
@@ -253,6 +295,32 @@ static void scan_pragmas(source_file *sf)
     }
 }
 
+static void index_file(walker *w, source_file *sf)
+{
+    int n = 1;
+    for (size_t i = 0; i < sf->len; i++)
+        n += sf->buf[i] == '\n';
+    sf->line_off = malloc(sizeof *sf->line_off * (size_t)n);
+    sf->scop_line = malloc(sizeof *sf->scop_line * (size_t)(sf->npragmas + 1));
+    if (!sf->line_off || !sf->scop_line) {
+        w->oom = 1;
+        return;
+    }
+    sf->line_off[0] = 0;
+    sf->nlines = 1;
+    for (size_t i = 0; i < sf->len; i++)
+        if (sf->buf[i] == '\n')
+            sf->line_off[sf->nlines++] = i + 1;
+    int open = 0;
+    for (int i = 0; i < sf->npragmas; i++) {
+        if (strcmp(sf->pragmas[i].text, "scop") == 0)
+            open = sf->pragmas[i].line;
+        else if (strcmp(sf->pragmas[i].text, "endscop") == 0)
+            open = 0;
+        sf->scop_line[i] = open;
+    }
+}
+
 static source_file *get_file(walker *w, CXFile f)
 {
     for (int i = 0; i < w->nfiles; i++)
@@ -268,8 +336,20 @@ static source_file *get_file(walker *w, CXFile f)
     memset(sf, 0, sizeof *sf);
     sf->file = f;
     sf->buf = clang_getFileContents(w->tu, f, &sf->len);
-    if (sf->buf)
+    if (w->npatched) {   /* a blanked copy was parsed: read what was written */
+        CXString n = clang_getFileName(f);
+        const char *name = clang_getCString(n);
+        for (int i = 0; name && i < w->npatched; i++)
+            if (strcmp(w->patched[i].name, name) == 0) {
+                sf->buf = w->patched[i].orig;
+                sf->len = w->patched[i].len;
+            }
+        clang_disposeString(n);
+    }
+    if (sf->buf) {
         scan_pragmas(sf);
+        index_file(w, sf);
+    }
     return sf;
 }
 
@@ -277,14 +357,23 @@ static source_file *get_file(walker *w, CXFile f)
 static int blank_or_comment_line(const source_file *sf, int line)
 {
     const char *p = sf->buf, *end = sf->buf + sf->len;
-    for (int l = 1; l < line && p < end; p++)
-        if (*p == '\n')
-            l++;
+    if (line < 1 || line > sf->nlines || !sf->line_off)
+        return 1;
+    p += sf->line_off[line - 1];
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
         p++;
     if (p >= end || *p == '\n')
         return 1;
     return (p + 1 < end && p[0] == '/' && (p[1] == '/' || p[1] == '*')) || p[0] == '*';
+}
+
+static int is_standalone_directive(const char *text)
+{
+    omp_directive d;
+    char err[64];
+    int r = omp_parse(text, &d, err, sizeof err) == 0 && omp_is_standalone(&d);
+    omp_free(&d);
+    return r;
 }
 
 /* Attach the pragmas written directly above the loop (only blank lines,
@@ -297,7 +386,18 @@ static void attach_pragmas(walker *w, int loop, CXFile f)
     if (!sf || !sf->buf)
         return;
     int line = l->line - 1, first = sf->npragmas;
-    for (int i = sf->npragmas - 1; i >= 0 && line > 0; i--) {
+    /* the pragmas above the loop: [0, below) by binary search */
+    int lo = 0, hi = sf->npragmas;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (sf->pragmas[mid].line < l->line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int below = lo;
+    first = below;
+    for (int i = below - 1; i >= 0 && line > 0; i--) {
         pragma_line *pl = &sf->pragmas[i];
         if (pl->last_line > line)
             continue;
@@ -305,6 +405,8 @@ static void attach_pragmas(walker *w, int loop, CXFile f)
             line--;
         if (line != pl->last_line)
             break;
+        if (is_standalone_directive(pl->text))
+            break;   /* `omp barrier` is a statement of its own, not the loop's */
         first = i;
         line = pl->line - 1;
     }
@@ -315,20 +417,13 @@ static void attach_pragmas(walker *w, int loop, CXFile f)
         ir_add_pragma(l, t);
         if (!l->pragma_line)
             l->pragma_line = sf->pragmas[i].line;
-        if (strncmp(t, "omp target", 10) == 0)
-            l->target_line = sf->pragmas[i].last_line;
+        if (omp_text_is_target_region(t) && !omp_text_has_word(t, OMP_DATA))
+            l->target_line = sf->pragmas[i].last_line;   /* accepts if(target: ...) */
     }
 
     /* scop region: the last scop/endscop pragma above the loop is a scop. */
-    int in_scop = 0, scop_line = 0;
-    for (int i = 0; i < sf->npragmas && sf->pragmas[i].line < l->line; i++) {
-        if (strcmp(sf->pragmas[i].text, "scop") == 0) {
-            in_scop = 1;
-            scop_line = sf->pragmas[i].line;
-        } else if (strcmp(sf->pragmas[i].text, "endscop") == 0) {
-            in_scop = 0;
-        }
-    }
+    int scop_line = below > 0 && sf->scop_line ? sf->scop_line[below - 1] : 0;
+    int in_scop = scop_line > 0;
     if (in_scop && (l->parent < 0 || w->ir->loops[l->parent].line < scop_line))
         ir_add_pragma(l, "scop");
 }
@@ -486,7 +581,22 @@ static char *base_name_of(walker *w, CXCursor base)
 
 /* Convert an integer expression into a kx_expr; what is not a polynomial
  * becomes an opaque atom.  Never returns NULL but on allocation failure. */
+static kx_expr *to_expr_node(walker *w, CXCursor c);
+
+/* Integer expressions nested deeper than this become one opaque atom. */
+#define MAX_EXPR_DEPTH 256
+
 static kx_expr *to_expr(walker *w, CXCursor c)
+{
+    if (w->expr_depth >= MAX_EXPR_DEPTH)
+        return unknown_expr(w, c);
+    w->expr_depth++;
+    kx_expr *e = to_expr_node(w, c);
+    w->expr_depth--;
+    return e;
+}
+
+static kx_expr *to_expr_node(walker *w, CXCursor c)
 {
     c = peel(c);
     int64_t v;
@@ -1482,7 +1592,30 @@ static int is_float_mul(CXCursor c)
 /* Scan an expression for accesses, scalars, ops and calls.  mode says how
  * the value of c itself is used (read, written, both); in_subscript turns
  * off op and scalar counting (address arithmetic). */
+static void scan_node(walker *w, CXCursor c, int mode, int in_subscript);
+
+/* Expressions nested deeper than this (not chains, which scan_node walks
+ * in a loop) are not scanned further; the statement records why, as the
+ * pseudo-call below, which also keeps analyses from trusting it. */
+#define MAX_SCAN_DEPTH 256
+#define TOO_DEEP_CALL "keel:expression-nested-too-deep"
+
 static void scan(walker *w, CXCursor c, int mode, int in_subscript)
+{
+    if (w->scan_depth >= MAX_SCAN_DEPTH) {
+        int seen = 0;
+        for (int i = 0; i < w->stmt->ncalls && !seen; i++)
+            seen = strcmp(w->stmt->calls[i], TOO_DEEP_CALL) == 0;
+        if (!seen)
+            ir_add_call(w->stmt, TOO_DEEP_CALL);
+        return;
+    }
+    w->scan_depth++;
+    scan_node(w, c, mode, in_subscript);
+    w->scan_depth--;
+}
+
+static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
 {
     c = peel(c);
     child_list l = children(c);
@@ -1525,16 +1658,49 @@ static void scan(walker *w, CXCursor c, int mode, int in_subscript)
                 bind_clear(&b);
             return;
         }
-        if (!in_subscript) {
-            int fl = is_float(c) || (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE
-                                     && (is_float(l.c[0]) || is_float(l.c[1])));
-            count_op(o, op, fl);
-            if (fl && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
-                && (is_float_mul(l.c[0]) || is_float_mul(l.c[1])))
-                o->ffma++;
+        /* `a + b + c + ...` is a left-deep chain, one node per term
+         * (thousands in generated code): walk its left spine in a loop,
+         * keeping the right operands in order, instead of recursing. */
+        CXCursor stack_right[32], *right = stack_right;
+        int nr = 0, cap = 32;
+        CXCursor cur = c;
+        child_list cl = l;
+        for (;;) {
+            op = clang_getCursorBinaryOperatorKind(cur);
+            if (!in_subscript) {
+                int fl = is_float(cur) || (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE
+                                           && (is_float(cl.c[0]) || is_float(cl.c[1])));
+                count_op(o, op, fl);
+                if (fl && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
+                    && (is_float_mul(cl.c[0]) || is_float_mul(cl.c[1])))
+                    o->ffma++;
+            }
+            if (nr == cap) {
+                CXCursor *nrp = malloc(sizeof *nrp * (size_t)cap * 2);
+                if (!nrp) {
+                    w->oom = 1;
+                    break;
+                }
+                memcpy(nrp, right, sizeof *nrp * (size_t)nr);
+                if (right != stack_right)
+                    free(right);
+                right = nrp;
+                cap *= 2;
+            }
+            right[nr++] = cl.c[1];
+            cur = peel(cl.c[0]);
+            if (clang_getCursorKind(cur) != CXCursor_BinaryOperator
+                || clang_getCursorBinaryOperatorKind(cur) == CXBinaryOperator_Assign)
+                break;
+            cl = children(cur);
+            if (cl.n != 2)
+                break;
         }
-        scan(w, l.c[0], MODE_READ, in_subscript);
-        scan(w, l.c[1], MODE_READ, in_subscript);
+        scan(w, cur, MODE_READ, in_subscript);
+        while (nr > 0)
+            scan(w, right[--nr], MODE_READ, in_subscript);
+        if (right != stack_right)
+            free(right);
         return;
     }
     case CXCursor_CompoundAssignOperator: {
@@ -1918,6 +2084,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
 }
 
 static void walk_stmt(walker *w, CXCursor c);
+static void attach_regions(walker *w, ir_loop *l, int offset);
 static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *data);
 
 /* A statement outside loops: it kills the bindings of what it writes; a
@@ -1976,7 +2143,8 @@ static int name_in(char **names, int n, const char *name)
     return 0;
 }
 
-static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, const kx_expr *e)
+static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, const kx_expr *e,
+                          int cut)
 {
     if (!e)
         return;
@@ -1994,7 +2162,7 @@ static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, cons
             if (strcmp(si->name, name) != 0)
                 continue;
             if (si->integer && (si->always_visible
-                                || (clang_File_isEqual(si->file, file) && si->offset < root->offset)))
+                                || (clang_File_isEqual(si->file, file) && si->offset < cut)))
                 ir_add_sym(root, name);
             break;
         }
@@ -2010,17 +2178,21 @@ static void collect_syms(walker *w, int loop, CXFile file)
     ir_loop *root = &w->ir->loops[loop];
     if (root->offset < 0)
         return;
+    /* A nest in a device region is decided before the region: only what is
+     * declared before the region can be read there. */
+    int cut = root->region_offset >= 0 && root->region_offset < root->offset
+              ? root->region_offset : root->offset;
     for (int k = loop; k < w->ir->nloops; k++) {
         ir_loop *l = &w->ir->loops[k];
-        add_expr_syms(w, root, loop, file, l->lower);
-        add_expr_syms(w, root, loop, file, l->upper);
+        add_expr_syms(w, root, loop, file, l->lower, cut);
+        add_expr_syms(w, root, loop, file, l->upper, cut);
         for (int s = 0; s < l->nstmts; s++)
             for (int a = 0; a < l->stmts[s].nacc; a++) {
                 ir_access *ac = &l->stmts[s].acc[a];
                 for (int d = 0; d < ac->ndims; d++)
-                    add_expr_syms(w, root, loop, file, ac->index[d]);
+                    add_expr_syms(w, root, loop, file, ac->index[d], cut);
                 for (int d = 0; d < ac->nextents; d++)
-                    add_expr_syms(w, root, loop, file, ac->extent[d]);
+                    add_expr_syms(w, root, loop, file, ac->extent[d], cut);
             }
     }
 }
@@ -2137,6 +2309,11 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
         while_header(w, loop, prev, cond, body);
     }
     attach_pragmas(w, loop, file);
+    {
+        int start;
+        expansion(clang_getRangeStart(r), NULL, NULL, NULL, &start);
+        attach_regions(w, &w->ir->loops[loop], start);
+    }
     if (!clang_Cursor_isNull(body))
         find_derived(w, loop, c, body);
     bind_enter_loop(w, loop, c);
@@ -2179,6 +2356,14 @@ static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *dat
     return CXChildVisit_Continue;
 }
 
+/* An integer constant expression equal to 0 (the `0` of `while (0)`). */
+static int is_zero_literal(CXCursor c)
+{
+    int64_t v;
+    c = peel(c);
+    return clang_getCursorKind(c) == CXCursor_IntegerLiteral && integer_value(c, &v) && v == 0;
+}
+
 static void walk_stmt(walker *w, CXCursor c)
 {
     child_list l = children(c);
@@ -2190,7 +2375,23 @@ static void walk_stmt(walker *w, CXCursor c)
         walk_loop(w, c, IR_WHILE);
         return;
     case CXCursor_DoStmt:
+        /* `do { ... } while (0)`: a macro's statement wrapper, not a loop. */
+        if (l.n == 2 && is_zero_literal(l.c[1])) {
+            walk_stmt(w, l.c[0]);
+            return;
+        }
         walk_loop(w, c, IR_DO);
+        return;
+    case CXCursor_UnexposedStmt:
+        /* An attributed statement (`#pragma GCC unroll`, `#pragma clang
+         * loop`, `#pragma unroll`, `[[...]]`) wraps the statement it
+         * annotates: walk that.  Anything else is a plain statement. */
+        if (l.n >= 1 && clang_isStatement(clang_getCursorKind(l.c[l.n - 1]))) {
+            clang_visitChildren(c, walk_child, w);
+            return;
+        }
+        if (w->loop >= 0)
+            record_stmt(w, c);
         return;
     case CXCursor_CompoundStmt:
     case CXCursor_LabelStmt:
@@ -2257,6 +2458,14 @@ static void walk_stmt(walker *w, CXCursor c)
     }
 }
 
+static enum CXChildVisitResult walk_body(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+        walk_stmt(data, c);
+    return CXChildVisit_Continue;
+}
+
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data)
 {
     (void)parent;
@@ -2279,13 +2488,324 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data
     }
     while (w->nbind > 0)
         bind_drop_at(w, w->nbind - 1);
-    child_list l = children(c);
-    for (int i = 0; i < l.n; i++)
-        if (clang_getCursorKind(l.c[i]) == CXCursor_CompoundStmt)
-            walk_stmt(w, l.c[i]);
+    /* Every child, not the first MAX_CHILDREN: a function with 16 or more
+     * parameters has its body after them. */
+    clang_visitChildren(c, walk_body, w);
     while (w->nbind > 0)
         bind_drop_at(w, w->nbind - 1);
     return w->oom ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* ---- OpenMP sources -------------------------------------------------------
+ *
+ * With -fopenmp, libclang shows an OpenMP executable directive as a cursor
+ * whose statement is an opaque CapturedStmt: no loop below it is visible.
+ * Parsing without -fopenmp instead breaks OpenMP semantics (omp.h's
+ * `begin declare variant` definitions collide, `declare variant` bodies
+ * clash).  So a file compiled with -fopenmp is parsed twice: first as the
+ * compiler sees it (errors, the outermost directives and the device regions
+ * they open), then from copies of its non-system files in which every
+ * executable OpenMP directive (`#pragma omp ...` and `_Pragma("omp ...")`)
+ * is blanked to spaces -- same bytes, lines and columns -- while declarative
+ * ones (`declare variant`, `begin/end declare ...`, `declare target`,
+ * `threadprivate`, `requires`) stay.  The second parse has -fopenmp's
+ * macros, headers and declarations, and every loop in plain view.  Pragma
+ * texts are read from the original bytes. */
+
+static int openmp_args(int nargs, const char *const *args)
+{
+    for (int i = 0; i < nargs; i++)
+        if (strncmp(args[i], "-fopenmp", 8) == 0
+            && (args[i][8] == '\0' || args[i][8] == '=' || strcmp(args[i] + 8, "-simd") == 0))
+            return 1;
+    return 0;
+}
+
+/* Is the directive text ("omp ...") executable, i.e. to be blanked? */
+static int executable_directive(const char *text, size_t n)
+{
+    char buf[1024];
+    if (n > sizeof buf - 1)
+        n = sizeof buf - 1;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    for (char *c = buf; *c; c++)
+        if (*c == '\\' || *c == '\n' || *c == '\r')
+            *c = ' ';
+    omp_directive d;
+    char err[64];
+    int r = omp_parse(buf, &d, err, sizeof err) == 0 && d.is_omp
+            && !(d.constructs & OMP_DECLARE);
+    omp_free(&d);
+    return r;
+}
+
+/* Blank b[from, to) except line splices and line ends. */
+static void blank(char *b, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        if (b[i] == '\n' || b[i] == '\r')
+            continue;
+        if (b[i] == '\\' && i + 1 < to && (b[i + 1] == '\n' || b[i + 1] == '\r'))
+            continue;
+        b[i] = ' ';
+    }
+}
+
+/* A copy of buf with its executable OpenMP directives blanked, or NULL when
+ * it has none (or on allocation failure, then *oom is set). */
+static char *blank_directives(const char *buf, size_t len, int *oom)
+{
+    char *out = malloc(len ? len : 1);
+    int changed = 0;
+    if (!out) {
+        *oom = 1;
+        return NULL;
+    }
+    memcpy(out, buf, len);
+    int bol = 1;
+    for (size_t i = 0; i < len;) {
+        char ch = buf[i];
+        if (ch == '\n') {
+            bol = 1;
+            i++;
+        } else if (bol && (ch == ' ' || ch == '\t' || ch == '\r')) {
+            i++;
+        } else if (bol && ch == '#') {
+            size_t e = i;   /* end of the logical line */
+            for (; e < len; e++)
+                if (buf[e] == '\n' && !(e > i && buf[e - 1] == '\\')
+                    && !(e > i + 1 && buf[e - 1] == '\r' && buf[e - 2] == '\\'))
+                    break;
+            size_t q = i + 1;
+            while (q < e && (buf[q] == ' ' || buf[q] == '\t'))
+                q++;
+            if (e - q > 7 && strncmp(buf + q, "pragma", 6) == 0
+                && (buf[q + 6] == ' ' || buf[q + 6] == '\t')) {
+                size_t t = q + 6;
+                while (t < e && (buf[t] == ' ' || buf[t] == '\t'))
+                    t++;
+                if (executable_directive(buf + t, e - t)) {
+                    blank(out, t, e);
+                    changed = 1;
+                }
+                i = e;
+            } else {
+                i++;   /* other directives (#define) may hold _Pragma */
+            }
+            bol = 0;
+        } else if (ch == '_' && i + 7 <= len && strncmp(buf + i, "_Pragma", 7) == 0
+                   && (i == 0 || !(isalnum((unsigned char)buf[i - 1]) || buf[i - 1] == '_'))) {
+            /* _Pragma ( "omp ..." ) */
+            size_t q = i + 7;
+            while (q < len && (buf[q] == ' ' || buf[q] == '\t' || buf[q] == '\\' || buf[q] == '\n'
+                               || buf[q] == '\r'))
+                q++;
+            if (q < len && buf[q] == '(') {
+                q++;
+                while (q < len && (buf[q] == ' ' || buf[q] == '\t'))
+                    q++;
+                if (q < len && buf[q] == '"') {
+                    size_t a = q + 1, b = a;
+                    while (b < len && buf[b] != '"' && buf[b] != '\n') {
+                        if (buf[b] == '\\' && b + 1 < len && buf[b + 1] != '\n')
+                            b++;
+                        b++;
+                    }
+                    if (b < len && buf[b] == '"' && executable_directive(buf + a, b - a)) {
+                        blank(out, a, b);
+                        changed = 1;
+                    }
+                }
+            }
+            bol = 0;
+            i += 7;
+        } else {
+            bol = 0;
+            i++;
+        }
+    }
+    if (!changed) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+typedef struct {
+    walker *w;
+    CXTranslationUnit tu;
+} incl_ctx;
+
+static void note_inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData data)
+{
+    (void)stack;
+    (void)n;
+    incl_ctx *ic = data;
+    walker *w = ic->w;
+    if (w->oom || clang_Location_isInSystemHeader(clang_getLocationForOffset(ic->tu, f, 0)))
+        return;
+    size_t len;
+    const char *buf = clang_getFileContents(ic->tu, f, &len);
+    if (!buf)
+        return;
+    CXString name = clang_getFileName(f);
+    const char *nm = clang_getCString(name);
+    for (int i = 0; nm && i < w->npatched; i++)
+        if (strcmp(w->patched[i].name, nm) == 0)
+            nm = NULL;   /* seen (included twice) */
+    char *patched = nm ? blank_directives(buf, len, &w->oom) : NULL;
+    if (patched) {
+        struct patched_file *np = realloc(w->patched, sizeof *np * (size_t)(w->npatched + 1));
+        char *orig = malloc(len ? len : 1), *nmc = strdup(nm);
+        if (!np || !orig || !nmc) {
+            if (np)
+                w->patched = np;
+            free(orig);
+            free(nmc);
+            free(patched);
+            w->oom = 1;
+        } else {
+            w->patched = np;
+            memcpy(orig, buf, len);
+            np[w->npatched].name = nmc;
+            np[w->npatched].orig = orig;
+            np[w->npatched].patched = patched;
+            np[w->npatched].len = len;
+            w->npatched++;
+        }
+    }
+    clang_disposeString(name);
+}
+
+/* Record the outermost OpenMP directives of function bodies (phase 1). */
+static enum CXChildVisitResult find_directives(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    incl_ctx *ic = data;
+    walker *w = ic->w;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_FunctionDecl)
+        return clang_isCursorDefinition(c)
+            && !clang_Location_isInSystemHeader(clang_getCursorLocation(c))
+            ? CXChildVisit_Recurse : CXChildVisit_Continue;
+    if (clang_isExpression(k) || clang_isDeclaration(k) || k == CXCursor_DeclStmt)
+        return CXChildVisit_Continue;
+    if (!clang_isStatement(k))
+        return CXChildVisit_Continue;
+    CXString ks = clang_getCursorKindSpelling(k);
+    const char *kn = clang_getCString(ks);
+    int omp = kn && strncmp(kn, "OMP", 3) == 0;
+    int target = omp && strncmp(kn, "OMPTarget", 9) == 0 && !strstr(kn, "EnterData")
+                 && !strstr(kn, "ExitData") && !strstr(kn, "Update");
+    clang_disposeString(ks);
+    if (!omp)
+        return CXChildVisit_Recurse;
+    struct omp_region *nr = realloc(w->regions, sizeof *nr * (size_t)(w->nregions + 1));
+    if (!nr) {
+        w->oom = 1;
+        return CXChildVisit_Break;
+    }
+    w->regions = nr;
+    struct omp_region *r = &nr[w->nregions];
+    memset(r, 0, sizeof *r);
+    CXFile f, sfile;
+    int line, col, off;
+    unsigned soff;
+    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
+    expansion(start, &f, &line, &col, &off);
+    clang_getSpellingLocation(start, &sfile, NULL, NULL, &soff);
+    if (!f)
+        return CXChildVisit_Continue;
+    r->file = file_name(f);
+    r->target = target;
+    r->line = line;
+    r->col = col;
+    r->line_offset = off - (col - 1);
+    r->end_offset = -1;
+    /* The statement: the last child (the CapturedStmt) ends where it ends. */
+    child_list l = children(c);
+    size_t len = 0;
+    const char *buf = clang_getFileContents(ic->tu, f, &len);
+    if (l.n > 0 && buf) {
+        CXFile ef;
+        int eo;
+        expansion(clang_getRangeEnd(clang_getCursorExtent(l.c[l.n - 1])), &ef, NULL, NULL, &eo);
+        if (clang_File_isEqual(ef, f) && eo >= 0 && (size_t)eo < len)
+            r->end_offset = buf[eo] == ';' || buf[eo] == '}' ? eo + 1 : eo;
+    }
+    /* A _Pragma written in a macro: its text is at the spelling location. */
+    if (sfile && (!clang_File_isEqual(sfile, f) || (int)soff != off)) {
+        size_t slen = 0;
+        const char *sbuf = clang_getFileContents(ic->tu, sfile, &slen);
+        if (sbuf && soff + 7 < slen && strncmp(sbuf + soff, "_Pragma", 7) == 0) {
+            const char *a = memchr(sbuf + soff, '"', slen - soff);
+            const char *b = a ? memchr(a + 1, '"', slen - (size_t)(a + 1 - sbuf)) : NULL;
+            if (a && b && b - a < 1024) {
+                r->macro_text = malloc((size_t)(b - a));
+                if (r->macro_text) {
+                    memcpy(r->macro_text, a + 1, (size_t)(b - a - 1));
+                    r->macro_text[b - a - 1] = '\0';
+                    collapse_spaces(r->macro_text);
+                }
+            }
+        }
+    }
+    w->nregions++;
+    return CXChildVisit_Continue;
+}
+
+/* Device region and _Pragma directives of a loop starting at (file,
+ * line, col, offset). */
+static int region_order(const void *pa, const void *pb)
+{
+    const struct omp_region *a = pa, *b = pb;
+    int c = strcmp(a->file, b->file);
+    return c ? c : (a->line_offset > b->line_offset) - (a->line_offset < b->line_offset);
+}
+
+static void attach_regions(walker *w, ir_loop *l, int offset)
+{
+    /* Regions are sorted by (file, line offset) and do not nest (they are
+     * the outermost directives): only the last few starting at or before
+     * the loop's line can hold it. */
+    int lo = 0, hi = w->nregions;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int c = strcmp(w->regions[mid].file, l->file);
+        if (c < 0 || (c == 0 && w->regions[mid].line_offset <= offset))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int i = lo - 1; i >= 0 && i >= lo - 4; i--) {
+        struct omp_region *r = &w->regions[i];
+        if (strcmp(r->file, l->file) != 0)
+            break;
+        if (r->macro_text && r->line == l->line && r->col == l->col)
+            ir_add_pragma(l, r->macro_text);
+        if (r->target && r->end_offset > offset && r->line_offset <= offset
+            && (r->line < l->line || (r->line == l->line && r->col <= l->col))) {
+            l->region_line = r->line;
+            l->region_offset = r->line_offset;
+            l->region_end_offset = r->end_offset;
+        }
+    }
+}
+
+static void free_openmp(walker *w)
+{
+    for (int i = 0; i < w->npatched; i++) {
+        free(w->patched[i].name);
+        free(w->patched[i].orig);
+        free(w->patched[i].patched);
+    }
+    free(w->patched);
+    for (int i = 0; i < w->nregions; i++) {
+        free(w->regions[i].file);
+        free(w->regions[i].macro_text);
+    }
+    free(w->regions);
 }
 
 /* The first error diagnostic as one line, or NULL when there is none. */
@@ -2313,7 +2833,7 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
 {
     *out = NULL;
     CXIndex index = clang_createIndex(0, 0);
-    CXTranslationUnit tu = NULL;
+    CXTranslationUnit tu = NULL, tu1 = NULL;
     enum CXErrorCode ec = clang_parseTranslationUnit2(index, path, args, nargs, NULL, 0,
                                                       CXTranslationUnit_None, &tu);
     if (ec != CXError_Success || !tu) {
@@ -2328,23 +2848,66 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     }
     walker w;
     memset(&w, 0, sizeof w);
-    w.tu = tu;
     w.loop = -1;
-    w.ir = ir_tu_new(path);
+    int rc = 0;
+    if (openmp_args(nargs, args)) {
+        /* Phase 1 done (tu): directives, device regions, files to blank. */
+        incl_ctx ic = { &w, tu };
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), find_directives, &ic);
+        if (w.nregions > 1)
+            qsort(w.regions, (size_t)w.nregions, sizeof *w.regions, region_order);
+        clang_getInclusions(tu, note_inclusion, &ic);
+        if (w.npatched && !w.oom) {
+            struct CXUnsavedFile *uf = calloc((size_t)w.npatched, sizeof *uf);
+            const char **a2 = calloc((size_t)nargs + 1, sizeof *a2);
+            if (!uf || !a2) {
+                w.oom = 1;
+            } else {
+                for (int i = 0; i < w.npatched; i++) {
+                    uf[i].Filename = w.patched[i].name;
+                    uf[i].Contents = w.patched[i].patched;
+                    uf[i].Length = (unsigned long)w.patched[i].len;
+                }
+                for (int i = 0; i < nargs; i++)
+                    a2[i] = args[i];
+                a2[nargs] = "-Wno-unknown-pragmas";
+                tu1 = tu;
+                tu = NULL;
+                ec = clang_parseTranslationUnit2(index, path, a2, nargs + 1, uf,
+                                                 (unsigned)w.npatched, CXTranslationUnit_None,
+                                                 &tu);
+                if (ec != CXError_Success || !tu) {
+                    snprintf(err, errlen, "%s: libclang could not parse the file without its "
+                             "OpenMP directives (error %d)", path, (int)ec);
+                    rc = -1;
+                } else if (first_error(tu, err, errlen)) {
+                    rc = -1;
+                }
+            }
+            free(uf);
+            free(a2);
+        }
+    }
+    w.tu = tu;
+    w.ir = rc == 0 && !w.oom ? ir_tu_new(path) : NULL;
     if (w.ir)
         clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
-    int rc = 0;
-    if (!w.ir || w.oom) {
+    if (w.ir && !w.oom && omp_map_tu(w.ir) != 0)
+        w.oom = 1;
+    if (rc == 0 && (!w.ir || w.oom)) {
         snprintf(err, errlen, "%s: out of memory while analysing", path);
-        ir_tu_free(w.ir);
         rc = -1;
-    } else {
-        *out = w.ir;
     }
+    if (rc == 0)
+        *out = w.ir;
+    else
+        ir_tu_free(w.ir);
     for (int i = 0; i < w.nfiles; i++) {
         for (int p = 0; p < w.files[i].npragmas; p++)
             free(w.files[i].pragmas[p].text);
         free(w.files[i].pragmas);
+        free(w.files[i].line_off);
+        free(w.files[i].scop_line);
     }
     free(w.files);
     while (w.nbind > 0)
@@ -2353,7 +2916,11 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     for (int i = 0; i < w.nsyms; i++)
         free(w.syms[i].name);
     free(w.syms);
-    clang_disposeTranslationUnit(tu);
+    free_openmp(&w);
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    if (tu1)
+        clang_disposeTranslationUnit(tu1);
     clang_disposeIndex(index);
     return rc;
 }

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "facts.h"
 #include "model.h"
 #include "rt.h"
+#include "sweep.h"
 
 static int say(int code, const char *fmt, ...)
 {
@@ -97,8 +99,9 @@ static int parse_set(const char *s, char ***names, long long **values, int *n)
             return -1;
         }
         *eq = 0;
+        errno = 0;
         long long v = strtoll(eq + 1, &end, 0);
-        if (*end || end == eq + 1) {
+        if (*end || end == eq + 1 || errno == ERANGE) {   /* no silent INT64_MAX */
             free(copy);
             return -1;
         }
@@ -182,17 +185,30 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     t("transfer time", e->xfer_s);
 }
 
+/* A thread count: digits only, 1 to 2^20 (atoi wrapped 99999999999 to
+ * 1215752191); 0 when it is not one. */
+static int parse_threads(const char *s)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno == ERANGE || v < 1 || v > 1 << 20)
+        return 0;
+    return (int)v;
+}
+
 int rt_cmd_explain(int argc, char **argv, const char *default_db)
 {
     const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = NULL;
     char **names = NULL, err[512], real[PATH_MAX];
     long long *values = NULL;
     int n = 0, threads = 0, rc = 0;
+    const char *sweep = NULL;     /* --sweep SYM=LO:HI (runtime/sweep.c) */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
-        const char *opts[] = { "--set", "--device", "--threads", "--host" };
+        const char *opts[] = { "--set", "--device", "--threads", "--host", "--sweep" };
         int which = -1;
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 5; k++) {
             size_t l = strlen(opts[k]);
             if (strncmp(a, opts[k], l) == 0 && (a[l] == 0 || a[l] == '=')) {
                 which = k;
@@ -208,10 +224,12 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
             return say(2, "bad --set '%s' (want SYM=INT,SYM=INT)", v);
         else if (which == 1)
             dev = v;
-        else if (which == 2 && (threads = atoi(v)) <= 0)
-            return say(2, "bad --threads '%s'", v);
+        else if (which == 2 && (threads = parse_threads(v)) <= 0)
+            return say(2, "bad --threads '%s' (want 1 to %d)", v, 1 << 20);
         else if (which == 3)
             hostname = v;
+        else if (which == 4)
+            sweep = v;
         else if (which < 0 && a[0] == '-' && a[1])
             return say(2, "unknown option '%s' for explain", a);
         else if (which < 0 && !loc)
@@ -291,6 +309,14 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
         printf("%s%s=%lld", i ? "," : "", names[i], values[i]);
     printf("%s\nhost        %s (%s)\n", n ? "" : "-", host.name, host.desc);
     printf("device      %s%s%s\n", gpu.name, gname[0] ? " = " : "", gname);
+    if (sweep) {
+        rt_sweep sw = { .host = &host, .gpu = &gpu, .threads = threads,
+                        .threads_given = threads_given, .nfixed = n,
+                        .names = (const char *const *)names, .values = values };
+        if ((rc = rt_sweep_print(f, &sw, sweep, stdout, err, sizeof err)) != 0)
+            say(rc, "%s", err);
+        goto done;
+    }
     rt_launch in;
     rt_estimate e;
     if (rt_facts_bind(f, n, (const char *const *)names, values, &in, err, sizeof err)) {

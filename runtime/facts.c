@@ -44,6 +44,7 @@ typedef struct {
     int64_t step;
     int canonical, n_exit;    /* n_exit: break + goto + return */
     char *pragmas;
+    char *gpu_map;            /* keelcc's OpenMP GPU mapping of the loop (schema v6), NULL: none */
     int has_cycles;
     double cycles;            /* llvm-mca cycles per iteration (later analysis) */
     int nchildren;
@@ -248,6 +249,7 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     fl->canonical = l->canonical;
     fl->n_exit = l->n_break + l->n_goto + l->n_return;
     fl->pragmas = dup(l->pragmas);
+    fl->gpu_map = dup(l->gpu_map);
     fl->ipda = !l->parallel ? -1 : strcmp(l->parallel, "parallel") == 0;
     fl->has_cycles = l->has_cycles;
     fl->cycles = l->cycles_per_iter;
@@ -357,14 +359,20 @@ static int is_inside(const rt_facts *f, int loop, int k)
  * (so no iteration reads another's element); and no scalar is accumulated
  * (read and written by one statement) inside without an earlier plain
  * write inside the loop (a per-iteration temporary). */
+/* Does an OpenMP loop construct share this loop's iterations out?  keelcc
+ * parsed the directives (analysis/omp.c) and stored the GPU role: any role
+ * but "seq" (run inside one work item) comes from such a construct. */
+static int omp_shares_iterations(const fl_loop *l)
+{
+    return l->gpu_map && strcmp(l->gpu_map, "seq") != 0;
+}
+
 static int rt_fallback_parallel(const rt_facts *f, int k)
 {
     const fl_loop *l = &f->loops[k];
     if (!l->canonical || !l->iv || l->step == 0 || l->n_exit)
         return 0;
-    if (l->pragmas && strstr(l->pragmas, "omp") &&
-        (strstr(l->pragmas, "for") || strstr(l->pragmas, "distribute") ||
-         strstr(l->pragmas, "simd") || strstr(l->pragmas, "loop")))
+    if (omp_shares_iterations(l))
         return 1;
     for (int s = 0; s < f->nstmts; s++) {
         const fl_stmt *st = &f->stmts[s];
@@ -445,6 +453,37 @@ static int mark_threads(rt_facts *f, int k)
     return n;
 }
 
+/* The nest's OpenMP mapping, when keelcc stored one: GPU threads take the
+ * loops clang's offload gives them (`grid`: teams x threads, `threads`),
+ * so strides run along the fastest thread index -- for `target teams
+ * distribute parallel for` on i over an inner j, i (j runs inside each
+ * thread); with collapse(2), j.  A `teams` loop with no thread loop below
+ * is its own work item.  Returns the number of loops marked. */
+static int mark_omp_threads(rt_facts *f)
+{
+    int n = 0;
+    for (int k = 0; k < f->nloops; k++) {
+        const char *m = f->loops[k].gpu_map;
+        if (m && (strcmp(m, "grid") == 0 || strcmp(m, "threads") == 0)) {
+            f->loops[k].thread = 1;
+            n++;
+        }
+    }
+    for (int k = 0; k < f->nloops; k++) {
+        const char *m = f->loops[k].gpu_map;
+        if (!m || strcmp(m, "teams") != 0)
+            continue;
+        int below = 0;
+        for (int c = k + 1; c < f->nloops; c++)
+            below |= f->loops[c].thread && is_inside(f, c, k);
+        if (!below) {
+            f->loops[k].thread = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
 /* Inter-thread stride of access a along the runtime's thread loop: ipda's
  * row-major linearised address and its iteration-point difference, the
  * definition keelcc's IPDA stores in access_strides (computed here because
@@ -509,9 +548,7 @@ static int rt_parallel(const rt_facts *f, int k)
     const fl_loop *l = &f->loops[k];
     if (l->ipda < 0)
         return rt_fallback_parallel(f, k);
-    if (l->pragmas && strstr(l->pragmas, "omp") &&
-        (strstr(l->pragmas, "for") || strstr(l->pragmas, "distribute") ||
-         strstr(l->pragmas, "simd") || strstr(l->pragmas, "loop")))
+    if (omp_shares_iterations(l))
         return 1;
     return l->ipda;
 }
@@ -521,7 +558,7 @@ static int analyse(rt_facts *f)
 {
     for (int k = 0; k < f->nloops; k++)
         f->loops[k].parallel = rt_parallel(f, k);
-    if (f->loops[0].parallel && mark_threads(f, 0) == 0)
+    if (mark_omp_threads(f) == 0 && f->loops[0].parallel && mark_threads(f, 0) == 0)
         f->loops[0].thread = 1;
     for (int k = 0; k < f->nloops; k++) {
         int p = f->loops[k].parent;
@@ -644,6 +681,7 @@ void rt_facts_free(rt_facts *f)
     for (int k = 0; k < f->nloops; k++) {
         free(f->loops[k].iv);
         free(f->loops[k].pragmas);
+        free(f->loops[k].gpu_map);
         kx_free(f->loops[k].trip);
         kx_free(f->loops[k].lower);
     }
@@ -813,7 +851,7 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
     out->not_parallel = !f->loops[0].parallel;
     out->host_sequential = 1;
     for (int k = 0; k < nl; k++)
-        if (f->loops[k].pragmas && strstr(f->loops[k].pragmas, "omp"))
+        if (f->loops[k].gpu_map)   /* an OpenMP loop construct: the host runs it in parallel */
             out->host_sequential = 0;
 
     /* accesses: stride class and executions per work item; footprints */
@@ -885,6 +923,71 @@ done:
     return rc;
 }
 
+/* ---- evaluability (once per site) ---------------------------------------- */
+
+typedef struct {
+    const rt_facts *f;
+    int loop;                 /* ivs of this loop and its ancestors are known */
+    int n;
+    const char *const *names;
+    const char *missing;      /* first name neither an iv nor passed */
+} check_ctx;
+
+/* Every known name evaluates to 1: what fails then is the structure of the
+ * expression (an opaque atom) or a name nobody binds, never a value. */
+static int check_lookup(void *vctx, const char *name, int64_t *value)
+{
+    check_ctx *c = vctx;
+    *value = 1;
+    for (int k = c->loop; k >= 0; k = c->f->loops[k].parent)
+        if (c->f->loops[k].iv && !strcmp(c->f->loops[k].iv, name))
+            return 1;
+    for (int i = 0; i < c->n; i++)
+        if (c->names[i] && !strcmp(c->names[i], name))
+            return 1;
+    if (!c->missing)
+        c->missing = name;
+    return 0;
+}
+
+/* 0 when e evaluates structurally, else -1 with a message.  The evaluator
+ * says "cannot evaluate" only for atoms it has no rule for (calls, loads,
+ * ?"text"); any other failure under all-ones values is arithmetic and left
+ * to the values of a real launch. */
+static int check_expr(check_ctx *c, int loop, const kx_expr *e, char *err, size_t errlen)
+{
+    char msg[256];
+    int64_t v;
+    if (!e)
+        return 0;
+    c->loop = loop;
+    c->missing = NULL;
+    if (kx_eval(e, check_lookup, c, &v, msg, sizeof msg) == 0)
+        return 0;
+    if (c->missing)
+        return snprintf(err, errlen, "the call does not pass '%s'", c->missing), -1;
+    if (strncmp(msg, "cannot evaluate", 15) == 0)
+        return snprintf(err, errlen, "%s", msg), -1;
+    return 0;
+}
+
+int rt_facts_check(const rt_facts *f, int n, const char *const *names, char *err, size_t errlen)
+{
+    check_ctx c = { .f = f, .n = n > 0 ? n : 0, .names = names };
+    for (int k = 0; k < f->nloops; k++) {
+        int p = f->loops[k].parent;
+        if (check_expr(&c, p, f->loops[k].trip, err, errlen) ||
+            check_expr(&c, p, f->loops[k].lower, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int rt_facts_parallel(const rt_facts *f)
+{
+    return f->nloops > 0 && f->loops[0].parallel;
+}
+
 /* ---- queries ------------------------------------------------------------- */
 
 int rt_facts_symbols(const rt_facts *f, const char *const **names)
@@ -908,10 +1011,12 @@ void rt_facts_print(const rt_facts *f, const rt_launch *l, FILE *out)
         for (int p = lp->parent; p >= 0; p = f->loops[p].parent)
             depth++;
         char *trip = lp->trip ? kx_print(lp->trip) : NULL;
-        fprintf(out, "  %*s%d:%d  %s  trip %s  %s  %s\n", 2 * depth, "", lp->line, lp->col,
+        fprintf(out, "  %*s%d:%d  %s  trip %s  %s  %s%s%s%s\n", 2 * depth, "", lp->line, lp->col,
                 lp->iv ? lp->iv : "?", trip ? trip : "? (128)",
                 lp->parallel ? "parallel" : "sequential",
-                lp->thread ? "map threads" : k == 0 && lp->parallel ? "map teams" : "");
+                lp->thread ? "map threads" : k == 0 && lp->parallel ? "map teams" : "",
+                lp->gpu_map ? " (OpenMP offload: " : "", lp->gpu_map ? lp->gpu_map : "",
+                lp->gpu_map ? ")" : "");
         free(trip);
     }
     fprintf(out, "accesses (stride: iteration-point difference along the thread loop, elements)\n");

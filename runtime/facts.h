@@ -41,6 +41,18 @@ void rt_facts_free(rt_facts *f);     /* NULL is fine */
 int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
                   const long long *values, rt_launch *out, char *err, size_t errlen);
 
+/* Whether the launch can ever be evaluated with the symbols a site passes
+ * (names[0..n-1]), whatever their values: 0, or -1 with a message when a
+ * trip count or lower bound holds something the runtime cannot evaluate
+ * (a member `v->length`, a call, a load, `sizeof` left as text) or a
+ * symbol the site does not pass.  A site checks this once and caches the
+ * outcome, so a failing evaluation is never redone per call.  Failures
+ * that depend on the values (overflow, division by zero) are left to
+ * rt_facts_bind. */
+int rt_facts_check(const rt_facts *f, int n, const char *const *names, char *err, size_t errlen);
+/* 1 when the launch loop is parallel (the GPU can run the nest at all). */
+int rt_facts_parallel(const rt_facts *f);
+
 /* The free symbols the nest needs (not its own induction variables),
  * sorted; *names is owned by f.  Returns the count. */
 int rt_facts_symbols(const rt_facts *f, const char *const **names);

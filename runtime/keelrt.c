@@ -3,29 +3,48 @@
  *
  * Global state is set up once by pthread_once at the first call: the
  * environment, the device (a CUDA GPU found through libcuda.so.1 loaded
- * with dlopen, or the KEEL_DEVICE what-if profile), the host profile (the
- * newest `keel calibrate` row, else the defaults of model.c), a read-only
- * db connection for facts and a second, read-write SQLite connection for
- * the decision log.  The facts connection is used only under facts_lock,
- * and only while a site loads its facts (once per site).
+ * with dlopen, or the KEEL_DEVICE what-if profile) and the host profile
+ * (the newest `keel calibrate` row, else the defaults of model.c).
+ *
+ * The runtime leaves the host program's file descriptors as they were: the
+ * database is opened (read-only) only while a site loads its facts, under
+ * facts_lock, and closed again at once; while it is open, descriptors 0-2
+ * the program has closed are held on /dev/null so that SQLite never takes
+ * them (it would park /dev/null there for good), and SQLite opens with
+ * O_CLOEXEC.  A database that is not a regular file is refused before it
+ * is opened (db_open), so a FIFO never blocks the program.
  *
  * Per site, site->state points to a site_state published with an atomic
  * compare-and-swap: the loser of a race frees its copy and uses the
- * winner's.  A state holds the pre-parsed facts and a memo of the last
- * launch (values, verdict), guarded by a sequence counter so that readers
- * never lock: a warm call with the same values as the previous one is a
- * few loads and compares.  A call with new values evaluates the models
- * (no lock), stores the memo if no other thread is storing it, and
- * appends one row to `decisions` -- through trylock and a 5 ms busy
- * timeout, skipped on contention -- so repeated launches with the same
- * sizes are logged once, and at most LOG_CAP rows per site and run.
+ * winner's.  A state knows, from its first call, whether the answer
+ * depends on the values at all: a policy (KEEL_FORCE, OMP_TARGET_OFFLOAD),
+ * no facts, no device, a loop that is not parallel or a bound the runtime
+ * cannot evaluate (`v->length`, `sizeof a / sizeof a[0]`) fix the verdict
+ * for the life of the process, and every later call is one load and one
+ * compare.  Otherwise the state holds the pre-parsed facts and a memo of
+ * the last launch (values, verdict), guarded by a sequence counter so
+ * that readers never lock: a warm call with the same values as the
+ * previous one is a few loads and compares.  A call with new values
+ * evaluates the models (no lock) and stores the memo if no other thread is
+ * storing it; a launch whose values fail (an overflow) is memoised as CPU
+ * too.  New decisions are kept in memory (at most LOG_CAP per site) and
+ * appended to the database's `decisions` table in one transaction when
+ * the process exits (or when LOG_FLUSH rows are waiting).
  *
- * Nothing here aborts or exits: every failure is a warning (once per
- * cause) and the verdict CPU.
+ * Signals: everything after the first call of a site is lock-free and
+ * allocation-free.  The slow paths (a site's first call, a launch with new
+ * values) run under a per-thread guard: a signal handler that interrupts
+ * them and launches a nest of its own gets CPU at once, never a deadlock
+ * on facts_lock or a re-entered malloc.
+ *
+ * Nothing here aborts, exits or writes to stderr unless KEEL_VERBOSE is
+ * set: every failure is a verdict CPU (and, verbose, one warning per cause).
  */
 #include "keelrt.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -34,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "calib.h"
@@ -44,9 +64,10 @@
 
 enum { W_DB, W_LOOP, W_VALUE, W_DEVICE, W_MEM, W_COUNT };
 
-/* At most this many decisions are appended per site and run: a nest
- * launched with ever new sizes must not turn into a database writer. */
-enum { LOG_CAP = 100 };
+/* At most this many decisions are kept per site and run: a nest launched
+ * with ever new sizes must not turn into a database writer; LOG_FLUSH rows
+ * waiting are written at once. */
+enum { LOG_CAP = 100, LOG_FLUSH = 4096 };
 
 static struct {
     int verbose, log;
@@ -58,22 +79,34 @@ static struct {
     int have_gpu;              /* a GPU profile to compare with */
     char gpu_name[128];        /* what CUDA reported, or the what-if name */
     rt_profile gpu, host;
-    db *facts_db;
-    int db_failed;
-    sqlite3 *log_db;
-    sqlite3_stmt *log_ins;
+    int db_failed, db_seen;    /* under facts_lock */
+    char db_used[4096];        /* the database the facts came from */
 } G;
+
+/* decisions waiting to be appended (under log_lock) */
+typedef struct {
+    int64_t loop_id;
+    char *bind, *reason;
+    int threads, verdict, have_e;
+    double cpu_s, gpu_s, xfer_s;
+} log_row;
+static struct {
+    log_row *rows;
+    int n, cap;
+} L;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t facts_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_uint warned;
+/* 1 while this thread runs a slow path of the runtime (see the top). */
+static _Thread_local int in_runtime;
 
-/* One warning per cause for the life of the process. */
+/* One warning per cause for the life of the process, KEEL_VERBOSE only. */
 static void warn_once(int cause, const char *fmt, ...)
 {
     unsigned bit = 1u << cause;
-    if (atomic_fetch_or(&warned, bit) & bit)
+    if (!G.verbose || (atomic_fetch_or(&warned, bit) & bit))
         return;
     va_list ap;
     fputs("keel: warning: ", stderr);
@@ -125,6 +158,8 @@ int rt_cuda_detect(rt_profile *out, char *name, size_t namelen)
 
 /* ---- set-up -------------------------------------------------------------- */
 
+static void log_forget(void);
+
 static void init(void)
 {
     const char *s;
@@ -153,57 +188,121 @@ static void init(void)
     }
     if (!G.have_gpu)
         G.have_gpu = rt_cuda_detect(&G.gpu, G.gpu_name, sizeof G.gpu_name);
+    /* a forked child does not write its parent's decisions */
+    pthread_atfork(NULL, NULL, log_forget);
 }
 
-/* Open the database (once, under facts_lock): facts connection read-only,
- * log connection read-write, host calibration. */
-static int open_db(const char *site_db)
+/* ---- the database: open, read, close ------------------------------------- */
+
+/* Hold each of descriptors 0-2 the program has closed on /dev/null, so
+ * that SQLite's files get descriptors above 2 (SQLite would otherwise park
+ * /dev/null on the freed slot and keep it).  held[fd] is -1 or the
+ * placeholder to close with fds_release. */
+static void fds_hold(int held[3])
+{
+    for (int fd = 0; fd < 3; fd++) {
+        held[fd] = -1;
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int h = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (h == fd)
+            held[fd] = h;
+        else if (h >= 0)
+            close(h);   /* someone else filled the slot meanwhile */
+    }
+}
+
+static void fds_release(const int held[3])
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (held[fd] >= 0)
+            close(held[fd]);
+}
+
+/* The database for a site, opened read-only for this load only (caller
+ * holds facts_lock and calls db_close + fds_release).  A database that
+ * failed once is not tried again. */
+static db *db_acquire(const char *site_db, int held[3])
 {
     char err[512];
     const char *path = G.dbpath ? G.dbpath : site_db;
-    if (G.facts_db)
-        return 0;
+    db *d = NULL;
+    held[0] = held[1] = held[2] = -1;
     if (G.db_failed)
-        return -1;
+        return NULL;
     if (!path || !*path) {
         G.db_failed = 1;
         warn_once(W_DB, "no database path");
-        return -1;
+        return NULL;
     }
-    if (db_open(path, DB_READONLY, &G.facts_db, err, sizeof err)) {
+    fds_hold(held);
+    if (db_open(path, DB_READONLY, &d, err, sizeof err)) {
         G.db_failed = 1;
         warn_once(W_DB, "%s", err);
-        return -1;
+        fds_release(held);
+        return NULL;
     }
-    rt_calibration cal;
-    if (rt_calibration_load(path, &cal, err, sizeof err) == 0)
-        rt_profile_from_calibration(&cal, &G.host);
-    if (G.log && sqlite3_open_v2(path, &G.log_db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
-        sqlite3_busy_timeout(G.log_db, 5);
-        sqlite3_exec(G.log_db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
-        if (sqlite3_prepare_v3(G.log_db,
-                               "INSERT INTO decisions(loop_id, bindings, threads, device, cpu_s,"
-                               " gpu_s, xfer_s, verdict, reason)"
-                               " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                               -1, SQLITE_PREPARE_PERSISTENT, &G.log_ins, NULL) != SQLITE_OK)
-            G.log_ins = NULL;
+    if (!G.db_seen) {
+        rt_calibration cal;
+        G.db_seen = 1;
+        snprintf(G.db_used, sizeof G.db_used, "%s", path);
+        if (rt_calibration_load(path, &cal, err, sizeof err) == 0)
+            rt_profile_from_calibration(&cal, &G.host);
     }
-    return 0;
+    return d;
 }
 
 /* ---- per-site state ------------------------------------------------------ */
 
 typedef struct {
+    int fixed;                 /* the verdict whatever the values, or -1 */
+    const char *fixed_why;     /* its reason (static text or why[]) */
+    char why[160];
     int ok;                    /* facts loaded */
     rt_facts *facts;
     int nsyms;
     atomic_uint seq;           /* odd while the memo is written */
     atomic_flag writing;
     atomic_int have_memo;
-    atomic_int logged;         /* decisions appended for this site */
+    atomic_int logged;         /* decisions kept for this site */
     atomic_int memo_verdict;
     _Atomic long long *memo;   /* nsyms values */
 } site_state;
+
+static const char *site_file(const keel_site *site)
+{
+    return site->file ? site->file : "?";
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p ? p : "?";
+}
+
+/* The verdict of a site that does not depend on its values, or -1. */
+static int fixed_verdict(site_state *st, const keel_site *site)
+{
+    char err[128];
+    if (G.offload == 0)
+        return st->fixed_why = "OMP_TARGET_OFFLOAD=DISABLED", 0;
+    if (G.force >= 0)
+        return st->fixed_why = G.force ? "KEEL_FORCE=gpu" : "KEEL_FORCE=cpu", G.force;
+    if (G.offload == 1)
+        return st->fixed_why = "OMP_TARGET_OFFLOAD=MANDATORY", 1;
+    if (!G.have_gpu)
+        return st->fixed_why = "no device", 0;
+    if (!st->ok)
+        return st->fixed_why = "no facts", 0;
+    if (rt_facts_check(st->facts, site->nsyms, site->syms, err, sizeof err)) {
+        warn_once(W_VALUE, "%s:%d: %s", base_name(site->file), site->line, err);
+        snprintf(st->why, sizeof st->why, "%s", err);
+        return st->fixed_why = st->why, 0;
+    }
+    if (!rt_facts_parallel(st->facts))
+        return st->fixed_why = "not parallel", 0;
+    return -1;
+}
 
 static site_state *site_init(keel_site *site)
 {
@@ -216,19 +315,30 @@ static site_state *site_init(keel_site *site)
     atomic_flag_clear(&st->writing);
     st->nsyms = site->nsyms > 0 ? site->nsyms : 0;
     st->memo = calloc((size_t)st->nsyms + 1, sizeof *st->memo);
-    pthread_mutex_lock(&facts_lock);
-    if (st->memo && open_db(site->db) == 0) {
-        int r = rt_facts_load(G.facts_db, site->file ? site->file : "", site->line, site->col,
-                              &st->facts, err, sizeof err);
-        if (r == 0)
-            st->ok = 1;
-        else if (r == 1)
-            warn_once(W_LOOP, "no loop at %s:%d in the database", site->file ? site->file : "?",
-                      site->line);
-        else
-            warn_once(W_DB, "%s", err);
+    /* policies that need no facts: no database opened at all */
+    int need_facts = G.offload != 0 && G.force < 0 && G.offload != 1 && G.have_gpu;
+    if (need_facts && st->memo) {
+        int held[3];
+        pthread_mutex_lock(&facts_lock);
+        db *d = db_acquire(site->db, held);
+        if (d) {
+            int r = rt_facts_load(d, site_file(site), site->line, site->col, &st->facts, err,
+                                  sizeof err);
+            if (r == 0)
+                st->ok = 1;
+            else if (r == 1)
+                warn_once(W_LOOP, "no loop at %s:%d in the database", site_file(site),
+                          site->line);
+            else
+                warn_once(W_DB, "%s", err);
+            db_close(d);
+            fds_release(held);
+        }
+        pthread_mutex_unlock(&facts_lock);
     }
-    pthread_mutex_unlock(&facts_lock);
+    st->fixed = st->memo ? fixed_verdict(st, site) : 0;
+    if (!st->memo)
+        st->fixed_why = "out of memory";
     void *expected = NULL;
     if (!__atomic_compare_exchange_n(&site->state, &expected, st, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
@@ -272,7 +382,9 @@ static void memo_put(site_state *st, const long long *values, int verdict)
 
 void rt_format_time(char *buf, size_t n, double s)
 {
-    if (s >= 1)
+    if (s >= 1e6)              /* short enough for any buffer of 16: no lost unit */
+        snprintf(buf, n, "%.3g s", s);
+    else if (s >= 1)
         snprintf(buf, n, "%.2f s", s);
     else if (s >= 1e-3)
         snprintf(buf, n, "%.1f ms", s * 1e3);
@@ -280,110 +392,192 @@ void rt_format_time(char *buf, size_t n, double s)
         snprintf(buf, n, "%.1f us", s * 1e6);
 }
 
+/* Append to buf (size n, *used bytes so far), truncating: *used never
+ * passes n - 1, however long the text. */
+static void append(char *buf, size_t n, size_t *used, const char *fmt, ...)
+{
+    if (*used + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *used, n - *used, fmt, ap);
+    va_end(ap);
+    if (w < 0)
+        buf[*used] = 0;
+    else
+        *used = (size_t)w < n - *used ? *used + (size_t)w : n - 1;
+}
+
 static void bindings_text(const keel_site *site, const long long *values, char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int i = 0; i < site->nsyms && used + 1 < n; i++) {
-        int w = snprintf(buf + used, n - used, "%s%s=%lld", i ? "," : "",
-                         site->syms[i] ? site->syms[i] : "?", values ? values[i] : 0);
-        if (w < 0)
-            break;
-        used += (size_t)w;
+    for (int i = 0; i < site->nsyms; i++)
+        append(buf, n, &used, "%s%s=%lld", i ? "," : "", site->syms[i] ? site->syms[i] : "?",
+               values ? values[i] : 0);
+}
+
+/* Forget the decisions waiting (a forked child: they are its parent's). */
+static void log_forget(void)
+{
+    for (int i = 0; i < L.n; i++)
+        free(L.rows[i].bind), free(L.rows[i].reason);
+    L.n = 0;
+}
+
+/* Append the waiting decisions to the database in one transaction and
+ * forget them; caller holds log_lock.  A busy database (5 ms) or any
+ * other failure drops them: the log is a record, never worth a stall. */
+static void log_flush(void)
+{
+    sqlite3 *h = NULL;
+    sqlite3_stmt *q = NULL;
+    struct stat sb;
+    int held[3];
+    if (L.n == 0)
+        return;
+    pthread_mutex_lock(&facts_lock);
+    const char *path = G.db_used;
+    if (!*path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        pthread_mutex_unlock(&facts_lock);
+        log_forget();
+        return;
     }
-    if (used >= n)
-        buf[n - 1] = 0;
+    fds_hold(held);
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+        sqlite3_busy_timeout(h, 5);
+        if (sqlite3_exec(h, "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE", NULL, NULL, NULL) ==
+                SQLITE_OK &&
+            sqlite3_prepare_v2(h, "INSERT INTO decisions(loop_id, bindings, threads, device,"
+                                  " cpu_s, gpu_s, xfer_s, verdict, reason)"
+                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                               -1, &q, NULL) == SQLITE_OK) {
+            int ok = 1;
+            for (int i = 0; i < L.n && ok; i++) {
+                const log_row *r = &L.rows[i];
+                sqlite3_bind_int64(q, 1, r->loop_id);
+                sqlite3_bind_text(q, 2, r->bind, -1, SQLITE_STATIC);
+                sqlite3_bind_int(q, 3, r->threads);
+                sqlite3_bind_text(q, 4, G.have_gpu ? G.gpu.name : "none", -1, SQLITE_STATIC);
+                if (r->have_e) {
+                    sqlite3_bind_double(q, 5, r->cpu_s);
+                    sqlite3_bind_double(q, 6, r->gpu_s);
+                    sqlite3_bind_double(q, 7, r->xfer_s);
+                }
+                sqlite3_bind_text(q, 8, r->verdict ? "GPU" : "CPU", -1, SQLITE_STATIC);
+                sqlite3_bind_text(q, 9, r->reason, -1, SQLITE_STATIC);
+                ok = sqlite3_step(q) == SQLITE_DONE;
+                sqlite3_reset(q);
+                sqlite3_clear_bindings(q);
+            }
+            sqlite3_finalize(q);
+            sqlite3_exec(h, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+        }
+    }
+    sqlite3_close(h);
+    fds_release(held);
+    pthread_mutex_unlock(&facts_lock);
+    log_forget();
+}
+
+/* At exit (or dlclose): the decisions of this run go to the database. */
+__attribute__((destructor)) static void log_at_exit(void)
+{
+    if (pthread_mutex_trylock(&log_lock) != 0)
+        return;
+    log_flush();
+    free(L.rows);
+    L.rows = NULL;
+    L.cap = 0;
+    pthread_mutex_unlock(&log_lock);
+}
+
+static char *dup_text(const char *s)
+{
+    return s ? strdup(s) : NULL;
 }
 
 static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
                          int verdict, const char *reason)
 {
-    if (!G.log_ins || !st->ok ||
+    if (!G.log || !st->ok ||
         atomic_load_explicit(&st->logged, memory_order_relaxed) >= LOG_CAP ||
         pthread_mutex_trylock(&log_lock) != 0)
         return;
-    atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed);
-    sqlite3_stmt *q = G.log_ins;
-    sqlite3_bind_int64(q, 1, rt_facts_loop_id(st->facts));
-    sqlite3_bind_text(q, 2, bind, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(q, 3, e ? e->threads : G.threads);
-    sqlite3_bind_text(q, 4, G.have_gpu ? G.gpu.name : "none", -1, SQLITE_STATIC);
-    if (e) {
-        sqlite3_bind_double(q, 5, e->cpu_s);
-        sqlite3_bind_double(q, 6, e->gpu_s);
-        sqlite3_bind_double(q, 7, e->xfer_s);
+    if (L.n == L.cap) {
+        int cap = L.cap ? 2 * L.cap : 64;
+        log_row *r = realloc(L.rows, sizeof *r * (size_t)cap);
+        if (!r) {
+            pthread_mutex_unlock(&log_lock);
+            return;
+        }
+        L.rows = r;
+        L.cap = cap;
     }
-    sqlite3_bind_text(q, 8, verdict ? "GPU" : "CPU", -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 9, reason, -1, SQLITE_TRANSIENT);
-    sqlite3_step(q);           /* SQLITE_BUSY etc.: the row is skipped */
-    sqlite3_reset(q);
-    sqlite3_clear_bindings(q);
+    atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed);
+    log_row *r = &L.rows[L.n++];
+    memset(r, 0, sizeof *r);
+    r->loop_id = rt_facts_loop_id(st->facts);
+    r->bind = dup_text(bind);
+    r->reason = dup_text(reason);
+    r->threads = e ? e->threads : G.threads;
+    r->verdict = verdict;
+    if (e) {
+        r->have_e = 1;
+        r->cpu_s = e->cpu_s;
+        r->gpu_s = e->gpu_s;
+        r->xfer_s = e->xfer_s;
+    }
+    if (L.n >= LOG_FLUSH)
+        log_flush();
     pthread_mutex_unlock(&log_lock);
-}
-
-static const char *base_name(const char *p)
-{
-    const char *s = p ? strrchr(p, '/') : NULL;
-    return s ? s + 1 : p ? p : "?";
 }
 
 static void verbose_line(const keel_site *site, const site_state *st, const char *bind,
                          const rt_estimate *e, int verdict, const char *reason)
 {
     char line[1024], c[32], g[32], x[32];
-    int n = snprintf(line, sizeof line, "keel: %s:%d", base_name(site->file), site->line);
+    size_t n = 0;
+    append(line, sizeof line, &n, "keel: %s:%d", base_name(site->file), site->line);
     if (st && st->ok) {
         const char *lab = rt_facts_label(st->facts);
-        n += snprintf(line + n, sizeof line - (size_t)n, " %s", rt_facts_function(st->facts));
+        append(line, sizeof line, &n, " %s", rt_facts_function(st->facts));
         if (*lab)
-            n += snprintf(line + n, sizeof line - (size_t)n, " [%s]", lab);
+            append(line, sizeof line, &n, " [%s]", lab);
     }
-    n += snprintf(line + n, sizeof line - (size_t)n, " %s:", bind);
+    append(line, sizeof line, &n, " %s:", bind);
     if (e) {
         rt_format_time(c, sizeof c, e->cpu_s);
         rt_format_time(g, sizeof g, e->gpu_s);
         rt_format_time(x, sizeof x, e->xfer_s);
-        snprintf(line + n, sizeof line - (size_t)n, " cpu %s | gpu %s + xfer %s -> %s%s%s%s", c, g,
-                 x, verdict ? "GPU" : "CPU", reason ? " (" : "", reason ? reason : "",
-                 reason ? ")" : "");
+        append(line, sizeof line, &n, " cpu %s | gpu %s + xfer %s -> %s%s%s%s", c, g, x,
+               verdict ? "GPU" : "CPU", reason ? " (" : "", reason ? reason : "",
+               reason ? ")" : "");
     } else
-        snprintf(line + n, sizeof line - (size_t)n, " -> %s (%s)", verdict ? "GPU" : "CPU",
-                 reason ? reason : "?");
+        append(line, sizeof line, &n, " -> %s (%s)", verdict ? "GPU" : "CPU",
+               reason ? reason : "?");
     fprintf(stderr, "%s\n", line);
 }
 
 /* ---- the entry point ----------------------------------------------------- */
 
-int keel_decide(keel_site *site, const long long *values)
+/* Everything but the fast paths of keel_decide; runs under in_runtime. */
+static int decide_slow(keel_site *site, site_state *st, const long long *values)
 {
-    if (!site)
-        return 0;
-    pthread_once(&once, init);
-    site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
-    if (!st && !(st = site_init(site)))
-        return 0;
+    char bind[512];
+    if (!st) {
+        pthread_once(&once, init);
+        if (!(st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)) && !(st = site_init(site)))
+            return 0;
+    }
     if (site->nsyms > 0 && !values)
         return 0;
-
-    const char *reason = NULL;
-    int verdict = -1;
-    if (G.offload == 0)
-        verdict = 0, reason = "OMP_TARGET_OFFLOAD=DISABLED";
-    else if (G.force >= 0)
-        verdict = G.force, reason = G.force ? "KEEL_FORCE=gpu" : "KEEL_FORCE=cpu";
-    else if (G.offload == 1)
-        verdict = 1, reason = "OMP_TARGET_OFFLOAD=MANDATORY";
-    else if (!st->ok)
-        verdict = 0, reason = "no facts";
-    else if (!G.have_gpu)
-        verdict = 0, reason = "no device";
-    if (verdict >= 0) {
+    if (st->fixed >= 0) {
         if (G.verbose) {
-            char bind[512];
             bindings_text(site, values, bind, sizeof bind);
-            verbose_line(site, st, bind, NULL, verdict, reason);
+            verbose_line(site, st, bind, NULL, st->fixed, st->fixed_why);
         }
-        return verdict;
+        return st->fixed;
     }
 
     int hit = memo_get(st, values);
@@ -392,25 +586,51 @@ int keel_decide(keel_site *site, const long long *values)
 
     rt_launch in;
     rt_estimate e;
-    char err[256], bind[512];
+    char err[256];
+    const char *reason = NULL;
     bindings_text(site, values, bind, sizeof bind);
     if (rt_facts_bind(st->facts, site->nsyms, site->syms, values, &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site->file), site->line, err);
+        if (hit < 0)
+            memo_put(st, values, 0);    /* these values fail: CPU, once */
         if (G.verbose)
             verbose_line(site, st, bind, NULL, 0, err);
         return 0;
     }
-    verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e);
+    int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e);
     if (in.not_parallel)
         verdict = 0, reason = "not parallel";
     if (hit < 0) {
         memo_put(st, values, verdict);
-        if (G.log)
-            log_decision(st, bind, &e, verdict, reason);
+        log_decision(st, bind, &e, verdict, reason);
     }
     if (G.verbose)
         verbose_line(site, st, bind, &e, verdict, reason);
     return verdict;
+}
+
+int keel_decide(keel_site *site, const long long *values)
+{
+    if (!site)
+        return 0;
+    /* fast paths: lock-free, allocation-free, no system call */
+    site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
+    if (st && !G.verbose) {
+        if (st->fixed >= 0)
+            return st->fixed;
+        if (values || site->nsyms <= 0) {
+            int hit = memo_get(st, values);
+            if (hit >= 0)
+                return hit;
+        }
+    }
+    /* a signal handler that interrupted this thread inside the runtime */
+    if (in_runtime)
+        return 0;
+    in_runtime = 1;
+    int v = decide_slow(site, st, values);
+    in_runtime = 0;
+    return v;
 }
 
 int rt_default_threads(void)

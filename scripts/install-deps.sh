@@ -24,6 +24,8 @@ need gcc               /usr/bin/gcc
 need pkg-config        /usr/bin/pkg-config
 # isl: the exact dependence test for affine nests (analysis/parallel.c)
 need libisl-dev        /usr/include/isl/set.h
+# testsuite/scan reads keel report --html's page with python3's html.parser.
+need python3           /usr/bin/python3
 # C library headers of the cross targets keelcc's llvm-mca stage compiles for
 # (--keel-mcpu=pwr9, neoverse-v1, ...): clang-19 needs them for --target=.
 need libc6-dev-ppc64el-cross /usr/powerpc64le-linux-gnu/include/stdio.h

@@ -4,10 +4,15 @@
 # 1. Compiles every polybench input with keelcc (make CC=keelcc, as a user
 #    would; MEDIUM dataset): the loops, idioms, classes, parallel verdicts,
 #    strides and llvm-mca cycles land in the attribute database.
-# 2. Per program, prints its kernel loops from the database (keel loops).
+# 2. Per program, prints its kernel loops from the database (keel loops:
+#    location, idioms, parallel verdict, llvm-mca cycles per iteration).
 # 3. Runs the program with KEEL_VERBOSE=1 KEEL_DEVICE=h100: libkeelrt prints,
 #    per loop nest launched, the predicted CPU and GPU (+ transfer) times and
 #    the verdict, against the H100 profile (no GPU is needed: a what-if).
+#    The decisions are logged in the database.
+# 4. Writes the HTML report (keel report --html: nests, roofline per
+#    device, boat-hull view per class, crossover sizes, logged decisions)
+#    and ends with its path.
 set -eu
 BUILD=${1:-build}
 BIN=$(cd "$BUILD/bin" && pwd)
@@ -18,6 +23,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 DATASET=${DATASET:-MEDIUM}
 
 rm -f "$DB" "$DB-wal" "$DB-shm"
+rm -rf "$OUT/bin"       # programs built by an earlier demo would not be recompiled
 echo "== compiling polybench-inputs with keelcc (make -j$JOBS CC=keelcc DATASET=$DATASET, database $DB)"
 make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET="$DATASET"
 echo
@@ -40,7 +46,13 @@ nkern=$(sqlite3 "$DB" "SELECT count(*) FROM loop_summary WHERE function LIKE 'ke
 ntu=$(sqlite3 "$DB" "SELECT count(*) FROM translation_units")
 echo "keel: $ntu translation units, $nloops loops ($nkern in kernel functions) in $DB"
 echo "keel: kernel loop-nest launches at $DATASET under the h100 profile: $gpu -> GPU, $cpu -> CPU"
-echo "try:  $BIN/keel show $PB/linear-algebra/blas/gemm/gemm.c:42 $DB"
+echo "try:  $BIN/keel loops --wide --function kernel_gemm $DB"
+echo "      $BIN/keel show $PB/linear-algebra/blas/gemm/gemm.c:42 $DB"
 echo "      $BIN/keel explain $PB/linear-algebra/blas/gemm/gemm.c:42 --set ni=2000,nj=2300,nk=2600 --device h100 $DB"
 echo "      $BIN/keel report $DB"
+echo "      $BIN/keel explain $PB/linear-algebra/blas/gemm/gemm.c:42 --sweep '*=16:4096' --device h100 $DB"
 echo "      sqlite3 $DB 'SELECT * FROM loop_summary LIMIT 5'"
+echo
+"$BIN/keel" report --html "$OUT/keel-report.html" --device h100,v100 "$DB" >/dev/null
+echo "keel: HTML report (open it in a browser):"
+echo "$OUT/keel-report.html"

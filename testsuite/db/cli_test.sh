@@ -58,26 +58,26 @@ sql() { sqlite3 :memory: "$1"; }
 "$MKDB" abs.db /nonexistent/src || { echo "FAIL: mkdb"; exit 1; }
 
 # ---- loops ----
-succeeds loops
+succeeds loops --wide
 same "loops" out.txt "$GOLDEN/loops.txt"
-succeeds loops abs.db
+succeeds loops --wide abs.db
 same "loops abs.db" out.txt "$GOLDEN/loops-abs.txt"
-KEEL_DB=abs.db "$KEEL" loops >out2.txt 2>&1
+KEEL_DB=abs.db "$KEEL" loops --wide >out2.txt 2>&1
 same "KEEL_DB=abs.db loops" out2.txt "$GOLDEN/loops-abs.txt"
-succeeds loops --file gemm.c
+succeeds loops --wide --file gemm.c
 same "loops --file gemm.c" out.txt "$GOLDEN/loops-gemm.txt"
-succeeds loops --file=src/gemm.c keel.db
+succeeds loops --wide --file=src/gemm.c keel.db
 same "loops --file=src/gemm.c" out.txt "$GOLDEN/loops-gemm.txt"
-succeeds loops --file ./src/gemm.c
+succeeds loops --wide --file ./src/gemm.c
 same "loops --file ./src/gemm.c" out.txt "$GOLDEN/loops-gemm.txt"
-succeeds loops --file "$tmp/src/gemm.c"
+succeeds loops --wide --file "$tmp/src/gemm.c"
 same "loops --file /abs/gemm.c" out.txt "$GOLDEN/loops-gemm.txt"
 mkdir -p src
-(cd src && "$KEEL" loops --file gemm.c ../keel.db) >out2.txt 2>&1
+(cd src && "$KEEL" loops --wide --file gemm.c ../keel.db) >out2.txt 2>&1
 if grep -q '^gemm.c:12 ' out2.txt; then ok; else bad "loops from src/: paths relative to it"; fi
-succeeds loops --function jacobi
+succeeds loops --wide --function jacobi
 same "loops --function jacobi" out.txt "$GOLDEN/loops-jacobi.txt"
-succeeds loops --file emm.c
+succeeds loops --wide --file emm.c
 printf 'LOCATION  FUNCTION  DEPTH  PARENT  IV  TRIP  PRAGMAS\n' >want.txt
 same "loops --file emm.c (no match: header only)" out.txt want.txt
 

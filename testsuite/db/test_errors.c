@@ -2,7 +2,7 @@
  * test_errors.c -- db_open on databases it must refuse, with the exact
  * one-line message, and without touching the file: a missing file, random
  * bytes, someone else's SQLite database, a keel database from the future,
- * places where nothing can be created.  Permission checks that chmod
+ * places where nothing can be created, a FIFO and a device node.  Permission checks that chmod
  * cannot make under root are skipped there.
  */
 #include <sqlite3.h>
@@ -128,6 +128,18 @@ int main(void)
           strcmp(err, "/proc/keel-test.db: cannot create database: Permission denied") == 0);
     refuses(dir, DB_WRITE, "is a directory");
     refuses(dir, DB_READONLY, "is a directory");
+    /* a FIFO would block the open (program and CLI hang); a device node
+     * would get a world-writable journal beside it (/dev/null-journal) */
+    path_in(p, sizeof p, "fifo.db");
+    CHECK_INT(mkfifo(p, 0600), 0);
+    refuses(p, DB_READONLY, "not a regular file");
+    refuses(p, DB_WRITE, "not a regular file");
+    unlink(p);
+    int had_journal = file_size("/dev/null-journal") >= 0;
+    refuses("/dev/null", DB_WRITE, "not a regular file");
+    refuses("/dev/null", DB_READONLY, "not a regular file");
+    if (!had_journal)
+        CHECK_INT(file_size("/dev/null-journal"), -1);
 
     /* permissions: only meaningful when not root */
     if (geteuid() != 0) {
@@ -158,7 +170,10 @@ int main(void)
     sql(p, "DROP TABLE access_strides; DROP TABLE loop_dependences; DROP TABLE decisions;"
            " DROP TABLE host_calibration; DROP TABLE idiom_instances; DROP TABLE loop_classes;"
            " DROP TABLE loop_counts; DROP TABLE loop_footprints; DROP TABLE mca_results;"
-           " DROP TABLE mca_cache; PRAGMA user_version = 1;");
+           " DROP TABLE mca_cache; ALTER TABLE loops DROP COLUMN gpu_map;"
+           " ALTER TABLE loops DROP COLUMN gpu_collapse; ALTER TABLE loops DROP COLUMN gpu_teams;"
+           " ALTER TABLE loops DROP COLUMN gpu_threads; ALTER TABLE loops DROP COLUMN region_line;"
+           " PRAGMA user_version = 1;");
     refuses(p, DB_READONLY, "database schema version 1 is older than this keel ("
             VSTR(DB_SCHEMA_VERSION) "); recompile with keelcc to migrate it");
     d = NULL;

@@ -103,12 +103,12 @@ if command -v gcc >/dev/null 2>&1; then
     expect_eq "$(sqlite3 k.db "SELECT status FROM translation_units WHERE path LIKE '%/nested.c'")" error "status of unparsable TU"
 fi
 
-# keel loops prints locations of any length in full.
+# keel loops --wide prints locations of any length in full.
 deep=a-rather-long-folder-name/and-another-long-folder-name/and-a-third-one
 mkdir -p "$deep"
 cp good.c "$deep/a-long-source-file-name.c"
 (cd "$deep" && KEEL_DB=$work/long.db "$KEELCC" -c a-long-source-file-name.c -o x.o)
-"$KEEL" loops long.db >out.txt
+"$KEEL" loops --wide long.db >out.txt
 grep -q "^$deep/a-long-source-file-name.c:4 " out.txt && ok || bad "long location cut: $(sed -n 2p out.txt)"
 
 # Link-only commands analyse nothing; a missing compiler is exit 127.

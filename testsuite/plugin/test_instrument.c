@@ -27,7 +27,8 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
     fputs(src, f);
     fclose(f);
     ir_tu *tu = NULL;
-    if (walk_file(path, 0, NULL, &tu, err, sizeof err) != 0) {
+    const char *omp[] = { "-fopenmp" };   /* as keelcc parses an OpenMP compile */
+    if (walk_file(path, 1, omp, &tu, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return NULL;
     }
@@ -161,11 +162,11 @@ int main(void)
         "keel_decide(&keel_site_0, (const long long[]){ (long long)(tsteps), (long long)(n) }); "
         "for (t = 0; t < tsteps; t++) {\n"
         "{ static const char *const keel_syms_1[] = { \"n\" }; "
-        "static keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 }; \n"
+        "static keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 }; "
+        "int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); \n"
         "#line 4 \"@\"\n"
         "#pragma omp target teams distribute parallel for \\\n"
-        "    map(tofrom: a[0:n], b[0:n]) if(target: keel_decide(&keel_site_1, "
-        "(const long long[]){ (long long)(n) }))\n"
+        "    map(tofrom: a[0:n], b[0:n]) if(target: keel_on_gpu_1)\n"
         "    for (i = 1; i < n - 1; i++)\n"
         "      b[i] = a[i - 1] + a[i + 1]; }\n"
         "  } }\n"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "omp.h"
 #include "walker.h"
 
 static char tmpdir[] = "/tmp/keel-walker-XXXXXX";
@@ -367,6 +368,171 @@ static void test_many_children(void)
     ir_tu_free(tu);
 }
 
+
+/* -fopenmp: omp.h (its `begin declare variant` branch), omp_* calls,
+ * declare variant, _Pragma from a macro, directives that hide their loops
+ * in the -fopenmp AST, device regions, standalone directives. */
+static void test_openmp(void)
+{
+    const char *src =
+        "#include <omp.h>\n"                                                  /* 1 */
+        "#define PFOR _Pragma(\"omp parallel for\") for\n"                    /* 2 */
+        "double g(double x);\n"                                               /* 3 */
+        "#pragma omp declare variant(g) match(device={kind(host)})\n"         /* 4 */
+        "double h(double x);\n"                                               /* 5 */
+        "#pragma omp begin declare variant match(device={kind(nohost)})\n"    /* 6 */
+        "static int dev(void) { return 1; }\n"                                /* 7 */
+        "#pragma omp end declare variant\n"                                   /* 8 */
+        "void k(int n, float *a, float *former) {\n"                          /* 9 */
+        "#pragma omp target data map(tofrom: a[0:n*n], former[0:n])\n"        /* 10 */
+        "  {\n"                                                               /* 11 */
+        "#pragma omp target teams distribute parallel for collapse(2)\n"      /* 12 */
+        "    for (int i = 0; i < n; i++)\n"                                   /* 13 */
+        "      for (int j = 0; j < n; j++)\n"                                 /* 14 */
+        "        a[i * n + j] += omp_get_num_threads();\n"                    /* 15 */
+        "#pragma omp target map(tofrom: former[0:n])\n"                       /* 16 */
+        "    for (int i = 1; i < n; i++)\n"                                   /* 17 */
+        "      former[i] += former[i - 1];\n"                                 /* 18 */
+        "  }\n"                                                               /* 19 */
+        "  PFOR (int i = 0; i < n; i++) a[i] = 0;\n"                          /* 20 */
+        "#pragma omp parallel\n"                                              /* 21 */
+        "  {\n"                                                               /* 22 */
+        "#pragma omp barrier\n"                                               /* 23 */
+        "    for (int i = 0; i < n; i++) a[i] += 1;\n"                        /* 24 */
+        "  }\n"                                                               /* 25 */
+        "}\n";
+    const char *args[] = { "-fopenmp" };
+    ir_tu *tu = walk_src("omp.c", src, 1, args);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, 5);
+    if (tu->nloops == 5) {
+        ir_loop *L = tu->loops;
+        CHECK_INT(L[0].line, 13);
+        CHECK_INT(L[0].npragmas, 1);
+        CHECK_STR(L[0].pragmas[0], "omp target teams distribute parallel for collapse(2)");
+        CHECK_INT(L[0].gpu_map, OMP_MAP_COLLAPSED);
+        CHECK_INT(L[0].gpu_collapse, 2);
+        CHECK_INT(L[1].gpu_map, OMP_MAP_GRID);
+        CHECK_INT(L[0].gpu_fastest, 1);
+        CHECK_INT(L[0].region_line, 10);     /* inside the target data region */
+        CHECK_INT(L[0].target_line, 12);
+        CHECK_INT(L[1].region_line, 10);
+        CHECK_INT(L[0].nstmts + L[1].nstmts, 1);
+        CHECK_INT(L[2].line, 17);
+        CHECK_INT(L[2].gpu_map, OMP_MAP_NONE);   /* `target` alone shares nothing */
+        CHECK_INT(L[2].region_line, 10);
+        CHECK_INT(L[2].target_line, 16);
+        CHECK_INT(L[3].line, 20);
+        CHECK_INT(L[3].npragmas, 1);
+        if (L[3].npragmas == 1)
+            CHECK_STR(L[3].pragmas[0], "omp parallel for");
+        CHECK_INT(L[3].gpu_map, OMP_MAP_GRID);
+        CHECK_INT(L[3].region_line, 0);
+        CHECK_INT(L[4].line, 24);
+        CHECK_INT(L[4].npragmas, 0);              /* `omp barrier` is not the loop's */
+        CHECK_INT(L[4].gpu_map, OMP_MAP_NONE);
+    }
+    ir_tu_free(tu);
+
+    /* the same file parses without -fopenmp too (no _OPENMP, no omp.h variant) */
+    tu = walk_src("omp.c", src, 0, NULL);
+    CHECK(tu != NULL);
+    if (tu)
+        CHECK_INT(tu->nloops, 5);
+    ir_tu_free(tu);
+}
+
+/* Real-code shapes: 16+ parameters, loop-hint pragmas, do-while(0) macros. */
+static void test_real_shapes(void)
+{
+    const char *src =
+        "#define ZERO(a, n) do { for (int z_ = 0; z_ < (n); z_++) (a)[z_] = 0; } while (0)\n"
+        "void f16(int n, int a1, int a2, int a3, int a4, int a5, int a6, int a7,\n"
+        "         int a8, int a9, int a10, int a11, int a12, int a13, int a14, double *x)\n"
+        "{\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "        x[i] = a1;\n"
+        "}\n"
+        "void h(double *x, int n)\n"
+        "{\n"
+        "#pragma GCC unroll 4\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "        x[i] *= 2.0;\n"
+        "#pragma clang loop vectorize(enable)\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "        x[i] += 1.0;\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "        x[i] -= 1.0;\n"
+        "    ZERO(x, n);\n"
+        "    do { n--; } while (n > 0);\n"
+        "}\n";
+    ir_tu *tu = walk_src("shapes.c", src, 0, NULL);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, 6);
+    if (tu->nloops == 6) {
+        CHECK_INT(tu->loops[0].line, 5);
+        CHECK_STR(tu->funcs[tu->loops[0].function].name, "f16");
+        CHECK_INT(tu->loops[1].line, 11);
+        CHECK_STR(tu->loops[1].pragmas[0], "GCC unroll 4");
+        CHECK_INT(tu->loops[1].nstmts, 1);
+        CHECK_INT(tu->loops[2].line, 14);
+        CHECK_STR(tu->loops[2].pragmas[0], "clang loop vectorize(enable)");
+        CHECK_INT(tu->loops[3].line, 17);
+        CHECK_INT(tu->loops[4].line, 19);      /* the for inside ZERO, not its do */
+        CHECK_INT(tu->loops[4].kind, IR_FOR);
+        CHECK_INT(tu->loops[4].depth, 0);
+        CHECK_INT(tu->loops[5].kind, IR_DO);   /* a real do loop stays */
+    }
+    ir_tu_free(tu);
+}
+
+/* Issue 16: a 3,000-term sum is walked without recursion per term (the
+ * walker overflowed its stack); a 500-deep nest of conditionals stops at
+ * the depth bound and says so on the statement. */
+static void test_deep_expressions(void)
+{
+    size_t cap = 200000, n = 0;
+    char *src = malloc(cap);
+    if (!src)
+        return;
+    n += (size_t)snprintf(src + n, cap - n,
+                          "int a[10], b[10];\nvoid f(int n) {\n  for (int i = 0; i < n; i++)\n    a[i] = i");
+    for (int k = 0; k < 3000; k++)
+        n += (size_t)snprintf(src + n, cap - n, " + i*%d", k);
+    n += (size_t)snprintf(src + n, cap - n, ";\n  for (int j = 0; j < n; j++)\n    b[j] = ");
+    for (int k = 0; k < 500; k++)
+        n += (size_t)snprintf(src + n, cap - n, "j > %d ? %d : (", k, k);
+    n += (size_t)snprintf(src + n, cap - n, "0");
+    for (int k = 0; k < 500; k++)
+        n += (size_t)snprintf(src + n, cap - n, ")");
+    snprintf(src + n, cap - n, ";\n}\n");
+    const char *args[] = { "-fbracket-depth=5000" };
+    ir_tu *tu = walk_src("deep.c", src, 1, args);
+    free(src);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, 2);
+    if (tu->nloops == 2 && tu->loops[0].nstmts == 1 && tu->loops[1].nstmts == 1) {
+        const ir_stmt *st = &tu->loops[0].stmts[0];
+        CHECK_INT(st->ops.iadd, 3000);
+        CHECK_INT(st->ops.imul, 3000);
+        CHECK_INT(st->nacc, 1);
+        CHECK_INT(st->nscalars, 3001);
+        CHECK_INT(st->ncalls, 0);
+        st = &tu->loops[1].stmts[0];
+        CHECK_INT(st->ncalls, 1);
+        if (st->ncalls == 1)
+            CHECK_STR(st->calls[0], "keel:expression-nested-too-deep");
+    }
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -378,6 +544,9 @@ int main(void)
     test_pragmas_and_macros();
     test_defines_and_errors();
     test_many_children();
+    test_openmp();
+    test_real_shapes();
+    test_deep_expressions();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)

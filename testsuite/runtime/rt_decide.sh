@@ -65,18 +65,28 @@ expect_eq "$(lines err.txt)" 0 "locked db warnings"
 wait $holder
 expect_eq "$(sqlite3 k.db "SELECT count(*) FROM decisions")" "$n0" "locked db: row skipped"
 
-# bad values: overflow in n*n, a missing symbol -> CPU + one warning
+# bad values: overflow in n*n, a missing symbol -> CPU, silent unless
+# KEEL_VERBOSE, then exactly one warning per cause
+warnings() { grep -c '^keel: warning:' "$1"; }
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" twice k.c 12 n=4294967296 2>err.txt)" "0 0" "overflow"
-expect_eq "$(lines err.txt)" 1 "overflow warning lines"
+expect_eq "$(lines err.txt)" 0 "overflow: silent"
+KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 12 n=4294967296 >/dev/null 2>err.txt
+expect_eq "$(warnings err.txt)" 1 "overflow warning lines (verbose)"
 grep -q 'overflow' err.txt && ok || bad "overflow warning: $(cat err.txt)"
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 m=3 2>err.txt)" "0 0" "missing symbol"
-expect_eq "$(lines err.txt)" 1 "missing symbol warning lines"
+expect_eq "$(lines err.txt)" 0 "missing symbol: silent"
+KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 m=3 >/dev/null 2>err.txt
+expect_eq "$(warnings err.txt)" 1 "missing symbol warning lines (verbose)"
+grep -q "does not pass 'n'" err.txt && ok || bad "missing symbol warning: $(cat err.txt)"
 
-# bad databases: CPU, exactly one warning, no crash
+# bad databases: CPU, silent; verbose: exactly one warning, no crash
 check_bad() {   # name db-path pattern
     out=$(KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 2>err.txt)
     expect_eq "$out" "0 0" "$1 verdicts"
-    expect_eq "$(lines err.txt)" 1 "$1 warning lines"
+    expect_eq "$(lines err.txt)" 0 "$1: silent"
+    out=$(KEEL_VERBOSE=1 KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 2>err.txt)
+    expect_eq "$out" "0 0" "$1 verdicts (verbose)"
+    expect_eq "$(warnings err.txt)" 1 "$1 warning lines"
     grep -q "$3" err.txt && ok || bad "$1 warning: $(cat err.txt)"
 }
 check_bad missing "$work/none.db" 'no such file'
@@ -86,14 +96,83 @@ cp k.db new.db && sqlite3 new.db 'PRAGMA user_version = 99'
 check_bad newer "$work/new.db" 'newer than this keel'
 cp k.db old.db && sqlite3 old.db 'PRAGMA user_version = 1'
 check_bad older "$work/old.db" 'older than this keel'
+mkfifo fifo.db
+check_bad fifo "$work/fifo.db" 'not a regular file'
 out=$(KEEL_DEVICE=h100 "$DECIDE" twice k.c 99 n=2000 2>err.txt)
 expect_eq "$out" "0 0" "unknown loop verdicts"
-expect_eq "$(lines err.txt)" 1 "unknown loop warning lines"
+expect_eq "$(lines err.txt)" 0 "unknown loop: silent"
+KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 99 n=2000 >/dev/null 2>err.txt
+expect_eq "$(warnings err.txt)" 1 "unknown loop warning lines"
 grep -q 'no loop at k.c:99' err.txt && ok || bad "unknown loop warning: $(cat err.txt)"
 # db from the site when KEEL_DB is unset: "unset.db" does not exist
-out=$(env -u KEEL_DB KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 2>err.txt)
+out=$(env -u KEEL_DB KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 2>err.txt)
 expect_eq "$out" 0 "site db"
 grep -q 'unset.db: no such file' err.txt && ok || bad "site db warning: $(cat err.txt)"
+
+# bounds the runtime cannot evaluate (a struct member, sizeof): silent
+# without KEEL_VERBOSE, one warning per cause with it, CPU every time
+cat >bounds.c <<'EOF'
+#include <stdio.h>
+struct buf { int used; double v[16]; };
+#define COUNT(x) (sizeof(x) / sizeof((x)[0]))
+static double sum(const struct buf *b)
+{
+    double s = 0;
+    for (int i = 0; i < b->used; i++)
+        s += b->v[i];
+    return s;
+}
+int main(void)
+{
+    static const int w[] = { 4, 5, 6 };
+    struct buf b = { 16, { 0 } };
+    double t = 0;
+    for (int r = 0; r < 1000; r++) {
+        for (int i = 0; i < 16; i++)
+            b.v[i] = i + r;
+        t += sum(&b);
+    }
+    int s = 0;
+    for (unsigned i = 0; i < COUNT(w); i++)
+        s += w[i];
+    printf("%.0f %d\n", t, s);
+    return 0;
+}
+EOF
+"$BIN/keelcc" --keel-db="$work/b.db" --keel-quiet -O1 bounds.c -o bounds || bad "keelcc bounds.c"
+expect_eq "$(KEEL_DB="$work/b.db" KEEL_DEVICE=h100 ./bounds 2>err.txt)" "8112000 15" "bounds: output"
+expect_eq "$(lines err.txt)" 0 "bounds: silent without KEEL_VERBOSE"
+KEEL_DB="$work/b.db" KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./bounds >/dev/null 2>err.txt
+expect_eq "$(warnings err.txt)" 1 "bounds: one warning (verbose)"
+grep -q 'cannot evaluate' err.txt && ok || bad "bounds: warning text: $(head -3 err.txt)"
+expect_eq "$(grep -c ' sum .*-> CPU' err.txt)" 1000 "bounds: CPU on every launch"
+
+# a WAL database on a read-only filesystem (needs root for mount: skipped
+# otherwise): read as immutable, same verdict, nothing on stderr
+mkdir ro.mnt
+if mount -t tmpfs -o size=8m tmpfs ro.mnt 2>/dev/null; then
+    trap 'umount "$work/ro.mnt" 2>/dev/null; rm -rf "$work"' EXIT
+    cp k.db ro.mnt/k.db && mount -o remount,ro ro.mnt
+    expect_eq "$(KEEL_DB="$work/ro.mnt/k.db" KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 2>err.txt)" 1 \
+        "read-only filesystem: verdict"
+    expect_eq "$(lines err.txt)" 0 "read-only filesystem: silent"
+    expect_eq "$("$BIN/keel" loops "$work/ro.mnt/k.db" 2>&1 | grep -c '^k\.c:4 ')" 1 "read-only filesystem: keel loops"
+    umount ro.mnt
+else
+    echo "skipped: read-only filesystem (mount not permitted)"
+fi
+
+# keel explain numbers: out of range is a one-line error, never clamped
+# (INT64_MAX) or wrapped (atoi)
+for a in "--set n=99999999999999999999999" "--set n=1e30" "--set n=10 --threads 99999999999" \
+         "--set n=10 --threads 16x" "--set n=10 --threads 0" "--set n=10 --threads -3"; do
+    "$BIN/keel" explain k.c:4 $a k.db >out.txt 2>err.txt
+    expect_eq "$?" 2 "keel explain $a: exit status"
+    expect_eq "$(lines err.txt)" 1 "keel explain $a: one line"
+    grep -Eq "^keel: bad --(set|threads) " err.txt && ok || bad "keel explain $a: $(cat err.txt)"
+done
+"$BIN/keel" explain k.c:4 --set n=10 --threads 1048576 k.db >out.txt 2>err.txt
+expect_eq "$(grep -E '^  threads ' out.txt | tr -s ' ')" " threads 1048576" "keel explain --threads 1048576"
 
 # many threads, one site
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=2000)" "threads ok 1 0" "threads (static)"

@@ -1,0 +1,563 @@
+/*
+ * merge.c -- `keel merge OUT.db IN.db...`: make one database of several,
+ * e.g. the per-machine databases of a distributed build (distcc, several
+ * build trees, CI shards).
+ *
+ * For every source path (translation_units.path) the newest analysis wins:
+ * an input's TU replaces OUT's when OUT has none for that path or OUT's
+ * compiled_at is older; on a tie OUT keeps its own.  A TU is copied with
+ * everything that hangs off it.  Which tables those are is read from the
+ * schema itself (PRAGMA foreign_key_list): a table belongs to a TU when a
+ * chain of foreign keys leads from it to translation_units, so tables a
+ * later schema adds are merged without code here.  Ids are shifted past
+ * OUT's largest id per table, and every foreign key column by its target
+ * table's shift; one INSERT ... SELECT per table, in foreign-key order,
+ * copies the rows whose parents were copied.
+ *
+ * History is appended, never dropped: the run-time decisions logged for a
+ * source are kept whichever analysis wins -- a losing side's decisions are
+ * moved to the winning TU's loop at the same file:line:col (decisions of a
+ * loop that no longer exists are dropped, as recompiling drops them), and
+ * identical rows are not duplicated.  host_calibration rows are appended
+ * unless the same (host, measured_at) is there.  The measured history
+ * (table history, when either side has one) is combined per (loop, size,
+ * device) -- its samples add up, so merge an input once.  scan_state
+ * (keel scan's resume table) describes one machine's files and is not
+ * merged.
+ *
+ * Each input is merged in its own transaction; the inputs must have OUT's
+ * schema version (db_open refuses others with its message).
+ */
+#define _XOPEN_SOURCE 700
+
+#include "keelcmd.h"
+
+#include "db.h"
+#include "db_private.h"
+
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* snprintf for messages and bounded paths, where cutting is intended. */
+static int fmtn(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+    return k;
+}
+
+static int say(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("keel: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+#define MAXT 64
+#define MAXC 64
+
+typedef struct {
+    char name[64];
+    int ncols;
+    char col[MAXC][64];
+    char fk_table[MAXC][64];   /* per column: referenced table, "" for none */
+    int has_id;                /* INTEGER PRIMARY KEY id */
+    int tu_owned;
+    int done;
+    long long off;
+} table;
+
+typedef struct {
+    sqlite3 *h;
+    int n;
+    table t[MAXT];
+    char err[1024];
+    long long hist_before;     /* samples in OUT's history before this input */
+} merger;
+
+static table *find(merger *m, const char *name)
+{
+    for (int i = 0; i < m->n; i++)
+        if (strcmp(m->t[i].name, name) == 0)
+            return &m->t[i];
+    return NULL;
+}
+
+/* Identifiers come from sqlite_master of our own schema; quoted anyway. */
+static void qident(char *out, size_t n, const char *id)
+{
+    fmtn(out, n, "\"%s\"", id);
+}
+
+static int load_schema(merger *m)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(m->h, "SELECT name FROM main.sqlite_master WHERE type = 'table'"
+                                 " AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &q, NULL)
+        != SQLITE_OK)
+        return -1;
+    while (sqlite3_step(q) == SQLITE_ROW && m->n < MAXT) {
+        table *t = &m->t[m->n++];
+        memset(t, 0, sizeof *t);
+        fmtn(t->name, sizeof t->name, "%s", (const char *)sqlite3_column_text(q, 0));
+    }
+    sqlite3_finalize(q);
+    for (int i = 0; i < m->n; i++) {
+        table *t = &m->t[i];
+        sqlite3_stmt *c;
+        if (sqlite3_prepare_v2(m->h, "SELECT name, type, pk FROM pragma_table_info(?1, 'main')"
+                               " ORDER BY cid", -1, &c, NULL) != SQLITE_OK)
+            return -1;
+        sqlite3_bind_text(c, 1, t->name, -1, SQLITE_STATIC);
+        int npk = 0;
+        while (sqlite3_step(c) == SQLITE_ROW && t->ncols < MAXC) {
+            const char *name = (const char *)sqlite3_column_text(c, 0);
+            const char *type = (const char *)sqlite3_column_text(c, 1);
+            int pk = sqlite3_column_int(c, 2);
+            npk += pk > 0;
+            if (pk == 1 && strcmp(name, "id") == 0 && type && strcasecmp(type, "INTEGER") == 0)
+                t->has_id = 1;
+            fmtn(t->col[t->ncols++], 64, "%s", name);
+        }
+        sqlite3_finalize(c);
+        if (npk != 1)
+            t->has_id = 0;
+        if (sqlite3_prepare_v2(m->h, "SELECT \"from\", \"table\" FROM"
+                               " pragma_foreign_key_list(?1, 'main')", -1, &c, NULL) != SQLITE_OK)
+            return -1;
+        sqlite3_bind_text(c, 1, t->name, -1, SQLITE_STATIC);
+        while (sqlite3_step(c) == SQLITE_ROW) {
+            const char *from = (const char *)sqlite3_column_text(c, 0);
+            const char *to = (const char *)sqlite3_column_text(c, 1);
+            for (int k = 0; k < t->ncols; k++)
+                if (strcmp(t->col[k], from) == 0)
+                    fmtn(t->fk_table[k], 64, "%s", to);
+        }
+        sqlite3_finalize(c);
+    }
+    /* TU-owned: translation_units and whatever reaches it by foreign keys. */
+    table *tu = find(m, "translation_units");
+    if (!tu || !tu->has_id) {
+        fmtn(m->err, sizeof m->err, "no translation_units table");
+        return -1;
+    }
+    tu->tu_owned = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < m->n; i++) {
+            table *t = &m->t[i];
+            for (int k = 0; k < t->ncols && !t->tu_owned; k++) {
+                table *r = t->fk_table[k][0] ? find(m, t->fk_table[k]) : NULL;
+                if (r && r != t && r->tu_owned)
+                    t->tu_owned = changed = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int exec1(merger *m, const char *sql)
+{
+    char *e = NULL;
+    if (sqlite3_exec(m->h, sql, NULL, NULL, &e) != SQLITE_OK) {
+        fmtn(m->err, sizeof m->err, "%s", e ? e : sqlite3_errmsg(m->h));
+        sqlite3_free(e);
+        return -1;
+    }
+    return 0;
+}
+
+/* Run one statement with up to two bound integers; its first column's
+ * value when it returns a row. */
+static long long run(merger *m, const char *sql, int nb, long long b1, long long b2, int *ok)
+{
+    sqlite3_stmt *q;
+    long long v = 0;
+    *ok = 0;
+    if (sqlite3_prepare_v2(m->h, sql, -1, &q, NULL) != SQLITE_OK) {
+        fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
+        return 0;
+    }
+    if (nb > 0)
+        sqlite3_bind_int64(q, 1, b1);
+    if (nb > 1)
+        sqlite3_bind_int64(q, 2, b2);
+    int r = sqlite3_step(q);
+    if (r == SQLITE_ROW)
+        v = sqlite3_column_int64(q, 0);
+    if (r == SQLITE_ROW || r == SQLITE_DONE)
+        *ok = 1;
+    else
+        fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
+    sqlite3_finalize(q);
+    return v;
+}
+
+/* A growing SQL text. */
+typedef struct {
+    char s[16384];
+    size_t n;
+} sqlbuf;
+
+static void add(sqlbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        b->n += (size_t)k < sizeof b->s - b->n ? (size_t)k : sizeof b->s - b->n - 1;
+}
+
+/* INSERT the picked TUs' rows of table t from src into main. */
+static int copy_table(merger *m, table *t)
+{
+    sqlbuf b = { .n = 0 };
+    char q[80], qc[80];
+    int ok;
+    qident(q, sizeof q, t->name);
+    add(&b, "INSERT INTO main.%s (", q);
+    for (int k = 0; k < t->ncols; k++) {
+        qident(qc, sizeof qc, t->col[k]);
+        add(&b, "%s%s", k ? "," : "", qc);
+    }
+    add(&b, ") SELECT ");
+    for (int k = 0; k < t->ncols; k++) {
+        qident(qc, sizeof qc, t->col[k]);
+        table *r = t->fk_table[k][0] ? find(m, t->fk_table[k]) : NULL;
+        if (k)
+            add(&b, ",");
+        if (t->has_id && strcmp(t->col[k], "id") == 0)
+            add(&b, "%s + %lld", qc, t->off);
+        else if (r && r->has_id && r->tu_owned)
+            add(&b, "%s + %lld", qc, r->off);
+        else
+            add(&b, "%s", qc);
+    }
+    add(&b, " FROM src.%s WHERE 1", q);
+    if (strcmp(t->name, "translation_units") == 0)
+        add(&b, " AND id IN (SELECT id FROM temp.merge_pick)");
+    for (int k = 0; k < t->ncols; k++) {
+        table *r = t->fk_table[k][0] ? find(m, t->fk_table[k]) : NULL;
+        if (!r || r == t || !r->tu_owned || !r->has_id)
+            continue;
+        qident(qc, sizeof qc, t->col[k]);
+        char qr[80];
+        qident(qr, sizeof qr, r->name);
+        add(&b, " AND (%s IS NULL OR %s + %lld IN (SELECT id FROM main.%s WHERE id > %lld))",
+            qc, qc, r->off, qr, r->off);
+    }
+    if (b.n >= sizeof b.s - 1) {
+        fmtn(m->err, sizeof m->err, "%s: statement too long", t->name);
+        return -1;
+    }
+    run(m, b.s, 0, 0, 0, &ok);
+    return ok ? 0 : -1;
+}
+
+/* The columns of decisions other than id and loop_id, as "a,b,c" (with
+ * prefix p. before each when p is not NULL). */
+static void decision_cols(const table *t, const char *p, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = 0;
+    for (int k = 0; k < t->ncols; k++) {
+        if (strcmp(t->col[k], "id") == 0 || strcmp(t->col[k], "loop_id") == 0)
+            continue;
+        len += (size_t)fmtn(out + len, n - len, "%s%s%s\"%s\"", len ? "," : "",
+                                p ? p : "", p ? "." : "", t->col[k]);
+        if (len >= n)
+            break;
+    }
+}
+
+/* Does schema sch ("main", "src") hold table name? */
+static int has_table(merger *m, const char *sch, const char *name)
+{
+    char sql[160];
+    int ok;
+    fmtn(sql, sizeof sql, "SELECT count(*) FROM %s.sqlite_master WHERE type = 'table' AND name = ?1",
+         sch);
+    sqlite3_stmt *q;
+    long long n = 0;
+    if (sqlite3_prepare_v2(m->h, sql, -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) == SQLITE_ROW)
+        n = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    (void)ok;
+    return n > 0;
+}
+
+/* The measured history (libkeelrt's `history` table: per launch loop,
+ * size key and device a sample count, mean and Welford m2; created on
+ * first write, keyed by loop id without a foreign key).  Both sides' rows
+ * are kept: each is moved to OUT's loop at the same source path and
+ * file:line:col and rows of one (loop, size, device) are combined as two
+ * Welford accumulators are (Chan et al.): n = na + nb, d = mb - ma,
+ * mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n.  Saved before the
+ * replaced TUs go, put back after the copy. */
+static int history_save(merger *m, int *have)
+{
+    *have = has_table(m, "src", "history") || has_table(m, "main", "history");
+    if (!*have)
+        return 0;
+    if (!has_table(m, "main", "history")) {
+        sqlite3_stmt *q;
+        char *sql = NULL;
+        if (sqlite3_prepare_v2(m->h, "SELECT sql FROM src.sqlite_master WHERE name = 'history'",
+                               -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+            sql = strdup((const char *)sqlite3_column_text(q, 0));
+        sqlite3_finalize(q);
+        int rc = sql ? exec1(m, sql) : -1;
+        free(sql);
+        if (rc)
+            return -1;
+    }
+    int ok;
+    m->hist_before = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok);
+    if (exec1(m, "DROP TABLE IF EXISTS temp.merge_hist;"
+                 "CREATE TEMP TABLE merge_hist AS SELECT t.path AS m_path, l.file AS m_file,"
+                 " l.line AS m_line, l.col AS m_col, h.size_key, h.n, h.device, h.samples,"
+                 " h.mean_s, h.m2 FROM main.history h JOIN main.loops l ON l.id = h.loop_id"
+                 " JOIN main.translation_units t ON t.id = l.tu_id"
+                 " WHERE t.path IN (SELECT path FROM temp.merge_pick);"
+                 "DELETE FROM main.history WHERE loop_id IN (SELECT l.id FROM main.loops l"
+                 " JOIN main.translation_units t ON t.id = l.tu_id"
+                 " WHERE t.path IN (SELECT path FROM temp.merge_pick))"))
+        return -1;
+    if (has_table(m, "src", "history")
+        && exec1(m, "INSERT INTO temp.merge_hist SELECT t.path, l.file, l.line, l.col, h.size_key,"
+                    " h.n, h.device, h.samples, h.mean_s, h.m2 FROM src.history h"
+                    " JOIN src.loops l ON l.id = h.loop_id"
+                    " JOIN src.translation_units t ON t.id = l.tu_id"))
+        return -1;
+    return 0;
+}
+
+static int history_restore(merger *m, long long *samples)
+{
+    int ok;
+    if (exec1(m, "INSERT INTO main.history(loop_id, size_key, n, device, samples, mean_s, m2)"
+                 " SELECT l.id, h.size_key, h.n, h.device, h.samples, h.mean_s, h.m2"
+                 " FROM temp.merge_hist h JOIN main.translation_units t ON t.path = h.m_path"
+                 " JOIN main.loops l ON l.tu_id = t.id AND l.file = h.m_file"
+                 "  AND l.line = h.m_line AND l.col = h.m_col WHERE true"
+                 " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
+                 "  samples = samples + excluded.samples,"
+                 "  mean_s = mean_s + (excluded.mean_s - mean_s) * excluded.samples"
+                 "           / (samples + excluded.samples),"
+                 "  m2 = m2 + excluded.m2 + (excluded.mean_s - mean_s) * (excluded.mean_s - mean_s)"
+                 "       * samples * excluded.samples / (samples + excluded.samples);"
+                 "DROP TABLE temp.merge_hist"))
+        return -1;
+    *samples = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok)
+             - m->hist_before;
+    return 0;
+}
+
+static int merge_one(merger *m, const char *in, int *taken, int *kept, long long *decisions,
+                     long long *hist)
+{
+    int ok;
+    sqlite3_stmt *a;
+    int have_hist = 0;
+    *taken = *kept = 0;
+    *decisions = *hist = 0;
+    if (sqlite3_prepare_v2(m->h, "ATTACH DATABASE ?1 AS src", -1, &a, NULL) != SQLITE_OK)
+        return fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h)), -1;
+    sqlite3_bind_text(a, 1, in, -1, SQLITE_STATIC);
+    int r = sqlite3_step(a);
+    sqlite3_finalize(a);
+    if (r != SQLITE_DONE)
+        return fmtn(m->err, sizeof m->err, "%s: %s", in, sqlite3_errmsg(m->h)), -1;
+    if (exec1(m, "BEGIN IMMEDIATE"))
+        goto fail_detach;
+    if (exec1(m, "DROP TABLE IF EXISTS temp.merge_pick;"
+                 "CREATE TEMP TABLE merge_pick(id INTEGER PRIMARY KEY, path TEXT);"
+                 "INSERT INTO temp.merge_pick SELECT s.id, s.path FROM src.translation_units s"
+                 " WHERE NOT EXISTS (SELECT 1 FROM main.translation_units o WHERE o.path = s.path"
+                 "                    AND o.compiled_at >= s.compiled_at)"))
+        goto fail;
+    *taken = (int)run(m, "SELECT count(*) FROM temp.merge_pick", 0, 0, 0, &ok);
+    *kept = (int)run(m, "SELECT count(*) FROM src.translation_units WHERE id NOT IN"
+                        " (SELECT id FROM temp.merge_pick)", 0, 0, 0, &ok);
+    table *dec = find(m, "decisions");
+    long long dec_before = dec ? run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) : 0;
+    char cols[2048] = "", pcols[2048] = "", sql[8192];
+    if (dec) {
+        decision_cols(dec, NULL, cols, sizeof cols);
+        decision_cols(dec, "d", pcols, sizeof pcols);
+        /* OUT's decisions of the TUs about to be replaced, by location. */
+        fmtn(sql, sizeof sql,
+                 "DROP TABLE IF EXISTS temp.merge_dec;"
+                 "CREATE TEMP TABLE merge_dec AS SELECT t.path AS m_path, l.file AS m_file,"
+                 " l.line AS m_line, l.col AS m_col, %s FROM main.decisions d"
+                 " JOIN main.loops l ON l.id = d.loop_id"
+                 " JOIN main.translation_units t ON t.id = l.tu_id"
+                 " WHERE t.path IN (SELECT path FROM temp.merge_pick)", pcols);
+        if (exec1(m, sql))
+            goto fail;
+        /* The input's decisions of the TUs it loses, by location. */
+        fmtn(sql, sizeof sql,
+                 "INSERT INTO temp.merge_dec SELECT t.path, l.file, l.line, l.col, %s"
+                 " FROM src.decisions d JOIN src.loops l ON l.id = d.loop_id"
+                 " JOIN src.translation_units t ON t.id = l.tu_id"
+                 " WHERE t.id NOT IN (SELECT id FROM temp.merge_pick)", pcols);
+        if (exec1(m, sql))
+            goto fail;
+    }
+    if (history_save(m, &have_hist))
+        goto fail;
+    if (exec1(m, "DELETE FROM main.translation_units WHERE path IN"
+                 " (SELECT path FROM temp.merge_pick)"))
+        goto fail;
+    for (int i = 0; i < m->n; i++) {
+        table *t = &m->t[i];
+        t->done = 0;
+        t->off = 0;
+        if (t->tu_owned && t->has_id) {
+            char sqlm[160];
+            fmtn(sqlm, sizeof sqlm, "SELECT coalesce(max(id), 0) FROM main.\"%s\"", t->name);
+            t->off = run(m, sqlm, 0, 0, 0, &ok);
+            if (!ok)
+                goto fail;
+        }
+    }
+    /* Tables in foreign-key order: a table after the tables it refers to. */
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (int i = 0; i < m->n; i++) {
+            table *t = &m->t[i];
+            if (!t->tu_owned || t->done)
+                continue;
+            int ready = 1;
+            for (int k = 0; k < t->ncols; k++) {
+                table *r = t->fk_table[k][0] ? find(m, t->fk_table[k]) : NULL;
+                if (r && r != t && r->tu_owned && !r->done)
+                    ready = 0;
+            }
+            if (!ready)
+                continue;
+            if (copy_table(m, t))
+                goto fail;
+            t->done = progress = 1;
+        }
+    }
+    if (dec) {
+        /* Saved decisions onto the winning TU's loop at the same place,
+         * without duplicating a row that is there already. */
+        fmtn(sql, sizeof sql,
+                 "INSERT INTO main.decisions (loop_id, %s) SELECT l.id, %s FROM temp.merge_dec d"
+                 " JOIN main.translation_units t ON t.path = d.m_path"
+                 " JOIN main.loops l ON l.tu_id = t.id AND l.file = d.m_file"
+                 "  AND l.line = d.m_line AND l.col = d.m_col"
+                 " WHERE NOT EXISTS (SELECT 1 FROM main.decisions x WHERE x.loop_id = l.id"
+                 "   AND x.bindings IS d.bindings AND x.device IS d.device"
+                 "   AND x.decided_at IS d.decided_at AND x.verdict IS d.verdict)", cols, pcols);
+        if (exec1(m, sql))
+            goto fail;
+        *decisions = run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) - dec_before;
+    }
+    if (have_hist && history_restore(m, hist))
+        goto fail;
+    table *hc = find(m, "host_calibration");
+    if (hc) {
+        decision_cols(hc, NULL, cols, sizeof cols);
+        fmtn(sql, sizeof sql,
+                 "INSERT INTO main.host_calibration (%s) SELECT %s FROM src.host_calibration s"
+                 " WHERE NOT EXISTS (SELECT 1 FROM main.host_calibration o WHERE o.host IS s.host"
+                 " AND o.measured_at IS s.measured_at)", cols, cols);
+        if (exec1(m, sql))
+            goto fail;
+    }
+    if (exec1(m, "COMMIT"))
+        goto fail;
+    exec1(m, "DROP TABLE IF EXISTS temp.merge_pick; DROP TABLE IF EXISTS temp.merge_dec");
+    exec1(m, "DETACH DATABASE src");
+    return 0;
+fail:
+    {
+        char keep[1024];
+        fmtn(keep, sizeof keep, "%s", m->err);
+        exec1(m, "ROLLBACK");
+        fmtn(m->err, sizeof m->err, "%s", keep);
+    }
+fail_detach:
+    {
+        char keep[1024];
+        fmtn(keep, sizeof keep, "%s", m->err);
+        exec1(m, "DETACH DATABASE src");
+        fmtn(m->err, sizeof m->err, "%s: %s", in, keep);
+    }
+    return -1;
+}
+
+int keel_cmd_merge(int argc, char **argv)
+{
+    char err[1024], ro[PATH_MAX], ri[PATH_MAX];
+    if (argc < 2)
+        return say(2, "merge needs OUT.db and at least one IN.db (see keel --help)");
+    for (int i = 0; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1])
+            return say(2, "unknown option '%s' for merge", argv[i]);
+    /* Every input must be a readable keel database of this schema. */
+    for (int i = 1; i < argc; i++) {
+        db *in;
+        if (db_open(argv[i], DB_READONLY, &in, err, sizeof err))
+            return say(1, "%s", err);
+        db_close(in);
+    }
+    db *d;
+    if (db_open(argv[0], DB_WRITE, &d, err, sizeof err))
+        return say(1, "%s", err);
+    merger *m = calloc(1, sizeof *m);
+    if (!m) {
+        db_close(d);
+        return say(1, "out of memory");
+    }
+    m->h = db_sqlite_(d);
+    int rc = 0;
+    if (load_schema(m)) {
+        rc = say(1, "%s: %s", argv[0], m->err[0] ? m->err : sqlite3_errmsg(m->h));
+        goto done;
+    }
+    int have_out = realpath(argv[0], ro) != NULL;
+    for (int i = 1; i < argc; i++) {
+        if (have_out && realpath(argv[i], ri) && strcmp(ro, ri) == 0) {
+            printf("keel merge: %s is the output, skipped\n", argv[i]);
+            continue;
+        }
+        int taken, kept;
+        long long decs, hist;
+        if (merge_one(m, argv[i], &taken, &kept, &decs, &hist)) {
+            rc = say(1, "%s", m->err);
+            goto done;
+        }
+        printf("keel merge: %s: %d sources taken, %d not newer than %s's kept out, %lld decisions"
+               " added", argv[i], taken, kept, argv[0], decs);
+        if (hist)
+            printf(", %lld history samples added", hist);
+        printf("\n");
+    }
+    int ok;
+    long long ntu = run(m, "SELECT count(*) FROM translation_units", 0, 0, 0, &ok);
+    long long nl = run(m, "SELECT count(*) FROM loops", 0, 0, 0, &ok);
+    printf("keel merge: %s now holds %lld sources, %lld loops\n", argv[0], ntu, nl);
+done:
+    free(m);
+    db_close(d);
+    return rc;
+}

@@ -1,0 +1,755 @@
+/*
+ * scan.c -- `keel scan -p BUILD_DIR [DB]`: analyse a whole project from its
+ * compile database, the way clang-tidy -p does.
+ *
+ * BUILD_DIR/compile_commands.json (CMake's CMAKE_EXPORT_COMPILE_COMMANDS,
+ * Meson, Bear) is an array of {directory, file, command | arguments,
+ * output?}.  It is parsed with SQLite's JSON functions (json_each,
+ * json_extract) in an in-memory connection; a `command` string is split
+ * into words as a POSIX shell would (quotes, backslashes), `arguments` is
+ * taken as it is.  Every entry whose file is C (a .c suffix, or -x c) is
+ * analysed by running keelcc --keel-analysis=only in the entry's directory
+ * with the entry's own arguments: keelcc parses and analyses the source
+ * with the same flags it uses when it compiles, writes the database, and
+ * runs no compile (its llvm-mca stage compiles to assembly in a temporary
+ * folder unless --no-mca).  Compiler wrappers at the front of a command
+ * (ccache, distcc, sccache, icecc) are dropped; the compiler keelcc uses
+ * for the assembly is $KEEL_CC, else clang-19.
+ *
+ * Up to -j N keelcc processes run at once; they write one database
+ * concurrently (WAL, one transaction per file, as under make -j).  On a
+ * terminal a progress line is redrawn on stderr; otherwise scan prints only
+ * its summary.  A file is skipped when its content hash and its compile
+ * (directory, arguments, llvm-mca on/off) are those of the last scan and
+ * its rows are still in the database: table scan_state (created here,
+ * db/SCHEMA.md).  The summary gives the files, loops and nests, and each
+ * failure with its one-line reason (the database's translation_units
+ * message, or keelcc's last stderr line).  Exit status 0 when every file
+ * was analysed, 1 when one failed or the database is unusable, 2 usage.
+ */
+#define _XOPEN_SOURCE 700   /* realpath, strdup, mkstemp */
+#define _DEFAULT_SOURCE
+
+#include "keelcmd.h"
+
+#include "db.h"
+#include "db_private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* snprintf for messages and bounded paths, where cutting is intended. */
+static int fmtn(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+    return k;
+}
+
+static int say(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("keel: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+/* ---- one compile-database entry ---------------------------------------- */
+
+typedef struct {
+    char *directory;    /* absolute */
+    char *file;         /* as written */
+    char *abs;          /* absolute, resolved */
+    int argc;
+    char **argv;        /* compiler arguments without the compiler (and wrappers) */
+    char key[40];       /* resume key: content hash + compile hash */
+    /* result */
+    int state;          /* 0 pending, 1 running, 2 done */
+    int skipped, failed;
+    char *reason;
+    pid_t pid;
+    char log[64];       /* keelcc's stderr */
+} entry;
+
+typedef struct {
+    int n, cap;
+    entry *e;
+    int not_c, dups;
+} entries;
+
+static void entry_free(entry *e)
+{
+    free(e->directory);
+    free(e->file);
+    free(e->abs);
+    for (int i = 0; i < e->argc; i++)
+        free(e->argv[i]);
+    free(e->argv);
+    free(e->reason);
+}
+
+static int push_arg(entry *e, const char *s, size_t n)
+{
+    char **v = realloc(e->argv, sizeof *v * (size_t)(e->argc + 2));
+    if (!v)
+        return -1;
+    e->argv = v;
+    if (!(v[e->argc] = strndup(s, n)))
+        return -1;
+    v[++e->argc] = NULL;
+    return 0;
+}
+
+/* Split a command line into words: blanks separate, '...' is literal,
+ * "..." keeps blanks and takes \" \\ \$ \` escapes, \x outside quotes is x.
+ * 0, or -1 on an unterminated quote / out of memory. */
+static int split_command(const char *s, entry *e)
+{
+    size_t cap = strlen(s) + 1, n;
+    char *w = malloc(cap);
+    if (!w)
+        return -1;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\n')
+            s++;
+        if (!*s)
+            break;
+        n = 0;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
+            if (*s == '\'') {
+                const char *q = strchr(s + 1, '\'');
+                if (!q)
+                    goto bad;
+                memcpy(w + n, s + 1, (size_t)(q - s - 1));
+                n += (size_t)(q - s - 1);
+                s = q + 1;
+            } else if (*s == '"') {
+                for (s++; *s && *s != '"'; s++) {
+                    if (*s == '\\' && s[1] && strchr("\"\\$`", s[1]))
+                        s++;
+                    w[n++] = *s;
+                }
+                if (*s != '"')
+                    goto bad;
+                s++;
+            } else if (*s == '\\' && s[1]) {
+                w[n++] = s[1];
+                s += 2;
+            } else
+                w[n++] = *s++;
+        }
+        if (push_arg(e, w, n))
+            goto bad;
+    }
+    free(w);
+    return 0;
+bad:
+    free(w);
+    return -1;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Drop the compiler and any wrapper in front of it: "ccache cc -c x.c"
+ * and "/usr/bin/cc -c x.c" both leave "-c x.c". */
+static void drop_compiler(entry *e)
+{
+    static const char *const wrappers[] = { "ccache", "distcc", "sccache", "icecc", NULL };
+    int k = 0;
+    while (k < e->argc) {
+        const char *b = base_name(e->argv[k]);
+        int wrap = 0;
+        for (int i = 0; wrappers[i]; i++)
+            wrap |= strcmp(b, wrappers[i]) == 0;
+        k++;
+        if (!wrap || k == e->argc || e->argv[k][0] == '-')
+            break;
+    }
+    for (int i = 0; i < k; i++)
+        free(e->argv[i]);
+    memmove(e->argv, e->argv + k, sizeof *e->argv * (size_t)(e->argc - k + 1));
+    e->argc -= k;
+}
+
+static int is_c(const entry *e)
+{
+    int lang = -1;
+    for (int i = 0; i < e->argc; i++) {
+        const char *a = e->argv[i];
+        if (strcmp(a, "-x") == 0 && i + 1 < e->argc)
+            lang = strcmp(e->argv[i + 1], "c") == 0;
+        else if (strncmp(a, "-x", 2) == 0 && a[2])
+            lang = strcmp(a + 2, "c") == 0;
+    }
+    if (lang >= 0)
+        return lang;
+    size_t n = strlen(e->file);
+    return n > 2 && strcmp(e->file + n - 2, ".c") == 0;
+}
+
+/* FNV-1a, 64 bits, continued from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* key = hash of the file's bytes ':' hash of the compile; "" when the
+ * file cannot be read. */
+static void make_key(entry *e, int mca)
+{
+    FILE *f = fopen(e->abs, "rb");
+    uint64_t h = 1469598103934665603ULL, c = h;
+    char buf[65536];
+    size_t n;
+    e->key[0] = 0;
+    if (!f)
+        return;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        h = fnv(h, buf, n);
+    fclose(f);
+    c = fnv(c, e->directory, strlen(e->directory) + 1);
+    for (int i = 0; i < e->argc; i++)
+        c = fnv(c, e->argv[i], strlen(e->argv[i]) + 1);
+    c = fnv(c, mca ? "mca" : "-", 3);
+    const char *cc = getenv("KEEL_CC");
+    if (cc)
+        c = fnv(c, cc, strlen(cc));
+    fmtn(e->key, sizeof e->key, "%016llx:%016llx", (unsigned long long)h,
+             (unsigned long long)c);
+}
+
+/* Read BUILD_DIR/compile_commands.json (or a .json path) into *out. */
+static int read_compdb(const char *where, entries *out, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    size_t wl = strlen(where);
+    if (wl > 5 && strcmp(where + wl - 5, ".json") == 0)
+        fmtn(path, sizeof path, "%s", where);
+    else
+        fmtn(path, sizeof path, "%s/compile_commands.json", where);
+    FILE *f = fopen(path, "rb");
+    if (!f || fstat(fileno(f), &st) != 0) {
+        fmtn(err, errlen, "%s: %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    char *text = malloc((size_t)st.st_size + 1);
+    size_t got = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
+    fclose(f);
+    if (!text) {
+        fmtn(err, errlen, "out of memory");
+        return -1;
+    }
+    text[got] = 0;
+
+    sqlite3 *m = NULL;
+    sqlite3_stmt *q = NULL, *qa = NULL;
+    int rc = -1;
+    if (sqlite3_open(":memory:", &m) != SQLITE_OK)
+        goto done;
+    if (sqlite3_prepare_v2(m, "SELECT json_valid(?1) AND json_type(?1) = 'array'", -1, &q, NULL)
+        != SQLITE_OK)
+        goto sqlerr;
+    sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) != SQLITE_ROW || sqlite3_column_int(q, 0) != 1) {
+        fmtn(err, errlen, "%s: not a compile database (want a JSON array)", path);
+        goto done;
+    }
+    sqlite3_finalize(q);
+    q = NULL;
+    if (sqlite3_prepare_v2(m,
+            "SELECT json_extract(value, '$.directory'), json_extract(value, '$.file'),"
+            "       json_extract(value, '$.command'), json_extract(value, '$.arguments'),"
+            "       json_type(value, '$.arguments'), key"
+            "  FROM json_each(?1) ORDER BY key", -1, &q, NULL) != SQLITE_OK
+        || sqlite3_prepare_v2(m, "SELECT value FROM json_each(?1) ORDER BY key", -1, &qa, NULL)
+           != SQLITE_OK)
+        goto sqlerr;
+    sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
+    int r;
+    while ((r = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *dir = (const char *)sqlite3_column_text(q, 0);
+        const char *file = (const char *)sqlite3_column_text(q, 1);
+        const char *cmd = (const char *)sqlite3_column_text(q, 2);
+        const char *args = (const char *)sqlite3_column_text(q, 3);
+        const char *atype = (const char *)sqlite3_column_text(q, 4);
+        int idx = sqlite3_column_int(q, 5);
+        if (!dir || !file || (!cmd && !(atype && strcmp(atype, "array") == 0))) {
+            fmtn(err, errlen, "%s: entry %d: needs directory, file and command or arguments",
+                     path, idx);
+            goto done;
+        }
+        entry e = { 0 };
+        char real[PATH_MAX], joined[2 * PATH_MAX + 2];
+        e.directory = strdup(dir);
+        e.file = strdup(file);
+        if (!e.directory || !e.file)
+            goto oom;
+        if (atype && strcmp(atype, "array") == 0) {
+            sqlite3_reset(qa);
+            sqlite3_bind_text(qa, 1, args, -1, SQLITE_TRANSIENT);
+            while (sqlite3_step(qa) == SQLITE_ROW) {
+                const char *a = (const char *)sqlite3_column_text(qa, 0);
+                if (push_arg(&e, a ? a : "", a ? strlen(a) : 0)) {
+                    entry_free(&e);
+                    goto oom;
+                }
+            }
+        } else if (split_command(cmd, &e)) {
+            entry_free(&e);
+            fmtn(err, errlen, "%s: entry %d: unterminated quote in command", path, idx);
+            goto done;
+        }
+        drop_compiler(&e);
+        if (file[0] == '/')
+            fmtn(joined, sizeof joined, "%s", file);
+        else
+            fmtn(joined, sizeof joined, "%s/%s", dir, file);
+        e.abs = strdup(realpath(joined, real) ? real : joined);
+        if (!e.abs) {
+            entry_free(&e);
+            goto oom;
+        }
+        if (!is_c(&e)) {
+            out->not_c++;
+            entry_free(&e);
+            continue;
+        }
+        int dup = 0;
+        for (int i = 0; i < out->n && !dup; i++)
+            dup = strcmp(out->e[i].abs, e.abs) == 0;
+        if (dup) {          /* keelcc keys rows by source path: the first compile wins */
+            out->dups++;
+            entry_free(&e);
+            continue;
+        }
+        if (out->n == out->cap) {
+            int cap = out->cap ? 2 * out->cap : 64;
+            entry *v = realloc(out->e, sizeof *v * (size_t)cap);
+            if (!v) {
+                entry_free(&e);
+                goto oom;
+            }
+            out->e = v;
+            out->cap = cap;
+        }
+        out->e[out->n++] = e;
+    }
+    if (r != SQLITE_DONE)
+        goto sqlerr;
+    rc = 0;
+    goto done;
+oom:
+    fmtn(err, errlen, "out of memory");
+    goto done;
+sqlerr:
+    fmtn(err, errlen, "%s: %s", path, sqlite3_errmsg(m));
+done:
+    sqlite3_finalize(q);
+    sqlite3_finalize(qa);
+    sqlite3_close(m);
+    free(text);
+    return rc;
+}
+
+/* ---- running keelcc ----------------------------------------------------- */
+
+static void keelcc_path(char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    fmtn(out, n, "keelcc");
+    if (len > 0) {
+        exe[len] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            char p[PATH_MAX + 16];
+            fmtn(p, sizeof p, "%s/keelcc", exe);
+            if (access(p, X_OK) == 0)
+                fmtn(out, n, "%s", p);
+        }
+    }
+}
+
+static pid_t start(const char *keelcc, const char *dbopt, int mca, entry *e)
+{
+    char **argv = calloc((size_t)e->argc + 6, sizeof *argv);
+    int fd;
+    if (!argv)
+        return -1;
+    fmtn(e->log, sizeof e->log, "/tmp/keel-scan-XXXXXX");
+    if ((fd = mkstemp(e->log)) < 0) {
+        e->log[0] = 0;
+        free(argv);
+        return -1;
+    }
+    int n = 0;
+    argv[n++] = (char *)keelcc;
+    argv[n++] = "--keel-analysis=only";
+    argv[n++] = (char *)dbopt;
+    if (!mca)
+        argv[n++] = "--keel-mca=off";
+    for (int i = 0; i < e->argc; i++)
+        argv[n++] = e->argv[i];
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int nul = open("/dev/null", 0);
+        if (nul >= 0)
+            dup2(nul, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        if (chdir(e->directory) != 0) {
+            fprintf(stderr, "keelcc: error: cannot enter %s: %s\n", e->directory,
+                    strerror(errno));
+            _exit(126);
+        }
+        const char *cc = getenv("KEEL_CC");
+        if (!cc || !*cc)
+            setenv("KEEL_CC", "clang-19", 1);
+        execv(keelcc, argv);
+        execvp(keelcc, argv);
+        fprintf(stderr, "keelcc: error: cannot run %s: %s\n", keelcc, strerror(errno));
+        _exit(127);
+    }
+    close(fd);
+    free(argv);
+    return pid;
+}
+
+/* The last non-empty line of a file, as a new string ("" when none). */
+static char *last_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024], last[1024] = "";
+    if (f) {
+        while (fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\n")] = 0;
+            if (line[0])
+                fmtn(last, sizeof last, "%s", line);
+        }
+        fclose(f);
+    }
+    return strdup(last);
+}
+
+/* ---- the resume table --------------------------------------------------- */
+
+static const char scan_table[] =
+    "CREATE TABLE IF NOT EXISTS scan_state ("
+    " path TEXT PRIMARY KEY,"
+    " key TEXT NOT NULL,"
+    " status TEXT NOT NULL,"
+    " message TEXT,"
+    " scanned_at TEXT NOT NULL)";
+
+static int stored_key(sqlite3 *h, const entry *e, char **status, char **message)
+{
+    sqlite3_stmt *q;
+    int same = 0;
+    if (sqlite3_prepare_v2(h,
+            "SELECT s.status, s.message FROM scan_state s"
+            " WHERE s.path = ?1 AND s.key = ?2"
+            "   AND EXISTS (SELECT 1 FROM translation_units t WHERE t.path = ?1)",
+            -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(q, 1, e->abs, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, e->key, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        const char *s = (const char *)sqlite3_column_text(q, 0);
+        const char *m = (const char *)sqlite3_column_text(q, 1);
+        *status = strdup(s ? s : "ok");
+        *message = m ? strdup(m) : NULL;
+        same = 1;
+    }
+    sqlite3_finalize(q);
+    return same;
+}
+
+/* After keelcc finished: the TU row's status (1 row found, 0 none). */
+static int tu_status(sqlite3 *h, const char *path, char **status, char **message)
+{
+    sqlite3_stmt *q;
+    int found = 0;
+    if (sqlite3_prepare_v2(h, "SELECT status, message FROM translation_units WHERE path = ?1",
+                           -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(q, 1, path, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        const char *s = (const char *)sqlite3_column_text(q, 0);
+        const char *m = (const char *)sqlite3_column_text(q, 1);
+        *status = strdup(s ? s : "?");
+        *message = m ? strdup(m) : NULL;
+        found = 1;
+    }
+    sqlite3_finalize(q);
+    return found;
+}
+
+static void save_state(sqlite3 *h, const entry *e, const char *status, const char *message)
+{
+    sqlite3_stmt *q;
+    char now[32];
+    time_t t = time(NULL);
+    strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    if (sqlite3_prepare_v2(h,
+            "INSERT INTO scan_state(path, key, status, message, scanned_at)"
+            " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(path) DO UPDATE SET"
+            " key = excluded.key, status = excluded.status, message = excluded.message,"
+            " scanned_at = excluded.scanned_at", -1, &q, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_text(q, 1, e->abs, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, e->key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, status, -1, SQLITE_STATIC);
+    if (message)
+        sqlite3_bind_text(q, 4, message, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 5, now, -1, SQLITE_STATIC);
+    sqlite3_step(q);
+    sqlite3_finalize(q);
+}
+
+/* Loops and nests the database holds for the scanned files. */
+static void count_loops(sqlite3 *h, const entries *es, long *loops, long *nests)
+{
+    sqlite3_stmt *q;
+    *loops = *nests = 0;
+    if (sqlite3_prepare_v2(h,
+            "SELECT count(*), count(*) FILTER (WHERE l.depth = 0) FROM loops l"
+            " JOIN translation_units t ON t.id = l.tu_id WHERE t.path = ?1",
+            -1, &q, NULL) != SQLITE_OK)
+        return;
+    for (int i = 0; i < es->n; i++) {
+        sqlite3_reset(q);
+        sqlite3_bind_text(q, 1, es->e[i].abs, -1, SQLITE_STATIC);
+        if (sqlite3_step(q) == SQLITE_ROW) {
+            *loops += sqlite3_column_int64(q, 0);
+            *nests += sqlite3_column_int64(q, 1);
+        }
+    }
+    sqlite3_finalize(q);
+}
+
+/* The path for messages: relative to the cwd when under it. */
+static const char *rel(const char *p)
+{
+    static char cwd[PATH_MAX];
+    if (!cwd[0] && !getcwd(cwd, sizeof cwd))
+        return p;
+    size_t n = strlen(cwd);
+    if (n > 1 && strncmp(p, cwd, n) == 0 && p[n] == '/')
+        return p + n + 1;
+    return p;
+}
+
+static void progress(int tty, int done, int total, const char *what)
+{
+    if (!tty)
+        return;
+    int width = 100;
+    fprintf(stderr, "\r\033[K[%d/%d] %.*s", done, total, width, what ? rel(what) : "");
+    fflush(stderr);
+}
+
+int keel_cmd_scan(int argc, char **argv, const char *default_db)
+{
+    const char *build = NULL, *dbpath = NULL;
+    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), mca = 1, force = 0;
+    if (jobs < 1)
+        jobs = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-p") == 0 || strcmp(a, "-j") == 0) {
+            if (i + 1 == argc)
+                return say(2, "%s needs a value", a);
+            if (a[1] == 'p')
+                build = argv[++i];
+            else if ((jobs = atoi(argv[++i])) < 1)
+                return say(2, "bad -j '%s'", argv[i]);
+        } else if (strncmp(a, "-p", 2) == 0 && a[2])
+            build = a + 2 + (a[2] == '=');
+        else if (strncmp(a, "-j", 2) == 0 && a[2]) {
+            if ((jobs = atoi(a + 2)) < 1)
+                return say(2, "bad -j '%s'", a + 2);
+        } else if (strcmp(a, "--no-mca") == 0)
+            mca = 0;
+        else if (strcmp(a, "--force") == 0)
+            force = 1;
+        else if (a[0] == '-' && a[1])
+            return say(2, "unknown option '%s' for scan (see keel help scan)", a);
+        else if (!dbpath)
+            dbpath = a;
+        else
+            return say(2, "too many arguments for scan (see keel help scan)");
+    }
+    if (!build)
+        return say(2, "scan needs -p BUILD_DIR (the folder of compile_commands.json)");
+    if (!dbpath)
+        dbpath = default_db;
+
+    char err[1024];
+    entries es = { 0 };
+    if (read_compdb(build, &es, err, sizeof err))
+        return say(1, "%s", err);
+
+    /* Create or migrate the database once, before the parallel writers. */
+    db *d = NULL;
+    if (db_open(dbpath, DB_WRITE, &d, err, sizeof err))
+        return say(1, "%s", err);
+    sqlite3 *h = db_sqlite_(d);
+    char *emsg = NULL;
+    if (sqlite3_exec(h, scan_table, NULL, NULL, &emsg) != SQLITE_OK) {
+        say(1, "%s: %s", dbpath, emsg ? emsg : "cannot create scan_state");
+        sqlite3_free(emsg);
+        db_close(d);
+        return 1;
+    }
+    char absdb[PATH_MAX], dbopt[PATH_MAX + 16], keelcc[PATH_MAX];
+    fmtn(dbopt, sizeof dbopt, "--keel-db=%s", realpath(dbpath, absdb) ? absdb : dbpath);
+    keelcc_path(keelcc, sizeof keelcc);
+
+    int todo = 0, skipped = 0;
+    for (int i = 0; i < es.n; i++) {
+        entry *e = &es.e[i];
+        char *st = NULL, *msg = NULL;
+        make_key(e, mca);
+        if (!e->key[0]) {
+            e->state = 2;
+            e->failed = 1;
+            e->reason = strdup("cannot read the source");
+        } else if (!force && stored_key(h, e, &st, &msg)) {
+            e->state = 2;
+            e->skipped = 1;
+            skipped++;
+            if (strcmp(st, "ok") != 0) {
+                e->failed = 1;
+                e->reason = msg;
+                msg = NULL;
+            }
+        } else
+            todo++;
+        free(st);
+        free(msg);
+    }
+
+    int tty = isatty(2), running = 0, finished = 0, next = 0;
+    while (finished < todo) {
+        while (running < jobs && next < es.n) {
+            entry *e = &es.e[next++];
+            if (e->state != 0)
+                continue;
+            e->pid = start(keelcc, dbopt, mca, e);
+            if (e->pid < 0) {
+                e->state = 2;
+                e->failed = 1;
+                e->reason = strdup("cannot start keelcc");
+                finished++;
+                continue;
+            }
+            e->state = 1;
+            running++;
+            progress(tty, finished, todo, e->abs);
+        }
+        if (running == 0)
+            break;
+        int status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        entry *e = NULL;
+        for (int i = 0; i < es.n && !e; i++)
+            if (es.e[i].state == 1 && es.e[i].pid == pid)
+                e = &es.e[i];
+        if (!e)
+            continue;
+        running--;
+        finished++;
+        e->state = 2;
+        char *st = NULL, *msg = NULL;
+        if (WIFSIGNALED(status)) {
+            char b[64];
+            fmtn(b, sizeof b, "keelcc killed by signal %d", WTERMSIG(status));
+            e->failed = 1;
+            e->reason = strdup(b);
+        } else if (WEXITSTATUS(status) != 0 || !tu_status(h, e->abs, &st, &msg)) {
+            e->failed = 1;
+            e->reason = last_line(e->log);
+            if (e->reason && !e->reason[0]) {
+                free(e->reason);
+                e->reason = strdup("keelcc recorded nothing");
+            }
+        } else {
+            if (strcmp(st, "ok") != 0) {
+                e->failed = 1;
+                e->reason = msg ? strdup(msg) : strdup("analysis failed");
+            }
+            save_state(h, e, st, msg);
+        }
+        free(st);
+        free(msg);
+        if (e->log[0])
+            unlink(e->log);
+        progress(tty, finished, todo, e->abs);
+    }
+    if (tty)
+        fputs("\r\033[K", stderr);
+
+    long loops, nests;
+    int failed = 0, analysed = 0;
+    count_loops(h, &es, &loops, &nests);
+    for (int i = 0; i < es.n; i++) {
+        failed += es.e[i].failed;
+        analysed += !es.e[i].failed && !es.e[i].skipped;
+    }
+    printf("keel scan: %d C files in the compile database: %d analysed, %d unchanged (skipped),"
+           " %d failed\n", es.n, analysed, skipped, failed);
+    if (es.not_c || es.dups)
+        printf("keel scan: %d entries not C, %d repeated files (first compile used)\n", es.not_c,
+               es.dups);
+    printf("keel scan: %ld loops in %ld nests in %s\n", loops, nests, dbpath);
+    if (failed) {
+        printf("failed:\n");
+        for (int i = 0; i < es.n; i++)
+            if (es.e[i].failed)
+                printf("  %s: %s%s\n", rel(es.e[i].abs), es.e[i].reason ? es.e[i].reason : "?",
+                       es.e[i].skipped ? " (unchanged since the last scan)" : "");
+    }
+    for (int i = 0; i < es.n; i++)
+        entry_free(&es.e[i]);
+    free(es.e);
+    db_close(d);
+    return failed ? 1 : 0;
+}
