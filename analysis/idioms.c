@@ -208,16 +208,58 @@ static int backward(const ir_loop *l, const ir_access *w, const int64_t *off)
     return have && delta != 0 && (delta > 0) != (l->step > 0);
 }
 
+/* The reads of statement si and, through the scalars it reads, of the
+ * statements that set them earlier in the same iteration (`aik = A[i][k]`
+ * hoisted out of the j loop, `s = in[y-1][x-1] + ...` before `out[y][x] =
+ * s / 9`): a defining statement lies in loop sl or one enclosing it, before
+ * si, writes that scalar and no array.  Returns the count (at most max). */
+static int eff_reads(const ir_tu *tu, int sl, int si, const ir_access **out, int max)
+{
+    const ir_stmt *s = &tu->loops[sl].stmts[si];
+    int n = 0;
+    for (int a = 0; a < s->nacc && n < max; a++)
+        if (!s->acc[a].is_write)
+            out[n++] = &s->acc[a];
+    for (int v = 0; v < s->nscalars; v++) {
+        const ir_scalar *sc = &s->scalars[v];
+        if (sc->is_write)
+            continue;
+        int written_here = 0;
+        for (int u = 0; u < s->nscalars; u++)
+            written_here |= s->scalars[u].is_write && strcmp(s->scalars[u].name, sc->name) == 0;
+        if (written_here)
+            continue;
+        const ir_stmt *def = NULL;
+        for (int l = sl; l >= 0 && !def; l = tu->loops[l].parent)
+            for (int k = tu->loops[l].nstmts - 1; k >= 0 && !def; k--) {
+                const ir_stmt *d = &tu->loops[l].stmts[k];
+                if (d->line > s->line || (d->line == s->line && d->col >= s->col))
+                    continue;
+                int wr = 0, aw = 0;
+                for (int u = 0; u < d->nscalars; u++)
+                    wr |= d->scalars[u].is_write && strcmp(d->scalars[u].name, sc->name) == 0;
+                for (int a = 0; a < d->nacc; a++)
+                    aw |= d->acc[a].is_write;
+                if (wr && !aw && !d->conditional)
+                    def = d;
+            }
+        for (int a = 0; def && a < def->nacc && n < max; a++)
+            out[n++] = &def->acc[a];
+    }
+    return n;
+}
+
 /* Stencil test of write w against the reads of array `arr`; adds an
  * instance and returns 1 when it holds. */
 static int try_stencil(ctx *c, int sl, int si, const ir_access *w, const char *arr)
 {
-    const ir_stmt *s = &c->tu->loops[sl].stmts[si];
     const ir_loop *l = &c->tu->loops[sl];
     int64_t offs[32][8];
     int n = 0, nonzero = 0, allback = 1;
-    for (int a = 0; a < s->nacc && n < 32; a++) {
-        const ir_access *r = &s->acc[a];
+    const ir_access *rd[64];
+    int nrd = eff_reads(c->tu, sl, si, rd, 64);
+    for (int a = 0; a < nrd && n < 32; a++) {
+        const ir_access *r = rd[a];
         if (r->is_write || strcmp(r->array, arr) != 0)
             continue;
         int64_t off[8];
@@ -343,21 +385,26 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
 {
     const ir_tu *tu = c->tu;
     const ir_stmt *s = &tu->loops[sl].stmts[si];
-    /* reads other than the target element itself */
-    int other[64], no = 0;
-    for (int a = 0; a < s->nacc && no < 64; a++) {
-        const ir_access *r = &s->acc[a];
-        if (r->is_write || (w && same_tuple(r, w)))
+    /* reads other than the target element itself (and the operands
+     * hoisted into scalars, for matmul and matvec only) */
+    const ir_access *oth[64], *rd[64];
+    int no = 0, nrd = eff_reads(tu, sl, si, rd, 64), nown = 0, nown_kept = 0;
+    for (int a = 0; a < s->nacc; a++)
+        nown += !s->acc[a].is_write;
+    for (int a = 0; a < nrd && no < 64; a++) {
+        if (w && same_tuple(rd[a], w))
             continue;
-        other[no++] = a;
+        if (a < nown)
+            nown_kept++;
+        oth[no++] = rd[a];
     }
     int red = -1;
     for (int k = 0; k < nch && red < 0; k++) {
         const char *iv = tu->loops[ch[k]].iv;
         if (!iv || (w && acc_mentions(w, iv)))
             continue;
-        for (int o = 0; o < no; o++)
-            if (acc_mentions(&s->acc[other[o]], iv)) {
+        for (int o = 0; o < nown_kept; o++)
+            if (acc_mentions(oth[o], iv)) {
                 red = ch[k];
                 break;
             }
@@ -392,7 +439,7 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
         for (int y = 0; y < no; y++) {
             if (x == y)
                 continue;
-            const ir_access *X = &s->acc[other[x]], *Y = &s->acc[other[y]];
+            const ir_access *X = oth[x], *Y = oth[y];
             if (!acc_mentions(X, kv) || !acc_mentions(Y, kv))
                 continue;
             for (int a = 0; a < nf; a++)
@@ -414,7 +461,7 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
         for (int y = 0; y < no; y++) {
             if (x == y)
                 continue;
-            const ir_access *X = &s->acc[other[x]], *Y = &s->acc[other[y]];
+            const ir_access *X = oth[x], *Y = oth[y];
             if (!acc_mentions(X, kv) || !acc_mentions(Y, kv))
                 continue;
             int yf = 0, xa = 0;
@@ -426,6 +473,22 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
                 char xt[256], yt[256];
                 acc_text(X, xt, sizeof xt);
                 acc_text(Y, yt, sizeof yt);
+                /* a convolution (FIR): X is read at out + k in one
+                 * dimension, a window sliding with the output */
+                for (int d = 0; d < X->ndims; d++)
+                    for (int a = 0; a < nf; a++) {
+                        kx_expr *ck = kx_coeff(X->index[d], kv), *ca = kx_coeff(X->index[d], F[a]);
+                        int64_t vk = 0, va = 0;
+                        int conv = ck && ca && kx_is_const(ck, &vk) && kx_is_const(ca, &va)
+                                   && (vk == 1 || vk == -1) && va == 1;
+                        kx_free(ck);
+                        kx_free(ca);
+                        if (conv) {
+                            add(c, IDIOM_STENCIL, red, sl, si, "out %s; R %s (window); R %s (taps); over %s",
+                                ot, xt, yt, kv);
+                            return;
+                        }
+                    }
                 add(c, IDIOM_MATVEC, red, sl, si, "out %s; R %s (matrix); R %s (vector); over %s",
                     ot, xt, yt, kv);
                 return;
@@ -480,20 +543,71 @@ static void statement(ctx *c, int sl, int si)
         if (!acc_mentions(w, l->iv))
             continue;
         int special = try_transpose(c, sl, si, w, ch, nch);
-        /* stencil: once per distinct read array */
-        for (int b = 0; b < s->nacc; b++) {
-            const ir_access *r = &s->acc[b];
-            if (r->is_write)
-                continue;
+        /* stencil: once per distinct read array (also through scalars) */
+        const ir_access *rd[64];
+        int nrd = eff_reads(tu, sl, si, rd, 64);
+        for (int b = 0; b < nrd; b++) {
             int seen = 0;
             for (int e = 0; e < b && !seen; e++)
-                seen = !s->acc[e].is_write && strcmp(s->acc[e].array, r->array) == 0;
+                seen = strcmp(rd[e]->array, rd[b]->array) == 0;
             if (!seen)
-                special |= try_stencil(c, sl, si, w, r->array);
+                special |= try_stencil(c, sl, si, w, rd[b]->array);
         }
         if (!special)
             add(c, IDIOM_STREAM, sl, sl, si, "W %s", wt);
     }
+    /* gather into a scalar: indirect reads, no array written */
+    int array_write = 0, scalar_write = 0;
+    for (int a = 0; a < s->nacc; a++)
+        array_write |= s->acc[a].is_write;
+    for (int v = 0; v < s->nscalars; v++)
+        scalar_write |= s->scalars[v].is_write;
+    if (any_indirect && !array_write && scalar_write)
+        for (int b = 0; b < s->nacc; b++)
+            if (acc_indirect(&s->acc[b])) {
+                char rt[256];
+                acc_text(&s->acc[b], rt, sizeof rt);
+                add(c, IDIOM_GATHER, sl, sl, si, "W scalar; R %s", rt);
+                break;
+            }
+    /* folds the reading rule misses, attached to the statement's loop
+     * (no break in it): a counter under a condition (`if (a[i] > t) c++`),
+     * a select under a condition that compares the scalar with the value
+     * (`if (a[i] > m) m = a[i]`), and argmax's index (`arg = i`) */
+    if (s->conditional && l->iv && !l->n_break && !l->n_goto && !l->n_return)
+        for (int v = 0; v < s->nscalars; v++) {
+            const ir_scalar *sc = &s->scalars[v];
+            if (!sc->is_write || is_chain_iv(tu, ch, nch, sc->name))
+                continue;
+            const char *t = s->text ? s->text : "";
+            size_t n = strlen(sc->name);
+            int read = 0;
+            for (int u = 0; u < s->nscalars; u++)
+                read |= !s->scalars[u].is_write && strcmp(s->scalars[u].name, sc->name) == 0;
+            int other_mentions_iv = 0;
+            for (int b = 0; b < s->nacc; b++)
+                other_mentions_iv |= acc_mentions(&s->acc[b], l->iv);
+            int fold = 0;
+            if (read && !other_mentions_iv && strncmp(t, sc->name, n) == 0
+                && (strcmp(t + n, "++") == 0 || strncmp(t + n, " += ", 4) == 0
+                    || strcmp(t + n, "--") == 0 || strncmp(t + n, " -= ", 4) == 0))
+                fold = 1;                           /* counter */
+            if (!read && strncmp(t, sc->name, n) == 0 && strncmp(t + n, " = ", 3) == 0) {
+                const char *e = t + n + 3;
+                if (strcmp(e, l->iv) == 0)
+                    fold = 1;                       /* argmax / argmin index */
+                for (int k = 0; k < l->nstmts && !fold; k++) {
+                    const char *ct = l->stmts[k].text ? l->stmts[k].text : "";
+                    if (k != si && (strchr(ct, '<') || strchr(ct, '>')) && strstr(ct, e)
+                        && strstr(ct, sc->name) && !strchr(ct, '=') && other_mentions_iv)
+                        fold = 1;                   /* compared select: min / max */
+                }
+            }
+            if (fold) {
+                add(c, IDIOM_REDUCTION, sl, sl, si, "fold %s; over %s", sc->name, l->iv);
+                break;
+            }
+        }
     /* scalar accumulators */
     for (int v = 0; v < s->nscalars; v++) {
         const ir_scalar *sc = &s->scalars[v];

@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/set.h>
+
 typedef struct {
     int loop, stmt, acc;
     const ir_access *a;
@@ -27,6 +31,7 @@ typedef struct {
     ip_loop *il;
     ref_t *refs;
     int nrefs;
+    isl_ctx *isl;        /* exact test (NULL: not available) */
 } ctx_t;
 
 const char *par_verdict_name(par_verdict v)
@@ -73,41 +78,86 @@ static void access_text(const ir_access *a, char *buf, size_t cap)
     }
 }
 
-/* Statement `X op= e` with op in + - *, or `X = X + e`, `X = X - e`,
- * `X = e + X` (X once on the right, e without ?:, comparisons, logic):
- * a reduction update of its first access (name NULL) or of
- * scalar `name`. */
+/* Split statement text at its top-level assignment: the left side ends at
+ * the first `op=`, `=` or postfix `++`/`--` outside brackets; a prefix
+ * `++X`/`--X` has X as left side.  *op: '+' (+=, -=, ++, --), '*' (*=),
+ * '=' (plain), 0 none.  Returns the length of the left side, *rhs its
+ * right side (NULL for ++/--). */
+static size_t split_assign(const char *t, char *op, const char **rhs)
+{
+    *op = 0;
+    *rhs = NULL;
+    if ((t[0] == '+' && t[1] == '+') || (t[0] == '-' && t[1] == '-')) {
+        *op = '+';
+        return 0;
+    }
+    int depth = 0;
+    for (const char *p = t; *p; p++) {
+        if (*p == '[' || *p == '(')
+            depth++;
+        else if (*p == ']' || *p == ')')
+            depth--;
+        if (depth != 0)
+            continue;
+        if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-' )) {
+            if (p[2] != '\0')
+                return 0;
+            *op = '+';
+            return (size_t)(p - t);
+        }
+        if ((p[0] == '+' || p[0] == '-' || p[0] == '*') && p[1] == '=') {
+            *op = p[0] == '*' ? '*' : '+';
+            *rhs = p + 2;
+            return (size_t)(p - t);
+        }
+        if (p[0] == '=' && p[1] != '=' && p > t && p[-1] != '=' && p[-1] != '!'
+            && p[-1] != '<' && p[-1] != '>') {
+            *op = '=';
+            *rhs = p + 1;
+            return (size_t)(p - t);
+        }
+        if (p[0] == '-' && p[1] == '>')
+            p++;
+    }
+    return 0;
+}
+
+/* Statement `X op= e` with op in + - *, `X++`, `++X`, `X--`, or `X = X + e`,
+ * `X = X - e`, `X = e + X` (X once on the right, e without ?:, comparisons,
+ * logic): a reduction update of its first written access (name NULL) or
+ * of scalar `name`.  Returns '+' (additive) or '*', 0 when it is none. */
 static int compound_update(const ir_stmt *s, const char *name)
 {
-    const char *t = s->text ? s->text : "", *lhs = t;
-    if (name) {
-        size_t n = strlen(name);
-        if (strncmp(t, name, n) != 0)
-            return 0;
-        t += n;
-    } else {
-        if (s->nacc == 0 || strncmp(t, s->acc[0].array, strlen(s->acc[0].array)) != 0)
-            return 0;
-        int depth = 0;
-        const char *p = t + strlen(s->acc[0].array);
-        if (*p != '[')
-            return 0;
-        for (; *p; p++) {
-            if (*p == '[') depth++;
-            else if (*p == ']' && --depth == 0) {
-                if (p[1] != '[') { p++; break; }
-            }
-        }
-        t = p;
+    const char *t = s->text ? s->text : "", *rhs;
+    char op;
+    size_t lhs_len = split_assign(t, &op, &rhs);
+    const char *lhs = t;
+    if (op == '+' && !rhs && lhs_len == 0 && (t[0] == '+' || t[0] == '-')) {
+        lhs = t + 2;            /* ++X */
+        lhs_len = strlen(lhs);
     }
-    size_t lhs_len = (size_t)(t - lhs);
-    while (*t == ' ')
-        t++;
-    if ((t[0] == '+' || t[0] == '-' || t[0] == '*') && t[1] == '=')
-        return 1;
-    if (t[0] != '=' || t[1] == '=')
+    while (lhs_len > 0 && lhs[lhs_len - 1] == ' ')
+        lhs_len--;
+    if (op == 0 || lhs_len == 0)
         return 0;
-    t++;
+    if (name) {
+        if (strlen(name) != lhs_len || strncmp(lhs, name, lhs_len) != 0)
+            return 0;
+    } else {
+        /* the left side is an access: the statement writes an array and
+         * no scalar of that text */
+        int w = 0;
+        for (int a = 0; a < s->nacc; a++)
+            w |= s->acc[a].is_write;
+        if (!w)
+            return 0;
+        for (int v = 0; v < s->nscalars; v++)
+            if (s->scalars[v].is_write)
+                return 0;
+    }
+    if (op != '=')
+        return op;
+    t = rhs;
     while (*t == ' ')
         t++;
     /* The right side must hold X once and no operator that binds less
@@ -115,7 +165,7 @@ static int compound_update(const ir_stmt *s, const char *name)
     if (strpbrk(t, "?<>=&|,"))
         return 0;
     char x[256];
-    if (lhs_len == 0 || lhs_len >= sizeof x)
+    if (lhs_len >= sizeof x)
         return 0;
     memcpy(x, lhs, lhs_len);
     x[lhs_len] = '\0';
@@ -127,13 +177,13 @@ static int compound_update(const ir_stmt *s, const char *name)
     /* X = X + e, X = X - e */
     if (strncmp(t, lhs, lhs_len) == 0 && t[lhs_len] == ' '
         && (t[lhs_len + 1] == '+' || t[lhs_len + 1] == '-') && t[lhs_len + 2] == ' ')
-        return 1;
+        return '+';
     /* X = e + X */
     size_t n = strlen(t);
     if (n > lhs_len + 3 && strncmp(t + n - lhs_len, lhs, lhs_len) == 0) {
         const char *q = t + n - lhs_len - 3;
         if (q[0] == ' ' && q[1] == '+' && q[2] == ' ')
-            return 1;
+            return '+';
     }
     return 0;
 }
@@ -149,12 +199,34 @@ static int same_index(const ir_access *a, const ir_access *b)
 }
 
 /* Is the reference part of a reduction update `X[s] op= ...` of its own
- * element? */
+ * element?  Returns the operator class ('+', '*'), 0 when not. */
 static int reduction_ref(const ctx_t *c, const ref_t *r)
 {
     const ir_stmt *s = &c->tu->loops[r->loop].stmts[r->stmt];
-    return compound_update(s, NULL) && same_index(&s->acc[0], r->a)
-           && strcmp(s->acc[0].array, r->a->array) == 0;
+    int op = compound_update(s, NULL);
+    if (!op)
+        return 0;
+    const ir_access *w = NULL;
+    for (int a = 0; a < s->nacc && !w; a++)
+        if (s->acc[a].is_write)
+            w = &s->acc[a];
+    /* the written element and nothing else of the statement */
+    return w && same_index(w, r->a) && strcmp(w->array, r->a->array) == 0 ? op : 0;
+}
+
+/* May two array names denote overlapping storage?  Equal names, "?" (a
+ * store or load the walker could not resolve), or a struct and one of its
+ * members ("p" and "p.x"). */
+static int same_array(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0 || strcmp(a, "?") == 0 || strcmp(b, "?") == 0)
+        return 1;
+    size_t na = strlen(a), nb = strlen(b);
+    if (na < nb && strncmp(a, b, na) == 0 && b[na] == '.')
+        return 1;
+    if (nb < na && strncmp(a, b, nb) == 0 && a[nb] == '.')
+        return 1;
+    return 0;
 }
 
 typedef struct { int line, col, loop; const ir_stmt *s; } stmt_ref;
@@ -172,6 +244,194 @@ static int is_iv_in(const ir_tu *tu, int L, const char *name)
         if (inside(tu, l, L) && tu->loops[l].iv && strcmp(tu->loops[l].iv, name) == 0)
             return 1;
     return 0;
+}
+
+/* Is scalar `name` written by a statement inside loop L (its own loop
+ * variables and those of inner loops aside)? */
+static int written_in(const ir_tu *tu, int L, const char *name)
+{
+    if (is_iv_in(tu, L, name))
+        return 0;
+    for (int l = 0; l < tu->nloops; l++) {
+        if (!inside(tu, l, L))
+            continue;
+        for (int s = 0; s < tu->loops[l].nstmts; s++)
+            for (int v = 0; v < tu->loops[l].stmts[s].nscalars; v++) {
+                const ir_scalar *x = &tu->loops[l].stmts[s].scalars[v];
+                if (x->is_write && strcmp(x->name, name) == 0)
+                    return 1;
+            }
+    }
+    return 0;
+}
+
+/* Does a subscript (or the base) of r hold a value loop L changes: a
+ * variable written inside L (a counter, an index set in a previous
+ * iteration, a pointer stepped), or the entry value `k__L<n>` of a derived
+ * induction variable of a loop n inside L (plugin/walker.c)?  Such an
+ * access cannot be tested as an expression of L's iterations. */
+static int tainted(const ir_tu *tu, int L, const ir_access *a)
+{
+    char base[256];
+    snprintf(base, sizeof base, "%s", a->array);
+    base[strcspn(base, ".")] = '\0';
+    if (strcmp(base, "?") == 0 || written_in(tu, L, base))
+        return 1;
+    for (int d = 0; d < a->ndims; d++) {
+        char **names = NULL;
+        int n = a->index[d] ? kx_symbols(a->index[d], &names) : -1;
+        if (n < 0)
+            return 1;
+        int bad = 0;
+        for (int i = 0; i < n && !bad; i++) {
+            const char *m = strstr(names[i], "__L");
+            char *end;
+            long ln = m ? strtol(m + 3, &end, 10) : -1;
+            if (m && *end == '\0' && m[3] && ln >= 0 && ln < tu->nloops)
+                bad = !inside(tu, L, (int)ln);
+            else
+                bad = written_in(tu, L, names[i]);
+        }
+        kx_free_names(names, n);
+        if (bad)
+            return 1;
+    }
+    return 0;
+}
+
+/* Is scalar `name` a derived induction variable of L: stepped by one
+ * unconditional statement directly in L (`k++`, `k += e` with e not
+ * written in L, no array access, no call), written nowhere else in L, L a
+ * canonical loop with step +-1 and no jump?  Its value is then a linear
+ * function of L's variable (plugin/walker.c rewrites it so). */
+static int derived_iv(const ir_tu *tu, int L, const char *name)
+{
+    const ir_loop *lp = &tu->loops[L];
+    if (!lp->canonical || (lp->step != 1 && lp->step != -1) || lp->n_break || lp->n_continue
+        || lp->n_goto || lp->n_return)
+        return 0;
+    int steps = 0;
+    for (int l = 0; l < tu->nloops; l++) {
+        if (!inside(tu, l, L))
+            continue;
+        for (int s = 0; s < tu->loops[l].nstmts; s++) {
+            const ir_stmt *st = &tu->loops[l].stmts[s];
+            int writes = 0;
+            for (int v = 0; v < st->nscalars; v++)
+                if (st->scalars[v].is_write && strcmp(st->scalars[v].name, name) == 0)
+                    writes++;
+            if (!writes)
+                continue;
+            const char *t = st->text ? st->text : "";
+            size_t n = strlen(name);
+            int form = (strncmp(t, name, n) == 0
+                        && (strcmp(t + n, "++") == 0 || strcmp(t + n, "--") == 0
+                            || strncmp(t + n, " += ", 4) == 0 || strncmp(t + n, " -= ", 4) == 0))
+                       || ((strncmp(t, "++", 2) == 0 || strncmp(t, "--", 2) == 0)
+                           && strcmp(t + 2, name) == 0);
+            if (l != L || !form || st->conditional || st->nacc || st->ncalls || writes != 1)
+                return 0;
+            for (int v = 0; v < st->nscalars; v++)
+                if (!st->scalars[v].is_write && strcmp(st->scalars[v].name, name) != 0
+                    && written_in(tu, L, st->scalars[v].name))
+                    return 0;
+            steps++;
+        }
+    }
+    return steps == 1;
+}
+
+/* Does text t hold word w (not as part of a longer name)? */
+static int has_word(const char *t, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = strstr(t, w); p; p = strstr(p + 1, w)) {
+        char a = p > t ? p[-1] : ' ', b = p[n];
+        int ida = a == '_' || (a >= 'a' && a <= 'z') || (a >= 'A' && a <= 'Z') || (a >= '0' && a <= '9') || a == '.';
+        int idb = b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9');
+        if (!ida && !idb)
+            return 1;
+    }
+    return 0;
+}
+
+/* Is scalar v of loop L a min/max/select fold: every statement of L that
+ * writes it is `v = fmax(v, e)` (fmin, fmaxf, fminf), `v = e < v ? e : v`
+ * (any comparison, either order), or a conditional `v = e` where e is L's
+ * variable (argmax's index) or e and v are compared by a condition of L
+ * (`if (a[i] > m) m = a[i]`); every other statement reading v compares it.
+ * The fold is associative: a reduction. */
+static int fold_scalar(const ctx_t *c, const stmt_ref *st, int ns, int L, const char *v)
+{
+    const char *iv = c->tu->loops[L].iv;
+    size_t n = strlen(v);
+    int writes = 0;
+    for (int j = 0; j < ns; j++) {
+        const ir_stmt *s = st[j].s;
+        int r = 0, w = 0;
+        for (int u = 0; u < s->nscalars; u++)
+            if (strcmp(s->scalars[u].name, v) == 0) {
+                if (s->scalars[u].is_write) w++; else r++;
+            }
+        const char *t = s->text ? s->text : "";
+        if (!w) {
+            if (r && !(strchr(t, '<') || strchr(t, '>')))
+                return 0;
+            continue;
+        }
+        if (w != 1 || strncmp(t, v, n) != 0 || strncmp(t + n, " = ", 3) != 0 || s->ncalls)
+            return 0;
+        const char *e = t + n + 3;
+        writes++;
+        static const char *const fns[] = { "fmax(", "fmin(", "fmaxf(", "fminf(", NULL };
+        int ok = 0;
+        for (int f = 0; fns[f] && !ok; f++) {
+            size_t fl = strlen(fns[f]);
+            if (strncmp(e, fns[f], fl) == 0 && e[strlen(e) - 1] == ')' && !strchr(e + fl, '(')
+                && ((strncmp(e + fl, v, n) == 0 && e[fl + n] == ',')
+                    || (strlen(e) > n + 1 && strncmp(e + strlen(e) - n - 1, v, n) == 0
+                        && e[strlen(e) - n - 2] == ' ')))
+                ok = 1;
+        }
+        const char *q = strchr(e, '?'), *col = q ? strchr(q, ':') : NULL;
+        if (!ok && q && col && !strchr(col + 1, '?')) {
+            /* c ? A : B with one of A, B being v and the other compared in c */
+            char cnd[256], A[256], B[256];
+            snprintf(cnd, sizeof cnd, "%.*s", (int)(q - e), e);
+            snprintf(A, sizeof A, "%.*s", (int)(col - q - 1), q + 1);
+            snprintf(B, sizeof B, "%s", col + 1);
+            char *a = A, *b = B;
+            while (*a == ' ') a++;
+            while (*b == ' ') b++;
+            for (char *z = a + strlen(a); z > a && z[-1] == ' '; ) *--z = '\0';
+            for (char *z = b + strlen(b); z > b && z[-1] == ' '; ) *--z = '\0';
+            const char *other = strcmp(a, v) == 0 ? b : strcmp(b, v) == 0 ? a : NULL;
+            ok = other && *other && (strchr(cnd, '<') || strchr(cnd, '>')) && has_word(cnd, v)
+                 && strstr(cnd, other) && !has_word(other, v);
+        }
+        if (!ok && s->conditional && r == 0) {
+            if (iv && strcmp(e, iv) == 0)
+                ok = 1;
+            for (int k = 0; k < ns && !ok; k++) {
+                const char *ct = st[k].s->text ? st[k].s->text : "";
+                if (k != j && (strchr(ct, '<') || strchr(ct, '>')) && strstr(ct, e)
+                    && has_word(ct, v) && !strchr(ct, '='))
+                    ok = 1;
+            }
+            /* argmax's companion: set under the condition of another fold */
+            if (!ok && !strchr(e, '(')) {
+                for (int k = 0; k < ns && !ok; k++) {
+                    const char *ct = st[k].s->text ? st[k].s->text : "";
+                    if (k != j && (strchr(ct, '<') || strchr(ct, '>')) && strstr(ct, e)
+                        && !strchr(ct, '='))
+                        ok = 1;
+                }
+            }
+        }
+        if (!ok)
+            return 0;
+    }
+    return writes > 0;
 }
 
 /* Scalars of loop L: 0 fine (private or none), 1 reduction, 2 carried
@@ -196,7 +456,7 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
     for (int i = 0; i < ns && result < 2; i++) {
         for (int v = 0; v < st[i].s->nscalars; v++) {
             const ir_scalar *w = &st[i].s->scalars[v];
-            if (!w->is_write || is_iv_in(tu, L, w->name))
+            if (!w->is_write || is_iv_in(tu, L, w->name) || derived_iv(tu, L, w->name))
                 continue;
             /* judged once, at the first statement that writes it */
             int first_write = -1;
@@ -225,7 +485,7 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
                 if (r && !upd)
                     reads_elsewhere = 1;
             }
-            if (all_updates && !reads_elsewhere) {
+            if ((all_updates && !reads_elsewhere) || fold_scalar(c, st, ns, L, w->name)) {
                 result = result ? result : 1;
                 continue;
             }
@@ -254,13 +514,353 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
     return result;
 }
 
+/* ---- exact test (isl) ------------------------------------------------------
+ *
+ * Where the per-subscript tests cannot exclude a dependence, the pair is
+ * put to isl as a Presburger set, the way Polly, Graphite and PPCG do:
+ * the iteration vectors A (of a) and B (of b), every enclosing loop's
+ * bounds (triangular bounds included: `j <= i` is just a constraint),
+ * equal iterations of the loops outside L, A_L < B_L (then A_L > B_L),
+ * and equal subscripts, over the program's sizes as parameters.  An
+ * empty set for every value of the parameters proves the pair
+ * independent at L.  Everything must be affine with constant
+ * coefficients, steps +-1 or a positive constant; otherwise nothing is
+ * proved. */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    int bad;
+    char *params[64];
+    int nparams;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *t)
+{
+    size_t n = strlen(t);
+    if (b->bad)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->cap + n + 1) * 2;
+        char *nb = realloc(b->buf, cap);
+        if (!nb) { b->bad = 1; return; }
+        b->buf = nb;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, t, n + 1);
+    b->len += n;
+}
+
+/* e with the chain variables renamed (ivs[k] -> pre k) and every other
+ * symbol a parameter P<n>, printed; affine or b->bad. */
+static void sb_expr(sbuf *b, const kx_expr *e, char *const *ivs, int nivs, char pre)
+{
+    if (!e || !kx_is_affine(e)) {
+        b->bad = 1;
+        return;
+    }
+    kx_expr *t = kx_copy(e);
+    char nm[32];
+    for (int k = 0; k < nivs && t; k++) {
+        if (!ivs[k])
+            continue;
+        snprintf(nm, sizeof nm, "__isl_%c%d", pre, k);
+        kx_expr *s = kx_sym(nm), *u = kx_subst(t, ivs[k], s);
+        kx_free(s);
+        kx_free(t);
+        t = u;
+    }
+    char **names = NULL;
+    int n = t ? kx_symbols(t, &names) : -1;
+    for (int i = 0; i < n && t; i++) {
+        if (strncmp(names[i], "__isl_", 6) == 0)
+            continue;       /* renamed already (C reserves names with __) */
+        int p = 0;
+        while (p < b->nparams && strcmp(b->params[p], names[i]) != 0)
+            p++;
+        if (p == b->nparams) {
+            if (p == 64 || !(b->params[p] = strdup(names[i]))) { b->bad = 1; break; }
+            b->nparams++;
+        }
+        snprintf(nm, sizeof nm, "__isl_P%d", p);
+        kx_expr *s = kx_sym(nm), *u = kx_subst(t, names[i], s);
+        kx_free(s);
+        kx_free(t);
+        t = u;
+    }
+    kx_free_names(names, n > 0 ? n : 0);
+    char *txt = t && n >= 0 ? kx_print(t) : NULL;
+    if (!txt)
+        b->bad = 1;
+    else
+        sb_add(b, txt);
+    free(txt);
+    kx_free(t);
+}
+
+/* Loop chain of IR loop l, outermost first. */
+static int loop_chain(const ir_tu *tu, int l, int *out)
+{
+    int rev[64], n = 0;
+    for (; l >= 0 && n < 64; l = tu->loops[l].parent)
+        rev[n++] = l;
+    for (int i = 0; i < n; i++)
+        out[i] = rev[n - 1 - i];
+    return n;
+}
+
+static int isl_empty(isl_ctx *ctx, const char *text)
+{
+    isl_ctx_reset_operations(ctx);
+    isl_ctx_reset_error(ctx);
+    isl_set *set = isl_set_read_from_str(ctx, text);
+    if (!set)
+        return 0;
+    isl_bool e = isl_set_is_empty(set);
+    isl_set_free(set);
+    return e == isl_bool_true;
+}
+
+/* Is the pair (a, b) proved independent at loop L? */
+static int exact_independent(const ctx_t *c, const ref_t *a, const ref_t *b, int L)
+{
+    if (!c->isl)
+        return 0;
+    const ir_tu *tu = c->tu;
+    int ca[64], cb[64];
+    int na = loop_chain(tu, a->loop, ca), nb = loop_chain(tu, b->loop, cb);
+    int pL = -1;
+    for (int k = 0; k < na && k < nb && ca[k] == cb[k]; k++)
+        if (ca[k] == L)
+            pL = k;
+    if (pL < 0)
+        return 0;
+    char *iva[64], *ivb[64];
+    for (int k = 0; k < na; k++)
+        iva[k] = tu->loops[ca[k]].iv;
+    for (int k = 0; k < nb; k++)
+        ivb[k] = tu->loops[cb[k]].iv;
+    sbuf sb = { 0 };
+    char t[64];
+    /* the body, built once, then prefixed with the parameters and the order */
+    sbuf body = { 0 };
+    for (int side = 0; side < 2; side++) {
+        const int *ch = side ? cb : ca;
+        int n = side ? nb : na;
+        char *const *ivs = side ? ivb : iva;
+        char pre = side ? 'B' : 'A';
+        for (int k = 0; k < n && !body.bad; k++) {
+            const ir_loop *lp = &tu->loops[ch[k]];
+            if (!lp->canonical || !lp->iv || !lp->lower || !lp->upper || lp->step == 0) {
+                body.bad = 1;
+                break;
+            }
+            int64_t st = lp->step;
+            snprintf(t, sizeof t, "__isl_%c%d", pre, k);
+            sb_add(&body, " and ");
+            if (st > 0) {
+                sb_expr(&body, lp->lower, ivs, k, pre);
+                sb_add(&body, " <= "); sb_add(&body, t); sb_add(&body, " < ");
+                sb_expr(&body, lp->upper, ivs, k, pre);
+            } else {
+                sb_expr(&body, lp->upper, ivs, k, pre);
+                sb_add(&body, " < "); sb_add(&body, t); sb_add(&body, " <= ");
+                sb_expr(&body, lp->lower, ivs, k, pre);
+            }
+            if (st != 1 && st != -1) {
+                char e[96];
+                snprintf(e, sizeof e, " and exists (__isl_e%c%d: %s = ", pre, k, t);
+                sb_add(&body, e);
+                sb_expr(&body, lp->lower, ivs, k, pre);
+                snprintf(e, sizeof e, " + %lld*__isl_e%c%d)", (long long)st, pre, k);
+                sb_add(&body, e);
+            }
+        }
+    }
+    for (int k = 0; k < pL && !body.bad; k++) {
+        snprintf(t, sizeof t, " and __isl_A%d = __isl_B%d", k, k);
+        sb_add(&body, t);
+    }
+    /* equal subscripts */
+    if (a->a->ndims == b->a->ndims) {
+        for (int d = 0; d < a->a->ndims && !body.bad; d++) {
+            sb_add(&body, " and ");
+            sb_expr(&body, a->a->index[d], iva, na, 'A');
+            sb_add(&body, " = ");
+            sb_expr(&body, b->a->index[d], ivb, nb, 'B');
+        }
+    } else {
+        kx_expr *la = ip_linearize(a->a->ndims, a->a->index, a->a->nextents, a->a->extent);
+        kx_expr *lb = ip_linearize(b->a->ndims, b->a->index, b->a->nextents, b->a->extent);
+        sb_add(&body, " and ");
+        sb_expr(&body, la, iva, na, 'A');
+        sb_add(&body, " = ");
+        sb_expr(&body, lb, ivb, nb, 'B');
+        kx_free(la);
+        kx_free(lb);
+    }
+    int proved = 0;
+    if (!body.bad) {
+        proved = 1;
+        for (int dir = 0; dir < 2 && proved; dir++) {
+            sb.len = 0;
+            sb.bad = 0;
+            sb_add(&sb, "[");
+            for (int p = 0; p < body.nparams; p++) {
+                snprintf(t, sizeof t, "%s__isl_P%d", p ? ", " : "", p);
+                sb_add(&sb, t);
+            }
+            sb_add(&sb, "] -> { [");
+            for (int k = 0; k < na; k++) {
+                snprintf(t, sizeof t, "%s__isl_A%d", k ? ", " : "", k);
+                sb_add(&sb, t);
+            }
+            for (int k = 0; k < nb; k++) {
+                snprintf(t, sizeof t, ", __isl_B%d", k);
+                sb_add(&sb, t);
+            }
+            snprintf(t, sizeof t, "] : __isl_A%d %s __isl_B%d", pL, dir ? ">" : "<", pL);
+            sb_add(&sb, t);
+            sb_add(&sb, body.buf);
+            sb_add(&sb, " }");
+            proved = !sb.bad && isl_empty(c->isl, sb.buf);
+        }
+    }
+    for (int p = 0; p < body.nparams; p++)
+        free(body.params[p]);
+    free(body.buf);
+    free(sb.buf);
+    return proved;
+}
+
+/* Is access a inside loop L private to an iteration of L (array
+ * privatisation, as doitgen's sum[p])?  Every access to its array in L has
+ * subscripts over the variables of loops inside L only, and a write W (an
+ * unconditional plain store, each subscript a distinct variable of W's own
+ * loops, those loops unit-step, jump-free and inside L) precedes every read
+ * R of the array in the same iteration of L: either R sits in W's loops
+ * (or deeper) at W's very subscripts after W, or R comes after the loop
+ * below L that holds W and reads over loops with W's bounds, element for
+ * element.  Like a private scalar, its last value may be live out. */
+static int private_array(const ctx_t *c, int L, const ref_t *x)
+{
+    const ir_tu *tu = c->tu;
+    const ref_t *W = NULL;
+    for (int p = 0; p < c->nrefs; p++) {
+        const ref_t *r = &c->refs[p];
+        if (!inside(tu, r->loop, L) || !same_array(r->a->array, x->a->array))
+            continue;
+        if (strcmp(r->a->array, x->a->array) != 0 || tainted(tu, L, r->a) || !r->a->ndims)
+            return 0;
+        for (int d = 0; d < r->a->ndims; d++) {
+            char **names = NULL;
+            int n = kx_symbols(r->a->index[d], &names);
+            for (int i = 0; i < n; i++)
+                if (!is_iv_in(tu, L, names[i]) || strcmp(names[i], tu->loops[L].iv) == 0) {
+                    kx_free_names(names, n);
+                    return 0;
+                }
+            kx_free_names(names, n);
+        }
+        const ir_stmt *st = &tu->loops[r->loop].stmts[r->stmt];
+        if (!W && r->a->is_write && !st->conditional && r->loop != L) {
+            int plain = 1;
+            for (int a = 0; a < st->nacc; a++)
+                if (!st->acc[a].is_write && same_array(st->acc[a].array, x->a->array))
+                    plain = 0;
+            for (int d = 0; d < r->a->ndims && plain; d++) {
+                int found = 0;
+                for (int l = r->loop; l != L && !found; l = tu->loops[l].parent) {
+                    const ir_loop *lp = &tu->loops[l];
+                    kx_expr *v = lp->iv ? kx_sym(lp->iv) : NULL;
+                    found = v && kx_equal(v, r->a->index[d]) && lp->step == 1 && lp->lower
+                            && lp->upper && !lp->n_break && !lp->n_continue && !lp->n_goto
+                            && !lp->n_return;
+                    kx_free(v);
+                }
+                plain = found;
+            }
+            if (plain)
+                W = r;
+        }
+    }
+    if (!W)
+        return 0;
+    const ir_stmt *ws = &tu->loops[W->loop].stmts[W->stmt];
+    for (int p = 0; p < c->nrefs; p++) {
+        const ref_t *r = &c->refs[p];
+        if (!inside(tu, r->loop, L) || r->a->is_write || !same_array(r->a->array, x->a->array))
+            continue;
+        const ir_stmt *rs = &tu->loops[r->loop].stmts[r->stmt];
+        int after = rs->line > ws->line || (rs->line == ws->line && rs->col > ws->col);
+        /* the innermost loop holding both, and its child loop holding W:
+         * every loop from W's up to that one runs whole, unconditionally */
+        int lca = W->loop;
+        while (!inside(tu, r->loop, lca))
+            lca = tu->loops[lca].parent;
+        int top = W->loop, ok = 1;
+        for (int l = W->loop; ok; l = tu->loops[l].parent) {
+            const ir_loop *lp = &tu->loops[l];
+            ok = !lp->n_if && !lp->n_break && !lp->n_continue && !lp->n_goto && !lp->n_return;
+            if (l == lca)
+                break;
+            top = l;
+        }
+        if (!ok)
+            return 0;
+        ok = 0;
+        if (lca == W->loop && after) {
+            ok = 1;
+            for (int d = 0; d < r->a->ndims && ok; d++)
+                ok = kx_equal(r->a->index[d], W->a->index[d]);
+        } else if (lca != W->loop && rs->line > tu->loops[top].end_line) {
+            /* each subscript the variable of a loop with W's bounds */
+            ok = r->a->ndims == W->a->ndims;
+            for (int d = 0; d < r->a->ndims && ok; d++) {
+                const ir_loop *wl = NULL, *rl = NULL;
+                for (int l = W->loop; l != lca && !wl; l = tu->loops[l].parent) {
+                    kx_expr *v = kx_sym(tu->loops[l].iv);
+                    if (v && kx_equal(v, W->a->index[d]))
+                        wl = &tu->loops[l];
+                    kx_free(v);
+                }
+                for (int l = r->loop; l != lca && !rl; l = tu->loops[l].parent) {
+                    kx_expr *v = tu->loops[l].iv ? kx_sym(tu->loops[l].iv) : NULL;
+                    if (v && kx_equal(v, r->a->index[d]))
+                        rl = &tu->loops[l];
+                    kx_free(v);
+                }
+                ok = wl && rl && rl->step == 1 && kx_equal(wl->lower, rl->lower)
+                     && kx_equal(wl->upper, rl->upper);
+            }
+        }
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 static void verdict(const ctx_t *c, int L, par_loop *out)
 {
     const ir_tu *tu = c->tu;
     const ir_loop *l = &tu->loops[L];
     out->verdict = PAR_UNKNOWN;
-    if (l->kind != IR_FOR || !l->canonical || !l->iv) {
-        snprintf(out->reason, sizeof out->reason, "not a canonical for loop");
+    if (!l->canonical || !l->iv) {
+        /* the condition (recorded as the loop's first statement) reads
+         * data: the trip count depends on what the loop reads */
+        const ir_stmt *cs = l->nstmts ? &l->stmts[0] : NULL;
+        int cond_line = l->kind == IR_DO ? l->end_line : l->line;
+        if (cs && cs->line == cond_line && !cs->conditional)
+            for (int a = 0; a < cs->nacc; a++)
+                if (!cs->acc[a].is_write) {
+                    char ta[96];
+                    access_text(&cs->acc[a], ta, sizeof ta);
+                    out->verdict = PAR_SEQUENTIAL;
+                    snprintf(out->reason, sizeof out->reason, "the trip count depends on data: "
+                             "the condition reads %s (line %d)", ta, cs->line);
+                    return;
+                }
+        snprintf(out->reason, sizeof out->reason, "not a canonical loop");
         return;
     }
     for (int k = 0; k < tu->nloops; k++) {
@@ -268,8 +868,15 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             continue;
         const ir_loop *m = &tu->loops[k];
         if (m->n_goto || m->n_return || (k == L && m->n_break)) {
-            snprintf(out->reason, sizeof out->reason, "break, goto or return in the loop (line %d)",
-                     m->line);
+            /* an early exit: which iterations run depends on earlier ones */
+            int calls = 0;
+            for (int j = 0; j < tu->nloops; j++)
+                for (int s = 0; inside(tu, j, L) && s < tu->loops[j].nstmts; s++)
+                    calls |= tu->loops[j].stmts[s].ncalls;
+            if (!calls)
+                out->verdict = PAR_SEQUENTIAL;
+            snprintf(out->reason, sizeof out->reason, "exits early: %s in the loop (line %d)",
+                     m->n_break && k == L ? "break" : m->n_return ? "return" : "goto", m->line);
             return;
         }
         for (int s = 0; s < m->nstmts; s++)
@@ -288,20 +895,34 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             continue;
         for (int q = p; q < c->nrefs && !seq[0]; q++) {
             const ref_t *b = &c->refs[q];
-            if (!inside(tu, b->loop, L) || strcmp(a->a->array, b->a->array) != 0
+            if (!inside(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
                 || !(a->a->is_write || b->a->is_write))
                 continue;
+            if (private_array(c, L, a))
+                continue;
             ip_dep d;
-            if (ip_depend(&a->ref, &b->ref, IL, &d) != 0) {
+            if (tainted(tu, L, a->a) || tainted(tu, L, b->a)) {
+                memset(&d, 0, sizeof d);
+                d.kind = IP_UNKNOWN;
+                snprintf(d.test, sizeof d.test, "changed in the loop");
+            } else if (ip_depend(&a->ref, &b->ref, IL, &d) != 0) {
                 d.kind = IP_UNKNOWN;
                 snprintf(d.test, sizeof d.test, "untestable");
+            }
+            if ((d.kind == IP_UNKNOWN && strcmp(d.test, "changed in the loop") != 0)
+                || (d.kind == IP_CARRIED && !d.has_distance && !d.invariant)) {
+                if (exact_independent(c, a, b, L))
+                    continue;
             }
             if (d.kind == IP_INDEPENDENT || d.kind == IP_LOOP_INDEP)
                 continue;
             char ta[96], tb[96];
             access_text(a->a, ta, sizeof ta);
             access_text(b->a, tb, sizeof tb);
-            if (d.kind == IP_CARRIED && d.invariant && reduction_ref(c, a) && reduction_ref(c, b)) {
+            /* updates X[e] op= v of one operator class commute, whatever e
+             * is: an array reduction (a histogram when e is indirect) */
+            int ra = reduction_ref(c, a);
+            if ((d.kind == IP_CARRIED || d.kind == IP_UNKNOWN) && ra && ra == reduction_ref(c, b)) {
                 reduction = 1;
                 continue;
             }
@@ -443,6 +1064,11 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         return -1;
     }
     r->nloops = tu->nloops;
+    c.isl = isl_ctx_alloc();
+    if (c.isl) {
+        isl_options_set_on_error(c.isl, ISL_ON_ERROR_CONTINUE);
+        isl_ctx_set_max_operations(c.isl, 200000);
+    }
     for (int l = 0; l < tu->nloops; l++) {
         const ir_loop *lp = &tu->loops[l];
         c.il[l] = (ip_loop){ lp->canonical ? lp->iv : NULL, lp->lower, lp->upper, lp->step };
@@ -507,6 +1133,8 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
             r->loops[l].coalescing = summary(r, l);
     free(c.il);
     free(c.refs);
+    if (c.isl)
+        isl_ctx_free(c.isl);
     *out = r;
     return 0;
 }

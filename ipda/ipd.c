@@ -215,8 +215,10 @@ static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const 
         kx_free(sum);
         if (strong) {                                   /* a*(x - x') + rest = 0 */
             *test = "strong SIV";
-            if (kx_is_zero(rest)) { *dist = 0; r = DIM_DIST; goto done; }
+            /* a symbolic coefficient may be 0 at run time (a BLAS
+             * increment): then every iteration meets every other */
             if (!allconst) { r = DIM_SYMCOEF; goto done; }
+            if (kx_is_zero(rest)) { *dist = 0; r = DIM_DIST; goto done; }
             if (!rest_const) { r = DIM_MAYBE; goto done; }
             int64_t a = cv[ix];
             if (restc % a != 0) { r = DIM_INDEP; goto done; }

@@ -79,6 +79,10 @@ typedef struct {
     int nsyms;           /* variables seen in expressions: the last reference */
     sym_info *syms;
     int oom;
+    int nbind;           /* values of locals known at this point (see bindings) */
+    struct binding *bind;
+    int stmt_offset;     /* start of the statement being scanned */
+    CXCursor prev_stmt;  /* the statement before the current one in its block */
     int scan_depth, expr_depth;   /* recursion of scan() and to_expr() */
     /* OpenMP: files parsed from a copy with executable directives blanked
      * (their original text, for pragmas and statement texts) and the
@@ -473,6 +477,7 @@ static int integer_value(CXCursor c, int64_t *v)
 }
 
 static kx_expr *to_expr(walker *w, CXCursor c);
+static kx_expr *bind_value(const walker *w, CXCursor decl);
 
 static int is_integer_type(CXType t)
 {
@@ -606,6 +611,9 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
         CXCursor ref = clang_getCursorReferenced(c);
         if (clang_getCursorKind(ref) == CXCursor_EnumConstantDecl)
             return kx_int(clang_getEnumConstantDeclValue(ref));
+        kx_expr *bv = bind_value(w, ref);
+        if (bv)
+            return bv;
         note_symbol(w, ref);
         char *name = cursor_spelling(c);
         kx_expr *e = kx_sym(name);
@@ -796,6 +804,429 @@ static int enclosing_ivs(walker *w, char **ivs, int max)
     return n;
 }
 
+/* ---- values of locals (bindings) ----------------------------------------
+ *
+ * Inside a loop body a local set from an expression and not changed since
+ * holds that expression: after `int j = idx[i]` the access `out[j]` is
+ * out[idx[i]] (indirect); after `double *p = a + i`, `p[-1]` is a[i - 1];
+ * after `const double *r = A[i]`, `r[j]` is A[i][j].  A counter stepped
+ * once per iteration, unconditionally, by a loop-invariant amount (`k++`,
+ * `iy += incy`) is a derived induction variable of its loop n:
+ *     k = k__L<n> + (iv - lower) * inc      (before its step statement)
+ * with k__L<n> its value on entry of loop n; parallel.c reads the suffix.
+ * A binding dies when its variable is written otherwise, at the end of the
+ * loop body that made it, and, on entry of a loop, when that loop writes
+ * the variable.  A variable that is not bound stays itself, and parallel.c
+ * treats a subscript naming a variable the loop writes as untestable.
+ * Pointers set outside loops (`double *p = a + 1;`) are bound too, as long
+ * as nothing writes them. */
+typedef struct binding {
+    CXCursor decl;
+    int loop;            /* loop whose body made it, -1 at function level */
+    int is_ptr;
+    kx_expr *value;      /* integer: its value */
+    char *base;          /* pointer: p[e] is base[prefix...][off + e] */
+    int nprefix;
+    kx_expr *prefix[MAX_DIMS];
+    kx_expr *off;
+    int next;            /* declared extents of base */
+    kx_expr *ext[MAX_DIMS];
+    int inc_offset;      /* derived induction variable: its step statement, else -1 */
+    kx_expr *after;      /* and its value after that statement */
+} binding;
+
+static void bind_clear(binding *b)
+{
+    kx_free(b->value);
+    free(b->base);
+    for (int i = 0; i < b->nprefix; i++)
+        kx_free(b->prefix[i]);
+    kx_free(b->off);
+    for (int i = 0; i < b->next; i++)
+        kx_free(b->ext[i]);
+    kx_free(b->after);
+    memset(b, 0, sizeof *b);
+}
+
+static int bind_find(const walker *w, CXCursor decl)
+{
+    for (int i = w->nbind - 1; i >= 0; i--)
+        if (clang_equalCursors(w->bind[i].decl, decl))
+            return i;
+    return -1;
+}
+
+/* A copy of the value of integer variable decl, NULL when it is not bound. */
+static kx_expr *bind_value(const walker *w, CXCursor decl)
+{
+    int i = bind_find(w, decl);
+    return i >= 0 && !w->bind[i].is_ptr && w->bind[i].value ? kx_copy(w->bind[i].value) : NULL;
+}
+
+static void bind_drop_at(walker *w, int i)
+{
+    bind_clear(&w->bind[i]);
+    w->bind[i] = w->bind[--w->nbind];
+}
+
+static void bind_drop(walker *w, CXCursor decl)
+{
+    int i = bind_find(w, decl);
+    if (i >= 0)
+        bind_drop_at(w, i);
+}
+
+/* Takes *b (its expressions) whether it succeeds or not. */
+static void bind_put(walker *w, binding *b)
+{
+    bind_drop(w, b->decl);
+    binding *nb = realloc(w->bind, sizeof *nb * (size_t)(w->nbind + 1));
+    if (!nb) {
+        bind_clear(b);
+        w->oom = 1;
+        return;
+    }
+    w->bind = nb;
+    w->bind[w->nbind++] = *b;
+}
+
+static void bind_drop_loop(walker *w, int loop)
+{
+    for (int i = w->nbind - 1; i >= 0; i--)
+        if (w->bind[i].loop == loop)
+            bind_drop_at(w, i);
+}
+
+/* The declaration a (peeled) DeclRefExpr names, or a null cursor. */
+static CXCursor ref_decl(CXCursor c)
+{
+    c = peel(c);
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    CXCursor d = clang_getCursorReferenced(c);
+    enum CXCursorKind k = clang_getCursorKind(d);
+    return k == CXCursor_VarDecl || k == CXCursor_ParmDecl ? d : clang_getNullCursor();
+}
+
+typedef struct {
+    CXCursor decl;
+    int n;
+} write_count;
+
+/* Writes of a variable in a subtree: assignment, compound assignment,
+ * ++/--, its address taken, or a declaration of it. */
+static enum CXChildVisitResult count_write(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    write_count *wc = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor target = clang_getNullCursor();
+    if (k == CXCursor_VarDecl) {
+        target = c;
+    } else if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+        child_list l = children(c);
+        if (l.n == 2 && (k == CXCursor_CompoundAssignOperator
+                         || clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign))
+            target = ref_decl(l.c[0]);
+    } else if (k == CXCursor_UnaryOperator) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        child_list l = children(c);
+        if (l.n == 1 && ((op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
+                         || op == CXUnaryOperator_AddrOf))
+            target = ref_decl(l.c[0]);
+    }
+    if (!clang_Cursor_isNull(target) && clang_equalCursors(target, wc->decl))
+        wc->n++;
+    return CXChildVisit_Recurse;
+}
+
+static int count_writes(CXCursor root, CXCursor decl)
+{
+    write_count wc = { decl, 0 };
+    count_write(root, clang_getNullCursor(), &wc);
+    clang_visitChildren(root, count_write, &wc);
+    return wc.n;
+}
+
+/* Fill b (decl, loop and inc_offset set by the caller) from a pointer
+ * expression: q, q + e, e + q, q - e, &X[..][e], X[i] (a row of a 2-D
+ * array), with q a pointer or array variable (or a bound pointer). */
+static int ptr_value(walker *w, CXCursor e, binding *b)
+{
+    e = peel(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    child_list l = children(e);
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = ref_decl(e);
+        if (clang_Cursor_isNull(d))
+            return 0;
+        int i = bind_find(w, d);
+        if (i >= 0 && w->bind[i].is_ptr) {
+            const binding *q = &w->bind[i];
+            b->base = strdup(q->base);
+            b->nprefix = q->nprefix;
+            for (int p = 0; p < q->nprefix; p++)
+                b->prefix[p] = kx_copy(q->prefix[p]);
+            b->off = kx_copy(q->off);
+            b->next = q->next;
+            for (int p = 0; p < q->next; p++)
+                b->ext[p] = q->ext[p] ? kx_copy(q->ext[p]) : NULL;
+            return b->base != NULL;
+        }
+        CXType t = clang_getCanonicalType(clang_getCursorType(d));
+        if (t.kind != CXType_Pointer && t.kind != CXType_ConstantArray
+            && t.kind != CXType_IncompleteArray && t.kind != CXType_VariableArray)
+            return 0;
+        /* a variable of its own: only pointers to scalars and 1-D arrays */
+        b->next = base_extents(e, b->ext, MAX_DIMS);
+        if (b->next > 1) {
+            for (int p = 0; p < b->next; p++)
+                kx_free(b->ext[p]);
+            b->next = 0;
+            return 0;
+        }
+        b->base = cursor_spelling(e);
+        b->off = kx_int(0);
+        return 1;
+    }
+    if (k == CXCursor_BinaryOperator && l.n == 2) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+        if (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
+            return 0;
+        int left_ptr = clang_getCanonicalType(clang_getCursorType(peel(l.c[0]))).kind
+                       == CXType_Pointer;
+        if (op == CXBinaryOperator_Sub && !left_ptr)
+            return 0;
+        CXCursor pc = left_ptr ? l.c[0] : l.c[1], ic = left_ptr ? l.c[1] : l.c[0];
+        if (!is_integer_type(clang_getCursorType(peel(ic))) || !ptr_value(w, pc, b))
+            return 0;
+        kx_expr *d = to_expr(w, ic);
+        kx_expr *o = d ? (op == CXBinaryOperator_Add ? kx_add(b->off, d) : kx_sub(b->off, d))
+                       : NULL;
+        kx_free(d);
+        kx_free(b->off);
+        b->off = o;
+        return o != NULL;
+    }
+    CXCursor sub = clang_getNullCursor();
+    if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf
+        && l.n == 1 && clang_getCursorKind(peel(l.c[0])) == CXCursor_ArraySubscriptExpr)
+        sub = peel(l.c[0]);
+    else if (k == CXCursor_ArraySubscriptExpr) {
+        CXType t = clang_getCanonicalType(clang_getCursorType(e));
+        if (t.kind == CXType_ConstantArray || t.kind == CXType_VariableArray
+            || t.kind == CXType_IncompleteArray)
+            sub = e;       /* X[i] decays to the address of row i */
+    }
+    if (clang_Cursor_isNull(sub))
+        return 0;
+    CXCursor base, index[MAX_DIMS];
+    int n = subscript_chain(sub, &base, index);
+    if (n < 1 || clang_getCursorKind(base) != CXCursor_DeclRefExpr
+        || bind_find(w, ref_decl(base)) >= 0)
+        return 0;
+    b->next = base_extents(base, b->ext, MAX_DIMS);
+    int rows = k == CXCursor_ArraySubscriptExpr;    /* X[i]: one more dimension, offset 0 */
+    if (n + rows > b->next + (b->next == 0) || n + rows > MAX_DIMS) {
+        for (int p = 0; p < b->next; p++)
+            kx_free(b->ext[p]);
+        b->next = 0;
+        return 0;
+    }
+    b->base = cursor_spelling(base);
+    for (int d = 0; d < n - 1 + rows; d++)
+        b->prefix[b->nprefix++] = to_expr(w, index[d]);
+    b->off = rows ? kx_int(0) : to_expr(w, index[n - 1]);
+    return 1;
+}
+
+/* The access through pointer binding b with subscripts idx[0..n-1] (n >= 1,
+ * consumed): *name, the new subscripts (malloc'd) and extents. */
+static int bound_access(const binding *b, int n, kx_expr **idx, kx_expr ***out,
+                        kx_expr **ext)
+{
+    int m = b->nprefix + n;
+    kx_expr **v = calloc((size_t)m, sizeof *v);
+    if (!v)
+        return -1;
+    for (int p = 0; p < b->nprefix; p++)
+        v[p] = kx_copy(b->prefix[p]);
+    v[b->nprefix] = kx_add(b->off, idx[0]);
+    kx_free(idx[0]);
+    for (int d = 1; d < n; d++)
+        v[b->nprefix + d] = idx[d];
+    for (int p = 0; p < b->next; p++)
+        ext[p] = b->ext[p] ? kx_copy(b->ext[p]) : NULL;
+    *out = v;
+    return m;
+}
+
+/* The binding of the variable a pointer-base cursor names, or NULL. */
+static const binding *ptr_binding(walker *w, CXCursor base)
+{
+    CXCursor d = ref_decl(base);
+    if (clang_Cursor_isNull(d))
+        return NULL;
+    int i = bind_find(w, d);
+    return i >= 0 && w->bind[i].is_ptr ? &w->bind[i] : NULL;
+}
+
+/* A write of the variable c names (a DeclRefExpr) by statement s: kills its
+ * binding unless it is the step of a derived induction variable. */
+static void bind_written(walker *w, CXCursor c)
+{
+    CXCursor d = ref_decl(c);
+    if (clang_Cursor_isNull(d))
+        return;
+    int i = bind_find(w, d);
+    if (i >= 0 && !(w->bind[i].inc_offset >= 0 && w->stmt_offset == w->bind[i].inc_offset))
+        bind_drop_at(w, i);
+}
+
+/* Entry of loop `loop` (cursor c): kill the bindings of what it writes
+ * (but its own derived induction variables, made just before). */
+static void bind_enter_loop(walker *w, int loop, CXCursor c)
+{
+    for (int i = w->nbind - 1; i >= 0; i--)
+        if (w->bind[i].loop != loop && count_writes(c, w->bind[i].decl) > 0)
+            bind_drop_at(w, i);
+}
+
+typedef struct {
+    int n;
+    CXCursor d[16];
+} ref_list;
+
+/* The variables a subtree names (the first 16; n counts them all). */
+static enum CXChildVisitResult collect_ref(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    ref_list *rl = data;
+    CXCursor d = ref_decl(c);
+    if (!clang_Cursor_isNull(d)) {
+        if (rl->n < 16)
+            rl->d[rl->n] = d;
+        rl->n++;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Does a subtree hold a continue, break, goto or return? */
+static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ContinueStmt || k == CXCursor_BreakStmt || k == CXCursor_GotoStmt
+        || k == CXCursor_IndirectGotoStmt || k == CXCursor_ReturnStmt) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Derived induction variables of canonical loop `loop` (see above): direct
+ * statements of its body `k++`, `++k`, `k--`, `k += e`, `k -= e` where k is
+ * an integer variable the loop writes nowhere else and e is a polynomial
+ * in variables the loop does not write. */
+static void find_derived(walker *w, int loop, CXCursor c, CXCursor body)
+{
+    const ir_loop *L = &w->ir->loops[loop];
+    if (!L->canonical || !L->iv || !L->lower || (L->step != 1 && L->step != -1)
+        || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return;
+    int jumps = 0;
+    clang_visitChildren(body, find_jump, &jumps);
+    if (jumps)
+        return;
+    kx_expr *ivs = kx_sym(L->iv);
+    kx_expr *iter = L->step == 1 ? kx_sub(ivs, L->lower) : kx_sub(L->lower, ivs);
+    kx_free(ivs);
+    child_list sl = children(body);   /* the first MAX_CHILDREN statements */
+    for (int s = 0; s < sl.n && iter; s++) {
+        CXCursor st = sl.c[s];
+        enum CXCursorKind k = clang_getCursorKind(st);
+        child_list l = children(st);
+        CXCursor var = clang_getNullCursor();
+        kx_expr *inc = NULL;
+        if (k == CXCursor_UnaryOperator && l.n == 1) {
+            enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(st);
+            if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc)
+                inc = kx_int(1);
+            else if (op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec)
+                inc = kx_int(-1);
+            var = ref_decl(l.c[0]);
+        } else if (k == CXCursor_CompoundAssignOperator && l.n == 2) {
+            enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(st);
+            if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
+                kx_expr *e = to_expr(w, l.c[1]);
+                inc = e && op == CXBinaryOperator_SubAssign ? kx_neg(e) : kx_copy(e);
+                kx_free(e);
+                var = ref_decl(l.c[0]);
+            }
+        }
+        char *vname = clang_Cursor_isNull(var) ? NULL : cursor_spelling(var);
+        int own = vname && strcmp(vname, L->iv) == 0;
+        free(vname);
+        /* a pointer stepped the same way moves over the array it was set
+         * from (`double *p = a + 1; ... p++`) */
+        int pb = clang_Cursor_isNull(var) ? -1 : bind_find(w, var);
+        int is_ptr = !clang_Cursor_isNull(var)
+                     && clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
+        if (is_ptr && (pb < 0 || !w->bind[pb].is_ptr))
+            is_ptr = -1;
+        int ok = inc && !own && !clang_Cursor_isNull(var) && !kx_has_opaque(inc) && is_ptr >= 0
+                 && (is_ptr || is_integer_type(clang_getCursorType(var)))
+                 && count_writes(c, var) == 1;
+        if (ok) {
+            /* e must not change inside the loop */
+            ref_list rl = { .n = 0 };
+            clang_visitChildren(l.c[l.n - 1], collect_ref, &rl);
+            for (int i = 0; i < rl.n && ok; i++)
+                ok = count_writes(c, rl.d[i]) == 0;
+            ok = ok && rl.n < 16;
+        }
+        if (ok && is_ptr) {
+            const binding *q = &w->bind[pb];
+            binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st), .is_ptr = 1 };
+            b.base = strdup(q->base);
+            b.nprefix = q->nprefix;
+            for (int p = 0; p < q->nprefix; p++)
+                b.prefix[p] = kx_copy(q->prefix[p]);
+            b.next = q->next;
+            for (int p = 0; p < q->next; p++)
+                b.ext[p] = q->ext[p] ? kx_copy(q->ext[p]) : NULL;
+            kx_expr *one = kx_int(1), *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
+            kx_expr *t1 = kx_mul(it1, inc);
+            b.off = kx_add(q->off, t);
+            b.after = kx_add(q->off, t1);
+            kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
+            if (b.base && b.off && b.after)
+                bind_put(w, &b);
+            else
+                bind_clear(&b);
+            ok = 0;
+        }
+        if (ok) {
+            char *vn = cursor_spelling(var), sym[300];
+            snprintf(sym, sizeof sym, "%s__L%d", vn, loop);
+            free(vn);
+            kx_expr *k0 = kx_sym(sym), *one = kx_int(1);
+            kx_expr *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
+            kx_expr *t1 = kx_mul(it1, inc);
+            binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st) };
+            b.value = kx_add(k0, t);
+            b.after = kx_add(k0, t1);
+            kx_free(k0); kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
+            if (b.value && b.after)
+                bind_put(w, &b);
+            else
+                bind_clear(&b);
+        }
+        kx_free(inc);
+    }
+    kx_free(iter);
+}
+
 static void scan(walker *w, CXCursor c, int mode, int in_subscript);
 
 typedef struct {
@@ -805,47 +1236,212 @@ typedef struct {
 
 static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data);
 
-static void add_access(walker *w, CXCursor c, int mode)
+/* Delinearisation (as LLVM's, for a symbolic row length): a 1-D subscript
+ * S*P + Q of a pointer, S a program symbol that is the coefficient of some
+ * enclosing loop variable, P and Q affine in the loop variables with
+ * constant coefficients and free of S, becomes [P][Q] with extents
+ * [?][S] -- but only when the bounds prove 0 <= Q < S: Q is v + c for one
+ * enclosing loop variable v (step +-1) with lower(v) + c >= 0 and
+ * S - upper(v) - c >= 0 constants, or Q holds no loop variable at all and
+ * is 0.  Linearised again it is the same address, so strides do not
+ * change; subscript tests then see `A[i*n + j]` as `A[i][j]`. */
+static int delinearize(walker *w, const kx_expr *e, kx_expr **P, kx_expr **Q, char **S)
 {
-    CXCursor base, index[MAX_DIMS];
-    int n = subscript_chain(c, &base, index);
-    char *name = base_name_of(w, base);
-    int elem = (int)clang_Type_getSizeOf(clang_getCursorType(c));
-    if (elem < 0)
-        elem = 0;
+    const ir_loop *ch[64];
+    int nch = 0;
+    for (int l = w->loop; l >= 0 && nch < 64; l = w->ir->loops[l].parent)
+        if (w->ir->loops[l].iv)
+            ch[nch++] = &w->ir->loops[l];
+    char *size = NULL;
+    for (int k = 0; k < nch && !size; k++) {
+        kx_expr *c = kx_coeff(e, ch[k]->iv);
+        int64_t v;
+        char **names = NULL;
+        int nn = c && !kx_is_const(c, &v) ? kx_symbols(c, &names) : 0;
+        if (nn == 1) {
+            kx_expr *sym = kx_sym(names[0]);
+            if (sym && kx_equal(sym, c))
+                size = strdup(names[0]);
+            kx_free(sym);
+        }
+        kx_free_names(names, nn);
+        kx_free(c);
+    }
+    if (!size || kx_degree(e, size) != 1 || kx_has_opaque(e))
+        goto fail;
+    kx_expr *p = kx_coeff(e, size), *ss = kx_sym(size);
+    kx_expr *sp = p && ss ? kx_mul(ss, p) : NULL;
+    kx_expr *q = sp ? kx_sub(e, sp) : NULL;
+    kx_free(sp);
+    kx_free(ss);
+    int ok = p && q && !kx_mentions(p, size) && !kx_mentions(q, size);
+    /* P and Q: constant coefficients on loop variables */
+    for (int k = 0; k < nch && ok; k++) {
+        kx_expr *cp = kx_coeff(p, ch[k]->iv), *cq = kx_coeff(q, ch[k]->iv);
+        int64_t v;
+        ok = cp && cq && kx_is_const(cp, &v) && kx_is_const(cq, &v)
+             && kx_degree(p, ch[k]->iv) <= 1 && kx_degree(q, ch[k]->iv) <= 1;
+        kx_free(cp);
+        kx_free(cq);
+    }
+    /* 0 <= Q < size */
+    const ir_loop *qv = NULL;
+    for (int k = 0; k < nch && ok; k++)
+        if (kx_mentions(q, ch[k]->iv)) {
+            if (qv)
+                ok = 0;
+            qv = ch[k];
+        }
+    if (ok && qv) {
+        kx_expr *one = kx_int(1), *sv = kx_sym(qv->iv);
+        kx_expr *cq = kx_coeff(q, qv->iv), *t = kx_mul(cq, sv);
+        kx_expr *c0 = kx_sub(q, t);
+        int64_t a, lo, hi;
+        ok = kx_is_const(cq, &a) && a == 1 && (qv->step == 1 || qv->step == -1) && qv->lower
+             && qv->upper;
+        if (ok) {
+            /* iv runs over [min, max]: step 1 lower..upper-1, step -1 upper+1..lower */
+            kx_expr *mn = qv->step == 1 ? kx_copy(qv->lower) : kx_add(qv->upper, one);
+            kx_expr *mx = qv->step == 1 ? kx_sub(qv->upper, one) : kx_copy(qv->lower);
+            kx_expr *l0 = kx_add(mn, c0), *h0 = kx_add(mx, c0), *szs = kx_sym(size);
+            kx_expr *h1 = kx_sub(szs, h0);      /* size - (max + c) >= 1 */
+            ok = kx_is_const(l0, &lo) && lo >= 0 && kx_is_const(h1, &hi) && hi >= 1;
+            kx_free(mn); kx_free(mx); kx_free(l0); kx_free(h0); kx_free(szs); kx_free(h1);
+        }
+        kx_free(one); kx_free(sv); kx_free(cq); kx_free(t); kx_free(c0);
+    } else if (ok) {
+        ok = kx_is_zero(q);
+    }
+    if (!ok) {
+        kx_free(p);
+        kx_free(q);
+        goto fail;
+    }
+    *P = p;
+    *Q = q;
+    *S = size;
+    return 1;
+fail:
+    free(size);
+    return 0;
+}
+
+/* Record one access (both passes of mode) of `name` with subscripts
+ * idx[0..n-1] and extents ext[0..next-1] (both consumed) at cursor c. */
+static void put_access(walker *w, CXCursor c, const char *name, int elem, int mode, int n,
+                       kx_expr **idx, int next, kx_expr **ext)
+{
     char *ivs[64];
     int nivs = enclosing_ivs(w, ivs, 64);
+    int line, col;
+    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    kx_expr *two[2], *text[2];
+    char *size = NULL;
+    if (n == 1 && next == 0 && idx[0] && delinearize(w, idx[0], &two[0], &two[1], &size)) {
+        kx_free(idx[0]);
+        idx = two;
+        n = 2;
+        text[0] = NULL;
+        text[1] = kx_sym(size);
+        free(size);
+        ext = text;
+        next = 2;
+    }
     for (int pass = 0; pass < 2; pass++) {
         int is_write = pass == 1;
         if (!(mode & (is_write ? MODE_WRITE : MODE_READ)))
             continue;
-        kx_expr **idx = calloc((size_t)(n ? n : 1), sizeof *idx);
-        kx_expr **ext = calloc(MAX_DIMS, sizeof *ext);
-        if (!idx || !ext) {
-            free(idx);
-            free(ext);
+        kx_expr **ci = calloc((size_t)(n ? n : 1), sizeof *ci);
+        kx_expr **ce = calloc(MAX_DIMS, sizeof *ce);
+        if (!ci || !ce) {
+            free(ci);
+            free(ce);
             w->oom = 1;
             break;
         }
         for (int d = 0; d < n; d++)
-            idx[d] = to_expr(w, index[d]);
-        int next = base_extents(base, ext, MAX_DIMS);
-        int line, col;
-        expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-        int a = ir_add_access(w->stmt, name, elem, is_write, n, idx, next, ext, line, col);
+            ci[d] = idx[d] ? kx_copy(idx[d]) : NULL;
+        for (int d = 0; d < next; d++)
+            ce[d] = ext[d] ? kx_copy(ext[d]) : NULL;
+        int a = ir_add_access(w->stmt, name, elem < 0 ? 0 : elem, is_write, n, ci, next, ce,
+                              line, col);
         if (a >= 0) {
             ir_access *ac = &w->stmt->acc[a];
             for (int d = 0; d < n && ac->affine; d++)
-                ac->affine = ir_is_affine_in(ac->index[d], ivs, nivs);
+                ac->affine = ac->index[d] && ir_is_affine_in(ac->index[d], ivs, nivs);
         }
     }
-    free(name);
+    for (int d = 0; d < n; d++)
+        kx_free(idx[d]);
+    for (int d = 0; d < next; d++)
+        kx_free(ext[d]);
+}
+
+/* A store or load the walker cannot resolve: array "?" at an unknown
+ * subscript, which parallel.c takes as possibly any array. */
+static void unknown_access(walker *w, CXCursor c, int mode)
+{
+    kx_expr *idx[1] = { unknown_expr(w, c) };
+    put_access(w, c, "?", 0, mode, 1, idx, 0, NULL);
+}
+
+/* The access base[idx...] where base is a pointer expression (a variable,
+ * a bound local, p + e, &X[e]); suffix names a struct member path. */
+static void ptr_access(walker *w, CXCursor c, CXCursor ptr, const char *suffix, int mode,
+                       int n, kx_expr **idx)
+{
+    binding b = { .inc_offset = -1 };
+    int elem = (int)clang_Type_getSizeOf(clang_getCursorType(c));
+    if (!ptr_value(w, ptr, &b)) {
+        bind_clear(&b);
+        for (int d = 0; d < n; d++)
+            kx_free(idx[d]);
+        unknown_access(w, c, mode);
+        scan(w, ptr, MODE_READ, 1);
+        return;
+    }
+    kx_expr **v = NULL, *ext[MAX_DIMS] = { 0 };
+    int m = bound_access(&b, n, idx, &v, ext);
+    char name[512];
+    snprintf(name, sizeof name, "%s%s", b.base, suffix);
+    if (m > 0)
+        put_access(w, c, name, elem, mode, m, v, b.next, ext);
+    else
+        w->oom = 1;
+    free(v);
+    bind_clear(&b);
+    scan(w, ptr, MODE_READ, 1);     /* loads inside p + e are reads */
+}
+
+static void add_access(walker *w, CXCursor c, int mode, const char *suffix)
+{
+    CXCursor base, index[MAX_DIMS];
+    int n = subscript_chain(c, &base, index);
+    kx_expr *idx[MAX_DIMS] = { 0 }, *ext[MAX_DIMS] = { 0 };
+    for (int d = 0; d < n; d++)
+        idx[d] = to_expr(w, index[d]);
+    enum CXCursorKind bk = clang_getCursorKind(base);
+    int deref_var = bk == CXCursor_UnaryOperator
+                    && clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref;
+    if (n >= 1 && ((bk == CXCursor_DeclRefExpr && ptr_binding(w, base))
+                   || (bk != CXCursor_DeclRefExpr && bk != CXCursor_MemberRefExpr && !deref_var))) {
+        /* through a bound local pointer, or a computed base (p + 1)[i] */
+        ptr_access(w, c, base, suffix, mode, n, idx);
+    } else {
+        char *bn = base_name_of(w, base);
+        char name[512];
+        snprintf(name, sizeof name, "%s%s", bn ? bn : "?", suffix);
+        free(bn);
+        int elem = (int)clang_Type_getSizeOf(clang_getCursorType(c));
+        int next = base_extents(base, ext, MAX_DIMS);
+        put_access(w, c, name, elem, mode, n, idx, next, ext);
+        /* A computed base (p->data[i]) is read as well. */
+        if (bk != CXCursor_DeclRefExpr)
+            scan(w, base, MODE_READ, 1);
+    }
     /* Subscripts are read; an access inside one (B in A[B[i]]) is a read too. */
     for (int d = 0; d < n; d++)
         scan(w, index[d], MODE_READ, 1);
-    /* A computed base (p->data[i], f()[i]) is read as well. */
-    if (clang_getCursorKind(base) != CXCursor_DeclRefExpr)
-        scan(w, base, MODE_READ, 1);
 }
 
 static void add_scalar(walker *w, CXCursor c, int mode)
@@ -858,6 +1454,8 @@ static void add_scalar(walker *w, CXCursor c, int mode)
     if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray
         || t.kind == CXType_VariableArray)
         return;
+    if (mode & MODE_WRITE)
+        bind_written(w, c);
     char *name = cursor_spelling(c);
     int line, col;
     expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
@@ -872,38 +1470,77 @@ static void add_scalar(walker *w, CXCursor c, int mode)
  * ptr its (peeled) pointer operand. */
 static void add_deref_access(walker *w, CXCursor c, CXCursor ptr, int mode)
 {
-    child_list pl = children(ptr);
-    CXCursor base = ptr;
-    kx_expr *idx;
-    if (clang_getCursorKind(ptr) == CXCursor_BinaryOperator
-        && clang_getCursorBinaryOperatorKind(ptr) == CXBinaryOperator_Add && pl.n == 2) {
-        base = peel(pl.c[0]);
-        idx = to_expr(w, pl.c[1]);
-        scan(w, pl.c[1], MODE_READ, 1);
-    } else {
-        idx = kx_int(0);
-    }
-    char *name = base_name_of(w, base);
-    char *ivs[64];
-    int nivs = enclosing_ivs(w, ivs, 64);
-    int line, col, elem = (int)clang_Type_getSizeOf(clang_getCursorType(c));
-    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-    for (int is_write = 0; is_write < 2 && idx; is_write++) {
-        if (!(mode & (is_write ? MODE_WRITE : MODE_READ)))
-            continue;
-        kx_expr **one = malloc(sizeof *one);
-        if (!one) {
-            w->oom = 1;
-            break;
+    kx_expr *idx[1] = { kx_int(0) };
+    ptr_access(w, c, ptr, "", mode, 1, idx);
+}
+
+/* A member access c (`p[i].x`, `q->v`, `s.sum`, nested) in mode. */
+static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
+{
+    char suffix[512] = "";
+    CXCursor cur = peel(c);
+    int arrow = 0;
+    while (clang_getCursorKind(cur) == CXCursor_MemberRefExpr && !arrow) {
+        child_list l = children(cur);
+        if (l.n != 1) {
+            if (mode & MODE_WRITE)
+                unknown_access(w, c, mode);
+            return;
         }
-        one[0] = kx_copy(idx);
-        int a = ir_add_access(w->stmt, name, elem < 0 ? 0 : elem, is_write, 1, one, 0, NULL,
-                              line, col);
-        if (a >= 0 && w->stmt->acc[a].affine)
-            w->stmt->acc[a].affine = ir_is_affine_in(one[0], ivs, nivs);
+        char *f = cursor_spelling(cur), t[512];
+        CXCursor d = clang_getCursorReferenced(cur);
+        /* members of a union overlap: name the union, not the member */
+        int in_union = clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_UnionDecl;
+        snprintf(t, sizeof t, "%s%s%s", in_union ? "" : ".", in_union ? "" : f, suffix);
+        memcpy(suffix, t, sizeof suffix);
+        free(f);
+        CXCursor child = peel(l.c[0]);
+        arrow = clang_getCanonicalType(clang_getCursorType(child)).kind == CXType_Pointer;
+        cur = child;
     }
-    kx_free(idx);
-    free(name);
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (arrow) {
+        kx_expr *idx[1] = { kx_int(0) };
+        ptr_access(w, c, cur, suffix, mode, 1, idx);
+    } else if (k == CXCursor_ArraySubscriptExpr) {
+        /* p[i].x: the accessed type is the member's */
+        CXCursor base, index[MAX_DIMS];
+        int n = subscript_chain(cur, &base, index);
+        kx_expr *idx[MAX_DIMS] = { 0 }, *ext[MAX_DIMS] = { 0 };
+        for (int d = 0; d < n; d++)
+            idx[d] = to_expr(w, index[d]);
+        if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && !ptr_binding(w, base)) {
+            char *bn = cursor_spelling(base), name[512];
+            snprintf(name, sizeof name, "%s%s", bn, suffix);
+            free(bn);
+            int next = base_extents(base, ext, MAX_DIMS);
+            put_access(w, c, name, (int)clang_Type_getSizeOf(clang_getCursorType(c)), mode, n,
+                       idx, next, ext);
+        } else {
+            ptr_access(w, c, base, suffix, mode, n, idx);
+        }
+        for (int d = 0; d < n; d++)
+            scan(w, index[d], MODE_READ, 1);
+    } else if (k == CXCursor_DeclRefExpr) {
+        /* s.sum: the scalar "s.sum"; a write of it also writes s */
+        char *bn = cursor_spelling(cur), name[512];
+        snprintf(name, sizeof name, "%s%s", bn, suffix);
+        free(bn);
+        if (mode & MODE_WRITE)
+            bind_written(w, cur);
+        if (!in_subscript || (mode & MODE_WRITE)) {
+            int line, col;
+            expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+            if (mode & MODE_READ || in_subscript)
+                ir_add_scalar(w->stmt, name, 0, line, col);
+            if (mode & MODE_WRITE)
+                ir_add_scalar(w->stmt, name, 1, line, col);
+        }
+    } else {
+        if (mode & MODE_WRITE)
+            unknown_access(w, c, mode);
+        scan(w, cur, MODE_READ, in_subscript);
+    }
 }
 
 /* Count an arithmetic operation of kind op on a value of float type fl. */
@@ -988,19 +1625,40 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
     ir_ops *o = &w->stmt->ops;
     switch (clang_getCursorKind(c)) {
     case CXCursor_ArraySubscriptExpr:
-        add_access(w, c, mode);
+        add_access(w, c, mode, "");
+        return;
+    case CXCursor_MemberRefExpr:
+        add_member(w, c, mode, in_subscript);
         return;
     case CXCursor_DeclRefExpr:
+        /* a write inside a subscript (a[k++]) is a read and a write of k */
         if (!in_subscript)
             add_scalar(w, c, mode);
+        else if (mode & MODE_WRITE)
+            add_scalar(w, c, MODE_RW);
         return;
     case CXCursor_BinaryOperator: {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
         if (l.n != 2)
             return;
         if (op == CXBinaryOperator_Assign) {
+            /* j = e (unconditional, in a loop): j holds e from here on */
+            CXCursor d = ref_decl(l.c[0]);
+            binding b = { .decl = d, .loop = w->loop, .inc_offset = -1 };
+            int bound = 0;
+            if (!clang_Cursor_isNull(d) && w->loop >= 0 && w->conditional == 0) {
+                CXType t = clang_getCanonicalType(clang_getCursorType(d));
+                if (is_integer_type(t))
+                    bound = (b.value = to_expr(w, l.c[1])) != NULL;
+                else if (t.kind == CXType_Pointer)
+                    bound = b.is_ptr = ptr_value(w, l.c[1], &b);
+            }
             scan(w, l.c[0], MODE_WRITE, in_subscript);
             scan(w, l.c[1], MODE_READ, in_subscript);
+            if (bound)
+                bind_put(w, &b);
+            else
+                bind_clear(&b);
             return;
         }
         /* `a + b + c + ...` is a left-deep chain, one node per term
@@ -1109,10 +1767,22 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         }
         return;
     case CXCursor_VarDecl: {
+        bind_drop(w, c);
         if (l.n >= 1) {
             CXCursor init = l.c[l.n - 1];
             enum CXCursorKind ik = clang_getCursorKind(init);
             if (ik != CXCursor_TypeRef && !clang_isDeclaration(ik)) {
+                binding b = { .decl = c, .loop = w->loop, .inc_offset = -1 };
+                CXType t = clang_getCanonicalType(clang_getCursorType(c));
+                int bound = 0;
+                if (is_integer_type(t))
+                    bound = (b.value = to_expr(w, init)) != NULL;
+                else if (t.kind == CXType_Pointer)
+                    bound = b.is_ptr = ptr_value(w, init, &b);
+                if (bound)
+                    bind_put(w, &b);
+                else
+                    bind_clear(&b);
                 char *name = cursor_spelling(c);
                 int line, col;
                 expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
@@ -1124,6 +1794,9 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         return;
     }
     default: {
+        /* A store the walker cannot resolve makes the loop untestable. */
+        if (mode & MODE_WRITE)
+            unknown_access(w, c, mode);
         /* Any other node (initialiser lists, casts, ...) may have any number
          * of operands: visit them all, not just the first MAX_CHILDREN. */
         scan_ctx ctx = { w, in_subscript };
@@ -1157,8 +1830,19 @@ static void record_stmt(walker *w, CXCursor c)
         return;
     }
     w->stmt = &l->stmts[s];
+    w->stmt_offset = start_offset(c);
     scan(w, c, MODE_READ, 0);
     w->stmt = NULL;
+    /* past the step of a derived induction variable: its later value */
+    for (int i = 0; i < w->nbind; i++)
+        if (w->bind[i].inc_offset >= 0 && w->bind[i].inc_offset == w->stmt_offset) {
+            kx_expr **slot = w->bind[i].is_ptr ? &w->bind[i].off : &w->bind[i].value;
+            kx_free(*slot);
+            *slot = w->bind[i].after;
+            w->bind[i].after = NULL;
+            w->bind[i].inc_offset = -1;
+        }
+    w->stmt_offset = -1;
 }
 
 /* ---- loops --------------------------------------------------------------- */
@@ -1325,6 +2009,45 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
         } else {
             free(left);
             free(right);
+            /* i + m <= n, n - 1 > i: the variable the increment steps with
+             * coefficient +-1 in lhs - rhs */
+            CXCursor parts[MAX_CHILDREN];
+            int np = clang_Cursor_isNull(inc) ? 0 : comma_parts(inc, parts, MAX_CHILDREN);
+            for (int i = 0; i < np && !iv; i++) {
+                child_list pl = children(parts[i]);
+                char *v = pl.n >= 1 ? var_name(pl.c[0]) : NULL;
+                int64_t st = 0;
+                if (!v || !increment_step(w, inc, v, &st)) {
+                    free(v);
+                    continue;
+                }
+                kx_expr *a = to_expr(w, l.c[0]), *b = to_expr(w, l.c[1]);
+                kx_expr *d = a && b ? kx_sub(a, b) : NULL, *cf = d ? kx_coeff(d, v) : NULL;
+                int64_t cv = 0;
+                if (d && cf && kx_degree(d, v) == 1 && kx_is_const(cf, &cv) && (cv == 1 || cv == -1)) {
+                    kx_expr *vs = kx_sym(v), *t = kx_mul(cf, vs);
+                    kx_expr *rest = kx_sub(d, t);
+                    if (rest && !kx_mentions(rest, v)) {
+                        /* cv = 1: v + rest OP 0, v OP -rest; cv = -1: rest OP v */
+                        iv = v;
+                        v = NULL;
+                        bound = cv == 1 ? kx_neg(rest) : kx_copy(rest);
+                        op = cv == 1 ? k
+                           : k == CXBinaryOperator_LT ? CXBinaryOperator_GT
+                           : k == CXBinaryOperator_GT ? CXBinaryOperator_LT
+                           : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
+                           : k == CXBinaryOperator_GE ? CXBinaryOperator_LE : k;
+                    }
+                    kx_free(vs);
+                    kx_free(t);
+                    kx_free(rest);
+                }
+                kx_free(a);
+                kx_free(b);
+                kx_free(d);
+                kx_free(cf);
+                free(v);
+            }
         }
     }
     if (!iv && !clang_Cursor_isNull(inc)) {
@@ -1366,6 +2089,29 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
 static void walk_stmt(walker *w, CXCursor c);
 static void attach_regions(walker *w, ir_loop *l, int offset);
 static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *data);
+
+/* A statement outside loops: it kills the bindings of what it writes; a
+ * declaration of a pointer from an array (`double *p = a + 1;`) binds it. */
+static void bind_outside(walker *w, CXCursor c)
+{
+    for (int i = w->nbind - 1; i >= 0; i--)
+        if (count_writes(c, w->bind[i].decl) > 0)
+            bind_drop_at(w, i);
+    if (clang_getCursorKind(c) != CXCursor_DeclStmt)
+        return;
+    child_list l = children(c);
+    for (int i = 0; i < l.n; i++) {
+        child_list v = children(l.c[i]);
+        if (clang_getCursorKind(l.c[i]) != CXCursor_VarDecl || v.n < 1
+            || clang_getCanonicalType(clang_getCursorType(l.c[i])).kind != CXType_Pointer)
+            continue;
+        binding b = { .decl = l.c[i], .loop = -1, .inc_offset = -1, .is_ptr = 1 };
+        if (ptr_value(w, v.c[v.n - 1], &b))
+            bind_put(w, &b);
+        else
+            bind_clear(&b);
+    }
+}
 
 /* Byte offsets of the loop in its file, -1 when it comes from a macro.  The
  * extent of a loop whose body is a simple statement ends at the start of its
@@ -1454,8 +2200,47 @@ static void collect_syms(walker *w, int loop, CXFile file)
     }
 }
 
+static enum CXChildVisitResult last_child(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    *(CXCursor *)data = c;
+    return CXChildVisit_Continue;
+}
+
+/* A while or do loop with a computable trip count, read as the for loop it
+ * is: `i = e; while (i < n) { ...; i++; }` -- the last statement of the
+ * body steps a variable (++, --, += c, -= c), nothing else in the loop
+ * writes it, no jump leaves or skips the body, the condition compares it
+ * (in any equivalent form) and the statement just before the loop sets it.
+ * A do loop runs its body once even when the condition fails at once; that
+ * single iteration carries nothing, so the same bounds are safe. */
+static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCursor body)
+{
+    if (clang_Cursor_isNull(cond) || clang_Cursor_isNull(body) || clang_Cursor_isNull(prev)
+        || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return;
+    int jumps = 0;
+    clang_visitChildren(body, find_jump, &jumps);
+    CXCursor inc = clang_getNullCursor();
+    clang_visitChildren(body, last_child, &inc);
+    if (jumps || clang_Cursor_isNull(inc))
+        return;
+    child_list il = children(inc);
+    CXCursor var = il.n >= 1 ? ref_decl(il.c[0]) : clang_getNullCursor();
+    if (clang_Cursor_isNull(var) || count_writes(body, var) != 1 || count_writes(cond, var) != 0)
+        return;
+    for_header(w, loop, prev, cond, inc);
+    ir_loop *L = &w->ir->loops[loop];
+    char *vn = cursor_spelling(var);
+    int same = L->iv && strcmp(L->iv, vn) == 0;
+    free(vn);
+    if (!same || !L->canonical)
+        ir_set_bounds(L, NULL, NULL, NULL, 0);
+}
+
 static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
 {
+    CXCursor prev = w->prev_stmt;
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile file;
     int line, col, end_line;
@@ -1524,6 +2309,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
             cond = kind == IR_WHILE ? l.c[0] : l.c[1];
             body = kind == IR_WHILE ? l.c[1] : l.c[0];
         }
+        while_header(w, loop, prev, cond, body);
     }
     attach_pragmas(w, loop, file);
     {
@@ -1531,15 +2317,22 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
         expansion(clang_getRangeStart(r), NULL, NULL, NULL, &start);
         attach_regions(w, &w->ir->loops[loop], start);
     }
+    if (!clang_Cursor_isNull(body))
+        find_derived(w, loop, c, body);
+    bind_enter_loop(w, loop, c);
 
     int saved_loop = w->loop, saved_cond = w->conditional, saved_switch = w->switch_depth;
     w->loop = loop;
     w->conditional = 0;
     w->switch_depth = 0;
-    if (kind != IR_FOR && !clang_Cursor_isNull(cond))
-        record_stmt(w, cond);   /* a while/do condition runs every iteration */
+    /* a while/do condition runs every iteration; so does the condition of
+     * a for loop whose trip count is not known (parallel.c reads it) */
+    if ((kind != IR_FOR || !w->ir->loops[loop].canonical) && !clang_Cursor_isNull(cond))
+        record_stmt(w, cond);
+    w->prev_stmt = clang_getNullCursor();
     if (!clang_Cursor_isNull(body))
         walk_stmt(w, body);
+    bind_drop_loop(w, loop);
     w->loop = saved_loop;
     w->conditional = saved_cond;
     w->switch_depth = saved_switch;
@@ -1560,7 +2353,9 @@ static void count_exit(walker *w, int is_return)
 static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *data)
 {
     (void)parent;
-    walk_stmt(data, c);
+    walker *w = data;
+    walk_stmt(w, c);
+    w->prev_stmt = c;     /* loop-form: what a while loop after it starts from */
     return CXChildVisit_Continue;
 }
 
@@ -1604,6 +2399,7 @@ static void walk_stmt(walker *w, CXCursor c)
     case CXCursor_CompoundStmt:
     case CXCursor_LabelStmt:
         /* Not through child_list: a block may hold any number of statements. */
+        w->prev_stmt = clang_getNullCursor();
         clang_visitChildren(c, walk_child, w);
         return;
     case CXCursor_IfStmt:
@@ -1614,8 +2410,10 @@ static void walk_stmt(walker *w, CXCursor c)
             record_stmt(w, l.c[0]);
         }
         w->conditional++;
-        for (int i = 1; i < l.n; i++)
+        for (int i = 1; i < l.n; i++) {
+            w->prev_stmt = clang_getNullCursor();
             walk_stmt(w, l.c[i]);
+        }
         w->conditional--;
         return;
     case CXCursor_SwitchStmt:
@@ -1624,12 +2422,14 @@ static void walk_stmt(walker *w, CXCursor c)
         record_stmt(w, l.c[0]);
         w->conditional++;
         w->switch_depth++;
+        w->prev_stmt = clang_getNullCursor();
         walk_stmt(w, l.c[l.n - 1]);
         w->switch_depth--;
         w->conditional--;
         return;
     case CXCursor_CaseStmt:
     case CXCursor_DefaultStmt:
+        w->prev_stmt = clang_getNullCursor();
         if (l.n >= 1)
             walk_stmt(w, l.c[l.n - 1]);
         return;
@@ -1655,6 +2455,8 @@ static void walk_stmt(walker *w, CXCursor c)
     default:
         if (w->loop >= 0)
             record_stmt(w, c);
+        else
+            bind_outside(w, c);
         return;
     }
 }
@@ -1687,9 +2489,13 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data
         w->oom = 1;
         return CXChildVisit_Break;
     }
+    while (w->nbind > 0)
+        bind_drop_at(w, w->nbind - 1);
     /* Every child, not the first MAX_CHILDREN: a function with 16 or more
      * parameters has its body after them. */
     clang_visitChildren(c, walk_body, w);
+    while (w->nbind > 0)
+        bind_drop_at(w, w->nbind - 1);
     return w->oom ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
@@ -2113,6 +2919,9 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
         free(w.files[i].scop_line);
     }
     free(w.files);
+    while (w.nbind > 0)
+        bind_drop_at(&w, w.nbind - 1);
+    free(w.bind);
     for (int i = 0; i < w.nsyms; i++)
         free(w.syms[i].name);
     free(w.syms);

@@ -25,6 +25,8 @@ need pkg-config        /usr/bin/pkg-config
 # csmith and its headers: the differential tests of testsuite/csmith (issue 15).
 need csmith            /usr/bin/csmith
 need libcsmith-dev     /usr/include/csmith/csmith.h
+# isl: the exact dependence test for affine nests (analysis/parallel.c)
+need libisl-dev        /usr/include/isl/set.h
 # testsuite/scan reads keel report --html's page with python3's html.parser.
 need python3           /usr/bin/python3
 # C library headers of the cross targets keelcc's llvm-mca stage compiles for

@@ -188,11 +188,92 @@ static void test_linearize(void)
     }
 }
 
+/* Issue 13's unsafe shapes on hand-built IR: each must not be parallel. */
+static par_verdict verdict_of(ir_tu *tu)
+{
+    par_result *r;
+    char err[64];
+    par_verdict v = PAR_PARALLEL;
+    if (par_analyze(tu, &r, err, sizeof err) == 0) {
+        v = r->loops[0].verdict;
+        par_free(r);
+    }
+    ir_tu_free(tu);
+    return v;
+}
+
+static ir_tu *one_loop(void)
+{
+    ir_tu *tu = ir_tu_new("t.c");
+    ir_add_function(tu, "f", "t.c", 1, 1);
+    loop(tu, -1, "i", "n", NULL);
+    return tu;
+}
+
+static void test_issue13(void)
+{
+    /* b[k] += b[k - 1]; k += 1;  k raw in the subscripts, written in the
+     * loop: untestable, not a reduction */
+    ir_tu *tu = one_loop();
+    ir_add_stmt(&tu->loops[0], 20, 1, "b[k] += b[k - 1]", 0);
+    acc1(tu, 0, 0, "b", 0, "k");
+    acc1(tu, 0, 0, "b", 1, "k");
+    acc1(tu, 0, 0, "b", 0, "k - 1");
+    ir_add_stmt(&tu->loops[0], 21, 1, "k += 1", 0);
+    ir_add_scalar(&tu->loops[0].stmts[1], "k", 0, 21, 1);
+    ir_add_scalar(&tu->loops[0].stmts[1], "k", 1, 21, 1);
+    CHECK_INT(verdict_of(tu), PAR_UNKNOWN);
+    /* the same with k rewritten as a derived induction variable of loop 0:
+     * b[k__L0 + i] += b[k__L0 + i - 1] is carried at distance 1 */
+    tu = one_loop();
+    ir_add_stmt(&tu->loops[0], 20, 1, "b[k] += b[k - 1]", 0);
+    acc1(tu, 0, 0, "b", 0, "k__L0 + i");
+    acc1(tu, 0, 0, "b", 1, "k__L0 + i");
+    acc1(tu, 0, 0, "b", 0, "k__L0 + i - 1");
+    ir_add_stmt(&tu->loops[0], 21, 1, "k += 1", 0);
+    ir_add_scalar(&tu->loops[0].stmts[1], "k", 0, 21, 1);
+    ir_add_scalar(&tu->loops[0].stmts[1], "k", 1, 21, 1);
+    CHECK_INT(verdict_of(tu), PAR_SEQUENTIAL);
+    /* h[key[i]] += 1: commuting updates through an index, a reduction */
+    tu = one_loop();
+    ir_add_stmt(&tu->loops[0], 20, 1, "h[key[i]] += 1", 0);
+    acc1(tu, 0, 0, "h", 0, "load.key(i)");
+    acc1(tu, 0, 0, "h", 1, "load.key(i)");
+    acc1(tu, 0, 0, "key", 0, "i");
+    CHECK_INT(verdict_of(tu), PAR_REDUCTION);
+    /* p[i].x = p[i - 1] (a whole struct read): one storage */
+    tu = one_loop();
+    ir_add_stmt(&tu->loops[0], 20, 1, "p[i].x = g(p[i - 1])", 0);
+    acc1(tu, 0, 0, "p.x", 1, "i");
+    acc1(tu, 0, 0, "p", 0, "i - 1");
+    CHECK_INT(verdict_of(tu), PAR_SEQUENTIAL);
+    /* a store the walker could not resolve ("?") may hit any array */
+    tu = one_loop();
+    ir_add_stmt(&tu->loops[0], 20, 1, "*f(a) = a[i]", 0);
+    acc1(tu, 0, 0, "?", 1, "?\"f(a)\"");
+    acc1(tu, 0, 0, "a", 0, "i");
+    CHECK_INT(verdict_of(tu), PAR_UNKNOWN);
+    /* y[incy*i] = x[i]: incy may be 0, so never parallel */
+    tu = one_loop();
+    ir_add_stmt(&tu->loops[0], 20, 1, "y[incy * i] = x[i]", 0);
+    acc1(tu, 0, 0, "y", 1, "incy*i");
+    acc1(tu, 0, 0, "x", 0, "i");
+    CHECK_INT(verdict_of(tu), PAR_UNKNOWN);
+    /* m = fmaxf(m, a[i]): a fold */
+    tu = one_loop();
+    ir_add_stmt(&tu->loops[0], 20, 1, "m = fmaxf(m, a[i])", 0);
+    acc1(tu, 0, 0, "a", 0, "i");
+    ir_add_scalar(&tu->loops[0].stmts[0], "m", 1, 20, 1);
+    ir_add_scalar(&tu->loops[0].stmts[0], "m", 0, 20, 1);
+    CHECK_INT(verdict_of(tu), PAR_REDUCTION);
+}
+
 int main(void)
 {
     test_paper_strides();
     test_verdicts();
     test_scalars();
+    test_issue13();
     test_linearize();
     return check_summary();
 }
