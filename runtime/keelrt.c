@@ -426,7 +426,8 @@ static site_state *site_init(keel_site *site)
     st->nsyms = site->nsyms > 0 ? site->nsyms : 0;
     st->memo = calloc((size_t)st->nsyms + 1, sizeof *st->memo);
     /* policies that need no facts: no database opened at all */
-    int need_facts = G.offload != 0 && G.force < 0 && G.offload != 1 && G.have_gpu;
+    /* (KEEL_VERBOSE reads them anyway: its lines name the function) */
+    int need_facts = G.verbose || (G.offload != 0 && G.force < 0 && G.offload != 1 && G.have_gpu);
     if (need_facts && st->memo) {
         int held[3];
         char have[17] = "";
