@@ -636,10 +636,10 @@ static const char prelude_decls[] =
     "struct keel_site { const char *db; const char *file; int line, col; int nsyms;"
     " const char *const *syms; void *state; };"
     " int keel_decide(struct keel_site *, const long long *);\n"
-    "__attribute__((pure)) int keel_decide_pure(struct keel_site *, const long long *)"
-    " __asm__(\"keel_decide\");\n"
-    "__attribute__((const)) int keel_decide_const(struct keel_site *, const long long *)"
-    " __asm__(\"keel_decide\");\n";
+    "__attribute__((pure)) int keel_decide_report(struct keel_site *, const long long *)"
+    ";\n"
+    "__attribute__((const)) int keel_decide_report_const(struct keel_site *, const long long *)"
+    ";\n";
 
 static const char quiet_on[] =
     "#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Weverything\"\n";
@@ -688,9 +688,10 @@ static void put_call(buf *b, int n, const ir_loop *l)
 
 /* The report-mode call (issue 15).  Its effects -- the decision log,
  * KEEL_VERBOSE lines -- are invisible to the program, and the prelude tells
- * the compiler so: report calls go to keel_decide_pure and, for a nest with
+ * the compiler so: report calls go to keel_decide_report and, for a nest with
  * no run-time values (whose verdict cannot change during a run),
- * keel_decide_const -- both the symbol keel_decide, declared pure and const.
+ * keel_decide_report_const -- libkeelrt entry points of their own (see keelrt.c), declared pure and
+ * const.
  * (Offload mode's calls stay plain keel_decide: their value is used.)  So
  * on a path the compiler proves never completes (a loop that C11 6.8.5p6
  * lets it assume terminates, but which cannot) the call goes with the rest
@@ -700,11 +701,11 @@ static void put_call(buf *b, int n, const ir_loop *l)
  * in keel_v_N (file scope, in the prelude) and a repeated launch costs a
  * load and a compare, not a call: a nest with no values is decided once,
  * one with values again when they differ from the site's previous launch.
- *   nsyms == 0:  if (keel_v_N < 0) keel_v_N = keel_decide_const(&keel_site_N, 0);
+ *   nsyms == 0:  if (keel_v_N < 0) keel_v_N = keel_decide_report_const(&keel_site_N, 0);
  *   nsyms == k:  long long keel_x_N[] = { (long long)(s0), ... };
  *                if (keel_v_N < 0 || keel_last_N[0] != keel_x_N[0] || ...) {
  *                    keel_last_N[i] = keel_x_N[i]; ...
- *                    keel_v_N = keel_decide_pure(&keel_site_N, keel_x_N); }
+ *                    keel_v_N = keel_decide_report(&keel_site_N, keel_x_N); }
  * Threads launching the same nest at once may both call: harmless. */
 static void put_report_state(buf *b, int n, const ir_loop *l)
 {
@@ -721,7 +722,7 @@ static void put_report(buf *b, int n, const ir_loop *l)
     if (l->nsyms == 0) {
         putf(b, "if (keel_v_%ld < 0) ", n);
         putf(b, "keel_v_%ld = ", n);
-        putf(b, "keel_decide_const(&keel_site_%ld, 0);", n);
+        putf(b, "keel_decide_report_const(&keel_site_%ld, 0);", n);
         return;
     }
     putf(b, "long long keel_x_%ld[] = {", n);
@@ -745,7 +746,7 @@ static void put_report(buf *b, int n, const ir_loop *l)
         putf(b, "[%ld]; ", k);
     }
     putf(b, "keel_v_%ld = ", n);
-    putf(b, "keel_decide_pure(&keel_site_%ld, ", n);
+    putf(b, "keel_decide_report(&keel_site_%ld, ", n);
     putf(b, "keel_x_%ld); }", n);
 }
 

@@ -838,8 +838,11 @@ static void add_runtime_link(options *o, const char *lib)
         push(&o->ncc, &o->cc, excl);
     }
     push(&o->ncc, &o->cc, lib);
-    if (!shared)
+    if (!shared) {
         push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide");
+        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report");
+        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report_const");
+    }
     push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
     push(&o->ncc, &o->cc, "-lsqlite3");
     push(&o->ncc, &o->cc, "-lpthread");

@@ -854,6 +854,22 @@ int keel_decide(keel_site *site, const long long *values)
     return v;
 }
 
+/* The entry points of report-mode instrumentation (plugin/instrument.c):
+ * keel_decide itself, under names of their own so that the instrumented
+ * copy can declare them pure and const without those attributes reaching
+ * the plain keel_decide calls of offload mode (one IR function per symbol:
+ * attributes on one declaration would let the compiler drop every call
+ * whose value a host-only build ignores). */
+int keel_decide_report(keel_site *site, const long long *values)
+{
+    return keel_decide(site, values);
+}
+
+int keel_decide_report_const(keel_site *site, const long long *values)
+{
+    return keel_decide(site, values);
+}
+
 int rt_default_threads(void)
 {
     const char *s = getenv("OMP_NUM_THREADS");

@@ -45,6 +45,11 @@ typedef struct keel_site {
  * syms[i].  Thread-safe; never fails (a problem means 0). */
 int keel_decide(keel_site *site, const long long *values);
 
+/* keel_decide under the names report-mode instrumentation declares pure
+ * and const (the decision has no effect the program can see). */
+int keel_decide_report(keel_site *site, const long long *values);
+int keel_decide_report_const(keel_site *site, const long long *values);
+
 /* Record that the launch with these values took `seconds` on the CPU
  * (device 0) or on the GPU, transfers included (device 1): the history
  * `keel history` shows and keel_decide trusts once a size has 10 samples

@@ -63,10 +63,10 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
 #define DECLS "struct keel_site { const char *db; const char *file; int line, col; int nsyms;" \
               " const char *const *syms; void *state; };" \
               " int keel_decide(struct keel_site *, const long long *);\n" \
-              "__attribute__((pure)) int keel_decide_pure(struct keel_site *, const long long *)" \
-              " __asm__(\"keel_decide\");\n" \
-              "__attribute__((const)) int keel_decide_const(struct keel_site *, const long long *)" \
-              " __asm__(\"keel_decide\");\n"
+              "__attribute__((pure)) int keel_decide_report(struct keel_site *, const long long *)" \
+              ";\n" \
+              "__attribute__((const)) int keel_decide_report_const(struct keel_site *, const long long *)" \
+              ";\n"
 
 /* Expected text: the template with every "@" replaced by the file's path. */
 static char *expect(const char *tmpl, const char *path)
@@ -179,7 +179,7 @@ int main(void)
         "#line 1\n"
         "void f(int n, double *x) {\n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 2\n"
         "  for (int i = 0; i < n; i++)\n"
@@ -210,7 +210,7 @@ int main(void)
         "void g(int c) {\n"
         "  if (c)\n"
         QUIET_ON
-        "{ if (keel_v_0 < 0) keel_v_0 = keel_decide_const(&keel_site_0, 0);\n"
+        "{ if (keel_v_0 < 0) keel_v_0 = keel_decide_report_const(&keel_site_0, 0);\n"
         QUIET_OFF
         "#line 4\n"
         "#pragma omp parallel for\n"
@@ -245,7 +245,7 @@ int main(void)
         "void h(int n, double *a) {\n"
         "  int i;\n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 3\n"
         "#pragma omp parallel for\n"
@@ -278,7 +278,7 @@ int main(void)
         "#line 1\n"
         "void h(int n, double *a) {\n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 2\n"
         "#ifdef _OPENMP\n"
@@ -323,7 +323,7 @@ int main(void)
         "void k(int n, double *a) {\n"
         "#line 100\n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 100\n"
         "  PFOR\n"
@@ -349,7 +349,7 @@ int main(void)
         "void f(int n, int *a) {\n"
         "\tint k = 2; \n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 2\n"
         "\t           for (int i = 0; i < n; i++) a[i] = k;\n"
@@ -382,7 +382,7 @@ int main(void)
         "void f(int n, int *a, int *b) {\n"
         "  int i, j;\n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 3\n"
         "  for (i = 0; i < n; i++) {\n"
@@ -393,7 +393,7 @@ int main(void)
         "#line 6\n"
         "    \n"
         QUIET_ON
-        "{ long long keel_x_1[] = { (long long)(n) }; if (keel_v_1 < 0 || keel_last_1[0] != keel_x_1[0]) { keel_last_1[0] = keel_x_1[0]; keel_v_1 = keel_decide_pure(&keel_site_1, keel_x_1); }\n"
+        "{ long long keel_x_1[] = { (long long)(n) }; if (keel_v_1 < 0 || keel_last_1[0] != keel_x_1[0]) { keel_last_1[0] = keel_x_1[0]; keel_v_1 = keel_decide_report(&keel_site_1, keel_x_1); }\n"
         QUIET_OFF
         "#line 6\n"
         "    for (j = 0; j < n; j++) b[j] = 1;\n"
@@ -421,7 +421,7 @@ int main(void)
         "#pragma omp parallel for\n"
         "*/\n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 5\n"
         "  for (int i = 0; i < n; i++) a[i] = 0; // done\n"
@@ -509,7 +509,7 @@ int main(void)
         "void h(int tsteps, int n, double *a, double *b) {\n"
         "  int t, i;\n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(tsteps), (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(tsteps), (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 3\n"
         "  for (t = 0; t < tsteps; t++) {\n"
@@ -583,7 +583,7 @@ int main(void)
         "  {\n"
         "#pragma omp barrier\n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_pure(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 5\n"
         "#pragma omp for\n"
@@ -594,7 +594,7 @@ int main(void)
         "    {\n"
         "#pragma omp section\n"
         QUIET_ON
-        "{ long long keel_x_1[] = { (long long)(n) }; if (keel_v_1 < 0 || keel_last_1[0] != keel_x_1[0]) { keel_last_1[0] = keel_x_1[0]; keel_v_1 = keel_decide_pure(&keel_site_1, keel_x_1); }\n"
+        "{ long long keel_x_1[] = { (long long)(n) }; if (keel_v_1 < 0 || keel_last_1[0] != keel_x_1[0]) { keel_last_1[0] = keel_x_1[0]; keel_v_1 = keel_decide_report(&keel_site_1, keel_x_1); }\n"
         QUIET_OFF
         "#line 10\n"
         "      for (int i = 0; i < n; i++) b[i] = 1;\n"
