@@ -53,27 +53,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* snprintf for messages and bounded paths, where cutting is intended. */
-static int fmtn(char *buf, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf, n, fmt, ap);
-    va_end(ap);
-    return k;
-}
-
-static int say(int code, const char *fmt, ...)
-{
-    va_list ap;
-    fputs("keel: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return code;
-}
-
 #define MAXDEV 8
 #define HULL_LO 16
 #define HULL_HI 16384
@@ -223,7 +202,7 @@ static char *nest_label(const rows *rs, const nest *ns)
             const char *c = strchr(p, ',');
             size_t n = c ? (size_t)(c - p) : strlen(p);
             char word[64];
-            fmtn(word, sizeof word, "%.*s", (int)n, p);
+            keel_fmtn(word, sizeof word, "%.*s", (int)n, p);
             int seen = 0;
             for (const char *b = buf; (b = strstr(b, word)) != NULL; b += n)
                 if ((b == buf || b[-1] == ',') && (b[n] == ',' || b[n] == 0))
@@ -294,9 +273,9 @@ static void axes_draw(FILE *o, const axes *a, const char *xlabel, const char *yl
 static const char *tick_num(double v, char *b, size_t n)
 {
     if (v >= 1e6 || v < 1e-2)
-        fmtn(b, n, "1e%d", (int)lround(log10(v)));
+        keel_fmtn(b, n, "1e%d", (int)lround(log10(v)));
     else
-        fmtn(b, n, "%g", v);
+        keel_fmtn(b, n, "%g", v);
     return b;
 }
 
@@ -309,9 +288,9 @@ static const char *tick_time(double v, char *b, size_t n)
         if (u > 3)
             u = 3;
         double scaled = v / pow(10, (u - 3) * 3);
-        fmtn(b, n, "%g %s", scaled, unit[u]);
+        keel_fmtn(b, n, "%g %s", scaled, unit[u]);
     } else
-        fmtn(b, n, "1e%d s", e);
+        keel_fmtn(b, n, "1e%d s", e);
     return b;
 }
 
@@ -618,7 +597,7 @@ static void load_decisions(sqlite3 *h, long long loop_id, const char *dev, nest 
         n->dec[n->ndec].n = exp(logsum / k);
         n->dec[n->ndec].cpu_s = sqlite3_column_double(q, 1);
         n->dec[n->ndec].gpu_s = sqlite3_column_double(q, 2);
-        fmtn(n->dec[n->ndec].what, sizeof n->dec[0].what, "%s", b);
+        keel_fmtn(n->dec[n->ndec].what, sizeof n->dec[0].what, "%s", b);
         n->ndec++;
     }
     sqlite3_finalize(q);
@@ -657,7 +636,7 @@ static void load_history(sqlite3 *h, long long loop_id, nest *n)
         n->meas[n->nmeas].gpu = dev && strcmp(dev, "gpu") == 0;
         n->meas[n->nmeas].samples = sqlite3_column_int(q, 2);
         n->meas[n->nmeas].t = sqlite3_column_double(q, 3);
-        fmtn(n->meas[n->nmeas].what, sizeof n->meas[0].what, "%s", key);
+        keel_fmtn(n->meas[n->nmeas].what, sizeof n->meas[0].what, "%s", key);
         n->nmeas++;
     }
     sqlite3_finalize(q);
@@ -666,17 +645,17 @@ static void load_history(sqlite3 *h, long long loop_id, nest *n)
 static void xover_text(char *b, size_t n, const nest *ns, int dev)
 {
     if (!ns->loaded)
-        fmtn(b, n, "-");
+        keel_fmtn(b, n, "-");
     else if (ns->not_parallel)
-        fmtn(b, n, "never (not parallel)");
+        keel_fmtn(b, n, "never (not parallel)");
     else if (ns->xover_status[dev] < 0)
-        fmtn(b, n, "-");
+        keel_fmtn(b, n, "-");
     else if (ns->nneed == 0)
-        fmtn(b, n, ns->xover_status[dev] ? "GPU (fixed sizes)" : "never (fixed sizes)");
+        keel_fmtn(b, n, ns->xover_status[dev] ? "GPU (fixed sizes)" : "never (fixed sizes)");
     else if (ns->xover_status[dev] == 1)
-        fmtn(b, n, "%lld", ns->xover[dev]);
+        keel_fmtn(b, n, "%lld", ns->xover[dev]);
     else
-        fmtn(b, n, "never");
+        keel_fmtn(b, n, "never");
 }
 
 static const char css[] =
@@ -715,7 +694,7 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
                 else if (i + 1 < argc)
                     v = argv[++i];
                 else
-                    return say(2, "%s needs a value", opts[k]);
+                    return keel_say(2, "%s needs a value", opts[k]);
             }
         }
         switch (which) {
@@ -724,23 +703,23 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
         case 2: hostname = v; break;
         case 3:
             if ((threads = atoi(v)) <= 0)
-                return say(2, "bad --threads '%s'", v);
+                return keel_say(2, "bad --threads '%s'", v);
             break;
         case 4:
             if ((size = atoll(v)) <= 0)
-                return say(2, "bad --size '%s'", v);
+                return keel_say(2, "bad --size '%s'", v);
             break;
         case 5: file = v; break;
         default:
             if (a[0] == '-' && a[1])
-                return say(2, "unknown option '%s' for report --html", a);
+                return keel_say(2, "unknown option '%s' for report --html", a);
             if (dbpath)
-                return say(2, "too many arguments for report --html");
+                return keel_say(2, "too many arguments for report --html");
             dbpath = a;
         }
     }
     if (!out_path)
-        return say(2, "report --html needs FILE");
+        return keel_say(2, "report --html needs FILE");
     if (!dbpath)
         dbpath = default_db;
 
@@ -751,7 +730,7 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
     for (char *t = dl ? strtok_r(dl, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
         const rt_profile *p = rt_profile_find(t);
         if (!p || p->kind != RT_GPU) {
-            say(2, "no GPU profile '%s' (see keel devices)", t);
+            keel_say(2, "no GPU profile '%s' (see keel devices)", t);
             free(dl);
             return 2;
         }
@@ -760,19 +739,19 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
     }
     free(dl);
     if (ndev == 0)
-        return say(2, "--device needs at least one GPU profile");
+        return keel_say(2, "--device needs at least one GPU profile");
     rt_profile host = *rt_profile_host_default();
     if (hostname) {
         const rt_profile *hp = rt_profile_find(hostname);
         if (!hp || hp->kind != RT_CPU)
-            return say(2, "no CPU profile '%s' (see keel devices)", hostname);
+            return keel_say(2, "no CPU profile '%s' (see keel devices)", hostname);
         host = *hp;
     }
 
     char err[512] = "";
     db *d;
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err))
-        return say(1, "%s", err);
+        return keel_say(1, "%s", err);
     if (!hostname) {
         rt_calibration cal;
         if (rt_calibration_load(dbpath, &cal, err, sizeof err) == 0)
@@ -787,7 +766,7 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
     db_loop_filter flt = { .file = file, .file_match = DB_FILE_SUFFIX };
     if (db_each_loop(d, &flt, collect, &rs, err, sizeof err) != 0) {
         db_close(d);
-        return say(1, "%s", err[0] ? err : "out of memory");
+        return keel_say(1, "%s", err[0] ? err : "out of memory");
     }
     /* nests: an outermost loop and the rows after it that are deeper */
     nest *ns = calloc((size_t)rs.n + 1, sizeof *ns);
@@ -835,7 +814,7 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
     FILE *o = fopen(out_path, "w");
     if (!o) {
         db_close(d);
-        return say(1, "%s: cannot write: %s", out_path, strerror(errno));
+        return keel_say(1, "%s: cannot write: %s", out_path, strerror(errno));
     }
     char now[32];
     time_t tt = time(NULL);
@@ -1034,7 +1013,7 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
     int werr = ferror(o);
     if (fclose(o) != 0 || werr) {
         db_close(d);
-        return say(1, "%s: write failed", out_path);
+        return keel_say(1, "%s: write failed", out_path);
     }
     for (int i = 0; i < rs.n; i++) {
         row *r = &rs.r[i];

@@ -114,8 +114,8 @@ static const char show_usage[] =
     "\n"
     "DB defaults to $KEEL_DB, else ./keel.db.\n";
 
-/* Print "keel: <msg>" on stderr and return code. */
-static int die(int code, const char *fmt, ...)
+/* Print "keel: <msg>" on stderr and return code (keelcmd.h). */
+int keel_say(int code, const char *fmt, ...)
 {
     va_list ap;
     fputs("keel: ", stderr);
@@ -124,6 +124,16 @@ static int die(int code, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return code;
+}
+
+/* snprintf for messages and bounded paths, where cutting is intended. */
+int keel_fmtn(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+    return k;
 }
 
 static char *xstrdup(const char *s)
@@ -605,18 +615,18 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
     int rc = 0;
 
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err))
-        return die(EXIT_DB, "%s", err);
+        return keel_say(EXIT_DB, "%s", err);
     if (db_each_loop(d, &flt, loops_row, &c, err, sizeof err) < 0)
-        rc = die(EXIT_DB, "%s", err);
+        rc = keel_say(EXIT_DB, "%s", err);
     /* A relative path that names an existing file: try its absolute form. */
     if (!rc && c.nrows == 0 && file && realpath(file, real) && strcmp(real, flt.file)) {
         flt.file = real;
         flt.file_match = DB_FILE_EXACT;
         if (db_each_loop(d, &flt, loops_row, &c, err, sizeof err) < 0)
-            rc = die(EXIT_DB, "%s", err);
+            rc = keel_say(EXIT_DB, "%s", err);
     }
     if (!rc && c.oom)
-        rc = die(EXIT_DB, "out of memory");
+        rc = keel_say(EXIT_DB, "out of memory");
     if (!rc) {
         if (json)
             fputs(c.nrows ? "\n]\n" : "[]\n", stdout);
@@ -703,7 +713,7 @@ static int cmd_report(const char *dbpath, const char *file, int json)
     db *d;
     char err[512];
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err) != 0)
-        return die(EXIT_DB, "%s", err);
+        return keel_say(EXIT_DB, "%s", err);
     report_ctx c = { .json = json, .out = stdout, .wfile = 4, .wfunc = 8, .widiom = 5 };
     const char *f = file ? clean_file(file) : NULL;
     int rc = 0;
@@ -716,7 +726,7 @@ static int cmd_report(const char *dbpath, const char *file, int json)
         rc = db_each_idiom(d, f, report_row, &c, err, sizeof err);
     db_close(d);
     if (rc < 0)
-        return die(EXIT_DB, "%s", err);
+        return keel_say(EXIT_DB, "%s", err);
     if (json)
         fputs(c.n ? "\n]\n" : "[]\n", stdout);
     return 0;
@@ -1088,10 +1098,10 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
     db_loop_info *l = NULL;
 
     if (parse_location(loc, &file, &line, &col))
-        return die(EXIT_USAGE, "bad location '%s' (want FILE:LINE or FILE:LINE:COL)", loc);
+        return keel_say(EXIT_USAGE, "bad location '%s' (want FILE:LINE or FILE:LINE:COL)", loc);
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err)) {
         free(file);
-        return die(EXIT_DB, "%s", err);
+        return keel_say(EXIT_DB, "%s", err);
     }
     db_loop_filter flt = { .file = clean_file(file), .file_match = DB_FILE_SUFFIX,
                            .line = line, .col = col };
@@ -1102,26 +1112,26 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
         r = db_each_loop(d, &flt, match_row, &m, err, sizeof err);
     }
     if (r < 0)
-        rc = die(EXIT_DB, "%s", err);
+        rc = keel_say(EXIT_DB, "%s", err);
     else if (r > 0)
-        rc = die(EXIT_DB, "out of memory");
+        rc = keel_say(EXIT_DB, "out of memory");
     else if (m.n == 0)
-        rc = die(EXIT_DB, "no loop at %s in %s", loc, dbpath);
+        rc = keel_say(EXIT_DB, "no loop at %s in %s", loc, dbpath);
     else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
-        rc = die(EXIT_USAGE, "%s is ambiguous: %s and %s match (give more of the path)",
+        rc = keel_say(EXIT_USAGE, "%s is ambiguous: %s and %s match (give more of the path)",
                  loc, m.file[0], m.file[m.n - 1]);
     else if (m.n > 1 && !same_position(&m)) {
         char cols[128] = "";
         for (int i = 0; i < m.n && strlen(cols) < 100; i++)
             snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s%d",
                      i ? ", " : "", m.col[i]);
-        rc = die(EXIT_USAGE, "%d loops at %s (columns %s): say FILE:LINE:COL", m.n, loc, cols);
+        rc = keel_say(EXIT_USAGE, "%d loops at %s (columns %s): say FILE:LINE:COL", m.n, loc, cols);
     } else {
         /* Several loops at one FILE:LINE:COL (a header's loop compiled into
          * two units, a macro that expands to nested loops): show them all. */
         for (int i = 0; i < m.n && rc == 0; i++) {
             if ((r = db_get_loop(d, m.id[i], &l, err, sizeof err)) != 0) {
-                rc = r < 0 ? die(EXIT_DB, "%s", err) : die(EXIT_DB, "no loop at %s in %s", loc, dbpath);
+                rc = r < 0 ? keel_say(EXIT_DB, "%s", err) : keel_say(EXIT_DB, "no loop at %s in %s", loc, dbpath);
                 break;
             }
             if (json) {
@@ -1165,7 +1175,7 @@ static int help(const char *cmd)
     else if (strcmp(cmd, "help") == 0)
         fputs(usage_text, stdout);
     else
-        return die(EXIT_USAGE, "unknown command '%s' (see keel --help)", cmd);
+        return keel_say(EXIT_USAGE, "unknown command '%s' (see keel --help)", cmd);
     return 0;
 }
 
@@ -1177,7 +1187,7 @@ int main(int argc, char **argv)
     if (!getcwd(cwd, sizeof cwd))
         cwd[0] = 0;
     if (argc < 2)
-        return die(EXIT_USAGE, "no command (see keel --help)");
+        return keel_say(EXIT_USAGE, "no command (see keel --help)");
     cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return help(NULL);
@@ -1187,7 +1197,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "help") == 0) {
         if (argc > 3)
-            return die(EXIT_USAGE, "help takes at most one command");
+            return keel_say(EXIT_USAGE, "help takes at most one command");
         return help(argc == 3 ? argv[2] : NULL);
     }
     if (strcmp(cmd, "scan") == 0)            /* scan.c, merge.c, html.c */
@@ -1208,7 +1218,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "history") == 0)
         return rt_cmd_history(argc - 2, argv + 2, default_db());
     if (strcmp(cmd, "loops") != 0 && strcmp(cmd, "show") != 0 && strcmp(cmd, "report") != 0)
-        return die(EXIT_USAGE, cmd[0] == '-' ? "unknown option '%s' (see keel --help)"
+        return keel_say(EXIT_USAGE, cmd[0] == '-' ? "unknown option '%s' (see keel --help)"
                                              : "unknown command '%s' (see keel --help)", cmd);
     int is_loops = strcmp(cmd, "loops") == 0 || strcmp(cmd, "report") == 0;
 
@@ -1216,7 +1226,7 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         if (only_pos || a[0] != '-' || a[1] == 0) {
             if (npos == 3)
-                return die(EXIT_USAGE, "too many arguments for %s (see keel %s --help)", cmd, cmd);
+                return keel_say(EXIT_USAGE, "too many arguments for %s (see keel %s --help)", cmd, cmd);
             pos[npos++] = a;
         } else if (strcmp(a, "--") == 0)
             only_pos = 1;
@@ -1228,28 +1238,28 @@ int main(int argc, char **argv)
             wide = 1;
         else if (is_loops && (strcmp(a, "--file") == 0 || strcmp(a, "--function") == 0)) {
             if (i + 1 == argc)
-                return die(EXIT_USAGE, "%s needs a value", a);
+                return keel_say(EXIT_USAGE, "%s needs a value", a);
             *(a[2] == 'f' && a[3] == 'i' ? &file : &func) = argv[++i];
         } else if (is_loops && strncmp(a, "--file=", 7) == 0)
             file = a + 7;
         else if (is_loops && strncmp(a, "--function=", 11) == 0)
             func = a + 11;
         else
-            return die(EXIT_USAGE, "unknown option '%s' for %s (see keel %s --help)", a, cmd, cmd);
+            return keel_say(EXIT_USAGE, "unknown option '%s' for %s (see keel %s --help)", a, cmd, cmd);
     }
     if (strcmp(cmd, "report") == 0) {
         if (npos > 1 || func)
-            return die(EXIT_USAGE, "report takes [--file PATH] [--json] [DB] (see keel report --help)");
+            return keel_say(EXIT_USAGE, "report takes [--file PATH] [--json] [DB] (see keel report --help)");
         return cmd_report(npos ? pos[0] : default_db(), file, json);
     }
     if (is_loops) {
         if (npos > 1)
-            return die(EXIT_USAGE, "too many arguments for loops (see keel loops --help)");
+            return keel_say(EXIT_USAGE, "too many arguments for loops (see keel loops --help)");
         return cmd_loops(npos ? pos[0] : default_db(), file, func, json, wide);
     }
     if (npos == 0)
-        return die(EXIT_USAGE, "show needs FILE:LINE (see keel show --help)");
+        return keel_say(EXIT_USAGE, "show needs FILE:LINE (see keel show --help)");
     if (npos > 2)
-        return die(EXIT_USAGE, "too many arguments for show (see keel show --help)");
+        return keel_say(EXIT_USAGE, "too many arguments for show (see keel show --help)");
     return cmd_show(npos == 2 ? pos[1] : default_db(), pos[0], json);
 }

@@ -16,6 +16,13 @@
 #ifndef KEEL_DB_KEELCMD_H
 #define KEEL_DB_KEELCMD_H
 
+#include <stddef.h>
+
+/* "keel: <message>" and a newline on stderr; returns code (keel.c). */
+int keel_say(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* snprintf for messages and bounded paths, where cutting is intended. */
+int keel_fmtn(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 int keel_cmd_scan(int argc, char **argv, const char *default_db);
 int keel_cmd_merge(int argc, char **argv);
 /* keel report --html FILE [--device LIST] [--host NAME] [--threads N]

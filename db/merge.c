@@ -43,27 +43,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* snprintf for messages and bounded paths, where cutting is intended. */
-static int fmtn(char *buf, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf, n, fmt, ap);
-    va_end(ap);
-    return k;
-}
-
-static int say(int code, const char *fmt, ...)
-{
-    va_list ap;
-    fputs("keel: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return code;
-}
-
 #define MAXT 64
 #define MAXC 64
 
@@ -97,7 +76,7 @@ static table *find(merger *m, const char *name)
 /* Identifiers come from sqlite_master of our own schema; quoted anyway. */
 static void qident(char *out, size_t n, const char *id)
 {
-    fmtn(out, n, "\"%s\"", id);
+    keel_fmtn(out, n, "\"%s\"", id);
 }
 
 static int load_schema(merger *m)
@@ -110,7 +89,7 @@ static int load_schema(merger *m)
     while (sqlite3_step(q) == SQLITE_ROW && m->n < MAXT) {
         table *t = &m->t[m->n++];
         memset(t, 0, sizeof *t);
-        fmtn(t->name, sizeof t->name, "%s", (const char *)sqlite3_column_text(q, 0));
+        keel_fmtn(t->name, sizeof t->name, "%s", (const char *)sqlite3_column_text(q, 0));
     }
     sqlite3_finalize(q);
     for (int i = 0; i < m->n; i++) {
@@ -128,7 +107,7 @@ static int load_schema(merger *m)
             npk += pk > 0;
             if (pk == 1 && strcmp(name, "id") == 0 && type && strcasecmp(type, "INTEGER") == 0)
                 t->has_id = 1;
-            fmtn(t->col[t->ncols++], 64, "%s", name);
+            keel_fmtn(t->col[t->ncols++], 64, "%s", name);
         }
         sqlite3_finalize(c);
         if (npk != 1)
@@ -142,14 +121,14 @@ static int load_schema(merger *m)
             const char *to = (const char *)sqlite3_column_text(c, 1);
             for (int k = 0; k < t->ncols; k++)
                 if (strcmp(t->col[k], from) == 0)
-                    fmtn(t->fk_table[k], 64, "%s", to);
+                    keel_fmtn(t->fk_table[k], 64, "%s", to);
         }
         sqlite3_finalize(c);
     }
     /* TU-owned: translation_units and whatever reaches it by foreign keys. */
     table *tu = find(m, "translation_units");
     if (!tu || !tu->has_id) {
-        fmtn(m->err, sizeof m->err, "no translation_units table");
+        keel_fmtn(m->err, sizeof m->err, "no translation_units table");
         return -1;
     }
     tu->tu_owned = 1;
@@ -171,7 +150,7 @@ static int exec1(merger *m, const char *sql)
 {
     char *e = NULL;
     if (sqlite3_exec(m->h, sql, NULL, NULL, &e) != SQLITE_OK) {
-        fmtn(m->err, sizeof m->err, "%s", e ? e : sqlite3_errmsg(m->h));
+        keel_fmtn(m->err, sizeof m->err, "%s", e ? e : sqlite3_errmsg(m->h));
         sqlite3_free(e);
         return -1;
     }
@@ -186,7 +165,7 @@ static long long run(merger *m, const char *sql, int nb, long long b1, long long
     long long v = 0;
     *ok = 0;
     if (sqlite3_prepare_v2(m->h, sql, -1, &q, NULL) != SQLITE_OK) {
-        fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
+        keel_fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
         return 0;
     }
     if (nb > 0)
@@ -199,7 +178,7 @@ static long long run(merger *m, const char *sql, int nb, long long b1, long long
     if (r == SQLITE_ROW || r == SQLITE_DONE)
         *ok = 1;
     else
-        fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
+        keel_fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
     sqlite3_finalize(q);
     return v;
 }
@@ -259,7 +238,7 @@ static int copy_table(merger *m, table *t)
             qc, qc, r->off, qr, r->off);
     }
     if (b.n >= sizeof b.s - 1) {
-        fmtn(m->err, sizeof m->err, "%s: statement too long", t->name);
+        keel_fmtn(m->err, sizeof m->err, "%s: statement too long", t->name);
         return -1;
     }
     run(m, b.s, 0, 0, 0, &ok);
@@ -275,7 +254,7 @@ static void decision_cols(const table *t, const char *p, char *out, size_t n)
     for (int k = 0; k < t->ncols; k++) {
         if (strcmp(t->col[k], "id") == 0 || strcmp(t->col[k], "loop_id") == 0)
             continue;
-        len += (size_t)fmtn(out + len, n - len, "%s%s%s\"%s\"", len ? "," : "",
+        len += (size_t)keel_fmtn(out + len, n - len, "%s%s%s\"%s\"", len ? "," : "",
                                 p ? p : "", p ? "." : "", t->col[k]);
         if (len >= n)
             break;
@@ -287,7 +266,7 @@ static int has_table(merger *m, const char *sch, const char *name)
 {
     char sql[160];
     int ok;
-    fmtn(sql, sizeof sql, "SELECT count(*) FROM %s.sqlite_master WHERE type = 'table' AND name = ?1",
+    keel_fmtn(sql, sizeof sql, "SELECT count(*) FROM %s.sqlite_master WHERE type = 'table' AND name = ?1",
          sch);
     sqlite3_stmt *q;
     long long n = 0;
@@ -377,12 +356,12 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     *taken = *kept = 0;
     *decisions = *hist = 0;
     if (sqlite3_prepare_v2(m->h, "ATTACH DATABASE ?1 AS src", -1, &a, NULL) != SQLITE_OK)
-        return fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h)), -1;
+        return keel_fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h)), -1;
     sqlite3_bind_text(a, 1, in, -1, SQLITE_STATIC);
     int r = sqlite3_step(a);
     sqlite3_finalize(a);
     if (r != SQLITE_DONE)
-        return fmtn(m->err, sizeof m->err, "%s: %s", in, sqlite3_errmsg(m->h)), -1;
+        return keel_fmtn(m->err, sizeof m->err, "%s: %s", in, sqlite3_errmsg(m->h)), -1;
     if (exec1(m, "BEGIN IMMEDIATE"))
         goto fail_detach;
     if (exec1(m, "DROP TABLE IF EXISTS temp.merge_pick;"
@@ -401,7 +380,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
         decision_cols(dec, NULL, cols, sizeof cols);
         decision_cols(dec, "d", pcols, sizeof pcols);
         /* OUT's decisions of the TUs about to be replaced, by location. */
-        fmtn(sql, sizeof sql,
+        keel_fmtn(sql, sizeof sql,
                  "DROP TABLE IF EXISTS temp.merge_dec;"
                  "CREATE TEMP TABLE merge_dec AS SELECT t.path AS m_path, l.file AS m_file,"
                  " l.line AS m_line, l.col AS m_col, %s FROM main.decisions d"
@@ -411,7 +390,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
         if (exec1(m, sql))
             goto fail;
         /* The input's decisions of the TUs it loses, by location. */
-        fmtn(sql, sizeof sql,
+        keel_fmtn(sql, sizeof sql,
                  "INSERT INTO temp.merge_dec SELECT t.path, l.file, l.line, l.col, %s"
                  " FROM src.decisions d JOIN src.loops l ON l.id = d.loop_id"
                  " JOIN src.translation_units t ON t.id = l.tu_id"
@@ -430,7 +409,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
         t->off = 0;
         if (t->tu_owned && t->has_id) {
             char sqlm[160];
-            fmtn(sqlm, sizeof sqlm, "SELECT coalesce(max(id), 0) FROM main.\"%s\"", t->name);
+            keel_fmtn(sqlm, sizeof sqlm, "SELECT coalesce(max(id), 0) FROM main.\"%s\"", t->name);
             t->off = run(m, sqlm, 0, 0, 0, &ok);
             if (!ok)
                 goto fail;
@@ -459,7 +438,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     if (dec) {
         /* Saved decisions onto the winning TU's loop at the same place,
          * without duplicating a row that is there already. */
-        fmtn(sql, sizeof sql,
+        keel_fmtn(sql, sizeof sql,
                  "INSERT INTO main.decisions (loop_id, %s) SELECT l.id, %s FROM temp.merge_dec d"
                  " JOIN main.translation_units t ON t.path = d.m_path"
                  " JOIN main.loops l ON l.tu_id = t.id AND l.file = d.m_file"
@@ -476,7 +455,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     table *hc = find(m, "host_calibration");
     if (hc) {
         decision_cols(hc, NULL, cols, sizeof cols);
-        fmtn(sql, sizeof sql,
+        keel_fmtn(sql, sizeof sql,
                  "INSERT INTO main.host_calibration (%s) SELECT %s FROM src.host_calibration s"
                  " WHERE NOT EXISTS (SELECT 1 FROM main.host_calibration o WHERE o.host IS s.host"
                  " AND o.measured_at IS s.measured_at)", cols, cols);
@@ -491,16 +470,16 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
 fail:
     {
         char keep[1024];
-        fmtn(keep, sizeof keep, "%s", m->err);
+        keel_fmtn(keep, sizeof keep, "%s", m->err);
         exec1(m, "ROLLBACK");
-        fmtn(m->err, sizeof m->err, "%s", keep);
+        keel_fmtn(m->err, sizeof m->err, "%s", keep);
     }
 fail_detach:
     {
         char keep[1024];
-        fmtn(keep, sizeof keep, "%s", m->err);
+        keel_fmtn(keep, sizeof keep, "%s", m->err);
         exec1(m, "DETACH DATABASE src");
-        fmtn(m->err, sizeof m->err, "%s: %s", in, keep);
+        keel_fmtn(m->err, sizeof m->err, "%s: %s", in, keep);
     }
     return -1;
 }
@@ -509,29 +488,29 @@ int keel_cmd_merge(int argc, char **argv)
 {
     char err[1024], ro[PATH_MAX], ri[PATH_MAX];
     if (argc < 2)
-        return say(2, "merge needs OUT.db and at least one IN.db (see keel --help)");
+        return keel_say(2, "merge needs OUT.db and at least one IN.db (see keel --help)");
     for (int i = 0; i < argc; i++)
         if (argv[i][0] == '-' && argv[i][1])
-            return say(2, "unknown option '%s' for merge", argv[i]);
+            return keel_say(2, "unknown option '%s' for merge", argv[i]);
     /* Every input must be a readable keel database of this schema. */
     for (int i = 1; i < argc; i++) {
         db *in;
         if (db_open(argv[i], DB_READONLY, &in, err, sizeof err))
-            return say(1, "%s", err);
+            return keel_say(1, "%s", err);
         db_close(in);
     }
     db *d;
     if (db_open(argv[0], DB_WRITE, &d, err, sizeof err))
-        return say(1, "%s", err);
+        return keel_say(1, "%s", err);
     merger *m = calloc(1, sizeof *m);
     if (!m) {
         db_close(d);
-        return say(1, "out of memory");
+        return keel_say(1, "out of memory");
     }
     m->h = db_sqlite_(d);
     int rc = 0;
     if (load_schema(m)) {
-        rc = say(1, "%s: %s", argv[0], m->err[0] ? m->err : sqlite3_errmsg(m->h));
+        rc = keel_say(1, "%s: %s", argv[0], m->err[0] ? m->err : sqlite3_errmsg(m->h));
         goto done;
     }
     int have_out = realpath(argv[0], ro) != NULL;
@@ -543,7 +522,7 @@ int keel_cmd_merge(int argc, char **argv)
         int taken, kept;
         long long decs, hist;
         if (merge_one(m, argv[i], &taken, &kept, &decs, &hist)) {
-            rc = say(1, "%s", m->err);
+            rc = keel_say(1, "%s", m->err);
             goto done;
         }
         printf("keel merge: %s: %d sources taken, %d not newer than %s's kept out, %lld decisions"

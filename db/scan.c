@@ -51,27 +51,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* snprintf for messages and bounded paths, where cutting is intended. */
-static int fmtn(char *buf, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf, n, fmt, ap);
-    va_end(ap);
-    return k;
-}
-
-static int say(int code, const char *fmt, ...)
-{
-    va_list ap;
-    fputs("keel: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return code;
-}
-
 /* ---- one compile-database entry ---------------------------------------- */
 
 typedef struct {
@@ -241,7 +220,7 @@ static void make_key(entry *e, int mca)
     const char *cc = getenv("KEEL_CC");
     if (cc)
         c = fnv(c, cc, strlen(cc));
-    fmtn(e->key, sizeof e->key, "%016llx:%016llx", (unsigned long long)h,
+    keel_fmtn(e->key, sizeof e->key, "%016llx:%016llx", (unsigned long long)h,
              (unsigned long long)c);
 }
 
@@ -252,12 +231,12 @@ static int read_compdb(const char *where, entries *out, char *err, size_t errlen
     struct stat st;
     size_t wl = strlen(where);
     if (wl > 5 && strcmp(where + wl - 5, ".json") == 0)
-        fmtn(path, sizeof path, "%s", where);
+        keel_fmtn(path, sizeof path, "%s", where);
     else
-        fmtn(path, sizeof path, "%s/compile_commands.json", where);
+        keel_fmtn(path, sizeof path, "%s/compile_commands.json", where);
     FILE *f = fopen(path, "rb");
     if (!f || fstat(fileno(f), &st) != 0) {
-        fmtn(err, errlen, "%s: %s", path, strerror(errno));
+        keel_fmtn(err, errlen, "%s: %s", path, strerror(errno));
         if (f)
             fclose(f);
         return -1;
@@ -266,7 +245,7 @@ static int read_compdb(const char *where, entries *out, char *err, size_t errlen
     size_t got = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
     fclose(f);
     if (!text) {
-        fmtn(err, errlen, "out of memory");
+        keel_fmtn(err, errlen, "out of memory");
         return -1;
     }
     text[got] = 0;
@@ -281,7 +260,7 @@ static int read_compdb(const char *where, entries *out, char *err, size_t errlen
         goto sqlerr;
     sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
     if (sqlite3_step(q) != SQLITE_ROW || sqlite3_column_int(q, 0) != 1) {
-        fmtn(err, errlen, "%s: not a compile database (want a JSON array)", path);
+        keel_fmtn(err, errlen, "%s: not a compile database (want a JSON array)", path);
         goto done;
     }
     sqlite3_finalize(q);
@@ -304,7 +283,7 @@ static int read_compdb(const char *where, entries *out, char *err, size_t errlen
         const char *atype = (const char *)sqlite3_column_text(q, 4);
         int idx = sqlite3_column_int(q, 5);
         if (!dir || !file || (!cmd && !(atype && strcmp(atype, "array") == 0))) {
-            fmtn(err, errlen, "%s: entry %d: needs directory, file and command or arguments",
+            keel_fmtn(err, errlen, "%s: entry %d: needs directory, file and command or arguments",
                      path, idx);
             goto done;
         }
@@ -326,14 +305,14 @@ static int read_compdb(const char *where, entries *out, char *err, size_t errlen
             }
         } else if (split_command(cmd, &e)) {
             entry_free(&e);
-            fmtn(err, errlen, "%s: entry %d: unterminated quote in command", path, idx);
+            keel_fmtn(err, errlen, "%s: entry %d: unterminated quote in command", path, idx);
             goto done;
         }
         drop_compiler(&e);
         if (file[0] == '/')
-            fmtn(joined, sizeof joined, "%s", file);
+            keel_fmtn(joined, sizeof joined, "%s", file);
         else
-            fmtn(joined, sizeof joined, "%s/%s", dir, file);
+            keel_fmtn(joined, sizeof joined, "%s/%s", dir, file);
         e.abs = strdup(realpath(joined, real) ? real : joined);
         if (!e.abs) {
             entry_free(&e);
@@ -369,10 +348,10 @@ static int read_compdb(const char *where, entries *out, char *err, size_t errlen
     rc = 0;
     goto done;
 oom:
-    fmtn(err, errlen, "out of memory");
+    keel_fmtn(err, errlen, "out of memory");
     goto done;
 sqlerr:
-    fmtn(err, errlen, "%s: %s", path, sqlite3_errmsg(m));
+    keel_fmtn(err, errlen, "%s: %s", path, sqlite3_errmsg(m));
 done:
     sqlite3_finalize(q);
     sqlite3_finalize(qa);
@@ -387,16 +366,16 @@ static void keelcc_path(char *out, size_t n)
 {
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    fmtn(out, n, "keelcc");
+    keel_fmtn(out, n, "keelcc");
     if (len > 0) {
         exe[len] = 0;
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = 0;
             char p[PATH_MAX + 16];
-            fmtn(p, sizeof p, "%s/keelcc", exe);
+            keel_fmtn(p, sizeof p, "%s/keelcc", exe);
             if (access(p, X_OK) == 0)
-                fmtn(out, n, "%s", p);
+                keel_fmtn(out, n, "%s", p);
         }
     }
 }
@@ -407,7 +386,7 @@ static pid_t start(const char *keelcc, const char *dbopt, int mca, entry *e)
     int fd;
     if (!argv)
         return -1;
-    fmtn(e->log, sizeof e->log, "/tmp/keel-scan-XXXXXX");
+    keel_fmtn(e->log, sizeof e->log, "/tmp/keel-scan-XXXXXX");
     if ((fd = mkstemp(e->log)) < 0) {
         e->log[0] = 0;
         free(argv);
@@ -457,7 +436,7 @@ static char *last_line(const char *path)
         while (fgets(line, sizeof line, f)) {
             line[strcspn(line, "\n")] = 0;
             if (line[0])
-                fmtn(last, sizeof last, "%s", line);
+                keel_fmtn(last, sizeof last, "%s", line);
         }
         fclose(f);
     }
@@ -591,51 +570,51 @@ int keel_cmd_scan(int argc, char **argv, const char *default_db)
         const char *a = argv[i];
         if (strcmp(a, "-p") == 0 || strcmp(a, "-j") == 0) {
             if (i + 1 == argc)
-                return say(2, "%s needs a value", a);
+                return keel_say(2, "%s needs a value", a);
             if (a[1] == 'p')
                 build = argv[++i];
             else if ((jobs = atoi(argv[++i])) < 1)
-                return say(2, "bad -j '%s'", argv[i]);
+                return keel_say(2, "bad -j '%s'", argv[i]);
         } else if (strncmp(a, "-p", 2) == 0 && a[2])
             build = a + 2 + (a[2] == '=');
         else if (strncmp(a, "-j", 2) == 0 && a[2]) {
             if ((jobs = atoi(a + 2)) < 1)
-                return say(2, "bad -j '%s'", a + 2);
+                return keel_say(2, "bad -j '%s'", a + 2);
         } else if (strcmp(a, "--no-mca") == 0)
             mca = 0;
         else if (strcmp(a, "--force") == 0)
             force = 1;
         else if (a[0] == '-' && a[1])
-            return say(2, "unknown option '%s' for scan (see keel help scan)", a);
+            return keel_say(2, "unknown option '%s' for scan (see keel help scan)", a);
         else if (!dbpath)
             dbpath = a;
         else
-            return say(2, "too many arguments for scan (see keel help scan)");
+            return keel_say(2, "too many arguments for scan (see keel help scan)");
     }
     if (!build)
-        return say(2, "scan needs -p BUILD_DIR (the folder of compile_commands.json)");
+        return keel_say(2, "scan needs -p BUILD_DIR (the folder of compile_commands.json)");
     if (!dbpath)
         dbpath = default_db;
 
     char err[1024];
     entries es = { 0 };
     if (read_compdb(build, &es, err, sizeof err))
-        return say(1, "%s", err);
+        return keel_say(1, "%s", err);
 
     /* Create or migrate the database once, before the parallel writers. */
     db *d = NULL;
     if (db_open(dbpath, DB_WRITE, &d, err, sizeof err))
-        return say(1, "%s", err);
+        return keel_say(1, "%s", err);
     sqlite3 *h = db_sqlite_(d);
     char *emsg = NULL;
     if (sqlite3_exec(h, scan_table, NULL, NULL, &emsg) != SQLITE_OK) {
-        say(1, "%s: %s", dbpath, emsg ? emsg : "cannot create scan_state");
+        keel_say(1, "%s: %s", dbpath, emsg ? emsg : "cannot create scan_state");
         sqlite3_free(emsg);
         db_close(d);
         return 1;
     }
     char absdb[PATH_MAX], dbopt[PATH_MAX + 16], keelcc[PATH_MAX];
-    fmtn(dbopt, sizeof dbopt, "--keel-db=%s", realpath(dbpath, absdb) ? absdb : dbpath);
+    keel_fmtn(dbopt, sizeof dbopt, "--keel-db=%s", realpath(dbpath, absdb) ? absdb : dbpath);
     keelcc_path(keelcc, sizeof keelcc);
 
     int todo = 0, skipped = 0;
@@ -701,7 +680,7 @@ int keel_cmd_scan(int argc, char **argv, const char *default_db)
         char *st = NULL, *msg = NULL;
         if (WIFSIGNALED(status)) {
             char b[64];
-            fmtn(b, sizeof b, "keelcc killed by signal %d", WTERMSIG(status));
+            keel_fmtn(b, sizeof b, "keelcc killed by signal %d", WTERMSIG(status));
             e->failed = 1;
             e->reason = strdup(b);
         } else if (WEXITSTATUS(status) != 0 || !tu_status(h, e->abs, &st, &msg)) {
