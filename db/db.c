@@ -47,7 +47,7 @@ extern const int db_nmigrations;
 
 enum {
     ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
-    ST_DEL_TU, ST_INS_TU, ST_INS_FUNC, ST_INS_LOOP, ST_SEL_EXPR, ST_INS_EXPR,
+    ST_DEL_TU, ST_PRUNE_TU, ST_INS_TU, ST_INS_FUNC, ST_INS_LOOP, ST_SEL_EXPR, ST_INS_EXPR,
     ST_INS_STMT, ST_INS_ACCESS, ST_INS_SUB, ST_INS_EXT, ST_INS_SCALAR,
     ST_SET_FACTS,
     ST_LOOPS, ST_LOOP, ST_CHILDREN, ST_STMTS, ST_ACCESSES, ST_SUBS, ST_EXTS,
@@ -63,10 +63,17 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
-    [ST_DEL_TU] = "DELETE FROM translation_units WHERE path = ?1",
+    /* the same build variant, rows from before variants, or whatever
+     * was compiled into the same object (that object is gone); a row
+     * without a variant replaces them all */
+    [ST_DEL_TU] = "DELETE FROM translation_units WHERE path = ?1"
+                  " AND (?2 IS NULL OR variant IS NULL OR variant = ?2 OR object = ?3)",
+    [ST_PRUNE_TU] = "DELETE FROM translation_units WHERE id IN (SELECT id FROM translation_units"
+                    " WHERE path = ?1 ORDER BY id DESC LIMIT -1 OFFSET ?2)",
     [ST_INS_TU] =
-        "INSERT INTO translation_units(path, hash, args, compiler, directory, status, message)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, 'ok'), ?7)",
+        "INSERT INTO translation_units(path, hash, args, compiler, directory, status, message,"
+        " variant, object)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, 'ok'), ?7, ?8, ?9)",
     [ST_INS_FUNC] = "INSERT INTO functions(tu_id, name, file, line, col) VALUES (?1, ?2, ?3, ?4, ?5)",
     [ST_INS_LOOP] =
         "INSERT INTO loops(tu_id, function_id, parent_id, file, line, col, end_line, depth,"
@@ -147,12 +154,16 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_FIND_LOOP] =
         /* a range on col, not (?3 = 0 OR col = ?3): with the index
          * loops_file_line_col one seek, however many loops share the line */
-        "SELECT id FROM loops WHERE file = ?1 AND line = ?2"
-        " AND col BETWEEN ?3 AND CASE WHEN ?3 = 0 THEN 2147483647 ELSE ?3 END"
-        " ORDER BY col, id LIMIT 1",
+        /* ... and of several build variants the one whose hash is ?4 */
+        "SELECT l.id FROM loops l JOIN translation_units t ON t.id = l.tu_id"
+        " WHERE l.file = ?1 AND l.line = ?2"
+        " AND l.col BETWEEN ?3 AND CASE WHEN ?3 = 0 THEN 2147483647 ELSE ?3 END"
+        " ORDER BY l.col, coalesce(t.hash = ?4, 0) DESC, l.id LIMIT 1",
     [ST_NEXT_ROOTS] =
-        "SELECT line, col FROM loops WHERE file = ?1 AND parent_id IS NULL"
-        " AND (line > ?2 OR (line = ?2 AND col > ?3)) ORDER BY line, col LIMIT ?4",
+        "SELECT l.line, l.col FROM loops l JOIN translation_units t ON t.id = l.tu_id"
+        " WHERE l.file = ?1 AND l.parent_id IS NULL"
+        " AND (l.line > ?2 OR (l.line = ?2 AND l.col > ?3)) AND (?5 IS NULL OR t.hash = ?5)"
+        " ORDER BY l.line, l.col LIMIT ?4",
     [ST_LOOP_HASH] =
         "SELECT t.hash FROM loops l JOIN translation_units t ON t.id = l.tu_id WHERE l.id = ?1",
 };
@@ -376,8 +387,23 @@ static void rollback(db *d)
         sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* Create or migrate the schema under the write lock. */
+static int migrate_locked(db *d, char *err, size_t errlen);
+
+/* Create or migrate the schema under the write lock, with foreign keys off
+ * (a migration may rebuild a parent table, SQLite's 12-step procedure: a
+ * DROP with foreign keys on would cascade into its children; the pragma
+ * is a no-op inside a transaction, hence here). */
 static int migrate(db *d, char *err, size_t errlen)
+{
+    if (exec(d, "PRAGMA foreign_keys = OFF", "migrate schema", err, errlen))
+        return -1;
+    int r = migrate_locked(d, err, errlen);
+    if (exec(d, "PRAGMA foreign_keys = ON", "migrate schema", r ? NULL : err, errlen))
+        r = -1;
+    return r;
+}
+
+static int migrate_locked(db *d, char *err, size_t errlen)
 {
     int version, kind;
     if (begin(d, err, errlen))
@@ -420,6 +446,21 @@ static int migrate(db *d, char *err, size_t errlen)
             sqlite3_reset(st);
         }
         sqlite3_finalize(st);
+    }
+    /* the rebuilt tables must still satisfy every reference */
+    if (version < DB_SCHEMA_VERSION && kind != FILE_FRESH) {
+        sqlite3_stmt *fk;
+        if (sqlite3_prepare_v2(d->h, "PRAGMA foreign_key_check", -1, &fk, NULL) != SQLITE_OK) {
+            fail_sql(d, "migrate schema", err, errlen);
+            goto fail;
+        }
+        int rc = sqlite3_step(fk);
+        sqlite3_finalize(fk);
+        if (rc != SQLITE_DONE) {
+            fail(err, errlen, "%s: migrate schema: %s", d->path,
+                 rc == SQLITE_ROW ? "a foreign key no longer holds" : sqlite3_errmsg(d->h));
+            goto fail;
+        }
     }
     if (exec(d, "COMMIT", "migrate schema", err, errlen))
         goto fail;
@@ -633,7 +674,15 @@ int db_begin_tu(db *d, const db_tu_row *tu, int64_t *tu_id, char *err, size_t er
     if (!(st = get(d, ST_DEL_TU, err, errlen)))
         goto fail;
     bind_text(st, 1, tu->path);
+    bind_text(st, 2, tu->variant);
+    bind_text(st, 3, tu->object);
     if (run(d, st, "delete old translation unit", err, errlen))
+        goto fail;
+    if (!(st = get(d, ST_PRUNE_TU, err, errlen)))
+        goto fail;
+    bind_text(st, 1, tu->path);
+    sqlite3_bind_int(st, 2, DB_VARIANTS_PER_PATH - 1);
+    if (run(d, st, "delete old variants", err, errlen))
         goto fail;
     if (!(st = get(d, ST_INS_TU, err, errlen)))
         goto fail;
@@ -644,6 +693,8 @@ int db_begin_tu(db *d, const db_tu_row *tu, int64_t *tu_id, char *err, size_t er
     bind_text(st, 5, tu->directory);
     bind_text(st, 6, tu->status);
     bind_text(st, 7, tu->message);
+    bind_text(st, 8, tu->variant);
+    bind_text(st, 9, tu->object);
     if (run(d, st, "insert translation unit", err, errlen))
         goto fail;
     d->tu_id = sqlite3_last_insert_rowid(d->h);
@@ -911,6 +962,12 @@ static const char *col_text(sqlite3_stmt *st, int i)
 int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
                  char *err, size_t errlen)
 {
+    return db_find_loop_build(d, file, line, col, NULL, id, err, errlen);
+}
+
+int db_find_loop_build(db *d, const char *file, int line, int col, const char *hash,
+                       int64_t *id, char *err, size_t errlen)
+{
     sqlite3_stmt *st;
     int rc;
     *id = 0;
@@ -919,6 +976,7 @@ int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
     bind_text(st, 1, file);
     sqlite3_bind_int(st, 2, line);
     sqlite3_bind_int(st, 3, col);
+    bind_text(st, 4, hash);
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         *id = sqlite3_column_int64(st, 0);
@@ -945,8 +1003,8 @@ int db_loop_source_hash(db *d, int64_t loop_id, char *out, size_t n, char *err, 
     return r;
 }
 
-int db_next_roots(db *d, const char *file, int line, int col, int max, int *lines, int *cols,
-                  char *err, size_t errlen)
+int db_next_roots(db *d, const char *file, int line, int col, const char *hash, int max,
+                  int *lines, int *cols, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
     int n = 0, rc = SQLITE_DONE;
@@ -956,6 +1014,7 @@ int db_next_roots(db *d, const char *file, int line, int col, int max, int *line
     sqlite3_bind_int(st, 2, line);
     sqlite3_bind_int(st, 3, col);
     sqlite3_bind_int(st, 4, max);
+    bind_text(st, 5, hash);
     while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         lines[n] = sqlite3_column_int(st, 0);
         cols[n++] = sqlite3_column_int(st, 1);

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 6   /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 7   /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 
@@ -53,7 +53,16 @@ typedef struct {
     const char *directory;  /* working directory of the compile */
     const char *status;     /* "ok" or "error" (analysis failed; no loops) */
     const char *message;    /* NULL or why the analysis failed */
+    /* The build variant (schema 7): hash of the flags the source was parsed
+     * with.  A TU replaces the rows of its path with the same variant, with
+     * no variant, or written to the same object; NULL replaces every row of
+     * the path (the behaviour before variants). */
+    const char *variant;
+    const char *object;     /* absolute path of the file the compile wrote, or NULL */
 } db_tu_row;
+
+/* Variants kept per source path: the oldest beyond this go (db_begin_tu). */
+#define DB_VARIANTS_PER_PATH 16
 
 typedef struct {
     const char *name;
@@ -213,11 +222,18 @@ int db_loop_source_hash(db *d, int64_t loop_id, char *out, size_t n, char *err, 
 /* Up to max outermost loops of file (as stored) after line:col, in source
  * order: their positions in lines[] and cols[]; the count, or -1 with a
  * message.  The runtime reads these nests while it has the database open
- * for one of them. */
-int db_next_roots(db *d, const char *file, int line, int col, int max, int *lines, int *cols,
-                  char *err, size_t errlen);
+ * for one of them.  hash (NULL: any): only loops of the translation units
+ * whose translation_units.hash it is (one build variant). */
+int db_next_roots(db *d, const char *file, int line, int col, const char *hash, int max,
+                  int *lines, int *cols, char *err, size_t errlen);
 int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
                  char *err, size_t errlen);
+/* db_find_loop preferring the loop of the translation unit whose hash is
+ * `hash` (a site's "#h=" build hash) when several variants of the source
+ * have a loop there; another variant's loop when none has (the caller
+ * compares hashes: a stale database). */
+int db_find_loop_build(db *d, const char *file, int line, int col, const char *hash,
+                       int64_t *id, char *err, size_t errlen);
 
 typedef struct {
     char *name;

@@ -282,6 +282,37 @@ const char *const db_migrations[] = {
     "ALTER TABLE loops ADD COLUMN gpu_threads TEXT;\n"
     "ALTER TABLE loops ADD COLUMN region_line INTEGER NOT NULL DEFAULT 0;\n"
     "PRAGMA user_version = 6;\n",
+
+    /* 6 -> 7: one set of rows per build variant of a source (issue 9 item 7,
+     * issue 16 fault 21).  translation_units loses UNIQUE(path): a row is
+     * (path, variant), variant = hash of the flags keelcc parsed the source
+     * with, so one source compiled with -DT=float and -DT=double keeps both;
+     * object = the file the compile wrote.  SQLite cannot drop a UNIQUE
+     * constraint, so the table is rebuilt (the 12-step procedure of
+     * https://sqlite.org/lang_altertable.html); migrate() runs the
+     * migrations with foreign_keys off, so the DROP does not cascade into
+     * the child tables, whose REFERENCES name the table, not the copy. */
+    "CREATE TABLE translation_units_v7(\n"
+    "  id          INTEGER PRIMARY KEY,\n"
+    "  path        TEXT NOT NULL,\n"
+    "  hash        TEXT,\n"
+    "  args        TEXT,\n"
+    "  compiler    TEXT,\n"
+    "  directory   TEXT,\n"
+    "  status      TEXT NOT NULL DEFAULT 'ok',\n"
+    "  message     TEXT,\n"
+    "  compiled_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),\n"
+    "  variant     TEXT,\n"
+    "  object      TEXT\n"
+    ");\n"
+    "INSERT INTO translation_units_v7(id, path, hash, args, compiler, directory, status,"
+    " message, compiled_at)\n"
+    "  SELECT id, path, hash, args, compiler, directory, status, message, compiled_at"
+    " FROM translation_units;\n"
+    "DROP TABLE translation_units;\n"
+    "ALTER TABLE translation_units_v7 RENAME TO translation_units;\n"
+    "CREATE UNIQUE INDEX translation_units_variant ON translation_units(path, variant);\n"
+    "PRAGMA user_version = 7;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

@@ -7,7 +7,8 @@
  *     #pragma clang diagnostic push
  *     #pragma clang diagnostic ignored "-Weverything"
  *     struct keel_site { ... };  int keel_decide(struct keel_site *, const long long *);
- *     static struct keel_site keel_site_0 = { "db", "/abs/gemm.c", 42, 5, 3, keel_syms_0, 0 };
+ *     static struct keel_site keel_site_0 = { "db", "/abs/gemm.c" "#h=HASH", 42, 5, 3,
+ *                                             keel_syms_0, 0 };
  *     #pragma clang diagnostic pop
  *     #line 1
  *
@@ -645,8 +646,17 @@ static const char quiet_on[] =
     "#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Weverything\"\n";
 static const char quiet_off[] = "#pragma clang diagnostic pop\n";
 
-/* `static ... keel_site_N = {...};` for loop l. */
-static void put_site(buf *b, int n, const ir_loop *l, const char *db_path)
+/* build: 16 lowercase hex digits, else NULL. */
+static const char *build_hash(const char *build)
+{
+    return build && strlen(build) == 16 && strspn(build, "0123456789abcdef") == 16 ? build : NULL;
+}
+
+/* `static ... keel_site_N = {...};` for loop l.  The file is the path as
+ * the database stores it followed by "#h=" and the build hash (the
+ * translation_units.hash of this compile): the runtime takes the facts of
+ * this build of the source, never another variant's or an older version's. */
+static void put_site(buf *b, int n, const ir_loop *l, const char *db_path, const char *build)
 {
     if (l->nsyms > 0) {
         putf(b, "static const char *const keel_syms_%ld[] = {", n);
@@ -660,6 +670,11 @@ static void put_site(buf *b, int n, const ir_loop *l, const char *db_path)
     put_literal(b, db_path);
     puts_(b, ", ");
     put_literal(b, l->file);
+    if (build) {
+        puts_(b, " \"#h=");
+        puts_(b, build);
+        puts_(b, "\"");
+    }
     putf(b, ", %ld", l->line);
     putf(b, ", %ld", l->col);
     putf(b, ", %ld, ", l->nsyms);
@@ -937,9 +952,11 @@ static int put_closing(buf *b, const text_map *m, size_t e, size_t *where)
     return 0;
 }
 
-int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t len,
-                      const char *db_path, instrument_mode mode, char **out, size_t *out_len)
+int instrument_source(const ir_tu *tu, const char *path, const char *build, const char *src,
+                      size_t len, const char *db_path, instrument_mode mode, char **out,
+                      size_t *out_len)
 {
+    build = build_hash(build);
     *out = NULL;
     if (out_len)
         *out_len = 0;
@@ -994,7 +1011,7 @@ int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t
             clause_at = o;
         }
         nsites++;
-        put_site(&sites, n, l, db_path);
+        put_site(&sites, n, l, db_path, build);
         if (!offload)
             put_report_state(&sites, n, l);
         rc = add(&ins, &nins, where, 1, &open);

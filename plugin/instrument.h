@@ -34,11 +34,16 @@
 typedef enum { INSTRUMENT_OFF, INSTRUMENT_REPORT, INSTRUMENT_OFFLOAD } instrument_mode;
 
 /* Instrument the source text src (len bytes, NUL bytes allowed) of the file
- * `path` (the resolved path the IR's loops name), whose IR is tu.  db_path:
- * the database the sites name.  Returns the number of sites and the new text
- * in *out (malloc'd, NUL-terminated, *out_len bytes; NULL when there are no
- * sites), or -1 on allocation failure. */
-int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t len,
-                      const char *db_path, instrument_mode mode, char **out, size_t *out_len);
+ * `path` (the resolved path the IR's loops name), whose IR is tu.  build:
+ * the 16 hex digits keelcc records as this compile's translation_units.hash
+ * (the source's bytes and its variant's flags), appended to each site's file
+ * as "#h=HASH" so the runtime uses this build's facts only (NULL or not 16
+ * hex digits: no suffix).  db_path: the database the sites name.  Returns
+ * the number of sites and the new text in *out (malloc'd, NUL-terminated,
+ * *out_len bytes; NULL when there are no sites), or -1 on allocation
+ * failure. */
+int instrument_source(const ir_tu *tu, const char *path, const char *build, const char *src,
+                      size_t len, const char *db_path, instrument_mode mode, char **out,
+                      size_t *out_len);
 
 #endif

@@ -386,21 +386,79 @@ static int wait_compiler(pid_t pid)
     return 1;
 }
 
-/* FNV-1a of a file's bytes, as 16 hex digits; "" when unreadable. */
-static void file_hash(const char *path, char out[17])
+/* ---- build variants -------------------------------------------------------
+ * One source compiled with other -D/-I/-std/... flags is another build of
+ * it, with other loops at the same positions: the database keeps one set of
+ * rows per (path, variant), variant = FNV-1a of the flags the source is
+ * parsed with (o->clang, the flags that change the preprocessed text), and
+ * each site names its build by the FNV-1a of the source's bytes followed
+ * by those flags (translation_units.hash, the site's "#h=").  An edited
+ * source keeps its variant (its rows are replaced) but gets another hash,
+ * so a program built before the edit finds its facts gone: CPU. */
+
+#define FNV_START 1469598103934665603ULL
+
+static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    FILE *f = fopen(path, "rb");
-    out[0] = '\0';
-    if (!f)
-        return;
-    int c;
-    while ((c = getc(f)) != EOF) {
-        h ^= (unsigned char)c;
+    for (size_t i = 0; i < n; i++) {
+        h ^= ((const unsigned char *)p)[i];
         h *= 1099511628211ULL;
     }
+    return h;
+}
+
+/* h continued over each parse flag and its terminating NUL. */
+static uint64_t fnv_flags(uint64_t h, const options *o)
+{
+    for (int i = 0; i < o->nclang; i++)
+        h = fnv_bytes(h, o->clang[i], strlen(o->clang[i]) + 1);
+    return h;
+}
+
+/* The variant and build hashes of source path, as 16 hex digits; the build
+ * hash "" when the file is unreadable. */
+static void build_hashes(const options *o, const char *path, char variant[17], char build[17])
+{
+    snprintf(variant, 17, "%016llx", (unsigned long long)fnv_flags(FNV_START, o));
+    build[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    uint64_t h = FNV_START;
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        h = fnv_bytes(h, chunk, n);
+    int bad = ferror(f);
     fclose(f);
-    snprintf(out, 17, "%016llx", (unsigned long long)h);
+    if (!bad)
+        snprintf(build, 17, "%016llx", (unsigned long long)fnv_flags(fnv_bytes(h, "", 1), o));
+}
+
+/* The absolute path of the file the compile writes for source i (-o, else
+ * the compiler's default name), "" when it writes none. */
+static void object_of(const options *o, int i, char *out, size_t n)
+{
+    char name[PATH_MAX], cwd[PATH_MAX];
+    out[0] = '\0';
+    if (o->analysis == 2 || !o->compiles)
+        return;
+    if (o->output && (o->links || o->nsources == 1))
+        snprintf(name, sizeof name, "%s", o->output);
+    else if (o->links)
+        snprintf(name, sizeof name, "a.out");
+    else {
+        const char *b = strrchr(o->sources[i], '/');
+        b = b ? b + 1 : o->sources[i];
+        size_t len = strlen(b);
+        if (len > 2 && strcmp(b + len - 2, ".c") == 0)
+            len -= 2;
+        snprintf(name, sizeof name, "%.*s.%s", (int)len, b, o->c_or_s == 'S' ? "s" : "o");
+    }
+    int k = name[0] == '/' || !getcwd(cwd, sizeof cwd) ? snprintf(out, n, "%s", name)
+          : snprintf(out, n, "%s/%s", cwd, name);
+    if (k < 0 || (size_t)k >= n)
+        out[0] = '\0';    /* no object rather than another one's name */
 }
 
 /* Analyse each source into IR (done while the compiler runs). */
@@ -409,6 +467,7 @@ typedef struct {
     ir_tu *ir;       /* NULL when the analysis failed */
     char err[512];
     mcr_result *mca; /* llvm-mca figures, NULL when the stage did not run */
+    char variant[17], hash[17];   /* build_hashes */
 } analysed;
 
 /* ---- the llvm-mca stage (plugin/mcarun.c) ---- */
@@ -480,6 +539,7 @@ static void analyse(const options *o, analysed *res)
         res[i].path = strdup(realpath(o->sources[i], abs) ? abs : o->sources[i]);
         res[i].ir = NULL;
         res[i].err[0] = '\0';
+        build_hashes(o, o->sources[i], res[i].variant, res[i].hash);
         if (walk_file(o->sources[i], o->nclang, (const char *const *)o->clang, &res[i].ir,
                       res[i].err, sizeof res[i].err) != 0)
             res[i].ir = NULL;
@@ -500,10 +560,12 @@ static void record(const options *o, analysed *res)
     if (!getcwd(cwd, sizeof cwd))
         strcpy(cwd, ".");
     for (int i = 0; i < o->nsources; i++) {
-        char hash[17];
-        file_hash(o->sources[i], hash);
+        char object[2 * PATH_MAX + 2];
+        object_of(o, i, object, sizeof object);
         db_tu_row row = {
-            .path = res[i].path, .hash = hash, .args = args ? args : "[]",
+            .path = res[i].path, .hash = res[i].hash[0] ? res[i].hash : NULL,
+            .variant = res[i].variant, .object = object[0] ? object : NULL,
+            .args = args ? args : "[]",
             .compiler = o->compiler, .directory = cwd,
             .status = res[i].ir ? "ok" : "error",
             .message = res[i].ir ? NULL : res[i].err,
@@ -668,8 +730,8 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
         char *src = safe && res[i].ir && stat(o->sources[i], &st) == 0
                   ? cc_read_file(o->sources[i], &len) : NULL;
         char *text = NULL;
-        if (src && instrument_source(res[i].ir, res[i].path, src, len, db, o->instrument,
-                                     &text, &outlen) > 0) {
+        if (src && instrument_source(res[i].ir, res[i].path, res[i].hash, src, len, db,
+                                     o->instrument, &text, &outlen) > 0) {
             snprintf(ins[i].temp, sizeof ins[i].temp, "%s/keel-XXXXXX.c", tmp);
             int fd = mkstemps(ins[i].temp, 2);
             struct timespec times[2] = { st.st_atim, st.st_mtim };

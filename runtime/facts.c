@@ -686,11 +686,17 @@ static int found_row(void *ctx, const db_loop_summary *r)
 int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
                   char *err, size_t errlen)
 {
+    return rt_facts_load_build(d, file, line, col, NULL, out, err, errlen);
+}
+
+int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
+                        rt_facts **out, char *err, size_t errlen)
+{
     found m = { 0 };
     int64_t exact;
     *out = NULL;
     /* the instrumentation passes the path as stored: one index lookup */
-    int x = db_find_loop(d, file, line, col, &exact, err, errlen);
+    int x = db_find_loop_build(d, file, line, col, hash, &exact, err, errlen);
     if (x < 0)
         return -1;
     if (x == 0) {

@@ -34,6 +34,12 @@ typedef struct rt_facts rt_facts;
  * 0 with *out, 1 when there is no such loop, -1 with a message. */
 int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
                   char *err, size_t errlen);
+/* rt_facts_load for a site of one build: of several build variants of the
+ * source with a loop at file:line:col, the one whose translation_units.hash
+ * is hash (NULL: rt_facts_load); another variant's when none is (the
+ * caller compares db_loop_source_hash: a stale database). */
+int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
+                        rt_facts **out, char *err, size_t errlen);
 void rt_facts_free(rt_facts *f);     /* NULL is fine */
 
 /* Bind names[i] = values[i] and fill *out.  Returns 0, or -1 with a

@@ -275,7 +275,7 @@ typedef struct pf_entry {
     struct pf_entry *next;
     int line, col;
     rt_facts *facts;
-    char hash[17];            /* source hash of its translation unit */
+    char hash[17];            /* the build hash of the sites it is for ("" any) */
     char file[];
 } pf_entry;
 
@@ -289,39 +289,45 @@ static unsigned pf_hash(const char *file, int line, int col)
     return (h ^ (unsigned)line * 2654435761u ^ (unsigned)col * 40503u) % PF_BUCKETS;
 }
 
-static pf_entry **pf_find(const char *file, int line, int col)
+/* hash: the sites' build hash, "" for sites without one (one source
+ * compiled with other flags has other loops at the same positions) */
+static pf_entry **pf_find(const char *file, int line, int col, const char *hash)
 {
     pf_entry **e = &pf_table[pf_hash(file, line, col)];
-    while (*e && ((*e)->line != line || (*e)->col != col || strcmp((*e)->file, file) != 0))
+    while (*e && ((*e)->line != line || (*e)->col != col || strcmp((*e)->file, file) != 0
+                  || strcmp((*e)->hash, hash) != 0))
         e = &(*e)->next;
     return e;
 }
 
-/* The read-ahead facts of file:line:col, now the caller's, or NULL; hash
- * gets their source hash. */
-static rt_facts *pf_take(const char *file, int line, int col, char hash[17])
+/* The read-ahead facts of file:line:col for sites of build hash hash ("":
+ * none), now the caller's, or NULL; have gets their source hash (the
+ * sites', as they were read for it). */
+static rt_facts *pf_take(const char *file, int line, int col, const char *hash, char have[17])
 {
-    pf_entry **e = pf_find(file, line, col), *x = *e;
+    pf_entry **e = pf_find(file, line, col, hash), *x = *e;
     if (!x)
         return NULL;
     rt_facts *f = x->facts;
-    memcpy(hash, x->hash, 17);
+    memcpy(have, x->hash, 17);
     *e = x->next;
     free(x);
     return f;
 }
 
 /* Read the PREFETCH outermost nests of file after line:col that are not
- * read yet, with d open. */
+ * read yet, with d open: for sites of build hash hash, only that build's
+ * nests (for sites without one, "", any). */
 static void pf_read_ahead(db *d, const char *file, int line, int col, const char *hash)
 {
     int lines[PREFETCH], cols[PREFETCH];
     char err[256];
-    int n = db_next_roots(d, file, line, col, PREFETCH, lines, cols, err, sizeof err);
+    const char *build = hash[0] ? hash : NULL;
+    int n = db_next_roots(d, file, line, col, build, PREFETCH, lines, cols, err, sizeof err);
     for (int i = 0; i < n; i++) {
-        pf_entry **e = pf_find(file, lines[i], cols[i]);
+        pf_entry **e = pf_find(file, lines[i], cols[i], hash);
         rt_facts *f;
-        if (*e || rt_facts_load(d, file, lines[i], cols[i], &f, err, sizeof err) != 0)
+        if (*e || rt_facts_load_build(d, file, lines[i], cols[i], build, &f, err, sizeof err) != 0)
             continue;
         pf_entry *x = malloc(sizeof *x + strlen(file) + 1);
         if (!x) {
@@ -432,12 +438,15 @@ static site_state *site_init(keel_site *site)
         int held[3];
         char have[17] = "";
         pthread_mutex_lock(&facts_lock);
-        st->facts = site->col > 0 ? pf_take(file, site->line, site->col, have) : NULL;
+        st->facts = site->col > 0 ? pf_take(file, site->line, site->col, st->hash, have) : NULL;
         db *d = st->facts ? NULL : db_acquire(site->db, held);
         if (st->facts)
             st->ok = 1;
         if (d) {
-            int r = rt_facts_load(d, file, site->line, site->col, &st->facts, err, sizeof err);
+            /* of several build variants of the source, this site's */
+            int r = rt_facts_load_build(d, file, site->line, site->col,
+                                        st->hash[0] ? st->hash : NULL, &st->facts, err,
+                                        sizeof err);
             if (r == 0) {
                 st->ok = 1;
                 if (db_loop_source_hash(d, rt_facts_loop_id(st->facts), have, sizeof have, err,
@@ -445,7 +454,7 @@ static site_state *site_init(keel_site *site)
                     have[0] = '\0';
                 /* the site names its file as stored: so will its neighbours */
                 if (site->col > 0 && strcmp(rt_facts_file(st->facts), file) == 0)
-                    pf_read_ahead(d, file, site->line, site->col, have);
+                    pf_read_ahead(d, file, site->line, site->col, st->hash);
             }
             else if (r == 1)
                 warn_once(W_LOOP, "no loop at %s:%d in the database", file, site->line);
@@ -459,8 +468,8 @@ static site_state *site_init(keel_site *site)
          * file:line:col is not this site's */
         if (st->ok && st->hash[0] && have[0] && strcmp(st->hash, have) != 0) {
             warn_once(W_LOOP, "%s:%d: the database describes another version of %s"
-                      " (recompiled since this program was built)", base_name(file), site->line,
-                      base_name(file));
+                      " (edited and recompiled, or compiled with other flags, since this"
+                      " program was built)", base_name(file), site->line, base_name(file));
             rt_facts_free(st->facts);
             st->facts = NULL;
             st->ok = 0;

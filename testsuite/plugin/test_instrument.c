@@ -26,6 +26,9 @@
 
 static char tmpdir[] = "/tmp/keel-instr-XXXXXX";
 
+/* The build hash passed to instrument_source (keelcc's translation_units.hash). */
+static const char *test_build;
+
 static char *instrumented_n(const char *name, const char *src, size_t len, instrument_mode mode,
                             char *path, size_t pathlen, size_t *outlen)
 {
@@ -45,7 +48,7 @@ static char *instrumented_n(const char *name, const char *src, size_t len, instr
         return NULL;
     }
     char *out = NULL;
-    int n = instrument_source(tu, path, src, len, "/db/keel.db", mode, &out, outlen);
+    int n = instrument_source(tu, path, test_build, src, len, "/db/keel.db", mode, &out, outlen);
     ir_tu_free(tu);
     if (n <= 0)
         return NULL;
@@ -187,6 +190,57 @@ int main(void)
         "}\n"
         "#line 4\n"
         "}\n");
+
+    /* With keelcc's build hash (issue 9 item 7, issue 16 fault 21) the
+     * site's file names its build: "path" "#h=HASH", one string. */
+    test_build = "0123456789abcdef";
+    check_case("built.c",
+        "void f(int n, double *x) {\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    x[i] = 0;\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\" \"#h=0123456789abcdef\", 2, 3, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void f(int n, double *x) {\n"
+        QUIET_ON
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
+        QUIET_OFF
+        "#line 2\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    x[i] = 0;\n"
+        "}\n"
+        "#line 4\n"
+        "}\n");
+    /* not 16 lowercase hex digits: no suffix rather than a bad one */
+    test_build = "0123456789ABCDEF";
+    check_case("badbuild.c",
+        "void f(int n, double *x) {\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    x[i] = 0;\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 3, 1, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void f(int n, double *x) {\n"
+        QUIET_ON
+        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
+        QUIET_OFF
+        "#line 2\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    x[i] = 0;\n"
+        "}\n"
+        "#line 4\n"
+        "}\n");
+    test_build = NULL;
 
     /* A pragma stays directly above its loop; the braces keep the
      * unbraced if's meaning; constant bounds need no values. */

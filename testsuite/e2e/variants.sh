@@ -1,0 +1,143 @@
+#!/bin/sh
+# variants.sh BIN -- builds of one source and the runtime's facts (issue 9
+# item 7, issue 16 fault 21), through keelcc, the compiler, the database
+# and libkeelrt.
+#  - one source compiled twice with different -D into one program: the
+#    database keeps both builds, each object's sites name their build
+#    ("#h=" suffix), every site finds its own build's loops (the function
+#    names in the verdict lines are the build's), no "no loop at" warning;
+#    a rebuild of the same variant adds nothing;
+#  - a stale database: the source edited and recompiled after a program was
+#    built: that program's sites get CPU ("stale database"), silently
+#    unless KEEL_VERBOSE, and then with one warning; never the facts of the
+#    loop that now sits at the same line; the new program decides with the
+#    new facts.
+set -u
+BIN=$1
+KC="$BIN/keelcc"
+work=$(mktemp -d /tmp/keel-variants-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+export KEEL_DB="$work/k.db" KEEL_MCA=off KEEL_LOG=0
+unset KEEL_VERBOSE KEEL_DEVICE KEEL_FORCE OMP_TARGET_OFFLOAD
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+q() { sqlite3 "$KEEL_DB" "$1"; }
+
+# ---- two builds of one source in one program ----
+# The float build has a second nest (EXTRA) where the double build has none.
+cat >vec.c <<'EOF'
+void NAME(T *y, const T *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = x[i] * 2;
+#ifdef EXTRA
+    for (int i = 0; i < n; i++)
+        y[i] += x[i] * x[i];
+#endif
+}
+EOF
+cat >main.c <<'EOF'
+#include <stdio.h>
+void scale_f(float *, const float *, int);
+void scale_d(double *, const double *, int);
+int main(int argc, char **argv)
+{
+    (void)argv;
+    float a[64], b[64]; double c[64], d[64];
+    int n = 60 + argc;
+    for (int i = 0; i < 64; i++) { a[i] = (float)i; c[i] = i; }
+    scale_f(b, a, n);
+    scale_d(d, c, n);
+    printf("%g %g\n", b[n - 1], d[n - 1]);
+    return 0;
+}
+EOF
+"$KC" -O1 -DT=float -DNAME=scale_f -DEXTRA -c vec.c -o vf.o 2>err.txt
+"$KC" -O1 -DT=double -DNAME=scale_d -c vec.c -o vd.o 2>>err.txt
+"$KC" -O1 main.c vf.o vd.o -o prog 2>>err.txt
+expect_eq "$(cat err.txt)" "" "keelcc messages"
+clang-19 -O1 -DT=float -DNAME=scale_f -DEXTRA -c vec.c -o rf.o \
+    && clang-19 -O1 -DT=double -DNAME=scale_d -c vec.c -o rd.o \
+    && clang-19 -O1 main.c rf.o rd.o -o ref
+expect_eq "$(./prog 2>&1)" "$(./ref)" "program output"
+expect_eq "$(q "SELECT count(*) FROM translation_units WHERE path LIKE '%/vec.c'")" 2 "builds of vec.c"
+expect_eq "$(q "SELECT count(DISTINCT variant) || ':' || count(DISTINCT hash) FROM translation_units
+               WHERE path LIKE '%/vec.c'")" "2:2" "variants and hashes"
+expect_eq "$(q "SELECT group_concat(name || ':' || line, ' ') FROM (SELECT f.name AS name,
+               l.line AS line FROM loops l JOIN functions f ON f.id = l.function_id
+               WHERE l.file LIKE '%/vec.c' ORDER BY 1, 2)")" \
+    "scale_d:3 scale_f:3 scale_f:6" "loops of both builds"
+# each object names its own build: its translation_units.hash
+hf=$(q "SELECT hash FROM translation_units WHERE path LIKE '%/vec.c' AND object LIKE '%/vf.o'")
+hd=$(q "SELECT hash FROM translation_units WHERE path LIKE '%/vec.c' AND object LIKE '%/vd.o'")
+expect_eq "$(strings vf.o | grep -c "/vec.c#h=$hf\$")" 1 "vf.o's sites name the float build"
+expect_eq "$(strings vd.o | grep -c "/vec.c#h=$hd\$")" 1 "vd.o's sites name the double build"
+KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./prog >/dev/null 2>v.txt
+expect_eq "$(grep -c 'warning' v.txt)" 0 "no warning with both builds: $(cat v.txt)"
+expect_eq "$(sed -n 's/^keel: vec\.c:\([0-9]*\) \([a-z_]*\) .*/\1 \2/p' v.txt | sort | tr '\n' ' ')" \
+    "3 scale_d 3 scale_f 6 scale_f " "each site with its own build's facts"
+# a rebuild of the same variant replaces its rows
+nl=$(q "SELECT count(*) FROM loops")
+"$KC" -O1 -DT=double -DNAME=scale_d -c vec.c -o vd.o 2>/dev/null
+expect_eq "$(q "SELECT count(*) FROM translation_units")" 3 "rebuild: no new translation unit"
+expect_eq "$(q "SELECT count(*) FROM loops")" "$nl" "rebuild: no new loops"
+# other flags into the same object replace the build that object held
+"$KC" -O1 -DT=double -DNAME=scale_d -DUNUSED -c vec.c -o vd.o 2>/dev/null
+expect_eq "$(q "SELECT count(*) FROM translation_units WHERE path LIKE '%/vec.c'")" 2 \
+    "other flags into vd.o: still two builds"
+expect_eq "$(q "SELECT count(*) FROM translation_units WHERE hash = '$hd'")" 0 "vd.o's old build gone"
+
+# ---- a stale database (fault 21) ----
+cat >s.c <<'EOF'
+#include <stdio.h>
+static double A[64][64], x[64];
+int main(int argc, char **argv) {
+  (void)argv;
+  int n = 40 + argc;
+  for (int i = 0; i < n; i++) x[i] = i;
+  double s = 0;
+  for (int i = 0; i < n; i++) s += x[i];
+  printf("%.1f %g\n", s, A[1][1]);
+  return 0;
+}
+EOF
+"$KC" -O1 s.c -o old 2>/dev/null
+KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./old >/dev/null 2>v.txt
+expect_eq "$(grep -c '^keel: s\.c:6 main \[stream\] n=41: .*-> ' v.txt)" 1 "fresh database: facts used"
+# the source edited: another nest now sits at line 6, the same column
+cat >s.c <<'EOF'
+#include <stdio.h>
+static double A[64][64], x[64];
+int main(int argc, char **argv) {
+  (void)argv;
+  int n = 40 + argc;
+  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) A[i][j] = A[j][i] * 2.0 + x[j];
+  double s = 0;
+  for (int i = 0; i < n; i++) s += x[i];
+  printf("%.1f %g\n", s, A[1][1]);
+  return 0;
+}
+EOF
+"$KC" -O1 s.c -o new 2>/dev/null
+expect_eq "$(q "SELECT count(*) FROM translation_units WHERE path LIKE '%/s.c'")" 1 "edited: one build"
+expect_eq "$(KEEL_DEVICE=h100 ./old 2>&1)" "820.0 0" "stale: output, nothing on stderr"
+KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./old >/dev/null 2>v.txt
+expect_eq "$(grep -c '^keel: warning: s\.c:6: the database describes another version of s\.c' v.txt)" 1 \
+    "stale: one warning"
+expect_eq "$(grep -c 'warning' v.txt)" 1 "stale: only one warning: $(cat v.txt)"
+expect_eq "$(grep '^keel: s\.c:' v.txt)" "keel: s.c:6 n=41: -> CPU (stale database)
+keel: s.c:8 n=41: -> CPU (stale database)" "stale: CPU, no other loop's facts"
+# the database's verdict for this launch, had the facts been used, is not
+# the old program's: the new program decides with the new loop's facts
+KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./new >/dev/null 2>v.txt
+expect_eq "$(grep -c '^keel: s\.c:6 main \[transpose\]' v.txt)" 1 "new program: new facts"
+expect_eq "$(grep -c 'warning' v.txt)" 0 "new program: no warning"
+KEEL_DEVICE=h100 KEEL_FORCE=gpu ./old >/dev/null 2>&1
+expect_eq "$?" 0 "stale with a forced verdict: runs"
+
+echo "variants: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
