@@ -124,6 +124,11 @@ typedef struct {
     ir_function *funcs;
     int nloops;
     ir_loop *loops;       /* pre-order */
+    /* FNV-1a (64 bit) of the contents of every non-system header the parse
+     * read, in inclusion order (plugin/walker.c): with the -D/-U/-std...
+     * flags, what tells one build of a source from another (keelcc's
+     * translation_units.variant), whatever -I folders found them */
+    unsigned long long headers_hash;
 } ir_tu;
 
 ir_tu *ir_tu_new(const char *path);

@@ -407,19 +407,38 @@ static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* h continued over each parse flag and its terminating NUL. */
-static uint64_t fnv_flags(uint64_t h, const options *o)
+/* Folders to search headers in: what they find is in ir_tu.headers_hash;
+ * their names are not (one utility source compiled with each program's
+ * own -I folder is one build). */
+static const char *const search_path_opts[] = {
+    "-I", "-isystem", "-iquote", "-idirafter", "-iprefix", "-iwithprefix",
+    "-iwithprefixbefore", NULL
+};
+
+/* h continued over each parse flag but the search folders, each with its
+ * terminating NUL, then over the headers' hash (ir NULL: none). */
+static uint64_t fnv_flags(uint64_t h, const options *o, const ir_tu *ir)
 {
-    for (int i = 0; i < o->nclang; i++)
+    for (int i = 0; i < o->nclang; i++) {
+        if (cc_in_list(search_path_opts, o->clang[i])) {
+            i++;
+            continue;
+        }
+        if (joined_prefix(search_path_opts, o->clang[i]))
+            continue;
         h = fnv_bytes(h, o->clang[i], strlen(o->clang[i]) + 1);
-    return h;
+    }
+    unsigned long long hh = ir ? ir->headers_hash : 0;
+    return fnv_bytes(h, &hh, sizeof hh);
 }
 
-/* The variant and build hashes of source path, as 16 hex digits; the build
- * hash "" when the file is unreadable. */
-static void build_hashes(const options *o, const char *path, char variant[17], char build[17])
+/* The variant and build hashes of source path (analysed into ir, or NULL),
+ * as 16 hex digits; the build hash "" when the file is unreadable. */
+static void build_hashes(const options *o, const char *path, const ir_tu *ir, char variant[17],
+                         char build[17])
 {
-    snprintf(variant, 17, "%016llx", (unsigned long long)fnv_flags(FNV_START, o));
+    uint64_t v = fnv_flags(FNV_START, o, ir);
+    snprintf(variant, 17, "%016llx", (unsigned long long)v);
     build[0] = '\0';
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -432,7 +451,8 @@ static void build_hashes(const options *o, const char *path, char variant[17], c
     int bad = ferror(f);
     fclose(f);
     if (!bad)
-        snprintf(build, 17, "%016llx", (unsigned long long)fnv_flags(fnv_bytes(h, "", 1), o));
+        snprintf(build, 17, "%016llx",
+                 (unsigned long long)fnv_bytes(fnv_bytes(h, "", 1), &v, sizeof v));
 }
 
 /* The absolute path of the file the compile writes for source i (-o, else
@@ -539,12 +559,12 @@ static void analyse(const options *o, analysed *res)
         res[i].path = strdup(realpath(o->sources[i], abs) ? abs : o->sources[i]);
         res[i].ir = NULL;
         res[i].err[0] = '\0';
-        build_hashes(o, o->sources[i], res[i].variant, res[i].hash);
         if (walk_file(o->sources[i], o->nclang, (const char *const *)o->clang, &res[i].ir,
                       res[i].err, sizeof res[i].err) != 0)
             res[i].ir = NULL;
         else if (o->dump_ir)
             ir_dump(res[i].ir, stderr);
+        build_hashes(o, o->sources[i], res[i].ir, res[i].variant, res[i].hash);
     }
 }
 

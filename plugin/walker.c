@@ -2837,6 +2837,23 @@ static int first_error(CXTranslationUnit tu, char *err, size_t errlen)
     return 0;
 }
 
+/* ir_tu.headers_hash: every non-system header's contents, in inclusion
+ * order (depth 0 is the main file: keelcc hashes it on its own). */
+static void hash_inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData data)
+{
+    void **ctx = data;
+    CXTranslationUnit tu = ctx[0];
+    unsigned long long *h = ctx[1];
+    (void)stack;
+    if (n == 0 || clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, f, 0)))
+        return;
+    size_t len = 0;
+    const char *buf = clang_getFileContents(tu, f, &len);
+    for (size_t i = 0; buf && i < len; i++)
+        *h = (*h ^ (unsigned char)buf[i]) * 1099511628211ULL;
+    *h = (*h ^ 0xffu) * 1099511628211ULL;   /* a file boundary */
+}
+
 int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
               char *err, size_t errlen)
 {
@@ -2907,9 +2924,13 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
         snprintf(err, errlen, "%s: out of memory while analysing", path);
         rc = -1;
     }
-    if (rc == 0)
+    if (rc == 0) {
+        unsigned long long h = 1469598103934665603ULL;
+        void *ctx[2] = { tu, &h };
+        clang_getInclusions(tu, hash_inclusion, ctx);
+        w.ir->headers_hash = h;
         *out = w.ir;
-    else
+    } else
         ir_tu_free(w.ir);
     for (int i = 0; i < w.nfiles; i++) {
         for (int p = 0; p < w.files[i].npragmas; p++)

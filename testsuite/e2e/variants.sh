@@ -91,6 +91,24 @@ expect_eq "$(q "SELECT count(*) FROM translation_units WHERE path LIKE '%/vec.c'
     "other flags into vd.o: still two builds"
 expect_eq "$(q "SELECT count(*) FROM translation_units WHERE hash = '$hd'")" 0 "vd.o's old build gone"
 
+# ---- -I folders: the headers they find make the build, not their names ----
+mkdir -p ia ib ic
+printf '#define W 1\n' >ia/cfg.h
+printf '#define W 2\n' >ib/cfg.h
+cp ia/cfg.h ic/cfg.h
+cat >u.c <<'EOF'
+#include "cfg.h"
+void u(double *x, int n) { for (int i = 0; i < n; i++) x[i] = W; }
+EOF
+"$KC" -O1 -Iia -c u.c -o ua.o 2>/dev/null
+"$KC" -O1 -Iib -c u.c -o ub.o 2>/dev/null
+"$KC" -O1 -I ic -c u.c -o uc.o 2>/dev/null
+expect_eq "$(q "SELECT count(*) || ':' || count(DISTINCT hash) FROM translation_units
+               WHERE path LIKE '%/u.c'")" "2:2" "-I folders with other headers: two builds"
+expect_eq "$(strings ua.o | grep -c '/u\.c#h=')" 1 "u.c instrumented"
+expect_eq "$(strings ua.o | grep '/u\.c#h=')" "$(strings uc.o | grep '/u\.c#h=')" \
+    "-I folders with the same header: one build"
+
 # ---- a stale database (fault 21) ----
 cat >s.c <<'EOF'
 #include <stdio.h>
