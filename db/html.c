@@ -701,10 +701,16 @@ int keel_cmd_html(int argc, char **argv, const char *default_db)
         case 0: out_path = v; break;
         case 1: devlist = v; break;
         case 2: hostname = v; break;
-        case 3:
-            if ((threads = atoi(v)) <= 0)
-                return keel_say(2, "bad --threads '%s'", v);
+        case 3: {
+            /* strict, as explain's: "8x", "", "-1", "99999999999" are errors */
+            char *end;
+            errno = 0;
+            long t = strtol(v, &end, 10);
+            if (end == v || *end || errno == ERANGE || t < 1 || t > 1 << 20)
+                return keel_say(2, "bad --threads '%s' (want 1 to %d)", v, 1 << 20);
+            threads = (int)t;
             break;
+        }
         case 4:
             if ((size = atoll(v)) <= 0)
                 return keel_say(2, "bad --size '%s'", v);
