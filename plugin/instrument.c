@@ -841,6 +841,96 @@ static int target_attached(const text_map *m, const ir_loop *l)
     return 1;
 }
 
+/* The text of the directive starting on line k (its continuation lines
+ * joined, comments blanked), malloc'd; *last gets its last line. */
+static char *directive_text(const text_map *m, int k, int *last)
+{
+    int e = k;
+    while (e < m->nlines && m->lines[e + 1].dir_first == k)
+        e++;
+    *last = e;
+    size_t a = m->lines[k].start, b = m->lines[e].end, n = 0;
+    char *t = malloc(b - a + 1);
+    if (!t)
+        return NULL;
+    for (size_t o = a; o < b; o++) {
+        char c = m->src[o];
+        if (c == '\\' && o + 1 < b && m->src[o + 1] == '\n')
+            c = ' ';
+        else if (c == '\n' || c == '\0' || m->kind[o] != K_CODE)
+            c = ' ';
+        t[n++] = c;
+    }
+    t[n] = '\0';
+    return t;
+}
+
+/* Does the nest rooted at loop i share iterations out by an OpenMP loop
+ * construct (`for`, `distribute`, `loop`, `simd`, ...)?  Only such a nest
+ * under a bare `target` region gets its verdict on the region's directive:
+ * a region of sequential code the user put on the device stays there. */
+static int nest_worksharing(const ir_tu *tu, int i)
+{
+    for (int k = i; k < tu->nloops && (k == i || tu->loops[k].depth > tu->loops[i].depth); k++)
+        for (int p = 0; p < tu->loops[k].npragmas; p++)
+            if (omp_text_is_parallel_loop(tu->loops[k].pragmas[p]))
+                return 1;
+    return 0;
+}
+
+/* In offload mode, a nest under a bare `omp target` construct (`target`,
+ * `target teams`, `target parallel`: not `target data`, not a combined
+ * loop construct on the loop itself) whose statement is a `{ }` block
+ * holding the loop:
+ *
+ *     #pragma omp target map(tofrom: a[0:n])       <- if(target: ...) here
+ *     {
+ *     #pragma omp teams distribute parallel for
+ *         for (...)
+ *
+ * OpenMP allows the `if(target: ...)` clause on that directive (and on no
+ * `teams` / `distribute` / `parallel for` inside it).  Searched from the
+ * loop's own pragmas up to its outermost device region (region_line);
+ * returns the directive's first line and its last in *last, or 0 when
+ * there is none or it has an `if` clause already (one per construct). */
+static int enclosing_target(const text_map *m, const ir_loop *l, int *last)
+{
+    int from = (l->pragma_line > 0 ? l->pragma_line : line_of(m, (size_t)l->offset)) - 1;
+    for (int k = from; k >= l->region_line && k >= 1; k--) {
+        if (strcmp(m->lines[k].dir, "pragma") != 0 || m->lines[k].dir_first != k)
+            continue;
+        int e;
+        char *t = directive_text(m, k, &e);
+        int target = t && omp_text_is_target_region(t) && !omp_text_has_word(t, OMP_DATA)
+                  && !omp_text_is_parallel_loop(t);
+        int has_if = t && omp_text_has_clause(t, "if");
+        free(t);
+        if (!target)
+            continue;
+        /* its statement: the first code byte after it, a `{` whose `}`
+         * comes after the loop */
+        size_t o = m->lines[e].end;
+        while (o < m->len && (!is_code_byte(m, o) || m->lines[line_of(m, o)].dir[0]))
+            o++;
+        if (o >= m->len || m->src[o] != '{' || o >= (size_t)l->offset)
+            return 0;
+        int depth = 0;
+        for (; o < m->len; o++) {
+            if (!is_code_byte(m, o))
+                continue;
+            if (m->src[o] == '{')
+                depth++;
+            else if (m->src[o] == '}' && --depth == 0)
+                break;
+        }
+        if (o >= m->len || o < (size_t)l->end_offset || has_if)
+            return 0;
+        *last = e;
+        return k;
+    }
+    return 0;
+}
+
 /* One insertion into the source: closing texts sort before openings at the
  * same offset, so `x; }` of one loop and `{` of the next never interleave. */
 typedef struct {
@@ -848,6 +938,7 @@ typedef struct {
     int opens;
     char *text;
     size_t len;
+    int is_clause;       /* an if(target: ...) clause */
 } insertion;
 
 static int by_offset(const void *pa, const void *pb)
@@ -871,6 +962,7 @@ static int add(insertion **ins, int *n, size_t offset, int opens, buf *b)
     p[*n].opens = opens;
     p[*n].text = b->s;
     p[*n].len = b->len;
+    p[*n].is_clause = 0;
     (*n)++;
     return 0;
 }
@@ -982,6 +1074,12 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
         int region = in_region(l, len);
         int offload = mode == INSTRUMENT_OFFLOAD && l->target_line > 0 && !has_if_clause(l)
                    && (region || target_attached(&m, l));
+        /* the `target` construct the verdict goes to: the loop's own, or a
+         * bare `target` region around it */
+        int target_last = offload ? l->target_line : 0;
+        if (mode == INSTRUMENT_OFFLOAD && !offload && l->target_line == 0 && region
+            && nest_worksharing(tu, i) && enclosing_target(&m, l, &target_last) > 0)
+            offload = 1;
         if (!offload && (l->depth != 0 || never_offloaded(tu, i) || !can_matter(tu, par, &m, i)))
             continue;
         /* The decision is made on the host before the construct -- before
@@ -1001,14 +1099,25 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
             free(close.s);
             continue;
         }
+        int shared = -1;   /* the insertion of a clause this target has already */
         if (offload) {
             /* after the last code byte of the target pragma's last line */
-            const line_info *li = &m.lines[l->target_line];
+            const line_info *li = &m.lines[target_last];
             size_t o = li->end;
             while (o > li->start && !is_code_byte(&m, o - 1))
                 o--;
-            putf(&clause, " if(target: keel_on_gpu_%ld)", n);
             clause_at = o;
+            for (int k = 0; k < nins; k++)
+                if (ins[k].offset == clause_at && ins[k].is_clause)
+                    shared = k;
+            if (shared < 0)
+                putf(&clause, " if(target: keel_on_gpu_%ld)", n);
+            else {
+                /* several nests in one target region: it goes to the GPU
+                 * when every one of them would (CPU when in doubt) */
+                put(&clause, ins[shared].text, ins[shared].len - 1);
+                putf(&clause, " && keel_on_gpu_%ld)", n);
+            }
         }
         nsites++;
         put_site(&sites, n, l, db_path, build);
@@ -1019,9 +1128,15 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
             rc = add(&ins, &nins, end_at, 0, &close);
         else
             free(close.s);
-        if (rc == 0 && offload)
+        if (rc == 0 && offload && shared >= 0 && !clause.oom) {
+            free(ins[shared].text);
+            ins[shared].text = clause.s;
+            ins[shared].len = clause.len;
+        } else if (rc == 0 && offload) {
             rc = add(&ins, &nins, clause_at, 1, &clause);
-        else
+            if (rc == 0)
+                ins[nins - 1].is_clause = 1;
+        } else
             free(clause.s);
     }
 

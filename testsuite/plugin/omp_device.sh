@@ -82,7 +82,23 @@ void regions(int n, float *a, float *b)
     }
 }
 EOF
-srcs="$tmp/regions.c"
+# a bare `target` region holding two worksharing nests: in offload mode
+# both verdicts go to its one if(target: ...) clause
+cat >bare2.c <<'EOF'
+void bare2(int n, float *a, float *b)
+{
+#pragma omp target map(tofrom: a[0:n], b[0:n])
+    {
+#pragma omp parallel for
+        for (int i = 0; i < n; i++)
+            a[i] += 1;
+#pragma omp parallel for
+        for (int i = 0; i < n; i++)
+            b[i] += a[i];
+    }
+}
+EOF
+srcs="$tmp/regions.c $tmp/bare2.c"
 for f in "$SRC"/polybench-inputs/omp-target/*/*.c; do srcs="$srcs $f"; done
 n=0
 for f in $srcs; do
@@ -101,7 +117,7 @@ for f in $srcs; do
         n=$((n + 1))
     done
 done
-[ $n -eq 28 ] || bad "expected 28 compiles pairs, did $n"
+[ $n -eq 30 ] || bad "expected 30 compiles pairs, did $n"
 
 # ---- 3. host-only offload build decides and logs --------------------------
 cat >main.c <<'EOF'

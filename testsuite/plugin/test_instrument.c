@@ -582,6 +582,97 @@ int main(void)
         "#line 9\n"
         "}\n");
 
+    /* Offload, a bare `target` construct whose `{ }` block holds the
+     * worksharing nests (issue 10): the if(target:) clause goes on that
+     * directive (after its continuation line, before the comment), the
+     * decisions before it; two nests in one region share the one clause
+     * OpenMP allows (GPU when both say GPU).  A region with an `if` already
+     * keeps it (report call), a region of sequential code gets nothing. */
+    check_case("bare.c",
+        "void two(int n, float *a, float *b) {\n"
+        "#pragma omp target \\\n"
+        "    map(tofrom: a[0:n], b[0:n]) // region\n"
+        "  {\n"
+        "#pragma omp parallel for\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "      a[i] += 1;\n"
+        "#pragma omp parallel for\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "      b[i] += a[i];\n"
+        "  }\n"
+        "}\n"
+        "void given(int n, float *a) {\n"
+        "#pragma omp target if(n > 10)\n"
+        "  {\n"
+        "#pragma omp teams distribute parallel for\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "      a[i] += 1;\n"
+        "  }\n"
+        "}\n"
+        "void seq(int n, float *a) {\n"
+        "#pragma omp target map(tofrom: a[0:n])\n"
+        "  {\n"
+        "    for (int i = 1; i < n; i++)\n"
+        "      a[i] = a[i - 1] + 1;\n"
+        "  }\n"
+        "}\n",
+        INSTRUMENT_OFFLOAD,
+        QUIET_ON DECLS
+        "static const char *const keel_syms_0[] = { \"n\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_0, 0 };\n"
+        "static const char *const keel_syms_1[] = { \"n\" };\n"
+        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 9, 5, 1, keel_syms_1, 0 };\n"
+        "static const char *const keel_syms_2[] = { \"n\" };\n"
+        "static struct keel_site keel_site_2 = { \"/db/keel.db\", \"@\", 17, 5, 1, keel_syms_2, 0 };\n"
+        "static int keel_v_2 = -1; static long long keel_last_2[1];\n"
+        QUIET_OFF
+        "#line 1\n"
+        "void two(int n, float *a, float *b) {\n"
+        QUIET_ON
+        "{ int keel_on_gpu_0 = keel_decide(&keel_site_0, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_0;\n"
+        QUIET_OFF
+        "#line 2\n"
+        QUIET_ON
+        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_1;\n"
+        QUIET_OFF
+        "#line 2\n"
+        "#pragma omp target \\\n"
+        "    map(tofrom: a[0:n], b[0:n]) if(target: keel_on_gpu_0 && keel_on_gpu_1) // region\n"
+        "  {\n"
+        "#pragma omp parallel for\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "      a[i] += 1;\n"
+        "#pragma omp parallel for\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "      b[i] += a[i];\n"
+        "  }\n"
+        "}\n"
+        "#line 12\n"
+        "}\n"
+        "#line 12\n"
+        "}\n"
+        "void given(int n, float *a) {\n"
+        QUIET_ON
+        "{ long long keel_x_2[] = { (long long)(n) }; if (keel_v_2 < 0 || keel_last_2[0] != keel_x_2[0]) { keel_last_2[0] = keel_x_2[0]; keel_v_2 = keel_decide_report(&keel_site_2, keel_x_2); }\n"
+        QUIET_OFF
+        "#line 14\n"
+        "#pragma omp target if(n > 10)\n"
+        "  {\n"
+        "#pragma omp teams distribute parallel for\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "      a[i] += 1;\n"
+        "  }\n"
+        "}\n"
+        "#line 20\n"
+        "}\n"
+        "void seq(int n, float *a) {\n"
+        "#pragma omp target map(tofrom: a[0:n])\n"
+        "  {\n"
+        "    for (int i = 1; i < n; i++)\n"
+        "      a[i] = a[i - 1] + 1;\n"
+        "  }\n"
+        "}\n");
+
     /* A nest inside a `target data` region that opens above its own pragmas
      * is decided before the region, never inside device code, and reads
      * only values declared before the region (m is declared inside it). */
