@@ -1296,7 +1296,9 @@ int rt_facts_check(const rt_facts *f, int n, const char *const *names, char *err
 
 int rt_facts_parallel(const rt_facts *f)
 {
-    return f->nloops > 0 && f->loops[0].parallel;
+    /* a time-stepped region's launch loop is sequential, its kernels are
+     * not: the model decides it (as explain does), not "not parallel" */
+    return f->nloops > 0 && (f->loops[0].parallel || f->region);
 }
 
 /* ---- queries ------------------------------------------------------------- */

@@ -63,7 +63,9 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
  * that depend on the values (overflow, division by zero) are left to
  * rt_facts_bind. */
 int rt_facts_check(const rt_facts *f, int n, const char *const *names, char *err, size_t errlen);
-/* 1 when the launch loop is parallel (the GPU can run the nest at all). */
+/* 1 when the launch loop is parallel, or is a sequential loop around
+ * parallel nests decided as one offload region (the GPU can run the nest
+ * at all). */
 int rt_facts_parallel(const rt_facts *f);
 
 /* The free symbols the nest needs (not its own induction variables),
