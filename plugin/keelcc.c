@@ -842,6 +842,8 @@ static void add_runtime_link(options *o, const char *lib)
         push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide");
         push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report");
         push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report_const");
+        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_begin");
+        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_done");
     }
     push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
     push(&o->ncc, &o->cc, "-lsqlite3");

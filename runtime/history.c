@@ -34,6 +34,43 @@ static const char upsert_sql[] =
     "       (excluded.mean_s - (mean_s + (excluded.mean_s - mean_s) / (samples + 1))),"
     "  n = excluded.n";
 
+/* k samples with mean m and sum of squared deviations q added to a row
+ * (Chan, Golub & LeVeque's pairwise combination; every right-hand side
+ * reads the old row):  N = n + k,  mean' = mean + (m - mean) k / N,
+ * m2' = m2 + q + (m - mean)^2 n k / N. */
+static const char merge_sql[] =
+    "INSERT INTO history(loop_id, size_key, n, device, samples, mean_s, m2)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
+    "  samples = samples + excluded.samples,"
+    "  mean_s = mean_s + (excluded.mean_s - mean_s) * excluded.samples"
+    "           / (samples + excluded.samples),"
+    "  m2 = m2 + excluded.m2 + (excluded.mean_s - mean_s) * (excluded.mean_s - mean_s)"
+    "       * samples * excluded.samples / (samples + excluded.samples),"
+    "  n = excluded.n";
+
+int rt_history_merge_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
+                       const char *device, long long samples, double mean, double m2)
+{
+    sqlite3_stmt *st = NULL;
+    if ((strcmp(device, "cpu") && strcmp(device, "gpu")) || samples < 1 || !(mean > 0) ||
+        !isfinite(mean) || !(m2 >= 0) || !isfinite(m2))
+        return -1;
+    if (sqlite3_exec(h, create_sql, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h, merge_sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 3, n);
+    sqlite3_bind_text(st, 4, device, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, samples);
+    sqlite3_bind_double(st, 6, mean);
+    sqlite3_bind_double(st, 7, m2);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
 double rt_fit_eval(const rt_fit *f, double n)
 {
     return f->a * pow(n, f->b) + f->c;

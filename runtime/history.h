@@ -54,6 +54,11 @@ int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, doub
 struct sqlite3;
 int rt_history_add_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
                      const char *device, double seconds);
+/* `samples` measurements with mean `mean` and Welford sum of squared
+ * deviations `m2` combined into the row in one UPSERT (a run's launches,
+ * libkeelrt's keel_done, at exit).  0 or -1. */
+int rt_history_merge_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
+                       const char *device, long long samples, double mean, double m2);
 int rt_history_lookup_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
                         rt_history_pred *out);
 /* The size key of a launch: "name=value" for each symbol, sorted by name,
