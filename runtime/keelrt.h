@@ -21,7 +21,9 @@
  *   KEEL_DEVICE=name        what-if verdict against a device profile
  *                           (see `keel devices`) when no GPU is present
  *   OMP_NUM_THREADS=n       host threads of the CPU model (else the cores)
- *   KEEL_LOG=0              do not append decisions to the database
+ *   KEEL_LOG=0              do not append decisions (nor launch times) to the database
+ *   KEEL_CALIBRATE=1        alternate devices until a size has 10 timed launches
+ *                           on each (keel_begin / keel_done, StarPU)
  */
 #ifndef KEEL_RUNTIME_KEELRT_H
 #define KEEL_RUNTIME_KEELRT_H
