@@ -745,26 +745,64 @@ static void history_close(sqlite3 *h, const int held[3])
     fds_release(held);
 }
 
-static int history_decides(const keel_site *site, const site_state *st, const long long *values,
-                           const rt_launch *in, int *verdict, const char **reason)
+/* Each loop's history rows, read once per process (under facts_lock): a
+ * launch with new values must not open the database (the run's own times
+ * reach it at exit).  keel_record drops its loop's entry. */
+enum { HCACHE = 256 };
+static struct {
+    int64_t loop_id;
+    int used;
+    rt_history_rows rows;
+} H[HCACHE];
+static int hcache_next;
+
+static const rt_history_rows *hcache_get(int64_t loop_id)
 {
-    char key[512];
-    rt_history_pred hp;
-    int ok = 0, held[3];
-    pthread_mutex_lock(&facts_lock);
+    int held[3];
+    for (int i = 0; i < HCACHE; i++)
+        if (H[i].used && H[i].loop_id == loop_id)
+            return &H[i].rows;
     sqlite3 *h = G.history != 0 ? history_open(0, held) : NULL;
-    if (h && G.history < 0) {
+    if (!h)
+        return NULL;
+    if (G.history < 0) {
         sqlite3_stmt *q = NULL;
         G.history = sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE name = 'history'",
                                        -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW;
         sqlite3_finalize(q);
     }
-    if (h && G.history > 0)
-        ok = rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0 &&
-             rt_history_lookup_h(h, rt_facts_loop_id(st->facts), key,
-                                 in->bytes_in + in->bytes_out, &hp) == 0 && hp.decides;
-    if (h)
-        history_close(h, held);
+    int k = hcache_next;
+    hcache_next = (hcache_next + 1) % HCACHE;
+    if (H[k].used)
+        rt_history_rows_free(&H[k].rows);
+    H[k].used = 0;
+    if (G.history > 0 && rt_history_rows_load_h(h, loop_id, &H[k].rows) == 0)
+        H[k].used = 1, H[k].loop_id = loop_id;
+    history_close(h, held);
+    return H[k].used ? &H[k].rows : NULL;
+}
+
+static void hcache_drop(int64_t loop_id)
+{
+    for (int i = 0; i < HCACHE; i++)
+        if (H[i].used && H[i].loop_id == loop_id) {
+            rt_history_rows_free(&H[i].rows);
+            H[i].used = 0;
+        }
+}
+
+static int history_decides(const keel_site *site, const site_state *st, const long long *values,
+                           const rt_launch *in, int *verdict, const char **reason)
+{
+    char key[512];
+    rt_history_pred hp;
+    int ok = 0;
+    pthread_mutex_lock(&facts_lock);
+    const rt_history_rows *rows = G.history != 0 ? hcache_get(rt_facts_loop_id(st->facts)) : NULL;
+    if (rows && rows->n > 0 && rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
+        rt_history_predict(rows, key, in->bytes_in + in->bytes_out, &hp);
+        ok = hp.decides;
+    }
     pthread_mutex_unlock(&facts_lock);
     if (ok) {
         *verdict = hp.gpu_s < hp.cpu_s;
@@ -794,6 +832,7 @@ void keel_record(keel_site *site, const long long *values, int device, double se
                                  device ? "gpu" : "cpu", seconds) == 0)
                 G.history = 1;
             history_close(h, held);
+            hcache_drop(rt_facts_loop_id(st->facts));
         }
         pthread_mutex_unlock(&facts_lock);
     }
