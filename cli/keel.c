@@ -1,31 +1,35 @@
 /*
- * keel.c -- the `keel` command-line tool: query the program attribute
- * database that keelcc writes.
+ * keel.c -- the `keel` command-line tool: main, the command table with
+ * every command's help, and the commands that read the program attribute
+ * database (loops, show, report).  The other commands are in rtcmd.c
+ * (devices, calibrate, explain, history), scan.c, merge.c and html.c;
+ * keel.h lists them.
  *
- *     keel loops [--wide] [--file PATH] [--function NAME] [--json] [DB]
- *     keel show FILE:LINE[:COL] [--json] [DB]
- *     keel help [COMMAND] | keel --help | keel --version
+ *     keel COMMAND [OPTIONS] [ARGS]      keel help [COMMAND]
+ *     keel COMMAND --help                keel --help | --version
  *
- * DB is $KEEL_DB when set, else keel.db in the current directory.  Output
- * goes to stdout; every failure is exactly one line "keel: ..." on stderr
- * with exit status 2 for a usage error and 1 for a database error.  The
- * tool reads through the db_ reader API only (db.h), never raw SQL.
+ * Every command parses its options with getopt_long (keel_opt_next),
+ * reads FILE:LINE[:COL] with keel_parse_site and numbers with
+ * keel_parse_ll, and prints --json through keel_json (SQLite's JSON
+ * functions).  DB is $KEEL_DB when set, else keel.db in the current
+ * directory.  Output goes to stdout; every failure is exactly one line
+ * "keel: ..." on stderr with exit status 2 for a usage error and 1 for a
+ * database error.  These commands read through the db_ reader API (db.h,
+ * db_mca.h), never raw SQL.
  *
  * Tables print file paths relative to the current directory when the file
- * lies under it; JSON prints them as stored.  JSON texts the database holds
- * (pragmas, calls, idioms) are decoded by a small parser for arrays of
- * strings and re-emitted; anything else is emitted as a JSON string, so
- * the output is valid JSON whatever the database contains.
+ * lies under it; JSON prints them as stored.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 
+#include "keel.h"
+
 #include "db.h"
-#include "cli.h"      /* runtime/: devices, calibrate, explain */
 #include "db_mca.h"
-#include "keelcmd.h"  /* scan, merge, report --html */
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,357 +39,11 @@
 #define KEEL_VERSION "unknown"
 #endif
 
-enum { EXIT_DB = 1, EXIT_USAGE = 2 };
-
-static const char usage_text[] =
-    "usage: keel [--help | --version] COMMAND [OPTIONS] [ARGS]\n"
-    "\n"
-    "Query the keel program attribute database written by keelcc.\n"
-    "\n"
-    "commands:\n"
-    "  loops [DB]                 list every loop: location, idioms, parallel\n"
-    "                             verdict, cycles per iteration (fits 120 columns)\n"
-    "      --wide                 every column: function, depth, parent loop,\n"
-    "                             induction variable, trip count, pragmas, class,\n"
-    "                             coalescing\n"
-    "      --file PATH            only loops in PATH (a path or its last parts)\n"
-    "      --function NAME        only loops in function NAME\n"
-    "      --json                 print a JSON array of objects\n"
-    "  show FILE:LINE[:COL] [DB]  one loop with its statements, operation\n"
-    "                             counts, array accesses and scalars\n"
-    "      --json                 print one JSON object\n"
-    KEEL_CMD_USAGE
-    "  report [DB]                every idiom instance, PIR-style: File, Line,\n"
-    "                             Function, Idiom, Code, by file and line\n"
-    "      --file PATH            only PATH\n"
-    "      --json                 JSON array, with the evidence\n"
-    RT_CLI_USAGE
-    "  help [COMMAND]             print this text\n"
-    "\n"
-    "DB is the database file: $KEEL_DB when set, else ./keel.db.\n"
-    "FILE matches a stored path exactly or by its last parts (gemm.c:52\n"
-    "matches /src/bench/gemm.c line 52).\n"
-    "Exit status: 0 success, 1 database error, 2 usage error.\n";
-
-static const char loops_usage[] =
-    "usage: keel loops [--wide] [--file PATH] [--function NAME] [--json] [DB]\n"
-    "\n"
-    "List every loop of the database, ordered by file and line.  By default\n"
-    "a compact table that fits 120 columns: location (FILE:LINE, indented by\n"
-    "nesting depth; long paths keep their end), idioms, parallel verdict and\n"
-    "llvm-mca cycles per iteration.\n"
-    "\n"
-    "  --wide           every column: location, function, nesting depth (0 =\n"
-    "                   outermost), line of the enclosing loop, induction\n"
-    "                   variable, trip count expression and pragmas; columns of\n"
-    "                   later analyses (idioms, class, parallel, coalescing,\n"
-    "                   cycles/iter) appear when any listed loop has them\n"
-    "  --file PATH      only loops in files whose path is PATH or ends in /PATH\n"
-    "  --function NAME  only loops in function NAME\n"
-    "  --json           print a JSON array of objects (paths as stored)\n"
-    "\n"
-    "DB defaults to $KEEL_DB, else ./keel.db.\n";
-
-static const char report_usage[] =
-    "usage: keel report [--file PATH] [--json] [DB]\n"
-    "\n"
-    "Every idiom instance keelcc found, PIR-style, sorted by file and line:\n"
-    "File, Line (of the statement), Function, Idiom, Code.  --json adds the\n"
-    "evidence (the accesses that decided) and the line of the loop it is\n"
-    "attached to.  --file PATH keeps one file (a path suffix).\n"
-    "\n"
-    "keel report --html FILE [--device LIST] [--host NAME] [--threads N]\n"
-    "            [--size N] [--file PATH] [DB]\n"
-    "writes one self-contained HTML page instead: per source and function each\n"
-    "nest's idioms, class, parallel verdict, strides, cycles and crossover size\n"
-    "per GPU profile; a roofline chart per device; the boat-hull view per class;\n"
-    "logged decisions.  It prints FILE.\n";
-
-static const char show_usage[] =
-    "usage: keel show FILE:LINE[:COL] [--json] [DB]\n"
-    "\n"
-    "Print everything known about the loop whose keyword is at FILE:LINE\n"
-    "(add :COL when a line holds several loops): bounds, trip count,\n"
-    "pragmas, control flow, analysis results, and each statement directly\n"
-    "in it with its operation counts, array accesses (R/W, subscripts,\n"
-    "declared extents, element size, affinity) and scalars.\n"
-    "\n"
-    "  --json   print one JSON object\n"
-    "\n"
-    "DB defaults to $KEEL_DB, else ./keel.db.\n";
-
-/* Print "keel: <msg>" on stderr and return code (keelcmd.h). */
-int keel_say(int code, const char *fmt, ...)
-{
-    va_list ap;
-    fputs("keel: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return code;
-}
-
-/* snprintf for messages and bounded paths, where cutting is intended. */
-int keel_fmtn(char *buf, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf, n, fmt, ap);
-    va_end(ap);
-    return k;
-}
+enum { EXIT_DB = KEEL_EXIT_DB, EXIT_USAGE = KEEL_EXIT_USAGE };
 
 static char *xstrdup(const char *s)
 {
     return s ? strdup(s) : NULL;
-}
-
-/* ---- JSON ---------------------------------------------------------------- */
-
-/* Write s as a JSON string, or null. */
-static void json_str(FILE *f, const char *s)
-{
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20 || *p == 0x7f)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
-
-/* A decoded JSON array of strings: n malloc'd strings. */
-typedef struct {
-    int n;
-    char **v;
-} strlist;
-
-static void strlist_free(strlist *l)
-{
-    for (int i = 0; i < l->n; i++)
-        free(l->v[i]);
-    free(l->v);
-    l->n = 0;
-    l->v = NULL;
-}
-
-static void put_utf8(char **o, unsigned long c)
-{
-    unsigned char *q = (unsigned char *)*o;
-    if (c < 0x80)
-        *q++ = (unsigned char)c;
-    else if (c < 0x800) {
-        *q++ = (unsigned char)(0xc0 | (c >> 6));
-        *q++ = (unsigned char)(0x80 | (c & 0x3f));
-    } else if (c < 0x10000) {
-        *q++ = (unsigned char)(0xe0 | (c >> 12));
-        *q++ = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
-        *q++ = (unsigned char)(0x80 | (c & 0x3f));
-    } else {
-        *q++ = (unsigned char)(0xf0 | (c >> 18));
-        *q++ = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
-        *q++ = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
-        *q++ = (unsigned char)(0x80 | (c & 0x3f));
-    }
-    *o = (char *)q;
-}
-
-static int hex4(const char *p, unsigned long *c)
-{
-    *c = 0;
-    for (int i = 0; i < 4; i++) {
-        int h = p[i];
-        if (h >= '0' && h <= '9') h -= '0';
-        else if (h >= 'a' && h <= 'f') h -= 'a' - 10;
-        else if (h >= 'A' && h <= 'F') h -= 'A' - 10;
-        else return -1;
-        *c = *c * 16 + (unsigned long)h;
-    }
-    return 0;
-}
-
-/* Decode one JSON string at *pp (at the opening quote) into a new string. */
-static char *parse_jstring(const char **pp)
-{
-    const char *p = *pp + 1;
-    char *out = malloc(strlen(p) + 1), *o = out;   /* decoding never grows text */
-    if (!out)
-        return NULL;
-    for (; *p && *p != '"'; p++) {
-        if ((unsigned char)*p < 0x20)
-            goto bad;
-        if (*p != '\\') {
-            *o++ = *p;
-            continue;
-        }
-        unsigned long c, c2;
-        switch (*++p) {
-        case '"': case '\\': case '/': *o++ = *p; break;
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
-        case 'n': *o++ = '\n'; break;
-        case 'r': *o++ = '\r'; break;
-        case 't': *o++ = '\t'; break;
-        case 'u':
-            if (hex4(p + 1, &c))
-                goto bad;
-            p += 4;
-            if (c >= 0xd800 && c < 0xdc00 && p[1] == '\\' && p[2] == 'u' &&
-                !hex4(p + 3, &c2) && c2 >= 0xdc00 && c2 < 0xe000) {
-                c = 0x10000 + ((c - 0xd800) << 10) + (c2 - 0xdc00);
-                p += 6;
-            }
-            if (c == 0)
-                goto bad;
-            put_utf8(&o, c);
-            break;
-        default:
-            goto bad;
-        }
-    }
-    if (*p != '"')
-        goto bad;
-    *o = 0;
-    *pp = p + 1;
-    return out;
-bad:
-    free(out);
-    return NULL;
-}
-
-static const char *skip_ws(const char *p)
-{
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-        p++;
-    return p;
-}
-
-/* Decode text as a JSON array of strings.  0 on success; -1 (l empty)
- * when text is NULL or anything else. */
-static int parse_strlist(const char *text, strlist *l)
-{
-    const char *p;
-    l->n = 0;
-    l->v = NULL;
-    if (!text || *(p = skip_ws(text)) != '[')
-        return -1;
-    p = skip_ws(p + 1);
-    if (*p == ']')
-        return *skip_ws(p + 1) ? -1 : 0;
-    for (;;) {
-        char *s, **v;
-        if (*p != '"' || !(s = parse_jstring(&p)))
-            goto bad;
-        if (!(v = realloc(l->v, (l->n + 1) * sizeof *v))) {
-            free(s);
-            goto bad;
-        }
-        l->v = v;
-        l->v[l->n++] = s;
-        p = skip_ws(p);
-        if (*p == ']')
-            break;
-        if (*p != ',')
-            goto bad;
-        p = skip_ws(p + 1);
-    }
-    if (*skip_ws(p + 1))
-        goto bad;
-    return 0;
-bad:
-    strlist_free(l);
-    return -1;
-}
-
-/* Write stored JSON text: a string array as an array, NULL as null,
- * anything else as a JSON string. */
-static void json_list(FILE *f, const char *text)
-{
-    strlist l;
-    if (parse_strlist(text, &l)) {
-        json_str(f, text);
-        return;
-    }
-    fputc('[', f);
-    for (int i = 0; i < l.n; i++) {
-        if (i)
-            fputc(',', f);
-        json_str(f, l.v[i]);
-    }
-    fputc(']', f);
-    strlist_free(&l);
-}
-
-/* The display form of stored JSON text: array items joined by sep, "-"
- * for NULL or an empty array, the raw text when it is not a string array.
- * Returns a new string. */
-static char *display_list(const char *text, const char *sep)
-{
-    strlist l;
-    if (!text)
-        return strdup("-");
-    if (parse_strlist(text, &l))
-        return strdup(text);
-    if (l.n == 0)
-        return strdup("-");
-    size_t n = 1;
-    for (int i = 0; i < l.n; i++)
-        n += strlen(l.v[i]) + strlen(sep);
-    char *s = malloc(n);
-    if (s) {
-        *s = 0;
-        for (int i = 0; i < l.n; i++) {
-            if (i)
-                strcat(s, sep);
-            strcat(s, l.v[i]);
-        }
-    }
-    strlist_free(&l);
-    return s;
-}
-
-/* Idioms as stored by keelcc: "matmul,reduction" (a JSON array is
- * accepted too); written as a JSON array, null when NULL. */
-static void json_csv(FILE *f, const char *text)
-{
-    if (!text || text[0] == '[') {
-        json_list(f, text);
-        return;
-    }
-    fputc('[', f);
-    for (const char *p = text; *p;) {
-        const char *e = strchr(p, ',');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        char *item = strndup(p, n);
-        if (p != text)
-            fputc(',', f);
-        json_str(f, item ? item : "");
-        free(item);
-        p += n + (e != NULL);
-    }
-    fputc(']', f);
-}
-
-static void json_num_or_null(FILE *f, int have, long long v)
-{
-    if (have)
-        fprintf(f, "%lld", v);
-    else
-        fputs("null", f);
 }
 
 /* ---- paths --------------------------------------------------------------- */
@@ -415,7 +73,7 @@ static const char *const col_names[NCOLS] = {
 };
 
 typedef struct {
-    int json;
+    keel_json *j;           /* --json: rows go here */
     FILE *out;
     int nrows, cap;
     char *(*rows)[NCOLS];
@@ -441,34 +99,31 @@ static char *fmt(const char *f, ...)
 
 static int loops_json_row(loops_ctx *c, const db_loop_summary *r)
 {
-    FILE *f = c->out;
-    fputs(c->nrows++ ? ",\n  {" : "[\n  {", f);
-    fprintf(f, "\"loop_id\":%lld,\"file\":", (long long)r->loop_id);
-    json_str(f, r->file);
-    fprintf(f, ",\"line\":%d,\"col\":%d,\"function\":", r->line, r->col);
-    json_str(f, r->function);
-    fprintf(f, ",\"depth\":%d,\"parent_line\":", r->depth);
-    json_num_or_null(f, r->parent_line != 0, r->parent_line);
-    fputs(",\"iv\":", f);
-    json_str(f, r->iv);
-    fputs(",\"trip\":", f);
-    json_str(f, r->trip);
-    fputs(",\"pragmas\":", f);
-    json_list(f, r->pragmas);
-    fputs(",\"idioms\":", f);
-    json_csv(f, r->idioms);
-    fputs(",\"algorithm_class\":", f);
-    json_str(f, r->algorithm_class);
-    fputs(",\"parallel\":", f);
-    json_list(f, r->parallel);
-    fputs(",\"coalescing\":", f);
-    json_str(f, r->coalescing);
-    fputs(",\"cycles_per_iter\":", f);
-    if (r->has_cycles)
-        fprintf(f, "%.17g", r->cycles_per_iter);
+    keel_json *j = c->j;
+    c->nrows++;
+    keel_json_object(j, NULL);
+    keel_json_int(j, "loop_id", r->loop_id);
+    keel_json_str(j, "file", r->file);
+    keel_json_int(j, "line", r->line);
+    keel_json_int(j, "col", r->col);
+    keel_json_str(j, "function", r->function);
+    keel_json_int(j, "depth", r->depth);
+    if (r->parent_line)
+        keel_json_int(j, "parent_line", r->parent_line);
     else
-        fputs("null", f);
-    fputc('}', f);
+        keel_json_null(j, "parent_line");
+    keel_json_str(j, "iv", r->iv);
+    keel_json_str(j, "trip", r->trip);
+    keel_json_list(j, "pragmas", r->pragmas);
+    keel_json_csv(j, "idioms", r->idioms);
+    keel_json_str(j, "algorithm_class", r->algorithm_class);
+    keel_json_list(j, "parallel", r->parallel);
+    keel_json_str(j, "coalescing", r->coalescing);
+    if (r->has_cycles)
+        keel_json_num(j, "cycles_per_iter", r->cycles_per_iter);
+    else
+        keel_json_null(j, "cycles_per_iter");
+    keel_json_end(j);
     return 0;
 }
 
@@ -476,7 +131,7 @@ static int loops_json_row(loops_ctx *c, const db_loop_summary *r)
 static int loops_row(void *ctx, const db_loop_summary *r)
 {
     loops_ctx *c = ctx;
-    if (c->json)
+    if (c->j)
         return loops_json_row(c, r);
     if (c->nrows == c->cap) {
         int cap = c->cap ? 2 * c->cap : 64;
@@ -495,11 +150,11 @@ static int loops_row(void *ctx, const db_loop_summary *r)
     row[C_PARENT] = r->parent_line ? fmt("%d", r->parent_line) : strdup("-");
     row[C_IV] = strdup(r->iv ? r->iv : "-");
     row[C_TRIP] = strdup(r->trip ? r->trip : "-");
-    row[C_PRAGMAS] = display_list(r->pragmas, "; ");
+    row[C_PRAGMAS] = keel_list_text(r->pragmas, "; ");
     row[C_IDIOMS] = r->idioms ? (r->idioms[0] && r->idioms[0] != '[' ? strdup(r->idioms)
-                                  : display_list(r->idioms, ", ")) : NULL;
+                                  : keel_list_text(r->idioms, ", ")) : NULL;
     row[C_CLASS] = xstrdup(r->algorithm_class);
-    row[C_PARALLEL] = r->parallel ? display_list(r->parallel, ", ") : NULL;
+    row[C_PARALLEL] = r->parallel ? keel_list_text(r->parallel, ", ") : NULL;
     row[C_COALESCING] = xstrdup(r->coalescing);
     row[C_CYCLES] = r->has_cycles ? fmt("%.2f", r->cycles_per_iter) : NULL;
     for (int i = 0; i < NCOLS; i++) {
@@ -590,11 +245,6 @@ static void loops_compact(loops_ctx *c)
     }
 }
 
-static const char *default_db(void)
-{
-    const char *e = getenv("KEEL_DB");
-    return e && *e ? e : "keel.db";
-}
 
 /* Strip a leading "./" so "./gemm.c" matches by suffix. */
 static const char *clean_file(const char *f)
@@ -608,7 +258,7 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
 {
     char err[512];
     db *d;
-    loops_ctx c = { .json = json, .out = stdout };
+    loops_ctx c = { .out = stdout };
     db_loop_filter flt = { .file = file ? clean_file(file) : NULL,
                            .file_match = DB_FILE_SUFFIX, .function = func };
     char real[PATH_MAX];
@@ -616,6 +266,13 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
 
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err))
         return keel_say(EXIT_DB, "%s", err);
+    if (json) {
+        if (!(c.j = keel_json_new())) {
+            db_close(d);
+            return keel_say(EXIT_DB, "out of memory");
+        }
+        keel_json_array(c.j, NULL);
+    }
     if (db_each_loop(d, &flt, loops_row, &c, err, sizeof err) < 0)
         rc = keel_say(EXIT_DB, "%s", err);
     /* A relative path that names an existing file: try its absolute form. */
@@ -628,9 +285,10 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
     if (!rc && c.oom)
         rc = keel_say(EXIT_DB, "out of memory");
     if (!rc) {
-        if (json)
-            fputs(c.nrows ? "\n]\n" : "[]\n", stdout);
-        else if (wide)
+        if (json) {
+            keel_json_end(c.j);
+            rc = keel_json_print(c.j, stdout);
+        } else if (wide)
             loops_table(&c);
         else
             loops_compact(&c);
@@ -639,6 +297,7 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
         for (int i = 0; i < NCOLS; i++)
             free(c.rows[r][i]);
     free(c.rows);
+    keel_json_free(c.j);
     db_close(d);
     return rc;
 }
@@ -648,7 +307,8 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
 /* ---- keel report --------------------------------------------------------- */
 
 typedef struct {
-    int json, n;
+    keel_json *j;           /* --json */
+    int n;
     int measure;            /* first pass: only widen the columns */
     int wfile, wfunc, widiom;
     FILE *out;
@@ -666,18 +326,17 @@ static void widen(int *w, const char *s)
 static int report_row(void *ctx, const db_idiom_info *r)
 {
     report_ctx *c = ctx;
-    if (c->json) {
-        fputs(c->n++ ? ",\n  {\"file\":" : "[\n  {\"file\":", c->out);
-        json_str(c->out, r->file);
-        fprintf(c->out, ",\"line\":%d,\"function\":", r->line);
-        json_str(c->out, r->function);
-        fputs(",\"idiom\":", c->out);
-        json_str(c->out, r->idiom);
-        fputs(",\"code\":", c->out);
-        json_str(c->out, r->code);
-        fputs(",\"evidence\":", c->out);
-        json_str(c->out, r->evidence);
-        fprintf(c->out, ",\"loop_line\":%d}", r->loop_line);
+    if (c->j) {
+        keel_json_object(c->j, NULL);
+        keel_json_str(c->j, "file", r->file);
+        keel_json_int(c->j, "line", r->line);
+        keel_json_str(c->j, "function", r->function);
+        keel_json_str(c->j, "idiom", r->idiom);
+        keel_json_str(c->j, "code", r->code);
+        keel_json_str(c->j, "evidence", r->evidence);
+        keel_json_int(c->j, "loop_line", r->loop_line);
+        keel_json_end(c->j);
+        c->n++;
         return 0;
     }
     if (c->measure) {
@@ -714,10 +373,17 @@ static int cmd_report(const char *dbpath, const char *file, int json)
     char err[512];
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err) != 0)
         return keel_say(EXIT_DB, "%s", err);
-    report_ctx c = { .json = json, .out = stdout, .wfile = 4, .wfunc = 8, .widiom = 5 };
+    report_ctx c = { .out = stdout, .wfile = 4, .wfunc = 8, .widiom = 5 };
     const char *f = file ? clean_file(file) : NULL;
     int rc = 0;
-    if (!json) {            /* two passes: the columns fit their widest entry */
+    if (json && !(c.j = keel_json_new())) {
+        db_close(d);
+        return keel_say(EXIT_DB, "out of memory");
+    }
+    keel_json *j = c.j;
+    if (j)
+        keel_json_array(j, NULL);
+    else {            /* two passes: the columns fit their widest entry */
         c.measure = 1;
         rc = db_each_idiom(d, f, report_row, &c, err, sizeof err);
         c.measure = 0;
@@ -726,38 +392,15 @@ static int cmd_report(const char *dbpath, const char *file, int json)
         rc = db_each_idiom(d, f, report_row, &c, err, sizeof err);
     db_close(d);
     if (rc < 0)
-        return keel_say(EXIT_DB, "%s", err);
-    if (json)
-        fputs(c.n ? "\n]\n" : "[]\n", stdout);
-    return 0;
+        rc = keel_say(EXIT_DB, "%s", err);
+    else if (j) {
+        keel_json_end(j);
+        rc = keel_json_print(j, stdout);
+    }
+    keel_json_free(j);
+    return rc;
 }
 
-static int parse_location(const char *arg, char **file, int *line, int *col)
-{
-    const char *p, *q;
-    long v[2];
-    int n = 0;
-    size_t len = strlen(arg);
-    *line = *col = 0;
-    while (n < 2) {
-        p = arg + len;
-        q = p;
-        while (q > arg && q[-1] >= '0' && q[-1] <= '9')
-            q--;
-        if (q == p || q == arg || q[-1] != ':' || p - q > 9)
-            break;
-        v[n++] = strtol(q, NULL, 10);
-        len = (size_t)(q - 1 - arg);
-    }
-    if (n == 0 || len == 0 || v[n - 1] <= 0)
-        return -1;
-    *line = (int)v[n - 1];
-    *col = n == 2 ? (int)v[0] : 0;
-    if (n == 2 && *col <= 0)
-        return -1;
-    *file = strndup(arg, len);
-    return *file ? 0 : -1;
-}
 
 typedef struct {
     int n, cap;
@@ -928,16 +571,16 @@ static void show_text(const db_loop_info *l)
         printf("step        -\n");
     printf("trip        %s\n", l->trip ? l->trip : "-");
     printf("lines       %d-%d\n", l->line, l->end_line);
-    char *s = display_list(l->pragmas, "; ");
+    char *s = keel_list_text(l->pragmas, "; ");
     printf("pragmas     %s\n", s ? s : "?");
     free(s);
     printf("control     if %d, break %d, continue %d, goto %d, return %d\n",
            l->n_if, l->n_break, l->n_continue, l->n_goto, l->n_return);
-    s = l->idioms ? display_list(l->idioms, ", ") : NULL;
+    s = l->idioms ? keel_list_text(l->idioms, ", ") : NULL;
     printf("idioms      %s\n", s ? s : "-");
     free(s);
     printf("class       %s\n", l->algorithm_class ? l->algorithm_class : "-");
-    s = l->parallel ? display_list(l->parallel, ", ") : NULL;
+    s = l->parallel ? keel_list_text(l->parallel, ", ") : NULL;
     printf("parallel    %s\n", s ? s : "-");
     free(s);
     printf("coalescing  %s\n", l->coalescing ? l->coalescing : "-");
@@ -962,7 +605,7 @@ static void show_text(const db_loop_info *l)
                 printf(" %s %d", opname[k], ops[k]), any = 1;
         printf("%s\n", any ? "" : " -");
         if (st->calls) {
-            s = display_list(st->calls, ", ");
+            s = keel_list_text(st->calls, ", ");
             if (s && strcmp(s, "-"))
                 printf("    calls   %s\n", s);
             free(s);
@@ -989,103 +632,216 @@ static void show_text(const db_loop_info *l)
     }
 }
 
-static void json_key(const char *k, int first)
+
+/* The llvm-mca section of show --json: one object per target. */
+static int mca_json(void *ctx, const db_mca_row *r)
 {
-    printf("%s\"%s\":", first ? "" : ",", k);
+    keel_json *j = ctx;
+    keel_json_object(j, NULL);
+    keel_json_str(j, "target", r->target);
+    keel_json_bool(j, "ok", r->ok);
+    keel_json_str(j, "reason", r->ok ? NULL : r->reason ? r->reason : "no figures");
+    if (r->ok && r->has_cycles_per_src_iter && r->asm_innermost)
+        keel_json_num(j, "cycles_per_src_iter", r->cycles_per_src_iter);
+    else
+        keel_json_null(j, "cycles_per_src_iter");
+    keel_json_str(j, "asm_label", r->asm_label);
+    keel_json_bool(j, "asm_innermost", r->asm_innermost);
+    if (r->ok) {
+        keel_json_num(j, "asm_cycles_per_iter", r->figs.cycles_per_iter);
+        keel_json_int(j, "src_iters_per_asm_iter", r->src_iters_per_asm_iter);
+        keel_json_int(j, "vf", r->vf);
+        keel_json_int(j, "ic", r->ic);
+        keel_json_int(j, "unroll", r->unroll);
+        keel_json_num(j, "block_rthroughput", r->figs.block_rthroughput);
+        keel_json_num(j, "ipc", r->figs.ipc);
+        keel_json_num(j, "uops_per_iter", r->figs.uops_per_iter);
+        keel_json_str(j, "busiest_resource", r->figs.top_resource[0] ? r->figs.top_resource : NULL);
+        if (r->figs.top_resource[0])
+            keel_json_num(j, "busiest_resource_cycles", r->figs.top_resource_cycles);
+        else
+            keel_json_null(j, "busiest_resource_cycles");
+    } else {
+        const char *k[] = { "asm_cycles_per_iter", "src_iters_per_asm_iter", "vf", "ic", "unroll",
+                            "block_rthroughput", "ipc", "uops_per_iter", "busiest_resource",
+                            "busiest_resource_cycles" };
+        for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+            keel_json_null(j, k[i]);
+    }
+    keel_json_str(j, "whole_iter_millicycles",
+                  r->whole_iter_millicycles && !r->asm_innermost ? r->whole_iter_millicycles : NULL);
+    keel_json_end(j);
+    return 0;
 }
 
-static void show_json(const db_loop_info *l)
+/* The dependence and strides sections of show --json (null and [] for a
+ * database keelcc's IPDA did not write, where the text prints nothing). */
+static void ipda_json(keel_json *j, db *d, const db_loop_info *l)
 {
-    FILE *f = stdout;
-    printf("{\"loop_id\":%lld", (long long)l->id);
-    json_key("file", 0); json_str(f, l->file);
-    printf(",\"line\":%d,\"col\":%d,\"end_line\":%d", l->line, l->col, l->end_line);
-    json_key("function", 0); json_str(f, l->function);
-    json_key("function_file", 0); json_str(f, l->function_file);
-    printf(",\"function_line\":%d", l->function_line);
-    json_key("unit", 0); json_str(f, l->tu_path);
-    json_key("unit_status", 0); json_str(f, l->tu_status);
-    json_key("kind", 0); json_str(f, l->kind);
-    printf(",\"canonical\":%s,\"depth\":%d", l->canonical ? "true" : "false", l->depth);
-    json_key("parent_line", 0); json_num_or_null(f, l->parent_id != 0, l->parent_line);
-    json_key("parent_col", 0); json_num_or_null(f, l->parent_id != 0, l->parent_col);
-    json_key("inner", 0);
-    putchar('[');
-    for (int i = 0; i < l->nchildren; i++)
-        printf("%s{\"line\":%d,\"col\":%d}", i ? "," : "", l->children[i].line,
-               l->children[i].col);
-    putchar(']');
-    json_key("iv", 0); json_str(f, l->iv);
-    json_key("lower", 0); json_str(f, l->lower);
-    json_key("upper", 0); json_str(f, l->upper);
-    json_key("step", 0); json_num_or_null(f, l->step != 0, l->step);
-    json_key("trip", 0); json_str(f, l->trip);
-    json_key("pragmas", 0); json_list(f, l->pragmas);
-    printf(",\"n_if\":%d,\"n_break\":%d,\"n_continue\":%d,\"n_goto\":%d,\"n_return\":%d",
-           l->n_if, l->n_break, l->n_continue, l->n_goto, l->n_return);
-    json_key("idioms", 0); json_list(f, l->idioms);
-    json_key("algorithm_class", 0); json_str(f, l->algorithm_class);
-    json_key("parallel", 0); json_list(f, l->parallel);
-    json_key("coalescing", 0); json_str(f, l->coalescing);
-    json_key("gpu_map", 0); json_str(f, l->gpu_map);
-    printf(",\"gpu_collapse\":%d", l->gpu_collapse);
-    json_key("gpu_teams", 0); json_str(f, l->gpu_teams);
-    json_key("gpu_threads", 0); json_str(f, l->gpu_threads);
-    printf(",\"region_line\":%d", l->region_line);
-    json_key("cycles_per_iter", 0);
-    if (l->has_cycles)
-        printf("%.17g", l->cycles_per_iter);
+    char err[256], *verdict, *reason;
+    if (db_get_dependence(d, l->id, &verdict, &reason, err, sizeof err) != 0) {
+        keel_json_null(j, "dependence");
+        keel_json_array(j, "strides");
+        keel_json_end(j);
+        return;
+    }
+    keel_json_object(j, "dependence");
+    keel_json_str(j, "verdict", verdict);
+    keel_json_str(j, "reason", reason);
+    keel_json_end(j);
+    free(verdict);
+    free(reason);
+    keel_json_array(j, "strides");
+    for (int i = 0; i < l->nstmts; i++)
+        for (int k = 0; k < l->stmts[i].naccesses; k++) {
+            const db_access_info *a = &l->stmts[i].accesses[k];
+            int tline = 0, fs = 0;
+            char *st = NULL, *cls = NULL, *in = NULL, *icls = NULL;
+            int r = db_get_stride(d, a->id, &tline, &st, &cls, &in, &icls, &fs, err, sizeof err);
+            keel_json_object(j, NULL);
+            keel_json_int(j, "line", a->line);
+            keel_json_int(j, "col", a->col);
+            keel_json_bool(j, "write", a->is_write);
+            keel_json_str(j, "array", a->array);
+            keel_json_array(j, "subscripts");
+            for (int x = 0; x < a->ndims; x++)
+                keel_json_str(j, NULL, a->index[x]);
+            keel_json_end(j);
+            keel_json_str(j, "stride", r == 0 ? st : NULL);
+            keel_json_str(j, "class", r == 0 ? cls : NULL);
+            if (r == 0)
+                keel_json_int(j, "thread_line", tline);
+            else
+                keel_json_null(j, "thread_line");
+            keel_json_str(j, "inner_stride", r == 0 ? in : NULL);
+            keel_json_str(j, "inner_class", r == 0 ? icls : NULL);
+            keel_json_bool(j, "false_sharing", r == 0 && fs);
+            keel_json_end(j);
+            free(st);
+            free(cls);
+            free(in);
+            free(icls);
+        }
+    keel_json_end(j);
+}
+
+static void int_or_null(keel_json *j, const char *key, int have, long long v)
+{
+    if (have)
+        keel_json_int(j, key, v);
     else
-        fputs("null", f);
-    json_key("statements", 0);
-    putchar('[');
+        keel_json_null(j, key);
+}
+
+/* show --json: every field of the text form, with the dependence, strides
+ * and llvm-mca sections. */
+static void show_json(keel_json *j, db *d, const db_loop_info *l)
+{
+    keel_json_object(j, NULL);
+    keel_json_int(j, "loop_id", l->id);
+    keel_json_str(j, "file", l->file);
+    keel_json_int(j, "line", l->line);
+    keel_json_int(j, "col", l->col);
+    keel_json_int(j, "end_line", l->end_line);
+    keel_json_str(j, "function", l->function);
+    keel_json_str(j, "function_file", l->function_file);
+    keel_json_int(j, "function_line", l->function_line);
+    keel_json_str(j, "unit", l->tu_path);
+    keel_json_str(j, "unit_status", l->tu_status);
+    keel_json_str(j, "kind", l->kind);
+    keel_json_bool(j, "canonical", l->canonical);
+    keel_json_int(j, "depth", l->depth);
+    int_or_null(j, "parent_line", l->parent_id != 0, l->parent_line);
+    int_or_null(j, "parent_col", l->parent_id != 0, l->parent_col);
+    keel_json_array(j, "inner");
+    for (int i = 0; i < l->nchildren; i++) {
+        keel_json_object(j, NULL);
+        keel_json_int(j, "line", l->children[i].line);
+        keel_json_int(j, "col", l->children[i].col);
+        keel_json_end(j);
+    }
+    keel_json_end(j);
+    keel_json_str(j, "iv", l->iv);
+    keel_json_str(j, "lower", l->lower);
+    keel_json_str(j, "upper", l->upper);
+    int_or_null(j, "step", l->step != 0, l->step);
+    keel_json_str(j, "trip", l->trip);
+    keel_json_list(j, "pragmas", l->pragmas);
+    keel_json_int(j, "n_if", l->n_if);
+    keel_json_int(j, "n_break", l->n_break);
+    keel_json_int(j, "n_continue", l->n_continue);
+    keel_json_int(j, "n_goto", l->n_goto);
+    keel_json_int(j, "n_return", l->n_return);
+    keel_json_csv(j, "idioms", l->idioms);
+    keel_json_str(j, "algorithm_class", l->algorithm_class);
+    keel_json_list(j, "parallel", l->parallel);
+    keel_json_str(j, "coalescing", l->coalescing);
+    keel_json_str(j, "gpu_map", l->gpu_map);
+    keel_json_int(j, "gpu_collapse", l->gpu_collapse);
+    keel_json_str(j, "gpu_teams", l->gpu_teams);
+    keel_json_str(j, "gpu_threads", l->gpu_threads);
+    int_or_null(j, "region_line", l->region_line != 0, l->region_line);
+    if (l->has_cycles)
+        keel_json_num(j, "cycles_per_iter", l->cycles_per_iter);
+    else
+        keel_json_null(j, "cycles_per_iter");
+    keel_json_array(j, "statements");
     for (int i = 0; i < l->nstmts; i++) {
         const db_stmt_info *st = &l->stmts[i];
-        printf("%s{\"line\":%d,\"col\":%d", i ? "," : "", st->line, st->col);
-        json_key("text", 0); json_str(f, st->text);
-        printf(",\"conditional\":%s", st->conditional ? "true" : "false");
-        printf(",\"ops\":{\"fadd\":%d,\"fmul\":%d,\"fdiv\":%d,\"ffma\":%d,\"fmath\":%d,"
-               "\"iadd\":%d,\"imul\":%d,\"idiv\":%d,\"cmp\":%d}",
-               st->fadd, st->fmul, st->fdiv, st->ffma, st->fmath,
-               st->iadd, st->imul, st->idiv, st->cmp);
-        json_key("calls", 0); json_list(f, st->calls);
-        json_key("accesses", 0);
-        putchar('[');
+        keel_json_object(j, NULL);
+        keel_json_int(j, "line", st->line);
+        keel_json_int(j, "col", st->col);
+        keel_json_str(j, "text", st->text);
+        keel_json_bool(j, "conditional", st->conditional);
+        keel_json_object(j, "ops");
+        static const char *const opname[] = { "fadd", "fmul", "fdiv", "ffma", "fmath",
+                                              "iadd", "imul", "idiv", "cmp" };
+        int ops[] = { st->fadd, st->fmul, st->fdiv, st->ffma, st->fmath,
+                      st->iadd, st->imul, st->idiv, st->cmp };
+        for (int k = 0; k < 9; k++)
+            keel_json_int(j, opname[k], ops[k]);
+        keel_json_end(j);
+        keel_json_list(j, "calls", st->calls);
+        keel_json_array(j, "accesses");
         for (int k = 0; k < st->naccesses; k++) {
             const db_access_info *a = &st->accesses[k];
-            printf("%s{\"array\":", k ? "," : "");
-            json_str(f, a->array);
-            printf(",\"write\":%s", a->is_write ? "true" : "false");
-            json_key("subscripts", 0);
-            putchar('[');
-            for (int j = 0; j < a->ndims; j++) {
-                if (j) putchar(',');
-                json_str(f, a->index[j]);
-            }
-            putchar(']');
-            json_key("extents", 0);
-            putchar('[');
-            for (int j = 0; j < a->nextents; j++) {
-                if (j) putchar(',');
-                json_str(f, a->extent[j]);
-            }
-            putchar(']');
-            printf(",\"elem_size\":%d,\"affine\":%s,\"line\":%d,\"col\":%d}",
-                   a->elem_size, a->affine ? "true" : "false", a->line, a->col);
+            keel_json_object(j, NULL);
+            keel_json_str(j, "array", a->array);
+            keel_json_bool(j, "write", a->is_write);
+            keel_json_array(j, "subscripts");
+            for (int x = 0; x < a->ndims; x++)
+                keel_json_str(j, NULL, a->index[x]);
+            keel_json_end(j);
+            keel_json_array(j, "extents");
+            for (int x = 0; x < a->nextents; x++)
+                keel_json_str(j, NULL, a->extent[x]);
+            keel_json_end(j);
+            int_or_null(j, "elem_size", a->elem_size != 0, a->elem_size);
+            keel_json_bool(j, "affine", a->affine);
+            keel_json_int(j, "line", a->line);
+            keel_json_int(j, "col", a->col);
+            keel_json_end(j);
         }
-        putchar(']');
-        json_key("scalars", 0);
-        putchar('[');
+        keel_json_end(j);
+        keel_json_array(j, "scalars");
         for (int k = 0; k < st->nscalars; k++) {
-            printf("%s{\"name\":", k ? "," : "");
-            json_str(f, st->scalars[k].name);
-            printf(",\"write\":%s,\"line\":%d,\"col\":%d}",
-                   st->scalars[k].is_write ? "true" : "false",
-                   st->scalars[k].line, st->scalars[k].col);
+            keel_json_object(j, NULL);
+            keel_json_str(j, "name", st->scalars[k].name);
+            keel_json_bool(j, "write", st->scalars[k].is_write);
+            keel_json_int(j, "line", st->scalars[k].line);
+            keel_json_int(j, "col", st->scalars[k].col);
+            keel_json_end(j);
         }
-        printf("]}");
+        keel_json_end(j);
+        keel_json_end(j);
     }
-    printf("]}\n");
+    keel_json_end(j);
+    ipda_json(j, d, l);
+    char err[256];
+    keel_json_array(j, "mca");
+    db_mca_each(d, l->id, mca_json, j, err, sizeof err);   /* older files: [] */
+    keel_json_end(j);
+    keel_json_end(j);
 }
 
 static int cmd_show(const char *dbpath, const char *loc, int json)
@@ -1097,13 +853,14 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
     matches m = { 0 };
     db_loop_info *l = NULL;
 
-    if (parse_location(loc, &file, &line, &col))
-        return keel_say(EXIT_USAGE, "bad location '%s' (want FILE:LINE or FILE:LINE:COL)", loc);
+    keel_json *j = NULL;
+    if (keel_parse_site(loc, &file, &line, &col))
+        return EXIT_USAGE;
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err)) {
         free(file);
         return keel_say(EXIT_DB, "%s", err);
     }
-    db_loop_filter flt = { .file = clean_file(file), .file_match = DB_FILE_SUFFIX,
+    db_loop_filter flt = { .file = file, .file_match = DB_FILE_SUFFIX,
                            .line = line, .col = col };
     int r = db_each_loop(d, &flt, match_row, &m, err, sizeof err);
     if (r == 0 && m.n == 0 && realpath(file, real) && strcmp(real, flt.file)) {
@@ -1126,16 +883,21 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
             snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s%d",
                      i ? ", " : "", m.col[i]);
         rc = keel_say(EXIT_USAGE, "%d loops at %s (columns %s): say FILE:LINE:COL", m.n, loc, cols);
+    } else if (json && !(j = keel_json_new())) {
+        rc = keel_say(EXIT_DB, "out of memory");
     } else {
         /* Several loops at one FILE:LINE:COL (a header's loop compiled into
-         * two units, a macro that expands to nested loops): show them all. */
+         * two units, a macro that expands to nested loops): show them all
+         * (--json: an array of them). */
+        if (j && m.n > 1)
+            keel_json_array(j, NULL);
         for (int i = 0; i < m.n && rc == 0; i++) {
             if ((r = db_get_loop(d, m.id[i], &l, err, sizeof err)) != 0) {
                 rc = r < 0 ? keel_say(EXIT_DB, "%s", err) : keel_say(EXIT_DB, "no loop at %s in %s", loc, dbpath);
                 break;
             }
-            if (json) {
-                show_json(l);
+            if (j) {
+                show_json(j, d, l);
             } else {
                 if (m.n > 1)
                     printf("%s== loop %d of %d at %s\n", i ? "\n" : "", i + 1, m.n, loc);
@@ -1146,7 +908,12 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
             db_free_loop(l);
             l = NULL;
         }
+        if (j && m.n > 1)
+            keel_json_end(j);
+        if (j && rc == 0)
+            rc = keel_json_print(j, stdout);
     }
+    keel_json_free(j);
     db_free_loop(l);
     for (int i = 0; i < m.n; i++)
         free(m.file[i]);
@@ -1158,108 +925,310 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
     return rc;
 }
 
-/* ---- main ---------------------------------------------------------------- */
+/* ---- the commands' options ----------------------------------------------- */
 
-static int help(const char *cmd)
+enum { O_JSON = 256, O_WIDE, O_FILE, O_FUNCTION, O_HTML };
+
+static int run_loops(int argc, char **argv)
 {
-    if (!cmd)
-        fputs(usage_text, stdout);
-    else if (strcmp(cmd, "loops") == 0)
-        fputs(loops_usage, stdout);
-    else if (strcmp(cmd, "show") == 0)
-        fputs(show_usage, stdout);
-    else if (strcmp(cmd, "report") == 0)
-        fputs(report_usage, stdout);
-    else if (strcmp(cmd, "scan") == 0 || strcmp(cmd, "merge") == 0)
-        fputs(KEEL_CMD_USAGE, stdout);
-    else if (strcmp(cmd, "help") == 0)
-        fputs(usage_text, stdout);
-    else
-        return keel_say(EXIT_USAGE, "unknown command '%s' (see keel --help)", cmd);
-    return 0;
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { "wide", no_argument, NULL, O_WIDE },
+        { "file", required_argument, NULL, O_FILE },
+        { "function", required_argument, NULL, O_FUNCTION },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "loops", .longs = longs, .argc = argc, .argv = argv };
+    const char *file = NULL, *func = NULL;
+    int json = 0, wide = 0, c, n;
+    while ((c = keel_opt_next(&o)) >= 0)
+        switch (c) {
+        case O_JSON: json = 1; break;
+        case O_WIDE: wide = 1; break;
+        case O_FILE: file = o.arg; break;
+        case O_FUNCTION: func = o.arg; break;
+        }
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &n);
+    if (n > 1)
+        return keel_say(EXIT_USAGE, "too many arguments for loops (see keel loops --help)");
+    return cmd_loops(n ? pos[0] : keel_default_db(), file, func, json, wide);
+}
+
+static int run_show(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "show", .longs = longs, .argc = argc, .argv = argv };
+    int json = 0, c, n;
+    while ((c = keel_opt_next(&o)) >= 0)
+        json = 1;
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &n);
+    if (n == 0)
+        return keel_say(EXIT_USAGE, "show needs FILE:LINE (see keel show --help)");
+    if (n > 2)
+        return keel_say(EXIT_USAGE, "too many arguments for show (see keel show --help)");
+    return cmd_show(n == 2 ? pos[1] : keel_default_db(), pos[0], json);
+}
+
+static int run_report(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        else if (strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
+            return keel_cmd_html(argc, argv);       /* html.c: its own options */
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { "file", required_argument, NULL, O_FILE },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "report", .longs = longs, .argc = argc, .argv = argv };
+    const char *file = NULL;
+    int json = 0, c, n;
+    while ((c = keel_opt_next(&o)) >= 0)
+        if (c == O_JSON)
+            json = 1;
+        else
+            file = o.arg;
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &n);
+    if (n > 1)
+        return keel_say(EXIT_USAGE, "too many arguments for report (see keel report --help)");
+    return cmd_report(n ? pos[0] : keel_default_db(), file, json);
+}
+
+static int run_help(int argc, char **argv)
+{
+    keel_opts o = { .cmd = "help", .argc = argc, .argv = argv };
+    int c, n;
+    while ((c = keel_opt_next(&o)) >= 0)
+        ;
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &n);
+    if (n > 1)
+        return keel_say(EXIT_USAGE, "help takes at most one command");
+    return keel_help(n ? pos[0] : NULL);
+}
+
+/* ---- the command table ----------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);      /* argv[0]: the command name */
+    const char *summary;                    /* lines of `keel --help` */
+    const char *usage;                      /* `keel help NAME` */
+} command;
+
+static const command commands[] = {
+    { "loops", run_loops,
+      "  loops [DB]                 every loop: location, idioms, parallel verdict,\n"
+      "                             cycles per iteration (--wide: every column)\n",
+      "usage: keel loops [--wide] [--file PATH] [--function NAME] [--json] [DB]\n"
+      "\n"
+      "List every loop of the database, ordered by file and line.  By default\n"
+      "a compact table that fits 120 columns: location (FILE:LINE, indented by\n"
+      "nesting depth; long paths keep their end), idioms, parallel verdict and\n"
+      "llvm-mca cycles per iteration.\n"
+      "\n"
+      "  --wide           every column: location, function, nesting depth (0 =\n"
+      "                   outermost), line of the enclosing loop, induction\n"
+      "                   variable, trip count expression and pragmas; columns of\n"
+      "                   later analyses (idioms, class, parallel, coalescing,\n"
+      "                   cycles/iter) appear when any listed loop has them\n"
+      "  --file PATH      only loops in files whose path is PATH or ends in /PATH\n"
+      "  --function NAME  only loops in function NAME\n"
+      "  --json           a JSON array of objects, one per loop, with every\n"
+      "                   column of --wide (paths as stored)\n"
+      "\n"
+      "DB defaults to $KEEL_DB, else ./keel.db.\n" },
+    { "show", run_show,
+      "  show FILE:LINE[:COL] [DB]  one loop: statements, operation counts, array\n"
+      "                             accesses, scalars, dependence, strides, llvm-mca\n",
+      "usage: keel show FILE:LINE[:COL] [--json] [DB]\n"
+      "\n"
+      "Print everything known about the loop whose keyword is at FILE:LINE\n"
+      "(add :COL when a line holds several loops): bounds, trip count,\n"
+      "pragmas, control flow, analysis results, and each statement directly\n"
+      "in it with its operation counts, array accesses (R/W, subscripts,\n"
+      "declared extents, element size, affinity) and scalars; then the IPDA\n"
+      "dependence verdict and the stride of every access, and the llvm-mca\n"
+      "figures per target CPU.\n"
+      "\n"
+      "  --json   one JSON object with the same sections (an array of them when\n"
+      "           several loops share FILE:LINE:COL)\n"
+      "\n"
+      "FILE matches a stored path exactly or by its last parts (gemm.c:52\n"
+      "matches /src/bench/gemm.c line 52).  DB defaults to $KEEL_DB, else\n"
+      "./keel.db.\n" },
+    { "report", run_report,
+      "  report [DB]                every idiom instance, PIR-style: File, Line,\n"
+      "                             Function, Idiom, Code (--html FILE: a web page)\n",
+      "usage: keel report [--file PATH] [--json] [DB]\n"
+      "       keel report --html FILE [--device LIST] [--host NAME] [--threads N]\n"
+      "                   [--size N] [--file PATH] [DB]\n"
+      "\n"
+      "Every idiom instance keelcc found, PIR-style, sorted by file and line:\n"
+      "File, Line (of the statement), Function, Idiom, Code.\n"
+      "\n"
+      "  --file PATH      only PATH (a path or its last parts)\n"
+      "  --json           a JSON array of objects with the same fields, the\n"
+      "                   evidence (the accesses that decided) and the line of\n"
+      "                   the loop the idiom is attached to\n"
+      "\n"
+      "--html FILE writes one self-contained HTML page instead: per source and\n"
+      "function each nest's idioms, class, parallel verdict, strides, cycles and\n"
+      "crossover size per GPU profile; a roofline chart per device; the\n"
+      "boat-hull view per class; logged decisions.  It prints FILE.\n"
+      "\n"
+      "  --device LIST    GPU profiles, comma-separated (default h100)\n"
+      "  --host NAME      CPU profile (default: this host)\n"
+      "  --threads N      host threads for nests with OpenMP pragmas (1 to 1048576)\n"
+      "  --size N         problem size of the roofline points (default 1000)\n" },
+    { "scan", keel_cmd_scan,
+      "  scan -p BUILD_DIR [DB]     analyse every C file of a compile database\n"
+      "                             (compile_commands.json) without compiling\n",
+      "usage: keel scan -p BUILD_DIR [-j N] [--no-mca] [--force] [--json] [DB]\n"
+      "\n"
+      "Analyse every C file of BUILD_DIR/compile_commands.json with its own\n"
+      "flags, without compiling (CMake, Meson, Bear); files unchanged since\n"
+      "the last scan are skipped.\n"
+      "\n"
+      "  -p BUILD_DIR     the folder of compile_commands.json (or the file)\n"
+      "  -j N             N files at once (default: processors online)\n"
+      "  --no-mca         no llvm-mca cycles (no assembly compiles)\n"
+      "  --force          analyse unchanged files again\n"
+      "  --json           the summary as one JSON object\n" },
+    { "merge", keel_cmd_merge,
+      "  merge OUT.db IN.db...      combine databases (the newest analysis of each\n"
+      "                             source wins)\n",
+      "usage: keel merge [--json] OUT.db IN.db...\n"
+      "\n"
+      "Combine databases of several machines or build trees into OUT.db: the\n"
+      "newest analysis of each source wins, decisions and host calibrations\n"
+      "are appended.\n"
+      "\n"
+      "  --json           the summary as one JSON object\n" },
+    { "devices", keel_cmd_devices,
+      "  devices                    the machine profiles (built-in and the user's)\n",
+      "usage: keel devices [--json]\n"
+      "       keel devices --add FILE\n"
+      "       keel devices --export NAME\n"
+      "\n"
+      "List the machine profiles (built-in and the user's) with their key\n"
+      "numbers and sources.\n"
+      "\n"
+      "  --add FILE       check a profile file and add it to $KEEL_MACHINES\n"
+      "                   (~/.config/keel/machines)\n"
+      "  --export NAME    print a profile in the text format of profile files\n"
+      "  --json           a JSON array of profiles (SI units: Hz, bytes, B/s, s)\n" },
+    { "calibrate", keel_cmd_calibrate,
+      "  calibrate [DB]             measure this host and store it in DB\n",
+      "usage: keel calibrate [--json] [DB]\n"
+      "\n"
+      "Measure this host (bandwidth, flop rate, OpenMP overheads) and store it\n"
+      "in DB, where keel explain, keel report --html and libkeelrt find it.\n"
+      "\n"
+      "  --json           the measurements as one JSON object\n" },
+    { "explain", keel_cmd_explain,
+      "  explain FILE:LINE[:COL]    every term of the CPU, GPU and transfer models\n"
+      "                             for one launch, and the verdict\n",
+      "usage: keel explain FILE:LINE[:COL] [--set SYM=V,...] [--device NAME]\n"
+      "                    [--host NAME] [--threads N] [--sweep SYM=LO:HI] [--json] [DB]\n"
+      "\n"
+      "Every term of the CPU, GPU and transfer models for one launch of the\n"
+      "nest at FILE:LINE with the values of --set, and the verdict; it runs\n"
+      "nothing and writes nothing.\n"
+      "\n"
+      "  --set SYM=V,...  values of the nest's symbols (decimal integers);\n"
+      "                   may be given several times\n"
+      "  --device NAME    GPU profile or profile file (default: KEEL_DEVICE, the\n"
+      "                   GPU present, else h100 with verdict CPU)\n"
+      "  --host NAME      CPU profile or profile file (default: KEEL_HOST, else\n"
+      "                   this host)\n"
+      "  --threads N      run the nest on N host threads, 1 to 1048576 (default:\n"
+      "                   as compiled: one thread without OpenMP pragmas, else\n"
+      "                   OMP_NUM_THREADS or cores)\n"
+      "  --sweep SYM=LO:HI\n"
+      "                   CPU and GPU+transfer times from LO to HI (x2 steps) and\n"
+      "                   the crossover size; SYM * sets every symbol the nest\n"
+      "                   needs, the others come from --set\n"
+      "  --json           one JSON object with the same terms (not with --sweep)\n" },
+    { "history", keel_cmd_history,
+      "  history [DB]               measured times per loop, size and device\n",
+      "usage: keel history [--add FILE] [--json] [DB]\n"
+      "\n"
+      "Measured times per loop, size key and device (StarPU-style; >= 10\n"
+      "samples: trusted).\n"
+      "\n"
+      "  --add FILE       add measurements, one a line: FILE:LINE SYM=V,...\n"
+      "                   cpu|gpu SECONDS ('-': stdin)\n"
+      "  --json           a JSON array of objects, one per row\n" },
+    { "help", run_help,
+      "  help [COMMAND]             this text, or COMMAND's (also: keel COMMAND --help)\n",
+      NULL },
+};
+enum { NCOMMANDS = sizeof commands / sizeof *commands };
+
+static void usage_all(void)
+{
+    fputs("usage: keel [--help | --version] COMMAND [OPTIONS] [ARGS]\n"
+          "\n"
+          "Query the keel program attribute database written by keelcc, and the\n"
+          "run-time models of libkeelrt.\n"
+          "\n"
+          "commands:\n", stdout);
+    for (int i = 0; i < NCOMMANDS; i++)
+        fputs(commands[i].summary, stdout);
+    fputs("\n"
+          "keel help COMMAND (or keel COMMAND --help) tells COMMAND's options.\n"
+          "Every command that prints data takes --json.\n"
+          "DB is the database file: $KEEL_DB when set, else ./keel.db.\n"
+          "FILE matches a stored path exactly or by its last parts (gemm.c:52\n"
+          "matches /src/bench/gemm.c line 52).\n"
+          "Exit status: 0 success, 1 database error, 2 usage error.\n", stdout);
+}
+
+int keel_help(const char *cmd)
+{
+    if (!cmd) {
+        usage_all();
+        return 0;
+    }
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(cmd, commands[i].name) == 0) {
+            if (commands[i].usage)
+                fputs(commands[i].usage, stdout);
+            else
+                usage_all();
+            return 0;
+        }
+    return keel_say(EXIT_USAGE, "unknown command '%s' (see keel --help)", cmd);
 }
 
 int main(int argc, char **argv)
 {
-    const char *cmd, *file = NULL, *func = NULL, *pos[3];
-    int json = 0, npos = 0, only_pos = 0, wide = 0;
-
     if (!getcwd(cwd, sizeof cwd))
         cwd[0] = 0;
     if (argc < 2)
         return keel_say(EXIT_USAGE, "no command (see keel --help)");
-    cmd = argv[1];
+    const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
-        return help(NULL);
+        return keel_help(NULL);
     if (strcmp(cmd, "--version") == 0) {
         printf("keel %s\n", KEEL_VERSION);
         return 0;
     }
-    if (strcmp(cmd, "help") == 0) {
-        if (argc > 3)
-            return keel_say(EXIT_USAGE, "help takes at most one command");
-        return help(argc == 3 ? argv[2] : NULL);
-    }
-    if (strcmp(cmd, "scan") == 0)            /* scan.c, merge.c, html.c */
-        return keel_cmd_scan(argc - 2, argv + 2, default_db());
-    if (strcmp(cmd, "merge") == 0)
-        return keel_cmd_merge(argc - 2, argv + 2);
-    if (strcmp(cmd, "report") == 0)
-        for (int i = 2; i < argc; i++)
-            if (strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
-                return keel_cmd_html(argc - 2, argv + 2, default_db());
-
-    if (strcmp(cmd, "devices") == 0)
-        return rt_cmd_devices(argc - 2, argv + 2);
-    if (strcmp(cmd, "calibrate") == 0)
-        return rt_cmd_calibrate(argc - 2, argv + 2, default_db());
-    if (strcmp(cmd, "explain") == 0)
-        return rt_cmd_explain(argc - 2, argv + 2, default_db());
-    if (strcmp(cmd, "history") == 0)
-        return rt_cmd_history(argc - 2, argv + 2, default_db());
-    if (strcmp(cmd, "loops") != 0 && strcmp(cmd, "show") != 0 && strcmp(cmd, "report") != 0)
-        return keel_say(EXIT_USAGE, cmd[0] == '-' ? "unknown option '%s' (see keel --help)"
-                                             : "unknown command '%s' (see keel --help)", cmd);
-    int is_loops = strcmp(cmd, "loops") == 0 || strcmp(cmd, "report") == 0;
-
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (only_pos || a[0] != '-' || a[1] == 0) {
-            if (npos == 3)
-                return keel_say(EXIT_USAGE, "too many arguments for %s (see keel %s --help)", cmd, cmd);
-            pos[npos++] = a;
-        } else if (strcmp(a, "--") == 0)
-            only_pos = 1;
-        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-            return help(cmd);
-        else if (strcmp(a, "--json") == 0)
-            json = 1;
-        else if (strcmp(cmd, "loops") == 0 && strcmp(a, "--wide") == 0)
-            wide = 1;
-        else if (is_loops && (strcmp(a, "--file") == 0 || strcmp(a, "--function") == 0)) {
-            if (i + 1 == argc)
-                return keel_say(EXIT_USAGE, "%s needs a value", a);
-            *(a[2] == 'f' && a[3] == 'i' ? &file : &func) = argv[++i];
-        } else if (is_loops && strncmp(a, "--file=", 7) == 0)
-            file = a + 7;
-        else if (is_loops && strncmp(a, "--function=", 11) == 0)
-            func = a + 11;
-        else
-            return keel_say(EXIT_USAGE, "unknown option '%s' for %s (see keel %s --help)", a, cmd, cmd);
-    }
-    if (strcmp(cmd, "report") == 0) {
-        if (npos > 1 || func)
-            return keel_say(EXIT_USAGE, "report takes [--file PATH] [--json] [DB] (see keel report --help)");
-        return cmd_report(npos ? pos[0] : default_db(), file, json);
-    }
-    if (is_loops) {
-        if (npos > 1)
-            return keel_say(EXIT_USAGE, "too many arguments for loops (see keel loops --help)");
-        return cmd_loops(npos ? pos[0] : default_db(), file, func, json, wide);
-    }
-    if (npos == 0)
-        return keel_say(EXIT_USAGE, "show needs FILE:LINE (see keel show --help)");
-    if (npos > 2)
-        return keel_say(EXIT_USAGE, "too many arguments for show (see keel show --help)");
-    return cmd_show(npos == 2 ? pos[1] : default_db(), pos[0], json);
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    return keel_say(EXIT_USAGE, cmd[0] == '-' ? "unknown option '%s' (see keel --help)"
+                                              : "unknown command '%s' (see keel --help)", cmd);
 }

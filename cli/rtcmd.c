@@ -1,13 +1,16 @@
 /*
- * cli.c -- `keel devices`, `keel calibrate`, `keel explain` (cli.h).
+ * rtcmd.c -- the keel tool's commands on libkeelrt's side (keel.h):
+ * `keel devices`, `keel calibrate`, `keel explain`, `keel history`.
  *
  * explain evaluates exactly what keel_decide evaluates -- rt_facts_bind
- * then rt_estimate_all -- with the values of --set, and prints every term;
- * it runs nothing and writes nothing.
+ * then rt_estimate_all -- with the values of --set, and prints every term
+ * (--json: the same terms as one object); it runs nothing and writes
+ * nothing.  Options, numbers and FILE:LINE go through common.c, JSON
+ * through json.c, like every other command.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 
-#include "cli.h"
+#include "keel.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,16 +31,6 @@
 #include "rt.h"
 #include "sweep.h"
 
-static int say(int code, const char *fmt, ...)
-{
-    va_list ap;
-    fputs("keel: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return code;
-}
 
 static void device_line(const rt_profile *p)
 {
@@ -55,30 +48,88 @@ static void device_line(const rt_profile *p)
     printf("           %s\n           source: %s\n", p->desc, p->source);
 }
 
-/* keel devices [--add FILE | --export NAME] */
-int rt_cmd_devices(int argc, char **argv)
+/* One profile as a JSON object: the numbers of its text line in SI units
+ * (Hz, bytes, bytes/s, seconds). */
+static void device_json(keel_json *j, const rt_profile *p)
 {
+    keel_json_object(j, NULL);
+    keel_json_str(j, "name", p->name);
+    keel_json_str(j, "kind", p->kind == RT_CPU ? "cpu" : "gpu");
+    if (p->kind == RT_CPU) {
+        keel_json_num(j, "freq_hz", p->freq_hz);
+        keel_json_int(j, "cores", p->cores);
+        keel_json_int(j, "smt", p->smt);
+        keel_json_int(j, "threads", rt_profile_threads(p));
+        keel_json_num(j, "mem_bw", p->mem_bw);
+        keel_json_num(j, "line", p->line);
+        keel_json_num(j, "l2_per_core", p->l2);
+        keel_json_num(j, "l3", p->l3);
+        keel_json_num(j, "mem_latency_s", p->cpu_mem_lat);
+        keel_json_num(j, "mlp", p->mlp);
+        keel_json_str(j, "mca_cpu", p->mca_cpu);
+    } else {
+        keel_json_int(j, "sms", p->sms);
+        keel_json_num(j, "freq_hz", p->gpu_hz);
+        keel_json_num(j, "mem_bw", p->gpu_bw);
+        keel_json_num(j, "bus_bw", p->bus_bw);
+        keel_json_int(j, "max_warps_sm", p->max_warps_sm);
+        keel_json_num(j, "mem_latency_cycles", p->mem_lat);
+        keel_json_num(j, "sector", p->sector);
+        keel_json_num(j, "l2", p->gpu_l2);
+        keel_json_num(j, "launch_s", p->launch_s);
+    }
+    keel_json_str(j, "desc", p->desc);
+    keel_json_str(j, "source", p->source);
+    keel_json_end(j);
+}
+
+enum { O_JSON = 256, O_ADD, O_EXPORT, O_SET, O_DEVICE, O_HOST, O_THREADS, O_SWEEP };
+
+/* keel devices [--json] | --add FILE | --export NAME */
+int keel_cmd_devices(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { "add", required_argument, NULL, O_ADD },
+        { "export", required_argument, NULL, O_EXPORT },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "devices", .longs = longs, .argc = argc, .argv = argv };
+    const char *add = NULL, *export = NULL;
+    int json = 0, c, npos;
+    while ((c = keel_opt_next(&o)) >= 0)
+        switch (c) {
+        case O_JSON: json = 1; break;
+        case O_ADD: add = o.arg; break;
+        case O_EXPORT: export = o.arg; break;
+        }
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : KEEL_EXIT_USAGE;
+    keel_opt_rest(&o, &npos);
+    if (npos > 0 || (add && export) || ((add || export) && json))
+        return keel_say(2, "devices takes no arguments, or --add FILE, or --export NAME"
+                           " (see keel devices --help)");
     char err[512], dir[4096];
-    if (argc == 2 && !strcmp(argv[0], "--export")) {
-        const rt_profile *p = rt_profile_find(argv[1]);
+    if (export) {
+        const rt_profile *p = rt_profile_find(export);
         if (!p)
-            return say(1, "no profile '%s' (see keel devices)", argv[1]);
+            return keel_say(1, "no profile '%s' (see keel devices)", export);
         rt_profile_write(p, stdout);
         return 0;
     }
-    if (argc == 2 && !strcmp(argv[0], "--add")) {
-        const rt_profile *p = rt_profile_load(argv[1], err, sizeof err);
+    if (add) {
+        const rt_profile *p = rt_profile_load(add, err, sizeof err);
         if (!p)
-            return say(1, "%s", err);
+            return keel_say(1, "%s", err);
         if (rt_machines_dir(dir, sizeof dir))
-            return say(1, "no folder for profiles: set KEEL_MACHINES or HOME");
+            return keel_say(1, "no folder for profiles: set KEEL_MACHINES or HOME");
         /* mkdir -p */
         for (char *c = dir + 1;; c++) {
             if (*c == '/' || !*c) {
                 char keep = *c;
                 *c = 0;
                 if (mkdir(dir, 0777) && errno != EEXIST)
-                    return say(1, "%s: %s", dir, strerror(errno));
+                    return keel_say(1, "%s: %s", dir, strerror(errno));
                 *c = keep;
                 if (!keep)
                     break;
@@ -88,19 +139,23 @@ int rt_cmd_devices(int argc, char **argv)
         snprintf(path, sizeof path, "%s/%s.machine", dir, p->name);
         FILE *f = fopen(path, "w");
         if (!f)
-            return say(1, "%s: %s", path, strerror(errno));
+            return keel_say(1, "%s: %s", path, strerror(errno));
         rt_profile_write(p, f);
         if (fclose(f))
-            return say(1, "%s: %s", path, strerror(errno));
+            return keel_say(1, "%s: %s", path, strerror(errno));
         printf("added %s (%s) as %s\n", p->name, p->kind == RT_CPU ? "cpu" : "gpu", path);
         return 0;
     }
-    if (argc > 0)
-        return say(2, "devices takes no arguments, or --add FILE, or --export NAME");
-    printf("%-10s %-4s %s\n", "NAME", "KIND", "KEY NUMBERS");
-    device_line(rt_profile_host_default());
+    keel_json *j = json ? keel_json_new() : NULL;
+    if (json && !j)
+        return keel_say(1, "out of memory");
+    if (j)
+        keel_json_array(j, NULL);
+    else
+        printf("%-10s %-4s %s\n", "NAME", "KIND", "KEY NUMBERS");
+    j ? device_json(j, rt_profile_host_default()) : device_line(rt_profile_host_default());
     for (int i = 0; i < rt_profile_count(); i++)
-        device_line(rt_profile_at(i));
+        j ? device_json(j, rt_profile_at(i)) : device_line(rt_profile_at(i));
     /* the user's own profiles */
     DIR *d = rt_machines_dir(dir, sizeof dir) == 0 ? opendir(dir) : NULL;
     for (struct dirent *e; d && (e = readdir(d));) {
@@ -110,77 +165,82 @@ int rt_cmd_devices(int argc, char **argv)
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             const rt_profile *p = rt_profile_load(path, err, sizeof err);
             if (p)
-                device_line(p);
+                j ? device_json(j, p) : device_line(p);
             else
                 fprintf(stderr, "keel: warning: %s\n", err);
         }
     }
     if (d)
         closedir(d);
-    return 0;
+    int rc = 0;
+    if (j) {
+        keel_json_end(j);
+        rc = keel_json_print(j, stdout);
+        keel_json_free(j);
+    }
+    return rc;
 }
 
-int rt_cmd_calibrate(int argc, char **argv, const char *default_db)
+int keel_cmd_calibrate(int argc, char **argv)
 {
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "calibrate", .longs = longs, .argc = argc, .argv = argv };
+    int json = 0, c, npos;
+    while ((c = keel_opt_next(&o)) >= 0)
+        json = 1;
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : KEEL_EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &npos);
+    if (npos > 1)
+        return keel_say(2, "calibrate takes at most one argument, DB");
     char err[512];
-    const char *path = default_db;
+    const char *path = npos ? pos[0] : keel_default_db();
     db *d;
-    if (argc > 1)
-        return say(2, "calibrate takes at most one argument, DB");
-    if (argc == 1)
-        path = argv[0];
-    /* open for writing first: migrates an old keel database to v2 */
+    /* open for writing first: migrates an old keel database */
     if (db_open(path, DB_WRITE, &d, err, sizeof err))
-        return say(1, "%s", err);
+        return keel_say(1, "%s", err);
     db_close(d);
-    rt_calibration c;
-    if (rt_calibrate(&c, err, sizeof err))
-        return say(1, "%s", err);
-    printf("cores        %d\n", c.cores);
-    printf("clock        %.2f GHz%s\n", c.freq_hz / 1e9, c.freq_hz > 0 ? "" : " (unknown: default)");
-    printf("bandwidth    %.2f GB/s (STREAM triad)\n", c.mem_bw / 1e9);
-    printf("peak         %.1f GFLOP/s (multiply-add chains)\n", c.peak_flops / 1e9);
-    printf("fork/join    %.0f ns (EPCC parallel)\n", c.fork_ns);
-    printf("static for   %.0f ns (EPCC for schedule(static))\n", c.sched_ns);
-    printf("barrier      %.0f ns (EPCC barrier)\n", c.join_ns);
-    if (rt_calibration_store(path, &c, err, sizeof err))
-        return say(1, "%s", err);
+    rt_calibration cal;
+    if (rt_calibrate(&cal, err, sizeof err))
+        return keel_say(1, "%s", err);
+    if (rt_calibration_store(path, &cal, err, sizeof err))
+        return keel_say(1, "%s", err);
+    if (json) {
+        keel_json *j = keel_json_new();
+        if (!j)
+            return keel_say(1, "out of memory");
+        keel_json_object(j, NULL);
+        keel_json_int(j, "cores", cal.cores);
+        if (cal.freq_hz > 0)
+            keel_json_num(j, "freq_hz", cal.freq_hz);
+        else
+            keel_json_null(j, "freq_hz");
+        keel_json_num(j, "mem_bw", cal.mem_bw);
+        keel_json_num(j, "peak_flops", cal.peak_flops);
+        keel_json_num(j, "fork_ns", cal.fork_ns);
+        keel_json_num(j, "sched_ns", cal.sched_ns);
+        keel_json_num(j, "barrier_ns", cal.join_ns);
+        keel_json_str(j, "stored_in", path);
+        keel_json_end(j);
+        int rc = keel_json_print(j, stdout);
+        keel_json_free(j);
+        return rc;
+    }
+    printf("cores        %d\n", cal.cores);
+    printf("clock        %.2f GHz%s\n", cal.freq_hz / 1e9,
+           cal.freq_hz > 0 ? "" : " (unknown: default)");
+    printf("bandwidth    %.2f GB/s (STREAM triad)\n", cal.mem_bw / 1e9);
+    printf("peak         %.1f GFLOP/s (multiply-add chains)\n", cal.peak_flops / 1e9);
+    printf("fork/join    %.0f ns (EPCC parallel)\n", cal.fork_ns);
+    printf("static for   %.0f ns (EPCC for schedule(static))\n", cal.sched_ns);
+    printf("barrier      %.0f ns (EPCC barrier)\n", cal.join_ns);
     printf("stored in    %s\n", path);
     return 0;
 }
 
-/* Parse "a=1,b=2" into parallel arrays (appending). */
-static int parse_set(const char *s, char ***names, long long **values, int *n)
-{
-    char *copy = strdup(s), *save = NULL;
-    if (!copy)
-        return -1;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '='), *end;
-        if (!eq || eq == tok) {
-            free(copy);
-            return -1;
-        }
-        *eq = 0;
-        errno = 0;
-        long long v = strtoll(eq + 1, &end, 0);
-        if (*end || end == eq + 1 || errno == ERANGE) {   /* no silent INT64_MAX */
-            free(copy);
-            return -1;
-        }
-        char **nn = realloc(*names, sizeof **names * (size_t)(*n + 1));
-        long long *vv = realloc(*values, sizeof **values * (size_t)(*n + 1));
-        if (nn) *names = nn;
-        if (vv) *values = vv;
-        if (!nn || !vv || !((*names)[*n] = strdup(tok))) {
-            free(copy);
-            return -1;
-        }
-        (*values)[(*n)++] = v;
-    }
-    free(copy);
-    return 0;
-}
 
 static void t(const char *label, double s)
 {
@@ -289,17 +349,6 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     t("transfer time", e->xfer_s);
 }
 
-/* A thread count: digits only, 1 to 2^20 (atoi wrapped 99999999999 to
- * 1215752191); 0 when it is not one. */
-static int parse_threads(const char *s)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno == ERANGE || v < 1 || v > 1 << 20)
-        return 0;
-    return (int)v;
-}
 
 /* The size key of a launch: the nest's symbols (sorted) with their
  * values, "ni=20,nj=25"; and its size for the regressions: the footprint
@@ -321,29 +370,39 @@ static int size_key(const rt_facts *f, const rt_launch *in, int n, char **names,
     return rt_history_key(k, kn, kv, key, keylen);
 }
 
-/* keel history [--add FILE] [DB] */
-int rt_cmd_history(int argc, char **argv, const char *default_db)
+/* keel history [--add FILE] [--json] [DB] */
+int keel_cmd_history(int argc, char **argv)
 {
-    char err[512];
-    const char *path = default_db, *add = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--add") && i + 1 < argc)
-            add = argv[++i];
-        else if (argv[i][0] == '-')
-            return say(2, "unknown option '%s' for history", argv[i]);
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { "add", required_argument, NULL, O_ADD },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "history", .longs = longs, .argc = argc, .argv = argv };
+    const char *add = NULL;
+    int json = 0, c, npos;
+    while ((c = keel_opt_next(&o)) >= 0)
+        if (c == O_JSON)
+            json = 1;
         else
-            path = argv[i];
-    }
+            add = o.arg;
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : KEEL_EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &npos);
+    if (npos > 1)
+        return keel_say(2, "too many arguments for history (see keel history --help)");
+    const char *path = npos ? pos[0] : keel_default_db();
+    char err[512];
     db *d = NULL;
     if (db_open(path, DB_READONLY, &d, err, sizeof err))
-        return say(1, "%s", err);
+        return keel_say(1, "%s", err);
     int rc = 0;
     if (add) {
         /* FILE:LINE SYM=V,... cpu|gpu SECONDS, one measurement a line */
         FILE *in = strcmp(add, "-") ? fopen(add, "r") : stdin;
         if (!in) {
             db_close(d);
-            return say(1, "%s: %s", add, strerror(errno));
+            return keel_say(1, "%s: %s", add, strerror(errno));
         }
         char line[1024];
         int lineno = 0, added = 0;
@@ -356,33 +415,33 @@ int rt_cmd_history(int argc, char **argv, const char *default_db)
             double secs;
             if (sscanf(line, "%511s %511s %15s %lf", loc, set, dev, &secs) != 4) {
                 if (strspn(line, " \t\r\n") != strlen(line))
-                    rc = say(1, "%s:%d: want FILE:LINE SYM=V,... cpu|gpu SECONDS", add, lineno);
+                    rc = keel_say(1, "%s:%d: want FILE:LINE SYM=V,... cpu|gpu SECONDS", add, lineno);
                 continue;
             }
-            char *c1 = strrchr(loc, ':');
-            int lno = c1 ? atoi(c1 + 1) : 0;
-            if (c1)
-                *c1 = 0;
-            char **names = NULL;
+            char *lfile = NULL, **names = NULL;
             long long *values = NULL;
-            int n = 0;
+            int lno, lcol, n = 0;
             rt_facts *f = NULL;
             rt_launch l;
             char key[512];
             double size;
-            if (parse_set(set, &names, &values, &n))
-                rc = say(1, "%s:%d: bad values '%s'", add, lineno, set);
-            else if (rt_facts_load(d, loc, lno, 0, &f, err, sizeof err) != 0)
-                rc = say(1, "%s:%d: no loop at %s:%d", add, lineno, loc, lno);
+            if (keel_site(loc, &lfile, &lno, &lcol, 0))
+                rc = keel_say(1, "%s:%d: bad location '%s' (want FILE:LINE or FILE:LINE:COL)",
+                              add, lineno, loc);
+            else if (keel_parse_set(set, &names, &values, &n))
+                rc = keel_say(1, "%s:%d: bad values '%s'", add, lineno, set);
+            else if (rt_facts_load(d, lfile, lno, lcol, &f, err, sizeof err) != 0)
+                rc = keel_say(1, "%s:%d: no loop at %s", add, lineno, loc);
             else if (rt_facts_bind(f, n, (const char *const *)names, values, &l, err, sizeof err) ||
                      size_key(f, &l, n, names, values, key, sizeof key, &size))
-                rc = say(1, "%s:%d: %s", add, lineno, err);
+                rc = keel_say(1, "%s:%d: %s", add, lineno, err);
             else if (rt_history_add(path, rt_facts_loop_id(f), key, size, dev, secs, err,
                                     sizeof err))
-                rc = say(1, "%s:%d: %s", add, lineno, err);
+                rc = keel_say(1, "%s:%d: %s", add, lineno, err);
             else
                 added++;
             rt_facts_free(f);
+            free(lfile);
             for (int i = 0; i < n; i++)
                 free(names[i]);
             free(names);
@@ -390,7 +449,16 @@ int rt_cmd_history(int argc, char **argv, const char *default_db)
         }
         if (in != stdin)
             fclose(in);
-        if (rc == 0)
+        if (rc == 0 && json) {
+            keel_json *j = keel_json_new();
+            if (j) {
+                keel_json_object(j, NULL);
+                keel_json_int(j, "added", added);
+                keel_json_end(j);
+            }
+            rc = keel_json_print(j, stdout);
+            keel_json_free(j);
+        } else if (rc == 0)
             printf("added %d measurement%s\n", added, added == 1 ? "" : "s");
         db_close(d);
         return rc;
@@ -402,83 +470,246 @@ int rt_cmd_history(int argc, char **argv, const char *default_db)
         sqlite3_prepare_v2(h, "SELECT l.file, l.line, h.size_key, h.device, h.samples, h.mean_s,"
                               " h.m2, h.n FROM history h JOIN loops l ON l.id = h.loop_id"
                               " ORDER BY l.file, l.line, h.n, h.device", -1, &st, NULL) != SQLITE_OK) {
-        printf("no measurements yet (keel history --add FILE, or libkeelrt's records)\n");
         sqlite3_close(h);
+        if (json) {         /* no history table yet: an empty array */
+            keel_json *j = keel_json_new();
+            if (j) {
+                keel_json_array(j, NULL);
+                keel_json_end(j);
+            }
+            int rc = keel_json_print(j, stdout);
+            keel_json_free(j);
+            return rc;
+        }
+        printf("no measurements yet (keel history --add FILE, or libkeelrt's records)\n");
         return 0;
     }
-    printf("%-40s %-24s %-4s %7s %12s %12s %s\n", "LOOP", "SIZE KEY", "DEV", "SAMPLES", "MEAN",
-           "STDDEV", "TRUSTED");
+    keel_json *j = json ? keel_json_new() : NULL;
+    if (json && !j) {
+        sqlite3_finalize(st);
+        sqlite3_close(h);
+        return keel_say(1, "out of memory");
+    }
+    if (j)
+        keel_json_array(j, NULL);
+    else
+        printf("%-40s %-24s %-4s %7s %12s %12s %s\n", "LOOP", "SIZE KEY", "DEV", "SAMPLES",
+               "MEAN", "STDDEV", "TRUSTED");
     while (sqlite3_step(st) == SQLITE_ROW) {
         char where[600], mean[32], sd[32];
         int samples = sqlite3_column_int(st, 4);
-        double m2 = sqlite3_column_double(st, 6);
+        double m2 = sqlite3_column_double(st, 6), sds = samples > 1 ? sqrt(m2 / (samples - 1)) : 0;
+        if (j) {
+            keel_json_object(j, NULL);
+            keel_json_str(j, "file", (const char *)sqlite3_column_text(st, 0));
+            keel_json_int(j, "line", sqlite3_column_int(st, 1));
+            keel_json_str(j, "size_key", (const char *)sqlite3_column_text(st, 2));
+            keel_json_str(j, "device", (const char *)sqlite3_column_text(st, 3));
+            keel_json_int(j, "samples", samples);
+            keel_json_num(j, "mean_s", sqlite3_column_double(st, 5));
+            keel_json_num(j, "stddev_s", sds);
+            keel_json_bool(j, "trusted", samples >= RT_HISTORY_TRUST);
+            keel_json_end(j);
+            continue;
+        }
         snprintf(where, sizeof where, "%s:%d", sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
         rt_format_time(mean, sizeof mean, sqlite3_column_double(st, 5));
-        rt_format_time(sd, sizeof sd, samples > 1 ? sqrt(m2 / (samples - 1)) : 0);
+        rt_format_time(sd, sizeof sd, sds);
         printf("%-40s %-24s %-4s %7d %12s %12s %s\n", where, sqlite3_column_text(st, 2),
                sqlite3_column_text(st, 3), samples, mean, sd,
                samples >= RT_HISTORY_TRUST ? "yes" : "no");
     }
     sqlite3_finalize(st);
     sqlite3_close(h);
-    return 0;
+    if (j) {
+        keel_json_end(j);
+        rc = keel_json_print(j, stdout);
+        keel_json_free(j);
+    }
+    return rc;
 }
 
-int rt_cmd_explain(int argc, char **argv, const char *default_db)
+/* The bound facts as rt_facts_print prints them, one string a line (their
+ * structure is libkeelrt's). */
+static void facts_json(keel_json *j, const rt_facts *f, const rt_launch *in)
 {
-    const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = getenv("KEEL_HOST");
-    char **names = NULL, err[512], real[PATH_MAX];
-    long long *values = NULL;
-    int n = 0, threads = 0, rc = 0;
-    const char *sweep = NULL;     /* --sweep SYM=LO:HI (runtime/sweep.c) */
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        const char *opts[] = { "--set", "--device", "--threads", "--host", "--sweep" };
-        int which = -1;
-        for (int k = 0; k < 5; k++) {
-            size_t l = strlen(opts[k]);
-            if (strncmp(a, opts[k], l) == 0 && (a[l] == 0 || a[l] == '=')) {
-                which = k;
-                if (a[l] == '=')
-                    v = a + l + 1;
-                else if (i + 1 < argc)
-                    v = argv[++i];
-                else
-                    return say(2, "%s needs a value", opts[k]);
-            }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    keel_json_array(j, "facts");
+    if (m) {
+        rt_facts_print(f, in, m);
+        fclose(m);
+        for (char *p = buf, *nl; p && *p; p = nl + 1) {
+            if (!(nl = strchr(p, '\n')))
+                nl = p + strlen(p) - 1;
+            else
+                *nl = 0;
+            keel_json_str(j, NULL, p);
         }
-        if (which == 0 && parse_set(v, &names, &values, &n))
-            return say(2, "bad --set '%s' (want SYM=INT,SYM=INT)", v);
-        else if (which == 1)
-            dev = v;
-        else if (which == 2 && (threads = parse_threads(v)) <= 0)
-            return say(2, "bad --threads '%s' (want 1 to %d)", v, 1 << 20);
-        else if (which == 3)
-            hostname = v;
-        else if (which == 4)
-            sweep = v;
-        else if (which < 0 && a[0] == '-' && a[1])
-            return say(2, "unknown option '%s' for explain", a);
-        else if (which < 0 && !loc)
-            loc = a;
-        else if (which < 0 && !path)
-            path = a;
-        else if (which < 0)
-            return say(2, "too many arguments for explain");
     }
-    if (!loc)
-        return say(2, "explain needs FILE:LINE (see keel --help)");
-    if (!path)
-        path = default_db;
-    char *file = strdup(loc), *c1 = file ? strchr(file, ':') : NULL;
-    if (!c1)
-        return free(file), say(2, "bad location '%s' (want FILE:LINE[:COL])", loc);
-    *c1 = 0;
-    int line = atoi(c1 + 1), col = 0;
-    char *c2 = strchr(c1 + 1, ':');
-    if (c2)
-        col = atoi(c2 + 1);
-    const char *f0 = strncmp(file, "./", 2) == 0 ? file + 2 : file;
+    free(buf);
+    keel_json_end(j);
+}
+
+/* Every term print_estimate prints, as members of the open object. */
+static void estimate_json(keel_json *j, const rt_profile *cpu, const rt_profile *gpu,
+                          const rt_launch *in, const rt_estimate *e)
+{
+    keel_json_object(j, "launch");
+    keel_json_num(j, "parallel_iterations", in->par_iters);
+    keel_json_num(j, "cycles_per_iteration", in->cycles_per_iter);
+    keel_json_num(j, "gpu_work_items", in->work_items);
+    keel_json_num(j, "compute_insts_per_item", in->comp_insts);
+    keel_json_num(j, "flops", in->flops);
+    keel_json_num(j, "bytes_in", in->bytes_in);
+    keel_json_num(j, "bytes_out", in->bytes_out);
+    keel_json_num(j, "cpu_dram_bytes", in->cpu_bytes);
+    keel_json_num(j, "gpu_dram_bytes", in->gpu_bytes);
+    keel_json_num(j, "gpu_chain", in->gpu_chain);
+    keel_json_num(j, "gpu_latency_cycles", in->gpu_lat_cycles);
+    keel_json_num(j, "steps", in->steps);
+    keel_json_num(j, "kernels", in->kernels);
+    keel_json_str(j, "mca_target", in->mca_target[0] ? in->mca_target : NULL);
+    keel_json_bool(j, "mca_exact", in->mca_target[0] && in->mca_exact);
+    keel_json_bool(j, "host_sequential", in->host_sequential);
+    keel_json_bool(j, "not_parallel", in->not_parallel);
+    keel_json_bool(j, "omp_target", in->omp_target);
+    keel_json_end(j);
+
+    keel_json_object(j, "cpu");
+    keel_json_str(j, "profile", cpu->name);
+    keel_json_int(j, "threads", e->threads);
+    keel_json_int(j, "cores_used", e->cores_used);
+    keel_json_num(j, "smt_share", e->smt_share);
+    keel_json_num(j, "chunk_size", e->chunk);
+    keel_json_num(j, "schedule_times", e->schedule_times);
+    keel_json_num(j, "fork_c", e->fork_c);
+    keel_json_num(j, "schedule_c", e->schedule_c);
+    keel_json_num(j, "loop_overhead_c", e->loop_overhead_c);
+    keel_json_num(j, "loop_chunk_c", e->loop_chunk_c);
+    keel_json_num(j, "parallel_for_c", e->parallel_for_c);
+    keel_json_num(j, "join_c", e->join_c);
+    keel_json_num(j, "parallel_region_c", e->region_c);
+    keel_json_num(j, "freq_hz", cpu->freq_hz);
+    keel_json_num(j, "compute_s", e->cpu_compute_s);
+    keel_json_num(j, "bandwidth", e->cpu_bw);
+    keel_json_num(j, "core_bandwidth", e->core_bw);
+    keel_json_num(j, "memory_s", e->cpu_mem_s);
+    if (in->omp_target)
+        keel_json_num(j, "target_fallback_s", e->fallback_s);
+    else
+        keel_json_null(j, "target_fallback_s");
+    keel_json_num(j, "flop_floor_s", e->cpu_flop_s);
+    keel_json_num(j, "steps", e->steps);
+    keel_json_num(j, "time_s", e->cpu_s);
+    keel_json_end(j);
+
+    keel_json_object(j, "gpu");
+    keel_json_str(j, "profile", gpu->name);
+    keel_json_int(j, "threads_per_block", e->tpb);
+    keel_json_num(j, "blocks", e->blocks);
+    keel_json_num(j, "active_sms", e->active_sms);
+    keel_json_num(j, "blocks_per_sm", e->active_blocks_sm);
+    keel_json_num(j, "n_warps", e->n_warps);
+    keel_json_num(j, "rep", e->rep);
+    keel_json_num(j, "omp_rep", e->omp_rep);
+    keel_json_num(j, "coal_insts", e->coal_insts);
+    keel_json_num(j, "uncoal_insts", e->uncoal_insts);
+    keel_json_num(j, "uncoal_per_mw", e->uncoal_per_mw);
+    keel_json_num(j, "total_insts", e->total_insts);
+    keel_json_num(j, "mem_l_coal", e->mem_l_coal);
+    keel_json_num(j, "mem_l_uncoal", e->mem_l_uncoal);
+    keel_json_num(j, "mem_l", e->mem_l);
+    keel_json_num(j, "departure_delay", e->departure_delay);
+    keel_json_num(j, "mem_cycles", e->mem_cycles);
+    keel_json_num(j, "comp_cycles", e->comp_cycles);
+    keel_json_num(j, "load_bytes_per_warp", e->load_bytes_per_warp);
+    keel_json_num(j, "bw_per_warp", e->bw_per_warp);
+    keel_json_num(j, "mwp_without_bw", e->mwp_without_bw);
+    keel_json_num(j, "mwp_peak_bw", e->mwp_peak_bw);
+    keel_json_num(j, "mwp", e->mwp);
+    keel_json_num(j, "cwp_full", e->cwp_full);
+    keel_json_num(j, "cwp", e->cwp);
+    keel_json_int(j, "case", e->hk_case);
+    keel_json_num(j, "exec_cycles", e->exec_cycles);
+    keel_json_num(j, "freq_hz", gpu->gpu_hz);
+    keel_json_num(j, "hong_kim_kernel_s", e->hk_kernel_s);
+    keel_json_num(j, "bandwidth_bound_s", e->gpu_bw_s);
+    keel_json_num(j, "latency_bound_s", e->gpu_lat_s);
+    keel_json_num(j, "waves", e->waves);
+    keel_json_num(j, "warps", e->warps_total);
+    keel_json_num(j, "issue_bound_s", e->gpu_issue_s);
+    keel_json_str(j, "bound_by", e->gpu_bound);
+    keel_json_num(j, "kernel_s", e->kernel_s);
+    keel_json_num(j, "steps", e->steps);
+    keel_json_num(j, "kernels", e->kernels);
+    keel_json_num(j, "launch_s", e->launch_s);
+    keel_json_num(j, "time_s", e->gpu_s);
+    keel_json_end(j);
+
+    keel_json_object(j, "transfer");
+    keel_json_num(j, "bytes", e->xfer_bytes);
+    keel_json_num(j, "bus_bw", gpu->bus_bw);
+    keel_json_num(j, "time_s", e->xfer_s);
+    keel_json_end(j);
+}
+
+/* keel explain FILE:LINE[:COL] [--set ...] [--device] [--host] [--threads]
+ * [--sweep] [--json] [DB] */
+int keel_cmd_explain(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { "set", required_argument, NULL, O_SET },
+        { "device", required_argument, NULL, O_DEVICE },
+        { "host", required_argument, NULL, O_HOST },
+        { "threads", required_argument, NULL, O_THREADS },
+        { "sweep", required_argument, NULL, O_SWEEP },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "explain", .longs = longs, .argc = argc, .argv = argv };
+    const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = getenv("KEEL_HOST");
+    char **names = NULL, err[512], real[PATH_MAX], *file = NULL;
+    long long *values = NULL;
+    int n = 0, threads = 0, rc = 0, json = 0, c, npos, line, col;
+    const char *sweep = NULL;     /* --sweep SYM=LO:HI (runtime/sweep.c) */
+    while (rc == 0 && (c = keel_opt_next(&o)) >= 0)
+        switch (c) {
+        case O_JSON: json = 1; break;
+        case O_SET:
+            if (keel_parse_set(o.arg, &names, &values, &n))
+                rc = keel_say(2, "bad --set '%s' (want SYM=INT,SYM=INT)", o.arg);
+            break;
+        case O_DEVICE: dev = o.arg; break;
+        case O_HOST: hostname = o.arg; break;
+        case O_THREADS: rc = keel_opt_int("--threads", o.arg, 1, 1 << 20, &threads); break;
+        case O_SWEEP: sweep = o.arg; break;
+        }
+    char **pos = keel_opt_rest(&o, &npos);
+    if (rc == 0 && c != KEEL_OPT_END)
+        rc = c == KEEL_OPT_HELP ? -1 : 2;
+    else if (rc == 0 && npos == 0)
+        rc = keel_say(2, "explain needs FILE:LINE (see keel explain --help)");
+    else if (rc == 0 && npos > 2)
+        rc = keel_say(2, "too many arguments for explain (see keel explain --help)");
+    else if (rc == 0 && json && sweep)
+        rc = keel_say(2, "--json is not for --sweep (see keel explain --help)");
+    else if (rc == 0 && keel_parse_site(pos[0], &file, &line, &col))
+        rc = 2;
+    if (rc) {
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        free(values);
+        return rc < 0 ? 0 : rc;
+    }
+    loc = pos[0];
+    path = npos == 2 ? pos[1] : keel_default_db();
+    const char *f0 = file;
+    keel_json *j = NULL;
+    db *d = NULL;
+    rt_facts *f = NULL;
 
     rt_profile host = *rt_profile_host_default(), gpu;
     const rt_profile *hp = hostname ? rt_profile_find(hostname) : NULL, *gp = NULL;
@@ -486,11 +717,15 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
     char gname[128] = "";
     if (hostname && !*hostname)
         hostname = NULL, hp = NULL;
-    if (hostname && (!hp || hp->kind != RT_CPU))
-        return free(file), say(2, "no CPU profile '%s' (see keel devices)", hostname);
+    if (hostname && (!hp || hp->kind != RT_CPU)) {
+        rc = keel_say(2, "no CPU profile '%s' (see keel devices)", hostname);
+        goto done;
+    }
     if (dev && *dev) {
-        if (!(gp = rt_profile_find(dev)) || gp->kind != RT_GPU)
-            return free(file), say(2, "no GPU profile '%s' (see keel devices)", dev);
+        if (!(gp = rt_profile_find(dev)) || gp->kind != RT_GPU) {
+            rc = keel_say(2, "no GPU profile '%s' (see keel devices)", dev);
+            goto done;
+        }
         gpu = *gp;
         have_gpu = 1;
     } else if (rt_cuda_detect(&gpu, gname, sizeof gname))
@@ -498,19 +733,17 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
     else
         gpu = *rt_profile_find("h100");
 
-    db *d = NULL;
-    rt_facts *f = NULL;
     if (db_open(path, DB_READONLY, &d, err, sizeof err)) {
-        free(file);
-        return say(1, "%s", err);
+        rc = keel_say(1, "%s", err);
+        goto done;
     }
     int r = rt_facts_load(d, f0, line, col, &f, err, sizeof err);
     if (r == 1 && realpath(f0, real))
         r = rt_facts_load(d, real, line, col, &f, err, sizeof err);
     if (r < 0)
-        rc = say(1, "%s", err);
+        rc = keel_say(1, "%s", err);
     else if (r == 1)
-        rc = say(1, "no loop at %s in %s", loc, path);
+        rc = keel_say(1, "no loop at %s in %s", loc, path);
     if (rc)
         goto done;
     if (hp)
@@ -528,50 +761,122 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
 
     const char *const *need;
     int nneed = rt_facts_symbols(f, &need);
-    printf("loop        %s:%d %s%s%s%s\n", rt_facts_file(f), rt_facts_line(f), rt_facts_function(f),
-           *rt_facts_label(f) ? " [" : "", rt_facts_label(f), *rt_facts_label(f) ? "]" : "");
-    printf("needs       ");
-    for (int i = 0; i < nneed; i++)
-        printf("%s%s", i ? "," : "", need[i]);
-    printf("%s\nvalues      ", nneed ? "" : "-");
-    for (int i = 0; i < n; i++)
-        printf("%s%s=%lld", i ? "," : "", names[i], values[i]);
-    printf("%s\nhost        %s (%s)\n", n ? "" : "-", host.name, host.desc);
-    printf("device      %s%s%s\n", gpu.name, gname[0] ? " = " : "", gname);
+    if (json && !(j = keel_json_new())) {
+        rc = keel_say(1, "out of memory");
+        goto done;
+    }
+    if (j) {
+        keel_json_object(j, NULL);
+        keel_json_object(j, "loop");
+        keel_json_str(j, "file", rt_facts_file(f));
+        keel_json_int(j, "line", rt_facts_line(f));
+        keel_json_str(j, "function", rt_facts_function(f));
+        keel_json_str(j, "label", *rt_facts_label(f) ? rt_facts_label(f) : NULL);
+        keel_json_end(j);
+        keel_json_array(j, "needs");
+        for (int i = 0; i < nneed; i++)
+            keel_json_str(j, NULL, need[i]);
+        keel_json_end(j);
+        keel_json_object(j, "values");
+        for (int i = 0; i < n; i++)
+            keel_json_int(j, names[i], values[i]);
+        keel_json_end(j);
+        keel_json_object(j, "host");
+        keel_json_str(j, "name", host.name);
+        keel_json_str(j, "desc", host.desc);
+        keel_json_end(j);
+        keel_json_object(j, "device");
+        keel_json_str(j, "name", gpu.name);
+        keel_json_str(j, "detected", gname[0] ? gname : NULL);
+        keel_json_end(j);
+    } else {
+        printf("loop        %s:%d %s%s%s%s\n", rt_facts_file(f), rt_facts_line(f),
+               rt_facts_function(f), *rt_facts_label(f) ? " [" : "", rt_facts_label(f),
+               *rt_facts_label(f) ? "]" : "");
+        printf("needs       ");
+        for (int i = 0; i < nneed; i++)
+            printf("%s%s", i ? "," : "", need[i]);
+        printf("%s\nvalues      ", nneed ? "" : "-");
+        for (int i = 0; i < n; i++)
+            printf("%s%s=%lld", i ? "," : "", names[i], values[i]);
+        printf("%s\nhost        %s (%s)\n", n ? "" : "-", host.name, host.desc);
+        printf("device      %s%s%s\n", gpu.name, gname[0] ? " = " : "", gname);
+    }
     if (sweep) {
         rt_sweep sw = { .host = &host, .gpu = &gpu, .threads = threads,
                         .threads_given = threads_given, .nfixed = n,
                         .names = (const char *const *)names, .values = values };
         if ((rc = rt_sweep_print(f, &sw, sweep, stdout, err, sizeof err)) != 0)
-            say(rc, "%s", err);
+            keel_say(rc, "%s", err);
         goto done;
     }
     rt_launch in;
     rt_estimate e;
     if (rt_facts_bind_on(f, &host, &gpu, threads, n,
                          (const char *const *)names, values, &in, err, sizeof err)) {
-        rt_facts_print(f, NULL, stdout);
-        rc = say(1, "%s (give it with --set)", err);
+        if (!j)
+            rt_facts_print(f, NULL, stdout);
+        rc = keel_say(1, "%s (give it with --set)", err);
         goto done;
     }
     if (threads_given)
         in.host_sequential = 0;
-    rt_facts_print(f, &in, stdout);
     int verdict = rt_estimate_all(&host, threads, &gpu, &in, &e);
-    print_estimate(&host, &gpu, &in, &e);
-    char cs[32], gs[32], xs[32];
-    rt_format_time(cs, sizeof cs, e.cpu_s);
-    rt_format_time(gs, sizeof gs, e.gpu_s);
-    rt_format_time(xs, sizeof xs, e.xfer_s);
-    const char *why = in.not_parallel ? " (not parallel)" : !have_gpu ? " (no device)" : "";
+    if (j) {
+        facts_json(j, f, &in);
+        estimate_json(j, &host, &gpu, &in, &e);
+    } else {
+        rt_facts_print(f, &in, stdout);
+        print_estimate(&host, &gpu, &in, &e);
+    }
+    double model_cpu_s = e.cpu_s, model_gpu_s = e.gpu_s, model_xfer_s = e.xfer_s;
+    const char *why = in.not_parallel ? "not parallel" : !have_gpu ? "no device" : NULL;
     if (in.not_parallel || !have_gpu)
         verdict = 0;
-    char key[512];
+    int model_verdict = verdict;
+    char key[512] = "";
     double size = 0;
     rt_history_pred hp_;
     int hist = size_key(f, &in, n, names, values, key, sizeof key, &size) == 0 &&
                rt_history_lookup(path, rt_facts_loop_id(f), key, size, &hp_, err, sizeof err) == 0 &&
                hp_.decides;
+    if (hist) {
+        verdict = hp_.gpu_s < hp_.cpu_s && !in.not_parallel && have_gpu;
+        e.cpu_s = hp_.cpu_s, e.gpu_s = hp_.gpu_s, e.xfer_s = 0;
+    }
+    if (j) {
+        keel_json_str(j, "size_key", key);
+        if (hist) {
+            keel_json_object(j, "history");
+            keel_json_str(j, "how", hp_.how);
+            keel_json_num(j, "cpu_s", hp_.cpu_s);
+            keel_json_int(j, "cpu_samples", hp_.cpu_samples);
+            keel_json_int(j, "cpu_sizes", hp_.cpu_sizes);
+            keel_json_num(j, "gpu_s", hp_.gpu_s);
+            keel_json_int(j, "gpu_samples", hp_.gpu_samples);
+            keel_json_int(j, "gpu_sizes", hp_.gpu_sizes);
+            keel_json_str(j, "model_said", model_verdict ? "GPU" : "CPU");
+            keel_json_end(j);
+        } else
+            keel_json_null(j, "history");
+        keel_json_str(j, "decided_by", hist ? "history" : "model");
+        keel_json_str(j, "verdict", verdict ? "GPU" : "CPU");
+        keel_json_str(j, "why", why);
+        keel_json_object(j, "seconds");
+        keel_json_num(j, "cpu", e.cpu_s);
+        keel_json_num(j, "gpu", e.gpu_s);
+        keel_json_num(j, "xfer", e.xfer_s);
+        keel_json_num(j, "hk", e.hk_kernel_s);
+        keel_json_end(j);
+        keel_json_object(j, "model_seconds");
+        keel_json_num(j, "cpu", model_cpu_s);
+        keel_json_num(j, "gpu", model_gpu_s);
+        keel_json_num(j, "xfer", model_xfer_s);
+        keel_json_end(j);
+        keel_json_end(j);
+        rc = keel_json_print(j, stdout);
+        goto done;
+    }
     if (hist) {
         char hc[32], hg[32];
         rt_format_time(hc, sizeof hc, hp_.cpu_s);
@@ -580,20 +885,20 @@ int rt_cmd_explain(int argc, char **argv, const char *default_db)
                " %s\n", key, hc, hp_.cpu_samples, hp_.cpu_sizes, hg, hp_.gpu_samples,
                hp_.gpu_sizes, !strcmp(hp_.how, "measured") ? "(calibrated: >= 10 samples each)"
                : "(regression a*n^b+c over the sizes seen)");
-        printf("            model said %s\n", verdict ? "GPU" : "CPU");
-        verdict = hp_.gpu_s < hp_.cpu_s && !in.not_parallel && have_gpu;
+        printf("            model said %s\n", model_verdict ? "GPU" : "CPU");
         printf("decided by  history (%s)\n", hp_.how);
-        e.cpu_s = hp_.cpu_s, e.gpu_s = hp_.gpu_s, e.xfer_s = 0;
-        rt_format_time(cs, sizeof cs, e.cpu_s);
-        rt_format_time(gs, sizeof gs, e.gpu_s);
-        rt_format_time(xs, sizeof xs, e.xfer_s);
     } else
         printf("decided by  model (no trusted history for key %s)\n", key);
-    printf("verdict     cpu %s | gpu %s + xfer %s -> %s%s\n", cs, gs, xs, verdict ? "GPU" : "CPU",
-           why);
+    char cs[32], gs[32], xs[32];
+    rt_format_time(cs, sizeof cs, e.cpu_s);
+    rt_format_time(gs, sizeof gs, e.gpu_s);
+    rt_format_time(xs, sizeof xs, e.xfer_s);
+    printf("verdict     cpu %s | gpu %s + xfer %s -> %s%s%s%s\n", cs, gs, xs,
+           verdict ? "GPU" : "CPU", why ? " (" : "", why ? why : "", why ? ")" : "");
     printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", e.cpu_s, e.gpu_s, e.xfer_s,
            e.hk_kernel_s);
 done:
+    keel_json_free(j);
     rt_facts_free(f);
     db_close(d);
     for (int i = 0; i < n; i++)
