@@ -88,6 +88,12 @@ int keel_opt_next(keel_opts *o)
         return KEEL_OPT_BAD;
     case '?':
         opt_text(o, b, sizeof b);
+        for (int i = 0; i < n; i++)     /* --json=1: a known option given a value */
+            if (b[0] == '-' && b[1] == '-' && strcmp(b + 2, longs[i].name) == 0 &&
+                longs[i].has_arg == no_argument) {
+                keel_say(KEEL_EXIT_USAGE, "%s takes no value", b);
+                return KEEL_OPT_BAD;
+            }
         keel_say(KEEL_EXIT_USAGE, "unknown option '%s' for %s (see keel %s --help)", b, o->cmd,
                  o->help_cmd ? o->help_cmd : o->cmd);
         return KEEL_OPT_BAD;
