@@ -117,7 +117,7 @@ static int loops_json_row(loops_ctx *c, const db_loop_summary *r)
     keel_json_list(j, "pragmas", r->pragmas);
     keel_json_csv(j, "idioms", r->idioms);
     keel_json_str(j, "algorithm_class", r->algorithm_class);
-    keel_json_list(j, "parallel", r->parallel);
+    keel_json_str(j, "parallel", r->parallel);
     keel_json_str(j, "coalescing", r->coalescing);
     if (r->has_cycles)
         keel_json_num(j, "cycles_per_iter", r->cycles_per_iter);
@@ -774,7 +774,7 @@ static void show_json(keel_json *j, db *d, const db_loop_info *l)
     keel_json_int(j, "n_return", l->n_return);
     keel_json_csv(j, "idioms", l->idioms);
     keel_json_str(j, "algorithm_class", l->algorithm_class);
-    keel_json_list(j, "parallel", l->parallel);
+    keel_json_str(j, "parallel", l->parallel);
     keel_json_str(j, "coalescing", l->coalescing);
     keel_json_str(j, "gpu_map", l->gpu_map);
     keel_json_int(j, "gpu_collapse", l->gpu_collapse);
