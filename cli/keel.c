@@ -1160,7 +1160,8 @@ static const command commands[] = {
       "                   CPU and GPU+transfer times from LO to HI (x2 steps) and\n"
       "                   the crossover size; SYM * sets every symbol the nest\n"
       "                   needs, the others come from --set\n"
-      "  --json           one JSON object with the same terms (not with --sweep)\n" },
+      "  --json           one JSON object with the same terms (with --sweep: its\n"
+      "                   rows and crossover)\n" },
     { "history", keel_cmd_history,
       "  history [DB]               measured times per loop, size and device\n",
       "usage: keel history [--add FILE] [--json] [DB]\n"

@@ -655,6 +655,75 @@ static void estimate_json(keel_json *j, const rt_profile *cpu, const rt_profile 
     keel_json_end(j);
 }
 
+/* --sweep SYM=LO:HI through the one number parser: 0, or 2 after the
+ * message.  sym gets SYM ("*": every needed symbol). */
+static int parse_sweep(const char *spec, char *sym, size_t symlen, long long *lo, long long *hi)
+{
+    const char *eq = strchr(spec, '='), *colon = eq ? strchr(eq, ':') : NULL;
+    char num[32];
+    if (!eq || !colon || eq == spec || (size_t)(eq - spec) >= symlen ||
+        (size_t)(colon - eq) > sizeof num ||
+        keel_fmtn(num, sizeof num, "%.*s", (int)(colon - eq - 1), eq + 1) < 0 ||
+        keel_parse_ll(num, 1, LLONG_MAX, lo) || keel_parse_ll(colon + 1, 1, LLONG_MAX, hi) ||
+        *hi < *lo)
+        return keel_say(2, "bad --sweep '%s' (want SYM=LO:HI, 1 <= LO <= HI; SYM * for every"
+                           " symbol)", spec);
+    keel_fmtn(sym, symlen, "%.*s", (int)(eq - spec), spec);
+    return 0;
+}
+
+/* explain --sweep --json: the rows rt_sweep_print prints (one per power of
+ * two from LO, and HI) and the crossover, as members of the open object.
+ * 0, or 1 after the message when not even LO can be evaluated. */
+static int sweep_json(keel_json *j, const rt_facts *f, rt_sweep *s, const char *sym,
+                      long long lo, long long hi)
+{
+    char err[512];
+    s->sym = sym;
+    keel_json_object(j, "sweep");
+    keel_json_str(j, "symbol", sym);
+    keel_json_int(j, "lo", lo);
+    keel_json_int(j, "hi", hi);
+    keel_json_array(j, "rows");
+    for (long long v = lo;; v = v > hi / 2 ? hi : v * 2) {
+        rt_sweep_point p;
+        int bad = rt_sweep_at(f, s, v, &p, err, sizeof err);
+        if (bad && v == lo)
+            return keel_say(1, "%s", err);
+        keel_json_object(j, NULL);
+        keel_json_int(j, "n", v);
+        if (bad) {
+            const char *k[] = { "cpu_s", "gpu_s", "xfer_s", "gpu_xfer_s", "faster" };
+            for (int i = 0; i < 5; i++)
+                keel_json_null(j, k[i]);
+            keel_json_bool(j, "not_parallel", 0);
+            keel_json_str(j, "error", err);
+        } else {
+            keel_json_num(j, "cpu_s", p.cpu_s);
+            keel_json_num(j, "gpu_s", p.gpu_s);
+            keel_json_num(j, "xfer_s", p.xfer_s);
+            keel_json_num(j, "gpu_xfer_s", p.gpu_s + p.xfer_s);
+            keel_json_str(j, "faster", p.gpu_wins && !p.not_parallel ? "GPU" : "CPU");
+            keel_json_bool(j, "not_parallel", p.not_parallel);
+            keel_json_null(j, "error");
+        }
+        keel_json_end(j);
+        if (bad || v >= hi)
+            break;
+    }
+    keel_json_end(j);
+    long long n;
+    int r = rt_sweep_crossover(f, s, lo, hi, &n, err, sizeof err);
+    if (r < 0)
+        return keel_say(1, "%s", err);
+    if (r)
+        keel_json_int(j, "crossover", n);
+    else
+        keel_json_null(j, "crossover");
+    keel_json_end(j);
+    return 0;
+}
+
 /* keel explain FILE:LINE[:COL] [--set ...] [--device] [--host] [--threads]
  * [--sweep] [--json] [DB] */
 int keel_cmd_explain(int argc, char **argv)
@@ -693,11 +762,14 @@ int keel_cmd_explain(int argc, char **argv)
         rc = keel_say(2, "explain needs FILE:LINE (see keel explain --help)");
     else if (rc == 0 && npos > 2)
         rc = keel_say(2, "too many arguments for explain (see keel explain --help)");
-    else if (rc == 0 && json && sweep)
-        rc = keel_say(2, "--json is not for --sweep (see keel explain --help)");
     else if (rc == 0 && keel_parse_site(pos[0], &file, &line, &col))
         rc = 2;
+    char sym[128];
+    long long lo = 0, hi = 0;
+    if (rc == 0 && sweep)
+        rc = parse_sweep(sweep, sym, sizeof sym, &lo, &hi);
     if (rc) {
+        free(file);
         for (int i = 0; i < n; i++)
             free(names[i]);
         free(names);
@@ -806,7 +878,12 @@ int keel_cmd_explain(int argc, char **argv)
         rt_sweep sw = { .host = &host, .gpu = &gpu, .threads = threads,
                         .threads_given = threads_given, .nfixed = n,
                         .names = (const char *const *)names, .values = values };
-        if ((rc = rt_sweep_print(f, &sw, sweep, stdout, err, sizeof err)) != 0)
+        if (j) {
+            if ((rc = sweep_json(j, f, &sw, sym, lo, hi)) == 0) {
+                keel_json_end(j);
+                rc = keel_json_print(j, stdout);
+            }
+        } else if ((rc = rt_sweep_print(f, &sw, sweep, stdout, err, sizeof err)) != 0)
             keel_say(rc, "%s", err);
         goto done;
     }

@@ -115,6 +115,15 @@ expect_eq "$(jx ex.json '$.loop.function') $(jx ex.json '$.needs[0]') $(jx ex.js
 expect_eq "$(jx ex2.json '$.verdict') $(jx ex2.json '$.why')" "CPU not parallel" "explain: not parallel"
 expect_eq "$(keys ex2.json | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')" "$(keys ex.json | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')" "explain: the same keys for another nest"
 
+# ---- explain --sweep: the rows and the crossover of the text ----
+"$K" explain k.c:3 --sweep '*=16:100' --device h100 --host power9 >sw.txt 2>&1 || bad "sweep: $(cat sw.txt)"
+"$K" explain k.c:3 --sweep '*=16:100' --device h100 --host power9 --json >sw.json 2>err.txt || bad "sweep --json: $(cat err.txt)"
+valid sweep sw.json
+expect_eq "$(keys sw.json '$.sweep')" "symbol:text lo:integer hi:integer rows:array crossover:integer" "sweep keys"
+expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.n') || '=' || json_extract(value, '\$.faster'), ' ') from json_each(readfile('sw.json'), '\$.sweep.rows')")" \
+    "$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s=%s", (n++ ? " " : ""), $1, $NF }' sw.txt)" "sweep: rows as in the text"
+expect_eq "$(jx sw.json '$.sweep.crossover')" "$(sed -n 's/^crossover   [*] = \([0-9]*\):.*/\1/p' sw.txt)" "sweep: crossover as in the text"
+
 # ---- history ----
 echo "k.c:3 n=700 cpu 0.25" | "$K" history --add - --json >h.json 2>err.txt || bad "history --add: $(cat err.txt)"
 expect_eq "$(cat h.json)" '{"added":1}' "history --add --json"
