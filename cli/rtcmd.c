@@ -411,9 +411,12 @@ int keel_cmd_history(int argc, char **argv)
             char *hash = strchr(line, '#');
             if (hash)
                 *hash = 0;
-            char loc[512], set[512], dev[16];
-            double secs;
-            if (sscanf(line, "%511s %511s %15s %lf", loc, set, dev, &secs) != 4) {
+            char loc[512], set[512], dev[16], num[64], *end = NULL, extra[2];
+            double secs = 0;
+            int got = sscanf(line, "%511s %511s %15s %63s %1s", loc, set, dev, num, extra);
+            if (got == 4)       /* SECONDS: a whole positive finite number */
+                secs = strtod(num, &end);
+            if (got != 4 || *end || !(secs > 0) || !isfinite(secs)) {
                 if (strspn(line, " \t\r\n") != strlen(line))
                     rc = keel_say(1, "%s:%d: want FILE:LINE SYM=V,... cpu|gpu SECONDS", add, lineno);
                 continue;

@@ -129,6 +129,10 @@ echo "k.c:3 n=700 cpu 0.25" | "$K" history --add - --json >h.json 2>err.txt || b
 expect_eq "$(cat h.json)" '{"added":1}' "history --add --json"
 echo "k.c:x n=700 cpu 0.25" | "$K" history --add - >out.txt 2>err.txt
 expect_eq "$?:$(cat err.txt)" "1:keel: -:1: bad location 'k.c:x' (want FILE:LINE or FILE:LINE:COL)" "history --add: the one FILE:LINE parser"
+for l in "k.c:3 n=700 cpu 0.25x" "k.c:3 n=700 cpu -1" "k.c:3 n=700 cpu 1 2" "k.c:3 n=700 cpu"; do
+    echo "$l" | "$K" history --add - >out.txt 2>err.txt
+    expect_eq "$?:$(cat err.txt)" "1:keel: -:1: want FILE:LINE SYM=V,... cpu|gpu SECONDS" "history --add '$l'"
+done
 "$K" history --json >h.json && "$K" history >h.txt || bad "history"
 valid history h.json
 expect_eq "$(keys h.json '$[0]')" "file:text line:integer size_key:text device:text samples:integer mean_s:real stddev_s:real trusted:false" "history keys"
