@@ -167,7 +167,7 @@ int keel_cmd_devices(int argc, char **argv)
             if (p)
                 j ? device_json(j, p) : device_line(p);
             else
-                fprintf(stderr, "keel: warning: %s\n", err);
+                keel_say(0, "warning: %s", err);
         }
     }
     if (d)
