@@ -38,7 +38,7 @@ sets=(n n= =5 n=abc n=1e30 n=99999999999999999999 'n=1,,m=2' 'n=1,m' ',' 'n=-999
       'n=1;m=2' 'n==1' '' 'n=0x')
 sweeps=(n=5:1 n=1: n=:9 n=a:b n=0:9 n=1:99999999999999999999 n n=1 '*=9:1' ':' 'n=1:2:3' ''
         'n=-5:5' '*=')
-opts=(--bogus -Z --wide=yes --json=1 --jso ---x -j -p --set)
+opts=(--bogus -Z --wide=yes --json=1 --jsonx ---x -j -p --set)
 paths=(/nonexistent/k.db "$work/emptydir" /dev/null "$work/bad.machine" "$work/no such.db")
 
 # Templates: @DB a good database, @NUM @LOC @SET @SWEEP @OPT @PATH from the pools.
