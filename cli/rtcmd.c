@@ -467,6 +467,8 @@ int keel_cmd_history(int argc, char **argv)
             free(names);
             free(values);
         }
+        if (rc == 0 && ferror(in))     /* a folder reads as an error, not as no lines */
+            rc = keel_say(1, "%s: %s", add, strerror(errno));
         if (in != stdin)
             fclose(in);
         if (rc == 0 && json) {
