@@ -809,8 +809,10 @@ int keel_cmd_explain(int argc, char **argv)
     const rt_profile *hp = hostname ? rt_profile_find(hostname) : NULL, *gp = NULL;
     int have_gpu = 0;
     char gname[128] = "";
-    if (hostname && !*hostname)
-        hostname = NULL, hp = NULL;
+    if ((hostname && !*hostname) || (dev && !*dev)) {
+        rc = keel_say(2, "--%s wants a profile name (see keel devices)", dev && !*dev ? "device" : "host");
+        goto done;
+    }
     if (hostname && (!hp || hp->kind != RT_CPU)) {
         rc = keel_say(2, "no CPU profile '%s' (see keel devices)", hostname);
         goto done;

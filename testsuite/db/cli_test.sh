@@ -250,6 +250,10 @@ done
 fails 2 "keel: bad --set 'n=0x10' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set n=0x10
 fails 2 "keel: bad --set 'n=1e3' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set=n=1e3
 fails 2 "keel: bad --set 'n=99999999999999999999' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set n=99999999999999999999
+fails 2 "keel: bad --set 'n=1,,m=2' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set 'n=1,,m=2'
+fails 2 "keel: bad --set 'n=1,' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set 'n=1,'
+fails 2 "keel: --device wants a profile name (see keel devices)" explain gemm.c:16 --device ''
+fails 2 "keel: --host wants a profile name (see keel devices)" explain gemm.c:16 --host ''
 fails 2 "keel: bad -j '0' (want 1 to 4096)" scan -p build -j 0
 fails 2 "keel: bad -j '2x' (want 1 to 4096)" scan -p build -j2x
 fails 2 "keel: bad --size '1e3' (want 1 to 1099511627776)" report --html r.html --size 1e3
