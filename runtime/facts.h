@@ -3,20 +3,18 @@
  * program attribute database once and bound to run-time values per launch.
  *
  * rt_facts_load reads the nest rooted at a loop (file, line, col) with all
- * its inner loops, statements and accesses through the db reader, parses
- * every expression once (kx_parse) and precomputes the symbolic pieces:
- * trip counts, the inter-thread stride of each access (the linearised
- * subscript with the thread loop's iv replaced by iv + 1, minus the
- * subscript: an iteration-point difference), the per-dimension
- * differences used for footprints, the parallel loops and the GPU mapping.
- * rt_facts_bind evaluates them with the symbol values of one launch and
- * fills an rt_launch for the models.  The facts object is immutable after
- * loading, so any number of threads may bind it at once.
- *
- * Facts that later analyses will store (IPDA strides and parallel
- * verdicts, llvm-mca cycles per iteration, flop/byte summaries) are
- * derived here from schema-v1 data by the rt_fallback_* functions of
- * facts.c, one function per fact, so each can be switched to its table.
+ * its inner loops, statements and accesses through the db reader, and the
+ * launch facts keelcc stored for a launch at that loop (db/db_launch.h:
+ * parallel verdicts, the GPU mapping, per access the iteration-point
+ * differences of its linearised address and subscripts along every
+ * enclosing loop, statement cost estimates), plus llvm-mca's cycles per
+ * target CPU (db/db_mca.h).  It parses every expression once (kx_parse)
+ * and derives nothing: a database whose translation unit was written
+ * before schema v7 has no launch facts and the load fails with "recompile
+ * it with keelcc".  rt_facts_bind evaluates the expressions with the
+ * symbol values of one launch and fills an rt_launch for the models.  The
+ * facts object is immutable after loading, so any number of threads may
+ * bind it at once.
  */
 #ifndef KEEL_RUNTIME_FACTS_H
 #define KEEL_RUNTIME_FACTS_H
