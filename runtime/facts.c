@@ -1087,6 +1087,54 @@ int rt_facts_line(const rt_facts *f) { return f->line; }
 const char *rt_facts_function(const rt_facts *f) { return f->function ? f->function : "?"; }
 const char *rt_facts_label(const rt_facts *f) { return f->label ? f->label : ""; }
 
+int rt_facts_nloops(const rt_facts *f) { return f->nloops; }
+int rt_facts_naccesses(const rt_facts *f) { return f->naccs; }
+
+int rt_facts_loop_view(const rt_facts *f, int k, rt_loop_view *out)
+{
+    memset(out, 0, sizeof *out);
+    if (k < 0 || k >= f->nloops)
+        return -1;
+    const fl_loop *l = &f->loops[k];
+    out->id = l->id;
+    out->line = l->line;
+    out->col = l->col;
+    for (int p = l->parent; p >= 0; p = f->loops[p].parent)
+        out->depth++;
+    out->parallel = l->parallel;
+    out->thread = l->thread;
+    out->kernel = l->kroot;
+    if (l->trip && !(out->trip = kx_print(l->trip)))
+        return -1;
+    return 0;
+}
+
+int rt_facts_access_view(const rt_facts *f, int a, rt_access_view *out)
+{
+    memset(out, 0, sizeof *out);
+    if (a < 0 || a >= f->naccs)
+        return -1;
+    const fl_acc *ac = &f->accs[a];
+    const fl_stmt *st = &f->stmts[ac->stmt];
+    int t = f->loops[st->loop].thread_on_path;
+    out->id = ac->id;
+    out->stmt_id = st->id;
+    out->is_write = ac->is_write;
+    out->thread_line = t >= 0 ? f->loops[t].line : 0;
+    out->stmt_flops = st->flops;
+    if (ac->stride && !(out->stride = kx_print(ac->stride)))
+        return -1;
+    return 0;
+}
+
+void rt_facts_view_free(rt_loop_view *l, rt_access_view *a)
+{
+    if (l)
+        free(l->trip), l->trip = NULL;
+    if (a)
+        free(a->stride), a->stride = NULL;
+}
+
 void rt_facts_print(const rt_facts *f, const rt_launch *l, FILE *out)
 {
     fprintf(out, "loops (preorder; parallel: OpenMP loop construct, else IPDA verdict; map: GPU mapping)\n");

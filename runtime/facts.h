@@ -68,6 +68,32 @@ int rt_facts_line(const rt_facts *f);
 const char *rt_facts_function(const rt_facts *f);
 const char *rt_facts_label(const rt_facts *f);      /* "matmul", class, or "" */
 
+/* The static facts one by one, as rt_facts_print shows them (tests compare
+ * them with what `keel show` reads).  Loops in preorder (0: the launch
+ * loop), accesses and statements in the order loaded.  Text members are
+ * malloc'd: free them with rt_facts_view_free. */
+typedef struct {
+    int64_t id;                 /* loops.id */
+    int line, col, depth;       /* depth below the launch loop */
+    int parallel;               /* keelcc's offload verdict */
+    int thread, kernel;         /* GPU threads take it; a region's kernel root */
+    char *trip;                 /* trip count text, NULL: unknown */
+} rt_loop_view;
+typedef struct {
+    int64_t id;                 /* accesses.id */
+    int64_t stmt_id;            /* statements.id */
+    int is_write;
+    int thread_line;            /* line of the thread loop of its path, 0: none */
+    char *stride;               /* along that loop, NULL: none / irregular */
+    double stmt_flops;          /* its statement's flops per execution */
+} rt_access_view;
+int rt_facts_nloops(const rt_facts *f);
+int rt_facts_naccesses(const rt_facts *f);
+/* 0, or -1 when out of range or out of memory. */
+int rt_facts_loop_view(const rt_facts *f, int k, rt_loop_view *out);
+int rt_facts_access_view(const rt_facts *f, int a, rt_access_view *out);
+void rt_facts_view_free(rt_loop_view *l, rt_access_view *a);   /* either may be NULL */
+
 /* Print the static facts (loops, parallel verdicts, mapping, accesses with
  * their stride expressions) and, when l is not NULL, the bound accesses
  * with their classes; for `keel explain`. */
