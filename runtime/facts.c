@@ -355,59 +355,75 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The launch facts keelcc stored for the nest (db_launch.h): per loop its
- * parallel verdict and GPU role, per access its strides along every
- * enclosing loop, per statement its cost estimates.  Nothing is derived
- * here: a database without them was written by an older keelcc. */
-static int find_loop(const rt_facts *f, int64_t id)
+/* ---- the launch facts keelcc stored for the nest (db_launch.h) ---------
+ * Per loop its parallel verdict and GPU role, per access its strides along
+ * every enclosing loop, per statement its cost estimates.  Nothing is
+ * derived here: a nest without them was written by an older keelcc (or its
+ * analysis failed) and does not load. */
+
+/* Ids to indices: (id, index) pairs sorted by id, searched per row (a
+ * nest of thousands of accesses has tens of thousands of stride rows). */
+typedef struct {
+    int64_t id;
+    int index;
+} id_index;
+
+static int cmp_id(const void *a, const void *b)
 {
-    for (int k = 0; k < f->nloops; k++)
-        if (f->loops[k].id == id)
-            return k;
-    return -1;
+    int64_t x = ((const id_index *)a)->id, y = ((const id_index *)b)->id;
+    return x < y ? -1 : x > y;
 }
 
-static int launch_loop_row(void *ctx, const db_launch_loop *r)
+static int find_id(const id_index *v, int n, int64_t id)
 {
-    rt_facts *f = ctx;
-    int k = find_loop(f, r->loop_id);
+    id_index key = { id, 0 };
+    const id_index *hit = bsearch(&key, v, (size_t)n, sizeof *v, cmp_id);
+    return hit ? hit->index : -1;
+}
+
+typedef struct {
+    rt_facts *f;
+    id_index *loops, *accs, *stmts;
+} launch_ctx;
+
+static int launch_loop_row(void *vctx, const db_launch_loop *r)
+{
+    launch_ctx *c = vctx;
+    int k = find_id(c->loops, c->f->nloops, r->loop_id);
     if (k >= 0) {
-        f->loops[k].parallel = r->parallel;
-        f->loops[k].thread = r->thread;
-        f->loops[k].kroot = r->kernel;
+        c->f->loops[k].parallel = r->parallel;
+        c->f->loops[k].thread = r->thread;
+        c->f->loops[k].kroot = r->kernel;
     }
     return 0;
 }
 
-static int launch_stride_row(void *ctx, const db_launch_stride *r)
+
+static int launch_stride_row(void *vctx, const db_launch_stride *r)
 {
-    rt_facts *f = ctx;
-    int k = find_loop(f, r->loop_id);
-    if (k < 0 || !f->loops[k].iv)
+    launch_ctx *c = vctx;
+    rt_facts *f = c->f;
+    int k = find_id(c->loops, f->nloops, r->loop_id), a = find_id(c->accs, f->naccs, r->access_id);
+    if (k < 0 || a < 0 || !f->loops[k].iv)
         return 0;
-    for (int a = 0; a < f->naccs; a++) {
-        fl_acc *ac = &f->accs[a];
-        if (ac->id != r->access_id)
-            continue;
-        if (r->dim < -1 || r->dim >= ac->ndims)
-            return 0;
-        kx_expr **slot = r->dim < 0 ? &ac->lin[k] : &ac->diff[r->dim * f->nloops + k];
-        kx_free(*slot);
-        *slot = parse_or_null(r->stride);
-        return r->stride && !*slot ? 1 : 0;      /* 1: unparsable or out of memory */
-    }
-    return 0;
+    fl_acc *ac = &f->accs[a];
+    if (r->dim < -1 || r->dim >= ac->ndims)
+        return 0;
+    kx_expr **slot = r->dim < 0 ? &ac->lin[k] : &ac->diff[r->dim * f->nloops + k];
+    kx_free(*slot);
+    *slot = parse_or_null(r->stride);
+    return r->stride && !*slot ? 1 : 0;      /* 1: unparsable or out of memory */
 }
 
-static int launch_cost_row(void *ctx, const db_launch_cost *r)
+static int launch_cost_row(void *vctx, const db_launch_cost *r)
 {
-    rt_facts *f = ctx;
-    for (int s = 0; s < f->nstmts; s++)
-        if (f->stmts[s].id == r->stmt_id) {
-            f->stmts[s].cpu_cycles = r->cycles;
-            f->stmts[s].gpu_insts = r->gpu_insts;
-            f->stmts[s].flops = r->flops;
-        }
+    launch_ctx *c = vctx;
+    int s = find_id(c->stmts, c->f->nstmts, r->stmt_id);
+    if (s >= 0) {
+        c->f->stmts[s].cpu_cycles = r->cycles;
+        c->f->stmts[s].gpu_insts = r->gpu_insts;
+        c->f->stmts[s].flops = r->flops;
+    }
     return 0;
 }
 
@@ -426,13 +442,33 @@ static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
         if (!ac->diff || !ac->lin)
             return snprintf(err, errlen, "out of memory"), -1;
     }
-    if (db_launch_each_loop(d, f->loops[0].id, launch_loop_row, f, err, errlen) < 0 ||
-        db_launch_each_cost(d, f->loops[0].id, launch_cost_row, f, err, errlen) < 0)
-        return -1;
-    r = db_launch_each_stride(d, f->loops[0].id, launch_stride_row, f, err, errlen);
-    if (r > 0)
+    launch_ctx c = { f, malloc(sizeof *c.loops * (size_t)(f->nloops + 1)),
+                     malloc(sizeof *c.accs * (size_t)(f->naccs + 1)),
+                     malloc(sizeof *c.stmts * (size_t)(f->nstmts + 1)) };
+    if (!c.loops || !c.accs || !c.stmts) {
+        free(c.loops), free(c.accs), free(c.stmts);
+        return snprintf(err, errlen, "out of memory"), -1;
+    }
+    for (int k = 0; k < f->nloops; k++)
+        c.loops[k] = (id_index){ f->loops[k].id, k };
+    qsort(c.loops, (size_t)f->nloops, sizeof *c.loops, cmp_id);
+    for (int a = 0; a < f->naccs; a++)
+        c.accs[a] = (id_index){ f->accs[a].id, a };
+    for (int s = 0; s < f->nstmts; s++)
+        c.stmts[s] = (id_index){ f->stmts[s].id, s };
+    qsort(c.accs, (size_t)f->naccs, sizeof *c.accs, cmp_id);
+    qsort(c.stmts, (size_t)f->nstmts, sizeof *c.stmts, cmp_id);
+    r = 0;
+    if (db_launch_each_loop(d, f->loops[0].id, launch_loop_row, &c, err, errlen) < 0 ||
+        db_launch_each_cost(d, f->loops[0].id, launch_cost_row, &c, err, errlen) < 0)
+        r = -1;
+    else if ((r = db_launch_each_stride(d, f->loops[0].id, launch_stride_row, &c, err,
+                                        errlen)) > 0) {
         snprintf(err, errlen, "a stored stride does not parse (or out of memory)");
-    return r ? -1 : 0;
+        r = -1;
+    }
+    free(c.loops), free(c.accs), free(c.stmts);
+    return r;
 }
 
 /* Thread loop of each access's path, its stride along it, the symbols. */
@@ -536,8 +572,8 @@ int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
             rc = -1;
         } else if ((x = bind_launch(d, f, err, errlen)) != 0) {
             if (x > 0)
-                snprintf(err, errlen, "%s:%d: no launch facts (written by an older keelcc): "
-                         "recompile it with keelcc", f->file ? f->file : file, line);
+                snprintf(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
+                         "its analysis failed): recompile it with keelcc", f->file ? f->file : file, line);
             rt_facts_free(f);
             rc = -1;
         } else if (analyse(f)) {
