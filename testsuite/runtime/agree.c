@@ -14,10 +14,10 @@
  *              is the one show names;
  *   strides    each access's stride along its thread loop, as text;
  *   counts     each statement's flops (show: fadd + fmul + fdiv + fmath).
- * Every mismatch is printed; the exit status is 1 on any, or when fewer
- * than MIN_NESTS nests were compared.
+ * Every mismatch is printed; the exit status is 1 on any, or when the
+ * number of nests compared is not NESTS.
  *
- *   agree DB MIN_NESTS
+ *   agree DB NESTS
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +69,7 @@ static int same(const char *a, const char *b)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: agree DB MIN_NESTS\n");
+        fprintf(stderr, "usage: agree DB NESTS\n");
         return 2;
     }
     char err[512];
@@ -175,8 +175,8 @@ int main(int argc, char **argv)
         free(v.file[r]);
     free(v.file), free(v.line), free(v.col);
     db_close(d);
-    if (nests < atoi(argv[2])) {
-        printf("FAIL: %d nests, want at least %s\n", nests, argv[2]);
+    if (nests != atoi(argv[2])) {
+        printf("FAIL: %d nests, want %s\n", nests, argv[2]);
         return 1;
     }
     return fails ? 1 : 0;
