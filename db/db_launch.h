@@ -5,9 +5,9 @@
  * nest, per access the iteration-point differences along every enclosing
  * loop, per statement the static cost estimates.
  *
- * Writers call the db_launch_add_* functions inside the translation unit's
- * transaction (db_begin_tu .. db_commit_tu).  Readers: one call per table
- * per nest.  Errors as in db.h.
+ * Writers use a db_launch_writer inside the translation unit's transaction
+ * (db_begin_tu .. db_commit_tu).  Readers: one call per table per nest.
+ * Errors as in db.h.
  */
 #ifndef KEEL_DB_LAUNCH_H
 #define KEEL_DB_LAUNCH_H
@@ -19,14 +19,20 @@
 
 /* ---- writer -------------------------------------------------------------- */
 
-int db_launch_add(db *d, int64_t loop_id, int region, int omp_target, char *err, size_t errlen);
-int db_launch_add_loop(db *d, int64_t launch_id, int64_t loop_id, int parallel, int thread,
-                       int kernel, char *err, size_t errlen);
+/* Inside the TU's transaction: open a writer (its statements prepared
+ * once), add rows, close it before the commit. */
+typedef struct db_launch_writer db_launch_writer;
+int db_launch_writer_open(db *d, db_launch_writer **w, char *err, size_t errlen);
+void db_launch_writer_close(db_launch_writer *w);     /* NULL is fine */
+int db_launch_add(db_launch_writer *w, int64_t loop_id, int region, int omp_target,
+                  char *err, size_t errlen);
+int db_launch_add_loop(db_launch_writer *w, int64_t launch_id, int64_t loop_id, int parallel,
+                       int thread, int kernel, char *err, size_t errlen);
 /* dim -1: the linearised address; stride NULL: unknown. */
-int db_launch_add_stride(db *d, int64_t access_id, int64_t loop_id, int dim,
+int db_launch_add_stride(db_launch_writer *w, int64_t access_id, int64_t loop_id, int dim,
                          const char *stride, char *err, size_t errlen);
-int db_launch_set_stmt_cost(db *d, int64_t stmt_id, double cycles, double gpu_insts,
-                            double flops, char *err, size_t errlen);
+int db_launch_set_stmt_cost(db_launch_writer *w, int64_t stmt_id, double cycles,
+                            double gpu_insts, double flops, char *err, size_t errlen);
 
 /* ---- reader -------------------------------------------------------------- */
 

@@ -279,25 +279,29 @@ static int store_analyses(db *d, const ir_tu *tu, const store_analysis *an,
 static int store_launch(db *d, const launch_result *lr, const int64_t *loop_ids,
                         const int64_t *stmt_ids, const int64_t *acc_ids, char *err, size_t errlen)
 {
+    db_launch_writer *w;
+    if (db_launch_writer_open(d, &w, err, errlen) != 0)
+        return -1;
     int rc = 0;
     for (int root = 0; root < lr->nloops && rc == 0; root++) {
         const launch_nest *n = &lr->nests[root];
-        rc = db_launch_add(d, loop_ids[root], n->region, n->omp_target, err, errlen);
+        rc = db_launch_add(w, loop_ids[root], n->region, n->omp_target, err, errlen);
         for (int i = 0; i < n->nroles && rc == 0; i++) {
             const launch_role *r = &n->roles[i];
-            rc = db_launch_add_loop(d, loop_ids[root], loop_ids[r->loop], lr->parallel[r->loop],
+            rc = db_launch_add_loop(w, loop_ids[root], loop_ids[r->loop], lr->parallel[r->loop],
                                     r->thread, r->kernel, err, errlen);
         }
     }
     for (int a = 0; a < lr->naccs && rc == 0; a++)
         for (int i = 0; i < lr->nstrides[a] && rc == 0; i++) {
             const launch_stride *s = &lr->strides[a][i];
-            rc = db_launch_add_stride(d, acc_ids[a], loop_ids[s->loop], s->dim, s->stride,
+            rc = db_launch_add_stride(w, acc_ids[a], loop_ids[s->loop], s->dim, s->stride,
                                       err, errlen);
         }
     for (int s = 0; s < lr->nstmts && rc == 0; s++)
-        rc = db_launch_set_stmt_cost(d, stmt_ids[s], lr->costs[s].cycles, lr->costs[s].gpu_insts,
+        rc = db_launch_set_stmt_cost(w, stmt_ids[s], lr->costs[s].cycles, lr->costs[s].gpu_insts,
                                      lr->costs[s].flops, err, errlen);
+    db_launch_writer_close(w);
     return rc;
 }
 
