@@ -1,5 +1,5 @@
 /*
- * db_launch.h -- launch facts (schema v7, db/SCHEMA.md "Launch facts"):
+ * db_launch.h -- launch facts (schema v8, db/SCHEMA.md "Launch facts"):
  * what libkeelrt's models read about a nest launched at a loop, as keelcc
  * stored it (analysis/launch.h): per launch root the GPU mapping of its
  * nest, per access the iteration-point differences along every enclosing
@@ -53,7 +53,7 @@ typedef struct {
 } db_launch_cost;
 
 /* The launch row of loop_id: 0 with *region and *omp_target, 1 when keelcc
- * stored none (the TU was written by a keelcc older than schema v7), -1. */
+ * stored none (the TU was written by a keelcc older than schema v8), -1. */
 int db_launch_get(db *d, int64_t loop_id, int *region, int *omp_target, char *err, size_t errlen);
 
 /* Every loop of the nest launched at launch_id, every stride of its

@@ -283,7 +283,19 @@ const char *const db_migrations[] = {
     "ALTER TABLE loops ADD COLUMN region_line INTEGER NOT NULL DEFAULT 0;\n"
     "PRAGMA user_version = 6;\n",
 
-    /* 6 -> 7: one model (issue 11): what libkeelrt's models need, stored by
+    /* 6 -> 7: bandwidth per access pattern and footprint measured by
+     * `keel calibrate` (PMaC machine profile, issue 12 item 3) */
+    "CREATE TABLE host_bandwidth(\n"
+    "  calibration_id INTEGER NOT NULL REFERENCES host_calibration(id) ON DELETE CASCADE,\n"
+    "  pattern        TEXT NOT NULL CHECK (pattern IN ('unit', 'strided', 'column', 'gather')),\n"
+    "  footprint      REAL NOT NULL,\n"
+    "  threads        INTEGER NOT NULL,\n"
+    "  bytes_per_s    REAL NOT NULL,\n"
+    "  PRIMARY KEY(calibration_id, pattern, footprint, threads)\n"
+    ") WITHOUT ROWID;\n"
+    "PRAGMA user_version = 7;\n",
+
+    /* 7 -> 8: one model (issue 11): what libkeelrt's models need, stored by
      * keelcc per launch root, per access and enclosing loop, per statement.
      * Rows of TUs written before this version are absent: the runtime asks
      * for a recompile (SCHEMA.md "Launch facts"). */
@@ -312,7 +324,7 @@ const char *const db_migrations[] = {
     "ALTER TABLE statements ADD COLUMN est_cycles REAL;\n"
     "ALTER TABLE statements ADD COLUMN est_gpu_insts REAL;\n"
     "ALTER TABLE statements ADD COLUMN flops REAL;\n"
-    "PRAGMA user_version = 7;\n",
+    "PRAGMA user_version = 8;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

@@ -247,6 +247,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->mcpu = (env = getenv("KEEL_MCPU")) && *env ? env : NULL;
     o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
+    int inputs = 0;    /* files, -, -l, -Wl, @file: without any, clang links nothing */
     const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
 
     push(&o->ncc, &o->cc, o->compiler);
@@ -263,6 +264,7 @@ static int parse_args(int argc, char **argv, options *o)
         const char *a = args.arg[i - 1];
         int from_rsp = args.rsp[i - 1];
         if (a[0] == '@' && a[1] && !from_rsp) {
+            inputs++;
             push(&o->ncc, &o->cc, a);      /* the compiler reads it itself */
             continue;
         }
@@ -304,6 +306,8 @@ static int parse_args(int argc, char **argv, options *o)
         if (!from_rsp)
             push(&o->ncc, &o->cc, a);
 
+        if (strcmp(a, "-Xlinker") == 0 || strncmp(a, "-l", 2) == 0 || strncmp(a, "-Wl,", 4) == 0)
+            inputs++;
         if (cc_in_list(cc_value_options, a) && i + 1 < argc) {
             const char *v = args.arg[i++];
             if (!args.rsp[i - 1])
@@ -322,6 +326,7 @@ static int parse_args(int argc, char **argv, options *o)
             continue;
         }
         if (a[0] != '-' || strcmp(a, "-") == 0) {
+            inputs++;
             if (strcmp(a, "-") != 0 && (lang_c == 1 || (lang_c == -1 && has_suffix(a, ".c"))))
                 push(&o->nsources, &o->sources, a);
             continue;
@@ -352,7 +357,7 @@ static int parse_args(int argc, char **argv, options *o)
      * loops under directives visible: plugin/walker.c). */
     if (openmp)
         push(&o->nclang, &o->clang, openmp);
-    o->links = o->compiles && !o->c_or_s;
+    o->links = o->compiles && !o->c_or_s && inputs > 0;
     return 0;
 }
 
@@ -853,6 +858,8 @@ static void add_runtime_link(options *o, const char *lib)
         push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide");
         push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report");
         push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report_const");
+        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_begin");
+        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_done");
     }
     push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
     push(&o->ncc, &o->cc, "-lsqlite3");

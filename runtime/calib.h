@@ -30,5 +30,10 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
  * beyond the work, per barrier; threads the runtime used.  Returns -1 when
  * built without OpenMP. */
 int rt_calibrate_omp(double *fork_ns, double *sched_ns, double *barrier_ns, int *threads);
+/* Bandwidth per access pattern (unit, strided, column, gather) at
+ * RT_BW_POINTS footprints, one thread and all threads (PMaC machine
+ * profile; calib_omp.c); `line` is the cache line the bytes are counted in.
+ * Fills c->bw_*; -1 when the arrays cannot be allocated. */
+int rt_calibrate_patterns(rt_calibration *c, double line);
 
 #endif

@@ -957,6 +957,21 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
             T = wset[q] <= cap ? fmin(rep, footprint_bytes(f, a, &c, trip, lin, q, line)) : rep;
         }
         out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
+        /* its reference type for a calibrated host (PMaC, model.c): the
+         * stride along the innermost loop that moves it -- irregular: a
+         * gather; a line or more apart: a column walk; 1: unit; else strided */
+        {
+            int pat = RT_PAT_UNIT;
+            for (int q = li; q >= 0; q = f->loops[q].parent) {
+                double v = lin[a * nl + q];
+                if (v == 0)
+                    continue;
+                pat = v < 0 ? RT_PAT_GATHER : v * e >= line ? RT_PAT_COLUMN
+                    : v == 1 ? RT_PAT_UNIT : RT_PAT_STRIDED;
+                break;
+            }
+            out->cpu_bytes_pat[pat] += wf * T / (out->steps > 0 ? out->steps : 1);
+        }
         /* GPU: 32-byte sectors per warp request.  A team-uniform address
          * is one request shared by every warp: its footprint.  Otherwise a
          * warp moves min(32, |stride| x elem / sector) sectors per thread

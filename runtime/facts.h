@@ -10,7 +10,7 @@
  * enclosing loop, statement cost estimates), plus llvm-mca's cycles per
  * target CPU (db/db_mca.h).  It parses every expression once (kx_parse)
  * and derives nothing: a database whose translation unit was written
- * before schema v7 has no launch facts and the load fails with "recompile
+ * before schema v8 has no launch facts and the load fails with "recompile
  * it with keelcc".  rt_facts_bind evaluates the expressions with the
  * symbol values of one launch and fills an rt_launch for the models.  The
  * facts object is immutable after loading, so any number of threads may

@@ -209,9 +209,10 @@ fails 1 "keel: other.db: not a keel database" loops other.db
 fails 1 "keel: zero.db: not a keel database" loops zero.db
 cp keel.db future.db
 V=$(sqlite3 keel.db "pragma user_version")   # this keel's schema version
-sqlite3 future.db "pragma user_version = 99"
-fails 1 "keel: future.db: database schema version 99 is newer than this keel ($V)" loops future.db
-fails 1 "keel: future.db: database schema version 99 is newer than this keel ($V)" show gemm.c:16 future.db
+F=$((V + 1))
+sqlite3 future.db "pragma user_version = $F"
+fails 1 "keel: future.db: database schema version $F is newer than this keel ($V)" loops future.db
+fails 1 "keel: future.db: database schema version $F is newer than this keel ($V)" show gemm.c:16 future.db
 "$MKDB" two.db "$tmp/a" && "$MKDB" two.db "$tmp/b" || bad "mkdb two.db"
 fails 2 "keel: gemm.c:16 is ambiguous: $tmp/a/gemm.c and $tmp/b/gemm.c match (give more of the path)" show gemm.c:16 two.db
 succeeds show b/gemm.c:16 two.db

@@ -168,7 +168,8 @@ int main(void)
     path_in(p, sizeof p, "old.db");
     CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
     db_close(d);
-    sql(p, "DROP TABLE access_strides; DROP TABLE loop_dependences; DROP TABLE decisions;"
+    sql(p, "DROP TABLE host_bandwidth;"
+           " DROP TABLE access_strides; DROP TABLE loop_dependences; DROP TABLE decisions;"
            " DROP TABLE host_calibration; DROP TABLE idiom_instances; DROP TABLE loop_classes;"
            " DROP TABLE loop_counts; DROP TABLE loop_footprints; DROP TABLE mca_results;"
            " DROP TABLE mca_cache; ALTER TABLE loops DROP COLUMN gpu_map;"
