@@ -9,6 +9,7 @@
  */
 #include "parallel.h"
 
+#include "launch.h"
 #include "omp.h"
 
 #include <stdio.h>
@@ -1011,29 +1012,6 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
     }
 }
 
-/* Is loop k a thread loop of its OpenMP construct's GPU mapping
- * (analysis/omp.h: the fastest thread index clang's offload gives it)? */
-static int omp_pragma(const ir_tu *tu, const int *roles, int k)
-{
-    return roles && omp_is_thread_loop(tu, roles, k);
-}
-
-/* Mark thread loops under L (see parallel.h). */
-static void pick_threads(const ir_tu *tu, int L, par_result *r, const int *roles)
-{
-    int has_omp = 0;
-    for (int k = L; k < tu->nloops; k++)
-        if (inside(tu, k, L) && omp_pragma(tu, roles, k))
-            has_omp = 1;
-    if (omp_pragma(tu, roles, L) || (!has_omp && r->loops[L].verdict == PAR_PARALLEL)) {
-        r->loops[L].thread_loop = 1;
-        return;
-    }
-    for (int k = L + 1; k < tu->nloops; k++)
-        if (tu->loops[k].parent == L)
-            pick_threads(tu, k, r, roles);
-}
-
 static int add_summary(char *buf, size_t cap, const char *label, int count)
 {
     size_t n = strlen(buf);
@@ -1142,14 +1120,36 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         free(roles);
         roles = NULL;   /* no OpenMP mapping: keel's own choice */
     }
+    /* thread loops: the GPU mapping of each outermost nest, the rule the
+     * runtime's models use (analysis/launch.h) */
+    int *par = malloc(sizeof *par * (size_t)(tu->nloops + 1));
+    unsigned char *thr = calloc((size_t)tu->nloops + 1, 1);
+    unsigned char *ker = calloc((size_t)tu->nloops + 1, 1);
+    if (!par || !thr || !ker) {
+        free(par), free(thr), free(ker), free(roles);
+        free(c.il);
+        free(c.refs);
+        if (c.isl)
+            isl_ctx_free(c.isl);
+        par_free(r);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     for (int l = 0; l < tu->nloops; l++)
-        if (tu->loops[l].parent < 0)
-            pick_threads(tu, l, r, roles);
+        par[l] = launch_parallel(roles ? roles[l] : 0, r->loops[l].verdict);
+    for (int l = 0; l < tu->nloops; l++)
+        if (tu->loops[l].parent < 0) {
+            int region;
+            launch_map(tu, roles, par, l, thr, ker, &region);
+        }
+    for (int l = 0; l < tu->nloops; l++)
+        r->loops[l].thread_loop = thr[l];
+    free(par), free(thr), free(ker);
     free(roles);
     for (int i = 0; i < c.nrefs; i++) {
         const ref_t *rf = &c.refs[i];
-        int T = -1;
-        for (int k = rf->loop; k >= 0; k = tu->loops[k].parent)
+        int T = -1;   /* the nearest thread loop around the access */
+        for (int k = rf->loop; k >= 0 && T < 0; k = tu->loops[k].parent)
             if (r->loops[k].thread_loop)
                 T = k;
         if (T < 0)
@@ -1161,8 +1161,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
                 ivs[n++] = tu->loops[k].iv;
         par_stride *ps = &r->strides[r->nstrides++];
         ps->loop = rf->loop; ps->stmt = rf->stmt; ps->acc = rf->acc; ps->thread_loop = T;
-        kx_expr *addr = ip_linearize(rf->a->ndims, rf->a->index, rf->a->nextents,
-                                     rf->a->extent);
+        kx_expr *addr = launch_linearize(rf->a);
         const ir_loop *tl = &tu->loops[T], *il = &tu->loops[rf->loop];
         ps->stride = tl->canonical ? ip_stride(addr, tl->iv, tl->step) : NULL;
         ps->cls = ip_classify(ps->stride, ivs, n);

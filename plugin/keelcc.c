@@ -414,6 +414,7 @@ typedef struct {
     ir_tu *ir;       /* NULL when the analysis failed */
     char err[512];
     mcr_result *mca; /* llvm-mca figures, NULL when the stage did not run */
+    store_analysis *an; /* the analyses' results, NULL when they failed */
 } analysed;
 
 /* ---- the llvm-mca stage (plugin/mcarun.c) ---- */
@@ -478,18 +479,28 @@ static int mca_hook(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids, ch
     return mcr_store(&mca_cfg, ctx, d, tu_id, loop_ids, err, errlen);
 }
 
+/* The pipeline's first two steps per source, with no database open:
+ * parse (walker.c: libclang -> loop IR), then analyse (store.c: IPDA,
+ * idioms, classes, counts, the runtime's launch facts).  The third step,
+ * store, is record() once the compile succeeded. */
 static void analyse(const options *o, analysed *res)
 {
     for (int i = 0; i < o->nsources; i++) {
-        char abs[PATH_MAX];
+        char abs[PATH_MAX], e2[512];
         res[i].path = strdup(realpath(o->sources[i], abs) ? abs : o->sources[i]);
         res[i].ir = NULL;
+        res[i].an = NULL;
         res[i].err[0] = '\0';
         if (walk_file(o->sources[i], o->nclang, (const char *const *)o->clang, &res[i].ir,
-                      res[i].err, sizeof res[i].err) != 0)
+                      res[i].err, sizeof res[i].err) != 0) {
             res[i].ir = NULL;
-        else if (o->dump_ir)
+            continue;
+        }
+        if (o->dump_ir)
             ir_dump(res[i].ir, stderr);
+        if (store_analyse(res[i].ir, &res[i].an, e2, sizeof e2) != 0)
+            warn(o, "%s: analysis failed, loops recorded without its results: %s",
+                 o->sources[i], e2);
     }
 }
 
@@ -515,7 +526,7 @@ static void record(const options *o, analysed *res)
         };
         if (!res[i].ir)
             warn(o, "%s: analysis skipped: %s", o->sources[i], res[i].err);
-        if (store_tu_with(d, res[i].ir, &row, res[i].mca ? mca_hook : NULL, res[i].mca,
+        if (store_tu_with(d, res[i].ir, res[i].an, &row, res[i].mca ? mca_hook : NULL, res[i].mca,
                           err, sizeof err) != 0)
             warn(o, "%s: loops not recorded: %s", o->sources[i], err);
     }
@@ -951,6 +962,7 @@ int main(int argc, char **argv)
     for (int i = 0; res && i < o.nsources; i++) {
         free(res[i].path);
         ir_tu_free(res[i].ir);
+        store_analysis_free(res[i].an);
         mcr_result_free(res[i].mca);
     }
     if (res && o.mca)
