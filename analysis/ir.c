@@ -75,6 +75,9 @@ void ir_tu_free(ir_tu *tu)
         free(tu->funcs[i].file);
     }
     free(tu->funcs);
+    for (int i = 0; i < tu->nnotes; i++)
+        free(tu->notes[i]);
+    free(tu->notes);
     for (int i = 0; i < tu->nloops; i++) {
         ir_loop *l = &tu->loops[i];
         free(l->file);
@@ -160,8 +163,15 @@ int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
                   int line, int col)
 {
     ir_access *a = grow(&s->acc, &s->nacc, sizeof *a);
-    if (!a)
+    if (!a) {
+        for (int d = 0; d < ndims; d++)
+            kx_free(index[d]);
+        for (int d = 0; d < nextents; d++)
+            kx_free(extent[d]);
+        free(index);
+        free(extent);
         return -1;
+    }
     a->array = dup(array);
     a->elem_size = elem_size;
     a->is_write = is_write;
@@ -188,6 +198,19 @@ int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col)
     v->line = line;
     v->col = col;
     return s->nscalars - 1;
+}
+
+int ir_add_note(ir_tu *tu, const char *text)
+{
+    char **p = grow(&tu->notes, &tu->nnotes, sizeof *p);
+    if (!p)
+        return -1;
+    *p = dup(text);
+    if (!*p) {
+        tu->nnotes--;
+        return -1;
+    }
+    return tu->nnotes - 1;
 }
 
 int ir_add_sym(ir_loop *l, const char *name)

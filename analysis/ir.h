@@ -124,6 +124,8 @@ typedef struct {
     ir_function *funcs;
     int nloops;
     ir_loop *loops;       /* pre-order */
+    int nnotes;           /* what the front end could not represent exactly */
+    char **notes;         /* ("line 12: ..."), each printed by keelcc as a warning */
 } ir_tu;
 
 ir_tu *ir_tu_new(const char *path);
@@ -137,13 +139,16 @@ int ir_add_loop(ir_tu *tu, int function, int parent, ir_loop_kind kind,
                 const char *file, int line, int col);
 int ir_add_pragma(ir_loop *l, const char *text);
 int ir_add_stmt(ir_loop *l, int line, int col, const char *text, int conditional);
-/* Takes ownership of the index and extent expressions (arrays and elements). */
+/* Takes ownership of the index and extent expressions (arrays and elements),
+ * also when it fails: they are freed then. */
 int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
                   int ndims, kx_expr **index, int nextents, kx_expr **extent,
                   int line, int col);
 int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col);
 int ir_add_call(ir_stmt *s, const char *name);
 int ir_add_sym(ir_loop *l, const char *name);
+/* Record a note (a limit the front end met, a construct it approximated). */
+int ir_add_note(ir_tu *tu, const char *text);
 
 /* Set the header of a for loop; takes ownership of lower and upper (either
  * may be NULL).  Derives canonical and the trip count:

@@ -19,6 +19,8 @@
 #include <isl/options.h>
 #include <isl/set.h>
 
+#include "util.h"
+
 typedef struct {
     int loop, stmt, acc;
     const ir_access *a;
@@ -528,27 +530,18 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
  * proved. */
 
 typedef struct {
-    char *buf;
-    size_t len, cap;
-    int bad;
-    char *params[64];
+    ku_buf s;           /* the isl text */
+    int bad;            /* not expressible (or out of memory): nothing proved */
+    char **params;      /* program symbols, P0, P1, ... (grown by ku_push) */
     int nparams;
 } sbuf;
 
 static void sb_add(sbuf *b, const char *t)
 {
-    size_t n = strlen(t);
-    if (b->bad)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->cap + n + 1) * 2;
-        char *nb = realloc(b->buf, cap);
-        if (!nb) { b->bad = 1; return; }
-        b->buf = nb;
-        b->cap = cap;
-    }
-    memcpy(b->buf + b->len, t, n + 1);
-    b->len += n;
+    if (!b->bad)
+        ku_buf_put(&b->s, t);
+    if (b->s.oom)
+        b->bad = 1;
 }
 
 /* e with the chain variables renamed (ivs[k] -> pre k) and every other
@@ -579,8 +572,12 @@ static void sb_expr(sbuf *b, const kx_expr *e, char *const *ivs, int nivs, char 
         while (p < b->nparams && strcmp(b->params[p], names[i]) != 0)
             p++;
         if (p == b->nparams) {
-            if (p == 64 || !(b->params[p] = strdup(names[i]))) { b->bad = 1; break; }
-            b->nparams++;
+            char **slot = ku_push(&b->params, &b->nparams, sizeof *slot);
+            if (!slot || !(*slot = strdup(names[i]))) {
+                b->nparams -= slot != NULL;
+                b->bad = 1;
+                break;
+            }
         }
         snprintf(nm, sizeof nm, "__isl_P%d", p);
         kx_expr *s = kx_sym(nm), *u = kx_subst(t, names[i], s);
@@ -703,7 +700,7 @@ static int exact_independent(const ctx_t *c, const ref_t *a, const ref_t *b, int
     if (!body.bad) {
         proved = 1;
         for (int dir = 0; dir < 2 && proved; dir++) {
-            sb.len = 0;
+            ku_buf_free(&sb.s);
             sb.bad = 0;
             sb_add(&sb, "[");
             for (int p = 0; p < body.nparams; p++) {
@@ -721,15 +718,16 @@ static int exact_independent(const ctx_t *c, const ref_t *a, const ref_t *b, int
             }
             snprintf(t, sizeof t, "] : __isl_A%d %s __isl_B%d", pL, dir ? ">" : "<", pL);
             sb_add(&sb, t);
-            sb_add(&sb, body.buf);
+            sb_add(&sb, body.s.s);
             sb_add(&sb, " }");
-            proved = !sb.bad && isl_empty(c->isl, sb.buf);
+            proved = !sb.bad && isl_empty(c->isl, sb.s.s);
         }
     }
     for (int p = 0; p < body.nparams; p++)
         free(body.params[p]);
-    free(body.buf);
-    free(sb.buf);
+    free(body.params);
+    ku_buf_free(&body.s);
+    ku_buf_free(&sb.s);
     return proved;
 }
 

@@ -8,7 +8,6 @@
  * the target and llvm-mca's version, looked up in the cache, and the misses
  * run through llvm-mca, at most cfg->jobs at a time.
  */
-#define _XOPEN_SOURCE 700   /* mkdtemp, strdup */
 #include "mcarun.h"
 
 #include <errno.h>
@@ -19,48 +18,30 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "ccargs.h"
 #include "mca.h"
 
 /* ---- processes ------------------------------------------------------------ */
 
-/* Start argv with stdout/stderr to files (NULL: /dev/null); pid or -1. */
+/* Start argv with stdin from /dev/null, stdout/stderr to files (NULL:
+ * /dev/null); pid or -1.  Exit statuses: ku_wait's (128 + N: signal N). */
 static pid_t spawn(char *const *argv, const char *out, const char *errf)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int fe = open(errf ? errf : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int fi = open("/dev/null", O_RDONLY);
-        if (fo < 0 || fe < 0 || fi < 0)
-            _exit(126);
-        dup2(fi, 0);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        cc_execvp(argv);
-        _exit(127);
-    }
-    return pid;
-}
-
-static int wait_status(pid_t pid)
-{
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    ku_io io = { .in = "/dev/null", .out = out ? out : "/dev/null",
+                 .err = errf ? errf : "/dev/null", .err_fd = -1 };
+    pid_t pid;
+    return cc_spawn(argv, &io, &pid) == 0 ? pid : -1;
 }
 
 /* The first line of a file, for messages. */
 static void first_line(const char *path, char *out, size_t n)
 {
-    char *t = cc_read_file(path, NULL);
+    char *t = ku_read_file(path, NULL);
     out[0] = '\0';
     if (!t)
         return;
@@ -74,6 +55,106 @@ static void first_line(const char *path, char *out, size_t n)
     memcpy(out, p, k);
     out[k] = '\0';
     free(t);
+}
+
+/* ---- llvm-mca's JSON, read by SQLite ---------------------------------------- */
+
+/* Is it JSON, with a summary view in its first code region?  Then the
+ * summary's figures (SQL NULL for a missing member). */
+static const char json_summary_sql[] =
+    "SELECT json_valid(?1),"
+    "       CASE WHEN json_valid(?1)"
+    "            THEN json_type(?1, '$.CodeRegions[0].SummaryView') IS 'object' ELSE 0 END";
+
+static const char json_figures_sql[] =
+    "SELECT json_extract(?1, '$.CodeRegions[0].SummaryView.Iterations'),"
+    "       json_extract(?1, '$.CodeRegions[0].SummaryView.TotalCycles'),"
+    "       json_extract(?1, '$.CodeRegions[0].SummaryView.BlockRThroughput'),"
+    "       json_extract(?1, '$.CodeRegions[0].SummaryView.IPC'),"
+    "       json_extract(?1, '$.CodeRegions[0].SummaryView.TotaluOps')";
+
+/* The busiest resource: ResourceUsage summed per ResourceIndex over the
+ * block, named by TargetInfo.Resources; ties go to the lower index. */
+static const char json_pressure_sql[] =
+    "WITH p AS (SELECT json_extract(value, '$.ResourceIndex') AS ri,"
+    "                  json_extract(value, '$.ResourceUsage') AS u"
+    "           FROM json_each(?1, '$.CodeRegions[0].ResourcePressureView.ResourcePressureInfo')"
+    "           WHERE typeof(json_extract(value, '$.ResourceUsage')) IN ('integer', 'real'))"
+    " SELECT r.value, SUM(p.u) AS s"
+    " FROM p JOIN json_each(?1, '$.TargetInfo.Resources') AS r ON r.key = p.ri"
+    " WHERE r.type = 'text'"
+    " GROUP BY p.ri HAVING s > 0 ORDER BY s DESC, p.ri LIMIT 1";
+
+/* Column k as a number, dflt when it is not one. */
+static double num_col(sqlite3_stmt *st, int k, double dflt)
+{
+    int t = sqlite3_column_type(st, k);
+    return t == SQLITE_INTEGER || t == SQLITE_FLOAT ? sqlite3_column_double(st, k) : dflt;
+}
+
+int mcr_parse_json(const char *json, mca_figures *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL)
+        != SQLITE_OK) {
+        ku_fail(err, errlen, "json: cannot open an in-memory database");
+        goto done;
+    }
+    if (sqlite3_prepare_v2(db, json_summary_sql, -1, &st, NULL) != SQLITE_OK
+        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
+        || sqlite3_step(st) != SQLITE_ROW) {
+        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    if (sqlite3_column_int(st, 0) != 1) {
+        ku_fail(err, errlen, "llvm-mca output is not valid JSON");
+        goto done;
+    }
+    if (sqlite3_column_int(st, 1) != 1) {
+        ku_fail(err, errlen, "llvm-mca output has no summary view");
+        goto done;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (sqlite3_prepare_v2(db, json_figures_sql, -1, &st, NULL) != SQLITE_OK
+        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
+        || sqlite3_step(st) != SQLITE_ROW) {
+        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    double iters = num_col(st, 0, 0), cycles = num_col(st, 1, -1);
+    if (iters <= 0 || cycles < 0) {
+        ku_fail(err, errlen, "llvm-mca output has no summary view");
+        goto done;
+    }
+    out->cycles_per_iter = cycles / iters;
+    out->block_rthroughput = num_col(st, 2, 0);
+    out->ipc = num_col(st, 3, 0);
+    out->uops_per_iter = num_col(st, 4, 0) / iters;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (sqlite3_prepare_v2(db, json_pressure_sql, -1, &st, NULL) != SQLITE_OK
+        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK) {
+        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        snprintf(out->resource, sizeof out->resource, "%s",
+                 (const char *)sqlite3_column_text(st, 0));
+        out->resource_cycles = sqlite3_column_double(st, 1);
+    } else if (step != SQLITE_DONE) {
+        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    rc = 0;
+done:
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rc;
 }
 
 /* ---- configuration ---------------------------------------------------------- */
@@ -111,17 +192,17 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     cfg->jobs = n < 1 ? 1 : n > 16 ? 16 : (int)n;
 
-    char dir[] = "/tmp/keelmca-XXXXXX";
+    char dir[KU_TMP_PATH];
     char *ver = NULL;
-    if (mkdtemp(dir)) {
-        char out[64], errf[64];
+    if (ku_mkdtemp(dir, sizeof dir, "keelmca-") == 0) {
+        char out[512], errf[512];
         snprintf(out, sizeof out, "%s/v", dir);
         snprintf(errf, sizeof errf, "%s/e", dir);
         char *argv[] = { cfg->mca, "--version", NULL };
         pid_t pid = spawn(argv, out, errf);
-        int st = pid < 0 ? -1 : wait_status(pid);
+        int st = pid < 0 ? -1 : ku_wait(pid);
         if (st == 0)
-            ver = cc_read_file(out, NULL);
+            ver = ku_read_file(out, NULL);
         unlink(out);
         unlink(errf);
         rmdir(dir);
@@ -149,12 +230,11 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
             tok++;
         if (!*tok)
             continue;
-        mcr_target *nt = realloc(cfg->t, sizeof *nt * (size_t)(cfg->ntargets + 1));
-        if (!nt)
+        mcr_target *t = ku_push(&cfg->t, &cfg->ntargets, sizeof *t);
+        if (!t) {
+            cfg->error = strdup("out of memory reading the target CPUs");
             break;
-        cfg->t = nt;
-        mcr_target *t = &cfg->t[cfg->ntargets++];
-        memset(t, 0, sizeof *t);
+        }
         t->vscale = 1;
         char *at = strchr(tok, '@');
         if (at) {
@@ -318,11 +398,8 @@ static const char *keep(mcr_result *r, const char *s)
 {
     if (!s)
         return NULL;
-    char **ns = realloc(r->strings, sizeof *ns * (size_t)(r->nstrings + 1));
-    if (!ns)
-        return NULL;
-    r->strings = ns;
-    return r->strings[r->nstrings++] = strdup(s);
+    char **ns = ku_push(&r->strings, &r->nstrings, sizeof *ns);
+    return ns ? *ns = strdup(s) : NULL;
 }
 
 static void set_reason(mcr_result *r, int t, int l, const char *why)
@@ -361,18 +438,18 @@ typedef struct {
 
 static void finish_job(job *j, int status, mcr_result *r)
 {
-    char *json = status == 0 ? cc_read_file(j->out, NULL) : NULL;
+    char *json = status == 0 ? ku_read_file(j->out, NULL) : NULL;
     char msg[200];
     memset(&j->figs, 0, sizeof j->figs);
     /* An unknown CPU: a warning (with default figures) or an error. */
-    char *e = cc_read_file(j->err, NULL);
+    char *e = ku_read_file(j->err, NULL);
     int unknown_cpu = e && strstr(e, "is not a recognized processor");
     free(e);
     if (unknown_cpu) {
         snprintf(j->figs.reason, sizeof j->figs.reason, "llvm-mca does not know this CPU");
     } else if (json) {
         mca_figures f;
-        if (mca_parse_json(json, &f, msg, sizeof msg) == 0) {
+        if (mcr_parse_json(json, &f, msg, sizeof msg) == 0) {
             j->figs.ok = 1;
             j->figs.cycles_per_iter = f.cycles_per_iter;
             j->figs.block_rthroughput = f.block_rthroughput;
@@ -409,7 +486,7 @@ static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *di
             snprintf(j->in, sizeof j->in, "%s/b%d.s", dir, (int)(j - jobs));
             snprintf(j->out, sizeof j->out, "%s/b%d.json", dir, (int)(j - jobs));
             snprintf(j->err, sizeof j->err, "%s/b%d.err", dir, (int)(j - jobs));
-            if (cc_write_file(j->in, j->body, strlen(j->body)) != 0) {
+            if (ku_write_file(j->in, j->body, strlen(j->body)) != 0) {
                 snprintf(j->figs.reason, sizeof j->figs.reason, "cannot write %s", j->in);
                 j->have = 1;
                 continue;
@@ -441,13 +518,13 @@ static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *di
         /* Only our own children: keelcc's compiler process is one too. */
         int reaped = 0;
         for (int k = 0; k < next; k++) {
-            int st;
+            int st = -1;
             if (jobs[k].have || jobs[k].pid <= 0)
                 continue;
-            pid_t w = waitpid(jobs[k].pid, &st, WNOHANG);
-            if (w == 0 || (w < 0 && errno == EINTR))
+            int done = ku_poll(jobs[k].pid, &st);
+            if (done == 0)
                 continue;
-            finish_job(&jobs[k], w > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : 128, r);
+            finish_job(&jobs[k], done > 0 ? st : -1, r);
             running--;
             reaped = 1;
         }
@@ -490,8 +567,8 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
         return r;
     }
 
-    char dir[] = "/tmp/keelmca-XXXXXX";
-    if (!mkdtemp(dir)) {
+    char dir[KU_TMP_PATH];
+    if (ku_mkdtemp(dir, sizeof dir, "keelmca-") != 0) {
         snprintf(msg, sizeof msg, "%s: mca: cannot create a temporary folder: %s", source, strerror(errno));
         warn(wctx, msg);
         for (int t = 0; t < cfg->ntargets; t++)
@@ -532,10 +609,10 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
         free(argv);
     }
     for (int k = 0; k < ng; k++) {
-        g[k].status = g[k].pid < 0 ? -1 : wait_status(g[k].pid);
+        g[k].status = g[k].pid < 0 ? -1 : ku_wait(g[k].pid);
         if (g[k].status == 0) {
-            g[k].asm_text = cc_read_file(g[k].asm_path, NULL);
-            g[k].yaml = cc_read_file(g[k].yaml_path, NULL);
+            g[k].asm_text = ku_read_file(g[k].asm_path, NULL);
+            g[k].yaml = ku_read_file(g[k].yaml_path, NULL);
         }
         if (!g[k].asm_text) {
             char line[512];
@@ -665,17 +742,15 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
     for (int k = 0; jobs && k < njobs; k++) {
         if (!jobs[k].have)
             continue;
-        char **nk = realloc(r->cache_key, sizeof *nk * (size_t)(r->ncache + 1));
-        int *nt = realloc(r->cache_target, sizeof *nt * (size_t)(r->ncache + 1));
-        if (nk) r->cache_key = nk;
-        if (nt) r->cache_target = nt;
-        db_mca_figs *nf = realloc(r->cache_figs, sizeof *nf * (size_t)(r->ncache + 1));
-        if (nf) r->cache_figs = nf;
+        int n1 = r->ncache, n2 = r->ncache, n3 = r->ncache;
+        char **nk = ku_push(&r->cache_key, &n1, sizeof *nk);
+        int *nt = ku_push(&r->cache_target, &n2, sizeof *nt);
+        db_mca_figs *nf = ku_push(&r->cache_figs, &n3, sizeof *nf);
         if (!nk || !nt || !nf)
-            break;
-        r->cache_key[r->ncache] = strdup(jobs[k].key);
-        r->cache_target[r->ncache] = jobs[k].target;
-        r->cache_figs[r->ncache] = jobs[k].figs;
+            break;          /* figures kept, only the cache misses them */
+        *nk = strdup(jobs[k].key);
+        *nt = jobs[k].target;
+        *nf = jobs[k].figs;
         r->ncache++;
     }
     (void)hits;

@@ -549,7 +549,9 @@ static kx_expr *opaque_expr(walker *w, kx_opkind kind, const char *name, CXCurso
 }
 
 /* Resolve a subscript chain A[i][j] into its base cursor and subscripts
- * (outermost first).  Returns the number of subscripts. */
+ * (outermost first).  Returns the number of subscripts, or -1 when there
+ * are more than MAX_DIMS (callers then record an unknown access, never a
+ * truncated one). */
 static int subscript_chain(CXCursor c, CXCursor *base, CXCursor *index)
 {
     CXCursor rev[MAX_DIMS];
@@ -559,8 +561,9 @@ static int subscript_chain(CXCursor c, CXCursor *base, CXCursor *index)
         child_list l = children(c);
         if (l.n != 2)
             break;
-        if (n < MAX_DIMS)
-            rev[n++] = l.c[1];
+        if (n == MAX_DIMS)
+            return -1;
+        rev[n++] = l.c[1];
         c = peel(l.c[0]);
     }
     *base = c;
@@ -669,6 +672,8 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
     case CXCursor_ArraySubscriptExpr: {
         CXCursor base, index[MAX_DIMS];
         int n = subscript_chain(c, &base, index);
+        if (n < 0)
+            return unknown_expr(w, c);
         char *name = base_name_of(w, base);
         kx_expr *r = opaque_expr(w, KX_LOAD, name, index, n);
         free(name);
@@ -1365,7 +1370,11 @@ static void put_access(walker *w, CXCursor c, const char *name, int elem, int mo
             ce[d] = ext[d] ? kx_copy(ext[d]) : NULL;
         int a = ir_add_access(w->stmt, name, elem < 0 ? 0 : elem, is_write, n, ci, next, ce,
                               line, col);
-        if (a >= 0) {
+        if (a < 0) {
+            w->oom = 1;         /* ci, ce freed by ir_add_access */
+            break;
+        }
+        {
             ir_access *ac = &w->stmt->acc[a];
             for (int d = 0; d < n && ac->affine; d++)
                 ac->affine = ac->index[d] && ir_is_affine_in(ac->index[d], ivs, nivs);
@@ -1413,10 +1422,38 @@ static void ptr_access(walker *w, CXCursor c, CXCursor ptr, const char *suffix, 
     scan(w, ptr, MODE_READ, 1);     /* loads inside p + e are reads */
 }
 
+/* An access with more than MAX_DIMS subscripts at c (chain: its subscript
+ * expression): recorded as an access to an unknown array, which parallel.c
+ * takes as possibly any array, with its subscripts scanned for reads and a
+ * note on the TU that keelcc prints as a warning. */
+static void too_many_subscripts(walker *w, CXCursor c, CXCursor chain, int mode)
+{
+    int line, col;
+    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    char note[160];
+    snprintf(note, sizeof note, "line %d: an access with more than %d subscripts is "
+             "recorded as an access to an unknown array", line, MAX_DIMS);
+    if (ir_add_note(w->ir, note) < 0)
+        w->oom = 1;
+    unknown_access(w, c, mode);
+    chain = peel(chain);
+    while (clang_getCursorKind(chain) == CXCursor_ArraySubscriptExpr) {
+        child_list l = children(chain);
+        if (l.n != 2)
+            break;
+        scan(w, l.c[1], MODE_READ, 1);
+        chain = peel(l.c[0]);
+    }
+}
+
 static void add_access(walker *w, CXCursor c, int mode, const char *suffix)
 {
     CXCursor base, index[MAX_DIMS];
     int n = subscript_chain(c, &base, index);
+    if (n < 0) {
+        too_many_subscripts(w, c, c, mode);
+        return;
+    }
     kx_expr *idx[MAX_DIMS] = { 0 }, *ext[MAX_DIMS] = { 0 };
     for (int d = 0; d < n; d++)
         idx[d] = to_expr(w, index[d]);
@@ -1506,6 +1543,10 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         /* p[i].x: the accessed type is the member's */
         CXCursor base, index[MAX_DIMS];
         int n = subscript_chain(cur, &base, index);
+        if (n < 0) {
+            too_many_subscripts(w, c, cur, mode);
+            return;
+        }
         kx_expr *idx[MAX_DIMS] = { 0 }, *ext[MAX_DIMS] = { 0 };
         for (int d = 0; d < n; d++)
             idx[d] = to_expr(w, index[d]);

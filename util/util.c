@@ -175,17 +175,36 @@ int ku_spawn(char *const *argv, const ku_io *io, pid_t *pid)
     return rc;
 }
 
+/* One convention for every child: exit status, or 128 + signal. */
+static int decode(int st)
+{
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    if (WIFSIGNALED(st))
+        return 128 + WTERMSIG(st);
+    return -1;
+}
+
 int ku_wait(pid_t pid)
 {
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             return -1;
-    if (WIFEXITED(st))
-        return WEXITSTATUS(st);
-    if (WIFSIGNALED(st))
-        return 128 + WTERMSIG(st);
-    return -1;
+    return decode(st);
+}
+
+int ku_poll(pid_t pid, int *status)
+{
+    int st;
+    pid_t w;
+    while ((w = waitpid(pid, &st, WNOHANG)) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (w == 0)
+        return 0;
+    *status = decode(st);
+    return 1;
 }
 
 void ku_status_text(int status, char *out, size_t n)
@@ -204,14 +223,14 @@ const char *ku_tmpdir(void)
 {
     const char *t = getenv("TMPDIR");
     struct stat st;
-    if (t && t[0] == '/' && strlen(t) < 3072 && stat(t, &st) == 0 && S_ISDIR(st.st_mode))
+    if (t && t[0] == '/' && strlen(t) < 400 && stat(t, &st) == 0 && S_ISDIR(st.st_mode))
         return t;
     return "/tmp";
 }
 
-int ku_mkstemp(char *path, size_t n, const char *prefix, const char *suffix)
+int ku_mkstemp(char *path, size_t n, const char *dir, const char *prefix, const char *suffix)
 {
-    int k = snprintf(path, n, "%s/%sXXXXXX%s", ku_tmpdir(), prefix, suffix);
+    int k = snprintf(path, n, "%s/%sXXXXXX%s", dir ? dir : ku_tmpdir(), prefix, suffix);
     if (k < 0 || (size_t)k >= n) {
         if (n)
             path[0] = '\0';

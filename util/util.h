@@ -71,15 +71,20 @@ int ku_spawn(char *const *argv, const ku_io *io, pid_t *pid);
 /* Wait for pid: its exit status 0..255, 128 + N when signal N killed it,
  * -1 when it cannot be waited for. */
 int ku_wait(pid_t pid);
+/* Has pid ended?  1 with *status (as ku_wait gives it), 0 while it runs,
+ * -1 when it cannot be waited for. */
+int ku_poll(pid_t pid, int *status);
 /* "exit status 2", "killed by signal 9 (Killed)" for a ku_wait result. */
 void ku_status_text(int status, char *out, size_t n);
 
 /* ---- temporary files ---- */
-/* $TMPDIR when it names an absolute folder of a sane length, else "/tmp". */
+/* $TMPDIR when it names an absolute folder (shorter than 400 bytes, so that
+ * paths under it fit KU_TMP_PATH), else "/tmp". */
+#define KU_TMP_PATH 448
 const char *ku_tmpdir(void);
-/* Create ku_tmpdir()/PREFIXXXXXXXSUFFIX (mode 0600); the path in path[n].
- * Returns the open descriptor, or -1 (path is then ""). */
-int ku_mkstemp(char *path, size_t n, const char *prefix, const char *suffix);
+/* Create DIR/PREFIXXXXXXXSUFFIX (mode 0600; dir NULL: ku_tmpdir()); the path
+ * in path[n].  Returns the open descriptor, or -1 (path is then ""). */
+int ku_mkstemp(char *path, size_t n, const char *dir, const char *prefix, const char *suffix);
 /* Create the folder ku_tmpdir()/PREFIXXXXXXX; 0 or -1 (path ""). */
 int ku_mkdtemp(char *path, size_t n, const char *prefix);
 

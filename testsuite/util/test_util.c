@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -90,6 +91,15 @@ static void test_spawn(const char *dir)
     char *ok[] = { "sh", "-c", "exit 3", NULL };
     CHECK_INT(ku_spawn(ok, NULL, &pid), 0);
     CHECK_INT(ku_wait(pid), 3);
+    char *slow[] = { "sh", "-c", "read x; exit 5", NULL };
+    ku_io fromnull = { .in = "/dev/null", .err_fd = -1 };
+    CHECK_INT(ku_spawn(slow, &fromnull, &pid), 0);
+    int pst = -7, polled;
+    while ((polled = ku_poll(pid, &pst)) == 0)
+        nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+    CHECK_INT(polled, 1);
+    CHECK_INT(pst, 5);
+    CHECK_INT(ku_poll(pid, &pst), -1);   /* reaped already */
     char *sig[] = { "sh", "-c", "kill -9 $$", NULL };
     CHECK_INT(ku_spawn(sig, NULL, &pid), 0);
     int st = ku_wait(pid);
@@ -150,7 +160,7 @@ static void test_tmp(void)
     setenv("TMPDIR", dir, 1);
     CHECK_STR(ku_tmpdir(), dir);
     char path[600];
-    int fd = ku_mkstemp(path, sizeof path, "keel-", ".c");
+    int fd = ku_mkstemp(path, sizeof path, NULL, "keel-", ".c");
     CHECK(fd >= 0);
     CHECK(strncmp(path, dir, strlen(dir)) == 0);
     CHECK_STR(path + strlen(path) - 2, ".c");
@@ -160,7 +170,7 @@ static void test_tmp(void)
     close(fd);
     unlink(path);
     char tiny[8];
-    CHECK_INT(ku_mkstemp(tiny, sizeof tiny, "keel-", ".c"), -1);
+    CHECK_INT(ku_mkstemp(tiny, sizeof tiny, NULL, "keel-", ".c"), -1);
     CHECK_STR(tiny, "");
     test_spawn(dir);
     unsetenv("TMPDIR");
@@ -177,7 +187,7 @@ static void test_msg(void)
     CHECK_INT(ku_fail(NULL, 0, "%s", "nowhere"), -1);
     /* the printer: one line on stderr, warnings silenced by ku_quiet */
     char path[512];
-    int fd = ku_mkstemp(path, sizeof path, "keel-msg-", "");
+    int fd = ku_mkstemp(path, sizeof path, "/tmp", "keel-msg-", "");
     CHECK(fd >= 0);
     fflush(stderr);
     int saved = dup(2);
