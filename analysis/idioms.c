@@ -31,6 +31,7 @@
  *              output variable and is only a reduction).                -> R
  */
 #include "idioms.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -144,16 +145,11 @@ static idiom_instance *add(ctx *c, idiom_kind kind, int loop, int sl, int si,
                            const char *fmt, ...)
 {
     idiom_result *r = c->r;
-    if (r->n == r->cap) {
-        int cap = r->cap ? 2 * r->cap : 32;
-        idiom_instance *v = realloc(r->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            c->failed = 1;
-            return NULL;
-        }
-        r->v = v;
-        r->cap = cap;
+    if (!ku_push(&r->v, &r->n, sizeof *r->v)) {
+        c->failed = 1;
+        return NULL;
     }
+    r->n--;     /* counted below, once filled */
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);

@@ -9,20 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 /* Grow *arr (elements of `size` bytes, count *n) by one zeroed element and
- * return it.  Arrays here hold tens of records, so a realloc per append is
- * simpler than tracking a capacity and costs nothing measurable. */
+ * return it (util.h's ku_push: every IR array is grown by it alone). */
 static void *grow(void *arr_p, int *n, size_t size)
 {
-    void **arr = arr_p;
-    void *p = realloc(*arr, (size_t)(*n + 1) * size);
-    if (!p)
-        return NULL;
-    *arr = p;
-    char *elem = (char *)p + (size_t)*n * size;
-    memset(elem, 0, size);
-    (*n)++;
-    return elem;
+    return ku_push(arr_p, n, size);
 }
 
 static char *dup(const char *s)

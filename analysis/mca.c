@@ -64,6 +64,7 @@ typedef struct {
     char **files;         /* .file index -> realpath or NULL */
     int nfiles;
     int slash_comments;   /* AArch64 style: `//` comments, `#` immediates */
+    int oom;              /* an allocation failed: the plan fails */
 } asmtext;
 
 static void asm_free(asmtext *a)
@@ -192,7 +193,6 @@ static int asm_read(asmtext *a, const char *text, char *err, size_t errlen)
         s = nl ? nl + 1 : NULL;
     }
     a->slash_comments = strstr(text, "// -- Begin function") != NULL;
-    int bcap = 0, lcap = 0;
     for (int i = 0; i < a->nlines; i++) {
         const char *s = a->line[i], *c = comment_of(s);
         const char *t = skip_ws(s);
@@ -205,17 +205,11 @@ static int asm_read(asmtext *a, const char *text, char *err, size_t errlen)
         int fallthrough = c && strncmp(skip_ws(c), "%bb.", 4) == 0;
         if (!ll && !fallthrough)
             continue;
-        if (a->nb == bcap) {
-            bcap = bcap ? bcap * 2 : 64;
-            ablock *nb = realloc(a->b, sizeof *nb * (size_t)bcap);
-            if (!nb)
-                return ku_fail(err, errlen, "out of memory");
-            a->b = nb;
-        }
         if (a->nb)
             a->b[a->nb - 1].last = i;
-        ablock *b = &a->b[a->nb++];
-        memset(b, 0, sizeof *b);
+        ablock *b = ku_push(&a->b, &a->nb, sizeof *b);
+        if (!b)
+            return ku_fail(err, errlen, "out of memory");
         b->first = i + 1;
         b->last = a->nlines;
         b->loop = -1;
@@ -251,15 +245,10 @@ static int asm_read(asmtext *a, const char *text, char *err, size_t errlen)
         ablock *b = &a->b[bi];
         if (!b->header || !b->id[0])
             continue;
-        if (a->nl == lcap) {
-            lcap = lcap ? lcap * 2 : 16;
-            aloop *nl = realloc(a->l, sizeof *nl * (size_t)lcap);
-            if (!nl)
-                return ku_fail(err, errlen, "out of memory");
-            a->l = nl;
-        }
-        aloop *l = &a->l[a->nl];
-        memset(l, 0, sizeof *l);
+        aloop *l = ku_push(&a->l, &a->nl, sizeof *l);
+        if (!l)
+            return ku_fail(err, errlen, "out of memory");
+        a->nl--;        /* counted once filled in, below */
         snprintf(l->id, sizeof l->id, "%s", b->id);
         l->header = bi;
         l->depth = b->depth;
@@ -396,7 +385,7 @@ typedef struct {
     int full;             /* FullyUnrolled: completely unrolled */
 } remark;
 
-static int remark_add(remark **r, int *n, int *cap, const remark *x)
+static int remark_add(remark **r, int *n, const remark *x)
 {
     for (int i = 0; i < *n; i++) {
         remark *y = &(*r)[i];
@@ -407,14 +396,10 @@ static int remark_add(remark **r, int *n, int *cap, const remark *x)
             return 0;
         }
     }
-    if (*n == *cap) {
-        *cap = *cap ? *cap * 2 : 16;
-        remark *nr = realloc(*r, sizeof *nr * (size_t)*cap);
-        if (!nr)
-            return -1;
-        *r = nr;
-    }
-    (*r)[(*n)++] = *x;
+    remark *slot = ku_push(r, n, sizeof *slot);
+    if (!slot)
+        return -1;
+    *slot = *x;
     return 0;
 }
 
@@ -448,7 +433,6 @@ static int vf_value(const char *s, int vscale)
  * "RuntimeUnrolled" remarks, merged per position. */
 static int read_remarks(const char *yaml, int vscale, remark **out, int *nout)
 {
-    int cap = 0;
     *out = NULL;
     *nout = 0;
     if (!yaml)
@@ -487,7 +471,7 @@ static int read_remarks(const char *yaml, int vscale, remark **out, int *nout)
                     cur.unroll = 0;
                 if (cur.ic < 1)
                     cur.ic = 1;
-                if (remark_add(out, nout, &cap, &cur))
+                if (remark_add(out, nout, &cur))
                     return -1;
             }
             memset(&cur, 0, sizeof cur);
@@ -587,9 +571,9 @@ static int is_ancestor(const ir_tu *tu, int anc, int l)
 }
 
 /* The .loc positions in loop l's own blocks (line and column > 0). */
-static int own_locs(const asmtext *a, int l, loc **out)
+static int own_locs(asmtext *a, int l, loc **out)
 {
-    int n = 0, cap = 0;
+    int n = 0;
     *out = NULL;
     for (int bi = 0; bi < a->nb; bi++) {
         if (a->b[bi].loop != l)
@@ -601,14 +585,12 @@ static int own_locs(const asmtext *a, int l, loc **out)
             loc x;
             if (sscanf(s + 5, "%d %d %d", &x.file, &x.line, &x.col) != 3 || x.line <= 0)
                 continue;
-            if (n == cap) {
-                cap = cap ? cap * 2 : 16;
-                loc *nl = realloc(*out, sizeof *nl * (size_t)cap);
-                if (!nl)
-                    return n;
-                *out = nl;
+            loc *slot = ku_push(out, &n, sizeof *slot);
+            if (!slot) {
+                a->oom = 1;
+                return n;
             }
-            (*out)[n++] = x;
+            *slot = x;
         }
     }
     return n;
@@ -704,6 +686,12 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
         for (int l = 0; l < a.nl; l++)
             if (a.l[l].depth == d)
                 map_loop(tu, &a, l);
+    if (a.oom) {
+        mca_plan_free(p);
+        free(rm);
+        asm_free(&a);
+        return ku_fail(err, errlen, "out of memory");
+    }
 
     for (int i = 0; i < tu->nloops; i++) {
         mca_loop_plan *P = &p->loops[i];

@@ -25,6 +25,7 @@
  * (`target teams distribute parallel for` on the same loop) would be.
  */
 #include "omp.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -124,11 +125,10 @@ void omp_free(omp_directive *d)
 static int add_clause(omp_directive *d, const char *name, size_t nlen, const char *args,
                       size_t alen, int has_args)
 {
-    omp_clause *c = realloc(d->clauses, sizeof *c * (size_t)(d->nclauses + 1));
+    int n = d->nclauses;
+    omp_clause *c = ku_push(&d->clauses, &n, sizeof *c);
     if (!c)
         return -1;
-    d->clauses = c;
-    c = &d->clauses[d->nclauses];
     c->name = dupn(name, nlen);
     c->args = has_args ? dupn(args, alen) : NULL;
     if (!c->name || (has_args && !c->args)) {
