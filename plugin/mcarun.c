@@ -64,21 +64,21 @@ static void first_line(const char *path, char *out, size_t n)
 static const char json_summary_sql[] =
     "SELECT json_valid(?1),"
     "       CASE WHEN json_valid(?1)"
-    "            THEN json_type(?1, '$.CodeRegions[0].SummaryView') IS 'object' ELSE 0 END";
+    "            THEN json_type(?1, '$.CodeRegions[' || ?2 || '].SummaryView') IS 'object' ELSE 0 END";
 
 static const char json_figures_sql[] =
-    "SELECT json_extract(?1, '$.CodeRegions[0].SummaryView.Iterations'),"
-    "       json_extract(?1, '$.CodeRegions[0].SummaryView.TotalCycles'),"
-    "       json_extract(?1, '$.CodeRegions[0].SummaryView.BlockRThroughput'),"
-    "       json_extract(?1, '$.CodeRegions[0].SummaryView.IPC'),"
-    "       json_extract(?1, '$.CodeRegions[0].SummaryView.TotaluOps')";
+    "SELECT json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.Iterations'),"
+    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.TotalCycles'),"
+    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.BlockRThroughput'),"
+    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.IPC'),"
+    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.TotaluOps')";
 
 /* The busiest resource: ResourceUsage summed per ResourceIndex over the
  * block, named by TargetInfo.Resources; ties go to the lower index. */
 static const char json_pressure_sql[] =
     "WITH p AS (SELECT json_extract(value, '$.ResourceIndex') AS ri,"
     "                  json_extract(value, '$.ResourceUsage') AS u"
-    "           FROM json_each(?1, '$.CodeRegions[0].ResourcePressureView.ResourcePressureInfo')"
+    "           FROM json_each(?1, '$.CodeRegions[' || ?2 || '].ResourcePressureView.ResourcePressureInfo')"
     "           WHERE typeof(json_extract(value, '$.ResourceUsage')) IN ('integer', 'real'))"
     " SELECT r.value, SUM(p.u) AS s"
     " FROM p JOIN json_each(?1, '$.TargetInfo.Resources') AS r ON r.key = p.ri"
@@ -92,7 +92,7 @@ static double num_col(sqlite3_stmt *st, int k, double dflt)
     return t == SQLITE_INTEGER || t == SQLITE_FLOAT ? sqlite3_column_double(st, k) : dflt;
 }
 
-int mcr_parse_json(const char *json, mca_figures *out, char *err, size_t errlen)
+int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     sqlite3 *db = NULL;
@@ -105,6 +105,7 @@ int mcr_parse_json(const char *json, mca_figures *out, char *err, size_t errlen)
     }
     if (sqlite3_prepare_v2(db, json_summary_sql, -1, &st, NULL) != SQLITE_OK
         || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
+        || sqlite3_bind_int(st, 2, region) != SQLITE_OK
         || sqlite3_step(st) != SQLITE_ROW) {
         ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
         goto done;
@@ -121,6 +122,7 @@ int mcr_parse_json(const char *json, mca_figures *out, char *err, size_t errlen)
     st = NULL;
     if (sqlite3_prepare_v2(db, json_figures_sql, -1, &st, NULL) != SQLITE_OK
         || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
+        || sqlite3_bind_int(st, 2, region) != SQLITE_OK
         || sqlite3_step(st) != SQLITE_ROW) {
         ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
         goto done;
@@ -137,7 +139,8 @@ int mcr_parse_json(const char *json, mca_figures *out, char *err, size_t errlen)
     sqlite3_finalize(st);
     st = NULL;
     if (sqlite3_prepare_v2(db, json_pressure_sql, -1, &st, NULL) != SQLITE_OK
-        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK) {
+        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
+        || sqlite3_bind_int(st, 2, region) != SQLITE_OK) {
         ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
         goto done;
     }
@@ -449,7 +452,7 @@ static void finish_job(job *j, int status, mcr_result *r)
         snprintf(j->figs.reason, sizeof j->figs.reason, "llvm-mca does not know this CPU");
     } else if (json) {
         mca_figures f;
-        if (mcr_parse_json(json, &f, msg, sizeof msg) == 0) {
+        if (mcr_parse_json(json, 0, &f, msg, sizeof msg) == 0) {
             j->figs.ok = 1;
             j->figs.cycles_per_iter = f.cycles_per_iter;
             j->figs.block_rthroughput = f.block_rthroughput;
@@ -473,9 +476,143 @@ static void finish_job(job *j, int status, mcr_result *r)
     (void)r;
 }
 
-/* Run the jobs without figures, at most `width` at a time. */
+/* The llvm-mca command for target t on input `in`, into argv (8 slots). */
+static void mca_argv(const mcr_config *cfg, const mcr_target *t, char *in, char *mcpu,
+                     size_t mcpu_n, char *mtriple, size_t mtriple_n, char **argv)
+{
+    int n = 0;
+    snprintf(mcpu, mcpu_n, "-mcpu=%s", t->cpu);
+    argv[n++] = cfg->mca;
+    argv[n++] = "--json";
+    argv[n++] = mcpu;
+    if (t->triple) {
+        snprintf(mtriple, mtriple_n, "-mtriple=%s", t->triple);
+        argv[n++] = mtriple;
+    }
+    argv[n++] = in;
+    argv[n] = NULL;
+}
+
+/* The assembly comment of target t, for the region markers. */
+static const char *comment_of(const mcr_target *t)
+{
+    if (t->triple)
+        return strncmp(t->triple, "aarch64", 7) == 0 || strncmp(t->triple, "arm64", 5) == 0
+               ? "//" : "#";
+#if defined(__aarch64__)
+    return "//";
+#else
+    return "#";
+#endif
+}
+
+/* A batch: several blocks of one target in one llvm-mca process, each its
+ * own code region (`# LLVM-MCA-BEGIN bK` ... `# LLVM-MCA-END bK` in the
+ * input file; llvm-mca simulates every region on its own, so a block's
+ * figures are those of a run of its own), saving a process start-up per
+ * block.  A batch that fails as a whole hands its blocks back to one
+ * process each, so that each gets its own figures or reason. */
+typedef struct {
+    int target;
+    int *jobs, njobs;     /* indices into the job array, in region order */
+    pid_t pid;
+    char in[512], out[512], err[512];
+} batch;
+
+static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char *dir,
+                        mcr_result *r)
+{
+    batch *b = NULL;
+    int nb = 0, oom = 0;
+    for (int t = 0; t < cfg->ntargets && !oom; t++) {
+        int miss = 0;
+        for (int k = 0; k < njobs; k++)
+            miss += !jobs[k].have && jobs[k].target == t;
+        if (miss < 2)
+            continue;           /* one block: the plain path */
+        int nchunks = miss < cfg->jobs ? miss : cfg->jobs;
+        if (nchunks > miss / 2)
+            nchunks = miss / 2 > 0 ? miss / 2 : 1;   /* at least two blocks a process */
+        int first = nb;
+        for (int c = 0; c < nchunks; c++) {
+            batch *x = ku_push(&b, &nb, sizeof *x);
+            if (!x) {
+                oom = 1;
+                break;
+            }
+            x->target = t;
+        }
+        for (int k = 0, i = 0; k < njobs && !oom; k++)
+            if (!jobs[k].have && jobs[k].target == t) {
+                batch *x = &b[first + i++ % (nb - first)];
+                int *slot = ku_push(&x->jobs, &x->njobs, sizeof *slot);
+                if (!slot)
+                    oom = 1;
+                else
+                    *slot = k;
+            }
+    }
+    for (int i = 0; i < nb && !oom; i++) {
+        batch *x = &b[i];
+        const mcr_target *t = &cfg->t[x->target];
+        snprintf(x->in, sizeof x->in, "%s/batch%d.s", dir, i);
+        snprintf(x->out, sizeof x->out, "%s/batch%d.json", dir, i);
+        snprintf(x->err, sizeof x->err, "%s/batch%d.err", dir, i);
+        ku_buf text = {0};
+        const char *cm = comment_of(t);
+        for (int q = 0; q < x->njobs; q++) {
+            ku_buf_printf(&text, "%s LLVM-MCA-BEGIN b%d\n", cm, x->jobs[q]);
+            ku_buf_put(&text, jobs[x->jobs[q]].body);
+            ku_buf_printf(&text, "%s LLVM-MCA-END b%d\n", cm, x->jobs[q]);
+        }
+        char mcpu[128], mtriple[160], *argv[8];
+        mca_argv(cfg, t, x->in, mcpu, sizeof mcpu, mtriple, sizeof mtriple, argv);
+        x->pid = text.s && ku_write_file(x->in, text.s, text.len) == 0
+               ? spawn(argv, x->out, x->err) : -1;
+        ku_buf_free(&text);
+        if (x->pid > 0)
+            r->mca_runs++;
+    }
+    for (int i = 0; i < nb && !oom; i++) {
+        batch *x = &b[i];
+        int status = x->pid > 0 ? ku_wait(x->pid) : -1;
+        char *json = status == 0 ? ku_read_file(x->out, NULL) : NULL;
+        char *e = json ? ku_read_file(x->err, NULL) : NULL;
+        /* a CPU llvm-mca does not know: the plain path says so per block */
+        int ok = json && !(e && strstr(e, "is not a recognized processor"));
+        mca_figures f[1];
+        char msg[200];
+        for (int q = 0; ok && q < x->njobs; q++)
+            ok = mcr_parse_json(json, q, f, msg, sizeof msg) == 0;
+        for (int q = 0; ok && q < x->njobs; q++) {
+            job *j = &jobs[x->jobs[q]];
+            mcr_parse_json(json, q, f, msg, sizeof msg);
+            memset(&j->figs, 0, sizeof j->figs);
+            j->figs.ok = 1;
+            j->figs.cycles_per_iter = f->cycles_per_iter;
+            j->figs.block_rthroughput = f->block_rthroughput;
+            j->figs.ipc = f->ipc;
+            j->figs.uops_per_iter = f->uops_per_iter;
+            snprintf(j->figs.top_resource, sizeof j->figs.top_resource, "%s", f->resource);
+            j->figs.top_resource_cycles = f->resource_cycles;
+            j->have = 1;
+        }
+        free(json);
+        free(e);
+        unlink(x->in);
+        unlink(x->out);
+        unlink(x->err);
+    }
+    for (int i = 0; i < nb; i++)
+        free(b[i].jobs);
+    free(b);
+}
+
+/* Run the jobs without figures: first in batches, then what is left one
+ * process each, at most `width` at a time. */
 static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *dir, mcr_result *r)
 {
+    run_batches(cfg, jobs, njobs, dir, r);
     int running = 0, next = 0;
     while (next < njobs || running > 0) {
         while (next < njobs && running < cfg->jobs) {
@@ -491,19 +628,8 @@ static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *di
                 j->have = 1;
                 continue;
             }
-            char mcpu[128], mtriple[160];
-            snprintf(mcpu, sizeof mcpu, "-mcpu=%s", t->cpu);
-            char *argv[8];
-            int n = 0;
-            argv[n++] = cfg->mca;
-            argv[n++] = "--json";
-            argv[n++] = mcpu;
-            if (t->triple) {
-                snprintf(mtriple, sizeof mtriple, "-mtriple=%s", t->triple);
-                argv[n++] = mtriple;
-            }
-            argv[n++] = j->in;
-            argv[n] = NULL;
+            char mcpu[128], mtriple[160], *argv[8];
+            mca_argv(cfg, t, j->in, mcpu, sizeof mcpu, mtriple, sizeof mtriple, argv);
             j->pid = spawn(argv, j->out, j->err);
             if (j->pid < 0) {
                 snprintf(j->figs.reason, sizeof j->figs.reason, "cannot start llvm-mca");

@@ -25,34 +25,49 @@ static void test_figures(void)
         "\"TargetInfo\":{\"CPUName\":\"x\",\"Resources\":[\"P0\",\"P1\",\"P2\"]}}";
     mca_figures f;
     char err[128];
-    CHECK_INT(mcr_parse_json(json, &f, err, sizeof err), 0);
+    CHECK_INT(mcr_parse_json(json, 0, &f, err, sizeof err), 0);
     CHECK(f.cycles_per_iter == 2.67);
     CHECK(f.block_rthroughput == 2.5);
     CHECK(f.ipc == 4.5);
     CHECK(f.uops_per_iter == 15);
     CHECK_STR(f.resource, "P1");
     CHECK(f.resource_cycles == 1.5);
-    CHECK_INT(mcr_parse_json("{\"CodeRegions\":[]}", &f, err, sizeof err), -1);
+    CHECK_INT(mcr_parse_json("{\"CodeRegions\":[]}", 0, &f, err, sizeof err), -1);
     CHECK_STR(err, "llvm-mca output has no summary view");
-    CHECK_INT(mcr_parse_json("{\"CodeRegions\":[{\"SummaryView\":}]}", &f, err, sizeof err), -1);
+    CHECK_INT(mcr_parse_json("{\"CodeRegions\":[{\"SummaryView\":}]}", 0, &f, err, sizeof err), -1);
     CHECK_STR(err, "llvm-mca output is not valid JSON");
-    CHECK_INT(mcr_parse_json("", &f, err, sizeof err), -1);
+    CHECK_INT(mcr_parse_json("", 0, &f, err, sizeof err), -1);
     CHECK_STR(err, "llvm-mca output is not valid JSON");
     /* Iterations not a number: no summary; a tie between P0 and P2 goes to
      * P0; index 7 names no resource and a string usage counts nothing. */
     CHECK_INT(mcr_parse_json("{\"CodeRegions\":[{\"SummaryView\":{\"Iterations\":\"100\","
-                             "\"TotalCycles\":5}}]}", &f, err, sizeof err), -1);
+                             "\"TotalCycles\":5}}]}", 0, &f, err, sizeof err), -1);
     const char *tie =
         "{\"CodeRegions\":[{\"SummaryView\":{\"Iterations\":4,\"TotalCycles\":10},"
         "\"ResourcePressureView\":{\"ResourcePressureInfo\":["
         "{\"ResourceIndex\":2,\"ResourceUsage\":2},{\"ResourceIndex\":7,\"ResourceUsage\":9},"
         "{\"ResourceIndex\":1,\"ResourceUsage\":\"9\"},{\"ResourceIndex\":0,\"ResourceUsage\":2}]}}],"
         "\"TargetInfo\":{\"Resources\":[\"P0\",\"P1\",\"P\\u00e9\"]}}";
-    CHECK_INT(mcr_parse_json(tie, &f, err, sizeof err), 0);
+    CHECK_INT(mcr_parse_json(tie, 0, &f, err, sizeof err), 0);
     CHECK(f.cycles_per_iter == 2.5);
     CHECK(f.ipc == 0 && f.block_rthroughput == 0 && f.uops_per_iter == 0);
     CHECK_STR(f.resource, "P0");
     CHECK(f.resource_cycles == 2);
+    /* several code regions (a batch): each read by its index */
+    const char *two =
+        "{\"CodeRegions\":[{\"Name\":\"b0\",\"SummaryView\":{\"Iterations\":100,\"TotalCycles\":304}},"
+        "{\"Name\":\"b3\",\"SummaryView\":{\"Iterations\":100,\"TotalCycles\":55,\"IPC\":1.75},"
+        "\"ResourcePressureView\":{\"ResourcePressureInfo\":[{\"ResourceIndex\":1,\"ResourceUsage\":0.5}]}}],"
+        "\"TargetInfo\":{\"Resources\":[\"P0\",\"P1\"]}}";
+    CHECK_INT(mcr_parse_json(two, 1, &f, err, sizeof err), 0);
+    CHECK(f.cycles_per_iter == 0.55);
+    CHECK(f.ipc == 1.75);
+    CHECK_STR(f.resource, "P1");
+    CHECK_INT(mcr_parse_json(two, 0, &f, err, sizeof err), 0);
+    CHECK(f.cycles_per_iter == 3.04);
+    CHECK_STR(f.resource, "");
+    CHECK_INT(mcr_parse_json(two, 2, &f, err, sizeof err), -1);
+    CHECK_STR(err, "llvm-mca output has no summary view");
 }
 
 static const char *const asm_text =
