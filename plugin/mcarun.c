@@ -92,66 +92,57 @@ static double num_col(sqlite3_stmt *st, int k, double dflt)
     return t == SQLITE_INTEGER || t == SQLITE_FLOAT ? sqlite3_column_double(st, k) : dflt;
 }
 
+/* Run sql with ?1 = json, ?2 = region on db; SQLITE_ROW or SQLITE_DONE with
+ * *st (finalized first when set), else -1 with a message. */
+static int json_query(sqlite3 *db, const char *sql, const char *json, int region,
+                      sqlite3_stmt **st, char *err, size_t errlen)
+{
+    sqlite3_finalize(*st);
+    *st = NULL;
+    int step = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK
+        && sqlite3_bind_text(*st, 1, json, -1, SQLITE_STATIC) == SQLITE_OK
+        && sqlite3_bind_int(*st, 2, region) == SQLITE_OK)
+        step = sqlite3_step(*st);
+    if (step == SQLITE_ROW || step == SQLITE_DONE)
+        return step;
+    return ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+}
+
 int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
-    int rc = -1;
+    int rc = -1, step;
     if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL)
         != SQLITE_OK) {
         ku_fail(err, errlen, "json: cannot open an in-memory database");
         goto done;
     }
-    if (sqlite3_prepare_v2(db, json_summary_sql, -1, &st, NULL) != SQLITE_OK
-        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
-        || sqlite3_bind_int(st, 2, region) != SQLITE_OK
-        || sqlite3_step(st) != SQLITE_ROW) {
-        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+    if (json_query(db, json_summary_sql, json, region, &st, err, errlen) != SQLITE_ROW)
         goto done;
-    }
     if (sqlite3_column_int(st, 0) != 1) {
         ku_fail(err, errlen, "llvm-mca output is not valid JSON");
         goto done;
     }
-    if (sqlite3_column_int(st, 1) != 1) {
+    if (sqlite3_column_int(st, 1) != 1
+        || json_query(db, json_figures_sql, json, region, &st, err, errlen) != SQLITE_ROW
+        || num_col(st, 0, 0) <= 0 || num_col(st, 1, -1) < 0) {
         ku_fail(err, errlen, "llvm-mca output has no summary view");
         goto done;
     }
-    sqlite3_finalize(st);
-    st = NULL;
-    if (sqlite3_prepare_v2(db, json_figures_sql, -1, &st, NULL) != SQLITE_OK
-        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
-        || sqlite3_bind_int(st, 2, region) != SQLITE_OK
-        || sqlite3_step(st) != SQLITE_ROW) {
-        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
-        goto done;
-    }
-    double iters = num_col(st, 0, 0), cycles = num_col(st, 1, -1);
-    if (iters <= 0 || cycles < 0) {
-        ku_fail(err, errlen, "llvm-mca output has no summary view");
-        goto done;
-    }
-    out->cycles_per_iter = cycles / iters;
+    double iters = num_col(st, 0, 0);
+    out->cycles_per_iter = num_col(st, 1, -1) / iters;
     out->block_rthroughput = num_col(st, 2, 0);
     out->ipc = num_col(st, 3, 0);
     out->uops_per_iter = num_col(st, 4, 0) / iters;
-    sqlite3_finalize(st);
-    st = NULL;
-    if (sqlite3_prepare_v2(db, json_pressure_sql, -1, &st, NULL) != SQLITE_OK
-        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
-        || sqlite3_bind_int(st, 2, region) != SQLITE_OK) {
-        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+    if ((step = json_query(db, json_pressure_sql, json, region, &st, err, errlen)) < 0)
         goto done;
-    }
-    int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         snprintf(out->resource, sizeof out->resource, "%s",
                  (const char *)sqlite3_column_text(st, 0));
         out->resource_cycles = sqlite3_column_double(st, 1);
-    } else if (step != SQLITE_DONE) {
-        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
-        goto done;
     }
     rc = 0;
 done:
