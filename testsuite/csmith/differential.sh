@@ -36,6 +36,13 @@ MODES=${MODES:-report offload off}
 JOBS=${JOBS:-1}
 CSMITH_OPTS=${CSMITH_OPTS:-}
 CFLAGS="-O1 -w -I/usr/include/csmith"
+# the script changes directory: a relative KEELCC must not stop resolving
+case $KEELCC in
+    /*) ;;
+    */*) KEELCC=$(pwd)/$KEELCC ;;
+    *) KEELCC=$(command -v "$KEELCC") || { echo "differential: $1: not found"; exit 1; } ;;
+esac
+[ -x "$KEELCC" ] || { echo "differential: $KEELCC: not an executable"; exit 1; }
 command -v csmith >/dev/null 2>&1 || { echo "differential: csmith not installed (scripts/install-deps.sh)"; exit 1; }
 [ -d /usr/include/csmith ] || { echo "differential: /usr/include/csmith missing (libcsmith-dev)"; exit 1; }
 mkdir -p "$WORK" || exit 1
