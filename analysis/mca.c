@@ -164,8 +164,10 @@ static void read_file_directive(asmtext *a, const char *s)
         snprintf(joined, sizeof joined, "%s", part[np - 1]);
     if ((int)n >= a->nfiles) {
         char **f = realloc(a->files, sizeof *f * (size_t)(n + 1));
-        if (!f)
+        if (!f) {
+            a->oom = 1;         /* never a file number without its name */
             return;
+        }
         for (int i = a->nfiles; i <= n; i++)
             f[i] = NULL;
         a->files = f;
@@ -173,6 +175,8 @@ static void read_file_directive(asmtext *a, const char *s)
     }
     free(a->files[n]);
     a->files[n] = strdup(realpath(joined, real) ? real : joined);
+    if (!a->files[n])
+        a->oom = 1;
 }
 
 static int asm_read(asmtext *a, const char *text, char *err, size_t errlen)
@@ -650,9 +654,10 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
 {
     asmtext a;
     *out = NULL;
-    if (asm_read(&a, asm_text, err, errlen)) {
+    if (asm_read(&a, asm_text, err, errlen) || a.oom) {
+        int oom = a.oom;
         asm_free(&a);
-        return -1;
+        return oom ? ku_fail(err, errlen, "out of memory") : -1;
     }
     remark *rm = NULL;
     int nrm = 0;

@@ -21,11 +21,15 @@
 
 #include "util.h"
 
+/* Loop chains are held in arrays of PAR_MAX_DEPTH; par_analyze refuses a
+ * deeper nest with a message rather than analyse part of a chain. */
+#define PAR_MAX_DEPTH 64
+
 typedef struct {
     int loop, stmt, acc;
     const ir_access *a;
     ip_ref ref;
-    const ip_loop *chain[64];
+    const ip_loop *chain[PAR_MAX_DEPTH];
 } ref_t;
 
 typedef struct {
@@ -1042,6 +1046,11 @@ static char *summary(const par_result *r, int T)
 int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
 {
     *out = NULL;
+    for (int l = 0; l < tu->nloops; l++)
+        if (tu->loops[l].depth >= PAR_MAX_DEPTH)
+            return ku_fail(err, errlen, "%s:%d: loop nested %d deep: dependences not analysed "
+                           "beyond depth %d", tu->loops[l].file ? tu->loops[l].file : "?",
+                           tu->loops[l].line, tu->loops[l].depth + 1, PAR_MAX_DEPTH);
     par_result *r = calloc(1, sizeof *r);
     ctx_t c = { .tu = tu };
     int nacc = 0;
