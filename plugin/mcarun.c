@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -178,6 +179,57 @@ static const char *backend_of(const char *triple)
     return NULL;
 }
 
+/* `llvm-mca --version` (the version for the cache keys, the host CPU) costs
+ * a process start-up, about 0.1 s of CPU, on every keelcc run.  Its text is
+ * kept in ku_tmpdir()/keel-mcaver-UID-HASH, HASH over the program's resolved
+ * path, inode, size and modification time and the machine's name: a new
+ * llvm-mca or another machine gets its own file.  0 with the path, or -1
+ * (no file: run it every time). */
+static int version_path(const char *mca, char *out, size_t n)
+{
+    char path[4096] = "";
+    if (strchr(mca, '/')) {
+        snprintf(path, sizeof path, "%s", mca);
+    } else {
+        const char *p = getenv("PATH");
+        while (p && *p && !path[0]) {
+            size_t k = strcspn(p, ":");
+            snprintf(path, sizeof path, "%.*s/%s", (int)k, p, mca);
+            if (k == 0 || access(path, X_OK) != 0)
+                path[0] = '\0';
+            p += k + (p[k] == ':');
+        }
+    }
+    struct stat st;
+    struct utsname u;
+    if (!path[0] || stat(path, &st) != 0 || uname(&u) != 0)
+        return -1;
+    char id[4096 + 400];
+    snprintf(id, sizeof id, "%s|%llu|%lld|%lld.%09ld|%s", path, (unsigned long long)st.st_ino,
+             (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+             u.nodename);
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *c = (const unsigned char *)id; *c; c++)
+        h = (h ^ *c) * 1099511628211ULL;
+    int k = snprintf(out, n, "%s/keel-mcaver-%u-%016llx", ku_tmpdir(), (unsigned)getuid(),
+                     (unsigned long long)h);
+    return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
+/* The kept text when it is a plain file of ours that names a version. */
+static char *read_kept_version(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid())
+        return NULL;
+    char *t = ku_read_file(path, NULL);
+    if (t && !strstr(t, "LLVM version")) {
+        free(t);
+        t = NULL;
+    }
+    return t;
+}
+
 void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -186,9 +238,10 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     cfg->jobs = n < 1 ? 1 : n > 16 ? 16 : (int)n;
 
-    char dir[KU_TMP_PATH];
-    char *ver = NULL;
-    if (ku_mkdtemp(dir, sizeof dir, "keelmca-") == 0) {
+    char dir[KU_TMP_PATH], kept[KU_TMP_PATH];
+    int have_kept = version_path(cfg->mca, kept, sizeof kept) == 0;
+    char *ver = have_kept ? read_kept_version(kept) : NULL;
+    if (!ver && ku_mkdtemp(dir, sizeof dir, "keelmca-") == 0) {
         char out[512], errf[512];
         snprintf(out, sizeof out, "%s/v", dir);
         snprintf(errf, sizeof errf, "%s/e", dir);
@@ -197,6 +250,8 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
         int st = pid < 0 ? -1 : ku_wait(pid);
         if (st == 0)
             ver = ku_read_file(out, NULL);
+        if (ver && strstr(ver, "LLVM version") && have_kept)
+            rename(out, kept);      /* atomic: readers see all of it or nothing */
         unlink(out);
         unlink(errf);
         rmdir(dir);
