@@ -6,6 +6,7 @@
  */
 #include "ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,6 +192,24 @@ int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col)
     v->line = line;
     v->col = col;
     return s->nscalars - 1;
+}
+
+int ir_loop_within(const ir_tu *tu, int l, int anc)
+{
+    for (; l >= 0; l = tu->loops[l].parent)
+        if (l == anc)
+            return 1;
+    return 0;
+}
+
+void ir_access_text(const ir_access *a, char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "%s", a->array);
+    for (int k = 0; k < a->ndims && n < cap; k++) {
+        char *s = kx_print(a->index[k]);
+        n += (size_t)snprintf(buf + n, cap - n, "[%s]", s ? s : "?");
+        free(s);
+    }
 }
 
 int ir_add_note(ir_tu *tu, const char *text)

@@ -147,6 +147,10 @@ int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
 int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col);
 int ir_add_call(ir_stmt *s, const char *name);
 int ir_add_sym(ir_loop *l, const char *name);
+/* Is loop l the loop anc or (at any depth) inside it? */
+int ir_loop_within(const ir_tu *tu, int l, int anc);
+/* The access as text, "A[i][j - 1]", into buf (cut to cap bytes). */
+void ir_access_text(const ir_access *a, char *buf, size_t cap);
 /* Record a note (a limit the front end met, a construct it approximated). */
 int ir_add_note(ir_tu *tu, const char *text);
 

@@ -566,14 +566,6 @@ static int loop_at(const ir_tu *tu, const asmtext *a, loc x)
     return best;
 }
 
-static int is_ancestor(const ir_tu *tu, int anc, int l)
-{
-    for (int p = tu->loops[l].parent; p >= 0; p = tu->loops[p].parent)
-        if (p == anc)
-            return 1;
-    return 0;
-}
-
 /* The .loc positions in loop l's own blocks (line and column > 0). */
 static int own_locs(asmtext *a, int l, loc **out)
 {
@@ -616,7 +608,8 @@ static void map_loop(const ir_tu *tu, asmtext *a, int l)
             continue;
         int ok = 1;
         for (int c = 0; c < a->nl && ok; c++)
-            if (a->l[c].parent == l && a->l[c].map >= 0 && !is_ancestor(tu, s, a->l[c].map))
+            if (a->l[c].parent == l && a->l[c].map >= 0
+                && !(a->l[c].map != s && ir_loop_within(tu, a->l[c].map, s)))
                 ok = 0;
         if (ok && (best < 0 || tu->loops[s].depth > tu->loops[best].depth))
             best = s;

@@ -64,26 +64,6 @@ char *par_class_text(ip_class c, const kx_expr *stride)
     return t;
 }
 
-/* Is loop l inside loop anc (or anc itself)? */
-static int inside(const ir_tu *tu, int l, int anc)
-{
-    for (; l >= 0; l = tu->loops[l].parent)
-        if (l == anc)
-            return 1;
-    return 0;
-}
-
-/* "A[i][j - 1]" into buf. */
-static void access_text(const ir_access *a, char *buf, size_t cap)
-{
-    size_t n = (size_t)snprintf(buf, cap, "%s", a->array);
-    for (int k = 0; k < a->ndims && n < cap; k++) {
-        char *s = kx_print(a->index[k]);
-        n += (size_t)snprintf(buf + n, cap - n, "[%s]", s ? s : "?");
-        free(s);
-    }
-}
-
 /* Split statement text at its top-level assignment: the left side ends at
  * the first `op=`, `=` or postfix `++`/`--` outside brackets; a prefix
  * `++X`/`--X` has X as left side.  *op: '+' (+=, -=, ++, --), '*' (*=),
@@ -247,7 +227,7 @@ static int cmp_stmt(const void *x, const void *y)
 static int is_iv_in(const ir_tu *tu, int L, const char *name)
 {
     for (int l = 0; l < tu->nloops; l++)
-        if (inside(tu, l, L) && tu->loops[l].iv && strcmp(tu->loops[l].iv, name) == 0)
+        if (ir_loop_within(tu, l, L) && tu->loops[l].iv && strcmp(tu->loops[l].iv, name) == 0)
             return 1;
     return 0;
 }
@@ -259,7 +239,7 @@ static int written_in(const ir_tu *tu, int L, const char *name)
     if (is_iv_in(tu, L, name))
         return 0;
     for (int l = 0; l < tu->nloops; l++) {
-        if (!inside(tu, l, L))
+        if (!ir_loop_within(tu, l, L))
             continue;
         for (int s = 0; s < tu->loops[l].nstmts; s++)
             for (int v = 0; v < tu->loops[l].stmts[s].nscalars; v++) {
@@ -294,7 +274,7 @@ static int tainted(const ir_tu *tu, int L, const ir_access *a)
             char *end;
             long ln = m ? strtol(m + 3, &end, 10) : -1;
             if (m && *end == '\0' && m[3] && ln >= 0 && ln < tu->nloops)
-                bad = !inside(tu, L, (int)ln);
+                bad = !ir_loop_within(tu, L, (int)ln);
             else
                 bad = written_in(tu, L, names[i]);
         }
@@ -318,7 +298,7 @@ static int derived_iv(const ir_tu *tu, int L, const char *name)
         return 0;
     int steps = 0;
     for (int l = 0; l < tu->nloops; l++) {
-        if (!inside(tu, l, L))
+        if (!ir_loop_within(tu, l, L))
             continue;
         for (int s = 0; s < tu->loops[l].nstmts; s++) {
             const ir_stmt *st = &tu->loops[l].stmts[s];
@@ -447,14 +427,14 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
     const ir_tu *tu = c->tu;
     int ns = 0, result = 0;
     for (int l = 0; l < tu->nloops; l++)
-        if (inside(tu, l, L))
+        if (ir_loop_within(tu, l, L))
             ns += tu->loops[l].nstmts;
     stmt_ref *st = malloc(sizeof *st * (size_t)(ns ? ns : 1));
     if (!st)
         return 2;
     ns = 0;
     for (int l = 0; l < tu->nloops; l++)
-        if (inside(tu, l, L))
+        if (ir_loop_within(tu, l, L))
             for (int s = 0; s < tu->loops[l].nstmts; s++)
                 st[ns++] = (stmt_ref){ tu->loops[l].stmts[s].line, tu->loops[l].stmts[s].col,
                                        l, &tu->loops[l].stmts[s] };
@@ -506,7 +486,7 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
             for (int j = i + 1; j < ns && ok; j++)
                 for (int u = 0; u < st[j].s->nscalars; u++)
                     if (strcmp(st[j].s->scalars[u].name, w->name) == 0
-                        && !inside(tu, st[j].loop, st[i].loop))
+                        && !ir_loop_within(tu, st[j].loop, st[i].loop))
                         ok = 0;
             if (!ok) {
                 snprintf(reason, cap, "scalar %s (line %d) is read before it is written "
@@ -750,7 +730,7 @@ static int private_array(const ctx_t *c, int L, const ref_t *x)
     const ref_t *W = NULL;
     for (int p = 0; p < c->nrefs; p++) {
         const ref_t *r = &c->refs[p];
-        if (!inside(tu, r->loop, L) || !same_array(r->a->array, x->a->array))
+        if (!ir_loop_within(tu, r->loop, L) || !same_array(r->a->array, x->a->array))
             continue;
         if (strcmp(r->a->array, x->a->array) != 0 || tainted(tu, L, r->a) || !r->a->ndims)
             return 0;
@@ -791,14 +771,14 @@ static int private_array(const ctx_t *c, int L, const ref_t *x)
     const ir_stmt *ws = &tu->loops[W->loop].stmts[W->stmt];
     for (int p = 0; p < c->nrefs; p++) {
         const ref_t *r = &c->refs[p];
-        if (!inside(tu, r->loop, L) || r->a->is_write || !same_array(r->a->array, x->a->array))
+        if (!ir_loop_within(tu, r->loop, L) || r->a->is_write || !same_array(r->a->array, x->a->array))
             continue;
         const ir_stmt *rs = &tu->loops[r->loop].stmts[r->stmt];
         int after = rs->line > ws->line || (rs->line == ws->line && rs->col > ws->col);
         /* the innermost loop holding both, and its child loop holding W:
          * every loop from W's up to that one runs whole, unconditionally */
         int lca = W->loop;
-        while (!inside(tu, r->loop, lca))
+        while (!ir_loop_within(tu, r->loop, lca))
             lca = tu->loops[lca].parent;
         int top = W->loop, ok = 1;
         for (int l = W->loop; ok; l = tu->loops[l].parent) {
@@ -856,7 +836,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             for (int a = 0; a < cs->nacc; a++)
                 if (!cs->acc[a].is_write) {
                     char ta[96];
-                    access_text(&cs->acc[a], ta, sizeof ta);
+                    ir_access_text(&cs->acc[a], ta, sizeof ta);
                     out->verdict = PAR_SEQUENTIAL;
                     snprintf(out->reason, sizeof out->reason, "the trip count depends on data: "
                              "the condition reads %s (line %d)", ta, cs->line);
@@ -866,14 +846,14 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
         return;
     }
     for (int k = 0; k < tu->nloops; k++) {
-        if (!inside(tu, k, L))
+        if (!ir_loop_within(tu, k, L))
             continue;
         const ir_loop *m = &tu->loops[k];
         if (m->n_goto || m->n_return || (k == L && m->n_break)) {
             /* an early exit: which iterations run depends on earlier ones */
             int calls = 0;
             for (int j = 0; j < tu->nloops; j++)
-                for (int s = 0; inside(tu, j, L) && s < tu->loops[j].nstmts; s++)
+                for (int s = 0; ir_loop_within(tu, j, L) && s < tu->loops[j].nstmts; s++)
                     calls |= tu->loops[j].stmts[s].ncalls;
             if (!calls)
                 out->verdict = PAR_SEQUENTIAL;
@@ -893,11 +873,11 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
     int reduction = 0;
     for (int p = 0; p < c->nrefs && !seq[0]; p++) {
         const ref_t *a = &c->refs[p];
-        if (!inside(tu, a->loop, L))
+        if (!ir_loop_within(tu, a->loop, L))
             continue;
         for (int q = p; q < c->nrefs && !seq[0]; q++) {
             const ref_t *b = &c->refs[q];
-            if (!inside(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
+            if (!ir_loop_within(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
                 || !(a->a->is_write || b->a->is_write))
                 continue;
             if (private_array(c, L, a))
@@ -919,8 +899,8 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             if (d.kind == IP_INDEPENDENT || d.kind == IP_LOOP_INDEP)
                 continue;
             char ta[96], tb[96];
-            access_text(a->a, ta, sizeof ta);
-            access_text(b->a, tb, sizeof tb);
+            ir_access_text(a->a, ta, sizeof ta);
+            ir_access_text(b->a, tb, sizeof tb);
             /* updates X[e] op= v of one operator class commute, whatever e
              * is: an array reduction (a histogram when e is indirect) */
             int ra = reduction_ref(c, a);
@@ -980,7 +960,7 @@ static void pick_threads(const ir_tu *tu, int L, par_result *r, const int *roles
 {
     int has_omp = 0;
     for (int k = L; k < tu->nloops; k++)
-        if (inside(tu, k, L) && omp_pragma(tu, roles, k))
+        if (ir_loop_within(tu, k, L) && omp_pragma(tu, roles, k))
             has_omp = 1;
     if (omp_pragma(tu, roles, L) || (!has_omp && r->loops[L].verdict == PAR_PARALLEL)) {
         r->loops[L].thread_loop = 1;

@@ -71,13 +71,6 @@ typedef struct {
     int oom;
 } nest;
 
-static int in_nest(const ir_tu *tu, int root, int l)
-{
-    while (l >= 0 && l != root)
-        l = tu->loops[l].parent;
-    return l == root;
-}
-
 /* The loops from l out to the nest's root, innermost first, into *out
  * (malloc'd; free it); returns how many, 0 on allocation failure (n->oom). */
 static int chain(nest *n, int l, int **out)
@@ -348,7 +341,7 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
     const ir_stmt *deep = NULL;
     int deep_loop = -1, deep_depth = -1, deep_line = 0;
     for (int l = root; l < tu->nloops; l++) {
-        if (!in_nest(tu, root, l))
+        if (!ir_loop_within(tu, l, root))
             continue;
         for (int s = 0; s < tu->loops[l].nstmts; s++) {
             const ir_stmt *st = &tu->loops[l].stmts[s];
@@ -392,7 +385,7 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
      * iteration is a work unit, so every loop variable is one */
     if (n.nP == 0)
         for (int l = root; l < tu->nloops; l++)
-            if (in_nest(tu, root, l) && tu->loops[l].iv && !in_P(&n, tu->loops[l].iv))
+            if (ir_loop_within(tu, l, root) && tu->loops[l].iv && !in_P(&n, tu->loops[l].iv))
                 add_P(&n, tu->loops[l].iv);
     /* thread variable and m from the deepest statement's loops */
     const char *thread = NULL;
