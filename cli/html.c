@@ -33,7 +33,7 @@
  */
 #define _XOPEN_SOURCE 700
 
-#include "keelcmd.h"
+#include "keel.h"
 
 #include "calib.h"
 #include "db.h"
@@ -674,54 +674,51 @@ static const char css[] =
     ".tick{font-size:10px;fill:#555}.lab{font-size:12px}.roof{font-size:11px;text-anchor:end}"
     ".pt{font-size:10px}caption{text-align:left;font-style:italic}";
 
-int keel_cmd_html(int argc, char **argv, const char *default_db)
+int keel_cmd_html(int argc, char **argv)
 {
+    enum { O_HTML = 256, O_DEVICE, O_HOST, O_THREADS, O_SIZE, O_FILE, O_JSON };
+    static const struct option longs[] = {
+        { "html", required_argument, NULL, O_HTML },
+        { "device", required_argument, NULL, O_DEVICE },
+        { "host", required_argument, NULL, O_HOST },
+        { "threads", required_argument, NULL, O_THREADS },
+        { "size", required_argument, NULL, O_SIZE },
+        { "file", required_argument, NULL, O_FILE },
+        { "json", no_argument, NULL, O_JSON },
+        { 0 },
+    };
+    keel_opts op = { .cmd = "report --html", .help_cmd = "report", .longs = longs,
+                    .argc = argc, .argv = argv };
     const char *out_path = NULL, *dbpath = NULL, *file = NULL, *devlist = "h100",
                *hostname = NULL;
-    int threads = 0;
+    int threads = 0, c, npos;
     long long size = 1000;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *opts[] = { "--html", "--device", "--host", "--threads", "--size", "--file" };
-        int which = -1;
-        const char *v = NULL;
-        for (int k = 0; k < 6; k++) {
-            size_t l = strlen(opts[k]);
-            if (strncmp(a, opts[k], l) == 0 && (a[l] == 0 || a[l] == '=')) {
-                which = k;
-                if (a[l] == '=')
-                    v = a + l + 1;
-                else if (i + 1 < argc)
-                    v = argv[++i];
-                else
-                    return keel_say(2, "%s needs a value", opts[k]);
-            }
-        }
-        switch (which) {
-        case 0: out_path = v; break;
-        case 1: devlist = v; break;
-        case 2: hostname = v; break;
-        case 3:
-            if ((threads = atoi(v)) <= 0)
-                return keel_say(2, "bad --threads '%s'", v);
+    while ((c = keel_opt_next(&op)) >= 0)
+        switch (c) {
+        case O_HTML: out_path = op.arg; break;
+        case O_DEVICE: devlist = op.arg; break;
+        case O_HOST: hostname = op.arg; break;
+        case O_THREADS:     /* strict: 1 to 2^20, as keel explain --threads */
+            if (keel_opt_int("--threads", op.arg, 1, 1 << 20, &threads))
+                return 2;
             break;
-        case 4:
-            if ((size = atoll(v)) <= 0)
-                return keel_say(2, "bad --size '%s'", v);
+        case O_SIZE:
+            if (keel_parse_ll(op.arg, 1, (long long)1 << 40, &size))
+                return keel_say(2, "bad --size '%s' (want 1 to %lld)", op.arg, (long long)1 << 40);
             break;
-        case 5: file = v; break;
-        default:
-            if (a[0] == '-' && a[1])
-                return keel_say(2, "unknown option '%s' for report --html", a);
-            if (dbpath)
-                return keel_say(2, "too many arguments for report --html");
-            dbpath = a;
+        case O_FILE: file = op.arg; break;
+        case O_JSON:
+            return keel_say(2, "report --html writes HTML: --json is for keel report without"
+                               " --html");
         }
-    }
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : 2;
+    char **pos = keel_opt_rest(&op, &npos);
+    if (npos > 1)
+        return keel_say(2, "too many arguments for report --html");
     if (!out_path)
         return keel_say(2, "report --html needs FILE");
-    if (!dbpath)
-        dbpath = default_db;
+    dbpath = npos ? pos[0] : keel_default_db();
 
     /* profiles */
     const rt_profile *gpus[MAXDEV];

@@ -30,7 +30,7 @@
 #define _XOPEN_SOURCE 700   /* realpath, strdup, mkstemp */
 #define _DEFAULT_SOURCE
 
-#include "keelcmd.h"
+#include "keel.h"
 
 #include "db.h"
 #include "db_private.h"
@@ -560,41 +560,40 @@ static void progress(int tty, int done, int total, const char *what)
     fflush(stderr);
 }
 
-int keel_cmd_scan(int argc, char **argv, const char *default_db)
+int keel_cmd_scan(int argc, char **argv)
 {
-    const char *build = NULL, *dbpath = NULL;
-    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), mca = 1, force = 0;
+    enum { O_JSON = 256, O_NO_MCA, O_FORCE };
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { "no-mca", no_argument, NULL, O_NO_MCA },
+        { "force", no_argument, NULL, O_FORCE },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "scan", .shorts = "p:j:", .longs = longs, .argc = argc,
+                    .argv = argv };
+    const char *build = NULL, *dbpath;
+    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), mca = 1, force = 0, json = 0, c, npos;
     if (jobs < 1)
         jobs = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-p") == 0 || strcmp(a, "-j") == 0) {
-            if (i + 1 == argc)
-                return keel_say(2, "%s needs a value", a);
-            if (a[1] == 'p')
-                build = argv[++i];
-            else if ((jobs = atoi(argv[++i])) < 1)
-                return keel_say(2, "bad -j '%s'", argv[i]);
-        } else if (strncmp(a, "-p", 2) == 0 && a[2])
-            build = a + 2 + (a[2] == '=');
-        else if (strncmp(a, "-j", 2) == 0 && a[2]) {
-            if ((jobs = atoi(a + 2)) < 1)
-                return keel_say(2, "bad -j '%s'", a + 2);
-        } else if (strcmp(a, "--no-mca") == 0)
-            mca = 0;
-        else if (strcmp(a, "--force") == 0)
-            force = 1;
-        else if (a[0] == '-' && a[1])
-            return keel_say(2, "unknown option '%s' for scan (see keel help scan)", a);
-        else if (!dbpath)
-            dbpath = a;
-        else
-            return keel_say(2, "too many arguments for scan (see keel help scan)");
-    }
+    while ((c = keel_opt_next(&o)) >= 0)
+        switch (c) {
+        case 'p': build = o.arg[0] == '=' ? o.arg + 1 : o.arg; break;   /* -p=DIR too */
+        case 'j':
+            if (keel_opt_int("-j", o.arg, 1, 4096, &jobs))
+                return 2;
+            break;
+        case O_NO_MCA: mca = 0; break;
+        case O_FORCE: force = 1; break;
+        case O_JSON: json = 1; break;
+        }
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : 2;
+    char **pos = keel_opt_rest(&o, &npos);
+    if (npos > 1)
+        return keel_say(2, "too many arguments for scan (see keel scan --help)");
     if (!build)
         return keel_say(2, "scan needs -p BUILD_DIR (the folder of compile_commands.json)");
-    if (!dbpath)
-        dbpath = default_db;
+    dbpath = npos ? pos[0] : keel_default_db();
 
     char err[1024];
     entries es = { 0 };
@@ -713,22 +712,54 @@ int keel_cmd_scan(int argc, char **argv, const char *default_db)
         failed += es.e[i].failed;
         analysed += !es.e[i].failed && !es.e[i].skipped;
     }
-    printf("keel scan: %d C files in the compile database: %d analysed, %d unchanged (skipped),"
-           " %d failed\n", es.n, analysed, skipped, failed);
-    if (es.not_c || es.dups)
-        printf("keel scan: %d entries not C, %d repeated files (first compile used)\n", es.not_c,
-               es.dups);
-    printf("keel scan: %ld loops in %ld nests in %s\n", loops, nests, dbpath);
-    if (failed) {
-        printf("failed:\n");
-        for (int i = 0; i < es.n; i++)
-            if (es.e[i].failed)
-                printf("  %s: %s%s\n", rel(es.e[i].abs), es.e[i].reason ? es.e[i].reason : "?",
-                       es.e[i].skipped ? " (unchanged since the last scan)" : "");
+    int rc = failed ? 1 : 0;
+    if (json) {
+        keel_json *j = keel_json_new();
+        if (j) {
+            keel_json_object(j, NULL);
+            keel_json_int(j, "files", es.n);
+            keel_json_int(j, "analysed", analysed);
+            keel_json_int(j, "skipped", skipped);
+            keel_json_int(j, "failed", failed);
+            keel_json_int(j, "not_c", es.not_c);
+            keel_json_int(j, "repeated", es.dups);
+            keel_json_int(j, "loops", loops);
+            keel_json_int(j, "nests", nests);
+            keel_json_str(j, "db", dbpath);
+            keel_json_array(j, "failures");
+            for (int i = 0; i < es.n; i++)
+                if (es.e[i].failed) {
+                    keel_json_object(j, NULL);
+                    keel_json_str(j, "file", es.e[i].abs);
+                    keel_json_str(j, "reason", es.e[i].reason ? es.e[i].reason : "?");
+                    keel_json_bool(j, "unchanged", es.e[i].skipped);
+                    keel_json_end(j);
+                }
+            keel_json_end(j);
+            keel_json_end(j);
+        }
+        int jr = keel_json_print(j, stdout);
+        keel_json_free(j);
+        if (jr)
+            rc = jr;
+    } else {
+        printf("keel scan: %d C files in the compile database: %d analysed, %d unchanged"
+               " (skipped), %d failed\n", es.n, analysed, skipped, failed);
+        if (es.not_c || es.dups)
+            printf("keel scan: %d entries not C, %d repeated files (first compile used)\n",
+                   es.not_c, es.dups);
+        printf("keel scan: %ld loops in %ld nests in %s\n", loops, nests, dbpath);
+        if (failed) {
+            printf("failed:\n");
+            for (int i = 0; i < es.n; i++)
+                if (es.e[i].failed)
+                    printf("  %s: %s%s\n", rel(es.e[i].abs), es.e[i].reason ? es.e[i].reason : "?",
+                           es.e[i].skipped ? " (unchanged since the last scan)" : "");
+        }
     }
     for (int i = 0; i < es.n; i++)
         entry_free(&es.e[i]);
     free(es.e);
     db_close(d);
-    return failed ? 1 : 0;
+    return rc;
 }

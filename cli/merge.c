@@ -30,7 +30,7 @@
  */
 #define _XOPEN_SOURCE 700
 
-#include "keelcmd.h"
+#include "keel.h"
 
 #include "db.h"
 #include "db_private.h"
@@ -486,12 +486,21 @@ fail_detach:
 
 int keel_cmd_merge(int argc, char **argv)
 {
+    enum { O_JSON = 256 };
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "merge", .longs = longs, .argc = argc, .argv = argv };
+    int json = 0, c;
+    while ((c = keel_opt_next(&o)) >= 0)
+        json = 1;
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : 2;
     char err[1024], ro[PATH_MAX], ri[PATH_MAX];
+    argv = keel_opt_rest(&o, &argc);
     if (argc < 2)
-        return keel_say(2, "merge needs OUT.db and at least one IN.db (see keel --help)");
-    for (int i = 0; i < argc; i++)
-        if (argv[i][0] == '-' && argv[i][1])
-            return keel_say(2, "unknown option '%s' for merge", argv[i]);
+        return keel_say(2, "merge needs OUT.db and at least one IN.db (see keel merge --help)");
     /* Every input must be a readable keel database of this schema. */
     for (int i = 1; i < argc; i++) {
         db *in;
@@ -509,6 +518,16 @@ int keel_cmd_merge(int argc, char **argv)
     }
     m->h = db_sqlite_(d);
     int rc = 0;
+    keel_json *j = NULL;
+    if (json && !(j = keel_json_new())) {
+        rc = keel_say(1, "out of memory");
+        goto done;
+    }
+    if (j) {
+        keel_json_object(j, NULL);
+        keel_json_str(j, "output", argv[0]);
+        keel_json_array(j, "inputs");
+    }
     if (load_schema(m)) {
         rc = keel_say(1, "%s: %s", argv[0], m->err[0] ? m->err : sqlite3_errmsg(m->h));
         goto done;
@@ -516,7 +535,17 @@ int keel_cmd_merge(int argc, char **argv)
     int have_out = realpath(argv[0], ro) != NULL;
     for (int i = 1; i < argc; i++) {
         if (have_out && realpath(argv[i], ri) && strcmp(ro, ri) == 0) {
-            printf("keel merge: %s is the output, skipped\n", argv[i]);
+            if (j) {
+                keel_json_object(j, NULL);
+                keel_json_str(j, "path", argv[i]);
+                keel_json_bool(j, "is_output", 1);
+                const char *k[] = { "sources_taken", "sources_kept_out", "decisions_added",
+                                    "history_samples_added" };
+                for (int x = 0; x < 4; x++)
+                    keel_json_int(j, k[x], 0);
+                keel_json_end(j);
+            } else
+                printf("keel merge: %s is the output, skipped\n", argv[i]);
             continue;
         }
         int taken, kept;
@@ -524,6 +553,17 @@ int keel_cmd_merge(int argc, char **argv)
         if (merge_one(m, argv[i], &taken, &kept, &decs, &hist)) {
             rc = keel_say(1, "%s", m->err);
             goto done;
+        }
+        if (j) {
+            keel_json_object(j, NULL);
+            keel_json_str(j, "path", argv[i]);
+            keel_json_bool(j, "is_output", 0);
+            keel_json_int(j, "sources_taken", taken);
+            keel_json_int(j, "sources_kept_out", kept);
+            keel_json_int(j, "decisions_added", decs);
+            keel_json_int(j, "history_samples_added", hist);
+            keel_json_end(j);
+            continue;
         }
         printf("keel merge: %s: %d sources taken, %d not newer than %s's kept out, %lld decisions"
                " added", argv[i], taken, kept, argv[0], decs);
@@ -534,8 +574,16 @@ int keel_cmd_merge(int argc, char **argv)
     int ok;
     long long ntu = run(m, "SELECT count(*) FROM translation_units", 0, 0, 0, &ok);
     long long nl = run(m, "SELECT count(*) FROM loops", 0, 0, 0, &ok);
-    printf("keel merge: %s now holds %lld sources, %lld loops\n", argv[0], ntu, nl);
+    if (j) {
+        keel_json_end(j);
+        keel_json_int(j, "sources", ntu);
+        keel_json_int(j, "loops", nl);
+        keel_json_end(j);
+        rc = keel_json_print(j, stdout);
+    } else
+        printf("keel merge: %s now holds %lld sources, %lld loops\n", argv[0], ntu, nl);
 done:
+    keel_json_free(j);
     free(m);
     db_close(d);
     return rc;

@@ -1,0 +1,224 @@
+/*
+ * common.c -- what every command of the keel tool parses and prints the
+ * same way (keel.h): the "keel: ..." message printer, the option parser
+ * (getopt_long per command, with --help/-h added to every command), the
+ * one strict number parser, the one FILE:LINE[:COL] parser and the
+ * SYM=INT,... list of --set.
+ */
+#include "keel.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int keel_say(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("keel: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+int keel_fmtn(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+    return k;
+}
+
+const char *keel_default_db(void)
+{
+    const char *e = getenv("KEEL_DB");
+    return e && *e ? e : "keel.db";
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+enum { MAXLONG = 31 };
+
+/* The option as the user wrote it, for messages: "--name" (without any
+ * "=value") or "-c". */
+static void opt_text(const keel_opts *o, char *b, size_t n)
+{
+    const char *a = optind > 0 && optind <= o->argc ? o->argv[optind - 1] : "";
+    if (strncmp(a, "--", 2) == 0) {
+        size_t k = strcspn(a, "=");
+        keel_fmtn(b, n, "%.*s", (int)k, a);
+    } else if (optopt > 0 && optopt < 128)
+        keel_fmtn(b, n, "-%c", optopt);
+    else
+        keel_fmtn(b, n, "%s", a);
+}
+
+int keel_opt_next(keel_opts *o)
+{
+    struct option longs[MAXLONG + 2];
+    char shorts[64];
+    int n = 0;
+    for (; o->longs && o->longs[n].name && n < MAXLONG; n++)
+        longs[n] = o->longs[n];
+    longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+    longs[n] = (struct option){ 0 };
+    /* ':' first: a missing value is ':', not '?' */
+    keel_fmtn(shorts, sizeof shorts, ":h%s", o->shorts ? o->shorts : "");
+    if (!o->started) {
+        o->started = 1;
+        optind = 0;          /* glibc: start over, whatever parsed before */
+    }
+    opterr = 0;
+    optopt = 0;
+    int c = getopt_long(o->argc, o->argv, shorts, longs, NULL);
+    char b[128];
+    switch (c) {
+    case -1:
+        return KEEL_OPT_END;
+    case 'h':
+        keel_help(o->help_cmd ? o->help_cmd : o->cmd);
+        return KEEL_OPT_HELP;
+    case ':':
+        opt_text(o, b, sizeof b);
+        keel_say(KEEL_EXIT_USAGE, "%s needs a value", b);
+        return KEEL_OPT_BAD;
+    case '?':
+        opt_text(o, b, sizeof b);
+        for (int i = 0; i < n; i++)     /* --json=1: a known option given a value */
+            if (b[0] == '-' && b[1] == '-' && strcmp(b + 2, longs[i].name) == 0 &&
+                longs[i].has_arg == no_argument) {
+                keel_say(KEEL_EXIT_USAGE, "%s takes no value", b);
+                return KEEL_OPT_BAD;
+            }
+        keel_say(KEEL_EXIT_USAGE, "unknown option '%s' for %s (see keel %s --help)", b, o->cmd,
+                 o->help_cmd ? o->help_cmd : o->cmd);
+        return KEEL_OPT_BAD;
+    default:
+        o->arg = optarg;
+        return c;
+    }
+}
+
+char **keel_opt_rest(keel_opts *o, int *n)
+{
+    int i = optind < 1 ? 1 : optind;
+    if (i > o->argc)
+        i = o->argc;
+    *n = o->argc - i;
+    return o->argv + i;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+int keel_parse_ll(const char *s, long long lo, long long hi, long long *out)
+{
+    const char *p = s;
+    if (!s)
+        return -1;
+    if (*p == '-')
+        p++;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (const char *q = p; *q; q++)
+        if (*q < '0' || *q > '9')
+            return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno == ERANGE || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int keel_opt_int(const char *opt, const char *s, int lo, int hi, int *out)
+{
+    long long v;
+    if (keel_parse_ll(s, lo, hi, &v))
+        return keel_say(KEEL_EXIT_USAGE, "bad %s '%s' (want %d to %d)", opt, s, lo, hi);
+    *out = (int)v;
+    return 0;
+}
+
+/* ---- FILE:LINE[:COL] ---------------------------------------------------- */
+
+int keel_parse_site(const char *arg, char **file, int *line, int *col)
+{
+    return keel_site(arg, file, line, col, 1);
+}
+
+int keel_site(const char *arg, char **file, int *line, int *col, int say)
+{
+    long long v[2];
+    int n = 0;
+    size_t len = strlen(arg);
+    *line = *col = 0;
+    *file = NULL;
+    /* numbers from the end: LINE, or COL then LINE */
+    while (n < 2) {
+        const char *p = arg + len, *q = p;
+        while (q > arg && q[-1] >= '0' && q[-1] <= '9')
+            q--;
+        if (q == p || q == arg || q[-1] != ':' || p - q > 9)
+            break;
+        char digits[10];
+        keel_fmtn(digits, sizeof digits, "%.*s", (int)(p - q), q);
+        if (keel_parse_ll(digits, 1, INT_MAX, &v[n]))
+            goto bad;
+        n++;
+        len = (size_t)(q - 1 - arg);
+    }
+    const char *f = arg;
+    while (len > 2 && f[0] == '.' && f[1] == '/')
+        f += 2, len -= 2;
+    if (n == 0 || len == 0)
+        goto bad;
+    /* FILE:LINE:COL, or FILE:LINE where FILE itself ends in ":digits" is
+     * read as FILE:LINE:COL too -- a path with such a name needs ./ */
+    *line = (int)v[n - 1];
+    *col = n == 2 ? (int)v[0] : 0;
+    if (!(*file = strndup(f, len)))
+        return keel_say(KEEL_EXIT_DB, "out of memory"), -1;
+    return 0;
+bad:
+    if (say)
+        keel_say(KEEL_EXIT_USAGE, "bad location '%s' (want FILE:LINE or FILE:LINE:COL)", arg);
+    return -1;
+}
+
+int keel_parse_set(const char *s, char ***names, long long **values, int *n)
+{
+    char *copy = strdup(s), *save = NULL;
+    if (!copy)
+        return -1;
+    int rc = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        long long v;
+        if (!eq || eq == tok) {
+            rc = -1;
+            break;
+        }
+        *eq = 0;
+        if (keel_parse_ll(eq + 1, LLONG_MIN, LLONG_MAX, &v)) {  /* no silent INT64_MAX */
+            rc = -1;
+            break;
+        }
+        char **nn = realloc(*names, sizeof **names * (size_t)(*n + 1));
+        if (nn)
+            *names = nn;
+        long long *vv = realloc(*values, sizeof **values * (size_t)(*n + 1));
+        if (vv)
+            *values = vv;
+        if (!nn || !vv || !((*names)[*n] = strdup(tok)))
+            rc = -1;
+        else
+            (*values)[(*n)++] = v;
+    }
+    free(copy);
+    return rc;
+}

@@ -1,0 +1,1235 @@
+/*
+ * keel.c -- the `keel` command-line tool: main, the command table with
+ * every command's help, and the commands that read the program attribute
+ * database (loops, show, report).  The other commands are in rtcmd.c
+ * (devices, calibrate, explain, history), scan.c, merge.c and html.c;
+ * keel.h lists them.
+ *
+ *     keel COMMAND [OPTIONS] [ARGS]      keel help [COMMAND]
+ *     keel COMMAND --help                keel --help | --version
+ *
+ * Every command parses its options with getopt_long (keel_opt_next),
+ * reads FILE:LINE[:COL] with keel_parse_site and numbers with
+ * keel_parse_ll, and prints --json through keel_json (SQLite's JSON
+ * functions).  DB is $KEEL_DB when set, else keel.db in the current
+ * directory.  Output goes to stdout; every failure is exactly one line
+ * "keel: ..." on stderr with exit status 2 for a usage error and 1 for a
+ * database error.  These commands read through the db_ reader API (db.h,
+ * db_mca.h), never raw SQL.
+ *
+ * Tables print file paths relative to the current directory when the file
+ * lies under it; JSON prints them as stored.
+ */
+#define _XOPEN_SOURCE 700   /* realpath */
+
+#include "keel.h"
+
+#include "db.h"
+#include "db_mca.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef KEEL_VERSION
+#define KEEL_VERSION "unknown"
+#endif
+
+enum { EXIT_DB = KEEL_EXIT_DB, EXIT_USAGE = KEEL_EXIT_USAGE };
+
+static char *xstrdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+/* ---- paths --------------------------------------------------------------- */
+
+static char cwd[PATH_MAX];
+
+/* path relative to the current directory when it lies under it, else path. */
+static const char *short_path(const char *path)
+{
+    size_t n = strlen(cwd);
+    if (!path || !n)
+        return path ? path : "?";
+    if (n == 1 && cwd[0] == '/')
+        return path[0] == '/' && path[1] ? path + 1 : path;
+    if (strncmp(path, cwd, n) == 0 && path[n] == '/' && path[n + 1])
+        return path + n + 1;
+    return path;
+}
+
+/* ---- keel loops ---------------------------------------------------------- */
+
+enum { C_LOC, C_FUNC, C_DEPTH, C_PARENT, C_IV, C_TRIP, C_PRAGMAS,
+       C_IDIOMS, C_CLASS, C_PARALLEL, C_COALESCING, C_CYCLES, NCOLS };
+static const char *const col_names[NCOLS] = {
+    "LOCATION", "FUNCTION", "DEPTH", "PARENT", "IV", "TRIP", "PRAGMAS",
+    "IDIOMS", "CLASS", "PARALLEL", "COALESCING", "CYCLES/ITER",
+};
+
+typedef struct {
+    keel_json *j;           /* --json: rows go here */
+    FILE *out;
+    int nrows, cap;
+    char *(*rows)[NCOLS];
+    int present[NCOLS];     /* an optional column has a value in some row */
+    int oom;
+} loops_ctx;
+
+/* A malloc'd formatted string of any length (NULL when out of memory). */
+static char *fmt(const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s) {
+        va_start(ap, f);
+        vsnprintf(s, (size_t)n + 1, f, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+static int loops_json_row(loops_ctx *c, const db_loop_summary *r)
+{
+    keel_json *j = c->j;
+    c->nrows++;
+    keel_json_object(j, NULL);
+    keel_json_int(j, "loop_id", r->loop_id);
+    keel_json_str(j, "file", r->file);
+    keel_json_int(j, "line", r->line);
+    keel_json_int(j, "col", r->col);
+    keel_json_str(j, "function", r->function);
+    keel_json_int(j, "depth", r->depth);
+    if (r->parent_line)
+        keel_json_int(j, "parent_line", r->parent_line);
+    else
+        keel_json_null(j, "parent_line");
+    keel_json_str(j, "iv", r->iv);
+    keel_json_str(j, "trip", r->trip);
+    keel_json_list(j, "pragmas", r->pragmas);
+    keel_json_csv(j, "idioms", r->idioms);
+    keel_json_str(j, "algorithm_class", r->algorithm_class);
+    keel_json_str(j, "parallel", r->parallel);
+    keel_json_str(j, "coalescing", r->coalescing);
+    if (r->has_cycles)
+        keel_json_num(j, "cycles_per_iter", r->cycles_per_iter);
+    else
+        keel_json_null(j, "cycles_per_iter");
+    keel_json_end(j);
+    return 0;
+}
+
+/* db_each_loop callback: print a JSON row or keep a table row. */
+static int loops_row(void *ctx, const db_loop_summary *r)
+{
+    loops_ctx *c = ctx;
+    if (c->j)
+        return loops_json_row(c, r);
+    if (c->nrows == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 64;
+        void *p = realloc(c->rows, cap * sizeof *c->rows);
+        if (!p) {
+            c->oom = 1;
+            return 1;
+        }
+        c->rows = p;
+        c->cap = cap;
+    }
+    char **row = c->rows[c->nrows++];
+    row[C_LOC] = fmt("%s:%d", short_path(r->file), r->line);
+    row[C_FUNC] = strdup(r->function ? r->function : "?");
+    row[C_DEPTH] = fmt("%d", r->depth);
+    row[C_PARENT] = r->parent_line ? fmt("%d", r->parent_line) : strdup("-");
+    row[C_IV] = strdup(r->iv ? r->iv : "-");
+    row[C_TRIP] = strdup(r->trip ? r->trip : "-");
+    row[C_PRAGMAS] = keel_list_text(r->pragmas, "; ");
+    row[C_IDIOMS] = r->idioms ? (r->idioms[0] && r->idioms[0] != '[' ? strdup(r->idioms)
+                                  : keel_list_text(r->idioms, ", ")) : NULL;
+    row[C_CLASS] = xstrdup(r->algorithm_class);
+    row[C_PARALLEL] = r->parallel ? keel_list_text(r->parallel, ", ") : NULL;
+    row[C_COALESCING] = xstrdup(r->coalescing);
+    row[C_CYCLES] = r->has_cycles ? fmt("%.2f", r->cycles_per_iter) : NULL;
+    for (int i = 0; i < NCOLS; i++) {
+        if (i < C_IDIOMS && !row[i])
+            c->oom = 1;
+        if (row[i])
+            c->present[i] = 1;
+    }
+    return c->oom;
+}
+
+static void loops_table(loops_ctx *c)
+{
+    size_t width[NCOLS];
+    int last = 0;
+    for (int i = 0; i < NCOLS; i++) {
+        c->present[i] |= i < C_IDIOMS;
+        if (!c->present[i])
+            continue;
+        last = i;
+        width[i] = strlen(col_names[i]);
+        for (int r = 0; r < c->nrows; r++)
+            if (c->rows[r][i] && strlen(c->rows[r][i]) > width[i])
+                width[i] = strlen(c->rows[r][i]);
+    }
+    for (int r = -1; r < c->nrows; r++) {
+        for (int i = 0; i < NCOLS; i++) {
+            if (!c->present[i])
+                continue;
+            const char *s = r < 0 ? col_names[i] : c->rows[r][i] ? c->rows[r][i] : "-";
+            if (i == last)
+                fputs(s, c->out);
+            else
+                fprintf(c->out, "%-*s  ", (int)width[i], s);
+        }
+        fputc('\n', c->out);
+    }
+}
+
+/* keel loops without --wide: LOCATION (indented by depth), IDIOMS,
+ * VERDICT, CYCLES, at most 120 columns: long idioms are cut at the end,
+ * long locations at the start ("..." marks the cut). */
+enum { COMPACT_WIDTH = 120, IDIOMS_MAX = 30 };
+
+static void loops_compact(loops_ctx *c)
+{
+    static const int cols[3] = { C_IDIOMS, C_PARALLEL, C_CYCLES };
+    static const char *const names[3] = { "IDIOMS", "VERDICT", "CYCLES/ITER" };
+    size_t w[3], wloc = strlen("LOCATION");
+    for (int k = 0; k < 3; k++) {
+        w[k] = strlen(names[k]);
+        for (int r = 0; r < c->nrows; r++)
+            if (c->rows[r][cols[k]] && strlen(c->rows[r][cols[k]]) > w[k])
+                w[k] = strlen(c->rows[r][cols[k]]);
+    }
+    if (w[0] > IDIOMS_MAX)
+        w[0] = IDIOMS_MAX;
+    for (int r = 0; r < c->nrows; r++) {
+        size_t n = strlen(c->rows[r][C_LOC]) + 2 * (size_t)atoi(c->rows[r][C_DEPTH]);
+        if (n > wloc)
+            wloc = n;
+    }
+    size_t room = COMPACT_WIDTH - (w[0] + w[1] + w[2] + 6);
+    if (wloc > room)
+        wloc = room;
+    fprintf(c->out, "%-*s  %-*s  %-*s  %s\n", (int)wloc, "LOCATION", (int)w[0], names[0],
+            (int)w[1], names[1], names[2]);
+    for (int r = 0; r < c->nrows; r++) {
+        char loc[COMPACT_WIDTH + 1], idi[IDIOMS_MAX + 1];
+        int depth = atoi(c->rows[r][C_DEPTH]);
+        const char *p = c->rows[r][C_LOC];
+        size_t ind = 2 * (size_t)(depth > 0 ? depth : 0), n = strlen(p);
+        if (ind > wloc / 2)
+            ind = wloc / 2;
+        if (ind + n > wloc)         /* keep the end: file name and line */
+            snprintf(loc, sizeof loc, "%*s...%s", (int)ind, "", p + n - (wloc - ind - 3));
+        else
+            snprintf(loc, sizeof loc, "%*s%s", (int)ind, "", p);
+        const char *id = c->rows[r][C_IDIOMS] && c->rows[r][C_IDIOMS][0] ? c->rows[r][C_IDIOMS]
+                                                                          : "-";
+        if (strlen(id) > w[0])
+            snprintf(idi, sizeof idi, "%.*s...", (int)w[0] - 3, id);
+        else
+            snprintf(idi, sizeof idi, "%s", id);
+        fprintf(c->out, "%-*s  %-*s  %-*s  %s\n", (int)wloc, loc, (int)w[0], idi, (int)w[1],
+                c->rows[r][C_PARALLEL] ? c->rows[r][C_PARALLEL] : "-",
+                c->rows[r][C_CYCLES] ? c->rows[r][C_CYCLES] : "-");
+    }
+}
+
+
+/* Strip a leading "./" so "./gemm.c" matches by suffix. */
+static const char *clean_file(const char *f)
+{
+    while (f[0] == '.' && f[1] == '/')
+        f += 2;
+    return f;
+}
+
+static int cmd_loops(const char *dbpath, const char *file, const char *func, int json, int wide)
+{
+    char err[512];
+    db *d;
+    loops_ctx c = { .out = stdout };
+    db_loop_filter flt = { .file = file ? clean_file(file) : NULL,
+                           .file_match = DB_FILE_SUFFIX, .function = func };
+    char real[PATH_MAX];
+    int rc = 0;
+
+    if (db_open(dbpath, DB_READONLY, &d, err, sizeof err))
+        return keel_say(EXIT_DB, "%s", err);
+    if (json) {
+        if (!(c.j = keel_json_new())) {
+            db_close(d);
+            return keel_say(EXIT_DB, "out of memory");
+        }
+        keel_json_array(c.j, NULL);
+    }
+    if (db_each_loop(d, &flt, loops_row, &c, err, sizeof err) < 0)
+        rc = keel_say(EXIT_DB, "%s", err);
+    /* A relative path that names an existing file: try its absolute form. */
+    if (!rc && c.nrows == 0 && file && realpath(file, real) && strcmp(real, flt.file)) {
+        flt.file = real;
+        flt.file_match = DB_FILE_EXACT;
+        if (db_each_loop(d, &flt, loops_row, &c, err, sizeof err) < 0)
+            rc = keel_say(EXIT_DB, "%s", err);
+    }
+    if (!rc && c.oom)
+        rc = keel_say(EXIT_DB, "out of memory");
+    if (!rc) {
+        if (json) {
+            keel_json_end(c.j);
+            rc = keel_json_print(c.j, stdout);
+        } else if (wide)
+            loops_table(&c);
+        else
+            loops_compact(&c);
+    }
+    for (int r = 0; r < (json ? 0 : c.nrows); r++)
+        for (int i = 0; i < NCOLS; i++)
+            free(c.rows[r][i]);
+    free(c.rows);
+    keel_json_free(c.j);
+    db_close(d);
+    return rc;
+}
+
+/* ---- keel show ----------------------------------------------------------- */
+
+/* ---- keel report --------------------------------------------------------- */
+
+typedef struct {
+    keel_json *j;           /* --json */
+    int n;
+    int measure;            /* first pass: only widen the columns */
+    int wfile, wfunc, widiom;
+    FILE *out;
+} report_ctx;
+
+static void widen(int *w, const char *s)
+{
+    int n = s ? (int)strlen(s) : 1;
+    if (n > *w)
+        *w = n;
+}
+
+/* One PIR row: File, Line, Function, Idiom, Code (JSON adds the evidence
+ * and the line of the loop the idiom belongs to). */
+static int report_row(void *ctx, const db_idiom_info *r)
+{
+    report_ctx *c = ctx;
+    if (c->j) {
+        keel_json_object(c->j, NULL);
+        keel_json_str(c->j, "file", r->file);
+        keel_json_int(c->j, "line", r->line);
+        keel_json_str(c->j, "function", r->function);
+        keel_json_str(c->j, "idiom", r->idiom);
+        keel_json_str(c->j, "code", r->code);
+        keel_json_str(c->j, "evidence", r->evidence);
+        keel_json_int(c->j, "loop_line", r->loop_line);
+        keel_json_end(c->j);
+        c->n++;
+        return 0;
+    }
+    if (c->measure) {
+        widen(&c->wfile, short_path(r->file));
+        widen(&c->wfunc, r->function);
+        widen(&c->widiom, r->idiom);
+        return 0;
+    }
+    if (c->n++ == 0)
+        fprintf(c->out, "%-*s %5s  %-*s  %-*s  %s\n", c->wfile, "File", "Line", c->wfunc,
+                "Function", c->widiom, "Idiom", "Code");
+    /* the code on one line */
+    const char *code = r->code ? r->code : "";
+    fprintf(c->out, "%-*s %5d  %-*s  %-*s  ", c->wfile, short_path(r->file), r->line, c->wfunc,
+            r->function ? r->function : "?", c->widiom, r->idiom);
+    int blank = 0;
+    for (const char *p = code; *p; p++) {
+        if (*p == '\n' || *p == '\t' || *p == ' ') {
+            blank = 1;
+            continue;
+        }
+        if (blank)
+            fputc(' ', c->out);
+        blank = 0;
+        fputc(*p, c->out);
+    }
+    fputc('\n', c->out);
+    return 0;
+}
+
+static int cmd_report(const char *dbpath, const char *file, int json)
+{
+    db *d;
+    char err[512];
+    if (db_open(dbpath, DB_READONLY, &d, err, sizeof err) != 0)
+        return keel_say(EXIT_DB, "%s", err);
+    report_ctx c = { .out = stdout, .wfile = 4, .wfunc = 8, .widiom = 5 };
+    const char *f = file ? clean_file(file) : NULL;
+    int rc = 0;
+    if (json && !(c.j = keel_json_new())) {
+        db_close(d);
+        return keel_say(EXIT_DB, "out of memory");
+    }
+    keel_json *j = c.j;
+    if (j)
+        keel_json_array(j, NULL);
+    else {            /* two passes: the columns fit their widest entry */
+        c.measure = 1;
+        rc = db_each_idiom(d, f, report_row, &c, err, sizeof err);
+        c.measure = 0;
+    }
+    if (rc >= 0)
+        rc = db_each_idiom(d, f, report_row, &c, err, sizeof err);
+    db_close(d);
+    if (rc < 0)
+        rc = keel_say(EXIT_DB, "%s", err);
+    else if (j) {
+        keel_json_end(j);
+        rc = keel_json_print(j, stdout);
+    }
+    keel_json_free(j);
+    return rc;
+}
+
+
+typedef struct {
+    int n, cap;
+    int64_t *id;
+    char **file;
+    int *col;
+} matches;
+
+/* Do all matches share one file and column (so FILE:LINE:COL cannot tell
+ * them apart)? */
+static int same_position(const matches *m)
+{
+    for (int i = 1; i < m->n; i++)
+        if (m->col[i] != m->col[0] || strcmp(m->file[i], m->file[0]) != 0)
+            return 0;
+    return 1;
+}
+
+static int match_row(void *ctx, const db_loop_summary *r)
+{
+    matches *m = ctx;
+    if (m->n == m->cap) {
+        int cap = m->cap ? 2 * m->cap : 8;
+        int64_t *id = realloc(m->id, cap * sizeof *id);
+        if (id) m->id = id;
+        char **file = realloc(m->file, cap * sizeof *file);
+        if (file) m->file = file;
+        int *col = realloc(m->col, cap * sizeof *col);
+        if (col) m->col = col;
+        if (!id || !file || !col)
+            return 1;
+        m->cap = cap;
+    }
+    m->id[m->n] = r->loop_id;
+    m->col[m->n] = r->col;
+    if (!(m->file[m->n] = strdup(r->file ? r->file : "")))
+        return 1;
+    m->n++;
+    return 0;
+}
+
+/* IPDA part of `keel show` (schema v2): the loop's dependence verdict and
+ * reason, then each access of its statements with its inter-thread stride,
+ * class, the thread loop, the innermost-loop stride and a false-sharing
+ * mark.  Prints nothing for a loop without a verdict row (a database not
+ * written by keelcc). */
+static void show_ipda(db *d, const db_loop_info *l)
+{
+    char err[256], *verdict, *reason;
+    if (db_get_dependence(d, l->id, &verdict, &reason, err, sizeof err) == 0) {
+        printf("dependence  %s: %s\n", verdict ? verdict : "-", reason ? reason : "-");
+        free(verdict);
+        free(reason);
+    } else {
+        return;          /* a database keelcc's IPDA did not write: nothing to show */
+    }
+    printf("strides     (between adjacent threads of the thread loop; inner = innermost loop)\n");
+    for (int i = 0; i < l->nstmts; i++)
+        for (int k = 0; k < l->stmts[i].naccesses; k++) {
+            const db_access_info *a = &l->stmts[i].accesses[k];
+            int tline = 0, fs = 0;
+            char *st, *cls, *in, *icls;
+            int r = db_get_stride(d, a->id, &tline, &st, &cls, &in, &icls, &fs, err, sizeof err);
+            printf("  %d:%d %c %s", a->line, a->col, a->is_write ? 'W' : 'R', a->array);
+            for (int j = 0; j < a->ndims; j++)
+                printf("[%s]", a->index[j] ? a->index[j] : "?");
+            if (r == 0)
+                printf("  stride %s  %s  (thread loop line %d)  inner %s %s%s\n",
+                       st ? st : "-", cls ? cls : "-", tline, in ? in : "-",
+                       icls ? icls : "-", fs ? "  false-sharing" : "");
+            else
+                printf("  stride -  (no thread loop)\n");
+            free(st);
+            free(cls);
+            free(in);
+            free(icls);
+        }
+}
+
+/* One line per llvm-mca target of a loop (nothing when it has none). */
+static int mca_line(void *ctx, const db_mca_row *r)
+{
+    int *n = ctx;
+    if ((*n)++ == 0)
+        printf("mca         per target CPU: cycles per source iteration, llvm-mca figures of its assembly loop\n");
+    printf("  %-12s", r->target ? r->target : "?");
+    if (!r->ok) {
+        printf(" -  (%s)\n", r->reason ? r->reason : "no figures");
+        return 0;
+    }
+    if (r->has_cycles_per_src_iter && r->asm_innermost)
+        printf(" %.3f cyc/iter  asm %s: %.2f cyc/iter = %d src iter%s", r->cycles_per_src_iter,
+               r->asm_label ? r->asm_label : "?", r->figs.cycles_per_iter,
+               r->src_iters_per_asm_iter, r->src_iters_per_asm_iter == 1 ? "" : "s");
+    else
+        printf(" own blocks of asm %s: %.2f cyc", r->asm_label ? r->asm_label : "?",
+               r->figs.cycles_per_iter);
+    if (r->vf > 1 || r->ic > 1)
+        printf(", VF %d x IC %d", r->vf, r->ic);
+    if (r->unroll > 1)
+        printf(", unroll %d", r->unroll);
+    printf("; rthroughput %.2f, IPC %.2f, %.1f uops", r->figs.block_rthroughput, r->figs.ipc,
+           r->figs.uops_per_iter);
+    if (r->figs.top_resource[0])
+        printf(", busiest %s %.2f", r->figs.top_resource, r->figs.top_resource_cycles);
+    printf("\n");
+    if (r->whole_iter_millicycles && !r->asm_innermost)
+        printf("  %-12s whole iteration: %s millicycles\n", "", r->whole_iter_millicycles);
+    return 0;
+}
+
+static void show_mca(db *d, int64_t loop_id)
+{
+    char err[256];
+    int n = 0;
+    db_mca_each(d, loop_id, mca_line, &n, err, sizeof err);   /* older files: nothing */
+}
+
+/* The GPU mapping clang's OpenMP offload gives the loop (schema v6). */
+static void show_gpu_map(const db_loop_info *l)
+{
+    static const struct { const char *role, *text; } roles[] = {
+        { "grid", "teams x threads: one iteration per GPU thread, consecutive iterations"
+                  " to consecutive threads (the fastest thread index)" },
+        { "teams", "teams: one chunk of iterations per team" },
+        { "threads", "threads of one team, consecutive iterations to consecutive threads" },
+        { "collapsed", "collapsed with the loops below into one iteration space" },
+        { "seq", "sequential inside one GPU thread (or team)" },
+    };
+    const char *text = NULL;
+    for (size_t i = 0; l->gpu_map && i < sizeof roles / sizeof *roles; i++)
+        if (strcmp(l->gpu_map, roles[i].role) == 0)
+            text = roles[i].text;
+    if (l->gpu_map)   /* only loops an OpenMP construct maps */
+        printf("gpu map     %s: %s\n", l->gpu_map, text ? text : "?");
+    if (l->gpu_collapse > 0)
+        printf("gpu launch  %d loop%s mapped; teams %s; threads %s\n", l->gpu_collapse,
+               l->gpu_collapse == 1 ? "" : "s collapsed",
+               l->gpu_teams ? l->gpu_teams : "ceil(iterations / threads), at most 3200 (clang-19 default)",
+               l->gpu_threads ? l->gpu_threads : "128 (clang-19 default)");
+    if (l->region_line)
+        printf("region      inside the device region opened at line %d\n", l->region_line);
+}
+
+static void show_text(const db_loop_info *l)
+{
+    printf("loop        %s:%d:%d\n", short_path(l->file), l->line, l->col);
+    printf("function    %s", l->function ? l->function : "?");
+    if (l->function_file)
+        printf(" (%s:%d)", short_path(l->function_file), l->function_line);
+    printf("\nunit        %s (%s)\n", short_path(l->tu_path), l->tu_status ? l->tu_status : "?");
+    printf("kind        %s%s\n", l->kind ? l->kind : "?", l->canonical ? " (canonical)" : "");
+    printf("depth       %d\n", l->depth);
+    if (l->parent_id)
+        printf("parent      %s:%d:%d\n", short_path(l->file), l->parent_line, l->parent_col);
+    else
+        printf("parent      -\n");
+    printf("inner       ");
+    for (int i = 0; i < l->nchildren; i++)
+        printf("%s%d:%d", i ? ", " : "", l->children[i].line, l->children[i].col);
+    printf("%s\n", l->nchildren ? "" : "-");
+    printf("iv          %s\n", l->iv ? l->iv : "-");
+    printf("lower       %s\n", l->lower ? l->lower : "-");
+    printf("upper       %s\n", l->upper ? l->upper : "-");
+    if (l->step)
+        printf("step        %lld\n", (long long)l->step);
+    else
+        printf("step        -\n");
+    printf("trip        %s\n", l->trip ? l->trip : "-");
+    printf("lines       %d-%d\n", l->line, l->end_line);
+    char *s = keel_list_text(l->pragmas, "; ");
+    printf("pragmas     %s\n", s ? s : "?");
+    free(s);
+    printf("control     if %d, break %d, continue %d, goto %d, return %d\n",
+           l->n_if, l->n_break, l->n_continue, l->n_goto, l->n_return);
+    s = l->idioms ? keel_list_text(l->idioms, ", ") : NULL;
+    printf("idioms      %s\n", s ? s : "-");
+    free(s);
+    printf("class       %s\n", l->algorithm_class ? l->algorithm_class : "-");
+    s = l->parallel ? keel_list_text(l->parallel, ", ") : NULL;
+    printf("parallel    %s\n", s ? s : "-");
+    free(s);
+    printf("coalescing  %s\n", l->coalescing ? l->coalescing : "-");
+    show_gpu_map(l);
+    if (l->has_cycles)
+        printf("cycles/iter %.2f\n", l->cycles_per_iter);
+    else
+        printf("cycles/iter -\n");
+    printf("statements  %d\n", l->nstmts);
+    for (int i = 0; i < l->nstmts; i++) {
+        const db_stmt_info *st = &l->stmts[i];
+        printf("  %d:%d  %s%s\n", st->line, st->col, st->text ? st->text : "?",
+               st->conditional ? "  (conditional)" : "");
+        static const char *const opname[] = { "fadd", "fmul", "fdiv", "ffma", "fmath",
+                                              "iadd", "imul", "idiv", "cmp" };
+        int ops[] = { st->fadd, st->fmul, st->fdiv, st->ffma, st->fmath,
+                      st->iadd, st->imul, st->idiv, st->cmp };
+        int any = 0;
+        printf("    ops    ");
+        for (int k = 0; k < 9; k++)
+            if (ops[k])
+                printf(" %s %d", opname[k], ops[k]), any = 1;
+        printf("%s\n", any ? "" : " -");
+        if (st->calls) {
+            s = keel_list_text(st->calls, ", ");
+            if (s && strcmp(s, "-"))
+                printf("    calls   %s\n", s);
+            free(s);
+        }
+        for (int k = 0; k < st->naccesses; k++) {
+            const db_access_info *a = &st->accesses[k];
+            printf("    %c %s", a->is_write ? 'W' : 'R', a->array ? a->array : "?");
+            for (int j = 0; j < a->ndims; j++)
+                printf("[%s]", a->index[j] ? a->index[j] : "?");
+            printf("  extents ");
+            for (int j = 0; j < a->nextents; j++)
+                printf("[%s]", a->extent[j] ? a->extent[j] : "?");
+            if (a->nextents == 0)
+                printf("-");
+            if (a->elem_size)
+                printf("  elem %d", a->elem_size);
+            else
+                printf("  elem ?");
+            printf("  %s\n", a->affine ? "affine" : "not affine");
+        }
+        for (int k = 0; k < st->nscalars; k++)
+            printf("    %c %s  scalar\n", st->scalars[k].is_write ? 'W' : 'R',
+                   st->scalars[k].name ? st->scalars[k].name : "?");
+    }
+}
+
+
+/* The llvm-mca section of show --json: one object per target. */
+static int mca_json(void *ctx, const db_mca_row *r)
+{
+    keel_json *j = ctx;
+    keel_json_object(j, NULL);
+    keel_json_str(j, "target", r->target);
+    keel_json_bool(j, "ok", r->ok);
+    keel_json_str(j, "reason", r->ok ? NULL : r->reason ? r->reason : "no figures");
+    if (r->ok && r->has_cycles_per_src_iter && r->asm_innermost)
+        keel_json_num(j, "cycles_per_src_iter", r->cycles_per_src_iter);
+    else
+        keel_json_null(j, "cycles_per_src_iter");
+    keel_json_str(j, "asm_label", r->asm_label);
+    keel_json_bool(j, "asm_innermost", r->asm_innermost);
+    if (r->ok) {
+        keel_json_num(j, "asm_cycles_per_iter", r->figs.cycles_per_iter);
+        keel_json_int(j, "src_iters_per_asm_iter", r->src_iters_per_asm_iter);
+        keel_json_int(j, "vf", r->vf);
+        keel_json_int(j, "ic", r->ic);
+        keel_json_int(j, "unroll", r->unroll);
+        keel_json_num(j, "block_rthroughput", r->figs.block_rthroughput);
+        keel_json_num(j, "ipc", r->figs.ipc);
+        keel_json_num(j, "uops_per_iter", r->figs.uops_per_iter);
+        keel_json_str(j, "busiest_resource", r->figs.top_resource[0] ? r->figs.top_resource : NULL);
+        if (r->figs.top_resource[0])
+            keel_json_num(j, "busiest_resource_cycles", r->figs.top_resource_cycles);
+        else
+            keel_json_null(j, "busiest_resource_cycles");
+    } else {
+        const char *k[] = { "asm_cycles_per_iter", "src_iters_per_asm_iter", "vf", "ic", "unroll",
+                            "block_rthroughput", "ipc", "uops_per_iter", "busiest_resource",
+                            "busiest_resource_cycles" };
+        for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+            keel_json_null(j, k[i]);
+    }
+    keel_json_str(j, "whole_iter_millicycles",
+                  r->whole_iter_millicycles && !r->asm_innermost ? r->whole_iter_millicycles : NULL);
+    keel_json_end(j);
+    return 0;
+}
+
+/* The dependence and strides sections of show --json (null and [] for a
+ * database keelcc's IPDA did not write, where the text prints nothing). */
+static void ipda_json(keel_json *j, db *d, const db_loop_info *l)
+{
+    char err[256], *verdict, *reason;
+    if (db_get_dependence(d, l->id, &verdict, &reason, err, sizeof err) != 0) {
+        keel_json_null(j, "dependence");
+        keel_json_array(j, "strides");
+        keel_json_end(j);
+        return;
+    }
+    keel_json_object(j, "dependence");
+    keel_json_str(j, "verdict", verdict);
+    keel_json_str(j, "reason", reason);
+    keel_json_end(j);
+    free(verdict);
+    free(reason);
+    keel_json_array(j, "strides");
+    for (int i = 0; i < l->nstmts; i++)
+        for (int k = 0; k < l->stmts[i].naccesses; k++) {
+            const db_access_info *a = &l->stmts[i].accesses[k];
+            int tline = 0, fs = 0;
+            char *st = NULL, *cls = NULL, *in = NULL, *icls = NULL;
+            int r = db_get_stride(d, a->id, &tline, &st, &cls, &in, &icls, &fs, err, sizeof err);
+            keel_json_object(j, NULL);
+            keel_json_int(j, "line", a->line);
+            keel_json_int(j, "col", a->col);
+            keel_json_bool(j, "write", a->is_write);
+            keel_json_str(j, "array", a->array);
+            keel_json_array(j, "subscripts");
+            for (int x = 0; x < a->ndims; x++)
+                keel_json_str(j, NULL, a->index[x]);
+            keel_json_end(j);
+            keel_json_str(j, "stride", r == 0 ? st : NULL);
+            keel_json_str(j, "class", r == 0 ? cls : NULL);
+            if (r == 0)
+                keel_json_int(j, "thread_line", tline);
+            else
+                keel_json_null(j, "thread_line");
+            keel_json_str(j, "inner_stride", r == 0 ? in : NULL);
+            keel_json_str(j, "inner_class", r == 0 ? icls : NULL);
+            keel_json_bool(j, "false_sharing", r == 0 && fs);
+            keel_json_end(j);
+            free(st);
+            free(cls);
+            free(in);
+            free(icls);
+        }
+    keel_json_end(j);
+}
+
+static void int_or_null(keel_json *j, const char *key, int have, long long v)
+{
+    if (have)
+        keel_json_int(j, key, v);
+    else
+        keel_json_null(j, key);
+}
+
+/* show --json: every field of the text form, with the dependence, strides
+ * and llvm-mca sections. */
+static void show_json(keel_json *j, db *d, const db_loop_info *l)
+{
+    keel_json_object(j, NULL);
+    keel_json_int(j, "loop_id", l->id);
+    keel_json_str(j, "file", l->file);
+    keel_json_int(j, "line", l->line);
+    keel_json_int(j, "col", l->col);
+    keel_json_int(j, "end_line", l->end_line);
+    keel_json_str(j, "function", l->function);
+    keel_json_str(j, "function_file", l->function_file);
+    keel_json_int(j, "function_line", l->function_line);
+    keel_json_str(j, "unit", l->tu_path);
+    keel_json_str(j, "unit_status", l->tu_status);
+    keel_json_str(j, "kind", l->kind);
+    keel_json_bool(j, "canonical", l->canonical);
+    keel_json_int(j, "depth", l->depth);
+    int_or_null(j, "parent_line", l->parent_id != 0, l->parent_line);
+    int_or_null(j, "parent_col", l->parent_id != 0, l->parent_col);
+    keel_json_array(j, "inner");
+    for (int i = 0; i < l->nchildren; i++) {
+        keel_json_object(j, NULL);
+        keel_json_int(j, "line", l->children[i].line);
+        keel_json_int(j, "col", l->children[i].col);
+        keel_json_end(j);
+    }
+    keel_json_end(j);
+    keel_json_str(j, "iv", l->iv);
+    keel_json_str(j, "lower", l->lower);
+    keel_json_str(j, "upper", l->upper);
+    int_or_null(j, "step", l->step != 0, l->step);
+    keel_json_str(j, "trip", l->trip);
+    keel_json_list(j, "pragmas", l->pragmas);
+    keel_json_int(j, "n_if", l->n_if);
+    keel_json_int(j, "n_break", l->n_break);
+    keel_json_int(j, "n_continue", l->n_continue);
+    keel_json_int(j, "n_goto", l->n_goto);
+    keel_json_int(j, "n_return", l->n_return);
+    keel_json_csv(j, "idioms", l->idioms);
+    keel_json_str(j, "algorithm_class", l->algorithm_class);
+    keel_json_str(j, "parallel", l->parallel);
+    keel_json_str(j, "coalescing", l->coalescing);
+    keel_json_str(j, "gpu_map", l->gpu_map);
+    keel_json_int(j, "gpu_collapse", l->gpu_collapse);
+    keel_json_str(j, "gpu_teams", l->gpu_teams);
+    keel_json_str(j, "gpu_threads", l->gpu_threads);
+    int_or_null(j, "region_line", l->region_line != 0, l->region_line);
+    if (l->has_cycles)
+        keel_json_num(j, "cycles_per_iter", l->cycles_per_iter);
+    else
+        keel_json_null(j, "cycles_per_iter");
+    keel_json_array(j, "statements");
+    for (int i = 0; i < l->nstmts; i++) {
+        const db_stmt_info *st = &l->stmts[i];
+        keel_json_object(j, NULL);
+        keel_json_int(j, "line", st->line);
+        keel_json_int(j, "col", st->col);
+        keel_json_str(j, "text", st->text);
+        keel_json_bool(j, "conditional", st->conditional);
+        keel_json_object(j, "ops");
+        static const char *const opname[] = { "fadd", "fmul", "fdiv", "ffma", "fmath",
+                                              "iadd", "imul", "idiv", "cmp" };
+        int ops[] = { st->fadd, st->fmul, st->fdiv, st->ffma, st->fmath,
+                      st->iadd, st->imul, st->idiv, st->cmp };
+        for (int k = 0; k < 9; k++)
+            keel_json_int(j, opname[k], ops[k]);
+        keel_json_end(j);
+        keel_json_list(j, "calls", st->calls);
+        keel_json_array(j, "accesses");
+        for (int k = 0; k < st->naccesses; k++) {
+            const db_access_info *a = &st->accesses[k];
+            keel_json_object(j, NULL);
+            keel_json_str(j, "array", a->array);
+            keel_json_bool(j, "write", a->is_write);
+            keel_json_array(j, "subscripts");
+            for (int x = 0; x < a->ndims; x++)
+                keel_json_str(j, NULL, a->index[x]);
+            keel_json_end(j);
+            keel_json_array(j, "extents");
+            for (int x = 0; x < a->nextents; x++)
+                keel_json_str(j, NULL, a->extent[x]);
+            keel_json_end(j);
+            int_or_null(j, "elem_size", a->elem_size != 0, a->elem_size);
+            keel_json_bool(j, "affine", a->affine);
+            keel_json_int(j, "line", a->line);
+            keel_json_int(j, "col", a->col);
+            keel_json_end(j);
+        }
+        keel_json_end(j);
+        keel_json_array(j, "scalars");
+        for (int k = 0; k < st->nscalars; k++) {
+            keel_json_object(j, NULL);
+            keel_json_str(j, "name", st->scalars[k].name);
+            keel_json_bool(j, "write", st->scalars[k].is_write);
+            keel_json_int(j, "line", st->scalars[k].line);
+            keel_json_int(j, "col", st->scalars[k].col);
+            keel_json_end(j);
+        }
+        keel_json_end(j);
+        keel_json_end(j);
+    }
+    keel_json_end(j);
+    ipda_json(j, d, l);
+    char err[256];
+    keel_json_array(j, "mca");
+    db_mca_each(d, l->id, mca_json, j, err, sizeof err);   /* older files: [] */
+    keel_json_end(j);
+    keel_json_end(j);
+}
+
+static int cmd_show(const char *dbpath, const char *loc, int json)
+{
+    char err[512], real[PATH_MAX];
+    char *file;
+    int line, col, rc = 0;
+    db *d;
+    matches m = { 0 };
+    db_loop_info *l = NULL;
+
+    keel_json *j = NULL;
+    if (keel_parse_site(loc, &file, &line, &col))
+        return EXIT_USAGE;
+    if (db_open(dbpath, DB_READONLY, &d, err, sizeof err)) {
+        free(file);
+        return keel_say(EXIT_DB, "%s", err);
+    }
+    db_loop_filter flt = { .file = file, .file_match = DB_FILE_SUFFIX,
+                           .line = line, .col = col };
+    int r = db_each_loop(d, &flt, match_row, &m, err, sizeof err);
+    if (r == 0 && m.n == 0 && realpath(file, real) && strcmp(real, flt.file)) {
+        flt.file = real;
+        flt.file_match = DB_FILE_EXACT;
+        r = db_each_loop(d, &flt, match_row, &m, err, sizeof err);
+    }
+    if (r < 0)
+        rc = keel_say(EXIT_DB, "%s", err);
+    else if (r > 0)
+        rc = keel_say(EXIT_DB, "out of memory");
+    else if (m.n == 0)
+        rc = keel_say(EXIT_DB, "no loop at %s in %s", loc, dbpath);
+    else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
+        rc = keel_say(EXIT_USAGE, "%s is ambiguous: %s and %s match (give more of the path)",
+                 loc, m.file[0], m.file[m.n - 1]);
+    else if (m.n > 1 && !same_position(&m)) {
+        char cols[128] = "";
+        for (int i = 0; i < m.n && strlen(cols) < 100; i++)
+            snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s%d",
+                     i ? ", " : "", m.col[i]);
+        rc = keel_say(EXIT_USAGE, "%d loops at %s (columns %s): say FILE:LINE:COL", m.n, loc, cols);
+    } else if (json && !(j = keel_json_new())) {
+        rc = keel_say(EXIT_DB, "out of memory");
+    } else {
+        /* Several loops at one FILE:LINE:COL (a header's loop compiled into
+         * two units, a macro that expands to nested loops): show them all
+         * (--json: an array of them). */
+        if (j && m.n > 1)
+            keel_json_array(j, NULL);
+        for (int i = 0; i < m.n && rc == 0; i++) {
+            if ((r = db_get_loop(d, m.id[i], &l, err, sizeof err)) != 0) {
+                rc = r < 0 ? keel_say(EXIT_DB, "%s", err) : keel_say(EXIT_DB, "no loop at %s in %s", loc, dbpath);
+                break;
+            }
+            if (j) {
+                show_json(j, d, l);
+            } else {
+                if (m.n > 1)
+                    printf("%s== loop %d of %d at %s\n", i ? "\n" : "", i + 1, m.n, loc);
+                show_text(l);
+                show_ipda(d, l);
+                show_mca(d, l->id);
+            }
+            db_free_loop(l);
+            l = NULL;
+        }
+        if (j && m.n > 1)
+            keel_json_end(j);
+        if (j && rc == 0)
+            rc = keel_json_print(j, stdout);
+    }
+    keel_json_free(j);
+    db_free_loop(l);
+    for (int i = 0; i < m.n; i++)
+        free(m.file[i]);
+    free(m.file);
+    free(m.id);
+    free(m.col);
+    free(file);
+    db_close(d);
+    return rc;
+}
+
+/* ---- the commands' options ----------------------------------------------- */
+
+enum { O_JSON = 256, O_WIDE, O_FILE, O_FUNCTION, O_HTML };
+
+static int run_loops(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { "wide", no_argument, NULL, O_WIDE },
+        { "file", required_argument, NULL, O_FILE },
+        { "function", required_argument, NULL, O_FUNCTION },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "loops", .longs = longs, .argc = argc, .argv = argv };
+    const char *file = NULL, *func = NULL;
+    int json = 0, wide = 0, c, n;
+    while ((c = keel_opt_next(&o)) >= 0)
+        switch (c) {
+        case O_JSON: json = 1; break;
+        case O_WIDE: wide = 1; break;
+        case O_FILE: file = o.arg; break;
+        case O_FUNCTION: func = o.arg; break;
+        }
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &n);
+    if (n > 1)
+        return keel_say(EXIT_USAGE, "too many arguments for loops (see keel loops --help)");
+    return cmd_loops(n ? pos[0] : keel_default_db(), file, func, json, wide);
+}
+
+static int run_show(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "show", .longs = longs, .argc = argc, .argv = argv };
+    int json = 0, c, n;
+    while ((c = keel_opt_next(&o)) >= 0)
+        json = 1;
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &n);
+    if (n == 0)
+        return keel_say(EXIT_USAGE, "show needs FILE:LINE (see keel show --help)");
+    if (n > 2)
+        return keel_say(EXIT_USAGE, "too many arguments for show (see keel show --help)");
+    return cmd_show(n == 2 ? pos[1] : keel_default_db(), pos[0], json);
+}
+
+static int run_report(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        else if (strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
+            return keel_cmd_html(argc, argv);       /* html.c: its own options */
+    static const struct option longs[] = {
+        { "json", no_argument, NULL, O_JSON },
+        { "file", required_argument, NULL, O_FILE },
+        { 0 },
+    };
+    keel_opts o = { .cmd = "report", .longs = longs, .argc = argc, .argv = argv };
+    const char *file = NULL;
+    int json = 0, c, n;
+    while ((c = keel_opt_next(&o)) >= 0)
+        if (c == O_JSON)
+            json = 1;
+        else
+            file = o.arg;
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &n);
+    if (n > 1)
+        return keel_say(EXIT_USAGE, "too many arguments for report (see keel report --help)");
+    return cmd_report(n ? pos[0] : keel_default_db(), file, json);
+}
+
+static int run_help(int argc, char **argv)
+{
+    keel_opts o = { .cmd = "help", .argc = argc, .argv = argv };
+    int c, n;
+    while ((c = keel_opt_next(&o)) >= 0)
+        ;
+    if (c != KEEL_OPT_END)
+        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
+    char **pos = keel_opt_rest(&o, &n);
+    if (n > 1)
+        return keel_say(EXIT_USAGE, "help takes at most one command");
+    return keel_help(n ? pos[0] : NULL);
+}
+
+/* ---- the command table ----------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);      /* argv[0]: the command name */
+    const char *summary;                    /* lines of `keel --help` */
+    const char *usage;                      /* `keel help NAME` */
+} command;
+
+static const command commands[] = {
+    { "loops", run_loops,
+      "  loops [DB]                 every loop: location, idioms, parallel verdict,\n"
+      "                             cycles per iteration (--wide: every column)\n",
+      "usage: keel loops [--wide] [--file PATH] [--function NAME] [--json] [DB]\n"
+      "\n"
+      "List every loop of the database, ordered by file and line.  By default\n"
+      "a compact table that fits 120 columns: location (FILE:LINE, indented by\n"
+      "nesting depth; long paths keep their end), idioms, parallel verdict and\n"
+      "llvm-mca cycles per iteration.\n"
+      "\n"
+      "  --wide           every column: location, function, nesting depth (0 =\n"
+      "                   outermost), line of the enclosing loop, induction\n"
+      "                   variable, trip count expression and pragmas; columns of\n"
+      "                   later analyses (idioms, class, parallel, coalescing,\n"
+      "                   cycles/iter) appear when any listed loop has them\n"
+      "  --file PATH      only loops in files whose path is PATH or ends in /PATH\n"
+      "  --function NAME  only loops in function NAME\n"
+      "  --json           a JSON array of objects, one per loop, with every\n"
+      "                   column of --wide (paths as stored)\n"
+      "\n"
+      "DB defaults to $KEEL_DB, else ./keel.db.\n" },
+    { "show", run_show,
+      "  show FILE:LINE[:COL] [DB]  one loop: statements, operation counts, array\n"
+      "                             accesses, scalars, dependence, strides, llvm-mca\n",
+      "usage: keel show FILE:LINE[:COL] [--json] [DB]\n"
+      "\n"
+      "Print everything known about the loop whose keyword is at FILE:LINE\n"
+      "(add :COL when a line holds several loops): bounds, trip count,\n"
+      "pragmas, control flow, analysis results, and each statement directly\n"
+      "in it with its operation counts, array accesses (R/W, subscripts,\n"
+      "declared extents, element size, affinity) and scalars; then the IPDA\n"
+      "dependence verdict and the stride of every access, and the llvm-mca\n"
+      "figures per target CPU.\n"
+      "\n"
+      "  --json   one JSON object with the same sections (an array of them when\n"
+      "           several loops share FILE:LINE:COL)\n"
+      "\n"
+      "FILE matches a stored path exactly or by its last parts (gemm.c:52\n"
+      "matches /src/bench/gemm.c line 52).  DB defaults to $KEEL_DB, else\n"
+      "./keel.db.\n" },
+    { "report", run_report,
+      "  report [DB]                every idiom instance, PIR-style: File, Line,\n"
+      "                             Function, Idiom, Code (--html FILE: a web page)\n",
+      "usage: keel report [--file PATH] [--json] [DB]\n"
+      "       keel report --html FILE [--device LIST] [--host NAME] [--threads N]\n"
+      "                   [--size N] [--file PATH] [DB]\n"
+      "\n"
+      "Every idiom instance keelcc found, PIR-style, sorted by file and line:\n"
+      "File, Line (of the statement), Function, Idiom, Code.\n"
+      "\n"
+      "  --file PATH      only PATH (a path or its last parts)\n"
+      "  --json           a JSON array of objects with the same fields, the\n"
+      "                   evidence (the accesses that decided) and the line of\n"
+      "                   the loop the idiom is attached to\n"
+      "\n"
+      "--html FILE writes one self-contained HTML page instead: per source and\n"
+      "function each nest's idioms, class, parallel verdict, strides, cycles and\n"
+      "crossover size per GPU profile; a roofline chart per device; the\n"
+      "boat-hull view per class; logged decisions.  It prints FILE.\n"
+      "\n"
+      "  --device LIST    GPU profiles, comma-separated (default h100)\n"
+      "  --host NAME      CPU profile (default: this host)\n"
+      "  --threads N      host threads for nests with OpenMP pragmas (1 to 1048576)\n"
+      "  --size N         problem size of the roofline points (default 1000)\n" },
+    { "scan", keel_cmd_scan,
+      "  scan -p BUILD_DIR [DB]     analyse every C file of a compile database\n"
+      "                             (compile_commands.json) without compiling\n",
+      "usage: keel scan -p BUILD_DIR [-j N] [--no-mca] [--force] [--json] [DB]\n"
+      "\n"
+      "Analyse every C file of BUILD_DIR/compile_commands.json with its own\n"
+      "flags, without compiling (CMake, Meson, Bear); files unchanged since\n"
+      "the last scan are skipped.\n"
+      "\n"
+      "  -p BUILD_DIR     the folder of compile_commands.json (or the file)\n"
+      "  -j N             N files at once (default: processors online)\n"
+      "  --no-mca         no llvm-mca cycles (no assembly compiles)\n"
+      "  --force          analyse unchanged files again\n"
+      "  --json           the summary as one JSON object\n" },
+    { "merge", keel_cmd_merge,
+      "  merge OUT.db IN.db...      combine databases (the newest analysis of each\n"
+      "                             source wins)\n",
+      "usage: keel merge [--json] OUT.db IN.db...\n"
+      "\n"
+      "Combine databases of several machines or build trees into OUT.db: the\n"
+      "newest analysis of each source wins, decisions and host calibrations\n"
+      "are appended.\n"
+      "\n"
+      "  --json           the summary as one JSON object\n" },
+    { "devices", keel_cmd_devices,
+      "  devices                    the machine profiles (built-in and the user's)\n",
+      "usage: keel devices [--json]\n"
+      "       keel devices --add FILE\n"
+      "       keel devices --export NAME\n"
+      "\n"
+      "List the machine profiles (built-in and the user's) with their key\n"
+      "numbers and sources.\n"
+      "\n"
+      "  --add FILE       check a profile file and add it to $KEEL_MACHINES\n"
+      "                   (~/.config/keel/machines)\n"
+      "  --export NAME    print a profile in the text format of profile files\n"
+      "  --json           a JSON array of profiles (SI units: Hz, bytes, B/s, s)\n" },
+    { "calibrate", keel_cmd_calibrate,
+      "  calibrate [DB]             measure this host and store it in DB\n",
+      "usage: keel calibrate [--json] [DB]\n"
+      "\n"
+      "Measure this host (bandwidth, flop rate, OpenMP overheads) and store it\n"
+      "in DB, where keel explain, keel report --html and libkeelrt find it.\n"
+      "\n"
+      "  --json           the measurements as one JSON object\n" },
+    { "explain", keel_cmd_explain,
+      "  explain FILE:LINE[:COL]    every term of the CPU, GPU and transfer models\n"
+      "                             for one launch, and the verdict\n",
+      "usage: keel explain FILE:LINE[:COL] [--set SYM=V,...] [--device NAME]\n"
+      "                    [--host NAME] [--threads N] [--sweep SYM=LO:HI] [--json] [DB]\n"
+      "\n"
+      "Every term of the CPU, GPU and transfer models for one launch of the\n"
+      "nest at FILE:LINE with the values of --set, and the verdict; it runs\n"
+      "nothing and writes nothing.\n"
+      "\n"
+      "  --set SYM=V,...  values of the nest's symbols (decimal integers);\n"
+      "                   may be given several times\n"
+      "  --device NAME    GPU profile or profile file (default: KEEL_DEVICE, the\n"
+      "                   GPU present, else h100 with verdict CPU)\n"
+      "  --host NAME      CPU profile or profile file (default: KEEL_HOST, else\n"
+      "                   this host)\n"
+      "  --threads N      run the nest on N host threads, 1 to 1048576 (default:\n"
+      "                   as compiled: one thread without OpenMP pragmas, else\n"
+      "                   OMP_NUM_THREADS or cores)\n"
+      "  --sweep SYM=LO:HI\n"
+      "                   CPU and GPU+transfer times from LO to HI (x2 steps) and\n"
+      "                   the crossover size; SYM * sets every symbol the nest\n"
+      "                   needs, the others come from --set\n"
+      "  --json           one JSON object with the same terms (with --sweep: its\n"
+      "                   rows and crossover)\n" },
+    { "history", keel_cmd_history,
+      "  history [DB]               measured times per loop, size and device\n",
+      "usage: keel history [--add FILE] [--json] [DB]\n"
+      "\n"
+      "Measured times per loop, size key and device (StarPU-style; >= 10\n"
+      "samples: trusted).\n"
+      "\n"
+      "  --add FILE       add measurements, one a line: FILE:LINE SYM=V,...\n"
+      "                   cpu|gpu SECONDS ('-': stdin)\n"
+      "  --json           a JSON array of objects, one per row\n" },
+    { "help", run_help,
+      "  help [COMMAND]             this text, or COMMAND's (also: keel COMMAND --help)\n",
+      NULL },
+};
+enum { NCOMMANDS = sizeof commands / sizeof *commands };
+
+static void usage_all(void)
+{
+    fputs("usage: keel [--help | --version] COMMAND [OPTIONS] [ARGS]\n"
+          "\n"
+          "Query the keel program attribute database written by keelcc, and the\n"
+          "run-time models of libkeelrt.\n"
+          "\n"
+          "commands:\n", stdout);
+    for (int i = 0; i < NCOMMANDS; i++)
+        fputs(commands[i].summary, stdout);
+    fputs("\n"
+          "keel help COMMAND (or keel COMMAND --help) tells COMMAND's options.\n"
+          "Every command that prints data takes --json.\n"
+          "DB is the database file: $KEEL_DB when set, else ./keel.db.\n"
+          "FILE matches a stored path exactly or by its last parts (gemm.c:52\n"
+          "matches /src/bench/gemm.c line 52).\n"
+          "Exit status: 0 success, 1 database error, 2 usage error.\n", stdout);
+}
+
+int keel_help(const char *cmd)
+{
+    if (!cmd) {
+        usage_all();
+        return 0;
+    }
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(cmd, commands[i].name) == 0) {
+            if (commands[i].usage)
+                fputs(commands[i].usage, stdout);
+            else
+                usage_all();
+            return 0;
+        }
+    return keel_say(EXIT_USAGE, "unknown command '%s' (see keel --help)", cmd);
+}
+
+int main(int argc, char **argv)
+{
+    if (!getcwd(cwd, sizeof cwd))
+        cwd[0] = 0;
+    if (argc < 2)
+        return keel_say(EXIT_USAGE, "no command (see keel --help)");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        return keel_help(NULL);
+    if (strcmp(cmd, "--version") == 0) {
+        printf("keel %s\n", KEEL_VERSION);
+        return 0;
+    }
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    return keel_say(EXIT_USAGE, cmd[0] == '-' ? "unknown option '%s' (see keel --help)"
+                                              : "unknown command '%s' (see keel --help)", cmd);
+}

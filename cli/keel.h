@@ -1,0 +1,131 @@
+/*
+ * keel.h -- what the files of the `keel` tool (cli/) share.
+ *
+ *   keel.c    main, the command table and help; loops, show, report
+ *   rtcmd.c   devices, calibrate, explain, history (libkeelrt's side)
+ *   scan.c    scan -p BUILD_DIR: a compile database analysed by keelcc
+ *   merge.c   merge OUT.db IN.db...
+ *   html.c    report --html FILE
+ *   common.c  the one message printer, option parser, number parser and
+ *             FILE:LINE[:COL] parser every command uses
+ *   json.c    the one JSON writer: every --json document is built by
+ *             SQLite's JSON functions (json_quote, json_group_array,
+ *             json_group_object, json_each) in an in-memory database
+ *
+ * Every command takes the arguments from its own name on (argv[0] is the
+ * command name, as getopt wants it) and returns the exit status: 0
+ * success, 1 database or run-time error, 2 usage error.  Every failure is
+ * one line "keel: ..." on stderr (keel_say).
+ */
+#ifndef KEEL_CLI_KEEL_H
+#define KEEL_CLI_KEEL_H
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stddef.h>
+
+enum { KEEL_EXIT_DB = 1, KEEL_EXIT_USAGE = 2 };
+
+/* ---- messages (common.c) ------------------------------------------------ */
+
+/* "keel: <message>" and a newline on stderr; returns code. */
+int keel_say(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* snprintf for messages and bounded paths, where cutting is intended. */
+int keel_fmtn(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* $KEEL_DB when set and not empty, else "keel.db". */
+const char *keel_default_db(void);
+
+/* ---- options (common.c) ------------------------------------------------- */
+
+/* One command's options for getopt_long.  shorts is getopt's short-option
+ * string ("" for none; 'h' is added for help), longs a table ending with
+ * {0} (--help is added).  Options and arguments may be mixed; "--" ends
+ * the options. */
+typedef struct {
+    const char *cmd;                /* "loops", "report --html", ... */
+    const char *help_cmd;           /* the command `keel help` knows it by */
+    const char *shorts;
+    const struct option *longs;
+    int argc;
+    char **argv;                    /* argv[0]: the command name */
+    const char *arg;                /* the value of the option just returned */
+    int started;
+} keel_opts;
+
+enum { KEEL_OPT_END = -1,           /* no more options: positionals follow */
+       KEEL_OPT_HELP = -2,          /* --help/-h: the command's help was printed */
+       KEEL_OPT_BAD = -3 };         /* usage error: the message was printed */
+
+/* The next option's val (from longs or a short letter), or one of
+ * KEEL_OPT_*.  After KEEL_OPT_END the positional arguments are
+ * keel_opt_rest(). */
+int keel_opt_next(keel_opts *o);
+/* The positional arguments: *n of them. */
+char **keel_opt_rest(keel_opts *o, int *n);
+
+/* The one number parser: s is a whole decimal integer (an optional '-',
+ * digits, nothing else: no spaces, no '+', no hex) in [lo, hi].  0 with
+ * *out, -1 when it is not one. */
+int keel_parse_ll(const char *s, long long lo, long long hi, long long *out);
+/* keel_parse_ll into an int; the usage message "bad OPT 'S' (want LO to
+ * HI)" on failure (returns KEEL_EXIT_USAGE, else 0). */
+int keel_opt_int(const char *opt, const char *s, int lo, int hi, int *out);
+
+/* The one FILE:LINE[:COL] parser.  LINE and COL are positive decimal
+ * numbers (at most 9 digits); FILE is not empty; a leading "./" is
+ * dropped.  0 with *file (malloc'd), *line, *col (0 when absent); -1 when
+ * s is not one, after printing "bad location 'S' (want FILE:LINE or
+ * FILE:LINE:COL)". */
+int keel_parse_site(const char *s, char **file, int *line, int *col);
+/* The same parser; say 0: no message (the caller says where). */
+int keel_site(const char *s, char **file, int *line, int *col, int say);
+/* "SYM=INT,SYM=INT" appended to the arrays (keel_parse_ll for each value);
+ * 0, or -1 (nothing printed). */
+int keel_parse_set(const char *s, char ***names, long long **values, int *n);
+
+/* ---- JSON (json.c) ------------------------------------------------------ */
+
+/* A JSON document under construction.  Members are added to the innermost
+ * open object (with a key) or array (key ignored, pass NULL); the first
+ * failure sticks and keel_json_print reports it. */
+typedef struct keel_json keel_json;
+
+keel_json *keel_json_new(void);                      /* NULL: out of memory */
+void keel_json_free(keel_json *j);
+void keel_json_object(keel_json *j, const char *key);  /* open an object */
+void keel_json_array(keel_json *j, const char *key);   /* open an array */
+void keel_json_end(keel_json *j);                      /* close the innermost */
+void keel_json_str(keel_json *j, const char *key, const char *s);     /* NULL: null */
+void keel_json_int(keel_json *j, const char *key, long long v);
+void keel_json_num(keel_json *j, const char *key, double v);         /* NaN, inf: null */
+void keel_json_bool(keel_json *j, const char *key, int v);
+void keel_json_null(keel_json *j, const char *key);
+/* Stored JSON text of a list (pragmas, calls, parallel): its array as an
+ * array; NULL as null; any other text as a one-item array of that text. */
+void keel_json_list(keel_json *j, const char *key, const char *text);
+/* A comma-separated list ("matmul,reduction", as keelcc stores idioms;
+ * a JSON array is accepted too) as an array of strings; NULL as null. */
+void keel_json_csv(keel_json *j, const char *key, const char *text);
+/* Print the finished document and a newline on out.  0, or the exit status
+ * after a "keel: ..." message (the document is not printed). */
+int keel_json_print(keel_json *j, FILE *out);
+
+/* A stored JSON list's items joined by sep (json_each), "-" for NULL or
+ * an empty list, the text itself when it is not a JSON array.  A new
+ * string, NULL when out of memory. */
+char *keel_list_text(const char *text, const char *sep);
+
+/* ---- commands ----------------------------------------------------------- */
+
+int keel_cmd_scan(int argc, char **argv);
+int keel_cmd_merge(int argc, char **argv);
+int keel_cmd_html(int argc, char **argv);       /* report --html (argv: report's) */
+int keel_cmd_devices(int argc, char **argv);
+int keel_cmd_calibrate(int argc, char **argv);
+int keel_cmd_explain(int argc, char **argv);
+int keel_cmd_history(int argc, char **argv);
+
+/* Print command cmd's help on stdout (keel.c); 0, or 2 for no such command. */
+int keel_help(const char *cmd);
+
+#endif
