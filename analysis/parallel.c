@@ -9,6 +9,7 @@
  */
 #include "parallel.h"
 
+#include "launch.h"
 #include "omp.h"
 
 #include <stdio.h>
@@ -38,7 +39,23 @@ typedef struct {
     ref_t *refs;
     int nrefs;
     isl_ctx *isl;        /* exact test (NULL: not available) */
+    int *exact_left;     /* exact tests this translation unit may still run */
 } ctx_t;
+
+/* The exact (isl) test's cost grows steeply with the number of loop
+ * dimensions (a pair in two 12-deep chains: ~10 ms a query, and a d-deep
+ * nest asks O(d^2) pairs at each of its d loops).  Pairs whose chains are
+ * deeper than EXACT_MAX_DEPTH, and any pair after EXACT_MAX_QUERIES queries
+ * in one translation unit, keep the conservative answer of the cheaper
+ * tests, and the loop's reason says so.  PolyBench's deepest chain is 5;
+ * both limits keep analysis time near linear in nest depth (issue 16,
+ * fault 16) while leaving real kernels untouched. */
+#define EXACT_MAX_DEPTH 8
+#define EXACT_MAX_QUERIES 4000
+/* A loop with more access pairs to test than this (a 50-deep nest has
+ * 5,000 at its outer loop; PolyBench's busiest loop under 200) stays
+ * UNKNOWN, with that reason: the pairwise tests are what grow as depth^3. */
+#define MAX_PAIRS_PER_LOOP 2048
 
 const char *par_verdict_name(par_verdict v)
 {
@@ -602,7 +619,8 @@ static int isl_empty(isl_ctx *ctx, const char *text)
     return e == isl_bool_true;
 }
 
-/* Is the pair (a, b) proved independent at loop L? */
+/* Is the pair (a, b) proved independent at loop L?  1 proved, 0 not, -1
+ * not tried (too deep, or the translation unit's budget is spent). */
 static int exact_independent(const ctx_t *c, const ref_t *a, const ref_t *b, int L)
 {
     if (!c->isl)
@@ -610,6 +628,9 @@ static int exact_independent(const ctx_t *c, const ref_t *a, const ref_t *b, int
     const ir_tu *tu = c->tu;
     int ca[64], cb[64];
     int na = loop_chain(tu, a->loop, ca), nb = loop_chain(tu, b->loop, cb);
+    if (na > EXACT_MAX_DEPTH || nb > EXACT_MAX_DEPTH || *c->exact_left <= 0)
+        return -1;
+    --*c->exact_left;
     int pL = -1;
     for (int k = 0; k < na && k < nb && ca[k] == cb[k]; k++)
         if (ca[k] == L)
@@ -870,7 +891,18 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
     }
     const ip_loop *IL = &c->il[L];
     char seq[512] = "", unk[512] = "", maybe[512] = "";
-    int reduction = 0;
+    int reduction = 0, pairs = 0;
+    /* per access, computed once for L: is it tainted (tainted()), is its
+     * array private to an iteration (private_array())?  0 not yet known,
+     * 1 no, 2 yes.  Asking them per pair made a d-deep nest cost O(d^4). */
+    signed char *taint = calloc((size_t)c->nrefs + 1, 2);
+    signed char *priv = taint ? taint + c->nrefs + 1 : NULL;
+#define REF_TAINTED(i) (taint ? (taint[i] ? taint[i] == 2 \
+                                 : (taint[i] = 1 + tainted(tu, L, c->refs[i].a)) == 2) \
+                              : tainted(tu, L, c->refs[i].a))
+#define REF_PRIVATE(i) (priv ? (priv[i] ? priv[i] == 2 \
+                                : (priv[i] = 1 + private_array(c, L, &c->refs[i])) == 2) \
+                             : private_array(c, L, &c->refs[i]))
     for (int p = 0; p < c->nrefs && !seq[0]; p++) {
         const ref_t *a = &c->refs[p];
         if (!ir_loop_within(tu, a->loop, L))
@@ -880,10 +912,16 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             if (!ir_loop_within(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
                 || !(a->a->is_write || b->a->is_write))
                 continue;
-            if (private_array(c, L, a))
+            if (REF_PRIVATE(p))
                 continue;
+            if (++pairs > MAX_PAIRS_PER_LOOP) {
+                snprintf(unk, sizeof unk, "more than %d access pairs to test: not tested further",
+                         MAX_PAIRS_PER_LOOP);
+                p = c->nrefs;
+                break;
+            }
             ip_dep d;
-            if (tainted(tu, L, a->a) || tainted(tu, L, b->a)) {
+            if (REF_TAINTED(p) || REF_TAINTED(q)) {
                 memset(&d, 0, sizeof d);
                 d.kind = IP_UNKNOWN;
                 snprintf(d.test, sizeof d.test, "changed in the loop");
@@ -891,10 +929,15 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                 d.kind = IP_UNKNOWN;
                 snprintf(d.test, sizeof d.test, "untestable");
             }
+            const char *not_run = "";
             if ((d.kind == IP_UNKNOWN && strcmp(d.test, "changed in the loop") != 0)
                 || (d.kind == IP_CARRIED && !d.has_distance && !d.invariant)) {
-                if (exact_independent(c, a, b, L))
+                int ex = exact_independent(c, a, b, L);
+                if (ex == 1)
                     continue;
+                if (ex < 0)
+                    not_run = *c->exact_left <= 0 ? "; exact test not run: the file's budget is spent"
+                                                  : "; exact test not run: nest too deep";
             }
             if (d.kind == IP_INDEPENDENT || d.kind == IP_LOOP_INDEP)
                 continue;
@@ -919,15 +962,18 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                 snprintf(dist, sizeof dist, "same element every iteration");
             else
                 snprintf(dist, sizeof dist, "distance unknown");
-            int len = snprintf(dst, 512, "%s (%s, line %d) and %s (%s, line %d): %s%s (%s)",
+            int len = snprintf(dst, 512, "%s (%s, line %d) and %s (%s, line %d): %s%s (%s%s)",
                      ta, a->a->is_write ? "write" : "read", a->a->line,
                      tb, b->a->is_write ? "write" : "read", b->a->line,
                      d.kind == IP_UNKNOWN ? "not testable" : dist,
                      d.kind == IP_CARRIED && !d.has_distance && !d.invariant
-                         ? ", not excluded" : "", d.test);
+                         ? ", not excluded" : "", d.test, not_run);
             (void)len;     /* a long reason is cut, which is fine */
         }
     }
+#undef REF_TAINTED
+#undef REF_PRIVATE
+    free(taint);
     char sc[512] = "";
     int s = seq[0] ? 0 : scalars(c, L, sc, sizeof sc);
     if (seq[0] || s == 2) {
@@ -946,29 +992,6 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
         out->verdict = PAR_PARALLEL;
         snprintf(out->reason, sizeof out->reason, "no dependence carried");
     }
-}
-
-/* Is loop k a thread loop of its OpenMP construct's GPU mapping
- * (analysis/omp.h: the fastest thread index clang's offload gives it)? */
-static int omp_pragma(const ir_tu *tu, const int *roles, int k)
-{
-    return roles && omp_is_thread_loop(tu, roles, k);
-}
-
-/* Mark thread loops under L (see parallel.h). */
-static void pick_threads(const ir_tu *tu, int L, par_result *r, const int *roles)
-{
-    int has_omp = 0;
-    for (int k = L; k < tu->nloops; k++)
-        if (ir_loop_within(tu, k, L) && omp_pragma(tu, roles, k))
-            has_omp = 1;
-    if (omp_pragma(tu, roles, L) || (!has_omp && r->loops[L].verdict == PAR_PARALLEL)) {
-        r->loops[L].thread_loop = 1;
-        return;
-    }
-    for (int k = L + 1; k < tu->nloops; k++)
-        if (tu->loops[k].parent == L)
-            pick_threads(tu, k, r, roles);
 }
 
 static int add_summary(char *buf, size_t cap, const char *label, int count)
@@ -1051,6 +1074,8 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         return -1;
     }
     r->nloops = tu->nloops;
+    int exact_left = EXACT_MAX_QUERIES;
+    c.exact_left = &exact_left;
     c.isl = isl_ctx_alloc();
     if (c.isl) {
         isl_options_set_on_error(c.isl, ISL_ON_ERROR_CONTINUE);
@@ -1082,14 +1107,36 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         free(roles);
         roles = NULL;   /* no OpenMP mapping: keel's own choice */
     }
+    /* thread loops: the GPU mapping of each outermost nest, the rule the
+     * runtime's models use (analysis/launch.h) */
+    int *par = malloc(sizeof *par * (size_t)(tu->nloops + 1));
+    unsigned char *thr = calloc((size_t)tu->nloops + 1, 1);
+    unsigned char *ker = calloc((size_t)tu->nloops + 1, 1);
+    if (!par || !thr || !ker) {
+        free(par), free(thr), free(ker), free(roles);
+        free(c.il);
+        free(c.refs);
+        if (c.isl)
+            isl_ctx_free(c.isl);
+        par_free(r);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     for (int l = 0; l < tu->nloops; l++)
-        if (tu->loops[l].parent < 0)
-            pick_threads(tu, l, r, roles);
+        par[l] = launch_parallel(roles ? roles[l] : 0, r->loops[l].verdict);
+    for (int l = 0; l < tu->nloops; l++)
+        if (tu->loops[l].parent < 0) {
+            int region;
+            launch_map(tu, roles, par, l, thr, ker, &region);
+        }
+    for (int l = 0; l < tu->nloops; l++)
+        r->loops[l].thread_loop = thr[l];
+    free(par), free(thr), free(ker);
     free(roles);
     for (int i = 0; i < c.nrefs; i++) {
         const ref_t *rf = &c.refs[i];
-        int T = -1;
-        for (int k = rf->loop; k >= 0; k = tu->loops[k].parent)
+        int T = -1;   /* the nearest thread loop around the access */
+        for (int k = rf->loop; k >= 0 && T < 0; k = tu->loops[k].parent)
             if (r->loops[k].thread_loop)
                 T = k;
         if (T < 0)
@@ -1101,8 +1148,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
                 ivs[n++] = tu->loops[k].iv;
         par_stride *ps = &r->strides[r->nstrides++];
         ps->loop = rf->loop; ps->stmt = rf->stmt; ps->acc = rf->acc; ps->thread_loop = T;
-        kx_expr *addr = ip_linearize(rf->a->ndims, rf->a->index, rf->a->nextents,
-                                     rf->a->extent);
+        kx_expr *addr = launch_linearize(rf->a);
         const ir_loop *tl = &tu->loops[T], *il = &tu->loops[rf->loop];
         ps->stride = tl->canonical ? ip_stride(addr, tl->iv, tl->step) : NULL;
         ps->cls = ip_classify(ps->stride, ivs, n);

@@ -4,10 +4,11 @@
  *
  * par_analyze walks a translation unit's loop IR and gives, for every loop,
  * a verdict (parallel, reduction, sequential, unknown) with a one-line
- * reason, and for every nest the thread loop: the loop under an
- * `omp ... parallel for` pragma, else the outermost loop proved parallel
- * (searched per subtree, so sibling kernels under a sequential time loop each
- * get theirs).  For every access inside a thread loop it gives the stride
+ * reason, and for every outermost nest its thread loops: the GPU mapping
+ * the runtime models (launch_map in launch.h: an OpenMP construct's thread
+ * loops, else teams over the outermost parallel loop and threads over the
+ * first parallel loops below it; under a sequential time loop, each
+ * kernel's).  For every access inside a thread loop it gives the stride
  * between adjacent threads (ipd.h's iteration-point difference over the
  * thread loop's variable), its class, the stride along the innermost loop
  * enclosing the access (CPU contiguity), and a false-sharing hint: a write

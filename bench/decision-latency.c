@@ -2,6 +2,7 @@
  * decision-latency.c -- what keel_decide costs the host program.
  *
  *     decision-latency FILE NSITES
+ *     decision-latency FILE 0 timed
  *
  * FILE is the synthetic source whose loops are at lines 3, 9, 15, ...
  * (column 5; FILE as keelcc stored it, as the instrumentation passes it)
@@ -13,7 +14,10 @@
  * logging off via KEEL_LOG=0 from the script), warm calls of a site whose
  * answer is known to be CPU whatever the values (its call passes none of
  * the symbols the bounds need, as for a `v->length` or `sizeof` bound the
- * runtime cannot evaluate), all in ns.
+ * runtime cannot evaluate), all in ns.  With `timed`: the mean cost of a
+ * warm launch as offload-mode instrumentation brackets it (keel_decide,
+ * keel_begin, keel_done around an empty region; run with logging on so
+ * that the runtime really times it), in ns.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +34,25 @@ static double now_ns(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3)
+    if (argc != 3 && argc != 4)
         return 2;
     const char *file = argv[1];
+    if (argc == 4) {           /* decision-latency FILE 0 timed */
+        static const char *const tsyms[] = { "n", "m" };
+        long long tv[] = { 2000, 1000 };
+        keel_site ts = { "unset.db", argv[1], 3, 5, 2, tsyms, NULL };
+        volatile int tsink = keel_decide(&ts, tv);
+        keel_done(&ts, keel_begin(&ts, tsink));
+        enum { TIMED = 1000000 };
+        double u0 = now_ns();
+        for (int r = 0; r < TIMED; r++) {
+            int v = keel_decide(&ts, tv);
+            keel_done(&ts, keel_begin(&ts, v));
+            tsink += v;
+        }
+        printf("%.1f\n", (now_ns() - u0) / TIMED);
+        return 0;
+    }
     int nsites = atoi(argv[2]);
     static const char *const syms[] = { "n", "m" };
     long long v1[] = { 2000, 1000 }, v2[] = { 20, 10 };

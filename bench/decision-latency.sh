@@ -32,6 +32,7 @@ nloops=$(sqlite3 k.db "SELECT count(*) FROM loops")
 dbsize=$(du -k k.db | cut -f1)
 for r in 1 2 3 4 5; do
     KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 ./dl "$work/synth.c" 100 >>runs.txt
+    KEEL_DB="$work/k.db" KEEL_DEVICE=h100 ./dl "$work/synth.c" 0 timed >>timed.txt
 done
 med() { cut -f"$1" runs.txt | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "decision latency: $nloops loops in the database ($dbsize KiB; keelcc took $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s), median of 5 runs"
@@ -44,3 +45,5 @@ printf '| %-52s | %9.1f us |\n' "first call, mean over 100 more sites" "$(awk "B
 printf '| %-52s | %9.1f ns |\n' "warm call, same values (memo hit)" "$(med 4)"
 printf '| %-52s | %9.1f ns |\n' "warm call, new values (models evaluated)" "$(med 5)"
 printf '| %-52s | %9.1f ns |\n' "warm call, answer known to be CPU (unevaluable bound)" "$(med 6)"
+printf '| %-52s | %9.1f ns |\n' "timed launch: keel_decide + keel_begin + keel_done" \
+    "$(sort -n timed.txt | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"

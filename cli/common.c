@@ -192,11 +192,15 @@ bad:
 
 int keel_parse_set(const char *s, char ***names, long long **values, int *n)
 {
-    char *copy = strdup(s), *save = NULL;
+    char *copy = strdup(s);
     if (!copy)
         return -1;
     int rc = 0;
-    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+    /* items split by hand: strtok_r would skip an empty item ("n=1,,m=2") */
+    for (char *tok = copy, *next; tok && !rc; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
         char *eq = strchr(tok, '=');
         long long v;
         if (!eq || eq == tok) {

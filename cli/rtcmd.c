@@ -237,6 +237,14 @@ int keel_cmd_calibrate(int argc, char **argv)
     printf("fork/join    %.0f ns (EPCC parallel)\n", cal.fork_ns);
     printf("static for   %.0f ns (EPCC for schedule(static))\n", cal.sched_ns);
     printf("barrier      %.0f ns (EPCC barrier)\n", cal.join_ns);
+    for (int f = 0; f < cal.bw_points; f++) {      /* PMaC: bandwidth per pattern */
+        printf("%-12s", f ? "" : "patterns");
+        printf(" %7.0f KiB:", cal.bw_fp[f] / 1024);
+        for (int p = 0; p < RT_PATTERNS; p++)
+            printf(" %s %.1f/%.1f", rt_pattern_name(p), cal.bw_one[p][f] / 1e9,
+                   cal.bw_all[p][f] / 1e9);
+        printf(" GB/s (1/%d threads)\n", cal.bw_threads);
+    }
     printf("stored in    %s\n", path);
     return 0;
 }
@@ -291,10 +299,19 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     printf("  Join_c                 %.0f cycles\n", e->join_c);
     printf("  Parallel_Region_c      %.6g cycles at %.2f GHz\n", e->region_c, cpu->freq_hz / 1e9);
     t("compute time", e->cpu_compute_s);
-    printf("  bandwidth              %.1f GB/s = min(%.1f GB/s, %d cores x %.2f GB/s "
-           "(Little: %.0f lines x %.0f B / %.0f ns))\n",
-           e->cpu_bw / 1e9, cpu->mem_bw / 1e9, e->cores_used, e->core_bw / 1e9, cpu->mlp,
-           cpu->line, cpu->cpu_mem_lat * 1e9);
+    if (e->cpu_bw_calibrated) {          /* keel calibrate's table (PMaC) */
+        printf("  bandwidth              %.1f GB/s (calibrated per pattern at %.3g bytes, "
+               "PMaC):", e->cpu_bw / 1e9, in->bytes_in + in->bytes_out);
+        for (int p = 0; p < RT_PATTERNS; p++)
+            if (in->cpu_bytes_pat[p] > 0)
+                printf(" %s %.6g B at %.2f GB/s", rt_pattern_name(p), in->cpu_bytes_pat[p],
+                       e->cpu_pat_bw[p] / 1e9);
+        printf("\n");
+    } else
+        printf("  bandwidth              %.1f GB/s = min(%.1f GB/s, %d cores x %.2f GB/s "
+               "(Little: %.0f lines x %.0f B / %.0f ns))\n",
+               e->cpu_bw / 1e9, cpu->mem_bw / 1e9, e->cores_used, e->core_bw / 1e9, cpu->mlp,
+               cpu->line, cpu->cpu_mem_lat * 1e9);
     t("memory time", e->cpu_mem_s);
     if (in->omp_target && e->fallback_s > 0)
         t("target host fallback", e->fallback_s);
@@ -450,6 +467,8 @@ int keel_cmd_history(int argc, char **argv)
             free(names);
             free(values);
         }
+        if (rc == 0 && ferror(in))     /* a folder reads as an error, not as no lines */
+            rc = keel_say(1, "%s: %s", add, strerror(errno));
         if (in != stdin)
             fclose(in);
         if (rc == 0 && json) {
@@ -790,8 +809,10 @@ int keel_cmd_explain(int argc, char **argv)
     const rt_profile *hp = hostname ? rt_profile_find(hostname) : NULL, *gp = NULL;
     int have_gpu = 0;
     char gname[128] = "";
-    if (hostname && !*hostname)
-        hostname = NULL, hp = NULL;
+    if ((hostname && !*hostname) || (dev && !*dev)) {
+        rc = keel_say(2, "--%s wants a profile name (see keel devices)", dev && !*dev ? "device" : "host");
+        goto done;
+    }
     if (hostname && (!hp || hp->kind != RT_CPU)) {
         rc = keel_say(2, "no CPU profile '%s' (see keel devices)", hostname);
         goto done;

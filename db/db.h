@@ -18,7 +18,9 @@
  * reader's two extra results are noted at db_each_loop and db_get_loop.
  *
  * A db is one SQLite connection: use it from one thread at a time.  Its
- * prepared statements are cached in it and finalized by db_close.
+ * prepared statements are cached in it and finalized by db_close.  The
+ * llvm-mca tables (db_mca.h) and the runtime's launch facts (db_launch.h)
+ * have readers and writers of their own over the same connection.
  */
 #ifndef KEEL_DB_DB_H
 #define KEEL_DB_DB_H
@@ -26,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 6   /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 8   /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 
@@ -128,15 +130,15 @@ int db_add_scalar(db *d, int64_t stmt_id, const db_scalar_row *s,
 int db_commit_tu(db *d, char *err, size_t errlen);
 void db_rollback_tu(db *d);
 
-/* Fill the later-analysis columns of a loop (idioms, algorithm class,
- * parallel, coalescing, cycles per iteration).  A NULL string, or
+/* Fill the analysis columns of a loop (idioms, algorithm class, IPDA
+ * verdict, coalescing summary, llvm-mca cycles per iteration).  A NULL string, or
  * has_cycles == 0, leaves that column as it is.  Works inside a TU
  * transaction or on its own (then it is one autocommit statement). */
 typedef struct {
-    const char *idioms;            /* e.g. JSON array ["matmul"] */
+    const char *idioms;            /* comma-separated, e.g. "matmul,reduction" */
     const char *algorithm_class;   /* e.g. "N|element -> N|element" */
-    const char *parallel;          /* e.g. "i,j" or a JSON array */
-    const char *coalescing;        /* e.g. "coalesced" */
+    const char *parallel;          /* IPDA: "parallel", "reduction", "sequential", "unknown" */
+    const char *coalescing;        /* thread loops: e.g. "3 coalesced, 1 uniform" */
     int has_cycles;
     double cycles_per_iter;
 } db_loop_facts;
@@ -305,7 +307,7 @@ int db_get_stride(db *d, int64_t access_id, int *thread_line, char **stride, cha
 int db_get_dependence(db *d, int64_t loop_id, char **verdict, char **reason,
                       char *err, size_t errlen);
 
-/* ---- idioms, algorithm classes, counts (schema v2) ---------------------- */
+/* ---- idioms, algorithm classes, counts (schema v4) ---------------------- */
 
 /* One idiom instance of a loop, with PIR's evidence (statement position and
  * source text, the deciding accesses). */

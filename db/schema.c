@@ -282,6 +282,49 @@ const char *const db_migrations[] = {
     "ALTER TABLE loops ADD COLUMN gpu_threads TEXT;\n"
     "ALTER TABLE loops ADD COLUMN region_line INTEGER NOT NULL DEFAULT 0;\n"
     "PRAGMA user_version = 6;\n",
+
+    /* 6 -> 7: bandwidth per access pattern and footprint measured by
+     * `keel calibrate` (PMaC machine profile, issue 12 item 3) */
+    "CREATE TABLE host_bandwidth(\n"
+    "  calibration_id INTEGER NOT NULL REFERENCES host_calibration(id) ON DELETE CASCADE,\n"
+    "  pattern        TEXT NOT NULL CHECK (pattern IN ('unit', 'strided', 'column', 'gather')),\n"
+    "  footprint      REAL NOT NULL,\n"
+    "  threads        INTEGER NOT NULL,\n"
+    "  bytes_per_s    REAL NOT NULL,\n"
+    "  PRIMARY KEY(calibration_id, pattern, footprint, threads)\n"
+    ") WITHOUT ROWID;\n"
+    "PRAGMA user_version = 7;\n",
+
+    /* 7 -> 8: one model (issue 11): what libkeelrt's models need, stored by
+     * keelcc per launch root, per access and enclosing loop, per statement.
+     * Rows of TUs written before this version are absent: the runtime asks
+     * for a recompile (SCHEMA.md "Launch facts"). */
+    "CREATE TABLE launches(\n"
+    "  loop_id    INTEGER PRIMARY KEY REFERENCES loops(id) ON DELETE CASCADE,\n"
+    "  region     INTEGER NOT NULL,\n"
+    "  omp_target INTEGER NOT NULL\n"
+    ");\n"
+    "CREATE TABLE launch_loops(\n"
+    "  launch_id INTEGER NOT NULL REFERENCES loops(id) ON DELETE CASCADE,\n"
+    "  loop_id   INTEGER NOT NULL REFERENCES loops(id) ON DELETE CASCADE,\n"
+    "  parallel  INTEGER NOT NULL,\n"
+    "  thread    INTEGER NOT NULL,\n"
+    "  kernel    INTEGER NOT NULL,\n"
+    "  PRIMARY KEY(launch_id, loop_id)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX launch_loops_loop ON launch_loops(loop_id);\n"
+    "CREATE TABLE access_loop_strides(\n"
+    "  access_id INTEGER NOT NULL REFERENCES accesses(id) ON DELETE CASCADE,\n"
+    "  loop_id   INTEGER NOT NULL REFERENCES loops(id) ON DELETE CASCADE,\n"
+    "  dim       INTEGER NOT NULL,\n"
+    "  stride    TEXT,\n"
+    "  PRIMARY KEY(access_id, loop_id, dim)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX access_loop_strides_loop ON access_loop_strides(loop_id);\n"
+    "ALTER TABLE statements ADD COLUMN est_cycles REAL;\n"
+    "ALTER TABLE statements ADD COLUMN est_gpu_insts REAL;\n"
+    "ALTER TABLE statements ADD COLUMN flops REAL;\n"
+    "PRAGMA user_version = 8;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

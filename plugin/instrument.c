@@ -635,7 +635,8 @@ static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m,
 static const char prelude_decls[] =
     "struct keel_site { const char *db; const char *file; int line, col; int nsyms;"
     " const char *const *syms; void *state; };"
-    " int keel_decide(struct keel_site *, const long long *);\n"
+    " int keel_decide(struct keel_site *, const long long *);"
+    " long long keel_begin(struct keel_site *, int); void keel_done(struct keel_site *, long long);\n"
     "__attribute__((pure)) int keel_decide_report(struct keel_site *, const long long *)"
     ";\n"
     "__attribute__((const)) int keel_decide_report_const(struct keel_site *, const long long *)"
@@ -833,6 +834,7 @@ typedef struct {
     int opens;
     char *text;
     size_t len;
+    int seq;       /* order of addition: nested blocks at one offset close inner first */
 } insertion;
 
 static int by_offset(const void *pa, const void *pb)
@@ -840,7 +842,11 @@ static int by_offset(const void *pa, const void *pb)
     const insertion *a = pa, *b = pb;
     if (a->offset != b->offset)
         return a->offset < b->offset ? -1 : 1;
-    return a->opens - b->opens;
+    if (a->opens != b->opens)
+        return a->opens - b->opens;
+    /* two sites' blocks opening (closing) at one offset: the first opened
+     * closes last, so each `keel_done` stays in its own block */
+    return a->opens ? a->seq - b->seq : b->seq - a->seq;
 }
 
 /* Append an insertion taking b's text; on failure b's text is freed. */
@@ -856,6 +862,7 @@ static int add(insertion **ins, int *n, size_t offset, int opens, buf *b)
     p[*n].opens = opens;
     p[*n].text = b->s;
     p[*n].len = b->len;
+    p[*n].seq = *n;
     (*n)++;
     return 0;
 }
@@ -880,6 +887,10 @@ static int put_opening(buf *b, const text_map *m, size_t at, int n, const ir_loo
         put_call(b, n, l);
         /* used by the clause only when OpenMP is on */
         putf(b, "; (void)keel_on_gpu_%ld;", n);
+        /* launch timing for the history (keel_done after the region) */
+        putf(b, " long long keel_t_%ld = ", n);
+        putf(b, "keel_begin(&keel_site_%ld, ", n);
+        putf(b, "keel_on_gpu_%ld);", n);
     } else
         put_report(b, n, l);
     puts_(b, "\n");
@@ -901,7 +912,7 @@ static int put_opening(buf *b, const text_map *m, size_t at, int n, const ir_loo
  * blanks up to its column.  Where a line of its own cannot be had (a line
  * comment spliced onto the next line, a block comment going on), ` }` goes
  * right after the loop. */
-static int put_closing(buf *b, const text_map *m, size_t e, size_t *where)
+static int put_closing(buf *b, const text_map *m, size_t e, size_t *where, const char *done)
 {
     int line = line_of(m, e);
     const line_info *li = &m->lines[line];
@@ -912,7 +923,9 @@ static int put_closing(buf *b, const text_map *m, size_t e, size_t *where)
     if (code_follows) {
         if (li->presumed <= 0)
             return -1;
-        puts_(b, "\n}\n");
+        puts_(b, "\n");
+        puts_(b, done);
+        puts_(b, "}\n");
         putf(b, "#line %ld\n", li->presumed);
         put_pad(b, m, e);
         return 0;
@@ -923,17 +936,23 @@ static int put_closing(buf *b, const text_map *m, size_t e, size_t *where)
     int spliced = t > li->start && m->src[t - 1] == '\\';
     if (li->end < m->len && m->kind[li->end] == K_CODE && !spliced
         && m->lines[line + 1].presumed > 0) {
-        puts_(b, "\n}\n");
+        puts_(b, "\n");
+        puts_(b, done);
+        puts_(b, "}\n");
         putf(b, "#line %ld", m->lines[line + 1].presumed);
         *where = t;
         return 0;
     }
     if (li->end >= m->len && m->kind[li->end] == K_CODE && !spliced) {
-        puts_(b, "\n}\n");     /* the file's last line, with no newline */
+        puts_(b, "\n");     /* the file's last line, with no newline */
+        puts_(b, done);
+        puts_(b, "}\n");
         *where = t;
         return 0;
     }
-    puts_(b, " }");
+    puts_(b, " ");
+    puts_(b, done);
+    puts_(b, "}");
     return 0;
 }
 
@@ -977,9 +996,12 @@ int instrument_source(const ir_tu *tu, const char *path, const char *src, size_t
         size_t start = region ? (size_t)l->region_offset : (size_t)l->offset;
         size_t end = region ? (size_t)l->region_end_offset : (size_t)l->end_offset;
         int n = nsites;
+        char done[96] = "";
+        if (offload)    /* the region's time, for the history (keelrt.h) */
+            snprintf(done, sizeof done, "keel_done(&keel_site_%d, keel_t_%d); ", n, n);
         if (opening_at(&m, start, &at) != 0
             || put_opening(&open, &m, at, n, l, offload, &where) != 0
-            || put_closing(&close, &m, end, &end_at) != 0) {
+            || put_closing(&close, &m, end, &end_at, done) != 0) {
             free(open.s);
             free(close.s);
             continue;

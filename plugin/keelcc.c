@@ -250,6 +250,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->mcpu = (env = getenv("KEEL_MCPU")) && *env ? env : NULL;
     o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
+    int inputs = 0;    /* files, -, -l, -Wl, @file: without any, clang links nothing */
     const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
 
     push(o, &o->ncc, &o->cc, o->compiler);
@@ -269,6 +270,7 @@ static int parse_args(int argc, char **argv, options *o)
         const char *a = args.arg[i - 1];
         int from_rsp = args.rsp[i - 1];
         if (a[0] == '@' && a[1] && !from_rsp) {
+            inputs++;
             push(o, &o->ncc, &o->cc, a);      /* the compiler reads it itself */
             continue;
         }
@@ -310,6 +312,8 @@ static int parse_args(int argc, char **argv, options *o)
         if (!from_rsp)
             push(o, &o->ncc, &o->cc, a);
 
+        if (strcmp(a, "-Xlinker") == 0 || strncmp(a, "-l", 2) == 0 || strncmp(a, "-Wl,", 4) == 0)
+            inputs++;
         if (cc_in_list(cc_value_options, a) && i + 1 < argc) {
             const char *v = args.arg[i++];
             if (!args.rsp[i - 1])
@@ -328,6 +332,7 @@ static int parse_args(int argc, char **argv, options *o)
             continue;
         }
         if (a[0] != '-' || strcmp(a, "-") == 0) {
+            inputs++;
             if (strcmp(a, "-") != 0 && (lang_c == 1 || (lang_c == -1 && has_suffix(a, ".c"))))
                 push(o, &o->nsources, &o->sources, a);
             continue;
@@ -358,7 +363,7 @@ static int parse_args(int argc, char **argv, options *o)
      * loops under directives visible: plugin/walker.c). */
     if (openmp)
         push(o, &o->nclang, &o->clang, openmp);
-    o->links = o->compiles && !o->c_or_s;
+    o->links = o->compiles && !o->c_or_s && inputs > 0;
     return 0;
 }
 
@@ -408,6 +413,7 @@ typedef struct {
     ir_tu *ir;       /* NULL when the analysis failed */
     char err[512];
     mcr_result *mca; /* llvm-mca figures, NULL when the stage did not run */
+    store_analysis *an; /* the analyses' results, NULL when they failed */
 } analysed;
 
 /* ---- the llvm-mca stage (plugin/mcarun.c) ---- */
@@ -465,12 +471,17 @@ static int mca_hook(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids, ch
     return mcr_store(&mca_cfg, ctx, d, tu_id, loop_ids, err, errlen);
 }
 
+/* The pipeline's first two steps per source, with no database open:
+ * parse (walker.c: libclang -> loop IR), then analyse (store.c: IPDA,
+ * idioms, classes, counts, the runtime's launch facts).  The third step,
+ * store, is record() once the compile succeeded. */
 static void analyse(const options *o, analysed *res)
 {
     for (int i = 0; i < o->nsources; i++) {
-        char abs[PATH_MAX];
+        char abs[PATH_MAX], e2[512];
         res[i].path = strdup(realpath(o->sources[i], abs) ? abs : o->sources[i]);
         res[i].ir = NULL;
+        res[i].an = NULL;
         res[i].err[0] = '\0';
         if (walk_file(o->sources[i], o->nclang, (const char *const *)o->clang, &res[i].ir,
                       res[i].err, sizeof res[i].err) != 0) {
@@ -481,6 +492,9 @@ static void analyse(const options *o, analysed *res)
             warn("%s: %s", o->sources[i], res[i].ir->notes[k]);
         if (o->dump_ir)
             ir_dump(res[i].ir, stderr);
+        if (store_analyse(res[i].ir, &res[i].an, e2, sizeof e2) != 0)
+            warn("%s: analysis failed, loops recorded without its results: %s",
+                 o->sources[i], e2);
     }
 }
 
@@ -506,7 +520,7 @@ static void record(const options *o, analysed *res)
         };
         if (!res[i].ir)
             warn("%s: analysis skipped: %s", o->sources[i], res[i].err);
-        if (store_tu_with(d, res[i].ir, &row, res[i].mca ? mca_hook : NULL, res[i].mca,
+        if (store_tu_with(d, res[i].ir, res[i].an, &row, res[i].mca ? mca_hook : NULL, res[i].mca,
                           err, sizeof err) != 0)
             warn("%s: loops not recorded: %s", o->sources[i], err);
     }
@@ -835,6 +849,8 @@ static void add_runtime_link(options *o, const char *lib)
         push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide");
         push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report");
         push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report_const");
+        push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_begin");
+        push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_done");
     }
     push(o, &o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
     push(o, &o->ncc, &o->cc, "-lsqlite3");
@@ -963,6 +979,7 @@ int main(int argc, char **argv)
     for (int i = 0; res && i < o.nsources; i++) {
         free(res[i].path);
         ir_tu_free(res[i].ir);
+        store_analysis_free(res[i].an);
         mcr_result_free(res[i].mca);
     }
     if (res && o.mca)

@@ -1,15 +1,23 @@
 /*
- * store.c -- write a translation unit's loop IR into the attribute database.
+ * store.c -- the last two steps of keelcc's pipeline (parse -> analyse ->
+ * store): run every analysis over a translation unit's loop IR, then write
+ * the IR and the results into the attribute database.
  *
- * The only place that knows both the IR (analysis/) and the database rows
- * (db/): it prints every expression in ipda's text form and hands plain
- * rows to the writer, all in one transaction per translation unit.
+ * store_analyse runs IPDA (analysis/parallel.c), idioms, boat-hull classes,
+ * counts and the runtime's launch facts (analysis/launch.c) with no
+ * database open; store_tu_with then writes everything in one IMMEDIATE
+ * transaction per translation unit, so the write lock is held only for the
+ * inserts.  This is the only place that knows both the IR (analysis/) and
+ * the database rows (db/): it prints every expression in ipda's text form
+ * and hands plain rows to the writer.
  */
 #include "store.h"
 
 #include "parallel.h"
 #include "counts.h"
+#include "db_launch.h"
 #include "idioms.h"
+#include "launch.h"
 #include "omp.h"
 #include "species.h"
 
@@ -63,8 +71,8 @@ static char *print_or_null(const kx_expr *e)
     return e ? kx_print(e) : NULL;
 }
 
-static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, int64_t *acc_ids,
-                      char *err, size_t errlen)
+static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, int64_t *stmt_id_out,
+                      int64_t *acc_ids, char *err, size_t errlen)
 {
     char *calls = s->ncalls ? store_json_array(s->ncalls, s->calls) : NULL;
     db_stmt_row row = {
@@ -77,6 +85,7 @@ static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, int64_t *acc_ids
     };
     int64_t stmt_id;
     int rc = db_add_stmt(d, loop_id, &row, &stmt_id, err, errlen);
+    *stmt_id_out = stmt_id;
     free(calls);
     for (int a = 0; a < s->nacc && rc == 0; a++) {
         const ir_access *ac = &s->acc[a];
@@ -115,22 +124,93 @@ static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, int64_t *acc_ids
     return rc;
 }
 
+/* ---- analyse: no database open ------------------------------------------ */
+
+struct store_analysis {
+    int nloops;
+    par_result *par;            /* IPDA verdicts, thread loops, strides */
+    idiom_result idioms;
+    species_class *cls;         /* per loop; valid where has_cls */
+    unsigned char *has_cls;
+    counts_loop *counts;        /* per loop: [2l] one iteration, [2l + 1] all */
+    launch_result *launch;      /* the runtime's facts */
+};
+
+void store_analysis_free(store_analysis *a)
+{
+    if (!a)
+        return;
+    for (int l = 0; l < a->nloops; l++) {
+        if (a->has_cls && a->has_cls[l])
+            species_class_free(&a->cls[l]);
+        if (a->counts) {
+            counts_loop_free(&a->counts[2 * l]);
+            counts_loop_free(&a->counts[2 * l + 1]);
+        }
+    }
+    free(a->cls);
+    free(a->has_cls);
+    free(a->counts);
+    idiom_result_free(&a->idioms);
+    par_free(a->par);
+    launch_free(a->launch);
+    free(a);
+}
+
+int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    store_analysis *a = calloc(1, sizeof *a);
+    if (!a)
+        return snprintf(err, errlen, "out of memory"), -1;
+    int n = tu->nloops;
+    a->nloops = n;
+    a->cls = calloc((size_t)n + 1, sizeof *a->cls);
+    a->has_cls = calloc((size_t)n + 1, 1);
+    a->counts = calloc(2 * (size_t)n + 1, sizeof *a->counts);
+    int rc = !a->cls || !a->has_cls || !a->counts
+                 ? (snprintf(err, errlen, "out of memory"), -1) : 0;
+    if (rc == 0)
+        rc = par_analyze(tu, &a->par, err, errlen);
+    if (rc == 0)
+        rc = launch_analyze(tu, a->par, &a->launch, err, errlen);
+    if (rc == 0)
+        rc = idiom_analyze(tu, &a->idioms, err, errlen);
+    counts_memo memo = { 0 };   /* loop totals, each computed once */
+    for (int l = 0; l < n && rc == 0; l++) {
+        if (tu->loops[l].parent < 0) {
+            int c = species_classify(tu, l, &a->cls[l]);
+            if (c < 0)
+                rc = (snprintf(err, errlen, "out of memory"), -1);
+            a->has_cls[l] = c == 0;
+        }
+        for (int total = 0; total <= 1 && rc == 0; total++)
+            if (counts_loop_compute_memo(tu, l, total, &a->counts[2 * l + total], &memo) != 0)
+                rc = (snprintf(err, errlen, "out of memory"), -1);
+    }
+    counts_memo_free(&memo);
+    if (rc != 0) {
+        store_analysis_free(a);
+        return -1;
+    }
+    *out = a;
+    return 0;
+}
+
+/* ---- store: inside the TU's transaction ---------------------------------- */
+
 /* Counts of loop l, one iteration and all iterations, and bytes per array
  * over all iterations. */
-static int store_counts(db *d, const ir_tu *tu, int l, int64_t loop_id, counts_memo *memo,
+static int store_counts(db *d, const store_analysis *an, int l, int64_t loop_id,
                         char *err, size_t errlen)
 {
     int rc = 0;
     for (int total = 0; total <= 1 && rc == 0; total++) {
-        counts_loop c;
-        if (counts_loop_compute_memo(tu, l, total, &c, memo) != 0) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
+        const counts_loop *c = &an->counts[2 * l + total];
         char *t[CNT_NFIXED];
         for (int k = 0; k < CNT_NFIXED; k++)
-            t[k] = counts_q_print(&c.v[k]);
-        char *intensity = counts_intensity(&c);
+            t[k] = counts_q_print(&c->v[k]);
+        char *intensity = counts_intensity(c);
         db_counts_row row = {
             .scope = total ? "total" : "iteration",
             .fadd = t[CNT_FADD], .fmul = t[CNT_FMUL], .fdiv = t[CNT_FDIV],
@@ -140,9 +220,9 @@ static int store_counts(db *d, const ir_tu *tu, int l, int64_t loop_id, counts_m
             .intensity = intensity,
         };
         rc = db_add_counts(d, loop_id, &row, err, errlen);
-        for (int a = 0; total && rc == 0 && a < c.narrays; a++) {
-            char *r = counts_q_print(&c.read[a]), *w = counts_q_print(&c.written[a]);
-            db_footprint_row fr = { .array = c.arrays[a], .bytes_read = r, .bytes_written = w };
+        for (int a = 0; total && rc == 0 && a < c->narrays; a++) {
+            char *r = counts_q_print(&c->read[a]), *w = counts_q_print(&c->written[a]);
+            db_footprint_row fr = { .array = c->arrays[a], .bytes_read = r, .bytes_written = w };
             rc = db_add_footprint(d, loop_id, &fr, err, errlen);
             free(r);
             free(w);
@@ -150,22 +230,19 @@ static int store_counts(db *d, const ir_tu *tu, int l, int64_t loop_id, counts_m
         for (int k = 0; k < CNT_NFIXED; k++)
             free(t[k]);
         free(intensity);
-        counts_loop_free(&c);
     }
     return rc;
 }
 
 /* Idioms, classes and counts of every loop (analysis/idioms.c, species.c,
  * counts.c) into their tables and the loops' idioms / algorithm_class. */
-static int store_analyses(db *d, const ir_tu *tu, const int64_t *loop_ids,
-                          char *err, size_t errlen)
+static int store_analyses(db *d, const ir_tu *tu, const store_analysis *an,
+                          const int64_t *loop_ids, char *err, size_t errlen)
 {
-    idiom_result ir;
-    if (idiom_analyze(tu, &ir, err, errlen) != 0)
-        return -1;
+    const idiom_result *ir = &an->idioms;
     int rc = 0;
-    for (int i = 0; i < ir.n && rc == 0; i++) {
-        const idiom_instance *in = &ir.v[i];
+    for (int i = 0; i < ir->n && rc == 0; i++) {
+        const idiom_instance *in = &ir->v[i];
         const ir_stmt *st = &tu->loops[in->stmt_loop].stmts[in->stmt];
         char detail[96] = "";
         size_t len = 0;
@@ -177,27 +254,54 @@ static int store_analyses(db *d, const ir_tu *tu, const int64_t *loop_ids,
                              .detail = in->ndims ? detail : NULL };
         rc = db_add_idiom(d, loop_ids[in->loop], &row, err, errlen);
     }
-    counts_memo memo = { 0 };   /* loop totals, each computed once */
     for (int l = 0; l < tu->nloops && rc == 0; l++) {
-        char *list = idiom_loop_list(&ir, l);
-        species_class sc;
-        int have_class = tu->loops[l].parent < 0 && species_classify(tu, l, &sc) == 0;
+        char *list = idiom_loop_list(ir, l);
+        const species_class *sc = an->has_cls[l] ? &an->cls[l] : NULL;
         db_loop_facts f = { .idioms = list ? list : "",
-                            .algorithm_class = have_class ? sc.text : NULL };
+                            .algorithm_class = sc ? sc->text : NULL };
         rc = db_set_loop_facts(d, loop_ids[l], &f, err, errlen);
-        if (rc == 0 && have_class) {
-            db_class_row cr = { .class_text = sc.text, .w = sc.w, .m = sc.m, .d = sc.d,
-                                .c = sc.c, .u = sc.u, .f_complexity = sc.f_complexity };
+        if (rc == 0 && sc) {
+            db_class_row cr = { .class_text = sc->text, .w = sc->w, .m = sc->m, .d = sc->d,
+                                .c = sc->c, .u = sc->u, .f_complexity = sc->f_complexity };
             rc = db_set_class(d, loop_ids[l], &cr, err, errlen);
         }
-        if (have_class)
-            species_class_free(&sc);
         free(list);
         if (rc == 0)
-            rc = store_counts(d, tu, l, loop_ids[l], &memo, err, errlen);
+            rc = store_counts(d, an, l, loop_ids[l], err, errlen);
     }
-    counts_memo_free(&memo);
-    idiom_result_free(&ir);
+    return rc;
+}
+
+/* The runtime's launch facts (analysis/launch.h, db/db_launch.h): per loop
+ * as a launch root its nest's mapping, per access its strides along every
+ * enclosing loop, per statement its cost estimates.  stmt_ids / acc_ids in
+ * IR order. */
+static int store_launch(db *d, const launch_result *lr, const int64_t *loop_ids,
+                        const int64_t *stmt_ids, const int64_t *acc_ids, char *err, size_t errlen)
+{
+    db_launch_writer *w;
+    if (db_launch_writer_open(d, &w, err, errlen) != 0)
+        return -1;
+    int rc = 0;
+    for (int root = 0; root < lr->nloops && rc == 0; root++) {
+        const launch_nest *n = &lr->nests[root];
+        rc = db_launch_add(w, loop_ids[root], n->region, n->omp_target, err, errlen);
+        for (int i = 0; i < n->nroles && rc == 0; i++) {
+            const launch_role *r = &n->roles[i];
+            rc = db_launch_add_loop(w, loop_ids[root], loop_ids[r->loop], lr->parallel[r->loop],
+                                    r->thread, r->kernel, err, errlen);
+        }
+    }
+    for (int a = 0; a < lr->naccs && rc == 0; a++)
+        for (int i = 0; i < lr->nstrides[a] && rc == 0; i++) {
+            const launch_stride *s = &lr->strides[a][i];
+            rc = db_launch_add_stride(w, acc_ids[a], loop_ids[s->loop], s->dim, s->stride,
+                                      err, errlen);
+        }
+    for (int s = 0; s < lr->nstmts && rc == 0; s++)
+        rc = db_launch_set_stmt_cost(w, stmt_ids[s], lr->costs[s].cycles, lr->costs[s].gpu_insts,
+                                     lr->costs[s].flops, err, errlen);
+    db_launch_writer_close(w);
     return rc;
 }
 
@@ -206,18 +310,13 @@ static const char *kind_name(ir_loop_kind k)
     return k == IR_FOR ? "for" : k == IR_WHILE ? "while" : "do";
 }
 
-/* IPDA: run par_analyze on the IR and write its verdicts (loop_dependences,
- * loops.parallel), thread-loop coalescing summaries (loops.coalescing) and
- * per-access strides (access_strides).  loop_ids / acc_ids are the database
- * ids of the IR's loops and of its accesses in IR order.  An analysis that
- * cannot run (out of memory) writes nothing and is not an error. */
-static int store_parallel(db *d, const ir_tu *tu, const int64_t *loop_ids,
+/* IPDA's verdicts (loop_dependences, loops.parallel), thread-loop
+ * coalescing summaries (loops.coalescing) and per-access strides
+ * (access_strides).  loop_ids / acc_ids are the database ids of the IR's
+ * loops and of its accesses in IR order. */
+static int store_parallel(db *d, const ir_tu *tu, const par_result *r, const int64_t *loop_ids,
                           const int64_t *acc_ids, char *err, size_t errlen)
 {
-    par_result *r;
-    char perr[128];
-    if (par_analyze(tu, &r, perr, sizeof perr) != 0)
-        return 0;
     int rc = 0;
     for (int l = 0; l < r->nloops && rc == 0; l++) {
         const char *v = par_verdict_name(r->loops[l].verdict);
@@ -251,18 +350,24 @@ static int store_parallel(db *d, const ir_tu *tu, const int64_t *loop_ids,
         free(cls);
         free(icls);
     }
+    if (!first && rc == 0)
+        rc = (snprintf(err, errlen, "out of memory"), -1);
     free(first);
-    par_free(r);
     return rc;
 }
 
 int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen)
 {
-    return store_tu_with(d, tu, row, NULL, NULL, err, errlen);
+    store_analysis *an = NULL;
+    if (tu && store_analyse(tu, &an, err, errlen) != 0)
+        return -1;
+    int rc = store_tu_with(d, tu, an, row, NULL, NULL, err, errlen);
+    store_analysis_free(an);
+    return rc;
 }
 
-int store_tu_with(db *d, const ir_tu *tu, const db_tu_row *row, store_hook hook, void *ctx,
-                  char *err, size_t errlen)
+int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_row *row,
+                  store_hook hook, void *ctx, char *err, size_t errlen)
 {
     int64_t tu_id;
     if (db_begin_tu(d, row, &tu_id, err, errlen) != 0)
@@ -270,13 +375,16 @@ int store_tu_with(db *d, const ir_tu *tu, const db_tu_row *row, store_hook hook,
     int rc = 0;
     int64_t *func_ids = calloc((size_t)(tu ? tu->nfuncs : 0) + 1, sizeof *func_ids);
     int64_t *loop_ids = calloc((size_t)(tu ? tu->nloops : 0) + 1, sizeof *loop_ids);
-    int nacc = 0;
+    int nacc = 0, nstmt = 0;
     for (int i = 0; tu && i < tu->nloops; i++)
-        for (int s = 0; s < tu->loops[i].nstmts; s++)
+        for (int s = 0; s < tu->loops[i].nstmts; s++) {
             nacc += tu->loops[i].stmts[s].nacc;
-    int64_t *acc_ids = calloc((size_t)nacc + 1, sizeof *acc_ids);   /* IR order */
-    nacc = 0;
-    if (!func_ids || !loop_ids || !acc_ids) {
+            nstmt++;
+        }
+    int64_t *acc_ids = calloc((size_t)nacc + 1, sizeof *acc_ids);     /* IR order */
+    int64_t *stmt_ids = calloc((size_t)nstmt + 1, sizeof *stmt_ids);  /* IR order */
+    nacc = nstmt = 0;
+    if (!func_ids || !loop_ids || !acc_ids || !stmt_ids) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -310,19 +418,23 @@ int store_tu_with(db *d, const ir_tu *tu, const db_tu_row *row, store_hook hook,
         free(trip);
         free(pragmas);
         for (int s = 0; rc == 0 && s < l->nstmts; s++) {
-            rc = store_stmt(d, loop_ids[i], &l->stmts[s], acc_ids + nacc, err, errlen);
+            rc = store_stmt(d, loop_ids[i], &l->stmts[s], &stmt_ids[nstmt++], acc_ids + nacc,
+                            err, errlen);
             nacc += l->stmts[s].nacc;
         }
     }
-    if (tu && rc == 0)
-        rc = store_parallel(d, tu, loop_ids, acc_ids, err, errlen);
-    if (rc == 0 && tu)
-        rc = store_analyses(d, tu, loop_ids, err, errlen);
+    if (tu && an && rc == 0)
+        rc = store_parallel(d, tu, an->par, loop_ids, acc_ids, err, errlen);
+    if (tu && an && rc == 0)
+        rc = store_analyses(d, tu, an, loop_ids, err, errlen);
+    if (tu && an && rc == 0)
+        rc = store_launch(d, an->launch, loop_ids, stmt_ids, acc_ids, err, errlen);
     if (rc == 0 && hook)
         rc = hook(ctx, d, tu_id, loop_ids, err, errlen);
     free(func_ids);
     free(loop_ids);
     free(acc_ids);
+    free(stmt_ids);
     if (rc == 0)
         return db_commit_tu(d, err, errlen);
     db_rollback_tu(d);

@@ -10,18 +10,29 @@
 #include "db.h"
 #include "ir.h"
 
-/* Replace the rows of the translation unit described by `row` with the IR
- * `tu` (NULL: only the translation-unit row, e.g. status "error"), in one
- * transaction.  Returns 0, or -1 with a message (nothing changed). */
-int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen);
+/* Step 2 of keelcc's pipeline (parse -> analyse -> store): every analysis
+ * of tu (IPDA verdicts and strides, idioms, boat-hull classes, counts, the
+ * runtime's launch facts), with no database open.  Returns 0 with *out
+ * (free with store_analysis_free), or -1 with a message: the caller warns
+ * once and stores the IR without analyses. */
+typedef struct store_analysis store_analysis;
+int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errlen);
+void store_analysis_free(store_analysis *a);      /* NULL is fine */
 
-/* The same, and before the commit call hook(ctx, d, tu_id, loop_ids) with
- * the new ids of tu's loops (same indices), e.g. to add rows of later
- * analyses in the same transaction.  A hook failure rolls everything back. */
+/* Step 3: replace the rows of the translation unit described by `row` with
+ * the IR `tu` (NULL: only the translation-unit row, e.g. status "error")
+ * and the results of store_analyse (NULL: the IR alone), in one
+ * transaction, and before the commit call hook(ctx, d, tu_id, loop_ids)
+ * (NULL: none) with the new ids of tu's loops (same indices), e.g. to add
+ * rows of later analyses in the same transaction.  Returns 0, or -1 with a
+ * message (nothing changed; a hook failure rolls everything back). */
 typedef int (*store_hook)(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids,
                           char *err, size_t errlen);
-int store_tu_with(db *d, const ir_tu *tu, const db_tu_row *row, store_hook hook, void *ctx,
-                  char *err, size_t errlen);
+int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_row *row,
+                  store_hook hook, void *ctx, char *err, size_t errlen);
+/* Both steps: store_analyse, then store_tu_with without a hook (-1 when
+ * either fails; nothing changed). */
+int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen);
 
 /* A JSON array of strings; malloc'd, the caller frees it. */
 char *store_json_array(int n, char *const *items);

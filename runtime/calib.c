@@ -43,6 +43,10 @@ int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
         out->sched_ns = sched_ns;
         out->join_ns = barrier_ns;
     }
+    /* PMaC: bandwidth per access pattern and footprint; bytes counted in
+     * the lines of the host defaults' profile, as the traffic model will */
+    if (out->mem_bw > 0)
+        rt_calibrate_patterns(out, rt_profile_host_default()->line);
     if (out->mem_bw <= 0) {
         snprintf(err, errlen, "cannot allocate the triad arrays");
         return -1;

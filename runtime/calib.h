@@ -1,6 +1,8 @@
 /*
  * calib.h -- measuring this host (`keel calibrate`) and storing / reading
- * the result in the database's host_calibration table (schema v2).
+ * the result in the database's host_calibration table (schema v3, one row
+ * per measurement, keyed by hostname: a copied database does not carry
+ * one host's figures to another).
  *
  * rt_calibrate runs a STREAM-triad style kernel (sustained bandwidth), an
  * FMA kernel (peak flop rate) and EPCC-style OpenMP micro-benchmarks
@@ -17,9 +19,10 @@
 
 int rt_calibrate(rt_calibration *out, char *err, size_t errlen);
 /* Store *c as the newest calibration of this host (db must be writable,
- * schema >= 2).  0 or -1 with a message. */
+ * schema >= 3).  0 or -1 with a message. */
 int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err, size_t errlen);
-/* Read the newest calibration; 0 found, 1 none, -1 error. */
+/* Read this host's (gethostname) newest calibration; 0 found, 1 none,
+ * -1 error. */
 int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen);
 
 /* EPCC-style overheads, measured in calib_omp.c (compiled with OpenMP):
@@ -27,5 +30,10 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
  * beyond the work, per barrier; threads the runtime used.  Returns -1 when
  * built without OpenMP. */
 int rt_calibrate_omp(double *fork_ns, double *sched_ns, double *barrier_ns, int *threads);
+/* Bandwidth per access pattern (unit, strided, column, gather) at
+ * RT_BW_POINTS footprints, one thread and all threads (PMaC machine
+ * profile; calib_omp.c); `line` is the cache line the bytes are counted in.
+ * Fills c->bw_*; -1 when the arrays cannot be allocated. */
+int rt_calibrate_patterns(rt_calibration *c, double line);
 
 #endif

@@ -124,3 +124,115 @@ double rt_calibrate_flops(long iters)
     double t = now() - t0;
     return t > 0 ? total / t : 0;
 }
+
+/* ---- bandwidth per access pattern (PMaC machine profile) -----------------
+ * pmac-idioms-accelerators.txt, sections V-VI: a machine profile is the
+ * bandwidth each type of reference achieves as a function of the data size
+ * ("Mem BW_j", eq. 1).  Four reference types, the ones keel's traffic model
+ * tells apart (facts.c), each over an array of `fp` bytes of doubles:
+ *   unit     a[i]                    sum of every element in order
+ *   strided  a[4i]                   every 4th element (32 bytes apart)
+ *   column   a[i*512 + j], i inner   down the columns of 4 KiB rows
+ *   gather   a[idx[i]]               a random permutation of the elements
+ * Bytes are counted as the traffic model counts them: elements x min(line,
+ * 8 x stride) -- a column walk or a gather moves a line per element.  Each
+ * figure is the best of 3 timings of enough passes to take ~10 ms (the
+ * first pass warms the caches: a footprint that fits a cache is measured
+ * in it), with one thread and with all of OpenMP's threads sharing the
+ * array (static split of the outer loop). */
+/* `passes` walks of pattern p in one parallel region (no fork per pass:
+ * small footprints measure the cache, not the runtime); each thread walks
+ * its static share of the outer loop, nowait (the walks only read). */
+static double pattern_run(const double *a, const int *idx, long n, int p, int threads, int passes)
+{
+    double s = 0;
+    long rows = n / 512;
+    (void)threads, (void)rows;
+    #pragma omp parallel num_threads(threads) reduction(+ : s)
+    for (int k = 0; k < passes; k++) {
+        switch (p) {
+        case RT_PAT_UNIT:
+            #pragma omp for schedule(static) nowait
+            for (long i = 0; i < n; i++)
+                s += a[i];
+            break;
+        case RT_PAT_STRIDED:
+            #pragma omp for schedule(static) nowait
+            for (long i = 0; i < n / 4; i++)
+                s += a[4 * i];
+            break;
+        case RT_PAT_COLUMN:
+            #pragma omp for schedule(static) nowait
+            for (long j = 0; j < 512; j++)
+                for (long i = 0; i < rows; i++)
+                    s += a[i * 512 + j];
+            break;
+        default:
+            #pragma omp for schedule(static) nowait
+            for (long i = 0; i < n; i++)
+                s += a[idx[i]];
+            break;
+        }
+    }
+    return s;
+}
+
+static double pattern_bw(const double *a, const int *idx, long n, int p, int threads, double line)
+{
+    double per_elem = p == RT_PAT_UNIT ? 8 : p == RT_PAT_STRIDED ? 32 : line;
+    double elems = p == RT_PAT_STRIDED ? (double)(n / 4) : p == RT_PAT_COLUMN ? (double)(n / 512) * 512
+                                                                                : (double)n;
+    double best = 0;
+    sink = pattern_run(a, idx, n, p, threads, 1);       /* warm */
+    double t0 = now();
+    sink += pattern_run(a, idx, n, p, threads, 1);
+    double one = now() - t0;
+    int passes = one > 0 && one < 0.005 ? (int)(0.005 / one) + 1 : 1;
+    for (int r = 0; r < 3; r++) {
+        t0 = now();
+        sink += pattern_run(a, idx, n, p, threads, passes);
+        double t = now() - t0;
+        if (t > 0 && elems * per_elem * passes / t > best)
+            best = elems * per_elem * passes / t;
+    }
+    return best;
+}
+
+int rt_calibrate_patterns(rt_calibration *c, double line)
+{
+    static const double fps[RT_BW_POINTS] = { 32768.0, 1048576.0, 16777216.0, 134217728.0 };
+    long nmax = (long)(fps[RT_BW_POINTS - 1] / 8);
+    double *a = malloc(sizeof *a * (size_t)nmax);
+    int *idx = malloc(sizeof *idx * (size_t)nmax);
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    if (!a || !idx) {
+        free(a), free(idx);
+        return -1;
+    }
+    for (long i = 0; i < nmax; i++)
+        a[i] = 1.0 / (double)(i + 1);
+    unsigned long long x = 88172645463325252ull;     /* xorshift64 */
+    for (int f = 0; f < RT_BW_POINTS; f++) {
+        long n = (long)(fps[f] / 8);
+        for (long i = 0; i < n; i++)
+            idx[i] = (int)i;
+        for (long i = n - 1; i > 0; i--) {            /* Fisher-Yates */
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            long j = (long)(x % (unsigned long long)(i + 1));
+            int t = idx[i];
+            idx[i] = idx[j], idx[j] = t;
+        }
+        c->bw_fp[f] = fps[f];
+        for (int p = 0; p < RT_PATTERNS; p++) {
+            c->bw_one[p][f] = pattern_bw(a, idx, n, p, 1, line);
+            c->bw_all[p][f] = pattern_bw(a, idx, n, p, threads, line);
+        }
+    }
+    c->bw_points = RT_BW_POINTS;
+    c->bw_threads = threads;
+    free(a), free(idx);
+    return 0;
+}

@@ -1,7 +1,10 @@
 /*
  * calib_store.c -- host_calibration rows: store (keel calibrate) and read
  * (libkeelrt at its first launch).  Raw SQLite with bound parameters; the
- * table belongs to schema v2 (db/schema.c).
+ * table belongs to schema v2 (db/schema.c).  The bandwidth per access
+ * pattern and footprint (PMaC) goes to host_bandwidth (schema v7), one row
+ * per (pattern, footprint, threads) of the calibration; a database without
+ * that table simply has no per-pattern figures.
  */
 #include "calib.h"
 
@@ -36,15 +39,100 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
     sqlite3_bind_double(q, 6, c->fork_ns);
     sqlite3_bind_double(q, 7, c->join_ns);
     sqlite3_bind_double(q, 8, c->sched_ns);
-    if (sqlite3_step(q) != SQLITE_DONE) {
+    if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_step(q) != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+        goto done;
+    }
+    sqlite3_int64 id = sqlite3_last_insert_rowid(h);
+    sqlite3_finalize(q);
+    q = NULL;
+    if (c->bw_points > 0) {
+        if (sqlite3_prepare_v2(h, "INSERT INTO host_bandwidth(calibration_id, pattern, footprint,"
+                                  " threads, bytes_per_s) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &q,
+                               NULL) != SQLITE_OK) {
+            snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+            goto done;
+        }
+        for (int f = 0; f < c->bw_points && f < RT_BW_POINTS; f++)
+            for (int p = 0; p < RT_PATTERNS; p++)
+                for (int w = 0; w < 2; w++) {
+                    double v = w ? c->bw_all[p][f] : c->bw_one[p][f];
+                    if (!(v > 0) || (w && c->bw_threads <= 1))
+                        continue;    /* one thread only: the row is the same */
+                    sqlite3_reset(q);
+                    sqlite3_bind_int64(q, 1, id);
+                    sqlite3_bind_text(q, 2, rt_pattern_name(p), -1, SQLITE_STATIC);
+                    sqlite3_bind_double(q, 3, c->bw_fp[f]);
+                    sqlite3_bind_int(q, 4, w ? c->bw_threads : 1);
+                    sqlite3_bind_double(q, 5, v);
+                    if (sqlite3_step(q) != SQLITE_DONE) {
+                        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+                        goto done;
+                    }
+                }
+    }
+    if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
         goto done;
     }
     rc = 0;
 done:
     sqlite3_finalize(q);
+    if (rc != 0)
+        sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
     sqlite3_close(h);
     return rc;
+}
+
+/* The per-pattern rows of calibration `id` into c (c->bw_points 0 when the
+ * table is missing or holds no complete set: every pattern at every
+ * footprint with one thread; the all-threads figures are those of the
+ * largest thread count stored). */
+static void bandwidth_load(sqlite3 *h, sqlite3_int64 id, rt_calibration *c)
+{
+    sqlite3_stmt *q = NULL;
+    double fp[RT_BW_POINTS];
+    int nfp = 0, have[RT_PATTERNS][RT_BW_POINTS] = { { 0 } };
+    c->bw_points = 0;
+    if (sqlite3_prepare_v2(h, "SELECT DISTINCT footprint FROM host_bandwidth"
+                              " WHERE calibration_id = ?1 ORDER BY footprint", -1, &q, NULL)
+        != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(q, 1, id);
+    while (sqlite3_step(q) == SQLITE_ROW && nfp < RT_BW_POINTS)
+        fp[nfp++] = sqlite3_column_double(q, 0);
+    sqlite3_finalize(q);
+    q = NULL;
+    if (nfp == 0 || sqlite3_prepare_v2(h, "SELECT pattern, footprint, threads, bytes_per_s"
+                                          " FROM host_bandwidth WHERE calibration_id = ?1"
+                                          " ORDER BY threads", -1, &q, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(q, 1, id);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *pat = (const char *)sqlite3_column_text(q, 0);
+        double f = sqlite3_column_double(q, 1), v = sqlite3_column_double(q, 3);
+        int threads = sqlite3_column_int(q, 2), p = -1, k = -1;
+        for (int j = 0; j < RT_PATTERNS && pat; j++)
+            if (!strcmp(pat, rt_pattern_name(j)))
+                p = j;
+        for (int j = 0; j < nfp; j++)
+            if (fp[j] == f)
+                k = j;
+        if (p < 0 || k < 0 || !(v > 0))
+            continue;
+        if (threads == 1)
+            c->bw_one[p][k] = v, have[p][k] = 1;
+        if (threads >= c->bw_threads)          /* ORDER BY threads: the largest last */
+            c->bw_all[p][k] = v, c->bw_threads = threads;
+    }
+    sqlite3_finalize(q);
+    for (int p = 0; p < RT_PATTERNS; p++)
+        for (int k = 0; k < nfp; k++)
+            if (!have[p][k])
+                return;
+    memcpy(c->bw_fp, fp, sizeof fp);
+    c->bw_points = nfp;
 }
 
 int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen)
@@ -63,7 +151,7 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
     /* this host's newest row; another host's is better than nothing? no:
      * a database copied between machines must not carry its calibration */
     if (sqlite3_prepare_v2(h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns, join_ns,"
-                              " sched_ns FROM host_calibration WHERE host = ?1"
+                              " sched_ns, id FROM host_calibration WHERE host = ?1"
                               " ORDER BY id DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
         goto done;
@@ -85,6 +173,7 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
     c->fork_ns = sqlite3_column_double(q, 4);
     c->join_ns = sqlite3_column_double(q, 5);
     c->sched_ns = sqlite3_column_double(q, 6);
+    bandwidth_load(h, sqlite3_column_int64(q, 7), c);
     rc = 0;
 done:
     sqlite3_finalize(q);

@@ -4,23 +4,23 @@
  *
  * The nest is kept flat: loops[] in preorder (loops[0] is the launch site,
  * every loop after its parent), stmts[] with the index of their innermost
- * loop, accs[] with the index of their statement.  Loading parses every
- * expression once and derives the symbolic facts; binding evaluates them
+ * loop, accs[] with the index of their statement.  Loading reads the nest
+ * and the launch facts keelcc stored for it (db_launch.h, analysis/launch.h:
+ * parallel verdicts, the GPU mapping, every access's iteration-point
+ * differences along its enclosing loops, statement cost estimates, whether
+ * the kernels are `omp target` constructs) and parses every expression
+ * once; nothing about the nest is derived here.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
  * range (lower + step * floor((trip - 1) / 2)), which makes triangular
  * inner trip counts their average.  Unknown trip counts count 128
  * iterations and conditional statements half their executions, the
  * assumptions of Chikin et al. (section IV.B, "Instruction Loadout").
  *
- * GPU mapping.  OpenMP offload runs the launch loop across teams (thread
- * blocks) when it is parallel; the first parallel loops below it on every
- * path (through sequential loops) are the `parallel for` loops whose
- * iterations go to the threads of a team.  With no such inner loop the
- * launch loop itself is spread over all threads (`teams distribute
- * parallel for`).  A work item is one (team iteration, thread iteration)
- * pair; an access's inter-thread stride is its iteration-point difference
- * along the thread loop of its path (uniform when it has none: every
- * thread of a team sees the same team iteration).
+ * GPU mapping (keelcc's launch_map): teams over the launch loop, threads
+ * over the loops keelcc marked; a work item is one (team iteration, thread
+ * iteration) pair; an access's inter-thread stride is its linearised
+ * difference along the thread loop of its path (uniform when it has none:
+ * every thread of a team sees the same team iteration).
  *
  * Ownership: one rt_facts owns everything in it; rt_facts_free frees it.
  */
@@ -32,26 +32,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_launch.h"
 #include "db_mca.h"
 #include "expr.h"
-#include "ipd.h"
 
 #define UNKNOWN_TRIP 128      /* chikin IV.B: loops of unknown count run 128 times */
 
 typedef struct {
+    int64_t id;               /* loops.id */
     int parent;               /* index in loops[], -1 for the launch loop */
     int line, col;
     char *iv;                 /* NULL when unknown */
     kx_expr *trip, *lower;    /* NULL when unknown */
     int64_t step;
-    int canonical, n_exit;    /* n_exit: break + goto + return */
-    char *pragmas;
     char *gpu_map;            /* keelcc's OpenMP GPU mapping of the loop (schema v6), NULL: none */
-    int has_cycles;
-    double cycles;            /* llvm-mca cycles per iteration (later analysis) */
     int nchildren;
-    int parallel;             /* the verdict the runtime uses (see rt_parallel) */
-    int ipda;                 /* keelcc's IPDA verdict: 1 parallel, 0 not, -1 none stored */
+    int parallel;             /* launch_loops.parallel: iterations may go to GPU threads */
     int thread;               /* 1: this loop's iterations go to GPU threads */
     int thread_on_path;       /* index of the thread loop enclosing this loop (incl. itself), -1 */
     int kroot;                /* 1: the outermost loop of one kernel of a time-stepped region */
@@ -61,29 +57,27 @@ typedef struct {
 } fl_loop;
 
 typedef struct {
+    int64_t id;               /* statements.id */
     int loop;                 /* innermost loop holding it */
     int line;
     int conditional;
-    double cpu_cycles;        /* per execution, rt_fallback_stmt_cycles */
-    double gpu_insts;         /* compute warp instructions per execution */
+    double cpu_cycles;        /* per execution: keelcc's estimate (statements.est_cycles) */
+    double gpu_insts;         /* compute warp instructions per execution (est_gpu_insts) */
     double flops;
-    int has_calls;
     int acc0, nacc;
-    int nscal;
-    char **scal_names;
-    int *scal_write;
 } fl_stmt;
 
 typedef struct {
+    int64_t id;               /* accesses.id */
     int stmt;
     char *array;
     char *text;               /* "C[i][j]" for printing */
     int elem, is_write, ndims;
     char **index;             /* subscript texts */
-    kx_expr *stride;          /* inter-thread stride in elements; NULL: irregular */
+    kx_expr *stride;          /* inter-thread stride in elements (lin[thread loop]); NULL: irregular */
     int no_thread;            /* no thread loop on the path: uniform */
-    kx_expr **diff;           /* ndims x nloops: index(iv_k + 1) - index; NULL unknown */
-    kx_expr **extent;         /* ndims; NULL unknown */
+    kx_expr **diff;           /* ndims x nloops: index(iv_k + step) - index; NULL unknown */
+    kx_expr **extent;         /* ndims; NULL unknown (only for the symbols a launch needs) */
     kx_expr **lin;            /* nloops: linearised stride along each loop; NULL unknown */
 } fl_acc;
 
@@ -98,6 +92,7 @@ struct rt_facts {
     int nsyms;
     char **syms;
     int region;               /* 1: loops[0] is a sequential loop around parallel nests */
+    int omp_target;           /* 1: the kernels are OpenMP target constructs */
 };
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -164,8 +159,6 @@ typedef struct {
 } loader;
 
 static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_t errlen);
-static void rt_fallback_stmt_costs(const db_stmt_info *s, double *cycles, double *insts,
-                                   double *flops);
 
 /* Append one statement of loop `li` with its accesses and scalars. */
 static int add_stmt(loader *ld, int li, const db_stmt_info *s)
@@ -175,27 +168,13 @@ static int add_stmt(loader *ld, int li, const db_stmt_info *s)
         return -1;
     fl_stmt *st = &f->stmts[f->nstmts];
     memset(st, 0, sizeof *st);
+    st->id = s->id;
     st->loop = li;
     st->line = s->line;
     st->conditional = s->conditional;
-    st->has_calls = s->calls && strcmp(s->calls, "[]") != 0;
     st->acc0 = f->naccs;
     st->nacc = s->naccesses;
     f->nstmts++;
-    /* op costs: the fallback below, kept per statement */
-    rt_fallback_stmt_costs(s, &st->cpu_cycles, &st->gpu_insts, &st->flops);
-    if (s->nscalars > 0) {
-        st->scal_names = calloc((size_t)s->nscalars, sizeof *st->scal_names);
-        st->scal_write = calloc((size_t)s->nscalars, sizeof *st->scal_write);
-        if (!st->scal_names || !st->scal_write)
-            return -1;
-        for (int k = 0; k < s->nscalars; k++) {
-            if (!(st->scal_names[k] = dup(s->scalars[k].name ? s->scalars[k].name : "?")))
-                return -1;
-            st->scal_write[k] = s->scalars[k].is_write;
-            st->nscal++;
-        }
-    }
     for (int k = 0; k < s->naccesses; k++) {
         const db_access_info *a = &s->accesses[k];
         if (grow((void **)&f->accs, f->naccs, &ld->cap_accs, sizeof *f->accs))
@@ -203,6 +182,7 @@ static int add_stmt(loader *ld, int li, const db_stmt_info *s)
         fl_acc *ac = &f->accs[f->naccs];
         memset(ac, 0, sizeof *ac);
         f->naccs++;
+        ac->id = a->id;
         ac->stmt = f->nstmts - 1;
         ac->array = dup(a->array ? a->array : "?");
         ac->elem = a->elem_size;
@@ -257,6 +237,7 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     int li = f->nloops++;
     fl_loop *fl = &f->loops[li];
     memset(fl, 0, sizeof *fl);
+    fl->id = l->id;
     fl->parent = parent;
     fl->line = l->line;
     fl->col = l->col;
@@ -264,13 +245,7 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     fl->trip = parse_or_null(l->trip);
     fl->lower = parse_or_null(l->lower);
     fl->step = l->step;
-    fl->canonical = l->canonical;
-    fl->n_exit = l->n_break + l->n_goto + l->n_return;
-    fl->pragmas = dup(l->pragmas);
     fl->gpu_map = dup(l->gpu_map);
-    fl->ipda = !l->parallel ? -1 : strcmp(l->parallel, "parallel") == 0;
-    fl->has_cycles = l->has_cycles;
-    fl->cycles = l->cycles_per_iter;
     fl->nchildren = l->nchildren;
     fl->thread_on_path = -1;
     if (li == 0) {
@@ -310,35 +285,10 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     return 0;
 }
 
-/* ---- estimates used where keelcc stored nothing better -------------------
- * Statement costs below stand in where llvm-mca gave no cycles (outer
- * loops' own statements, loops llvm-mca could not map; rt_loop_body_cycles
- * prefers loops.cycles_per_iter); rt_fallback_parallel only where IPDA
- * stored no verdict (rt_parallel); footprints are bounding boxes. */
-
-/* Cycles per execution of a statement on one CPU core, its compute warp
- * instructions on a GPU and its flops, from schema v1's op counts.  Costs
- * are reciprocal throughputs of a scalar x86-64 core (Agner Fog's tables,
- * rounded): fadd/fmul 1, fdiv 4, math call 20, integer add/compare 0.5,
- * integer mul 1, integer div 20, each load/store 0.5 (two per cycle).
- * ffma counts fused candidates already counted as fadd + fmul: no cost.
- * GPU: one instruction per op (div 4, math 20, idiv 20) plus two address
- * instructions per access.  Replace with llvm-mca's cycles per iteration
- * (loops.cycles_per_iter, issue 5) via rt_loop_body_cycles. */
-static void rt_fallback_stmt_costs(const db_stmt_info *s, double *cycles, double *insts,
-                                   double *flops)
-{
-    *cycles = 1.0 * (s->fadd + s->fmul) + 4.0 * s->fdiv + 20.0 * s->fmath +
-              0.5 * (s->iadd + s->cmp) + 1.0 * s->imul + 20.0 * s->idiv +
-              0.5 * s->naccesses;
-    *insts = (double)(s->fadd + s->fmul) + 4.0 * s->fdiv + 20.0 * s->fmath +
-             s->iadd + s->imul + 20.0 * s->idiv + s->cmp + 2.0 * s->naccesses;
-    *flops = (double)(s->fadd + s->fmul + s->fdiv + s->fmath);
-}
-
 /* Cycles of one iteration of loop k counting only its own statements (not
- * inner loops): llvm-mca's figure when the database has one for a loop
- * with no inner loop, else the op-count fallback plus 1 cycle of loop
+ * inner loops): llvm-mca's figure for the modelled host's CPU when keelcc
+ * stored one (mca_results) for a loop with no inner loop, else keelcc's
+ * per-statement estimates (statements.est_cycles) plus 1 cycle of loop
  * overhead (increment, compare and branch fused).  `overhead` is 0 for
  * the launch loop, whose overhead Liao-Chapman counts separately. */
 static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_weight,
@@ -355,8 +305,6 @@ static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_w
             if (!strncmp(l->mca_target[i], target, 3) && l->mca_cycles[i] > 0)
                 return l->mca_cycles[i];
     }
-    if (l->has_cycles && l->nchildren == 0 && l->cycles > 0)
-        return l->cycles;
     double c = overhead ? 1 : 0;
     for (int s = 0; s < f->nstmts; s++)
         if (f->stmts[s].loop == k)
@@ -374,170 +322,6 @@ static int same_subscripts(const fl_acc *a, const fl_acc *b)
     return 1;
 }
 
-static int is_inside(const rt_facts *f, int loop, int k)
-{
-    for (; loop >= 0; loop = f->loops[loop].parent)
-        if (loop == k)
-            return 1;
-    return 0;
-}
-
-/* Is loop k parallel?  An OpenMP `parallel for` / `distribute` / `simd` /
- * `loop` pragma says so.  Otherwise (until IPDA's verdicts of issue 4 are
- * in the database) a conservative test over schema-v1 data: k is canonical
- * with no break, goto or return; no statement inside calls a function;
- * every write inside has a subscript that mentions k's iv; every read of
- * an array written inside uses exactly the subscripts of one of its writes
- * (so no iteration reads another's element); and no scalar is accumulated
- * (read and written by one statement) inside without an earlier plain
- * write inside the loop (a per-iteration temporary). */
-/* Does an OpenMP loop construct share this loop's iterations out?  keelcc
- * parsed the directives (analysis/omp.c) and stored the GPU role: any role
- * but "seq" (run inside one work item) comes from such a construct. */
-static int omp_shares_iterations(const fl_loop *l)
-{
-    return l->gpu_map && strcmp(l->gpu_map, "seq") != 0;
-}
-
-static int rt_fallback_parallel(const rt_facts *f, int k)
-{
-    const fl_loop *l = &f->loops[k];
-    if (!l->canonical || !l->iv || l->step == 0 || l->n_exit)
-        return 0;
-    if (omp_shares_iterations(l))
-        return 1;
-    for (int s = 0; s < f->nstmts; s++) {
-        const fl_stmt *st = &f->stmts[s];
-        if (!is_inside(f, st->loop, k))
-            continue;
-        if (st->has_calls)
-            return 0;
-        for (int a = st->acc0; a < st->acc0 + st->nacc; a++) {
-            const fl_acc *ac = &f->accs[a];
-            if (ac->is_write) {
-                int mentions = 0;
-                for (int j = 0; j < ac->ndims; j++) {
-                    kx_expr *e = parse_or_null(ac->index[j]);
-                    mentions |= e && kx_mentions(e, l->iv);
-                    kx_free(e);
-                }
-                if (!mentions)
-                    return 0;
-                continue;
-            }
-            /* a read of an array written somewhere inside k */
-            int written = 0, matched = 0;
-            for (int b = 0; b < f->naccs; b++) {
-                const fl_acc *w = &f->accs[b];
-                if (!w->is_write || strcmp(w->array, ac->array) ||
-                    !is_inside(f, f->stmts[w->stmt].loop, k))
-                    continue;
-                written = 1;
-                matched |= same_subscripts(w, ac);
-            }
-            if (written && !matched)
-                return 0;
-        }
-        for (int v = 0; v < st->nscal; v++) {
-            if (!st->scal_write[v])
-                continue;
-            int read_here = 0;
-            for (int u = 0; u < st->nscal; u++)
-                read_here |= !st->scal_write[u] && !strcmp(st->scal_names[u], st->scal_names[v]);
-            if (!read_here)
-                continue;
-            int init_before = 0;   /* a plain write earlier inside k */
-            for (int s2 = 0; s2 < f->nstmts && !init_before; s2++) {
-                const fl_stmt *o = &f->stmts[s2];
-                if (o->line >= st->line || !is_inside(f, o->loop, k))
-                    continue;
-                int w = 0, r = 0;
-                for (int u = 0; u < o->nscal; u++)
-                    if (!strcmp(o->scal_names[u], st->scal_names[v])) {
-                        if (o->scal_write[u])
-                            w = 1;
-                        else
-                            r = 1;
-                    }
-                init_before = w && !r;
-            }
-            if (!init_before)
-                return 0;
-        }
-    }
-    return 1;
-}
-
-/* Mark the first parallel loops strictly below k on every path as thread
- * loops; returns how many. */
-static int mark_threads(rt_facts *f, int k)
-{
-    int n = 0;
-    for (int c = k + 1; c < f->nloops; c++) {
-        if (f->loops[c].parent != k)
-            continue;
-        if (f->loops[c].parallel) {
-            f->loops[c].thread = 1;
-            n++;
-        } else
-            n += mark_threads(f, c);
-    }
-    return n;
-}
-
-/* The nest's OpenMP mapping, when keelcc stored one: GPU threads take the
- * loops clang's offload gives them (`grid`: teams x threads, `threads`),
- * so strides run along the fastest thread index -- for `target teams
- * distribute parallel for` on i over an inner j, i (j runs inside each
- * thread); with collapse(2), j.  A `teams` loop with no thread loop below
- * is its own work item.  Returns the number of loops marked. */
-static int mark_omp_threads(rt_facts *f)
-{
-    int n = 0;
-    for (int k = 0; k < f->nloops; k++) {
-        const char *m = f->loops[k].gpu_map;
-        if (m && (strcmp(m, "grid") == 0 || strcmp(m, "threads") == 0)) {
-            f->loops[k].thread = 1;
-            n++;
-        }
-    }
-    for (int k = 0; k < f->nloops; k++) {
-        const char *m = f->loops[k].gpu_map;
-        if (!m || strcmp(m, "teams") != 0)
-            continue;
-        int below = 0;
-        for (int c = k + 1; c < f->nloops; c++)
-            below |= f->loops[c].thread && is_inside(f, c, k);
-        if (!below) {
-            f->loops[k].thread = 1;
-            n++;
-        }
-    }
-    return n;
-}
-
-/* Inter-thread stride of access a along the runtime's thread loop: ipda's
- * row-major linearised address and its iteration-point difference, the
- * definition keelcc's IPDA stores in access_strides (computed here because
- * the runtime's thread loop is chosen per launch site and may differ from
- * the one keelcc stored).  NULL = irregular. */
-static kx_expr *rt_stride(const fl_acc *a, const char *thread_iv)
-{
-    kx_expr **ix = calloc((size_t)a->ndims + 1, sizeof *ix);
-    kx_expr *lin = NULL, *d = NULL;
-    int ok = ix != NULL;
-    for (int j = 0; ok && j < a->ndims; j++)
-        ok = (ix[j] = parse_or_null(a->index[j])) != NULL;
-    if (ok)
-        lin = ip_linearize(a->ndims, ix, a->ndims, a->extent);
-    if (lin)
-        d = ip_stride(lin, thread_iv, 1);
-    for (int j = 0; ix && j < a->ndims; j++)
-        kx_free(ix[j]);
-    free(ix);
-    kx_free(lin);
-    return d;
-}
 
 static int collect_syms(rt_facts *f, const kx_expr *e, int *cap)
 {
@@ -571,49 +355,125 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Is loop k parallel?  An OpenMP worksharing pragma says so; else keelcc's
- * IPDA verdict (loops.parallel: dependence tests, issue 4) when it stored
- * one; else the runtime's own conservative test (databases written before
- * IPDA, or by other tools). */
-static int rt_parallel(const rt_facts *f, int k)
+/* ---- the launch facts keelcc stored for the nest (db_launch.h) ---------
+ * Per loop its parallel verdict and GPU role, per access its strides along
+ * every enclosing loop, per statement its cost estimates.  Nothing is
+ * derived here: a nest without them was written by an older keelcc (or its
+ * analysis failed) and does not load. */
+
+/* Ids to indices: (id, index) pairs sorted by id, searched per row (a
+ * nest of thousands of accesses has tens of thousands of stride rows). */
+typedef struct {
+    int64_t id;
+    int index;
+} id_index;
+
+static int cmp_id(const void *a, const void *b)
 {
-    const fl_loop *l = &f->loops[k];
-    if (l->ipda < 0)
-        return rt_fallback_parallel(f, k);
-    if (omp_shares_iterations(l))
-        return 1;
-    return l->ipda;
+    int64_t x = ((const id_index *)a)->id, y = ((const id_index *)b)->id;
+    return x < y ? -1 : x > y;
 }
 
-/* Derive parallel verdicts, the mapping, strides, differences, symbols. */
+static int find_id(const id_index *v, int n, int64_t id)
+{
+    id_index key = { id, 0 };
+    const id_index *hit = bsearch(&key, v, (size_t)n, sizeof *v, cmp_id);
+    return hit ? hit->index : -1;
+}
+
+typedef struct {
+    rt_facts *f;
+    id_index *loops, *accs, *stmts;
+} launch_ctx;
+
+static int launch_loop_row(void *vctx, const db_launch_loop *r)
+{
+    launch_ctx *c = vctx;
+    int k = find_id(c->loops, c->f->nloops, r->loop_id);
+    if (k >= 0) {
+        c->f->loops[k].parallel = r->parallel;
+        c->f->loops[k].thread = r->thread;
+        c->f->loops[k].kroot = r->kernel;
+    }
+    return 0;
+}
+
+
+static int launch_stride_row(void *vctx, const db_launch_stride *r)
+{
+    launch_ctx *c = vctx;
+    rt_facts *f = c->f;
+    int k = find_id(c->loops, f->nloops, r->loop_id), a = find_id(c->accs, f->naccs, r->access_id);
+    if (k < 0 || a < 0 || !f->loops[k].iv)
+        return 0;
+    fl_acc *ac = &f->accs[a];
+    if (r->dim < -1 || r->dim >= ac->ndims)
+        return 0;
+    kx_expr **slot = r->dim < 0 ? &ac->lin[k] : &ac->diff[r->dim * f->nloops + k];
+    kx_free(*slot);
+    *slot = parse_or_null(r->stride);
+    return r->stride && !*slot ? 1 : 0;      /* 1: unparsable or out of memory */
+}
+
+static int launch_cost_row(void *vctx, const db_launch_cost *r)
+{
+    launch_ctx *c = vctx;
+    int s = find_id(c->stmts, c->f->nstmts, r->stmt_id);
+    if (s >= 0) {
+        c->f->stmts[s].cpu_cycles = r->cycles;
+        c->f->stmts[s].gpu_insts = r->gpu_insts;
+        c->f->stmts[s].flops = r->flops;
+    }
+    return 0;
+}
+
+/* Read the launch facts, then the strides along the thread loops and the
+ * symbols the launch needs.  Returns 0, 1 when keelcc stored no launch
+ * facts, -1 with a message. */
+static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
+{
+    int r = db_launch_get(d, f->loops[0].id, &f->region, &f->omp_target, err, errlen);
+    if (r != 0)
+        return r;
+    for (int a = 0; a < f->naccs; a++) {
+        fl_acc *ac = &f->accs[a];
+        ac->diff = calloc((size_t)(ac->ndims * f->nloops + 1), sizeof *ac->diff);
+        ac->lin = calloc((size_t)f->nloops + 1, sizeof *ac->lin);
+        if (!ac->diff || !ac->lin)
+            return snprintf(err, errlen, "out of memory"), -1;
+    }
+    launch_ctx c = { f, malloc(sizeof *c.loops * (size_t)(f->nloops + 1)),
+                     malloc(sizeof *c.accs * (size_t)(f->naccs + 1)),
+                     malloc(sizeof *c.stmts * (size_t)(f->nstmts + 1)) };
+    if (!c.loops || !c.accs || !c.stmts) {
+        free(c.loops), free(c.accs), free(c.stmts);
+        return snprintf(err, errlen, "out of memory"), -1;
+    }
+    for (int k = 0; k < f->nloops; k++)
+        c.loops[k] = (id_index){ f->loops[k].id, k };
+    qsort(c.loops, (size_t)f->nloops, sizeof *c.loops, cmp_id);
+    for (int a = 0; a < f->naccs; a++)
+        c.accs[a] = (id_index){ f->accs[a].id, a };
+    for (int s = 0; s < f->nstmts; s++)
+        c.stmts[s] = (id_index){ f->stmts[s].id, s };
+    qsort(c.accs, (size_t)f->naccs, sizeof *c.accs, cmp_id);
+    qsort(c.stmts, (size_t)f->nstmts, sizeof *c.stmts, cmp_id);
+    r = 0;
+    if (db_launch_each_loop(d, f->loops[0].id, launch_loop_row, &c, err, errlen) < 0 ||
+        db_launch_each_cost(d, f->loops[0].id, launch_cost_row, &c, err, errlen) < 0)
+        r = -1;
+    else if ((r = db_launch_each_stride(d, f->loops[0].id, launch_stride_row, &c, err,
+                                        errlen)) > 0) {
+        snprintf(err, errlen, "a stored stride does not parse (or out of memory)");
+        r = -1;
+    }
+    free(c.loops), free(c.accs), free(c.stmts);
+    return r;
+}
+
+/* Thread loop of each access's path, its stride along it, the symbols. */
 static int analyse(rt_facts *f)
 {
-    for (int k = 0; k < f->nloops; k++)
-        f->loops[k].parallel = rt_parallel(f, k);
-    /* the nest's OpenMP mapping when keelcc stored one (omp), else the
-     * outermost parallel loops */
-    int nomp = mark_omp_threads(f);
-    if (nomp == 0 && f->loops[0].parallel && mark_threads(f, 0) == 0)
-        f->loops[0].thread = 1;
-    else if (!f->loops[0].parallel && (nomp > 0 || mark_threads(f, 0) > 0)) {
-        /* issue 10.4: a sequential loop (a time loop, or one inside
-         * `target data`) around parallel nests is one offload region: the
-         * first parallel loops below it are the kernels, each mapped as a
-         * launch loop of its own (teams over it, threads over the first
-         * parallel loops below it, else over itself). */
-        f->region = 1;
-        for (int k = 1; k < f->nloops; k++)
-            if (f->loops[k].thread) {
-                int p = f->loops[k].parent, inside = 0;
-                for (; p >= 0; p = f->loops[p].parent)
-                    inside |= f->loops[p].kroot;
-                if (!inside)
-                    f->loops[k].kroot = 1;
-            }
-        for (int k = 1; nomp == 0 && k < f->nloops; k++)
-            if (f->loops[k].kroot && mark_threads(f, k) > 0)
-                f->loops[k].thread = 0;
-    }
     for (int k = 0; k < f->nloops; k++) {
         int p = f->loops[k].parent;
         f->loops[k].thread_on_path = f->loops[k].thread ? k : p >= 0 ? f->loops[p].thread_on_path : -1;
@@ -623,22 +483,8 @@ static int analyse(rt_facts *f)
         int li = f->stmts[ac->stmt].loop, t = f->loops[li].thread_on_path;
         if (t < 0)
             ac->no_thread = 1;
-        else
-            ac->stride = rt_stride(ac, f->loops[t].iv);
-        ac->diff = calloc((size_t)(ac->ndims * f->nloops + 1), sizeof *ac->diff);
-        ac->lin = calloc((size_t)f->nloops + 1, sizeof *ac->lin);
-        if (!ac->diff || !ac->lin)
+        else if (ac->lin[t] && !(ac->stride = kx_copy(ac->lin[t])))
             return -1;
-        for (int k = li; k >= 0; k = f->loops[k].parent)
-            if (f->loops[k].iv)
-                ac->lin[k] = rt_stride(ac, f->loops[k].iv);
-        for (int j = 0; j < ac->ndims; j++) {
-            kx_expr *ix = parse_or_null(ac->index[j]);
-            for (int k = li; ix && k >= 0; k = f->loops[k].parent)
-                if (f->loops[k].iv)
-                    ac->diff[j * f->nloops + k] = ip_stride(ix, f->loops[k].iv, 1);
-            kx_free(ix);
-        }
     }
     int cap = 0;
     for (int k = 0; k < f->nloops; k++)
@@ -721,8 +567,17 @@ int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
         ld.f = f;
         if (!f)
             rc = (snprintf(err, errlen, "out of memory"), -1);
-        else if (load_loop(d, &ld, m.id[0], -1, err, errlen) ||
-                 (analyse(f) && (snprintf(err, errlen, "out of memory"), 1))) {
+        else if (load_loop(d, &ld, m.id[0], -1, err, errlen)) {
+            rt_facts_free(f);
+            rc = -1;
+        } else if ((x = bind_launch(d, f, err, errlen)) != 0) {
+            if (x > 0)
+                snprintf(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
+                         "its analysis failed): recompile it with keelcc", f->file ? f->file : file, line);
+            rt_facts_free(f);
+            rc = -1;
+        } else if (analyse(f)) {
+            snprintf(err, errlen, "out of memory");
             rt_facts_free(f);
             rc = -1;
         } else
@@ -741,16 +596,9 @@ void rt_facts_free(rt_facts *f)
         return;
     for (int k = 0; k < f->nloops; k++) {
         free(f->loops[k].iv);
-        free(f->loops[k].pragmas);
         free(f->loops[k].gpu_map);
         kx_free(f->loops[k].trip);
         kx_free(f->loops[k].lower);
-    }
-    for (int s = 0; s < f->nstmts; s++) {
-        for (int v = 0; v < f->stmts[s].nscal; v++)
-            free(f->stmts[s].scal_names[v]);
-        free(f->stmts[s].scal_names);
-        free(f->stmts[s].scal_write);
     }
     for (int a = 0; a < f->naccs; a++) {
         fl_acc *ac = &f->accs[a];
@@ -813,40 +661,6 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
 {
     c->loop = loop;
     return kx_eval(e, lookup, c, v, err, errlen);
-}
-
-/* Elements access a touches in one launch (until the flop/byte summary
- * tables of the other analyses exist): the product over its dimensions of
- * the range its subscript spans, sum_k |d_k| * (trip_k - 1) + 1 with d_k
- * its iteration-point difference along each enclosing loop k; a subscript
- * that cannot be evaluated counts every execution as a new element. */
-static double rt_fallback_footprint(const rt_facts *f, int a, bind_ctx *c, const double *trip,
-                                    const double *cpu_it)
-{
-    const fl_acc *ac = &f->accs[a];
-    int li = f->stmts[ac->stmt].loop, nl = f->nloops;
-    char e2[64];
-    double elems = 1;
-    int ok = 1;
-    for (int j = 0; j < ac->ndims && ok; j++) {
-        double span = 1;
-        for (int q = li; q >= 0; q = f->loops[q].parent) {
-            const kx_expr *d = ac->diff[j * nl + q];
-            int64_t dv;
-            if (!d) {
-                if (f->loops[q].iv)
-                    ok = 0;
-                continue;
-            }
-            if (eval_at(c, li, d, &dv, e2, sizeof e2)) {
-                ok = 0;
-                break;
-            }
-            span += fabs((double)dv) * (trip[q] > 0 ? trip[q] - 1 : 0);
-        }
-        elems *= span;
-    }
-    return ok ? elems : cpu_it[li] * trip[0];
 }
 
 /* Elements access a touches over loops li (its statement's loop) up to q
@@ -1036,10 +850,7 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
             out->host_sequential = 0;
     /* the kernels are `target` regions: the launch loop's (or each kernel
      * root's) own OpenMP pragma names the construct */
-    for (int k = 0; k < nl; k++)
-        if ((f->region ? f->loops[k].kroot : k == 0) && f->loops[k].pragmas &&
-            strstr(f->loops[k].pragmas, "omp target"))
-            out->omp_target = 1;
+    out->omp_target = f->omp_target;    /* keelcc's launches.omp_target */
 
     /* linearised strides along every loop of each access's path, elements
      * (-1: irregular, i.e. unknown) */
@@ -1103,7 +914,12 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
             out->acc[slot].count += x.count;   /* beyond the table: fold into the last */
         else
             out->acc[slot] = x;
-        double elems = rt_fallback_footprint(f, a, &c, trip, cpu_it);
+        /* elements it touches in one launch: the bounding box of the
+         * stored differences (span_elems over the whole nest); an unknown
+         * difference counts every execution as a new element */
+        double elems = span_elems(f, a, &c, trip, 0);
+        if (elems < 0)
+            elems = cpu_it[li] * trip[0];
         double bytes = elems * x.elem_size;
         if (bytes > arr_bytes[a])
             arr_bytes[a] = bytes;
@@ -1141,6 +957,21 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
             T = wset[q] <= cap ? fmin(rep, footprint_bytes(f, a, &c, trip, lin, q, line)) : rep;
         }
         out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
+        /* its reference type for a calibrated host (PMaC, model.c): the
+         * stride along the innermost loop that moves it -- irregular: a
+         * gather; a line or more apart: a column walk; 1: unit; else strided */
+        {
+            int pat = RT_PAT_UNIT;
+            for (int q = li; q >= 0; q = f->loops[q].parent) {
+                double v = lin[a * nl + q];
+                if (v == 0)
+                    continue;
+                pat = v < 0 ? RT_PAT_GATHER : v * e >= line ? RT_PAT_COLUMN
+                    : v == 1 ? RT_PAT_UNIT : RT_PAT_STRIDED;
+                break;
+            }
+            out->cpu_bytes_pat[pat] += wf * T / (out->steps > 0 ? out->steps : 1);
+        }
         /* GPU: 32-byte sectors per warp request.  A team-uniform address
          * is one request shared by every warp: its footprint.  Otherwise a
          * warp moves min(32, |stride| x elem / sector) sectors per thread
@@ -1307,9 +1138,57 @@ int rt_facts_line(const rt_facts *f) { return f->line; }
 const char *rt_facts_function(const rt_facts *f) { return f->function ? f->function : "?"; }
 const char *rt_facts_label(const rt_facts *f) { return f->label ? f->label : ""; }
 
+int rt_facts_nloops(const rt_facts *f) { return f->nloops; }
+int rt_facts_naccesses(const rt_facts *f) { return f->naccs; }
+
+int rt_facts_loop_view(const rt_facts *f, int k, rt_loop_view *out)
+{
+    memset(out, 0, sizeof *out);
+    if (k < 0 || k >= f->nloops)
+        return -1;
+    const fl_loop *l = &f->loops[k];
+    out->id = l->id;
+    out->line = l->line;
+    out->col = l->col;
+    for (int p = l->parent; p >= 0; p = f->loops[p].parent)
+        out->depth++;
+    out->parallel = l->parallel;
+    out->thread = l->thread;
+    out->kernel = l->kroot;
+    if (l->trip && !(out->trip = kx_print(l->trip)))
+        return -1;
+    return 0;
+}
+
+int rt_facts_access_view(const rt_facts *f, int a, rt_access_view *out)
+{
+    memset(out, 0, sizeof *out);
+    if (a < 0 || a >= f->naccs)
+        return -1;
+    const fl_acc *ac = &f->accs[a];
+    const fl_stmt *st = &f->stmts[ac->stmt];
+    int t = f->loops[st->loop].thread_on_path;
+    out->id = ac->id;
+    out->stmt_id = st->id;
+    out->is_write = ac->is_write;
+    out->thread_line = t >= 0 ? f->loops[t].line : 0;
+    out->stmt_flops = st->flops;
+    if (ac->stride && !(out->stride = kx_print(ac->stride)))
+        return -1;
+    return 0;
+}
+
+void rt_facts_view_free(rt_loop_view *l, rt_access_view *a)
+{
+    if (l)
+        free(l->trip), l->trip = NULL;
+    if (a)
+        free(a->stride), a->stride = NULL;
+}
+
 void rt_facts_print(const rt_facts *f, const rt_launch *l, FILE *out)
 {
-    fprintf(out, "loops (preorder; parallel: pragma, else IPDA verdict, else fallback; map: GPU mapping)\n");
+    fprintf(out, "loops (preorder; parallel: OpenMP loop construct, else IPDA verdict; map: GPU mapping)\n");
     for (int k = 0; k < f->nloops; k++) {
         const fl_loop *lp = &f->loops[k];
         int depth = 0;

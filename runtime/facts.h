@@ -3,20 +3,18 @@
  * program attribute database once and bound to run-time values per launch.
  *
  * rt_facts_load reads the nest rooted at a loop (file, line, col) with all
- * its inner loops, statements and accesses through the db reader, parses
- * every expression once (kx_parse) and precomputes the symbolic pieces:
- * trip counts, the inter-thread stride of each access (the linearised
- * subscript with the thread loop's iv replaced by iv + 1, minus the
- * subscript: an iteration-point difference), the per-dimension
- * differences used for footprints, the parallel loops and the GPU mapping.
- * rt_facts_bind evaluates them with the symbol values of one launch and
- * fills an rt_launch for the models.  The facts object is immutable after
- * loading, so any number of threads may bind it at once.
- *
- * Facts that later analyses will store (IPDA strides and parallel
- * verdicts, llvm-mca cycles per iteration, flop/byte summaries) are
- * derived here from schema-v1 data by the rt_fallback_* functions of
- * facts.c, one function per fact, so each can be switched to its table.
+ * its inner loops, statements and accesses through the db reader, and the
+ * launch facts keelcc stored for a launch at that loop (db/db_launch.h:
+ * parallel verdicts, the GPU mapping, per access the iteration-point
+ * differences of its linearised address and subscripts along every
+ * enclosing loop, statement cost estimates), plus llvm-mca's cycles per
+ * target CPU (db/db_mca.h).  It parses every expression once (kx_parse)
+ * and derives nothing: a database whose translation unit was written
+ * before schema v8 has no launch facts and the load fails with "recompile
+ * it with keelcc".  rt_facts_bind evaluates the expressions with the
+ * symbol values of one launch and fills an rt_launch for the models.  The
+ * facts object is immutable after loading, so any number of threads may
+ * bind it at once.
  */
 #ifndef KEEL_RUNTIME_FACTS_H
 #define KEEL_RUNTIME_FACTS_H
@@ -69,6 +67,32 @@ int64_t rt_facts_loop_id(const rt_facts *f);         /* loops.id of the launch l
 int rt_facts_line(const rt_facts *f);
 const char *rt_facts_function(const rt_facts *f);
 const char *rt_facts_label(const rt_facts *f);      /* "matmul", class, or "" */
+
+/* The static facts one by one, as rt_facts_print shows them (tests compare
+ * them with what `keel show` reads).  Loops in preorder (0: the launch
+ * loop), accesses and statements in the order loaded.  Text members are
+ * malloc'd: free them with rt_facts_view_free. */
+typedef struct {
+    int64_t id;                 /* loops.id */
+    int line, col, depth;       /* depth below the launch loop */
+    int parallel;               /* keelcc's offload verdict */
+    int thread, kernel;         /* GPU threads take it; a region's kernel root */
+    char *trip;                 /* trip count text, NULL: unknown */
+} rt_loop_view;
+typedef struct {
+    int64_t id;                 /* accesses.id */
+    int64_t stmt_id;            /* statements.id */
+    int is_write;
+    int thread_line;            /* line of the thread loop of its path, 0: none */
+    char *stride;               /* along that loop, NULL: none / irregular */
+    double stmt_flops;          /* its statement's flops per execution */
+} rt_access_view;
+int rt_facts_nloops(const rt_facts *f);
+int rt_facts_naccesses(const rt_facts *f);
+/* 0, or -1 when out of range or out of memory. */
+int rt_facts_loop_view(const rt_facts *f, int k, rt_loop_view *out);
+int rt_facts_access_view(const rt_facts *f, int a, rt_access_view *out);
+void rt_facts_view_free(rt_loop_view *l, rt_access_view *a);   /* either may be NULL */
 
 /* Print the static facts (loops, parallel verdicts, mapping, accesses with
  * their stride expressions) and, when l is not NULL, the bound accesses

@@ -34,6 +34,43 @@ static const char upsert_sql[] =
     "       (excluded.mean_s - (mean_s + (excluded.mean_s - mean_s) / (samples + 1))),"
     "  n = excluded.n";
 
+/* k samples with mean m and sum of squared deviations q added to a row
+ * (Chan, Golub & LeVeque's pairwise combination; every right-hand side
+ * reads the old row):  N = n + k,  mean' = mean + (m - mean) k / N,
+ * m2' = m2 + q + (m - mean)^2 n k / N. */
+static const char merge_sql[] =
+    "INSERT INTO history(loop_id, size_key, n, device, samples, mean_s, m2)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
+    "  samples = samples + excluded.samples,"
+    "  mean_s = mean_s + (excluded.mean_s - mean_s) * excluded.samples"
+    "           / (samples + excluded.samples),"
+    "  m2 = m2 + excluded.m2 + (excluded.mean_s - mean_s) * (excluded.mean_s - mean_s)"
+    "       * samples * excluded.samples / (samples + excluded.samples),"
+    "  n = excluded.n";
+
+int rt_history_merge_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
+                       const char *device, long long samples, double mean, double m2)
+{
+    sqlite3_stmt *st = NULL;
+    if ((strcmp(device, "cpu") && strcmp(device, "gpu")) || samples < 1 || !(mean > 0) ||
+        !isfinite(mean) || !(m2 >= 0) || !isfinite(m2))
+        return -1;
+    if (sqlite3_exec(h, create_sql, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h, merge_sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, loop_id);
+    sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 3, n);
+    sqlite3_bind_text(st, 4, device, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, samples);
+    sqlite3_bind_double(st, 6, mean);
+    sqlite3_bind_double(st, 7, m2);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
 double rt_fit_eval(const rt_fit *f, double n)
 {
     return f->a * pow(n, f->b) + f->c;
@@ -177,8 +214,15 @@ int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, doub
     return rc;
 }
 
-int rt_history_lookup_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
-                        rt_history_pred *out)
+void rt_history_rows_free(rt_history_rows *r)
+{
+    for (int i = 0; i < r->n; i++)
+        free(r->key[i]);
+    free(r->key), free(r->gpu), free(r->size), free(r->samples), free(r->mean);
+    memset(r, 0, sizeof *r);
+}
+
+int rt_history_rows_load_h(sqlite3 *h, int64_t loop_id, rt_history_rows *out)
 {
     sqlite3_stmt *st = NULL;
     memset(out, 0, sizeof *out);
@@ -186,24 +230,63 @@ int rt_history_lookup_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
                               " WHERE loop_id = ?1 ORDER BY n", -1, &st, NULL) != SQLITE_OK)
         return 0;                 /* no table: nothing measured yet */
     sqlite3_bind_int64(st, 1, loop_id);
+    int cap = 0, rc = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (out->n == cap) {
+            int c = cap ? 2 * cap : 16;
+            char **k = realloc(out->key, sizeof *k * (size_t)c);
+            if (k) out->key = k;
+            int *g = k ? realloc(out->gpu, sizeof *g * (size_t)c) : NULL;
+            if (g) out->gpu = g;
+            int *sm = g ? realloc(out->samples, sizeof *sm * (size_t)c) : NULL;
+            if (sm) out->samples = sm;
+            double *sz = sm ? realloc(out->size, sizeof *sz * (size_t)c) : NULL;
+            if (sz) out->size = sz;
+            double *mn = sz ? realloc(out->mean, sizeof *mn * (size_t)c) : NULL;
+            if (mn) out->mean = mn;
+            if (!mn) {
+                rc = -1;
+                break;
+            }
+            cap = c;
+        }
+        const char *dev = (const char *)sqlite3_column_text(st, 0);
+        const char *sk = (const char *)sqlite3_column_text(st, 1);
+        int i = out->n;
+        out->key[i] = strdup(sk ? sk : "");
+        if (!out->key[i]) {
+            rc = -1;
+            break;
+        }
+        out->gpu[i] = dev && strcmp(dev, "gpu") == 0;
+        out->size[i] = sqlite3_column_double(st, 2);
+        out->samples[i] = sqlite3_column_int(st, 3);
+        out->mean[i] = sqlite3_column_double(st, 4);
+        out->n++;
+    }
+    sqlite3_finalize(st);
+    if (rc)
+        rt_history_rows_free(out);
+    return rc;
+}
+
+void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_history_pred *out)
+{
+    memset(out, 0, sizeof *out);
     enum { MAXP = 256 };
     double ns[2][MAXP], ts[2][MAXP];
     int k[2] = { 0, 0 };
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        int d = strcmp((const char *)sqlite3_column_text(st, 0), "gpu") == 0;
-        const char *sk = (const char *)sqlite3_column_text(st, 1);
-        int samples = sqlite3_column_int(st, 3);
-        double mean = sqlite3_column_double(st, 4);
-        if (sk && !strcmp(sk, key)) {
+    for (int i = 0; i < r->n; i++) {
+        int d = r->gpu[i];
+        if (!strcmp(r->key[i], key)) {
             if (d)
-                out->gpu_samples = samples, out->gpu_s = mean;
+                out->gpu_samples = r->samples[i], out->gpu_s = r->mean[i];
             else
-                out->cpu_samples = samples, out->cpu_s = mean;
+                out->cpu_samples = r->samples[i], out->cpu_s = r->mean[i];
         }
         if (k[d] < MAXP)
-            ns[d][k[d]] = sqlite3_column_double(st, 2), ts[d][k[d]++] = mean;
+            ns[d][k[d]] = r->size[i], ts[d][k[d]++] = r->mean[i];
     }
-    sqlite3_finalize(st);
     for (int d = 0; d < 2; d++) {
         int distinct = 0;
         for (int i = 0; i < k[d]; i++)
@@ -224,5 +307,16 @@ int rt_history_lookup_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
         out->cpu_s = rt_fit_eval(&out->cpu_fit, n);
         out->gpu_s = rt_fit_eval(&out->gpu_fit, n);
     }
+}
+
+int rt_history_lookup_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
+                        rt_history_pred *out)
+{
+    rt_history_rows r;
+    memset(out, 0, sizeof *out);
+    if (rt_history_rows_load_h(h, loop_id, &r))
+        return 0;
+    rt_history_predict(&r, key, n, out);
+    rt_history_rows_free(&r);
     return 0;
 }

@@ -50,10 +50,30 @@ typedef struct {
 int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, double n,
                       rt_history_pred *out, char *err, size_t errlen);
 
+struct sqlite3;
+/* One loop's history rows in memory (libkeelrt reads them once per loop
+ * and process: a memo miss must not open the database). */
+typedef struct {
+    int n;
+    char **key;
+    int *gpu, *samples;
+    double *size, *mean;
+} rt_history_rows;
+/* 0 (no table: no rows) or -1 (out of memory: no rows). */
+int rt_history_rows_load_h(struct sqlite3 *h, int64_t loop_id, rt_history_rows *out);
+void rt_history_rows_free(rt_history_rows *r);
+/* What the rows say at one size (rt_history_lookup's answer). */
+void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_history_pred *out);
+
 /* The same on an open connection (libkeelrt's log connection). */
 struct sqlite3;
 int rt_history_add_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
                      const char *device, double seconds);
+/* `samples` measurements with mean `mean` and Welford sum of squared
+ * deviations `m2` combined into the row in one UPSERT (a run's launches,
+ * libkeelrt's keel_done, at exit).  0 or -1. */
+int rt_history_merge_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
+                       const char *device, long long samples, double mean, double m2);
 int rt_history_lookup_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
                         rt_history_pred *out);
 /* The size key of a launch: "name=value" for each symbol, sorted by name,

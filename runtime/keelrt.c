@@ -54,6 +54,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "calib.h"
@@ -84,6 +85,10 @@ static struct {
     char db_used[4096];        /* the database the facts came from */
     int host_set;              /* KEEL_HOST chose the host profile: no calibration over it */
     int history;               /* -1 unknown, 0 no history table, 1 measured times exist */
+    int real_gpu;              /* a CUDA GPU was found (not a KEEL_DEVICE what-if) */
+    int calibrate;             /* KEEL_CALIBRATE=1: alternate devices (keel_begin) */
+    int offload_rt;            /* libomptarget is in the process: target regions can offload */
+    double t_base;             /* CLOCK_MONOTONIC at init, seconds (launch timing) */
 } G;
 
 /* decisions waiting to be appended (under log_lock) */
@@ -162,6 +167,14 @@ int rt_cuda_detect(rt_profile *out, char *name, size_t namelen)
 /* ---- set-up -------------------------------------------------------------- */
 
 static void log_forget(void);
+static void time_forget(void);
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static void init(void)
 {
@@ -198,9 +211,19 @@ static void init(void)
             warn_once(W_DEVICE, "KEEL_DEVICE=%s is no GPU profile (see keel devices)", s);
     }
     if (!G.have_gpu)
-        G.have_gpu = rt_cuda_detect(&G.gpu, G.gpu_name, sizeof G.gpu_name);
+        G.have_gpu = G.real_gpu = rt_cuda_detect(&G.gpu, G.gpu_name, sizeof G.gpu_name);
+    G.calibrate = (s = getenv("KEEL_CALIBRATE")) && *s && strcmp(s, "0") != 0;
+    /* an offload build links libomptarget: only then does if(target: 1)
+     * run a target region on the GPU */
+    void *self = dlopen(NULL, RTLD_LAZY);
+    if (self) {
+        G.offload_rt = dlsym(self, "__tgt_target_kernel") != NULL;
+        dlclose(self);
+    }
+    G.t_base = mono_now();
     /* a forked child does not write its parent's decisions */
     pthread_atfork(NULL, NULL, log_forget);
+    pthread_atfork(NULL, NULL, time_forget);
 }
 
 /* ---- the database: open, read, close ------------------------------------- */
@@ -722,26 +745,64 @@ static void history_close(sqlite3 *h, const int held[3])
     fds_release(held);
 }
 
-static int history_decides(const keel_site *site, const site_state *st, const long long *values,
-                           const rt_launch *in, int *verdict, const char **reason)
+/* Each loop's history rows, read once per process (under facts_lock): a
+ * launch with new values must not open the database (the run's own times
+ * reach it at exit).  keel_record drops its loop's entry. */
+enum { HCACHE = 256 };
+static struct {
+    int64_t loop_id;
+    int used;
+    rt_history_rows rows;
+} H[HCACHE];
+static int hcache_next;
+
+static const rt_history_rows *hcache_get(int64_t loop_id)
 {
-    char key[512];
-    rt_history_pred hp;
-    int ok = 0, held[3];
-    pthread_mutex_lock(&facts_lock);
+    int held[3];
+    for (int i = 0; i < HCACHE; i++)
+        if (H[i].used && H[i].loop_id == loop_id)
+            return &H[i].rows;
     sqlite3 *h = G.history != 0 ? history_open(0, held) : NULL;
-    if (h && G.history < 0) {
+    if (!h)
+        return NULL;
+    if (G.history < 0) {
         sqlite3_stmt *q = NULL;
         G.history = sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE name = 'history'",
                                        -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW;
         sqlite3_finalize(q);
     }
-    if (h && G.history > 0)
-        ok = rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0 &&
-             rt_history_lookup_h(h, rt_facts_loop_id(st->facts), key,
-                                 in->bytes_in + in->bytes_out, &hp) == 0 && hp.decides;
-    if (h)
-        history_close(h, held);
+    int k = hcache_next;
+    hcache_next = (hcache_next + 1) % HCACHE;
+    if (H[k].used)
+        rt_history_rows_free(&H[k].rows);
+    H[k].used = 0;
+    if (G.history > 0 && rt_history_rows_load_h(h, loop_id, &H[k].rows) == 0)
+        H[k].used = 1, H[k].loop_id = loop_id;
+    history_close(h, held);
+    return H[k].used ? &H[k].rows : NULL;
+}
+
+static void hcache_drop(int64_t loop_id)
+{
+    for (int i = 0; i < HCACHE; i++)
+        if (H[i].used && H[i].loop_id == loop_id) {
+            rt_history_rows_free(&H[i].rows);
+            H[i].used = 0;
+        }
+}
+
+static int history_decides(const keel_site *site, const site_state *st, const long long *values,
+                           const rt_launch *in, int *verdict, const char **reason)
+{
+    char key[512];
+    rt_history_pred hp;
+    int ok = 0;
+    pthread_mutex_lock(&facts_lock);
+    const rt_history_rows *rows = G.history != 0 ? hcache_get(rt_facts_loop_id(st->facts)) : NULL;
+    if (rows && rows->n > 0 && rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
+        rt_history_predict(rows, key, in->bytes_in + in->bytes_out, &hp);
+        ok = hp.decides;
+    }
     pthread_mutex_unlock(&facts_lock);
     if (ok) {
         *verdict = hp.gpu_s < hp.cpu_s;
@@ -771,10 +832,217 @@ void keel_record(keel_site *site, const long long *values, int device, double se
                                  device ? "gpu" : "cpu", seconds) == 0)
                 G.history = 1;
             history_close(h, held);
+            hcache_drop(rt_facts_loop_id(st->facts));
         }
         pthread_mutex_unlock(&facts_lock);
     }
     in_runtime = 0;
+}
+
+/* ---- launch timing: history from real runs (issue 12 item 4) ------------
+ * Offload-mode instrumentation brackets each instrumented target region:
+ *     int v = keel_decide(&site, values);  long long t = keel_begin(&site, v);
+ *     ...the region...
+ *     keel_done(&site, t);
+ * keel_decide leaves (site, values) in thread-local storage; keel_begin
+ * finds the timing slot of that (site, values) -- a table of TSLOTS slots,
+ * hashed, under time_lock, created at the first launch of a size (the size
+ * key, the footprint and, with KEEL_CALIBRATE, the samples the database
+ * already has) -- and returns a token: the start time in ns since init,
+ * the slot and the device.  keel_done adds the elapsed time to the slot
+ * (Welford).  At exit the slots go to the history table in one transaction
+ * (rt_history_merge_h: Chan et al.'s combination of means and variances),
+ * so a run costs the program two clock reads and two short critical
+ * sections per launch, and one database write at exit.  Which device ran:
+ * the verdict's, when the region could offload at all (libomptarget in the
+ * process, a CUDA GPU, OMP_TARGET_OFFLOAD not DISABLED), else the CPU.
+ * KEEL_LOG=0 records nothing.  A signal handler that interrupts the
+ * runtime gets token 0 (not timed); every failure drops a sample, never
+ * the program. */
+enum { TSLOTS = 4096, TSYMS = 16, KEYLEN = 256 };
+typedef struct {
+    const keel_site *site;
+    int used, nsyms;
+    long long values[TSYMS];
+    int64_t loop_id;
+    double n;                        /* footprint (regression size) */
+    char key[KEYLEN];
+    long long count[2];
+    double mean[2], m2[2];
+    int db_samples[2];               /* samples the database had (KEEL_CALIBRATE) */
+} tslot;
+static struct {
+    tslot *slots;
+    int nused;
+} T;
+static pthread_mutex_t time_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local const keel_site *last_site __attribute__((tls_model("initial-exec")));
+static _Thread_local const long long *last_values __attribute__((tls_model("initial-exec")));
+
+static void time_forget(void)
+{
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    time_lock = fresh;               /* the child has one thread: nobody holds it */
+    free(T.slots);
+    T.slots = NULL;
+    T.nused = 0;
+}
+
+static unsigned slot_hash(const keel_site *site, int n, const long long *v)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)site;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (uint64_t)v[i]) * 1099511628211ull;
+    return (unsigned)(h ^ (h >> 29)) % TSLOTS;
+}
+
+/* The slot of (site, values) or -1; creates it when `st` is given (the
+ * caller holds time_lock and runs under in_runtime). */
+static int slot_find(keel_site *site, site_state *st, const long long *values)
+{
+    int n = site->nsyms;
+    if (n > TSYMS || (n > 0 && !values))
+        return -1;
+    if (!T.slots && !(T.slots = calloc(TSLOTS, sizeof *T.slots)))
+        return -1;
+    unsigned h = slot_hash(site, n, values);
+    for (int probe = 0; probe < TSLOTS; probe++, h = (h + 1) % TSLOTS) {
+        tslot *x = &T.slots[h];
+        if (!x->used)
+            break;
+        if (x->site == site && x->nsyms == n &&
+            (n == 0 || memcmp(x->values, values, sizeof *values * (size_t)n) == 0))
+            return (int)h;
+    }
+    if (!st || T.nused >= TSLOTS * 3 / 4)
+        return -1;
+    rt_launch in;
+    char err[128];
+    tslot x = { .site = site, .used = 1, .nsyms = n };
+    if (n > 0)
+        memcpy(x.values, values, sizeof *values * (size_t)n);
+    if (!st->ok || rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, n, site->syms, values,
+                                    &in, err, sizeof err) ||
+        rt_history_key(n, site->syms, values, x.key, sizeof x.key))
+        return -1;
+    x.loop_id = rt_facts_loop_id(st->facts);
+    x.n = in.bytes_in + in.bytes_out;
+    if (G.calibrate) {               /* what the database has measured already */
+        rt_history_pred hp;
+        int held[3];
+        pthread_mutex_lock(&facts_lock);
+        sqlite3 *db = history_open(0, held);
+        if (db && rt_history_lookup_h(db, x.loop_id, x.key, x.n, &hp) == 0)
+            x.db_samples[0] = hp.cpu_samples, x.db_samples[1] = hp.gpu_samples;
+        if (db)
+            history_close(db, held);
+        pthread_mutex_unlock(&facts_lock);
+    }
+    for (int probe = 0; probe < TSLOTS; probe++, h = (h + 1) % TSLOTS)
+        if (!T.slots[h].used) {
+            T.slots[h] = x;
+            T.nused++;
+            return (int)h;
+        }
+    return -1;
+}
+
+/* KEEL_CALIBRATE: the device this launch should run on while its size has
+ * fewer than RT_HISTORY_TRUST samples on either device (StarPU), or -1. */
+static int calibrate_pick(keel_site *site, site_state *st, const long long *values)
+{
+    int pick = -1;
+    pthread_mutex_lock(&time_lock);
+    int k = slot_find(site, st, values);
+    if (k >= 0) {
+        const tslot *x = &T.slots[k];
+        long long c0 = x->count[0] + x->db_samples[0], c1 = x->count[1] + x->db_samples[1];
+        if (c0 < RT_HISTORY_TRUST || c1 < RT_HISTORY_TRUST)
+            pick = c1 < c0 ? 1 : 0;  /* the device with fewer samples; CPU first */
+    }
+    pthread_mutex_unlock(&time_lock);
+    return pick;
+}
+
+long long keel_begin(keel_site *site, int device)
+{
+    if (!site || in_runtime || last_site != site)
+        return 0;
+    site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
+    if (!st || !st->ok || !G.log)
+        return 0;
+    in_runtime = 1;
+    pthread_mutex_lock(&time_lock);
+    int k = slot_find(site, st, last_values);
+    pthread_mutex_unlock(&time_lock);
+    in_runtime = 0;
+    if (k < 0)
+        return 0;
+    int dev = device && G.offload_rt && G.real_gpu && G.offload != 0;
+    double t = mono_now() - G.t_base;
+    if (!(t >= 0) || t > 1e6)        /* 2^50 ns is 13 days; a week is plenty */
+        return 0;
+    return (((long long)(t * 1e9) + 1) << 13) | ((long long)k << 1) | dev;
+}
+
+void keel_done(keel_site *site, long long token)
+{
+    if (!site || token <= 0 || in_runtime)
+        return;
+    double t1 = mono_now() - G.t_base, t0 = (double)((token >> 13) - 1) * 1e-9;
+    int k = (int)((token >> 1) & (TSLOTS - 1)), dev = (int)(token & 1);
+    double dt = t1 - t0;
+    if (!(dt > 0))
+        return;
+    in_runtime = 1;
+    pthread_mutex_lock(&time_lock);
+    if (T.slots && T.slots[k].used && T.slots[k].site == site) {
+        tslot *x = &T.slots[k];
+        long long c = ++x->count[dev];
+        double d = dt - x->mean[dev];
+        x->mean[dev] += d / (double)c;
+        x->m2[dev] += d * (dt - x->mean[dev]);
+    }
+    pthread_mutex_unlock(&time_lock);
+    in_runtime = 0;
+}
+
+/* At exit: the measured launches go to the history table in one
+ * transaction (5 ms busy timeout: a locked database loses this run's
+ * samples, never the program's time). */
+static void time_flush(void)
+{
+    int held[3];
+    if (!T.slots)
+        return;
+    pthread_mutex_lock(&facts_lock);
+    sqlite3 *h = history_open(1, held);
+    if (h) {
+        if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) {
+            int ok = 1;
+            for (int i = 0; i < TSLOTS && ok; i++)
+                for (int d = 0; d < 2 && ok; d++)
+                    if (T.slots[i].used && T.slots[i].count[d] > 0)
+                        ok = rt_history_merge_h(h, T.slots[i].loop_id, T.slots[i].key,
+                                                T.slots[i].n, d ? "gpu" : "cpu",
+                                                T.slots[i].count[d], T.slots[i].mean[d],
+                                                T.slots[i].m2[d]) == 0;
+            sqlite3_exec(h, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+        }
+        history_close(h, held);
+    }
+    pthread_mutex_unlock(&facts_lock);
+}
+
+__attribute__((destructor)) static void time_at_exit(void)
+{
+    if (pthread_mutex_trylock(&time_lock) != 0)
+        return;
+    time_flush();
+    free(T.slots);
+    T.slots = NULL;
+    T.nused = 0;
+    pthread_mutex_unlock(&time_lock);
 }
 
 /* ---- the entry point ----------------------------------------------------- */
@@ -799,8 +1067,12 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
     }
 
     int hit = memo_get(st, values);
-    if (hit >= 0 && !G.verbose)
+    if (hit >= 0 && !G.verbose && !G.calibrate)
         return hit;
+    if (hit >= 0 && !G.verbose) {      /* KEEL_CALIBRATE: a decided size */
+        int pick = calibrate_pick(site, st, values);
+        return pick >= 0 ? pick : hit;
+    }
 
     rt_launch in;
     rt_estimate e;
@@ -816,13 +1088,16 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
             verbose_line(site, st, bind, NULL, 0, err);
         return 0;
     }
-    int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e);
+    int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick;
     if (in.not_parallel)
         verdict = 0, reason = "not parallel";
+    else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
+        verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
     else if (hit < 0 && history_decides(site, st, values, &in, &verdict, &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     if (hit < 0) {
-        memo_put(st, values, verdict);
+        if (!(reason && !strncmp(reason, "calibrating", 11)))
+            memo_put(st, values, verdict);
         log_decision(st, bind, &e, verdict, reason);
     }
     if (G.verbose)
@@ -834,9 +1109,10 @@ int keel_decide(keel_site *site, const long long *values)
 {
     if (!site)
         return 0;
+    last_site = site, last_values = values;     /* for keel_begin */
     /* fast paths: lock-free, allocation-free, no system call */
     site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
-    if (st && !G.verbose) {
+    if (st && !G.verbose && !G.calibrate) {
         if (st->fixed >= 0)
             return st->fixed;
         if (values || site->nsyms <= 0) {

@@ -21,7 +21,9 @@
  *   KEEL_DEVICE=name        what-if verdict against a device profile
  *                           (see `keel devices`) when no GPU is present
  *   OMP_NUM_THREADS=n       host threads of the CPU model (else the cores)
- *   KEEL_LOG=0              do not append decisions to the database
+ *   KEEL_LOG=0              do not append decisions (nor launch times) to the database
+ *   KEEL_CALIBRATE=1        alternate devices until a size has 10 timed launches
+ *                           on each (keel_begin / keel_done, StarPU)
  */
 #ifndef KEEL_RUNTIME_KEELRT_H
 #define KEEL_RUNTIME_KEELRT_H
@@ -55,6 +57,21 @@ int keel_decide_report_const(keel_site *site, const long long *values);
  * `keel history` shows and keel_decide trusts once a size has 10 samples
  * per device (StarPU).  Never fails visibly; needs KEEL_LOG not 0. */
 void keel_record(keel_site *site, const long long *values, int device, double seconds);
+
+/* Timing of a launch for the history, called by offload-mode
+ * instrumentation right after keel_decide and right after the nest:
+ *     int v = keel_decide(&site, values);  long long t = keel_begin(&site, v);
+ *     ... the nest ...
+ *     keel_done(&site, t);
+ * keel_begin takes the values of this thread's last keel_decide at the
+ * site and the verdict; the device recorded is the GPU only when the
+ * region could offload (libomptarget loaded, a CUDA GPU, OMP_TARGET_OFFLOAD
+ * not DISABLED).  Times are kept in memory and written to the database's
+ * history at exit (KEEL_LOG=0: not recorded).  KEEL_CALIBRATE=1 makes
+ * keel_decide alternate devices for a size until both have 10 samples
+ * (StarPU).  Token 0 means "not timed"; both never fail visibly. */
+long long keel_begin(keel_site *site, int device);
+void keel_done(keel_site *site, long long token);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,45 @@ const char *rt_stride_name(rt_stride_class c)
     }
 }
 
+const char *rt_pattern_name(int p)
+{
+    static const char *const names[RT_PATTERNS] = { "unit", "strided", "column", "gather" };
+    return p >= 0 && p < RT_PATTERNS ? names[p] : "?";
+}
+
+/* PMaC machine profile lookup (pmac-idioms-accelerators.txt, section VI:
+ * "Mem BW_j = bandwidth of jth type of reference", measured against the data
+ * size).  Between two calibrated footprints the bandwidth is interpolated
+ * linearly in log(footprint); outside them it is the nearest end's.  With
+ * `cores` busy: min(all threads' figure, cores x one thread's) -- Little's
+ * law per core, as the profile defaults do -- and never less than one
+ * thread's (a loaded machine can measure its threads slower than one). */
+double rt_pattern_bw(const rt_profile *cpu, int p, double fp, int cores)
+{
+    int n = cpu->bw_points;
+    if (n <= 0 || n > RT_BW_POINTS || p < 0 || p >= RT_PATTERNS)
+        return 0;
+    double one, all;
+    if (fp <= cpu->bw_fp[0] || n == 1) {
+        one = cpu->bw_one[p][0], all = cpu->bw_all[p][0];
+    } else if (fp >= cpu->bw_fp[n - 1]) {
+        one = cpu->bw_one[p][n - 1], all = cpu->bw_all[p][n - 1];
+    } else {
+        int k = 0;
+        while (k + 2 < n && fp > cpu->bw_fp[k + 1])
+            k++;
+        double w = (log(fp) - log(cpu->bw_fp[k])) / (log(cpu->bw_fp[k + 1]) - log(cpu->bw_fp[k]));
+        one = cpu->bw_one[p][k] + w * (cpu->bw_one[p][k + 1] - cpu->bw_one[p][k]);
+        all = cpu->bw_all[p][k] + w * (cpu->bw_all[p][k + 1] - cpu->bw_all[p][k]);
+    }
+    double bw = all;
+    if (one > 0 && cores > 0 && (bw <= 0 || one * cores < bw))
+        bw = one * cores;
+    if (bw < one)           /* more threads can always run as one */
+        bw = one;
+    return bw > 0 ? bw : 0;
+}
+
 /* ---- CPU ----------------------------------------------------------------- */
 
 /* chikin Fig. 3 (Liao & Chapman [14]) for one statically scheduled
@@ -97,6 +136,27 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     if (out->core_bw > 0 && out->core_bw * out->cores_used < out->cpu_bw)
         out->cpu_bw = out->core_bw * out->cores_used;
     out->cpu_mem_s = out->cpu_bw > 0 ? bytes / out->cpu_bw : 0;
+    /* calibrated host (PMaC, pmac-idioms-accelerators.txt eq. 1):
+     * memory time = sum over patterns of bytes_j / Mem_BW_j, the bandwidth
+     * of pattern j measured at the launch's footprint */
+    double pat_sum = 0;
+    for (int p = 0; p < RT_PATTERNS; p++)
+        pat_sum += in->cpu_bytes_pat[p];
+    out->cpu_bw_calibrated = 0;
+    if (cpu->bw_points > 0 && pat_sum > 0) {
+        double fp = in->bytes_in + in->bytes_out, mem = 0;
+        int ok = 1;
+        for (int p = 0; p < RT_PATTERNS && ok; p++) {
+            out->cpu_pat_bw[p] = rt_pattern_bw(cpu, p, fp, out->cores_used);
+            if (in->cpu_bytes_pat[p] > 0)
+                ok = out->cpu_pat_bw[p] > 0, mem += ok ? in->cpu_bytes_pat[p] / out->cpu_pat_bw[p] : 0;
+        }
+        if (ok) {
+            out->cpu_bw_calibrated = 1;
+            out->cpu_mem_s = mem;
+            out->cpu_bw = mem > 0 ? pat_sum / mem : out->cpu_bw;
+        }
+    }
     out->cpu_flop_s = cpu->peak_flops > 0 ? in->flops / cpu->peak_flops : 0;
     double one = out->cpu_compute_s > out->cpu_mem_s ? out->cpu_compute_s : out->cpu_mem_s;
     /* an OpenMP `target` region run on the host goes through the offload

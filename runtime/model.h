@@ -20,6 +20,15 @@
 
 enum { RT_CPU = 0, RT_GPU = 1 };
 
+/* PMaC-style bandwidth per access pattern (pmac-idioms-accelerators.txt):
+ * what `keel calibrate` measures on this host, per pattern and footprint,
+ * with one thread and with all of them (issue 12 item 3).  Bytes are moved
+ * bytes at cache-line granularity, as the traffic model counts them (a
+ * column walk or a gather moves a line per element). */
+enum { RT_PAT_UNIT = 0, RT_PAT_STRIDED, RT_PAT_COLUMN, RT_PAT_GATHER, RT_PATTERNS };
+#define RT_BW_POINTS 4
+const char *rt_pattern_name(int p);
+
 /* A device.  CPU profiles fill the cpu block, GPU profiles the gpu block. */
 typedef struct {
     const char *name;          /* "h100", "power9", "host" ... */
@@ -43,6 +52,11 @@ typedef struct {
     double join_cycles;        /* Join_c: synchronisation at the end of the region */
     double sched_cycles;       /* Schedule_c: static schedule overhead */
     double loop_overhead;      /* Loop_overhead_per_iter, cycles */
+    /* calibrated bandwidth per pattern (keel calibrate; bw_points 0: none) */
+    int bw_points, bw_threads;
+    double bw_fp[RT_BW_POINTS];                 /* footprints, bytes, ascending */
+    double bw_one[RT_PATTERNS][RT_BW_POINTS];   /* one thread, bytes/s */
+    double bw_all[RT_PATTERNS][RT_BW_POINTS];   /* bw_threads threads, bytes/s */
     /* ---- GPU (Hong-Kim parameters, chikin Table III) ---- */
     int sms;                   /* streaming multiprocessors */
     double gpu_hz;             /* SM (processor) clock, the Freq of Hong-Kim */
@@ -133,6 +147,8 @@ typedef struct {
     /* the shared memory-traffic model (facts.c, README "memory traffic") */
     double cpu_bytes;          /* bytes the CPU moves from DRAM: 128/64-byte lines, reuse */
     double gpu_bytes;          /* bytes the GPU moves from DRAM: 32-byte sectors per warp */
+    double cpu_bytes_pat[RT_PATTERNS];  /* cpu_bytes by the access's pattern along its
+                                         * innermost loop (sums to cpu_bytes) */
     double gpu_chain;          /* dependent memory rounds of one work item (latency) */
     double gpu_lat_cycles;     /* their latency, cycles: each round's slowest access, a
                                 * DRAM, L2 or L1 latency by the traffic model (0: use
@@ -162,6 +178,8 @@ typedef struct {
     double core_bw;            /* Little's law: mlp x line / latency, bytes/s per core */
     double cpu_bw;             /* min(mem_bw, cores_used x core_bw) */
     double cpu_bytes;          /* the traffic model's bytes */
+    int cpu_bw_calibrated;     /* 1: memory time from the calibrated per-pattern table */
+    double cpu_pat_bw[RT_PATTERNS];     /* the table's bandwidth used per pattern */
     double fallback_s;         /* host fallback of the target regions (profile) */
     /* GPU: Hong-Kim (chikin Figs. 4-5) */
     int tpb;
@@ -198,7 +216,16 @@ typedef struct {
     double freq_hz, mem_bw, peak_flops;
     double fork_ns, join_ns, sched_ns;   /* EPCC-style overheads */
     int cores;
+    /* bandwidth per access pattern and footprint (PMaC); bw_points 0: none */
+    int bw_points, bw_threads;
+    double bw_fp[RT_BW_POINTS];
+    double bw_one[RT_PATTERNS][RT_BW_POINTS], bw_all[RT_PATTERNS][RT_BW_POINTS];
 } rt_calibration;
+/* Bandwidth of pattern p at footprint fp bytes with `cores` cores busy,
+ * from the profile's calibrated table (log-linear between the measured
+ * footprints, clamped at the ends): min(all threads' figure, cores x one
+ * thread's).  0 when the profile has no table. */
+double rt_pattern_bw(const rt_profile *cpu, int p, double fp, int cores);
 /* A host profile from a calibration (fills *out; strings are static). */
 void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out);
 

@@ -209,9 +209,10 @@ fails 1 "keel: other.db: not a keel database" loops other.db
 fails 1 "keel: zero.db: not a keel database" loops zero.db
 cp keel.db future.db
 V=$(sqlite3 keel.db "pragma user_version")   # this keel's schema version
-sqlite3 future.db "pragma user_version = 7"
-fails 1 "keel: future.db: database schema version 7 is newer than this keel ($V)" loops future.db
-fails 1 "keel: future.db: database schema version 7 is newer than this keel ($V)" show gemm.c:16 future.db
+F=$((V + 1))
+sqlite3 future.db "pragma user_version = $F"
+fails 1 "keel: future.db: database schema version $F is newer than this keel ($V)" loops future.db
+fails 1 "keel: future.db: database schema version $F is newer than this keel ($V)" show gemm.c:16 future.db
 "$MKDB" two.db "$tmp/a" && "$MKDB" two.db "$tmp/b" || bad "mkdb two.db"
 fails 2 "keel: gemm.c:16 is ambiguous: $tmp/a/gemm.c and $tmp/b/gemm.c match (give more of the path)" show gemm.c:16 two.db
 succeeds show b/gemm.c:16 two.db
@@ -249,6 +250,10 @@ done
 fails 2 "keel: bad --set 'n=0x10' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set n=0x10
 fails 2 "keel: bad --set 'n=1e3' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set=n=1e3
 fails 2 "keel: bad --set 'n=99999999999999999999' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set n=99999999999999999999
+fails 2 "keel: bad --set 'n=1,,m=2' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set 'n=1,,m=2'
+fails 2 "keel: bad --set 'n=1,' (want SYM=INT,SYM=INT)" explain gemm.c:16 --set 'n=1,'
+fails 2 "keel: --device wants a profile name (see keel devices)" explain gemm.c:16 --device ''
+fails 2 "keel: --host wants a profile name (see keel devices)" explain gemm.c:16 --host ''
 fails 2 "keel: bad -j '0' (want 1 to 4096)" scan -p build -j 0
 fails 2 "keel: bad -j '2x' (want 1 to 4096)" scan -p build -j2x
 fails 2 "keel: bad --size '1e3' (want 1 to 1099511627776)" report --html r.html --size 1e3

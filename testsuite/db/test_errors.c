@@ -168,12 +168,16 @@ int main(void)
     path_in(p, sizeof p, "old.db");
     CHECK_INT(db_open(p, DB_WRITE, &d, err, sizeof err), 0);
     db_close(d);
-    sql(p, "DROP TABLE access_strides; DROP TABLE loop_dependences; DROP TABLE decisions;"
+    sql(p, "DROP TABLE host_bandwidth;"
+           " DROP TABLE access_strides; DROP TABLE loop_dependences; DROP TABLE decisions;"
            " DROP TABLE host_calibration; DROP TABLE idiom_instances; DROP TABLE loop_classes;"
            " DROP TABLE loop_counts; DROP TABLE loop_footprints; DROP TABLE mca_results;"
            " DROP TABLE mca_cache; ALTER TABLE loops DROP COLUMN gpu_map;"
            " ALTER TABLE loops DROP COLUMN gpu_collapse; ALTER TABLE loops DROP COLUMN gpu_teams;"
            " ALTER TABLE loops DROP COLUMN gpu_threads; ALTER TABLE loops DROP COLUMN region_line;"
+           " DROP TABLE launches; DROP TABLE launch_loops; DROP TABLE access_loop_strides;"
+           " ALTER TABLE statements DROP COLUMN est_cycles;"
+           " ALTER TABLE statements DROP COLUMN est_gpu_insts; ALTER TABLE statements DROP COLUMN flops;"
            " PRAGMA user_version = 1;");
     refuses(p, DB_READONLY, "database schema version 1 is older than this keel ("
             VSTR(DB_SCHEMA_VERSION) "); recompile with keelcc to migrate it");
@@ -189,13 +193,14 @@ int main(void)
             && sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
                                      " ('access_strides', 'loop_dependences', 'decisions', 'host_calibration',"
                                      " 'idiom_instances', 'loop_classes', 'loop_counts', 'loop_footprints',"
-                                     " 'mca_results', 'mca_cache')", -1, &st, NULL) == SQLITE_OK) {
+                                     " 'mca_results', 'mca_cache', 'launches', 'launch_loops',"
+                                     " 'access_loop_strides')", -1, &st, NULL) == SQLITE_OK) {
             if (sqlite3_step(st) == SQLITE_ROW)
                 n = sqlite3_column_int64(st, 0);
             sqlite3_finalize(st);
         }
         sqlite3_close(h);
-        CHECK_INT(n, 10);
+        CHECK_INT(n, 13);
     }
 
     /* A keel database with a damaged page: SQLite opens it and reads its

@@ -268,8 +268,49 @@ static void test_issue13(void)
     CHECK_INT(verdict_of(tu), PAR_REDUCTION);
 }
 
+/* Issue 16, fault 16: deep nests.  A 40-deep nest whose every level
+ * updates a[i_k] (`for (i0...) { a[i0] += 0; for (i1...) { a[i1] += 1; ...`,
+ * a read and a write each) has 2,420 access pairs to test at its outer
+ * loop: past 2,048 the loop is UNKNOWN with that reason (the pairwise tests
+ * grow as depth^3).  In a 10-deep nest of plain stores a[i_k] = k, loop i8's
+ * pair a[i8], a[i9] needs the exact test, whose chains (9 and 10 loops) are
+ * deeper than 8: not run, said, and the answer stays conservative. */
+static void test_deep_nests(void)
+{
+    for (int depth = 10; depth <= 40; depth += 30) {
+        ir_tu *tu = ir_tu_new("t.c");
+        ir_add_function(tu, "f", "t.c", 1, 1);
+        int parent = -1;
+        for (int k = 0; k < depth; k++) {
+            char iv[8], text[32];
+            snprintf(iv, sizeof iv, "i%d", k);
+            snprintf(text, sizeof text, depth == 40 ? "a[i%d] += %d" : "a[i%d] = %d", k, k);
+            parent = loop(tu, parent, iv, "n", NULL);
+            ir_add_stmt(&tu->loops[parent], 20 + k, 1, text, 0);
+            if (depth == 40)
+                acc1(tu, parent, 0, "a", 0, iv);
+            acc1(tu, parent, 0, "a", 1, iv);
+        }
+        par_result *r;
+        char err[64];
+        CHECK_INT(par_analyze(tu, &r, err, sizeof err), 0);
+        if (depth == 40) {
+            CHECK_INT(r->loops[0].verdict, PAR_UNKNOWN);
+            CHECK_STR(r->loops[0].reason, "more than 2048 access pairs to test: not tested further");
+        } else {
+            CHECK_INT(r->loops[8].verdict, PAR_SEQUENTIAL);
+            CHECK_STR(r->loops[8].reason, "a[i8] (write, line 20) and a[i9] (write, line 20): "
+                      "distance unknown, not excluded (MIV; exact test not run: nest too deep)");
+            CHECK_INT(r->loops[9].verdict, PAR_PARALLEL);
+        }
+        par_free(r);
+        ir_tu_free(tu);
+    }
+}
+
 int main(void)
 {
+    test_deep_nests();
     test_paper_strides();
     test_verdicts();
     test_scalars();

@@ -62,7 +62,8 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
 #define QUIET_OFF "#pragma clang diagnostic pop\n"
 #define DECLS "struct keel_site { const char *db; const char *file; int line, col; int nsyms;" \
               " const char *const *syms; void *state; };" \
-              " int keel_decide(struct keel_site *, const long long *);\n" \
+              " int keel_decide(struct keel_site *, const long long *);" \
+              " long long keel_begin(struct keel_site *, int); void keel_done(struct keel_site *, long long);\n" \
               "__attribute__((pure)) int keel_decide_report(struct keel_site *, const long long *)" \
               ";\n" \
               "__attribute__((const)) int keel_decide_report_const(struct keel_site *, const long long *)" \
@@ -142,6 +143,10 @@ static void check_layout(void)
         memcpy(p, "keel_sitp ", 10);
     while ((p = strstr(decls, "keel_decide")) != NULL)
         memcpy(p, "keel_decidp", 11);
+    while ((p = strstr(decls, "keel_begin")) != NULL)
+        memcpy(p, "keel_begip", 10);
+    while ((p = strstr(decls, "keel_done")) != NULL)
+        memcpy(p, "keel_donp", 9);
     fprintf(f, "#include <stddef.h>\n#include \"%s\"\n%s", KEEL_RT_HEADER, decls);
     const char *fields[] = { "db", "file", "line", "col", "nsyms", "syms", "state" };
     for (int i = 0; i < 7; i++)
@@ -514,14 +519,15 @@ int main(void)
         "#line 3\n"
         "  for (t = 0; t < tsteps; t++) {\n"
         QUIET_ON
-        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_1;\n"
+        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_1;"
+        " long long keel_t_1 = keel_begin(&keel_site_1, keel_on_gpu_1);\n"
         QUIET_OFF
         "#line 4\n"
         "#pragma omp target teams distribute parallel for \\\n"
         "    map(tofrom: a[0:n], b[0:n]) if(target: keel_on_gpu_1) // offload me\n"
         "    for (i = 1; i < n - 1; i++)\n"
         "      b[i] = a[i - 1] + a[i + 1];\n"
-        "}\n"
+        "keel_done(&keel_site_1, keel_t_1); }\n"
         "#line 8\n"
         "  }\n"
         "}\n"

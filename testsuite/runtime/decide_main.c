@@ -5,6 +5,13 @@
  *   decide_main once FILE LINE [SYM=V ...]     print the verdict of one call
  *   decide_main twice FILE LINE [SYM=V ...]    two calls from two sites (the
  *                                              same loop): one warning at most
+ *   decide_main timed FILE LINE [SYM=V ...]    5 launches bracketed as offload-mode
+ *                                              instrumentation does (keel_decide,
+ *                                              keel_begin, 2 ms of work, keel_done)
+ *                                              and one with other values from each
+ *                                              of 8 threads; prints the verdicts
+ *   decide_main calibrate FILE LINE [SYM=V ...]  4 timed launches: prints the
+ *                                              verdicts KEEL_CALIBRATE gives
  *   decide_main threads FILE LINE SYM=V ...    32 threads x 2000 calls on one
  *                                              site, half with other values;
  *                                              prints "threads ok" when every
@@ -17,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "keelrt.h"
 
@@ -35,6 +43,18 @@ static void *worker(void *arg)
         if (v != (alt ? want2 : want1))
             __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
     }
+    return NULL;
+}
+
+/* one launch with the second size, timed as instrumentation does */
+static void *timed_worker(void *arg)
+{
+    struct timespec ms1 = { 0, 1000000 };
+    (void)arg;
+    int v = keel_decide(&site, vals2);
+    long long t = keel_begin(&site, v);
+    nanosleep(&ms1, NULL);
+    keel_done(&site, t);
     return NULL;
 }
 
@@ -75,6 +95,31 @@ int main(int argc, char **argv)
         keel_site fresh = site;
         fresh.state = NULL;
         printf("%d\n", keel_decide(&fresh, vals));
+        return 0;
+    }
+    if (!strcmp(argv[1], "timed") || !strcmp(argv[1], "calibrate")) {
+        int n = !strcmp(argv[1], "timed") ? 5 : 4;
+        struct timespec ms2 = { 0, 2000000 };
+        for (int i = 0; i < n; i++) {
+            int v = keel_decide(&site, vals);
+            long long t = keel_begin(&site, v);
+            nanosleep(&ms2, NULL);
+            keel_done(&site, t);
+            printf("%d", v);
+        }
+        if (n == 5) {
+            pthread_t t[8];
+            for (long i = 0; i < 8; i++)
+                pthread_create(&t[i], NULL, timed_worker, NULL);
+            for (int i = 0; i < 8; i++)
+                pthread_join(t[i], NULL);
+            /* a token from no keel_begin, and keel_begin for another site */
+            keel_done(&site, 0);
+            keel_site other = site;
+            other.state = NULL;
+            printf(" %lld", keel_begin(&other, 0));
+        }
+        printf("\n");
         return 0;
     }
     if (!strcmp(argv[1], "threads")) {

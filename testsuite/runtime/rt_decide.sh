@@ -185,6 +185,30 @@ gpu|10|0.002" "history rows"
 expect_eq "$(sqlite3 k.db "SELECT reason FROM decisions WHERE bindings = 'n=1500' ORDER BY id DESC LIMIT 1")" \
     "history: measured" "history logged as the reason"
 
+# launch timing from real runs (keel_begin / keel_done, as offload-mode
+# instrumentation brackets a region): 5 launches of n=1600 (2 ms each) and
+# one of n=17 from each of 8 threads reach the history at exit, as CPU
+# times (no libomptarget in this process: the region cannot have offloaded);
+# a second run adds its samples (merged means); KEEL_LOG=0 records nothing
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" timed k.c 4 n=1600 2>err.txt)" "11111 0" "timed verdicts"
+expect_eq "$(lines err.txt)" 0 "timed: silent"
+expect_eq "$(sqlite3 k.db "SELECT device, samples, mean_s >= 0.002, mean_s < 1 FROM history WHERE size_key = 'n=1600'")" \
+    "cpu|5|1|1" "timed history row"
+expect_eq "$(sqlite3 k.db "SELECT device, samples, mean_s >= 0.001 FROM history WHERE size_key = 'n=17'")" \
+    "cpu|8|1" "timed from 8 threads"
+KEEL_DEVICE=h100 "$DECIDE" timed k.c 4 n=1600 >/dev/null
+expect_eq "$(sqlite3 k.db "SELECT samples, m2 >= 0 FROM history WHERE size_key = 'n=1600'")" "10|1" "timed merged"
+KEEL_LOG=0 KEEL_DEVICE=h100 "$DECIDE" timed k.c 4 n=1600 >/dev/null
+expect_eq "$(sqlite3 k.db "SELECT samples FROM history WHERE size_key = 'n=1600'")" 10 "timed KEEL_LOG=0"
+# KEEL_CALIBRATE=1: a size with fewer than 10 samples on a device runs on
+# the one with fewer (CPU first); here the "GPU" launches ran on the host
+# (no offload runtime), so they count for the CPU and the GPU stays short.
+# A size the history has trusted (n=1500: 10 + 10) is decided by it.
+expect_eq "$(KEEL_CALIBRATE=1 KEEL_DEVICE=h100 "$DECIDE" calibrate k.c 4 n=1700)" "0111" "calibrate alternates"
+expect_eq "$(sqlite3 k.db "SELECT reason FROM decisions WHERE bindings = 'n=1700' ORDER BY id DESC LIMIT 1")" \
+    "calibrating: fewer than 10 samples on a device" "calibrate logged"
+expect_eq "$(KEEL_CALIBRATE=1 KEEL_DEVICE=h100 "$DECIDE" calibrate k.c 4 n=1500)" "0000" "calibrated size"
+
 # a site that carries its source's hash ("FILE#h=HEX", as keelcc recorded
 # it): the facts of another version of the source are not used
 kpath=$(sqlite3 k.db "SELECT path FROM translation_units WHERE path LIKE '%/k.c'")

@@ -564,8 +564,62 @@ static void test_verdicts(void)
     NEAR(e.xfer_s, 0);
 }
 
+/* PMaC per-pattern bandwidth (keel calibrate's table, model.c
+ * rt_pattern_bw and the CPU memory term).  Two footprints, 1e6 and 1e8
+ * bytes; unit: one thread 10 / 5 GB/s, all threads 40 / 20 GB/s; column:
+ * one 2 / 1 GB/s, all 4 / 2 GB/s.  At 1e7 (halfway in log): unit one 7.5,
+ * all 30; column one 1.5, all 3 GB/s.  2 cores: unit min(30, 2 x 7.5) = 15,
+ * column min(3, 2 x 1.5) = 3 GB/s.  Memory time of 3e9 unit bytes and 1e9
+ * column bytes: 3e9 / 15e9 + 1e9 / 3e9 = 0.2 + 0.33333 = 0.53333 s; the
+ * bandwidth printed is 4e9 / 0.53333 = 7.5 GB/s. */
+static void test_patterns(void)
+{
+    rt_calibration c = { .freq_hz = 2e9, .cores = 4, .mem_bw = 30e9, .bw_points = 2,
+                         .bw_threads = 4, .bw_fp = { 1e6, 1e8 } };
+    c.bw_one[RT_PAT_UNIT][0] = 10e9, c.bw_one[RT_PAT_UNIT][1] = 5e9;
+    c.bw_all[RT_PAT_UNIT][0] = 40e9, c.bw_all[RT_PAT_UNIT][1] = 20e9;
+    c.bw_one[RT_PAT_COLUMN][0] = 2e9, c.bw_one[RT_PAT_COLUMN][1] = 1e9;
+    c.bw_all[RT_PAT_COLUMN][0] = 4e9, c.bw_all[RT_PAT_COLUMN][1] = 2e9;
+    rt_profile p;
+    rt_profile_from_calibration(&c, &p);
+    CHECK_INT(p.bw_points, 2);
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e7, 2), 15e9);
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e7, 8), 30e9);
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e5, 8), 40e9);     /* below: the first point */
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e9, 1), 5e9);      /* above: the last */
+    NEAR(rt_pattern_bw(&p, RT_PAT_COLUMN, 1e7, 2), 3e9);
+    NEAR(rt_pattern_bw(&p, RT_PAT_GATHER, 1e7, 2), 0);      /* not measured */
+    CHECK_STR(rt_pattern_name(RT_PAT_GATHER), "gather");
+    /* all threads slower than one (a loaded machine): one thread's figure */
+    p.bw_all[RT_PAT_UNIT][0] = p.bw_all[RT_PAT_UNIT][1] = 1e9;
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e7, 2), 7.5e9);
+    p.bw_all[RT_PAT_UNIT][0] = 40e9, p.bw_all[RT_PAT_UNIT][1] = 20e9;
+
+    rt_launch in = { .par_iters = 2, .cycles_per_iter = 1, .bytes_in = 1e7, .cpu_bytes = 4e9 };
+    in.cpu_bytes_pat[RT_PAT_UNIT] = 3e9, in.cpu_bytes_pat[RT_PAT_COLUMN] = 1e9;
+    rt_estimate e;
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&p, 2, &in, &e);
+    CHECK_INT(e.cpu_bw_calibrated, 1);
+    NEAR(e.cpu_pat_bw[RT_PAT_UNIT], 15e9);
+    NEAR(e.cpu_pat_bw[RT_PAT_COLUMN], 3e9);
+    NEAR(e.cpu_mem_s, 0.2 + 1.0 / 3.0);
+    NEAR(e.cpu_bw, 4e9 / (0.2 + 1.0 / 3.0));
+    /* bytes of a pattern the table lacks: the profile's default term,
+     * 4e9 bytes over min(mem_bw 30 GB/s, 2 cores x Little's law) */
+    in.cpu_bytes_pat[RT_PAT_GATHER] = 1e9;
+    rt_cpu_model(&p, 2, &in, &e);
+    CHECK_INT(e.cpu_bw_calibrated, 0);
+    NEAR(e.cpu_mem_s, 4e9 / e.cpu_bw);
+    /* an uncalibrated profile ignores the split */
+    in.cpu_bytes_pat[RT_PAT_GATHER] = 0;
+    rt_cpu_model(rt_profile_host_default(), 2, &in, &e);
+    CHECK_INT(e.cpu_bw_calibrated, 0);
+}
+
 int main(void)
 {
+    test_patterns();
     test_profiles();
     test_cpu();
     test_gpu();

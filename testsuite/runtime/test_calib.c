@@ -1,0 +1,116 @@
+/*
+ * test_calib.c -- `keel calibrate`'s storage (issue 12 item 3): a
+ * calibration with its bandwidth per access pattern and footprint goes
+ * into host_calibration + host_bandwidth (schema v7) and comes back
+ * exactly; a calibration without the table's rows, or a database whose
+ * host_bandwidth table is gone, loads with no per-pattern figures (the
+ * model then keeps the profile defaults).  Nothing is timed here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "calib.h"
+#include "check.h"
+#include "db.h"
+#include "model.h"
+
+static void fill(rt_calibration *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cores = 8, c->freq_hz = 3e9, c->mem_bw = 50e9, c->peak_flops = 1e11;
+    c->fork_ns = 1500, c->join_ns = 700, c->sched_ns = 300;
+    c->bw_points = RT_BW_POINTS, c->bw_threads = 8;
+    for (int f = 0; f < RT_BW_POINTS; f++) {
+        c->bw_fp[f] = 32768.0 * pow(32, f);
+        for (int p = 0; p < RT_PATTERNS; p++) {
+            c->bw_one[p][f] = 1e9 * (p + 1) + 1e6 * f;
+            c->bw_all[p][f] = 8e9 * (p + 1) + 3e6 * f;
+        }
+    }
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/keel-calib-XXXXXX", path[256], err[512];
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(path, sizeof path, "%s/k.db", dir);
+    db *d = NULL;
+    CHECK_INT(db_open(path, DB_WRITE, &d, err, sizeof err), 0);
+    db_close(d);
+
+    rt_calibration c, back;
+    fill(&c);
+    CHECK_INT(rt_calibration_store(path, &c, err, sizeof err), 0);
+    CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
+    CHECK_INT(back.cores, 8);
+    CHECK(back.mem_bw == 50e9 && back.fork_ns == 1500 && back.sched_ns == 300);
+    CHECK_INT(back.bw_points, RT_BW_POINTS);
+    CHECK_INT(back.bw_threads, 8);
+    int same = 1;
+    for (int f = 0; f < RT_BW_POINTS; f++) {
+        same &= back.bw_fp[f] == c.bw_fp[f];
+        for (int p = 0; p < RT_PATTERNS; p++)
+            same &= back.bw_one[p][f] == c.bw_one[p][f] && back.bw_all[p][f] == c.bw_all[p][f];
+    }
+    CHECK(same);
+
+    /* 32 rows: 4 patterns x 4 footprints x {1, 8} threads */
+    sqlite3 *h = NULL;
+    sqlite3_stmt *q = NULL;
+    CHECK(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK);
+    CHECK(sqlite3_prepare_v2(h, "SELECT count(*), count(DISTINCT pattern), min(threads),"
+                                " max(threads) FROM host_bandwidth", -1, &q, NULL) == SQLITE_OK);
+    CHECK(sqlite3_step(q) == SQLITE_ROW);
+    CHECK_INT(sqlite3_column_int(q, 0), 32);
+    CHECK_INT(sqlite3_column_int(q, 1), 4);
+    CHECK_INT(sqlite3_column_int(q, 2), 1);
+    CHECK_INT(sqlite3_column_int(q, 3), 8);
+    sqlite3_finalize(q);
+    /* the CHECK constraint: a pattern keel does not know is refused */
+    CHECK(sqlite3_exec(h, "INSERT INTO host_bandwidth VALUES (1, 'diagonal', 1, 1, 1)",
+                       NULL, NULL, NULL) != SQLITE_OK);
+
+    /* used by the model: the profile from the stored calibration */
+    rt_profile p;
+    rt_profile_from_calibration(&back, &p);
+    CHECK(rt_pattern_bw(&p, RT_PAT_GATHER, 32768.0, 1) == c.bw_one[RT_PAT_GATHER][0]);
+    CHECK(rt_pattern_bw(&p, RT_PAT_UNIT, 1e12, 64) == c.bw_all[RT_PAT_UNIT][RT_BW_POINTS - 1]);
+
+    /* a newer calibration with one thread only and no patterns: the newest
+     * row wins and carries no table */
+    rt_calibration one;
+    fill(&one);
+    one.bw_points = 0, one.cores = 1;
+    CHECK_INT(rt_calibration_store(path, &one, err, sizeof err), 0);
+    CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
+    CHECK_INT(back.cores, 1);
+    CHECK_INT(back.bw_points, 0);
+    /* single-threaded table: one row per (pattern, footprint), both figures */
+    fill(&one);
+    one.bw_threads = 1;
+    CHECK_INT(rt_calibration_store(path, &one, err, sizeof err), 0);
+    CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
+    CHECK_INT(back.bw_points, RT_BW_POINTS);
+    CHECK(back.bw_all[RT_PAT_COLUMN][2] == one.bw_one[RT_PAT_COLUMN][2]);
+
+    /* the table gone (a database written before schema v7 kept its rows
+     * only in host_calibration): no per-pattern figures, no error */
+    CHECK(sqlite3_exec(h, "DROP TABLE host_bandwidth", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
+    CHECK_INT(back.bw_points, 0);
+    CHECK(back.mem_bw == 50e9);
+
+    unlink(path);
+    char side[300];
+    snprintf(side, sizeof side, "%s-wal", path), unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path), unlink(side);
+    rmdir(dir);
+    return check_summary();
+}
