@@ -8,6 +8,7 @@
  * total(L) = sum over L's variable of iteration(L).
  */
 #include "counts.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,19 +160,10 @@ static int array_slot(counts_loop *c, const char *name)
     for (int i = 0; i < c->narrays; i++)
         if (strcmp(c->arrays[i], name) == 0)
             return i;
-    int n = c->narrays + 1;
-    char **a = realloc(c->arrays, (size_t)n * sizeof *a);
-    if (!a)
+    int n = c->narrays + 1, n1 = c->narrays, n2 = c->narrays, n3 = c->narrays;
+    if (!ku_push(&c->arrays, &n1, sizeof *c->arrays) || !ku_push(&c->read, &n2, sizeof *c->read)
+        || !ku_push(&c->written, &n3, sizeof *c->written))
         return -1;
-    c->arrays = a;
-    counts_q *r = realloc(c->read, (size_t)n * sizeof *r);
-    if (!r)
-        return -1;
-    c->read = r;
-    counts_q *w = realloc(c->written, (size_t)n * sizeof *w);
-    if (!w)
-        return -1;
-    c->written = w;
     c->arrays[n - 1] = strdup(name);
     c->read[n - 1] = q_int(0);
     c->written[n - 1] = q_int(0);

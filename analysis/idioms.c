@@ -31,6 +31,7 @@
  *              output variable and is only a reduction).                -> R
  */
 #include "idioms.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -106,17 +107,6 @@ static int const_offset(const ir_access *r, const ir_access *w, int64_t *off)
     return 1;
 }
 
-/* "A[i][k - 1]" */
-static void acc_text(const ir_access *a, char *buf, size_t cap)
-{
-    size_t len = (size_t)snprintf(buf, cap, "%s", a->array);
-    for (int d = 0; d < a->ndims && len < cap; d++) {
-        char *t = kx_print(a->index[d]);
-        len += (size_t)snprintf(buf + len, cap - len, "[%s]", t ? t : "?");
-        free(t);
-    }
-}
-
 /* The single chain variable dimension d of a mentions, or NULL. */
 static const char *dim_iv(const ir_tu *tu, const int *ch, int nch, const ir_access *a, int d)
 {
@@ -144,16 +134,11 @@ static idiom_instance *add(ctx *c, idiom_kind kind, int loop, int sl, int si,
                            const char *fmt, ...)
 {
     idiom_result *r = c->r;
-    if (r->n == r->cap) {
-        int cap = r->cap ? 2 * r->cap : 32;
-        idiom_instance *v = realloc(r->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            c->failed = 1;
-            return NULL;
-        }
-        r->v = v;
-        r->cap = cap;
+    if (!ku_push(&r->v, &r->n, sizeof *r->v)) {
+        c->failed = 1;
+        return NULL;
     }
+    r->n--;     /* counted below, once filled */
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -285,7 +270,7 @@ static int try_stencil(ctx *c, int sl, int si, const ir_access *w, const char *a
     if (strcmp(arr, w->array) == 0 && allback)
         return 0;   /* a recurrence, not a parallel stencil */
     char wt[256], ot[512];
-    acc_text(w, wt, sizeof wt);
+    ir_access_text(w, wt, sizeof wt);
     size_t len = 0;
     int radius[8] = {0};
     for (int k = 0; k < n && len < sizeof ot; k++) {
@@ -343,8 +328,8 @@ static int try_transpose(ctx *c, int sl, int si, const ir_access *w, const int *
         }
         if (ok && !ident) {
             char wt[256], rt[256];
-            acc_text(w, wt, sizeof wt);
-            acc_text(r, rt, sizeof rt);
+            ir_access_text(w, wt, sizeof wt);
+            ir_access_text(r, rt, sizeof rt);
             add(c, IDIOM_TRANSPOSE, sl, sl, si, "W %s; R %s", wt, rt);
             return 1;
         }
@@ -414,7 +399,7 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
     const char *kv = tu->loops[red].iv;
     char wt[256];
     if (w)
-        acc_text(w, wt, sizeof wt);
+        ir_access_text(w, wt, sizeof wt);
     else
         snprintf(wt, sizeof wt, "%s", scal);
     add(c, IDIOM_REDUCTION, red, sl, si, "RW %s; over %s", wt, kv);
@@ -433,7 +418,7 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
     if (nf == 0)
         return;
     char ot[256];
-    acc_text(out, ot, sizeof ot);
+    ir_access_text(out, ot, sizeof ot);
     /* matmul first */
     for (int x = 0; x < no; x++)
         for (int y = 0; y < no; y++) {
@@ -449,8 +434,8 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
                     if (acc_mentions(X, F[a]) && !acc_mentions(Y, F[a]) &&
                         acc_mentions(Y, F[b]) && !acc_mentions(X, F[b])) {
                         char xt[256], yt[256];
-                        acc_text(X, xt, sizeof xt);
-                        acc_text(Y, yt, sizeof yt);
+                        ir_access_text(X, xt, sizeof xt);
+                        ir_access_text(Y, yt, sizeof yt);
                         add(c, IDIOM_MATMUL, red, sl, si, "out %s; R %s; R %s; over %s",
                             ot, xt, yt, kv);
                         return;
@@ -471,8 +456,8 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
             }
             if (xa && !yf) {
                 char xt[256], yt[256];
-                acc_text(X, xt, sizeof xt);
-                acc_text(Y, yt, sizeof yt);
+                ir_access_text(X, xt, sizeof xt);
+                ir_access_text(Y, yt, sizeof yt);
                 /* a convolution (FIR): X is read at out + k in one
                  * dimension, a window sliding with the output */
                 for (int d = 0; d < X->ndims; d++)
@@ -520,7 +505,7 @@ static void statement(ctx *c, int sl, int si)
         if (!w->is_write)
             continue;
         char wt[256];
-        acc_text(w, wt, sizeof wt);
+        ir_access_text(w, wt, sizeof wt);
         int self_read = 0;
         for (int b = 0; b < s->nacc; b++)
             self_read |= !s->acc[b].is_write && same_tuple(&s->acc[b], w);
@@ -532,7 +517,7 @@ static void statement(ctx *c, int sl, int si)
             for (int b = 0; b < s->nacc; b++)
                 if (!s->acc[b].is_write && acc_indirect(&s->acc[b])) {
                     char rt[256];
-                    acc_text(&s->acc[b], rt, sizeof rt);
+                    ir_access_text(&s->acc[b], rt, sizeof rt);
                     add(c, IDIOM_GATHER, sl, sl, si, "W %s; R %s", wt, rt);
                     break;
                 }
@@ -566,7 +551,7 @@ static void statement(ctx *c, int sl, int si)
         for (int b = 0; b < s->nacc; b++)
             if (acc_indirect(&s->acc[b])) {
                 char rt[256];
-                acc_text(&s->acc[b], rt, sizeof rt);
+                ir_access_text(&s->acc[b], rt, sizeof rt);
                 add(c, IDIOM_GATHER, sl, sl, si, "W scalar; R %s", rt);
                 break;
             }

@@ -53,7 +53,7 @@ typedef struct {
 } idiom_instance;
 
 typedef struct {
-    int n, cap;
+    int n;
     idiom_instance *v;  /* ordered by statement (loop pre-order, statement order) */
 } idiom_result;
 

@@ -6,23 +6,17 @@
  */
 #include "ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 /* Grow *arr (elements of `size` bytes, count *n) by one zeroed element and
- * return it.  Arrays here hold tens of records, so a realloc per append is
- * simpler than tracking a capacity and costs nothing measurable. */
+ * return it (util.h's ku_push: every IR array is grown by it alone). */
 static void *grow(void *arr_p, int *n, size_t size)
 {
-    void **arr = arr_p;
-    void *p = realloc(*arr, (size_t)(*n + 1) * size);
-    if (!p)
-        return NULL;
-    *arr = p;
-    char *elem = (char *)p + (size_t)*n * size;
-    memset(elem, 0, size);
-    (*n)++;
-    return elem;
+    return ku_push(arr_p, n, size);
 }
 
 static char *dup(const char *s)
@@ -75,6 +69,9 @@ void ir_tu_free(ir_tu *tu)
         free(tu->funcs[i].file);
     }
     free(tu->funcs);
+    for (int i = 0; i < tu->nnotes; i++)
+        free(tu->notes[i]);
+    free(tu->notes);
     for (int i = 0; i < tu->nloops; i++) {
         ir_loop *l = &tu->loops[i];
         free(l->file);
@@ -160,8 +157,15 @@ int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
                   int line, int col)
 {
     ir_access *a = grow(&s->acc, &s->nacc, sizeof *a);
-    if (!a)
+    if (!a) {
+        for (int d = 0; d < ndims; d++)
+            kx_free(index[d]);
+        for (int d = 0; d < nextents; d++)
+            kx_free(extent[d]);
+        free(index);
+        free(extent);
         return -1;
+    }
     a->array = dup(array);
     a->elem_size = elem_size;
     a->is_write = is_write;
@@ -188,6 +192,37 @@ int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col)
     v->line = line;
     v->col = col;
     return s->nscalars - 1;
+}
+
+int ir_loop_within(const ir_tu *tu, int l, int anc)
+{
+    for (; l >= 0; l = tu->loops[l].parent)
+        if (l == anc)
+            return 1;
+    return 0;
+}
+
+void ir_access_text(const ir_access *a, char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "%s", a->array);
+    for (int k = 0; k < a->ndims && n < cap; k++) {
+        char *s = kx_print(a->index[k]);
+        n += (size_t)snprintf(buf + n, cap - n, "[%s]", s ? s : "?");
+        free(s);
+    }
+}
+
+int ir_add_note(ir_tu *tu, const char *text)
+{
+    char **p = grow(&tu->notes, &tu->nnotes, sizeof *p);
+    if (!p)
+        return -1;
+    *p = dup(text);
+    if (!*p) {
+        tu->nnotes--;
+        return -1;
+    }
+    return tu->nnotes - 1;
 }
 
 int ir_add_sym(ir_loop *l, const char *name)

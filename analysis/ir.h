@@ -129,6 +129,8 @@ typedef struct {
      * flags, what tells one build of a source from another (keelcc's
      * translation_units.variant), whatever -I folders found them */
     unsigned long long headers_hash;
+    int nnotes;           /* what the front end could not represent exactly */
+    char **notes;         /* ("line 12: ..."), each printed by keelcc as a warning */
 } ir_tu;
 
 ir_tu *ir_tu_new(const char *path);
@@ -142,13 +144,20 @@ int ir_add_loop(ir_tu *tu, int function, int parent, ir_loop_kind kind,
                 const char *file, int line, int col);
 int ir_add_pragma(ir_loop *l, const char *text);
 int ir_add_stmt(ir_loop *l, int line, int col, const char *text, int conditional);
-/* Takes ownership of the index and extent expressions (arrays and elements). */
+/* Takes ownership of the index and extent expressions (arrays and elements),
+ * also when it fails: they are freed then. */
 int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
                   int ndims, kx_expr **index, int nextents, kx_expr **extent,
                   int line, int col);
 int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col);
 int ir_add_call(ir_stmt *s, const char *name);
 int ir_add_sym(ir_loop *l, const char *name);
+/* Is loop l the loop anc or (at any depth) inside it? */
+int ir_loop_within(const ir_tu *tu, int l, int anc);
+/* The access as text, "A[i][j - 1]", into buf (cut to cap bytes). */
+void ir_access_text(const ir_access *a, char *buf, size_t cap);
+/* Record a note (a limit the front end met, a construct it approximated). */
+int ir_add_note(ir_tu *tu, const char *text);
 
 /* Set the header of a for loop; takes ownership of lower and upper (either
  * may be NULL).  Derives canonical and the trip count:

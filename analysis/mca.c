@@ -20,338 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* ======================================================================== */
-/* JSON                                                                     */
-/* ======================================================================== */
-
-typedef struct {
-    const char *s;
-    size_t i;
-    char *err;
-    size_t errlen;
-    int depth;
-} jp;
-
-static void jws(jp *p)
-{
-    while (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' || p->s[p->i] == '\r')
-        p->i++;
-}
-
-static int jfail(jp *p, const char *what)
-{
-    return fail(p->err, p->errlen, "json: %s at offset %zu", what, p->i);
-}
-
-static void utf8_put(char *out, size_t *n, unsigned cp)
-{
-    if (cp < 0x80) {
-        out[(*n)++] = (char)cp;
-    } else if (cp < 0x800) {
-        out[(*n)++] = (char)(0xC0 | (cp >> 6));
-        out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out[(*n)++] = (char)(0xE0 | (cp >> 12));
-        out[(*n)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-    } else {
-        out[(*n)++] = (char)(0xF0 | (cp >> 18));
-        out[(*n)++] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        out[(*n)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-    }
-}
-
-static int hex4(const char *s, unsigned *v)
-{
-    *v = 0;
-    for (int k = 0; k < 4; k++) {
-        int c = (unsigned char)s[k], d;
-        if (c >= '0' && c <= '9') d = c - '0';
-        else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-        else return -1;
-        *v = *v * 16 + (unsigned)d;
-    }
-    return 0;
-}
-
-/* A string literal at p->i (the opening quote); *out malloc'd. */
-static int jstring(jp *p, char **out)
-{
-    size_t start = ++p->i, n = 0;
-    size_t len = 0;
-    while (p->s[start + len] && p->s[start + len] != '"') {
-        if (p->s[start + len] == '\\' && p->s[start + len + 1])
-            len++;
-        len++;
-    }
-    if (p->s[start + len] != '"')
-        return jfail(p, "unterminated string");
-    char *buf = malloc(len + 1);   /* unescaping never grows: \uXXXX is 6 bytes -> <= 4 */
-    if (!buf)
-        return jfail(p, "out of memory");
-    while (p->s[p->i] != '"') {
-        unsigned char c = (unsigned char)p->s[p->i];
-        if (c < 0x20) {
-            free(buf);
-            return jfail(p, "control character in string");
-        }
-        if (c != '\\') {
-            buf[n++] = (char)c;
-            p->i++;
-            continue;
-        }
-        char e = p->s[p->i + 1];
-        p->i += 2;
-        switch (e) {
-        case '"': buf[n++] = '"'; break;
-        case '\\': buf[n++] = '\\'; break;
-        case '/': buf[n++] = '/'; break;
-        case 'b': buf[n++] = '\b'; break;
-        case 'f': buf[n++] = '\f'; break;
-        case 'n': buf[n++] = '\n'; break;
-        case 'r': buf[n++] = '\r'; break;
-        case 't': buf[n++] = '\t'; break;
-        case 'u': {
-            unsigned cp, lo;
-            if (hex4(p->s + p->i, &cp)) {
-                free(buf);
-                return jfail(p, "bad \\u escape");
-            }
-            p->i += 4;
-            if (cp >= 0xD800 && cp < 0xDC00 && p->s[p->i] == '\\' && p->s[p->i + 1] == 'u'
-                && hex4(p->s + p->i + 2, &lo) == 0 && lo >= 0xDC00 && lo < 0xE000) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                p->i += 6;
-            }
-            utf8_put(buf, &n, cp);
-            break;
-        }
-        default:
-            free(buf);
-            return jfail(p, "bad escape");
-        }
-    }
-    p->i++;
-    buf[n] = '\0';
-    *out = buf;
-    return 0;
-}
-
-static int jvalue(jp *p, mj_value *v);
-
-static int jgrow(mj_value *v, int *cap, int obj)
-{
-    if (v->n < *cap)
-        return 0;
-    int nc = *cap ? *cap * 2 : 4;
-    mj_value *it = realloc(v->items, sizeof *it * (size_t)nc);
-    if (!it)
-        return -1;
-    v->items = it;
-    if (obj) {
-        char **k = realloc(v->keys, sizeof *k * (size_t)nc);
-        if (!k)
-            return -1;
-        v->keys = k;
-    }
-    *cap = nc;
-    return 0;
-}
-
-static int jvalue(jp *p, mj_value *v)
-{
-    memset(v, 0, sizeof *v);
-    jws(p);
-    char c = p->s[p->i];
-    if (c == '{' || c == '[') {
-        int obj = c == '{', cap = 0;
-        if (++p->depth > 256)
-            return jfail(p, "nested too deeply");
-        v->type = obj ? MJ_OBJ : MJ_ARR;
-        p->i++;
-        jws(p);
-        if (p->s[p->i] == (obj ? '}' : ']')) {
-            p->i++;
-            p->depth--;
-            return 0;
-        }
-        for (;;) {
-            if (jgrow(v, &cap, obj))
-                return jfail(p, "out of memory");
-            char *key = NULL;
-            if (obj) {
-                jws(p);
-                if (p->s[p->i] != '"' || jstring(p, &key))
-                    return p->s[p->i] != '"' ? jfail(p, "expected a key") : -1;
-                jws(p);
-                if (p->s[p->i] != ':') {
-                    free(key);
-                    return jfail(p, "expected ':'");
-                }
-                p->i++;
-                v->keys[v->n] = key;
-            }
-            if (jvalue(p, &v->items[v->n])) {
-                v->n++;   /* free what was partly built */
-                return -1;
-            }
-            v->n++;
-            jws(p);
-            if (p->s[p->i] == ',') {
-                p->i++;
-                continue;
-            }
-            if (p->s[p->i] == (obj ? '}' : ']')) {
-                p->i++;
-                p->depth--;
-                return 0;
-            }
-            return jfail(p, obj ? "expected ',' or '}'" : "expected ',' or ']'");
-        }
-    }
-    if (c == '"') {
-        v->type = MJ_STR;
-        return jstring(p, &v->str);
-    }
-    if (strncmp(p->s + p->i, "true", 4) == 0 || strncmp(p->s + p->i, "false", 5) == 0) {
-        v->type = MJ_BOOL;
-        v->num = c == 't';
-        p->i += c == 't' ? 4 : 5;
-        return 0;
-    }
-    if (strncmp(p->s + p->i, "null", 4) == 0) {
-        v->type = MJ_NULL;
-        p->i += 4;
-        return 0;
-    }
-    if (c == '-' || isdigit((unsigned char)c)) {
-        char *end;
-        errno = 0;
-        v->type = MJ_NUM;
-        v->num = strtod(p->s + p->i, &end);
-        if (end == p->s + p->i)
-            return jfail(p, "bad number");
-        p->i = (size_t)(end - p->s);
-        return 0;
-    }
-    return jfail(p, c ? "unexpected character" : "unexpected end");
-}
-
-static void mj_clear(mj_value *v)
-{
-    for (int k = 0; k < v->n; k++) {
-        if (v->keys)
-            free(v->keys[k]);
-        mj_clear(&v->items[k]);
-    }
-    free(v->keys);
-    free(v->items);
-    free(v->str);
-}
-
-void mj_free(mj_value *v)
-{
-    if (!v)
-        return;
-    mj_clear(v);
-    free(v);
-}
-
-int mj_parse(const char *text, mj_value **out, char *err, size_t errlen)
-{
-    jp p = { text, 0, err, errlen, 0 };
-    mj_value *v = calloc(1, sizeof *v);
-    *out = NULL;
-    if (!v)
-        return fail(err, errlen, "json: out of memory");
-    if (jvalue(&p, v) == 0) {
-        jws(&p);
-        if (!text[p.i]) {
-            *out = v;
-            return 0;
-        }
-        jfail(&p, "trailing text");
-    }
-    mj_free(v);
-    return -1;
-}
-
-const mj_value *mj_get(const mj_value *obj, const char *key)
-{
-    if (!obj || obj->type != MJ_OBJ)
-        return NULL;
-    for (int k = 0; k < obj->n; k++)
-        if (strcmp(obj->keys[k], key) == 0)
-            return &obj->items[k];
-    return NULL;
-}
-
-double mj_num(const mj_value *obj, const char *key, double dflt)
-{
-    const mj_value *v = mj_get(obj, key);
-    return v && v->type == MJ_NUM ? v->num : dflt;
-}
-
-/* ======================================================================== */
-/* llvm-mca figures                                                         */
-/* ======================================================================== */
-
-int mca_parse_json(const char *json, mca_figures *out, char *err, size_t errlen)
-{
-    mj_value *root;
-    memset(out, 0, sizeof *out);
-    if (mj_parse(json, &root, err, errlen))
-        return -1;
-    const mj_value *regions = mj_get(root, "CodeRegions");
-    const mj_value *r = regions && regions->type == MJ_ARR && regions->n > 0 ? &regions->items[0] : NULL;
-    const mj_value *sum = mj_get(r, "SummaryView");
-    double iters = mj_num(sum, "Iterations", 0), cycles = mj_num(sum, "TotalCycles", -1);
-    if (!sum || iters <= 0 || cycles < 0) {
-        mj_free(root);
-        return fail(err, errlen, "llvm-mca output has no summary view");
-    }
-    out->cycles_per_iter = cycles / iters;
-    out->block_rthroughput = mj_num(sum, "BlockRThroughput", 0);
-    out->ipc = mj_num(sum, "IPC", 0);
-    out->uops_per_iter = mj_num(sum, "TotaluOps", 0) / iters;
-
-    /* Resource pressure: sum ResourceUsage per resource over the block. */
-    const mj_value *names = mj_get(mj_get(root, "TargetInfo"), "Resources");
-    const mj_value *info = mj_get(mj_get(r, "ResourcePressureView"), "ResourcePressureInfo");
-    if (names && names->type == MJ_ARR && names->n > 0 && info && info->type == MJ_ARR) {
-        double *use = calloc((size_t)names->n, sizeof *use);
-        if (use) {
-            for (int k = 0; k < info->n; k++) {
-                double ri = mj_num(&info->items[k], "ResourceIndex", -1);
-                if (ri >= 0 && ri < names->n)
-                    use[(int)ri] += mj_num(&info->items[k], "ResourceUsage", 0);
-            }
-            int best = -1;
-            for (int k = 0; k < names->n; k++)
-                if (use[k] > 0 && (best < 0 || use[k] > use[best]))
-                    best = k;
-            if (best >= 0 && names->items[best].type == MJ_STR) {
-                snprintf(out->resource, sizeof out->resource, "%s", names->items[best].str);
-                out->resource_cycles = use[best];
-            }
-            free(use);
-        }
-    }
-    mj_free(root);
-    return 0;
-}
+#include "util.h"
 
 /* ======================================================================== */
 /* Assembly                                                                  */
@@ -395,6 +64,7 @@ typedef struct {
     char **files;         /* .file index -> realpath or NULL */
     int nfiles;
     int slash_comments;   /* AArch64 style: `//` comments, `#` immediates */
+    int oom;              /* an allocation failed: the plan fails */
 } asmtext;
 
 static void asm_free(asmtext *a)
@@ -494,8 +164,10 @@ static void read_file_directive(asmtext *a, const char *s)
         snprintf(joined, sizeof joined, "%s", part[np - 1]);
     if ((int)n >= a->nfiles) {
         char **f = realloc(a->files, sizeof *f * (size_t)(n + 1));
-        if (!f)
+        if (!f) {
+            a->oom = 1;         /* never a file number without its name */
             return;
+        }
         for (int i = a->nfiles; i <= n; i++)
             f[i] = NULL;
         a->files = f;
@@ -503,18 +175,20 @@ static void read_file_directive(asmtext *a, const char *s)
     }
     free(a->files[n]);
     a->files[n] = strdup(realpath(joined, real) ? real : joined);
+    if (!a->files[n])
+        a->oom = 1;
 }
 
 static int asm_read(asmtext *a, const char *text, char *err, size_t errlen)
 {
     memset(a, 0, sizeof *a);
     if (!(a->buf = strdup(text)))
-        return fail(err, errlen, "out of memory");
+        return ku_fail(err, errlen, "out of memory");
     int cap = 1;
     for (const char *s = text; *s; s++)
         cap += *s == '\n';
     if (!(a->line = malloc(sizeof *a->line * (size_t)cap)))
-        return fail(err, errlen, "out of memory");
+        return ku_fail(err, errlen, "out of memory");
     for (char *s = a->buf; s;) {
         char *nl = strchr(s, '\n');
         if (nl)
@@ -523,7 +197,6 @@ static int asm_read(asmtext *a, const char *text, char *err, size_t errlen)
         s = nl ? nl + 1 : NULL;
     }
     a->slash_comments = strstr(text, "// -- Begin function") != NULL;
-    int bcap = 0, lcap = 0;
     for (int i = 0; i < a->nlines; i++) {
         const char *s = a->line[i], *c = comment_of(s);
         const char *t = skip_ws(s);
@@ -536,17 +209,11 @@ static int asm_read(asmtext *a, const char *text, char *err, size_t errlen)
         int fallthrough = c && strncmp(skip_ws(c), "%bb.", 4) == 0;
         if (!ll && !fallthrough)
             continue;
-        if (a->nb == bcap) {
-            bcap = bcap ? bcap * 2 : 64;
-            ablock *nb = realloc(a->b, sizeof *nb * (size_t)bcap);
-            if (!nb)
-                return fail(err, errlen, "out of memory");
-            a->b = nb;
-        }
         if (a->nb)
             a->b[a->nb - 1].last = i;
-        ablock *b = &a->b[a->nb++];
-        memset(b, 0, sizeof *b);
+        ablock *b = ku_push(&a->b, &a->nb, sizeof *b);
+        if (!b)
+            return ku_fail(err, errlen, "out of memory");
         b->first = i + 1;
         b->last = a->nlines;
         b->loop = -1;
@@ -582,15 +249,10 @@ static int asm_read(asmtext *a, const char *text, char *err, size_t errlen)
         ablock *b = &a->b[bi];
         if (!b->header || !b->id[0])
             continue;
-        if (a->nl == lcap) {
-            lcap = lcap ? lcap * 2 : 16;
-            aloop *nl = realloc(a->l, sizeof *nl * (size_t)lcap);
-            if (!nl)
-                return fail(err, errlen, "out of memory");
-            a->l = nl;
-        }
-        aloop *l = &a->l[a->nl];
-        memset(l, 0, sizeof *l);
+        aloop *l = ku_push(&a->l, &a->nl, sizeof *l);
+        if (!l)
+            return ku_fail(err, errlen, "out of memory");
+        a->nl--;        /* counted once filled in, below */
         snprintf(l->id, sizeof l->id, "%s", b->id);
         l->header = bi;
         l->depth = b->depth;
@@ -624,8 +286,8 @@ static const char *instr_of(const asmtext *a, const char *s)
     return s;
 }
 
-/* Append the instruction at s (comment stripped) to buf. */
-static void append_instr(const asmtext *a, char **buf, size_t *len, size_t *cap, const char *s)
+/* Append the instruction at s (comment stripped) to b, one line. */
+static void append_instr(const asmtext *a, ku_buf *b, const char *s)
 {
     size_t n = strlen(s);
     const char *c = a->slash_comments ? strstr(s, "//") : strchr(s, '#');
@@ -635,18 +297,8 @@ static void append_instr(const asmtext *a, char **buf, size_t *len, size_t *cap,
         n--;
     if (!n)
         return;
-    if (*len + n + 2 > *cap) {
-        size_t nc = (*cap + n + 2) * 2;
-        char *nb = realloc(*buf, nc);
-        if (!nb)
-            return;
-        *buf = nb;
-        *cap = nc;
-    }
-    memcpy(*buf + *len, s, n);
-    *len += n;
-    (*buf)[(*len)++] = '\n';
-    (*buf)[*len] = '\0';
+    ku_buf_putn(b, s, n);
+    ku_buf_putc(b, '\n');
 }
 
 static int is_vector_instr(const asmtext *a, const char *s)
@@ -686,7 +338,7 @@ static int is_vector_instr(const asmtext *a, const char *s)
 
 /* Build loop l's llvm-mca body: innermost loops take every block of the loop
  * up to the last branch back to the header; outer loops their own blocks. */
-static void build_body(asmtext *a, int l)
+static int build_body(asmtext *a, int l)
 {
     aloop *L = &a->l[l];
     int inner = L->nchildren == 0;
@@ -704,8 +356,7 @@ static void build_body(asmtext *a, int l)
                 last_back = k;
         }
     }
-    size_t len = 0, cap = 0;
-    char *buf = NULL;
+    ku_buf buf = {0};
     for (int bi = 0; bi < a->nb; bi++) {
         if (a->b[bi].loop != l)
             continue;
@@ -715,13 +366,16 @@ static void build_body(asmtext *a, int l)
             const char *s = instr_of(a, a->line[k]);
             if (!s)
                 continue;
-            append_instr(a, &buf, &len, &cap, s);
+            append_instr(a, &buf, s);
             L->ninstr++;
             if (is_vector_instr(a, s))
                 L->vector = 1;
         }
     }
-    L->body = buf;
+    if (buf.oom)
+        return -1;      /* never a body with instructions missing */
+    L->body = buf.s;
+    return 0;
 }
 
 /* ======================================================================== */
@@ -735,7 +389,7 @@ typedef struct {
     int full;             /* FullyUnrolled: completely unrolled */
 } remark;
 
-static int remark_add(remark **r, int *n, int *cap, const remark *x)
+static int remark_add(remark **r, int *n, const remark *x)
 {
     for (int i = 0; i < *n; i++) {
         remark *y = &(*r)[i];
@@ -746,14 +400,10 @@ static int remark_add(remark **r, int *n, int *cap, const remark *x)
             return 0;
         }
     }
-    if (*n == *cap) {
-        *cap = *cap ? *cap * 2 : 16;
-        remark *nr = realloc(*r, sizeof *nr * (size_t)*cap);
-        if (!nr)
-            return -1;
-        *r = nr;
-    }
-    (*r)[(*n)++] = *x;
+    remark *slot = ku_push(r, n, sizeof *slot);
+    if (!slot)
+        return -1;
+    *slot = *x;
     return 0;
 }
 
@@ -787,7 +437,6 @@ static int vf_value(const char *s, int vscale)
  * "RuntimeUnrolled" remarks, merged per position. */
 static int read_remarks(const char *yaml, int vscale, remark **out, int *nout)
 {
-    int cap = 0;
     *out = NULL;
     *nout = 0;
     if (!yaml)
@@ -826,7 +475,7 @@ static int read_remarks(const char *yaml, int vscale, remark **out, int *nout)
                     cur.unroll = 0;
                 if (cur.ic < 1)
                     cur.ic = 1;
-                if (remark_add(out, nout, &cap, &cur))
+                if (remark_add(out, nout, &cur))
                     return -1;
             }
             memset(&cur, 0, sizeof cur);
@@ -917,18 +566,10 @@ static int loop_at(const ir_tu *tu, const asmtext *a, loc x)
     return best;
 }
 
-static int is_ancestor(const ir_tu *tu, int anc, int l)
-{
-    for (int p = tu->loops[l].parent; p >= 0; p = tu->loops[p].parent)
-        if (p == anc)
-            return 1;
-    return 0;
-}
-
 /* The .loc positions in loop l's own blocks (line and column > 0). */
-static int own_locs(const asmtext *a, int l, loc **out)
+static int own_locs(asmtext *a, int l, loc **out)
 {
-    int n = 0, cap = 0;
+    int n = 0;
     *out = NULL;
     for (int bi = 0; bi < a->nb; bi++) {
         if (a->b[bi].loop != l)
@@ -940,14 +581,12 @@ static int own_locs(const asmtext *a, int l, loc **out)
             loc x;
             if (sscanf(s + 5, "%d %d %d", &x.file, &x.line, &x.col) != 3 || x.line <= 0)
                 continue;
-            if (n == cap) {
-                cap = cap ? cap * 2 : 16;
-                loc *nl = realloc(*out, sizeof *nl * (size_t)cap);
-                if (!nl)
-                    return n;
-                *out = nl;
+            loc *slot = ku_push(out, &n, sizeof *slot);
+            if (!slot) {
+                a->oom = 1;
+                return n;
             }
-            (*out)[n++] = x;
+            *slot = x;
         }
     }
     return n;
@@ -969,7 +608,8 @@ static void map_loop(const ir_tu *tu, asmtext *a, int l)
             continue;
         int ok = 1;
         for (int c = 0; c < a->nl && ok; c++)
-            if (a->l[c].parent == l && a->l[c].map >= 0 && !is_ancestor(tu, s, a->l[c].map))
+            if (a->l[c].parent == l && a->l[c].map >= 0
+                && !(a->l[c].map != s && ir_loop_within(tu, a->l[c].map, s)))
                 ok = 0;
         if (ok && (best < 0 || tu->loops[s].depth > tu->loops[best].depth))
             best = s;
@@ -1007,27 +647,34 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
 {
     asmtext a;
     *out = NULL;
-    if (asm_read(&a, asm_text, err, errlen)) {
+    if (asm_read(&a, asm_text, err, errlen) || a.oom) {
+        int oom = a.oom;
         asm_free(&a);
-        return -1;
+        return oom ? ku_fail(err, errlen, "out of memory") : -1;
     }
     remark *rm = NULL;
     int nrm = 0;
     if (read_remarks(remarks, vscale < 1 ? 1 : vscale, &rm, &nrm)) {
         asm_free(&a);
-        return fail(err, errlen, "out of memory");
+        return ku_fail(err, errlen, "out of memory");
     }
     mca_plan *p = calloc(1, sizeof *p);
     if (!p || !(p->loops = calloc((size_t)tu->nloops + 1, sizeof *p->loops))) {
         free(p);
         free(rm);
         asm_free(&a);
-        return fail(err, errlen, "out of memory");
+        return ku_fail(err, errlen, "out of memory");
     }
     p->nloops = tu->nloops;
     p->nasm = a.nl;
     for (int l = 0; l < a.nl; l++)
-        build_body(&a, l);
+        if (build_body(&a, l) != 0) {
+            free(p->loops);
+            free(p);
+            free(rm);
+            asm_free(&a);
+            return ku_fail(err, errlen, "out of memory");
+        }
     /* Deepest assembly loops first, so outer ones see their children's maps. */
     int maxd = 0;
     for (int l = 0; l < a.nl; l++)
@@ -1037,6 +684,12 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
         for (int l = 0; l < a.nl; l++)
             if (a.l[l].depth == d)
                 map_loop(tu, &a, l);
+    if (a.oom) {
+        mca_plan_free(p);
+        free(rm);
+        asm_free(&a);
+        return ku_fail(err, errlen, "out of memory");
+    }
 
     for (int i = 0; i < tu->nloops; i++) {
         mca_loop_plan *P = &p->loops[i];
@@ -1083,20 +736,14 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
                                             : "assembly loop has no instructions");
         }
     }
-    size_t ulen = 1;
-    for (int l = 0; l < a.nl; l++)
-        ulen += strlen(a.b[a.l[l].header].label) + 1;
-    if ((p->unmapped_labels = malloc(ulen)))
-        p->unmapped_labels[0] = '\0';
+    ku_buf ul = {0};
     for (int l = 0; l < a.nl; l++)
         if (a.l[l].map < 0 && a.l[l].any_main_loc) {
-            p->unmapped++;
-            if (p->unmapped_labels) {
-                if (p->unmapped_labels[0])
-                    strcat(p->unmapped_labels, " ");
-                strcat(p->unmapped_labels, a.b[a.l[l].header].label);
-            }
+            if (p->unmapped++)
+                ku_buf_putc(&ul, ' ');
+            ku_buf_put(&ul, a.b[a.l[l].header].label);
         }
+    p->unmapped_labels = ku_buf_take(&ul);
     free(rm);
     asm_free(&a);
     *out = p;

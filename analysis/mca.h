@@ -41,29 +41,6 @@
 #include "expr.h"
 #include "ir.h"
 
-/* ---- a small JSON reader ------------------------------------------------ */
-
-typedef enum { MJ_NULL, MJ_BOOL, MJ_NUM, MJ_STR, MJ_ARR, MJ_OBJ } mj_type;
-
-typedef struct mj_value mj_value;
-struct mj_value {
-    mj_type type;
-    double num;           /* MJ_NUM; MJ_BOOL: 0 or 1 */
-    char *str;            /* MJ_STR, unescaped (\uXXXX as UTF-8) */
-    int n;                /* MJ_ARR / MJ_OBJ: number of items */
-    char **keys;          /* MJ_OBJ: n keys */
-    mj_value *items;      /* n values */
-};
-
-/* Parse one JSON document (RFC 8259; nesting at most 256 levels).  Returns
- * 0 and a new tree in *out, or -1 with a message naming the byte offset. */
-int mj_parse(const char *text, mj_value **out, char *err, size_t errlen);
-void mj_free(mj_value *v);                                /* NULL is fine */
-/* Member `key` of an object (the first one), or NULL. */
-const mj_value *mj_get(const mj_value *obj, const char *key);
-/* Number member of an object, or `dflt` when absent or not a number. */
-double mj_num(const mj_value *obj, const char *key, double dflt);
-
 /* ---- figures from one llvm-mca --json run -------------------------------- */
 
 typedef struct {
@@ -74,10 +51,6 @@ typedef struct {
     char resource[64];           /* resource with the highest pressure, "" if none */
     double resource_cycles;      /* its cycles per iteration */
 } mca_figures;
-
-/* Read the first code region of llvm-mca's --json output.  0, or -1 with a
- * message when the text is not such output. */
-int mca_parse_json(const char *json, mca_figures *out, char *err, size_t errlen);
 
 /* ---- mapping assembly loops to source loops ------------------------------ */
 

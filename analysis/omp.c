@@ -25,6 +25,7 @@
  * (`target teams distribute parallel for` on the same loop) would be.
  */
 #include "omp.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -124,11 +125,10 @@ void omp_free(omp_directive *d)
 static int add_clause(omp_directive *d, const char *name, size_t nlen, const char *args,
                       size_t alen, int has_args)
 {
-    omp_clause *c = realloc(d->clauses, sizeof *c * (size_t)(d->nclauses + 1));
+    int n = d->nclauses;
+    omp_clause *c = ku_push(&d->clauses, &n, sizeof *c);
     if (!c)
         return -1;
-    d->clauses = c;
-    c = &d->clauses[d->nclauses];
     c->name = dupn(name, nlen);
     c->args = has_args ? dupn(args, alen) : NULL;
     if (!c->name || (has_args && !c->args)) {
@@ -470,14 +470,6 @@ static int mark_space(ir_tu *tu, int k, const loop_omp *o, omp_map_role role)
     return inner;
 }
 
-static int is_inside(const ir_tu *tu, int k, int anc)
-{
-    for (; k >= 0; k = tu->loops[k].parent)
-        if (k == anc)
-            return 1;
-    return 0;
-}
-
 int omp_map_tu(ir_tu *tu)
 {
     loop_omp *lo = calloc((size_t)(tu->nloops ? tu->nloops : 1), sizeof *lo);
@@ -497,7 +489,7 @@ int omp_map_tu(ir_tu *tu)
          * a path decides, an inner `parallel for` under a `teams
          * distribute` gets the team's threads. */
         int fastest = -1;
-        for (int k = r; k < tu->nloops && is_inside(tu, k, r) && rc == 0; k++) {
+        for (int k = r; k < tu->nloops && ir_loop_within(tu, k, r) && rc == 0; k++) {
             const loop_omp *o = &lo[k];
             if (tu->loops[k].gpu_map != OMP_MAP_NONE)
                 continue;   /* already inside a mapped space */
@@ -553,7 +545,7 @@ int omp_map_tu(ir_tu *tu)
         tu->loops[r].gpu_fastest = fastest;
         /* Loops inside a mapped loop that no construct maps run inside
          * one team or one work item. */
-        for (int k = r + 1; k < tu->nloops && is_inside(tu, k, r); k++)
+        for (int k = r + 1; k < tu->nloops && ir_loop_within(tu, k, r); k++)
             if (tu->loops[k].gpu_map == OMP_MAP_NONE)
                 for (int a = tu->loops[k].parent; a >= 0; a = tu->loops[a].parent)
                     if (tu->loops[a].gpu_map != OMP_MAP_NONE
@@ -596,7 +588,7 @@ int omp_is_thread_loop(const ir_tu *tu, const int *roles, int k)
     if (roles[k] != OMP_MAP_TEAMS)
         return 0;
     for (int c = k + 1; c < tu->nloops; c++)
-        if ((roles[c] == OMP_MAP_GRID || roles[c] == OMP_MAP_THREADS) && is_inside(tu, c, k))
+        if ((roles[c] == OMP_MAP_GRID || roles[c] == OMP_MAP_THREADS) && ir_loop_within(tu, c, k))
             return 0;
     return 1;
 }

@@ -20,11 +20,17 @@
 #include <isl/options.h>
 #include <isl/set.h>
 
+#include "util.h"
+
+/* Loop chains are held in arrays of PAR_MAX_DEPTH; par_analyze refuses a
+ * deeper nest with a message rather than analyse part of a chain. */
+#define PAR_MAX_DEPTH 64
+
 typedef struct {
     int loop, stmt, acc;
     const ir_access *a;
     ip_ref ref;
-    const ip_loop *chain[64];
+    const ip_loop *chain[PAR_MAX_DEPTH];
 } ref_t;
 
 typedef struct {
@@ -73,26 +79,6 @@ char *par_class_text(ip_class c, const kx_expr *stride)
     if (t)
         strcpy(t, name);
     return t;
-}
-
-/* Is loop l inside loop anc (or anc itself)? */
-static int inside(const ir_tu *tu, int l, int anc)
-{
-    for (; l >= 0; l = tu->loops[l].parent)
-        if (l == anc)
-            return 1;
-    return 0;
-}
-
-/* "A[i][j - 1]" into buf. */
-static void access_text(const ir_access *a, char *buf, size_t cap)
-{
-    size_t n = (size_t)snprintf(buf, cap, "%s", a->array);
-    for (int k = 0; k < a->ndims && n < cap; k++) {
-        char *s = kx_print(a->index[k]);
-        n += (size_t)snprintf(buf + n, cap - n, "[%s]", s ? s : "?");
-        free(s);
-    }
 }
 
 /* Split statement text at its top-level assignment: the left side ends at
@@ -258,7 +244,7 @@ static int cmp_stmt(const void *x, const void *y)
 static int is_iv_in(const ir_tu *tu, int L, const char *name)
 {
     for (int l = 0; l < tu->nloops; l++)
-        if (inside(tu, l, L) && tu->loops[l].iv && strcmp(tu->loops[l].iv, name) == 0)
+        if (ir_loop_within(tu, l, L) && tu->loops[l].iv && strcmp(tu->loops[l].iv, name) == 0)
             return 1;
     return 0;
 }
@@ -270,7 +256,7 @@ static int written_in(const ir_tu *tu, int L, const char *name)
     if (is_iv_in(tu, L, name))
         return 0;
     for (int l = 0; l < tu->nloops; l++) {
-        if (!inside(tu, l, L))
+        if (!ir_loop_within(tu, l, L))
             continue;
         for (int s = 0; s < tu->loops[l].nstmts; s++)
             for (int v = 0; v < tu->loops[l].stmts[s].nscalars; v++) {
@@ -305,7 +291,7 @@ static int tainted(const ir_tu *tu, int L, const ir_access *a)
             char *end;
             long ln = m ? strtol(m + 3, &end, 10) : -1;
             if (m && *end == '\0' && m[3] && ln >= 0 && ln < tu->nloops)
-                bad = !inside(tu, L, (int)ln);
+                bad = !ir_loop_within(tu, L, (int)ln);
             else
                 bad = written_in(tu, L, names[i]);
         }
@@ -329,7 +315,7 @@ static int derived_iv(const ir_tu *tu, int L, const char *name)
         return 0;
     int steps = 0;
     for (int l = 0; l < tu->nloops; l++) {
-        if (!inside(tu, l, L))
+        if (!ir_loop_within(tu, l, L))
             continue;
         for (int s = 0; s < tu->loops[l].nstmts; s++) {
             const ir_stmt *st = &tu->loops[l].stmts[s];
@@ -458,14 +444,14 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
     const ir_tu *tu = c->tu;
     int ns = 0, result = 0;
     for (int l = 0; l < tu->nloops; l++)
-        if (inside(tu, l, L))
+        if (ir_loop_within(tu, l, L))
             ns += tu->loops[l].nstmts;
     stmt_ref *st = malloc(sizeof *st * (size_t)(ns ? ns : 1));
     if (!st)
         return 2;
     ns = 0;
     for (int l = 0; l < tu->nloops; l++)
-        if (inside(tu, l, L))
+        if (ir_loop_within(tu, l, L))
             for (int s = 0; s < tu->loops[l].nstmts; s++)
                 st[ns++] = (stmt_ref){ tu->loops[l].stmts[s].line, tu->loops[l].stmts[s].col,
                                        l, &tu->loops[l].stmts[s] };
@@ -517,7 +503,7 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
             for (int j = i + 1; j < ns && ok; j++)
                 for (int u = 0; u < st[j].s->nscalars; u++)
                     if (strcmp(st[j].s->scalars[u].name, w->name) == 0
-                        && !inside(tu, st[j].loop, st[i].loop))
+                        && !ir_loop_within(tu, st[j].loop, st[i].loop))
                         ok = 0;
             if (!ok) {
                 snprintf(reason, cap, "scalar %s (line %d) is read before it is written "
@@ -545,27 +531,18 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
  * proved. */
 
 typedef struct {
-    char *buf;
-    size_t len, cap;
-    int bad;
-    char *params[64];
+    ku_buf s;           /* the isl text */
+    int bad;            /* not expressible (or out of memory): nothing proved */
+    char **params;      /* program symbols, P0, P1, ... (grown by ku_push) */
     int nparams;
 } sbuf;
 
 static void sb_add(sbuf *b, const char *t)
 {
-    size_t n = strlen(t);
-    if (b->bad)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->cap + n + 1) * 2;
-        char *nb = realloc(b->buf, cap);
-        if (!nb) { b->bad = 1; return; }
-        b->buf = nb;
-        b->cap = cap;
-    }
-    memcpy(b->buf + b->len, t, n + 1);
-    b->len += n;
+    if (!b->bad)
+        ku_buf_put(&b->s, t);
+    if (b->s.oom)
+        b->bad = 1;
 }
 
 /* e with the chain variables renamed (ivs[k] -> pre k) and every other
@@ -596,8 +573,12 @@ static void sb_expr(sbuf *b, const kx_expr *e, char *const *ivs, int nivs, char 
         while (p < b->nparams && strcmp(b->params[p], names[i]) != 0)
             p++;
         if (p == b->nparams) {
-            if (p == 64 || !(b->params[p] = strdup(names[i]))) { b->bad = 1; break; }
-            b->nparams++;
+            char **slot = ku_push(&b->params, &b->nparams, sizeof *slot);
+            if (!slot || !(*slot = strdup(names[i]))) {
+                b->nparams -= slot != NULL;
+                b->bad = 1;
+                break;
+            }
         }
         snprintf(nm, sizeof nm, "__isl_P%d", p);
         kx_expr *s = kx_sym(nm), *u = kx_subst(t, names[i], s);
@@ -724,7 +705,7 @@ static int exact_independent(const ctx_t *c, const ref_t *a, const ref_t *b, int
     if (!body.bad) {
         proved = 1;
         for (int dir = 0; dir < 2 && proved; dir++) {
-            sb.len = 0;
+            ku_buf_free(&sb.s);
             sb.bad = 0;
             sb_add(&sb, "[");
             for (int p = 0; p < body.nparams; p++) {
@@ -742,15 +723,16 @@ static int exact_independent(const ctx_t *c, const ref_t *a, const ref_t *b, int
             }
             snprintf(t, sizeof t, "] : __isl_A%d %s __isl_B%d", pL, dir ? ">" : "<", pL);
             sb_add(&sb, t);
-            sb_add(&sb, body.buf);
+            sb_add(&sb, body.s.s);
             sb_add(&sb, " }");
-            proved = !sb.bad && isl_empty(c->isl, sb.buf);
+            proved = !sb.bad && isl_empty(c->isl, sb.s.s);
         }
     }
     for (int p = 0; p < body.nparams; p++)
         free(body.params[p]);
-    free(body.buf);
-    free(sb.buf);
+    free(body.params);
+    ku_buf_free(&body.s);
+    ku_buf_free(&sb.s);
     return proved;
 }
 
@@ -769,7 +751,7 @@ static int private_array(const ctx_t *c, int L, const ref_t *x)
     const ref_t *W = NULL;
     for (int p = 0; p < c->nrefs; p++) {
         const ref_t *r = &c->refs[p];
-        if (!inside(tu, r->loop, L) || !same_array(r->a->array, x->a->array))
+        if (!ir_loop_within(tu, r->loop, L) || !same_array(r->a->array, x->a->array))
             continue;
         if (strcmp(r->a->array, x->a->array) != 0 || tainted(tu, L, r->a) || !r->a->ndims)
             return 0;
@@ -810,14 +792,14 @@ static int private_array(const ctx_t *c, int L, const ref_t *x)
     const ir_stmt *ws = &tu->loops[W->loop].stmts[W->stmt];
     for (int p = 0; p < c->nrefs; p++) {
         const ref_t *r = &c->refs[p];
-        if (!inside(tu, r->loop, L) || r->a->is_write || !same_array(r->a->array, x->a->array))
+        if (!ir_loop_within(tu, r->loop, L) || r->a->is_write || !same_array(r->a->array, x->a->array))
             continue;
         const ir_stmt *rs = &tu->loops[r->loop].stmts[r->stmt];
         int after = rs->line > ws->line || (rs->line == ws->line && rs->col > ws->col);
         /* the innermost loop holding both, and its child loop holding W:
          * every loop from W's up to that one runs whole, unconditionally */
         int lca = W->loop;
-        while (!inside(tu, r->loop, lca))
+        while (!ir_loop_within(tu, r->loop, lca))
             lca = tu->loops[lca].parent;
         int top = W->loop, ok = 1;
         for (int l = W->loop; ok; l = tu->loops[l].parent) {
@@ -875,7 +857,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             for (int a = 0; a < cs->nacc; a++)
                 if (!cs->acc[a].is_write) {
                     char ta[96];
-                    access_text(&cs->acc[a], ta, sizeof ta);
+                    ir_access_text(&cs->acc[a], ta, sizeof ta);
                     out->verdict = PAR_SEQUENTIAL;
                     snprintf(out->reason, sizeof out->reason, "the trip count depends on data: "
                              "the condition reads %s (line %d)", ta, cs->line);
@@ -885,14 +867,14 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
         return;
     }
     for (int k = 0; k < tu->nloops; k++) {
-        if (!inside(tu, k, L))
+        if (!ir_loop_within(tu, k, L))
             continue;
         const ir_loop *m = &tu->loops[k];
         if (m->n_goto || m->n_return || (k == L && m->n_break)) {
             /* an early exit: which iterations run depends on earlier ones */
             int calls = 0;
             for (int j = 0; j < tu->nloops; j++)
-                for (int s = 0; inside(tu, j, L) && s < tu->loops[j].nstmts; s++)
+                for (int s = 0; ir_loop_within(tu, j, L) && s < tu->loops[j].nstmts; s++)
                     calls |= tu->loops[j].stmts[s].ncalls;
             if (!calls)
                 out->verdict = PAR_SEQUENTIAL;
@@ -923,11 +905,11 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                              : private_array(c, L, &c->refs[i]))
     for (int p = 0; p < c->nrefs && !seq[0]; p++) {
         const ref_t *a = &c->refs[p];
-        if (!inside(tu, a->loop, L))
+        if (!ir_loop_within(tu, a->loop, L))
             continue;
         for (int q = p; q < c->nrefs && !seq[0]; q++) {
             const ref_t *b = &c->refs[q];
-            if (!inside(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
+            if (!ir_loop_within(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
                 || !(a->a->is_write || b->a->is_write))
                 continue;
             if (REF_PRIVATE(p))
@@ -960,8 +942,8 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             if (d.kind == IP_INDEPENDENT || d.kind == IP_LOOP_INDEP)
                 continue;
             char ta[96], tb[96];
-            access_text(a->a, ta, sizeof ta);
-            access_text(b->a, tb, sizeof tb);
+            ir_access_text(a->a, ta, sizeof ta);
+            ir_access_text(b->a, tb, sizeof tb);
             /* updates X[e] op= v of one operator class commute, whatever e
              * is: an array reduction (a histogram when e is indirect) */
             int ra = reduction_ref(c, a);
@@ -1067,6 +1049,11 @@ static char *summary(const par_result *r, int T)
 int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
 {
     *out = NULL;
+    for (int l = 0; l < tu->nloops; l++)
+        if (tu->loops[l].depth >= PAR_MAX_DEPTH)
+            return ku_fail(err, errlen, "%s:%d: loop nested %d deep: dependences not analysed "
+                           "beyond depth %d", tu->loops[l].file ? tu->loops[l].file : "?",
+                           tu->loops[l].line, tu->loops[l].depth + 1, PAR_MAX_DEPTH);
     par_result *r = calloc(1, sizeof *r);
     ctx_t c = { .tu = tu };
     int nacc = 0;

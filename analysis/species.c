@@ -48,8 +48,12 @@
 #include <string.h>
 
 #include "counts.h"
+#include "util.h"
 
-#define MAXA 256
+/* No fixed limits: accesses, work-unit variables, loop depth and array
+ * dimensions are all held in arrays sized to the nest; an allocation failure
+ * makes species_classify return -1 (the caller reports it), never a class
+ * computed from part of the nest. */
 
 typedef struct {
     int loop;                 /* loop holding the statement */
@@ -61,23 +65,27 @@ typedef struct {
     const ir_tu *tu;
     int root;
     int nacc;
-    acc_ref acc[MAXA];
-    const char *P[64];
+    acc_ref *acc;
+    const char **P;
     int nP;
+    int oom;
 } nest;
 
-static int in_nest(const ir_tu *tu, int root, int l)
-{
-    while (l >= 0 && l != root)
-        l = tu->loops[l].parent;
-    return l == root;
-}
-
-static int chain(const nest *n, int l, int *out)
+/* The loops from l out to the nest's root, innermost first, into *out
+ * (malloc'd; free it); returns how many, 0 on allocation failure (n->oom). */
+static int chain(nest *n, int l, int **out)
 {
     int k = 0;
-    for (; l >= 0 && k < 64; l = n->tu->loops[l].parent) {
-        out[k++] = l;
+    *out = NULL;
+    for (; l >= 0; l = n->tu->loops[l].parent) {
+        int *e = ku_push(out, &k, sizeof **out);
+        if (!e) {
+            n->oom = 1;
+            free(*out);
+            *out = NULL;
+            return 0;
+        }
+        *e = l;
         if (l == n->root)
             break;
     }
@@ -102,6 +110,50 @@ static int same_tuple(const ir_access *a, const ir_access *b)
     return 1;
 }
 
+static void add_P(nest *n, const char *iv)
+{
+    const char **e = ku_push(&n->P, &n->nP, sizeof *n->P);
+    if (e)
+        *e = iv;
+    else
+        n->oom = 1;
+}
+
+/* Per-dimension scratch of one array: its range lo:hi, a flag and the
+ * constant offset extremes of a neighbourhood. */
+typedef struct {
+    kx_expr **lo, **hi;
+    int *flag;
+    int64_t *mn, *mx;
+    int oom;
+} dims;
+
+static int dims_new(dims *d, int nd)
+{
+    size_t k = (size_t)(nd > 0 ? nd : 1);
+    d->lo = calloc(k, sizeof *d->lo);
+    d->hi = calloc(k, sizeof *d->hi);
+    d->flag = calloc(k, sizeof *d->flag);
+    d->mn = calloc(k, sizeof *d->mn);
+    d->mx = calloc(k, sizeof *d->mx);
+    d->oom = !d->lo || !d->hi || !d->flag || !d->mn || !d->mx;
+    return d->oom ? -1 : 0;
+}
+
+/* Free the scratch and the nd range expressions in it. */
+static void dims_free(dims *d, int nd)
+{
+    for (int k = 0; d->lo && d->hi && k < nd; k++) {
+        kx_free(d->lo[k]);
+        kx_free(d->hi[k]);
+    }
+    free(d->lo);
+    free(d->hi);
+    free(d->flag);
+    free(d->mn);
+    free(d->mx);
+}
+
 static int in_P(const nest *n, const char *iv)
 {
     for (int k = 0; iv && k < n->nP; k++)
@@ -111,10 +163,10 @@ static int in_P(const nest *n, const char *iv)
 }
 
 /* Extreme (max when want_max) of e over the loops around loop l. */
-static kx_expr *extreme(const nest *n, int l, const kx_expr *e, int want_max)
+static kx_expr *extreme(nest *n, int l, const kx_expr *e, int want_max)
 {
-    int ch[64];
-    int nch = chain(n, l, ch);
+    int *ch;
+    int nch = chain(n, l, &ch);
     kx_expr *x = kx_copy(e);
     for (int k = 0; k < nch && x; k++) {
         const ir_loop *L = &n->tu->loops[ch[k]];
@@ -136,35 +188,12 @@ static kx_expr *extreme(const nest *n, int l, const kx_expr *e, int want_max)
         kx_free(x);
         x = y;
     }
+    free(ch);
     return x;
 }
 
-/* Append text to a growing buffer. */
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int oom;
-} buf;
-
-static void put(buf *b, const char *t)
-{
-    size_t n = strlen(t);
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->cap + n + 1) * 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->oom = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, t, n + 1);
-    b->len += n;
-}
-
 /* print e without blanks */
-static void put_expr(buf *b, const kx_expr *e)
+static void put_expr(ku_buf *b, const kx_expr *e)
 {
     char *t = kx_print(e);
     if (!t) {
@@ -176,7 +205,7 @@ static void put_expr(buf *b, const kx_expr *e)
         if (*r != ' ')
             *w++ = *r;
     *w = '\0';
-    put(b, t);
+    ku_buf_put(b, t);
     free(t);
 }
 
@@ -206,7 +235,7 @@ static kx_expr *pick(const kx_expr *a, const kx_expr *b, int want_max)
 }
 
 /* Range of array accesses sel[0..ns-1] per dimension into lo[], hi[]. */
-static int range(const nest *n, const int *sel, int ns, int ndims, kx_expr **lo, kx_expr **hi)
+static int range(nest *n, const int *sel, int ns, int ndims, kx_expr **lo, kx_expr **hi)
 {
     for (int d = 0; d < ndims; d++) {
         lo[d] = hi[d] = NULL;
@@ -235,13 +264,13 @@ static int range(const nest *n, const int *sel, int ns, int ndims, kx_expr **lo,
     return 0;
 }
 
-static void put_range(buf *b, int ndims, kx_expr **lo, kx_expr **hi)
+static void put_range(ku_buf *b, int ndims, kx_expr **lo, kx_expr **hi)
 {
     for (int d = 0; d < ndims; d++) {
         if (d)
-            put(b, ",");
+            ku_buf_put(b, ",");
         put_expr(b, lo[d]);
-        put(b, ":");
+        ku_buf_put(b, ":");
         put_expr(b, hi[d]);
     }
 }
@@ -261,14 +290,6 @@ static kx_expr *elements(int ndims, kx_expr **lo, kx_expr **hi)
     }
     kx_free(one);
     return e;
-}
-
-static void free_range(int ndims, kx_expr **lo, kx_expr **hi)
-{
-    for (int d = 0; d < ndims; d++) {
-        kx_free(lo[d]);
-        kx_free(hi[d]);
-    }
 }
 
 /* Is access r coalesced along thread variable t? */
@@ -320,7 +341,7 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
     const ir_stmt *deep = NULL;
     int deep_loop = -1, deep_depth = -1, deep_line = 0;
     for (int l = root; l < tu->nloops; l++) {
-        if (!in_nest(tu, root, l))
+        if (!ir_loop_within(tu, l, root))
             continue;
         for (int s = 0; s < tu->loops[l].nstmts; s++) {
             const ir_stmt *st = &tu->loops[l].stmts[s];
@@ -331,38 +352,47 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                 deep_depth = tu->loops[l].depth;
                 deep_line = st->line;
             }
-            for (int a = 0; a < st->nacc && n.nacc < MAXA; a++)
-                n.acc[n.nacc++] = (acc_ref){ l, st, &st->acc[a] };
+            for (int a = 0; a < st->nacc; a++) {
+                acc_ref *r = ku_push(&n.acc, &n.nacc, sizeof *n.acc);
+                if (!r) {
+                    free(n.acc);
+                    return -1;
+                }
+                *r = (acc_ref){ l, st, &st->acc[a] };
+            }
         }
     }
-    if (n.nacc == 0)
+    if (n.nacc == 0) {
+        free(n.acc);
         return 1;
+    }
     qsort(n.acc, (size_t)n.nacc, sizeof n.acc[0], cmp_stmt);
 
     /* work-unit variables */
     for (int i = 0; i < n.nacc; i++) {
         if (!n.acc[i].a->is_write)
             continue;
-        int ch[64];
-        int nch = chain(&n, n.acc[i].loop, ch);
+        int *ch;
+        int nch = chain(&n, n.acc[i].loop, &ch);
         for (int k = nch - 1; k >= 0; k--) {
             const char *iv = tu->loops[ch[k]].iv;
-            if (iv && mentions_any(n.acc[i].a, iv) && !in_P(&n, iv) && n.nP < 64)
-                n.P[n.nP++] = iv;
+            if (iv && mentions_any(n.acc[i].a, iv) && !in_P(&n, iv))
+                add_P(&n, iv);
         }
+        free(ch);
     }
     /* writes that mention no loop variable (a sum into s or h[0]): every
      * iteration is a work unit, so every loop variable is one */
     if (n.nP == 0)
-        for (int l = root; l < tu->nloops && n.nP < 64; l++)
-            if (in_nest(tu, root, l) && tu->loops[l].iv && !in_P(&n, tu->loops[l].iv))
-                n.P[n.nP++] = tu->loops[l].iv;
+        for (int l = root; l < tu->nloops; l++)
+            if (ir_loop_within(tu, l, root) && tu->loops[l].iv && !in_P(&n, tu->loops[l].iv))
+                add_P(&n, tu->loops[l].iv);
     /* thread variable and m from the deepest statement's loops */
     const char *thread = NULL;
     kx_expr *m = kx_int(1);
     {
-        int ch[64];
-        int nch = chain(&n, deep_loop, ch);
+        int *ch;
+        int nch = chain(&n, deep_loop, &ch);
         for (int k = 0; k < nch; k++) {
             const ir_loop *L = &tu->loops[ch[k]];
             if (L->iv && in_P(&n, L->iv)) {
@@ -377,12 +407,13 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                 m = nm;
             }
         }
+        free(ch);
     }
 
     /* arrays in order of first appearance */
-    const char *names[MAXA];
+    const char **names = calloc((size_t)n.nacc, sizeof *names);
     int nnames = 0;
-    for (int i = 0; i < n.nacc; i++) {
+    for (int i = 0; names && i < n.nacc; i++) {
         int seen = 0;
         for (int k = 0; k < nnames && !seen; k++)
             seen = strcmp(names[k], n.acc[i].a->array) == 0;
@@ -393,13 +424,16 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
     typedef struct {
         const char *name;
         int first_read, first_write;   /* acc index of first counted read / write */
-        int reads[MAXA], nreads, writes[MAXA], nwrites;
+        int *reads, nreads, *writes, nwrites;   /* acc indices */
         int rmw;                       /* read at a written tuple */
         int elem;
     } arr;
-    arr *A = calloc((size_t)nnames + 1, sizeof *A);
+    arr *A = names ? calloc((size_t)nnames + 1, sizeof *A) : NULL;
     if (!A) {
         kx_free(m);
+        free(names);
+        free(n.acc);
+        free(n.P);
         return -1;
     }
     for (int k = 0; k < nnames; k++) {
@@ -413,7 +447,12 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
             if (a->elem_size > x->elem)
                 x->elem = a->elem_size;
             if (a->is_write) {
-                x->writes[x->nwrites++] = i;
+                int *e = ku_push(&x->writes, &x->nwrites, sizeof *e);
+                if (!e) {
+                    n.oom = 1;
+                    continue;
+                }
+                *e = i;
                 if (x->first_write < 0)
                     x->first_write = i;
             }
@@ -429,13 +468,18 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                 x->rmw = 1;
                 continue;
             }
-            x->reads[x->nreads++] = i;
+            int *e = ku_push(&x->reads, &x->nreads, sizeof *e);
+            if (!e) {
+                n.oom = 1;
+                continue;
+            }
+            *e = i;
             if (x->first_read < 0)
                 x->first_read = i;
         }
     }
 
-    buf b = {0};
+    ku_buf b = {0};
     kx_expr *d = kx_int(0), *c = kx_int(0), *w = NULL;
     /* inputs, by first counted read */
     int ninputs = 0;
@@ -445,24 +489,29 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
             if (x->first_read != i)
                 continue;
             int nd = n.acc[i].a->ndims;
-            kx_expr *lo[8], *hi[8];
-            if (nd > 8 || range(&n, x->reads, x->nreads, nd, lo, hi))
+            dims dm;
+            if (dims_new(&dm, nd) || range(&n, x->reads, x->nreads, nd, dm.lo, dm.hi)) {
+                n.oom |= dm.oom;
+                dims_free(&dm, nd);   /* a range that failed half-way */
                 continue;
+            }
+            kx_expr **lo = dm.lo, **hi = dm.hi;
+            int *nonP_dim = dm.flag;
+            int64_t *mn = dm.mn, *mx = dm.mx;
             if (ninputs++)
-                put(&b, " ^ ");
+                ku_buf_put(&b, " ^ ");
             put_range(&b, nd, lo, hi);
             /* variables of the counted reads */
             int anyP = 0, anyOther = 0, anyIv = 0, allC = 1;
-            int nonP_dim[8] = {0};
             for (int r = 0; r < x->nreads; r++) {
                 const acc_ref *ar = &n.acc[x->reads[r]];
-                int ch[64];
-                int nch = chain(&n, ar->loop, ch);
+                int *ch;
+                int nch = chain(&n, ar->loop, &ch);
                 for (int q = 0; q < nch; q++) {
                     const char *iv = tu->loops[ch[q]].iv;
                     if (!iv)
                         continue;
-                    for (int dd = 0; dd < ar->a->ndims && dd < 8; dd++) {
+                    for (int dd = 0; dd < ar->a->ndims && dd < nd; dd++) {
                         if (!kx_mentions(ar->a->index[dd], iv))
                             continue;
                         anyIv = 1;
@@ -474,31 +523,31 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                         }
                     }
                 }
+                free(ch);
                 if (!coalesced(ar->a, thread))
                     allC = 0;
             }
-            put(&b, "|");
+            ku_buf_put(&b, "|");
             if (!anyIv) {
-                put(&b, "shared");
+                ku_buf_put(&b, "shared");
             } else if (!anyP) {
-                put(&b, "full");
+                ku_buf_put(&b, "full");
             } else if (anyOther) {
-                put(&b, "chunk(");
+                ku_buf_put(&b, "chunk(");
                 for (int dd = 0; dd < nd; dd++) {
                     if (dd)
-                        put(&b, ",");
+                        ku_buf_put(&b, ",");
                     if (nonP_dim[dd]) {
                         put_expr(&b, lo[dd]);
-                        put(&b, ":");
+                        ku_buf_put(&b, ":");
                         put_expr(&b, hi[dd]);
                     } else {
-                        put(&b, "-");
+                        ku_buf_put(&b, "-");
                     }
                 }
-                put(&b, ")");
+                ku_buf_put(&b, ")");
             } else {
                 /* neighbourhood: distinct tuples, all at constant offsets */
-                int64_t mn[8], mx[8];
                 int distinct = 1, constant = 1;
                 const ir_access *base = n.acc[x->reads[0]].a;
                 for (int dd = 0; dd < nd; dd++)
@@ -524,16 +573,16 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                         distinct = 2;
                 }
                 if (constant && distinct == 2) {
-                    put(&b, "neighbourhood(");
+                    ku_buf_put(&b, "neighbourhood(");
                     for (int dd = 0; dd < nd; dd++) {
                         char t[32];
                         snprintf(t, sizeof t, "%s%lld", dd ? "x" : "",
                                  (long long)(mx[dd] - mn[dd] + 1));
-                        put(&b, t);
+                        ku_buf_put(&b, t);
                     }
-                    put(&b, ")");
+                    ku_buf_put(&b, ")");
                 } else {
-                    put(&b, "element");
+                    ku_buf_put(&b, "element");
                 }
             }
             kx_expr *el = elements(nd, lo, hi), *sz = kx_int(x->elem);
@@ -544,9 +593,9 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
             kx_free(el);
             kx_free(sz);
             kx_free(by);
-            free_range(nd, lo, hi);
+            dims_free(&dm, nd);
         }
-    put(&b, ninputs ? " -> " : "-> ");
+    ku_buf_put(&b, ninputs ? " -> " : "-> ");
     /* outputs, by first write */
     int noutputs = 0;
     for (int i = 0; i < n.nacc; i++)
@@ -555,11 +604,15 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
             if (x->first_write != i)
                 continue;
             int nd = n.acc[i].a->ndims;
-            kx_expr *lo[8], *hi[8];
-            if (nd > 8 || range(&n, x->writes, x->nwrites, nd, lo, hi))
+            dims dm;
+            if (dims_new(&dm, nd) || range(&n, x->writes, x->nwrites, nd, dm.lo, dm.hi)) {
+                n.oom |= dm.oom;
+                dims_free(&dm, nd);   /* a range that failed half-way */
                 continue;
+            }
+            kx_expr **lo = dm.lo, **hi = dm.hi;
             if (noutputs++)
-                put(&b, " ^ ");
+                ku_buf_put(&b, " ^ ");
             int elementwise = 0, allC = 1;
             for (int r = 0; r < x->nwrites; r++) {
                 const acc_ref *ar = &n.acc[x->writes[r]];
@@ -572,8 +625,8 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
             if (nd)
                 put_range(&b, nd, lo, hi);
             else
-                put(&b, "1");
-            put(&b, elementwise ? "|element" : "|shared");
+                ku_buf_put(&b, "1");
+            ku_buf_put(&b, elementwise ? "|element" : "|shared");
             if (!elementwise)
                 allC = 0;
             if (!w && elementwise)
@@ -589,15 +642,15 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
             kx_free(el);
             kx_free(sz);
             kx_free(by);
-            free_range(nd, lo, hi);
+            dims_free(&dm, nd);
         }
     if (noutputs == 0)
-        put(&b, "1|shared");
+        ku_buf_put(&b, "1|shared");
     if (!w) {
         /* every iteration of the deepest statement is a work unit */
         counts_q q = { kx_int(1), 1 };
-        int ch[64];
-        int nch = chain(&n, deep_loop, ch);
+        int *ch;
+        int nch = chain(&n, deep_loop, &ch);
         for (int k = 0; k < nch; k++) {
             counts_q s;
             if (counts_sum(tu, ch[k], &q, &s)) {
@@ -608,6 +661,7 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
             kx_free(q.p);
             q = s;
         }
+        free(ch);
         if (q.p && q.den == 1)
             w = q.p;
         else if (q.p) {
@@ -622,7 +676,7 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                        deep->ops.iadd + deep->ops.imul + deep->ops.idiv + deep->ops.cmp
                      : 0;
     kx_expr *fe = kx_int(f);
-    out->text = b.s;
+    out->text = ku_buf_take(&b);
     out->w = dup_print(w);
     out->m = dup_print(m);
     out->d = dup_print(d);
@@ -635,8 +689,15 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
     kx_free(c);
     kx_free(u);
     kx_free(fe);
+    for (int k = 0; k < nnames; k++) {
+        free(A[k].reads);
+        free(A[k].writes);
+    }
     free(A);
-    if (b.oom || !out->text || !out->w || !out->m || !out->d || !out->c || !out->u ||
+    free(names);
+    free(n.acc);
+    free(n.P);
+    if (n.oom || !out->text || !out->w || !out->m || !out->d || !out->c || !out->u ||
         !out->f_complexity) {
         species_class_free(out);
         return -1;

@@ -1,35 +1,59 @@
 #!/bin/sh
-# compile-overhead.sh BUILD [RUNS] -- what keelcc costs over plain clang-19.
+# compile-overhead.sh BUILD [RUNS] [KERNEL...] -- what keelcc costs over
+# plain clang-19, in wall time and in CPU time.
 #
-# Builds every polybench input (make -B -j1, -O2, SMALL dataset) with plain
-# clang-19 and with keelcc on the same flags, RUNS times each (default 3),
-# and prints a table of the median wall times and the ratio.
+# Each KERNEL (a folder under polybench-inputs, default
+# linear-algebra/blas/gemm) is built as one compile-and-link command,
+# `CC -O2 -I... kernel.c polybench.c -o prog`, RUNS times (default 5) with:
+#   clang-19                the plain compiler;
+#   keelcc cold             keelcc as it is by default (analysis,
+#                           instrumentation, llvm-mca for the host CPU)
+#                           with a new database: every llvm-mca block runs;
+#   keelcc warm             the same command again on the database the
+#                           previous build left: a rebuild of unchanged code.
+# and prints the median wall time and the median CPU time (user + system of
+# the command and all its children, which is what a parallel `make -j`
+# pays) with the ratios to clang-19.  On a loaded machine wall times move a
+# lot; CPU times much less.
 set -eu
 BUILD=${1:-build}
-RUNS=${2:-3}
+RUNS=${2:-5}
+shift $(( $# > 2 ? 2 : $# ))
+KERNELS=${*:-linear-algebra/blas/gemm}
 BIN=$(cd "$BUILD/bin" && pwd)
 PB=$(pwd)/polybench-inputs
-work=$(mktemp -d /tmp/keel-bench-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/keel-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-nfiles=$(( $(make -s -C "$PB" list | wc -l) ))
 
-now() { date +%s.%N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-timeit() {   # timeit CC -> seconds of one full build
-    rm -f "$work/k.db" "$work/k.db-wal" "$work/k.db-shm"
-    t0=$(now)
-    make -s -B -C "$PB" CC="$1" KEEL_DB="$work/k.db" O="$work/bin" DATASET=SMALL >/dev/null 2>&1
-    t1=$(now)
-    awk "BEGIN { print $t1 - $t0 }"
+# one CC build of every kernel; appends "wall cpu" to $2
+build() {
+    for k in $KERNELS; do
+        name=$(basename "$k")
+        /usr/bin/time -f "%e %U %S" -o "$work/t" \
+            $1 -O2 -I"$PB/utilities" -I"$PB/$k" -DSMALL_DATASET "$PB/$k/$name.c" \
+            "$PB/utilities/polybench.c" -o "$work/$name" -lm 2>>"$work/log" >/dev/null
+        cat "$work/t"
+    done | awk '{ w += $1; c += $2 + $3 } END { print w, c }' >>"$2"
 }
-for r in $(seq "$RUNS"); do timeit clang-19 >>"$work/plain"; done
-for r in $(seq "$RUNS"); do timeit "$BIN/keelcc" >>"$work/keel"; done
-p=$(median <"$work/plain")
-k=$(median <"$work/keel")
-echo "compile overhead: $nfiles polybench programs (each: kernel .c + polybench.c, compile and link), -O2, make -j1, median of $RUNS"
+for r in $(seq "$RUNS"); do
+    build clang-19 "$work/plain"
+    rm -f "$work"/k.db*
+    KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/cold"
+    KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/warm"
+done
+row() {   # row LABEL FILE
+    w=$(cut -d' ' -f1 <"$2" | median)
+    c=$(cut -d' ' -f2 <"$2" | median)
+    printf '| %-12s | %8.3f | %6.2fx | %8.3f | %6.2fx |\n' "$1" "$w" \
+        "$(awk "BEGIN { print $w / $pw }")" "$c" "$(awk "BEGIN { print $c / $pc }")"
+}
+pw=$(cut -d' ' -f1 <"$work/plain" | median)
+pc=$(cut -d' ' -f2 <"$work/plain" | median)
+echo "compile overhead: $(echo $KERNELS | wc -w) program(s) ($KERNELS), each kernel.c + polybench.c compiled and linked in one command, -O2, median of $RUNS, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 echo
-printf '| %-10s | %12s | %16s |\n' "compiler" "total (s)" "per program (ms)"
-printf '|%s|%s|%s|\n' "------------" "--------------" "------------------"
-printf '| %-10s | %12.2f | %16.0f |\n' "clang-19" "$p" "$(awk "BEGIN { print $p * 1000 / $nfiles }")"
-printf '| %-10s | %12.2f | %16.0f |\n' "keelcc" "$k" "$(awk "BEGIN { print $k * 1000 / $nfiles }")"
-printf '| %-10s | %11.2fx | %16s |\n' "ratio" "$(awk "BEGIN { print $k / $p }")" ""
+printf '| %-12s | %8s | %7s | %8s | %7s |\n' "build" "wall (s)" "ratio" "CPU (s)" "ratio"
+printf '|%s|%s|%s|%s|%s|\n' "--------------" "----------" "---------" "----------" "---------"
+row "clang-19" "$work/plain"
+row "keelcc cold" "$work/cold"
+row "keelcc warm" "$work/warm"

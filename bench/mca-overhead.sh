@@ -16,7 +16,7 @@ BUILD=${1:-build}
 RUNS=${2:-1}
 BIN=$(cd "$BUILD/bin" && pwd)
 PB=$(pwd)/polybench-inputs
-work=$(mktemp -d /tmp/keel-mcabench-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/keel-mcabench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 nfiles=$(( $(make -s -C "$PB" list | wc -l) ))
 host=$(llvm-mca-19 --version | sed -n 's/.*Host CPU: *//p')

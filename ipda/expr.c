@@ -65,6 +65,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 #define KX_SYMBOL    (-1)         /* atom kind of a named symbol */
 #define KX_MAX_SIZE  100000       /* largest size w of any result */
 #define KX_MAX_DEPTH 200          /* deepest nesting kx_parse accepts */
@@ -313,163 +315,116 @@ int kx_equal(const kx_expr *a, const kx_expr *b)
  * Output buffer and printing
  * ------------------------------------------------------------------ */
 
-typedef struct {
-    char *p;
-    size_t n, cap;
-    int oom;            /* an allocation failed; p is then freed */
-} sbuf;
+/* Output goes to a ku_buf (util.h): "" when nothing was written, NULL
+ * after a failed allocation. */
 
-static void sb_add(sbuf *b, const char *s, size_t len)
+static void sb_u64(ku_buf *b, uint64_t v)
 {
-    if (b->oom)
-        return;
-    if (b->n + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->n + len + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            free(b->p);
-            b->p = NULL;
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, len);
-    b->n += len;
-    b->p[b->n] = '\0';
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-    sb_add(b, s, strlen(s));
-}
-
-static void sb_putc(sbuf *b, char c)
-{
-    sb_add(b, &c, 1);
-}
-
-static void sb_u64(sbuf *b, uint64_t v)
-{
-    char tmp[24];
-    snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
-    sb_puts(b, tmp);
-}
-
-/* The buffer's string, "" when nothing was written, or NULL after a failed
- * allocation; ownership passes to the caller. */
-static char *sb_take(sbuf *b)
-{
-    if (!b->oom && !b->p)
-        return xstrdup("");
-    return b->p;
+    ku_buf_printf(b, "%llu", (unsigned long long)v);
 }
 
 /* Write s as a C string literal: \\, \", \n, \t, \r by name, other control
  * bytes (and DEL) as three-digit octal, everything else as is. */
-static void print_string(sbuf *b, const char *s)
+static void print_string(ku_buf *b, const char *s)
 {
-    sb_putc(b, '"');
+    ku_buf_putc(b, '"');
     for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
         char tmp[8];
         switch (*q) {
-        case '\\': sb_puts(b, "\\\\"); break;
-        case '"':  sb_puts(b, "\\\""); break;
-        case '\n': sb_puts(b, "\\n"); break;
-        case '\t': sb_puts(b, "\\t"); break;
-        case '\r': sb_puts(b, "\\r"); break;
+        case '\\': ku_buf_put(b, "\\\\"); break;
+        case '"':  ku_buf_put(b, "\\\""); break;
+        case '\n': ku_buf_put(b, "\\n"); break;
+        case '\t': ku_buf_put(b, "\\t"); break;
+        case '\r': ku_buf_put(b, "\\r"); break;
         default:
             if (*q < 0x20 || *q == 0x7f) {
                 snprintf(tmp, sizeof tmp, "\\%03o", (unsigned)*q);
-                sb_puts(b, tmp);
+                ku_buf_put(b, tmp);
             } else {
-                sb_putc(b, (char)*q);
+                ku_buf_putc(b, (char)*q);
             }
         }
     }
-    sb_putc(b, '"');
+    ku_buf_putc(b, '"');
 }
 
-static void print_expr(sbuf *b, const kx_expr *e);
+static void print_expr(ku_buf *b, const kx_expr *e);
 
 /* Write an atom from its parts (also used for the text of an ill-formed
  * kx_op call, whose parts need not be valid). */
-static void print_atom(sbuf *b, int kind, const char *name, int nargs,
+static void print_atom(ku_buf *b, int kind, const char *name, int nargs,
                        kx_expr *const *args)
 {
     static const char *const head[] = { "div", "mod", "min", "max", "call.", "load." };
     if (kind == KX_SYMBOL) {
-        sb_puts(b, name ? name : "");
+        ku_buf_put(b, name ? name : "");
         return;
     }
     if (kind == KX_UNKNOWN) {
-        sb_putc(b, '?');
+        ku_buf_putc(b, '?');
         print_string(b, name ? name : "");
         return;
     }
     if (kind < 0 || kind > KX_UNKNOWN) {
-        sb_puts(b, "?");
+        ku_buf_put(b, "?");
         return;
     }
-    sb_puts(b, head[kind]);
+    ku_buf_put(b, head[kind]);
     if (kind == KX_CALL || kind == KX_LOAD)
-        sb_puts(b, name ? name : "");
-    sb_putc(b, '(');
+        ku_buf_put(b, name ? name : "");
+    ku_buf_putc(b, '(');
     for (int i = 0; i < nargs; i++) {
         if (i)
-            sb_puts(b, ", ");
+            ku_buf_put(b, ", ");
         if (args && args[i])
             print_expr(b, args[i]);
     }
-    sb_putc(b, ')');
+    ku_buf_putc(b, ')');
 }
 
 /* Write one term: with its sign as a separator (" + ", " - ") unless it is
  * the first, where only a minus shows.  The magnitude is computed unsigned
  * so INT64_MIN prints. */
-static void print_term(sbuf *b, const kx_term *t, int first)
+static void print_term(ku_buf *b, const kx_term *t, int first)
 {
     uint64_t mag = t->coeff < 0 ? (uint64_t)0 - (uint64_t)t->coeff : (uint64_t)t->coeff;
     if (first)
-        sb_puts(b, t->coeff < 0 ? "-" : "");
+        ku_buf_put(b, t->coeff < 0 ? "-" : "");
     else
-        sb_puts(b, t->coeff < 0 ? " - " : " + ");
+        ku_buf_put(b, t->coeff < 0 ? " - " : " + ");
     if (t->nf == 0 || mag != 1) {
         sb_u64(b, mag);
         if (t->nf)
-            sb_putc(b, '*');
+            ku_buf_putc(b, '*');
     }
     for (int i = 0; i < t->nf; i++) {
         const kx_factor *f = &t->f[i];
         if (i)
-            sb_putc(b, '*');
+            ku_buf_putc(b, '*');
         print_atom(b, f->kind, f->name, f->nargs, f->args);
         if (f->pow != 1) {
             char tmp[16];
             snprintf(tmp, sizeof tmp, "^%d", f->pow);
-            sb_puts(b, tmp);
+            ku_buf_put(b, tmp);
         }
     }
 }
 
-static void print_expr(sbuf *b, const kx_expr *e)
+static void print_expr(ku_buf *b, const kx_expr *e)
 {
     if (e->n == 0)
-        sb_putc(b, '0');
+        ku_buf_putc(b, '0');
     for (int i = 0; i < e->n; i++)
         print_term(b, &e->t[i], i == 0);
 }
 
 char *kx_print(const kx_expr *e)
 {
-    sbuf b = { 0 };
+    ku_buf b = { 0 };
     if (!e)
         return NULL;
     print_expr(&b, e);
-    return sb_take(&b);
+    return ku_buf_take(&b);
 }
 
 /* ---------------------------------------------------------------------
@@ -911,13 +866,13 @@ kx_expr *kx_neg(const kx_expr *a)
 static int op_invalid(int kind, const char *name, int nargs, kx_expr *const *args,
                       kx_expr **out)
 {
-    sbuf b = { 0 };
-    int st;
+    ku_buf b = { 0 };
     print_atom(&b, kind, name, nargs < 0 ? 0 : nargs, args);
-    if (!(b.p = sb_take(&b)))
+    char *text = ku_buf_take(&b);
+    if (!text)
         return ST_NOMEM;
-    st = make_unknown(b.p, out);
-    free(b.p);
+    int st = make_unknown(text, out);
+    free(text);
     return st;
 }
 
@@ -1007,30 +962,25 @@ static int expr_subst(const kx_expr *e, const char *name, const kx_expr *v, kx_e
 /* A growable list of owned expressions, for expr_sum and expr_product. */
 typedef struct {
     kx_expr **v;
-    size_t n, cap;
+    int n;              /* grown by ku_push */
 } exprlist;
 
 /* Append e (taken; NULL is allowed and taken as a failure by the
  * consumers).  Returns ST_NOMEM, freeing e, when the list cannot grow. */
 static int list_push(exprlist *l, kx_expr *e)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 8;
-        kx_expr **v = realloc(l->v, cap * sizeof *v);
-        if (!v) {
-            kx_free(e);
-            return ST_NOMEM;
-        }
-        l->v = v;
-        l->cap = cap;
+    kx_expr **slot = ku_push(&l->v, &l->n, sizeof *slot);
+    if (!slot) {
+        kx_free(e);
+        return ST_NOMEM;
     }
-    l->v[l->n++] = e;
+    *slot = e;
     return ST_OK;
 }
 
 static void list_free(exprlist *l)
 {
-    for (size_t i = 0; i < l->n; i++)
+    for (int i = 0; i < l->n; i++)
         kx_free(l->v[i]);
     free(l->v);
 }
@@ -1220,7 +1170,7 @@ kx_expr *kx_coeff(const kx_expr *e, const char *name)
 
 typedef struct {
     const char **v;
-    int n, cap;
+    int n;              /* grown by ku_push */
     int oom;
 } namelist;
 
@@ -1234,17 +1184,12 @@ static void collect_symbols(const kx_expr *e, namelist *l)
                 collect_symbols(f->args[k], l);
             if (f->kind != KX_SYMBOL || l->oom)
                 continue;
-            if (l->n == l->cap) {
-                int cap = l->cap ? 2 * l->cap : 8;
-                const char **v = realloc(l->v, (size_t)cap * sizeof *v);
-                if (!v) {
-                    l->oom = 1;
-                    return;
-                }
-                l->v = v;
-                l->cap = cap;
+            const char **slot = ku_push(&l->v, &l->n, sizeof *slot);
+            if (!slot) {
+                l->oom = 1;
+                return;
             }
-            l->v[l->n++] = f->name;
+            *slot = f->name;
         }
 }
 
@@ -1321,13 +1266,13 @@ static void eval_error(evaluator *ev, const char *fmt, ...)
 static void eval_error_at(evaluator *ev, const char *what, const kx_factor *f,
                           const kx_term *t)
 {
-    sbuf b = { 0 };
+    ku_buf b = { 0 };
     if (f)
         print_atom(&b, f->kind, f->name, f->nargs, f->args);
     else
         print_term(&b, t, 1);
-    eval_error(ev, "%s%s", what, b.p ? b.p : "(out of memory)");
-    free(b.p);
+    eval_error(ev, "%s%s", what, b.s ? b.s : "(out of memory)");
+    free(b.s);
 }
 
 /* b^p with every multiplication checked.  b is squared only while a higher
@@ -1574,11 +1519,11 @@ static int hex_value(int c)
 static char *parse_string(parser *p)
 {
     size_t start = p->pos;
-    sbuf b = { 0 };
+    ku_buf b = { 0 };
     char *s;
 
     p->pos++;                           /* the opening quote */
-    sb_puts(&b, "");
+    ku_buf_put(&b, "");
     for (;;) {
         unsigned char c = (unsigned char)p->s[p->pos];
         size_t at = p->pos;
@@ -1591,7 +1536,7 @@ static char *parse_string(parser *p)
         if (c == '"')
             break;
         if (c != '\\') {
-            sb_putc(&b, (char)c);
+            ku_buf_putc(&b, (char)c);
             continue;
         }
         c = (unsigned char)p->s[p->pos++];
@@ -1626,15 +1571,15 @@ static char *parse_string(parser *p)
             parse_error(p, at, v == 0 ? "NUL byte in string" : "bad escape in string");
             break;
         }
-        sb_putc(&b, (char)v);
+        ku_buf_putc(&b, (char)v);
     }
     if (p->failed || b.oom) {
         if (!p->failed)
             parse_error(p, start, "out of memory");
-        free(b.p);
+        free(b.s);
         return NULL;
     }
-    s = b.p;
+    s = b.s;
     return s;
 }
 
@@ -1647,7 +1592,7 @@ static kx_expr *parse_expr(parser *p);
 static int parse_args(parser *p, int fixed, kx_expr ***out)
 {
     kx_expr **v = NULL;
-    int n = 0, cap = 0;
+    int n = 0;
 
     *out = NULL;
     if (!expect(p, '('))
@@ -1655,19 +1600,15 @@ static int parse_args(parser *p, int fixed, kx_expr ***out)
     if (fixed == 0 && accept(p, ')'))
         return 0;
     for (;;) {
-        if (n == cap) {
-            int ncap = cap ? 2 * cap : 4;
-            kx_expr **nv = realloc(v, (size_t)ncap * sizeof *nv);
-            if (!nv) {
-                parse_error(p, p->pos, "out of memory");
-                break;
-            }
-            v = nv;
-            cap = ncap;
-        }
-        if (!(v[n] = parse_expr(p)))
+        kx_expr **slot = ku_push(&v, &n, sizeof *slot);
+        if (!slot) {
+            parse_error(p, p->pos, "out of memory");
             break;
-        n++;
+        }
+        if (!(*slot = parse_expr(p))) {
+            n--;
+            break;
+        }
         if (fixed > 0 && n < fixed) {
             if (!expect(p, ','))
                 break;

@@ -1,11 +1,10 @@
 /*
- * ccargs.c -- the compiler options that take a separate value, and whole-file
- * reads and writes (ccargs.h).
+ * ccargs.c -- the compiler options that take a separate value, and starting
+ * the compiler (which may be a launcher and a compiler) (ccargs.h).
  */
-#define _POSIX_C_SOURCE 200809L   /* strdup, strtok_r */
 #include "ccargs.h"
 
-#include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,66 +25,29 @@ int cc_in_list(const char *const *list, const char *s)
     return 0;
 }
 
-char *cc_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    /* Read until a short read, keeping one byte free for the NUL. */
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
-            break;
-        char *p = realloc(buf, cap * 2);
-        if (!p) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = p;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        if (len)
-            *len = n;
-    }
-    return buf;
-}
-
-int cc_write_file(const char *path, const char *text, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    size_t w = fwrite(text, 1, len, f);
-    return fclose(f) == 0 && w == len ? 0 : -1;
-}
-
 /* KEEL_CC may be a launcher and a compiler ("ccache clang-19", "distcc
- * clang-19"): argv[0] is split at blanks into several words before the
- * exec, unless it names an executable file as it is (a path with blanks).
- * Returns only on failure. */
-int cc_execvp(char *const *argv)
+ * clang-19"): argv[0] is split at blanks into several words, unless it
+ * names an executable file as it is (a path with blanks). */
+int cc_spawn(char *const *argv, const ku_io *io, pid_t *pid)
 {
     if ((!strchr(argv[0], ' ') && !strchr(argv[0], '\t')) || access(argv[0], X_OK) == 0)
-        return execvp(argv[0], argv);
+        return ku_spawn(argv, io, pid);
     size_t n = 0, words = 0;
     while (argv[n])
         n++;
     char *copy = strdup(argv[0]);
     char **v = calloc(n + strlen(argv[0]) + 1, sizeof *v);
-    if (!copy || !v)
-        return -1;
-    for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-        v[words++] = w;
-    if (words == 0)
-        return -1;
-    for (size_t i = 1; i < n; i++)
-        v[words++] = argv[i];
-    v[words] = NULL;
-    return execvp(v[0], v);
+    int rc = ENOMEM;
+    if (copy && v) {
+        for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w;
+             w = strtok_r(NULL, " \t", &save))
+            v[words++] = w;
+        for (size_t i = 1; words && i < n; i++)
+            v[words++] = argv[i];
+        v[words] = NULL;
+        rc = words ? ku_spawn(v, io, pid) : ENOENT;
+    }
+    free(copy);
+    free(v);
+    return rc;
 }

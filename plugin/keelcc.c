@@ -12,7 +12,6 @@
  * warning line on stderr; it never changes the compile's result.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
-#define _DEFAULT_SOURCE     /* mkstemps */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -22,7 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ccargs.h"
@@ -31,6 +29,7 @@
 #include "ir.h"
 #include "mcarun.h"
 #include "store.h"
+#include "util.h"
 #include "walker.h"
 
 
@@ -58,6 +57,7 @@ typedef struct {
     int mca;               /* run the llvm-mca stage */
     const char *mcpu;      /* --keel-mcpu list, NULL: the host CPU */
     const char *llvm_mca;  /* the llvm-mca program */
+    int oom;               /* an argument list could not grow */
 } options;
 
 static void usage(FILE *out, const char *compiler)
@@ -103,13 +103,14 @@ static void usage(FILE *out, const char *compiler)
         "The compiler's own options: %s --help\n", compiler, compiler);
 }
 
-static void warn(const options *o, const char *fmt, const char *a, const char *b)
+/* One warning line (none with --keel-quiet: ku_quiet). */
+static void warn(const char *fmt, ...) KU_PRINTF(1, 2);
+static void warn(const char *fmt, ...)
 {
-    if (o->quiet)
-        return;
-    fprintf(stderr, "keelcc: warning: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    ku_vmsg("keelcc", "warning", fmt, ap);
+    va_end(ap);
 }
 
 static int has_suffix(const char *s, const char *suffix)
@@ -135,15 +136,12 @@ static int joined_prefix(const char *const *list, const char *s)
     return 0;
 }
 
-static int push(int *n, char ***arr, const char *s)
+/* Append s to the NULL-terminated list; a failure is remembered in
+ * o->oom (main then runs the plain compiler with its own argv). */
+static void push(options *o, int *n, char ***arr, const char *s)
 {
-    char **p = realloc(*arr, sizeof *p * (size_t)(*n + 2));
-    if (!p)
-        return -1;
-    *arr = p;
-    p[(*n)++] = (char *)s;
-    p[*n] = NULL;
-    return 0;
+    if (ku_push_ptr(arr, n, s) != 0)
+        o->oom = 1;
 }
 
 static int parse_instrument(const char *s, instrument_mode *m)
@@ -175,27 +173,31 @@ typedef struct {
 
 static int arg_add(arg_list *l, char *a, int rsp)
 {
-    char **na = realloc(l->arg, sizeof *na * (size_t)(l->n + 1));
-    if (na)
-        l->arg = na;
-    unsigned char *nr = realloc(l->rsp, (size_t)l->n + 1);
-    if (nr)
-        l->rsp = nr;
+    int n1 = l->n, n2 = l->n;
+    char **na = ku_push(&l->arg, &n1, sizeof *na);
+    unsigned char *nr = ku_push(&l->rsp, &n2, sizeof *nr);
     if (!na || !nr)
         return -1;
-    l->arg[l->n] = a;
-    l->rsp[l->n++] = (unsigned char)rsp;
+    *na = a;
+    *nr = (unsigned char)rsp;
+    l->n++;
     return 0;
 }
 
 /* Append the arguments of response file `path` (marked rsp); the strings
- * live as long as the process. */
-static void expand_response(arg_list *l, const char *path, int depth)
+ * live as long as the process.  -1 when an argument could not be kept
+ * (the analysis then runs on no partial command line). */
+static int expand_response(arg_list *l, const char *path, int depth)
 {
     size_t len;
-    char *text = depth < 8 ? cc_read_file(path, &len) : NULL;
+    if (depth >= 8) {
+        warn("@%s: response files nested deeper than 8: its arguments are not analysed", path);
+        return 0;
+    }
+    char *text = ku_read_file(path, &len);
     if (!text)
-        return;
+        return 0;       /* the compiler reports it */
+    int rc = 0;
     char *w = text;   /* tokens are rewritten in place, never longer */
     size_t i = 0;
     while (i < len) {
@@ -224,10 +226,11 @@ static void expand_response(arg_list *l, const char *path, int depth)
             i++;        /* the blank after the token: the NUL may go there */
         *w++ = '\0';
         if (tok[0] == '@' && tok[1])
-            expand_response(l, tok + 1, depth + 1);
+            rc |= expand_response(l, tok + 1, depth + 1);
         else
-            arg_add(l, tok, 1);
+            rc |= arg_add(l, tok, 1);
     }
+    return rc;
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -250,26 +253,29 @@ static int parse_args(int argc, char **argv, options *o)
     int inputs = 0;    /* files, -, -l, -Wl, @file: without any, clang links nothing */
     const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
 
-    push(&o->ncc, &o->cc, o->compiler);
-    push(&o->nxcc, &o->xcc, o->compiler);
+    push(o, &o->ncc, &o->cc, o->compiler);
+    push(o, &o->nxcc, &o->xcc, o->compiler);
     /* The arguments with response files' contents after each @file. */
     static arg_list args;
     for (int i = 1; i < argc; i++) {
-        arg_add(&args, argv[i], 0);
-        if (argv[i][0] == '@' && argv[i][1])
-            expand_response(&args, argv[i] + 1, 0);
+        if (arg_add(&args, argv[i], 0) != 0)
+            o->oom = 1;
+        if (argv[i][0] == '@' && argv[i][1] && expand_response(&args, argv[i] + 1, 0) != 0)
+            o->oom = 1;
     }
+    if (o->oom)
+        return 0;
     argc = args.n + 1;
     for (int i = 1; i < argc; i++) {
         const char *a = args.arg[i - 1];
         int from_rsp = args.rsp[i - 1];
         if (a[0] == '@' && a[1] && !from_rsp) {
             inputs++;
-            push(&o->ncc, &o->cc, a);      /* the compiler reads it itself */
+            push(o, &o->ncc, &o->cc, a);      /* the compiler reads it itself */
             continue;
         }
         if (strncmp(a, "--keel-", 7) != 0)
-            push(&o->nxcc, &o->xcc, a);
+            push(o, &o->nxcc, &o->xcc, a);
         if (strncmp(a, "--keel-", 7) == 0 && !from_rsp) {
             if (strncmp(a, "--keel-db=", 10) == 0)
                 o->db_path = a + 10;
@@ -304,15 +310,15 @@ static int parse_args(int argc, char **argv, options *o)
             continue;
         }
         if (!from_rsp)
-            push(&o->ncc, &o->cc, a);
+            push(o, &o->ncc, &o->cc, a);
 
         if (strcmp(a, "-Xlinker") == 0 || strncmp(a, "-l", 2) == 0 || strncmp(a, "-Wl,", 4) == 0)
             inputs++;
         if (cc_in_list(cc_value_options, a) && i + 1 < argc) {
             const char *v = args.arg[i++];
             if (!args.rsp[i - 1])
-                push(&o->ncc, &o->cc, v);
-            push(&o->nxcc, &o->xcc, v);
+                push(o, &o->ncc, &o->cc, v);
+            push(o, &o->nxcc, &o->xcc, v);
             if (strcmp(a, "-x") == 0)
                 lang_c = strcmp(v, "c") == 0 ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
             if (strcmp(a, "-o") == 0)
@@ -320,15 +326,15 @@ static int parse_args(int argc, char **argv, options *o)
             if (strcmp(a, "-MF") == 0)
                 o->dep_file = v;
             if (cc_in_list(clang_value_opts, a)) {
-                push(&o->nclang, &o->clang, a);
-                push(&o->nclang, &o->clang, v);
+                push(o, &o->nclang, &o->clang, a);
+                push(o, &o->nclang, &o->clang, v);
             }
             continue;
         }
         if (a[0] != '-' || strcmp(a, "-") == 0) {
             inputs++;
             if (strcmp(a, "-") != 0 && (lang_c == 1 || (lang_c == -1 && has_suffix(a, ".c"))))
-                push(&o->nsources, &o->sources, a);
+                push(o, &o->nsources, &o->sources, a);
             continue;
         }
         if (strcmp(a, "-E") == 0 || strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0
@@ -351,44 +357,37 @@ static int parse_args(int argc, char **argv, options *o)
             || strcmp(a, "-ansi") == 0 || strcmp(a, "-m32") == 0 || strcmp(a, "-m64") == 0
             || strcmp(a, "-funsigned-char") == 0 || strcmp(a, "-fsigned-char") == 0
             || strcmp(a, "-nostdinc") == 0 || strcmp(a, "-undef") == 0)
-            push(&o->nclang, &o->clang, a);
+            push(o, &o->nclang, &o->clang, a);
     }
     /* Parsed with -fopenmp, as the compiler sees it (the walker keeps the
      * loops under directives visible: plugin/walker.c). */
     if (openmp)
-        push(&o->nclang, &o->clang, openmp);
+        push(o, &o->nclang, &o->clang, openmp);
     o->links = o->compiles && !o->c_or_s && inputs > 0;
     return 0;
 }
 
 /* Run the real compiler with argv in a child process, its stderr to
- * stderr_fd when that is not -1; returns its pid or -1. */
-static pid_t start_compiler(char **argv, int stderr_fd)
+ * stderr_fd when that is not -1; returns its pid, or -1 (with an error
+ * line when report is set). */
+static pid_t start_compiler(char **argv, int stderr_fd, int report)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (stderr_fd >= 0)
-            dup2(stderr_fd, 2);
-        cc_execvp(argv);
-        fprintf(stderr, "keelcc: error: cannot run '%s': %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    return pid;
+    ku_io io = { .err_fd = stderr_fd };
+    pid_t pid;
+    int rc = cc_spawn(argv, &io, &pid);
+    if (rc == 0)
+        return pid;
+    if (report)
+        ku_msg("keelcc", "error", "cannot run '%s': %s", argv[0], strerror(rc));
+    return -1;
 }
 
+/* The compiler's exit status (ku_wait: 128 + N when signal N killed it),
+ * 127 when it could not be started or waited for. */
 static int wait_compiler(pid_t pid)
 {
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
-            return 127;
-    }
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
-    return 1;
+    int st = pid < 0 ? -1 : ku_wait(pid);
+    return st < 0 ? 127 : st;
 }
 
 /* ---- build variants -------------------------------------------------------
@@ -502,30 +501,23 @@ static mcr_config mca_cfg;
 
 /* The stage's warnings wait for the compile's result: a failed compile
  * shows the compiler's messages only. */
-static char *mca_deferred;
-static size_t mca_deferred_len;
+static ku_buf mca_deferred;     /* one line per warning */
 
 static void mca_warn(void *ctx, const char *line)
 {
-    const options *o = ctx;
-    if (o->quiet)
-        return;
-    size_t n = strlen(line);
-    char *p = realloc(mca_deferred, mca_deferred_len + n + 20);
-    if (!p)
-        return;
-    mca_deferred = p;
-    mca_deferred_len += (size_t)sprintf(p + mca_deferred_len, "keelcc: warning: %s\n", line);
+    (void)ctx;
+    ku_buf_put(&mca_deferred, line);
+    ku_buf_putc(&mca_deferred, '\n');
 }
 
 /* Print (when the compile succeeded) and drop the stage's warnings. */
 static void mca_flush(int status)
 {
-    if (status == 0 && mca_deferred)
-        fwrite(mca_deferred, 1, mca_deferred_len, stderr);
-    free(mca_deferred);
-    mca_deferred = NULL;
-    mca_deferred_len = 0;
+    if (status == 0 && mca_deferred.oom)
+        warn("out of memory keeping the llvm-mca stage's warnings");
+    for (char *p = mca_deferred.s, *nl; status == 0 && p && (nl = strchr(p, '\n')); p = nl + 1)
+        warn("%.*s", (int)(nl - p), p);
+    ku_buf_free(&mca_deferred);
 }
 
 /* Run llvm-mca over the loops of every analysed source (before the
@@ -575,10 +567,12 @@ static void analyse(const options *o, analysed *res)
             res[i].ir = NULL;
             continue;
         }
+        for (int k = 0; k < res[i].ir->nnotes; k++)
+            warn("%s: %s", o->sources[i], res[i].ir->notes[k]);
         if (o->dump_ir)
             ir_dump(res[i].ir, stderr);
         if (store_analyse(res[i].ir, &res[i].an, e2, sizeof e2) != 0)
-            warn(o, "%s: analysis failed, loops recorded without its results: %s",
+            warn("%s: analysis failed, loops recorded without its results: %s",
                  o->sources[i], e2);
         build_hashes(o, o->sources[i], res[i].ir, res[i].variant, res[i].hash);
     }
@@ -589,7 +583,7 @@ static void record(const options *o, analysed *res)
     char err[512], cwd[PATH_MAX];
     db *d = NULL;
     if (db_open(o->db_path, DB_WRITE, &d, err, sizeof err) != 0) {
-        warn(o, "%s (loops not recorded)%s", err, "");
+        warn("%s (loops not recorded)", err);
         return;
     }
     char *args = store_json_array(o->ncc - 1, o->cc + 1);
@@ -607,10 +601,10 @@ static void record(const options *o, analysed *res)
             .message = res[i].ir ? NULL : res[i].err,
         };
         if (!res[i].ir)
-            warn(o, "%s: analysis skipped: %s", o->sources[i], res[i].err);
+            warn("%s: analysis skipped: %s", o->sources[i], res[i].err);
         if (store_tu_with(d, res[i].ir, res[i].an, &row, res[i].mca ? mca_hook : NULL, res[i].mca,
                           err, sizeof err) != 0)
-            warn(o, "%s: loops not recorded: %s", o->sources[i], err);
+            warn("%s: loops not recorded: %s", o->sources[i], err);
     }
     free(args);
     db_close(d);
@@ -751,8 +745,8 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
 {
     char db[PATH_MAX + 1];
     absolute_db(o->db_path, db, sizeof db);
-    const char *tmp = getenv("TMPDIR");
-    if (!tmp || !*tmp || strlen(tmp) > PATH_MAX - 32 || !yaml_safe(tmp) || strchr(tmp, '\''))
+    const char *tmp = ku_tmpdir();
+    if (!yaml_safe(tmp) || strchr(tmp, '\''))
         tmp = "/tmp";
     int made = 0;
     for (int i = 0; i < o->nsources; i++) {
@@ -764,16 +758,15 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
         for (int k = 0; k < nnames; k++)
             safe &= yaml_safe(names[k]);
         char *src = safe && res[i].ir && stat(o->sources[i], &st) == 0
-                  ? cc_read_file(o->sources[i], &len) : NULL;
+                  ? ku_read_file(o->sources[i], &len) : NULL;
         char *text = NULL;
         if (src && instrument_source(res[i].ir, res[i].path, res[i].hash, src, len, db,
                                      o->instrument, &text, &outlen) > 0) {
-            snprintf(ins[i].temp, sizeof ins[i].temp, "%s/keel-XXXXXX.c", tmp);
-            int fd = mkstemps(ins[i].temp, 2);
+            int fd = ku_mkstemp(ins[i].temp, sizeof ins[i].temp, tmp, "keel-", ".c");
             struct timespec times[2] = { st.st_atim, st.st_mtim };
             if (fd < 0 || write(fd, text, outlen) != (ssize_t)outlen
                 || futimens(fd, times) != 0) {
-                warn(o, "%s: not instrumented: cannot write a temporary file%s", o->sources[i], "");
+                warn("%s: not instrumented: cannot write a temporary file", o->sources[i]);
                 if (fd >= 0)
                     unlink(ins[i].temp);
                 ins[i].temp[0] = '\0';
@@ -788,15 +781,14 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
     }
     if (!made)
         return 0;
-    snprintf(overlay, overlay_len, "%s/keel-XXXXXX.yaml", tmp);
-    int fd = mkstemps(overlay, 5);
+    int fd = ku_mkstemp(overlay, overlay_len, tmp, "keel-", ".yaml");
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         if (fd >= 0) {
             close(fd);
             unlink(overlay);
         }
-        warn(o, "not instrumented: cannot write a temporary file%s%s", "", "");
+        warn("not instrumented: cannot write a temporary file");
         overlay[0] = '\0';
         return 0;
     }
@@ -830,7 +822,7 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
 typedef struct {
     pid_t pid;
     int fd;                   /* its stderr, captured */
-    char errpath[32];
+    char errpath[KU_TMP_PATH];
     char **argv;
 } instrumented_job;
 
@@ -840,14 +832,13 @@ static int start_instrumented(const options *o, const char *overlay, instrumente
 {
     memset(j, 0, sizeof *j);
     j->fd = -1;
-    int n = 0;
+    int n = 0, bad = 0;
     for (int k = 0; k < o->ncc; k++)
-        push(&n, &j->argv, o->cc[k]);
-    push(&n, &j->argv, "-ivfsoverlay");
-    push(&n, &j->argv, overlay);
-    snprintf(j->errpath, sizeof j->errpath, "/tmp/keel-stderr-XXXXXX");
-    j->fd = j->argv ? mkstemp(j->errpath) : -1;
-    j->pid = j->fd >= 0 ? start_compiler(j->argv, j->fd) : -1;
+        bad |= ku_push_ptr(&j->argv, &n, o->cc[k]);
+    bad |= ku_push_ptr(&j->argv, &n, "-ivfsoverlay");
+    bad |= ku_push_ptr(&j->argv, &n, overlay);
+    j->fd = bad ? -1 : ku_mkstemp(j->errpath, sizeof j->errpath, NULL, "keel-stderr-", "");
+    j->pid = j->fd >= 0 ? start_compiler(j->argv, j->fd, 0) : -1;
     if (j->pid > 0)
         return 0;
     if (j->fd >= 0) {
@@ -865,7 +856,7 @@ static int finish_instrumented(instrumented_job *j, char *first_error, size_t er
 {
     int status = wait_compiler(j->pid);
     size_t len = 0;
-    char *msgs = cc_read_file(j->errpath, &len);
+    char *msgs = ku_read_file(j->errpath, &len);
     if (status == 0 && msgs) {
         fwrite(msgs, 1, len, stderr);   /* the compile's own warnings */
     } else if (msgs && len) {
@@ -904,8 +895,8 @@ static void add_runtime_link(options *o, const char *lib)
         if (strcmp(o->cc[i], "-shared") == 0)
             shared = 1;
     }
-    push(&o->ncc, &o->cc, "-x");
-    push(&o->ncc, &o->cc, "none");
+    push(o, &o->ncc, &o->cc, "-x");
+    push(o, &o->ncc, &o->cc, "none");
     if (shared && has_suffix(lib, ".a")) {
         size_t n = strlen(lib);
         snprintf(so, sizeof so, "%.*s.so", (int)(n - 2), lib);
@@ -922,33 +913,47 @@ static void add_runtime_link(options *o, const char *lib)
             int sys = !slash;
             for (int k = 0; system_dirs[k] && !sys; k++)
                 sys = strcmp(dir, system_dirs[k]) == 0;
-            push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
-            push(&o->ncc, &o->cc, so);
-            push(&o->ncc, &o->cc, "-Wl,--pop-state");
+            push(o, &o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
+            push(o, &o->ncc, &o->cc, so);
+            push(o, &o->ncc, &o->cc, "-Wl,--pop-state");
             if (!sys) {
                 snprintf(rpath, sizeof rpath, "-Wl,-rpath,%s", dir);
-                push(&o->ncc, &o->cc, rpath);
+                push(o, &o->ncc, &o->cc, rpath);
             }
             return;
         }
         const char *base = strrchr(lib, '/');
         snprintf(excl, sizeof excl, "-Wl,--exclude-libs,%s", base ? base + 1 : lib);
-        push(&o->ncc, &o->cc, excl);
+        push(o, &o->ncc, &o->cc, excl);
     }
-    push(&o->ncc, &o->cc, lib);
+    push(o, &o->ncc, &o->cc, lib);
     if (!shared) {
-        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide");
-        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report");
-        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report_const");
-        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_begin");
-        push(&o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_done");
+        push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide");
+        push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report");
+        push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report_const");
+        push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_begin");
+        push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_done");
     }
-    push(&o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
-    push(&o->ncc, &o->cc, "-lsqlite3");
-    push(&o->ncc, &o->cc, "-lpthread");
-    push(&o->ncc, &o->cc, "-ldl");
-    push(&o->ncc, &o->cc, "-lm");
-    push(&o->ncc, &o->cc, "-Wl,--pop-state");
+    push(o, &o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
+    push(o, &o->ncc, &o->cc, "-lsqlite3");
+    push(o, &o->ncc, &o->cc, "-lpthread");
+    push(o, &o->ncc, &o->cc, "-ldl");
+    push(o, &o->ncc, &o->cc, "-lm");
+    push(o, &o->ncc, &o->cc, "-Wl,--pop-state");
+}
+
+/* Out of memory reading the command line: no analysis, the compiler run
+ * on argv itself (keel's own options removed in place, no allocation). */
+static int plain_compile(const options *o, int argc, char **argv)
+{
+    warn("out of memory reading the command line: compiled without analysis");
+    int n = 0;
+    argv[n++] = (char *)o->compiler;
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--keel-", 7) != 0)
+            argv[n++] = argv[i];
+    argv[n] = NULL;
+    return wait_compiler(start_compiler(argv, -1, 1));
 }
 
 int main(int argc, char **argv)
@@ -958,6 +963,9 @@ int main(int argc, char **argv)
     int pr = parse_args(argc, argv, &o);
     if (pr < 0)
         return 2;
+    ku_quiet = o.quiet;
+    if (o.oom)
+        return plain_compile(&o, argc, argv);
     if (pr == 1 || (argc == 2 && strcmp(argv[1], "--help") == 0)) {
         usage(stdout, o.compiler);
         return 0;
@@ -972,7 +980,7 @@ int main(int argc, char **argv)
     if (o.analysis != 1)
         o.instrument = INSTRUMENT_OFF;
     if (o.instrument != INSTRUMENT_OFF && (access(header, R_OK) != 0 || access(lib, R_OK) != 0)) {
-        warn(&o, "libkeelrt not found (%s): building without instrumentation", lib, "");
+        warn("libkeelrt not found (%s): building without instrumentation", lib);
         o.instrument = INSTRUMENT_OFF;
     }
     /* The instrumented compile needs clang's -ivfsoverlay, the llvm-mca
@@ -988,8 +996,18 @@ int main(int argc, char **argv)
     /* The count of the user's arguments: what the database records and what
      * a fallback compile runs, without the runtime link arguments. */
     int user_ncc = o.ncc;
-    if (o.links && o.instrument != INSTRUMENT_OFF)
+    if (o.links && o.instrument != INSTRUMENT_OFF) {
         add_runtime_link(&o, lib);
+        if (o.oom) {
+            /* no runtime to link: nothing may be instrumented */
+            warn("out of memory adding libkeelrt to the link: building without instrumentation");
+            o.oom = 0;
+            o.ncc = user_ncc;
+            o.cc[o.ncc] = NULL;
+            o.instrument = INSTRUMENT_OFF;
+            instrument = 0;
+        }
+    }
     /* The llvm-mca stage compiles to assembly with the user's arguments. */
     options user = o;
     user.ncc = o.nxcc;
@@ -1003,8 +1021,8 @@ int main(int argc, char **argv)
         instrumented_job job;
         char first_error[512] = "", overlay[PATH_MAX] = "";
         status = -1;
-        int started = ins && make_copies(&o, res, ins, overlay, sizeof overlay) > 0
-                   && start_instrumented(&o, overlay, &job) == 0;
+        int made = ins ? make_copies(&o, res, ins, overlay, sizeof overlay) : 0;
+        int started = made > 0 && start_instrumented(&o, overlay, &job) == 0;
         if (o.mca)
             mca_stage(&user, res);     /* while the instrumented compile runs */
         if (started)
@@ -1016,19 +1034,18 @@ int main(int argc, char **argv)
             unlink(overlay);
         free(ins);
         if (status < 0) {
-            pid_t pid = start_compiler(o.cc, -1);
-            status = pid < 0 ? 127 : wait_compiler(pid);
+            status = wait_compiler(start_compiler(o.cc, -1, 1));
             if (status == 0 && first_error[0])
-                warn(&o, "instrumented compile failed (%s); built without instrumentation%s",
-                     first_error, "");
+                warn("instrumented compile failed (%s); built without instrumentation",
+                     first_error);
+            else if (status == 0 && made > 0 && !started)
+                warn("could not start the instrumented compile; built without instrumentation");
         }
     } else {
         /* Analyse (and run llvm-mca) while the compiler runs. */
-        pid_t pid = o.analysis == 2 ? 0 : start_compiler(o.cc, -1);
-        if (pid < 0) {
-            fprintf(stderr, "keelcc: error: cannot start '%s': %s\n", o.compiler, strerror(errno));
+        pid_t pid = o.analysis == 2 ? 0 : start_compiler(o.cc, -1, 1);
+        if (pid < 0)
             return 127;
-        }
         if (res)
             analyse(&o, res);
         if (res && o.mca)

@@ -8,7 +8,6 @@
  * the target and llvm-mca's version, looked up in the cache, and the misses
  * run through llvm-mca, at most cfg->jobs at a time.
  */
-#define _XOPEN_SOURCE 700   /* mkdtemp, strdup */
 #include "mcarun.h"
 
 #include <errno.h>
@@ -19,48 +18,31 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "ccargs.h"
 #include "mca.h"
 
 /* ---- processes ------------------------------------------------------------ */
 
-/* Start argv with stdout/stderr to files (NULL: /dev/null); pid or -1. */
+/* Start argv with stdin from /dev/null, stdout/stderr to files (NULL:
+ * /dev/null); pid or -1.  Exit statuses: ku_wait's (128 + N: signal N). */
 static pid_t spawn(char *const *argv, const char *out, const char *errf)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int fe = open(errf ? errf : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int fi = open("/dev/null", O_RDONLY);
-        if (fo < 0 || fe < 0 || fi < 0)
-            _exit(126);
-        dup2(fi, 0);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        cc_execvp(argv);
-        _exit(127);
-    }
-    return pid;
-}
-
-static int wait_status(pid_t pid)
-{
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    ku_io io = { .in = "/dev/null", .out = out ? out : "/dev/null",
+                 .err = errf ? errf : "/dev/null", .err_fd = -1 };
+    pid_t pid;
+    return cc_spawn(argv, &io, &pid) == 0 ? pid : -1;
 }
 
 /* The first line of a file, for messages. */
 static void first_line(const char *path, char *out, size_t n)
 {
-    char *t = cc_read_file(path, NULL);
+    char *t = ku_read_file(path, NULL);
     out[0] = '\0';
     if (!t)
         return;
@@ -74,6 +56,100 @@ static void first_line(const char *path, char *out, size_t n)
     memcpy(out, p, k);
     out[k] = '\0';
     free(t);
+}
+
+/* ---- llvm-mca's JSON, read by SQLite ---------------------------------------- */
+
+/* Is it JSON, with a summary view in its first code region?  Then the
+ * summary's figures (SQL NULL for a missing member). */
+static const char json_summary_sql[] =
+    "SELECT json_valid(?1),"
+    "       CASE WHEN json_valid(?1)"
+    "            THEN json_type(?1, '$.CodeRegions[' || ?2 || '].SummaryView') IS 'object' ELSE 0 END";
+
+static const char json_figures_sql[] =
+    "SELECT json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.Iterations'),"
+    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.TotalCycles'),"
+    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.BlockRThroughput'),"
+    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.IPC'),"
+    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.TotaluOps')";
+
+/* The busiest resource: ResourceUsage summed per ResourceIndex over the
+ * block, named by TargetInfo.Resources; ties go to the lower index. */
+static const char json_pressure_sql[] =
+    "WITH p AS (SELECT json_extract(value, '$.ResourceIndex') AS ri,"
+    "                  json_extract(value, '$.ResourceUsage') AS u"
+    "           FROM json_each(?1, '$.CodeRegions[' || ?2 || '].ResourcePressureView.ResourcePressureInfo')"
+    "           WHERE typeof(json_extract(value, '$.ResourceUsage')) IN ('integer', 'real'))"
+    " SELECT r.value, SUM(p.u) AS s"
+    " FROM p JOIN json_each(?1, '$.TargetInfo.Resources') AS r ON r.key = p.ri"
+    " WHERE r.type = 'text'"
+    " GROUP BY p.ri HAVING s > 0 ORDER BY s DESC, p.ri LIMIT 1";
+
+/* Column k as a number, dflt when it is not one. */
+static double num_col(sqlite3_stmt *st, int k, double dflt)
+{
+    int t = sqlite3_column_type(st, k);
+    return t == SQLITE_INTEGER || t == SQLITE_FLOAT ? sqlite3_column_double(st, k) : dflt;
+}
+
+/* Run sql with ?1 = json, ?2 = region on db; SQLITE_ROW or SQLITE_DONE with
+ * *st (finalized first when set), else -1 with a message. */
+static int json_query(sqlite3 *db, const char *sql, const char *json, int region,
+                      sqlite3_stmt **st, char *err, size_t errlen)
+{
+    sqlite3_finalize(*st);
+    *st = NULL;
+    int step = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK
+        && sqlite3_bind_text(*st, 1, json, -1, SQLITE_STATIC) == SQLITE_OK
+        && sqlite3_bind_int(*st, 2, region) == SQLITE_OK)
+        step = sqlite3_step(*st);
+    if (step == SQLITE_ROW || step == SQLITE_DONE)
+        return step;
+    return ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+}
+
+int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = -1, step;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL)
+        != SQLITE_OK) {
+        ku_fail(err, errlen, "json: cannot open an in-memory database");
+        goto done;
+    }
+    if (json_query(db, json_summary_sql, json, region, &st, err, errlen) != SQLITE_ROW)
+        goto done;
+    if (sqlite3_column_int(st, 0) != 1) {
+        ku_fail(err, errlen, "llvm-mca output is not valid JSON");
+        goto done;
+    }
+    if (sqlite3_column_int(st, 1) != 1
+        || json_query(db, json_figures_sql, json, region, &st, err, errlen) != SQLITE_ROW
+        || num_col(st, 0, 0) <= 0 || num_col(st, 1, -1) < 0) {
+        ku_fail(err, errlen, "llvm-mca output has no summary view");
+        goto done;
+    }
+    double iters = num_col(st, 0, 0);
+    out->cycles_per_iter = num_col(st, 1, -1) / iters;
+    out->block_rthroughput = num_col(st, 2, 0);
+    out->ipc = num_col(st, 3, 0);
+    out->uops_per_iter = num_col(st, 4, 0) / iters;
+    if ((step = json_query(db, json_pressure_sql, json, region, &st, err, errlen)) < 0)
+        goto done;
+    if (step == SQLITE_ROW) {
+        snprintf(out->resource, sizeof out->resource, "%s",
+                 (const char *)sqlite3_column_text(st, 0));
+        out->resource_cycles = sqlite3_column_double(st, 1);
+    }
+    rc = 0;
+done:
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rc;
 }
 
 /* ---- configuration ---------------------------------------------------------- */
@@ -103,6 +179,57 @@ static const char *backend_of(const char *triple)
     return NULL;
 }
 
+/* `llvm-mca --version` (the version for the cache keys, the host CPU) costs
+ * a process start-up, about 0.1 s of CPU, on every keelcc run.  Its text is
+ * kept in ku_tmpdir()/keel-mcaver-UID-HASH, HASH over the program's resolved
+ * path, inode, size and modification time and the machine's name: a new
+ * llvm-mca or another machine gets its own file.  0 with the path, or -1
+ * (no file: run it every time). */
+static int version_path(const char *mca, char *out, size_t n)
+{
+    char path[4096] = "";
+    if (strchr(mca, '/')) {
+        snprintf(path, sizeof path, "%s", mca);
+    } else {
+        const char *p = getenv("PATH");
+        while (p && *p && !path[0]) {
+            size_t k = strcspn(p, ":");
+            snprintf(path, sizeof path, "%.*s/%s", (int)k, p, mca);
+            if (k == 0 || access(path, X_OK) != 0)
+                path[0] = '\0';
+            p += k + (p[k] == ':');
+        }
+    }
+    struct stat st;
+    struct utsname u;
+    if (!path[0] || stat(path, &st) != 0 || uname(&u) != 0)
+        return -1;
+    char id[4096 + 400];
+    snprintf(id, sizeof id, "%s|%llu|%lld|%lld.%09ld|%s", path, (unsigned long long)st.st_ino,
+             (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+             u.nodename);
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *c = (const unsigned char *)id; *c; c++)
+        h = (h ^ *c) * 1099511628211ULL;
+    int k = snprintf(out, n, "%s/keel-mcaver-%u-%016llx", ku_tmpdir(), (unsigned)getuid(),
+                     (unsigned long long)h);
+    return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
+/* The kept text when it is a plain file of ours that names a version. */
+static char *read_kept_version(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid())
+        return NULL;
+    char *t = ku_read_file(path, NULL);
+    if (t && !strstr(t, "LLVM version")) {
+        free(t);
+        t = NULL;
+    }
+    return t;
+}
+
 void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -111,17 +238,20 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     cfg->jobs = n < 1 ? 1 : n > 16 ? 16 : (int)n;
 
-    char dir[] = "/tmp/keelmca-XXXXXX";
-    char *ver = NULL;
-    if (mkdtemp(dir)) {
-        char out[64], errf[64];
+    char dir[KU_TMP_PATH], kept[KU_TMP_PATH];
+    int have_kept = version_path(cfg->mca, kept, sizeof kept) == 0;
+    char *ver = have_kept ? read_kept_version(kept) : NULL;
+    if (!ver && ku_mkdtemp(dir, sizeof dir, "keelmca-") == 0) {
+        char out[512], errf[512];
         snprintf(out, sizeof out, "%s/v", dir);
         snprintf(errf, sizeof errf, "%s/e", dir);
         char *argv[] = { cfg->mca, "--version", NULL };
         pid_t pid = spawn(argv, out, errf);
-        int st = pid < 0 ? -1 : wait_status(pid);
+        int st = pid < 0 ? -1 : ku_wait(pid);
         if (st == 0)
-            ver = cc_read_file(out, NULL);
+            ver = ku_read_file(out, NULL);
+        if (ver && strstr(ver, "LLVM version") && have_kept)
+            rename(out, kept);      /* atomic: readers see all of it or nothing */
         unlink(out);
         unlink(errf);
         rmdir(dir);
@@ -149,12 +279,11 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
             tok++;
         if (!*tok)
             continue;
-        mcr_target *nt = realloc(cfg->t, sizeof *nt * (size_t)(cfg->ntargets + 1));
-        if (!nt)
+        mcr_target *t = ku_push(&cfg->t, &cfg->ntargets, sizeof *t);
+        if (!t) {
+            cfg->error = strdup("out of memory reading the target CPUs");
             break;
-        cfg->t = nt;
-        mcr_target *t = &cfg->t[cfg->ntargets++];
-        memset(t, 0, sizeof *t);
+        }
         t->vscale = 1;
         char *at = strchr(tok, '@');
         if (at) {
@@ -318,11 +447,8 @@ static const char *keep(mcr_result *r, const char *s)
 {
     if (!s)
         return NULL;
-    char **ns = realloc(r->strings, sizeof *ns * (size_t)(r->nstrings + 1));
-    if (!ns)
-        return NULL;
-    r->strings = ns;
-    return r->strings[r->nstrings++] = strdup(s);
+    char **ns = ku_push(&r->strings, &r->nstrings, sizeof *ns);
+    return ns ? *ns = strdup(s) : NULL;
 }
 
 static void set_reason(mcr_result *r, int t, int l, const char *why)
@@ -361,18 +487,18 @@ typedef struct {
 
 static void finish_job(job *j, int status, mcr_result *r)
 {
-    char *json = status == 0 ? cc_read_file(j->out, NULL) : NULL;
+    char *json = status == 0 ? ku_read_file(j->out, NULL) : NULL;
     char msg[200];
     memset(&j->figs, 0, sizeof j->figs);
     /* An unknown CPU: a warning (with default figures) or an error. */
-    char *e = cc_read_file(j->err, NULL);
+    char *e = ku_read_file(j->err, NULL);
     int unknown_cpu = e && strstr(e, "is not a recognized processor");
     free(e);
     if (unknown_cpu) {
         snprintf(j->figs.reason, sizeof j->figs.reason, "llvm-mca does not know this CPU");
     } else if (json) {
         mca_figures f;
-        if (mca_parse_json(json, &f, msg, sizeof msg) == 0) {
+        if (mcr_parse_json(json, 0, &f, msg, sizeof msg) == 0) {
             j->figs.ok = 1;
             j->figs.cycles_per_iter = f.cycles_per_iter;
             j->figs.block_rthroughput = f.block_rthroughput;
@@ -396,9 +522,143 @@ static void finish_job(job *j, int status, mcr_result *r)
     (void)r;
 }
 
-/* Run the jobs without figures, at most `width` at a time. */
+/* The llvm-mca command for target t on input `in`, into argv (8 slots). */
+static void mca_argv(const mcr_config *cfg, const mcr_target *t, char *in, char *mcpu,
+                     size_t mcpu_n, char *mtriple, size_t mtriple_n, char **argv)
+{
+    int n = 0;
+    snprintf(mcpu, mcpu_n, "-mcpu=%s", t->cpu);
+    argv[n++] = cfg->mca;
+    argv[n++] = "--json";
+    argv[n++] = mcpu;
+    if (t->triple) {
+        snprintf(mtriple, mtriple_n, "-mtriple=%s", t->triple);
+        argv[n++] = mtriple;
+    }
+    argv[n++] = in;
+    argv[n] = NULL;
+}
+
+/* The assembly comment of target t, for the region markers. */
+static const char *comment_of(const mcr_target *t)
+{
+    if (t->triple)
+        return strncmp(t->triple, "aarch64", 7) == 0 || strncmp(t->triple, "arm64", 5) == 0
+               ? "//" : "#";
+#if defined(__aarch64__)
+    return "//";
+#else
+    return "#";
+#endif
+}
+
+/* A batch: several blocks of one target in one llvm-mca process, each its
+ * own code region (`# LLVM-MCA-BEGIN bK` ... `# LLVM-MCA-END bK` in the
+ * input file; llvm-mca simulates every region on its own, so a block's
+ * figures are those of a run of its own), saving a process start-up per
+ * block.  A batch that fails as a whole hands its blocks back to one
+ * process each, so that each gets its own figures or reason. */
+typedef struct {
+    int target;
+    int *jobs, njobs;     /* indices into the job array, in region order */
+    pid_t pid;
+    char in[512], out[512], err[512];
+} batch;
+
+static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char *dir,
+                        mcr_result *r)
+{
+    batch *b = NULL;
+    int nb = 0, oom = 0;
+    for (int t = 0; t < cfg->ntargets && !oom; t++) {
+        int miss = 0;
+        for (int k = 0; k < njobs; k++)
+            miss += !jobs[k].have && jobs[k].target == t;
+        if (miss < 2)
+            continue;           /* one block: the plain path */
+        int nchunks = miss < cfg->jobs ? miss : cfg->jobs;
+        if (nchunks > miss / 2)
+            nchunks = miss / 2 > 0 ? miss / 2 : 1;   /* at least two blocks a process */
+        int first = nb;
+        for (int c = 0; c < nchunks; c++) {
+            batch *x = ku_push(&b, &nb, sizeof *x);
+            if (!x) {
+                oom = 1;
+                break;
+            }
+            x->target = t;
+        }
+        for (int k = 0, i = 0; k < njobs && !oom; k++)
+            if (!jobs[k].have && jobs[k].target == t) {
+                batch *x = &b[first + i++ % (nb - first)];
+                int *slot = ku_push(&x->jobs, &x->njobs, sizeof *slot);
+                if (!slot)
+                    oom = 1;
+                else
+                    *slot = k;
+            }
+    }
+    for (int i = 0; i < nb && !oom; i++) {
+        batch *x = &b[i];
+        const mcr_target *t = &cfg->t[x->target];
+        snprintf(x->in, sizeof x->in, "%s/batch%d.s", dir, i);
+        snprintf(x->out, sizeof x->out, "%s/batch%d.json", dir, i);
+        snprintf(x->err, sizeof x->err, "%s/batch%d.err", dir, i);
+        ku_buf text = {0};
+        const char *cm = comment_of(t);
+        for (int q = 0; q < x->njobs; q++) {
+            ku_buf_printf(&text, "%s LLVM-MCA-BEGIN b%d\n", cm, x->jobs[q]);
+            ku_buf_put(&text, jobs[x->jobs[q]].body);
+            ku_buf_printf(&text, "%s LLVM-MCA-END b%d\n", cm, x->jobs[q]);
+        }
+        char mcpu[128], mtriple[160], *argv[8];
+        mca_argv(cfg, t, x->in, mcpu, sizeof mcpu, mtriple, sizeof mtriple, argv);
+        x->pid = text.s && ku_write_file(x->in, text.s, text.len) == 0
+               ? spawn(argv, x->out, x->err) : -1;
+        ku_buf_free(&text);
+        if (x->pid > 0)
+            r->mca_runs++;
+    }
+    for (int i = 0; i < nb && !oom; i++) {
+        batch *x = &b[i];
+        int status = x->pid > 0 ? ku_wait(x->pid) : -1;
+        char *json = status == 0 ? ku_read_file(x->out, NULL) : NULL;
+        char *e = json ? ku_read_file(x->err, NULL) : NULL;
+        /* a CPU llvm-mca does not know: the plain path says so per block */
+        int ok = json && !(e && strstr(e, "is not a recognized processor"));
+        mca_figures f[1];
+        char msg[200];
+        for (int q = 0; ok && q < x->njobs; q++)
+            ok = mcr_parse_json(json, q, f, msg, sizeof msg) == 0;
+        for (int q = 0; ok && q < x->njobs; q++) {
+            job *j = &jobs[x->jobs[q]];
+            mcr_parse_json(json, q, f, msg, sizeof msg);
+            memset(&j->figs, 0, sizeof j->figs);
+            j->figs.ok = 1;
+            j->figs.cycles_per_iter = f->cycles_per_iter;
+            j->figs.block_rthroughput = f->block_rthroughput;
+            j->figs.ipc = f->ipc;
+            j->figs.uops_per_iter = f->uops_per_iter;
+            snprintf(j->figs.top_resource, sizeof j->figs.top_resource, "%s", f->resource);
+            j->figs.top_resource_cycles = f->resource_cycles;
+            j->have = 1;
+        }
+        free(json);
+        free(e);
+        unlink(x->in);
+        unlink(x->out);
+        unlink(x->err);
+    }
+    for (int i = 0; i < nb; i++)
+        free(b[i].jobs);
+    free(b);
+}
+
+/* Run the jobs without figures: first in batches, then what is left one
+ * process each, at most `width` at a time. */
 static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *dir, mcr_result *r)
 {
+    run_batches(cfg, jobs, njobs, dir, r);
     int running = 0, next = 0;
     while (next < njobs || running > 0) {
         while (next < njobs && running < cfg->jobs) {
@@ -409,24 +669,13 @@ static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *di
             snprintf(j->in, sizeof j->in, "%s/b%d.s", dir, (int)(j - jobs));
             snprintf(j->out, sizeof j->out, "%s/b%d.json", dir, (int)(j - jobs));
             snprintf(j->err, sizeof j->err, "%s/b%d.err", dir, (int)(j - jobs));
-            if (cc_write_file(j->in, j->body, strlen(j->body)) != 0) {
+            if (ku_write_file(j->in, j->body, strlen(j->body)) != 0) {
                 snprintf(j->figs.reason, sizeof j->figs.reason, "cannot write %s", j->in);
                 j->have = 1;
                 continue;
             }
-            char mcpu[128], mtriple[160];
-            snprintf(mcpu, sizeof mcpu, "-mcpu=%s", t->cpu);
-            char *argv[8];
-            int n = 0;
-            argv[n++] = cfg->mca;
-            argv[n++] = "--json";
-            argv[n++] = mcpu;
-            if (t->triple) {
-                snprintf(mtriple, sizeof mtriple, "-mtriple=%s", t->triple);
-                argv[n++] = mtriple;
-            }
-            argv[n++] = j->in;
-            argv[n] = NULL;
+            char mcpu[128], mtriple[160], *argv[8];
+            mca_argv(cfg, t, j->in, mcpu, sizeof mcpu, mtriple, sizeof mtriple, argv);
             j->pid = spawn(argv, j->out, j->err);
             if (j->pid < 0) {
                 snprintf(j->figs.reason, sizeof j->figs.reason, "cannot start llvm-mca");
@@ -441,13 +690,13 @@ static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *di
         /* Only our own children: keelcc's compiler process is one too. */
         int reaped = 0;
         for (int k = 0; k < next; k++) {
-            int st;
+            int st = -1;
             if (jobs[k].have || jobs[k].pid <= 0)
                 continue;
-            pid_t w = waitpid(jobs[k].pid, &st, WNOHANG);
-            if (w == 0 || (w < 0 && errno == EINTR))
+            int done = ku_poll(jobs[k].pid, &st);
+            if (done == 0)
                 continue;
-            finish_job(&jobs[k], w > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : 128, r);
+            finish_job(&jobs[k], done > 0 ? st : -1, r);
             running--;
             reaped = 1;
         }
@@ -490,8 +739,8 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
         return r;
     }
 
-    char dir[] = "/tmp/keelmca-XXXXXX";
-    if (!mkdtemp(dir)) {
+    char dir[KU_TMP_PATH];
+    if (ku_mkdtemp(dir, sizeof dir, "keelmca-") != 0) {
         snprintf(msg, sizeof msg, "%s: mca: cannot create a temporary folder: %s", source, strerror(errno));
         warn(wctx, msg);
         for (int t = 0; t < cfg->ntargets; t++)
@@ -532,10 +781,10 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
         free(argv);
     }
     for (int k = 0; k < ng; k++) {
-        g[k].status = g[k].pid < 0 ? -1 : wait_status(g[k].pid);
+        g[k].status = g[k].pid < 0 ? -1 : ku_wait(g[k].pid);
         if (g[k].status == 0) {
-            g[k].asm_text = cc_read_file(g[k].asm_path, NULL);
-            g[k].yaml = cc_read_file(g[k].yaml_path, NULL);
+            g[k].asm_text = ku_read_file(g[k].asm_path, NULL);
+            g[k].yaml = ku_read_file(g[k].yaml_path, NULL);
         }
         if (!g[k].asm_text) {
             char line[512];
@@ -665,17 +914,15 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
     for (int k = 0; jobs && k < njobs; k++) {
         if (!jobs[k].have)
             continue;
-        char **nk = realloc(r->cache_key, sizeof *nk * (size_t)(r->ncache + 1));
-        int *nt = realloc(r->cache_target, sizeof *nt * (size_t)(r->ncache + 1));
-        if (nk) r->cache_key = nk;
-        if (nt) r->cache_target = nt;
-        db_mca_figs *nf = realloc(r->cache_figs, sizeof *nf * (size_t)(r->ncache + 1));
-        if (nf) r->cache_figs = nf;
+        int n1 = r->ncache, n2 = r->ncache, n3 = r->ncache;
+        char **nk = ku_push(&r->cache_key, &n1, sizeof *nk);
+        int *nt = ku_push(&r->cache_target, &n2, sizeof *nt);
+        db_mca_figs *nf = ku_push(&r->cache_figs, &n3, sizeof *nf);
         if (!nk || !nt || !nf)
-            break;
-        r->cache_key[r->ncache] = strdup(jobs[k].key);
-        r->cache_target[r->ncache] = jobs[k].target;
-        r->cache_figs[r->ncache] = jobs[k].figs;
+            break;          /* figures kept, only the cache misses them */
+        *nk = strdup(jobs[k].key);
+        *nt = jobs[k].target;
+        *nf = jobs[k].figs;
         r->ncache++;
     }
     (void)hits;

@@ -22,6 +22,7 @@
 #include "db.h"
 #include "db_mca.h"
 #include "ir.h"
+#include "mca.h"
 
 typedef struct {
     char *cpu;          /* -mcpu */
@@ -46,6 +47,12 @@ typedef void (*mcr_warn_fn)(void *ctx, const char *line);
 /* Ask llvm-mca (`mca --version`) for its version, host CPU and backends and
  * set up the targets of `list` (comma-separated; NULL or "": the host CPU).
  * Never fails: a missing llvm-mca is cfg->error.  Free with mcr_config_free. */
+/* Read the figures of code region `region` (0: the first) of llvm-mca's
+ * --json output,
+ * through SQLite's JSON functions (json_extract, json_each) on an in-memory
+ * database.  0, or -1 with a message when the text is not such output. */
+int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen);
+
 void mcr_config_init(mcr_config *cfg, const char *list, const char *mca);
 void mcr_config_free(mcr_config *cfg);
 

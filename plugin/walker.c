@@ -25,6 +25,7 @@
 
 #include <clang-c/Index.h>
 #include "omp.h"
+#include "util.h"
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -245,7 +246,7 @@ static void collapse_spaces(char *s)
 }
 
 /* Scan a buffer for #pragma lines (joining backslash continuations). */
-static void scan_pragmas(source_file *sf)
+static void scan_pragmas(walker *w, source_file *sf)
 {
     const char *p = sf->buf, *end = sf->buf + sf->len;
     int line = 1;
@@ -273,20 +274,17 @@ static void scan_pragmas(source_file *sf)
             if (le - q > 6 && strncmp(q, "pragma", 6) == 0 && (q[6] == ' ' || q[6] == '\t')) {
                 size_t n = (size_t)(le - (q + 6));
                 char *text = malloc(n + 1);
-                pragma_line *np = realloc(sf->pragmas, sizeof *np * (size_t)(sf->npragmas + 1));
-                if (text && np) {
+                pragma_line *np = text ? ku_push(&sf->pragmas, &sf->npragmas, sizeof *np) : NULL;
+                if (np) {
                     memcpy(text, q + 6, n);
                     text[n] = '\0';
                     collapse_spaces(text);
-                    sf->pragmas = np;
-                    sf->pragmas[sf->npragmas].line = start_line;
-                    sf->pragmas[sf->npragmas].last_line = line;
-                    sf->pragmas[sf->npragmas].text = text;
-                    sf->npragmas++;
+                    np->line = start_line;
+                    np->last_line = line;
+                    np->text = text;
                 } else {
                     free(text);
-                    if (np)
-                        sf->pragmas = np;
+                    w->oom = 1;     /* never a loop without its pragma */
                 }
             }
         }
@@ -326,14 +324,11 @@ static source_file *get_file(walker *w, CXFile f)
     for (int i = 0; i < w->nfiles; i++)
         if (clang_File_isEqual(w->files[i].file, f))
             return &w->files[i];
-    source_file *nf = realloc(w->files, sizeof *nf * (size_t)(w->nfiles + 1));
-    if (!nf) {
+    source_file *sf = ku_push(&w->files, &w->nfiles, sizeof *sf);
+    if (!sf) {
         w->oom = 1;
         return NULL;
     }
-    w->files = nf;
-    source_file *sf = &w->files[w->nfiles++];
-    memset(sf, 0, sizeof *sf);
     sf->file = f;
     sf->buf = clang_getFileContents(w->tu, f, &sf->len);
     if (w->npatched) {   /* a blanked copy was parsed: read what was written */
@@ -347,7 +342,7 @@ static source_file *get_file(walker *w, CXFile f)
         clang_disposeString(n);
     }
     if (sf->buf) {
-        scan_pragmas(sf);
+        scan_pragmas(w, sf);
         index_file(w, sf);
     }
     return sf;
@@ -502,14 +497,12 @@ static void note_symbol(walker *w, CXCursor decl)
     if (si) {
         free(name);
     } else {
-        sym_info *ns = realloc(w->syms, sizeof *ns * (size_t)(w->nsyms + 1));
-        if (!ns) {
+        si = ku_push(&w->syms, &w->nsyms, sizeof *si);
+        if (!si) {
             free(name);
             w->oom = 1;
             return;
         }
-        w->syms = ns;
-        si = &w->syms[w->nsyms++];
         si->name = name;
     }
     CXCursor parent = clang_getCursorSemanticParent(decl);
@@ -549,7 +542,9 @@ static kx_expr *opaque_expr(walker *w, kx_opkind kind, const char *name, CXCurso
 }
 
 /* Resolve a subscript chain A[i][j] into its base cursor and subscripts
- * (outermost first).  Returns the number of subscripts. */
+ * (outermost first).  Returns the number of subscripts, or -1 when there
+ * are more than MAX_DIMS (callers then record an unknown access, never a
+ * truncated one). */
 static int subscript_chain(CXCursor c, CXCursor *base, CXCursor *index)
 {
     CXCursor rev[MAX_DIMS];
@@ -559,8 +554,9 @@ static int subscript_chain(CXCursor c, CXCursor *base, CXCursor *index)
         child_list l = children(c);
         if (l.n != 2)
             break;
-        if (n < MAX_DIMS)
-            rev[n++] = l.c[1];
+        if (n == MAX_DIMS)
+            return -1;
+        rev[n++] = l.c[1];
         c = peel(l.c[0]);
     }
     *base = c;
@@ -669,6 +665,8 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
     case CXCursor_ArraySubscriptExpr: {
         CXCursor base, index[MAX_DIMS];
         int n = subscript_chain(c, &base, index);
+        if (n < 0)
+            return unknown_expr(w, c);
         char *name = base_name_of(w, base);
         kx_expr *r = opaque_expr(w, KX_LOAD, name, index, n);
         free(name);
@@ -880,14 +878,13 @@ static void bind_drop(walker *w, CXCursor decl)
 static void bind_put(walker *w, binding *b)
 {
     bind_drop(w, b->decl);
-    binding *nb = realloc(w->bind, sizeof *nb * (size_t)(w->nbind + 1));
+    binding *nb = ku_push(&w->bind, &w->nbind, sizeof *nb);
     if (!nb) {
         bind_clear(b);
         w->oom = 1;
         return;
     }
-    w->bind = nb;
-    w->bind[w->nbind++] = *b;
+    *nb = *b;
 }
 
 static void bind_drop_loop(walker *w, int loop)
@@ -1365,7 +1362,11 @@ static void put_access(walker *w, CXCursor c, const char *name, int elem, int mo
             ce[d] = ext[d] ? kx_copy(ext[d]) : NULL;
         int a = ir_add_access(w->stmt, name, elem < 0 ? 0 : elem, is_write, n, ci, next, ce,
                               line, col);
-        if (a >= 0) {
+        if (a < 0) {
+            w->oom = 1;         /* ci, ce freed by ir_add_access */
+            break;
+        }
+        {
             ir_access *ac = &w->stmt->acc[a];
             for (int d = 0; d < n && ac->affine; d++)
                 ac->affine = ac->index[d] && ir_is_affine_in(ac->index[d], ivs, nivs);
@@ -1413,10 +1414,38 @@ static void ptr_access(walker *w, CXCursor c, CXCursor ptr, const char *suffix, 
     scan(w, ptr, MODE_READ, 1);     /* loads inside p + e are reads */
 }
 
+/* An access with more than MAX_DIMS subscripts at c (chain: its subscript
+ * expression): recorded as an access to an unknown array, which parallel.c
+ * takes as possibly any array, with its subscripts scanned for reads and a
+ * note on the TU that keelcc prints as a warning. */
+static void too_many_subscripts(walker *w, CXCursor c, CXCursor chain, int mode)
+{
+    int line, col;
+    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    char note[160];
+    snprintf(note, sizeof note, "line %d: an access with more than %d subscripts is "
+             "recorded as an access to an unknown array", line, MAX_DIMS);
+    if (ir_add_note(w->ir, note) < 0)
+        w->oom = 1;
+    unknown_access(w, c, mode);
+    chain = peel(chain);
+    while (clang_getCursorKind(chain) == CXCursor_ArraySubscriptExpr) {
+        child_list l = children(chain);
+        if (l.n != 2)
+            break;
+        scan(w, l.c[1], MODE_READ, 1);
+        chain = peel(l.c[0]);
+    }
+}
+
 static void add_access(walker *w, CXCursor c, int mode, const char *suffix)
 {
     CXCursor base, index[MAX_DIMS];
     int n = subscript_chain(c, &base, index);
+    if (n < 0) {
+        too_many_subscripts(w, c, c, mode);
+        return;
+    }
     kx_expr *idx[MAX_DIMS] = { 0 }, *ext[MAX_DIMS] = { 0 };
     for (int d = 0; d < n; d++)
         idx[d] = to_expr(w, index[d]);
@@ -1506,6 +1535,10 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         /* p[i].x: the accessed type is the member's */
         CXCursor base, index[MAX_DIMS];
         int n = subscript_chain(cur, &base, index);
+        if (n < 0) {
+            too_many_subscripts(w, c, cur, mode);
+            return;
+        }
         kx_expr *idx[MAX_DIMS] = { 0 }, *ext[MAX_DIMS] = { 0 };
         for (int d = 0; d < n; d++)
             idx[d] = to_expr(w, index[d]);
@@ -2659,23 +2692,20 @@ static void note_inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClie
             nm = NULL;   /* seen (included twice) */
     char *patched = nm ? blank_directives(buf, len, &w->oom) : NULL;
     if (patched) {
-        struct patched_file *np = realloc(w->patched, sizeof *np * (size_t)(w->npatched + 1));
         char *orig = malloc(len ? len : 1), *nmc = strdup(nm);
-        if (!np || !orig || !nmc) {
-            if (np)
-                w->patched = np;
+        struct patched_file *np = orig && nmc ? ku_push(&w->patched, &w->npatched, sizeof *np)
+                                              : NULL;
+        if (!np) {
             free(orig);
             free(nmc);
             free(patched);
             w->oom = 1;
         } else {
-            w->patched = np;
             memcpy(orig, buf, len);
-            np[w->npatched].name = nmc;
-            np[w->npatched].orig = orig;
-            np[w->npatched].patched = patched;
-            np[w->npatched].len = len;
-            w->npatched++;
+            np->name = nmc;
+            np->orig = orig;
+            np->patched = patched;
+            np->len = len;
         }
     }
     clang_disposeString(name);
@@ -2704,14 +2734,12 @@ static enum CXChildVisitResult find_directives(CXCursor c, CXCursor parent, void
     clang_disposeString(ks);
     if (!omp)
         return CXChildVisit_Recurse;
-    struct omp_region *nr = realloc(w->regions, sizeof *nr * (size_t)(w->nregions + 1));
-    if (!nr) {
+    struct omp_region *r = ku_push(&w->regions, &w->nregions, sizeof *r);
+    if (!r) {
         w->oom = 1;
         return CXChildVisit_Break;
     }
-    w->regions = nr;
-    struct omp_region *r = &nr[w->nregions];
-    memset(r, 0, sizeof *r);
+    w->nregions--;      /* counted once filled in, below */
     CXFile f, sfile;
     int line, col, off;
     unsigned soff;

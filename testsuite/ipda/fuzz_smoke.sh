@@ -21,7 +21,7 @@ fi
 
 "$clang" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    -I"$ipda" "$ipda/expr.c" "$tests/fuzz_expr_parse.c" -o "$out/fuzz_expr_parse"
+    -I"$ipda" -I"$ipda/../util" "$ipda/expr.c" "$ipda/../util/util.c" "$tests/fuzz_expr_parse.c" -o "$out/fuzz_expr_parse"
 
 # New inputs go to a scratch corpus; the checked-in seeds are only read.
 rm -rf "$out/corpus"

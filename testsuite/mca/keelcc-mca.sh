@@ -6,7 +6,8 @@
 #     ijk one (line 5); pwr9 and neoverse-v1 give figures for both; the host
 #     target fills loops.cycles_per_iter; keel show / keel loops print them.
 #  2. Cache: a rebuild of unchanged code runs llvm-mca zero times (a counting
-#     wrapper as KEEL_LLVM_MCA) and records the same figures.
+#     wrapper as KEEL_LLVM_MCA) and records the same figures; `llvm-mca
+#     --version` runs once, its text kept under $TMPDIR.
 #  3. Failures are reasons plus one warning line, never a failed build or a
 #     changed output: llvm-mca missing, llvm-mca rejecting the input, a CPU
 #     llvm-mca does not know, a target without backend; -MD -MF untouched.
@@ -62,20 +63,25 @@ case "$w" in "$inner*n + "*) ok ;; *) bad "whole iteration of line 11: '$w' (inn
 # ---- 2. warm cache: zero llvm-mca runs --------------------------------------
 cat >count-mca <<EOS
 #!/bin/sh
-case " \$* " in *" --json "*) echo run >>$work/count ;; esac
+case " \$* " in *" --json "*) echo run >>$work/count ;; *" --version "*) echo v >>$work/vcount ;; esac
 exec llvm-mca-19 "\$@"
 EOS
 chmod +x count-mca
 : >count
-KEEL_LLVM_MCA=$work/count-mca "$BIN/keelcc" --keel-db=c.db --keel-mcpu=skylake,pwr9 -O2 -c g.c -o g.o \
+: >vcount
+mkdir tmp
+TMPDIR=$work/tmp KEEL_LLVM_MCA=$work/count-mca "$BIN/keelcc" --keel-db=c.db --keel-mcpu=skylake,pwr9 -O2 -c g.c -o g.o \
     && ok || bad "cold build"
 cold=$(wc -l <count)
 [ "$cold" -gt 0 ] && ok || bad "cold build ran llvm-mca $cold times"
 q c.db "SELECT l.line, r.target, r.status, r.cycles_per_src_iter, r.whole_iter_millicycles
         FROM mca_results r JOIN loops l ON l.id = r.loop_id ORDER BY 1, 2" >cold.txt
-KEEL_LLVM_MCA=$work/count-mca "$BIN/keelcc" --keel-db=c.db --keel-mcpu=skylake,pwr9 -O2 -c g.c -o g.o \
+TMPDIR=$work/tmp KEEL_LLVM_MCA=$work/count-mca "$BIN/keelcc" --keel-db=c.db --keel-mcpu=skylake,pwr9 -O2 -c g.c -o g.o \
     && ok || bad "warm build"
 [ "$(wc -l <count)" = "$cold" ] && ok || bad "warm build ran llvm-mca $(( $(wc -l <count) - cold )) times"
+# `llvm-mca --version` ran once: its text is kept under $TMPDIR for the next run
+[ "$(wc -l <vcount)" = 1 ] && ok || bad "llvm-mca --version ran $(wc -l <vcount) times"
+[ "$(ls tmp | grep -c '^keel-mcaver-')" = 1 ] && ok || bad "kept version files: $(ls tmp)"
 q c.db "SELECT l.line, r.target, r.status, r.cycles_per_src_iter, r.whole_iter_millicycles
         FROM mca_results r JOIN loops l ON l.id = r.loop_id ORDER BY 1, 2" >warm.txt
 cmp -s cold.txt warm.txt && [ -s warm.txt ] && ok || bad "warm results differ"

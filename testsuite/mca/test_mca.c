@@ -1,6 +1,6 @@
 /*
  * test_mca.c -- unit tests of analysis/mca.c on hand-written inputs: the
- * JSON reader, the figures read from llvm-mca's JSON, the assembly ->
+ * figures read from llvm-mca's JSON (plugin/mcarun.c, through SQLite), the assembly ->
  * source loop mapping with its llvm-mca bodies, and whole-iteration costs.
  * Expected values are worked out by hand from the inputs below.
  */
@@ -9,32 +9,7 @@
 
 #include "check.h"
 #include "mca.h"
-
-static void test_json(void)
-{
-    char err[128];
-    mj_value *v;
-    CHECK_INT(mj_parse("{\"a\": [1, 2.5, -3e2], \"b\": {\"c\": \"x\\\"\\u00e9\\n\"},"
-                       " \"t\": true, \"n\": null}", &v, err, sizeof err), 0);
-    const mj_value *a = mj_get(v, "a");
-    CHECK(a && a->type == MJ_ARR && a->n == 3);
-    CHECK(a && a->items[1].num == 2.5 && a->items[2].num == -300);
-    const mj_value *c = mj_get(mj_get(v, "b"), "c");
-    CHECK_STR(c ? c->str : NULL, "x\"\xc3\xa9\n");
-    CHECK(mj_get(v, "t")->type == MJ_BOOL && mj_get(v, "t")->num == 1);
-    CHECK(mj_get(v, "n")->type == MJ_NULL);
-    CHECK(mj_get(v, "zz") == NULL);
-    CHECK(mj_num(v, "a", 7) == 7);          /* not a number: the default */
-    mj_free(v);
-
-    CHECK_INT(mj_parse("{\"a\":}", &v, err, sizeof err), -1);
-    CHECK_STR(err, "json: unexpected character at offset 5");
-    CHECK_INT(mj_parse("[1,]", &v, err, sizeof err), -1);
-    CHECK_INT(mj_parse("{} x", &v, err, sizeof err), -1);
-    CHECK_STR(err, "json: trailing text at offset 3");
-    CHECK_INT(mj_parse("\"abc", &v, err, sizeof err), -1);
-    CHECK(v == NULL);
-}
+#include "mcarun.h"
 
 static void test_figures(void)
 {
@@ -50,14 +25,48 @@ static void test_figures(void)
         "\"TargetInfo\":{\"CPUName\":\"x\",\"Resources\":[\"P0\",\"P1\",\"P2\"]}}";
     mca_figures f;
     char err[128];
-    CHECK_INT(mca_parse_json(json, &f, err, sizeof err), 0);
+    CHECK_INT(mcr_parse_json(json, 0, &f, err, sizeof err), 0);
     CHECK(f.cycles_per_iter == 2.67);
     CHECK(f.block_rthroughput == 2.5);
     CHECK(f.ipc == 4.5);
     CHECK(f.uops_per_iter == 15);
     CHECK_STR(f.resource, "P1");
     CHECK(f.resource_cycles == 1.5);
-    CHECK_INT(mca_parse_json("{\"CodeRegions\":[]}", &f, err, sizeof err), -1);
+    CHECK_INT(mcr_parse_json("{\"CodeRegions\":[]}", 0, &f, err, sizeof err), -1);
+    CHECK_STR(err, "llvm-mca output has no summary view");
+    CHECK_INT(mcr_parse_json("{\"CodeRegions\":[{\"SummaryView\":}]}", 0, &f, err, sizeof err), -1);
+    CHECK_STR(err, "llvm-mca output is not valid JSON");
+    CHECK_INT(mcr_parse_json("", 0, &f, err, sizeof err), -1);
+    CHECK_STR(err, "llvm-mca output is not valid JSON");
+    /* Iterations not a number: no summary; a tie between P0 and P2 goes to
+     * P0; index 7 names no resource and a string usage counts nothing. */
+    CHECK_INT(mcr_parse_json("{\"CodeRegions\":[{\"SummaryView\":{\"Iterations\":\"100\","
+                             "\"TotalCycles\":5}}]}", 0, &f, err, sizeof err), -1);
+    const char *tie =
+        "{\"CodeRegions\":[{\"SummaryView\":{\"Iterations\":4,\"TotalCycles\":10},"
+        "\"ResourcePressureView\":{\"ResourcePressureInfo\":["
+        "{\"ResourceIndex\":2,\"ResourceUsage\":2},{\"ResourceIndex\":7,\"ResourceUsage\":9},"
+        "{\"ResourceIndex\":1,\"ResourceUsage\":\"9\"},{\"ResourceIndex\":0,\"ResourceUsage\":2}]}}],"
+        "\"TargetInfo\":{\"Resources\":[\"P0\",\"P1\",\"P\\u00e9\"]}}";
+    CHECK_INT(mcr_parse_json(tie, 0, &f, err, sizeof err), 0);
+    CHECK(f.cycles_per_iter == 2.5);
+    CHECK(f.ipc == 0 && f.block_rthroughput == 0 && f.uops_per_iter == 0);
+    CHECK_STR(f.resource, "P0");
+    CHECK(f.resource_cycles == 2);
+    /* several code regions (a batch): each read by its index */
+    const char *two =
+        "{\"CodeRegions\":[{\"Name\":\"b0\",\"SummaryView\":{\"Iterations\":100,\"TotalCycles\":304}},"
+        "{\"Name\":\"b3\",\"SummaryView\":{\"Iterations\":100,\"TotalCycles\":55,\"IPC\":1.75},"
+        "\"ResourcePressureView\":{\"ResourcePressureInfo\":[{\"ResourceIndex\":1,\"ResourceUsage\":0.5}]}}],"
+        "\"TargetInfo\":{\"Resources\":[\"P0\",\"P1\"]}}";
+    CHECK_INT(mcr_parse_json(two, 1, &f, err, sizeof err), 0);
+    CHECK(f.cycles_per_iter == 0.55);
+    CHECK(f.ipc == 1.75);
+    CHECK_STR(f.resource, "P1");
+    CHECK_INT(mcr_parse_json(two, 0, &f, err, sizeof err), 0);
+    CHECK(f.cycles_per_iter == 3.04);
+    CHECK_STR(f.resource, "");
+    CHECK_INT(mcr_parse_json(two, 2, &f, err, sizeof err), -1);
     CHECK_STR(err, "llvm-mca output has no summary view");
 }
 
@@ -187,7 +196,6 @@ static void test_mapping(void)
 
 int main(void)
 {
-    test_json();
     test_figures();
     test_mapping();
     return check_summary();

@@ -1,0 +1,328 @@
+/*
+ * util.c -- keel's utility layer (util.h): string buffer, growable arrays,
+ * processes through posix_spawnp, temporary files under $TMPDIR, whole-file
+ * reads and writes, and the one message printer.
+ */
+#define _DEFAULT_SOURCE     /* mkstemps */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* ---- string buffer ---- */
+
+void ku_buf_putn(ku_buf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            free(b->s);
+            b->s = NULL;
+            b->len = b->cap = 0;
+            b->oom = 1;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void ku_buf_put(ku_buf *b, const char *s)
+{
+    ku_buf_putn(b, s, strlen(s));
+}
+
+void ku_buf_putc(ku_buf *b, char c)
+{
+    ku_buf_putn(b, &c, 1);
+}
+
+void ku_buf_printf(ku_buf *b, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        ku_buf_free(b);
+        b->oom = 1;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        ku_buf_putn(b, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        ku_buf_free(b);
+        b->oom = 1;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    ku_buf_putn(b, big, (size_t)n);
+    free(big);
+}
+
+char *ku_buf_take(ku_buf *b)
+{
+    char *s = b->oom ? NULL : b->s ? b->s : calloc(1, 1);
+    memset(b, 0, sizeof *b);
+    return s;
+}
+
+void ku_buf_free(ku_buf *b)
+{
+    free(b->s);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- growable arrays ---- */
+
+/* Slots allocated for a count n grown by ku_push alone: 0, then 4, then
+ * the next power of two. */
+static size_t slots(size_t n)
+{
+    if (n == 0)
+        return 0;
+    size_t c = 4;
+    while (c < n)
+        c *= 2;
+    return c;
+}
+
+void *ku_push(void *arr, int *n, size_t size)
+{
+    if (*n < 0 || *n == INT32_MAX)
+        return NULL;
+    size_t have = slots((size_t)*n), need = (size_t)*n + 1;
+    char *p;
+    memcpy(&p, arr, sizeof p);
+    if (have < need) {
+        size_t want = slots(need);
+        if (want > SIZE_MAX / size)
+            return NULL;
+        char *q = realloc(p, want * size);
+        if (!q)
+            return NULL;
+        p = q;
+        memcpy(arr, &p, sizeof p);
+    }
+    char *e = p + (size_t)*n * size;
+    memset(e, 0, size);
+    (*n)++;
+    return e;
+}
+
+int ku_push_ptr(void *arr, int *n, const void *s)
+{
+    const void **slot = ku_push(arr, n, sizeof *slot);
+    if (!slot)
+        return -1;
+    *slot = s;
+    if (!ku_push(arr, n, sizeof *slot)) {   /* the NULL terminator */
+        (*n)--;
+        return -1;
+    }
+    (*n)--;
+    return 0;
+}
+
+/* ---- processes ---- */
+
+int ku_spawn(char *const *argv, const ku_io *io, pid_t *pid)
+{
+    posix_spawn_file_actions_t fa;
+    int rc = posix_spawn_file_actions_init(&fa);
+    if (rc)
+        return rc;
+    if (io && io->in)
+        rc = posix_spawn_file_actions_addopen(&fa, 0, io->in, O_RDONLY, 0);
+    if (!rc && io && io->out)
+        rc = posix_spawn_file_actions_addopen(&fa, 1, io->out, O_WRONLY | O_CREAT | O_TRUNC,
+                                              0600);
+    if (!rc && io && io->err)
+        rc = posix_spawn_file_actions_addopen(&fa, 2, io->err, O_WRONLY | O_CREAT | O_TRUNC,
+                                              0600);
+    else if (!rc && io && io->err_fd >= 0 && io->err_fd != 2)
+        rc = posix_spawn_file_actions_adddup2(&fa, io->err_fd, 2);
+    if (!rc) {
+        fflush(NULL);
+        rc = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    return rc;
+}
+
+/* One convention for every child: exit status, or 128 + signal. */
+static int decode(int st)
+{
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    if (WIFSIGNALED(st))
+        return 128 + WTERMSIG(st);
+    return -1;
+}
+
+int ku_wait(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return decode(st);
+}
+
+int ku_poll(pid_t pid, int *status)
+{
+    int st;
+    pid_t w;
+    while ((w = waitpid(pid, &st, WNOHANG)) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (w == 0)
+        return 0;
+    *status = decode(st);
+    return 1;
+}
+
+void ku_status_text(int status, char *out, size_t n)
+{
+    if (status < 0)
+        snprintf(out, n, "no exit status");
+    else if (status > 128 && status < 128 + 65)
+        snprintf(out, n, "killed by signal %d (%s)", status - 128, strsignal(status - 128));
+    else
+        snprintf(out, n, "exit status %d", status);
+}
+
+/* ---- temporary files ---- */
+
+const char *ku_tmpdir(void)
+{
+    const char *t = getenv("TMPDIR");
+    struct stat st;
+    if (t && t[0] == '/' && strlen(t) < 400 && stat(t, &st) == 0 && S_ISDIR(st.st_mode))
+        return t;
+    return "/tmp";
+}
+
+int ku_mkstemp(char *path, size_t n, const char *dir, const char *prefix, const char *suffix)
+{
+    int k = snprintf(path, n, "%s/%sXXXXXX%s", dir ? dir : ku_tmpdir(), prefix, suffix);
+    if (k < 0 || (size_t)k >= n) {
+        if (n)
+            path[0] = '\0';
+        return -1;
+    }
+    int fd = mkstemps(path, (int)strlen(suffix));
+    if (fd < 0)
+        path[0] = '\0';
+    return fd;
+}
+
+int ku_mkdtemp(char *path, size_t n, const char *prefix)
+{
+    int k = snprintf(path, n, "%s/%sXXXXXX", ku_tmpdir(), prefix);
+    if (k < 0 || (size_t)k >= n || !mkdtemp(path)) {
+        if (n)
+            path[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- files ---- */
+
+char *ku_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    ku_buf b = {0};
+    char chunk[8192];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
+        ku_buf_putn(&b, chunk, k);
+    int bad = ferror(f);
+    fclose(f);
+    size_t n = b.len;
+    char *s = ku_buf_take(&b);
+    if (bad) {
+        free(s);
+        return NULL;
+    }
+    if (s && len)
+        *len = n;
+    return s;
+}
+
+int ku_write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(text, 1, len, f);
+    return fclose(f) == 0 && w == len ? 0 : -1;
+}
+
+/* ---- messages ---- */
+
+int ku_quiet;
+
+void ku_vmsg(const char *prog, const char *kind, const char *fmt, va_list ap)
+{
+    if (ku_quiet && strcmp(kind, "warning") == 0)
+        return;
+    /* one write, so that lines of concurrent processes do not interleave */
+    char line[2048];
+    int k = snprintf(line, sizeof line, "%s: %s: ", prog, kind);
+    if (k < 0 || (size_t)k >= sizeof line)
+        k = 0;
+    int m = vsnprintf(line + k, sizeof line - (size_t)k - 1, fmt, ap);
+    size_t len = m < 0 ? (size_t)k : (size_t)k + (size_t)m;
+    if (len > sizeof line - 2)
+        len = sizeof line - 2;
+    line[len++] = '\n';
+    fwrite(line, 1, len, stderr);
+}
+
+void ku_msg(const char *prog, const char *kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ku_vmsg(prog, kind, fmt, ap);
+    va_end(ap);
+}
+
+int ku_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}

@@ -1,0 +1,107 @@
+/*
+ * util.h -- keel's small utility layer (libc and POSIX only).
+ *
+ * One of each thing every part of keel needs, so that no module carries its
+ * own copy:
+ *
+ *   ku_buf      a growing NUL-terminated string buffer; an allocation
+ *               failure is sticky (b->oom) and every later append is a
+ *               no-op, so a caller checks once at the end;
+ *   ku_push     append one zeroed element to a growable array known only by
+ *               its pointer and int count (capacity doubles at powers of
+ *               two, so no capacity field is needed);
+ *   ku_spawn    start a program with posix_spawnp, its stdin/stdout/stderr
+ *               redirected to files or a descriptor; ku_wait: the exit
+ *               status, 128 + N for a child killed by signal N (the shell's
+ *               convention), -1 when it cannot be waited for;
+ *   ku_tmpdir   $TMPDIR when set to an absolute folder, else /tmp;
+ *               ku_mkstemp / ku_mkdtemp create files and folders there;
+ *   ku_read_file / ku_write_file   whole files;
+ *   ku_msg      the one warning/error printer ("prog: warning: ...");
+ *               ku_fail: format a message into a caller's buffer, return -1
+ *               (errors are values).  Both are format-checked.
+ *
+ * Nothing here exits or aborts; every failure is a return value.
+ */
+#ifndef KEEL_UTIL_H
+#define KEEL_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define KU_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* ---- string buffer ---- */
+typedef struct {
+    char *s;          /* NUL-terminated text, NULL while empty */
+    size_t len, cap;
+    int oom;          /* an append failed; s is freed and NULL */
+} ku_buf;
+
+void ku_buf_putn(ku_buf *b, const char *s, size_t n);
+void ku_buf_put(ku_buf *b, const char *s);
+void ku_buf_putc(ku_buf *b, char c);
+void ku_buf_printf(ku_buf *b, const char *fmt, ...) KU_PRINTF(2, 3);
+/* The text (the caller frees it; "" when nothing was appended), or NULL
+ * after an allocation failure; the buffer is reset either way. */
+char *ku_buf_take(ku_buf *b);
+void ku_buf_free(ku_buf *b);
+
+/* ---- growable arrays ----
+ * *arr (a pointer to T*) holds *n elements of `size` bytes, allocated by
+ * ku_push only (or NULL).  Appends one zeroed element, returns it, ++*n;
+ * NULL on allocation failure (the array is unchanged). */
+void *ku_push(void *arr, int *n, size_t size);
+/* The same for a NULL-terminated pointer list (argv style): appends s. */
+int ku_push_ptr(void *arr, int *n, const void *s);
+
+/* ---- processes ---- */
+typedef struct {
+    const char *in;    /* stdin from this file; NULL: inherited */
+    const char *out;   /* stdout to this file (created, truncated); NULL: inherited */
+    const char *err;   /* stderr to this file; NULL: inherited (unless err_fd) */
+    int err_fd;        /* stderr to this descriptor when >= 0 (and err is NULL) */
+} ku_io;
+
+/* Start argv[0] (searched in PATH) with argv; io may be NULL (everything
+ * inherited; set err_fd to -1 when given).  Returns 0 with *pid, or an errno
+ * value (ENOENT for a missing program). */
+int ku_spawn(char *const *argv, const ku_io *io, pid_t *pid);
+/* Wait for pid: its exit status 0..255, 128 + N when signal N killed it,
+ * -1 when it cannot be waited for. */
+int ku_wait(pid_t pid);
+/* Has pid ended?  1 with *status (as ku_wait gives it), 0 while it runs,
+ * -1 when it cannot be waited for. */
+int ku_poll(pid_t pid, int *status);
+/* "exit status 2", "killed by signal 9 (Killed)" for a ku_wait result. */
+void ku_status_text(int status, char *out, size_t n);
+
+/* ---- temporary files ---- */
+/* $TMPDIR when it names an absolute folder (shorter than 400 bytes, so that
+ * paths under it fit KU_TMP_PATH), else "/tmp". */
+#define KU_TMP_PATH 448
+const char *ku_tmpdir(void);
+/* Create DIR/PREFIXXXXXXXSUFFIX (mode 0600; dir NULL: ku_tmpdir()); the path
+ * in path[n].  Returns the open descriptor, or -1 (path is then ""). */
+int ku_mkstemp(char *path, size_t n, const char *dir, const char *prefix, const char *suffix);
+/* Create the folder ku_tmpdir()/PREFIXXXXXXX; 0 or -1 (path ""). */
+int ku_mkdtemp(char *path, size_t n, const char *prefix);
+
+/* ---- files ---- */
+/* The whole file, malloc'd and NUL-terminated; its length in *len when len
+ * is not NULL.  NULL when it cannot be read. */
+char *ku_read_file(const char *path, size_t *len);
+/* Write len bytes to path (created or truncated).  0, or -1. */
+int ku_write_file(const char *path, const char *text, size_t len);
+
+/* ---- messages ---- */
+/* When set, ku_msg prints no warnings (errors still print). */
+extern int ku_quiet;
+/* "PROG: KIND: message\n" on stderr; kind is "warning", "error", ... */
+void ku_msg(const char *prog, const char *kind, const char *fmt, ...) KU_PRINTF(3, 4);
+void ku_vmsg(const char *prog, const char *kind, const char *fmt, va_list ap) KU_PRINTF(3, 0);
+/* Format into err[errlen] (when err is not NULL) and return -1. */
+int ku_fail(char *err, size_t errlen, const char *fmt, ...) KU_PRINTF(3, 4);
+
+#endif
