@@ -23,32 +23,7 @@ SHORT_N=2 LONG_N=120 DEFAULT_SEED=1602
 . "$(dirname "$0")/lib.sh"
 
 cd "$work" || exit 1
-cat >prog.c <<'C'
-#include <stdio.h>
-#define N 192
-static double a[N][N], b[N][N], c[N][N];
-int main(void)
-{
-    int n = N;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            a[i][j] = (i + j) % 7;
-            b[i][j] = (i * j) % 5;
-        }
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int k = 0; k < n; k++)
-                s += a[i][k] * b[k][j];
-            c[i][j] = s;
-        }
-    double t = 0;
-    for (int i = 0; i < n; i++)
-        t += c[i][i];
-    printf("%.1f\n", t);
-    return 0;
-}
-C
+write_matmul prog.c 192
 clang-19 -O1 prog.c -o ref && ./ref >ref.out || { echo "db-faults: clang-19 build failed"; exit 1; }
 "$KEELCC" --keel-db="$work/base.db" -O1 prog.c -o prog 2>build.err ||
     { echo "db-faults: keelcc build failed: $(cat build.err)"; exit 1; }

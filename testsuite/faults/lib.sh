@@ -53,3 +53,34 @@ summary() {
     echo "$1: tried $tried  held $held  failed $failed  (seed $SEED)"
     [ "$failed" -eq 0 ]
 }
+
+# write_matmul FILE N: the instrumented matrix product both the database
+# and the runtime campaigns build (N x N doubles; prints the trace of A*B).
+write_matmul() {
+    sed "s/@N@/$2/" >"$1" <<'C'
+#include <stdio.h>
+#define N @N@
+static double a[N][N], b[N][N], c[N][N];
+int main(void)
+{
+    int n = N;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            a[i][j] = (i + j) % 7;
+            b[i][j] = (i * j) % 5;
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int k = 0; k < n; k++)
+                s += a[i][k] * b[k][j];
+            c[i][j] = s;
+        }
+    double t = 0;
+    for (int i = 0; i < n; i++)
+        t += c[i][i];
+    printf("%.1f\n", t);
+    return 0;
+}
+C
+}

@@ -19,32 +19,7 @@ SHORT_N=10 LONG_N=300 DEFAULT_SEED=1604
 . "$(dirname "$0")/lib.sh"
 
 cd "$work" || exit 1
-cat >mm.c <<'C'
-#include <stdio.h>
-#define N 160
-static double a[N][N], b[N][N], c[N][N];
-int main(void)
-{
-    int n = N;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            a[i][j] = (i + j) % 7;
-            b[i][j] = (i * j) % 5;
-        }
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int k = 0; k < n; k++)
-                s += a[i][k] * b[k][j];
-            c[i][j] = s;
-        }
-    double t = 0;
-    for (int i = 0; i < n; i++)
-        t += c[i][i];
-    printf("%.1f\n", t);
-    return 0;
-}
-C
+write_matmul mm.c 160
 cat >fd.c <<'C'
 #include <fcntl.h>
 #include <stdio.h>
