@@ -843,6 +843,12 @@ static int private_array(const ctx_t *c, int L, const ref_t *x)
     return 1;
 }
 
+/* A yes/no answer kept in cache[i] (0 not yet known, 1 no, 2 yes; cache
+ * NULL: none).  The answer is a macro argument's value here, so the caller
+ * passes the call itself; it is evaluated only when cache[i] is 0. */
+#define memo(cache, i, answer) \
+    ((cache) ? ((cache)[i] ? (cache)[i] == 2 : ((cache)[i] = 1 + !!(answer)) == 2) : !!(answer))
+
 static void verdict(const ctx_t *c, int L, par_loop *out)
 {
     const ir_tu *tu = c->tu;
@@ -897,12 +903,6 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
      * 1 no, 2 yes.  Asking them per pair made a d-deep nest cost O(d^4). */
     signed char *taint = calloc((size_t)c->nrefs + 1, 2);
     signed char *priv = taint ? taint + c->nrefs + 1 : NULL;
-#define REF_TAINTED(i) (taint ? (taint[i] ? taint[i] == 2 \
-                                 : (taint[i] = 1 + tainted(tu, L, c->refs[i].a)) == 2) \
-                              : tainted(tu, L, c->refs[i].a))
-#define REF_PRIVATE(i) (priv ? (priv[i] ? priv[i] == 2 \
-                                : (priv[i] = 1 + private_array(c, L, &c->refs[i])) == 2) \
-                             : private_array(c, L, &c->refs[i]))
     for (int p = 0; p < c->nrefs && !seq[0]; p++) {
         const ref_t *a = &c->refs[p];
         if (!ir_loop_within(tu, a->loop, L))
@@ -912,7 +912,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             if (!ir_loop_within(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
                 || !(a->a->is_write || b->a->is_write))
                 continue;
-            if (REF_PRIVATE(p))
+            if (memo(priv, p, private_array(c, L, a)))
                 continue;
             if (++pairs > MAX_PAIRS_PER_LOOP) {
                 snprintf(unk, sizeof unk, "more than %d access pairs to test: not tested further",
@@ -921,7 +921,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                 break;
             }
             ip_dep d;
-            if (REF_TAINTED(p) || REF_TAINTED(q)) {
+            if (memo(taint, p, tainted(tu, L, a->a)) || memo(taint, q, tainted(tu, L, b->a))) {
                 memset(&d, 0, sizeof d);
                 d.kind = IP_UNKNOWN;
                 snprintf(d.test, sizeof d.test, "changed in the loop");
@@ -971,8 +971,6 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             (void)len;     /* a long reason is cut, which is fine */
         }
     }
-#undef REF_TAINTED
-#undef REF_PRIVATE
     free(taint);
     char sc[512] = "";
     int s = seq[0] ? 0 : scalars(c, L, sc, sizeof sc);
