@@ -277,6 +277,9 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     printf("  GPU latency chain      %.6g dependent memory rounds per work item, %.6g cycles "
            "(DRAM %.0f, L2 hit %.0f, L1 hit %.0f)\n", in->gpu_chain, in->gpu_lat_cycles,
            gpu->mem_lat, gpu->l2_lat, gpu->l1_lat);
+    if (cpu->tlb_entries > 0 && cpu->page > 0)
+        printf("  TLB misses             %.6g per step (%.0f-byte pages, %.0f entries)\n",
+               in->tlb_misses, cpu->page, cpu->tlb_entries);
     if (in->steps > 1 || in->kernels > 1)
         printf("  region                 %.0f steps x %.0f kernels, data resident "
                "(transfers once)\n", in->steps, in->kernels);
@@ -294,6 +297,8 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
     printf("  Schedule_c             %.0f cycles\n", e->schedule_c);
     printf("  Loop_overhead_c        %.0f cycles (%.0f x chunk)\n", e->loop_overhead_c,
            cpu->loop_overhead);
+    printf("  Tlb_c                  %.6g cycles (%s)\n", e->tlb_c,
+           cpu->tlb_miss_cycles > 0 ? "chunk's TLB misses x miss cycles" : "no TLB figures");
     printf("  Loop_chunk_c           %.6g cycles\n", e->loop_chunk_c);
     printf("  Parallel_for_c         %.6g cycles\n", e->parallel_for_c);
     printf("  Join_c                 %.0f cycles\n", e->join_c);

@@ -766,6 +766,7 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     double *gpu_it = malloc(sizeof *gpu_it * (size_t)nl);
     double *kitems = calloc((size_t)nl, sizeof *kitems);
     double *wset = calloc((size_t)nl, sizeof *wset);
+    double *wset_pg = calloc((size_t)nl, sizeof *wset_pg);
     int *kr = malloc(sizeof *kr * (size_t)nl);
     int *has_mem = calloc((size_t)nl, sizeof *has_mem);
     double *round_lat = calloc((size_t)nl, sizeof *round_lat);
@@ -776,7 +777,7 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     int rc = -1;
 
     memset(out, 0, sizeof *out);
-    if (!ivals || !trip || !cpu_it || !gpu_it || !kitems || !wset || !kr || !has_mem ||
+    if (!ivals || !trip || !cpu_it || !gpu_it || !kitems || !wset || !wset_pg || !kr || !has_mem ||
         !round_lat || !lin ||
         !sw || !arr_bytes) {
         snprintf(err, errlen, "out of memory");
@@ -882,10 +883,17 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     int cores = cpu->cores > 0 ? cpu->cores : 1, cu = t < cores ? t : cores;
     double share = ceil((double)t / cu), line = cpu->line > 0 ? cpu->line : 64;
     double cap = (cpu->l2 + cpu->l3 / cores) / share;
+    /* the TLB: the same model at page granule, the reach a thread has of
+     * its core's TLB (entries x page / SMT share) in place of the cache */
+    double page = cpu->page, reach = cpu->tlb_entries * cpu->page / share;
+    int tlb = page > 0 && cpu->tlb_entries > 0;
     for (int a = 0; a < na; a++) {
         int li = f->stmts[f->accs[a].stmt].loop;
-        for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent)
+        for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent) {
             wset[q] += ch < 0 ? line : footprint_bytes(f, a, &c, trip, lin, ch, line);
+            if (tlb)
+                wset_pg[q] += ch < 0 ? page : footprint_bytes(f, a, &c, trip, lin, ch, page);
+        }
     }
     double sector = gpu->sector > 0 ? gpu->sector : 32, gpu_sum = 0, gpu_minfp = 0;
     for (int a = 0; a < na; a++) {
@@ -930,6 +938,29 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
         if (bytes > arr_bytes[a])
             arr_bytes[a] = bytes;
 
+        /* TLB misses (Liao-Chapman's Cache_c, model.c): pages touched,
+         * going out loop by loop as for the lines below, reused while one
+         * iteration's pages fit the reach; one count per (array, loop,
+         * strides), a write to the page just read being a hit */
+        if (tlb) {
+            int seen = 0;
+            for (int b = 0; b < a && !seen; b++) {
+                const fl_acc *o = &f->accs[b];
+                if (f->stmts[o->stmt].loop != li || strcmp(o->array, ac->array))
+                    continue;
+                seen = 1;
+                for (int q = 0; q < nl && seen; q++)
+                    seen = lin[b * nl + q] == lin[a * nl + q];
+            }
+            double P = page;
+            for (int q = li; q >= 0 && !seen; q = f->loops[q].parent) {
+                double rep = trip[q] * P;
+                P = wset_pg[q] <= reach ? fmin(rep, footprint_bytes(f, a, &c, trip, lin, q, page))
+                                        : rep;
+            }
+            if (!seen)
+                out->tlb_misses += P / page / (out->steps > 0 ? out->steps : 1);
+        }
         /* one stream per (array, loop, strides): a stencil's neighbours and
          * repeated reads share their lines */
         int dup = 0;
@@ -1044,7 +1075,7 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     }
     if (!isfinite(out->cycles_per_iter) || !isfinite(out->work_items) ||
         !isfinite(out->bytes_in + out->bytes_out) || !isfinite(out->comp_insts) ||
-        !isfinite(out->cpu_bytes) || !isfinite(out->gpu_bytes)) {
+        !isfinite(out->cpu_bytes) || !isfinite(out->gpu_bytes) || !isfinite(out->tlb_misses)) {
         snprintf(err, errlen, "a model term overflows");
         goto done;
     }
@@ -1056,6 +1087,7 @@ done:
     free(gpu_it);
     free(kitems);
     free(wset);
+    free(wset_pg);
     free(kr);
     free(has_mem);
     free(round_lat);

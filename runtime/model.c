@@ -83,12 +83,15 @@ double rt_pattern_bw(const rt_profile *cpu, int p, double fp, int cores)
 
 /* chikin Fig. 3 (Liao & Chapman [14]) for one statically scheduled
  * `parallel for` with no ordered, reduction, cache or synchronisation
- * construct inside (their Cache_c is replaced by the roofline bound):
+ * construct inside (the cache part of their Cache_c is replaced by the
+ * roofline bound; its TLB part, Tlb_c, is kept):
  *
  *   Parallel_Region_c = Fork_c + max_i(Thread_i_exe_c) + Join_c
  *   Thread_i_exe_c    = Parallel_for_c
  *   Parallel_for_c    = Schedule_times x (Schedule_c + Loop_chunk_c)
- *   Loop_chunk_c      = Machine_c_per_iter x Chunk_size + Loop_overhead_c
+ *   Loop_chunk_c      = Machine_c_per_iter x Chunk_size + Tlb_c + Loop_overhead_c
+ *   Tlb_c             = TLB misses / iters x Chunk_size x TLB miss penalty
+ *                                                 (Table II: 1024 entries, 14 cycles)
  *   Loop_overhead_c   = Loop_overhead_per_iter x Chunk_size        (Table II: 4)
  *
  * static schedule: Chunk_size = ceil(iters / threads), Schedule_times = 1
@@ -121,7 +124,15 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     out->join_c = in->host_sequential ? 0 : cpu->join_cycles * kernels;
     out->schedule_c = in->host_sequential ? 0 : cpu->sched_cycles * kernels;
     out->loop_overhead_c = cpu->loop_overhead * out->chunk;
-    out->loop_chunk_c = (in->cycles_per_iter * out->chunk + out->loop_overhead_c) * out->smt_share;
+    /* Cache_c of Loop_chunk_c (chikin Fig. 3), its TLB part: the traffic
+     * model's TLB misses (facts.c, page granule) spread over the parallel
+     * iterations, one chunk's share times the miss penalty (chikin Table
+     * II: 1024 entries, 14 cycles on POWER9); the cache part is the memory
+     * term below. */
+    out->tlb_c = iters > 0 && cpu->tlb_miss_cycles > 0
+                     ? in->tlb_misses / iters * out->chunk * cpu->tlb_miss_cycles : 0;
+    out->loop_chunk_c = (in->cycles_per_iter * out->chunk + out->tlb_c + out->loop_overhead_c) *
+                        out->smt_share;
     out->parallel_for_c = out->schedule_times * (out->schedule_c + out->loop_chunk_c);
     out->region_c = out->fork_c + out->parallel_for_c + out->join_c;
     out->cpu_compute_s = out->region_c / cpu->freq_hz;

@@ -47,6 +47,9 @@ typedef struct {
     const char *mca_cpu;       /* llvm-mca -mcpu of this CPU ("pwr9"); NULL: any */
     double target_fallback;    /* seconds an OpenMP `target` region costs when the
                                 * offload runtime runs it on the host (0: unknown) */
+    double page;               /* virtual-memory page the TLB maps, bytes (0: unknown) */
+    double tlb_entries;        /* TLB entries of one core (0: no TLB term) */
+    double tlb_miss_cycles;    /* cycles one TLB miss costs (chikin Table II) */
     double peak_flops;         /* flop/s, all cores */
     double fork_cycles;        /* Fork_c: parallel startup */
     double join_cycles;        /* Join_c: synchronisation at the end of the region */
@@ -149,6 +152,9 @@ typedef struct {
     double gpu_bytes;          /* bytes the GPU moves from DRAM: 32-byte sectors per warp */
     double cpu_bytes_pat[RT_PATTERNS];  /* cpu_bytes by the access's pattern along its
                                          * innermost loop (sums to cpu_bytes) */
+    double tlb_misses;         /* TLB misses of the whole launch per step: the traffic
+                                * model counted at page granule, reuse within the TLB's
+                                * reach (0: the host profile has no TLB figures) */
     double gpu_chain;          /* dependent memory rounds of one work item (latency) */
     double gpu_lat_cycles;     /* their latency, cycles: each round's slowest access, a
                                 * DRAM, L2 or L1 latency by the traffic model (0: use
@@ -168,6 +174,7 @@ typedef struct {
     int threads;
     double chunk, schedule_times;
     double fork_c, join_c, schedule_c, loop_overhead_c, loop_chunk_c, parallel_for_c;
+    double tlb_c;              /* Cache_c's TLB part: one chunk's misses x miss cycles */
     double region_c;           /* Parallel_Region_c */
     double cpu_compute_s;      /* region_c / freq */
     double cpu_mem_s;          /* bytes / mem_bw */

@@ -50,6 +50,25 @@ expect_eq "$(sed -n 's/^machines *//p' out.txt)" "host tiny, device nol2" "machi
 expect_eq "$(field 'CPU DRAM traffic')" 8016000 "column walk, 1 MiB cache"
 expect_eq "$(field 'GPU DRAM traffic')" 8016000 "GPU footprint in L2"
 
+# the TLB (Liao-Chapman's Cache_c): tiny with 4 KiB pages and 8 entries
+# (32 KiB reach).  One iteration of j touches 3 pages (fits); one of i
+# touches s[i]'s page and a column of A, 1000 rows of 8000 B: a page each,
+# 4096000 B of pages (does not fit).  s[i] (read and written: one count):
+# one page per i, 1000 misses; A: 1000 per i, 1e6.  1001000 misses; one
+# thread's chunk is all 1000 iterations: Tlb_c = 1001000 x 14 = 14014000
+# cycles.  With 64 KiB pages and 1024 entries everything fits: the pages
+# of A once (8e6 B / 65536 = 122.07) and of s (8000 B: 0.122): 122.192
+sed 's/^name = tiny/name = tlb/' tiny.machine >tlb.machine
+printf 'page = 4 KiB\ntlb_entries = 8\ntlb_miss = 14 cycles\n' >>tlb.machine
+"$BIN/keel" explain t.c:5 --host ./tlb.machine --device ./nol2.machine --threads 1 \
+    --set n=1000 t.db >out.txt 2>err.txt || bad "explain tlb: $(cat err.txt)"
+expect_eq "$(field 'TLB misses')" 1.001e+06 "TLB misses, column walk"
+expect_eq "$(field 'Tlb_c')" 1.4014e+07 "Tlb_c"
+sed 's/^page = 4 KiB/page = 64 KiB/; s/^tlb_entries = 8/tlb_entries = 1024/' tlb.machine >tlb64.machine
+"$BIN/keel" explain t.c:5 --host ./tlb64.machine --device ./nol2.machine --threads 1 \
+    --set n=1000 t.db >out.txt 2>err.txt || bad "explain tlb64: $(cat err.txt)"
+expect_eq "$(field 'TLB misses')" 122.192 "TLB misses within the reach"
+
 # jacobi (t.c:12): a time loop around two parallel sweeps is one region:
 # 100 steps x 2 kernels; the transfer moves A and B once, in and out:
 # 4 x 8 x (n - 2) = 32000000 B for n = 1000002; launches 100 x 2 x 10 us

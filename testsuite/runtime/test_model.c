@@ -159,6 +159,38 @@ static void test_cpu(void)
         rt_cpu_model(fb, 1, &tl, &e);
         NEAR(e.cpu_s, 2 * (121154 / 3e9));
     }
+    /* Liao-Chapman's Cache_c, TLB part (chikin Fig. 3, Table II): 1000
+     * iterations of 100 cycles, 2000 TLB misses in the launch, 14 cycles a
+     * miss, 4 threads on 4 cores at 3 GHz:
+     *   Chunk_size = 250, Tlb_c = 2000 / 1000 x 250 x 14 = 7000 cycles
+     *   Loop_chunk_c = 100 x 250 + 7000 + 4 x 250 = 33000
+     *   Parallel_Region_c = 3000 + 10154 + 33000 + 4000 = 50154 cycles
+     * on 2 cores (SMT share 2) the chunk's cycles run twice: 66000, region
+     * 83154; with no TLB figures the term is 0 */
+    const rt_profile *tl = rt_profile_parse("name = tlbhost\nkind = cpu\nclock = 3 GHz\ncores = 4\n"
+                                            "mem_bw = 1 GB/s\nfork = 3000 cycles\njoin = 4000 cycles\n"
+                                            "schedule = 10154 cycles\nloop_overhead = 4 cycles\n"
+                                            "page = 64 KiB\ntlb_entries = 1024\ntlb_miss = 14 cycles\n",
+                                            "t", err, sizeof err);
+    CHECK(tl != NULL);
+    if (tl) {
+        NEAR(tl->page, 65536);
+        NEAR(tl->tlb_entries, 1024);
+        NEAR(tl->tlb_miss_cycles, 14);
+        rt_launch tm = { .par_iters = 1000, .cycles_per_iter = 100, .tlb_misses = 2000 };
+        rt_cpu_model(tl, 4, &tm, &e);
+        NEAR(e.tlb_c, 7000);
+        NEAR(e.loop_chunk_c, 33000);
+        NEAR(e.region_c, 50154);
+        rt_cpu_model(tl, 8, &tm, &e);     /* 8 threads on 4 cores: chunk 125, share 2 */
+        NEAR(e.tlb_c, 3500);
+        NEAR(e.loop_chunk_c, (100 * 125 + 3500 + 4 * 125) * 2);
+        rt_cpu_model(host, 4, &tm, &e);   /* no TLB figures */
+        NEAR(e.tlb_c, 0);
+    }
+    NEAR(rt_profile_find("power9")->tlb_entries, 1024);   /* chikin Table II */
+    NEAR(rt_profile_find("power9")->tlb_miss_cycles, 14);
+    NEAR(rt_profile_find("power9")->page, 65536);
     /* No OpenMP pragma: the host runs the nest as compiled, one thread and
      * no parallel region, whatever threads are asked for.  gemm's init nest
      * at MINI: 20 iterations of 675 cycles:
@@ -413,6 +445,9 @@ static void test_profile_text(void)
         NEAR(r->gpu_l2, b->gpu_l2);
         NEAR(r->launch_s, b->launch_s);
         NEAR(r->mem_lat, b->mem_lat);
+        NEAR(r->page, b->page);
+        NEAR(r->tlb_entries, b->tlb_entries);
+        NEAR(r->tlb_miss_cycles, b->tlb_miss_cycles);
         CHECK_INT(r->cores, b->cores);
         CHECK_INT(r->sms, b->sms);
         CHECK_INT(r->schedulers, b->schedulers);
