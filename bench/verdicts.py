@@ -2,7 +2,8 @@
 """verdicts.py -- how good are keel's CPU/GPU verdicts against measured speedups?
 
 Builds the project's omp-target inputs (polybench-inputs/omp-target) with keelcc
-into a scratch database, then asks `keel explain` for every kernel of
+into a scratch database per size, the arrays of that size (the LARGE extents of a
+staged copy of the headers set to SIZE; Table I's arrays are SIZE x SIZE), then asks `keel explain` for every kernel of
 bench/chikin-kernels.tsv under every platform group of bench/chikin-table1.tsv
 (the 200 speedups of Chikin et al., Table I: POWER8/POWER9 hosts x K80/V100,
 4/160 threads, SIZE 1100/9600) and prints, per group and in total:
@@ -29,6 +30,7 @@ import argparse
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -66,8 +68,40 @@ def nest_lines(path):
     return out
 
 
-def build_db(keelcc, db, mcpu):
+def stage_inputs(dest, size, dims3):
+    """A copy of polybench-inputs under dest whose LARGE dataset (the default)
+    has every extent equal to `size` (round(size^(2/3)) in the 3-D inputs of
+    dims3), so that the arrays are SIZE x SIZE as in Table I's runs, not the
+    header's LARGE extents with only the loop bounds at SIZE.  Only the
+    numbers of the LARGE block's #defines change; the kernels are untouched."""
     base = os.path.join(ROOT, "polybench-inputs")
+    shutil.copytree(os.path.join(base, "utilities"), os.path.join(dest, "utilities"))
+    for d in sorted(os.listdir(os.path.join(base, "omp-target"))):
+        src = os.path.join(base, "omp-target", d)
+        out = os.path.join(dest, "omp-target", d)
+        shutil.copytree(src, out)
+        n = int(round(size ** (2.0 / 3.0))) if d in dims3 else size
+        for h in os.listdir(out):
+            if not h.endswith(".h"):
+                continue
+            lines, cur = [], None
+            with open(os.path.join(out, h)) as f:
+                for line in f:
+                    m = re.match(r"#\s*(?:if|elif)\s+defined\((\w+)_DATASET\)", line)
+                    if m:
+                        cur = m.group(1)
+                    elif re.match(r"#\s*(else|endif)", line):
+                        cur = None
+                    elif cur == "LARGE":
+                        line = re.sub(r"^(#\s*define\s+\w+\s+)\d+\s*$", r"\g<1>%d\n" % n, line)
+                    lines.append(line)
+            with open(os.path.join(out, h), "w") as f:
+                f.writelines(lines)
+    return dest
+
+
+def build_db(keelcc, db, mcpu, base=None):
+    base = base or os.path.join(ROOT, "polybench-inputs")
     util = os.path.join(base, "utilities")
     for d in sorted(os.listdir(os.path.join(base, "omp-target"))):
         for c in sorted(os.listdir(os.path.join(base, "omp-target", d))):
@@ -301,12 +335,17 @@ def main():
                 todo.append((g, col, int(r["size"]), int(r["threads"]), r["host"],
                              r["device"], float(r[col])))
 
+    # one database per size, its arrays of that size (stage_inputs); --db: one
+    # database for every size, its arrays as compiled
     tmp = None
-    db = a.db
-    if not db:
+    dbs = {}
+    if not a.db:
         tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
-        db = os.path.join(tmp, "keel.db")
-        build_db(a.keelcc, db, a.mcpu)
+        dims3 = set(k["file"].split("/")[0] for k in kernels if k["dims"] == "3")
+        for size in sorted(set(t[2] for t in todo)):
+            base = stage_inputs(os.path.join(tmp, "in%d" % size), size, dims3)
+            dbs[size] = os.path.join(tmp, "keel%d.db" % size)
+            build_db(a.keelcc, dbs[size], a.mcpu, base)
 
     cells = []
     for g, kern, size, thr, host, dev, meas in todo:
@@ -314,6 +353,7 @@ def main():
             print("no input for %s: skipped" % kern, file=sys.stderr)
             continue
         loc, dims = kmap[kern]
+        db = a.db or dbs[size]
         pred, gpu, _ = explain(a.keel, db, loc, size, dims, thr, host, dev)
         cells.append(dict(group=g, kern=kern, pred=pred, gpu=gpu, meas=meas))
         if a.cells:
@@ -323,9 +363,7 @@ def main():
 
     report(cells, skipped, a)
     if tmp:
-        for f in os.listdir(tmp):
-            os.unlink(os.path.join(tmp, f))
-        os.rmdir(tmp)
+        shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":
