@@ -313,10 +313,12 @@ static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const r
                        e->cpu_pat_bw[p] / 1e9);
         printf("\n");
     } else
-        printf("  bandwidth              %.1f GB/s = min(%.1f GB/s, %d cores x %.2f GB/s "
+        printf("  bandwidth              %.1f GB/s = min(%.1f GB/s%s, %d cores x %.2f GB/s "
                "(Little: %.0f lines x %.0f B / %.0f ns))\n",
-               e->cpu_bw / 1e9, cpu->mem_bw / 1e9, e->cores_used, e->core_bw / 1e9, cpu->mlp,
-               cpu->line, cpu->cpu_mem_lat * 1e9);
+               e->cpu_bw / 1e9, e->node_bw / 1e9,
+               cpu->sockets > 1 ? " (one node of the host's: data first touched by one thread)"
+                                : "",
+               e->cores_used, e->core_bw / 1e9, cpu->mlp, cpu->line, cpu->cpu_mem_lat * 1e9);
     t("memory time", e->cpu_mem_s);
     if (in->omp_target && e->fallback_s > 0)
         t("target host fallback", e->fallback_s);

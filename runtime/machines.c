@@ -73,7 +73,7 @@ static const char *const builtin_text[] = {
     "source = POWER9 user manual (128-byte lines, 512 KiB L2 and 10 MiB L3 per core pair)\n"
     "source = estimates: sustained 200 GB/s (~60% of 340 GB/s peak), DRAM latency 100 ns, "
     "16 outstanding misses per core (POWER8 UM load-miss queue), 8 flop/cycle/core\n"
-    "clock = 3 GHz\ncores = 40\nsmt = 4\nmem_bw = 200 GB/s\nline = 128 B\n"
+    "clock = 3 GHz\ncores = 40\nsmt = 4\nsockets = 2\nmem_bw = 200 GB/s\nline = 128 B\n"
     "l2 = 256 KiB\nl3 = 200 MiB\nmem_latency = 100 ns\nmlp = 16\npeak_flops = 960 Gflop/s\n"
     "source = chikin Table II (TLB: 1024 entries, 14-cycle miss); RHEL 7 ppc64le base pages "
     "of 64 KiB (the paper's RHEL Server 7.3)\n"
@@ -87,7 +87,7 @@ static const char *const builtin_text[] = {
     "16-entry load-miss queue)\n"
     "source = estimates: sustained 150 GB/s, DRAM latency 110 ns (Centaur buffer), "
     "8 flop/cycle/core; overheads chikin Table II reused\n"
-    "clock = 3 GHz\ncores = 20\nsmt = 8\nmem_bw = 150 GB/s\nline = 128 B\n"
+    "clock = 3 GHz\ncores = 20\nsmt = 8\nsockets = 2\nmem_bw = 150 GB/s\nline = 128 B\n"
     "l2 = 512 KiB\nl3 = 160 MiB\nmem_latency = 110 ns\nmlp = 16\npeak_flops = 480 Gflop/s\n"
     "source = estimate: TLB 1024 entries, 14-cycle miss of chikin Table II (POWER9) reused; "
     "64 KiB ppc64le base pages\n"
@@ -355,6 +355,7 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
         struct { const char *k; double *d; int *i; } map[] = {
             { "clock", cpu ? &p->freq_hz : &p->gpu_hz, NULL },
             { "cores", NULL, &p->cores }, { "smt", NULL, &p->smt },
+            { "sockets", NULL, &p->sockets },
             { "mem_bw", cpu ? &p->mem_bw : &p->gpu_bw, NULL },
             { "line", &p->line, NULL },
             { "l2", cpu ? &p->l2 : &p->gpu_l2, NULL }, { "l3", &p->l3, NULL },
@@ -501,6 +502,8 @@ void rt_profile_write(const rt_profile *p, FILE *out)
     if (p->kind == RT_CPU) {
         fprintf(out, "clock = %.17g GHz\ncores = %d\nsmt = %d\nmem_bw = %.17g GB/s\n",
                 p->freq_hz / 1e9, p->cores, p->smt, p->mem_bw / 1e9);
+        if (p->sockets > 1)
+            fprintf(out, "sockets = %d\n", p->sockets);
         put_bytes(out, "line", p->line);
         put_bytes(out, "l2", p->l2);
         put_bytes(out, "l3", p->l3);

@@ -143,7 +143,13 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     double bytes = in->cpu_bytes > 0 ? in->cpu_bytes : in->bytes_in + in->bytes_out;
     out->cpu_bytes = bytes;
     out->core_bw = cpu->mlp > 0 && cpu->cpu_mem_lat > 0 ? cpu->mlp * cpu->line / cpu->cpu_mem_lat : 0;
-    out->cpu_bw = cpu->mem_bw;
+    /* NUMA: Linux places a page on the node of the thread that first
+     * touches it (numa_memory_policy: local allocation by default); data a
+     * program initialised on one thread -- PolyBench's sequential
+     * init_array -- lies in one node's memory, so every thread draws on
+     * that node's controllers: mem_bw / sockets, whatever the threads */
+    out->node_bw = cpu->sockets > 1 ? cpu->mem_bw / cpu->sockets : cpu->mem_bw;
+    out->cpu_bw = out->node_bw;
     if (out->core_bw > 0 && out->core_bw * out->cores_used < out->cpu_bw)
         out->cpu_bw = out->core_bw * out->cores_used;
     out->cpu_mem_s = out->cpu_bw > 0 ? bytes / out->cpu_bw : 0;

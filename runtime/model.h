@@ -39,6 +39,7 @@ typedef struct {
     double freq_hz;            /* core clock */
     int cores;                 /* physical cores (all sockets) */
     int smt;                   /* hardware threads per core (1: no SMT) */
+    int sockets;               /* NUMA nodes mem_bw is spread over (0, 1: one) */
     double mem_bw;             /* sustained memory bandwidth, bytes/s (STREAM triad) */
     double line;               /* cache line, bytes */
     double l2, l3;             /* L2 per core, L3 of the whole host, bytes */
@@ -183,7 +184,8 @@ typedef struct {
     int cores_used;            /* min(threads, cores): SMT threads share a core */
     double smt_share;          /* threads per core: a core runs that many chunks */
     double core_bw;            /* Little's law: mlp x line / latency, bytes/s per core */
-    double cpu_bw;             /* min(mem_bw, cores_used x core_bw) */
+    double cpu_bw;             /* min(mem_bw / sockets, cores_used x core_bw) */
+    double node_bw;            /* mem_bw / sockets: one node's memory holds the data */
     double cpu_bytes;          /* the traffic model's bytes */
     int cpu_bw_calibrated;     /* 1: memory time from the calibrated per-pattern table */
     double cpu_pat_bw[RT_PATTERNS];     /* the table's bandwidth used per pattern */
