@@ -100,7 +100,7 @@ def stage_inputs(dest, size, dims3):
     return dest
 
 
-def build_db(keelcc, db, mcpu, base=None):
+def build_db(keelcc, db, mcpu, base=None, defines=()):
     base = base or os.path.join(ROOT, "polybench-inputs")
     util = os.path.join(base, "utilities")
     for d in sorted(os.listdir(os.path.join(base, "omp-target"))):
@@ -110,7 +110,8 @@ def build_db(keelcc, db, mcpu, base=None):
             src = os.path.join(base, "omp-target", d, c)
             env = dict(os.environ, KEEL_DB=db)
             obj = os.path.join(os.path.dirname(db), c + ".o")
-            subprocess.run([keelcc, "--keel-mcpu=" + mcpu, "-O2", "-fopenmp", "-c", "-I" + util,
+            subprocess.run([keelcc, "--keel-mcpu=" + mcpu, "-O2", "-fopenmp", "-c"] + list(defines) +
+                           ["-I" + util,
                             "-I" + os.path.dirname(src), src, "-o", obj],
                            env=env, check=True, stdout=subprocess.DEVNULL)
 
@@ -202,12 +203,6 @@ def header_sizes(src, dataset):
 
 
 def programs(a, kernels):
-    tmp = None
-    db = a.db
-    if not db:
-        tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
-        db = os.path.join(tmp, "keel.db")
-        build_db(a.keelcc, db, a.mcpu)
     files = {}
     for k in kernels:
         if k["file"] != "-":
@@ -219,6 +214,15 @@ def programs(a, kernels):
             if len(w) < 4 or w[0] == "program":
                 continue
             rows.append((w[0], w[1], float(w[2]), float(w[3])))
+    # one database per dataset, compiled with -D<DATASET>_DATASET so that the
+    # arrays have the extents the measured binaries had (--db: one for all)
+    tmp = None
+    dbs = {}
+    if not a.db:
+        tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
+        for ds in sorted(set(r[1] for r in rows)):
+            dbs[ds] = os.path.join(tmp, "keel-%s.db" % ds)
+            build_db(a.keelcc, dbs[ds], a.mcpu, defines=["-D%s_DATASET" % ds])
     env = dict(os.environ)
     env.pop("KEEL_HOST", None)
     env.pop("KEEL_DEVICE", None)
@@ -230,6 +234,7 @@ def programs(a, kernels):
             continue
         src = os.path.join(ROOT, "polybench-inputs", "omp-target", rel)
         sizes = header_sizes(src, ds)
+        db = a.db or dbs[ds]
         cpu = gpu = 0.0
         for ln in nest_lines(src):
             loc = "omp-target/%s:%d" % (rel, ln)
@@ -253,9 +258,7 @@ def programs(a, kernels):
                 "ok" if (pred > 1) == (cs / gs > 1) else "WRONG"))
     report(cells, 0, a)
     if tmp:
-        for f in os.listdir(tmp):
-            os.unlink(os.path.join(tmp, f))
-        os.rmdir(tmp)
+        shutil.rmtree(tmp)
 
 
 def report(cells, skipped, a):
