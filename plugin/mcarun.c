@@ -60,29 +60,35 @@ static void first_line(const char *path, char *out, size_t n)
 
 /* ---- llvm-mca's JSON, read by SQLite ---------------------------------------- */
 
-/* Is it JSON, with a summary view in its first code region?  Then the
- * summary's figures (SQL NULL for a missing member). */
+/* The queries read one code region: ?1 the JSON text holding it, ?2 the
+ * region's path in it ('$.CodeRegions[N]' in llvm-mca's whole output, '$'
+ * in a region's own text), ?3/?4 the text and path of
+ * TargetInfo.Resources.  A batch's output is split into its regions once
+ * (json_each), so that each region's queries parse that region only. */
+
+/* Is it JSON, with a summary view in the region?  Then the summary's
+ * figures (SQL NULL for a missing member). */
 static const char json_summary_sql[] =
     "SELECT json_valid(?1),"
     "       CASE WHEN json_valid(?1)"
-    "            THEN json_type(?1, '$.CodeRegions[' || ?2 || '].SummaryView') IS 'object' ELSE 0 END";
+    "            THEN json_type(?1, ?2 || '.SummaryView') IS 'object' ELSE 0 END";
 
 static const char json_figures_sql[] =
-    "SELECT json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.Iterations'),"
-    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.TotalCycles'),"
-    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.BlockRThroughput'),"
-    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.IPC'),"
-    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.TotaluOps')";
+    "SELECT json_extract(?1, ?2 || '.SummaryView.Iterations'),"
+    "       json_extract(?1, ?2 || '.SummaryView.TotalCycles'),"
+    "       json_extract(?1, ?2 || '.SummaryView.BlockRThroughput'),"
+    "       json_extract(?1, ?2 || '.SummaryView.IPC'),"
+    "       json_extract(?1, ?2 || '.SummaryView.TotaluOps')";
 
 /* The busiest resource: ResourceUsage summed per ResourceIndex over the
  * block, named by TargetInfo.Resources; ties go to the lower index. */
 static const char json_pressure_sql[] =
     "WITH p AS (SELECT json_extract(value, '$.ResourceIndex') AS ri,"
     "                  json_extract(value, '$.ResourceUsage') AS u"
-    "           FROM json_each(?1, '$.CodeRegions[' || ?2 || '].ResourcePressureView.ResourcePressureInfo')"
+    "           FROM json_each(?1, ?2 || '.ResourcePressureView.ResourcePressureInfo')"
     "           WHERE typeof(json_extract(value, '$.ResourceUsage')) IN ('integer', 'real'))"
     " SELECT r.value, SUM(p.u) AS s"
-    " FROM p JOIN json_each(?1, '$.TargetInfo.Resources') AS r ON r.key = p.ri"
+    " FROM p JOIN json_each(?3, ?4) AS r ON r.key = p.ri"
     " WHERE r.type = 'text'"
     " GROUP BY p.ri HAVING s > 0 ORDER BY s DESC, p.ri LIMIT 1";
 
@@ -93,42 +99,46 @@ static double num_col(sqlite3_stmt *st, int k, double dflt)
     return t == SQLITE_INTEGER || t == SQLITE_FLOAT ? sqlite3_column_double(st, k) : dflt;
 }
 
-/* Run sql with ?1 = json, ?2 = region on db; SQLITE_ROW or SQLITE_DONE with
- * *st (finalized first when set), else -1 with a message. */
-static int json_query(sqlite3 *db, const char *sql, const char *json, int region,
-                      sqlite3_stmt **st, char *err, size_t errlen)
+typedef struct {
+    const char *json, *path;      /* ?1, ?2 */
+    const char *res, *res_path;   /* ?3, ?4 */
+} json_region;
+
+/* Run sql over region r on db; SQLITE_ROW or SQLITE_DONE with *st
+ * (finalized first when set), else -1 with a message. */
+static int json_query(sqlite3 *db, const char *sql, const json_region *r, sqlite3_stmt **st,
+                      char *err, size_t errlen)
 {
     sqlite3_finalize(*st);
     *st = NULL;
     int step = -1;
     if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK
-        && sqlite3_bind_text(*st, 1, json, -1, SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_bind_int(*st, 2, region) == SQLITE_OK)
+        && sqlite3_bind_text(*st, 1, r->json, -1, SQLITE_STATIC) == SQLITE_OK
+        && sqlite3_bind_text(*st, 2, r->path, -1, SQLITE_STATIC) == SQLITE_OK
+        && (sqlite3_bind_parameter_count(*st) < 3
+            || (sqlite3_bind_text(*st, 3, r->res, -1, SQLITE_STATIC) == SQLITE_OK
+                && sqlite3_bind_text(*st, 4, r->res_path, -1, SQLITE_STATIC) == SQLITE_OK)))
         step = sqlite3_step(*st);
     if (step == SQLITE_ROW || step == SQLITE_DONE)
         return step;
     return ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
 }
 
-int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen)
+/* The figures of region r. */
+static int parse_region(sqlite3 *db, const json_region *r, mca_figures *out, char *err,
+                        size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     int rc = -1, step;
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL)
-        != SQLITE_OK) {
-        ku_fail(err, errlen, "json: cannot open an in-memory database");
-        goto done;
-    }
-    if (json_query(db, json_summary_sql, json, region, &st, err, errlen) != SQLITE_ROW)
+    if (json_query(db, json_summary_sql, r, &st, err, errlen) != SQLITE_ROW)
         goto done;
     if (sqlite3_column_int(st, 0) != 1) {
         ku_fail(err, errlen, "llvm-mca output is not valid JSON");
         goto done;
     }
     if (sqlite3_column_int(st, 1) != 1
-        || json_query(db, json_figures_sql, json, region, &st, err, errlen) != SQLITE_ROW
+        || json_query(db, json_figures_sql, r, &st, err, errlen) != SQLITE_ROW
         || num_col(st, 0, 0) <= 0 || num_col(st, 1, -1) < 0) {
         ku_fail(err, errlen, "llvm-mca output has no summary view");
         goto done;
@@ -138,7 +148,7 @@ int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, si
     out->block_rthroughput = num_col(st, 2, 0);
     out->ipc = num_col(st, 3, 0);
     out->uops_per_iter = num_col(st, 4, 0) / iters;
-    if ((step = json_query(db, json_pressure_sql, json, region, &st, err, errlen)) < 0)
+    if ((step = json_query(db, json_pressure_sql, r, &st, err, errlen)) < 0)
         goto done;
     if (step == SQLITE_ROW) {
         snprintf(out->resource, sizeof out->resource, "%s",
@@ -148,6 +158,85 @@ int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, si
     rc = 0;
 done:
     sqlite3_finalize(st);
+    return rc;
+}
+
+static sqlite3 *memory_db(char *err, size_t errlen)
+{
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL)
+        != SQLITE_OK) {
+        sqlite3_close(db);
+        ku_fail(err, errlen, "json: cannot open an in-memory database");
+        return NULL;
+    }
+    return db;
+}
+
+int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3 *db = memory_db(err, errlen);
+    if (!db)
+        return -1;
+    char path[64];
+    snprintf(path, sizeof path, "$.CodeRegions[%d]", region);
+    json_region r = { json, path, json, "$.TargetInfo.Resources" };
+    int rc = parse_region(db, &r, out, err, errlen);
+    sqlite3_close(db);
+    return rc;
+}
+
+int mcr_parse_json_all(const char *json, int nregions, mca_figures *out, char *err,
+                       size_t errlen)
+{
+    sqlite3 *db = memory_db(err, errlen);
+    if (!db)
+        return -1;
+    sqlite3_stmt *st = NULL;
+    char **text = calloc((size_t)nregions + 1, sizeof *text);
+    char *res = NULL;
+    int rc = -1, n = 0;
+    if (!text) {
+        ku_fail(err, errlen, "out of memory");
+        goto done;
+    }
+    if (sqlite3_prepare_v2(db, "SELECT json_valid(?1), json_extract(?1, '$.TargetInfo.Resources')",
+                           -1, &st, NULL) != SQLITE_OK
+        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
+        || sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != 1) {
+        ku_fail(err, errlen, "llvm-mca output is not valid JSON");
+        goto done;
+    }
+    if (sqlite3_column_type(st, 1) == SQLITE_TEXT
+        && !(res = strdup((const char *)sqlite3_column_text(st, 1))))
+        goto done;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT value FROM json_each(?1, '$.CodeRegions')"
+                               " ORDER BY key", -1, &st, NULL) != SQLITE_OK
+        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK) {
+        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    while (n < nregions && sqlite3_step(st) == SQLITE_ROW)
+        if (!(text[n++] = strdup((const char *)sqlite3_column_text(st, 0))))
+            goto done;
+    if (n < nregions) {
+        ku_fail(err, errlen, "llvm-mca output has %d code regions, not %d", n, nregions);
+        goto done;
+    }
+    rc = 0;
+    for (int k = 0; k < nregions && rc == 0; k++) {
+        json_region r = { text[k], "$", res, "$" };
+        rc = parse_region(db, &r, &out[k], err, errlen);
+    }
+done:
+    sqlite3_finalize(st);
+    for (int k = 0; text && k < n; k++)
+        free(text[k]);
+    free(text);
+    free(res);
     sqlite3_close(db);
     return rc;
 }
@@ -530,6 +619,8 @@ static void mca_argv(const mcr_config *cfg, const mcr_target *t, char *in, char 
     snprintf(mcpu, mcpu_n, "-mcpu=%s", t->cpu);
     argv[n++] = cfg->mca;
     argv[n++] = "--json";
+    /* a view keel does not read: it does not change the simulation */
+    argv[n++] = "--instruction-info=false";
     argv[n++] = mcpu;
     if (t->triple) {
         snprintf(mtriple, mtriple_n, "-mtriple=%s", t->triple);
@@ -576,9 +667,11 @@ static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char 
             miss += !jobs[k].have && jobs[k].target == t;
         if (miss < 2)
             continue;           /* one block: the plain path */
-        int nchunks = miss < cfg->jobs ? miss : cfg->jobs;
-        if (nchunks > miss / 2)
-            nchunks = miss / 2 > 0 ? miss / 2 : 1;   /* at least two blocks a process */
+        /* One process per target: llvm-mca's start-up (about 0.08 s of
+         * CPU) costs more than simulating a source's blocks (a few ms
+         * each); the assembly compiles and the real compile keep the
+         * other cores busy meanwhile. */
+        int nchunks = 1;
         int first = nb;
         for (int c = 0; c < nchunks; c++) {
             batch *x = ku_push(&b, &nb, sizeof *x);
@@ -626,13 +719,12 @@ static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char 
         char *e = json ? ku_read_file(x->err, NULL) : NULL;
         /* a CPU llvm-mca does not know: the plain path says so per block */
         int ok = json && !(e && strstr(e, "is not a recognized processor"));
-        mca_figures f[1];
+        mca_figures *figs = ok ? calloc((size_t)x->njobs, sizeof *figs) : NULL;
         char msg[200];
-        for (int q = 0; ok && q < x->njobs; q++)
-            ok = mcr_parse_json(json, q, f, msg, sizeof msg) == 0;
+        ok = figs && mcr_parse_json_all(json, x->njobs, figs, msg, sizeof msg) == 0;
         for (int q = 0; ok && q < x->njobs; q++) {
             job *j = &jobs[x->jobs[q]];
-            mcr_parse_json(json, q, f, msg, sizeof msg);
+            const mca_figures *f = &figs[q];
             memset(&j->figs, 0, sizeof j->figs);
             j->figs.ok = 1;
             j->figs.cycles_per_iter = f->cycles_per_iter;
@@ -643,6 +735,7 @@ static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char 
             j->figs.top_resource_cycles = f->resource_cycles;
             j->have = 1;
         }
+        free(figs);
         free(json);
         free(e);
         unlink(x->in);

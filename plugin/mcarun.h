@@ -52,6 +52,11 @@ typedef void (*mcr_warn_fn)(void *ctx, const char *line);
  * through SQLite's JSON functions (json_extract, json_each) on an in-memory
  * database.  0, or -1 with a message when the text is not such output. */
 int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen);
+/* The same for regions 0..nregions-1 at once, into out[0..nregions-1]
+ * (the output is split into its regions once, so each is parsed once):
+ * 0, or -1 with the first failure's message. */
+int mcr_parse_json_all(const char *json, int nregions, mca_figures *out, char *err,
+                       size_t errlen);
 
 void mcr_config_init(mcr_config *cfg, const char *list, const char *mca);
 void mcr_config_free(mcr_config *cfg);
