@@ -12,6 +12,7 @@
  * warning line on stderr; it never changes the compile's result.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -607,6 +608,63 @@ static void file_read(void *ctx, const char *name)
         r->inputs_bad = 1;
 }
 
+/* ---- the walker, loaded when first needed -----------------------------------
+ *
+ * walker.c is a module, keelcc-walker.so (plugin/CMakeLists.txt): loading
+ * it brings in libclang and LLVM, about 0.1 s of CPU for the dynamic
+ * linker and LLVM's static constructors, which a direct-mode hit never
+ * pays.  It is found next to an installed keelcc (bin/../lib), else in the
+ * build tree (KEEL_WALKER). */
+
+static int (*walker_walk)(const char *, int, const char *const *, ir_tu **, char *, size_t);
+static void (**walker_read)(void *, const char *);
+static void **walker_read_ctx;
+
+static void walker_path(char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    snprintf(out, n, "%s", KEEL_WALKER);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            char p[PATH_MAX + 64];
+            *slash = '\0';
+            snprintf(p, sizeof p, "%s/../lib/keelcc-walker.so", exe);
+            if (access(p, R_OK) == 0)
+                snprintf(out, n, "%s", p);
+        }
+    }
+}
+
+/* 0, or -1 with a message (each source's analysis then fails with it). */
+static int load_walker(char *err, size_t errlen)
+{
+    static int tried;
+    static char why[PATH_MAX + 512];
+    if (!tried) {
+        tried = 1;
+        char path[PATH_MAX + 64];
+        walker_path(path, sizeof path);
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (h) {
+            *(void **)&walker_walk = dlsym(h, "walk_file");
+            walker_read = (void (**)(void *, const char *))dlsym(h, "walk_file_read");
+            walker_read_ctx = (void **)dlsym(h, "walk_file_read_ctx");
+        }
+        if (!walker_walk || !walker_read || !walker_read_ctx) {
+            const char *e = dlerror();
+            snprintf(why, sizeof why, "cannot load the libclang walker %s: %s", path,
+                     e ? e : "symbols missing");
+            walker_walk = NULL;
+        }
+    }
+    if (!walker_walk)
+        return ku_fail(err, errlen, "%s", why);
+    return 0;
+}
+
 /* ---- direct mode -----------------------------------------------------------
  *
  * A rebuild of unchanged code skips the parse, the analyses and llvm-mca,
@@ -648,6 +706,9 @@ static int direct_key(const options *o, int i, char key[33])
     dc_str(&h, "keelcc direct mode 1");
     dc_str(&h, KEEL_VERSION);
     dc_program(&h, "/proc/self/exe");
+    char walker[PATH_MAX + 64];
+    walker_path(walker, sizeof walker);
+    dc_program(&h, walker);
     dc_str(&h, o->compiler);
     dc_program(&h, o->compiler);
     int modes[3] = { o->analysis, (int)o->instrument, o->mca };
@@ -757,11 +818,14 @@ static void analyse(const options *o, analysed *res)
         res[i].ir = NULL;
         res[i].an = NULL;
         res[i].err[0] = '\0';
-        walk_file_read = res[i].dkey[0] ? file_read : NULL;
-        walk_file_read_ctx = &res[i];
-        int wrc = walk_file(o->sources[i], o->nclang, (const char *const *)o->clang, &res[i].ir,
-                            res[i].err, sizeof res[i].err);
-        walk_file_read = NULL;
+        int wrc = load_walker(res[i].err, sizeof res[i].err);
+        if (wrc == 0) {
+            *walker_read = res[i].dkey[0] ? file_read : NULL;
+            *walker_read_ctx = &res[i];
+            wrc = walker_walk(o->sources[i], o->nclang, (const char *const *)o->clang,
+                              &res[i].ir, res[i].err, sizeof res[i].err);
+            *walker_read = NULL;
+        }
         if (wrc != 0) {
             res[i].ir = NULL;
             continue;
