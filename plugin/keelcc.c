@@ -562,10 +562,23 @@ static void mca_stage(const options *o, analysed *res)
     char err[512];
     if (!mca_cfg.error && db_open(o->db_path, DB_READONLY, &cache, err, sizeof err) != 0)
         cache = NULL;
-    for (int i = 0; i < o->nsources; i++)
-        if (res[i].ir)
-            res[i].mca = mcr_run_tu(&mca_cfg, res[i].ir, o->ncc, o->cc, o->sources[i], cache,
-                                    mca_warn, &res[i]);
+    /* all sources at once: one llvm-mca process per target for the command */
+    const ir_tu **tus = calloc((size_t)o->nsources + 1, sizeof *tus);
+    void **ctx = calloc((size_t)o->nsources + 1, sizeof *ctx);
+    mcr_result **out = calloc((size_t)o->nsources + 1, sizeof *out);
+    if (tus && ctx && out) {
+        for (int i = 0; i < o->nsources; i++) {
+            tus[i] = res[i].hit ? NULL : res[i].ir;
+            ctx[i] = &res[i];
+        }
+        mcr_run_tus(&mca_cfg, o->nsources, tus, o->ncc, o->cc, (const char *const *)o->sources,
+                    cache, mca_warn, ctx, out);
+        for (int i = 0; i < o->nsources; i++)
+            res[i].mca = out[i];
+    }
+    free(tus);
+    free(ctx);
+    free(out);
     db_close(cache);
 }
 

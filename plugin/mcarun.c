@@ -800,8 +800,24 @@ static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *di
     }
 }
 
-mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *const *cc,
-                       const char *source, db *cache, mcr_warn_fn warn, void *wctx)
+/* One source's share of a stage run (mcr_run_tus): its result, its
+ * temporary folder, its assembly compiles (groups) and, per (target,
+ * loop), the index of its job in the run's shared job array. */
+typedef struct {
+    const ir_tu *tu;
+    const char *source;
+    void *wctx;
+    mcr_result *r;
+    int failed;         /* every row has its reason already */
+    char dir[KU_TMP_PATH];
+    group *g;
+    int *gof, ng;
+    int *jof;
+} tu_run;
+
+/* Allocate the result, every row a reason-less failure; NULL when out of
+ * memory. */
+static mcr_result *new_result(const mcr_config *cfg, const ir_tu *tu)
 {
     mcr_result *r = calloc(1, sizeof *r);
     if (!r)
@@ -824,95 +840,120 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
             row->ok = 0;
             row->reason = NULL;
         }
+    return r;
+}
+
+static void fail_all(const mcr_config *cfg, tu_run *u, const char *why)
+{
+    for (int t = 0; t < cfg->ntargets; t++)
+        for (int l = 0; l < u->tu->nloops; l++)
+            set_reason(u->r, t, l, why);
+    u->failed = 1;
+}
+
+/* Phase 1: start the source's assembly compiles (all sources' at once). */
+static void tu_start(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
+                     mcr_warn_fn warn)
+{
     char msg[1024];
-    if (cfg->error || tu->nloops == 0) {
-        for (int t = 0; t < cfg->ntargets; t++)
-            for (int l = 0; l < tu->nloops; l++)
-                set_reason(r, t, l, cfg->error);
-        return r;
+    if (cfg->error || u->tu->nloops == 0) {
+        fail_all(cfg, u, cfg->error);
+        return;
     }
-
-    char dir[KU_TMP_PATH];
-    if (ku_mkdtemp(dir, sizeof dir, "keelmca-") != 0) {
-        snprintf(msg, sizeof msg, "%s: mca: cannot create a temporary folder: %s", source, strerror(errno));
-        warn(wctx, msg);
-        for (int t = 0; t < cfg->ntargets; t++)
-            for (int l = 0; l < tu->nloops; l++)
-                set_reason(r, t, l, "no temporary folder for the assembly");
-        return r;
+    if (ku_mkdtemp(u->dir, sizeof u->dir, "keelmca-") != 0) {
+        snprintf(msg, sizeof msg, "%s: mca: cannot create a temporary folder: %s", u->source,
+                 strerror(errno));
+        warn(u->wctx, msg);
+        fail_all(cfg, u, "no temporary folder for the assembly");
+        return;
     }
-
     /* Groups: the own target (all CPUs without a triple), each cross CPU. */
-    group *g = calloc((size_t)cfg->ntargets + 1, sizeof *g);
-    int *gof = calloc((size_t)cfg->ntargets + 1, sizeof *gof);
-    int ng = 0;
-    for (int t = 0; t < cfg->ntargets && g && gof; t++) {
-        gof[t] = -1;
+    u->g = calloc((size_t)cfg->ntargets + 1, sizeof *u->g);
+    u->gof = calloc((size_t)cfg->ntargets + 1, sizeof *u->gof);
+    for (int t = 0; t < cfg->ntargets && u->g && u->gof; t++) {
+        u->gof[t] = -1;
         if (cfg->t[t].skip)
             continue;
         if (!cfg->t[t].triple) {
-            for (int k = 0; k < ng; k++)
-                if (!g[k].triple)
-                    gof[t] = k;
-            if (gof[t] >= 0)
+            for (int k = 0; k < u->ng; k++)
+                if (!u->g[k].triple)
+                    u->gof[t] = k;
+            if (u->gof[t] >= 0)
                 continue;
         }
-        group *G = &g[ng];
+        group *G = &u->g[u->ng];
         G->target = t;
         G->triple = cfg->t[t].triple;
-        snprintf(G->asm_path, sizeof G->asm_path, "%s/g%d.s", dir, ng);
-        snprintf(G->yaml_path, sizeof G->yaml_path, "%s/g%d.yaml", dir, ng);
-        snprintf(G->err_path, sizeof G->err_path, "%s/g%d.err", dir, ng);
-        gof[t] = ng++;
+        snprintf(G->asm_path, sizeof G->asm_path, "%s/g%d.s", u->dir, u->ng);
+        snprintf(G->yaml_path, sizeof G->yaml_path, "%s/g%d.yaml", u->dir, u->ng);
+        snprintf(G->err_path, sizeof G->err_path, "%s/g%d.err", u->dir, u->ng);
+        u->gof[t] = u->ng++;
     }
-    for (int k = 0; k < ng; k++) {
+    if (!u->g || !u->gof) {
+        fail_all(cfg, u, "out of memory");
+        return;
+    }
+    for (int k = 0; k < u->ng; k++) {
         char *owned[4] = { NULL, NULL, NULL, NULL };
-        char **argv = build_cc(ncc, cc, source, &g[k], &cfg->t[g[k].target], owned);
-        g[k].pid = argv ? spawn(argv, NULL, g[k].err_path) : -1;
+        char **argv = build_cc(ncc, cc, u->source, &u->g[k], &cfg->t[u->g[k].target], owned);
+        u->g[k].pid = argv ? spawn(argv, NULL, u->g[k].err_path) : -1;
         for (int o = 0; o < 4; o++)
             free(owned[o]);
         free(argv);
     }
-    for (int k = 0; k < ng; k++) {
-        g[k].status = g[k].pid < 0 ? -1 : ku_wait(g[k].pid);
-        if (g[k].status == 0) {
-            g[k].asm_text = ku_read_file(g[k].asm_path, NULL);
-            g[k].yaml = ku_read_file(g[k].yaml_path, NULL);
+}
+
+/* Phase 2: wait for the assembly, map it to the loops and add one job per
+ * distinct (block, target) of the whole run to jobs[*njobs...]. */
+static void tu_plan(const mcr_config *cfg, tu_run *u, job *jobs, int *njobs, db *cache,
+                    mcr_warn_fn warn)
+{
+    char msg[1024];
+    if (u->failed)
+        return;
+    const ir_tu *tu = u->tu;
+    mcr_result *r = u->r;
+    for (int k = 0; k < u->ng; k++) {
+        group *G = &u->g[k];
+        G->status = G->pid < 0 ? -1 : ku_wait(G->pid);
+        if (G->status == 0) {
+            G->asm_text = ku_read_file(G->asm_path, NULL);
+            G->yaml = ku_read_file(G->yaml_path, NULL);
         }
-        if (!g[k].asm_text) {
+        if (!G->asm_text) {
             char line[512];
-            first_line(g[k].err_path, line, sizeof line);
+            first_line(G->err_path, line, sizeof line);
             snprintf(msg, sizeof msg, "assembly compile%s%s failed: %s",
-                     g[k].triple ? " for " : "", g[k].triple ? g[k].triple : "",
+                     G->triple ? " for " : "", G->triple ? G->triple : "",
                      line[0] ? line : "no output");
-            g[k].error = strdup(msg);
-            snprintf(msg, sizeof msg, "%s: mca: %s", source, g[k].error);
-            warn(wctx, msg);
-        } else if (mca_plan_build(tu, g[k].asm_text, g[k].yaml, cfg->t[g[k].target].vscale,
-                                  &g[k].plan, msg, sizeof msg) != 0) {
-            g[k].error = strdup(msg);
+            G->error = strdup(msg);
+            snprintf(msg, sizeof msg, "%s: mca: %s", u->source, G->error);
+            warn(u->wctx, msg);
+        } else if (mca_plan_build(tu, G->asm_text, G->yaml, cfg->t[G->target].vscale,
+                                  &G->plan, msg, sizeof msg) != 0) {
+            G->error = strdup(msg);
         }
         /* Assembly loops that map to no source loop (inlined callees,
          * loops the optimiser made) are normal and cost the user nothing:
          * no warning (the unmapped count stays in the plan). */
-        unlink(g[k].asm_path);
-        unlink(g[k].yaml_path);
-        unlink(g[k].err_path);
+        unlink(G->asm_path);
+        unlink(G->yaml_path);
+        unlink(G->err_path);
     }
-
-    /* Jobs: one per distinct (block, target). */
-    job *jobs = calloc((size_t)(cfg->ntargets * tu->nloops) + 1, sizeof *jobs);
-    int *jof = calloc((size_t)(cfg->ntargets * tu->nloops) + 1, sizeof *jof);
-    int njobs = 0, hits = 0;
-    for (int t = 0; t < cfg->ntargets && jobs && jof; t++) {
+    u->jof = calloc((size_t)(cfg->ntargets * tu->nloops) + 1, sizeof *u->jof);
+    if (!u->jof) {
+        fail_all(cfg, u, "out of memory");
+        return;
+    }
+    for (int t = 0; t < cfg->ntargets; t++) {
         for (int l = 0; l < tu->nloops; l++) {
             int idx = t * tu->nloops + l;
-            jof[idx] = -1;
+            u->jof[idx] = -1;
             if (cfg->t[t].skip) {
                 set_reason(r, t, l, cfg->t[t].skip);
                 continue;
             }
-            group *G = &g[gof[t]];
+            group *G = &u->g[u->gof[t]];
             if (G->error) {
                 set_reason(r, t, l, G->error);
                 continue;
@@ -935,33 +976,38 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
             }
             char key[33];
             block_key(P->body, &cfg->t[t], cfg->version, key);
-            for (int k = 0; k < njobs; k++)
+            for (int k = 0; k < *njobs && u->jof[idx] < 0; k++)
                 if (strcmp(jobs[k].key, key) == 0)
-                    jof[idx] = k;
-            if (jof[idx] >= 0)
+                    u->jof[idx] = k;
+            if (u->jof[idx] >= 0)
                 continue;
-            job *j = &jobs[njobs];
+            job *j = &jobs[*njobs];
             memcpy(j->key, key, sizeof key);
             j->target = t;
             j->body = P->body;
-            if (cache && db_mca_cache_get(cache, key, &j->figs, msg, sizeof msg) == 1) {
+            if (cache && db_mca_cache_get(cache, key, &j->figs, msg, sizeof msg) == 1)
                 j->have = 1;
-                hits++;
-            }
-            jof[idx] = njobs++;
+            u->jof[idx] = (*njobs)++;
         }
     }
-    run_jobs(cfg, jobs, njobs, dir, r);
-    rmdir(dir);
+}
 
+/* Phase 3: the source's figures from the run's jobs. */
+static void tu_finish(const mcr_config *cfg, tu_run *u, job *jobs, int njobs, mcr_warn_fn warn)
+{
+    char msg[1024];
+    const ir_tu *tu = u->tu;
+    mcr_result *r = u->r;
+    if (u->failed || !u->jof)
+        return;
     /* Figures per (loop, target), cycles per source iteration, whole iterations. */
     int nfail = 0;
     char first_fail[256] = "";
     double *c = malloc(sizeof *c * ((size_t)tu->nloops + 1));
-    for (int t = 0; t < cfg->ntargets && c && jobs && jof; t++) {
+    for (int t = 0; t < cfg->ntargets && c; t++) {
         for (int l = 0; l < tu->nloops; l++) {
             c[l] = NAN;
-            int k = jof[t * tu->nloops + l];
+            int k = u->jof[t * tu->nloops + l];
             if (k < 0)
                 continue;
             db_mca_row *row = &r->r[t * tu->nloops + l].row;
@@ -979,11 +1025,11 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
             row->cycles_per_src_iter = row->figs.cycles_per_iter / per;
             c[l] = row->cycles_per_src_iter;
         }
-        if (cfg->t[t].skip || g[gof[t]].error)
+        if (cfg->t[t].skip || u->g[u->gof[t]].error)
             continue;
         for (int l = 0; l < tu->nloops; l++) {
             db_mca_row *row = &r->r[t * tu->nloops + l].row;
-            kx_expr *w = mca_whole_iter_mcycles(tu, g[gof[t]].plan, c, l);
+            kx_expr *w = mca_whole_iter_mcycles(tu, u->g[u->gof[t]].plan, c, l);
             char *text = w ? kx_print(w) : NULL;
             row->whole_iter_millicycles = keep(r, text);
             if (t == cfg->host_target) {
@@ -999,13 +1045,17 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
     }
     free(c);
     if (nfail) {
-        snprintf(msg, sizeof msg, "%s: mca: %d loop block%s without figures: %s", source, nfail,
-                 nfail == 1 ? "" : "s", first_fail);
-        warn(wctx, msg);
+        snprintf(msg, sizeof msg, "%s: mca: %d loop block%s without figures: %s", u->source,
+                 nfail, nfail == 1 ? "" : "s", first_fail);
+        warn(u->wctx, msg);
     }
-    /* Cache entries to write back: every block with figures or a failure of llvm-mca. */
-    for (int k = 0; jobs && k < njobs; k++) {
-        if (!jobs[k].have)
+    /* Cache entries to write back: every block of this source with figures
+     * or a failure of llvm-mca (once each). */
+    for (int k = 0; k < njobs; k++) {
+        int used = 0;
+        for (int x = 0; x < cfg->ntargets * tu->nloops && !used; x++)
+            used = u->jof[x] == k;
+        if (!used || !jobs[k].have)
             continue;
         int n1 = r->ncache, n2 = r->ncache, n3 = r->ncache;
         char **nk = ku_push(&r->cache_key, &n1, sizeof *nk);
@@ -1018,17 +1068,81 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
         *nf = jobs[k].figs;
         r->ncache++;
     }
-    (void)hits;
-    free(jobs);
-    free(jof);
-    for (int k = 0; g && k < ng; k++) {
-        free(g[k].asm_text);
-        free(g[k].yaml);
-        free(g[k].error);
-        mca_plan_free(g[k].plan);
+}
+
+static void tu_free(tu_run *u)
+{
+    for (int k = 0; u->g && k < u->ng; k++) {
+        free(u->g[k].asm_text);
+        free(u->g[k].yaml);
+        free(u->g[k].error);
+        mca_plan_free(u->g[k].plan);
     }
-    free(g);
-    free(gof);
+    free(u->g);
+    free(u->gof);
+    free(u->jof);
+    if (u->dir[0])
+        rmdir(u->dir);
+}
+
+/* The stage over several sources at once: every assembly compile starts
+ * together, and the llvm-mca blocks of all sources go to one process per
+ * target (run_jobs), so a command with several sources pays llvm-mca's
+ * start-up once per target, not once per source and target. */
+void mcr_run_tus(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc, char *const *cc,
+                 const char *const *sources, db *cache, mcr_warn_fn warn, void *const *wctx,
+                 mcr_result **out)
+{
+    tu_run *u = calloc((size_t)n + 1, sizeof *u);
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        out[i] = NULL;
+        if (!u || !tus[i])
+            continue;
+        u[i].tu = tus[i];
+        u[i].source = sources[i];
+        u[i].wctx = wctx[i];
+        u[i].r = new_result(cfg, tus[i]);
+        if (!u[i].r) {
+            u[i].tu = NULL;
+            continue;
+        }
+        total += cfg->ntargets * tus[i]->nloops;
+        tu_start(cfg, &u[i], ncc, cc, warn);
+    }
+    job *jobs = u ? calloc((size_t)total + 1, sizeof *jobs) : NULL;
+    int njobs = 0;
+    for (int i = 0; i < n; i++) {
+        if (!u || !u[i].tu)
+            continue;
+        if (!jobs)
+            fail_all(cfg, &u[i], "out of memory");
+        tu_plan(cfg, &u[i], jobs, &njobs, cache, warn);
+    }
+    char dir[KU_TMP_PATH];
+    mcr_result dummy;
+    memset(&dummy, 0, sizeof dummy);
+    if (njobs > 0 && ku_mkdtemp(dir, sizeof dir, "keelmca-") == 0) {
+        run_jobs(cfg, jobs, njobs, dir, &dummy);
+        rmdir(dir);
+    }
+    for (int i = 0; u && i < n; i++) {
+        if (!u[i].tu)
+            continue;
+        tu_finish(cfg, &u[i], jobs, njobs, warn);
+        u[i].r->mca_runs = dummy.mca_runs;
+        out[i] = u[i].r;
+        tu_free(&u[i]);
+    }
+    free(jobs);
+    free(u);
+}
+
+mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *const *cc,
+                       const char *source, db *cache, mcr_warn_fn warn, void *wctx)
+{
+    mcr_result *r = NULL;
+    mcr_run_tus(cfg, 1, &tu, ncc, cc, &source, cache, warn, &wctx, &r);
     return r;
 }
 

@@ -85,6 +85,12 @@ typedef struct {
  * memory). */
 mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *const *cc,
                        const char *source, db *cache, mcr_warn_fn warn, void *wctx);
+/* The same for n sources at once (tus[i] NULL: skipped, out[i] NULL):
+ * their assembly compiles run together and their llvm-mca blocks share one
+ * process per target.  out[i] NULL also when out of memory. */
+void mcr_run_tus(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc, char *const *cc,
+                 const char *const *sources, db *cache, mcr_warn_fn warn, void *const *wctx,
+                 mcr_result **out);
 void mcr_result_free(mcr_result *r);
 
 /* Write r's rows for the TU being written (tu_id, loop ids by IR index):
