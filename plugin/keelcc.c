@@ -9,7 +9,10 @@
  * command with libclang (same -I/-D/-U/-std flags), builds the loop IR and,
  * once the compile has succeeded, writes it to the attribute database in one
  * transaction per source.  Anything that goes wrong in the analysis is one
- * warning line on stderr; it never changes the compile's result.
+ * warning line on stderr; it never changes the compile's result.  A source
+ * whose command and files are unchanged since the build the database holds
+ * is not parsed again (direct mode, below): its stored instrumented text is
+ * compiled and nothing is written.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 #include <dlfcn.h>

@@ -2,11 +2,13 @@
  * mcarun.c -- keelcc's llvm-mca stage (mcarun.h): the processes.
  *
  * Per source: one `clang -S` per group of targets (the compile's own
- * target, and each cross CPU), all at once, into a private temporary
- * folder (never the user's -o, never the user's -MF); analysis/mca.c maps
- * the assembly to the loop IR; each (loop, target) block is hashed with
- * the target and llvm-mca's version, looked up in the cache, and the misses
- * run through llvm-mca, at most cfg->jobs at a time.
+ * target, and each cross CPU), every source's at once, into a private
+ * temporary folder (never the user's -o, never the user's -MF);
+ * analysis/mca.c maps the assembly to the loop IR; each (loop, target)
+ * block is hashed with the target and llvm-mca's version and looked up in
+ * the cache; the misses of all the command's sources run through one
+ * llvm-mca process per target (code regions), a block that fails there
+ * through a process of its own, at most cfg->jobs at a time.
  */
 #include "mcarun.h"
 
