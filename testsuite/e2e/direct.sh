@@ -8,8 +8,9 @@
 # replaces.
 #  - same command, same files: hit, the same object byte for byte, the
 #    program prints what clang-19's prints and its sites find their loops;
-#  - a header changed (same size), a -D changed, the instrumentation mode
-#    changed, --keel-direct=off, the database deleted: miss;
+#  - a header changed (same size), a -include file changed, a -D changed,
+#    the instrumentation mode changed, --keel-direct=off, the database
+#    deleted: miss;
 #  - another keelcc binary: miss;
 #  - a hit runs llvm-mca zero times and replays keel's warnings about the
 #    source exactly.
@@ -105,6 +106,17 @@ settle
 mark
 "$KC" -O1 -c k.c -o k.o 2>/dev/null
 expect_eq "$(kept k.c)" 1 "changed header, then unchanged: hit"
+
+# ---- a changed -include file: miss ----
+printf '#define EXTRA_ONE 1\n' >pre.h
+settle
+"$KC" -O1 -include pre.h -c k.c -o k.o 2>/dev/null
+mark
+"$KC" -O1 -include pre.h -c k.c -o k.o 2>/dev/null
+expect_eq "$(kept k.c)" 1 "-include: hit"
+printf '#define EXTRA_ONE 2\n' >pre.h
+"$KC" -O1 -include pre.h -c k.c -o k.o 2>/dev/null
+expect_eq "$(kept k.c)" 0 "changed -include file: miss"
 
 # ---- a changed -D: miss; back to the first: the object's build was
 # replaced by the other variant, so a miss again ----
