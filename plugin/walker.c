@@ -2865,11 +2865,13 @@ static int first_error(CXTranslationUnit tu, char *err, size_t errlen)
     return 0;
 }
 
-/* ir_tu.headers_hash: every non-system header's contents, in inclusion
- * order (depth 0 is the main file: keelcc hashes it on its own). */
+/* walker.h: keelcc's direct mode hears of every file the parse read. */
 void (*walk_file_read)(void *ctx, const char *name);
 void *walk_file_read_ctx;
 
+/* ir_tu.headers_hash: every non-system header's contents, in inclusion
+ * order (depth 0 is the main file: keelcc hashes it on its own); and each
+ * file (the main one too) to walk_file_read. */
 static void hash_inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData data)
 {
     void **ctx = data;
