@@ -597,6 +597,7 @@ static void estimate_json(keel_json *j, const rt_profile *cpu, const rt_profile 
     keel_json_num(j, "gpu_dram_bytes", in->gpu_bytes);
     keel_json_num(j, "gpu_chain", in->gpu_chain);
     keel_json_num(j, "gpu_latency_cycles", in->gpu_lat_cycles);
+    keel_json_num(j, "tlb_misses", in->tlb_misses);
     keel_json_num(j, "steps", in->steps);
     keel_json_num(j, "kernels", in->kernels);
     keel_json_str(j, "mca_target", in->mca_target[0] ? in->mca_target : NULL);
@@ -616,6 +617,7 @@ static void estimate_json(keel_json *j, const rt_profile *cpu, const rt_profile 
     keel_json_num(j, "fork_c", e->fork_c);
     keel_json_num(j, "schedule_c", e->schedule_c);
     keel_json_num(j, "loop_overhead_c", e->loop_overhead_c);
+    keel_json_num(j, "tlb_c", e->tlb_c);
     keel_json_num(j, "loop_chunk_c", e->loop_chunk_c);
     keel_json_num(j, "parallel_for_c", e->parallel_for_c);
     keel_json_num(j, "join_c", e->join_c);
@@ -623,6 +625,7 @@ static void estimate_json(keel_json *j, const rt_profile *cpu, const rt_profile 
     keel_json_num(j, "freq_hz", cpu->freq_hz);
     keel_json_num(j, "compute_s", e->cpu_compute_s);
     keel_json_num(j, "bandwidth", e->cpu_bw);
+    keel_json_num(j, "node_bandwidth", e->node_bw);
     keel_json_num(j, "core_bandwidth", e->core_bw);
     keel_json_num(j, "memory_s", e->cpu_mem_s);
     if (in->omp_target)
