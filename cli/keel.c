@@ -552,6 +552,10 @@ static void show_text(const db_loop_info *l)
     if (l->function_file)
         printf(" (%s:%d)", short_path(l->function_file), l->function_line);
     printf("\nunit        %s (%s)\n", short_path(l->tu_path), l->tu_status ? l->tu_status : "?");
+    /* which build of the unit the loop belongs to (one source compiled
+     * with other flags is another build, with its own loops) */
+    printf("build       variant %s, hash %s, object %s\n", l->tu_variant ? l->tu_variant : "-",
+           l->tu_hash ? l->tu_hash : "-", l->tu_object ? short_path(l->tu_object) : "-");
     printf("kind        %s%s\n", l->kind ? l->kind : "?", l->canonical ? " (canonical)" : "");
     printf("depth       %d\n", l->depth);
     if (l->parent_id)
@@ -748,6 +752,9 @@ static void show_json(keel_json *j, db *d, const db_loop_info *l)
     keel_json_int(j, "function_line", l->function_line);
     keel_json_str(j, "unit", l->tu_path);
     keel_json_str(j, "unit_status", l->tu_status);
+    keel_json_str(j, "variant", l->tu_variant);
+    keel_json_str(j, "hash", l->tu_hash);
+    keel_json_str(j, "object", l->tu_object);
     keel_json_str(j, "kind", l->kind);
     keel_json_bool(j, "canonical", l->canonical);
     keel_json_int(j, "depth", l->depth);

@@ -3,9 +3,11 @@
  * e.g. the per-machine databases of a distributed build (distcc, several
  * build trees, CI shards).
  *
- * For every source path (translation_units.path) the newest analysis wins:
- * an input's TU replaces OUT's when OUT has none for that path or OUT's
- * compiled_at is older; on a tie OUT keeps its own.  A TU is copied with
+ * For every build of a source -- its path and variant, the hash of the
+ * flags it was parsed with (translation_units.path, .variant; schema 9) --
+ * the newest analysis wins: an input's TU replaces OUT's when OUT has none
+ * for that path and variant or OUT's compiled_at is older; on a tie OUT
+ * keeps its own.  Other builds of the same path are left alone.  A TU is copied with
  * everything that hangs off it.  Which tables those are is read from the
  * schema itself (PRAGMA foreign_key_list): a table belongs to a TU when a
  * chain of foreign keys leads from it to translation_units, so tables a
@@ -15,8 +17,9 @@
  * copies the rows whose parents were copied.
  *
  * History is appended, never dropped: the run-time decisions logged for a
- * source are kept whichever analysis wins -- a losing side's decisions are
- * moved to the winning TU's loop at the same file:line:col (decisions of a
+ * build are kept whichever analysis wins -- a losing side's decisions are
+ * moved to the winning TU's loop of the same build (path and variant) at
+ * the same file:line:col (decisions of a
  * loop that no longer exists are dropped, as recompiling drops them), and
  * identical rows are not duplicated.  host_calibration rows are appended
  * unless the same (host, measured_at) is there.  The measured history
@@ -44,6 +47,14 @@
 #include <strings.h>
 
 #define MAXT 64
+
+/* One build of a source is its path and variant (schema 9; NULL for rows
+ * from before variants, matched with IS).  SAME_BUILD(x): OUT's
+ * translation_units t is the build saved in temp row x (m_path,
+ * m_variant); REPLACED_BUILD: OUT's t is a build an input TU replaces. */
+#define SAME_BUILD(x) "t.path = " x ".m_path AND t.variant IS " x ".m_variant"
+#define REPLACED_BUILD "EXISTS (SELECT 1 FROM temp.merge_pick p" \
+                       " WHERE p.path = t.path AND p.variant IS t.variant)"
 #define MAXC 64
 
 typedef struct {
@@ -283,8 +294,8 @@ static int has_table(merger *m, const char *sch, const char *name)
 /* The measured history (libkeelrt's `history` table: per launch loop,
  * size key and device a sample count, mean and Welford m2; created on
  * first write, keyed by loop id without a foreign key).  Both sides' rows
- * are kept: each is moved to OUT's loop at the same source path and
- * file:line:col and rows of one (loop, size, device) are combined as two
+ * are kept: each is moved to OUT's loop of the same build (path and
+ * variant) at the same file:line:col and rows of one (loop, size, device) are combined as two
  * Welford accumulators are (Chan et al.): n = na + nb, d = mb - ma,
  * mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n.  Saved before the
  * replaced TUs go, put back after the copy. */
@@ -308,17 +319,19 @@ static int history_save(merger *m, int *have)
     int ok;
     m->hist_before = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok);
     if (exec1(m, "DROP TABLE IF EXISTS temp.merge_hist;"
-                 "CREATE TEMP TABLE merge_hist AS SELECT t.path AS m_path, l.file AS m_file,"
+                 "CREATE TEMP TABLE merge_hist AS SELECT t.path AS m_path,"
+                 " t.variant AS m_variant, l.file AS m_file,"
                  " l.line AS m_line, l.col AS m_col, h.size_key, h.n, h.device, h.samples,"
                  " h.mean_s, h.m2 FROM main.history h JOIN main.loops l ON l.id = h.loop_id"
                  " JOIN main.translation_units t ON t.id = l.tu_id"
-                 " WHERE t.path IN (SELECT path FROM temp.merge_pick);"
+                 " WHERE " REPLACED_BUILD ";"
                  "DELETE FROM main.history WHERE loop_id IN (SELECT l.id FROM main.loops l"
                  " JOIN main.translation_units t ON t.id = l.tu_id"
-                 " WHERE t.path IN (SELECT path FROM temp.merge_pick))"))
+                 " WHERE " REPLACED_BUILD ")"))
         return -1;
     if (has_table(m, "src", "history")
-        && exec1(m, "INSERT INTO temp.merge_hist SELECT t.path, l.file, l.line, l.col, h.size_key,"
+        && exec1(m, "INSERT INTO temp.merge_hist SELECT t.path, t.variant, l.file, l.line, l.col,"
+                    " h.size_key,"
                     " h.n, h.device, h.samples, h.mean_s, h.m2 FROM src.history h"
                     " JOIN src.loops l ON l.id = h.loop_id"
                     " JOIN src.translation_units t ON t.id = l.tu_id"))
@@ -331,7 +344,7 @@ static int history_restore(merger *m, long long *samples)
     int ok;
     if (exec1(m, "INSERT INTO main.history(loop_id, size_key, n, device, samples, mean_s, m2)"
                  " SELECT l.id, h.size_key, h.n, h.device, h.samples, h.mean_s, h.m2"
-                 " FROM temp.merge_hist h JOIN main.translation_units t ON t.path = h.m_path"
+                 " FROM temp.merge_hist h JOIN main.translation_units t ON " SAME_BUILD("h")
                  " JOIN main.loops l ON l.tu_id = t.id AND l.file = h.m_file"
                  "  AND l.line = h.m_line AND l.col = h.m_col WHERE true"
                  " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
@@ -365,10 +378,11 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     if (exec1(m, "BEGIN IMMEDIATE"))
         goto fail_detach;
     if (exec1(m, "DROP TABLE IF EXISTS temp.merge_pick;"
-                 "CREATE TEMP TABLE merge_pick(id INTEGER PRIMARY KEY, path TEXT);"
-                 "INSERT INTO temp.merge_pick SELECT s.id, s.path FROM src.translation_units s"
+                 "CREATE TEMP TABLE merge_pick(id INTEGER PRIMARY KEY, path TEXT, variant TEXT);"
+                 "INSERT INTO temp.merge_pick SELECT s.id, s.path, s.variant"
+                 " FROM src.translation_units s"
                  " WHERE NOT EXISTS (SELECT 1 FROM main.translation_units o WHERE o.path = s.path"
-                 "                    AND o.compiled_at >= s.compiled_at)"))
+                 "                    AND o.variant IS s.variant AND o.compiled_at >= s.compiled_at)"))
         goto fail;
     *taken = (int)run(m, "SELECT count(*) FROM temp.merge_pick", 0, 0, 0, &ok);
     *kept = (int)run(m, "SELECT count(*) FROM src.translation_units WHERE id NOT IN"
@@ -382,16 +396,17 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
         /* OUT's decisions of the TUs about to be replaced, by location. */
         keel_fmtn(sql, sizeof sql,
                  "DROP TABLE IF EXISTS temp.merge_dec;"
-                 "CREATE TEMP TABLE merge_dec AS SELECT t.path AS m_path, l.file AS m_file,"
+                 "CREATE TEMP TABLE merge_dec AS SELECT t.path AS m_path,"
+                 " t.variant AS m_variant, l.file AS m_file,"
                  " l.line AS m_line, l.col AS m_col, %s FROM main.decisions d"
                  " JOIN main.loops l ON l.id = d.loop_id"
                  " JOIN main.translation_units t ON t.id = l.tu_id"
-                 " WHERE t.path IN (SELECT path FROM temp.merge_pick)", pcols);
+                 " WHERE " REPLACED_BUILD, pcols);
         if (exec1(m, sql))
             goto fail;
         /* The input's decisions of the TUs it loses, by location. */
         keel_fmtn(sql, sizeof sql,
-                 "INSERT INTO temp.merge_dec SELECT t.path, l.file, l.line, l.col, %s"
+                 "INSERT INTO temp.merge_dec SELECT t.path, t.variant, l.file, l.line, l.col, %s"
                  " FROM src.decisions d JOIN src.loops l ON l.id = d.loop_id"
                  " JOIN src.translation_units t ON t.id = l.tu_id"
                  " WHERE t.id NOT IN (SELECT id FROM temp.merge_pick)", pcols);
@@ -400,8 +415,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     }
     if (history_save(m, &have_hist))
         goto fail;
-    if (exec1(m, "DELETE FROM main.translation_units WHERE path IN"
-                 " (SELECT path FROM temp.merge_pick)"))
+    if (exec1(m, "DELETE FROM main.translation_units AS t WHERE " REPLACED_BUILD))
         goto fail;
     for (int i = 0; i < m->n; i++) {
         table *t = &m->t[i];
@@ -440,7 +454,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
          * without duplicating a row that is there already. */
         keel_fmtn(sql, sizeof sql,
                  "INSERT INTO main.decisions (loop_id, %s) SELECT l.id, %s FROM temp.merge_dec d"
-                 " JOIN main.translation_units t ON t.path = d.m_path"
+                 " JOIN main.translation_units t ON " SAME_BUILD("d")
                  " JOIN main.loops l ON l.tu_id = t.id AND l.file = d.m_file"
                  "  AND l.line = d.m_line AND l.col = d.m_col"
                  " WHERE NOT EXISTS (SELECT 1 FROM main.decisions x WHERE x.loop_id = l.id"

@@ -118,7 +118,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         " l.canonical, l.iv, el.text, eu.text, l.step, et.text, l.pragmas,"
         " l.n_if, l.n_break, l.n_continue, l.n_goto, l.n_return,"
         " l.idioms, l.algorithm_class, l.parallel, l.coalescing, l.cycles_per_iter,"
-        " l.gpu_map, l.gpu_collapse, l.gpu_teams, l.gpu_threads, l.region_line"
+        " l.gpu_map, l.gpu_collapse, l.gpu_teams, l.gpu_threads, l.region_line,"
+        " t.variant, t.hash, t.object"
         " FROM loops l"
         " JOIN translation_units t ON t.id = l.tu_id"
         " JOIN functions f ON f.id = l.function_id"
@@ -1320,6 +1321,9 @@ int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t er
     l->gpu_teams = arena_text(&a, st, 36);
     l->gpu_threads = arena_text(&a, st, 37);
     l->region_line = sqlite3_column_int(st, 38);
+    l->tu_variant = arena_text(&a, st, 39);
+    l->tu_hash = arena_text(&a, st, 40);
+    l->tu_object = arena_text(&a, st, 41);
     /* Keep ST_LOOP stepped (not reset) while reading the parts: its open
      * read transaction makes all of them one consistent snapshot. */
     if (read_loop_parts(d, &a, l, err, errlen)) {
