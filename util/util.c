@@ -58,30 +58,29 @@ void ku_buf_putc(ku_buf *b, char c)
 
 void ku_buf_printf(ku_buf *b, const char *fmt, ...)
 {
-    char small[256];
     va_list ap;
     va_start(ap, fmt);
+    ku_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+void ku_buf_vprintf(ku_buf *b, const char *fmt, va_list ap)
+{
+    char small[256];
+    va_list again;
+    va_copy(again, ap);
     int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
+    char *big = n >= 0 && (size_t)n >= sizeof small ? malloc((size_t)n + 1) : NULL;
+    if (n < 0 || ((size_t)n >= sizeof small && !big)) {
+        va_end(again);
         ku_buf_free(b);
         b->oom = 1;
         return;
     }
-    if ((size_t)n < sizeof small) {
-        ku_buf_putn(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        ku_buf_free(b);
-        b->oom = 1;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    ku_buf_putn(b, big, (size_t)n);
+    if (big)
+        vsnprintf(big, (size_t)n + 1, fmt, again);
+    va_end(again);
+    ku_buf_putn(b, big ? big : small, (size_t)n);
     free(big);
 }
 

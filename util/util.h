@@ -43,6 +43,7 @@ void ku_buf_putn(ku_buf *b, const char *s, size_t n);
 void ku_buf_put(ku_buf *b, const char *s);
 void ku_buf_putc(ku_buf *b, char c);
 void ku_buf_printf(ku_buf *b, const char *fmt, ...) KU_PRINTF(2, 3);
+void ku_buf_vprintf(ku_buf *b, const char *fmt, va_list ap) KU_PRINTF(2, 0);
 /* The text (the caller frees it; "" when nothing was appended), or NULL
  * after an allocation failure; the buffer is reset either way. */
 char *ku_buf_take(ku_buf *b);
