@@ -13,16 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int sqlfail(db *d, const char *what, char *err, size_t errlen)
-{
-    snprintf(err, errlen, "%s: %s: %s", db_path_(d), what, sqlite3_errmsg(db_sqlite_(d)));
-    return -1;
-}
-
 static int prepare(db *d, const char *sql, sqlite3_stmt **st, char *err, size_t errlen)
 {
     if (sqlite3_prepare_v2(db_sqlite_(d), sql, -1, st, NULL) != SQLITE_OK)
-        return sqlfail(d, "launch facts", err, errlen);
+        return db_fail_sql_(d, "launch facts", err, errlen);
     return 0;
 }
 
@@ -70,7 +64,7 @@ static int step(db_launch_writer *w, sqlite3_stmt *st, char *err, size_t errlen)
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
-    return rc == SQLITE_DONE ? 0 : sqlfail(w->d, "launch facts", err, errlen);
+    return rc == SQLITE_DONE ? 0 : db_fail_sql_(w->d, "launch facts", err, errlen);
 }
 
 int db_launch_add(db_launch_writer *w, int64_t loop_id, int region, int omp_target,
@@ -134,7 +128,7 @@ int db_launch_get(db *d, int64_t loop_id, int *region, int *omp_target, char *er
     sqlite3_finalize(st);
     if (rc == SQLITE_ROW)
         return 0;
-    return rc == SQLITE_DONE ? 1 : sqlfail(d, "launch facts", err, errlen);
+    return rc == SQLITE_DONE ? 1 : db_fail_sql_(d, "launch facts", err, errlen);
 }
 
 /* Run a read of rows for one launch id; row() turns the current row into a
@@ -151,7 +145,7 @@ static int each(db *d, const char *sql, int64_t launch_id, int (*row)(sqlite3_st
         if ((r = row(st, fn, ctx)) != 0)
             break;
     if (r == 0 && rc != SQLITE_DONE) {
-        sqlfail(d, "launch facts", err, errlen);
+        db_fail_sql_(d, "launch facts", err, errlen);
         r = -1;
     }
     sqlite3_finalize(st);

@@ -322,6 +322,9 @@ int ku_fail(char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        for (char *p = err; *p; p++)     /* one line, whatever the parts held */
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
     }
     return -1;
 }

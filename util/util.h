@@ -102,7 +102,8 @@ extern int ku_quiet;
 /* "PROG: KIND: message\n" on stderr; kind is "warning", "error", ... */
 void ku_msg(const char *prog, const char *kind, const char *fmt, ...) KU_PRINTF(3, 4);
 void ku_vmsg(const char *prog, const char *kind, const char *fmt, va_list ap) KU_PRINTF(3, 0);
-/* Format into err[errlen] (when err is not NULL) and return -1. */
+/* Format into err[errlen] (when err is not NULL; one line: newlines become
+ * spaces) and return -1. */
 int ku_fail(char *err, size_t errlen, const char *fmt, ...) KU_PRINTF(3, 4);
 
 #endif
