@@ -27,18 +27,17 @@
  * message, or keelcc's last stderr line).  Exit status 0 when every file
  * was analysed, 1 when one failed or the database is unusable, 2 usage.
  */
-#define _XOPEN_SOURCE 700   /* realpath, strdup, mkstemp */
+#define _XOPEN_SOURCE 700   /* realpath, strdup */
 #define _DEFAULT_SOURCE
 
 #include "keel.h"
 
 #include "db.h"
 #include "db_private.h"
+#include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -47,7 +46,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,12 +63,12 @@ typedef struct {
     int skipped, failed;
     char *reason;
     pid_t pid;
-    char log[64];       /* keelcc's stderr */
+    char log[KU_TMP_PATH];  /* keelcc's stdout and stderr, under $TMPDIR */
 } entry;
 
 typedef struct {
-    int n, cap;
-    entry *e;
+    int n;
+    entry *e;           /* grown by ku_push */
     int not_c, dups;
 } entries;
 
@@ -87,13 +85,11 @@ static void entry_free(entry *e)
 
 static int push_arg(entry *e, const char *s, size_t n)
 {
-    char **v = realloc(e->argv, sizeof *v * (size_t)(e->argc + 2));
-    if (!v)
+    char *w = strndup(s, n);
+    if (!w || ku_push_ptr(&e->argv, &e->argc, w)) {
+        free(w);
         return -1;
-    e->argv = v;
-    if (!(v[e->argc] = strndup(s, n)))
-        return -1;
-    v[++e->argc] = NULL;
+    }
     return 0;
 }
 
@@ -331,17 +327,12 @@ static int read_compdb(const char *where, entries *out, char *err, size_t errlen
             entry_free(&e);
             continue;
         }
-        if (out->n == out->cap) {
-            int cap = out->cap ? 2 * out->cap : 64;
-            entry *v = realloc(out->e, sizeof *v * (size_t)cap);
-            if (!v) {
-                entry_free(&e);
-                goto oom;
-            }
-            out->e = v;
-            out->cap = cap;
+        entry *slot = ku_push(&out->e, &out->n, sizeof *out->e);
+        if (!slot) {
+            entry_free(&e);
+            goto oom;
         }
-        out->e[out->n++] = e;
+        *slot = e;
     }
     if (r != SQLITE_DONE)
         goto sqlerr;
@@ -380,18 +371,18 @@ static void keelcc_path(char *out, size_t n)
     }
 }
 
+/* Start keelcc on entry e in its directory, stdin from /dev/null, stdout
+ * and stderr to a new file e->log; its pid, or -1 with e->reason. */
 static pid_t start(const char *keelcc, const char *dbopt, int mca, entry *e)
 {
     char **argv = calloc((size_t)e->argc + 6, sizeof *argv);
-    int fd;
-    if (!argv)
-        return -1;
-    keel_fmtn(e->log, sizeof e->log, "/tmp/keel-scan-XXXXXX");
-    if ((fd = mkstemp(e->log)) < 0) {
-        e->log[0] = 0;
+    int fd = argv ? ku_mkstemp(e->log, sizeof e->log, NULL, "keel-scan-", ".log") : -1;
+    if (fd < 0) {
         free(argv);
+        e->reason = strdup(argv ? "cannot create a log file for keelcc" : "out of memory");
         return -1;
     }
+    close(fd);
     int n = 0;
     argv[n++] = (char *)keelcc;
     argv[n++] = "--keel-analysis=only";
@@ -401,29 +392,19 @@ static pid_t start(const char *keelcc, const char *dbopt, int mca, entry *e)
     for (int i = 0; i < e->argc; i++)
         argv[n++] = e->argv[i];
     argv[n] = NULL;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int nul = open("/dev/null", 0);
-        if (nul >= 0)
-            dup2(nul, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        if (chdir(e->directory) != 0) {
-            fprintf(stderr, "keelcc: error: cannot enter %s: %s\n", e->directory,
-                    strerror(errno));
-            _exit(126);
-        }
-        const char *cc = getenv("KEEL_CC");
-        if (!cc || !*cc)
-            setenv("KEEL_CC", "clang-19", 1);
-        execv(keelcc, argv);
-        execvp(keelcc, argv);
-        fprintf(stderr, "keelcc: error: cannot run %s: %s\n", keelcc, strerror(errno));
-        _exit(127);
-    }
-    close(fd);
+    ku_io io = { .in = "/dev/null", .out = e->log, .err_to_out = 1, .err_fd = -1,
+                 .dir = e->directory };
+    pid_t pid;
+    int rc = ku_spawn(argv, &io, &pid);
     free(argv);
+    if (rc) {
+        char b[PATH_MAX + 128];
+        keel_fmtn(b, sizeof b, "cannot run %s in %s: %s", keelcc, e->directory, strerror(rc));
+        e->reason = strdup(b);
+        unlink(e->log);
+        e->log[0] = 0;
+        return -1;
+    }
     return pid;
 }
 
@@ -640,6 +621,10 @@ int keel_cmd_scan(int argc, char **argv)
         free(msg);
     }
 
+    /* the compiler keelcc uses for the assembly, unless the user chose one */
+    const char *cc = getenv("KEEL_CC");
+    if (!cc || !*cc)
+        setenv("KEEL_CC", "clang-19", 1);
     int tty = isatty(2), running = 0, finished = 0, next = 0;
     while (finished < todo) {
         while (running < jobs && next < es.n) {
@@ -650,7 +635,6 @@ int keel_cmd_scan(int argc, char **argv)
             if (e->pid < 0) {
                 e->state = 2;
                 e->failed = 1;
-                e->reason = strdup("cannot start keelcc");
                 finished++;
                 continue;
             }
@@ -660,13 +644,10 @@ int keel_cmd_scan(int argc, char **argv)
         }
         if (running == 0)
             break;
-        int status;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
+        pid_t pid;
+        int status = ku_wait_any(&pid);
+        if (pid < 0)
             break;
-        }
         entry *e = NULL;
         for (int i = 0; i < es.n && !e; i++)
             if (es.e[i].state == 1 && es.e[i].pid == pid)
@@ -677,12 +658,13 @@ int keel_cmd_scan(int argc, char **argv)
         finished++;
         e->state = 2;
         char *st = NULL, *msg = NULL;
-        if (WIFSIGNALED(status)) {
-            char b[64];
-            keel_fmtn(b, sizeof b, "keelcc killed by signal %d", WTERMSIG(status));
+        if (status > 128 || status < 0) {
+            char b[96], t[80];
+            ku_status_text(status, t, sizeof t);
+            keel_fmtn(b, sizeof b, "keelcc %s", t);
             e->failed = 1;
             e->reason = strdup(b);
-        } else if (WEXITSTATUS(status) != 0 || !tu_status(h, e->abs, &st, &msg)) {
+        } else if (status != 0 || !tu_status(h, e->abs, &st, &msg)) {
             e->failed = 1;
             e->reason = last_line(e->log);
             if (e->reason && !e->reason[0]) {

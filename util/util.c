@@ -3,7 +3,7 @@
  * processes through posix_spawnp, temporary files under $TMPDIR, whole-file
  * reads and writes, and the one message printer.
  */
-#define _DEFAULT_SOURCE     /* mkstemps */
+#define _GNU_SOURCE         /* mkstemps, posix_spawn_file_actions_addchdir_np (glibc >= 2.29) */
 #include "util.h"
 
 #include <errno.h>
@@ -161,11 +161,15 @@ int ku_spawn(char *const *argv, const ku_io *io, pid_t *pid)
     if (!rc && io && io->out)
         rc = posix_spawn_file_actions_addopen(&fa, 1, io->out, O_WRONLY | O_CREAT | O_TRUNC,
                                               0600);
-    if (!rc && io && io->err)
+    if (!rc && io && io->err_to_out)
+        rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    else if (!rc && io && io->err)
         rc = posix_spawn_file_actions_addopen(&fa, 2, io->err, O_WRONLY | O_CREAT | O_TRUNC,
                                               0600);
     else if (!rc && io && io->err_fd >= 0 && io->err_fd != 2)
         rc = posix_spawn_file_actions_adddup2(&fa, io->err_fd, 2);
+    if (!rc && io && io->dir)
+        rc = posix_spawn_file_actions_addchdir_np(&fa, io->dir);
     if (!rc) {
         fflush(NULL);
         rc = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
@@ -188,6 +192,15 @@ int ku_wait(pid_t pid)
 {
     int st;
     while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return decode(st);
+}
+
+int ku_wait_any(pid_t *pid)
+{
+    int st;
+    while ((*pid = waitpid(-1, &st, 0)) < 0)
         if (errno != EINTR)
             return -1;
     return decode(st);

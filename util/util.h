@@ -63,6 +63,8 @@ typedef struct {
     const char *out;   /* stdout to this file (created, truncated); NULL: inherited */
     const char *err;   /* stderr to this file; NULL: inherited (unless err_fd) */
     int err_fd;        /* stderr to this descriptor when >= 0 (and err is NULL) */
+    int err_to_out;    /* stderr to where stdout goes (after out; err, err_fd unused) */
+    const char *dir;   /* run in this folder (after the redirections); NULL: here */
 } ku_io;
 
 /* Start argv[0] (searched in PATH) with argv; io may be NULL (everything
@@ -72,6 +74,9 @@ int ku_spawn(char *const *argv, const ku_io *io, pid_t *pid);
 /* Wait for pid: its exit status 0..255, 128 + N when signal N killed it,
  * -1 when it cannot be waited for. */
 int ku_wait(pid_t pid);
+/* Wait for any child: its pid in *pid and its status as ku_wait gives it;
+ * -1 (and *pid -1) when there is no child to wait for. */
+int ku_wait_any(pid_t *pid);
 /* Has pid ended?  1 with *status (as ku_wait gives it), 0 while it runs,
  * -1 when it cannot be waited for. */
 int ku_poll(pid_t pid, int *status);
