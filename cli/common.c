@@ -16,11 +16,9 @@
 int keel_say(int code, const char *fmt, ...)
 {
     va_list ap;
-    fputs("keel: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    ku_vmsg("keel", NULL, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return code;
 }
 
@@ -212,16 +210,16 @@ int keel_parse_set(const char *s, char ***names, long long **values, int *n)
             rc = -1;
             break;
         }
-        char **nn = realloc(*names, sizeof **names * (size_t)(*n + 1));
-        if (nn)
-            *names = nn;
-        long long *vv = realloc(*values, sizeof **values * (size_t)(*n + 1));
-        if (vv)
-            *values = vv;
-        if (!nn || !vv || !((*names)[*n] = strdup(tok)))
+        int nn = *n;
+        char *name = strdup(tok), **slot = name ? ku_push(names, &nn, sizeof **names) : NULL;
+        long long *vv = slot ? ku_push(values, n, sizeof **values) : NULL;
+        if (!vv) {
+            free(name);
             rc = -1;
-        else
-            (*values)[(*n)++] = v;
+        } else {
+            *slot = name;
+            *vv = v;
+        }
     }
     free(copy);
     return rc;

@@ -86,7 +86,7 @@ typedef struct {
 } nest;
 
 typedef struct {
-    int n, cap;
+    int n;
     row *r;
 } rows;
 
@@ -98,16 +98,9 @@ static char *dupz(const char *s)
 static int collect(void *ctx, const db_loop_summary *s)
 {
     rows *rs = ctx;
-    if (rs->n == rs->cap) {
-        int cap = rs->cap ? rs->cap * 2 : 128;
-        row *v = realloc(rs->r, sizeof *v * (size_t)cap);
-        if (!v)
-            return 1;
-        rs->r = v;
-        rs->cap = cap;
-    }
-    row *r = &rs->r[rs->n++];
-    memset(r, 0, sizeof *r);
+    row *r = ku_push(&rs->r, &rs->n, sizeof *rs->r);
+    if (!r)
+        return 1;
     r->file = dupz(s->file);
     r->function = dupz(s->function);
     r->iv = dupz(s->iv);

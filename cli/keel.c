@@ -75,8 +75,8 @@ static const char *const col_names[NCOLS] = {
 typedef struct {
     keel_json *j;           /* --json: rows go here */
     FILE *out;
-    int nrows, cap;
-    char *(*rows)[NCOLS];
+    int nrows;
+    char *(*rows)[NCOLS];   /* grown by ku_push */
     int present[NCOLS];     /* an optional column has a value in some row */
     int oom;
 } loops_ctx;
@@ -133,17 +133,11 @@ static int loops_row(void *ctx, const db_loop_summary *r)
     loops_ctx *c = ctx;
     if (c->j)
         return loops_json_row(c, r);
-    if (c->nrows == c->cap) {
-        int cap = c->cap ? 2 * c->cap : 64;
-        void *p = realloc(c->rows, cap * sizeof *c->rows);
-        if (!p) {
-            c->oom = 1;
-            return 1;
-        }
-        c->rows = p;
-        c->cap = cap;
+    char **row = ku_push(&c->rows, &c->nrows, sizeof *c->rows);
+    if (!row) {
+        c->oom = 1;
+        return 1;
     }
-    char **row = c->rows[c->nrows++];
     row[C_LOC] = fmt("%s:%d", short_path(r->file), r->line);
     row[C_FUNC] = strdup(r->function ? r->function : "?");
     row[C_DEPTH] = fmt("%d", r->depth);
@@ -403,10 +397,14 @@ static int cmd_report(const char *dbpath, const char *file, int json)
 
 
 typedef struct {
-    int n, cap;
-    int64_t *id;
-    char **file;
-    int *col;
+    int64_t id;
+    char *file;
+    int col;
+} match;
+
+typedef struct {
+    int n;
+    match *v;           /* grown by ku_push */
 } matches;
 
 /* Do all matches share one file and column (so FILE:LINE:COL cannot tell
@@ -414,7 +412,7 @@ typedef struct {
 static int same_position(const matches *m)
 {
     for (int i = 1; i < m->n; i++)
-        if (m->col[i] != m->col[0] || strcmp(m->file[i], m->file[0]) != 0)
+        if (m->v[i].col != m->v[0].col || strcmp(m->v[i].file, m->v[0].file) != 0)
             return 0;
     return 1;
 }
@@ -422,23 +420,15 @@ static int same_position(const matches *m)
 static int match_row(void *ctx, const db_loop_summary *r)
 {
     matches *m = ctx;
-    if (m->n == m->cap) {
-        int cap = m->cap ? 2 * m->cap : 8;
-        int64_t *id = realloc(m->id, cap * sizeof *id);
-        if (id) m->id = id;
-        char **file = realloc(m->file, cap * sizeof *file);
-        if (file) m->file = file;
-        int *col = realloc(m->col, cap * sizeof *col);
-        if (col) m->col = col;
-        if (!id || !file || !col)
-            return 1;
-        m->cap = cap;
-    }
-    m->id[m->n] = r->loop_id;
-    m->col[m->n] = r->col;
-    if (!(m->file[m->n] = strdup(r->file ? r->file : "")))
+    char *file = strdup(r->file ? r->file : "");
+    match *x = file ? ku_push(&m->v, &m->n, sizeof *m->v) : NULL;
+    if (!x) {
+        free(file);
         return 1;
-    m->n++;
+    }
+    x->id = r->loop_id;
+    x->col = r->col;
+    x->file = file;
     return 0;
 }
 
@@ -881,14 +871,14 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
         rc = keel_say(EXIT_DB, "out of memory");
     else if (m.n == 0)
         rc = keel_say(EXIT_DB, "no loop at %s in %s", loc, dbpath);
-    else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
+    else if (strcmp(m.v[0].file, m.v[m.n - 1].file) != 0)
         rc = keel_say(EXIT_USAGE, "%s is ambiguous: %s and %s match (give more of the path)",
-                 loc, m.file[0], m.file[m.n - 1]);
+                 loc, m.v[0].file, m.v[m.n - 1].file);
     else if (m.n > 1 && !same_position(&m)) {
         char cols[128] = "";
         for (int i = 0; i < m.n && strlen(cols) < 100; i++)
             snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s%d",
-                     i ? ", " : "", m.col[i]);
+                     i ? ", " : "", m.v[i].col);
         rc = keel_say(EXIT_USAGE, "%d loops at %s (columns %s): say FILE:LINE:COL", m.n, loc, cols);
     } else if (json && !(j = keel_json_new())) {
         rc = keel_say(EXIT_DB, "out of memory");
@@ -899,7 +889,7 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
         if (j && m.n > 1)
             keel_json_array(j, NULL);
         for (int i = 0; i < m.n && rc == 0; i++) {
-            if ((r = db_get_loop(d, m.id[i], &l, err, sizeof err)) != 0) {
+            if ((r = db_get_loop(d, m.v[i].id, &l, err, sizeof err)) != 0) {
                 rc = r < 0 ? keel_say(EXIT_DB, "%s", err) : keel_say(EXIT_DB, "no loop at %s in %s", loc, dbpath);
                 break;
             }
@@ -923,10 +913,8 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
     keel_json_free(j);
     db_free_loop(l);
     for (int i = 0; i < m.n; i++)
-        free(m.file[i]);
-    free(m.file);
-    free(m.id);
-    free(m.col);
+        free(m.v[i].file);
+    free(m.v);
     free(file);
     db_close(d);
     return rc;

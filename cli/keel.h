@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stddef.h>
 
+#include "util.h"
+
 enum { KEEL_EXIT_DB = 1, KEEL_EXIT_USAGE = 2 };
 
 /* ---- messages (common.c) ------------------------------------------------ */

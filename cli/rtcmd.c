@@ -375,16 +375,19 @@ static int size_key(const rt_facts *f, const rt_launch *in, int n, char **names,
 {
     const char *const *need;
     int nneed = rt_facts_symbols(f, &need), k = 0;
-    const char *kn[64];
-    long long kv[64];
-    for (int i = 0; i < nneed && k < 64; i++)
+    const char **kn = malloc(sizeof *kn * (size_t)(nneed > 0 ? nneed : 1));
+    long long *kv = malloc(sizeof *kv * (size_t)(nneed > 0 ? nneed : 1));
+    for (int i = 0; kn && kv && i < nneed; i++)
         for (int j = 0; j < n; j++)
             if (!strcmp(need[i], names[j])) {
                 kn[k] = need[i], kv[k++] = values[j];
                 break;
             }
     *size = in->bytes_in + in->bytes_out;
-    return rt_history_key(k, kn, kv, key, keylen);
+    int r = kn && kv ? rt_history_key(k, kn, kv, key, keylen) : -1;
+    free(kn);
+    free(kv);
+    return r;
 }
 
 /* keel history [--add FILE] [--json] [DB] */

@@ -305,11 +305,12 @@ int ku_quiet;
 
 void ku_vmsg(const char *prog, const char *kind, const char *fmt, va_list ap)
 {
-    if (ku_quiet && strcmp(kind, "warning") == 0)
+    if (ku_quiet && kind && strcmp(kind, "warning") == 0)
         return;
     /* one write, so that lines of concurrent processes do not interleave */
     char line[2048];
-    int k = snprintf(line, sizeof line, "%s: %s: ", prog, kind);
+    int k = kind ? snprintf(line, sizeof line, "%s: %s: ", prog, kind)
+                 : snprintf(line, sizeof line, "%s: ", prog);
     if (k < 0 || (size_t)k >= sizeof line)
         k = 0;
     int m = vsnprintf(line + k, sizeof line - (size_t)k - 1, fmt, ap);

@@ -104,7 +104,8 @@ int ku_write_file(const char *path, const char *text, size_t len);
 /* ---- messages ---- */
 /* When set, ku_msg prints no warnings (errors still print). */
 extern int ku_quiet;
-/* "PROG: KIND: message\n" on stderr; kind is "warning", "error", ... */
+/* "PROG: KIND: message\n" on stderr in one write; kind is "warning",
+ * "error", ... or NULL for "PROG: message\n". */
 void ku_msg(const char *prog, const char *kind, const char *fmt, ...) KU_PRINTF(3, 4);
 void ku_vmsg(const char *prog, const char *kind, const char *fmt, va_list ap) KU_PRINTF(3, 0);
 /* Format into err[errlen] (when err is not NULL; one line: newlines become
