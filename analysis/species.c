@@ -352,6 +352,20 @@ typedef struct {
     int elem;
 } arr;
 
+/* Append access i to list (*len entries) and make it *first when that is
+ * still -1; ns->oom on allocation failure. */
+static void note(nest *ns, int **list, int *len, int *first, int i)
+{
+    int *e = ku_push(list, len, sizeof *e);
+    if (!e) {
+        ns->oom = 1;
+        return;
+    }
+    *e = i;
+    if (*first < 0)
+        *first = i;
+}
+
 static int first_of(const arr *a, int writes)
 {
     return writes ? a->first_write : a->first_read;
@@ -478,16 +492,8 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                 continue;
             if (a->elem_size > x->elem)
                 x->elem = a->elem_size;
-            if (a->is_write) {
-                int *e = ku_push(&x->writes, &x->nwrites, sizeof *e);
-                if (!e) {
-                    n.oom = 1;
-                    continue;
-                }
-                *e = i;
-                if (x->first_write < 0)
-                    x->first_write = i;
-            }
+            if (a->is_write)
+                note(&n, &x->writes, &x->nwrites, &x->first_write, i);
         }
         for (int i = 0; i < n.nacc; i++) {
             const ir_access *a = n.acc[i].a;
@@ -500,19 +506,12 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                 x->rmw = 1;
                 continue;
             }
-            int *e = ku_push(&x->reads, &x->nreads, sizeof *e);
-            if (!e) {
-                n.oom = 1;
-                continue;
-            }
-            *e = i;
-            if (x->first_read < 0)
-                x->first_read = i;
+            note(&n, &x->reads, &x->nreads, &x->first_read, i);
         }
     }
 
     /* the arrays in order of their first counted read, and of their first
-     * write (nord of them each: the input and output lists of the class) */
+     * write: the input and output lists of the class */
     int *by_read = malloc(sizeof *by_read * (size_t)(nnames + 1));
     int *by_write = malloc(sizeof *by_write * (size_t)(nnames + 1));
     int nread = by_read ? by_first(A, nnames, 0, by_read) : 0;
