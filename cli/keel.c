@@ -8,8 +8,8 @@
  *     keel COMMAND [OPTIONS] [ARGS]      keel help [COMMAND]
  *     keel COMMAND --help                keel --help | --version
  *
- * Every command parses its options with getopt_long (keel_opt_next),
- * reads FILE:LINE[:COL] with keel_parse_site and numbers with
+ * Every command parses its options with getopt_long (keel_getopts: one
+ * table of options a command), reads FILE:LINE[:COL] with keel_parse_site and numbers with
  * keel_parse_ll, and prints --json through keel_json (SQLite's JSON
  * functions).  DB is $KEEL_DB when set, else keel.db in the current
  * directory.  Output goes to stdout; every failure is exactly one line
@@ -922,52 +922,37 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
 
 /* ---- the commands' options ----------------------------------------------- */
 
-enum { O_JSON = 256, O_WIDE, O_FILE, O_FUNCTION, O_HTML };
-
 static int run_loops(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "wide", no_argument, NULL, O_WIDE },
-        { "file", required_argument, NULL, O_FILE },
-        { "function", required_argument, NULL, O_FUNCTION },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "loops", .longs = longs, .argc = argc, .argv = argv };
     const char *file = NULL, *func = NULL;
-    int json = 0, wide = 0, c, n;
-    while ((c = keel_opt_next(&o)) >= 0)
-        switch (c) {
-        case O_JSON: json = 1; break;
-        case O_WIDE: wide = 1; break;
-        case O_FILE: file = o.arg; break;
-        case O_FUNCTION: func = o.arg; break;
-        }
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &n);
-    if (n > 1)
-        return keel_say(EXIT_USAGE, "too many arguments for loops (see keel loops --help)");
+    int json = 0, wide = 0, n;
+    const keel_opt opts[] = {
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_FLAG("wide", &wide),
+        KEEL_OPT_TEXT("file", &file),
+        KEEL_OPT_TEXT("function", &func),
+        KEEL_OPT_LAST,
+    };
+    char **pos;
+    int r = keel_getopts("loops", NULL, opts, argc, argv, 1, &pos, &n);
+    if (r >= 0)
+        return r;
     return cmd_loops(n ? pos[0] : keel_default_db(), file, func, json, wide);
 }
 
 static int run_show(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { 0 },
+    int json = 0, n;
+    const keel_opt opts[] = {
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_LAST,
     };
-    keel_opts o = { .cmd = "show", .longs = longs, .argc = argc, .argv = argv };
-    int json = 0, c, n;
-    while ((c = keel_opt_next(&o)) >= 0)
-        json = 1;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &n);
+    char **pos;
+    int r = keel_getopts("show", NULL, opts, argc, argv, 2, &pos, &n);
+    if (r >= 0)
+        return r;
     if (n == 0)
         return keel_say(EXIT_USAGE, "show needs FILE:LINE (see keel show --help)");
-    if (n > 2)
-        return keel_say(EXIT_USAGE, "too many arguments for show (see keel show --help)");
     return cmd_show(n == 2 ? pos[1] : keel_default_db(), pos[0], json);
 }
 
@@ -978,36 +963,27 @@ static int run_report(int argc, char **argv)
             break;
         else if (strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
             return keel_cmd_html(argc, argv);       /* html.c: its own options */
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "file", required_argument, NULL, O_FILE },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "report", .longs = longs, .argc = argc, .argv = argv };
     const char *file = NULL;
-    int json = 0, c, n;
-    while ((c = keel_opt_next(&o)) >= 0)
-        if (c == O_JSON)
-            json = 1;
-        else
-            file = o.arg;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &n);
-    if (n > 1)
-        return keel_say(EXIT_USAGE, "too many arguments for report (see keel report --help)");
+    int json = 0, n;
+    const keel_opt opts[] = {
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_TEXT("file", &file),
+        KEEL_OPT_LAST,
+    };
+    char **pos;
+    int r = keel_getopts("report", NULL, opts, argc, argv, 1, &pos, &n);
+    if (r >= 0)
+        return r;
     return cmd_report(n ? pos[0] : keel_default_db(), file, json);
 }
 
 static int run_help(int argc, char **argv)
 {
-    keel_opts o = { .cmd = "help", .argc = argc, .argv = argv };
-    int c, n;
-    while ((c = keel_opt_next(&o)) >= 0)
-        ;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &n);
+    const keel_opt none[] = { KEEL_OPT_LAST };
+    char **pos;
+    int n, r = keel_getopts("help", NULL, none, argc, argv, -1, &pos, &n);
+    if (r >= 0)
+        return r;
     if (n > 1)
         return keel_say(EXIT_USAGE, "help takes at most one command");
     return keel_help(n ? pos[0] : NULL);

@@ -536,19 +536,12 @@ fail_detach:
 
 int keel_cmd_merge(int argc, char **argv)
 {
-    enum { O_JSON = 256 };
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "merge", .longs = longs, .argc = argc, .argv = argv };
-    int json = 0, c;
-    while ((c = keel_opt_next(&o)) >= 0)
-        json = 1;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : 2;
+    int json = 0;
+    const keel_opt opts[] = { KEEL_OPT_FLAG("json", &json), KEEL_OPT_LAST };
+    int r = keel_getopts("merge", NULL, opts, argc, argv, -1, &argv, &argc);
+    if (r >= 0)
+        return r;
     char err[1024], ro[PATH_MAX], ri[PATH_MAX];
-    argv = keel_opt_rest(&o, &argc);
     if (argc < 2)
         return keel_say(2, "merge needs OUT.db and at least one IN.db (see keel merge --help)");
     /* Every input must be a readable keel database of this schema. */

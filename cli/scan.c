@@ -541,37 +541,31 @@ static void progress(int tty, int done, int total, const char *what)
     fflush(stderr);
 }
 
+/* -p DIR, -pDIR and -p=DIR */
+static int set_build(void *dest, const char *arg)
+{
+    *(const char **)dest = arg[0] == '=' ? arg + 1 : arg;
+    return 0;
+}
+
 int keel_cmd_scan(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_NO_MCA, O_FORCE };
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "no-mca", no_argument, NULL, O_NO_MCA },
-        { "force", no_argument, NULL, O_FORCE },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "scan", .shorts = "p:j:", .longs = longs, .argc = argc,
-                    .argv = argv };
     const char *build = NULL, *dbpath;
-    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), mca = 1, force = 0, json = 0, c, npos;
+    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), mca = 1, force = 0, json = 0, npos;
     if (jobs < 1)
         jobs = 1;
-    while ((c = keel_opt_next(&o)) >= 0)
-        switch (c) {
-        case 'p': build = o.arg[0] == '=' ? o.arg + 1 : o.arg; break;   /* -p=DIR too */
-        case 'j':
-            if (keel_opt_int("-j", o.arg, 1, 4096, &jobs))
-                return 2;
-            break;
-        case O_NO_MCA: mca = 0; break;
-        case O_FORCE: force = 1; break;
-        case O_JSON: json = 1; break;
-        }
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : 2;
-    char **pos = keel_opt_rest(&o, &npos);
-    if (npos > 1)
-        return keel_say(2, "too many arguments for scan (see keel scan --help)");
+    const keel_opt opts[] = {
+        { .letter = 'p', .kind = KEEL_CALL, .dest = &build, .call = set_build },
+        { .letter = 'j', .kind = KEEL_INT, .dest = &jobs, .lo = 1, .hi = 4096 },
+        KEEL_OPT_CLEAR("no-mca", &mca),
+        KEEL_OPT_FLAG("force", &force),
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_LAST,
+    };
+    char **pos;
+    int r = keel_getopts("scan", NULL, opts, argc, argv, 1, &pos, &npos);
+    if (r >= 0)
+        return r;
     if (!build)
         return keel_say(2, "scan needs -p BUILD_DIR (the folder of compile_commands.json)");
     dbpath = npos ? pos[0] : keel_default_db();
