@@ -434,47 +434,45 @@ static const char scan_table[] =
     " message TEXT,"
     " scanned_at TEXT NOT NULL)";
 
-static int stored_key(sqlite3 *h, const entry *e, char **status, char **message)
-{
-    sqlite3_stmt *q;
-    int same = 0;
-    if (sqlite3_prepare_v2(h,
-            "SELECT s.status, s.message FROM scan_state s"
-            " WHERE s.path = ?1 AND s.key = ?2"
-            "   AND EXISTS (SELECT 1 FROM translation_units t WHERE t.path = ?1)",
-            -1, &q, NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_text(q, 1, e->abs, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 2, e->key, -1, SQLITE_STATIC);
-    if (sqlite3_step(q) == SQLITE_ROW) {
-        const char *s = (const char *)sqlite3_column_text(q, 0);
-        const char *m = (const char *)sqlite3_column_text(q, 1);
-        *status = strdup(s ? s : "ok");
-        *message = m ? strdup(m) : NULL;
-        same = 1;
-    }
-    sqlite3_finalize(q);
-    return same;
-}
-
-/* After keelcc finished: the TU row's status (1 row found, 0 none). */
-static int tu_status(sqlite3 *h, const char *path, char **status, char **message)
+/* The first row's (status, message) of sql with ?1 = p1 and ?2 = p2 (when
+ * not NULL): 1 with malloc'd *status (dflt when NULL) and *message, 0 when
+ * there is none. */
+static int status_row(sqlite3 *h, const char *sql, const char *p1, const char *p2,
+                      const char *dflt, char **status, char **message)
 {
     sqlite3_stmt *q;
     int found = 0;
-    if (sqlite3_prepare_v2(h, "SELECT status, message FROM translation_units WHERE path = ?1",
-                           -1, &q, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(h, sql, -1, &q, NULL) != SQLITE_OK)
         return 0;
-    sqlite3_bind_text(q, 1, path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 1, p1, -1, SQLITE_STATIC);
+    if (p2)
+        sqlite3_bind_text(q, 2, p2, -1, SQLITE_STATIC);
     if (sqlite3_step(q) == SQLITE_ROW) {
         const char *s = (const char *)sqlite3_column_text(q, 0);
         const char *m = (const char *)sqlite3_column_text(q, 1);
-        *status = strdup(s ? s : "?");
+        *status = strdup(s ? s : dflt);
         *message = m ? strdup(m) : NULL;
         found = 1;
     }
     sqlite3_finalize(q);
     return found;
+}
+
+/* Was e scanned with the same key, and are its rows still there? */
+static int stored_key(sqlite3 *h, const entry *e, char **status, char **message)
+{
+    return status_row(h, "SELECT s.status, s.message FROM scan_state s"
+                         " WHERE s.path = ?1 AND s.key = ?2"
+                         "   AND EXISTS (SELECT 1 FROM translation_units t WHERE t.path = ?1)",
+                      e->abs, e->key, "ok", status, message);
+}
+
+/* After keelcc finished: the status of the row it wrote, the path's newest
+ * (other builds of the path may be there too); 1 row found, 0 none. */
+static int tu_status(sqlite3 *h, const char *path, char **status, char **message)
+{
+    return status_row(h, "SELECT status, message FROM translation_units WHERE path = ?1"
+                         " ORDER BY id DESC LIMIT 1", path, NULL, "?", status, message);
 }
 
 static void save_state(sqlite3 *h, const entry *e, const char *status, const char *message)
