@@ -96,10 +96,7 @@ int db_launch_add_stride(db_launch_writer *w, int64_t access_id, int64_t loop_id
     sqlite3_bind_int64(st, 1, access_id);
     sqlite3_bind_int64(st, 2, loop_id);
     sqlite3_bind_int(st, 3, dim);
-    if (stride)
-        sqlite3_bind_text(st, 4, stride, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, 4);
+    db_bind_text_(st, 4, stride);
     return step(w, st, err, errlen);
 }
 
