@@ -717,8 +717,12 @@ int keel_cmd_html(int argc, char **argv)
             free(dl);
             return 2;
         }
-        if (ndev < MAXDEV)
-            gpus[ndev++] = p;
+        if (ndev == MAXDEV) {       /* one column each: a cap, said rather than cut */
+            keel_say(2, "--device takes at most %d GPU profiles", MAXDEV);
+            free(dl);
+            return 2;
+        }
+        gpus[ndev++] = p;
     }
     free(dl);
     if (ndev == 0)

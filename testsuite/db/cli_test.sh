@@ -267,6 +267,7 @@ done
 fails 2 "keel: unknown option '-x' for scan (see keel scan --help)" scan -x
 fails 2 "keel: unknown option '--frob' for report --html (see keel report --help)" report --html r.html --frob
 fails 2 "keel: report --html writes HTML: --json is for keel report without --html" report --html r.html --json
+fails 2 "keel: --device takes at most 8 GPU profiles" report --html r.html --device h100,h100,h100,h100,h100,h100,h100,h100,h100
 for v in n=0x10:20 n=1:x n=4:2 =1:2 n=0:4 n=1 "n=1: 4"; do
     fails 2 "keel: bad --sweep '$v' (want SYM=LO:HI, 1 <= LO <= HI; SYM * for every symbol)" explain gemm.c:16 --sweep "$v" --json
 done
