@@ -37,6 +37,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* No fixed limits: loop chains, reads per statement, stencil offsets,
+ * dimensions and evidence texts are held in memory sized to the statement
+ * (scratch memory freed after each statement); an allocation failure makes
+ * idiom_analyze return -1, never a result computed from part of a
+ * statement. */
+
 static const char *const names[IDIOM_NKINDS] = {
     "gather", "histogram", "matmul", "matvec", "reduction",
     "scatter", "stencil", "stream", "transpose",
@@ -47,14 +53,66 @@ const char *idiom_name(idiom_kind k)
     return k >= 0 && k < IDIOM_NKINDS ? names[k] : "?";
 }
 
+/* ---- analysis state and scratch memory ------------------------------------ */
+
+typedef struct {
+    const ir_tu *tu;
+    idiom_result *r;
+    int failed;             /* an allocation failed: the analysis fails */
+    void **tmp;             /* scratch blocks of the current statement */
+    int ntmp;
+} ctx;
+
+/* Keep p (malloc'd, may be NULL) until the statement is done; returns p.
+ * NULL (an allocation failed) marks the analysis failed. */
+static void *keep(ctx *c, void *p)
+{
+    void **slot = p ? ku_push(&c->tmp, &c->ntmp, sizeof *slot) : NULL;
+    if (!slot) {
+        free(p);
+        c->failed = 1;
+        return NULL;
+    }
+    return *slot = p;
+}
+
+/* n zeroed elements of size bytes, freed after the statement (n may be 0). */
+static void *scratch(ctx *c, size_t n, size_t size)
+{
+    return keep(c, calloc(n ? n : 1, size));
+}
+
+static void scratch_free(ctx *c)
+{
+    for (int i = 0; i < c->ntmp; i++)
+        free(c->tmp[i]);
+    free(c->tmp);
+    c->tmp = NULL;
+    c->ntmp = 0;
+}
+
+/* The access as text, whole, freed after the statement ("?" on failure). */
+static const char *atext(ctx *c, const ir_access *a)
+{
+    char *s = keep(c, ir_access_str(a));
+    return s ? s : "?";
+}
+
 /* ---- small helpers over accesses ----------------------------------------- */
 
-/* The loops enclosing loop li, innermost first (li itself at [0]). */
-static int chain(const ir_tu *tu, int li, int out[64])
+/* The loops enclosing loop li, innermost first (li itself at [0]), into
+ * *out (scratch); returns how many. */
+static int chain(ctx *c, int li, int **out)
 {
     int n = 0;
-    for (int l = li; l >= 0 && n < 64; l = tu->loops[l].parent)
-        out[n++] = l;
+    for (int l = li; l >= 0; l = c->tu->loops[l].parent)
+        n++;
+    *out = scratch(c, (size_t)n, sizeof **out);
+    if (!*out)
+        return 0;
+    n = 0;
+    for (int l = li; l >= 0; l = c->tu->loops[l].parent)
+        (*out)[n++] = l;
     return n;
 }
 
@@ -92,10 +150,11 @@ static int same_tuple(const ir_access *a, const ir_access *b)
     return 1;
 }
 
-/* off = r - w per dimension when every difference is a constant. */
+/* off = r - w per dimension (w->ndims of them) when every difference is a
+ * constant. */
 static int const_offset(const ir_access *r, const ir_access *w, int64_t *off)
 {
-    if (r->ndims != w->ndims || r->ndims == 0 || r->ndims > 8)
+    if (r->ndims != w->ndims || r->ndims == 0)
         return 0;
     for (int d = 0; d < r->ndims; d++) {
         kx_expr *diff = kx_sub(r->index[d], w->index[d]);
@@ -124,39 +183,30 @@ static const char *dim_iv(const ir_tu *tu, const int *ch, int nch, const ir_acce
 
 /* ---- result building ------------------------------------------------------ */
 
-typedef struct {
-    const ir_tu *tu;
-    idiom_result *r;
-    int failed;
-} ctx;
-
+static idiom_instance *add(ctx *c, idiom_kind kind, int loop, int sl, int si,
+                           const char *fmt, ...) KU_PRINTF(6, 7);
 static idiom_instance *add(ctx *c, idiom_kind kind, int loop, int sl, int si,
                            const char *fmt, ...)
 {
     idiom_result *r = c->r;
-    if (!ku_push(&r->v, &r->n, sizeof *r->v)) {
+    ku_buf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    ku_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    char *evidence = ku_buf_take(&b);
+    idiom_instance *in = evidence ? ku_push(&r->v, &r->n, sizeof *r->v) : NULL;
+    if (!in) {
+        free(evidence);
         c->failed = 1;
         return NULL;
     }
-    r->n--;     /* counted below, once filled */
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    idiom_instance *in = &r->v[r->n];
-    memset(in, 0, sizeof *in);
     in->kind = kind;
     in->loop = loop;
     in->stmt_loop = sl;
     in->stmt = si;
     in->line = c->tu->loops[sl].stmts[si].line;
-    in->evidence = strdup(buf);
-    if (!in->evidence) {
-        c->failed = 1;
-        return NULL;
-    }
-    r->n++;
+    in->evidence = evidence;
     return in;
 }
 
@@ -197,14 +247,21 @@ static int backward(const ir_loop *l, const ir_access *w, const int64_t *off)
  * statements that set them earlier in the same iteration (`aik = A[i][k]`
  * hoisted out of the j loop, `s = in[y-1][x-1] + ...` before `out[y][x] =
  * s / 9`): a defining statement lies in loop sl or one enclosing it, before
- * si, writes that scalar and no array.  Returns the count (at most max). */
-static int eff_reads(const ir_tu *tu, int sl, int si, const ir_access **out, int max)
+ * si, writes that scalar and no array.  The reads into *out (scratch);
+ * returns how many. */
+static int eff_reads(ctx *c, int sl, int si, const ir_access ***out)
 {
+    const ir_tu *tu = c->tu;
     const ir_stmt *s = &tu->loops[sl].stmts[si];
+    const ir_access **reads = NULL, **slot;
     int n = 0;
-    for (int a = 0; a < s->nacc && n < max; a++)
-        if (!s->acc[a].is_write)
-            out[n++] = &s->acc[a];
+    *out = NULL;
+    for (int a = 0; a < s->nacc; a++)
+        if (!s->acc[a].is_write) {
+            if (!(slot = ku_push(&reads, &n, sizeof *reads)))
+                goto oom;
+            *slot = &s->acc[a];
+        }
     for (int v = 0; v < s->nscalars; v++) {
         const ir_scalar *sc = &s->scalars[v];
         if (sc->is_write)
@@ -228,10 +285,20 @@ static int eff_reads(const ir_tu *tu, int sl, int si, const ir_access **out, int
                 if (wr && !aw && !d->conditional)
                     def = d;
             }
-        for (int a = 0; def && a < def->nacc && n < max; a++)
-            out[n++] = &def->acc[a];
+        for (int a = 0; def && a < def->nacc; a++) {
+            if (!(slot = ku_push(&reads, &n, sizeof *reads)))
+                goto oom;
+            *slot = &def->acc[a];
+        }
     }
+    if (reads && !keep(c, reads))
+        return 0;
+    *out = reads;
     return n;
+oom:
+    free(reads);
+    c->failed = 1;
+    return 0;
 }
 
 /* Stencil test of write w against the reads of array `arr`; adds an
@@ -239,23 +306,29 @@ static int eff_reads(const ir_tu *tu, int sl, int si, const ir_access **out, int
 static int try_stencil(ctx *c, int sl, int si, const ir_access *w, const char *arr)
 {
     const ir_loop *l = &c->tu->loops[sl];
-    int64_t offs[32][8];
+    size_t nd = w->ndims > 0 ? (size_t)w->ndims : 1, row = nd * sizeof(int64_t);
+    int64_t *offs = NULL;   /* n distinct offset vectors, nd each */
     int n = 0, nonzero = 0, allback = 1;
-    const ir_access *rd[64];
-    int nrd = eff_reads(c->tu, sl, si, rd, 64);
-    for (int a = 0; a < nrd && n < 32; a++) {
+    const ir_access **rd;
+    int nrd = eff_reads(c, sl, si, &rd);
+    int64_t *off = scratch(c, nd, sizeof *off);
+    for (int a = 0; off && a < nrd; a++) {
         const ir_access *r = rd[a];
         if (r->is_write || strcmp(r->array, arr) != 0)
             continue;
-        int64_t off[8];
         if (!const_offset(r, w, off))
             continue;
         int dup = 0;
         for (int k = 0; k < n && !dup; k++)
-            dup = memcmp(offs[k], off, sizeof(int64_t) * (size_t)w->ndims) == 0;
+            dup = memcmp(offs + (size_t)k * nd, off, row) == 0;
         if (dup)
             continue;
-        memcpy(offs[n++], off, sizeof off);
+        int64_t *o = ku_push(&offs, &n, row);
+        if (!o) {
+            c->failed = 1;
+            break;
+        }
+        memcpy(o, off, row);
         int nz = 0;
         for (int d = 0; d < w->ndims; d++)
             nz |= off[d] != 0;
@@ -265,36 +338,40 @@ static int try_stencil(ctx *c, int sl, int si, const ir_access *w, const char *a
                 allback = 0;
         }
     }
-    if (n < 2 || nonzero == 0)
+    if (offs && !keep(c, offs))
+        return 0;
+    if (c->failed || n < 2 || nonzero == 0)
         return 0;
     if (strcmp(arr, w->array) == 0 && allback)
         return 0;   /* a recurrence, not a parallel stencil */
-    char wt[256], ot[512];
-    ir_access_text(w, wt, sizeof wt);
-    size_t len = 0;
-    int radius[8] = {0};
-    for (int k = 0; k < n && len < sizeof ot; k++) {
-        len += (size_t)snprintf(ot + len, sizeof ot - len, "%s(", k ? " " : "");
-        for (int d = 0; d < w->ndims && len < sizeof ot; d++) {
-            int64_t o = offs[k][d];
+    int *radius = malloc(nd * sizeof *radius);
+    ku_buf ot = {0}, rt = {0};
+    for (size_t d = 0; radius && d < nd; d++)
+        radius[d] = 0;
+    for (int k = 0; radius && k < n; k++) {
+        ku_buf_put(&ot, k ? " (" : "(");
+        for (int d = 0; d < w->ndims; d++) {
+            int64_t o = offs[(size_t)k * nd + (size_t)d];
             int ro = (int)(o < 0 ? -o : o);
             if (ro > radius[d])
                 radius[d] = ro;
-            len += (size_t)snprintf(ot + len, sizeof ot - len, "%s%lld", d ? "," : "",
-                                    (long long)o);
+            ku_buf_printf(&ot, "%s%lld", d ? "," : "", (long long)o);
         }
-        if (len < sizeof ot)
-            len += (size_t)snprintf(ot + len, sizeof ot - len, ")");
+        ku_buf_putc(&ot, ')');
     }
-    char rt[64];
-    size_t rl = 0;
-    for (int d = 0; d < w->ndims && rl < sizeof rt; d++)
-        rl += (size_t)snprintf(rt + rl, sizeof rt - rl, "%s%d", d ? "," : "", radius[d]);
-    idiom_instance *in = add(c, IDIOM_STENCIL, sl, sl, si, "W %s; R %s at offsets %s; radius %s",
-                             wt, arr, ot, rt);
+    for (int d = 0; radius && d < w->ndims; d++)
+        ku_buf_printf(&rt, "%s%d", d ? "," : "", radius[d]);
+    const char *ots = keep(c, ku_buf_take(&ot)), *rts = keep(c, ku_buf_take(&rt));
+    idiom_instance *in = radius && ots && rts
+        ? add(c, IDIOM_STENCIL, sl, sl, si, "W %s; R %s at offsets %s; radius %s",
+              atext(c, w), arr, ots, rts)
+        : NULL;
     if (in) {
         in->ndims = w->ndims;
-        memcpy(in->radius, radius, sizeof radius);
+        in->radius = radius;
+    } else {
+        free(radius);
+        c->failed = 1;
     }
     return 1;
 }
@@ -302,9 +379,12 @@ static int try_stencil(ctx *c, int sl, int si, const ir_access *w, const char *a
 static int try_transpose(ctx *c, int sl, int si, const ir_access *w, const int *ch, int nch)
 {
     const ir_stmt *s = &c->tu->loops[sl].stmts[si];
-    if (w->ndims < 2 || w->ndims > 8)
+    if (w->ndims < 2)
         return 0;
-    const char *wiv[8];
+    const char **wiv = scratch(c, (size_t)w->ndims, sizeof *wiv);
+    int *used = scratch(c, (size_t)w->ndims, sizeof *used);
+    if (!wiv || !used)
+        return 0;
     for (int d = 0; d < w->ndims; d++)
         if (!(wiv[d] = dim_iv(c->tu, ch, nch, w, d)))
             return 0;
@@ -312,7 +392,8 @@ static int try_transpose(ctx *c, int sl, int si, const ir_access *w, const int *
         const ir_access *r = &s->acc[a];
         if (r->is_write || r->ndims != w->ndims || same_tuple(r, w))
             continue;
-        int used[8] = {0}, ok = 1, ident = 1;
+        int ok = 1, ident = 1;
+        memset(used, 0, (size_t)w->ndims * sizeof *used);
         for (int d = 0; d < r->ndims && ok; d++) {
             const char *iv = dim_iv(c->tu, ch, nch, r, d);
             int k = -1;
@@ -327,10 +408,7 @@ static int try_transpose(ctx *c, int sl, int si, const ir_access *w, const int *
             }
         }
         if (ok && !ident) {
-            char wt[256], rt[256];
-            ir_access_text(w, wt, sizeof wt);
-            ir_access_text(r, rt, sizeof rt);
-            add(c, IDIOM_TRANSPOSE, sl, sl, si, "W %s; R %s", wt, rt);
+            add(c, IDIOM_TRANSPOSE, sl, sl, si, "W %s; R %s", atext(c, w), atext(c, r));
             return 1;
         }
     }
@@ -372,11 +450,14 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
     const ir_stmt *s = &tu->loops[sl].stmts[si];
     /* reads other than the target element itself (and the operands
      * hoisted into scalars, for matmul and matvec only) */
-    const ir_access *oth[64], *rd[64];
-    int no = 0, nrd = eff_reads(tu, sl, si, rd, 64), nown = 0, nown_kept = 0;
+    const ir_access **rd;
+    int no = 0, nrd = eff_reads(c, sl, si, &rd), nown = 0, nown_kept = 0;
+    const ir_access **oth = scratch(c, (size_t)nrd, sizeof *oth);
+    if (!oth)
+        return;
     for (int a = 0; a < s->nacc; a++)
         nown += !s->acc[a].is_write;
-    for (int a = 0; a < nrd && no < 64; a++) {
+    for (int a = 0; a < nrd; a++) {
         if (w && same_tuple(rd[a], w))
             continue;
         if (a < nown)
@@ -397,28 +478,22 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
     if (red < 0)
         return;
     const char *kv = tu->loops[red].iv;
-    char wt[256];
-    if (w)
-        ir_access_text(w, wt, sizeof wt);
-    else
-        snprintf(wt, sizeof wt, "%s", scal);
-    add(c, IDIOM_REDUCTION, red, sl, si, "RW %s; over %s", wt, kv);
+    add(c, IDIOM_REDUCTION, red, sl, si, "RW %s; over %s", w ? atext(c, w) : scal, kv);
 
     if (s->ops.fmul + s->ops.imul < 1)
         return;
     const ir_access *out = w ? w : scalar_output(tu, red, scal);
     /* output variables: chain variables the output mentions */
-    const char *F[64];
+    const char **F = scratch(c, (size_t)nch, sizeof *F);
     int nf = 0;
-    for (int k = 0; out && k < nch; k++) {
+    for (int k = 0; F && out && k < nch; k++) {
         const char *iv = tu->loops[ch[k]].iv;
         if (iv && acc_mentions(out, iv))
             F[nf++] = iv;
     }
     if (nf == 0)
         return;
-    char ot[256];
-    ir_access_text(out, ot, sizeof ot);
+    const char *ot = atext(c, out);
     /* matmul first */
     for (int x = 0; x < no; x++)
         for (int y = 0; y < no; y++) {
@@ -433,11 +508,8 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
                         continue;
                     if (acc_mentions(X, F[a]) && !acc_mentions(Y, F[a]) &&
                         acc_mentions(Y, F[b]) && !acc_mentions(X, F[b])) {
-                        char xt[256], yt[256];
-                        ir_access_text(X, xt, sizeof xt);
-                        ir_access_text(Y, yt, sizeof yt);
                         add(c, IDIOM_MATMUL, red, sl, si, "out %s; R %s; R %s; over %s",
-                            ot, xt, yt, kv);
+                            ot, atext(c, X), atext(c, Y), kv);
                         return;
                     }
                 }
@@ -455,9 +527,7 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
                 xa |= acc_mentions(X, F[a]);
             }
             if (xa && !yf) {
-                char xt[256], yt[256];
-                ir_access_text(X, xt, sizeof xt);
-                ir_access_text(Y, yt, sizeof yt);
+                const char *xt = atext(c, X), *yt = atext(c, Y);
                 /* a convolution (FIR): X is read at out + k in one
                  * dimension, a window sliding with the output */
                 for (int d = 0; d < X->ndims; d++)
@@ -494,8 +564,10 @@ static void statement(ctx *c, int sl, int si)
     const ir_tu *tu = c->tu;
     const ir_loop *l = &tu->loops[sl];
     const ir_stmt *s = &l->stmts[si];
-    int ch[64];
-    int nch = chain(tu, sl, ch);
+    int *ch;
+    int nch = chain(c, sl, &ch);
+    if (c->failed)
+        return;
     int any_indirect = 0;
     for (int a = 0; a < s->nacc; a++)
         any_indirect |= acc_indirect(&s->acc[a]);
@@ -504,8 +576,7 @@ static void statement(ctx *c, int sl, int si)
         const ir_access *w = &s->acc[a];
         if (!w->is_write)
             continue;
-        char wt[256];
-        ir_access_text(w, wt, sizeof wt);
+        const char *wt = atext(c, w);
         int self_read = 0;
         for (int b = 0; b < s->nacc; b++)
             self_read |= !s->acc[b].is_write && same_tuple(&s->acc[b], w);
@@ -516,9 +587,7 @@ static void statement(ctx *c, int sl, int si)
         if (any_indirect) {
             for (int b = 0; b < s->nacc; b++)
                 if (!s->acc[b].is_write && acc_indirect(&s->acc[b])) {
-                    char rt[256];
-                    ir_access_text(&s->acc[b], rt, sizeof rt);
-                    add(c, IDIOM_GATHER, sl, sl, si, "W %s; R %s", wt, rt);
+                    add(c, IDIOM_GATHER, sl, sl, si, "W %s; R %s", wt, atext(c, &s->acc[b]));
                     break;
                 }
             continue;
@@ -529,8 +598,8 @@ static void statement(ctx *c, int sl, int si)
             continue;
         int special = try_transpose(c, sl, si, w, ch, nch);
         /* stencil: once per distinct read array (also through scalars) */
-        const ir_access *rd[64];
-        int nrd = eff_reads(tu, sl, si, rd, 64);
+        const ir_access **rd;
+        int nrd = eff_reads(c, sl, si, &rd);
         for (int b = 0; b < nrd; b++) {
             int seen = 0;
             for (int e = 0; e < b && !seen; e++)
@@ -550,9 +619,7 @@ static void statement(ctx *c, int sl, int si)
     if (any_indirect && !array_write && scalar_write)
         for (int b = 0; b < s->nacc; b++)
             if (acc_indirect(&s->acc[b])) {
-                char rt[256];
-                ir_access_text(&s->acc[b], rt, sizeof rt);
-                add(c, IDIOM_GATHER, sl, sl, si, "W scalar; R %s", rt);
+                add(c, IDIOM_GATHER, sl, sl, si, "W scalar; R %s", atext(c, &s->acc[b]));
                 break;
             }
     /* folds the reading rule misses, attached to the statement's loop
@@ -613,10 +680,12 @@ static void statement(ctx *c, int sl, int si)
 int idiom_analyze(const ir_tu *tu, idiom_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    ctx c = { tu, out, 0 };
+    ctx c = { .tu = tu, .r = out };
     for (int l = 0; tu && l < tu->nloops && !c.failed; l++)
-        for (int s = 0; s < tu->loops[l].nstmts && !c.failed; s++)
+        for (int s = 0; s < tu->loops[l].nstmts && !c.failed; s++) {
             statement(&c, l, s);
+            scratch_free(&c);
+        }
     if (c.failed) {
         idiom_result_free(out);
         snprintf(err, errlen, "out of memory");
@@ -629,8 +698,10 @@ void idiom_result_free(idiom_result *r)
 {
     if (!r)
         return;
-    for (int i = 0; i < r->n; i++)
+    for (int i = 0; i < r->n; i++) {
         free(r->v[i].evidence);
+        free(r->v[i].radius);
+    }
     free(r->v);
     memset(r, 0, sizeof *r);
 }

@@ -49,7 +49,7 @@ typedef struct {
     int line;           /* line of the statement */
     char *evidence;     /* the deciding accesses, e.g. "W C[i][j]; R A[i][k]; R B[k][j]; over k" */
     int ndims;          /* stencil only: dimensions and radius per dimension */
-    int radius[8];
+    int *radius;        /* ndims entries (malloc'd, owned), NULL for other idioms */
 } idiom_instance;
 
 typedef struct {

@@ -202,14 +202,23 @@ int ir_loop_within(const ir_tu *tu, int l, int anc)
     return 0;
 }
 
-void ir_access_text(const ir_access *a, char *buf, size_t cap)
+char *ir_access_str(const ir_access *a)
 {
-    size_t n = (size_t)snprintf(buf, cap, "%s", a->array);
-    for (int k = 0; k < a->ndims && n < cap; k++) {
+    ku_buf b = {0};
+    ku_buf_put(&b, a->array);
+    for (int k = 0; k < a->ndims; k++) {
         char *s = kx_print(a->index[k]);
-        n += (size_t)snprintf(buf + n, cap - n, "[%s]", s ? s : "?");
+        ku_buf_printf(&b, "[%s]", s ? s : "?");
         free(s);
     }
+    return ku_buf_take(&b);
+}
+
+void ir_access_text(const ir_access *a, char *buf, size_t cap)
+{
+    char *s = ir_access_str(a);
+    snprintf(buf, cap, "%s", s ? s : a->array);
+    free(s);
 }
 
 int ir_add_note(ir_tu *tu, const char *text)

@@ -156,6 +156,8 @@ int ir_add_sym(ir_loop *l, const char *name);
 int ir_loop_within(const ir_tu *tu, int l, int anc);
 /* The access as text, "A[i][j - 1]", into buf (cut to cap bytes). */
 void ir_access_text(const ir_access *a, char *buf, size_t cap);
+/* The same, whole: malloc'd (caller frees), NULL on allocation failure. */
+char *ir_access_str(const ir_access *a);
 /* Record a note (a limit the front end met, a construct it approximated). */
 int ir_add_note(ir_tu *tu, const char *text);
 

@@ -234,9 +234,14 @@ static kx_expr *pick(const kx_expr *a, const kx_expr *b, int want_max)
     return kx_op(want_max ? KX_MAX : KX_MIN, NULL, 2, ab);
 }
 
-/* Range of array accesses sel[0..ns-1] per dimension into lo[], hi[]. */
-static int range(nest *n, const int *sel, int ns, int ndims, kx_expr **lo, kx_expr **hi)
+/* A new *dm for an ndims-dimensional array with the range of its accesses
+ * sel[0..ns-1] per dimension in dm->lo[], dm->hi[].  0, or -1 with *dm
+ * freed (n->oom set when an allocation failed). */
+static int range(nest *n, const int *sel, int ns, int ndims, dims *dm)
 {
+    if (dims_new(dm, ndims))
+        goto fail;
+    kx_expr **lo = dm->lo, **hi = dm->hi;
     for (int d = 0; d < ndims; d++) {
         lo[d] = hi[d] = NULL;
         for (int s = 0; s < ns; s++) {
@@ -259,9 +264,13 @@ static int range(nest *n, const int *sel, int ns, int ndims, kx_expr **lo, kx_ex
             }
         }
         if (!lo[d])
-            return -1;
+            goto fail;
     }
     return 0;
+fail:
+    n->oom |= dm->oom;
+    dims_free(dm, ndims);   /* a range that failed half-way */
+    return -1;
 }
 
 static void put_range(ku_buf *b, int ndims, kx_expr **lo, kx_expr **hi)
@@ -332,6 +341,50 @@ static int cmp_stmt(const void *a, const void *b)
 static char *dup_print(const kx_expr *e)
 {
     return e ? kx_print(e) : NULL;
+}
+
+/* One array of a nest: its accesses and how the class counts them. */
+typedef struct {
+    const char *name;
+    int first_read, first_write;   /* acc index of first counted read / write, -1: none */
+    int *reads, nreads, *writes, nwrites;   /* acc indices */
+    int rmw;                       /* read at a written tuple */
+    int elem;
+} arr;
+
+/* Append access i to list (*len entries) and make it *first when that is
+ * still -1; ns->oom on allocation failure. */
+static void note(nest *ns, int **list, int *len, int *first, int i)
+{
+    int *e = ku_push(list, len, sizeof *e);
+    if (!e) {
+        ns->oom = 1;
+        return;
+    }
+    *e = i;
+    if (*first < 0)
+        *first = i;
+}
+
+static int first_of(const arr *a, int writes)
+{
+    return writes ? a->first_write : a->first_read;
+}
+
+/* The arrays (indices into A) with a first counted read (writes: a first
+ * write), in the order of those accesses, into order[]; how many. */
+static int by_first(const arr *A, int nnames, int writes, int *order)
+{
+    int n = 0;
+    for (int k = 0; k < nnames; k++) {
+        int key = first_of(&A[k], writes), j;
+        if (key < 0)
+            continue;
+        for (j = n++; j > 0 && first_of(&A[order[j - 1]], writes) > key; j--)
+            order[j] = order[j - 1];
+        order[j] = k;
+    }
+    return n;
 }
 
 int species_classify(const ir_tu *tu, int root, species_class *out)
@@ -421,13 +474,6 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
             names[nnames++] = n.acc[i].a->array;
     }
     /* per array: written? counted reads */
-    typedef struct {
-        const char *name;
-        int first_read, first_write;   /* acc index of first counted read / write */
-        int *reads, nreads, *writes, nwrites;   /* acc indices */
-        int rmw;                       /* read at a written tuple */
-        int elem;
-    } arr;
     arr *A = names ? calloc((size_t)nnames + 1, sizeof *A) : NULL;
     if (!A) {
         kx_free(m);
@@ -446,16 +492,8 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                 continue;
             if (a->elem_size > x->elem)
                 x->elem = a->elem_size;
-            if (a->is_write) {
-                int *e = ku_push(&x->writes, &x->nwrites, sizeof *e);
-                if (!e) {
-                    n.oom = 1;
-                    continue;
-                }
-                *e = i;
-                if (x->first_write < 0)
-                    x->first_write = i;
-            }
+            if (a->is_write)
+                note(&n, &x->writes, &x->nwrites, &x->first_write, i);
         }
         for (int i = 0; i < n.nacc; i++) {
             const ir_access *a = n.acc[i].a;
@@ -468,182 +506,170 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
                 x->rmw = 1;
                 continue;
             }
-            int *e = ku_push(&x->reads, &x->nreads, sizeof *e);
-            if (!e) {
-                n.oom = 1;
-                continue;
-            }
-            *e = i;
-            if (x->first_read < 0)
-                x->first_read = i;
+            note(&n, &x->reads, &x->nreads, &x->first_read, i);
         }
     }
 
+    /* the arrays in order of their first counted read, and of their first
+     * write: the input and output lists of the class */
+    int *by_read = malloc(sizeof *by_read * (size_t)(nnames + 1));
+    int *by_write = malloc(sizeof *by_write * (size_t)(nnames + 1));
+    int nread = by_read ? by_first(A, nnames, 0, by_read) : 0;
+    int nwrite = by_write ? by_first(A, nnames, 1, by_write) : 0;
+    n.oom |= !by_read || !by_write;
     ku_buf b = {0};
     kx_expr *d = kx_int(0), *c = kx_int(0), *w = NULL;
     /* inputs, by first counted read */
     int ninputs = 0;
-    for (int i = 0; i < n.nacc; i++)
-        for (int k = 0; k < nnames; k++) {
-            arr *x = &A[k];
-            if (x->first_read != i)
-                continue;
-            int nd = n.acc[i].a->ndims;
-            dims dm;
-            if (dims_new(&dm, nd) || range(&n, x->reads, x->nreads, nd, dm.lo, dm.hi)) {
-                n.oom |= dm.oom;
-                dims_free(&dm, nd);   /* a range that failed half-way */
-                continue;
-            }
-            kx_expr **lo = dm.lo, **hi = dm.hi;
-            int *nonP_dim = dm.flag;
-            int64_t *mn = dm.mn, *mx = dm.mx;
-            if (ninputs++)
-                ku_buf_put(&b, " ^ ");
-            put_range(&b, nd, lo, hi);
-            /* variables of the counted reads */
-            int anyP = 0, anyOther = 0, anyIv = 0, allC = 1;
-            for (int r = 0; r < x->nreads; r++) {
-                const acc_ref *ar = &n.acc[x->reads[r]];
-                int *ch;
-                int nch = chain(&n, ar->loop, &ch);
-                for (int q = 0; q < nch; q++) {
-                    const char *iv = tu->loops[ch[q]].iv;
-                    if (!iv)
+    for (int o = 0; o < nread; o++) {
+        arr *x = &A[by_read[o]];
+        int nd = n.acc[x->first_read].a->ndims;
+        dims dm;
+        if (range(&n, x->reads, x->nreads, nd, &dm))
+            continue;
+        kx_expr **lo = dm.lo, **hi = dm.hi;
+        int *nonP_dim = dm.flag;
+        int64_t *mn = dm.mn, *mx = dm.mx;
+        if (ninputs++)
+            ku_buf_put(&b, " ^ ");
+        put_range(&b, nd, lo, hi);
+        /* variables of the counted reads */
+        int anyP = 0, anyOther = 0, anyIv = 0, allC = 1;
+        for (int r = 0; r < x->nreads; r++) {
+            const acc_ref *ar = &n.acc[x->reads[r]];
+            int *ch;
+            int nch = chain(&n, ar->loop, &ch);
+            for (int q = 0; q < nch; q++) {
+                const char *iv = tu->loops[ch[q]].iv;
+                if (!iv)
+                    continue;
+                for (int dd = 0; dd < ar->a->ndims && dd < nd; dd++) {
+                    if (!kx_mentions(ar->a->index[dd], iv))
                         continue;
-                    for (int dd = 0; dd < ar->a->ndims && dd < nd; dd++) {
-                        if (!kx_mentions(ar->a->index[dd], iv))
-                            continue;
-                        anyIv = 1;
-                        if (in_P(&n, iv))
-                            anyP = 1;
-                        else {
-                            anyOther = 1;
-                            nonP_dim[dd] = 1;
-                        }
+                    anyIv = 1;
+                    if (in_P(&n, iv))
+                        anyP = 1;
+                    else {
+                        anyOther = 1;
+                        nonP_dim[dd] = 1;
                     }
                 }
-                free(ch);
-                if (!coalesced(ar->a, thread))
-                    allC = 0;
             }
-            ku_buf_put(&b, "|");
-            if (!anyIv) {
-                ku_buf_put(&b, "shared");
-            } else if (!anyP) {
-                ku_buf_put(&b, "full");
-            } else if (anyOther) {
-                ku_buf_put(&b, "chunk(");
-                for (int dd = 0; dd < nd; dd++) {
-                    if (dd)
-                        ku_buf_put(&b, ",");
-                    if (nonP_dim[dd]) {
-                        put_expr(&b, lo[dd]);
-                        ku_buf_put(&b, ":");
-                        put_expr(&b, hi[dd]);
-                    } else {
-                        ku_buf_put(&b, "-");
+            free(ch);
+            if (!coalesced(ar->a, thread))
+                allC = 0;
+        }
+        ku_buf_put(&b, "|");
+        if (!anyIv) {
+            ku_buf_put(&b, "shared");
+        } else if (!anyP) {
+            ku_buf_put(&b, "full");
+        } else if (anyOther) {
+            ku_buf_put(&b, "chunk(");
+            for (int dd = 0; dd < nd; dd++) {
+                if (dd)
+                    ku_buf_put(&b, ",");
+                if (nonP_dim[dd]) {
+                    put_expr(&b, lo[dd]);
+                    ku_buf_put(&b, ":");
+                    put_expr(&b, hi[dd]);
+                } else {
+                    ku_buf_put(&b, "-");
+                }
+            }
+            ku_buf_put(&b, ")");
+        } else {
+            /* neighbourhood: distinct tuples, all at constant offsets */
+            int distinct = 1, constant = 1;
+            const ir_access *base = n.acc[x->reads[0]].a;
+            for (int dd = 0; dd < nd; dd++)
+                mn[dd] = mx[dd] = 0;
+            for (int r = 1; r < x->nreads && constant; r++) {
+                const ir_access *o = n.acc[x->reads[r]].a;
+                int diffz = 1;
+                for (int dd = 0; dd < nd && constant; dd++) {
+                    kx_expr *df = kx_sub(o->index[dd], base->index[dd]);
+                    int64_t v;
+                    if (!kx_is_const(df, &v))
+                        constant = 0;
+                    else {
+                        if (v < mn[dd])
+                            mn[dd] = v;
+                        if (v > mx[dd])
+                            mx[dd] = v;
+                        diffz &= v == 0;
                     }
+                    kx_free(df);
+                }
+                if (!diffz)
+                    distinct = 2;
+            }
+            if (constant && distinct == 2) {
+                ku_buf_put(&b, "neighbourhood(");
+                for (int dd = 0; dd < nd; dd++) {
+                    char t[32];
+                    snprintf(t, sizeof t, "%s%lld", dd ? "x" : "",
+                             (long long)(mx[dd] - mn[dd] + 1));
+                    ku_buf_put(&b, t);
                 }
                 ku_buf_put(&b, ")");
             } else {
-                /* neighbourhood: distinct tuples, all at constant offsets */
-                int distinct = 1, constant = 1;
-                const ir_access *base = n.acc[x->reads[0]].a;
-                for (int dd = 0; dd < nd; dd++)
-                    mn[dd] = mx[dd] = 0;
-                for (int r = 1; r < x->nreads && constant; r++) {
-                    const ir_access *o = n.acc[x->reads[r]].a;
-                    int diffz = 1;
-                    for (int dd = 0; dd < nd && constant; dd++) {
-                        kx_expr *df = kx_sub(o->index[dd], base->index[dd]);
-                        int64_t v;
-                        if (!kx_is_const(df, &v))
-                            constant = 0;
-                        else {
-                            if (v < mn[dd])
-                                mn[dd] = v;
-                            if (v > mx[dd])
-                                mx[dd] = v;
-                            diffz &= v == 0;
-                        }
-                        kx_free(df);
-                    }
-                    if (!diffz)
-                        distinct = 2;
-                }
-                if (constant && distinct == 2) {
-                    ku_buf_put(&b, "neighbourhood(");
-                    for (int dd = 0; dd < nd; dd++) {
-                        char t[32];
-                        snprintf(t, sizeof t, "%s%lld", dd ? "x" : "",
-                                 (long long)(mx[dd] - mn[dd] + 1));
-                        ku_buf_put(&b, t);
-                    }
-                    ku_buf_put(&b, ")");
-                } else {
-                    ku_buf_put(&b, "element");
-                }
+                ku_buf_put(&b, "element");
             }
-            kx_expr *el = elements(nd, lo, hi), *sz = kx_int(x->elem);
-            kx_expr *by = kx_mul(el, sz);
-            add_to(&d, by);
-            if (allC)
-                add_to(&c, by);
-            kx_free(el);
-            kx_free(sz);
-            kx_free(by);
-            dims_free(&dm, nd);
         }
+        kx_expr *el = elements(nd, lo, hi), *sz = kx_int(x->elem);
+        kx_expr *by = kx_mul(el, sz);
+        add_to(&d, by);
+        if (allC)
+            add_to(&c, by);
+        kx_free(el);
+        kx_free(sz);
+        kx_free(by);
+        dims_free(&dm, nd);
+    }
     ku_buf_put(&b, ninputs ? " -> " : "-> ");
     /* outputs, by first write */
     int noutputs = 0;
-    for (int i = 0; i < n.nacc; i++)
-        for (int k = 0; k < nnames; k++) {
-            arr *x = &A[k];
-            if (x->first_write != i)
-                continue;
-            int nd = n.acc[i].a->ndims;
-            dims dm;
-            if (dims_new(&dm, nd) || range(&n, x->writes, x->nwrites, nd, dm.lo, dm.hi)) {
-                n.oom |= dm.oom;
-                dims_free(&dm, nd);   /* a range that failed half-way */
-                continue;
-            }
-            kx_expr **lo = dm.lo, **hi = dm.hi;
-            if (noutputs++)
-                ku_buf_put(&b, " ^ ");
-            int elementwise = 0, allC = 1;
-            for (int r = 0; r < x->nwrites; r++) {
-                const acc_ref *ar = &n.acc[x->writes[r]];
-                for (int q = 0; q < n.nP; q++)
-                    elementwise |= mentions_any(ar->a, n.P[q]);
-                if (!coalesced(ar->a, thread))
-                    allC = 0;
-            }
-            kx_expr *el = nd ? elements(nd, lo, hi) : kx_int(1);
-            if (nd)
-                put_range(&b, nd, lo, hi);
-            else
-                ku_buf_put(&b, "1");
-            ku_buf_put(&b, elementwise ? "|element" : "|shared");
-            if (!elementwise)
+    for (int o = 0; o < nwrite; o++) {
+        arr *x = &A[by_write[o]];
+        int nd = n.acc[x->first_write].a->ndims;
+        dims dm;
+        if (range(&n, x->writes, x->nwrites, nd, &dm))
+            continue;
+        kx_expr **lo = dm.lo, **hi = dm.hi;
+        if (noutputs++)
+            ku_buf_put(&b, " ^ ");
+        int elementwise = 0, allC = 1;
+        for (int r = 0; r < x->nwrites; r++) {
+            const acc_ref *ar = &n.acc[x->writes[r]];
+            for (int q = 0; q < n.nP; q++)
+                elementwise |= mentions_any(ar->a, n.P[q]);
+            if (!coalesced(ar->a, thread))
                 allC = 0;
-            if (!w && elementwise)
-                w = kx_copy(el);
-            kx_expr *sz = kx_int(x->elem);
-            kx_expr *by = kx_mul(el, sz);
-            int times = x->rmw ? 2 : 1;
-            for (int t = 0; t < times; t++) {
-                add_to(&d, by);
-                if (allC)
-                    add_to(&c, by);
-            }
-            kx_free(el);
-            kx_free(sz);
-            kx_free(by);
-            dims_free(&dm, nd);
         }
+        kx_expr *el = nd ? elements(nd, lo, hi) : kx_int(1);
+        if (nd)
+            put_range(&b, nd, lo, hi);
+        else
+            ku_buf_put(&b, "1");
+        ku_buf_put(&b, elementwise ? "|element" : "|shared");
+        if (!elementwise)
+            allC = 0;
+        if (!w && elementwise)
+            w = kx_copy(el);
+        kx_expr *sz = kx_int(x->elem);
+        kx_expr *by = kx_mul(el, sz);
+        int times = x->rmw ? 2 : 1;
+        for (int t = 0; t < times; t++) {
+            add_to(&d, by);
+            if (allC)
+                add_to(&c, by);
+        }
+        kx_free(el);
+        kx_free(sz);
+        kx_free(by);
+        dims_free(&dm, nd);
+    }
     if (noutputs == 0)
         ku_buf_put(&b, "1|shared");
     if (!w) {
@@ -694,6 +720,8 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
         free(A[k].writes);
     }
     free(A);
+    free(by_read);
+    free(by_write);
     free(names);
     free(n.acc);
     free(n.P);

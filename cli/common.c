@@ -16,11 +16,9 @@
 int keel_say(int code, const char *fmt, ...)
 {
     va_list ap;
-    fputs("keel: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    ku_vmsg("keel", NULL, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return code;
 }
 
@@ -41,8 +39,6 @@ const char *keel_default_db(void)
 
 /* ---- options ------------------------------------------------------------ */
 
-enum { MAXLONG = 31 };
-
 /* The option as the user wrote it, for messages: "--name" (without any
  * "=value") or "-c". */
 static void opt_text(const keel_opts *o, char *b, size_t n)
@@ -59,48 +55,141 @@ static void opt_text(const keel_opts *o, char *b, size_t n)
 
 int keel_opt_next(keel_opts *o)
 {
-    struct option longs[MAXLONG + 2];
-    char shorts[64];
     int n = 0;
-    for (; o->longs && o->longs[n].name && n < MAXLONG; n++)
-        longs[n] = o->longs[n];
+    while (o->longs && o->longs[n].name)
+        n++;
+    struct option *longs = malloc(sizeof *longs * (size_t)(n + 2));
+    ku_buf sb = { 0 };
+    /* ':' first: a missing value is ':', not '?' */
+    ku_buf_printf(&sb, ":h%s", o->shorts ? o->shorts : "");
+    char *shorts = ku_buf_take(&sb);
+    if (!longs || !shorts) {
+        free(longs);
+        free(shorts);
+        keel_say(1, "out of memory");
+        return KEEL_OPT_BAD;
+    }
+    if (n)
+        memcpy(longs, o->longs, sizeof *longs * (size_t)n);
     longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
     longs[n] = (struct option){ 0 };
-    /* ':' first: a missing value is ':', not '?' */
-    keel_fmtn(shorts, sizeof shorts, ":h%s", o->shorts ? o->shorts : "");
     if (!o->started) {
         o->started = 1;
         optind = 0;          /* glibc: start over, whatever parsed before */
     }
     opterr = 0;
     optopt = 0;
-    int c = getopt_long(o->argc, o->argv, shorts, longs, NULL);
+    int c = getopt_long(o->argc, o->argv, shorts, longs, NULL), r = c;
     char b[128];
     switch (c) {
     case -1:
-        return KEEL_OPT_END;
+        r = KEEL_OPT_END;
+        break;
     case 'h':
         keel_help(o->help_cmd ? o->help_cmd : o->cmd);
-        return KEEL_OPT_HELP;
+        r = KEEL_OPT_HELP;
+        break;
     case ':':
         opt_text(o, b, sizeof b);
         keel_say(KEEL_EXIT_USAGE, "%s needs a value", b);
-        return KEEL_OPT_BAD;
-    case '?':
+        r = KEEL_OPT_BAD;
+        break;
+    case '?': {
         opt_text(o, b, sizeof b);
-        for (int i = 0; i < n; i++)     /* --json=1: a known option given a value */
-            if (b[0] == '-' && b[1] == '-' && strcmp(b + 2, longs[i].name) == 0 &&
-                longs[i].has_arg == no_argument) {
-                keel_say(KEEL_EXIT_USAGE, "%s takes no value", b);
-                return KEEL_OPT_BAD;
-            }
-        keel_say(KEEL_EXIT_USAGE, "unknown option '%s' for %s (see keel %s --help)", b, o->cmd,
-                 o->help_cmd ? o->help_cmd : o->cmd);
-        return KEEL_OPT_BAD;
+        int known = 0;      /* --json=1: a known option given a value */
+        for (int i = 0; i < n && !known; i++)
+            known = b[0] == '-' && b[1] == '-' && strcmp(b + 2, longs[i].name) == 0 &&
+                    longs[i].has_arg == no_argument;
+        if (known)
+            keel_say(KEEL_EXIT_USAGE, "%s takes no value", b);
+        else
+            keel_say(KEEL_EXIT_USAGE, "unknown option '%s' for %s (see keel %s --help)", b,
+                     o->cmd, o->help_cmd ? o->help_cmd : o->cmd);
+        r = KEEL_OPT_BAD;
+        break;
+    }
     default:
         o->arg = optarg;
-        return c;
     }
+    free(longs);
+    free(shorts);
+    return r;
+}
+
+int keel_getopts(const char *cmd, const char *help_cmd, const keel_opt *opts, int argc,
+                 char **argv, int maxpos, char ***pos, int *npos)
+{
+    int n = 0;
+    while (opts[n].name || opts[n].letter)
+        n++;
+    /* getopt's tables: long options return 256 + their row, short ones
+     * their letter */
+    struct option *longs = calloc((size_t)n + 1, sizeof *longs);
+    ku_buf sb = { 0 };
+    ku_buf_put(&sb, "");
+    for (int i = 0; longs && i < n; i++) {
+        int k = opts[i].kind;
+        int arg = k == KEEL_FLAG || k == KEEL_CLEAR || k == KEEL_ACT ? no_argument
+                                                                     : required_argument;
+        if (opts[i].name)
+            longs[i] = (struct option){ opts[i].name, arg, NULL, 256 + i };
+        if (opts[i].letter)
+            ku_buf_printf(&sb, "%c%s", opts[i].letter, arg == required_argument ? ":" : "");
+    }
+    char *shorts = ku_buf_take(&sb);
+    if (!longs || !shorts) {
+        free(longs);
+        free(shorts);
+        return keel_say(1, "out of memory");
+    }
+    /* rows with no long name are left out of the long table */
+    int nl = 0;
+    for (int i = 0; i < n; i++)
+        if (longs[i].name)
+            longs[nl++] = longs[i];
+    longs[nl] = (struct option){ 0 };
+    keel_opts o = { .cmd = cmd, .help_cmd = help_cmd, .shorts = shorts, .longs = longs,
+                    .argc = argc, .argv = argv };
+    int c = KEEL_OPT_END, r = -1;
+    while (r < 0 && (c = keel_opt_next(&o)) >= 0) {
+        int i = c >= 256 ? c - 256 : -1;
+        for (int k = 0; k < n && i < 0; k++)
+            if (opts[k].letter == c)
+                i = k;
+        if (i < 0 || i >= n)
+            continue;
+        const keel_opt *p = &opts[i];
+        char name[64];
+        if (p->name)
+            keel_fmtn(name, sizeof name, "--%s", p->name);
+        else
+            keel_fmtn(name, sizeof name, "-%c", p->letter);
+        switch (p->kind) {
+        case KEEL_FLAG: *(int *)p->dest = 1; break;
+        case KEEL_CLEAR: *(int *)p->dest = 0; break;
+        case KEEL_TEXT: *(const char **)p->dest = o.arg; break;
+        case KEEL_INT:
+            if (keel_opt_int(name, o.arg, p->lo, p->hi, p->dest))
+                r = KEEL_EXIT_USAGE;
+            break;
+        case KEEL_CALL:
+        case KEEL_ACT:
+            if ((c = p->call(p->dest, p->kind == KEEL_CALL ? o.arg : NULL)) != 0)
+                r = c;
+            break;
+        }
+    }
+    if (r < 0 && c != KEEL_OPT_END)
+        r = c == KEEL_OPT_HELP ? 0 : KEEL_EXIT_USAGE;
+    if (r < 0) {
+        *pos = keel_opt_rest(&o, npos);
+        if (maxpos >= 0 && *npos > maxpos)
+            r = keel_say(KEEL_EXIT_USAGE, "too many arguments for %s (see keel %s --help)", cmd,
+                         help_cmd ? help_cmd : cmd);
+    }
+    free(longs);
+    free(shorts);
+    return r;
 }
 
 char **keel_opt_rest(keel_opts *o, int *n)
@@ -212,16 +301,16 @@ int keel_parse_set(const char *s, char ***names, long long **values, int *n)
             rc = -1;
             break;
         }
-        char **nn = realloc(*names, sizeof **names * (size_t)(*n + 1));
-        if (nn)
-            *names = nn;
-        long long *vv = realloc(*values, sizeof **values * (size_t)(*n + 1));
-        if (vv)
-            *values = vv;
-        if (!nn || !vv || !((*names)[*n] = strdup(tok)))
+        int nn = *n;
+        char *name = strdup(tok), **slot = name ? ku_push(names, &nn, sizeof **names) : NULL;
+        long long *vv = slot ? ku_push(values, n, sizeof **values) : NULL;
+        if (!vv) {
+            free(name);
             rc = -1;
-        else
-            (*values)[(*n)++] = v;
+        } else {
+            *slot = name;
+            *vv = v;
+        }
     }
     free(copy);
     return rc;

@@ -86,7 +86,7 @@ typedef struct {
 } nest;
 
 typedef struct {
-    int n, cap;
+    int n;
     row *r;
 } rows;
 
@@ -98,16 +98,9 @@ static char *dupz(const char *s)
 static int collect(void *ctx, const db_loop_summary *s)
 {
     rows *rs = ctx;
-    if (rs->n == rs->cap) {
-        int cap = rs->cap ? rs->cap * 2 : 128;
-        row *v = realloc(rs->r, sizeof *v * (size_t)cap);
-        if (!v)
-            return 1;
-        rs->r = v;
-        rs->cap = cap;
-    }
-    row *r = &rs->r[rs->n++];
-    memset(r, 0, sizeof *r);
+    row *r = ku_push(&rs->r, &rs->n, sizeof *rs->r);
+    if (!r)
+        return 1;
     r->file = dupz(s->file);
     r->function = dupz(s->function);
     r->iv = dupz(s->iv);
@@ -674,46 +667,39 @@ static const char css[] =
     ".tick{font-size:10px;fill:#555}.lab{font-size:12px}.roof{font-size:11px;text-anchor:end}"
     ".pt{font-size:10px}caption{text-align:left;font-style:italic}";
 
+static int set_size(void *dest, const char *arg)
+{
+    if (keel_parse_ll(arg, 1, (long long)1 << 40, dest))
+        return keel_say(2, "bad --size '%s' (want 1 to %lld)", arg, (long long)1 << 40);
+    return 0;
+}
+
+static int no_json(void *dest, const char *arg)
+{
+    (void)dest, (void)arg;
+    return keel_say(2, "report --html writes HTML: --json is for keel report without --html");
+}
+
 int keel_cmd_html(int argc, char **argv)
 {
-    enum { O_HTML = 256, O_DEVICE, O_HOST, O_THREADS, O_SIZE, O_FILE, O_JSON };
-    static const struct option longs[] = {
-        { "html", required_argument, NULL, O_HTML },
-        { "device", required_argument, NULL, O_DEVICE },
-        { "host", required_argument, NULL, O_HOST },
-        { "threads", required_argument, NULL, O_THREADS },
-        { "size", required_argument, NULL, O_SIZE },
-        { "file", required_argument, NULL, O_FILE },
-        { "json", no_argument, NULL, O_JSON },
-        { 0 },
-    };
-    keel_opts op = { .cmd = "report --html", .help_cmd = "report", .longs = longs,
-                    .argc = argc, .argv = argv };
     const char *out_path = NULL, *dbpath = NULL, *file = NULL, *devlist = "h100",
                *hostname = NULL;
-    int threads = 0, c, npos;
+    int threads = 0, npos;
     long long size = 1000;
-    while ((c = keel_opt_next(&op)) >= 0)
-        switch (c) {
-        case O_HTML: out_path = op.arg; break;
-        case O_DEVICE: devlist = op.arg; break;
-        case O_HOST: hostname = op.arg; break;
-        case O_THREADS:     /* strict: 1 to 2^20, as keel explain --threads */
-            if (keel_opt_int("--threads", op.arg, 1, 1 << 20, &threads))
-                return 2;
-            break;
-        case O_SIZE:
-            if (keel_parse_ll(op.arg, 1, (long long)1 << 40, &size))
-                return keel_say(2, "bad --size '%s' (want 1 to %lld)", op.arg, (long long)1 << 40);
-            break;
-        case O_FILE: file = op.arg; break;
-        case O_JSON:
-            return keel_say(2, "report --html writes HTML: --json is for keel report without"
-                               " --html");
-        }
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : 2;
-    char **pos = keel_opt_rest(&op, &npos);
+    const keel_opt opts[] = {
+        KEEL_OPT_TEXT("html", &out_path),
+        KEEL_OPT_TEXT("device", &devlist),
+        KEEL_OPT_TEXT("host", &hostname),
+        KEEL_OPT_INT("threads", &threads, 1, 1 << 20),     /* strict, as explain --threads */
+        KEEL_OPT_CALL("size", &size, set_size),
+        KEEL_OPT_TEXT("file", &file),
+        KEEL_OPT_ACT("json", NULL, no_json),
+        KEEL_OPT_LAST,
+    };
+    char **pos;
+    int r = keel_getopts("report --html", "report", opts, argc, argv, -1, &pos, &npos);
+    if (r >= 0)
+        return r;
     if (npos > 1)
         return keel_say(2, "too many arguments for report --html");
     if (!out_path)
@@ -731,8 +717,12 @@ int keel_cmd_html(int argc, char **argv)
             free(dl);
             return 2;
         }
-        if (ndev < MAXDEV)
-            gpus[ndev++] = p;
+        if (ndev == MAXDEV) {       /* one column each: a cap, said rather than cut */
+            keel_say(2, "--device takes at most %d GPU profiles", MAXDEV);
+            free(dl);
+            return 2;
+        }
+        gpus[ndev++] = p;
     }
     free(dl);
     if (ndev == 0)

@@ -8,8 +8,8 @@
  *     keel COMMAND [OPTIONS] [ARGS]      keel help [COMMAND]
  *     keel COMMAND --help                keel --help | --version
  *
- * Every command parses its options with getopt_long (keel_opt_next),
- * reads FILE:LINE[:COL] with keel_parse_site and numbers with
+ * Every command parses its options with getopt_long (keel_getopts: one
+ * table of options a command), reads FILE:LINE[:COL] with keel_parse_site and numbers with
  * keel_parse_ll, and prints --json through keel_json (SQLite's JSON
  * functions).  DB is $KEEL_DB when set, else keel.db in the current
  * directory.  Output goes to stdout; every failure is exactly one line
@@ -75,8 +75,8 @@ static const char *const col_names[NCOLS] = {
 typedef struct {
     keel_json *j;           /* --json: rows go here */
     FILE *out;
-    int nrows, cap;
-    char *(*rows)[NCOLS];
+    int nrows;
+    char *(*rows)[NCOLS];   /* grown by ku_push */
     int present[NCOLS];     /* an optional column has a value in some row */
     int oom;
 } loops_ctx;
@@ -133,17 +133,11 @@ static int loops_row(void *ctx, const db_loop_summary *r)
     loops_ctx *c = ctx;
     if (c->j)
         return loops_json_row(c, r);
-    if (c->nrows == c->cap) {
-        int cap = c->cap ? 2 * c->cap : 64;
-        void *p = realloc(c->rows, cap * sizeof *c->rows);
-        if (!p) {
-            c->oom = 1;
-            return 1;
-        }
-        c->rows = p;
-        c->cap = cap;
+    char **row = ku_push(&c->rows, &c->nrows, sizeof *c->rows);
+    if (!row) {
+        c->oom = 1;
+        return 1;
     }
-    char **row = c->rows[c->nrows++];
     row[C_LOC] = fmt("%s:%d", short_path(r->file), r->line);
     row[C_FUNC] = strdup(r->function ? r->function : "?");
     row[C_DEPTH] = fmt("%d", r->depth);
@@ -403,10 +397,14 @@ static int cmd_report(const char *dbpath, const char *file, int json)
 
 
 typedef struct {
-    int n, cap;
-    int64_t *id;
-    char **file;
-    int *col;
+    int64_t id;
+    char *file;
+    int col;
+} match;
+
+typedef struct {
+    int n;
+    match *v;           /* grown by ku_push */
 } matches;
 
 /* Do all matches share one file and column (so FILE:LINE:COL cannot tell
@@ -414,7 +412,7 @@ typedef struct {
 static int same_position(const matches *m)
 {
     for (int i = 1; i < m->n; i++)
-        if (m->col[i] != m->col[0] || strcmp(m->file[i], m->file[0]) != 0)
+        if (m->v[i].col != m->v[0].col || strcmp(m->v[i].file, m->v[0].file) != 0)
             return 0;
     return 1;
 }
@@ -422,23 +420,15 @@ static int same_position(const matches *m)
 static int match_row(void *ctx, const db_loop_summary *r)
 {
     matches *m = ctx;
-    if (m->n == m->cap) {
-        int cap = m->cap ? 2 * m->cap : 8;
-        int64_t *id = realloc(m->id, cap * sizeof *id);
-        if (id) m->id = id;
-        char **file = realloc(m->file, cap * sizeof *file);
-        if (file) m->file = file;
-        int *col = realloc(m->col, cap * sizeof *col);
-        if (col) m->col = col;
-        if (!id || !file || !col)
-            return 1;
-        m->cap = cap;
-    }
-    m->id[m->n] = r->loop_id;
-    m->col[m->n] = r->col;
-    if (!(m->file[m->n] = strdup(r->file ? r->file : "")))
+    char *file = strdup(r->file ? r->file : "");
+    match *x = file ? ku_push(&m->v, &m->n, sizeof *m->v) : NULL;
+    if (!x) {
+        free(file);
         return 1;
-    m->n++;
+    }
+    x->id = r->loop_id;
+    x->col = r->col;
+    x->file = file;
     return 0;
 }
 
@@ -552,6 +542,10 @@ static void show_text(const db_loop_info *l)
     if (l->function_file)
         printf(" (%s:%d)", short_path(l->function_file), l->function_line);
     printf("\nunit        %s (%s)\n", short_path(l->tu_path), l->tu_status ? l->tu_status : "?");
+    /* which build of the unit the loop belongs to (one source compiled
+     * with other flags is another build, with its own loops) */
+    printf("build       variant %s, hash %s, object %s\n", l->tu_variant ? l->tu_variant : "-",
+           l->tu_hash ? l->tu_hash : "-", l->tu_object ? short_path(l->tu_object) : "-");
     printf("kind        %s%s\n", l->kind ? l->kind : "?", l->canonical ? " (canonical)" : "");
     printf("depth       %d\n", l->depth);
     if (l->parent_id)
@@ -748,6 +742,9 @@ static void show_json(keel_json *j, db *d, const db_loop_info *l)
     keel_json_int(j, "function_line", l->function_line);
     keel_json_str(j, "unit", l->tu_path);
     keel_json_str(j, "unit_status", l->tu_status);
+    keel_json_str(j, "variant", l->tu_variant);
+    keel_json_str(j, "hash", l->tu_hash);
+    keel_json_str(j, "object", l->tu_object);
     keel_json_str(j, "kind", l->kind);
     keel_json_bool(j, "canonical", l->canonical);
     keel_json_int(j, "depth", l->depth);
@@ -874,14 +871,14 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
         rc = keel_say(EXIT_DB, "out of memory");
     else if (m.n == 0)
         rc = keel_say(EXIT_DB, "no loop at %s in %s", loc, dbpath);
-    else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
+    else if (strcmp(m.v[0].file, m.v[m.n - 1].file) != 0)
         rc = keel_say(EXIT_USAGE, "%s is ambiguous: %s and %s match (give more of the path)",
-                 loc, m.file[0], m.file[m.n - 1]);
+                 loc, m.v[0].file, m.v[m.n - 1].file);
     else if (m.n > 1 && !same_position(&m)) {
         char cols[128] = "";
         for (int i = 0; i < m.n && strlen(cols) < 100; i++)
             snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s%d",
-                     i ? ", " : "", m.col[i]);
+                     i ? ", " : "", m.v[i].col);
         rc = keel_say(EXIT_USAGE, "%d loops at %s (columns %s): say FILE:LINE:COL", m.n, loc, cols);
     } else if (json && !(j = keel_json_new())) {
         rc = keel_say(EXIT_DB, "out of memory");
@@ -892,7 +889,7 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
         if (j && m.n > 1)
             keel_json_array(j, NULL);
         for (int i = 0; i < m.n && rc == 0; i++) {
-            if ((r = db_get_loop(d, m.id[i], &l, err, sizeof err)) != 0) {
+            if ((r = db_get_loop(d, m.v[i].id, &l, err, sizeof err)) != 0) {
                 rc = r < 0 ? keel_say(EXIT_DB, "%s", err) : keel_say(EXIT_DB, "no loop at %s in %s", loc, dbpath);
                 break;
             }
@@ -916,10 +913,8 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
     keel_json_free(j);
     db_free_loop(l);
     for (int i = 0; i < m.n; i++)
-        free(m.file[i]);
-    free(m.file);
-    free(m.id);
-    free(m.col);
+        free(m.v[i].file);
+    free(m.v);
     free(file);
     db_close(d);
     return rc;
@@ -927,52 +922,37 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
 
 /* ---- the commands' options ----------------------------------------------- */
 
-enum { O_JSON = 256, O_WIDE, O_FILE, O_FUNCTION, O_HTML };
-
 static int run_loops(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "wide", no_argument, NULL, O_WIDE },
-        { "file", required_argument, NULL, O_FILE },
-        { "function", required_argument, NULL, O_FUNCTION },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "loops", .longs = longs, .argc = argc, .argv = argv };
     const char *file = NULL, *func = NULL;
-    int json = 0, wide = 0, c, n;
-    while ((c = keel_opt_next(&o)) >= 0)
-        switch (c) {
-        case O_JSON: json = 1; break;
-        case O_WIDE: wide = 1; break;
-        case O_FILE: file = o.arg; break;
-        case O_FUNCTION: func = o.arg; break;
-        }
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &n);
-    if (n > 1)
-        return keel_say(EXIT_USAGE, "too many arguments for loops (see keel loops --help)");
+    int json = 0, wide = 0, n;
+    const keel_opt opts[] = {
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_FLAG("wide", &wide),
+        KEEL_OPT_TEXT("file", &file),
+        KEEL_OPT_TEXT("function", &func),
+        KEEL_OPT_LAST,
+    };
+    char **pos;
+    int r = keel_getopts("loops", NULL, opts, argc, argv, 1, &pos, &n);
+    if (r >= 0)
+        return r;
     return cmd_loops(n ? pos[0] : keel_default_db(), file, func, json, wide);
 }
 
 static int run_show(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { 0 },
+    int json = 0, n;
+    const keel_opt opts[] = {
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_LAST,
     };
-    keel_opts o = { .cmd = "show", .longs = longs, .argc = argc, .argv = argv };
-    int json = 0, c, n;
-    while ((c = keel_opt_next(&o)) >= 0)
-        json = 1;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &n);
+    char **pos;
+    int r = keel_getopts("show", NULL, opts, argc, argv, 2, &pos, &n);
+    if (r >= 0)
+        return r;
     if (n == 0)
         return keel_say(EXIT_USAGE, "show needs FILE:LINE (see keel show --help)");
-    if (n > 2)
-        return keel_say(EXIT_USAGE, "too many arguments for show (see keel show --help)");
     return cmd_show(n == 2 ? pos[1] : keel_default_db(), pos[0], json);
 }
 
@@ -983,36 +963,27 @@ static int run_report(int argc, char **argv)
             break;
         else if (strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
             return keel_cmd_html(argc, argv);       /* html.c: its own options */
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "file", required_argument, NULL, O_FILE },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "report", .longs = longs, .argc = argc, .argv = argv };
     const char *file = NULL;
-    int json = 0, c, n;
-    while ((c = keel_opt_next(&o)) >= 0)
-        if (c == O_JSON)
-            json = 1;
-        else
-            file = o.arg;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &n);
-    if (n > 1)
-        return keel_say(EXIT_USAGE, "too many arguments for report (see keel report --help)");
+    int json = 0, n;
+    const keel_opt opts[] = {
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_TEXT("file", &file),
+        KEEL_OPT_LAST,
+    };
+    char **pos;
+    int r = keel_getopts("report", NULL, opts, argc, argv, 1, &pos, &n);
+    if (r >= 0)
+        return r;
     return cmd_report(n ? pos[0] : keel_default_db(), file, json);
 }
 
 static int run_help(int argc, char **argv)
 {
-    keel_opts o = { .cmd = "help", .argc = argc, .argv = argv };
-    int c, n;
-    while ((c = keel_opt_next(&o)) >= 0)
-        ;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &n);
+    const keel_opt none[] = { KEEL_OPT_LAST };
+    char **pos;
+    int n, r = keel_getopts("help", NULL, none, argc, argv, -1, &pos, &n);
+    if (r >= 0)
+        return r;
     if (n > 1)
         return keel_say(EXIT_USAGE, "help takes at most one command");
     return keel_help(n ? pos[0] : NULL);

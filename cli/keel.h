@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stddef.h>
 
+#include "util.h"
+
 enum { KEEL_EXIT_DB = 1, KEEL_EXIT_USAGE = 2 };
 
 /* ---- messages (common.c) ------------------------------------------------ */
@@ -62,6 +64,43 @@ enum { KEEL_OPT_END = -1,           /* no more options: positionals follow */
 int keel_opt_next(keel_opts *o);
 /* The positional arguments: *n of them. */
 char **keel_opt_rest(keel_opts *o, int *n);
+
+/* A command's options as a table, one row an option and where its value
+ * goes, so that no command writes its own getopt loop. */
+enum {
+    KEEL_FLAG = 1,      /* no value: *(int *)dest = 1 */
+    KEEL_CLEAR,         /* no value: *(int *)dest = 0 (--no-X) */
+    KEEL_TEXT,          /* *(const char **)dest = the value */
+    KEEL_INT,           /* *(int *)dest = the value, a whole number in [lo, hi] */
+    KEEL_CALL,          /* call(dest, value): 0, or the exit status after its message */
+    KEEL_ACT,           /* no value: call(dest, NULL), as KEEL_CALL */
+};
+typedef struct {
+    const char *name;   /* long name, NULL for a short option only */
+    char letter;        /* short letter, 0 for none */
+    int kind;
+    void *dest;
+    int lo, hi;         /* KEEL_INT */
+    int (*call)(void *dest, const char *value);     /* KEEL_CALL */
+} keel_opt;
+
+/* Table rows by kind (a short letter: .letter in a designated initializer). */
+#define KEEL_OPT_FLAG(n, p) { .name = (n), .kind = KEEL_FLAG, .dest = (p) }
+#define KEEL_OPT_CLEAR(n, p) { .name = (n), .kind = KEEL_CLEAR, .dest = (p) }
+#define KEEL_OPT_TEXT(n, p) { .name = (n), .kind = KEEL_TEXT, .dest = (p) }
+#define KEEL_OPT_INT(n, p, l, h) { .name = (n), .kind = KEEL_INT, .dest = (p), .lo = (l), .hi = (h) }
+#define KEEL_OPT_CALL(n, p, f) { .name = (n), .kind = KEEL_CALL, .dest = (p), .call = (f) }
+#define KEEL_OPT_ACT(n, p, f) { .name = (n), .kind = KEEL_ACT, .dest = (p), .call = (f) }
+#define KEEL_OPT_LAST { .name = NULL }
+
+/* Parse argv (argv[0]: the command) with opts (ending with a row whose name
+ * and letter are both 0) the way keel_opt_next does.  maxpos >= 0: more
+ * positional arguments are "too many arguments for CMD (see keel HELP
+ * --help)".  Returns -1 when the command goes on (its positional arguments
+ * in *pos, *npos), else its exit status: 0 after --help, 2 after a usage
+ * message, or what a KEEL_CALL returned. */
+int keel_getopts(const char *cmd, const char *help_cmd, const keel_opt *opts, int argc,
+                 char **argv, int maxpos, char ***pos, int *npos);
 
 /* The one number parser: s is a whole decimal integer (an optional '-',
  * digits, nothing else: no spaces, no '+', no hex) in [lo, hi].  0 with

@@ -3,9 +3,11 @@
  * e.g. the per-machine databases of a distributed build (distcc, several
  * build trees, CI shards).
  *
- * For every source path (translation_units.path) the newest analysis wins:
- * an input's TU replaces OUT's when OUT has none for that path or OUT's
- * compiled_at is older; on a tie OUT keeps its own.  A TU is copied with
+ * For every build of a source -- its path and variant, the hash of the
+ * flags it was parsed with (translation_units.path, .variant; schema 9) --
+ * the newest analysis wins: an input's TU replaces OUT's when OUT has none
+ * for that path and variant or OUT's compiled_at is older; on a tie OUT
+ * keeps its own.  Other builds of the same path are left alone.  A TU is copied with
  * everything that hangs off it.  Which tables those are is read from the
  * schema itself (PRAGMA foreign_key_list): a table belongs to a TU when a
  * chain of foreign keys leads from it to translation_units, so tables a
@@ -15,8 +17,9 @@
  * copies the rows whose parents were copied.
  *
  * History is appended, never dropped: the run-time decisions logged for a
- * source are kept whichever analysis wins -- a losing side's decisions are
- * moved to the winning TU's loop at the same file:line:col (decisions of a
+ * build are kept whichever analysis wins -- a losing side's decisions are
+ * moved to the winning TU's loop of the same build (path and variant) at
+ * the same file:line:col (decisions of a
  * loop that no longer exists are dropped, as recompiling drops them), and
  * identical rows are not duplicated.  host_calibration rows are appended
  * unless the same (host, measured_at) is there.  The measured history
@@ -43,14 +46,20 @@
 #include <string.h>
 #include <strings.h>
 
-#define MAXT 64
-#define MAXC 64
 
+/* One build of a source is its path and variant (schema 9; NULL for rows
+ * from before variants, matched with IS).  SAME_BUILD(x): OUT's
+ * translation_units t is the build saved in temp row x (m_path,
+ * m_variant); REPLACED_BUILD: OUT's t is a build an input TU replaces. */
+#define SAME_BUILD(x) "t.path = " x ".m_path AND t.variant IS " x ".m_variant"
+#define REPLACED_BUILD "EXISTS (SELECT 1 FROM temp.merge_pick p" \
+                       " WHERE p.path = t.path AND p.variant IS t.variant)"
+/* Every table and column of OUT's schema, however many (ku_push). */
 typedef struct {
-    char name[64];
+    char *name;
     int ncols;
-    char col[MAXC][64];
-    char fk_table[MAXC][64];   /* per column: referenced table, "" for none */
+    char **col;
+    char **fk_table;           /* per column: referenced table, NULL for none */
     int has_id;                /* INTEGER PRIMARY KEY id */
     int tu_owned;
     int done;
@@ -60,7 +69,7 @@ typedef struct {
 typedef struct {
     sqlite3 *h;
     int n;
-    table t[MAXT];
+    table *t;
     char err[1024];
     long long hist_before;     /* samples in OUT's history before this input */
 } merger;
@@ -73,10 +82,35 @@ static table *find(merger *m, const char *name)
     return NULL;
 }
 
-/* Identifiers come from sqlite_master of our own schema; quoted anyway. */
-static void qident(char *out, size_t n, const char *id)
+static void merger_free(merger *m)
 {
-    keel_fmtn(out, n, "\"%s\"", id);
+    for (int i = 0; m && i < m->n; i++) {
+        table *t = &m->t[i];
+        for (int k = 0; k < t->ncols; k++)
+            free(t->col[k]), free(t->fk_table[k]);
+        free(t->col);
+        free(t->fk_table);
+        free(t->name);
+    }
+    if (m)
+        free(m->t);
+    free(m);
+}
+
+/* Identifiers come from sqlite_master of our own schema; quoted anyway
+ * ("a""b" for a quote inside). */
+static void put_ident(ku_buf *b, const char *id)
+{
+    ku_buf_putc(b, '"');
+    for (const char *p = id; *p; p++)
+        ku_buf_put(b, *p == '"' ? "\"\"" : (char[2]){ *p, 0 });
+    ku_buf_putc(b, '"');
+}
+
+static char *dup_col(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return strdup(t ? (const char *)t : "");
 }
 
 static int load_schema(merger *m)
@@ -86,12 +120,14 @@ static int load_schema(merger *m)
                                  " AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &q, NULL)
         != SQLITE_OK)
         return -1;
-    while (sqlite3_step(q) == SQLITE_ROW && m->n < MAXT) {
-        table *t = &m->t[m->n++];
-        memset(t, 0, sizeof *t);
-        keel_fmtn(t->name, sizeof t->name, "%s", (const char *)sqlite3_column_text(q, 0));
+    int oom = 0;
+    while (!oom && sqlite3_step(q) == SQLITE_ROW) {
+        table *t = ku_push(&m->t, &m->n, sizeof *m->t);
+        oom = !t || !(t->name = dup_col(q, 0));
     }
     sqlite3_finalize(q);
+    if (oom)
+        return keel_fmtn(m->err, sizeof m->err, "out of memory"), -1;
     for (int i = 0; i < m->n; i++) {
         table *t = &m->t[i];
         sqlite3_stmt *c;
@@ -100,16 +136,22 @@ static int load_schema(merger *m)
             return -1;
         sqlite3_bind_text(c, 1, t->name, -1, SQLITE_STATIC);
         int npk = 0;
-        while (sqlite3_step(c) == SQLITE_ROW && t->ncols < MAXC) {
-            const char *name = (const char *)sqlite3_column_text(c, 0);
+        while (!oom && sqlite3_step(c) == SQLITE_ROW) {
             const char *type = (const char *)sqlite3_column_text(c, 1);
-            int pk = sqlite3_column_int(c, 2);
+            int pk = sqlite3_column_int(c, 2), nfk = t->ncols;
+            char *name = dup_col(c, 0);
             npk += pk > 0;
-            if (pk == 1 && strcmp(name, "id") == 0 && type && strcasecmp(type, "INTEGER") == 0)
+            if (name && pk == 1 && strcmp(name, "id") == 0 && type && strcasecmp(type, "INTEGER") == 0)
                 t->has_id = 1;
-            keel_fmtn(t->col[t->ncols++], 64, "%s", name);
+            if (!name || !ku_push(&t->fk_table, &nfk, sizeof *t->fk_table)
+                || ku_push_ptr(&t->col, &t->ncols, name)) {
+                free(name);
+                oom = 1;
+            }
         }
         sqlite3_finalize(c);
+        if (oom)
+            return keel_fmtn(m->err, sizeof m->err, "out of memory"), -1;
         if (npk != 1)
             t->has_id = 0;
         if (sqlite3_prepare_v2(m->h, "SELECT \"from\", \"table\" FROM"
@@ -120,10 +162,13 @@ static int load_schema(merger *m)
             const char *from = (const char *)sqlite3_column_text(c, 0);
             const char *to = (const char *)sqlite3_column_text(c, 1);
             for (int k = 0; k < t->ncols; k++)
-                if (strcmp(t->col[k], from) == 0)
-                    keel_fmtn(t->fk_table[k], 64, "%s", to);
+                if (from && to && strcmp(t->col[k], from) == 0 && !t->fk_table[k]
+                    && !(t->fk_table[k] = strdup(to)))
+                    oom = 1;
         }
         sqlite3_finalize(c);
+        if (oom)
+            return keel_fmtn(m->err, sizeof m->err, "out of memory"), -1;
     }
     /* TU-owned: translation_units and whatever reaches it by foreign keys. */
     table *tu = find(m, "translation_units");
@@ -137,7 +182,7 @@ static int load_schema(merger *m)
         for (int i = 0; i < m->n; i++) {
             table *t = &m->t[i];
             for (int k = 0; k < t->ncols && !t->tu_owned; k++) {
-                table *r = t->fk_table[k][0] ? find(m, t->fk_table[k]) : NULL;
+                table *r = t->fk_table[k] ? find(m, t->fk_table[k]) : NULL;
                 if (r && r != t && r->tu_owned)
                     t->tu_owned = changed = 1;
             }
@@ -183,82 +228,76 @@ static long long run(merger *m, const char *sql, int nb, long long b1, long long
     return v;
 }
 
-/* A growing SQL text. */
-typedef struct {
-    char s[16384];
-    size_t n;
-} sqlbuf;
-
-static void add(sqlbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        b->n += (size_t)k < sizeof b->s - b->n ? (size_t)k : sizeof b->s - b->n - 1;
-}
-
 /* INSERT the picked TUs' rows of table t from src into main. */
 static int copy_table(merger *m, table *t)
 {
-    sqlbuf b = { .n = 0 };
-    char q[80], qc[80];
-    int ok;
-    qident(q, sizeof q, t->name);
-    add(&b, "INSERT INTO main.%s (", q);
+    ku_buf b = { 0 };
+    int ok = 0;
+    ku_buf_put(&b, "INSERT INTO main.");
+    put_ident(&b, t->name);
+    ku_buf_put(&b, " (");
     for (int k = 0; k < t->ncols; k++) {
-        qident(qc, sizeof qc, t->col[k]);
-        add(&b, "%s%s", k ? "," : "", qc);
+        ku_buf_put(&b, k ? "," : "");
+        put_ident(&b, t->col[k]);
     }
-    add(&b, ") SELECT ");
+    ku_buf_put(&b, ") SELECT ");
     for (int k = 0; k < t->ncols; k++) {
-        qident(qc, sizeof qc, t->col[k]);
-        table *r = t->fk_table[k][0] ? find(m, t->fk_table[k]) : NULL;
-        if (k)
-            add(&b, ",");
+        table *r = t->fk_table[k] ? find(m, t->fk_table[k]) : NULL;
+        ku_buf_put(&b, k ? "," : "");
+        put_ident(&b, t->col[k]);
         if (t->has_id && strcmp(t->col[k], "id") == 0)
-            add(&b, "%s + %lld", qc, t->off);
+            ku_buf_printf(&b, " + %lld", t->off);
         else if (r && r->has_id && r->tu_owned)
-            add(&b, "%s + %lld", qc, r->off);
-        else
-            add(&b, "%s", qc);
+            ku_buf_printf(&b, " + %lld", r->off);
     }
-    add(&b, " FROM src.%s WHERE 1", q);
+    ku_buf_put(&b, " FROM src.");
+    put_ident(&b, t->name);
+    ku_buf_put(&b, " WHERE 1");
     if (strcmp(t->name, "translation_units") == 0)
-        add(&b, " AND id IN (SELECT id FROM temp.merge_pick)");
+        ku_buf_put(&b, " AND id IN (SELECT id FROM temp.merge_pick)");
     for (int k = 0; k < t->ncols; k++) {
-        table *r = t->fk_table[k][0] ? find(m, t->fk_table[k]) : NULL;
+        table *r = t->fk_table[k] ? find(m, t->fk_table[k]) : NULL;
         if (!r || r == t || !r->tu_owned || !r->has_id)
             continue;
-        qident(qc, sizeof qc, t->col[k]);
-        char qr[80];
-        qident(qr, sizeof qr, r->name);
-        add(&b, " AND (%s IS NULL OR %s + %lld IN (SELECT id FROM main.%s WHERE id > %lld))",
-            qc, qc, r->off, qr, r->off);
+        ku_buf_put(&b, " AND (");
+        put_ident(&b, t->col[k]);
+        ku_buf_put(&b, " IS NULL OR ");
+        put_ident(&b, t->col[k]);
+        ku_buf_printf(&b, " + %lld IN (SELECT id FROM main.", r->off);
+        put_ident(&b, r->name);
+        ku_buf_printf(&b, " WHERE id > %lld))", r->off);
     }
-    if (b.n >= sizeof b.s - 1) {
-        keel_fmtn(m->err, sizeof m->err, "%s: statement too long", t->name);
-        return -1;
-    }
-    run(m, b.s, 0, 0, 0, &ok);
+    char *sql = ku_buf_take(&b);
+    if (!sql)
+        keel_fmtn(m->err, sizeof m->err, "out of memory");
+    else
+        run(m, sql, 0, 0, 0, &ok);
+    free(sql);
     return ok ? 0 : -1;
 }
 
-/* The columns of decisions other than id and loop_id, as "a,b,c" (with
- * prefix p. before each when p is not NULL). */
-static void decision_cols(const table *t, const char *p, char *out, size_t n)
+/* The columns of t other than id and loop_id, as "a","b","c" (with prefix
+ * p. before each when p is not NULL), into b. */
+static void decision_cols(ku_buf *b, const table *t, const char *p)
 {
-    size_t len = 0;
-    out[0] = 0;
+    int first = 1;
     for (int k = 0; k < t->ncols; k++) {
         if (strcmp(t->col[k], "id") == 0 || strcmp(t->col[k], "loop_id") == 0)
             continue;
-        len += (size_t)keel_fmtn(out + len, n - len, "%s%s%s\"%s\"", len ? "," : "",
-                                p ? p : "", p ? "." : "", t->col[k]);
-        if (len >= n)
-            break;
+        ku_buf_printf(b, "%s%s%s", first ? "" : ",", p ? p : "", p ? "." : "");
+        put_ident(b, t->col[k]);
+        first = 0;
     }
+}
+
+/* exec1 of a statement built in b (freed); -1 after the message, also when
+ * b ran out of memory. */
+static int exec_buf(merger *m, ku_buf *b)
+{
+    char *sql = ku_buf_take(b);
+    int r = sql ? exec1(m, sql) : (keel_fmtn(m->err, sizeof m->err, "out of memory"), -1);
+    free(sql);
+    return r;
 }
 
 /* Does schema sch ("main", "src") hold table name? */
@@ -283,8 +322,8 @@ static int has_table(merger *m, const char *sch, const char *name)
 /* The measured history (libkeelrt's `history` table: per launch loop,
  * size key and device a sample count, mean and Welford m2; created on
  * first write, keyed by loop id without a foreign key).  Both sides' rows
- * are kept: each is moved to OUT's loop at the same source path and
- * file:line:col and rows of one (loop, size, device) are combined as two
+ * are kept: each is moved to OUT's loop of the same build (path and
+ * variant) at the same file:line:col and rows of one (loop, size, device) are combined as two
  * Welford accumulators are (Chan et al.): n = na + nb, d = mb - ma,
  * mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n.  Saved before the
  * replaced TUs go, put back after the copy. */
@@ -308,17 +347,19 @@ static int history_save(merger *m, int *have)
     int ok;
     m->hist_before = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok);
     if (exec1(m, "DROP TABLE IF EXISTS temp.merge_hist;"
-                 "CREATE TEMP TABLE merge_hist AS SELECT t.path AS m_path, l.file AS m_file,"
+                 "CREATE TEMP TABLE merge_hist AS SELECT t.path AS m_path,"
+                 " t.variant AS m_variant, l.file AS m_file,"
                  " l.line AS m_line, l.col AS m_col, h.size_key, h.n, h.device, h.samples,"
                  " h.mean_s, h.m2 FROM main.history h JOIN main.loops l ON l.id = h.loop_id"
                  " JOIN main.translation_units t ON t.id = l.tu_id"
-                 " WHERE t.path IN (SELECT path FROM temp.merge_pick);"
+                 " WHERE " REPLACED_BUILD ";"
                  "DELETE FROM main.history WHERE loop_id IN (SELECT l.id FROM main.loops l"
                  " JOIN main.translation_units t ON t.id = l.tu_id"
-                 " WHERE t.path IN (SELECT path FROM temp.merge_pick))"))
+                 " WHERE " REPLACED_BUILD ")"))
         return -1;
     if (has_table(m, "src", "history")
-        && exec1(m, "INSERT INTO temp.merge_hist SELECT t.path, l.file, l.line, l.col, h.size_key,"
+        && exec1(m, "INSERT INTO temp.merge_hist SELECT t.path, t.variant, l.file, l.line, l.col,"
+                    " h.size_key,"
                     " h.n, h.device, h.samples, h.mean_s, h.m2 FROM src.history h"
                     " JOIN src.loops l ON l.id = h.loop_id"
                     " JOIN src.translation_units t ON t.id = l.tu_id"))
@@ -331,7 +372,7 @@ static int history_restore(merger *m, long long *samples)
     int ok;
     if (exec1(m, "INSERT INTO main.history(loop_id, size_key, n, device, samples, mean_s, m2)"
                  " SELECT l.id, h.size_key, h.n, h.device, h.samples, h.mean_s, h.m2"
-                 " FROM temp.merge_hist h JOIN main.translation_units t ON t.path = h.m_path"
+                 " FROM temp.merge_hist h JOIN main.translation_units t ON " SAME_BUILD("h")
                  " JOIN main.loops l ON l.tu_id = t.id AND l.file = h.m_file"
                  "  AND l.line = h.m_line AND l.col = h.m_col WHERE true"
                  " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
@@ -353,6 +394,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     int ok;
     sqlite3_stmt *a;
     int have_hist = 0;
+    ku_buf b = { 0 };
     *taken = *kept = 0;
     *decisions = *hist = 0;
     if (sqlite3_prepare_v2(m->h, "ATTACH DATABASE ?1 AS src", -1, &a, NULL) != SQLITE_OK)
@@ -365,53 +407,55 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     if (exec1(m, "BEGIN IMMEDIATE"))
         goto fail_detach;
     if (exec1(m, "DROP TABLE IF EXISTS temp.merge_pick;"
-                 "CREATE TEMP TABLE merge_pick(id INTEGER PRIMARY KEY, path TEXT);"
-                 "INSERT INTO temp.merge_pick SELECT s.id, s.path FROM src.translation_units s"
+                 "CREATE TEMP TABLE merge_pick(id INTEGER PRIMARY KEY, path TEXT, variant TEXT);"
+                 "INSERT INTO temp.merge_pick SELECT s.id, s.path, s.variant"
+                 " FROM src.translation_units s"
                  " WHERE NOT EXISTS (SELECT 1 FROM main.translation_units o WHERE o.path = s.path"
-                 "                    AND o.compiled_at >= s.compiled_at)"))
+                 "                    AND o.variant IS s.variant AND o.compiled_at >= s.compiled_at)"))
         goto fail;
     *taken = (int)run(m, "SELECT count(*) FROM temp.merge_pick", 0, 0, 0, &ok);
     *kept = (int)run(m, "SELECT count(*) FROM src.translation_units WHERE id NOT IN"
                         " (SELECT id FROM temp.merge_pick)", 0, 0, 0, &ok);
     table *dec = find(m, "decisions");
     long long dec_before = dec ? run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) : 0;
-    char cols[2048] = "", pcols[2048] = "", sql[8192];
     if (dec) {
-        decision_cols(dec, NULL, cols, sizeof cols);
-        decision_cols(dec, "d", pcols, sizeof pcols);
         /* OUT's decisions of the TUs about to be replaced, by location. */
-        keel_fmtn(sql, sizeof sql,
-                 "DROP TABLE IF EXISTS temp.merge_dec;"
-                 "CREATE TEMP TABLE merge_dec AS SELECT t.path AS m_path, l.file AS m_file,"
-                 " l.line AS m_line, l.col AS m_col, %s FROM main.decisions d"
-                 " JOIN main.loops l ON l.id = d.loop_id"
-                 " JOIN main.translation_units t ON t.id = l.tu_id"
-                 " WHERE t.path IN (SELECT path FROM temp.merge_pick)", pcols);
-        if (exec1(m, sql))
+        ku_buf_put(&b, "DROP TABLE IF EXISTS temp.merge_dec;"
+                       "CREATE TEMP TABLE merge_dec AS SELECT t.path AS m_path,"
+                       " t.variant AS m_variant, l.file AS m_file,"
+                       " l.line AS m_line, l.col AS m_col, ");
+        decision_cols(&b, dec, "d");
+        ku_buf_put(&b, " FROM main.decisions d"
+                       " JOIN main.loops l ON l.id = d.loop_id"
+                       " JOIN main.translation_units t ON t.id = l.tu_id"
+                       " WHERE " REPLACED_BUILD);
+        if (exec_buf(m, &b))
             goto fail;
         /* The input's decisions of the TUs it loses, by location. */
-        keel_fmtn(sql, sizeof sql,
-                 "INSERT INTO temp.merge_dec SELECT t.path, l.file, l.line, l.col, %s"
-                 " FROM src.decisions d JOIN src.loops l ON l.id = d.loop_id"
-                 " JOIN src.translation_units t ON t.id = l.tu_id"
-                 " WHERE t.id NOT IN (SELECT id FROM temp.merge_pick)", pcols);
-        if (exec1(m, sql))
+        ku_buf_put(&b, "INSERT INTO temp.merge_dec SELECT t.path, t.variant, l.file, l.line,"
+                       " l.col, ");
+        decision_cols(&b, dec, "d");
+        ku_buf_put(&b, " FROM src.decisions d JOIN src.loops l ON l.id = d.loop_id"
+                       " JOIN src.translation_units t ON t.id = l.tu_id"
+                       " WHERE t.id NOT IN (SELECT id FROM temp.merge_pick)");
+        if (exec_buf(m, &b))
             goto fail;
     }
     if (history_save(m, &have_hist))
         goto fail;
-    if (exec1(m, "DELETE FROM main.translation_units WHERE path IN"
-                 " (SELECT path FROM temp.merge_pick)"))
+    if (exec1(m, "DELETE FROM main.translation_units AS t WHERE " REPLACED_BUILD))
         goto fail;
     for (int i = 0; i < m->n; i++) {
         table *t = &m->t[i];
         t->done = 0;
         t->off = 0;
         if (t->tu_owned && t->has_id) {
-            char sqlm[160];
-            keel_fmtn(sqlm, sizeof sqlm, "SELECT coalesce(max(id), 0) FROM main.\"%s\"", t->name);
-            t->off = run(m, sqlm, 0, 0, 0, &ok);
-            if (!ok)
+            ku_buf_put(&b, "SELECT coalesce(max(id), 0) FROM main.");
+            put_ident(&b, t->name);
+            char *sqlm = ku_buf_take(&b);
+            t->off = sqlm ? run(m, sqlm, 0, 0, 0, &ok) : 0;
+            free(sqlm);
+            if (!sqlm || !ok)
                 goto fail;
         }
     }
@@ -424,7 +468,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
                 continue;
             int ready = 1;
             for (int k = 0; k < t->ncols; k++) {
-                table *r = t->fk_table[k][0] ? find(m, t->fk_table[k]) : NULL;
+                table *r = t->fk_table[k] ? find(m, t->fk_table[k]) : NULL;
                 if (r && r != t && r->tu_owned && !r->done)
                     ready = 0;
             }
@@ -438,15 +482,18 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     if (dec) {
         /* Saved decisions onto the winning TU's loop at the same place,
          * without duplicating a row that is there already. */
-        keel_fmtn(sql, sizeof sql,
-                 "INSERT INTO main.decisions (loop_id, %s) SELECT l.id, %s FROM temp.merge_dec d"
-                 " JOIN main.translation_units t ON t.path = d.m_path"
-                 " JOIN main.loops l ON l.tu_id = t.id AND l.file = d.m_file"
-                 "  AND l.line = d.m_line AND l.col = d.m_col"
-                 " WHERE NOT EXISTS (SELECT 1 FROM main.decisions x WHERE x.loop_id = l.id"
-                 "   AND x.bindings IS d.bindings AND x.device IS d.device"
-                 "   AND x.decided_at IS d.decided_at AND x.verdict IS d.verdict)", cols, pcols);
-        if (exec1(m, sql))
+        ku_buf_put(&b, "INSERT INTO main.decisions (loop_id, ");
+        decision_cols(&b, dec, NULL);
+        ku_buf_put(&b, ") SELECT l.id, ");
+        decision_cols(&b, dec, "d");
+        ku_buf_put(&b, " FROM temp.merge_dec d"
+                       " JOIN main.translation_units t ON " SAME_BUILD("d")
+                       " JOIN main.loops l ON l.tu_id = t.id AND l.file = d.m_file"
+                       "  AND l.line = d.m_line AND l.col = d.m_col"
+                       " WHERE NOT EXISTS (SELECT 1 FROM main.decisions x WHERE x.loop_id = l.id"
+                       "   AND x.bindings IS d.bindings AND x.device IS d.device"
+                       "   AND x.decided_at IS d.decided_at AND x.verdict IS d.verdict)");
+        if (exec_buf(m, &b))
             goto fail;
         *decisions = run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) - dec_before;
     }
@@ -454,12 +501,14 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
         goto fail;
     table *hc = find(m, "host_calibration");
     if (hc) {
-        decision_cols(hc, NULL, cols, sizeof cols);
-        keel_fmtn(sql, sizeof sql,
-                 "INSERT INTO main.host_calibration (%s) SELECT %s FROM src.host_calibration s"
-                 " WHERE NOT EXISTS (SELECT 1 FROM main.host_calibration o WHERE o.host IS s.host"
-                 " AND o.measured_at IS s.measured_at)", cols, cols);
-        if (exec1(m, sql))
+        ku_buf_put(&b, "INSERT INTO main.host_calibration (");
+        decision_cols(&b, hc, NULL);
+        ku_buf_put(&b, ") SELECT ");
+        decision_cols(&b, hc, NULL);
+        ku_buf_put(&b, " FROM src.host_calibration s"
+                       " WHERE NOT EXISTS (SELECT 1 FROM main.host_calibration o"
+                       " WHERE o.host IS s.host AND o.measured_at IS s.measured_at)");
+        if (exec_buf(m, &b))
             goto fail;
     }
     if (exec1(m, "COMMIT"))
@@ -468,6 +517,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
     exec1(m, "DETACH DATABASE src");
     return 0;
 fail:
+    ku_buf_free(&b);
     {
         char keep[1024];
         keel_fmtn(keep, sizeof keep, "%s", m->err);
@@ -486,19 +536,12 @@ fail_detach:
 
 int keel_cmd_merge(int argc, char **argv)
 {
-    enum { O_JSON = 256 };
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "merge", .longs = longs, .argc = argc, .argv = argv };
-    int json = 0, c;
-    while ((c = keel_opt_next(&o)) >= 0)
-        json = 1;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : 2;
+    int json = 0;
+    const keel_opt opts[] = { KEEL_OPT_FLAG("json", &json), KEEL_OPT_LAST };
+    int r = keel_getopts("merge", NULL, opts, argc, argv, -1, &argv, &argc);
+    if (r >= 0)
+        return r;
     char err[1024], ro[PATH_MAX], ri[PATH_MAX];
-    argv = keel_opt_rest(&o, &argc);
     if (argc < 2)
         return keel_say(2, "merge needs OUT.db and at least one IN.db (see keel merge --help)");
     /* Every input must be a readable keel database of this schema. */
@@ -584,7 +627,7 @@ int keel_cmd_merge(int argc, char **argv)
         printf("keel merge: %s now holds %lld sources, %lld loops\n", argv[0], ntu, nl);
 done:
     keel_json_free(j);
-    free(m);
+    merger_free(m);
     db_close(d);
     return rc;
 }

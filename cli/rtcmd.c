@@ -83,29 +83,22 @@ static void device_json(keel_json *j, const rt_profile *p)
     keel_json_end(j);
 }
 
-enum { O_JSON = 256, O_ADD, O_EXPORT, O_SET, O_DEVICE, O_HOST, O_THREADS, O_SWEEP };
 
 /* keel devices [--json] | --add FILE | --export NAME */
 int keel_cmd_devices(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "add", required_argument, NULL, O_ADD },
-        { "export", required_argument, NULL, O_EXPORT },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "devices", .longs = longs, .argc = argc, .argv = argv };
     const char *add = NULL, *export = NULL;
-    int json = 0, c, npos;
-    while ((c = keel_opt_next(&o)) >= 0)
-        switch (c) {
-        case O_JSON: json = 1; break;
-        case O_ADD: add = o.arg; break;
-        case O_EXPORT: export = o.arg; break;
-        }
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : KEEL_EXIT_USAGE;
-    keel_opt_rest(&o, &npos);
+    int json = 0, npos;
+    const keel_opt opts[] = {
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_TEXT("add", &add),
+        KEEL_OPT_TEXT("export", &export),
+        KEEL_OPT_LAST,
+    };
+    char **pos;
+    int r = keel_getopts("devices", NULL, opts, argc, argv, -1, &pos, &npos);
+    if (r >= 0)
+        return r;
     if (npos > 0 || (add && export) || ((add || export) && json))
         return keel_say(2, "devices takes no arguments, or --add FILE, or --export NAME"
                            " (see keel devices --help)");
@@ -183,17 +176,12 @@ int keel_cmd_devices(int argc, char **argv)
 
 int keel_cmd_calibrate(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "calibrate", .longs = longs, .argc = argc, .argv = argv };
-    int json = 0, c, npos;
-    while ((c = keel_opt_next(&o)) >= 0)
-        json = 1;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : KEEL_EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &npos);
+    int json = 0, npos;
+    const keel_opt opts[] = { KEEL_OPT_FLAG("json", &json), KEEL_OPT_LAST };
+    char **pos;
+    int r = keel_getopts("calibrate", NULL, opts, argc, argv, -1, &pos, &npos);
+    if (r >= 0)
+        return r;
     if (npos > 1)
         return keel_say(2, "calibrate takes at most one argument, DB");
     char err[512];
@@ -382,39 +370,35 @@ static int size_key(const rt_facts *f, const rt_launch *in, int n, char **names,
 {
     const char *const *need;
     int nneed = rt_facts_symbols(f, &need), k = 0;
-    const char *kn[64];
-    long long kv[64];
-    for (int i = 0; i < nneed && k < 64; i++)
+    const char **kn = malloc(sizeof *kn * (size_t)(nneed > 0 ? nneed : 1));
+    long long *kv = malloc(sizeof *kv * (size_t)(nneed > 0 ? nneed : 1));
+    for (int i = 0; kn && kv && i < nneed; i++)
         for (int j = 0; j < n; j++)
             if (!strcmp(need[i], names[j])) {
                 kn[k] = need[i], kv[k++] = values[j];
                 break;
             }
     *size = in->bytes_in + in->bytes_out;
-    return rt_history_key(k, kn, kv, key, keylen);
+    int r = kn && kv ? rt_history_key(k, kn, kv, key, keylen) : -1;
+    free(kn);
+    free(kv);
+    return r;
 }
 
 /* keel history [--add FILE] [--json] [DB] */
 int keel_cmd_history(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "add", required_argument, NULL, O_ADD },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "history", .longs = longs, .argc = argc, .argv = argv };
     const char *add = NULL;
-    int json = 0, c, npos;
-    while ((c = keel_opt_next(&o)) >= 0)
-        if (c == O_JSON)
-            json = 1;
-        else
-            add = o.arg;
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : KEEL_EXIT_USAGE;
-    char **pos = keel_opt_rest(&o, &npos);
-    if (npos > 1)
-        return keel_say(2, "too many arguments for history (see keel history --help)");
+    int json = 0, npos;
+    const keel_opt opts[] = {
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_TEXT("add", &add),
+        KEEL_OPT_LAST,
+    };
+    char **pos;
+    int r = keel_getopts("history", NULL, opts, argc, argv, 1, &pos, &npos);
+    if (r >= 0)
+        return r;
     const char *path = npos ? pos[0] : keel_default_db();
     char err[512];
     db *d = NULL;
@@ -756,45 +740,48 @@ static int sweep_json(keel_json *j, const rt_facts *f, rt_sweep *s, const char *
     return 0;
 }
 
+/* explain --set SYM=INT,...: appended to the values so far. */
+typedef struct {
+    char **names;
+    long long *values;
+    int n;
+} set_list;
+
+static int add_set(void *dest, const char *arg)
+{
+    set_list *s = dest;
+    if (keel_parse_set(arg, &s->names, &s->values, &s->n))
+        return keel_say(2, "bad --set '%s' (want SYM=INT,SYM=INT)", arg);
+    return 0;
+}
+
 /* keel explain FILE:LINE[:COL] [--set ...] [--device] [--host] [--threads]
  * [--sweep] [--json] [DB] */
 int keel_cmd_explain(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "set", required_argument, NULL, O_SET },
-        { "device", required_argument, NULL, O_DEVICE },
-        { "host", required_argument, NULL, O_HOST },
-        { "threads", required_argument, NULL, O_THREADS },
-        { "sweep", required_argument, NULL, O_SWEEP },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "explain", .longs = longs, .argc = argc, .argv = argv };
     const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = getenv("KEEL_HOST");
-    char **names = NULL, err[512], real[PATH_MAX], *file = NULL;
-    long long *values = NULL;
-    int n = 0, threads = 0, rc = 0, json = 0, c, npos, line, col;
+    char err[512], real[PATH_MAX], *file = NULL, **pos = NULL;
+    int threads = 0, rc = 0, json = 0, npos = 0, line, col;
     const char *sweep = NULL;     /* --sweep SYM=LO:HI (runtime/sweep.c) */
-    while (rc == 0 && (c = keel_opt_next(&o)) >= 0)
-        switch (c) {
-        case O_JSON: json = 1; break;
-        case O_SET:
-            if (keel_parse_set(o.arg, &names, &values, &n))
-                rc = keel_say(2, "bad --set '%s' (want SYM=INT,SYM=INT)", o.arg);
-            break;
-        case O_DEVICE: dev = o.arg; break;
-        case O_HOST: hostname = o.arg; break;
-        case O_THREADS: rc = keel_opt_int("--threads", o.arg, 1, 1 << 20, &threads); break;
-        case O_SWEEP: sweep = o.arg; break;
-        }
-    char **pos = keel_opt_rest(&o, &npos);
-    if (rc == 0 && c != KEEL_OPT_END)
-        rc = c == KEEL_OPT_HELP ? -1 : 2;
-    else if (rc == 0 && npos == 0)
+    set_list sets = { 0 };
+    const keel_opt opts[] = {
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_CALL("set", &sets, add_set),
+        KEEL_OPT_TEXT("device", &dev),
+        KEEL_OPT_TEXT("host", &hostname),
+        KEEL_OPT_INT("threads", &threads, 1, 1 << 20),
+        KEEL_OPT_TEXT("sweep", &sweep),
+        KEEL_OPT_LAST,
+    };
+    int got = keel_getopts("explain", NULL, opts, argc, argv, 2, &pos, &npos);
+    char **names = sets.names;
+    long long *values = sets.values;
+    int n = sets.n;
+    if (got >= 0)
+        rc = got ? got : -1;
+    else if (npos == 0)
         rc = keel_say(2, "explain needs FILE:LINE (see keel explain --help)");
-    else if (rc == 0 && npos > 2)
-        rc = keel_say(2, "too many arguments for explain (see keel explain --help)");
-    else if (rc == 0 && keel_parse_site(pos[0], &file, &line, &col))
+    else if (keel_parse_site(pos[0], &file, &line, &col))
         rc = 2;
     char sym[128];
     long long lo = 0, hi = 0;

@@ -27,18 +27,17 @@
  * message, or keelcc's last stderr line).  Exit status 0 when every file
  * was analysed, 1 when one failed or the database is unusable, 2 usage.
  */
-#define _XOPEN_SOURCE 700   /* realpath, strdup, mkstemp */
+#define _XOPEN_SOURCE 700   /* realpath, strdup */
 #define _DEFAULT_SOURCE
 
 #include "keel.h"
 
 #include "db.h"
 #include "db_private.h"
+#include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -47,7 +46,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,12 +63,12 @@ typedef struct {
     int skipped, failed;
     char *reason;
     pid_t pid;
-    char log[64];       /* keelcc's stderr */
+    char log[KU_TMP_PATH];  /* keelcc's stdout and stderr, under $TMPDIR */
 } entry;
 
 typedef struct {
-    int n, cap;
-    entry *e;
+    int n;
+    entry *e;           /* grown by ku_push */
     int not_c, dups;
 } entries;
 
@@ -87,13 +85,11 @@ static void entry_free(entry *e)
 
 static int push_arg(entry *e, const char *s, size_t n)
 {
-    char **v = realloc(e->argv, sizeof *v * (size_t)(e->argc + 2));
-    if (!v)
+    char *w = strndup(s, n);
+    if (!w || ku_push_ptr(&e->argv, &e->argc, w)) {
+        free(w);
         return -1;
-    e->argv = v;
-    if (!(v[e->argc] = strndup(s, n)))
-        return -1;
-    v[++e->argc] = NULL;
+    }
     return 0;
 }
 
@@ -331,17 +327,12 @@ static int read_compdb(const char *where, entries *out, char *err, size_t errlen
             entry_free(&e);
             continue;
         }
-        if (out->n == out->cap) {
-            int cap = out->cap ? 2 * out->cap : 64;
-            entry *v = realloc(out->e, sizeof *v * (size_t)cap);
-            if (!v) {
-                entry_free(&e);
-                goto oom;
-            }
-            out->e = v;
-            out->cap = cap;
+        entry *slot = ku_push(&out->e, &out->n, sizeof *out->e);
+        if (!slot) {
+            entry_free(&e);
+            goto oom;
         }
-        out->e[out->n++] = e;
+        *slot = e;
     }
     if (r != SQLITE_DONE)
         goto sqlerr;
@@ -380,18 +371,18 @@ static void keelcc_path(char *out, size_t n)
     }
 }
 
+/* Start keelcc on entry e in its directory, stdin from /dev/null, stdout
+ * and stderr to a new file e->log; its pid, or -1 with e->reason. */
 static pid_t start(const char *keelcc, const char *dbopt, int mca, entry *e)
 {
     char **argv = calloc((size_t)e->argc + 6, sizeof *argv);
-    int fd;
-    if (!argv)
-        return -1;
-    keel_fmtn(e->log, sizeof e->log, "/tmp/keel-scan-XXXXXX");
-    if ((fd = mkstemp(e->log)) < 0) {
-        e->log[0] = 0;
+    int fd = argv ? ku_mkstemp(e->log, sizeof e->log, NULL, "keel-scan-", ".log") : -1;
+    if (fd < 0) {
         free(argv);
+        e->reason = strdup(argv ? "cannot create a log file for keelcc" : "out of memory");
         return -1;
     }
+    close(fd);
     int n = 0;
     argv[n++] = (char *)keelcc;
     argv[n++] = "--keel-analysis=only";
@@ -401,29 +392,19 @@ static pid_t start(const char *keelcc, const char *dbopt, int mca, entry *e)
     for (int i = 0; i < e->argc; i++)
         argv[n++] = e->argv[i];
     argv[n] = NULL;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int nul = open("/dev/null", 0);
-        if (nul >= 0)
-            dup2(nul, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        if (chdir(e->directory) != 0) {
-            fprintf(stderr, "keelcc: error: cannot enter %s: %s\n", e->directory,
-                    strerror(errno));
-            _exit(126);
-        }
-        const char *cc = getenv("KEEL_CC");
-        if (!cc || !*cc)
-            setenv("KEEL_CC", "clang-19", 1);
-        execv(keelcc, argv);
-        execvp(keelcc, argv);
-        fprintf(stderr, "keelcc: error: cannot run %s: %s\n", keelcc, strerror(errno));
-        _exit(127);
-    }
-    close(fd);
+    ku_io io = { .in = "/dev/null", .out = e->log, .err_to_out = 1, .err_fd = -1,
+                 .dir = e->directory };
+    pid_t pid;
+    int rc = ku_spawn(argv, &io, &pid);
     free(argv);
+    if (rc) {
+        char b[PATH_MAX + 128];
+        keel_fmtn(b, sizeof b, "cannot run %s in %s: %s", keelcc, e->directory, strerror(rc));
+        e->reason = strdup(b);
+        unlink(e->log);
+        e->log[0] = 0;
+        return -1;
+    }
     return pid;
 }
 
@@ -453,47 +434,45 @@ static const char scan_table[] =
     " message TEXT,"
     " scanned_at TEXT NOT NULL)";
 
-static int stored_key(sqlite3 *h, const entry *e, char **status, char **message)
-{
-    sqlite3_stmt *q;
-    int same = 0;
-    if (sqlite3_prepare_v2(h,
-            "SELECT s.status, s.message FROM scan_state s"
-            " WHERE s.path = ?1 AND s.key = ?2"
-            "   AND EXISTS (SELECT 1 FROM translation_units t WHERE t.path = ?1)",
-            -1, &q, NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_text(q, 1, e->abs, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 2, e->key, -1, SQLITE_STATIC);
-    if (sqlite3_step(q) == SQLITE_ROW) {
-        const char *s = (const char *)sqlite3_column_text(q, 0);
-        const char *m = (const char *)sqlite3_column_text(q, 1);
-        *status = strdup(s ? s : "ok");
-        *message = m ? strdup(m) : NULL;
-        same = 1;
-    }
-    sqlite3_finalize(q);
-    return same;
-}
-
-/* After keelcc finished: the TU row's status (1 row found, 0 none). */
-static int tu_status(sqlite3 *h, const char *path, char **status, char **message)
+/* The first row's (status, message) of sql with ?1 = p1 and ?2 = p2 (when
+ * not NULL): 1 with malloc'd *status (dflt when NULL) and *message, 0 when
+ * there is none. */
+static int status_row(sqlite3 *h, const char *sql, const char *p1, const char *p2,
+                      const char *dflt, char **status, char **message)
 {
     sqlite3_stmt *q;
     int found = 0;
-    if (sqlite3_prepare_v2(h, "SELECT status, message FROM translation_units WHERE path = ?1",
-                           -1, &q, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(h, sql, -1, &q, NULL) != SQLITE_OK)
         return 0;
-    sqlite3_bind_text(q, 1, path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 1, p1, -1, SQLITE_STATIC);
+    if (p2)
+        sqlite3_bind_text(q, 2, p2, -1, SQLITE_STATIC);
     if (sqlite3_step(q) == SQLITE_ROW) {
         const char *s = (const char *)sqlite3_column_text(q, 0);
         const char *m = (const char *)sqlite3_column_text(q, 1);
-        *status = strdup(s ? s : "?");
+        *status = strdup(s ? s : dflt);
         *message = m ? strdup(m) : NULL;
         found = 1;
     }
     sqlite3_finalize(q);
     return found;
+}
+
+/* Was e scanned with the same key, and are its rows still there? */
+static int stored_key(sqlite3 *h, const entry *e, char **status, char **message)
+{
+    return status_row(h, "SELECT s.status, s.message FROM scan_state s"
+                         " WHERE s.path = ?1 AND s.key = ?2"
+                         "   AND EXISTS (SELECT 1 FROM translation_units t WHERE t.path = ?1)",
+                      e->abs, e->key, "ok", status, message);
+}
+
+/* After keelcc finished: the status of the row it wrote, the path's newest
+ * (other builds of the path may be there too); 1 row found, 0 none. */
+static int tu_status(sqlite3 *h, const char *path, char **status, char **message)
+{
+    return status_row(h, "SELECT status, message FROM translation_units WHERE path = ?1"
+                         " ORDER BY id DESC LIMIT 1", path, NULL, "?", status, message);
 }
 
 static void save_state(sqlite3 *h, const entry *e, const char *status, const char *message)
@@ -560,37 +539,31 @@ static void progress(int tty, int done, int total, const char *what)
     fflush(stderr);
 }
 
+/* -p DIR, -pDIR and -p=DIR */
+static int set_build(void *dest, const char *arg)
+{
+    *(const char **)dest = arg[0] == '=' ? arg + 1 : arg;
+    return 0;
+}
+
 int keel_cmd_scan(int argc, char **argv)
 {
-    enum { O_JSON = 256, O_NO_MCA, O_FORCE };
-    static const struct option longs[] = {
-        { "json", no_argument, NULL, O_JSON },
-        { "no-mca", no_argument, NULL, O_NO_MCA },
-        { "force", no_argument, NULL, O_FORCE },
-        { 0 },
-    };
-    keel_opts o = { .cmd = "scan", .shorts = "p:j:", .longs = longs, .argc = argc,
-                    .argv = argv };
     const char *build = NULL, *dbpath;
-    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), mca = 1, force = 0, json = 0, c, npos;
+    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), mca = 1, force = 0, json = 0, npos;
     if (jobs < 1)
         jobs = 1;
-    while ((c = keel_opt_next(&o)) >= 0)
-        switch (c) {
-        case 'p': build = o.arg[0] == '=' ? o.arg + 1 : o.arg; break;   /* -p=DIR too */
-        case 'j':
-            if (keel_opt_int("-j", o.arg, 1, 4096, &jobs))
-                return 2;
-            break;
-        case O_NO_MCA: mca = 0; break;
-        case O_FORCE: force = 1; break;
-        case O_JSON: json = 1; break;
-        }
-    if (c != KEEL_OPT_END)
-        return c == KEEL_OPT_HELP ? 0 : 2;
-    char **pos = keel_opt_rest(&o, &npos);
-    if (npos > 1)
-        return keel_say(2, "too many arguments for scan (see keel scan --help)");
+    const keel_opt opts[] = {
+        { .letter = 'p', .kind = KEEL_CALL, .dest = &build, .call = set_build },
+        { .letter = 'j', .kind = KEEL_INT, .dest = &jobs, .lo = 1, .hi = 4096 },
+        KEEL_OPT_CLEAR("no-mca", &mca),
+        KEEL_OPT_FLAG("force", &force),
+        KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_LAST,
+    };
+    char **pos;
+    int r = keel_getopts("scan", NULL, opts, argc, argv, 1, &pos, &npos);
+    if (r >= 0)
+        return r;
     if (!build)
         return keel_say(2, "scan needs -p BUILD_DIR (the folder of compile_commands.json)");
     dbpath = npos ? pos[0] : keel_default_db();
@@ -640,6 +613,10 @@ int keel_cmd_scan(int argc, char **argv)
         free(msg);
     }
 
+    /* the compiler keelcc uses for the assembly, unless the user chose one */
+    const char *cc = getenv("KEEL_CC");
+    if (!cc || !*cc)
+        setenv("KEEL_CC", "clang-19", 1);
     int tty = isatty(2), running = 0, finished = 0, next = 0;
     while (finished < todo) {
         while (running < jobs && next < es.n) {
@@ -650,7 +627,6 @@ int keel_cmd_scan(int argc, char **argv)
             if (e->pid < 0) {
                 e->state = 2;
                 e->failed = 1;
-                e->reason = strdup("cannot start keelcc");
                 finished++;
                 continue;
             }
@@ -660,13 +636,10 @@ int keel_cmd_scan(int argc, char **argv)
         }
         if (running == 0)
             break;
-        int status;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
+        pid_t pid;
+        int status = ku_wait_any(&pid);
+        if (pid < 0)
             break;
-        }
         entry *e = NULL;
         for (int i = 0; i < es.n && !e; i++)
             if (es.e[i].state == 1 && es.e[i].pid == pid)
@@ -677,12 +650,13 @@ int keel_cmd_scan(int argc, char **argv)
         finished++;
         e->state = 2;
         char *st = NULL, *msg = NULL;
-        if (WIFSIGNALED(status)) {
-            char b[64];
-            keel_fmtn(b, sizeof b, "keelcc killed by signal %d", WTERMSIG(status));
+        if (status > 128 || status < 0) {
+            char b[96], t[80];
+            ku_status_text(status, t, sizeof t);
+            keel_fmtn(b, sizeof b, "keelcc %s", t);
             e->failed = 1;
             e->reason = strdup(b);
-        } else if (WEXITSTATUS(status) != 0 || !tu_status(h, e->abs, &st, &msg)) {
+        } else if (status != 0 || !tu_status(h, e->abs, &st, &msg)) {
             e->failed = 1;
             e->reason = last_line(e->log);
             if (e->reason && !e->reason[0]) {

@@ -26,6 +26,7 @@
  */
 #include "db.h"
 #include "db_private.h"
+#include "util.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -118,7 +119,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         " l.canonical, l.iv, el.text, eu.text, l.step, et.text, l.pragmas,"
         " l.n_if, l.n_break, l.n_continue, l.n_goto, l.n_return,"
         " l.idioms, l.algorithm_class, l.parallel, l.coalescing, l.cycles_per_iter,"
-        " l.gpu_map, l.gpu_collapse, l.gpu_teams, l.gpu_threads, l.region_line"
+        " l.gpu_map, l.gpu_collapse, l.gpu_teams, l.gpu_threads, l.region_line,"
+        " t.variant, t.hash, t.object"
         " FROM loops l"
         " JOIN translation_units t ON t.id = l.tu_id"
         " JOIN functions f ON f.id = l.function_id"
@@ -180,35 +182,21 @@ struct db {
 
 /* ---- errors -------------------------------------------------------------- */
 
-/* Format a message into err (one line: newlines become spaces); return -1. */
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-        for (char *p = err; *p; p++)
-            if (*p == '\n' || *p == '\r')
-                *p = ' ';
-    }
-    return -1;
-}
-
-/* "<path>: <what>: <sqlite message>" for an SQLite failure on d. */
-static int fail_sql(db *d, const char *what, char *err, size_t errlen)
+/* "<path>: <what>: <sqlite message>" for an SQLite failure on d (also
+ * for db_mca.c and db_launch.c, through db_private.h). */
+int db_fail_sql_(db *d, const char *what, char *err, size_t errlen)
 {
     int rc = sqlite3_errcode(d->h);
     if (rc == SQLITE_NOTADB)
-        return fail(err, errlen, "%s: file is not a database", d->path);
+        return ku_fail(err, errlen, "%s: file is not a database", d->path);
     if (rc == SQLITE_CORRUPT)
-        return fail(err, errlen, "%s: database disk image is malformed", d->path);
+        return ku_fail(err, errlen, "%s: database disk image is malformed", d->path);
     if (rc == SQLITE_READONLY)
-        return fail(err, errlen, "%s: %s: database is read-only", d->path, what);
+        return ku_fail(err, errlen, "%s: %s: database is read-only", d->path, what);
     if (rc == SQLITE_CANTOPEN && sqlite3_system_errno(d->h))
-        return fail(err, errlen, "%s: %s: cannot open the database or its journal: %s",
+        return ku_fail(err, errlen, "%s: %s: cannot open the database or its journal: %s",
                     d->path, what, strerror(sqlite3_system_errno(d->h)));
-    return fail(err, errlen, "%s: %s: %s", d->path, what, sqlite3_errmsg(d->h));
+    return ku_fail(err, errlen, "%s: %s: %s", d->path, what, sqlite3_errmsg(d->h));
 }
 
 static void nap_ms(int ms)
@@ -233,7 +221,7 @@ static sqlite3_stmt *get(db *d, int which, char *err, size_t errlen)
     if (!d->stmt[which]) {
         if (sqlite3_prepare_v3(d->h, stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT,
                                &d->stmt[which], NULL) != SQLITE_OK) {
-            fail_sql(d, "prepare", err, errlen);
+            db_fail_sql_(d, "prepare", err, errlen);
             d->stmt[which] = NULL;
             return NULL;
         }
@@ -250,7 +238,8 @@ static void done(sqlite3_stmt *st)
     }
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+/* Bind a text, NULL binding NULL (also for db_mca.c and db_launch.c). */
+void db_bind_text_(sqlite3_stmt *st, int i, const char *s)
 {
     if (s)
         sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
@@ -273,7 +262,39 @@ static int run(db *d, sqlite3_stmt *st, const char *what, char *err, size_t errl
     int rc = sqlite3_step(st);
     int r = 0;
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        r = fail_sql(d, what, err, errlen);
+        r = db_fail_sql_(d, what, err, errlen);
+    done(st);
+    return r;
+}
+
+/* run(), then the new row's id into *id (when id is not NULL). */
+static int insert(db *d, sqlite3_stmt *st, const char *what, int64_t *id, char *err,
+                  size_t errlen)
+{
+    if (run(d, st, what, err, errlen))
+        return -1;
+    if (id)
+        *id = sqlite3_last_insert_rowid(d->h);
+    return 0;
+}
+
+/* The cached statement `which` with ?1 bound to id; NULL with a message. */
+static sqlite3_stmt *get_id(db *d, int which, int64_t id, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = get(d, which, err, errlen);
+    if (st)
+        sqlite3_bind_int64(st, 1, id);
+    return st;
+}
+
+/* Step a statement that returns at most one row: 0 on that row (read it,
+ * then done(st)); 1 when there is none and -1 with a message, st reset. */
+static int step_row(db *d, sqlite3_stmt *st, const char *what, char *err, size_t errlen)
+{
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        return 0;
+    int r = rc == SQLITE_DONE ? 1 : db_fail_sql_(d, what, err, errlen);
     done(st);
     return r;
 }
@@ -282,7 +303,7 @@ static int run(db *d, sqlite3_stmt *st, const char *what, char *err, size_t errl
 static int exec(db *d, const char *sql, const char *what, char *err, size_t errlen)
 {
     if (sqlite3_exec(d->h, sql, NULL, NULL, NULL) != SQLITE_OK)
-        return fail_sql(d, what, err, errlen);
+        return db_fail_sql_(d, what, err, errlen);
     return 0;
 }
 
@@ -303,9 +324,9 @@ static int classify(db *d, int *version, char *err, size_t errlen)
     sqlite3_stmt *st;
     int64_t v, ntables, has_meta;
     if (sqlite3_prepare_v2(d->h, sql, -1, &st, NULL) != SQLITE_OK)
-        return fail_sql(d, "read schema", err, errlen);
+        return db_fail_sql_(d, "read schema", err, errlen);
     if (sqlite3_step(st) != SQLITE_ROW) {
-        fail_sql(d, "read schema", err, errlen);
+        db_fail_sql_(d, "read schema", err, errlen);
         sqlite3_finalize(st);
         return -1;
     }
@@ -324,12 +345,12 @@ static int classify(db *d, int *version, char *err, size_t errlen)
 static int check_kind(db *d, int kind, int version, char *err, size_t errlen)
 {
     if (kind == FILE_FOREIGN || (kind == FILE_FRESH && d->mode == DB_READONLY))
-        return fail(err, errlen, "%s: not a keel database", d->path);
+        return ku_fail(err, errlen, "%s: not a keel database", d->path);
     if (kind == FILE_KEEL && version > DB_SCHEMA_VERSION)
-        return fail(err, errlen, "%s: database schema version %d is newer than this keel (%d)",
+        return ku_fail(err, errlen, "%s: database schema version %d is newer than this keel (%d)",
                     d->path, version, DB_SCHEMA_VERSION);
     if (kind == FILE_KEEL && version < DB_SCHEMA_VERSION && d->mode == DB_READONLY)
-        return fail(err, errlen, "%s: database schema version %d is older than this keel (%d);"
+        return ku_fail(err, errlen, "%s: database schema version %d is older than this keel (%d);"
                     " recompile with keelcc to migrate it", d->path, version, DB_SCHEMA_VERSION);
     return 0;
 }
@@ -342,19 +363,19 @@ static int set_wal(db *d, char *err, size_t errlen)
     for (;;) {
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(d->h, "PRAGMA journal_mode = WAL", -1, &st, NULL) != SQLITE_OK)
-            return fail_sql(d, "set WAL mode", err, errlen);
+            return db_fail_sql_(d, "set WAL mode", err, errlen);
         int rc = sqlite3_step(st);
         int wal = rc == SQLITE_ROW &&
                   sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
         if (rc != SQLITE_ROW && rc != SQLITE_BUSY && rc != SQLITE_LOCKED) {
             sqlite3_finalize(st);
-            return fail_sql(d, "set WAL mode", err, errlen);
+            return db_fail_sql_(d, "set WAL mode", err, errlen);
         }
         sqlite3_finalize(st);
         if (wal)
             return 0;
         if (now_s() > deadline)
-            return fail(err, errlen, "%s: cannot switch to WAL mode: database is locked", d->path);
+            return ku_fail(err, errlen, "%s: cannot switch to WAL mode: database is locked", d->path);
         nap_ms(10);
     }
 }
@@ -373,7 +394,7 @@ static int begin(db *d, char *err, size_t errlen)
         if (rc == SQLITE_DONE)
             return 0;
         if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || now_s() > deadline)
-            return fail_sql(d, "begin transaction", err, errlen);
+            return db_fail_sql_(d, "begin transaction", err, errlen);
         nap_ms(10);
     }
 }
@@ -422,7 +443,7 @@ static int migrate_locked(db *d, char *err, size_t errlen)
                                    " ON CONFLICT(key) DO UPDATE SET value = excluded.value"
                                    " WHERE ?3";
         if (sqlite3_prepare_v2(d->h, meta, -1, &st, NULL) != SQLITE_OK) {
-            fail_sql(d, "migrate schema", err, errlen);
+            db_fail_sql_(d, "migrate schema", err, errlen);
             goto fail;
         }
         char vbuf[16];
@@ -439,7 +460,7 @@ static int migrate_locked(db *d, char *err, size_t errlen)
             sqlite3_bind_text(st, 2, rows[i].v, -1, SQLITE_STATIC);
             sqlite3_bind_int(st, 3, rows[i].replace);
             if (sqlite3_step(st) != SQLITE_DONE) {
-                fail_sql(d, "migrate schema", err, errlen);
+                db_fail_sql_(d, "migrate schema", err, errlen);
                 sqlite3_finalize(st);
                 goto fail;
             }
@@ -451,13 +472,13 @@ static int migrate_locked(db *d, char *err, size_t errlen)
     if (version < DB_SCHEMA_VERSION && kind != FILE_FRESH) {
         sqlite3_stmt *fk;
         if (sqlite3_prepare_v2(d->h, "PRAGMA foreign_key_check", -1, &fk, NULL) != SQLITE_OK) {
-            fail_sql(d, "migrate schema", err, errlen);
+            db_fail_sql_(d, "migrate schema", err, errlen);
             goto fail;
         }
         int rc = sqlite3_step(fk);
         sqlite3_finalize(fk);
         if (rc != SQLITE_DONE) {
-            fail(err, errlen, "%s: migrate schema: %s", d->path,
+            ku_fail(err, errlen, "%s: migrate schema: %s", d->path,
                  rc == SQLITE_ROW ? "a foreign key no longer holds" : sqlite3_errmsg(d->h));
             goto fail;
         }
@@ -497,7 +518,7 @@ static int quick_check(db *d, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(d->h, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK)
-        return fail_sql(d, "check integrity", err, errlen);
+        return db_fail_sql_(d, "check integrity", err, errlen);
     int rc = sqlite3_step(st);
     const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
     int bad = !r || strcmp(r, "ok") != 0;
@@ -507,11 +528,11 @@ static int quick_check(db *d, char *err, size_t errlen)
         for (char *c = first; *c; c++)
             if (*c == '\n' || *c == '\r')
                 *c = ' ';
-        fail(err, errlen, "%s: database fails its integrity check (%s); not written", d->path,
+        ku_fail(err, errlen, "%s: database fails its integrity check (%s); not written", d->path,
              first);
     }
     else if (bad)
-        fail_sql(d, "check integrity", err, errlen);
+        db_fail_sql_(d, "check integrity", err, errlen);
     sqlite3_finalize(st);
     return bad ? -1 : 0;
 }
@@ -554,24 +575,24 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
 
     *out = NULL;
     if (!path || !*path)
-        return fail(err, errlen, "empty database path");
+        return ku_fail(err, errlen, "empty database path");
     if (mode != DB_READONLY && mode != DB_WRITE)
-        return fail(err, errlen, "%s: bad open mode %d", path, mode);
+        return ku_fail(err, errlen, "%s: bad open mode %d", path, mode);
     exists = stat(path, &sb) == 0;
     if (!exists && (errno != ENOENT || mode == DB_READONLY))
-        return fail(err, errlen, "%s: %s", path,
+        return ku_fail(err, errlen, "%s: %s", path,
                     errno == ENOENT ? "no such file" : strerror(errno));
     if (exists && S_ISDIR(sb.st_mode))
-        return fail(err, errlen, "%s: is a directory", path);
+        return ku_fail(err, errlen, "%s: is a directory", path);
     /* a FIFO would block the open for ever, a device node would get a
      * journal created beside it (/dev/null-journal) */
     if (exists && !S_ISREG(sb.st_mode))
-        return fail(err, errlen, "%s: not a regular file", path);
+        return ku_fail(err, errlen, "%s: not a regular file", path);
 
     d = calloc(1, sizeof *d);
     if (!d || !(d->path = strdup(path))) {
         free(d);
-        return fail(err, errlen, "%s: out of memory", path);
+        return ku_fail(err, errlen, "%s: out of memory", path);
     }
     d->mode = mode;
     int flags = mode == DB_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -580,13 +601,13 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
         int e = d->h ? sqlite3_system_errno(d->h) : 0;
         if (!exists)    /* SQLite's last errno may be from a fallback try */
             e = dir_errno(path, e);
-        fail(err, errlen, "%s: cannot %s: %s", path,
+        ku_fail(err, errlen, "%s: cannot %s: %s", path,
              exists ? "open" : "create database", e ? strerror(e) : "unable to open database file");
         goto fail;
     }
     /* A read-only file opened for writing silently opens read-only. */
     if (mode == DB_WRITE && sqlite3_db_readonly(d->h, "main") == 1) {
-        fail(err, errlen, "%s: cannot open for writing: file is read-only", path);
+        ku_fail(err, errlen, "%s: cannot open for writing: file is read-only", path);
         goto fail;
     }
     sqlite3_busy_timeout(d->h, 30000);
@@ -599,7 +620,7 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
         sqlite3_close_v2(d->h);
         d->h = NULL;
         if (open_immutable(path, &d->h) != SQLITE_OK) {
-            fail(err, errlen, "%s: cannot open on read-only media", path);
+            ku_fail(err, errlen, "%s: cannot open on read-only media", path);
             goto fail;
         }
         kind = classify(d, &version, err, errlen);
@@ -654,50 +675,57 @@ int db_schema_version(db *d)
 static int need_tu(db *d, const char *what, char *err, size_t errlen)
 {
     if (d->mode != DB_WRITE)
-        return fail(err, errlen, "%s: %s: database is open read-only", d->path, what);
+        return ku_fail(err, errlen, "%s: %s: database is open read-only", d->path, what);
     if (!d->in_tu)
-        return fail(err, errlen, "%s: %s: no translation unit open (db_begin_tu)", d->path, what);
+        return ku_fail(err, errlen, "%s: %s: no translation unit open (db_begin_tu)", d->path, what);
     return 0;
+}
+
+/* The cached insert `which` of a TU's child row, ?1 bound to its parent's
+ * id; NULL with a message when no TU is open for writing. */
+static sqlite3_stmt *child_row(db *d, int which, const char *what, int64_t parent_id,
+                               char *err, size_t errlen)
+{
+    return need_tu(d, what, err, errlen) ? NULL : get_id(d, which, parent_id, err, errlen);
 }
 
 int db_begin_tu(db *d, const db_tu_row *tu, int64_t *tu_id, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
     if (d->mode != DB_WRITE)
-        return fail(err, errlen, "%s: begin translation unit: database is open read-only", d->path);
+        return ku_fail(err, errlen, "%s: begin translation unit: database is open read-only", d->path);
     if (d->in_tu)
-        return fail(err, errlen, "%s: begin translation unit: one is already open", d->path);
+        return ku_fail(err, errlen, "%s: begin translation unit: one is already open", d->path);
     if (!tu || !tu->path)
-        return fail(err, errlen, "%s: begin translation unit: no path", d->path);
+        return ku_fail(err, errlen, "%s: begin translation unit: no path", d->path);
     if (begin(d, err, errlen))
         return -1;
     if (!(st = get(d, ST_DEL_TU, err, errlen)))
         goto fail;
-    bind_text(st, 1, tu->path);
-    bind_text(st, 2, tu->variant);
-    bind_text(st, 3, tu->object);
+    db_bind_text_(st, 1, tu->path);
+    db_bind_text_(st, 2, tu->variant);
+    db_bind_text_(st, 3, tu->object);
     if (run(d, st, "delete old translation unit", err, errlen))
         goto fail;
     if (!(st = get(d, ST_PRUNE_TU, err, errlen)))
         goto fail;
-    bind_text(st, 1, tu->path);
+    db_bind_text_(st, 1, tu->path);
     sqlite3_bind_int(st, 2, DB_VARIANTS_PER_PATH - 1);
     if (run(d, st, "delete old variants", err, errlen))
         goto fail;
     if (!(st = get(d, ST_INS_TU, err, errlen)))
         goto fail;
-    bind_text(st, 1, tu->path);
-    bind_text(st, 2, tu->hash);
-    bind_text(st, 3, tu->args);
-    bind_text(st, 4, tu->compiler);
-    bind_text(st, 5, tu->directory);
-    bind_text(st, 6, tu->status);
-    bind_text(st, 7, tu->message);
-    bind_text(st, 8, tu->variant);
-    bind_text(st, 9, tu->object);
-    if (run(d, st, "insert translation unit", err, errlen))
+    db_bind_text_(st, 1, tu->path);
+    db_bind_text_(st, 2, tu->hash);
+    db_bind_text_(st, 3, tu->args);
+    db_bind_text_(st, 4, tu->compiler);
+    db_bind_text_(st, 5, tu->directory);
+    db_bind_text_(st, 6, tu->status);
+    db_bind_text_(st, 7, tu->message);
+    db_bind_text_(st, 8, tu->variant);
+    db_bind_text_(st, 9, tu->object);
+    if (insert(d, st, "insert translation unit", &d->tu_id, err, errlen))
         goto fail;
-    d->tu_id = sqlite3_last_insert_rowid(d->h);
     d->in_tu = 1;
     if (tu_id)
         *tu_id = d->tu_id;
@@ -710,19 +738,14 @@ fail:
 int db_add_function(db *d, int64_t tu_id, const db_function_row *f, int64_t *id,
                     char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
-    if (need_tu(d, "add function", err, errlen) || !(st = get(d, ST_INS_FUNC, err, errlen)))
+    sqlite3_stmt *st = child_row(d, ST_INS_FUNC, "add function", tu_id, err, errlen);
+    if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, tu_id);
-    bind_text(st, 2, f->name);
-    bind_text(st, 3, f->file);
+    db_bind_text_(st, 2, f->name);
+    db_bind_text_(st, 3, f->file);
     sqlite3_bind_int(st, 4, f->line);
     sqlite3_bind_int(st, 5, f->col);
-    if (run(d, st, "insert function", err, errlen))
-        return -1;
-    if (id)
-        *id = sqlite3_last_insert_rowid(d->h);
-    return 0;
+    return insert(d, st, "insert function", id, err, errlen);
 }
 
 /* Affine by the text form of expr.h: no opaque atom (they all contain '('
@@ -757,30 +780,22 @@ static int intern(db *d, const char *text, int64_t *id, char *err, size_t errlen
     *id = 0;
     if (!text)
         return 0;
-    if (!(st = get(d, ST_SEL_EXPR, err, errlen)))
+    if (!(st = get_id(d, ST_SEL_EXPR, d->tu_id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, d->tu_id);
-    bind_text(st, 2, text);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    db_bind_text_(st, 2, text);
+    int r = step_row(d, st, "find expression", err, errlen);
+    if (r < 0)
+        return -1;
+    if (r == 0) {
         *id = sqlite3_column_int64(st, 0);
-    else if (rc != SQLITE_DONE) {
-        fail_sql(d, "find expression", err, errlen);
         done(st);
-        return -1;
-    }
-    done(st);
-    if (*id)
         return 0;
-    if (!(st = get(d, ST_INS_EXPR, err, errlen)))
+    }
+    if (!(st = get_id(d, ST_INS_EXPR, d->tu_id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, d->tu_id);
-    bind_text(st, 2, text);
+    db_bind_text_(st, 2, text);
     sqlite3_bind_int(st, 3, text_is_affine(text));
-    if (run(d, st, "insert expression", err, errlen))
-        return -1;
-    *id = sqlite3_last_insert_rowid(d->h);
-    return 0;
+    return insert(d, st, "insert expression", id, err, errlen);
 }
 
 int db_add_loop(db *d, int64_t function_id, const db_loop_row *l, int64_t *id,
@@ -790,61 +805,52 @@ int db_add_loop(db *d, int64_t function_id, const db_loop_row *l, int64_t *id,
     int64_t lo, up, trip;
     if (need_tu(d, "add loop", err, errlen) ||
         intern(d, l->lower, &lo, err, errlen) || intern(d, l->upper, &up, err, errlen) ||
-        intern(d, l->trip, &trip, err, errlen) || !(st = get(d, ST_INS_LOOP, err, errlen)))
+        intern(d, l->trip, &trip, err, errlen) ||
+        !(st = child_row(d, ST_INS_LOOP, "add loop", d->tu_id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, d->tu_id);
     sqlite3_bind_int64(st, 2, function_id);
     bind_id(st, 3, l->parent_id);
-    bind_text(st, 4, l->file);
+    db_bind_text_(st, 4, l->file);
     sqlite3_bind_int(st, 5, l->line);
     sqlite3_bind_int(st, 6, l->col);
     sqlite3_bind_int(st, 7, l->end_line);
     sqlite3_bind_int(st, 8, l->depth);
-    bind_text(st, 9, l->kind);
+    db_bind_text_(st, 9, l->kind);
     sqlite3_bind_int(st, 10, l->canonical);
-    bind_text(st, 11, l->iv);
+    db_bind_text_(st, 11, l->iv);
     bind_id(st, 12, lo);
     bind_id(st, 13, up);
     sqlite3_bind_int64(st, 14, l->step);
     bind_id(st, 15, trip);
-    bind_text(st, 16, l->pragmas);
+    db_bind_text_(st, 16, l->pragmas);
     sqlite3_bind_int(st, 17, l->n_if);
     sqlite3_bind_int(st, 18, l->n_break);
     sqlite3_bind_int(st, 19, l->n_continue);
     sqlite3_bind_int(st, 20, l->n_goto);
     sqlite3_bind_int(st, 21, l->n_return);
-    bind_text(st, 22, l->gpu_map);
+    db_bind_text_(st, 22, l->gpu_map);
     sqlite3_bind_int(st, 23, l->gpu_collapse);
-    bind_text(st, 24, l->gpu_teams);
-    bind_text(st, 25, l->gpu_threads);
+    db_bind_text_(st, 24, l->gpu_teams);
+    db_bind_text_(st, 25, l->gpu_threads);
     sqlite3_bind_int(st, 26, l->region_line);
-    if (run(d, st, "insert loop", err, errlen))
-        return -1;
-    if (id)
-        *id = sqlite3_last_insert_rowid(d->h);
-    return 0;
+    return insert(d, st, "insert loop", id, err, errlen);
 }
 
 int db_add_stmt(db *d, int64_t loop_id, const db_stmt_row *s, int64_t *id,
                 char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
-    if (need_tu(d, "add statement", err, errlen) || !(st = get(d, ST_INS_STMT, err, errlen)))
+    sqlite3_stmt *st = child_row(d, ST_INS_STMT, "add statement", loop_id, err, errlen);
+    if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, loop_id);
     sqlite3_bind_int(st, 2, s->line);
     sqlite3_bind_int(st, 3, s->col);
-    bind_text(st, 4, s->text);
+    db_bind_text_(st, 4, s->text);
     sqlite3_bind_int(st, 5, s->conditional);
     int ops[] = { s->fadd, s->fmul, s->fdiv, s->ffma, s->fmath, s->iadd, s->imul, s->idiv, s->cmp };
     for (int i = 0; i < 9; i++)
         sqlite3_bind_int(st, 6 + i, ops[i]);
-    bind_text(st, 15, s->calls);
-    if (run(d, st, "insert statement", err, errlen))
-        return -1;
-    if (id)
-        *id = sqlite3_last_insert_rowid(d->h);
-    return 0;
+    db_bind_text_(st, 15, s->calls);
+    return insert(d, st, "insert statement", id, err, errlen);
 }
 
 /* Insert the rows of access_subscripts or access_extents for one access. */
@@ -869,12 +875,11 @@ static int add_dims(db *d, int which, int64_t access_id, int n, const char *cons
 int db_add_access(db *d, int64_t stmt_id, const db_access_row *a, int64_t *id,
                   char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
     int ndims = a->ndims > 0 ? a->ndims : 0, next = a->nextents > 0 ? a->nextents : 0;
-    if (need_tu(d, "add access", err, errlen) || !(st = get(d, ST_INS_ACCESS, err, errlen)))
+    sqlite3_stmt *st = child_row(d, ST_INS_ACCESS, "add access", stmt_id, err, errlen);
+    if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, stmt_id);
-    bind_text(st, 2, a->array);
+    db_bind_text_(st, 2, a->array);
     sqlite3_bind_int(st, 3, a->elem_size);
     sqlite3_bind_int(st, 4, a->is_write);
     sqlite3_bind_int(st, 5, ndims);
@@ -882,9 +887,9 @@ int db_add_access(db *d, int64_t stmt_id, const db_access_row *a, int64_t *id,
     sqlite3_bind_int(st, 7, a->affine);
     sqlite3_bind_int(st, 8, a->line);
     sqlite3_bind_int(st, 9, a->col);
-    if (run(d, st, "insert access", err, errlen))
+    int64_t aid;
+    if (insert(d, st, "insert access", &aid, err, errlen))
         return -1;
-    int64_t aid = sqlite3_last_insert_rowid(d->h);
     if (add_dims(d, ST_INS_SUB, aid, ndims, a->index, err, errlen) ||
         add_dims(d, ST_INS_EXT, aid, next, a->extent, err, errlen))
         return -1;
@@ -895,11 +900,10 @@ int db_add_access(db *d, int64_t stmt_id, const db_access_row *a, int64_t *id,
 
 int db_add_scalar(db *d, int64_t stmt_id, const db_scalar_row *s, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
-    if (need_tu(d, "add scalar", err, errlen) || !(st = get(d, ST_INS_SCALAR, err, errlen)))
+    sqlite3_stmt *st = child_row(d, ST_INS_SCALAR, "add scalar", stmt_id, err, errlen);
+    if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, stmt_id);
-    bind_text(st, 2, s->name);
+    db_bind_text_(st, 2, s->name);
     sqlite3_bind_int(st, 3, s->is_write);
     sqlite3_bind_int(st, 4, s->line);
     sqlite3_bind_int(st, 5, s->col);
@@ -933,14 +937,13 @@ int db_set_loop_facts(db *d, int64_t loop_id, const db_loop_facts *f, char *err,
 {
     sqlite3_stmt *st;
     if (d->mode != DB_WRITE)
-        return fail(err, errlen, "%s: set loop facts: database is open read-only", d->path);
-    if (!(st = get(d, ST_SET_FACTS, err, errlen)))
+        return ku_fail(err, errlen, "%s: set loop facts: database is open read-only", d->path);
+    if (!(st = get_id(d, ST_SET_FACTS, loop_id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, loop_id);
-    bind_text(st, 2, f->idioms);
-    bind_text(st, 3, f->algorithm_class);
-    bind_text(st, 4, f->parallel);
-    bind_text(st, 5, f->coalescing);
+    db_bind_text_(st, 2, f->idioms);
+    db_bind_text_(st, 3, f->algorithm_class);
+    db_bind_text_(st, 4, f->parallel);
+    db_bind_text_(st, 5, f->coalescing);
     if (f->has_cycles)
         sqlite3_bind_double(st, 6, f->cycles_per_iter);
     else
@@ -948,7 +951,7 @@ int db_set_loop_facts(db *d, int64_t loop_id, const db_loop_facts *f, char *err,
     if (run(d, st, "set loop facts", err, errlen))
         return -1;
     if (sqlite3_changes(d->h) != 1)
-        return fail(err, errlen, "%s: set loop facts: no loop %lld", d->path, (long long)loop_id);
+        return ku_fail(err, errlen, "%s: set loop facts: no loop %lld", d->path, (long long)loop_id);
     return 0;
 }
 
@@ -973,33 +976,26 @@ int db_find_loop_build(db *d, const char *file, int line, int col, const char *h
     *id = 0;
     if (!(st = get(d, ST_FIND_LOOP, err, errlen)))
         return -1;
-    bind_text(st, 1, file);
+    db_bind_text_(st, 1, file);
     sqlite3_bind_int(st, 2, line);
     sqlite3_bind_int(st, 3, col);
-    bind_text(st, 4, hash);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
+    db_bind_text_(st, 4, hash);
+    if ((rc = step_row(d, st, "read loops", err, errlen)) == 0) {
         *id = sqlite3_column_int64(st, 0);
-    else if (rc != SQLITE_DONE)
-        fail_sql(d, "read loops", err, errlen);
-    done(st);
-    return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+        done(st);
+    }
+    return rc;
 }
 
 int db_loop_source_hash(db *d, int64_t loop_id, char *out, size_t n, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
-    if (!(st = get(d, ST_LOOP_HASH, err, errlen)))
-        return -1;
-    sqlite3_bind_int64(st, 1, loop_id);
-    int rc = sqlite3_step(st), r = 1;
-    if (rc == SQLITE_ROW) {
-        const unsigned char *h = sqlite3_column_text(st, 0);
-        snprintf(out, n, "%s", h ? (const char *)h : "");
-        r = 0;
-    } else if (rc != SQLITE_DONE)
-        r = fail_sql(d, "read translation unit", err, errlen);
-    done(st);
+    sqlite3_stmt *st = get_id(d, ST_LOOP_HASH, loop_id, err, errlen);
+    int r = st ? step_row(d, st, "read translation unit", err, errlen) : -1;
+    if (r == 0) {
+        const char *h = col_text(st, 0);
+        snprintf(out, n, "%s", h ? h : "");
+        done(st);
+    }
     return r;
 }
 
@@ -1010,17 +1006,17 @@ int db_next_roots(db *d, const char *file, int line, int col, const char *hash, 
     int n = 0, rc = SQLITE_DONE;
     if (!(st = get(d, ST_NEXT_ROOTS, err, errlen)))
         return -1;
-    bind_text(st, 1, file);
+    db_bind_text_(st, 1, file);
     sqlite3_bind_int(st, 2, line);
     sqlite3_bind_int(st, 3, col);
     sqlite3_bind_int(st, 4, max);
-    bind_text(st, 5, hash);
+    db_bind_text_(st, 5, hash);
     while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         lines[n] = sqlite3_column_int(st, 0);
         cols[n++] = sqlite3_column_int(st, 1);
     }
     if (n < max && rc != SQLITE_DONE)
-        n = fail_sql(d, "read loops", err, errlen);
+        n = db_fail_sql_(d, "read loops", err, errlen);
     done(st);
     return n;
 }
@@ -1035,9 +1031,9 @@ int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
         filter = &all;
     if (!(st = get(d, ST_LOOPS, err, errlen)))
         return -1;
-    bind_text(st, 1, filter->file && *filter->file ? filter->file : NULL);
+    db_bind_text_(st, 1, filter->file && *filter->file ? filter->file : NULL);
     sqlite3_bind_int(st, 2, filter->file_match);
-    bind_text(st, 3, filter->function);
+    db_bind_text_(st, 3, filter->function);
     sqlite3_bind_int(st, 4, filter->line);
     sqlite3_bind_int(st, 5, filter->col);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1063,7 +1059,7 @@ int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
             break;
     }
     if (r == 0 && rc != SQLITE_DONE)
-        r = fail_sql(d, "read loops", err, errlen);
+        r = db_fail_sql_(d, "read loops", err, errlen);
     done(st);
     return r;
 }
@@ -1126,16 +1122,15 @@ static void arena_free(block *b)
 /* Count the rows a statement with ?1 = id returns (for sizing arrays). */
 static int count_rows(db *d, int which, int64_t id, int *n, char *err, size_t errlen)
 {
-    sqlite3_stmt *st = get(d, which, err, errlen);
+    sqlite3_stmt *st = get_id(d, which, id, err, errlen);
     int rc;
     if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, id);
     *n = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         ++*n;
     done(st);
-    return rc == SQLITE_DONE ? 0 : fail_sql(d, "read loop", err, errlen);
+    return rc == SQLITE_DONE ? 0 : db_fail_sql_(d, "read loop", err, errlen);
 }
 
 /* Read the dimension texts (subscripts or extents) of one access into out[n]. */
@@ -1147,16 +1142,15 @@ static int read_dims(db *d, arena *a, int which, int64_t access_id, int n, char 
     *out = n > 0 ? arena_alloc(a, n * sizeof(char *)) : NULL;
     if (n > 0 && !*out)
         return 0;
-    if (!(st = get(d, which, err, errlen)))
+    if (!(st = get_id(d, which, access_id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, access_id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int dim = sqlite3_column_int(st, 0);
         if (dim >= 0 && dim < n)
             (*out)[dim] = arena_text(a, st, 1);
     }
     done(st);
-    return rc == SQLITE_DONE ? 0 : fail_sql(d, "read access", err, errlen);
+    return rc == SQLITE_DONE ? 0 : db_fail_sql_(d, "read access", err, errlen);
 }
 
 static int read_stmt_parts(db *d, arena *a, db_stmt_info *s, char *err, size_t errlen)
@@ -1170,9 +1164,8 @@ static int read_stmt_parts(db *d, arena *a, db_stmt_info *s, char *err, size_t e
     s->scalars = arena_alloc(a, (s->nscalars + 1) * sizeof *s->scalars);
     if (a->oom)
         return 0;
-    if (!(st = get(d, ST_ACCESSES, err, errlen)))
+    if (!(st = get_id(d, ST_ACCESSES, s->id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, s->id);
     for (i = 0; i < s->naccesses && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
         db_access_info *x = &s->accesses[i];
         x->id = sqlite3_column_int64(st, 0);
@@ -1193,9 +1186,8 @@ static int read_stmt_parts(db *d, arena *a, db_stmt_info *s, char *err, size_t e
             read_dims(d, a, ST_EXTS, x->id, x->nextents, &x->extent, err, errlen))
             return -1;
     }
-    if (!(st = get(d, ST_SCALARS, err, errlen)))
+    if (!(st = get_id(d, ST_SCALARS, s->id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, s->id);
     for (i = 0; i < s->nscalars && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
         db_scalar_info *x = &s->scalars[i];
         x->name = arena_text(a, st, 0);
@@ -1220,9 +1212,8 @@ static int read_loop_parts(db *d, arena *a, db_loop_info *l, char *err, size_t e
     l->stmts = arena_alloc(a, (l->nstmts + 1) * sizeof *l->stmts);
     if (a->oom)
         return 0;
-    if (!(st = get(d, ST_CHILDREN, err, errlen)))
+    if (!(st = get_id(d, ST_CHILDREN, l->id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, l->id);
     for (i = 0; i < l->nchildren && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
         l->children[i].id = sqlite3_column_int64(st, 0);
         l->children[i].line = sqlite3_column_int(st, 1);
@@ -1230,9 +1221,8 @@ static int read_loop_parts(db *d, arena *a, db_loop_info *l, char *err, size_t e
     }
     l->nchildren = i;
     done(st);
-    if (!(st = get(d, ST_STMTS, err, errlen)))
+    if (!(st = get_id(d, ST_STMTS, l->id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, l->id);
     for (i = 0; i < l->nstmts && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
         db_stmt_info *s = &l->stmts[i];
         s->id = sqlite3_column_int64(st, 0);
@@ -1267,18 +1257,17 @@ int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t er
     int rc;
 
     *out = NULL;
-    if (!(st = get(d, ST_LOOP, err, errlen)))
+    if (!(st = get_id(d, ST_LOOP, loop_id, err, errlen)))
         return -1;
-    sqlite3_bind_int64(st, 1, loop_id);
     rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         done(st);
-        return rc == SQLITE_DONE ? 1 : fail_sql(d, "read loop", err, errlen);
+        return rc == SQLITE_DONE ? 1 : db_fail_sql_(d, "read loop", err, errlen);
     }
     /* A read transaction keeps the loop and its parts consistent. */
     if (!(l = arena_alloc(&a, sizeof *l))) {
         done(st);
-        return fail(err, errlen, "%s: read loop: out of memory", d->path);
+        return ku_fail(err, errlen, "%s: read loop: out of memory", d->path);
     }
     l->id = sqlite3_column_int64(st, 0);
     l->tu_id = sqlite3_column_int64(st, 1);
@@ -1320,6 +1309,9 @@ int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t er
     l->gpu_teams = arena_text(&a, st, 36);
     l->gpu_threads = arena_text(&a, st, 37);
     l->region_line = sqlite3_column_int(st, 38);
+    l->tu_variant = arena_text(&a, st, 39);
+    l->tu_hash = arena_text(&a, st, 40);
+    l->tu_object = arena_text(&a, st, 41);
     /* Keep ST_LOOP stepped (not reset) while reading the parts: its open
      * read transaction makes all of them one consistent snapshot. */
     if (read_loop_parts(d, &a, l, err, errlen)) {
@@ -1330,7 +1322,7 @@ int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t er
     done(st);
     if (a.oom) {
         arena_free(a.head);
-        return fail(err, errlen, "%s: read loop: out of memory", d->path);
+        return ku_fail(err, errlen, "%s: read loop: out of memory", d->path);
     }
     l->mem_ = a.head;
     *out = l;
@@ -1348,15 +1340,14 @@ void db_free_loop(db_loop_info *l)
 int db_add_stride(db *d, int64_t access_id, int64_t thread_loop_id, const db_stride_row *s,
                   char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
-    if (need_tu(d, "add stride", err, errlen) || !(st = get(d, ST_INS_STRIDE, err, errlen)))
+    sqlite3_stmt *st = child_row(d, ST_INS_STRIDE, "add stride", access_id, err, errlen);
+    if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, access_id);
     sqlite3_bind_int64(st, 2, thread_loop_id);
-    bind_text(st, 3, s->stride);
-    bind_text(st, 4, s->cls);
-    bind_text(st, 5, s->inner_stride);
-    bind_text(st, 6, s->inner_cls);
+    db_bind_text_(st, 3, s->stride);
+    db_bind_text_(st, 4, s->cls);
+    db_bind_text_(st, 5, s->inner_stride);
+    db_bind_text_(st, 6, s->inner_cls);
     sqlite3_bind_int(st, 7, s->false_sharing);
     return run(d, st, "insert stride", err, errlen);
 }
@@ -1364,12 +1355,11 @@ int db_add_stride(db *d, int64_t access_id, int64_t thread_loop_id, const db_str
 int db_add_dependence(db *d, int64_t loop_id, const char *verdict, const char *reason,
                       char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
-    if (need_tu(d, "add dependence", err, errlen) || !(st = get(d, ST_INS_DEP, err, errlen)))
+    sqlite3_stmt *st = child_row(d, ST_INS_DEP, "add dependence", loop_id, err, errlen);
+    if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, loop_id);
-    bind_text(st, 2, verdict);
-    bind_text(st, 3, reason);
+    db_bind_text_(st, 2, verdict);
+    db_bind_text_(st, 3, reason);
     return run(d, st, "insert dependence", err, errlen);
 }
 
@@ -1383,47 +1373,33 @@ int db_get_stride(db *d, int64_t access_id, int *thread_line, char **stride, cha
                   char **inner_stride, char **inner_cls, int *false_sharing,
                   char *err, size_t errlen)
 {
-    sqlite3_stmt *st = get(d, ST_SEL_STRIDE, err, errlen);
+    sqlite3_stmt *st = get_id(d, ST_SEL_STRIDE, access_id, err, errlen);
     *stride = *cls = *inner_stride = *inner_cls = NULL;
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 1, access_id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
+    int r = st ? step_row(d, st, "read stride", err, errlen) : -1;
+    if (r == 0) {
         *thread_line = sqlite3_column_int(st, 0);
         *stride = col_dup(st, 1);
         *cls = col_dup(st, 2);
         *inner_stride = col_dup(st, 3);
         *inner_cls = col_dup(st, 4);
         *false_sharing = sqlite3_column_int(st, 5);
+        done(st);
     }
-    sqlite3_reset(st);
-    if (rc == SQLITE_ROW)
-        return 0;
-    if (rc == SQLITE_DONE)
-        return 1;
-    return fail(err, errlen, "%s: read stride: %s", d->path, sqlite3_errmsg(d->h));
+    return r;
 }
 
 int db_get_dependence(db *d, int64_t loop_id, char **verdict, char **reason,
                       char *err, size_t errlen)
 {
-    sqlite3_stmt *st = get(d, ST_SEL_DEP, err, errlen);
+    sqlite3_stmt *st = get_id(d, ST_SEL_DEP, loop_id, err, errlen);
     *verdict = *reason = NULL;
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 1, loop_id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
+    int r = st ? step_row(d, st, "read dependence", err, errlen) : -1;
+    if (r == 0) {
         *verdict = col_dup(st, 0);
         *reason = col_dup(st, 1);
+        done(st);
     }
-    sqlite3_reset(st);
-    if (rc == SQLITE_ROW)
-        return 0;
-    if (rc == SQLITE_DONE)
-        return 1;
-    return fail(err, errlen, "%s: read dependence: %s", d->path, sqlite3_errmsg(d->h));
+    return r;
 }
 
 /* ---- idioms, algorithm classes, counts (schema v2) -----------------------
@@ -1437,12 +1413,12 @@ static int exec_texts(db *d, const char *sql, const char *what, int64_t id,
 {
     sqlite3_stmt *st;
     if (d->mode != DB_WRITE)
-        return fail(err, errlen, "%s: %s: database is open read-only", d->path, what);
+        return ku_fail(err, errlen, "%s: %s: database is open read-only", d->path, what);
     if (sqlite3_prepare_v2(d->h, sql, -1, &st, NULL) != SQLITE_OK)
-        return fail_sql(d, what, err, errlen);
+        return db_fail_sql_(d, what, err, errlen);
     sqlite3_bind_int64(st, 1, id);
     for (int i = 0; i < n; i++)
-        bind_text(st, 2 + i, texts[i]);
+        db_bind_text_(st, 2 + i, texts[i]);
     for (int i = 0; i < nints; i++)
         sqlite3_bind_int(st, 2 + n + i, ints[i]);
     int r = run(d, st, what, err, errlen);
@@ -1500,8 +1476,8 @@ int db_each_idiom(db *d, const char *file, db_idiom_fn fn, void *ctx,
             " WHERE ?1 IS NULL OR l.file = ?1 OR (length(l.file) > length(?1)"
             "   AND substr(l.file, -length(?1)) = ?1 AND substr(l.file, -length(?1) - 1, 1) = '/')"
             " ORDER BY l.file, i.line, i.col, i.idiom, i.id", -1, &st, NULL) != SQLITE_OK)
-        return fail_sql(d, "report", err, errlen);
-    bind_text(st, 1, file && *file ? file : NULL);
+        return db_fail_sql_(d, "report", err, errlen);
+    db_bind_text_(st, 1, file && *file ? file : NULL);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         db_idiom_info row = {
             .file = col_text(st, 0), .line = sqlite3_column_int(st, 1),
@@ -1513,7 +1489,7 @@ int db_each_idiom(db *d, const char *file, db_idiom_fn fn, void *ctx,
             break;
     }
     if (r == 0 && rc != SQLITE_DONE)
-        r = fail_sql(d, "report", err, errlen);
+        r = db_fail_sql_(d, "report", err, errlen);
     sqlite3_finalize(st);
     return r;
 }

@@ -281,6 +281,8 @@ typedef struct {
     int64_t id, tu_id, function_id, parent_id;   /* parent_id 0: outermost */
     char *tu_path;              /* translation unit's main file */
     char *tu_status;            /* "ok" / "error" */
+    char *tu_variant, *tu_hash; /* the build (schema 9): its variant and hash, */
+    char *tu_object;            /* and the object it was compiled into; NULL when unknown */
     char *function;
     char *function_file;
     int function_line;

@@ -10,12 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int sqlfail(db *d, const char *what, char *err, size_t errlen)
-{
-    snprintf(err, errlen, "%s: %s: %s", db_path_(d), what, sqlite3_errmsg(db_sqlite_(d)));
-    return -1;
-}
-
 int db_direct_each(db *d, const char *key, db_direct_fn fn, void *ctx, char *err,
                    size_t errlen)
 {
@@ -29,7 +23,7 @@ int db_direct_each(db *d, const char *key, db_direct_fn fn, void *ctx, char *err
         const char *m = sqlite3_errmsg(db_sqlite_(d));
         if (strstr(m, "no such table"))
             return 0;       /* a database from before direct mode */
-        return sqlfail(d, "direct cache", err, errlen);
+        return db_fail_sql_(d, "direct cache", err, errlen);
     }
     sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
     int rc = 0, step;
@@ -44,7 +38,7 @@ int db_direct_each(db *d, const char *key, db_direct_fn fn, void *ctx, char *err
         rc = fn(ctx, &e);
     }
     if (rc == 0 && step != SQLITE_DONE)
-        rc = sqlfail(d, "direct cache", err, errlen);
+        rc = db_fail_sql_(d, "direct cache", err, errlen);
     sqlite3_finalize(st);
     return rc;
 }
@@ -56,7 +50,7 @@ int db_direct_put(db *d, int64_t tu_id, const char *key, const db_direct_entry *
     if (sqlite3_prepare_v2(db_sqlite_(d),
                            "INSERT OR REPLACE INTO direct_cache(tu_id, key, inputs, text, warnings)"
                            " VALUES (?1, ?2, ?3, ?4, ?5)", -1, &st, NULL) != SQLITE_OK)
-        return sqlfail(d, "direct cache", err, errlen);
+        return db_fail_sql_(d, "direct cache", err, errlen);
     sqlite3_bind_int64(st, 1, tu_id);
     sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, e->inputs, -1, SQLITE_TRANSIENT);
@@ -65,7 +59,7 @@ int db_direct_put(db *d, int64_t tu_id, const char *key, const db_direct_entry *
     else
         sqlite3_bind_null(st, 4);
     sqlite3_bind_text(st, 5, e->warnings ? e->warnings : "", -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : sqlfail(d, "direct cache", err, errlen);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail_sql_(d, "direct cache", err, errlen);
     sqlite3_finalize(st);
     return rc;
 }

@@ -13,16 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int sqlfail(db *d, const char *what, char *err, size_t errlen)
-{
-    snprintf(err, errlen, "%s: %s: %s", db_path_(d), what, sqlite3_errmsg(db_sqlite_(d)));
-    return -1;
-}
-
 static int prepare(db *d, const char *sql, sqlite3_stmt **st, char *err, size_t errlen)
 {
     if (sqlite3_prepare_v2(db_sqlite_(d), sql, -1, st, NULL) != SQLITE_OK)
-        return sqlfail(d, "launch facts", err, errlen);
+        return db_fail_sql_(d, "launch facts", err, errlen);
     return 0;
 }
 
@@ -70,7 +64,7 @@ static int step(db_launch_writer *w, sqlite3_stmt *st, char *err, size_t errlen)
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
-    return rc == SQLITE_DONE ? 0 : sqlfail(w->d, "launch facts", err, errlen);
+    return rc == SQLITE_DONE ? 0 : db_fail_sql_(w->d, "launch facts", err, errlen);
 }
 
 int db_launch_add(db_launch_writer *w, int64_t loop_id, int region, int omp_target,
@@ -102,10 +96,7 @@ int db_launch_add_stride(db_launch_writer *w, int64_t access_id, int64_t loop_id
     sqlite3_bind_int64(st, 1, access_id);
     sqlite3_bind_int64(st, 2, loop_id);
     sqlite3_bind_int(st, 3, dim);
-    if (stride)
-        sqlite3_bind_text(st, 4, stride, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, 4);
+    db_bind_text_(st, 4, stride);
     return step(w, st, err, errlen);
 }
 
@@ -134,7 +125,7 @@ int db_launch_get(db *d, int64_t loop_id, int *region, int *omp_target, char *er
     sqlite3_finalize(st);
     if (rc == SQLITE_ROW)
         return 0;
-    return rc == SQLITE_DONE ? 1 : sqlfail(d, "launch facts", err, errlen);
+    return rc == SQLITE_DONE ? 1 : db_fail_sql_(d, "launch facts", err, errlen);
 }
 
 /* Run a read of rows for one launch id; row() turns the current row into a
@@ -151,7 +142,7 @@ static int each(db *d, const char *sql, int64_t launch_id, int (*row)(sqlite3_st
         if ((r = row(st, fn, ctx)) != 0)
             break;
     if (r == 0 && rc != SQLITE_DONE) {
-        sqlfail(d, "launch facts", err, errlen);
+        db_fail_sql_(d, "launch facts", err, errlen);
         r = -1;
     }
     sqlite3_finalize(st);

@@ -10,20 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int sqlfail(db *d, const char *what, char *err, size_t errlen)
-{
-    snprintf(err, errlen, "%s: %s: %s", db_path_(d), what, sqlite3_errmsg(db_sqlite_(d)));
-    return -1;
-}
-
-static void bind_opt_text(sqlite3_stmt *st, int i, const char *s)
-{
-    if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, i);
-}
-
 static void bind_opt_double(sqlite3_stmt *st, int i, int has, double v)
 {
     if (has)
@@ -40,12 +26,12 @@ int db_mca_cache_get(db *d, const char *key, db_mca_figs *f, char *err, size_t e
                            "SELECT status, reason, cycles_per_iter, block_rthroughput, ipc,"
                            " uops_per_iter, top_resource, top_resource_cycles"
                            " FROM mca_cache WHERE key = ?1 LIMIT 1", -1, &cache_st, NULL) != SQLITE_OK)
-        return sqlfail(d, "mca cache", err, errlen);
+        return db_fail_sql_(d, "mca cache", err, errlen);
     sqlite3_bind_text(cache_st, 1, key, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(cache_st);
     if (rc != SQLITE_ROW) {
         sqlite3_finalize(cache_st);
-        return rc == SQLITE_DONE ? 0 : sqlfail(d, "mca cache", err, errlen);
+        return rc == SQLITE_DONE ? 0 : db_fail_sql_(d, "mca cache", err, errlen);
     }
     const char *status = (const char *)sqlite3_column_text(cache_st, 0);
     f->ok = status && strcmp(status, "ok") == 0;
@@ -72,22 +58,22 @@ int db_mca_cache_put(db *d, int64_t tu_id, const char *key, const char *target,
                            " top_resource, top_resource_cycles)"
                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                            -1, &st, NULL) != SQLITE_OK)
-        return sqlfail(d, "mca cache", err, errlen);
+        return db_fail_sql_(d, "mca cache", err, errlen);
     sqlite3_bind_int64(st, 1, tu_id);
     sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, target, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 4, mca_version, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 5, f->ok ? "ok" : "error", -1, SQLITE_STATIC);
-    bind_opt_text(st, 6, f->ok ? NULL : f->reason);
+    db_bind_text_(st, 6, f->ok ? NULL : f->reason);
     bind_opt_double(st, 7, f->ok, f->cycles_per_iter);
     bind_opt_double(st, 8, f->ok, f->block_rthroughput);
     bind_opt_double(st, 9, f->ok, f->ipc);
     bind_opt_double(st, 10, f->ok, f->uops_per_iter);
-    bind_opt_text(st, 11, f->ok && f->top_resource[0] ? f->top_resource : NULL);
+    db_bind_text_(st, 11, f->ok && f->top_resource[0] ? f->top_resource : NULL);
     bind_opt_double(st, 12, f->ok && f->top_resource[0], f->top_resource_cycles);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : sqlfail(d, "mca cache", err, errlen);
+    return rc == SQLITE_DONE ? 0 : db_fail_sql_(d, "mca cache", err, errlen);
 }
 
 int db_mca_add_result(db *d, int64_t loop_id, const db_mca_row *r, char *err, size_t errlen)
@@ -105,14 +91,14 @@ int db_mca_add_result(db *d, int64_t loop_id, const db_mca_row *r, char *err, si
                            " whole_iter_millicycles) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
                            " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
                            -1, &st, NULL) != SQLITE_OK)
-        return sqlfail(d, "mca result", err, errlen);
+        return db_fail_sql_(d, "mca result", err, errlen);
     int figs = r->ok && r->figs.ok, mapped = r->asm_label != NULL;
     sqlite3_bind_int64(st, 1, loop_id);
     sqlite3_bind_text(st, 2, r->target, -1, SQLITE_TRANSIENT);
-    bind_opt_text(st, 3, r->triple);
+    db_bind_text_(st, 3, r->triple);
     sqlite3_bind_text(st, 4, r->ok ? "ok" : "error", -1, SQLITE_STATIC);
-    bind_opt_text(st, 5, r->ok ? NULL : r->reason);
-    bind_opt_text(st, 6, r->asm_label);
+    db_bind_text_(st, 5, r->ok ? NULL : r->reason);
+    db_bind_text_(st, 6, r->asm_label);
     if (mapped) {
         sqlite3_bind_int(st, 7, r->asm_copies);
         sqlite3_bind_int(st, 8, r->asm_innermost);
@@ -122,7 +108,7 @@ int db_mca_add_result(db *d, int64_t loop_id, const db_mca_row *r, char *err, si
     bind_opt_double(st, 11, figs, r->figs.block_rthroughput);
     bind_opt_double(st, 12, figs, r->figs.ipc);
     bind_opt_double(st, 13, figs, r->figs.uops_per_iter);
-    bind_opt_text(st, 14, figs && r->figs.top_resource[0] ? r->figs.top_resource : NULL);
+    db_bind_text_(st, 14, figs && r->figs.top_resource[0] ? r->figs.top_resource : NULL);
     bind_opt_double(st, 15, figs && r->figs.top_resource[0], r->figs.top_resource_cycles);
     if (mapped) {
         sqlite3_bind_int(st, 16, r->vf);
@@ -131,10 +117,10 @@ int db_mca_add_result(db *d, int64_t loop_id, const db_mca_row *r, char *err, si
         sqlite3_bind_int(st, 19, r->src_iters_per_asm_iter);
     }
     bind_opt_double(st, 20, r->has_cycles_per_src_iter, r->cycles_per_src_iter);
-    bind_opt_text(st, 21, r->whole_iter_millicycles);
+    db_bind_text_(st, 21, r->whole_iter_millicycles);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : sqlfail(d, "mca result", err, errlen);
+    return rc == SQLITE_DONE ? 0 : db_fail_sql_(d, "mca result", err, errlen);
 }
 
 int db_mca_each(db *d, int64_t loop_id, db_mca_fn fn, void *ctx, char *err, size_t errlen)
@@ -147,7 +133,7 @@ int db_mca_each(db *d, int64_t loop_id, db_mca_fn fn, void *ctx, char *err, size
                            " uops_per_iter, top_resource, top_resource_cycles, vf, ic, unroll,"
                            " src_iters_per_asm_iter, cycles_per_src_iter, whole_iter_millicycles"
                            " FROM mca_results WHERE loop_id = ?1 ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-        return sqlfail(d, "mca results", err, errlen);
+        return db_fail_sql_(d, "mca results", err, errlen);
     sqlite3_bind_int64(st, 1, loop_id);
     int rc, ret = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -182,7 +168,7 @@ int db_mca_each(db *d, int64_t loop_id, db_mca_fn fn, void *ctx, char *err, size
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
         sqlite3_finalize(st);
-        return sqlfail(d, "mca results", err, errlen);
+        return db_fail_sql_(d, "mca results", err, errlen);
     }
     sqlite3_finalize(st);
     return ret;

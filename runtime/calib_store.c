@@ -13,25 +13,44 @@
 #include <string.h>
 #include <unistd.h>
 
+/* "DB: SQLite's message" into err; -1. */
+static int sql_err(const char *dbpath, sqlite3 *h, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+    return -1;
+}
+
+/* Open dbpath (for writing when write), wait up to busy_ms on its locks and
+ * prepare sql into *q with ?1 bound to this machine's host name (the key of
+ * its calibration rows).  0, or -1 with a message (*h, *q as far as they
+ * got, for the caller to close). */
+static int open_host_query(const char *dbpath, int write, int busy_ms, const char *sql,
+                           sqlite3 **h, sqlite3_stmt **q, char *err, size_t errlen)
+{
+    char host[256] = "?";
+    gethostname(host, sizeof host - 1);
+    *q = NULL;
+    if (sqlite3_open_v2(dbpath, h, write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, NULL)
+        != SQLITE_OK) {
+        snprintf(err, errlen, "%s: cannot open%s", dbpath, write ? " for writing" : "");
+        return -1;
+    }
+    sqlite3_busy_timeout(*h, busy_ms);
+    if (sqlite3_prepare_v2(*h, sql, -1, q, NULL) != SQLITE_OK)
+        return sql_err(dbpath, *h, err, errlen);
+    sqlite3_bind_text(*q, 1, host, -1, SQLITE_TRANSIENT);
+    return 0;
+}
+
 int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err, size_t errlen)
 {
     sqlite3 *h = NULL;
     sqlite3_stmt *q = NULL;
-    char host[256] = "?";
     int rc = -1;
-    gethostname(host, sizeof host - 1);
-    if (sqlite3_open_v2(dbpath, &h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: cannot open for writing", dbpath);
+    if (open_host_query(dbpath, 1, 30000, "INSERT INTO host_calibration(host, cores, freq_hz,"
+                        " mem_bw, peak_flops, fork_ns, join_ns, sched_ns)"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", &h, &q, err, errlen))
         goto done;
-    }
-    sqlite3_busy_timeout(h, 30000);
-    if (sqlite3_prepare_v2(h, "INSERT INTO host_calibration(host, cores, freq_hz, mem_bw,"
-                              " peak_flops, fork_ns, join_ns, sched_ns)"
-                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
-        goto done;
-    }
-    sqlite3_bind_text(q, 1, host, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(q, 2, c->cores);
     sqlite3_bind_double(q, 3, c->freq_hz);
     sqlite3_bind_double(q, 4, c->mem_bw);
@@ -41,7 +60,7 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
     sqlite3_bind_double(q, 8, c->sched_ns);
     if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
         sqlite3_step(q) != SQLITE_DONE) {
-        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+        sql_err(dbpath, h, err, errlen);
         goto done;
     }
     sqlite3_int64 id = sqlite3_last_insert_rowid(h);
@@ -51,7 +70,7 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
         if (sqlite3_prepare_v2(h, "INSERT INTO host_bandwidth(calibration_id, pattern, footprint,"
                                   " threads, bytes_per_s) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &q,
                                NULL) != SQLITE_OK) {
-            snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+            sql_err(dbpath, h, err, errlen);
             goto done;
         }
         for (int f = 0; f < c->bw_points && f < RT_BW_POINTS; f++)
@@ -67,13 +86,13 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
                     sqlite3_bind_int(q, 4, w ? c->bw_threads : 1);
                     sqlite3_bind_double(q, 5, v);
                     if (sqlite3_step(q) != SQLITE_DONE) {
-                        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+                        sql_err(dbpath, h, err, errlen);
                         goto done;
                     }
                 }
     }
     if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+        sql_err(dbpath, h, err, errlen);
         goto done;
     }
     rc = 0;
@@ -139,31 +158,21 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
 {
     sqlite3 *h = NULL;
     sqlite3_stmt *q = NULL;
-    char host[256] = "?";
     int rc = -1;
     memset(c, 0, sizeof *c);
-    gethostname(host, sizeof host - 1);
-    if (sqlite3_open_v2(dbpath, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: cannot open", dbpath);
-        goto done;
-    }
-    sqlite3_busy_timeout(h, 5);
     /* this host's newest row; another host's is better than nothing? no:
      * a database copied between machines must not carry its calibration */
-    if (sqlite3_prepare_v2(h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns, join_ns,"
-                              " sched_ns, id FROM host_calibration WHERE host = ?1"
-                              " ORDER BY id DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+    if (open_host_query(dbpath, 0, 5, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
+                        " join_ns, sched_ns, id FROM host_calibration WHERE host = ?1"
+                        " ORDER BY id DESC LIMIT 1", &h, &q, err, errlen))
         goto done;
-    }
-    sqlite3_bind_text(q, 1, host, -1, SQLITE_TRANSIENT);
     int s = sqlite3_step(q);
     if (s == SQLITE_DONE) {
         rc = 1;
         goto done;
     }
     if (s != SQLITE_ROW) {
-        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
+        sql_err(dbpath, h, err, errlen);
         goto done;
     }
     c->cores = sqlite3_column_int(q, 0);

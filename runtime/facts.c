@@ -35,6 +35,7 @@
 #include "db_launch.h"
 #include "db_mca.h"
 #include "expr.h"
+#include "util.h"
 
 #define UNKNOWN_TRIP 128      /* chikin IV.B: loops of unknown count run 128 times */
 
@@ -108,19 +109,6 @@ static kx_expr *parse_or_null(const char *text)
     return text ? kx_parse(text, err, sizeof err) : NULL;
 }
 
-static int grow(void **p, int n, int *cap, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    int c = *cap ? 2 * *cap : 8;
-    void *q = realloc(*p, (size_t)c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /* "["matmul"]" -> "matmul": the first string of a JSON array of strings. */
 /* Add the idioms of one loop of the nest (comma text, as keelcc stores
  * loops.idioms) to the nest's label, each idiom once, in the order found:
@@ -155,7 +143,6 @@ static int add_idioms(rt_facts *f, const char *idioms)
 
 typedef struct {
     rt_facts *f;
-    int cap_loops, cap_stmts, cap_accs;
 } loader;
 
 static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_t errlen);
@@ -164,24 +151,20 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
 static int add_stmt(loader *ld, int li, const db_stmt_info *s)
 {
     rt_facts *f = ld->f;
-    if (grow((void **)&f->stmts, f->nstmts, &ld->cap_stmts, sizeof *f->stmts))
+    fl_stmt *st = ku_push(&f->stmts, &f->nstmts, sizeof *f->stmts);
+    if (!st)
         return -1;
-    fl_stmt *st = &f->stmts[f->nstmts];
-    memset(st, 0, sizeof *st);
     st->id = s->id;
     st->loop = li;
     st->line = s->line;
     st->conditional = s->conditional;
     st->acc0 = f->naccs;
     st->nacc = s->naccesses;
-    f->nstmts++;
     for (int k = 0; k < s->naccesses; k++) {
         const db_access_info *a = &s->accesses[k];
-        if (grow((void **)&f->accs, f->naccs, &ld->cap_accs, sizeof *f->accs))
+        fl_acc *ac = ku_push(&f->accs, &f->naccs, sizeof *f->accs);
+        if (!ac)
             return -1;
-        fl_acc *ac = &f->accs[f->naccs];
-        memset(ac, 0, sizeof *ac);
-        f->naccs++;
         ac->id = a->id;
         ac->stmt = f->nstmts - 1;
         ac->array = dup(a->array ? a->array : "?");
@@ -230,13 +213,12 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     int r = db_get_loop(d, id, &l, err, errlen);
     if (r != 0)
         return r < 0 ? -1 : (snprintf(err, errlen, "loop %lld vanished", (long long)id), -1);
-    if (grow((void **)&f->loops, f->nloops, &ld->cap_loops, sizeof *f->loops)) {
+    fl_loop *fl = ku_push(&f->loops, &f->nloops, sizeof *f->loops);
+    if (!fl) {
         db_free_loop(l);
-        return snprintf(err, errlen, "out of memory"), -1;
+        return ku_fail(err, errlen, "out of memory");
     }
-    int li = f->nloops++;
-    fl_loop *fl = &f->loops[li];
-    memset(fl, 0, sizeof *fl);
+    int li = f->nloops - 1;
     fl->id = l->id;
     fl->parent = parent;
     fl->line = l->line;
@@ -323,7 +305,7 @@ static int same_subscripts(const fl_acc *a, const fl_acc *b)
 }
 
 
-static int collect_syms(rt_facts *f, const kx_expr *e, int *cap)
+static int collect_syms(rt_facts *f, const kx_expr *e)
 {
     char **names;
     int n;
@@ -339,12 +321,12 @@ static int collect_syms(rt_facts *f, const kx_expr *e, int *cap)
             known = !strcmp(f->syms[k], names[i]);
         if (known)
             continue;
-        if (grow((void **)&f->syms, f->nsyms, cap, sizeof *f->syms) ||
-            !(f->syms[f->nsyms] = strdup(names[i]))) {
+        char *name = strdup(names[i]);
+        if (!name || ku_push_ptr(&f->syms, &f->nsyms, name)) {
+            free(name);
             kx_free_names(names, n);
             return -1;
         }
-        f->nsyms++;
     }
     kx_free_names(names, n);
     return 0;
@@ -486,23 +468,22 @@ static int analyse(rt_facts *f)
         else if (ac->lin[t] && !(ac->stride = kx_copy(ac->lin[t])))
             return -1;
     }
-    int cap = 0;
     for (int k = 0; k < f->nloops; k++)
-        if (collect_syms(f, f->loops[k].trip, &cap) || collect_syms(f, f->loops[k].lower, &cap))
+        if (collect_syms(f, f->loops[k].trip) || collect_syms(f, f->loops[k].lower))
             return -1;
     for (int a = 0; a < f->naccs; a++) {
         fl_acc *ac = &f->accs[a];
-        if (collect_syms(f, ac->stride, &cap))
+        if (collect_syms(f, ac->stride))
             return -1;
         for (int j = 0; j < ac->ndims; j++) {
-            if (collect_syms(f, ac->extent[j], &cap))
+            if (collect_syms(f, ac->extent[j]))
                 return -1;
             for (int k = 0; k < f->nloops; k++)
-                if (collect_syms(f, ac->diff[j * f->nloops + k], &cap))
+                if (collect_syms(f, ac->diff[j * f->nloops + k]))
                     return -1;
         }
         for (int k = 0; k < f->nloops; k++)
-            if (collect_syms(f, ac->lin[k], &cap))
+            if (collect_syms(f, ac->lin[k]))
                 return -1;
     }
     if (f->nsyms > 1)
@@ -519,13 +500,14 @@ typedef struct {
 static int found_row(void *ctx, const db_loop_summary *r)
 {
     found *m = ctx;
-    int64_t *id = realloc(m->id, sizeof *id * (size_t)(m->n + 1));
-    char **file = realloc(m->file, sizeof *file * (size_t)(m->n + 1));
-    if (id) m->id = id;
-    if (file) m->file = file;
-    if (!id || !file || !(m->file[m->n] = strdup(r->file ? r->file : "")))
+    char *file = strdup(r->file ? r->file : "");
+    int n = m->n;
+    int64_t *id = file ? ku_push(&m->id, &n, sizeof *m->id) : NULL;
+    if (!id || ku_push_ptr(&m->file, &m->n, file)) {
+        free(file);
         return 1;
-    m->id[m->n++] = r->loop_id;
+    }
+    *id = r->loop_id;
     return 0;
 }
 

@@ -49,26 +49,43 @@ static const char merge_sql[] =
     "       * samples * excluded.samples / (samples + excluded.samples),"
     "  n = excluded.n";
 
-int rt_history_merge_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
-                       const char *device, long long samples, double mean, double m2)
+/* upsert_sql or merge_sql for one (loop, size key, device) row: the device
+ * checked, the table created, the statement prepared with the row's key
+ * bound (?1-?4); NULL when any of it fails. */
+static sqlite3_stmt *prepare_row(sqlite3 *h, const char *sql, int64_t loop_id, const char *key,
+                                 double n, const char *device)
 {
     sqlite3_stmt *st = NULL;
-    if ((strcmp(device, "cpu") && strcmp(device, "gpu")) || samples < 1 || !(mean > 0) ||
-        !isfinite(mean) || !(m2 >= 0) || !isfinite(m2))
-        return -1;
-    if (sqlite3_exec(h, create_sql, NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(h, merge_sql, -1, &st, NULL) != SQLITE_OK)
-        return -1;
+    if ((strcmp(device, "cpu") && strcmp(device, "gpu")) ||
+        sqlite3_exec(h, create_sql, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
+        return NULL;
     sqlite3_bind_int64(st, 1, loop_id);
     sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
     sqlite3_bind_double(st, 3, n);
     sqlite3_bind_text(st, 4, device, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 5, samples);
-    sqlite3_bind_double(st, 6, mean);
-    sqlite3_bind_double(st, 7, m2);
+    return st;
+}
+
+/* Step and finalize st: 0 when it ran. */
+static int step_done(sqlite3_stmt *st)
+{
     int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
     return rc;
+}
+
+int rt_history_merge_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
+                       const char *device, long long samples, double mean, double m2)
+{
+    sqlite3_stmt *st;
+    if (samples < 1 || !(mean > 0) || !isfinite(mean) || !(m2 >= 0) || !isfinite(m2) ||
+        !(st = prepare_row(h, merge_sql, loop_id, key, n, device)))
+        return -1;
+    sqlite3_bind_int64(st, 5, samples);
+    sqlite3_bind_double(st, 6, mean);
+    sqlite3_bind_double(st, 7, m2);
+    return step_done(st);
 }
 
 double rt_fit_eval(const rt_fit *f, double n)
@@ -135,20 +152,12 @@ static int open_rw(const char *path, sqlite3 **h, int create, char *err, size_t 
 int rt_history_add_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
                      const char *device, double seconds)
 {
-    sqlite3_stmt *st = NULL;
-    if ((strcmp(device, "cpu") && strcmp(device, "gpu")) || !(seconds > 0) || !isfinite(seconds))
+    sqlite3_stmt *st;
+    if (!(seconds > 0) || !isfinite(seconds) ||
+        !(st = prepare_row(h, upsert_sql, loop_id, key, n, device)))
         return -1;
-    if (sqlite3_exec(h, create_sql, NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(h, upsert_sql, -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_bind_int64(st, 1, loop_id);
-    sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 3, n);
-    sqlite3_bind_text(st, 4, device, -1, SQLITE_STATIC);
     sqlite3_bind_double(st, 5, seconds);
-    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-    sqlite3_finalize(st);
-    return rc;
+    return step_done(st);
 }
 
 int rt_history_add(const char *dbpath, int64_t loop_id, const char *key, double n,

@@ -63,6 +63,7 @@
 #include "history.h"
 #include "model.h"
 #include "rt.h"
+#include "util.h"
 
 enum { W_DB, W_LOOP, W_VALUE, W_DEVICE, W_MEM, W_COUNT };
 
@@ -99,8 +100,8 @@ typedef struct {
     double cpu_s, gpu_s, xfer_s;
 } log_row;
 static struct {
-    log_row *rows;
-    int n, cap;
+    log_row *rows;          /* grown by ku_push */
+    int n;
 } L;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -652,7 +653,6 @@ __attribute__((destructor)) static void log_at_exit(void)
     log_flush();
     free(L.rows);
     L.rows = NULL;
-    L.cap = 0;
     pthread_mutex_unlock(&log_lock);
 }
 
@@ -668,19 +668,12 @@ static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
         atomic_load_explicit(&st->logged, memory_order_relaxed) >= LOG_CAP ||
         pthread_mutex_trylock(&log_lock) != 0)
         return;
-    if (L.n == L.cap) {
-        int cap = L.cap ? 2 * L.cap : 64;
-        log_row *r = realloc(L.rows, sizeof *r * (size_t)cap);
-        if (!r) {
-            pthread_mutex_unlock(&log_lock);
-            return;
-        }
-        L.rows = r;
-        L.cap = cap;
+    log_row *r = ku_push(&L.rows, &L.n, sizeof *L.rows);
+    if (!r) {
+        pthread_mutex_unlock(&log_lock);
+        return;
     }
     atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed);
-    log_row *r = &L.rows[L.n++];
-    memset(r, 0, sizeof *r);
     r->loop_id = rt_facts_loop_id(st->facts);
     r->bind = dup_text(bind);
     r->reason = dup_text(reason);

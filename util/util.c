@@ -3,7 +3,7 @@
  * processes through posix_spawnp, temporary files under $TMPDIR, whole-file
  * reads and writes, and the one message printer.
  */
-#define _DEFAULT_SOURCE     /* mkstemps */
+#define _GNU_SOURCE         /* mkstemps, posix_spawn_file_actions_addchdir_np (glibc >= 2.29) */
 #include "util.h"
 
 #include <errno.h>
@@ -58,30 +58,29 @@ void ku_buf_putc(ku_buf *b, char c)
 
 void ku_buf_printf(ku_buf *b, const char *fmt, ...)
 {
-    char small[256];
     va_list ap;
     va_start(ap, fmt);
+    ku_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+void ku_buf_vprintf(ku_buf *b, const char *fmt, va_list ap)
+{
+    char small[256];
+    va_list again;
+    va_copy(again, ap);
     int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
+    char *big = n >= 0 && (size_t)n >= sizeof small ? malloc((size_t)n + 1) : NULL;
+    if (n < 0 || ((size_t)n >= sizeof small && !big)) {
+        va_end(again);
         ku_buf_free(b);
         b->oom = 1;
         return;
     }
-    if ((size_t)n < sizeof small) {
-        ku_buf_putn(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        ku_buf_free(b);
-        b->oom = 1;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    ku_buf_putn(b, big, (size_t)n);
+    if (big)
+        vsnprintf(big, (size_t)n + 1, fmt, again);
+    va_end(again);
+    ku_buf_putn(b, big ? big : small, (size_t)n);
     free(big);
 }
 
@@ -162,11 +161,15 @@ int ku_spawn(char *const *argv, const ku_io *io, pid_t *pid)
     if (!rc && io && io->out)
         rc = posix_spawn_file_actions_addopen(&fa, 1, io->out, O_WRONLY | O_CREAT | O_TRUNC,
                                               0600);
-    if (!rc && io && io->err)
+    if (!rc && io && io->err_to_out)
+        rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    else if (!rc && io && io->err)
         rc = posix_spawn_file_actions_addopen(&fa, 2, io->err, O_WRONLY | O_CREAT | O_TRUNC,
                                               0600);
     else if (!rc && io && io->err_fd >= 0 && io->err_fd != 2)
         rc = posix_spawn_file_actions_adddup2(&fa, io->err_fd, 2);
+    if (!rc && io && io->dir)
+        rc = posix_spawn_file_actions_addchdir_np(&fa, io->dir);
     if (!rc) {
         fflush(NULL);
         rc = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
@@ -189,6 +192,15 @@ int ku_wait(pid_t pid)
 {
     int st;
     while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return decode(st);
+}
+
+int ku_wait_any(pid_t *pid)
+{
+    int st;
+    while ((*pid = waitpid(-1, &st, 0)) < 0)
         if (errno != EINTR)
             return -1;
     return decode(st);
@@ -293,11 +305,12 @@ int ku_quiet;
 
 void ku_vmsg(const char *prog, const char *kind, const char *fmt, va_list ap)
 {
-    if (ku_quiet && strcmp(kind, "warning") == 0)
+    if (ku_quiet && kind && strcmp(kind, "warning") == 0)
         return;
     /* one write, so that lines of concurrent processes do not interleave */
     char line[2048];
-    int k = snprintf(line, sizeof line, "%s: %s: ", prog, kind);
+    int k = kind ? snprintf(line, sizeof line, "%s: %s: ", prog, kind)
+                 : snprintf(line, sizeof line, "%s: ", prog);
     if (k < 0 || (size_t)k >= sizeof line)
         k = 0;
     int m = vsnprintf(line + k, sizeof line - (size_t)k - 1, fmt, ap);
@@ -323,6 +336,9 @@ int ku_fail(char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        for (char *p = err; *p; p++)     /* one line, whatever the parts held */
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
     }
     return -1;
 }

@@ -43,6 +43,7 @@ void ku_buf_putn(ku_buf *b, const char *s, size_t n);
 void ku_buf_put(ku_buf *b, const char *s);
 void ku_buf_putc(ku_buf *b, char c);
 void ku_buf_printf(ku_buf *b, const char *fmt, ...) KU_PRINTF(2, 3);
+void ku_buf_vprintf(ku_buf *b, const char *fmt, va_list ap) KU_PRINTF(2, 0);
 /* The text (the caller frees it; "" when nothing was appended), or NULL
  * after an allocation failure; the buffer is reset either way. */
 char *ku_buf_take(ku_buf *b);
@@ -62,6 +63,8 @@ typedef struct {
     const char *out;   /* stdout to this file (created, truncated); NULL: inherited */
     const char *err;   /* stderr to this file; NULL: inherited (unless err_fd) */
     int err_fd;        /* stderr to this descriptor when >= 0 (and err is NULL) */
+    int err_to_out;    /* stderr to where stdout goes (after out; err, err_fd unused) */
+    const char *dir;   /* run in this folder (after the redirections); NULL: here */
 } ku_io;
 
 /* Start argv[0] (searched in PATH) with argv; io may be NULL (everything
@@ -71,6 +74,9 @@ int ku_spawn(char *const *argv, const ku_io *io, pid_t *pid);
 /* Wait for pid: its exit status 0..255, 128 + N when signal N killed it,
  * -1 when it cannot be waited for. */
 int ku_wait(pid_t pid);
+/* Wait for any child: its pid in *pid and its status as ku_wait gives it;
+ * -1 (and *pid -1) when there is no child to wait for. */
+int ku_wait_any(pid_t *pid);
 /* Has pid ended?  1 with *status (as ku_wait gives it), 0 while it runs,
  * -1 when it cannot be waited for. */
 int ku_poll(pid_t pid, int *status);
@@ -98,10 +104,12 @@ int ku_write_file(const char *path, const char *text, size_t len);
 /* ---- messages ---- */
 /* When set, ku_msg prints no warnings (errors still print). */
 extern int ku_quiet;
-/* "PROG: KIND: message\n" on stderr; kind is "warning", "error", ... */
+/* "PROG: KIND: message\n" on stderr in one write; kind is "warning",
+ * "error", ... or NULL for "PROG: message\n". */
 void ku_msg(const char *prog, const char *kind, const char *fmt, ...) KU_PRINTF(3, 4);
 void ku_vmsg(const char *prog, const char *kind, const char *fmt, va_list ap) KU_PRINTF(3, 0);
-/* Format into err[errlen] (when err is not NULL) and return -1. */
+/* Format into err[errlen] (when err is not NULL; one line: newlines become
+ * spaces) and return -1. */
 int ku_fail(char *err, size_t errlen, const char *fmt, ...) KU_PRINTF(3, 4);
 
 #endif

@@ -419,6 +419,124 @@ static void test_triangular_counts(void)
     ir_tu_free(tu);
 }
 
+/* An access with nd subscripts given as an array of texts. */
+static void accn(ir_stmt *s, int is_write, const char *array, int nd, const char *const *sub)
+{
+    kx_expr **idx = calloc((size_t)nd, sizeof *idx);
+    for (int d = 0; d < nd; d++)
+        idx[d] = P(sub[d]);
+    ir_add_access(s, array, 8, is_write, nd, idx, 0, NULL, s->line, 1);
+}
+
+/* idioms.c holds no fixed limits (issue 11 item 5): each case below was cut
+ * before (64 reads per statement, 32 stencil offsets, 8 dimensions, 64
+ * enclosing loops, 256-byte access texts, 1024-byte evidence) and is now
+ * found whole. */
+static void test_no_caps(void)
+{
+    idiom_result r;
+    char err[64], sub[64];
+
+    /* B[i] = x0[i] + ... + x69[i] + A[i-1] + A[i+1]: the stencil reads come
+     * after 70 others (cut at 64: a stream) */
+    ir_tu *tu = new_tu();
+    int i = loop(tu, -1, "i", "1", "n - 1", 1, 2);
+    ir_stmt *s = stmt(tu, i, 2, "B[i] = x0[i] + ... + A[i-1] + A[i+1]");
+    acc(s, 1, "B", "i", NULL);
+    for (int k = 0; k < 70; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "x%d", k);
+        acc(s, 0, name, "i", NULL);
+    }
+    acc(s, 0, "A", "i - 1", NULL);
+    acc(s, 0, "A", "i + 1", NULL);
+    CHECK_IDIOMS(tu, i, "stencil");
+    ir_tu_free(tu);
+
+    /* B[i] = A[i-20] + ... + A[i+19]: 40 offsets, all in the evidence */
+    tu = new_tu();
+    i = loop(tu, -1, "i", "20", "n - 20", 1, 2);
+    s = stmt(tu, i, 2, "B[i] = A[i-20] + ... + A[i+19]");
+    acc(s, 1, "B", "i", NULL);
+    char want[1024] = "W B[i]; R A at offsets";
+    for (int k = -20; k < 20; k++) {
+        snprintf(sub, sizeof sub, k < 0 ? "i - %d" : "i + %d", k < 0 ? -k : k);
+        acc(s, 0, "A", sub, NULL);
+        snprintf(want + strlen(want), sizeof want - strlen(want), " (%d)", k);
+    }
+    strcat(want, "; radius 20");
+    CHECK_INT(idiom_analyze(tu, &r, err, sizeof err), 0);
+    CHECK_INT(r.n, 1);
+    CHECK_INT(r.v[0].kind, IDIOM_STENCIL);
+    CHECK_STR(r.v[0].evidence, want);
+    CHECK_INT(r.v[0].radius[0], 20);
+    idiom_result_free(&r);
+    ir_tu_free(tu);
+
+    /* a 10-dimensional stencil (more than 8 dimensions: was a stream) */
+    tu = new_tu();
+    const char *w10[10], *r10[10];
+    char ivs[10][4], rsub[10][16];
+    int parent = -1;
+    for (int d = 0; d < 10; d++) {
+        snprintf(ivs[d], sizeof ivs[d], "i%d", d);
+        snprintf(rsub[d], sizeof rsub[d], d == 9 ? "i%d + 1" : "i%d", d);
+        w10[d] = ivs[d];
+        r10[d] = rsub[d];
+        parent = loop(tu, parent, ivs[d], "1", "n - 1", 1 + d, 30);
+    }
+    s = stmt(tu, parent, 11, "B[i0]...[i9] = A[i0]...[i9] + A[i0]...[i9 + 1]");
+    accn(s, 1, "B", 10, w10);
+    accn(s, 0, "A", 10, w10);
+    accn(s, 0, "A", 10, r10);
+    CHECK_INT(idiom_analyze(tu, &r, err, sizeof err), 0);
+    CHECK_INT(r.n, 1);
+    CHECK_INT(r.v[0].kind, IDIOM_STENCIL);
+    CHECK_INT(r.v[0].ndims, 10);
+    CHECK_INT(r.v[0].radius[9], 1);
+    CHECK_STR(r.v[0].evidence, "W B[i0][i1][i2][i3][i4][i5][i6][i7][i8][i9]; R A at offsets "
+              "(0,0,0,0,0,0,0,0,0,0) (0,0,0,0,0,0,0,0,0,1); radius 0,0,0,0,0,0,0,0,0,1");
+    idiom_result_free(&r);
+    ir_tu_free(tu);
+
+    /* 70 nested loops, s[0] += x[i0] in the innermost: the reducing loop is
+     * the outermost, 69 loops out (cut at 64: no reduction) */
+    tu = new_tu();
+    parent = -1;
+    int outer = -1;
+    for (int d = 0; d < 70; d++) {
+        char iv[8];
+        snprintf(iv, sizeof iv, "i%d", d);
+        parent = loop(tu, parent, iv, "0", "n", 1 + d, 100);
+        if (d == 0)
+            outer = parent;
+    }
+    s = stmt(tu, parent, 71, "s[0] += x[i0]");
+    acc(s, 1, "s", "0", NULL);
+    acc(s, 0, "s", "0", NULL);
+    acc(s, 0, "x", "i0", NULL);
+    CHECK_IDIOMS(tu, outer, "reduction");
+    ir_tu_free(tu);
+
+    /* an array name of 1,100 characters: the evidence is not cut */
+    tu = new_tu();
+    i = loop(tu, -1, "i", "0", "n", 1, 2);
+    char *name = malloc(1101);
+    memset(name, 'a', 1100);
+    name[1100] = '\0';
+    s = stmt(tu, i, 2, "aaa...[i] = 0");
+    acc(s, 1, name, "i", NULL);
+    CHECK_INT(idiom_analyze(tu, &r, err, sizeof err), 0);
+    CHECK_INT(r.n, 1);
+    CHECK_INT(r.v[0].kind, IDIOM_STREAM);
+    CHECK_INT(strlen(r.v[0].evidence), 2 + 1100 + 3);
+    CHECK(strncmp(r.v[0].evidence, "W aaaa", 6) == 0);
+    CHECK(strcmp(r.v[0].evidence + 2 + 1100, "[i]") == 0);
+    idiom_result_free(&r);
+    free(name);
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     test_stream_transpose();
@@ -427,5 +545,6 @@ int main(void)
     test_matmul_matvec();
     test_gemm_class_and_counts();
     test_triangular_counts();
+    test_no_caps();
     return check_summary();
 }

@@ -143,7 +143,7 @@ cp out.txt ipda.json
 j() { sql "select $1 from json_each(readfile('ipda.json')$2)"; }
 [ "$(sql "select json_valid(readfile('ipda.json'))")" = 1 ] && ok || bad "show --json ipda: invalid JSON"
 # every key, in order, with its JSON type
-[ "$(j "group_concat(key || ':' || type, ' ')")" = "loop_id:integer file:text line:integer col:integer end_line:integer function:text function_file:text function_line:integer unit:text unit_status:text kind:text canonical:true depth:integer parent_line:integer parent_col:integer inner:array iv:text lower:text upper:text step:integer trip:text pragmas:array n_if:integer n_break:integer n_continue:integer n_goto:integer n_return:integer idioms:array algorithm_class:null parallel:text coalescing:null gpu_map:null gpu_collapse:integer gpu_teams:null gpu_threads:null region_line:null cycles_per_iter:real statements:array dependence:object strides:array mca:array" ] \
+[ "$(j "group_concat(key || ':' || type, ' ')")" = "loop_id:integer file:text line:integer col:integer end_line:integer function:text function_file:text function_line:integer unit:text unit_status:text variant:null hash:text object:null kind:text canonical:true depth:integer parent_line:integer parent_col:integer inner:array iv:text lower:text upper:text step:integer trip:text pragmas:array n_if:integer n_break:integer n_continue:integer n_goto:integer n_return:integer idioms:array algorithm_class:null parallel:text coalescing:null gpu_map:null gpu_collapse:integer gpu_teams:null gpu_threads:null region_line:null cycles_per_iter:real statements:array dependence:object strides:array mca:array" ] \
     && ok || bad "show --json keys: $(j "group_concat(key || ':' || type, ' ')")"
 [ "$(j "group_concat(value, ',')" ",'\$.idioms'")" = "matmul,reduction" ] && ok || bad "show --json: idioms as an array"
 [ "$(sql "select json_extract(readfile('ipda.json'), '\$.dependence.verdict') || ' ' || json_extract(readfile('ipda.json'), '\$.dependence.reason')")" = "parallel no dependence carried" ] \
@@ -267,6 +267,7 @@ done
 fails 2 "keel: unknown option '-x' for scan (see keel scan --help)" scan -x
 fails 2 "keel: unknown option '--frob' for report --html (see keel report --help)" report --html r.html --frob
 fails 2 "keel: report --html writes HTML: --json is for keel report without --html" report --html r.html --json
+fails 2 "keel: --device takes at most 8 GPU profiles" report --html r.html --device h100,h100,h100,h100,h100,h100,h100,h100,h100
 for v in n=0x10:20 n=1:x n=4:2 =1:2 n=0:4 n=1 "n=1: 4"; do
     fails 2 "keel: bad --sweep '$v' (want SYM=LO:HI, 1 <= LO <= HI; SYM * for every symbol)" explain gemm.c:16 --sweep "$v" --json
 done

@@ -6,7 +6,9 @@
 #    database keeps both builds, each object's sites name their build
 #    ("#h=" suffix), every site finds its own build's loops (the function
 #    names in the verdict lines are the build's), no "no loop at" warning;
-#    a rebuild of the same variant adds nothing;
+#    a rebuild of the same variant adds nothing; keel show names each
+#    loop's build; keel merge replaces a build only by the same build (path
+#    and variant), with decisions and history on their own build's loop;
 #  - a stale database: the source edited and recompiled after a program was
 #    built: that program's sites get CPU ("stale database"), silently
 #    unless KEEL_VERBOSE, and then with one warning; never the facts of the
@@ -80,6 +82,58 @@ KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./prog >/dev/null 2>v.txt
 expect_eq "$(grep -c 'warning' v.txt)" 0 "no warning with both builds: $(cat v.txt)"
 expect_eq "$(sed -n 's/^keel: vec\.c:\([0-9]*\) \([a-z_]*\) .*/\1 \2/p' v.txt | sort | tr '\n' ' ')" \
     "3 scale_d 3 scale_f 6 scale_f " "each site with its own build's facts"
+# keel show names the build of each loop (issue 9 gap): both builds of
+# vec.c have a loop at line 3, in the order they were compiled
+vf=$(q "SELECT variant FROM translation_units WHERE hash = '$hf'")
+vd=$(q "SELECT variant FROM translation_units WHERE hash = '$hd'")
+"$BIN/keel" show vec.c:3 >show.txt 2>&1
+expect_eq "$(grep -e '^== loop' -e '^function' -e '^build' show.txt)" "== loop 1 of 2 at vec.c:3
+function    scale_f (vec.c:1)
+build       variant $vf, hash $hf, object vf.o
+== loop 2 of 2 at vec.c:3
+function    scale_d (vec.c:1)
+build       variant $vd, hash $hd, object vd.o" "keel show: each loop's build"
+"$BIN/keel" show --json vec.c:3 >show.json 2>&1
+expect_eq "$(sqlite3 :memory: "SELECT group_concat(json_extract(value, '\$.function') || ' '
+               || json_extract(value, '\$.variant') || ' ' || json_extract(value, '\$.hash') || ' '
+               || replace(json_extract(value, '\$.object'), '$work/', ''), ';')
+               FROM json_each(readfile('show.json'))")" \
+    "scale_f $vf $hf vf.o;scale_d $vd $hd vd.o" "keel show --json: each loop's build"
+# keel merge matches builds by path and variant (issue 9 gap): an input
+# whose double build is newer replaces that build only; the float build,
+# its decisions and the double build's history stay where they belong
+hist='CREATE TABLE IF NOT EXISTS history(loop_id INTEGER NOT NULL, size_key TEXT NOT NULL,
+      n REAL NOT NULL, device TEXT NOT NULL, samples INTEGER NOT NULL, mean_s REAL NOT NULL,
+      m2 REAL NOT NULL, PRIMARY KEY (loop_id, size_key, device))'
+loop_of() {  # loop_of FUNCTION: its loop at vec.c:3
+    echo "(SELECT l.id FROM loops l JOIN functions f ON f.id = l.function_id
+           WHERE f.name = '$1' AND l.line = 3)"
+}
+cp "$KEEL_DB" mo.db && cp "$KEEL_DB" mi.db
+sqlite3 mo.db "$hist; UPDATE translation_units SET compiled_at = '2026-01-01T00:00:00Z';
+  INSERT INTO decisions(loop_id, bindings, threads, device, cpu_s, gpu_s, xfer_s, verdict, decided_at)
+    VALUES ($(loop_of scale_f), 'n=1', 1, 'h100', 1e-6, 2e-5, 1e-7, 'CPU', '2026-01-02T00:00:00Z');
+  INSERT INTO history VALUES ($(loop_of scale_d), 'n=8', 8, 'cpu', 2, 1.0, 0.5)"
+sqlite3 mi.db "UPDATE translation_units SET compiled_at = '2026-01-01T00:00:00Z';
+  UPDATE translation_units SET compiled_at = '2026-02-01T00:00:00Z' WHERE hash = '$hd';
+  INSERT INTO decisions(loop_id, bindings, threads, device, cpu_s, gpu_s, xfer_s, verdict, decided_at)
+    VALUES ($(loop_of scale_d), 'n=2', 1, 'h100', 1e-3, 2e-5, 1e-7, 'GPU', '2026-02-02T00:00:00Z')"
+"$BIN/keel" merge mo.db mi.db >merge.txt 2>&1
+expect_eq "$(head -1 merge.txt)" \
+    "keel merge: mi.db: 1 sources taken, 2 not newer than mo.db's kept out, 1 decisions added" \
+    "keel merge of builds: summary"
+expect_eq "$(sqlite3 mo.db "SELECT group_concat(hash || '@' || compiled_at, ' ') FROM (SELECT hash,
+               compiled_at FROM translation_units WHERE path LIKE '%/vec.c' ORDER BY hash)")" \
+    "$(printf '%s\n' "$hf@2026-01-01T00:00:00Z" "$hd@2026-02-01T00:00:00Z" | sort | tr '\n' ' ' | sed 's/ $//')" \
+    "keel merge: the float build kept, the newer double build taken"
+expect_eq "$(sqlite3 mo.db "SELECT group_concat(f.name || ':' || d.bindings, ' ') FROM (SELECT * FROM decisions
+               ORDER BY bindings) d JOIN loops l ON l.id = d.loop_id JOIN functions f ON f.id = l.function_id")" \
+    "scale_f:n=1 scale_d:n=2" "keel merge: decisions on their own build's loop"
+expect_eq "$(sqlite3 mo.db "SELECT group_concat(f.name || ':' || h.samples, ' ') FROM history h
+               JOIN loops l ON l.id = h.loop_id JOIN functions f ON f.id = l.function_id")" \
+    "scale_d:2" "keel merge: history on its own build's loop, once"
+expect_eq "$(sqlite3 mo.db 'PRAGMA foreign_key_check')" "" "keel merge of builds: foreign keys"
+
 # a rebuild of the same variant replaces its rows
 nl=$(q "SELECT count(*) FROM loops")
 "$KC" -O1 -DT=double -DNAME=scale_d -c vec.c -o vd.o 2>/dev/null

@@ -10,8 +10,9 @@
 # with subscripts, strides, idioms: a canonical dump equals the winner's);
 # decisions are all kept, moved onto the winning analysis's loop at the
 # same file:line:col; calibrations appended once; foreign keys and
-# integrity hold; merging again changes nothing; a newer schema or a
-# missing input is a one-line error that leaves OUT untouched.
+# integrity hold; merging again changes nothing; a table with 70 columns
+# is merged whole; a newer schema or a missing input is a one-line error
+# that leaves OUT untouched.
 BIN=$(cd "$1" && pwd) || exit 1
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
@@ -148,6 +149,21 @@ grep -q "^keel merge: ha.db: .*, 2 history samples added$" out.txt && grep -q "^
                    FROM history h JOIN loops l ON l.id = h.loop_id JOIN translation_units t ON t.id = l.tu_id
                    ORDER BY 1")" = "x.c:3:n=5:gpu:1:0.5:0.0
 y.c:3:n=10:cpu:5:1.6:2.7" ] && ok || { bad "history rows"; sqlite3 h.db "SELECT * FROM history"; }
+
+# a table a later schema might add, hanging off loops, with 70 columns and
+# a 70-character column name: merged whole (no cap on tables or columns)
+cols=$(seq 1 70 | sed 's/^/c/' | tr '\n' ',' | sed 's/,$//')
+long=$(printf 'x%.0s' $(seq 1 70))
+cp a.db wa.db
+sqlite3 wa.db "CREATE TABLE wide(id INTEGER PRIMARY KEY, loop_id INTEGER REFERENCES loops(id)
+               ON DELETE CASCADE, $(echo "$cols" | sed 's/,/ INTEGER,/g') INTEGER, $long TEXT);
+               INSERT INTO wide(loop_id, c1, c70, $long) SELECT l.id, 1, 70, 'far' FROM loops l
+               JOIN translation_units t ON t.id = l.tu_id WHERE t.path LIKE '%/x.c'"
+cp wa.db wo.db
+sqlite3 wo.db "PRAGMA foreign_keys = ON; DELETE FROM translation_units"
+"$BIN/keel" merge wo.db wa.db >out.txt 2>err.txt || { bad "merge of a wide table"; cat err.txt; }
+[ "$(sqlite3 wo.db "SELECT c1 || ':' || c70 || ':' || $long FROM wide")" = "1:70:far" ] \
+    && ok || bad "wide table: all 70 columns and the long name merged"
 
 # bad inputs: one line, OUT untouched
 cp out.db keep.db

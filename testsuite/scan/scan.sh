@@ -11,7 +11,8 @@
 # failure, rows in the database per file, no object file written, stderr
 # quiet when it is not a terminal and a progress line when it is, resume
 # (a second scan analyses nothing, a changed file or changed flags are
-# analysed again, --force analyses everything), -j1 == -j4, bad input.
+# analysed again, --force analyses everything), -j1 == -j4, bad input, an
+# entry whose directory is missing, keelcc's logs under $TMPDIR removed.
 BIN=$(cd "$1" && pwd) || exit 1
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
@@ -102,6 +103,28 @@ q() { sqlite3 k.db "$1"; }
 [ "$(q "SELECT count(*) FROM loops l JOIN translation_units t ON t.id = l.tu_id
         WHERE t.path = '$tmp/quoted.c'")" = 1 ] && ok || bad "quoted.c: a -D with a quoted blank"
 [ "$(q "SELECT count(*) FROM scan_state")" = 4 ] && ok || bad "scan_state: 4 rows"
+
+# keelcc runs in the entry's directory, its output logged under $TMPDIR
+# and removed: a missing directory is that file's one-line failure, and
+# the broken file's reason still comes from its log
+mkdir tmpd
+cat > gone.json <<JSON
+[
+{"directory": "$tmp/no such dir", "command": "cc -c ../axpy.c", "file": "$tmp/axpy.c"},
+{"directory": "$tmp", "command": "cc -c broken.c", "file": "broken.c"}
+]
+JSON
+TMPDIR="$tmp/tmpd" "$BIN/keel" scan -p gone.json g.db >out.txt 2>&1
+[ $? = 1 ] && ok || bad "missing directory: exit 1"
+cat > want.txt <<T
+keel scan: 2 C files in the compile database: 0 analysed, 0 unchanged (skipped), 2 failed
+keel scan: 0 loops in 0 nests in g.db
+failed:
+  axpy.c: cannot run $BIN/keelcc in $tmp/no such dir: No such file or directory
+  broken.c: broken.c:4:9: error: expected ')'
+T
+cmp -s out.txt want.txt && ok || { bad "missing directory summary"; diff want.txt out.txt; }
+[ -z "$(ls tmpd)" ] && ok || bad "logs left in \$TMPDIR: $(ls tmpd)"
 
 # resume: nothing changed
 "$BIN/keel" scan -p build k.db >out.txt 2>&1

@@ -140,6 +140,20 @@ static void test_spawn(const char *dir)
     e = ku_read_file(err, NULL);
     CHECK_STR(e, "to-fd\n");
     free(e);
+    /* stdout and stderr to one file, in another folder; any child */
+    ku_io io3 = { .out = out, .err_to_out = 1, .err_fd = -1, .dir = "/" };
+    char *both[] = { "sh", "-c", "pwd; echo e >&2; exit 4", NULL };
+    pid_t any;
+    CHECK_INT(ku_spawn(both, &io3, &pid), 0);
+    CHECK_INT(ku_wait_any(&any), 4);
+    CHECK_INT(any, pid);
+    e = ku_read_file(out, NULL);
+    CHECK_STR(e, "/\ne\n");
+    free(e);
+    CHECK_INT(ku_wait_any(&any), -1);    /* no child left */
+    CHECK_INT(any, -1);
+    ku_io nodir = { .err_fd = -1, .dir = "/nonexistent/keel" };
+    CHECK(ku_spawn(ok, &nodir, &pid) != 0);
     CHECK(ku_read_file("/nonexistent/keel", NULL) == NULL);
     unlink(in);
     unlink(out);
