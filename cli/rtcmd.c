@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -238,127 +239,300 @@ int keel_cmd_calibrate(int argc, char **argv)
 }
 
 
-static void t(const char *label, double s)
+/* The terms of one estimate, one row each, walked in order by both
+ * print_estimate (text) and estimate_json (--json): a new model term is
+ * one row here.  A row is one JSON member (json: its name; NULL: text
+ * only) and a piece of a text line: label starts a line "  %-22s "
+ * ("" a line with no label, NULL continues the line), fmt prints the value
+ * divided by scale (NULL: JSON only; "T": a time as rt_format_time
+ * writes it), when says whether the text shows it at all, and text, where
+ * set, prints the row's text itself.  Type: 'n' number, 'i' integer,
+ * 's' string, 'b' boolean, '{' opens an object named json, '}' closes it.
+ * jfix, where set, decides the JSON member instead of the field: a number
+ * is null where it says nonzero, a boolean is what it says. */
+typedef struct {
+    const rt_profile *cpu, *gpu;
+    const rt_launch *in;
+    const rt_estimate *e;
+} ex_ctx;
+
+enum { EX_IN, EX_E, EX_CPU, EX_GPU };
+
+typedef struct {
+    char type;
+    const char *json;
+    int src;
+    size_t off;
+    const char *label, *fmt;
+    double scale;
+    int (*when)(const ex_ctx *);
+    void (*text)(const ex_ctx *);
+    int (*jfix)(const ex_ctx *);
+} ex_row;
+
+static const void *ex_base(const ex_ctx *c, int src)
 {
-    char b[32];
-    rt_format_time(b, sizeof b, s);
-    printf("  %-22s %s\n", label, b);
+    return src == EX_IN ? (const void *)c->in : src == EX_E ? (const void *)c->e
+         : src == EX_CPU ? (const void *)c->cpu : (const void *)c->gpu;
+}
+static double ex_num(const ex_ctx *c, const ex_row *r)
+{
+    const char *p = (const char *)ex_base(c, r->src) + r->off;
+    if (r->type == 'n')
+        return *(const double *)(const void *)p;
+    return *(const int *)(const void *)p;
+}
+static const char *ex_str(const ex_ctx *c, const ex_row *r)
+{
+    const char *p = (const char *)ex_base(c, r->src) + r->off;
+    if (r->src == EX_IN)                         /* rt_launch's strings are arrays */
+        return p[0] ? p : NULL;
+    return *(const char *const *)(const void *)p;
 }
 
-static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const rt_launch *in,
-                           const rt_estimate *e)
+static int ex_tlb(const ex_ctx *c) { return c->cpu->tlb_entries > 0 && c->cpu->page > 0; }
+static int ex_region(const ex_ctx *c) { return c->in->steps > 1 || c->in->kernels > 1; }
+static int ex_esteps(const ex_ctx *c) { return c->e->steps > 1; }
+static int ex_eregion(const ex_ctx *c) { return c->e->steps > 1 || c->e->kernels > 1; }
+static int ex_target(const ex_ctx *c) { return c->in->omp_target; }
+static int ex_no_target(const ex_ctx *c) { return !c->in->omp_target; }
+
+static int ex_mca_exact(const ex_ctx *c) { return c->in->mca_target[0] && c->in->mca_exact; }
+
+static void ex_machines(const ex_ctx *c)
 {
-    printf("machines    host %s, device %s\n", cpu->name, gpu->name);
-    printf("launch (bound facts)\n");
-    printf("  parallel iterations    %.0f\n", in->par_iters);
-    printf("  cycles per iteration   %.6g (Machine_c_per_iter, inner loops included)\n",
-           in->cycles_per_iter);
-    printf("  GPU work items         %.0f\n", in->work_items);
-    printf("  compute insts / item   %.6g\n", in->comp_insts);
-    printf("  flops                  %.6g\n", in->flops);
-    printf("  bytes in / out         %.0f / %.0f (footprint; what a transfer moves)\n",
-           in->bytes_in, in->bytes_out);
-    printf("  CPU DRAM traffic       %.0f bytes per step (%.0f-byte lines, reuse in cache)\n",
-           in->cpu_bytes, cpu->line);
-    printf("  GPU DRAM traffic       %.0f bytes per step (%.0f-byte sectors per warp)\n",
-           in->gpu_bytes, gpu->sector);
-    printf("  GPU latency chain      %.6g dependent memory rounds per work item, %.6g cycles "
-           "(DRAM %.0f, L2 hit %.0f, L1 hit %.0f)\n", in->gpu_chain, in->gpu_lat_cycles,
-           gpu->mem_lat, gpu->l2_lat, gpu->l1_lat);
-    if (cpu->tlb_entries > 0 && cpu->page > 0)
-        printf("  TLB misses             %.6g per step (%.0f-byte pages, %.0f entries)\n",
-               in->tlb_misses, cpu->page, cpu->tlb_entries);
-    if (in->steps > 1 || in->kernels > 1)
-        printf("  region                 %.0f steps x %.0f kernels, data resident "
-               "(transfers once)\n", in->steps, in->kernels);
-    printf("  llvm-mca figures       %s%s\n", in->mca_target[0] ? in->mca_target : "none stored",
+    printf("machines    host %s, device %s\n", c->cpu->name, c->gpu->name);
+    printf("launch (bound facts)");
+}
+static void ex_mca(const ex_ctx *c)
+{
+    const rt_launch *in = c->in;
+    printf("%s%s", in->mca_target[0] ? in->mca_target : "none stored",
            !in->mca_target[0] ? "" : in->mca_exact ? " (the host's CPU)"
-           : cpu->mca_cpu ? " (nearest stored: the host's CPU has none)" : "");
-    printf("CPU  %s: Liao-Chapman (chikin Fig. 3) + memory traffic\n", cpu->name);
-    printf("  threads                %d%s\n", e->threads,
-           in->host_sequential ? " (no OpenMP pragma: runs as compiled, no parallel region)" : "");
-    printf("  cores used, SMT share  %d, %.0f thread(s) per core run one after another\n",
-           e->cores_used, e->smt_share);
-    printf("  Chunk_size             %.0f (static: ceil(iters / threads)), Schedule_times %.0f\n",
-           e->chunk, e->schedule_times);
-    printf("  Fork_c                 %.0f cycles\n", e->fork_c);
-    printf("  Schedule_c             %.0f cycles\n", e->schedule_c);
-    printf("  Loop_overhead_c        %.0f cycles (%.0f x chunk)\n", e->loop_overhead_c,
-           cpu->loop_overhead);
-    printf("  Tlb_c                  %.6g cycles (%s)\n", e->tlb_c,
-           cpu->tlb_miss_cycles > 0 ? "chunk's TLB misses x miss cycles" : "no TLB figures");
-    printf("  Loop_chunk_c           %.6g cycles\n", e->loop_chunk_c);
-    printf("  Parallel_for_c         %.6g cycles\n", e->parallel_for_c);
-    printf("  Join_c                 %.0f cycles\n", e->join_c);
-    printf("  Parallel_Region_c      %.6g cycles at %.2f GHz\n", e->region_c, cpu->freq_hz / 1e9);
-    t("compute time", e->cpu_compute_s);
+           : c->cpu->mca_cpu ? " (nearest stored: the host's CPU has none)" : "");
+}
+static void ex_threads(const ex_ctx *c)
+{
+    printf("%d%s", c->e->threads,
+           c->in->host_sequential ? " (no OpenMP pragma: runs as compiled, no parallel region)"
+                                  : "");
+}
+static void ex_tlb_c(const ex_ctx *c)
+{
+    printf("%.6g cycles (%s)", c->e->tlb_c, c->cpu->tlb_miss_cycles > 0
+           ? "chunk's TLB misses x miss cycles" : "no TLB figures");
+}
+static void ex_bandwidth(const ex_ctx *c)
+{
+    const rt_estimate *e = c->e;
+    const rt_launch *in = c->in;
+    const rt_profile *cpu = c->cpu;
     if (e->cpu_bw_calibrated) {          /* keel calibrate's table (PMaC) */
-        printf("  bandwidth              %.1f GB/s (calibrated per pattern at %.3g bytes, "
-               "PMaC):", e->cpu_bw / 1e9, in->bytes_in + in->bytes_out);
+        printf("%.1f GB/s (calibrated per pattern at %.3g bytes, PMaC):", e->cpu_bw / 1e9,
+               in->bytes_in + in->bytes_out);
         for (int p = 0; p < RT_PATTERNS; p++)
             if (in->cpu_bytes_pat[p] > 0)
                 printf(" %s %.6g B at %.2f GB/s", rt_pattern_name(p), in->cpu_bytes_pat[p],
                        e->cpu_pat_bw[p] / 1e9);
-        printf("\n");
     } else
-        printf("  bandwidth              %.1f GB/s = min(%.1f GB/s%s, %d cores x %.2f GB/s "
-               "(Little: %.0f lines x %.0f B / %.0f ns))\n",
+        printf("%.1f GB/s = min(%.1f GB/s%s, %d cores x %.2f GB/s "
+               "(Little: %.0f lines x %.0f B / %.0f ns))",
                e->cpu_bw / 1e9, e->node_bw / 1e9,
                cpu->sockets > 1 ? " (one node of the host's: data first touched by one thread)"
                                 : "",
                e->cores_used, e->core_bw / 1e9, cpu->mlp, cpu->line, cpu->cpu_mem_lat * 1e9);
-    t("memory time", e->cpu_mem_s);
-    if (in->omp_target && e->fallback_s > 0)
-        t("target host fallback", e->fallback_s);
-    else if (in->omp_target)
-        printf("  target host fallback   0 (not measured for %s: profile key target_fallback)\n",
-               cpu->name);
-    t("flop floor (info)", e->cpu_flop_s);
-    if (e->steps > 1)
-        printf("  x steps                %.0f\n", e->steps);
-    t("CPU time", e->cpu_s);
-    printf("GPU  %s: Hong-Kim MWP/CWP (chikin Figs. 4-5), the reference\n", gpu->name);
-    printf("  threads/block          %d, blocks %.0f, active SMs %.0f, blocks/SM %.0f\n", e->tpb,
-           e->blocks, e->active_sms, e->active_blocks_sm);
-    printf("  N (warps/SM)           %.0f\n", e->n_warps);
-    printf("  #Rep, #OMP_Rep         %.0f, %.0f\n", e->rep, e->omp_rep);
-    printf("  #Coal / #Uncoal insts  %.6g / %.6g (per thread), #Uncoal_per_mw %.3g\n",
-           e->coal_insts, e->uncoal_insts, e->uncoal_per_mw);
-    printf("  #total_insts           %.6g\n", e->total_insts);
-    printf("  Mem_L_Coal / Uncoal    %.0f / %.0f cycles, Mem_L %.1f\n", e->mem_l_coal,
-           e->mem_l_uncoal, e->mem_l);
-    printf("  Departure_delay        %.3g cycles\n", e->departure_delay);
-    printf("  Mem_cycles             %.6g\n", e->mem_cycles);
-    printf("  Comp_cycles            %.6g\n", e->comp_cycles);
-    printf("  Load_bytes_per_warp    %.1f, BW_per_warp %.4g B/s\n", e->load_bytes_per_warp,
-           e->bw_per_warp);
-    printf("  MWP_Without_BW         %.4g\n", e->mwp_without_bw);
-    printf("  MWP_peak_BW            %.4g\n", e->mwp_peak_bw);
-    printf("  MWP                    %.4g\n", e->mwp);
-    printf("  CWP_full / CWP         %.4g / %.4g\n", e->cwp_full, e->cwp);
-    printf("  case                   %d (%s)\n", e->hk_case,
-           e->hk_case == 1 ? "MWP == N == CWP" : e->hk_case == 2 ? "memory bound" : "compute bound");
-    printf("  Exec_cycles            %.6g at %.3f GHz\n", e->exec_cycles, gpu->gpu_hz / 1e9);
-    t("Hong-Kim kernel time", e->hk_kernel_s);
-    printf("GPU  %s: bounds (what the verdict uses)\n", gpu->name);
-    t("bandwidth bound", e->gpu_bw_s);
+}
+static void ex_fallback(const ex_ctx *c)
+{
+    char b[32];
+    if (!c->in->omp_target)
+        return;
+    if (c->e->fallback_s > 0) {
+        rt_format_time(b, sizeof b, c->e->fallback_s);
+        printf("  %-22s %s", "target host fallback", b);
+    } else
+        printf("  target host fallback   0 (not measured for %s: profile key target_fallback)",
+               c->cpu->name);
+}
+static void ex_case(const ex_ctx *c)
+{
+    int k = c->e->hk_case;
+    printf("%d (%s)", k, k == 1 ? "MWP == N == CWP" : k == 2 ? "memory bound" : "compute bound");
+}
+static void ex_latency(const ex_ctx *c)
+{
+    const rt_estimate *e = c->e;
+    const rt_launch *in = c->in;
     char lb[32];
     rt_format_time(lb, sizeof lb, e->gpu_lat_s);
-    printf("  latency bound          %s (Little: %.0f waves x %.6g cycles of %.6g rounds; "
-           "%.0f warps)\n", lb, e->waves,
-           in->gpu_lat_cycles > 0 ? in->gpu_lat_cycles : in->gpu_chain * gpu->mem_lat,
+    printf("%s (Little: %.0f waves x %.6g cycles of %.6g rounds; %.0f warps)", lb, e->waves,
+           in->gpu_lat_cycles > 0 ? in->gpu_lat_cycles : in->gpu_chain * c->gpu->mem_lat,
            in->gpu_chain, e->warps_total);
-    t("issue bound", e->gpu_issue_s);
-    printf("  bound by               %s\n", e->gpu_bound ? e->gpu_bound : "-");
-    t("kernel time", e->kernel_s);
-    if (e->steps > 1 || e->kernels > 1)
-        printf("  x steps, kernels       %.0f, %.0f\n", e->steps, e->kernels);
-    t("launch overhead", e->launch_s);
-    t("GPU time", e->gpu_s);
-    printf("transfer (boat hull t0 = d / B_bus)\n");
-    printf("  d                      %.0f bytes\n", e->xfer_bytes);
-    printf("  B_bus                  %.1f GB/s\n", gpu->bus_bw / 1e9);
-    t("transfer time", e->xfer_s);
+}
+static void ex_bound(const ex_ctx *c) { printf("%s", c->e->gpu_bound ? c->e->gpu_bound : "-"); }
+
+#define IN(f) EX_IN, offsetof(rt_launch, f)
+#define E(f) EX_E, offsetof(rt_estimate, f)
+#define CPU(f) EX_CPU, offsetof(rt_profile, f)
+#define GPU(f) EX_GPU, offsetof(rt_profile, f)
+#define NOF 0, 0
+static const ex_row ex_rows[] = {
+    { '{', "launch", NOF, "", NULL, 0, NULL, ex_machines, NULL },
+    { 'n', "parallel_iterations", IN(par_iters), "parallel iterations", "%.0f", 0, 0, 0, 0 },
+    { 'n', "cycles_per_iteration", IN(cycles_per_iter), "cycles per iteration",
+      "%.6g (Machine_c_per_iter, inner loops included)", 0, 0, 0, 0 },
+    { 'n', "gpu_work_items", IN(work_items), "GPU work items", "%.0f", 0, 0, 0, 0 },
+    { 'n', "compute_insts_per_item", IN(comp_insts), "compute insts / item", "%.6g", 0, 0, 0, 0 },
+    { 'n', "flops", IN(flops), "flops", "%.6g", 0, 0, 0, 0 },
+    { 'n', "bytes_in", IN(bytes_in), "bytes in / out", "%.0f", 0, 0, 0, 0 },
+    { 'n', "bytes_out", IN(bytes_out), NULL, " / %.0f (footprint; what a transfer moves)",
+      0, 0, 0, 0 },
+    { 'n', "cpu_dram_bytes", IN(cpu_bytes), "CPU DRAM traffic", "%.0f bytes per step (",
+      0, 0, 0, 0 },
+    { 'n', NULL, CPU(line), NULL, "%.0f-byte lines, reuse in cache)", 0, 0, 0, 0 },
+    { 'n', "gpu_dram_bytes", IN(gpu_bytes), "GPU DRAM traffic", "%.0f bytes per step (",
+      0, 0, 0, 0 },
+    { 'n', NULL, GPU(sector), NULL, "%.0f-byte sectors per warp)", 0, 0, 0, 0 },
+    { 'n', "gpu_chain", IN(gpu_chain), "GPU latency chain",
+      "%.6g dependent memory rounds per work item, ", 0, 0, 0, 0 },
+    { 'n', "gpu_latency_cycles", IN(gpu_lat_cycles), NULL, "%.6g cycles ", 0, 0, 0, 0 },
+    { 'n', NULL, GPU(mem_lat), NULL, "(DRAM %.0f, ", 0, 0, 0, 0 },
+    { 'n', NULL, GPU(l2_lat), NULL, "L2 hit %.0f, ", 0, 0, 0, 0 },
+    { 'n', NULL, GPU(l1_lat), NULL, "L1 hit %.0f)", 0, 0, 0, 0 },
+    { 'n', "tlb_misses", IN(tlb_misses), "TLB misses", "%.6g per step (", 0, ex_tlb, 0, 0 },
+    { 'n', NULL, CPU(page), NULL, "%.0f-byte pages, ", 0, ex_tlb, 0, 0 },
+    { 'n', NULL, CPU(tlb_entries), NULL, "%.0f entries)", 0, ex_tlb, 0, 0 },
+    { 'n', "steps", IN(steps), "region", "%.0f steps x ", 0, ex_region, 0, 0 },
+    { 'n', "kernels", IN(kernels), NULL, "%.0f kernels, data resident (transfers once)",
+      0, ex_region, 0, 0 },
+    { 's', "mca_target", IN(mca_target), "llvm-mca figures", NULL, 0, NULL, ex_mca, 0 },
+    { 'b', "mca_exact", IN(mca_exact), NULL, NULL, 0, 0, 0, ex_mca_exact },
+    { 'b', "host_sequential", IN(host_sequential), NULL, NULL, 0, 0, 0, 0 },
+    { 'b', "not_parallel", IN(not_parallel), NULL, NULL, 0, 0, 0, 0 },
+    { 'b', "omp_target", IN(omp_target), NULL, NULL, 0, 0, 0, 0 },
+    { '}', NULL, NOF, NULL, NULL, 0, 0, 0, 0 },
+
+    { '{', "cpu", NOF, NULL, NULL, 0, 0, 0, 0 },
+    { 's', "profile", CPU(name), "", "CPU  %s: Liao-Chapman (chikin Fig. 3) + memory traffic",
+      0, 0, 0, 0 },
+    { 'i', "threads", E(threads), "threads", NULL, 0, NULL, ex_threads, 0 },
+    { 'i', "cores_used", E(cores_used), "cores used, SMT share", "%d", 0, 0, 0, 0 },
+    { 'n', "smt_share", E(smt_share), NULL,
+      ", %.0f thread(s) per core run one after another", 0, 0, 0, 0 },
+    { 'n', "chunk_size", E(chunk), "Chunk_size", "%.0f (static: ceil(iters / threads))",
+      0, 0, 0, 0 },
+    { 'n', "schedule_times", E(schedule_times), NULL, ", Schedule_times %.0f", 0, 0, 0, 0 },
+    { 'n', "fork_c", E(fork_c), "Fork_c", "%.0f cycles", 0, 0, 0, 0 },
+    { 'n', "schedule_c", E(schedule_c), "Schedule_c", "%.0f cycles", 0, 0, 0, 0 },
+    { 'n', "loop_overhead_c", E(loop_overhead_c), "Loop_overhead_c", "%.0f cycles (",
+      0, 0, 0, 0 },
+    { 'n', NULL, CPU(loop_overhead), NULL, "%.0f x chunk)", 0, 0, 0, 0 },
+    { 'n', "tlb_c", E(tlb_c), "Tlb_c", NULL, 0, NULL, ex_tlb_c, 0 },
+    { 'n', "loop_chunk_c", E(loop_chunk_c), "Loop_chunk_c", "%.6g cycles", 0, 0, 0, 0 },
+    { 'n', "parallel_for_c", E(parallel_for_c), "Parallel_for_c", "%.6g cycles", 0, 0, 0, 0 },
+    { 'n', "join_c", E(join_c), "Join_c", "%.0f cycles", 0, 0, 0, 0 },
+    { 'n', "parallel_region_c", E(region_c), "Parallel_Region_c", "%.6g cycles at ", 0, 0, 0, 0 },
+    { 'n', "freq_hz", CPU(freq_hz), NULL, "%.2f GHz", 1e9, 0, 0, 0 },
+    { 'n', "compute_s", E(cpu_compute_s), "compute time", "T", 0, 0, 0, 0 },
+    { 'n', "bandwidth", E(cpu_bw), "bandwidth", NULL, 0, NULL, ex_bandwidth, 0 },
+    { 'n', "node_bandwidth", E(node_bw), NULL, NULL, 0, 0, 0, 0 },
+    { 'n', "core_bandwidth", E(core_bw), NULL, NULL, 0, 0, 0, 0 },
+    { 'n', "memory_s", E(cpu_mem_s), "memory time", "T", 0, 0, 0, 0 },
+    { 'n', "target_fallback_s", E(fallback_s), "", NULL, 0, ex_target, ex_fallback, ex_no_target },
+    { 'n', "flop_floor_s", E(cpu_flop_s), "flop floor (info)", "T", 0, 0, 0, 0 },
+    { 'n', "steps", E(steps), "x steps", "%.0f", 0, ex_esteps, 0, 0 },
+    { 'n', "time_s", E(cpu_s), "CPU time", "T", 0, 0, 0, 0 },
+    { '}', NULL, NOF, NULL, NULL, 0, 0, 0, 0 },
+
+    { '{', "gpu", NOF, NULL, NULL, 0, 0, 0, 0 },
+    { 's', "profile", GPU(name), "", "GPU  %s: Hong-Kim MWP/CWP (chikin Figs. 4-5), the reference",
+      0, 0, 0, 0 },
+    { 'i', "threads_per_block", E(tpb), "threads/block", "%d", 0, 0, 0, 0 },
+    { 'n', "blocks", E(blocks), NULL, ", blocks %.0f", 0, 0, 0, 0 },
+    { 'n', "active_sms", E(active_sms), NULL, ", active SMs %.0f", 0, 0, 0, 0 },
+    { 'n', "blocks_per_sm", E(active_blocks_sm), NULL, ", blocks/SM %.0f", 0, 0, 0, 0 },
+    { 'n', "n_warps", E(n_warps), "N (warps/SM)", "%.0f", 0, 0, 0, 0 },
+    { 'n', "rep", E(rep), "#Rep, #OMP_Rep", "%.0f", 0, 0, 0, 0 },
+    { 'n', "omp_rep", E(omp_rep), NULL, ", %.0f", 0, 0, 0, 0 },
+    { 'n', "coal_insts", E(coal_insts), "#Coal / #Uncoal insts", "%.6g", 0, 0, 0, 0 },
+    { 'n', "uncoal_insts", E(uncoal_insts), NULL, " / %.6g (per thread)", 0, 0, 0, 0 },
+    { 'n', "uncoal_per_mw", E(uncoal_per_mw), NULL, ", #Uncoal_per_mw %.3g", 0, 0, 0, 0 },
+    { 'n', "total_insts", E(total_insts), "#total_insts", "%.6g", 0, 0, 0, 0 },
+    { 'n', "mem_l_coal", E(mem_l_coal), "Mem_L_Coal / Uncoal", "%.0f", 0, 0, 0, 0 },
+    { 'n', "mem_l_uncoal", E(mem_l_uncoal), NULL, " / %.0f cycles", 0, 0, 0, 0 },
+    { 'n', "mem_l", E(mem_l), NULL, ", Mem_L %.1f", 0, 0, 0, 0 },
+    { 'n', "departure_delay", E(departure_delay), "Departure_delay", "%.3g cycles", 0, 0, 0, 0 },
+    { 'n', "mem_cycles", E(mem_cycles), "Mem_cycles", "%.6g", 0, 0, 0, 0 },
+    { 'n', "comp_cycles", E(comp_cycles), "Comp_cycles", "%.6g", 0, 0, 0, 0 },
+    { 'n', "load_bytes_per_warp", E(load_bytes_per_warp), "Load_bytes_per_warp", "%.1f",
+      0, 0, 0, 0 },
+    { 'n', "bw_per_warp", E(bw_per_warp), NULL, ", BW_per_warp %.4g B/s", 0, 0, 0, 0 },
+    { 'n', "mwp_without_bw", E(mwp_without_bw), "MWP_Without_BW", "%.4g", 0, 0, 0, 0 },
+    { 'n', "mwp_peak_bw", E(mwp_peak_bw), "MWP_peak_BW", "%.4g", 0, 0, 0, 0 },
+    { 'n', "mwp", E(mwp), "MWP", "%.4g", 0, 0, 0, 0 },
+    { 'n', "cwp_full", E(cwp_full), "CWP_full / CWP", "%.4g", 0, 0, 0, 0 },
+    { 'n', "cwp", E(cwp), NULL, " / %.4g", 0, 0, 0, 0 },
+    { 'i', "case", E(hk_case), "case", NULL, 0, NULL, ex_case, 0 },
+    { 'n', "exec_cycles", E(exec_cycles), "Exec_cycles", "%.6g at ", 0, 0, 0, 0 },
+    { 'n', "freq_hz", GPU(gpu_hz), NULL, "%.3f GHz", 1e9, 0, 0, 0 },
+    { 'n', "hong_kim_kernel_s", E(hk_kernel_s), "Hong-Kim kernel time", "T", 0, 0, 0, 0 },
+    { 's', NULL, GPU(name), "", "GPU  %s: bounds (what the verdict uses)", 0, 0, 0, 0 },
+    { 'n', "bandwidth_bound_s", E(gpu_bw_s), "bandwidth bound", "T", 0, 0, 0, 0 },
+    { 'n', "latency_bound_s", E(gpu_lat_s), "latency bound", NULL, 0, NULL, ex_latency, 0 },
+    { 'n', "waves", E(waves), NULL, NULL, 0, 0, 0, 0 },
+    { 'n', "warps", E(warps_total), NULL, NULL, 0, 0, 0, 0 },
+    { 'n', "issue_bound_s", E(gpu_issue_s), "issue bound", "T", 0, 0, 0, 0 },
+    { 's', "bound_by", E(gpu_bound), "bound by", NULL, 0, NULL, ex_bound, 0 },
+    { 'n', "kernel_s", E(kernel_s), "kernel time", "T", 0, 0, 0, 0 },
+    { 'n', "steps", E(steps), "x steps, kernels", "%.0f", 0, ex_eregion, 0, 0 },
+    { 'n', "kernels", E(kernels), NULL, ", %.0f", 0, ex_eregion, 0, 0 },
+    { 'n', "launch_s", E(launch_s), "launch overhead", "T", 0, 0, 0, 0 },
+    { 'n', "time_s", E(gpu_s), "GPU time", "T", 0, 0, 0, 0 },
+    { '}', NULL, NOF, NULL, NULL, 0, 0, 0, 0 },
+
+    { '{', "transfer", NOF, "", "transfer (boat hull t0 = d / B_bus)", 0, 0, 0, 0 },
+    { 'n', "bytes", E(xfer_bytes), "d", "%.0f bytes", 0, 0, 0, 0 },
+    { 'n', "bus_bw", GPU(bus_bw), "B_bus", "%.1f GB/s", 1e9, 0, 0, 0 },
+    { 'n', "time_s", E(xfer_s), "transfer time", "T", 0, 0, 0, 0 },
+    { '}', NULL, NOF, NULL, NULL, 0, 0, 0, 0 },
+};
+#undef IN
+#undef E
+#undef CPU
+#undef GPU
+#undef NOF
+
+static void print_estimate(const rt_profile *cpu, const rt_profile *gpu, const rt_launch *in,
+                           const rt_estimate *e)
+{
+    const ex_ctx c = { cpu, gpu, in, e };
+    int open = 0;                          /* a line is started */
+    for (size_t i = 0; i < sizeof ex_rows / sizeof *ex_rows; i++) {
+        const ex_row *r = &ex_rows[i];
+        if ((!r->fmt && !r->text) || (r->when && !r->when(&c)))
+            continue;
+        if (r->label) {
+            if (open)
+                putchar('\n');
+            if (r->label[0])
+                printf("  %-22s ", r->label);
+            open = 1;
+        }
+        if (r->text)
+            r->text(&c);
+        else if (!strcmp(r->fmt, "T")) {
+            char b[32];
+            rt_format_time(b, sizeof b, ex_num(&c, r));
+            printf("%s", b);
+        } else if (r->type == 's')
+            printf(r->fmt, ex_str(&c, r));
+        else if (r->type == 'i')
+            printf(r->fmt, (int)ex_num(&c, r));
+        else
+            printf(r->fmt, ex_num(&c, r) / (r->scale ? r->scale : 1));
+    }
+    if (open)
+        putchar('\n');
 }
 
 
@@ -565,110 +739,31 @@ static void facts_json(keel_json *j, const rt_facts *f, const rt_launch *in)
     keel_json_end(j);
 }
 
-/* Every term print_estimate prints, as members of the open object. */
+/* Every term print_estimate prints, as members of the open object: the
+ * rows of ex_rows that have a JSON name. */
 static void estimate_json(keel_json *j, const rt_profile *cpu, const rt_profile *gpu,
                           const rt_launch *in, const rt_estimate *e)
 {
-    keel_json_object(j, "launch");
-    keel_json_num(j, "parallel_iterations", in->par_iters);
-    keel_json_num(j, "cycles_per_iteration", in->cycles_per_iter);
-    keel_json_num(j, "gpu_work_items", in->work_items);
-    keel_json_num(j, "compute_insts_per_item", in->comp_insts);
-    keel_json_num(j, "flops", in->flops);
-    keel_json_num(j, "bytes_in", in->bytes_in);
-    keel_json_num(j, "bytes_out", in->bytes_out);
-    keel_json_num(j, "cpu_dram_bytes", in->cpu_bytes);
-    keel_json_num(j, "gpu_dram_bytes", in->gpu_bytes);
-    keel_json_num(j, "gpu_chain", in->gpu_chain);
-    keel_json_num(j, "gpu_latency_cycles", in->gpu_lat_cycles);
-    keel_json_num(j, "tlb_misses", in->tlb_misses);
-    keel_json_num(j, "steps", in->steps);
-    keel_json_num(j, "kernels", in->kernels);
-    keel_json_str(j, "mca_target", in->mca_target[0] ? in->mca_target : NULL);
-    keel_json_bool(j, "mca_exact", in->mca_target[0] && in->mca_exact);
-    keel_json_bool(j, "host_sequential", in->host_sequential);
-    keel_json_bool(j, "not_parallel", in->not_parallel);
-    keel_json_bool(j, "omp_target", in->omp_target);
-    keel_json_end(j);
-
-    keel_json_object(j, "cpu");
-    keel_json_str(j, "profile", cpu->name);
-    keel_json_int(j, "threads", e->threads);
-    keel_json_int(j, "cores_used", e->cores_used);
-    keel_json_num(j, "smt_share", e->smt_share);
-    keel_json_num(j, "chunk_size", e->chunk);
-    keel_json_num(j, "schedule_times", e->schedule_times);
-    keel_json_num(j, "fork_c", e->fork_c);
-    keel_json_num(j, "schedule_c", e->schedule_c);
-    keel_json_num(j, "loop_overhead_c", e->loop_overhead_c);
-    keel_json_num(j, "tlb_c", e->tlb_c);
-    keel_json_num(j, "loop_chunk_c", e->loop_chunk_c);
-    keel_json_num(j, "parallel_for_c", e->parallel_for_c);
-    keel_json_num(j, "join_c", e->join_c);
-    keel_json_num(j, "parallel_region_c", e->region_c);
-    keel_json_num(j, "freq_hz", cpu->freq_hz);
-    keel_json_num(j, "compute_s", e->cpu_compute_s);
-    keel_json_num(j, "bandwidth", e->cpu_bw);
-    keel_json_num(j, "node_bandwidth", e->node_bw);
-    keel_json_num(j, "core_bandwidth", e->core_bw);
-    keel_json_num(j, "memory_s", e->cpu_mem_s);
-    if (in->omp_target)
-        keel_json_num(j, "target_fallback_s", e->fallback_s);
-    else
-        keel_json_null(j, "target_fallback_s");
-    keel_json_num(j, "flop_floor_s", e->cpu_flop_s);
-    keel_json_num(j, "steps", e->steps);
-    keel_json_num(j, "time_s", e->cpu_s);
-    keel_json_end(j);
-
-    keel_json_object(j, "gpu");
-    keel_json_str(j, "profile", gpu->name);
-    keel_json_int(j, "threads_per_block", e->tpb);
-    keel_json_num(j, "blocks", e->blocks);
-    keel_json_num(j, "active_sms", e->active_sms);
-    keel_json_num(j, "blocks_per_sm", e->active_blocks_sm);
-    keel_json_num(j, "n_warps", e->n_warps);
-    keel_json_num(j, "rep", e->rep);
-    keel_json_num(j, "omp_rep", e->omp_rep);
-    keel_json_num(j, "coal_insts", e->coal_insts);
-    keel_json_num(j, "uncoal_insts", e->uncoal_insts);
-    keel_json_num(j, "uncoal_per_mw", e->uncoal_per_mw);
-    keel_json_num(j, "total_insts", e->total_insts);
-    keel_json_num(j, "mem_l_coal", e->mem_l_coal);
-    keel_json_num(j, "mem_l_uncoal", e->mem_l_uncoal);
-    keel_json_num(j, "mem_l", e->mem_l);
-    keel_json_num(j, "departure_delay", e->departure_delay);
-    keel_json_num(j, "mem_cycles", e->mem_cycles);
-    keel_json_num(j, "comp_cycles", e->comp_cycles);
-    keel_json_num(j, "load_bytes_per_warp", e->load_bytes_per_warp);
-    keel_json_num(j, "bw_per_warp", e->bw_per_warp);
-    keel_json_num(j, "mwp_without_bw", e->mwp_without_bw);
-    keel_json_num(j, "mwp_peak_bw", e->mwp_peak_bw);
-    keel_json_num(j, "mwp", e->mwp);
-    keel_json_num(j, "cwp_full", e->cwp_full);
-    keel_json_num(j, "cwp", e->cwp);
-    keel_json_int(j, "case", e->hk_case);
-    keel_json_num(j, "exec_cycles", e->exec_cycles);
-    keel_json_num(j, "freq_hz", gpu->gpu_hz);
-    keel_json_num(j, "hong_kim_kernel_s", e->hk_kernel_s);
-    keel_json_num(j, "bandwidth_bound_s", e->gpu_bw_s);
-    keel_json_num(j, "latency_bound_s", e->gpu_lat_s);
-    keel_json_num(j, "waves", e->waves);
-    keel_json_num(j, "warps", e->warps_total);
-    keel_json_num(j, "issue_bound_s", e->gpu_issue_s);
-    keel_json_str(j, "bound_by", e->gpu_bound);
-    keel_json_num(j, "kernel_s", e->kernel_s);
-    keel_json_num(j, "steps", e->steps);
-    keel_json_num(j, "kernels", e->kernels);
-    keel_json_num(j, "launch_s", e->launch_s);
-    keel_json_num(j, "time_s", e->gpu_s);
-    keel_json_end(j);
-
-    keel_json_object(j, "transfer");
-    keel_json_num(j, "bytes", e->xfer_bytes);
-    keel_json_num(j, "bus_bw", gpu->bus_bw);
-    keel_json_num(j, "time_s", e->xfer_s);
-    keel_json_end(j);
+    const ex_ctx c = { cpu, gpu, in, e };
+    for (size_t i = 0; i < sizeof ex_rows / sizeof *ex_rows; i++) {
+        const ex_row *r = &ex_rows[i];
+        if (r->type == '{')
+            keel_json_object(j, r->json);
+        else if (r->type == '}')
+            keel_json_end(j);
+        else if (!r->json)
+            continue;
+        else if (r->type == 'b')
+            keel_json_bool(j, r->json, r->jfix ? r->jfix(&c) : (int)ex_num(&c, r));
+        else if (r->jfix && r->jfix(&c))
+            keel_json_null(j, r->json);
+        else if (r->type == 's')
+            keel_json_str(j, r->json, ex_str(&c, r));
+        else if (r->type == 'i')
+            keel_json_int(j, r->json, (long long)ex_num(&c, r));
+        else
+            keel_json_num(j, r->json, ex_num(&c, r));
+    }
 }
 
 /* --sweep SYM=LO:HI through the one number parser: 0, or 2 after the
