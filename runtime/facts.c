@@ -40,6 +40,11 @@
 #define UNKNOWN_TRIP 128      /* chikin IV.B: loops of unknown count run 128 times */
 
 typedef struct {
+    char *target;             /* llvm-mca -mcpu */
+    double cycles;            /* cycles per source iteration, innermost loops */
+} fl_mca;
+
+typedef struct {
     int64_t id;               /* loops.id */
     int parent;               /* index in loops[], -1 for the launch loop */
     int line, col;
@@ -52,9 +57,8 @@ typedef struct {
     int thread;               /* 1: this loop's iterations go to GPU threads */
     int thread_on_path;       /* index of the thread loop enclosing this loop (incl. itself), -1 */
     int kroot;                /* 1: the outermost loop of one kernel of a time-stepped region */
-    int nmca;                 /* llvm-mca figures per target CPU (mca_results) */
-    char mca_target[4][32];
-    double mca_cycles[4];     /* cycles per source iteration, innermost loops */
+    int nmca;                 /* llvm-mca figures per target CPU (mca_results), */
+    fl_mca *mca;              /* every stored target, no cap (ku_push) */
 } fl_loop;
 
 typedef struct {
@@ -199,10 +203,16 @@ static int add_stmt(loader *ld, int li, const db_stmt_info *s)
 static int mca_row(void *ctx, const db_mca_row *r)
 {
     fl_loop *fl = ctx;
-    if (!r->ok || !r->has_cycles_per_src_iter || !r->target || fl->nmca >= 4)
+    if (!r->ok || !r->has_cycles_per_src_iter || !r->target)
         return 0;
-    snprintf(fl->mca_target[fl->nmca], sizeof fl->mca_target[0], "%s", r->target);
-    fl->mca_cycles[fl->nmca++] = r->cycles_per_src_iter;
+    char *t = dup(r->target);
+    fl_mca *m = t ? ku_push(&fl->mca, &fl->nmca, sizeof *fl->mca) : NULL;
+    if (!m) {
+        free(t);
+        return 1;                            /* out of memory */
+    }
+    m->target = t;
+    m->cycles = r->cycles_per_src_iter;
     return 0;
 }
 
@@ -257,7 +267,10 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     db_free_loop(l);
     /* llvm-mca's figures per target CPU (older databases: none) */
     char e2[128];
-    db_mca_each(d, self, mca_row, &f->loops[li], e2, sizeof e2);
+    if (db_mca_each(d, self, mca_row, &f->loops[li], e2, sizeof e2) > 0) {
+        free(kids);
+        return snprintf(err, errlen, "out of memory"), -1;
+    }
     for (int i = 0; i < nch; i++)
         if (load_loop(d, ld, kids[i], li, err, errlen)) {
             free(kids);
@@ -281,11 +294,11 @@ static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_w
      * pwr8: llvm-mca rejects some POWER8 vector blocks), else the default */
     if (target && l->nchildren == 0) {
         for (int i = 0; i < l->nmca; i++)
-            if (!strcmp(l->mca_target[i], target) && l->mca_cycles[i] > 0)
-                return l->mca_cycles[i];
+            if (!strcmp(l->mca[i].target, target) && l->mca[i].cycles > 0)
+                return l->mca[i].cycles;
         for (int i = 0; i < l->nmca; i++)
-            if (!strncmp(l->mca_target[i], target, 3) && l->mca_cycles[i] > 0)
-                return l->mca_cycles[i];
+            if (!strncmp(l->mca[i].target, target, 3) && l->mca[i].cycles > 0)
+                return l->mca[i].cycles;
     }
     double c = overhead ? 1 : 0;
     for (int s = 0; s < f->nstmts; s++)
@@ -585,6 +598,9 @@ void rt_facts_free(rt_facts *f)
     for (int k = 0; k < f->nloops; k++) {
         free(f->loops[k].iv);
         free(f->loops[k].gpu_map);
+        for (int i = 0; i < f->loops[k].nmca; i++)
+            free(f->loops[k].mca[i].target);
+        free(f->loops[k].mca);
         kx_free(f->loops[k].trip);
         kx_free(f->loops[k].lower);
     }
@@ -716,7 +732,7 @@ static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact
     *exact = 0;
     for (int k = 0; k < f->nloops; k++)
         for (int i = 0; i < f->loops[k].nmca; i++) {
-            const char *t = f->loops[k].mca_target[i];
+            const char *t = f->loops[k].mca[i].target;
             if (want && !strcmp(t, want))
                 return *exact = 1, t;
             if (want && !near && strncmp(t, want, 3) == 0)
