@@ -66,6 +66,12 @@ char *counts_q_print(const counts_q *q)
 
 int counts_sum(const ir_tu *tu, int l, const counts_q *q, counts_q *out)
 {
+    return counts_sum_why(tu, l, q, out, NULL, 0);
+}
+
+int counts_sum_why(const ir_tu *tu, int l, const counts_q *q, counts_q *out,
+                   char *why, size_t whylen)
+{
     const ir_loop *L = &tu->loops[l];
     const char *iv = L->iv;
     int d = iv ? kx_degree(q->p, iv) : 0;
@@ -84,6 +90,20 @@ int counts_sum(const ir_tu *tu, int l, const counts_q *q, counts_q *out)
     }
     if (!lo || opaque_dep || d > 6) {
         /* bound: body times the trip count, the variable left in place */
+        if (why && whylen && !why[0]) {   /* exact when the body ignores iv */
+            if (!L->trip)
+                snprintf(why, whylen, "line %d: trip count unknown: counts use trip@%d",
+                         L->line, L->line);
+            else if (!lo && kx_mentions(q->p, iv))
+                snprintf(why, whylen, "line %d: body depends on %s, loop not bounded with step"
+                         " +-1: count is body x trip, %s left in place", L->line, iv, iv);
+            else if (opaque_dep)
+                snprintf(why, whylen, "line %d: body not a polynomial in %s: count is body x"
+                         " trip, %s left in place", L->line, iv, iv);
+            else if (d > 6)
+                snprintf(why, whylen, "line %d: body of degree %d in %s (above 6): count is"
+                         " body x trip, %s left in place", L->line, d, iv, iv);
+        }
         kx_expr *trip;
         if (L->trip) {
             trip = kx_copy(L->trip);
@@ -199,6 +219,8 @@ static int merge(counts_loop *dst, const counts_loop *src)
 {
     for (int k = 0; k < CNT_NFIXED; k++)
         acc_add(&dst->v[k], &src->v[k]);
+    if (!dst->reason[0])
+        memcpy(dst->reason, src->reason, sizeof dst->reason);
     for (int a = 0; a < src->narrays; a++) {
         int s = array_slot(dst, src->arrays[a]);
         if (s < 0)
@@ -213,9 +235,10 @@ static int merge(counts_loop *dst, const counts_loop *src)
 static int sum_all(const ir_tu *tu, int l, const counts_loop *src, counts_loop *dst)
 {
     zero(dst);
+    memcpy(dst->reason, src->reason, sizeof dst->reason);
     for (int k = 0; k < CNT_NFIXED; k++) {
         q_free(&dst->v[k]);
-        if (counts_sum(tu, l, &src->v[k], &dst->v[k]))
+        if (counts_sum_why(tu, l, &src->v[k], &dst->v[k], dst->reason, sizeof dst->reason))
             return -1;
     }
     for (int a = 0; a < src->narrays; a++) {
@@ -224,8 +247,10 @@ static int sum_all(const ir_tu *tu, int l, const counts_loop *src, counts_loop *
             return -1;
         q_free(&dst->read[s]);
         q_free(&dst->written[s]);
-        if (counts_sum(tu, l, &src->read[a], &dst->read[s]) ||
-            counts_sum(tu, l, &src->written[a], &dst->written[s]))
+        if (counts_sum_why(tu, l, &src->read[a], &dst->read[s], dst->reason,
+                           sizeof dst->reason) ||
+            counts_sum_why(tu, l, &src->written[a], &dst->written[s], dst->reason,
+                           sizeof dst->reason))
             return -1;
     }
     return 0;

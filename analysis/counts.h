@@ -15,7 +15,10 @@
  * a multiple of den where the loops are not empty).  A loop with no known
  * trip count, or a step other than +-1 with a body that depends on the
  * variable, is bounded: body * trip with the variable left in place, or an
- * unknown atom ?"trip@LINE".
+ * unknown atom ?"trip@LINE".  So is a body polynomial of degree above 6
+ * (the forward-difference sum stops there).  Every such case is recorded:
+ * counts_loop.reason says why (the first one met, inner loops included),
+ * and keelcc stores it in loop_counts.reason.
  *
  * Arithmetic intensity is kept as the pair (flops, bytes): the text form
  * "(F) / (B)" is for display; the runtime evaluates both and divides in
@@ -46,6 +49,7 @@ typedef struct {
     int narrays;
     char **arrays;            /* arrays touched in the loop, first-touch order */
     counts_q *read, *written; /* bytes per array */
+    char reason[160];         /* "" when summed exactly, else why not */
 } counts_loop;
 
 /* Counts of loop l: total = 0 for one iteration of its body, 1 for all of
@@ -67,6 +71,10 @@ void counts_loop_free(counts_loop *c);
 
 /* sum over loop l's variable of q (see above); *out is new. */
 int counts_sum(const ir_tu *tu, int l, const counts_q *q, counts_q *out);
+/* The same; where the sum is bounded (body x trip) and why[0] is 0, why
+ * gets the reason ("line 3: ..."). */
+int counts_sum_why(const ir_tu *tu, int l, const counts_q *q, counts_q *out,
+                   char *why, size_t whylen);
 /* "p" or "div(p, den)"; malloc'd. */
 char *counts_q_print(const counts_q *q);
 /* "(F) / (B)"; malloc'd. */

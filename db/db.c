@@ -1447,12 +1447,12 @@ int db_add_counts(db *d, int64_t loop_id, const db_counts_row *r, char *err, siz
 {
     const char *t[] = { r->scope, r->fadd, r->fmul, r->fdiv, r->ffma, r->fmath, r->flops,
                         r->iops, r->loads, r->stores, r->bytes_read, r->bytes_written,
-                        r->intensity };
+                        r->intensity, r->reason };
     return exec_texts(d, "INSERT OR REPLACE INTO loop_counts(loop_id, scope, fadd, fmul, fdiv,"
                          " ffma, fmath, flops, iops, loads, stores, bytes_read, bytes_written,"
-                         " intensity) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-                         " ?12, ?13, ?14)",
-                      "add counts", loop_id, 13, t, 0, NULL, err, errlen);
+                         " intensity, reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+                         " ?11, ?12, ?13, ?14, ?15)",
+                      "add counts", loop_id, 14, t, 0, NULL, err, errlen);
 }
 
 int db_add_footprint(db *d, int64_t loop_id, const db_footprint_row *r,

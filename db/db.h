@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 10  /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 11  /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 
@@ -351,6 +351,7 @@ typedef struct {
     const char *scope;
     const char *fadd, *fmul, *fdiv, *ffma, *fmath, *flops;
     const char *iops, *loads, *stores, *bytes_read, *bytes_written, *intensity;
+    const char *reason;     /* NULL: summed exactly; else why not */
 } db_counts_row;
 int db_add_counts(db *d, int64_t loop_id, const db_counts_row *r, char *err, size_t errlen);
 

@@ -218,6 +218,7 @@ static int store_counts(db *d, const store_analysis *an, int l, int64_t loop_id,
             .iops = t[CNT_IOPS], .loads = t[CNT_LOADS], .stores = t[CNT_STORES],
             .bytes_read = t[CNT_BYTES_READ], .bytes_written = t[CNT_BYTES_WRITTEN],
             .intensity = intensity,
+            .reason = c->reason[0] ? c->reason : NULL,
         };
         rc = db_add_counts(d, loop_id, &row, err, errlen);
         for (int a = 0; total && rc == 0 && a < c->narrays; a++) {

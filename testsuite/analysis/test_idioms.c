@@ -382,6 +382,46 @@ static void test_gemm_class_and_counts(void)
     ir_tu_free(tu);
 }
 
+/* Eight loops, each bounded by the one outside it: one iteration of the
+ * outer loop has degree 7 in i, above the forward-difference sum's 6, so
+ * its total is body x trip and says why; the inner totals stay exact. */
+static void test_counts_degree_reason(void)
+{
+    ir_tu *tu = new_tu();
+    const char *v[] = { "i", "a", "b", "c", "d", "e", "f", "g" };
+    int l[8];
+    l[0] = loop(tu, -1, "i", "0", "n", 1, 9);
+    for (int k = 1; k < 8; k++)
+        l[k] = loop(tu, l[k - 1], v[k], "0", v[k - 1], 1 + k, 9);
+    ir_stmt *s = stmt(tu, l[7], 9, "x[g] += 1.0");
+    s->ops.fadd = 1;
+    counts_loop t;
+    CHECK_INT(counts_loop_compute(tu, l[0], 1, &t), 0);
+    CHECK_STR(t.reason, "line 1: body of degree 7 in i (above 6): count is body x trip, i left in"
+                       " place");
+    char *f = counts_q_print(&t.v[CNT_FLOPS]);
+    /* the bound: one iteration's count (i left in place) times n */
+    CHECK_STR(f, "div(24883200*i^7*n - 522547200*i^6*n + 4354560000*i^5*n - 18289152000*i^4*n"
+                 " + 40410316800*i^3*n - 43893964800*i^2*n + 17915904000*i*n, 125411328000)");
+    free(f);
+    counts_loop_free(&t);
+    /* one level in: degree 6, summed exactly, no reason */
+    CHECK_INT(counts_loop_compute(tu, l[1], 1, &t), 0);
+    CHECK_STR(t.reason, "");
+    counts_loop_free(&t);
+    ir_tu_free(tu);
+    /* a while loop (no bounds) says so too */
+    tu = new_tu();
+    int w = ir_add_loop(tu, 0, -1, IR_WHILE, "t.c", 4, 1);
+    tu->loops[w].end_line = 5;
+    s = stmt(tu, w, 5, "x[0] += 1.0");
+    s->ops.fadd = 1;
+    CHECK_INT(counts_loop_compute(tu, w, 1, &t), 0);
+    CHECK_STR(t.reason, "line 4: trip count unknown: counts use trip@4");
+    counts_loop_free(&t);
+    ir_tu_free(tu);
+}
+
 static void test_triangular_counts(void)
 {
     /* for i < n: for j < i + 1: one fadd  ->  n(n+1)/2 */
@@ -545,6 +585,7 @@ int main(void)
     test_matmul_matvec();
     test_gemm_class_and_counts();
     test_triangular_counts();
+    test_counts_degree_reason();
     test_no_caps();
     return check_summary();
 }
