@@ -574,6 +574,8 @@ static void analyse(const options *o, analysed *res)
         if (store_analyse(res[i].ir, &res[i].an, e2, sizeof e2) != 0)
             warn("%s: analysis failed, loops recorded without its results: %s",
                  o->sources[i], e2);
+        for (int k = 0; k < store_analysis_nnotes(res[i].an); k++)
+            warn("%s: %s", o->sources[i], store_analysis_note(res[i].an, k));
         build_hashes(o, o->sources[i], res[i].ir, res[i].variant, res[i].hash);
     }
 }
