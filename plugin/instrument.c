@@ -83,6 +83,9 @@ typedef struct {
     char dir[12];        /* directive name when the line is (part of) one, else "" */
     int dir_first;       /* line of the directive's first line (continuations) */
     int presumed;        /* presumed line number, 0 when not known */
+    size_t lead;         /* first byte that is not a plain blank (code blanks only), or end */
+    size_t tail;         /* one past the last code byte, or start */
+    size_t padded;       /* blanks keel's re-entries wrote for this line so far */
 } line_info;
 
 typedef struct {
@@ -199,6 +202,12 @@ static int map_build(text_map *m, const char *src, size_t len)
     m->nlines = line;
     for (int l = 1; l <= m->nlines; l++) {
         line_info *li = &m->lines[l];
+        li->lead = li->start;
+        while (li->lead < li->end && !is_code_byte(m, li->lead) && m->kind[li->lead] == K_CODE)
+            li->lead++;
+        li->tail = li->end;
+        while (li->tail > li->start && !is_code_byte(m, li->tail - 1))
+            li->tail--;
         size_t o = li->start;
         while (o < li->end && !is_code_byte(m, o))
             o++;
@@ -471,9 +480,19 @@ static int opening_at(const text_map *m, size_t offset, size_t *at)
  * tab made a space, so the next byte keeps its column. */
 static void put_pad(ku_buf *b, const text_map *m, size_t o)
 {
+    static const char blanks[] = "                                ";   /* 32 */
     const line_info *li = &m->lines[line_of(m, o)];
-    for (size_t k = li->start; k < o; k++)
-        ku_buf_putn(b, m->src[k] == '\t' ? "\t" : " ", 1);
+    size_t k = li->start;
+    while (k < o) {
+        size_t run = 0;
+        while (k + run < o && m->src[k + run] != '\t' && run < sizeof blanks - 1)
+            run++;
+        if (run)
+            ku_buf_putn(b, blanks, run);
+        else
+            ku_buf_putc(b, '\t');
+        k += run ? run : 1;
+    }
 }
 
 /* ---- which nests can matter ------------------------------------------------ */
@@ -909,6 +928,33 @@ static int add(insertion **ins, int *n, size_t offset, int opens, ku_buf *b)
     return p->text ? 0 : -1;
 }
 
+/* Blanks a line may get from keel's re-entries (`#line N` and blanks up to
+ * the column where the line goes on, for a loop that does not start its
+ * line or code after a loop's end): four times its length and 4 KiB.  The
+ * blanks are what keep every later token's column, but a line with k sites
+ * needs about k times its length of them (3,000 loops on one line wrote
+ * 317 MB); past the allowance a site is left alone, so the copy stays
+ * linear in the source. */
+static size_t pad_allowance(const line_info *li)
+{
+    return 4 * (li->end - li->start) + 4096;
+}
+
+/* Does the site opening at `at` and closing at `e` fit its lines'
+ * allowances?  Then they are charged. */
+static int pad_fits(text_map *m, size_t at, size_t e)
+{
+    line_info *lo = &m->lines[line_of(m, at)], *lc = &m->lines[line_of(m, e)];
+    size_t open = lo->lead >= at ? 0 : at - lo->start;
+    size_t close = lc->tail > e ? e - lc->start : 0;
+    if (lo == lc ? lo->padded + open + close > pad_allowance(lo)
+                 : lo->padded + open > pad_allowance(lo) || lc->padded + close > pad_allowance(lc))
+        return 0;
+    lo->padded += open;
+    lc->padded += close;
+    return 1;
+}
+
 /* The opening before a report-mode loop, or -1 when it has no safe place. */
 static int put_opening(ku_buf *b, const text_map *m, size_t at, int n, const ir_loop *l,
                        int decl, size_t *where)
@@ -917,9 +963,7 @@ static int put_opening(ku_buf *b, const text_map *m, size_t at, int n, const ir_
     const line_info *li = &m->lines[line];
     if (li->presumed <= 0)
         return -1;
-    int starts_line = 1;
-    for (size_t o = li->start; o < at && starts_line; o++)
-        starts_line = !is_code_byte(m, o) && m->kind[o] == K_CODE;
+    int starts_line = li->lead >= at;
     if (!starts_line)
         ku_buf_put(b, "\n");
     ku_buf_printf(b, "%s{ ", quiet_on);
@@ -954,9 +998,7 @@ static int put_closing(ku_buf *b, const text_map *m, size_t e, size_t *where, co
 {
     int line = line_of(m, e);
     const line_info *li = &m->lines[line];
-    int code_follows = 0;
-    for (size_t o = e; o < li->end && !code_follows; o++)
-        code_follows = is_code_byte(m, o);
+    int code_follows = li->tail > e;
     *where = e;
     if (code_follows) {
         if (li->presumed <= 0)
@@ -988,7 +1030,16 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
                       size_t len, const char *db_path, instrument_mode mode, char **out,
                       size_t *out_len)
 {
+    return instrument_source_ex(tu, path, build, src, len, db_path, mode, out, out_len, NULL);
+}
+
+int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, const char *src,
+                         size_t len, const char *db_path, instrument_mode mode, char **out,
+                         size_t *out_len, instrument_skips *skips)
+{
     build = build_hash(build);
+    if (skips)
+        memset(skips, 0, sizeof *skips);
     *out = NULL;
     if (out_len)
         *out_len = 0;
@@ -1035,8 +1086,14 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
         char done[96] = "";
         if (offload)    /* the region's time, for the history (keelrt.h) */
             snprintf(done, sizeof done, "keel_done(&keel_site_%d, keel_t_%d); ", n, n);
-        if (opening_at(&m, start, &at) != 0
-            || put_opening(&open, &m, at, n, l, offload, &where) != 0
+        if (opening_at(&m, start, &at) != 0)
+            continue;
+        if (!pad_fits(&m, at, end)) {
+            if (skips && skips->nests++ == 0)
+                skips->line = m.lines[line_of(&m, at)].presumed;
+            continue;
+        }
+        if (put_opening(&open, &m, at, n, l, offload, &where) != 0
             || put_closing(&close, &m, end, &end_at, done) != 0) {
             ku_buf_free(&open);
             ku_buf_free(&close);

@@ -762,8 +762,13 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
         char *src = safe && res[i].ir && stat(o->sources[i], &st) == 0
                   ? ku_read_file(o->sources[i], &len) : NULL;
         char *text = NULL;
-        if (src && instrument_source(res[i].ir, res[i].path, res[i].hash, src, len, db,
-                                     o->instrument, &text, &outlen) > 0) {
+        instrument_skips skips = { 0 };
+        int nsites = src ? instrument_source_ex(res[i].ir, res[i].path, res[i].hash, src, len, db,
+                                                o->instrument, &text, &outlen, &skips) : 0;
+        if (skips.nests > 0)
+            warn("%s:%d: %d loop nests not instrumented: too many on one line", o->sources[i],
+                 skips.line, skips.nests);
+        if (nsites > 0) {
             int fd = ku_mkstemp(ins[i].temp, sizeof ins[i].temp, tmp, "keel-", ".c");
             struct timespec times[2] = { st.st_atim, st.st_mtim };
             if (fd < 0 || write(fd, text, outlen) != (ssize_t)outlen
