@@ -10,7 +10,13 @@
 #                           instrumentation, llvm-mca for the host CPU)
 #                           with a new database: every llvm-mca block runs;
 #   keelcc warm             the same command again on the database the
-#                           previous build left: a rebuild of unchanged code.
+#                           previous build left: a rebuild of unchanged code
+#                           (keelcc's direct mode reuses the stored builds);
+#   keelcc warm, no direct  the same with KEEL_DIRECT=off: parse, analyses
+#                           and assembly compiles again, llvm-mca blocks from
+#                           the database's cache (what a rebuild paid before
+#                           direct mode, and roughly what an edited source
+#                           with unchanged loops pays).
 # and prints the median wall time and the median CPU time (user + system of
 # the command and all its children, which is what a parallel `make -j`
 # pays) with the ratios to clang-19.  On a loaded machine wall times move a
@@ -41,19 +47,21 @@ for r in $(seq "$RUNS"); do
     rm -f "$work"/k.db*
     KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/cold"
     KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/warm"
+    KEEL_DIRECT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/nodirect"
 done
 row() {   # row LABEL FILE
     w=$(cut -d' ' -f1 <"$2" | median)
     c=$(cut -d' ' -f2 <"$2" | median)
-    printf '| %-12s | %8.3f | %6.2fx | %8.3f | %6.2fx |\n' "$1" "$w" \
+    printf '| %-23s | %8.3f | %6.2fx | %8.3f | %6.2fx |\n' "$1" "$w" \
         "$(awk "BEGIN { print $w / $pw }")" "$c" "$(awk "BEGIN { print $c / $pc }")"
 }
 pw=$(cut -d' ' -f1 <"$work/plain" | median)
 pc=$(cut -d' ' -f2 <"$work/plain" | median)
 echo "compile overhead: $(echo $KERNELS | wc -w) program(s) ($KERNELS), each kernel.c + polybench.c compiled and linked in one command, -O2, median of $RUNS, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 echo
-printf '| %-12s | %8s | %7s | %8s | %7s |\n' "build" "wall (s)" "ratio" "CPU (s)" "ratio"
-printf '|%s|%s|%s|%s|%s|\n' "--------------" "----------" "---------" "----------" "---------"
+printf '| %-23s | %8s | %7s | %8s | %7s |\n' "build" "wall (s)" "ratio" "CPU (s)" "ratio"
+printf '|%s|%s|%s|%s|%s|\n' "-------------------------" "----------" "---------" "----------" "---------"
 row "clang-19" "$work/plain"
 row "keelcc cold" "$work/cold"
 row "keelcc warm" "$work/warm"
+row "keelcc warm, no direct" "$work/nodirect"

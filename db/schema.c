@@ -356,6 +356,22 @@ const char *const db_migrations[] = {
     "ALTER TABLE translation_units_v7 RENAME TO translation_units;\n"
     "CREATE UNIQUE INDEX translation_units_variant ON translation_units(path, variant);\n"
     "PRAGMA user_version = 9;\n",
+
+    /* 9 -> 10: keelcc's direct mode (issue 11 item 7, plugin/keelcc.c,
+     * db/db_direct.h): per stored build, the key of the command that
+     * produced it (keelcc, compiler, flags, source, database, modes), the
+     * files its parse read with their hashes, the instrumented text and
+     * keel's warnings.  The row hangs off its translation unit: when a
+     * later compile replaces the build's rows, the entry goes with them. */
+    "CREATE TABLE direct_cache(\n"
+    "  tu_id    INTEGER PRIMARY KEY REFERENCES translation_units(id) ON DELETE CASCADE,\n"
+    "  key      TEXT NOT NULL,\n"
+    "  inputs   TEXT NOT NULL,\n"
+    "  text     BLOB,\n"
+    "  warnings TEXT\n"
+    ");\n"
+    "CREATE INDEX direct_cache_key ON direct_cache(key);\n"
+    "PRAGMA user_version = 10;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

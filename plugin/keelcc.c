@@ -9,9 +9,13 @@
  * command with libclang (same -I/-D/-U/-std flags), builds the loop IR and,
  * once the compile has succeeded, writes it to the attribute database in one
  * transaction per source.  Anything that goes wrong in the analysis is one
- * warning line on stderr; it never changes the compile's result.
+ * warning line on stderr; it never changes the compile's result.  A source
+ * whose command and files are unchanged since the build the database holds
+ * is not parsed again (direct mode, below): its stored instrumented text is
+ * compiled and nothing is written.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -21,10 +25,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "ccargs.h"
 #include "db.h"
+#include "db_direct.h"
 #include "instrument.h"
 #include "ir.h"
 #include "mcarun.h"
@@ -57,6 +65,8 @@ typedef struct {
     int mca;               /* run the llvm-mca stage */
     const char *mcpu;      /* --keel-mcpu list, NULL: the host CPU */
     const char *llvm_mca;  /* the llvm-mca program */
+    int direct;            /* direct mode: reuse a stored build of the same inputs */
+    struct timespec start; /* when keelcc started (direct mode's "too new" rule) */
     int oom;               /* an argument list could not grow */
 } options;
 
@@ -87,6 +97,8 @@ static void usage(FILE *out, const char *compiler)
         "                        (pwr*, neoverse-*, ...; or CPU@TRIPLE) are compiled\n"
         "                        with --target= for their assembly\n"
         "  --keel-mca=off        no llvm-mca stage (also KEEL_MCA=off)\n"
+        "  --keel-direct=off     always parse and analyse, even when the database holds\n"
+        "                        this very build of unchanged files (also KEEL_DIRECT=off)\n"
         "  --keel-help           this help (also --help alone)\n"
         "  --keel-version        keel's version\n"
         "\n"
@@ -249,6 +261,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->mca = !((env = getenv("KEEL_MCA")) && strcmp(env, "off") == 0);
     o->mcpu = (env = getenv("KEEL_MCPU")) && *env ? env : NULL;
     o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
+    o->direct = !((env = getenv("KEEL_DIRECT")) && strcmp(env, "off") == 0);
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
     int inputs = 0;    /* files, -, -l, -Wl, @file: without any, clang links nothing */
     const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
@@ -299,6 +312,8 @@ static int parse_args(int argc, char **argv, options *o)
                 o->mcpu = a + 12;
             else if (strcmp(a, "--keel-mca=off") == 0 || strcmp(a, "--keel-mca=on") == 0)
                 o->mca = a[11] == 'n';
+            else if (strcmp(a, "--keel-direct=off") == 0 || strcmp(a, "--keel-direct=on") == 0)
+                o->direct = a[14] == 'n';
             else if (strcmp(a, "--keel-help") == 0)
                 return 1;
             else if (strcmp(a, "--keel-version") == 0)
@@ -493,6 +508,15 @@ typedef struct {
     mcr_result *mca; /* llvm-mca figures, NULL when the stage did not run */
     store_analysis *an; /* the analyses' results, NULL when they failed */
     char variant[17], hash[17];   /* build_hashes */
+    /* direct mode (see direct_lookup) */
+    char dkey[33];   /* the build's key, "" when it cannot be cached */
+    int hit;         /* the database holds this build: nothing above was computed */
+    ku_buf inputs;   /* files the parse read (cache.h's list) */
+    int inputs_bad;  /* ... one of them could not be listed */
+    char *itext;     /* the instrumented text (made or stored), NULL: none */
+    size_t ilen;
+    int ihave;       /* 1 itext, 0 nothing to instrument, -1 instrumenting failed */
+    ku_buf warns;    /* keel's warnings about this source, one per line */
 } analysed;
 
 /* ---- the llvm-mca stage (plugin/mcarun.c) ---- */
@@ -505,9 +529,13 @@ static ku_buf mca_deferred;     /* one line per warning */
 
 static void mca_warn(void *ctx, const char *line)
 {
-    (void)ctx;
+    analysed *r = ctx;      /* NULL: not about one source */
     ku_buf_put(&mca_deferred, line);
     ku_buf_putc(&mca_deferred, '\n');
+    if (r) {
+        ku_buf_put(&r->warns, line);
+        ku_buf_putc(&r->warns, '\n');
+    }
 }
 
 /* Print (when the compile succeeded) and drop the stage's warnings. */
@@ -528,26 +556,267 @@ static void mca_stage(const options *o, analysed *res)
     char line[1200];
     if (mca_cfg.error) {
         snprintf(line, sizeof line, "%s (no cycles per iteration recorded)", mca_cfg.error);
-        mca_warn((void *)o, line);
+        mca_warn(NULL, line);
     }
     for (int t = 0; t < mca_cfg.ntargets; t++)
         if (mca_cfg.t[t].skip)
-            mca_warn((void *)o, mca_cfg.t[t].skip);
+            mca_warn(NULL, mca_cfg.t[t].skip);
     db *cache = NULL;
     char err[512];
     if (!mca_cfg.error && db_open(o->db_path, DB_READONLY, &cache, err, sizeof err) != 0)
         cache = NULL;
-    for (int i = 0; i < o->nsources; i++)
-        if (res[i].ir)
-            res[i].mca = mcr_run_tu(&mca_cfg, res[i].ir, o->ncc, o->cc, o->sources[i], cache,
-                                    mca_warn, (void *)o);
+    /* all sources at once: one llvm-mca process per target for the command */
+    const ir_tu **tus = calloc((size_t)o->nsources + 1, sizeof *tus);
+    void **ctx = calloc((size_t)o->nsources + 1, sizeof *ctx);
+    mcr_result **out = calloc((size_t)o->nsources + 1, sizeof *out);
+    if (tus && ctx && out) {
+        for (int i = 0; i < o->nsources; i++) {
+            tus[i] = res[i].hit ? NULL : res[i].ir;
+            ctx[i] = &res[i];
+        }
+        mcr_run_tus(&mca_cfg, o->nsources, tus, o->ncc, o->cc, (const char *const *)o->sources,
+                    cache, mca_warn, ctx, out);
+        for (int i = 0; i < o->nsources; i++)
+            res[i].mca = out[i];
+    }
+    free(tus);
+    free(ctx);
+    free(out);
     db_close(cache);
 }
 
-static int mca_hook(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids, char *err,
-                    size_t errlen)
+/* Inside the build's write transaction: its llvm-mca rows, then its
+ * direct-mode entry when it may be reused (dkey set by record()). */
+static int tu_hook(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids, char *err,
+                   size_t errlen)
 {
-    return mcr_store(&mca_cfg, ctx, d, tu_id, loop_ids, err, errlen);
+    analysed *r = ctx;
+    if (r->mca && mcr_store(&mca_cfg, r->mca, d, tu_id, loop_ids, err, errlen) != 0)
+        return -1;
+    if (!r->dkey[0])
+        return 0;
+    db_direct_entry e = { .inputs = r->inputs.s, .text = r->ihave == 1 ? r->itext : NULL,
+                          .text_len = r->ihave == 1 ? r->ilen : 0,
+                          .warnings = r->warns.s ? r->warns.s : "" };
+    return db_direct_put(d, tu_id, r->dkey, &e, err, errlen);
+}
+
+/* A source's own warning: printed now and kept for a direct-mode hit. */
+static void warn_src(analysed *r, const char *fmt, ...) KU_PRINTF(2, 3);
+static void warn_src(analysed *r, const char *fmt, ...)
+{
+    char line[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    warn("%s", line);
+    ku_buf_put(&r->warns, line);
+    ku_buf_putc(&r->warns, '\n');
+}
+
+/* walker.c's walk_file_read: list each file the parse read. */
+static const options *walking_opts;
+static void file_read(void *ctx, const char *name)
+{
+    analysed *r = ctx;
+    if (!r->inputs_bad && dc_inputs_add(&r->inputs, name, &walking_opts->start) != 0)
+        r->inputs_bad = 1;
+}
+
+/* ---- the walker, loaded when first needed -----------------------------------
+ *
+ * walker.c is a module, keelcc-walker.so (plugin/CMakeLists.txt): loading
+ * it brings in libclang and LLVM, about 0.1 s of CPU for the dynamic
+ * linker and LLVM's static constructors, which a direct-mode hit never
+ * pays.  It is found next to an installed keelcc (bin/../lib), else in the
+ * build tree (KEEL_WALKER). */
+
+static int (*walker_walk)(const char *, int, const char *const *, ir_tu **, char *, size_t);
+static void (**walker_read)(void *, const char *);
+static void **walker_read_ctx;
+
+static void walker_path(char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    snprintf(out, n, "%s", KEEL_WALKER);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            char p[PATH_MAX + 64];
+            *slash = '\0';
+            snprintf(p, sizeof p, "%s/../lib/keelcc-walker.so", exe);
+            if (access(p, R_OK) == 0)
+                snprintf(out, n, "%s", p);
+        }
+    }
+}
+
+/* 0, or -1 with a message (each source's analysis then fails with it). */
+static int load_walker(char *err, size_t errlen)
+{
+    static int tried;
+    static char why[PATH_MAX + 512];
+    if (!tried) {
+        tried = 1;
+        char path[PATH_MAX + 64];
+        walker_path(path, sizeof path);
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (h) {
+            *(void **)&walker_walk = dlsym(h, "walk_file");
+            walker_read = (void (**)(void *, const char *))dlsym(h, "walk_file_read");
+            walker_read_ctx = (void **)dlsym(h, "walk_file_read_ctx");
+        }
+        if (!walker_walk || !walker_read || !walker_read_ctx) {
+            const char *e = dlerror();
+            snprintf(why, sizeof why, "cannot load the libclang walker %s: %s", path,
+                     e ? e : "symbols missing");
+            walker_walk = NULL;
+        }
+    }
+    if (!walker_walk)
+        return ku_fail(err, errlen, "%s", why);
+    return 0;
+}
+
+/* ---- direct mode -----------------------------------------------------------
+ *
+ * A rebuild of unchanged code skips the parse, the analyses and llvm-mca,
+ * as ccache's direct mode skips the compiler: each recorded build keeps a
+ * direct_cache row (db/db_direct.h) with its key, the list of files its
+ * parse read with their hashes (plugin/cache.h), the instrumented text it
+ * compiled and keel's warnings about it.  A later keelcc run whose key
+ * matches a row, and whose listed files all still hash the same, compiles
+ * that stored text (the compiler always runs: its result is never reused),
+ * replays the warnings and writes nothing: the build's rows are the
+ * database's already.
+ *
+ * The key covers everything else a build's rows and text depend on: keel's
+ * version and binary (size, modification time), the compiler's and
+ * llvm-mca's (ccache's default "mtime" compiler check), the modes
+ * (analysis, instrumentation, llvm-mca and its CPUs, and the machine when
+ * they are the host's), the absolute database path the sites name, the
+ * working folder, the header search variables (CPATH, C_INCLUDE_PATH),
+ * keel's runtime paths, every compiler argument (response files' contents
+ * in place) and the source's bytes.  So a changed flag, source or header,
+ * another keelcc, compiler or mode, or a deleted, recreated or replaced
+ * database (the row goes with its build: ON DELETE CASCADE) misses.
+ * Not cached (always parsed): a build whose parse failed, whose analyses
+ * failed, whose instrumentation failed, whose llvm-mca stage could not run
+ * for some target, a file the parse read that changed during this run
+ * (modified less than a second before keelcc started: ccache's "too new"),
+ * --keel-dump-ir and keel scan.  As with ccache, a new header that would
+ * shadow a listed one earlier in the search path is not noticed. */
+
+static void absolute_db(const char *db_path, char *out, size_t n);
+
+/* The key of source i's build into key; -1 when the source is unreadable. */
+static int direct_key(const options *o, int i, char key[33])
+{
+    static const char *const env[] = { "CPATH", "C_INCLUDE_PATH", "KEEL_RT_HEADER",
+                                        "KEEL_RT_LIB", NULL };
+    dc_hash h;
+    dc_init(&h);
+    dc_str(&h, "keelcc direct mode 1");
+    dc_str(&h, KEEL_VERSION);
+    dc_program(&h, "/proc/self/exe");
+    char walker[PATH_MAX + 64];
+    walker_path(walker, sizeof walker);
+    dc_program(&h, walker);
+    dc_str(&h, o->compiler);
+    dc_program(&h, o->compiler);
+    int modes[3] = { o->analysis, (int)o->instrument, o->mca };
+    dc_bytes(&h, modes, sizeof modes);
+    if (o->mca) {
+        dc_str(&h, o->llvm_mca);
+        dc_program(&h, o->llvm_mca);
+        dc_str(&h, o->mcpu);
+        struct utsname u;
+        if ((!o->mcpu || !*o->mcpu) && uname(&u) == 0) {
+            dc_str(&h, u.nodename);
+            dc_str(&h, u.machine);
+        }
+    }
+    char db[PATH_MAX + 1], cwd[PATH_MAX];
+    absolute_db(o->db_path, db, sizeof db);
+    dc_str(&h, db);
+    dc_str(&h, getcwd(cwd, sizeof cwd) ? cwd : NULL);
+    dc_str(&h, getenv("PWD"));
+    for (int k = 0; env[k]; k++) {
+        dc_str(&h, env[k]);
+        dc_str(&h, getenv(env[k]));
+    }
+    dc_str(&h, o->sources[i]);
+    for (int k = 0; k < o->nxcc; k++)
+        dc_str(&h, o->xcc[k]);
+    if (dc_file(&h, o->sources[i]) != 0)
+        return -1;
+    dc_hex(&h, key);
+    return 0;
+}
+
+/* db_direct_each's callback: the first entry whose files are unchanged. */
+static int direct_hit(void *ctx, const db_direct_entry *e)
+{
+    analysed *r = ctx;
+    if (!dc_inputs_same(e->inputs))
+        return 0;
+    char *text = NULL;
+    if (e->text && !(text = malloc(e->text_len + 1)))
+        return 0;
+    if (text) {
+        memcpy(text, e->text, e->text_len);
+        text[e->text_len] = '\0';
+    }
+    r->itext = text;
+    r->ilen = text ? e->text_len : 0;
+    r->ihave = text ? 1 : 0;
+    ku_buf_put(&r->warns, e->warnings);
+    if (r->warns.oom) {
+        free(text);
+        r->itext = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* Key every source and look it up (before the parse). */
+static void direct_lookup(const options *o, analysed *res)
+{
+    if (!o->direct || o->analysis != 1 || o->dump_ir || !o->compiles)
+        return;
+    db *d = NULL;
+    char err[512];
+    if (db_open(o->db_path, DB_READONLY, &d, err, sizeof err) != 0)
+        d = NULL;      /* no database yet: every source misses */
+    for (int i = 0; i < o->nsources; i++) {
+        if (direct_key(o, i, res[i].dkey) != 0) {
+            res[i].dkey[0] = '\0';
+            continue;
+        }
+        if (d && db_direct_each(d, res[i].dkey, direct_hit, &res[i], err, sizeof err) == 1)
+            res[i].hit = 1;
+    }
+    db_close(d);
+}
+
+/* May this build (just made, about to be recorded) be reused? */
+static int direct_cacheable(const options *o, const analysed *r)
+{
+    if (!r->dkey[0] || r->inputs_bad || !r->inputs.s || !r->ir || !r->an)
+        return 0;
+    if (o->instrument != INSTRUMENT_OFF && (r->ihave < 0 || (r->ihave == 1 && r->ilen > INT_MAX)))
+        return 0;
+    if (o->mca) {
+        if (!r->mca || mca_cfg.error)
+            return 0;
+        for (int t = 0; t < mca_cfg.ntargets; t++)
+            if (mca_cfg.t[t].skip)
+                return 0;
+    }
+    return 1;
 }
 
 /* The pipeline's first two steps per source, with no database open:
@@ -556,26 +825,36 @@ static int mca_hook(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids, ch
  * store, is record() once the compile succeeded. */
 static void analyse(const options *o, analysed *res)
 {
+    walking_opts = o;
     for (int i = 0; i < o->nsources; i++) {
         char abs[PATH_MAX], e2[512];
+        if (res[i].hit)
+            continue;
         res[i].path = strdup(realpath(o->sources[i], abs) ? abs : o->sources[i]);
         res[i].ir = NULL;
         res[i].an = NULL;
         res[i].err[0] = '\0';
-        if (walk_file(o->sources[i], o->nclang, (const char *const *)o->clang, &res[i].ir,
-                      res[i].err, sizeof res[i].err) != 0) {
+        int wrc = load_walker(res[i].err, sizeof res[i].err);
+        if (wrc == 0) {
+            *walker_read = res[i].dkey[0] ? file_read : NULL;
+            *walker_read_ctx = &res[i];
+            wrc = walker_walk(o->sources[i], o->nclang, (const char *const *)o->clang,
+                              &res[i].ir, res[i].err, sizeof res[i].err);
+            *walker_read = NULL;
+        }
+        if (wrc != 0) {
             res[i].ir = NULL;
             continue;
         }
         for (int k = 0; k < res[i].ir->nnotes; k++)
-            warn("%s: %s", o->sources[i], res[i].ir->notes[k]);
+            warn_src(&res[i], "%s: %s", o->sources[i], res[i].ir->notes[k]);
         if (o->dump_ir)
             ir_dump(res[i].ir, stderr);
         if (store_analyse(res[i].ir, &res[i].an, e2, sizeof e2) != 0)
-            warn("%s: analysis failed, loops recorded without its results: %s",
-                 o->sources[i], e2);
+            warn_src(&res[i], "%s: analysis failed, loops recorded without its results: %s",
+                     o->sources[i], e2);
         for (int k = 0; k < store_analysis_nnotes(res[i].an); k++)
-            warn("%s: %s", o->sources[i], store_analysis_note(res[i].an, k));
+            warn_src(&res[i], "%s: %s", o->sources[i], store_analysis_note(res[i].an, k));
         build_hashes(o, o->sources[i], res[i].ir, res[i].variant, res[i].hash);
     }
 }
@@ -593,6 +872,10 @@ static void record(const options *o, analysed *res)
         strcpy(cwd, ".");
     for (int i = 0; i < o->nsources; i++) {
         char object[2 * PATH_MAX + 2];
+        if (res[i].hit)
+            continue;       /* its rows are the database's already */
+        if (!direct_cacheable(o, &res[i]))
+            res[i].dkey[0] = '\0';
         object_of(o, i, object, sizeof object);
         db_tu_row row = {
             .path = res[i].path, .hash = res[i].hash[0] ? res[i].hash : NULL,
@@ -604,8 +887,7 @@ static void record(const options *o, analysed *res)
         };
         if (!res[i].ir)
             warn("%s: analysis skipped: %s", o->sources[i], res[i].err);
-        if (store_tu_with(d, res[i].ir, res[i].an, &row, res[i].mca ? mca_hook : NULL, res[i].mca,
-                          err, sizeof err) != 0)
+        if (store_tu_with(d, res[i].ir, res[i].an, &row, tu_hook, &res[i], err, sizeof err) != 0)
             warn("%s: loops not recorded: %s", o->sources[i], err);
     }
     free(args);
@@ -759,16 +1041,30 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
         int nnames = source_names(o->sources[i], names), safe = 1;
         for (int k = 0; k < nnames; k++)
             safe &= yaml_safe(names[k]);
-        char *src = safe && res[i].ir && stat(o->sources[i], &st) == 0
-                  ? ku_read_file(o->sources[i], &len) : NULL;
-        char *text = NULL;
-        instrument_skips skips = { 0 };
-        int nsites = src ? instrument_source_ex(res[i].ir, res[i].path, res[i].hash, src, len, db,
-                                                o->instrument, &text, &outlen, &skips) : 0;
-        if (skips.nests > 0)
-            warn("%s:%d: %d loop nests not instrumented: too many on one line", o->sources[i],
-                 skips.line, skips.nests);
-        if (nsites > 0) {
+        int named = safe && stat(o->sources[i], &st) == 0;
+        char *src = NULL, *text = NULL;
+        if (res[i].hit) {
+            /* direct mode: the text this build compiled before */
+            text = named ? res[i].itext : NULL;
+            outlen = res[i].ilen;
+        } else {
+            src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
+            instrument_skips skips = { 0 };
+            int sites = src ? instrument_source_ex(res[i].ir, res[i].path, res[i].hash, src, len,
+                                                   db, o->instrument, &text, &outlen, &skips) : 0;
+            if (skips.nests > 0)
+                warn_src(&res[i], "%s:%d: %d loop nests not instrumented: too many on one line",
+                         o->sources[i], skips.line, skips.nests);
+            res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
+            if (sites > 0) {
+                res[i].itext = text;     /* kept for the direct-mode entry */
+                res[i].ilen = outlen;
+            } else {
+                free(text);
+                text = NULL;
+            }
+        }
+        if (text) {
             int fd = ku_mkstemp(ins[i].temp, sizeof ins[i].temp, tmp, "keel-", ".c");
             struct timespec times[2] = { st.st_atim, st.st_mtim };
             if (fd < 0 || write(fd, text, outlen) != (ssize_t)outlen
@@ -783,7 +1079,6 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             if (fd >= 0)
                 close(fd);
         }
-        free(text);
         free(src);
     }
     if (!made)
@@ -967,6 +1262,7 @@ int main(int argc, char **argv)
 {
     options o;
     memset(&o, 0, sizeof o);
+    clock_gettime(CLOCK_REALTIME, &o.start);
     int pr = parse_args(argc, argv, &o);
     if (pr < 0)
         return 2;
@@ -1021,6 +1317,13 @@ int main(int argc, char **argv)
     user.cc = o.xcc;
 
     analysed *res = want ? calloc((size_t)o.nsources, sizeof *res) : NULL;
+    for (int i = 0; res && i < o.nsources; i++)
+        res[i].ihave = -1;
+    if (res)
+        direct_lookup(&o, res);
+    int misses = 0;
+    for (int i = 0; res && i < o.nsources; i++)
+        misses += !res[i].hit;
     int status;
     if (instrument && res) {
         analyse(&o, res);
@@ -1030,7 +1333,7 @@ int main(int argc, char **argv)
         status = -1;
         int made = ins ? make_copies(&o, res, ins, overlay, sizeof overlay) : 0;
         int started = made > 0 && start_instrumented(&o, overlay, &job) == 0;
-        if (o.mca)
+        if (o.mca && misses)
             mca_stage(&user, res);     /* while the instrumented compile runs */
         if (started)
             status = finish_instrumented(&job, first_error, sizeof first_error);
@@ -1055,23 +1358,30 @@ int main(int argc, char **argv)
             return 127;
         if (res)
             analyse(&o, res);
-        if (res && o.mca)
+        if (res && o.mca && misses)
             mca_stage(&user, res);
         status = pid ? wait_compiler(pid) : 0;
     }
+    /* A hit's warnings are those its build printed. */
+    for (int i = 0; res && i < o.nsources; i++)
+        if (res[i].hit && res[i].warns.s)
+            ku_buf_put(&mca_deferred, res[i].warns.s);
     mca_flush(status);
     /* A failed compile has told the user already; its stale rows stay. */
     o.ncc = user_ncc;
     o.cc[o.ncc] = NULL;
-    if (res && status == 0)
+    if (res && status == 0 && misses)
         record(&o, res);
     for (int i = 0; res && i < o.nsources; i++) {
         free(res[i].path);
         ir_tu_free(res[i].ir);
         store_analysis_free(res[i].an);
         mcr_result_free(res[i].mca);
+        ku_buf_free(&res[i].inputs);
+        ku_buf_free(&res[i].warns);
+        free(res[i].itext);
     }
-    if (res && o.mca)
+    if (res && o.mca && misses)
         mcr_config_free(&mca_cfg);
     free(res);
     free(o.cc);

@@ -2,11 +2,13 @@
  * mcarun.c -- keelcc's llvm-mca stage (mcarun.h): the processes.
  *
  * Per source: one `clang -S` per group of targets (the compile's own
- * target, and each cross CPU), all at once, into a private temporary
- * folder (never the user's -o, never the user's -MF); analysis/mca.c maps
- * the assembly to the loop IR; each (loop, target) block is hashed with
- * the target and llvm-mca's version, looked up in the cache, and the misses
- * run through llvm-mca, at most cfg->jobs at a time.
+ * target, and each cross CPU), every source's at once, into a private
+ * temporary folder (never the user's -o, never the user's -MF);
+ * analysis/mca.c maps the assembly to the loop IR; each (loop, target)
+ * block is hashed with the target and llvm-mca's version and looked up in
+ * the cache; the misses of all the command's sources run through one
+ * llvm-mca process per target (code regions), a block that fails there
+ * through a process of its own, at most cfg->jobs at a time.
  */
 #include "mcarun.h"
 
@@ -60,29 +62,35 @@ static void first_line(const char *path, char *out, size_t n)
 
 /* ---- llvm-mca's JSON, read by SQLite ---------------------------------------- */
 
-/* Is it JSON, with a summary view in its first code region?  Then the
- * summary's figures (SQL NULL for a missing member). */
+/* The queries read one code region: ?1 the JSON text holding it, ?2 the
+ * region's path in it ('$.CodeRegions[N]' in llvm-mca's whole output, '$'
+ * in a region's own text), ?3/?4 the text and path of
+ * TargetInfo.Resources.  A batch's output is split into its regions once
+ * (json_each), so that each region's queries parse that region only. */
+
+/* Is it JSON, with a summary view in the region?  Then the summary's
+ * figures (SQL NULL for a missing member). */
 static const char json_summary_sql[] =
     "SELECT json_valid(?1),"
     "       CASE WHEN json_valid(?1)"
-    "            THEN json_type(?1, '$.CodeRegions[' || ?2 || '].SummaryView') IS 'object' ELSE 0 END";
+    "            THEN json_type(?1, ?2 || '.SummaryView') IS 'object' ELSE 0 END";
 
 static const char json_figures_sql[] =
-    "SELECT json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.Iterations'),"
-    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.TotalCycles'),"
-    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.BlockRThroughput'),"
-    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.IPC'),"
-    "       json_extract(?1, '$.CodeRegions[' || ?2 || '].SummaryView.TotaluOps')";
+    "SELECT json_extract(?1, ?2 || '.SummaryView.Iterations'),"
+    "       json_extract(?1, ?2 || '.SummaryView.TotalCycles'),"
+    "       json_extract(?1, ?2 || '.SummaryView.BlockRThroughput'),"
+    "       json_extract(?1, ?2 || '.SummaryView.IPC'),"
+    "       json_extract(?1, ?2 || '.SummaryView.TotaluOps')";
 
 /* The busiest resource: ResourceUsage summed per ResourceIndex over the
  * block, named by TargetInfo.Resources; ties go to the lower index. */
 static const char json_pressure_sql[] =
     "WITH p AS (SELECT json_extract(value, '$.ResourceIndex') AS ri,"
     "                  json_extract(value, '$.ResourceUsage') AS u"
-    "           FROM json_each(?1, '$.CodeRegions[' || ?2 || '].ResourcePressureView.ResourcePressureInfo')"
+    "           FROM json_each(?1, ?2 || '.ResourcePressureView.ResourcePressureInfo')"
     "           WHERE typeof(json_extract(value, '$.ResourceUsage')) IN ('integer', 'real'))"
     " SELECT r.value, SUM(p.u) AS s"
-    " FROM p JOIN json_each(?1, '$.TargetInfo.Resources') AS r ON r.key = p.ri"
+    " FROM p JOIN json_each(?3, ?4) AS r ON r.key = p.ri"
     " WHERE r.type = 'text'"
     " GROUP BY p.ri HAVING s > 0 ORDER BY s DESC, p.ri LIMIT 1";
 
@@ -93,42 +101,46 @@ static double num_col(sqlite3_stmt *st, int k, double dflt)
     return t == SQLITE_INTEGER || t == SQLITE_FLOAT ? sqlite3_column_double(st, k) : dflt;
 }
 
-/* Run sql with ?1 = json, ?2 = region on db; SQLITE_ROW or SQLITE_DONE with
- * *st (finalized first when set), else -1 with a message. */
-static int json_query(sqlite3 *db, const char *sql, const char *json, int region,
-                      sqlite3_stmt **st, char *err, size_t errlen)
+typedef struct {
+    const char *json, *path;      /* ?1, ?2 */
+    const char *res, *res_path;   /* ?3, ?4 */
+} json_region;
+
+/* Run sql over region r on db; SQLITE_ROW or SQLITE_DONE with *st
+ * (finalized first when set), else -1 with a message. */
+static int json_query(sqlite3 *db, const char *sql, const json_region *r, sqlite3_stmt **st,
+                      char *err, size_t errlen)
 {
     sqlite3_finalize(*st);
     *st = NULL;
     int step = -1;
     if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK
-        && sqlite3_bind_text(*st, 1, json, -1, SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_bind_int(*st, 2, region) == SQLITE_OK)
+        && sqlite3_bind_text(*st, 1, r->json, -1, SQLITE_STATIC) == SQLITE_OK
+        && sqlite3_bind_text(*st, 2, r->path, -1, SQLITE_STATIC) == SQLITE_OK
+        && (sqlite3_bind_parameter_count(*st) < 3
+            || (sqlite3_bind_text(*st, 3, r->res, -1, SQLITE_STATIC) == SQLITE_OK
+                && sqlite3_bind_text(*st, 4, r->res_path, -1, SQLITE_STATIC) == SQLITE_OK)))
         step = sqlite3_step(*st);
     if (step == SQLITE_ROW || step == SQLITE_DONE)
         return step;
     return ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
 }
 
-int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen)
+/* The figures of region r. */
+static int parse_region(sqlite3 *db, const json_region *r, mca_figures *out, char *err,
+                        size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     int rc = -1, step;
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL)
-        != SQLITE_OK) {
-        ku_fail(err, errlen, "json: cannot open an in-memory database");
-        goto done;
-    }
-    if (json_query(db, json_summary_sql, json, region, &st, err, errlen) != SQLITE_ROW)
+    if (json_query(db, json_summary_sql, r, &st, err, errlen) != SQLITE_ROW)
         goto done;
     if (sqlite3_column_int(st, 0) != 1) {
         ku_fail(err, errlen, "llvm-mca output is not valid JSON");
         goto done;
     }
     if (sqlite3_column_int(st, 1) != 1
-        || json_query(db, json_figures_sql, json, region, &st, err, errlen) != SQLITE_ROW
+        || json_query(db, json_figures_sql, r, &st, err, errlen) != SQLITE_ROW
         || num_col(st, 0, 0) <= 0 || num_col(st, 1, -1) < 0) {
         ku_fail(err, errlen, "llvm-mca output has no summary view");
         goto done;
@@ -138,7 +150,7 @@ int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, si
     out->block_rthroughput = num_col(st, 2, 0);
     out->ipc = num_col(st, 3, 0);
     out->uops_per_iter = num_col(st, 4, 0) / iters;
-    if ((step = json_query(db, json_pressure_sql, json, region, &st, err, errlen)) < 0)
+    if ((step = json_query(db, json_pressure_sql, r, &st, err, errlen)) < 0)
         goto done;
     if (step == SQLITE_ROW) {
         snprintf(out->resource, sizeof out->resource, "%s",
@@ -148,6 +160,85 @@ int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, si
     rc = 0;
 done:
     sqlite3_finalize(st);
+    return rc;
+}
+
+static sqlite3 *memory_db(char *err, size_t errlen)
+{
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL)
+        != SQLITE_OK) {
+        sqlite3_close(db);
+        ku_fail(err, errlen, "json: cannot open an in-memory database");
+        return NULL;
+    }
+    return db;
+}
+
+int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3 *db = memory_db(err, errlen);
+    if (!db)
+        return -1;
+    char path[64];
+    snprintf(path, sizeof path, "$.CodeRegions[%d]", region);
+    json_region r = { json, path, json, "$.TargetInfo.Resources" };
+    int rc = parse_region(db, &r, out, err, errlen);
+    sqlite3_close(db);
+    return rc;
+}
+
+int mcr_parse_json_all(const char *json, int nregions, mca_figures *out, char *err,
+                       size_t errlen)
+{
+    sqlite3 *db = memory_db(err, errlen);
+    if (!db)
+        return -1;
+    sqlite3_stmt *st = NULL;
+    char **text = calloc((size_t)nregions + 1, sizeof *text);
+    char *res = NULL;
+    int rc = -1, n = 0;
+    if (!text) {
+        ku_fail(err, errlen, "out of memory");
+        goto done;
+    }
+    if (sqlite3_prepare_v2(db, "SELECT json_valid(?1), json_extract(?1, '$.TargetInfo.Resources')",
+                           -1, &st, NULL) != SQLITE_OK
+        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
+        || sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != 1) {
+        ku_fail(err, errlen, "llvm-mca output is not valid JSON");
+        goto done;
+    }
+    if (sqlite3_column_type(st, 1) == SQLITE_TEXT
+        && !(res = strdup((const char *)sqlite3_column_text(st, 1))))
+        goto done;
+    sqlite3_finalize(st);
+    st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT value FROM json_each(?1, '$.CodeRegions')"
+                               " ORDER BY key", -1, &st, NULL) != SQLITE_OK
+        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK) {
+        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    while (n < nregions && sqlite3_step(st) == SQLITE_ROW)
+        if (!(text[n++] = strdup((const char *)sqlite3_column_text(st, 0))))
+            goto done;
+    if (n < nregions) {
+        ku_fail(err, errlen, "llvm-mca output has %d code regions, not %d", n, nregions);
+        goto done;
+    }
+    rc = 0;
+    for (int k = 0; k < nregions && rc == 0; k++) {
+        json_region r = { text[k], "$", res, "$" };
+        rc = parse_region(db, &r, &out[k], err, errlen);
+    }
+done:
+    sqlite3_finalize(st);
+    for (int k = 0; text && k < n; k++)
+        free(text[k]);
+    free(text);
+    free(res);
     sqlite3_close(db);
     return rc;
 }
@@ -530,6 +621,8 @@ static void mca_argv(const mcr_config *cfg, const mcr_target *t, char *in, char 
     snprintf(mcpu, mcpu_n, "-mcpu=%s", t->cpu);
     argv[n++] = cfg->mca;
     argv[n++] = "--json";
+    /* a view keel does not read: it does not change the simulation */
+    argv[n++] = "--instruction-info=false";
     argv[n++] = mcpu;
     if (t->triple) {
         snprintf(mtriple, mtriple_n, "-mtriple=%s", t->triple);
@@ -576,9 +669,11 @@ static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char 
             miss += !jobs[k].have && jobs[k].target == t;
         if (miss < 2)
             continue;           /* one block: the plain path */
-        int nchunks = miss < cfg->jobs ? miss : cfg->jobs;
-        if (nchunks > miss / 2)
-            nchunks = miss / 2 > 0 ? miss / 2 : 1;   /* at least two blocks a process */
+        /* One process per target: llvm-mca's start-up (about 0.08 s of
+         * CPU) costs more than simulating a source's blocks (a few ms
+         * each); the assembly compiles and the real compile keep the
+         * other cores busy meanwhile. */
+        int nchunks = 1;
         int first = nb;
         for (int c = 0; c < nchunks; c++) {
             batch *x = ku_push(&b, &nb, sizeof *x);
@@ -626,13 +721,12 @@ static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char 
         char *e = json ? ku_read_file(x->err, NULL) : NULL;
         /* a CPU llvm-mca does not know: the plain path says so per block */
         int ok = json && !(e && strstr(e, "is not a recognized processor"));
-        mca_figures f[1];
+        mca_figures *figs = ok ? calloc((size_t)x->njobs, sizeof *figs) : NULL;
         char msg[200];
-        for (int q = 0; ok && q < x->njobs; q++)
-            ok = mcr_parse_json(json, q, f, msg, sizeof msg) == 0;
+        ok = figs && mcr_parse_json_all(json, x->njobs, figs, msg, sizeof msg) == 0;
         for (int q = 0; ok && q < x->njobs; q++) {
             job *j = &jobs[x->jobs[q]];
-            mcr_parse_json(json, q, f, msg, sizeof msg);
+            const mca_figures *f = &figs[q];
             memset(&j->figs, 0, sizeof j->figs);
             j->figs.ok = 1;
             j->figs.cycles_per_iter = f->cycles_per_iter;
@@ -643,6 +737,7 @@ static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char 
             j->figs.top_resource_cycles = f->resource_cycles;
             j->have = 1;
         }
+        free(figs);
         free(json);
         free(e);
         unlink(x->in);
@@ -707,8 +802,24 @@ static void run_jobs(const mcr_config *cfg, job *jobs, int njobs, const char *di
     }
 }
 
-mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *const *cc,
-                       const char *source, db *cache, mcr_warn_fn warn, void *wctx)
+/* One source's share of a stage run (mcr_run_tus): its result, its
+ * temporary folder, its assembly compiles (groups) and, per (target,
+ * loop), the index of its job in the run's shared job array. */
+typedef struct {
+    const ir_tu *tu;
+    const char *source;
+    void *wctx;
+    mcr_result *r;
+    int failed;         /* every row has its reason already */
+    char dir[KU_TMP_PATH];
+    group *g;
+    int *gof, ng;
+    int *jof;
+} tu_run;
+
+/* Allocate the result, every row a reason-less failure; NULL when out of
+ * memory. */
+static mcr_result *new_result(const mcr_config *cfg, const ir_tu *tu)
 {
     mcr_result *r = calloc(1, sizeof *r);
     if (!r)
@@ -731,95 +842,120 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
             row->ok = 0;
             row->reason = NULL;
         }
+    return r;
+}
+
+static void fail_all(const mcr_config *cfg, tu_run *u, const char *why)
+{
+    for (int t = 0; t < cfg->ntargets; t++)
+        for (int l = 0; l < u->tu->nloops; l++)
+            set_reason(u->r, t, l, why);
+    u->failed = 1;
+}
+
+/* Phase 1: start the source's assembly compiles (all sources' at once). */
+static void tu_start(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
+                     mcr_warn_fn warn)
+{
     char msg[1024];
-    if (cfg->error || tu->nloops == 0) {
-        for (int t = 0; t < cfg->ntargets; t++)
-            for (int l = 0; l < tu->nloops; l++)
-                set_reason(r, t, l, cfg->error);
-        return r;
+    if (cfg->error || u->tu->nloops == 0) {
+        fail_all(cfg, u, cfg->error);
+        return;
     }
-
-    char dir[KU_TMP_PATH];
-    if (ku_mkdtemp(dir, sizeof dir, "keelmca-") != 0) {
-        snprintf(msg, sizeof msg, "%s: mca: cannot create a temporary folder: %s", source, strerror(errno));
-        warn(wctx, msg);
-        for (int t = 0; t < cfg->ntargets; t++)
-            for (int l = 0; l < tu->nloops; l++)
-                set_reason(r, t, l, "no temporary folder for the assembly");
-        return r;
+    if (ku_mkdtemp(u->dir, sizeof u->dir, "keelmca-") != 0) {
+        snprintf(msg, sizeof msg, "%s: mca: cannot create a temporary folder: %s", u->source,
+                 strerror(errno));
+        warn(u->wctx, msg);
+        fail_all(cfg, u, "no temporary folder for the assembly");
+        return;
     }
-
     /* Groups: the own target (all CPUs without a triple), each cross CPU. */
-    group *g = calloc((size_t)cfg->ntargets + 1, sizeof *g);
-    int *gof = calloc((size_t)cfg->ntargets + 1, sizeof *gof);
-    int ng = 0;
-    for (int t = 0; t < cfg->ntargets && g && gof; t++) {
-        gof[t] = -1;
+    u->g = calloc((size_t)cfg->ntargets + 1, sizeof *u->g);
+    u->gof = calloc((size_t)cfg->ntargets + 1, sizeof *u->gof);
+    for (int t = 0; t < cfg->ntargets && u->g && u->gof; t++) {
+        u->gof[t] = -1;
         if (cfg->t[t].skip)
             continue;
         if (!cfg->t[t].triple) {
-            for (int k = 0; k < ng; k++)
-                if (!g[k].triple)
-                    gof[t] = k;
-            if (gof[t] >= 0)
+            for (int k = 0; k < u->ng; k++)
+                if (!u->g[k].triple)
+                    u->gof[t] = k;
+            if (u->gof[t] >= 0)
                 continue;
         }
-        group *G = &g[ng];
+        group *G = &u->g[u->ng];
         G->target = t;
         G->triple = cfg->t[t].triple;
-        snprintf(G->asm_path, sizeof G->asm_path, "%s/g%d.s", dir, ng);
-        snprintf(G->yaml_path, sizeof G->yaml_path, "%s/g%d.yaml", dir, ng);
-        snprintf(G->err_path, sizeof G->err_path, "%s/g%d.err", dir, ng);
-        gof[t] = ng++;
+        snprintf(G->asm_path, sizeof G->asm_path, "%s/g%d.s", u->dir, u->ng);
+        snprintf(G->yaml_path, sizeof G->yaml_path, "%s/g%d.yaml", u->dir, u->ng);
+        snprintf(G->err_path, sizeof G->err_path, "%s/g%d.err", u->dir, u->ng);
+        u->gof[t] = u->ng++;
     }
-    for (int k = 0; k < ng; k++) {
+    if (!u->g || !u->gof) {
+        fail_all(cfg, u, "out of memory");
+        return;
+    }
+    for (int k = 0; k < u->ng; k++) {
         char *owned[4] = { NULL, NULL, NULL, NULL };
-        char **argv = build_cc(ncc, cc, source, &g[k], &cfg->t[g[k].target], owned);
-        g[k].pid = argv ? spawn(argv, NULL, g[k].err_path) : -1;
+        char **argv = build_cc(ncc, cc, u->source, &u->g[k], &cfg->t[u->g[k].target], owned);
+        u->g[k].pid = argv ? spawn(argv, NULL, u->g[k].err_path) : -1;
         for (int o = 0; o < 4; o++)
             free(owned[o]);
         free(argv);
     }
-    for (int k = 0; k < ng; k++) {
-        g[k].status = g[k].pid < 0 ? -1 : ku_wait(g[k].pid);
-        if (g[k].status == 0) {
-            g[k].asm_text = ku_read_file(g[k].asm_path, NULL);
-            g[k].yaml = ku_read_file(g[k].yaml_path, NULL);
+}
+
+/* Phase 2: wait for the assembly, map it to the loops and add one job per
+ * distinct (block, target) of the whole run to jobs[*njobs...]. */
+static void tu_plan(const mcr_config *cfg, tu_run *u, job *jobs, int *njobs, db *cache,
+                    mcr_warn_fn warn)
+{
+    char msg[1024];
+    if (u->failed)
+        return;
+    const ir_tu *tu = u->tu;
+    mcr_result *r = u->r;
+    for (int k = 0; k < u->ng; k++) {
+        group *G = &u->g[k];
+        G->status = G->pid < 0 ? -1 : ku_wait(G->pid);
+        if (G->status == 0) {
+            G->asm_text = ku_read_file(G->asm_path, NULL);
+            G->yaml = ku_read_file(G->yaml_path, NULL);
         }
-        if (!g[k].asm_text) {
+        if (!G->asm_text) {
             char line[512];
-            first_line(g[k].err_path, line, sizeof line);
+            first_line(G->err_path, line, sizeof line);
             snprintf(msg, sizeof msg, "assembly compile%s%s failed: %s",
-                     g[k].triple ? " for " : "", g[k].triple ? g[k].triple : "",
+                     G->triple ? " for " : "", G->triple ? G->triple : "",
                      line[0] ? line : "no output");
-            g[k].error = strdup(msg);
-            snprintf(msg, sizeof msg, "%s: mca: %s", source, g[k].error);
-            warn(wctx, msg);
-        } else if (mca_plan_build(tu, g[k].asm_text, g[k].yaml, cfg->t[g[k].target].vscale,
-                                  &g[k].plan, msg, sizeof msg) != 0) {
-            g[k].error = strdup(msg);
+            G->error = strdup(msg);
+            snprintf(msg, sizeof msg, "%s: mca: %s", u->source, G->error);
+            warn(u->wctx, msg);
+        } else if (mca_plan_build(tu, G->asm_text, G->yaml, cfg->t[G->target].vscale,
+                                  &G->plan, msg, sizeof msg) != 0) {
+            G->error = strdup(msg);
         }
         /* Assembly loops that map to no source loop (inlined callees,
          * loops the optimiser made) are normal and cost the user nothing:
          * no warning (the unmapped count stays in the plan). */
-        unlink(g[k].asm_path);
-        unlink(g[k].yaml_path);
-        unlink(g[k].err_path);
+        unlink(G->asm_path);
+        unlink(G->yaml_path);
+        unlink(G->err_path);
     }
-
-    /* Jobs: one per distinct (block, target). */
-    job *jobs = calloc((size_t)(cfg->ntargets * tu->nloops) + 1, sizeof *jobs);
-    int *jof = calloc((size_t)(cfg->ntargets * tu->nloops) + 1, sizeof *jof);
-    int njobs = 0, hits = 0;
-    for (int t = 0; t < cfg->ntargets && jobs && jof; t++) {
+    u->jof = calloc((size_t)(cfg->ntargets * tu->nloops) + 1, sizeof *u->jof);
+    if (!u->jof) {
+        fail_all(cfg, u, "out of memory");
+        return;
+    }
+    for (int t = 0; t < cfg->ntargets; t++) {
         for (int l = 0; l < tu->nloops; l++) {
             int idx = t * tu->nloops + l;
-            jof[idx] = -1;
+            u->jof[idx] = -1;
             if (cfg->t[t].skip) {
                 set_reason(r, t, l, cfg->t[t].skip);
                 continue;
             }
-            group *G = &g[gof[t]];
+            group *G = &u->g[u->gof[t]];
             if (G->error) {
                 set_reason(r, t, l, G->error);
                 continue;
@@ -842,33 +978,38 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
             }
             char key[33];
             block_key(P->body, &cfg->t[t], cfg->version, key);
-            for (int k = 0; k < njobs; k++)
+            for (int k = 0; k < *njobs && u->jof[idx] < 0; k++)
                 if (strcmp(jobs[k].key, key) == 0)
-                    jof[idx] = k;
-            if (jof[idx] >= 0)
+                    u->jof[idx] = k;
+            if (u->jof[idx] >= 0)
                 continue;
-            job *j = &jobs[njobs];
+            job *j = &jobs[*njobs];
             memcpy(j->key, key, sizeof key);
             j->target = t;
             j->body = P->body;
-            if (cache && db_mca_cache_get(cache, key, &j->figs, msg, sizeof msg) == 1) {
+            if (cache && db_mca_cache_get(cache, key, &j->figs, msg, sizeof msg) == 1)
                 j->have = 1;
-                hits++;
-            }
-            jof[idx] = njobs++;
+            u->jof[idx] = (*njobs)++;
         }
     }
-    run_jobs(cfg, jobs, njobs, dir, r);
-    rmdir(dir);
+}
 
+/* Phase 3: the source's figures from the run's jobs. */
+static void tu_finish(const mcr_config *cfg, tu_run *u, job *jobs, int njobs, mcr_warn_fn warn)
+{
+    char msg[1024];
+    const ir_tu *tu = u->tu;
+    mcr_result *r = u->r;
+    if (u->failed || !u->jof)
+        return;
     /* Figures per (loop, target), cycles per source iteration, whole iterations. */
     int nfail = 0;
     char first_fail[256] = "";
     double *c = malloc(sizeof *c * ((size_t)tu->nloops + 1));
-    for (int t = 0; t < cfg->ntargets && c && jobs && jof; t++) {
+    for (int t = 0; t < cfg->ntargets && c; t++) {
         for (int l = 0; l < tu->nloops; l++) {
             c[l] = NAN;
-            int k = jof[t * tu->nloops + l];
+            int k = u->jof[t * tu->nloops + l];
             if (k < 0)
                 continue;
             db_mca_row *row = &r->r[t * tu->nloops + l].row;
@@ -886,11 +1027,11 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
             row->cycles_per_src_iter = row->figs.cycles_per_iter / per;
             c[l] = row->cycles_per_src_iter;
         }
-        if (cfg->t[t].skip || g[gof[t]].error)
+        if (cfg->t[t].skip || u->g[u->gof[t]].error)
             continue;
         for (int l = 0; l < tu->nloops; l++) {
             db_mca_row *row = &r->r[t * tu->nloops + l].row;
-            kx_expr *w = mca_whole_iter_mcycles(tu, g[gof[t]].plan, c, l);
+            kx_expr *w = mca_whole_iter_mcycles(tu, u->g[u->gof[t]].plan, c, l);
             char *text = w ? kx_print(w) : NULL;
             row->whole_iter_millicycles = keep(r, text);
             if (t == cfg->host_target) {
@@ -906,13 +1047,17 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
     }
     free(c);
     if (nfail) {
-        snprintf(msg, sizeof msg, "%s: mca: %d loop block%s without figures: %s", source, nfail,
-                 nfail == 1 ? "" : "s", first_fail);
-        warn(wctx, msg);
+        snprintf(msg, sizeof msg, "%s: mca: %d loop block%s without figures: %s", u->source,
+                 nfail, nfail == 1 ? "" : "s", first_fail);
+        warn(u->wctx, msg);
     }
-    /* Cache entries to write back: every block with figures or a failure of llvm-mca. */
-    for (int k = 0; jobs && k < njobs; k++) {
-        if (!jobs[k].have)
+    /* Cache entries to write back: every block of this source with figures
+     * or a failure of llvm-mca (once each). */
+    for (int k = 0; k < njobs; k++) {
+        int used = 0;
+        for (int x = 0; x < cfg->ntargets * tu->nloops && !used; x++)
+            used = u->jof[x] == k;
+        if (!used || !jobs[k].have)
             continue;
         int n1 = r->ncache, n2 = r->ncache, n3 = r->ncache;
         char **nk = ku_push(&r->cache_key, &n1, sizeof *nk);
@@ -925,17 +1070,81 @@ mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *co
         *nf = jobs[k].figs;
         r->ncache++;
     }
-    (void)hits;
-    free(jobs);
-    free(jof);
-    for (int k = 0; g && k < ng; k++) {
-        free(g[k].asm_text);
-        free(g[k].yaml);
-        free(g[k].error);
-        mca_plan_free(g[k].plan);
+}
+
+static void tu_free(tu_run *u)
+{
+    for (int k = 0; u->g && k < u->ng; k++) {
+        free(u->g[k].asm_text);
+        free(u->g[k].yaml);
+        free(u->g[k].error);
+        mca_plan_free(u->g[k].plan);
     }
-    free(g);
-    free(gof);
+    free(u->g);
+    free(u->gof);
+    free(u->jof);
+    if (u->dir[0])
+        rmdir(u->dir);
+}
+
+/* The stage over several sources at once: every assembly compile starts
+ * together, and the llvm-mca blocks of all sources go to one process per
+ * target (run_jobs), so a command with several sources pays llvm-mca's
+ * start-up once per target, not once per source and target. */
+void mcr_run_tus(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc, char *const *cc,
+                 const char *const *sources, db *cache, mcr_warn_fn warn, void *const *wctx,
+                 mcr_result **out)
+{
+    tu_run *u = calloc((size_t)n + 1, sizeof *u);
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        out[i] = NULL;
+        if (!u || !tus[i])
+            continue;
+        u[i].tu = tus[i];
+        u[i].source = sources[i];
+        u[i].wctx = wctx[i];
+        u[i].r = new_result(cfg, tus[i]);
+        if (!u[i].r) {
+            u[i].tu = NULL;
+            continue;
+        }
+        total += cfg->ntargets * tus[i]->nloops;
+        tu_start(cfg, &u[i], ncc, cc, warn);
+    }
+    job *jobs = u ? calloc((size_t)total + 1, sizeof *jobs) : NULL;
+    int njobs = 0;
+    for (int i = 0; i < n; i++) {
+        if (!u || !u[i].tu)
+            continue;
+        if (!jobs)
+            fail_all(cfg, &u[i], "out of memory");
+        tu_plan(cfg, &u[i], jobs, &njobs, cache, warn);
+    }
+    char dir[KU_TMP_PATH];
+    mcr_result dummy;
+    memset(&dummy, 0, sizeof dummy);
+    if (njobs > 0 && ku_mkdtemp(dir, sizeof dir, "keelmca-") == 0) {
+        run_jobs(cfg, jobs, njobs, dir, &dummy);
+        rmdir(dir);
+    }
+    for (int i = 0; u && i < n; i++) {
+        if (!u[i].tu)
+            continue;
+        tu_finish(cfg, &u[i], jobs, njobs, warn);
+        u[i].r->mca_runs = dummy.mca_runs;
+        out[i] = u[i].r;
+        tu_free(&u[i]);
+    }
+    free(jobs);
+    free(u);
+}
+
+mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *const *cc,
+                       const char *source, db *cache, mcr_warn_fn warn, void *wctx)
+{
+    mcr_result *r = NULL;
+    mcr_run_tus(cfg, 1, &tu, ncc, cc, &source, cache, warn, &wctx, &r);
     return r;
 }
 

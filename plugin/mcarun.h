@@ -52,6 +52,11 @@ typedef void (*mcr_warn_fn)(void *ctx, const char *line);
  * through SQLite's JSON functions (json_extract, json_each) on an in-memory
  * database.  0, or -1 with a message when the text is not such output. */
 int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen);
+/* The same for regions 0..nregions-1 at once, into out[0..nregions-1]
+ * (the output is split into its regions once, so each is parsed once):
+ * 0, or -1 with the first failure's message. */
+int mcr_parse_json_all(const char *json, int nregions, mca_figures *out, char *err,
+                       size_t errlen);
 
 void mcr_config_init(mcr_config *cfg, const char *list, const char *mca);
 void mcr_config_free(mcr_config *cfg);
@@ -80,6 +85,12 @@ typedef struct {
  * memory). */
 mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *const *cc,
                        const char *source, db *cache, mcr_warn_fn warn, void *wctx);
+/* The same for n sources at once (tus[i] NULL: skipped, out[i] NULL):
+ * their assembly compiles run together and their llvm-mca blocks share one
+ * process per target.  out[i] NULL also when out of memory. */
+void mcr_run_tus(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc, char *const *cc,
+                 const char *const *sources, db *cache, mcr_warn_fn warn, void *const *wctx,
+                 mcr_result **out);
 void mcr_result_free(mcr_result *r);
 
 /* Write r's rows for the TU being written (tu_id, loop ids by IR index):

@@ -2870,14 +2870,25 @@ static int first_error(CXTranslationUnit tu, char *err, size_t errlen)
     return 0;
 }
 
+/* walker.h: keelcc's direct mode hears of every file the parse read. */
+void (*walk_file_read)(void *ctx, const char *name);
+void *walk_file_read_ctx;
+
 /* ir_tu.headers_hash: every non-system header's contents, in inclusion
- * order (depth 0 is the main file: keelcc hashes it on its own). */
+ * order (depth 0 is the main file: keelcc hashes it on its own); and each
+ * file (the main one too) to walk_file_read. */
 static void hash_inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData data)
 {
     void **ctx = data;
     CXTranslationUnit tu = ctx[0];
     unsigned long long *h = ctx[1];
     (void)stack;
+    if (walk_file_read) {
+        CXString name = clang_getFileName(f);
+        if (clang_getCString(name))
+            walk_file_read(walk_file_read_ctx, clang_getCString(name));
+        clang_disposeString(name);
+    }
     if (n == 0 || clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, f, 0)))
         return;
     size_t len = 0;

@@ -23,4 +23,10 @@
 int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
               char *err, size_t errlen);
 
+/* When set, walk_file calls it with the name of every file its successful
+ * parse read (the main file and each header, as clang names them): keelcc's
+ * direct mode hashes them (plugin/cache.h). */
+extern void (*walk_file_read)(void *ctx, const char *name);
+extern void *walk_file_read_ctx;
+
 #endif

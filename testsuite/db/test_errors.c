@@ -176,6 +176,7 @@ int main(void)
            " ALTER TABLE loops DROP COLUMN gpu_collapse; ALTER TABLE loops DROP COLUMN gpu_teams;"
            " ALTER TABLE loops DROP COLUMN gpu_threads; ALTER TABLE loops DROP COLUMN region_line;"
            " DROP TABLE launches; DROP TABLE launch_loops; DROP TABLE access_loop_strides;"
+           " DROP TABLE direct_cache;"
            " ALTER TABLE statements DROP COLUMN est_cycles;"
            " ALTER TABLE statements DROP COLUMN est_gpu_insts; ALTER TABLE statements DROP COLUMN flops;"
            " PRAGMA user_version = 1;");

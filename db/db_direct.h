@@ -1,0 +1,38 @@
+/*
+ * db_direct.h -- keelcc's direct-mode entries (table direct_cache,
+ * db/SCHEMA.md "Direct mode"): one per stored build, saying which command
+ * produced the build's rows, which files its parse read (with their
+ * hashes), the instrumented text that command compiled and the warnings
+ * keel printed.  A later keelcc run of the same command over unchanged
+ * files finds the entry and skips the parse, the analyses and llvm-mca
+ * (plugin/keelcc.c).  Errors as in db.h.
+ */
+#ifndef KEEL_DB_DIRECT_H
+#define KEEL_DB_DIRECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+typedef struct {
+    char *inputs;       /* "HASH SIZE PATH\n" per file (plugin/keelcc.c) */
+    char *text;         /* instrumented text, NULL: compiled as it is */
+    size_t text_len;
+    char *warnings;     /* one warning per line, "" for none */
+} db_direct_entry;
+
+/* Call fn(ctx, entry) for every entry stored under `key` (most recent
+ * first) until it returns nonzero; the entry's strings are valid during
+ * the call.  Returns that value, 0 when none did (or the table is missing:
+ * an older database), -1 with a message. */
+typedef int (*db_direct_fn)(void *ctx, const db_direct_entry *e);
+int db_direct_each(db *d, const char *key, db_direct_fn fn, void *ctx, char *err,
+                   size_t errlen);
+
+/* Store the entry of the translation unit being written (inside its
+ * transaction, db_begin_tu .. db_commit_tu). */
+int db_direct_put(db *d, int64_t tu_id, const char *key, const db_direct_entry *e, char *err,
+                  size_t errlen);
+
+#endif
