@@ -23,7 +23,6 @@
 #include "util.h"
 
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,14 +150,8 @@ struct store_analysis {
 
 /* Record a note: one warning for keelcc, and part of the translation
  * unit's message in the database.  -1 when it cannot be recorded. */
-static int add_note(store_analysis *a, const char *fmt, ...) KU_PRINTF(2, 3);
-static int add_note(store_analysis *a, const char *fmt, ...)
+static int add_note(store_analysis *a, const char *text)
 {
-    char text[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
     char *t = strdup(text);
     if (!t || ku_push_ptr(&a->notes, &a->nnotes, t) != 0) {
         free(t);
@@ -235,10 +228,11 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
                  ? (snprintf(err, errlen, "out of memory"), -1) : 0;
     /* IPDA failing leaves every loop `unknown` with the reason (one note);
      * the other analyses go on. */
-    char perr[256];
+    char perr[256], note[320];
     if (rc == 0 && par_analyze(tu, &a->par, perr, sizeof perr) != 0) {
         a->par = par_unknown(tu, perr);
-        if (!a->par || add_note(a, "IPDA failed (%s): every loop stored as unknown", perr) != 0)
+        snprintf(note, sizeof note, "IPDA failed (%s): every loop stored as unknown", perr);
+        if (!a->par || add_note(a, note) != 0)
             rc = (snprintf(err, errlen, "out of memory"), -1);
     }
     if (rc == 0)
@@ -250,9 +244,12 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
         if (tu->loops[l].parent < 0) {
             /* a nest that cannot be classified keeps no class (one note) */
             int c = species_classify(tu, l, &a->cls[l]);
-            if (c < 0 && add_note(a, "line %d: the nest's algorithm class was not computed"
-                                  " (out of memory)", tu->loops[l].line) != 0)
-                rc = (snprintf(err, errlen, "out of memory"), -1);
+            if (c < 0) {
+                snprintf(note, sizeof note, "line %d: the nest's algorithm class was not"
+                         " computed (out of memory)", tu->loops[l].line);
+                if (add_note(a, note) != 0)
+                    rc = (snprintf(err, errlen, "out of memory"), -1);
+            }
             a->has_cls[l] = c == 0;
         }
         for (int total = 0; total <= 1 && rc == 0; total++)
