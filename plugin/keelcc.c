@@ -853,6 +853,8 @@ static void analyse(const options *o, analysed *res)
         if (store_analyse(res[i].ir, &res[i].an, e2, sizeof e2) != 0)
             warn_src(&res[i], "%s: analysis failed, loops recorded without its results: %s",
                      o->sources[i], e2);
+        for (int k = 0; k < store_analysis_nnotes(res[i].an); k++)
+            warn_src(&res[i], "%s: %s", o->sources[i], store_analysis_note(res[i].an, k));
         build_hashes(o, o->sources[i], res[i].ir, res[i].variant, res[i].hash);
     }
 }
@@ -1047,8 +1049,12 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             outlen = res[i].ilen;
         } else {
             src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
-            int sites = src ? instrument_source(res[i].ir, res[i].path, res[i].hash, src, len, db,
-                                                o->instrument, &text, &outlen) : 0;
+            instrument_skips skips = { 0 };
+            int sites = src ? instrument_source_ex(res[i].ir, res[i].path, res[i].hash, src, len,
+                                                   db, o->instrument, &text, &outlen, &skips) : 0;
+            if (skips.nests > 0)
+                warn_src(&res[i], "%s:%d: %d loop nests not instrumented: too many on one line",
+                         o->sources[i], skips.line, skips.nests);
             res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
             if (sites > 0) {
                 res[i].itext = text;     /* kept for the direct-mode entry */
