@@ -638,20 +638,8 @@ static void **walker_read_ctx;
 
 static void walker_path(char *out, size_t n)
 {
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    snprintf(out, n, "%s", KEEL_WALKER);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            char p[PATH_MAX + 64];
-            *slash = '\0';
-            snprintf(p, sizeof p, "%s/../lib/keelcc-walker.so", exe);
-            if (access(p, R_OK) == 0)
-                snprintf(out, n, "%s", p);
-        }
-    }
+    if (ku_beside_self("../lib/keelcc-walker.so", R_OK, out, n) != 0)
+        snprintf(out, n, "%s", KEEL_WALKER);
 }
 
 /* 0, or -1 with a message (each source's analysis then fails with it). */
