@@ -322,7 +322,7 @@ int counts_loop_compute_memo(const ir_tu *tu, int l, int total, counts_loop *out
     int *kids = NULL;
     int nk = ir_children(tu, l, &kids);
     for (int k = 0; k < nk; k++) {
-        counts_loop child;
+        counts_loop child = { 0 };   /* a failed compute may leave it unwritten */
         if (counts_loop_compute_memo(tu, kids[k], 1, &child, memo) || merge(&it, &child)) {
             counts_loop_free(&child);
             counts_loop_free(&it);

@@ -355,20 +355,8 @@ done:
 
 static void keelcc_path(char *out, size_t n)
 {
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    keel_fmtn(out, n, "keelcc");
-    if (len > 0) {
-        exe[len] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            char p[PATH_MAX + 16];
-            keel_fmtn(p, sizeof p, "%s/keelcc", exe);
-            if (access(p, X_OK) == 0)
-                keel_fmtn(out, n, "%s", p);
-        }
-    }
+    if (ku_beside_self("keelcc", X_OK, out, n) != 0)
+        keel_fmtn(out, n, "keelcc");
 }
 
 /* Start keelcc on entry e in its directory, stdin from /dev/null, stdout

@@ -1,5 +1,6 @@
 /*
- * instrument.c -- insert libkeelrt decision calls into a C source.
+ * instrument.c -- insert libkeelrt decision calls into a C source (text built
+ * with util's ku_buf, insertions in a ku_push array).
  *
  * The text gets a prelude above its first line (after a UTF-8 BOM, which
  * must stay first):
@@ -55,68 +56,22 @@
 
 #include "expr.h"
 #include "parallel.h"
-
-/* ---- a growable string --------------------------------------------------- */
-
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int oom;
-} buf;
-
-static void put(buf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    if (n)
-        memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void puts_(buf *b, const char *s)
-{
-    put(b, s, strlen(s));
-}
-
-static void putf(buf *b, const char *fmt, long v)
-{
-    char tmp[64];
-    int n = snprintf(tmp, sizeof tmp, fmt, v);
-    put(b, tmp, (size_t)n);
-}
+#include "util.h"
 
 /* A C string literal of s, every byte outside printable ASCII in octal. */
-static void put_literal(buf *b, const char *s)
+static void put_literal(ku_buf *b, const char *s)
 {
-    puts_(b, "\"");
+    ku_buf_putc(b, '"');
     for (; *s; s++) {
-        char esc[8];
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\' || c == '?') {
-            esc[0] = '\\';
-            esc[1] = (char)c;
-            put(b, esc, 2);
-        } else if (c < 0x20 || c >= 0x7f) {
-            snprintf(esc, sizeof esc, "\\%03o", c);
-            put(b, esc, 4);
-        } else {
-            put(b, (const char *)s, 1);
-        }
+        if (c == '"' || c == '\\' || c == '?')
+            ku_buf_printf(b, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7f)
+            ku_buf_printf(b, "\\%03o", c);
+        else
+            ku_buf_putc(b, (char)c);
     }
-    puts_(b, "\"");
+    ku_buf_putc(b, '"');
 }
 
 /* ---- the source's lines, comments and directives ------------------------- */
@@ -128,6 +83,9 @@ typedef struct {
     char dir[12];        /* directive name when the line is (part of) one, else "" */
     int dir_first;       /* line of the directive's first line (continuations) */
     int presumed;        /* presumed line number, 0 when not known */
+    size_t lead;         /* first byte that is not a plain blank (code blanks only), or end */
+    size_t tail;         /* one past the last code byte, or start */
+    size_t padded;       /* blanks keel's re-entries wrote for this line so far */
 } line_info;
 
 typedef struct {
@@ -244,6 +202,12 @@ static int map_build(text_map *m, const char *src, size_t len)
     m->nlines = line;
     for (int l = 1; l <= m->nlines; l++) {
         line_info *li = &m->lines[l];
+        li->lead = li->start;
+        while (li->lead < li->end && !is_code_byte(m, li->lead) && m->kind[li->lead] == K_CODE)
+            li->lead++;
+        li->tail = li->end;
+        while (li->tail > li->start && !is_code_byte(m, li->tail - 1))
+            li->tail--;
         size_t o = li->start;
         while (o < li->end && !is_code_byte(m, o))
             o++;
@@ -514,11 +478,21 @@ static int opening_at(const text_map *m, size_t offset, size_t *at)
 
 /* Blanks up to offset o on its line: the line's bytes with every one but a
  * tab made a space, so the next byte keeps its column. */
-static void put_pad(buf *b, const text_map *m, size_t o)
+static void put_pad(ku_buf *b, const text_map *m, size_t o)
 {
+    static const char blanks[] = "                                ";   /* 32 */
     const line_info *li = &m->lines[line_of(m, o)];
-    for (size_t k = li->start; k < o; k++)
-        put(b, m->src[k] == '\t' ? "\t" : " ", 1);
+    size_t k = li->start;
+    while (k < o) {
+        size_t run = 0;
+        while (k + run < o && m->src[k + run] != '\t' && run < sizeof blanks - 1)
+            run++;
+        if (run)
+            ku_buf_putn(b, blanks, run);
+        else
+            ku_buf_putc(b, '\t');
+        k += run ? run : 1;
+    }
 }
 
 /* ---- which nests can matter ------------------------------------------------ */
@@ -657,49 +631,47 @@ static const char *build_hash(const char *build)
  * the database stores it followed by "#h=" and the build hash (the
  * translation_units.hash of this compile): the runtime takes the facts of
  * this build of the source, never another variant's or an older version's. */
-static void put_site(buf *b, int n, const ir_loop *l, const char *db_path, const char *build)
+static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, const char *build)
 {
     if (l->nsyms > 0) {
-        putf(b, "static const char *const keel_syms_%ld[] = {", n);
+        ku_buf_printf(b, "static const char *const keel_syms_%d[] = {", n);
         for (int k = 0; k < l->nsyms; k++) {
-            puts_(b, k ? ", " : " ");
+            ku_buf_put(b, k ? ", " : " ");
             put_literal(b, l->syms[k]);
         }
-        puts_(b, " };\n");
+        ku_buf_put(b, " };\n");
     }
-    putf(b, "static struct keel_site keel_site_%ld = { ", n);
+    ku_buf_printf(b, "static struct keel_site keel_site_%d = { ", n);
     put_literal(b, db_path);
-    puts_(b, ", ");
+    ku_buf_put(b, ", ");
     put_literal(b, l->file);
-    if (build) {
-        puts_(b, " \"#h=");
-        puts_(b, build);
-        puts_(b, "\"");
-    }
-    putf(b, ", %ld", l->line);
-    putf(b, ", %ld", l->col);
-    putf(b, ", %ld, ", l->nsyms);
+    if (build)
+        ku_buf_printf(b, " \"#h=%s\"", build);
+    ku_buf_printf(b, ", %d, %d, %d, ", l->line, l->col, l->nsyms);
     if (l->nsyms > 0)
-        putf(b, "keel_syms_%ld, 0 };\n", n);
+        ku_buf_printf(b, "keel_syms_%d, 0 };\n", n);
     else
-        puts_(b, "0, 0 };\n");
+        ku_buf_put(b, "0, 0 };\n");
+}
+
+/* ` (long long)(s0), (long long)(s1)`: the nest's values, in syms order. */
+static void put_values(ku_buf *b, const ir_loop *l)
+{
+    for (int k = 0; k < l->nsyms; k++)
+        ku_buf_printf(b, "%s(long long)(%s)", k ? ", " : " ", l->syms[k]);
 }
 
 /* `keel_decide(&keel_site_N, values)`. */
-static void put_call(buf *b, int n, const ir_loop *l)
+static void put_call(ku_buf *b, int n, const ir_loop *l)
 {
-    putf(b, "keel_decide(&keel_site_%ld, ", n);
+    ku_buf_printf(b, "keel_decide(&keel_site_%d, ", n);
     if (l->nsyms == 0) {
-        puts_(b, "0)");
+        ku_buf_put(b, "0)");
         return;
     }
-    puts_(b, "(const long long[]){");
-    for (int k = 0; k < l->nsyms; k++) {
-        puts_(b, k ? ", (long long)(" : " (long long)(");
-        puts_(b, l->syms[k]);
-        puts_(b, ")");
-    }
-    puts_(b, " })");
+    ku_buf_put(b, "(const long long[]){");
+    put_values(b, l);
+    ku_buf_put(b, " })");
 }
 
 /* The report-mode call (issue 15).  Its effects -- the decision log,
@@ -723,47 +695,31 @@ static void put_call(buf *b, int n, const ir_loop *l)
  *                    keel_last_N[i] = keel_x_N[i]; ...
  *                    keel_v_N = keel_decide_report(&keel_site_N, keel_x_N); }
  * Threads launching the same nest at once may both call: harmless. */
-static void put_report_state(buf *b, int n, const ir_loop *l)
+static void put_report_state(ku_buf *b, int n, const ir_loop *l)
 {
-    putf(b, "static int keel_v_%ld = -1;", n);
+    ku_buf_printf(b, "static int keel_v_%d = -1;", n);
     if (l->nsyms > 0) {
-        putf(b, " static long long keel_last_%ld", n);
-        putf(b, "[%ld];", l->nsyms);
+        ku_buf_printf(b, " static long long keel_last_%d[%d];", n, l->nsyms);
     }
-    puts_(b, "\n");
+    ku_buf_put(b, "\n");
 }
 
-static void put_report(buf *b, int n, const ir_loop *l)
+static void put_report(ku_buf *b, int n, const ir_loop *l)
 {
     if (l->nsyms == 0) {
-        putf(b, "if (keel_v_%ld < 0) ", n);
-        putf(b, "keel_v_%ld = ", n);
-        putf(b, "keel_decide_report_const(&keel_site_%ld, 0);", n);
+        ku_buf_printf(b, "if (keel_v_%d < 0) keel_v_%d = keel_decide_report_const(&keel_site_%d, 0);",
+                      n, n, n);
         return;
     }
-    putf(b, "long long keel_x_%ld[] = {", n);
-    for (int k = 0; k < l->nsyms; k++) {
-        puts_(b, k ? ", (long long)(" : " (long long)(");
-        puts_(b, l->syms[k]);
-        puts_(b, ")");
-    }
-    putf(b, " }; if (keel_v_%ld < 0", n);
-    for (int k = 0; k < l->nsyms; k++) {
-        putf(b, " || keel_last_%ld", n);
-        putf(b, "[%ld]", k);
-        putf(b, " != keel_x_%ld", n);
-        putf(b, "[%ld]", k);
-    }
-    puts_(b, ") { ");
-    for (int k = 0; k < l->nsyms; k++) {
-        putf(b, "keel_last_%ld", n);
-        putf(b, "[%ld] = ", k);
-        putf(b, "keel_x_%ld", n);
-        putf(b, "[%ld]; ", k);
-    }
-    putf(b, "keel_v_%ld = ", n);
-    putf(b, "keel_decide_report(&keel_site_%ld, ", n);
-    putf(b, "keel_x_%ld); }", n);
+    ku_buf_printf(b, "long long keel_x_%d[] = {", n);
+    put_values(b, l);
+    ku_buf_printf(b, " }; if (keel_v_%d < 0", n);
+    for (int k = 0; k < l->nsyms; k++)
+        ku_buf_printf(b, " || keel_last_%d[%d] != keel_x_%d[%d]", n, k, n, k);
+    ku_buf_put(b, ") { ");
+    for (int k = 0; k < l->nsyms; k++)
+        ku_buf_printf(b, "keel_last_%d[%d] = keel_x_%d[%d]; ", n, k, n, k);
+    ku_buf_printf(b, "keel_v_%d = keel_decide_report(&keel_site_%d, keel_x_%d); }", n, n, n);
 }
 
 /* A nest that can only ever run where it is (issue 15): its outermost loop
@@ -955,54 +911,73 @@ static int by_offset(const void *pa, const void *pb)
     return a->opens ? a->seq - b->seq : b->seq - a->seq;
 }
 
-/* Append an insertion taking b's text; on failure b's text is freed. */
-static int add(insertion **ins, int *n, size_t offset, int opens, buf *b)
+/* Append an insertion taking b's text (b is reset); -1 on allocation
+ * failure, b's text freed. */
+static int add(insertion **ins, int *n, size_t offset, int opens, ku_buf *b)
 {
-    insertion *p = b->oom ? NULL : realloc(*ins, sizeof *p * (size_t)(*n + 1));
+    insertion *p = b->oom ? NULL : ku_push(ins, n, sizeof **ins);
     if (!p) {
-        free(b->s);
+        ku_buf_free(b);
         return -1;
     }
-    *ins = p;
-    p[*n].offset = offset;
-    p[*n].opens = opens;
-    p[*n].text = b->s;
-    p[*n].len = b->len;
-    p[*n].is_clause = 0;
-    p[*n].seq = *n;
-    (*n)++;
-    return 0;
+    p->offset = offset;
+    p->opens = opens;
+    p->len = b->len;
+    p->text = ku_buf_take(b);
+    p->seq = *n - 1;
+    return p->text ? 0 : -1;
+}
+
+/* Blanks a line may get from keel's re-entries (`#line N` and blanks up to
+ * the column where the line goes on, for a loop that does not start its
+ * line or code after a loop's end): four times its length and 4 KiB.  The
+ * blanks are what keep every later token's column, but a line with k sites
+ * needs about k times its length of them (3,000 loops on one line wrote
+ * 317 MB); past the allowance a site is left alone, so the copy stays
+ * linear in the source. */
+static size_t pad_allowance(const line_info *li)
+{
+    return 4 * (li->end - li->start) + 4096;
+}
+
+/* Does the site opening at `at` and closing at `e` fit its lines'
+ * allowances?  Then they are charged. */
+static int pad_fits(text_map *m, size_t at, size_t e)
+{
+    line_info *lo = &m->lines[line_of(m, at)], *lc = &m->lines[line_of(m, e)];
+    size_t open = lo->lead >= at ? 0 : at - lo->start;
+    size_t close = lc->tail > e ? e - lc->start : 0;
+    if (lo == lc ? lo->padded + open + close > pad_allowance(lo)
+                 : lo->padded + open > pad_allowance(lo) || lc->padded + close > pad_allowance(lc))
+        return 0;
+    lo->padded += open;
+    lc->padded += close;
+    return 1;
 }
 
 /* The opening before a report-mode loop, or -1 when it has no safe place. */
-static int put_opening(buf *b, const text_map *m, size_t at, int n, const ir_loop *l,
+static int put_opening(ku_buf *b, const text_map *m, size_t at, int n, const ir_loop *l,
                        int decl, size_t *where)
 {
     int line = line_of(m, at);
     const line_info *li = &m->lines[line];
     if (li->presumed <= 0)
         return -1;
-    int starts_line = 1;
-    for (size_t o = li->start; o < at && starts_line; o++)
-        starts_line = !is_code_byte(m, o) && m->kind[o] == K_CODE;
+    int starts_line = li->lead >= at;
     if (!starts_line)
-        puts_(b, "\n");
-    puts_(b, quiet_on);
-    puts_(b, "{ ");
+        ku_buf_put(b, "\n");
+    ku_buf_printf(b, "%s{ ", quiet_on);
     if (decl) {
-        putf(b, "int keel_on_gpu_%ld = ", n);
+        ku_buf_printf(b, "int keel_on_gpu_%d = ", n);
         put_call(b, n, l);
         /* used by the clause only when OpenMP is on */
-        putf(b, "; (void)keel_on_gpu_%ld;", n);
+        ku_buf_printf(b, "; (void)keel_on_gpu_%d;", n);
         /* launch timing for the history (keel_done after the region) */
-        putf(b, " long long keel_t_%ld = ", n);
-        putf(b, "keel_begin(&keel_site_%ld, ", n);
-        putf(b, "keel_on_gpu_%ld);", n);
+        ku_buf_printf(b, " long long keel_t_%d = keel_begin(&keel_site_%d, keel_on_gpu_%d);",
+                      n, n, n);
     } else
         put_report(b, n, l);
-    puts_(b, "\n");
-    puts_(b, quiet_off);
-    putf(b, "#line %ld\n", li->presumed);
+    ku_buf_printf(b, "\n%s#line %d\n", quiet_off, li->presumed);
     if (starts_line)
         *where = li->start;
     else {
@@ -1019,21 +994,16 @@ static int put_opening(buf *b, const text_map *m, size_t at, int n, const ir_loo
  * blanks up to its column.  Where a line of its own cannot be had (a line
  * comment spliced onto the next line, a block comment going on), ` }` goes
  * right after the loop. */
-static int put_closing(buf *b, const text_map *m, size_t e, size_t *where, const char *done)
+static int put_closing(ku_buf *b, const text_map *m, size_t e, size_t *where, const char *done)
 {
     int line = line_of(m, e);
     const line_info *li = &m->lines[line];
-    int code_follows = 0;
-    for (size_t o = e; o < li->end && !code_follows; o++)
-        code_follows = is_code_byte(m, o);
+    int code_follows = li->tail > e;
     *where = e;
     if (code_follows) {
         if (li->presumed <= 0)
             return -1;
-        puts_(b, "\n");
-        puts_(b, done);
-        puts_(b, "}\n");
-        putf(b, "#line %ld\n", li->presumed);
+        ku_buf_printf(b, "\n%s}\n#line %d\n", done, li->presumed);
         put_pad(b, m, e);
         return 0;
     }
@@ -1043,23 +1013,16 @@ static int put_closing(buf *b, const text_map *m, size_t e, size_t *where, const
     int spliced = t > li->start && m->src[t - 1] == '\\';
     if (li->end < m->len && m->kind[li->end] == K_CODE && !spliced
         && m->lines[line + 1].presumed > 0) {
-        puts_(b, "\n");
-        puts_(b, done);
-        puts_(b, "}\n");
-        putf(b, "#line %ld", m->lines[line + 1].presumed);
+        ku_buf_printf(b, "\n%s}\n#line %d", done, m->lines[line + 1].presumed);
         *where = t;
         return 0;
     }
     if (li->end >= m->len && m->kind[li->end] == K_CODE && !spliced) {
-        puts_(b, "\n");     /* the file's last line, with no newline */
-        puts_(b, done);
-        puts_(b, "}\n");
+        ku_buf_printf(b, "\n%s}\n", done);   /* the file's last line, with no newline */
         *where = t;
         return 0;
     }
-    puts_(b, " ");
-    puts_(b, done);
-    puts_(b, "}");
+    ku_buf_printf(b, " %s}", done);
     return 0;
 }
 
@@ -1067,7 +1030,16 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
                       size_t len, const char *db_path, instrument_mode mode, char **out,
                       size_t *out_len)
 {
+    return instrument_source_ex(tu, path, build, src, len, db_path, mode, out, out_len, NULL);
+}
+
+int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, const char *src,
+                         size_t len, const char *db_path, instrument_mode mode, char **out,
+                         size_t *out_len, instrument_skips *skips)
+{
     build = build_hash(build);
+    if (skips)
+        memset(skips, 0, sizeof *skips);
     *out = NULL;
     if (out_len)
         *out_len = 0;
@@ -1083,7 +1055,7 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
 
     insertion *ins = NULL;
     int nins = 0, nsites = 0, rc = 0;
-    buf sites = { 0 };
+    ku_buf sites = { 0 };
 
     for (int i = 0; i < tu->nloops && rc == 0; i++) {
         const ir_loop *l = &tu->loops[i];
@@ -1106,7 +1078,7 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
          * never inside device code -- and, in offload mode, handed to
          * if(target: ...), which clang-19 evaluates only in a build with
          * offload targets: a host-only build still decides and logs. */
-        buf open = { 0 }, close = { 0 }, clause = { 0 };
+        ku_buf open = { 0 }, close = { 0 }, clause = { 0 };
         size_t at = 0, where = 0, end_at = 0, clause_at = 0;
         size_t start = region ? (size_t)l->region_offset : (size_t)l->offset;
         size_t end = region ? (size_t)l->region_end_offset : (size_t)l->end_offset;
@@ -1114,11 +1086,17 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
         char done[96] = "";
         if (offload)    /* the region's time, for the history (keelrt.h) */
             snprintf(done, sizeof done, "keel_done(&keel_site_%d, keel_t_%d); ", n, n);
-        if (opening_at(&m, start, &at) != 0
-            || put_opening(&open, &m, at, n, l, offload, &where) != 0
+        if (opening_at(&m, start, &at) != 0)
+            continue;
+        if (!pad_fits(&m, at, end)) {
+            if (skips && skips->nests++ == 0)
+                skips->line = m.lines[line_of(&m, at)].presumed;
+            continue;
+        }
+        if (put_opening(&open, &m, at, n, l, offload, &where) != 0
             || put_closing(&close, &m, end, &end_at, done) != 0) {
-            free(open.s);
-            free(close.s);
+            ku_buf_free(&open);
+            ku_buf_free(&close);
             continue;
         }
         int shared = -1;   /* the insertion of a clause this target has already */
@@ -1133,12 +1111,12 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
                 if (ins[k].offset == clause_at && ins[k].is_clause)
                     shared = k;
             if (shared < 0)
-                putf(&clause, " if(target: keel_on_gpu_%ld)", n);
+                ku_buf_printf(&clause, " if(target: keel_on_gpu_%d)", n);
             else {
                 /* several nests in one target region: it goes to the GPU
                  * when every one of them would (CPU when in doubt) */
-                put(&clause, ins[shared].text, ins[shared].len - 1);
-                putf(&clause, " && keel_on_gpu_%ld)", n);
+                ku_buf_putn(&clause, ins[shared].text, ins[shared].len - 1);
+                ku_buf_printf(&clause, " && keel_on_gpu_%d)", n);
             }
         }
         nsites++;
@@ -1149,52 +1127,50 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
         if (rc == 0)
             rc = add(&ins, &nins, end_at, 0, &close);
         else
-            free(close.s);
+            ku_buf_free(&close);
         if (rc == 0 && offload && shared >= 0 && !clause.oom) {
             free(ins[shared].text);
-            ins[shared].text = clause.s;
             ins[shared].len = clause.len;
+            ins[shared].text = ku_buf_take(&clause);
         } else if (rc == 0 && offload) {
             rc = add(&ins, &nins, clause_at, 1, &clause);
             if (rc == 0)
                 ins[nins - 1].is_clause = 1;
         } else
-            free(clause.s);
+            ku_buf_free(&clause);
     }
 
     if (rc == 0 && nsites > 0 && !sites.oom) {
         qsort(ins, (size_t)nins, sizeof *ins, by_offset);
-        buf b = { 0 };
+        ku_buf b = { 0 };
         size_t pos = 0;
         if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
-            put(&b, src, 3);   /* a BOM stays first */
+            ku_buf_putn(&b, src, 3);   /* a BOM stays first */
             pos = 3;
         }
-        puts_(&b, quiet_on);
-        puts_(&b, prelude_decls);
-        put(&b, sites.s, sites.len);
-        puts_(&b, quiet_off);
-        puts_(&b, "#line 1\n");
+        ku_buf_put(&b, quiet_on);
+        ku_buf_put(&b, prelude_decls);
+        ku_buf_putn(&b, sites.s, sites.len);
+        ku_buf_put(&b, quiet_off);
+        ku_buf_put(&b, "#line 1\n");
         for (int k = 0; k < nins; k++) {
             if (ins[k].offset < pos)
                 continue;
-            put(&b, src + pos, ins[k].offset - pos);
-            put(&b, ins[k].text, ins[k].len);
+            ku_buf_putn(&b, src + pos, ins[k].offset - pos);
+            ku_buf_putn(&b, ins[k].text, ins[k].len);
             pos = ins[k].offset;
         }
-        put(&b, src + pos, len - pos);
-        if (b.oom) {
-            free(b.s);
+        ku_buf_putn(&b, src + pos, len - pos);
+        size_t n = b.len;
+        *out = ku_buf_take(&b);
+        if (!*out)
             rc = -1;
-        } else {
-            *out = b.s;
-            if (out_len)
-                *out_len = b.len;
-        }
+        else if (out_len)
+            *out_len = n;
     } else if (sites.oom) {
         rc = -1;
     }
-    free(sites.s);
+    ku_buf_free(&sites);
     for (int k = 0; k < nins; k++)
         free(ins[k].text);
     free(ins);

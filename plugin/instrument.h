@@ -46,4 +46,18 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
                       size_t len, const char *db_path, instrument_mode mode, char **out,
                       size_t *out_len);
 
+/* What instrument_source_ex left alone for the copy's size: nests whose
+ * line already had as many blanks from keel's `#line` re-entries as it
+ * may (four times its length and 4 KiB: many sites on one line), and the
+ * presumed line of the first.  The caller warns once. */
+typedef struct {
+    int nests;
+    int line;
+} instrument_skips;
+
+/* instrument_source, telling what it skipped (skips may be NULL). */
+int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, const char *src,
+                         size_t len, const char *db_path, instrument_mode mode, char **out,
+                         size_t *out_len, instrument_skips *skips);
+
 #endif

@@ -638,20 +638,8 @@ static void **walker_read_ctx;
 
 static void walker_path(char *out, size_t n)
 {
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    snprintf(out, n, "%s", KEEL_WALKER);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            char p[PATH_MAX + 64];
-            *slash = '\0';
-            snprintf(p, sizeof p, "%s/../lib/keelcc-walker.so", exe);
-            if (access(p, R_OK) == 0)
-                snprintf(out, n, "%s", p);
-        }
-    }
+    if (ku_beside_self("../lib/keelcc-walker.so", R_OK, out, n) != 0)
+        snprintf(out, n, "%s", KEEL_WALKER);
 }
 
 /* 0, or -1 with a message (each source's analysis then fails with it). */
@@ -853,6 +841,8 @@ static void analyse(const options *o, analysed *res)
         if (store_analyse(res[i].ir, &res[i].an, e2, sizeof e2) != 0)
             warn_src(&res[i], "%s: analysis failed, loops recorded without its results: %s",
                      o->sources[i], e2);
+        for (int k = 0; k < store_analysis_nnotes(res[i].an); k++)
+            warn_src(&res[i], "%s: %s", o->sources[i], store_analysis_note(res[i].an, k));
         build_hashes(o, o->sources[i], res[i].ir, res[i].variant, res[i].hash);
     }
 }
@@ -1047,8 +1037,12 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             outlen = res[i].ilen;
         } else {
             src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
-            int sites = src ? instrument_source(res[i].ir, res[i].path, res[i].hash, src, len, db,
-                                                o->instrument, &text, &outlen) : 0;
+            instrument_skips skips = { 0 };
+            int sites = src ? instrument_source_ex(res[i].ir, res[i].path, res[i].hash, src, len,
+                                                   db, o->instrument, &text, &outlen, &skips) : 0;
+            if (skips.nests > 0)
+                warn_src(&res[i], "%s:%d: %d loop nests not instrumented: too many on one line",
+                         o->sources[i], skips.line, skips.nests);
             res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
             if (sites > 0) {
                 res[i].itext = text;     /* kept for the direct-mode entry */

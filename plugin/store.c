@@ -20,50 +20,60 @@
 #include "launch.h"
 #include "omp.h"
 #include "species.h"
+#include "util.h"
 
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* JSON string literal of s appended to buf (of size cap, used *len). */
-static void json_string(char *buf, size_t cap, size_t *len, const char *s)
+/* ---- JSON arrays through SQLite ------------------------------------------ */
+
+/* One in-memory SQLite connection for the whole process (keelcc is one
+ * thread), opened at the first call: each item is bound into a scratch
+ * table and json_group_array builds the array, so escaping is SQLite's. */
+static sqlite3 *json_h;
+static sqlite3_stmt *json_clear, *json_add, *json_get;
+
+static int json_open(void)
 {
-    if (*len + 1 < cap)
-        buf[(*len)++] = '"';
-    for (; *s && *len + 8 < cap; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
-            buf[(*len)++] = '\\';
-            buf[(*len)++] = (char)ch;
-        } else if (ch < 0x20) {
-            *len += (size_t)snprintf(buf + *len, cap - *len, "\\u%04x", ch);
-        } else {
-            buf[(*len)++] = (char)ch;
-        }
-    }
-    if (*len + 1 < cap)
-        buf[(*len)++] = '"';
-    buf[*len] = '\0';
+    if (json_get)
+        return 0;
+    if (!json_h && sqlite3_open_v2(":memory:", &json_h,
+                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY,
+                                   NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_exec(json_h, "CREATE TABLE IF NOT EXISTS items(i INTEGER PRIMARY KEY, v TEXT)",
+                     NULL, NULL, NULL) != SQLITE_OK
+        || (!json_clear && sqlite3_prepare_v2(json_h, "DELETE FROM items", -1, &json_clear,
+                                              NULL) != SQLITE_OK)
+        || (!json_add && sqlite3_prepare_v2(json_h, "INSERT INTO items(v) VALUES (?1)", -1,
+                                            &json_add, NULL) != SQLITE_OK)
+        || sqlite3_prepare_v2(json_h, "SELECT json_group_array(v) FROM (SELECT v FROM items"
+                              " ORDER BY i)", -1, &json_get, NULL) != SQLITE_OK)
+        return -1;
+    return 0;
 }
 
 char *store_json_array(int n, char *const *items)
 {
-    size_t cap = 2 + 1;
-    for (int i = 0; i < n; i++)
-        cap += strlen(items[i]) * 6 + 3 + 8;
-    char *buf = malloc(cap);
-    if (!buf)
+    if (json_open() != 0)
         return NULL;
-    size_t len = 0;
-    buf[len++] = '[';
-    for (int i = 0; i < n; i++) {
-        if (i)
-            buf[len++] = ',';
-        json_string(buf, cap, &len, items[i]);
+    int ok = sqlite3_step(json_clear) == SQLITE_DONE;
+    sqlite3_reset(json_clear);
+    for (int i = 0; i < n && ok; i++) {
+        ok = sqlite3_bind_text(json_add, 1, items[i], -1, SQLITE_STATIC) == SQLITE_OK
+          && sqlite3_step(json_add) == SQLITE_DONE;
+        sqlite3_reset(json_add);
     }
-    buf[len++] = ']';
-    buf[len] = '\0';
-    return buf;
+    sqlite3_clear_bindings(json_add);
+    char *out = NULL;
+    if (ok && sqlite3_step(json_get) == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(json_get, 0);
+        out = t ? strdup((const char *)t) : NULL;
+    }
+    sqlite3_reset(json_get);
+    return out;
 }
 
 static char *print_or_null(const kx_expr *e)
@@ -134,7 +144,50 @@ struct store_analysis {
     unsigned char *has_cls;
     counts_loop *counts;        /* per loop: [2l] one iteration, [2l + 1] all */
     launch_result *launch;      /* the runtime's facts */
+    int nnotes;                 /* analyses that failed in part (store_analysis_note) */
+    char **notes;
 };
+
+/* Record a note: one warning for keelcc, and part of the translation
+ * unit's message in the database.  -1 when it cannot be recorded. */
+static int add_note(store_analysis *a, const char *text)
+{
+    char *t = strdup(text);
+    if (!t || ku_push_ptr(&a->notes, &a->nnotes, t) != 0) {
+        free(t);
+        return -1;
+    }
+    return 0;
+}
+
+int store_analysis_nnotes(const store_analysis *a)
+{
+    return a ? a->nnotes : 0;
+}
+
+const char *store_analysis_note(const store_analysis *a, int k)
+{
+    return a && k >= 0 && k < a->nnotes ? a->notes[k] : NULL;
+}
+
+/* When IPDA itself fails: every loop `unknown`, the reason saying why (it
+ * is stored as each loop's dependence reason), no strides.  NULL when even
+ * this cannot be allocated. */
+static par_result *par_unknown(const ir_tu *tu, const char *why)
+{
+    par_result *r = calloc(1, sizeof *r);
+    if (!r || !(r->loops = calloc((size_t)tu->nloops + 1, sizeof *r->loops))) {
+        free(r);
+        return NULL;
+    }
+    r->nloops = tu->nloops;
+    for (int l = 0; l < tu->nloops; l++) {
+        r->loops[l].verdict = PAR_UNKNOWN;
+        snprintf(r->loops[l].reason, sizeof r->loops[l].reason, "not analysed: IPDA failed (%s)",
+                 why);
+    }
+    return r;
+}
 
 void store_analysis_free(store_analysis *a)
 {
@@ -148,6 +201,9 @@ void store_analysis_free(store_analysis *a)
             counts_loop_free(&a->counts[2 * l + 1]);
         }
     }
+    for (int k = 0; k < a->nnotes; k++)
+        free(a->notes[k]);
+    free(a->notes);
     free(a->cls);
     free(a->has_cls);
     free(a->counts);
@@ -170,8 +226,15 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
     a->counts = calloc(2 * (size_t)n + 1, sizeof *a->counts);
     int rc = !a->cls || !a->has_cls || !a->counts
                  ? (snprintf(err, errlen, "out of memory"), -1) : 0;
-    if (rc == 0)
-        rc = par_analyze(tu, &a->par, err, errlen);
+    /* IPDA failing leaves every loop `unknown` with the reason (one note);
+     * the other analyses go on. */
+    char perr[256], note[320];
+    if (rc == 0 && par_analyze(tu, &a->par, perr, sizeof perr) != 0) {
+        a->par = par_unknown(tu, perr);
+        snprintf(note, sizeof note, "IPDA failed (%s): every loop stored as unknown", perr);
+        if (!a->par || add_note(a, note) != 0)
+            rc = (snprintf(err, errlen, "out of memory"), -1);
+    }
     if (rc == 0)
         rc = launch_analyze(tu, a->par, &a->launch, err, errlen);
     if (rc == 0)
@@ -179,9 +242,14 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
     counts_memo memo = { 0 };   /* loop totals, each computed once */
     for (int l = 0; l < n && rc == 0; l++) {
         if (tu->loops[l].parent < 0) {
+            /* a nest that cannot be classified keeps no class (one note) */
             int c = species_classify(tu, l, &a->cls[l]);
-            if (c < 0)
-                rc = (snprintf(err, errlen, "out of memory"), -1);
+            if (c < 0) {
+                snprintf(note, sizeof note, "line %d: the nest's algorithm class was not"
+                         " computed (out of memory)", tu->loops[l].line);
+                if (add_note(a, note) != 0)
+                    rc = (snprintf(err, errlen, "out of memory"), -1);
+            }
             a->has_cls[l] = c == 0;
         }
         for (int total = 0; total <= 1 && rc == 0; total++)
@@ -370,8 +438,17 @@ int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t err
 int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_row *row,
                   store_hook hook, void *ctx, char *err, size_t errlen)
 {
+    /* the analyses that failed in part are the unit's message (status ok) */
+    db_tu_row with = *row;
+    ku_buf msg = { 0 };
+    for (int k = 0; an && !row->message && k < an->nnotes; k++)
+        ku_buf_printf(&msg, "%s%s", k ? "; " : "", an->notes[k]);
+    if (msg.s)
+        with.message = msg.s;
     int64_t tu_id;
-    if (db_begin_tu(d, row, &tu_id, err, errlen) != 0)
+    int begun = db_begin_tu(d, &with, &tu_id, err, errlen);
+    ku_buf_free(&msg);
+    if (begun != 0)
         return -1;
     int rc = 0;
     int64_t *func_ids = calloc((size_t)(tu ? tu->nfuncs : 0) + 1, sizeof *func_ids);

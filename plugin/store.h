@@ -14,10 +14,20 @@
  * of tu (IPDA verdicts and strides, idioms, boat-hull classes, counts, the
  * runtime's launch facts), with no database open.  Returns 0 with *out
  * (free with store_analysis_free), or -1 with a message: the caller warns
- * once and stores the IR without analyses. */
+ * once and stores the IR without analyses.
+ *
+ * An analysis that fails in part is a note instead, and the rest is kept:
+ * IPDA failing ("IPDA failed (...): every loop stored as unknown"; each
+ * loop's dependence reason says "not analysed: IPDA failed (...)") or a
+ * nest that cannot be classified ("line 12: the nest's algorithm class was
+ * not computed (out of memory)").  The caller prints each note as one
+ * warning; store_tu_with records them, joined by "; ", as the translation
+ * unit's message (status stays "ok"). */
 typedef struct store_analysis store_analysis;
 int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errlen);
 void store_analysis_free(store_analysis *a);      /* NULL is fine */
+int store_analysis_nnotes(const store_analysis *a);              /* 0 for NULL */
+const char *store_analysis_note(const store_analysis *a, int k); /* NULL when out of range */
 
 /* Step 3: replace the rows of the translation unit described by `row` with
  * the IR `tu` (NULL: only the translation-unit row, e.g. status "error")
@@ -34,7 +44,9 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
  * either fails; nothing changed). */
 int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen);
 
-/* A JSON array of strings; malloc'd, the caller frees it. */
+/* A JSON array of strings built by SQLite's json_group_array (its escaping:
+ * \" \\ \n \t ..., other control bytes \u00XX); malloc'd, the caller frees
+ * it; NULL when SQLite or memory fails. */
 char *store_json_array(int n, char *const *items);
 
 #endif

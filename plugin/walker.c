@@ -1438,17 +1438,36 @@ static void too_many_subscripts(walker *w, CXCursor c, CXCursor chain, int mode)
     }
 }
 
+/* The subscripts of the chain `cur` (of the access c): their count, the
+ * base in *base, their cursors in index[] and expressions in idx[]; -1 for
+ * more than MAX_DIMS (too_many_subscripts has recorded the access). */
+static int subscripts(walker *w, CXCursor c, CXCursor cur, int mode, CXCursor *base,
+                      CXCursor *index, kx_expr **idx)
+{
+    int n = subscript_chain(cur, base, index);
+    if (n < 0) {
+        too_many_subscripts(w, c, cur, mode);
+        return -1;
+    }
+    for (int d = 0; d < n; d++)
+        idx[d] = to_expr(w, index[d]);
+    return n;
+}
+
+/* Subscripts are read; an access inside one (B in A[B[i]]) is a read too. */
+static void scan_subscripts(walker *w, const CXCursor *index, int n)
+{
+    for (int d = 0; d < n; d++)
+        scan(w, index[d], MODE_READ, 1);
+}
+
 static void add_access(walker *w, CXCursor c, int mode, const char *suffix)
 {
     CXCursor base, index[MAX_DIMS];
-    int n = subscript_chain(c, &base, index);
-    if (n < 0) {
-        too_many_subscripts(w, c, c, mode);
-        return;
-    }
     kx_expr *idx[MAX_DIMS] = { 0 }, *ext[MAX_DIMS] = { 0 };
-    for (int d = 0; d < n; d++)
-        idx[d] = to_expr(w, index[d]);
+    int n = subscripts(w, c, c, mode, &base, index, idx);
+    if (n < 0)
+        return;
     enum CXCursorKind bk = clang_getCursorKind(base);
     int deref_var = bk == CXCursor_UnaryOperator
                     && clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref;
@@ -1468,9 +1487,7 @@ static void add_access(walker *w, CXCursor c, int mode, const char *suffix)
         if (bk != CXCursor_DeclRefExpr)
             scan(w, base, MODE_READ, 1);
     }
-    /* Subscripts are read; an access inside one (B in A[B[i]]) is a read too. */
-    for (int d = 0; d < n; d++)
-        scan(w, index[d], MODE_READ, 1);
+    scan_subscripts(w, index, n);
 }
 
 static void add_scalar(walker *w, CXCursor c, int mode)
@@ -1534,14 +1551,10 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
     } else if (k == CXCursor_ArraySubscriptExpr) {
         /* p[i].x: the accessed type is the member's */
         CXCursor base, index[MAX_DIMS];
-        int n = subscript_chain(cur, &base, index);
-        if (n < 0) {
-            too_many_subscripts(w, c, cur, mode);
-            return;
-        }
         kx_expr *idx[MAX_DIMS] = { 0 }, *ext[MAX_DIMS] = { 0 };
-        for (int d = 0; d < n; d++)
-            idx[d] = to_expr(w, index[d]);
+        int n = subscripts(w, c, cur, mode, &base, index, idx);
+        if (n < 0)
+            return;
         if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && !ptr_binding(w, base)) {
             char *bn = cursor_spelling(base), name[512];
             snprintf(name, sizeof name, "%s%s", bn, suffix);
@@ -1552,8 +1565,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         } else {
             ptr_access(w, c, base, suffix, mode, n, idx);
         }
-        for (int d = 0; d < n; d++)
-            scan(w, index[d], MODE_READ, 1);
+        scan_subscripts(w, index, n);
     } else if (k == CXCursor_DeclRefExpr) {
         /* s.sum: the scalar "s.sum"; a write of it also writes s */
         char *bn = cursor_spelling(cur), name[512];
@@ -1579,31 +1591,23 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
 /* Count an arithmetic operation of kind op on a value of float type fl. */
 static void count_op(ir_ops *o, enum CXBinaryOperatorKind op, int fl)
 {
+    int *f, *i;     /* op's float and integer counters */
     switch (op) {
     case CXBinaryOperator_Add:
     case CXBinaryOperator_Sub:
     case CXBinaryOperator_AddAssign:
     case CXBinaryOperator_SubAssign:
-        if (fl)
-            o->fadd++;
-        else
-            o->iadd++;
+        f = &o->fadd, i = &o->iadd;
         break;
     case CXBinaryOperator_Mul:
     case CXBinaryOperator_MulAssign:
-        if (fl)
-            o->fmul++;
-        else
-            o->imul++;
+        f = &o->fmul, i = &o->imul;
         break;
     case CXBinaryOperator_Div:
     case CXBinaryOperator_DivAssign:
     case CXBinaryOperator_Rem:
     case CXBinaryOperator_RemAssign:
-        if (fl)
-            o->fdiv++;
-        else
-            o->idiv++;
+        f = &o->fdiv, i = &o->idiv;
         break;
     case CXBinaryOperator_LT:
     case CXBinaryOperator_GT:
@@ -1611,11 +1615,12 @@ static void count_op(ir_ops *o, enum CXBinaryOperatorKind op, int fl)
     case CXBinaryOperator_GE:
     case CXBinaryOperator_EQ:
     case CXBinaryOperator_NE:
-        o->cmp++;
+        f = i = &o->cmp;
         break;
     default:
-        break;
+        return;
     }
+    ++*(fl ? f : i);
 }
 
 static int is_float_mul(CXCursor c)

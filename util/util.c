@@ -7,6 +7,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -266,6 +267,25 @@ int ku_mkdtemp(char *path, size_t n, const char *prefix)
 }
 
 /* ---- files ---- */
+
+int ku_beside_self(const char *rel, int mode, char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return -1;
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    char p[PATH_MAX + 256];
+    int k = snprintf(p, sizeof p, "%s/%s", exe, rel);
+    if (k < 0 || (size_t)k >= sizeof p || (size_t)k >= n || access(p, mode) != 0)
+        return -1;
+    memcpy(out, p, (size_t)k + 1);
+    return 0;
+}
 
 char *ku_read_file(const char *path, size_t *len)
 {

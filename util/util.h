@@ -98,6 +98,11 @@ int ku_mkdtemp(char *path, size_t n, const char *prefix);
 /* The whole file, malloc'd and NUL-terminated; its length in *len when len
  * is not NULL.  NULL when it cannot be read. */
 char *ku_read_file(const char *path, size_t *len);
+/* The path REL (e.g. "keelcc", "../lib/x.so") relative to the folder of the
+ * running executable (/proc/self/exe) in out[n], when that file exists and
+ * access(2) allows MODE (R_OK, X_OK).  Returns 0, or -1 with out untouched:
+ * the caller's default stays. */
+int ku_beside_self(const char *rel, int mode, char *out, size_t n);
 /* Write len bytes to path (created or truncated).  0, or -1. */
 int ku_write_file(const char *path, const char *text, size_t len);
 

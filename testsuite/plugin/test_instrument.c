@@ -163,6 +163,107 @@ static void check_layout(void)
     CHECK(system(cmd) == 0);
 }
 
+/* clang-19's warnings for text as "LINE:COL: warning: ..." lines (the file
+ * name dropped: the text is always compiled as diag.c), one string. */
+static char *warnings(const char *text)
+{
+    char path[300], cmd[800], line[1024];
+    snprintf(path, sizeof path, "%s/diag.c", tmpdir);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return NULL;
+    fputs(text, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cd %s && clang-19 -fsyntax-only -Wunused-value"
+             " diag.c 2>&1", tmpdir);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t cap = 1, used = 0;
+    char *out = calloc(1, 1);
+    while (out && fgets(line, sizeof line, p)) {
+        if (strncmp(line, "diag.c:", 7) != 0 || !strstr(line, ": warning: "))
+            continue;
+        cap += strlen(line);
+        char *o = realloc(out, cap);
+        if (!o) {
+            free(out);
+            out = NULL;
+            break;
+        }
+        out = o;
+        memcpy(out + used, line + 7, strlen(line + 7) + 1);
+        used += strlen(line + 7);
+    }
+    pclose(p);
+    return out;
+}
+
+/* Loops that do not start their line and code after a loop on the same
+ * line: the instrumented copy's warnings are clang-19's, line and column,
+ * before, between and after the loops. */
+static void test_columns(void)
+{
+    static const char src[] =
+        "int g(int n, double *x, double *y);\n"
+        "int g(int n, double *x, double *y) {\n"
+        "  int s = 0; s == 2; for (int i = 0; i < n; i++) x[i] = 0; s == 1; for (int j = 0; j < n; j++) y[j] = 1; s == 3;\n"
+        "  return s;\n"
+        "}\n";
+    char path[256];
+    char *got = instrumented("columns.c", src, INSTRUMENT_REPORT, path, sizeof path);
+    CHECK(got && strstr(got, "keel_site_1"));       /* both loops have a call */
+    char *want = warnings(src), *have = got ? warnings(got) : NULL;
+    CHECK_STR(want, "3:16: warning: equality comparison result unused [-Wunused-comparison]\n"
+                    "3:62: warning: equality comparison result unused [-Wunused-comparison]\n"
+                    "3:108: warning: equality comparison result unused [-Wunused-comparison]\n");
+    CHECK_STR(have, want);
+    free(want);
+    free(have);
+    free(got);
+}
+
+/* Many sites on one line: each re-entry pads the line up to its column,
+ * so a line gets at most four times its length and 4 KiB of blanks; the
+ * sites past that are left alone and counted. */
+static void test_one_line(void)
+{
+    enum { K = 300 };
+    static char src[K * 40 + 200];
+    size_t n = (size_t)sprintf(src, "double x[100];\nvoid f(int n) {\n ");
+    for (int k = 0; k < K; k++)
+        n += (size_t)sprintf(src + n, " for (int i = 0; i < n; i++) x[i] = %d;", k % 10);
+    sprintf(src + n, "\n}\n");
+    char path[256], err[512];
+    snprintf(path, sizeof path, "%s/oneline.c", tmpdir);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return;
+    fputs(src, f);
+    fclose(f);
+    ir_tu *tu = NULL;
+    CHECK_INT(walk_file(path, 0, NULL, &tu, err, sizeof err), 0);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, K);
+    char *out = NULL;
+    size_t len = 0;
+    instrument_skips skips;
+    int sites = instrument_source_ex(tu, path, NULL, src, strlen(src), "/db/keel.db",
+                                     INSTRUMENT_REPORT, &out, &len, &skips);
+    CHECK_INT(sites, 36);
+    CHECK_INT(skips.nests, K - 36);
+    CHECK_INT(skips.line, 3);
+    CHECK_INT(len, 81195);
+    CHECK(out && compiles(out, len));
+    free(out);
+    instrument_source(tu, path, NULL, src, strlen(src), "/db/keel.db", INSTRUMENT_REPORT, &out,
+                      NULL);   /* the same without the report */
+    CHECK(out && strlen(out) == 81195);
+    free(out);
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -757,6 +858,9 @@ int main(void)
 
     /* Nothing to instrument: no text at all. */
     check_none("none.c", "int k(int x) { return x + 1; }\n");
+
+    test_columns();
+    test_one_line();
 
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

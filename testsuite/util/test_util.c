@@ -221,11 +221,30 @@ static void test_msg(void)
     unlink(path);
 }
 
+/* ku_beside_self finds this test's own binary beside itself, and leaves
+ * out alone for a file that is not there. */
+static void test_beside_self(void)
+{
+    char out[4096] = "default";
+    CHECK(ku_beside_self("test_util", X_OK, out, sizeof out) == 0);
+    CHECK(out[0] == '/');
+    size_t len = strlen(out);
+    CHECK(len > 10 && strcmp(out + len - 10, "/test_util") == 0);
+    CHECK(access(out, X_OK) == 0);
+    char small[8] = "default";
+    CHECK(ku_beside_self("test_util", X_OK, small, sizeof small) == -1);
+    CHECK(strcmp(small, "default") == 0);
+    strcpy(out, "default");
+    CHECK(ku_beside_self("no-such-file-keel", R_OK, out, sizeof out) == -1);
+    CHECK(strcmp(out, "default") == 0);
+}
+
 int main(void)
 {
     test_buf();
     test_push();
     test_tmp();
     test_msg();
+    test_beside_self();
     return check_summary();
 }
