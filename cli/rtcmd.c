@@ -617,9 +617,11 @@ int keel_cmd_history(int argc, char **argv)
                 rc = keel_say(1, "%s:%d: bad values '%s'", add, lineno, set);
             else if (rt_facts_load(d, lfile, lno, lcol, &f, err, sizeof err) != 0)
                 rc = keel_say(1, "%s:%d: no loop at %s", add, lineno, loc);
-            else if (rt_facts_bind(f, n, (const char *const *)names, values, &l, err, sizeof err) ||
-                     size_key(f, &l, n, names, values, key, sizeof key, &size))
+            else if (rt_facts_bind(f, n, (const char *const *)names, values, &l, err, sizeof err))
                 rc = keel_say(1, "%s:%d: %s", add, lineno, err);
+            else if (size_key(f, &l, n, names, values, key, sizeof key, &size))
+                rc = keel_say(1, "%s:%d: size key of '%s' longer than %zu bytes, or out of memory",
+                              add, lineno, set, sizeof key - 1);
             else if (rt_history_add(path, rt_facts_loop_id(f), key, size, dev, secs, err,
                                     sizeof err))
                 rc = keel_say(1, "%s:%d: %s", add, lineno, err);
