@@ -509,6 +509,50 @@ static void show_mca(db *d, int64_t loop_id)
     db_mca_each(d, loop_id, mca_line, &n, err, sizeof err);   /* older files: nothing */
 }
 
+/* The counts section of show: keelcc's operation and byte counts of the
+ * loop (analysis/counts.c), as polynomials of the program's symbols, per
+ * iteration (inner loops included) and over all its iterations, with the
+ * reason when they are not summed exactly. */
+static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
+
+static int counts_line(void *ctx, const db_counts_row *r)
+{
+    int *n = ctx;
+    if ((*n)++ == 0)
+        printf("counts      per iteration (inner loops included) and in total\n");
+    printf("  %-10s flops %s; iops %s; loads %s; stores %s\n", or_dash(r->scope),
+           or_dash(r->flops), or_dash(r->iops), or_dash(r->loads), or_dash(r->stores));
+    printf("  %-10s bytes read %s, written %s; flop/byte %s\n", "", or_dash(r->bytes_read),
+           or_dash(r->bytes_written), or_dash(r->intensity));
+    if (r->reason)
+        printf("  %-10s not exact: %s\n", "", r->reason);
+    return 0;
+}
+
+static void show_counts(db *d, int64_t loop_id)
+{
+    char err[256];
+    int n = 0;
+    if (db_each_counts(d, loop_id, counts_line, &n, err, sizeof err) < 0)
+        printf("counts      ? (%s)\n", err);
+}
+
+static int counts_json(void *ctx, const db_counts_row *r)
+{
+    keel_json *j = ctx;
+    keel_json_object(j, NULL);
+    keel_json_str(j, "scope", r->scope);
+    const char *k[] = { "fadd", "fmul", "fdiv", "ffma", "fmath", "flops", "iops", "loads",
+                        "stores", "bytes_read", "bytes_written", "intensity", "reason" };
+    const char *v[] = { r->fadd, r->fmul, r->fdiv, r->ffma, r->fmath, r->flops, r->iops,
+                        r->loads, r->stores, r->bytes_read, r->bytes_written, r->intensity,
+                        r->reason };
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        keel_json_str(j, k[i], v[i]);
+    keel_json_end(j);
+    return 0;
+}
+
 /* The GPU mapping clang's OpenMP offload gives the loop (schema v6). */
 static void show_gpu_map(const db_loop_info *l)
 {
@@ -838,6 +882,9 @@ static void show_json(keel_json *j, db *d, const db_loop_info *l)
     keel_json_array(j, "mca");
     db_mca_each(d, l->id, mca_json, j, err, sizeof err);   /* older files: [] */
     keel_json_end(j);
+    keel_json_array(j, "counts");
+    db_each_counts(d, l->id, counts_json, j, err, sizeof err);
+    keel_json_end(j);
     keel_json_end(j);
 }
 
@@ -901,6 +948,7 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
                 show_text(l);
                 show_ipda(d, l);
                 show_mca(d, l->id);
+                show_counts(d, l->id);
             }
             db_free_loop(l);
             l = NULL;

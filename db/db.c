@@ -1455,6 +1455,34 @@ int db_add_counts(db *d, int64_t loop_id, const db_counts_row *r, char *err, siz
                       "add counts", loop_id, 14, t, 0, NULL, err, errlen);
 }
 
+int db_each_counts(db *d, int64_t loop_id, db_counts_fn fn, void *ctx, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int rc, r = 0;
+    if (sqlite3_prepare_v2(d->h,
+            "SELECT scope, fadd, fmul, fdiv, ffma, fmath, flops, iops, loads, stores,"
+            " bytes_read, bytes_written, intensity, reason FROM loop_counts"
+            " WHERE loop_id = ?1 ORDER BY scope", -1, &st, NULL) != SQLITE_OK)
+        return db_fail_sql_(d, "read counts", err, errlen);
+    sqlite3_bind_int64(st, 1, loop_id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_counts_row row = {
+            .scope = col_text(st, 0), .fadd = col_text(st, 1), .fmul = col_text(st, 2),
+            .fdiv = col_text(st, 3), .ffma = col_text(st, 4), .fmath = col_text(st, 5),
+            .flops = col_text(st, 6), .iops = col_text(st, 7), .loads = col_text(st, 8),
+            .stores = col_text(st, 9), .bytes_read = col_text(st, 10),
+            .bytes_written = col_text(st, 11), .intensity = col_text(st, 12),
+            .reason = col_text(st, 13),
+        };
+        if ((r = fn(ctx, &row)) != 0)
+            break;
+    }
+    if (r == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+        r = db_fail_sql_(d, "read counts", err, errlen);
+    sqlite3_finalize(st);
+    return r;
+}
+
 int db_add_footprint(db *d, int64_t loop_id, const db_footprint_row *r,
                      char *err, size_t errlen)
 {

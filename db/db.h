@@ -354,6 +354,11 @@ typedef struct {
     const char *reason;     /* NULL: summed exactly; else why not */
 } db_counts_row;
 int db_add_counts(db *d, int64_t loop_id, const db_counts_row *r, char *err, size_t errlen);
+/* Call fn with each counts row of a loop ("iteration" first, then
+ * "total"); the texts live until fn returns.  0, fn's non-zero return, or
+ * -1 with a message. */
+typedef int (*db_counts_fn)(void *ctx, const db_counts_row *row);
+int db_each_counts(db *d, int64_t loop_id, db_counts_fn fn, void *ctx, char *err, size_t errlen);
 
 /* Bytes one array moves over all iterations of a loop (expression texts). */
 typedef struct {

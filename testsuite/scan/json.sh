@@ -81,7 +81,17 @@ expect_eq "$(jx show.json '$.dependence.verdict'): $(jx show.json '$.dependence.
 expect_eq "$(sqlite3 :memory: "select json_array_length(readfile('show.json'), '\$.strides')")" "$(sed -n '/^strides/,/^mca/p' show.txt | grep -c '^  [0-9]')" "show: one stride per text line"
 expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.stride'), ' ') from json_each(readfile('show.json'), '\$.strides')")" \
     "$(sed -n '/^strides/,/^mca/p' show.txt | sed -n 's/.*  stride \([^ ]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')" "show: strides as in the text"
-expect_eq "$(sqlite3 :memory: "select json_array_length(readfile('show.json'), '\$.mca')")" "$(sed -n '/^mca/,$p' show.txt | grep -c '^  [a-z0-9]')" "show: one llvm-mca target per text line"
+expect_eq "$(sqlite3 :memory: "select json_array_length(readfile('show.json'), '\$.mca')")" "$(sed -n '/^mca/,/^counts/p' show.txt | grep -c '^  [a-z0-9]')" "show: one llvm-mca target per text line"
+# counts of C[i][j] += A[i][k] * B[k][j] in the k loop, by hand: 2 flops
+# (one fmul, one fadd), 3 loads and 1 store of 8 bytes each per iteration;
+# n iterations in total
+expect_eq "$(sed -n '/^counts/,$p' show.txt)" "counts      per iteration (inner loops included) and in total
+  iteration  flops 2; iops 0; loads 3; stores 1
+             bytes read 24, written 8; flop/byte (2) / (32)
+  total      flops 2*n; iops 0; loads 3*n; stores n
+             bytes read 24*n, written 8*n; flop/byte (2*n) / (32*n)" "show: counts"
+expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.scope') || ' ' || json_extract(value, '\$.fmul') || '+' || json_extract(value, '\$.fadd') || '=' || json_extract(value, '\$.flops') || ' ' || json_extract(value, '\$.bytes_read') || ' ' || json_extract(value, '\$.bytes_written') || ' ' || ifnull(json_extract(value, '\$.reason'), 'exact'), '; ') from json_each(readfile('show.json'), '\$.counts')")" \
+    "iteration 1+1=2 24 8 exact; total n+n=2*n 24*n 8*n exact" "show --json: counts as in the text"
 expect_eq "$(keys show.json '$.strides[0]')" "line:integer col:integer write:false array:text subscripts:array stride:text class:text thread_line:integer inner_stride:text inner_class:text false_sharing:false" "show: stride keys"
 expect_eq "$(jx show.json '$.idioms')" '["matmul","reduction"]' "show: idioms an array"
 
