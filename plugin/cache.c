@@ -86,18 +86,19 @@ void dc_hex(const dc_hash *h, char out[33])
     snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->a, (unsigned long long)h->b);
 }
 
-/* 64-bit FNV-1a of a file's bytes; -1 when unreadable. */
+/* 64-bit FNV-1a of a file's bytes (dc_bytes' first half); -1 when
+ * unreadable. */
 static int hash_file(const char *path, uint64_t *out, size_t *size)
 {
     size_t len;
     char *t = ku_read_file(path, &len);
     if (!t)
         return -1;
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)t[i]) * 1099511628211ULL;
+    dc_hash h;
+    dc_init(&h);
+    dc_bytes(&h, t, len);
     free(t);
-    *out = h;
+    *out = h.a;
     *size = len;
     return 0;
 }
