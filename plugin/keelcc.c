@@ -700,8 +700,9 @@ static int load_walker(char *err, size_t errlen)
 
 static void absolute_db(const char *db_path, char *out, size_t n);
 
-/* The key of source i's build into key; -1 when the source is unreadable. */
-static int direct_key(const options *o, int i, char key[33])
+/* The part of every source's key that the command shares (keel, the
+ * compiler, llvm-mca, modes, database, folder, environment) into *base. */
+static void direct_base(const options *o, dc_hash *base)
 {
     static const char *const env[] = { "CPATH", "C_INCLUDE_PATH", "KEEL_RT_HEADER",
                                         "KEEL_RT_LIB", NULL };
@@ -736,6 +737,14 @@ static int direct_key(const options *o, int i, char key[33])
         dc_str(&h, env[k]);
         dc_str(&h, getenv(env[k]));
     }
+    *base = h;
+}
+
+/* The key of source i's build into key, from the command's base;
+ * -1 when the source is unreadable. */
+static int direct_key(const dc_hash *base, const options *o, int i, char key[33])
+{
+    dc_hash h = *base;
     dc_str(&h, o->sources[i]);
     for (int k = 0; k < o->nxcc; k++)
         dc_str(&h, o->xcc[k]);
@@ -779,8 +788,10 @@ static void direct_lookup(const options *o, analysed *res)
     char err[512];
     if (db_open(o->db_path, DB_READONLY, &d, err, sizeof err) != 0)
         d = NULL;      /* no database yet: every source misses */
+    dc_hash base;
+    direct_base(o, &base);
     for (int i = 0; i < o->nsources; i++) {
-        if (direct_key(o, i, res[i].dkey) != 0) {
+        if (direct_key(&base, o, i, res[i].dkey) != 0) {
             res[i].dkey[0] = '\0';
             continue;
         }
