@@ -1477,7 +1477,7 @@ int db_each_counts(db *d, int64_t loop_id, db_counts_fn fn, void *ctx, char *err
         if ((r = fn(ctx, &row)) != 0)
             break;
     }
-    if (r == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+    if (r == 0 && rc != SQLITE_DONE)
         r = db_fail_sql_(d, "read counts", err, errlen);
     sqlite3_finalize(st);
     return r;
