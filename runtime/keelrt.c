@@ -757,6 +757,49 @@ static struct {
     rt_history_rows rows;
 } H[HCACHE];
 static int hcache_next;
+/* The loops that have history rows, read with the first history read
+ * (sorted; hloops_ok 0: unknown, so every loop is looked up): a loop
+ * without any is answered without opening the database, so a table of a
+ * few measured loops does not cost every other site an open. */
+static int64_t *hloops;
+static int nhloops, hloops_ok;
+
+static int cmp_id(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void hloops_load(sqlite3 *h)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = SQLITE_ERROR;
+    if (sqlite3_prepare_v2(h, "SELECT DISTINCT loop_id FROM history ORDER BY loop_id", -1, &q,
+                           NULL) == SQLITE_OK)
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            int64_t *x = ku_push(&hloops, &nhloops, sizeof *hloops);
+            if (!x)
+                break;
+            *x = sqlite3_column_int64(q, 0);
+        }
+    sqlite3_finalize(q);
+    hloops_ok = rc == SQLITE_DONE;
+}
+
+/* A loop that now has history rows (this process recorded one). */
+static void hloops_add(int64_t loop_id)
+{
+    if (!hloops_ok || bsearch(&loop_id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id))
+        return;
+    if (!ku_push(&hloops, &nhloops, sizeof *hloops)) {
+        hloops_ok = 0;       /* unknown again: every loop is looked up */
+        return;
+    }
+    int i = nhloops - 1;
+    for (; i > 0 && hloops[i - 1] > loop_id; i--)
+        hloops[i] = hloops[i - 1];
+    hloops[i] = loop_id;
+}
 
 static const rt_history_rows *hcache_get(int64_t loop_id)
 {
@@ -764,6 +807,8 @@ static const rt_history_rows *hcache_get(int64_t loop_id)
     for (int i = 0; i < HCACHE; i++)
         if (H[i].used && H[i].loop_id == loop_id)
             return &H[i].rows;
+    if (hloops_ok && !bsearch(&loop_id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id))
+        return NULL;
     sqlite3 *h = G.history != 0 ? history_open(0, held) : NULL;
     if (!h)
         return NULL;
@@ -772,6 +817,8 @@ static const rt_history_rows *hcache_get(int64_t loop_id)
         G.history = sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE name = 'history'",
                                        -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW;
         sqlite3_finalize(q);
+        if (G.history > 0)
+            hloops_load(h);
     }
     int k = hcache_next;
     hcache_next = (hcache_next + 1) % HCACHE;
@@ -831,8 +878,10 @@ void keel_record(keel_site *site, const long long *values, int device, double se
         sqlite3 *h = history_open(1, held);
         if (h) {
             if (rt_history_add_h(h, rt_facts_loop_id(st->facts), key, in.bytes_in + in.bytes_out,
-                                 device ? "gpu" : "cpu", seconds) == 0)
+                                 device ? "gpu" : "cpu", seconds) == 0) {
                 G.history = 1;
+                hloops_add(rt_facts_loop_id(st->facts));
+            }
             history_close(h, held);
             hcache_drop(rt_facts_loop_id(st->facts));
         }
