@@ -1,11 +1,12 @@
 /*
  * db_direct.h -- keelcc's direct-mode entries (table direct_cache,
  * db/SCHEMA.md "Direct mode"): one per stored build, saying which command
- * produced the build's rows, which files its parse read (with their
- * hashes), the instrumented text that command compiled and the warnings
- * keel printed.  A later keelcc run of the same command over unchanged
- * files finds the entry and skips the parse, the analyses and llvm-mca
- * (plugin/keelcc.c).  Errors as in db.h.
+ * produced the build's rows (its key), under which header search lists
+ * the build is known to read the same files, which files its parse read
+ * (with their hashes), the instrumented text that command compiled and
+ * the warnings keel printed.  A later keelcc run of a command with the
+ * same key over unchanged files finds the entry and skips the parse, the
+ * analyses and llvm-mca (plugin/keelcc.c).  Errors as in db.h.
  */
 #ifndef KEEL_DB_DIRECT_H
 #define KEEL_DB_DIRECT_H
@@ -20,6 +21,10 @@ typedef struct {
     char *text;         /* instrumented text, NULL: compiled as it is */
     size_t text_len;
     char *warnings;     /* one warning per line, "" for none */
+    char *search;       /* search-list hashes, one per line ("" for none) */
+    /* read only (db_direct_each): the build's translation_units row */
+    int64_t tu_id;
+    const char *variant, *object, *args;   /* NULL when the row has none */
 } db_direct_entry;
 
 /* Call fn(ctx, entry) for every entry stored under `key` (most recent
@@ -34,5 +39,15 @@ int db_direct_each(db *d, const char *key, db_direct_fn fn, void *ctx, char *err
  * transaction, db_begin_tu .. db_commit_tu). */
 int db_direct_put(db *d, int64_t tu_id, const char *key, const db_direct_entry *e, char *err,
                   size_t errlen);
+
+/* After a hit by another command than the one that recorded build tu_id,
+ * in one write transaction: the row names this command's object and
+ * arguments (and the time), the other builds of its path that this
+ * command's compile replaces go (no variant, or compiled into the same
+ * object: as db_begin_tu), and search (one hash and its newline, or NULL)
+ * is added to the entry's search lists.  Nothing happens when the build
+ * is gone. */
+int db_direct_refresh(db *d, int64_t tu_id, const char *object, const char *args,
+                      const char *search, char *err, size_t errlen);
 
 #endif

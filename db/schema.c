@@ -377,6 +377,13 @@ const char *const db_migrations[] = {
      * i (above 6): count is body x trip, i left in place". */
     "ALTER TABLE loop_counts ADD COLUMN reason TEXT;\n"
     "PRAGMA user_version = 11;\n",
+    /* 11 -> 12: direct mode across commands (plugin/keelcc.c): the
+     * header search lists (-I, -iquote, -isystem, -idirafter, -iprefix
+     * options and the working folder, hashed) under which each stored
+     * build is known to read the same files, one 32-hex-digit hash per
+     * line; the key no longer covers them. */
+    "ALTER TABLE direct_cache ADD COLUMN search TEXT;\n"
+    "PRAGMA user_version = 12;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

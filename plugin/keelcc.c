@@ -435,8 +435,8 @@ static const char *const search_path_opts[] = {
 };
 
 /* h continued over each parse flag but the search folders, each with its
- * terminating NUL, then over the headers' hash (ir NULL: none). */
-static uint64_t fnv_flags(uint64_t h, const options *o, const ir_tu *ir)
+ * terminating NUL, then over the headers' hash hh (ir_tu.headers_hash). */
+static uint64_t fnv_flags(uint64_t h, const options *o, unsigned long long hh)
 {
     for (int i = 0; i < o->nclang; i++) {
         if (cc_in_list(search_path_opts, o->clang[i])) {
@@ -447,7 +447,6 @@ static uint64_t fnv_flags(uint64_t h, const options *o, const ir_tu *ir)
             continue;
         h = fnv_bytes(h, o->clang[i], strlen(o->clang[i]) + 1);
     }
-    unsigned long long hh = ir ? ir->headers_hash : 0;
     return fnv_bytes(h, &hh, sizeof hh);
 }
 
@@ -456,7 +455,7 @@ static uint64_t fnv_flags(uint64_t h, const options *o, const ir_tu *ir)
 static void build_hashes(const options *o, const char *path, const ir_tu *ir, char variant[17],
                          char build[17])
 {
-    uint64_t v = fnv_flags(FNV_START, o, ir);
+    uint64_t v = fnv_flags(FNV_START, o, ir ? ir->headers_hash : 0);
     snprintf(variant, 17, "%016llx", (unsigned long long)v);
     build[0] = '\0';
     FILE *f = fopen(path, "rb");
@@ -510,7 +509,14 @@ typedef struct {
     char variant[17], hash[17];   /* build_hashes */
     /* direct mode (see direct_lookup) */
     char dkey[33];   /* the build's key, "" when it cannot be cached */
+    char search[34]; /* the command's header search list, hashed, and a newline */
     int hit;         /* the database holds this build: nothing above was computed */
+    int64_t hit_tu;  /* ... its translation_units row */
+    char *hit_object, *hit_args;   /* ... that row's object and args (NULL: none) */
+    int learn;       /* ... proven by a preprocessor run: add search to the entry */
+    int pp;          /* the preprocessor's file list: 0 not made, 1 made, -1 failed */
+    ku_buf pp_files; /* ... real paths of the files it entered, in order */
+    char pp_variant[17];   /* ... and the variant they give (build_hashes) */
     ku_buf inputs;   /* files the parse read (cache.h's list) */
     int inputs_bad;  /* ... one of them could not be listed */
     char *itext;     /* the instrumented text (made or stored), NULL: none */
@@ -597,7 +603,8 @@ static int tu_hook(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids, cha
         return 0;
     db_direct_entry e = { .inputs = r->inputs.s, .text = r->ihave == 1 ? r->itext : NULL,
                           .text_len = r->ihave == 1 ? r->ilen : 0,
-                          .warnings = r->warns.s ? r->warns.s : "" };
+                          .warnings = r->warns.s ? r->warns.s : "",
+                          .search = r->search };
     return db_direct_put(d, tu_id, r->dkey, &e, err, errlen);
 }
 
@@ -673,13 +680,26 @@ static int load_walker(char *err, size_t errlen)
  *
  * A rebuild of unchanged code skips the parse, the analyses and llvm-mca,
  * as ccache's direct mode skips the compiler: each recorded build keeps a
- * direct_cache row (db/db_direct.h) with its key, the list of files its
- * parse read with their hashes (plugin/cache.h), the instrumented text it
- * compiled and keel's warnings about it.  A later keelcc run whose key
- * matches a row, and whose listed files all still hash the same, compiles
- * that stored text (the compiler always runs: its result is never reused),
- * replays the warnings and writes nothing: the build's rows are the
- * database's already.
+ * direct_cache row (db/db_direct.h) with its key, the header search lists
+ * it is known under, the list of files its parse read with their hashes
+ * (plugin/cache.h), the instrumented text it compiled and keel's warnings
+ * about it.  A later keelcc run whose key matches a row compiles that
+ * stored text (the compiler always runs: its result is never reused) and
+ * replays the warnings, when
+ *  - the row lists this command's search list and every listed file still
+ *    hashes the same (an exact hit: nothing is run, nothing is written), or
+ *  - another command recorded it (e.g. one utility source compiled by each
+ *    program of a suite with the program's own -I folder, inputs and -o):
+ *    then the preprocessor runs once on the source with the flags the
+ *    parse uses (pp_list) and the hit needs the files it enters, in order,
+ *    to be the row's files (real paths), all unchanged, and the build
+ *    variant they give (walker.c's headers hash over the non-system ones)
+ *    to be the row's.  Such a hit adds this search list to the row, and
+ *    makes the build's translation_units row name this command's object and
+ *    arguments (db_direct_refresh, after the compile succeeded), as a
+ *    compile of this command would have left it.  Any doubt (the
+ *    preprocessor fails, a name it prints is escaped, a path does not
+ *    resolve) is a miss.
  *
  * The key covers everything else a build's rows and text depend on: keel's
  * version and binary (size, modification time), the compiler's and
@@ -687,16 +707,25 @@ static int load_walker(char *err, size_t errlen)
  * (analysis, instrumentation, llvm-mca and its CPUs, and the machine when
  * they are the host's), the absolute database path the sites name, the
  * working folder, the header search variables (CPATH, C_INCLUDE_PATH),
- * keel's runtime paths, every compiler argument (response files' contents
- * in place) and the source's bytes.  So a changed flag, source or header,
- * another keelcc, compiler or mode, or a deleted, recreated or replaced
- * database (the row goes with its build: ON DELETE CASCADE) misses.
- * Not cached (always parsed): a build whose parse failed, whose analyses
- * failed, whose instrumentation failed, whose llvm-mca stage could not run
- * for some target, a file the parse read that changed during this run
- * (modified less than a second before keelcc started: ccache's "too new"),
- * --keel-dump-ir and keel scan.  As with ccache, a new header that would
- * shadow a listed one earlier in the search path is not noticed. */
+ * keel's runtime paths, the source's path and bytes, and every compiler
+ * argument (response files' contents in place) except what cannot change
+ * them: the command's other input files, -o and its value, the dependency
+ * file options (-MD -MMD -MP -MF -MT -MQ and their values) and the header
+ * search options (-I -iquote -isystem -idirafter -iprefix -iwithprefix
+ * -iwithprefixbefore with their values; hashed apart into the search
+ * list's hash with the working folder).  The rows name files by real path
+ * (walker.c), the sites name the source by its real path and the build by
+ * its hash (build_hashes: the source's bytes and the variant), so where
+ * the headers are found changes neither once the same files are read.  So
+ * a changed flag, source or header, another keelcc, compiler or mode, or
+ * a deleted, recreated or replaced database (the row goes with its build:
+ * ON DELETE CASCADE) misses.  Not cached (always parsed): a build whose
+ * parse failed, whose analyses failed, whose instrumentation failed, whose
+ * llvm-mca stage could not run for some target, a file the parse read that
+ * changed during this run (modified less than a second before keelcc
+ * started: ccache's "too new"), --keel-dump-ir and keel scan.  As with
+ * ccache, under a search list the row already lists, a new header that
+ * would shadow a listed one earlier in the search path is not noticed. */
 
 static void absolute_db(const char *db_path, char *out, size_t n);
 
@@ -708,7 +737,7 @@ static void direct_base(const options *o, dc_hash *base)
                                         "KEEL_RT_LIB", NULL };
     dc_hash h;
     dc_init(&h);
-    dc_str(&h, "keelcc direct mode 1");
+    dc_str(&h, "keelcc direct mode 2");
     dc_str(&h, KEEL_VERSION);
     dc_program(&h, "/proc/self/exe");
     char walker[PATH_MAX + 64];
@@ -740,26 +769,224 @@ static void direct_base(const options *o, dc_hash *base)
     *base = h;
 }
 
-/* The key of source i's build into key, from the command's base;
- * -1 when the source is unreadable. */
-static int direct_key(const dc_hash *base, const options *o, int i, char key[33])
+/* Header search options, longest first where one is the start of another
+ * (their joined forms are matched by prefix). */
+static const char *const search_opts[] = {
+    "-iwithprefixbefore", "-iwithprefix", "-iprefix", "-idirafter", "-isystem", "-iquote",
+    "-I", NULL
+};
+
+/* The search option a (joined or not) is, or NULL. */
+static const char *search_opt(const char *a)
 {
-    dc_hash h = *base;
+    for (int k = 0; search_opts[k]; k++)
+        if (strncmp(a, search_opts[k], strlen(search_opts[k])) == 0)
+            return search_opts[k];
+    return NULL;
+}
+
+/* Is a (without its value) an option that only names an output: -o,
+ * the dependency file options? */
+static int output_opt(const char *a)
+{
+    return (strncmp(a, "-o", 2) == 0 && strncmp(a, "-obj", 4) != 0)
+        || strncmp(a, "-MF", 3) == 0 || strncmp(a, "-MT", 3) == 0 || strncmp(a, "-MQ", 3) == 0
+        || strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0 || strcmp(a, "-MP") == 0;
+}
+
+/* The key of source i's build into key and the hash of the command's
+ * header search list (with a newline) into search, from the command's
+ * base; -1 when the source is unreadable. */
+static int direct_key(const dc_hash *base, const options *o, int i, char key[33],
+                      char search[34])
+{
+    dc_hash h = *base, s;
+    char cwd[PATH_MAX];
+    dc_init(&s);
+    dc_str(&s, "keelcc search list 1");
+    dc_str(&s, getcwd(cwd, sizeof cwd) ? cwd : NULL);
     dc_str(&h, o->sources[i]);
-    for (int k = 0; k < o->nxcc; k++)
-        dc_str(&h, o->xcc[k]);
+    dc_str(&h, o->xcc[0]);
+    for (int k = 1; k < o->nxcc; k++) {
+        const char *a = o->xcc[k], *so = search_opt(a);
+        if (cc_in_list(cc_value_options, a) && k + 1 < o->nxcc) {
+            const char *v = o->xcc[++k];
+            if (so && strcmp(so, a) == 0) {
+                dc_str(&s, so);
+                dc_str(&s, v);
+            } else if (!output_opt(a)) {
+                dc_str(&h, a);
+                dc_str(&h, v);
+            }
+            continue;
+        }
+        if (a[0] != '-' || strcmp(a, "-") == 0)
+            continue;       /* an input: this source is hashed on its own */
+        if (so) {
+            dc_str(&s, so);
+            dc_str(&s, a + strlen(so));
+        } else if (!output_opt(a)) {
+            dc_str(&h, a);
+        }
+    }
     if (dc_file(&h, o->sources[i]) != 0)
         return -1;
     dc_hex(&h, key);
+    dc_hex(&s, search);
+    search[32] = '\n';
+    search[33] = '\0';
     return 0;
 }
 
-/* db_direct_each's callback: the first entry whose files are unchanged. */
+/* Does the entry's search list (hashes with newlines) hold search? */
+static int search_listed(const char *list, const char *search)
+{
+    /* every line is 32 hex digits: a match is a whole line */
+    return list && strstr(list, search) != NULL;
+}
+
+/* The files a preprocessor run enters, from its output t (clang's line
+ * markers: `# LINE "NAME" FLAGS`, flag 1 entering a file, 3 a system
+ * header): their real paths in order, the main file first, one per line,
+ * into files, and walker.c's headers hash (contents of every entered
+ * non-system file with a 0xff after each) into *hh; -1 when in doubt. */
+static int pp_parse(const char *t, ku_buf *files, unsigned long long *hh)
+{
+    int first = 1;
+    *hh = FNV_START;
+    for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (p[0] != '#' || p[1] != ' ' || p[2] < '0' || p[2] > '9')
+            continue;
+        const char *q = p + 2;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (q[0] != ' ' || q[1] != '"')
+            return -1;
+        const char *name = q + 2, *end = name + strcspn(name, "\"\\\n");
+        if (*end != '"' || end == name || end - name >= PATH_MAX)
+            return -1;      /* an escaped name: doubt */
+        int enter = 0, sys = 0;
+        for (q = end + 1; *q == ' ' && q[1] >= '1' && q[1] <= '4'; q += 2) {
+            enter |= q[1] == '1';
+            sys |= q[1] == '3';
+        }
+        if (name[0] == '<' || (!first && !enter))
+            continue;       /* <built-in>, <command line>; a return */
+        char path[PATH_MAX], real[PATH_MAX];
+        memcpy(path, name, (size_t)(end - name));
+        path[end - name] = '\0';
+        if (!realpath(path, real))
+            return -1;
+        ku_buf_printf(files, "%s\n", real);
+        if (!first && !sys) {
+            size_t len;
+            char *c = ku_read_file(path, &len);
+            if (!c)
+                return -1;
+            *hh = fnv_bytes(*hh, c, len);
+            *hh = fnv_bytes(*hh, "\xff", 1);
+            free(c);
+        }
+        first = 0;
+    }
+    return first || files->oom ? -1 : 0;
+}
+
+/* Run the preprocessor once on source i with the flags its parse uses
+ * (libclang's own clang: KEEL_PP_CLANG) into res->pp_files and
+ * res->pp_variant; res->pp 1, or -1 when anything failed. */
+static void pp_list(const options *o, int i, analysed *r)
+{
+    char tmp[PATH_MAX];
+    r->pp = -1;
+    int fd = ku_mkstemp(tmp, sizeof tmp, ku_tmpdir(), "keel-pp-", ".i");
+    if (fd < 0)
+        return;
+    close(fd);
+    char **argv = calloc((size_t)o->nclang + 6, sizeof *argv);
+    int n = 0;
+    if (argv) {
+        static char cc[] = KEEL_PP_CLANG, E[] = "-E", O[] = "-o";
+        argv[n++] = cc;
+        for (int k = 0; k < o->nclang; k++)
+            argv[n++] = o->clang[k];
+        argv[n++] = E;
+        argv[n++] = O;
+        argv[n++] = tmp;
+        argv[n++] = o->sources[i];
+        argv[n] = NULL;
+    }
+    ku_io io = { .out = "/dev/null", .err = "/dev/null", .err_fd = -1 };
+    pid_t pid;
+    unsigned long long hh;
+    if (argv && ku_spawn(argv, &io, &pid) == 0 && ku_wait(pid) == 0) {
+        char *t = ku_read_file(tmp, NULL);
+        if (t && pp_parse(t, &r->pp_files, &hh) == 0) {
+            snprintf(r->pp_variant, sizeof r->pp_variant, "%016llx",
+                     (unsigned long long)fnv_flags(FNV_START, o, hh));
+            r->pp = 1;
+        }
+        free(t);
+    }
+    free(argv);
+    unlink(tmp);
+}
+
+/* Are the files of an entry's list (cache.h's lines), as real paths in
+ * order, exactly `files` (pp_parse's)? */
+static int same_files(const char *list, const char *files)
+{
+    char path[PATH_MAX + 1], real[PATH_MAX];
+    size_t at = 0, flen = strlen(files);
+    for (const char *p = list; *p;) {
+        const char *nl = strchr(p, '\n');
+        unsigned long long h;
+        size_t size;
+        int off = 0;
+        if (!nl || sscanf(p, "%16llx %zu %n", &h, &size, &off) != 2 || off <= 0
+            || (size_t)(nl - p - off) >= sizeof path)
+            return 0;
+        memcpy(path, p + off, (size_t)(nl - p - off));
+        path[nl - p - off] = '\0';
+        if (!realpath(path, real))
+            return 0;
+        size_t k = strlen(real);
+        if (at + k + 1 > flen || memcmp(files + at, real, k) != 0 || files[at + k] != '\n')
+            return 0;
+        at += k + 1;
+        p = nl + 1;
+    }
+    return at == flen;
+}
+
+typedef struct {
+    const options *o;
+    int i;
+    analysed *r;
+    int cross;       /* 0: exact hits only; 1: entries of other search lists */
+    int others;      /* entries of other search lists seen */
+} direct_ctx;
+
+/* db_direct_each's callback: the first entry that may be reused. */
 static int direct_hit(void *ctx, const db_direct_entry *e)
 {
-    analysed *r = ctx;
-    if (!dc_inputs_same(e->inputs))
-        return 0;
+    direct_ctx *c = ctx;
+    analysed *r = c->r;
+    int listed = search_listed(e->search, r->search);
+    if (!c->cross) {
+        c->others += !listed;
+        if (!listed || !dc_inputs_same(e->inputs))
+            return 0;
+    } else {
+        if (listed || !e->variant)
+            return 0;       /* seen in the first pass */
+        if (!r->pp)
+            pp_list(c->o, c->i, r);
+        if (r->pp != 1 || strcmp(e->variant, r->pp_variant) != 0
+            || !same_files(e->inputs, r->pp_files.s ? r->pp_files.s : "")
+            || !dc_inputs_same(e->inputs))
+            return 0;
+    }
     char *text = NULL;
     if (e->text && !(text = malloc(e->text_len + 1)))
         return 0;
@@ -767,19 +994,29 @@ static int direct_hit(void *ctx, const db_direct_entry *e)
         memcpy(text, e->text, e->text_len);
         text[e->text_len] = '\0';
     }
+    char *object = e->object ? strdup(e->object) : NULL;
+    char *args = e->args ? strdup(e->args) : NULL;
+    ku_buf_put(&r->warns, e->warnings);
+    if (r->warns.oom || (e->object && !object) || (e->args && !args)) {
+        free(text);
+        free(object);
+        free(args);
+        ku_buf_free(&r->warns);
+        return 0;
+    }
     r->itext = text;
     r->ilen = text ? e->text_len : 0;
     r->ihave = text ? 1 : 0;
-    ku_buf_put(&r->warns, e->warnings);
-    if (r->warns.oom) {
-        free(text);
-        r->itext = NULL;
-        return 0;
-    }
+    r->hit_tu = e->tu_id;
+    r->hit_object = object;
+    r->hit_args = args;
+    r->learn = c->cross;
     return 1;
 }
 
-/* Key every source and look it up (before the parse). */
+/* Key every source and look it up (before the parse): exact hits first,
+ * then, only when the key has entries of other search lists, through one
+ * preprocessor run. */
 static void direct_lookup(const options *o, analysed *res)
 {
     if (!o->direct || o->analysis != 1 || o->dump_ir || !o->compiles)
@@ -791,14 +1028,37 @@ static void direct_lookup(const options *o, analysed *res)
     dc_hash base;
     direct_base(o, &base);
     for (int i = 0; i < o->nsources; i++) {
-        if (direct_key(&base, o, i, res[i].dkey) != 0) {
+        if (direct_key(&base, o, i, res[i].dkey, res[i].search) != 0) {
             res[i].dkey[0] = '\0';
             continue;
         }
-        if (d && db_direct_each(d, res[i].dkey, direct_hit, &res[i], err, sizeof err) == 1)
+        direct_ctx c = { .o = o, .i = i, .r = &res[i] };
+        if (d && db_direct_each(d, res[i].dkey, direct_hit, &c, err, sizeof err) == 1)
+            res[i].hit = 1;
+        c.cross = 1;
+        if (d && !res[i].hit && c.others
+            && db_direct_each(d, res[i].dkey, direct_hit, &c, err, sizeof err) == 1)
             res[i].hit = 1;
     }
     db_close(d);
+}
+
+/* Strings equal, NULL only to NULL. */
+static int same_str(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+/* Must hit i's build be written (db_direct_refresh): reused from another
+ * command, or its row names another object or other arguments? */
+static int direct_refresh(const options *o, const analysed *r, int i, const char *args)
+{
+    char object[2 * PATH_MAX + 2];
+    if (!r->hit)
+        return 0;
+    object_of(o, i, object, sizeof object);
+    return r->learn || !same_str(r->hit_object, object[0] ? object : NULL)
+        || !same_str(r->hit_args, args ? args : "[]");
 }
 
 /* May this build (just made, about to be recorded) be reused? */
@@ -858,7 +1118,10 @@ static void analyse(const options *o, analysed *res)
     }
 }
 
-static void record(const options *o, analysed *res)
+/* The third step: write each source's build (args: the command's
+ * arguments as translation_units.args), or for a direct-mode hit that
+ * direct_refresh asks for, bring its row up to this command. */
+static void record(const options *o, analysed *res, const char *args)
 {
     char err[512], cwd[PATH_MAX];
     db *d = NULL;
@@ -866,13 +1129,20 @@ static void record(const options *o, analysed *res)
         warn("%s (loops not recorded)", err);
         return;
     }
-    char *args = store_json_array(o->ncc - 1, o->cc + 1);
     if (!getcwd(cwd, sizeof cwd))
         strcpy(cwd, ".");
     for (int i = 0; i < o->nsources; i++) {
         char object[2 * PATH_MAX + 2];
-        if (res[i].hit)
-            continue;       /* its rows are the database's already */
+        if (res[i].hit) {
+            /* its rows are the database's already */
+            object_of(o, i, object, sizeof object);
+            if (direct_refresh(o, &res[i], i, args)
+                && db_direct_refresh(d, res[i].hit_tu, object[0] ? object : NULL,
+                                     args ? args : "[]", res[i].learn ? res[i].search : NULL,
+                                     err, sizeof err) != 0)
+                warn("%s: build reused, its row not updated: %s", o->sources[i], err);
+            continue;
+        }
         if (!direct_cacheable(o, &res[i]))
             res[i].dkey[0] = '\0';
         object_of(o, i, object, sizeof object);
@@ -889,7 +1159,6 @@ static void record(const options *o, analysed *res)
         if (store_tu_with(d, res[i].ir, res[i].an, &row, tu_hook, &res[i], err, sizeof err) != 0)
             warn("%s: loops not recorded: %s", o->sources[i], err);
     }
-    free(args);
     db_close(d);
 }
 
@@ -1369,9 +1638,17 @@ int main(int argc, char **argv)
     /* A failed compile has told the user already; its stale rows stay. */
     o.ncc = user_ncc;
     o.cc[o.ncc] = NULL;
-    if (res && status == 0 && misses)
-        record(&o, res);
+    char *args = res && status == 0 ? store_json_array(o.ncc - 1, o.cc + 1) : NULL;
+    int refresh = 0;
+    for (int i = 0; res && status == 0 && i < o.nsources; i++)
+        refresh |= direct_refresh(&o, &res[i], i, args);
+    if (res && status == 0 && (misses || refresh))
+        record(&o, res, args);
+    free(args);
     for (int i = 0; res && i < o.nsources; i++) {
+        free(res[i].hit_object);
+        free(res[i].hit_args);
+        ku_buf_free(&res[i].pp_files);
         free(res[i].path);
         ir_tu_free(res[i].ir);
         store_analysis_free(res[i].an);
