@@ -13,7 +13,13 @@
 #    deleted: miss;
 #  - another keelcc binary: miss;
 #  - a hit runs llvm-mca zero times and replays keel's warnings about the
-#    source exactly.
+#    source exactly;
+#  - one source compiled by several commands (as PolyBench's polybench.c:
+#    another -I folder, other inputs, another -o, dependency files): the
+#    second command and a rebuild of the first hit, and the rows are
+#    exactly those of the same commands run with direct mode off; a header
+#    that shadows the shared one in a command's own -I folder, or another
+#    -D, misses.
 # Files are dated into the past (and written more than a second before the
 # compiles that store entries): a file changed less than a second before
 # keelcc started is never trusted (ccache's "too new" rule).
@@ -166,6 +172,130 @@ expect_eq "$(wc -l <mca-runs)" "$runs" "no llvm-mca on a hit"
 expect_eq "$(cat hit.txt)" "$(cat miss.txt)" "the hit's warnings are the miss's"
 expect_eq "$(q "SELECT count(*) FROM mca_results WHERE target = 'znver3' AND status = 'ok'")" 1 \
     "the hit keeps the llvm-mca rows"
+
+# ---- one source, several commands (issue 11 item 7) ----
+# share/util.c finds <conf.h> through the search path: in inc/ for
+# programs a and b, in pc/ (a header of its own, same size, other value)
+# for program c.
+mkdir -p x/pa x/pb x/pc x/inc x/share x/bin
+printf '#define SCALE 2\n' >x/inc/conf.h
+printf '#define SCALE 3\n' >x/pc/conf.h
+cat >x/share/util.c <<'EOF'
+#include <conf.h>
+void scale(double *y, const double *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = x[i] * SCALE;
+}
+EOF
+for p in a b c; do
+    cat >x/p$p/$p.c <<'EOF'
+#include <stdio.h>
+void scale(double *, const double *, int);
+int main(int argc, char **argv)
+{
+    (void)argv;
+    double x[64], y[64];
+    int n = 60 + argc;
+    for (int i = 0; i < 64; i++)
+        x[i] = i;
+    scale(y, x, n);
+    printf("%g\n", y[n - 1]);
+    return 0;
+}
+EOF
+done
+settle
+cd x || exit 1
+# prog P [flags]: program P from its own source and share/util.c, searching
+# its own folder first (PolyBench's command)
+prog() { p=$1; shift; "$KC" -O1 "$@" -Ip$p -Iinc p$p/$p.c share/util.c -o bin/$p 2>>xerr.txt; }
+# the commands, in order: stage 1 builds a, b, then a again
+stage1() {
+    prog a
+    prog b -MMD
+    prog a
+}
+# stage 2: c (its own conf.h), b with another -D, util.c alone twice
+stage2() {
+    prog c
+    prog b -DEXTRA=1
+    "$KC" -O1 -Ipa -Iinc -c share/util.c -o u1.o 2>>xerr.txt
+    "$KC" -O1 -Ipb -Iinc -MMD -MF u2.d -c share/util.c -o u2.o 2>>xerr.txt
+}
+# the rows of a database but ids and times (builds by path and variant)
+dump() {
+    sqlite3 "$1" "SELECT path, variant, hash, object, args, compiler, directory, status,
+                         coalesce(nullif(message, 'kept'), '') FROM translation_units
+                  ORDER BY path, variant;
+                  SELECT t.path, t.variant, l.file, l.line, l.col, l.depth, l.kind, l.canonical
+                    FROM loops l JOIN translation_units t ON t.id = l.tu_id ORDER BY 1, 2, 3, 4, 5;"
+    for t in $(sqlite3 "$1" "SELECT name FROM sqlite_master WHERE type = 'table'
+                             AND name NOT IN ('direct_cache', 'keel_meta') ORDER BY name"); do
+        echo "$t $(sqlite3 "$1" "SELECT count(*) FROM $t")"
+    done
+}
+util_new() { q "SELECT count(*) FROM translation_units WHERE path LIKE '%/util.c' AND message IS NULL"; }
+export KEEL_DB="$work/x.db"
+: >xerr.txt
+prog a
+expect_eq "$(q "SELECT count(*) FROM direct_cache c JOIN translation_units t ON t.id = c.tu_id
+                 WHERE t.path LIKE '%/util.c'")" 1 "program a: util.c has an entry"
+mark
+prog b -MMD
+expect_eq "$(kept util.c)" 1 "program b (another -I folder, inputs, -o, -MMD): util.c hit"
+expect_eq "$(kept b.c)" 0 "program b: its own source recorded"
+expect_eq "$(q "SELECT object FROM translation_units WHERE path LIKE '%/util.c'")" "$PWD/bin/b" \
+    "program b's hit: the row names b's object"
+expect_eq "$(q "SELECT length(search) FROM direct_cache c JOIN translation_units t
+                 ON t.id = c.tu_id WHERE t.path LIKE '%/util.c'")" 66 \
+    "program b's hit: two search lists on the entry"
+clang-19 -O1 -Ipb -Iinc pb/b.c share/util.c -o ref-b
+expect_eq "$(./bin/b)" "$(./ref-b)" "program b (hit): clang-19's output"
+KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./bin/b >/dev/null 2>v.txt
+expect_eq "$(grep -c '^keel: util\.c:4 ' v.txt)" 1 \
+    "program b (hit): its util.c site decides: $(cat v.txt)"
+mark
+prog a
+expect_eq "$(kept util.c)" 1 "program a again: util.c hit"
+expect_eq "$(kept a.c)" 1 "program a again: a.c hit"
+expect_eq "$(cat xerr.txt)" "" "stage 1: no message"
+dump "$KEEL_DB" >rows-direct-1.txt
+# the same commands with direct mode off, into a fresh database
+KEEL_DB="$work/y.db" KEEL_DIRECT=off stage1
+dump "$work/y.db" >rows-off-1.txt
+expect_eq "$(cmp -s rows-direct-1.txt rows-off-1.txt && echo same)" same \
+    "stage 1: rows as with direct mode off: $(diff rows-direct-1.txt rows-off-1.txt | head -5)"
+mark
+prog c
+expect_eq "$(util_new)" 1 "program c (its own conf.h shadows inc/'s): util.c missed"
+expect_eq "$(q "SELECT count(DISTINCT variant) FROM translation_units WHERE path LIKE '%/util.c'")" 2 \
+    "program c: a build of util.c of its own"
+clang-19 -O1 -Ipc -Iinc pc/c.c share/util.c -o ref-c
+expect_eq "$(./bin/c)" "$(./ref-c)" "program c: clang-19's output"
+mark
+prog b -DEXTRA=1
+expect_eq "$(util_new)" 1 "program b with another -D: util.c missed"
+mark
+"$KC" -O1 -Ipa -Iinc -c share/util.c -o u1.o 2>>xerr.txt
+expect_eq "$(util_new)" 1 "util.c alone: recorded"
+mark
+"$KC" -O1 -Ipb -Iinc -MMD -MF u2.d -c share/util.c -o u2.o 2>>xerr.txt
+expect_eq "$(util_new)" 0 "util.c alone, another -I folder, -o and -MF: hit"
+expect_eq "$(test -s u2.d && echo yes)" yes "the hit's dependency file written"
+cp u2.o u2-hit.o
+KEEL_DIRECT=off "$KC" -O1 -Ipb -Iinc -MMD -MF u2.d -c share/util.c -o u2.o 2>>xerr.txt
+cmp -s u2.o u2-hit.o
+expect_eq "$?" 0 "the cross-command hit's object is a miss's, byte for byte"
+KEEL_DB="$work/y.db" KEEL_DIRECT=off stage2
+KEEL_DB="$work/y.db" KEEL_DIRECT=off "$KC" -O1 -Ipb -Iinc -MMD -MF u2.d -c share/util.c -o u2.o \
+    2>>xerr.txt
+dump "$KEEL_DB" >rows-direct-2.txt
+dump "$work/y.db" >rows-off-2.txt
+expect_eq "$(cmp -s rows-direct-2.txt rows-off-2.txt && echo same)" same \
+    "stage 2: rows as with direct mode off: $(diff rows-direct-2.txt rows-off-2.txt | head -5)"
+expect_eq "$(cat xerr.txt)" "" "stage 2: no message"
+cd "$work" || exit 1
 
 echo "direct: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
