@@ -19,8 +19,8 @@ int db_direct_each(db *d, const char *key, db_direct_fn fn, void *ctx, char *err
     /* an entry whose build is gone is gone too (ON DELETE CASCADE); the
      * join also keeps a database edited by hand honest */
     if (sqlite3_prepare_v2(db_sqlite_(d),
-                           "SELECT c.inputs, c.text, c.warnings, c.search, c.tu_id, t.variant,"
-                           " t.object, t.args FROM direct_cache c"
+                           "SELECT c.inputs, c.text, c.warnings, c.search, c.tu_id, t.variant"
+                           " FROM direct_cache c"
                            " JOIN translation_units t ON t.id = c.tu_id"
                            " WHERE c.key = ?1 ORDER BY c.tu_id DESC", -1, &st, NULL) != SQLITE_OK) {
         const char *m = sqlite3_errmsg(db_sqlite_(d));
@@ -41,9 +41,7 @@ int db_direct_each(db *d, const char *key, db_direct_fn fn, void *ctx, char *err
                               .warnings = (char *)(warnings ? warnings : ""),
                               .search = (char *)(search ? search : ""),
                               .tu_id = sqlite3_column_int64(st, 4),
-                              .variant = (const char *)sqlite3_column_text(st, 5),
-                              .object = (const char *)sqlite3_column_text(st, 6),
-                              .args = (const char *)sqlite3_column_text(st, 7) };
+                              .variant = (const char *)sqlite3_column_text(st, 5) };
         rc = fn(ctx, &e);
     }
     if (rc == 0 && step != SQLITE_DONE)

@@ -22,9 +22,10 @@ typedef struct {
     size_t text_len;
     char *warnings;     /* one warning per line, "" for none */
     char *search;       /* search-list hashes, one per line ("" for none) */
-    /* read only (db_direct_each): the build's translation_units row */
+    /* read only (db_direct_each): the build's translation_units row and
+     * its variant (NULL when it has none) */
     int64_t tu_id;
-    const char *variant, *object, *args;   /* NULL when the row has none */
+    const char *variant;
 } db_direct_entry;
 
 /* Call fn(ctx, entry) for every entry stored under `key` (most recent

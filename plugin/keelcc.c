@@ -512,7 +512,6 @@ typedef struct {
     char search[34]; /* the command's header search list, hashed, and a newline */
     int hit;         /* the database holds this build: nothing above was computed */
     int64_t hit_tu;  /* ... its translation_units row */
-    char *hit_object, *hit_args;   /* ... that row's object and args (NULL: none) */
     int learn;       /* ... proven by a preprocessor run: add search to the entry */
     int pp;          /* the preprocessor's file list: 0 not made, 1 made, -1 failed */
     ku_buf pp_files; /* ... real paths of the files it entered, in order */
@@ -697,7 +696,9 @@ static int load_walker(char *err, size_t errlen)
  *    to be the row's.  Such a hit adds this search list to the row, and
  *    makes the build's translation_units row name this command's object and
  *    arguments (db_direct_refresh, after the compile succeeded), as a
- *    compile of this command would have left it.  Any doubt (the
+ *    compile of this command would have left it; an exact hit writes
+ *    nothing, so the row keeps the object and arguments of the command
+ *    that recorded or last proved it.  Any doubt (the
  *    preprocessor fails, a name it prints is escaped, a path does not
  *    resolve) is a miss.
  *
@@ -994,13 +995,9 @@ static int direct_hit(void *ctx, const db_direct_entry *e)
         memcpy(text, e->text, e->text_len);
         text[e->text_len] = '\0';
     }
-    char *object = e->object ? strdup(e->object) : NULL;
-    char *args = e->args ? strdup(e->args) : NULL;
     ku_buf_put(&r->warns, e->warnings);
-    if (r->warns.oom || (e->object && !object) || (e->args && !args)) {
+    if (r->warns.oom) {
         free(text);
-        free(object);
-        free(args);
         ku_buf_free(&r->warns);
         return 0;
     }
@@ -1008,8 +1005,6 @@ static int direct_hit(void *ctx, const db_direct_entry *e)
     r->ilen = text ? e->text_len : 0;
     r->ihave = text ? 1 : 0;
     r->hit_tu = e->tu_id;
-    r->hit_object = object;
-    r->hit_args = args;
     r->learn = c->cross;
     return 1;
 }
@@ -1041,24 +1036,6 @@ static void direct_lookup(const options *o, analysed *res)
             res[i].hit = 1;
     }
     db_close(d);
-}
-
-/* Strings equal, NULL only to NULL. */
-static int same_str(const char *a, const char *b)
-{
-    return a && b ? strcmp(a, b) == 0 : a == b;
-}
-
-/* Must hit i's build be written (db_direct_refresh): reused from another
- * command, or its row names another object or other arguments? */
-static int direct_refresh(const options *o, const analysed *r, int i, const char *args)
-{
-    char object[2 * PATH_MAX + 2];
-    if (!r->hit)
-        return 0;
-    object_of(o, i, object, sizeof object);
-    return r->learn || !same_str(r->hit_object, object[0] ? object : NULL)
-        || !same_str(r->hit_args, args ? args : "[]");
 }
 
 /* May this build (just made, about to be recorded) be reused? */
@@ -1119,8 +1096,8 @@ static void analyse(const options *o, analysed *res)
 }
 
 /* The third step: write each source's build (args: the command's
- * arguments as translation_units.args), or for a direct-mode hit that
- * direct_refresh asks for, bring its row up to this command. */
+ * arguments as translation_units.args), or for a direct-mode hit proven
+ * by the preprocessor, bring its row up to this command. */
 static void record(const options *o, analysed *res, const char *args)
 {
     char err[512], cwd[PATH_MAX];
@@ -1134,9 +1111,10 @@ static void record(const options *o, analysed *res, const char *args)
     for (int i = 0; i < o->nsources; i++) {
         char object[2 * PATH_MAX + 2];
         if (res[i].hit) {
-            /* its rows are the database's already */
+            /* its rows are the database's already; one reused from
+             * another search list names this command's object */
             object_of(o, i, object, sizeof object);
-            if (direct_refresh(o, &res[i], i, args)
+            if (res[i].learn
                 && db_direct_refresh(d, res[i].hit_tu, object[0] ? object : NULL,
                                      args ? args : "[]", res[i].learn ? res[i].search : NULL,
                                      err, sizeof err) != 0)
@@ -1638,16 +1616,15 @@ int main(int argc, char **argv)
     /* A failed compile has told the user already; its stale rows stay. */
     o.ncc = user_ncc;
     o.cc[o.ncc] = NULL;
-    char *args = res && status == 0 ? store_json_array(o.ncc - 1, o.cc + 1) : NULL;
-    int refresh = 0;
-    for (int i = 0; res && status == 0 && i < o.nsources; i++)
-        refresh |= direct_refresh(&o, &res[i], i, args);
-    if (res && status == 0 && (misses || refresh))
+    int learned = 0;
+    for (int i = 0; res && i < o.nsources; i++)
+        learned |= res[i].hit && res[i].learn;
+    if (res && status == 0 && (misses || learned)) {
+        char *args = store_json_array(o.ncc - 1, o.cc + 1);
         record(&o, res, args);
-    free(args);
+        free(args);
+    }
     for (int i = 0; res && i < o.nsources; i++) {
-        free(res[i].hit_object);
-        free(res[i].hit_args);
         ku_buf_free(&res[i].pp_files);
         free(res[i].path);
         ir_tu_free(res[i].ir);

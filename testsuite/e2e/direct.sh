@@ -16,10 +16,10 @@
 #    source exactly;
 #  - one source compiled by several commands (as PolyBench's polybench.c:
 #    another -I folder, other inputs, another -o, dependency files): the
-#    second command and a rebuild of the first hit, and the rows are
-#    exactly those of the same commands run with direct mode off; a header
-#    that shadows the shared one in a command's own -I folder, or another
-#    -D, misses.
+#    second command and a rebuild of the first hit, the rows are exactly
+#    those of the same commands run with direct mode off (the exact hit
+#    writes nothing: it is left out of that run); a header that shadows
+#    the shared one in a command's own -I folder, or another -D, misses.
 # Files are dated into the past (and written more than a second before the
 # compiles that store entries): a file changed less than a second before
 # keelcc started is never trusted (ccache's "too new" rule).
@@ -210,11 +210,11 @@ cd x || exit 1
 # prog P [flags]: program P from its own source and share/util.c, searching
 # its own folder first (PolyBench's command)
 prog() { p=$1; shift; "$KC" -O1 "$@" -Ip$p -Iinc p$p/$p.c share/util.c -o bin/$p 2>>xerr.txt; }
-# the commands, in order: stage 1 builds a, b, then a again
+# the commands that write, in order (a rebuild of a, an exact hit, comes
+# after stage 1 and writes nothing): stage 1 builds a, then b
 stage1() {
     prog a
     prog b -MMD
-    prog a
 }
 # stage 2: c (its own conf.h), b with another -D, util.c alone twice
 stage2() {
@@ -255,17 +255,19 @@ expect_eq "$(./bin/b)" "$(./ref-b)" "program b (hit): clang-19's output"
 KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./bin/b >/dev/null 2>v.txt
 expect_eq "$(grep -c '^keel: util\.c:4 ' v.txt)" 1 \
     "program b (hit): its util.c site decides: $(cat v.txt)"
-mark
-prog a
-expect_eq "$(kept util.c)" 1 "program a again: util.c hit"
-expect_eq "$(kept a.c)" 1 "program a again: a.c hit"
-expect_eq "$(cat xerr.txt)" "" "stage 1: no message"
 dump "$KEEL_DB" >rows-direct-1.txt
 # the same commands with direct mode off, into a fresh database
 KEEL_DB="$work/y.db" KEEL_DIRECT=off stage1
 dump "$work/y.db" >rows-off-1.txt
 expect_eq "$(cmp -s rows-direct-1.txt rows-off-1.txt && echo same)" same \
     "stage 1: rows as with direct mode off: $(diff rows-direct-1.txt rows-off-1.txt | head -5)"
+mark
+prog a
+expect_eq "$(kept util.c)" 1 "program a again: util.c hit"
+expect_eq "$(kept a.c)" 1 "program a again: a.c hit"
+expect_eq "$(q "SELECT object FROM translation_units WHERE path LIKE '%/util.c'")" "$PWD/bin/b" \
+    "program a again (an exact hit): nothing written, the row still names b's object"
+expect_eq "$(cat xerr.txt)" "" "stage 1: no message"
 mark
 prog c
 expect_eq "$(util_new)" 1 "program c (its own conf.h shadows inc/'s): util.c missed"
