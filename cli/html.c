@@ -65,6 +65,17 @@ typedef struct {
     long long loop_id;
 } row;
 
+/* One size and device of a nest's measured history. */
+typedef struct {
+    double n, t;
+    int gpu, samples;
+    char *what;                  /* the size key */
+} measure;
+
+/* Logged launches drawn per nest: the latest ones (the chart's marks
+ * would cover each other); the caption says how many there are. */
+#define MAXDEC 16
+
 typedef struct {
     int first, nrows;        /* rows of this nest */
     int num;                 /* N1, N2 ... */
@@ -79,10 +90,11 @@ typedef struct {
     int ref_ok;
     int nhull;
     rt_sweep_point hull[16];     /* first device */
-    int ndec;                    /* logged decisions on the first device */
-    struct { double n, cpu_s, gpu_s; char what[96]; } dec[16];
-    int nmeas;                   /* measured history (libkeelrt's history table) */
-    struct { double n, t; int gpu, samples; char what[96]; } meas[16];
+    int ndec;                    /* logged decisions on the first device: the */
+    struct { double n, cpu_s, gpu_s; char what[96]; } dec[MAXDEC];   /* latest MAXDEC */
+    long long ndec_all;          /* ... of this many */
+    int nmeas;                   /* measured history (libkeelrt's history table), all */
+    measure *meas;
 } nest;
 
 typedef struct {
@@ -487,9 +499,17 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
     fprintf(o, ". Solid: CPU (%s), dashed: GPU + transfer (", host->name);
     esc(o, gpu->name);
     fputs("); dotted: crossover. The lower of the two curves is where the nest should run.", o);
-    if (ndec)
+    if (ndec) {
+        long long all = 0;
+        for (int k = 0; k < nm; k++)
+            all += ns[members[k]].ndec_all;
         fputs(" Hollow marks: launches the runtime logged (circle CPU, square GPU + transfer),"
-              " at the geometric mean of their sizes.", o);
+              " at the geometric mean of their sizes", o);
+        if (all > ndec)
+            fprintf(o, "; the latest %d per nest are drawn, %d of the %lld logged", MAXDEC,
+                    ndec, all);
+        fputs(".", o);
+    }
     if (nmeas)
         fputs(" Filled marks: measured times from the history (circle CPU, square GPU with"
               " transfers), mean per size.", o);
@@ -499,15 +519,27 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
 
 /* ---- the page ------------------------------------------------------------- */
 
+/* The table of a nest's logged decisions: the newest MAXROWS (a run over
+ * many sizes logs one per size), the caption saying how many there are. */
+#define MAXROWS 20
 static int decisions(FILE *o, sqlite3 *h, long long loop_id, int num, const char *file,
                      int line)
 {
     sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(h, "SELECT bindings, device, threads, cpu_s, gpu_s, xfer_s, verdict,"
-                              " decided_at FROM decisions WHERE loop_id = ?1 ORDER BY id DESC"
-                              " LIMIT 20", -1, &q, NULL) != SQLITE_OK)
+    long long all = 0;
+    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM decisions WHERE loop_id = ?1", -1, &q,
+                           NULL) != SQLITE_OK)
         return 0;
     sqlite3_bind_int64(q, 1, loop_id);
+    if (sqlite3_step(q) == SQLITE_ROW)
+        all = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    if (sqlite3_prepare_v2(h, "SELECT bindings, device, threads, cpu_s, gpu_s, xfer_s, verdict,"
+                              " decided_at FROM decisions WHERE loop_id = ?1 ORDER BY id DESC"
+                              " LIMIT ?2", -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_int64(q, 1, loop_id);
+    sqlite3_bind_int(q, 2, MAXROWS);
     int n = 0;
     while (sqlite3_step(q) == SQLITE_ROW) {
         if (n++ == 0) {
@@ -515,10 +547,13 @@ static int decisions(FILE *o, sqlite3 *h, long long loop_id, int num, const char
             esc(o, file);
             fprintf(o, ":%d</h4>\n", line);
         }
-        if (n == 1)
-            fputs("<table class=\"dec\"><caption>decisions logged at run time (newest first)"
-                  "</caption><tr><th>sizes</th><th>device</th><th>threads</th><th>cpu</th>"
+        if (n == 1) {
+            fputs("<table class=\"dec\"><caption>decisions logged at run time (newest first", o);
+            if (all > MAXROWS)
+                fprintf(o, "; the newest %d of %lld", MAXROWS, all);
+            fputs(")</caption><tr><th>sizes</th><th>device</th><th>threads</th><th>cpu</th>"
                   "<th>gpu</th><th>xfer</th><th>verdict</th><th>when</th></tr>\n", o);
+        }
         char c[32], g[32], x[32];
         rt_format_time(c, sizeof c, sqlite3_column_double(q, 3));
         rt_format_time(g, sizeof g, sqlite3_column_double(q, 4));
@@ -569,12 +604,13 @@ static void load_decisions(sqlite3 *h, long long loop_id, const char *dev, nest 
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(h, "SELECT bindings, cpu_s, gpu_s + xfer_s FROM decisions"
-                              " WHERE loop_id = ?1 AND device = ?2 ORDER BY id DESC LIMIT 16",
+                              " WHERE loop_id = ?1 AND device = ?2 ORDER BY id DESC LIMIT ?3",
                            -1, &q, NULL) != SQLITE_OK)
         return;
     sqlite3_bind_int64(q, 1, loop_id);
     sqlite3_bind_text(q, 2, dev, -1, SQLITE_STATIC);
-    while (sqlite3_step(q) == SQLITE_ROW && n->ndec < 16) {
+    sqlite3_bind_int(q, 3, MAXDEC);
+    while (sqlite3_step(q) == SQLITE_ROW && n->ndec < MAXDEC) {
         const char *b = (const char *)sqlite3_column_text(q, 0);
         double logsum = 0;
         int k = 0;
@@ -593,6 +629,15 @@ static void load_decisions(sqlite3 *h, long long loop_id, const char *dev, nest 
         keel_fmtn(n->dec[n->ndec].what, sizeof n->dec[0].what, "%s", b);
         n->ndec++;
     }
+    sqlite3_finalize(q);
+    n->ndec_all = n->ndec;
+    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM decisions WHERE loop_id = ?1 AND device = ?2",
+                           -1, &q, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(q, 1, loop_id);
+    sqlite3_bind_text(q, 2, dev, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) == SQLITE_ROW)
+        n->ndec_all = sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
 }
 
@@ -615,21 +660,24 @@ static void load_history(sqlite3 *h, long long loop_id, nest *n)
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(h, "SELECT size_key, device, samples, mean_s FROM history"
-                              " WHERE loop_id = ?1 ORDER BY size_key, device LIMIT 16",
+                              " WHERE loop_id = ?1 ORDER BY size_key, device",
                            -1, &q, NULL) != SQLITE_OK)
         return;                 /* no history table: nothing measured */
     sqlite3_bind_int64(q, 1, loop_id);
-    while (sqlite3_step(q) == SQLITE_ROW && n->nmeas < 16) {
+    while (sqlite3_step(q) == SQLITE_ROW) {
         const char *key = (const char *)sqlite3_column_text(q, 0);
         const char *dev = (const char *)sqlite3_column_text(q, 1);
         double x = size_of(key);
         if (x <= 0)
             continue;
-        n->meas[n->nmeas].n = x;
-        n->meas[n->nmeas].gpu = dev && strcmp(dev, "gpu") == 0;
-        n->meas[n->nmeas].samples = sqlite3_column_int(q, 2);
-        n->meas[n->nmeas].t = sqlite3_column_double(q, 3);
-        keel_fmtn(n->meas[n->nmeas].what, sizeof n->meas[0].what, "%s", key);
+        int k = n->nmeas;
+        measure *m = ku_push(&n->meas, &k, sizeof *m);
+        if (!m || !(m->what = strdup(key)))
+            break;              /* out of memory: the rows so far */
+        m->n = x;
+        m->gpu = dev && strcmp(dev, "gpu") == 0;
+        m->samples = sqlite3_column_int(q, 2);
+        m->t = sqlite3_column_double(q, 3);
         n->nmeas++;
     }
     sqlite3_finalize(q);
@@ -1010,6 +1058,9 @@ int keel_cmd_html(int argc, char **argv)
     for (int k = 0; k < nn; k++) {
         free(ns[k].label);
         free(ns[k].hull_class);
+        for (int j = 0; j < ns[k].nmeas; j++)
+            free(ns[k].meas[j].what);
+        free(ns[k].meas);
     }
     free(ns);
     free(rs.r);

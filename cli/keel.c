@@ -553,6 +553,66 @@ static int counts_json(void *ctx, const db_counts_row *r)
     return 0;
 }
 
+/* The class and footprint sections of show: the boat-hull class of an
+ * outermost loop with its parameters (analysis/species.c: w work units, m
+ * applications of f per unit, d compulsory bytes, c and u its coalesced
+ * and uncoalesced parts, f the deepest statement's operations), and the
+ * bytes each array moves over all the loop's iterations; expressions in
+ * the program's symbols. */
+static int class_line(void *ctx, const db_class_row *r)
+{
+    (void)ctx;
+    printf("boat hull   %s\n", or_dash(r->class_text));
+    printf("  w %s; m %s; f %s\n", or_dash(r->w), or_dash(r->m), or_dash(r->f_complexity));
+    printf("  d %s bytes (coalesced %s, uncoalesced %s)\n", or_dash(r->d), or_dash(r->c),
+           or_dash(r->u));
+    return 0;
+}
+
+static int footprint_line(void *ctx, const db_footprint_row *r)
+{
+    int *n = ctx;
+    if ((*n)++ == 0)
+        printf("footprint   bytes each array moves over all iterations\n");
+    printf("  %-10s read %s, written %s\n", or_dash(r->array), or_dash(r->bytes_read),
+           or_dash(r->bytes_written));
+    return 0;
+}
+
+static void show_class_footprint(db *d, int64_t loop_id)
+{
+    char err[256];
+    int n = 0;
+    if (db_each_class(d, loop_id, class_line, NULL, err, sizeof err) < 0)
+        printf("boat hull   ? (%s)\n", err);
+    if (db_each_footprint(d, loop_id, footprint_line, &n, err, sizeof err) < 0)
+        printf("footprint   ? (%s)\n", err);
+}
+
+static int class_json(void *ctx, const db_class_row *r)
+{
+    keel_json *j = ctx;
+    keel_json_object(j, "boat_hull");
+    keel_json_str(j, "class", r->class_text);
+    const char *k[] = { "w", "m", "d", "c", "u", "f" };
+    const char *v[] = { r->w, r->m, r->d, r->c, r->u, r->f_complexity };
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        keel_json_str(j, k[i], v[i]);
+    keel_json_end(j);
+    return 1;   /* one row */
+}
+
+static int footprint_json(void *ctx, const db_footprint_row *r)
+{
+    keel_json *j = ctx;
+    keel_json_object(j, NULL);
+    keel_json_str(j, "array", r->array);
+    keel_json_str(j, "bytes_read", r->bytes_read);
+    keel_json_str(j, "bytes_written", r->bytes_written);
+    keel_json_end(j);
+    return 0;
+}
+
 /* The GPU mapping clang's OpenMP offload gives the loop (schema v6). */
 static void show_gpu_map(const db_loop_info *l)
 {
@@ -885,6 +945,11 @@ static void show_json(keel_json *j, db *d, const db_loop_info *l)
     keel_json_array(j, "counts");
     db_each_counts(d, l->id, counts_json, j, err, sizeof err);
     keel_json_end(j);
+    if (db_each_class(d, l->id, class_json, j, err, sizeof err) != 1)
+        keel_json_null(j, "boat_hull");
+    keel_json_array(j, "footprint");
+    db_each_footprint(d, l->id, footprint_json, j, err, sizeof err);
+    keel_json_end(j);
     keel_json_end(j);
 }
 
@@ -949,6 +1014,7 @@ static int cmd_show(const char *dbpath, const char *loc, int json)
                 show_ipda(d, l);
                 show_mca(d, l->id);
                 show_counts(d, l->id);
+                show_class_footprint(d, l->id);
             }
             db_free_loop(l);
             l = NULL;
@@ -1070,7 +1136,8 @@ static const command commands[] = {
       "DB defaults to $KEEL_DB, else ./keel.db.\n" },
     { "show", run_show,
       "  show FILE:LINE[:COL] [DB]  one loop: statements, operation counts, array\n"
-      "                             accesses, scalars, dependence, strides, llvm-mca\n",
+      "                             accesses, scalars, dependence, strides, llvm-mca,\n"
+      "                             counts, boat hull, footprint\n",
       "usage: keel show FILE:LINE[:COL] [--json] [DB]\n"
       "\n"
       "Print everything known about the loop whose keyword is at FILE:LINE\n"
@@ -1078,8 +1145,10 @@ static const command commands[] = {
       "pragmas, control flow, analysis results, and each statement directly\n"
       "in it with its operation counts, array accesses (R/W, subscripts,\n"
       "declared extents, element size, affinity) and scalars; then the IPDA\n"
-      "dependence verdict and the stride of every access, and the llvm-mca\n"
-      "figures per target CPU.\n"
+      "dependence verdict and the stride of every access, the llvm-mca\n"
+      "figures per target CPU, the loop's operation and byte counts per\n"
+      "iteration and in total, its boat-hull class (outermost loops) and the\n"
+      "bytes each array moves over all its iterations.\n"
       "\n"
       "  --json   one JSON object with the same sections (an array of them when\n"
       "           several loops share FILE:LINE:COL)\n"

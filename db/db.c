@@ -1455,32 +1455,90 @@ int db_add_counts(db *d, int64_t loop_id, const db_counts_row *r, char *err, siz
                       "add counts", loop_id, 14, t, 0, NULL, err, errlen);
 }
 
-int db_each_counts(db *d, int64_t loop_id, db_counts_fn fn, void *ctx, char *err, size_t errlen)
+/* Prepare sql, bind an int64 at ?1, and call row(ctx, texts) with the
+ * first ncols (at most 16) columns of each result row as texts until it
+ * returns nonzero: that value, 0 at the end, -1 with a message.  The
+ * texts live until row returns. */
+static int each_texts(db *d, const char *sql, const char *what, int64_t id, int ncols,
+                      int (*row)(void *ctx, const char *const *texts), void *ctx,
+                      char *err, size_t errlen)
 {
     sqlite3_stmt *st;
+    const char *t[16];
     int rc, r = 0;
-    if (sqlite3_prepare_v2(d->h,
-            "SELECT scope, fadd, fmul, fdiv, ffma, fmath, flops, iops, loads, stores,"
-            " bytes_read, bytes_written, intensity, reason FROM loop_counts"
-            " WHERE loop_id = ?1 ORDER BY scope", -1, &st, NULL) != SQLITE_OK)
-        return db_fail_sql_(d, "read counts", err, errlen);
-    sqlite3_bind_int64(st, 1, loop_id);
+    if (ncols > 16 || sqlite3_prepare_v2(d->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fail_sql_(d, what, err, errlen);
+    sqlite3_bind_int64(st, 1, id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        db_counts_row row = {
-            .scope = col_text(st, 0), .fadd = col_text(st, 1), .fmul = col_text(st, 2),
-            .fdiv = col_text(st, 3), .ffma = col_text(st, 4), .fmath = col_text(st, 5),
-            .flops = col_text(st, 6), .iops = col_text(st, 7), .loads = col_text(st, 8),
-            .stores = col_text(st, 9), .bytes_read = col_text(st, 10),
-            .bytes_written = col_text(st, 11), .intensity = col_text(st, 12),
-            .reason = col_text(st, 13),
-        };
-        if ((r = fn(ctx, &row)) != 0)
+        for (int i = 0; i < ncols; i++)
+            t[i] = col_text(st, i);
+        if ((r = row(ctx, t)) != 0)
             break;
     }
     if (r == 0 && rc != SQLITE_DONE)
-        r = db_fail_sql_(d, "read counts", err, errlen);
+        r = db_fail_sql_(d, what, err, errlen);
     sqlite3_finalize(st);
     return r;
+}
+
+/* each_texts' row callbacks: the texts as the caller's row struct. */
+typedef struct {
+    db_counts_fn counts;
+    db_class_fn class_;
+    db_footprint_fn footprint;
+    void *ctx;
+} each_ctx;
+
+static int counts_texts(void *c, const char *const *t)
+{
+    const each_ctx *e = c;
+    db_counts_row row = {
+        .scope = t[0], .fadd = t[1], .fmul = t[2], .fdiv = t[3], .ffma = t[4], .fmath = t[5],
+        .flops = t[6], .iops = t[7], .loads = t[8], .stores = t[9], .bytes_read = t[10],
+        .bytes_written = t[11], .intensity = t[12], .reason = t[13],
+    };
+    return e->counts(e->ctx, &row);
+}
+
+int db_each_counts(db *d, int64_t loop_id, db_counts_fn fn, void *ctx, char *err, size_t errlen)
+{
+    each_ctx e = { .counts = fn, .ctx = ctx };
+    return each_texts(d, "SELECT scope, fadd, fmul, fdiv, ffma, fmath, flops, iops, loads, stores,"
+                         " bytes_read, bytes_written, intensity, reason FROM loop_counts"
+                         " WHERE loop_id = ?1 ORDER BY scope",
+                      "read counts", loop_id, 14, counts_texts, &e, err, errlen);
+}
+
+static int class_texts(void *c, const char *const *t)
+{
+    const each_ctx *e = c;
+    db_class_row row = { .class_text = t[0], .w = t[1], .m = t[2], .d = t[3], .c = t[4],
+                         .u = t[5], .f_complexity = t[6] };
+    return e->class_(e->ctx, &row);
+}
+
+int db_each_class(db *d, int64_t loop_id, db_class_fn fn, void *ctx, char *err, size_t errlen)
+{
+    each_ctx e = { .class_ = fn, .ctx = ctx };
+    return each_texts(d, "SELECT class, w, m, d, c, u, f_complexity FROM loop_classes"
+                         " WHERE loop_id = ?1",
+                      "read class", loop_id, 7, class_texts, &e, err, errlen);
+}
+
+static int footprint_texts(void *c, const char *const *t)
+{
+    const each_ctx *e = c;
+    db_footprint_row row = { .array = t[0], .bytes_read = t[1], .bytes_written = t[2] };
+    return e->footprint(e->ctx, &row);
+}
+
+int db_each_footprint(db *d, int64_t loop_id, db_footprint_fn fn, void *ctx, char *err,
+                      size_t errlen)
+{
+    each_ctx e = { .footprint = fn, .ctx = ctx };
+    return each_texts(d, "SELECT array, bytes_read, bytes_written FROM loop_footprints"
+                         " WHERE loop_id = ?1 ORDER BY array",
+                      "read footprints", loop_id, 3, footprint_texts, &e, err, errlen);
 }
 
 int db_add_footprint(db *d, int64_t loop_id, const db_footprint_row *r,

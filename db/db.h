@@ -344,6 +344,10 @@ typedef struct {
     const char *w, *m, *d, *c, *u, *f_complexity;
 } db_class_row;
 int db_set_class(db *d, int64_t loop_id, const db_class_row *r, char *err, size_t errlen);
+/* Call fn with the class row of a loop (outermost loops have one, others
+ * none); as db_each_counts. */
+typedef int (*db_class_fn)(void *ctx, const db_class_row *row);
+int db_each_class(db *d, int64_t loop_id, db_class_fn fn, void *ctx, char *err, size_t errlen);
 
 /* Operation counts of a loop (expression texts); scope "iteration" (one
  * iteration of the loop's body, inner loops included) or "total". */
@@ -366,6 +370,11 @@ typedef struct {
 } db_footprint_row;
 int db_add_footprint(db *d, int64_t loop_id, const db_footprint_row *r,
                      char *err, size_t errlen);
+/* Call fn with each footprint row of a loop, by array name; as
+ * db_each_counts. */
+typedef int (*db_footprint_fn)(void *ctx, const db_footprint_row *row);
+int db_each_footprint(db *d, int64_t loop_id, db_footprint_fn fn, void *ctx, char *err,
+                      size_t errlen);
 
 /* One row of `keel report`: an idiom instance with its loop's file and
  * function.  Strings are valid only during the callback. */

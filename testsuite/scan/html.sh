@@ -87,6 +87,24 @@ grep -q '<title>N1 measured n=100 on the cpu: mean of 10</title></circle>' r4.ht
     && grep -q '<title>N1 measured n=100 on the gpu: mean of 12</title></rect>' r4.html && ok || bad "history marks"
 grep -q '<tr><td>n=100</td><td>gpu</td><td>12</td><td>100.0 us</td></tr>' r4.html && ok || bad "history table"
 
+# many sizes: the decisions table shows the newest 20 and says of how many,
+# the hull view draws the latest 16 and says so, the history table has
+# every row (25 more decisions, 24 more measured sizes for line 3)
+sqlite3 k.db "WITH RECURSIVE s(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM s WHERE k < 25)
+              INSERT INTO decisions(loop_id, bindings, threads, device, cpu_s, gpu_s, xfer_s, verdict, decided_at)
+              SELECT l.id, 'n=' || (200 + k), 4, 'h100', 2e-3, 1e-4, 1e-5, 'GPU', '2026-01-02T00:00:00Z'
+                FROM loops l, s WHERE l.line = 3;
+              WITH RECURSIVE s(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM s WHERE k < 24)
+              INSERT INTO history SELECT l.id, 'n=' || (300 + k), 1, 'cpu', 10, 2e-3, 0
+                FROM loops l, s WHERE l.line = 3"
+"$BIN/keel" report --html r5.html --device h100 k.db >/dev/null 2>&1
+python3 "$SRC/check_html.py" r5.html >parsed5.txt && ok || bad "page with many sizes not well formed"
+grep -q 'decisions logged at run time (newest first; the newest 20 of 26)' r5.html && ok || bad "decisions caption"
+[ "$(grep -c '<tr><td>n=2[0-9][0-9]</td><td>h100</td>' r5.html)" = 20 ] && ok || bad "20 decision rows"
+grep -q 'the latest 16 per nest are drawn, 16 of the 26 logged' r5.html && ok || bad "hull caption"
+[ "$(grep -o '<title>N1 logged launch n=2[0-9]*: cpu</title>' r5.html | wc -l)" = 16 ] && ok || bad "16 decision marks"
+[ "$(grep -c '<tr><td>n=3[0-9][0-9]</td><td>cpu</td><td>10</td>' r5.html)" = 24 ] && ok || bad "all 24 measured sizes"
+
 # every crossover is the one keel explain --sweep finds
 for line in 3 11 17; do
     for dev in h100 v100; do

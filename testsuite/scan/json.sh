@@ -85,13 +85,30 @@ expect_eq "$(sqlite3 :memory: "select json_array_length(readfile('show.json'), '
 # counts of C[i][j] += A[i][k] * B[k][j] in the k loop, by hand: 2 flops
 # (one fmul, one fadd), 3 loads and 1 store of 8 bytes each per iteration;
 # n iterations in total
-expect_eq "$(sed -n '/^counts/,$p' show.txt)" "counts      per iteration (inner loops included) and in total
+expect_eq "$(sed -n '/^counts/,/^footprint/p' show.txt | sed '$d')" "counts      per iteration (inner loops included) and in total
   iteration  flops 2; iops 0; loads 3; stores 1
              bytes read 24, written 8; flop/byte (2) / (32)
   total      flops 2*n; iops 0; loads 3*n; stores n
              bytes read 24*n, written 8*n; flop/byte (2*n) / (32*n)" "show: counts"
 expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.scope') || ' ' || json_extract(value, '\$.fmul') || '+' || json_extract(value, '\$.fadd') || '=' || json_extract(value, '\$.flops') || ' ' || json_extract(value, '\$.bytes_read') || ' ' || json_extract(value, '\$.bytes_written') || ' ' || ifnull(json_extract(value, '\$.reason'), 'exact'), '; ') from json_each(readfile('show.json'), '\$.counts')")" \
     "iteration 1+1=2 24 8 exact; total n+n=2*n 24*n 8*n exact" "show --json: counts as in the text"
+# footprint of the k loop, by hand: n iterations, each reading A, B and C
+# once (8 bytes) and writing C once; boat hull only on outermost loops
+expect_eq "$(sed -n '/^footprint/,$p' show.txt)" "footprint   bytes each array moves over all iterations
+  A          read 8*n, written 0
+  B          read 8*n, written 0
+  C          read 8*n, written 8*n" "show: footprint"
+expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.array') || ' ' || json_extract(value, '\$.bytes_read') || ' ' || json_extract(value, '\$.bytes_written'), '; ') from json_each(readfile('show.json'), '\$.footprint')") $(jx show.json '$.boat_hull')" \
+    "A 8*n 0; B 8*n 0; C 8*n 8*n " "show --json: footprint as in the text, no boat hull"
+# the i loop's boat hull, by hand: w = n^2 work units (i, j) of m = n
+# applications of f (2 operations: * and +); d = A and B in and C in and
+# out, 8 bytes each: 32*n^2, all coalesced
+"$K" show k.c:3 --json >show3.json && "$K" show k.c:3 >show3.txt || bad "show line 3"
+expect_eq "$(sed -n '/^boat hull/,/^footprint/p' show3.txt | sed '$d')" "boat hull   0:n-1,0:n-1|chunk(-,0:n-1) ^ 0:n-1,0:n-1|chunk(0:n-1,-) -> 0:n-1,0:n-1|element
+  w n^2; m n; f 2
+  d 32*n^2 bytes (coalesced 32*n^2, uncoalesced 0)" "show: boat hull"
+expect_eq "$(jx show3.json '$.boat_hull.w') $(jx show3.json '$.boat_hull.m') $(jx show3.json '$.boat_hull.f') $(jx show3.json '$.boat_hull.d') $(jx show3.json '$.boat_hull.u') $(jx show3.json '$.footprint[2].bytes_written')" \
+    "n^2 n 2 32*n^2 0 8*n^3" "show --json: boat hull and footprint as in the text"
 expect_eq "$(keys show.json '$.strides[0]')" "line:integer col:integer write:false array:text subscripts:array stride:text class:text thread_line:integer inner_stride:text inner_class:text false_sharing:false" "show: stride keys"
 expect_eq "$(jx show.json '$.idioms')" '["matmul","reduction"]' "show: idioms an array"
 
