@@ -762,7 +762,15 @@ static void direct_base(const options *o, dc_hash *base)
     absolute_db(o->db_path, db, sizeof db);
     dc_str(&h, db);
     dc_str(&h, getcwd(cwd, sizeof cwd) ? cwd : NULL);
-    dc_str(&h, getenv("PWD"));
+    /* $PWD as LLVM reads it: only when it names the working folder (make -C
+     * passes the caller's, which LLVM then ignores), and only when it spells
+     * it otherwise than getcwd() (a path through a symbolic link) */
+    const char *pwd = getenv("PWD");
+    struct stat ps, ds;
+    int pwd_used = pwd && pwd[0] == '/' && stat(pwd, &ps) == 0 && stat(".", &ds) == 0
+                   && ps.st_dev == ds.st_dev && ps.st_ino == ds.st_ino
+                   && !(getcwd(cwd, sizeof cwd) && strcmp(cwd, pwd) == 0);
+    dc_str(&h, pwd_used ? pwd : NULL);
     for (int k = 0; env[k]; k++) {
         dc_str(&h, env[k]);
         dc_str(&h, getenv(env[k]));

@@ -112,6 +112,11 @@ settle
 mark
 "$KC" -O1 -c k.c -o k.o 2>/dev/null
 expect_eq "$(kept k.c)" 1 "changed header, then unchanged: hit"
+# $PWD counts only where LLVM would use it: a stale one (make -C passes the
+# caller's) is the same build
+mark
+PWD=/ "$KC" -O1 -c k.c -o k.o 2>/dev/null
+expect_eq "$(kept k.c)" 1 "a stale \$PWD: hit"
 
 # ---- a changed -include file: miss ----
 printf '#define EXTRA_ONE 1\n' >pre.h
