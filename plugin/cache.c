@@ -122,26 +122,35 @@ int dc_inputs_add(ku_buf *list, const char *path, const struct timespec *since)
     return list->oom ? -1 : 0;
 }
 
+int dc_inputs_next(const char **p, unsigned long long *hash, size_t *size, char *path,
+                   size_t pathlen)
+{
+    if (!**p)
+        return 0;
+    const char *nl = strchr(*p, '\n');
+    int off = 0;
+    if (!nl || sscanf(*p, "%16llx %zu %n", hash, size, &off) != 2 || off <= 0
+        || (size_t)(nl - *p - off) >= pathlen)
+        return -1;
+    memcpy(path, *p + off, (size_t)(nl - *p - off));
+    path[nl - *p - off] = '\0';
+    *p = nl + 1;
+    return 1;
+}
+
 int dc_inputs_same(const char *list)
 {
     char path[PATH_MAX + 1];
-    for (const char *p = list; *p;) {
-        const char *nl = strchr(p, '\n');
-        unsigned long long want;
-        size_t size, got_size;
-        int off = 0;
-        if (!nl || sscanf(p, "%16llx %zu %n", &want, &size, &off) != 2 || off <= 0
-            || (size_t)(nl - p - off) >= sizeof path)
-            return 0;
-        memcpy(path, p + off, (size_t)(nl - p - off));
-        path[nl - p - off] = '\0';
+    unsigned long long want;
+    size_t size, got_size;
+    int rc;
+    while ((rc = dc_inputs_next(&list, &want, &size, path, sizeof path)) == 1) {
         uint64_t h;
         struct stat st;
         /* the size first: a changed file usually fails without a read */
         if (stat(path, &st) != 0 || (size_t)st.st_size != size
             || hash_file(path, &h, &got_size) != 0 || h != want || got_size != size)
             return 0;
-        p = nl + 1;
     }
-    return 1;
+    return rc == 0;
 }

@@ -42,6 +42,10 @@ void dc_hex(const dc_hash *h, char out[33]);
  * newline, or that was modified at or after `since` less one second (it
  * may have changed while the parse read it: ccache's "too new" rule). */
 int dc_inputs_add(ku_buf *list, const char *path, const struct timespec *since);
+/* The next line of a list at *p (then moved past it): its hash, size and
+ * path (into path[pathlen]).  1, 0 at the end, -1 for a malformed line. */
+int dc_inputs_next(const char **p, unsigned long long *hash, size_t *size, char *path,
+                   size_t pathlen);
 /* 1 when every file of the list still has its hash, else 0. */
 int dc_inputs_same(const char *list);
 

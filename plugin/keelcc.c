@@ -946,26 +946,18 @@ static void pp_list(const options *o, int i, analysed *r)
 static int same_files(const char *list, const char *files)
 {
     char path[PATH_MAX + 1], real[PATH_MAX];
-    size_t at = 0, flen = strlen(files);
-    for (const char *p = list; *p;) {
-        const char *nl = strchr(p, '\n');
-        unsigned long long h;
-        size_t size;
-        int off = 0;
-        if (!nl || sscanf(p, "%16llx %zu %n", &h, &size, &off) != 2 || off <= 0
-            || (size_t)(nl - p - off) >= sizeof path)
-            return 0;
-        memcpy(path, p + off, (size_t)(nl - p - off));
-        path[nl - p - off] = '\0';
+    size_t at = 0, flen = strlen(files), size;
+    unsigned long long h;
+    int rc;
+    while ((rc = dc_inputs_next(&list, &h, &size, path, sizeof path)) == 1) {
         if (!realpath(path, real))
             return 0;
         size_t k = strlen(real);
         if (at + k + 1 > flen || memcmp(files + at, real, k) != 0 || files[at + k] != '\n')
             return 0;
         at += k + 1;
-        p = nl + 1;
     }
-    return at == flen;
+    return rc == 0 && at == flen;
 }
 
 typedef struct {
