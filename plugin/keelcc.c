@@ -426,12 +426,14 @@ static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-/* Folders to search headers in: what they find is in ir_tu.headers_hash;
- * their names are not (one utility source compiled with each program's
- * own -I folder is one build). */
-static const char *const search_path_opts[] = {
-    "-I", "-isystem", "-iquote", "-idirafter", "-iprefix", "-iwithprefix",
-    "-iwithprefixbefore", NULL
+/* Header search options: what they find is in ir_tu.headers_hash, their
+ * folders are not (one utility source compiled with each program's own -I
+ * folder is one build; direct mode hashes them apart, direct_key).
+ * Longest first where one is the start of another (search_opt matches
+ * joined forms by prefix). */
+static const char *const search_opts[] = {
+    "-iwithprefixbefore", "-iwithprefix", "-iprefix", "-idirafter", "-isystem", "-iquote",
+    "-I", NULL
 };
 
 /* h continued over each parse flag but the search folders, each with its
@@ -439,11 +441,11 @@ static const char *const search_path_opts[] = {
 static uint64_t fnv_flags(uint64_t h, const options *o, unsigned long long hh)
 {
     for (int i = 0; i < o->nclang; i++) {
-        if (cc_in_list(search_path_opts, o->clang[i])) {
+        if (cc_in_list(search_opts, o->clang[i])) {
             i++;
             continue;
         }
-        if (joined_prefix(search_path_opts, o->clang[i]))
+        if (joined_prefix(search_opts, o->clang[i]))
             continue;
         h = fnv_bytes(h, o->clang[i], strlen(o->clang[i]) + 1);
     }
@@ -777,13 +779,6 @@ static void direct_base(const options *o, dc_hash *base)
     }
     *base = h;
 }
-
-/* Header search options, longest first where one is the start of another
- * (their joined forms are matched by prefix). */
-static const char *const search_opts[] = {
-    "-iwithprefixbefore", "-iwithprefix", "-iprefix", "-idirafter", "-isystem", "-iquote",
-    "-I", NULL
-};
 
 /* The search option a (joined or not) is, or NULL. */
 static const char *search_opt(const char *a)
