@@ -136,6 +136,13 @@ typedef struct {
 ir_tu *ir_tu_new(const char *path);
 void ir_tu_free(ir_tu *tu);
 
+/* ir_tu.headers_hash: IR_HEADERS_HASH_START, continued by
+ * ir_headers_hash_add over each non-system header's contents in inclusion
+ * order (the walker from the parse, keelcc from a preprocessor run: both
+ * must give the same value). */
+#define IR_HEADERS_HASH_START 1469598103934665603ULL
+unsigned long long ir_headers_hash_add(unsigned long long h, const char *contents, size_t len);
+
 /* Append records; each returns the new record's index (-1 on allocation
  * failure) and zero-initialises it apart from the given fields.  Pointers
  * returned by ir_*_at stay valid until the next append to the same array. */

@@ -857,7 +857,7 @@ static int search_listed(const char *list, const char *search)
 static int pp_parse(const char *t, ku_buf *files, unsigned long long *hh)
 {
     int first = 1;
-    *hh = FNV_START;
+    *hh = IR_HEADERS_HASH_START;
     for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
         if (p[0] != '#' || p[1] != ' ' || p[2] < '0' || p[2] > '9')
             continue;
@@ -887,8 +887,7 @@ static int pp_parse(const char *t, ku_buf *files, unsigned long long *hh)
             char *c = ku_read_file(path, &len);
             if (!c)
                 return -1;
-            *hh = fnv_bytes(*hh, c, len);
-            *hh = fnv_bytes(*hh, "\xff", 1);
+            *hh = ir_headers_hash_add(*hh, c, len);
             free(c);
         }
         first = 0;

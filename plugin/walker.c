@@ -2893,9 +2893,7 @@ static void hash_inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClie
         return;
     size_t len = 0;
     const char *buf = clang_getFileContents(tu, f, &len);
-    for (size_t i = 0; buf && i < len; i++)
-        *h = (*h ^ (unsigned char)buf[i]) * 1099511628211ULL;
-    *h = (*h ^ 0xffu) * 1099511628211ULL;   /* a file boundary */
+    *h = ir_headers_hash_add(*h, buf, len);
 }
 
 int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
@@ -2969,7 +2967,7 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
         rc = -1;
     }
     if (rc == 0) {
-        unsigned long long h = 1469598103934665603ULL;
+        unsigned long long h = IR_HEADERS_HASH_START;
         void *ctx[2] = { tu, &h };
         clang_getInclusions(tu, hash_inclusion, ctx);
         w.ir->headers_hash = h;
