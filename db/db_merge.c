@@ -245,9 +245,9 @@ static int exec1(merger *m, const char *sql)
     return 0;
 }
 
-/* Run one statement with up to two bound integers; its first column's
- * value when it returns a row. */
-static long long run(merger *m, const char *sql, int nb, long long b1, long long b2, int *ok)
+/* Run one statement; its first column's value when it returns a row.
+ * offsets: ?N is bound to the id shift of table N (m->t[N - 1].off). */
+static long long run(merger *m, const char *sql, int offsets, int *ok)
 {
     sqlite3_stmt *q;
     long long v = 0;
@@ -256,10 +256,8 @@ static long long run(merger *m, const char *sql, int nb, long long b1, long long
         ku_fail(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
         return 0;
     }
-    if (nb > 0)
-        sqlite3_bind_int64(q, 1, b1);
-    if (nb > 1)
-        sqlite3_bind_int64(q, 2, b2);
+    for (int k = 1; offsets && k <= sqlite3_bind_parameter_count(q) && k <= m->n; k++)
+        sqlite3_bind_int64(q, k, m->t[k - 1].off);
     int r = sqlite3_step(q);
     if (r == SQLITE_ROW)
         v = sqlite3_column_int64(q, 0);
@@ -271,7 +269,9 @@ static long long run(merger *m, const char *sql, int nb, long long b1, long long
     return v;
 }
 
-/* INSERT the picked TUs' rows of table t from src into main. */
+/* INSERT the picked TUs' rows of table t from src into main.  The text
+ * names OUT's own tables and columns; the id shifts are bound (?N: table
+ * N's), the rows move inside SQLite. */
 static int copy_table(merger *m, table *t)
 {
     ku_buf b = { 0 };
@@ -289,9 +289,9 @@ static int copy_table(merger *m, table *t)
         ku_buf_put(&b, k ? "," : "");
         put_ident(&b, t->col[k]);
         if (t->has_id && strcmp(t->col[k], "id") == 0)
-            ku_buf_printf(&b, " + %lld", t->off);
+            ku_buf_printf(&b, " + ?%d", (int)(t - m->t) + 1);
         else if (r && r->has_id && r->tu_owned)
-            ku_buf_printf(&b, " + %lld", r->off);
+            ku_buf_printf(&b, " + ?%d", (int)(r - m->t) + 1);
     }
     ku_buf_put(&b, " FROM src.");
     put_ident(&b, t->name);
@@ -306,15 +306,15 @@ static int copy_table(merger *m, table *t)
         put_ident(&b, t->col[k]);
         ku_buf_put(&b, " IS NULL OR ");
         put_ident(&b, t->col[k]);
-        ku_buf_printf(&b, " + %lld IN (SELECT id FROM main.", r->off);
+        ku_buf_printf(&b, " + ?%d IN (SELECT id FROM main.", (int)(r - m->t) + 1);
         put_ident(&b, r->name);
-        ku_buf_printf(&b, " WHERE id > %lld))", r->off);
+        ku_buf_printf(&b, " WHERE id > ?%d))", (int)(r - m->t) + 1);
     }
     char *sql = ku_buf_take(&b);
     if (!sql)
         ku_fail(m->err, sizeof m->err, "out of memory");
     else
-        run(m, sql, 0, 0, 0, &ok);
+        run(m, sql, 1, &ok);
     free(sql);
     return ok ? 0 : -1;
 }
@@ -395,7 +395,7 @@ static int history_save(merger *m, int *have)
         && db_merge_history_create_(m->h, m->err, sizeof m->err))
         return -1;
     int ok;
-    m->hist_before = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok);
+    m->hist_before = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, &ok);
     if (exec1(m, "DROP TABLE IF EXISTS temp.merge_hist;"
                  "CREATE TEMP TABLE merge_hist AS SELECT t.path AS m_path,"
                  " t.variant AS m_variant, l.file AS m_file,"
@@ -433,7 +433,7 @@ static int history_restore(merger *m, long long *samples)
                  "       * samples * excluded.samples / (samples + excluded.samples);"
                  "DROP TABLE temp.merge_hist"))
         return -1;
-    *samples = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok)
+    *samples = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, &ok)
              - m->hist_before;
     return 0;
 }
@@ -471,11 +471,11 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
                  " WHERE NOT EXISTS (SELECT 1 FROM main.translation_units o WHERE o.path = s.path"
                  "                    AND o.variant IS s.variant AND o.compiled_at >= s.compiled_at)"))
         goto fail;
-    *taken = (int)run(m, "SELECT count(*) FROM temp.merge_pick", 0, 0, 0, &ok);
+    *taken = (int)run(m, "SELECT count(*) FROM temp.merge_pick", 0, &ok);
     *kept = (int)run(m, "SELECT count(*) FROM src.translation_units WHERE id NOT IN"
-                        " (SELECT id FROM temp.merge_pick)", 0, 0, 0, &ok);
+                        " (SELECT id FROM temp.merge_pick)", 0, &ok);
     table *dec = find(m, "decisions");
-    long long dec_before = dec ? run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) : 0;
+    long long dec_before = dec ? run(m, "SELECT count(*) FROM main.decisions", 0, &ok) : 0;
     if (dec) {
         /* OUT's decisions of the TUs about to be replaced, by location. */
         ku_buf_put(&b, "DROP TABLE IF EXISTS temp.merge_dec;"
@@ -511,7 +511,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
             ku_buf_put(&b, "SELECT coalesce(max(id), 0) FROM main.");
             put_ident(&b, t->name);
             char *sqlm = ku_buf_take(&b);
-            t->off = sqlm ? run(m, sqlm, 0, 0, 0, &ok) : 0;
+            t->off = sqlm ? run(m, sqlm, 0, &ok) : 0;
             free(sqlm);
             if (!sqlm || !ok)
                 goto fail;
@@ -553,7 +553,7 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
                        "   AND x.decided_at IS d.decided_at AND x.verdict IS d.verdict)");
         if (exec_buf(m, &b))
             goto fail;
-        *decisions = run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) - dec_before;
+        *decisions = run(m, "SELECT count(*) FROM main.decisions", 0, &ok) - dec_before;
     }
     if (have_hist && history_restore(m, hist))
         goto fail;
@@ -623,8 +623,8 @@ int db_merge_input(db_merger *m, const char *in, db_merge_stats *st, char *err, 
 void db_merge_totals(db_merger *m, long long *sources, long long *loops)
 {
     int ok;
-    *sources = run(m, "SELECT count(*) FROM translation_units", 0, 0, 0, &ok);
-    *loops = run(m, "SELECT count(*) FROM loops", 0, 0, 0, &ok);
+    *sources = run(m, "SELECT count(*) FROM translation_units", 0, &ok);
+    *loops = run(m, "SELECT count(*) FROM loops", 0, &ok);
 }
 
 void db_merge_end(db_merger *m)
