@@ -5,9 +5,9 @@
  * BUILD_DIR/compile_commands.json (CMake's CMAKE_EXPORT_COMPILE_COMMANDS,
  * Meson, Bear) is an array of {directory, file, command | arguments,
  * output?}.  It is read by db/'s one JSON helper (db_json_compdb_each:
- * SQLite's JSON functions in an in-memory connection); a `command` string is split
- * into words as a POSIX shell would (quotes, backslashes), `arguments` is
- * taken as it is.  Every entry whose file is C (a .c suffix, or -x c) is
+ * SQLite's JSON functions in an in-memory connection); a `command` string
+ * is split into words as a POSIX shell would (quotes, backslashes),
+ * `arguments` is taken as it is.  Every entry whose file is C (a .c suffix, or -x c) is
  * analysed by running keelcc --keel-analysis=only in the entry's directory
  * with the entry's own arguments: keelcc parses and analyses the source
  * with the same flags it uses when it compiles, writes the database, and

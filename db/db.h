@@ -20,7 +20,10 @@
  * A db is one SQLite connection: use it from one thread at a time.  Its
  * prepared statements are cached in it and finalized by db_close.  The
  * llvm-mca tables (db_mca.h) and the runtime's launch facts (db_launch.h)
- * have readers and writers of their own over the same connection.
+ * have readers and writers of their own over the same connection, as have
+ * the keel tool's jobs: merge (db_merge.h), the reports' reads of the
+ * run-time tables (db_report.h) and keel scan's resume table (db_scan.h).
+ * db_json.h is keel's one JSON helper (no keel database involved).
  */
 #ifndef KEEL_DB_DB_H
 #define KEEL_DB_DB_H
