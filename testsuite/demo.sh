@@ -4,6 +4,7 @@
 # 1. Compiles every polybench input with keelcc (make CC=keelcc, as a user
 #    would; MEDIUM dataset): the loops, idioms, classes, parallel verdicts,
 #    strides and llvm-mca cycles land in the attribute database.
+#    A line per program as each one is built.
 # 2. Per program, prints its kernel loops from the database (keel loops:
 #    location, idioms, parallel verdict, llvm-mca cycles per iteration).
 # 3. Runs the program with KEEL_VERBOSE=1 KEEL_DEVICE=h100: libkeelrt prints,
@@ -24,8 +25,23 @@ DATASET=${DATASET:-MEDIUM}
 
 rm -f "$DB" "$DB-wal" "$DB-shm"
 rm -rf "$OUT/bin"       # programs built by an earlier demo would not be recompiled
-echo "== compiling polybench-inputs with keelcc (make -j$JOBS CC=keelcc DATASET=$DATASET, database $DB)"
-make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET="$DATASET"
+NPROG=$(make -s -C "$PB" list | wc -l)
+echo "== compiling $NPROG polybench-inputs programs with keelcc (make -j$JOBS CC=keelcc DATASET=$DATASET, database $DB)"
+# A line per program as make finishes it (make's own status kept in a file:
+# sh has no pipefail).
+T0=$(date +%s)
+{ make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET="$DATASET" PROGRESS=1
+  echo $? >"$OUT/make.status"; } | {
+    k=0
+    while IFS= read -r line; do
+        case $line in
+        "built "*) k=$((k + 1))
+                   printf '   [%2d/%d] %s (%ds)\n' "$k" "$NPROG" "${line#built }.c" $(($(date +%s) - T0)) ;;
+        *) printf '%s\n' "$line" ;;
+        esac
+    done
+}
+[ "$(cat "$OUT/make.status")" = 0 ] || exit 1
 echo
 gpu=0
 cpu=0
