@@ -17,20 +17,26 @@
 set -eu
 BUILD=${1:-build}
 BIN=$(cd "$BUILD/bin" && pwd)
-OUT=$(mkdir -p "$BUILD/demo" && cd "$BUILD/demo" && pwd)
+OUT=${DEMO_OUT:-$BUILD/demo}          # where the database, programs and report go
+OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)
 DB=$OUT/keel.db
 PB=$(pwd)/polybench-inputs
-JOBS=$(nproc 2>/dev/null || echo 2)
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 DATASET=${DATASET:-MEDIUM}
 
 rm -f "$DB" "$DB-wal" "$DB-shm"
 rm -rf "$OUT/bin"       # programs built by an earlier demo would not be recompiled
-NPROG=$(make -s -C "$PB" list | wc -l)
+# DEMO_PROGRAMS: the program sources to build and run (paths below
+# polybench-inputs/, as `make list` prints them); default all of them.
+LIST=${DEMO_PROGRAMS:-$(make -s -C "$PB" list)}
+TARGETS=
+for src in $LIST; do TARGETS="$TARGETS $OUT/bin/${src%.c}"; done
+NPROG=$(echo $LIST | wc -w)
 echo "== compiling $NPROG polybench-inputs programs with keelcc (make -j$JOBS CC=keelcc DATASET=$DATASET, database $DB)"
 # A line per program as make finishes it (make's own status kept in a file:
 # sh has no pipefail).
 T0=$(date +%s)
-{ make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET="$DATASET" PROGRESS=1
+{ make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET="$DATASET" PROGRESS=1 $TARGETS
   echo $? >"$OUT/make.status"; } | {
     k=0
     while IFS= read -r line; do
@@ -45,7 +51,7 @@ T0=$(date +%s)
 echo
 gpu=0
 cpu=0
-for src in $(make -s -C "$PB" list); do
+for src in $LIST; do
     prog=${src%.c}
     echo "== $src"
     for fn in $(sqlite3 "$DB" "SELECT DISTINCT function FROM loop_summary WHERE file = '$PB/$src' AND function LIKE 'kernel\\_%' ESCAPE '\\'"); do
