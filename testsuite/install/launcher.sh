@@ -4,7 +4,9 @@
 # CMAKE_C_LINKER_LAUNCHER: the named compiler is the real one (not an input
 # file), the objects are instrumented, the link gets libkeelrt, and the
 # program prints what the plain build prints.  A tiny CMake project built
-# with both launchers links, runs, decides per launch and fills the database.
+# with both launchers links, runs, decides per launch and fills the database;
+# so does one with the compiler launcher alone and libkeelrt from keelrt.pc
+# on the link line, and one with keelcc as CMAKE_C_COMPILER.
 BIN=$(cd "$1" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -94,6 +96,28 @@ SRC
     expect_eq "$v" 1 "CMake-built program: a verdict for scale's loop"
     expect_eq "$(sqlite3 "$work/c.db" 'SELECT count(*) FROM translation_units')" 2 "CMake build: two sources recorded"
     expect_eq "$(grep -c 'keelcc: warning' build.log)" 0 "CMake build: no keelcc warning"
+    # the compiler launcher alone: CMake links without keelcc, so the link
+    # gets libkeelrt from keelrt.pc (the build tree's)
+    PKG_CONFIG_PATH=$BIN/../lib/pkgconfig
+    export PKG_CONFIG_PATH
+    libdir=$(pkg-config --variable=libdir keelrt)
+    KEEL_DB=$work/d.db cmake -S src -B db -DCMAKE_C_COMPILER=clang-19 \
+        -DCMAKE_C_COMPILER_LAUNCHER="$BIN/keelcc" \
+        -DCMAKE_C_STANDARD_LIBRARIES="$(pkg-config --libs keelrt) -Wl,-rpath,$libdir" \
+        >cmake.log 2>&1
+    KEEL_DB=$work/d.db cmake --build db >build.log 2>&1
+    rc=$?
+    expect_eq "$rc" 0 "cmake --build, compiler launcher + keelrt.pc"
+    [ "$rc" = 0 ] || cat build.log >&2
+    v=$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 ./db/tiny 2>&1 >/dev/null | grep -c '^keel: .*kern.c:3 scale .*-> ')
+    expect_eq "$v" 1 "compiler launcher + keelrt.pc: a verdict for scale's loop"
+    # keelcc as the compiler itself
+    KEEL_DB=$work/e.db cmake -S src -B eb -DCMAKE_C_COMPILER="$BIN/keelcc" >cmake.log 2>&1
+    KEEL_DB=$work/e.db cmake --build eb >build.log 2>&1
+    expect_eq "$?" 0 "cmake --build, CMAKE_C_COMPILER=keelcc"
+    expect_eq "$(./eb/tiny 2>&1)" "$want" "CMAKE_C_COMPILER=keelcc: output"
+    expect_eq "$(sqlite3 "$work/e.db" "SELECT count(*) FROM translation_units WHERE path LIKE '%/src/%'")" 2 \
+        "CMAKE_C_COMPILER=keelcc: both sources recorded"
 else
     bad "cmake not installed (scripts/install-deps.sh installs it)"
 fi
