@@ -53,6 +53,8 @@ awk '/^== linear-algebra/ { on = 1 } /^keel: [0-9]+ translation units/ { on = 0 
 # explain: the head and the verdict of one launch at a large size
 "$K" explain "$GEMM:42" --set ni=2000,nj=2300,nk=2600 --device h100 "$DB" >"$work/explain.txt"
 { sed -n '1,5p' "$work/explain.txt"; echo "..."
+  grep -E '^CPU  |^  (compute time |bandwidth  +[0-9]|memory time |CPU time )' "$work/explain.txt"
+  echo "..."
   sed -n '/^GPU .*bounds/,/^verdict/p' "$work/explain.txt"; } | clean >"$work/samples/explain"
 # sweep: time against size, the crossover
 "$K" explain "$GEMM:42" --sweep '*=16:4096' --device h100 "$DB" \
