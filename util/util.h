@@ -13,7 +13,8 @@
  *   ku_spawn    start a program with posix_spawnp, its stdin/stdout/stderr
  *               redirected to files or a descriptor; ku_wait: the exit
  *               status, 128 + N for a child killed by signal N (the shell's
- *               convention), -1 when it cannot be waited for;
+ *               convention), -1 when it cannot be waited for (spawn.c, the
+ *               library keel_spawn: libkeelrt never starts a process);
  *   ku_tmpdir   $TMPDIR when set to an absolute folder, else /tmp;
  *               ku_mkstemp / ku_mkdtemp create files and folders there;
  *   ku_read_file / ku_write_file   whole files;
