@@ -36,10 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef KEEL_VERSION
-#define KEEL_VERSION "unknown"
-#endif
-
 enum {
     ST_LOOPS, ST_LOOP, ST_CHILDREN, ST_STMTS, ST_ACCESSES, ST_SUBS, ST_EXTS,
     ST_SCALARS,
@@ -118,8 +114,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 
 /* ---- errors -------------------------------------------------------------- */
 
-/* "<path>: <what>: <sqlite message>" for an SQLite failure on d (also
- * for db_mca.c and db_launch.c, through db_private.h). */
+/* "<path>: <what>: <sqlite message>" for an SQLite failure on d (for
+ * every file of db/, through db_private.h). */
 int db_fail_sql_(db *d, const char *what, char *err, size_t errlen)
 {
     int rc = sqlite3_errcode(d->h);
@@ -188,7 +184,7 @@ void db_done_(sqlite3_stmt *st)
     }
 }
 
-/* Bind a text, NULL binding NULL (also for db_mca.c and db_launch.c). */
+/* Bind a text, NULL binding NULL. */
 void db_bind_text_(sqlite3_stmt *st, int i, const char *s)
 {
     if (s)
@@ -219,7 +215,7 @@ int db_run_(db *d, sqlite3_stmt *st, const char *what, char *err, size_t errlen)
 
 /* db_run_(), then the new row's id into *id (when id is not NULL). */
 int db_insert_(db *d, sqlite3_stmt *st, const char *what, int64_t *id, char *err,
-                  size_t errlen)
+               size_t errlen)
 {
     if (db_run_(d, st, what, err, errlen))
         return -1;

@@ -63,18 +63,20 @@ const char *db_log_errmsg(db_log *l)
 int db_log_check(db_log *l, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(l->h, "PRAGMA integrity_check(1)", -1, &st, NULL) != SQLITE_OK)
-        return ku_fail(err, errlen, "%s: %s", l->path, sqlite3_errmsg(l->h));
-    int rc = sqlite3_step(st);
-    const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-    int bad = !r || strcmp(r, "ok") != 0;
-    if (bad && r)
-        ku_fail(err, errlen, "%s: database fails its integrity check (%.200s); not written",
-                l->path, r);
-    else if (bad)
+    if (sqlite3_prepare_v2(l->h, "PRAGMA integrity_check(1)", -1, &st, NULL) != SQLITE_OK) {
         ku_fail(err, errlen, "%s: %s", l->path, sqlite3_errmsg(l->h));
+        return 1;
+    }
+    int rc = sqlite3_step(st), out = 0;
+    const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    if (!r) {
+        ku_fail(err, errlen, "%s: %s", l->path, sqlite3_errmsg(l->h));
+        out = 1;
+    } else if (strcmp(r, "ok") != 0)
+        out = ku_fail(err, errlen, "%s: database fails its integrity check (%.200s); not written",
+                      l->path, r);
     sqlite3_finalize(st);
-    return bad ? -1 : 0;
+    return out;
 }
 
 int db_log_begin(db_log *l)
@@ -103,6 +105,8 @@ int db_decisions_begin(db_log *l)
                            -1, &l->ins, NULL) != SQLITE_OK) {
         sqlite3_finalize(l->ins);
         l->ins = NULL;
+        if (!sqlite3_get_autocommit(l->h))
+            sqlite3_exec(l->h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
     return 0;

@@ -39,9 +39,10 @@ void db_log_close(db_log *l);                  /* NULL is fine */
 const char *db_log_errmsg(db_log *l);
 /* The whole file checked (PRAGMA integrity_check: pages, records and that
  * every index holds its table's rows), before anything is written into it:
- * 0 when sound, else -1 with "<path>: database fails its integrity check
- * (<first complaint>); not written" (or SQLite's message when the check
- * cannot run).  Its cost grows with the file (about 10 ms for 3 MB). */
+ * 0 when sound; -1 when damaged, with "<path>: database fails its integrity
+ * check (<first complaint>); not written"; 1 when the check could not run
+ * (a lock, say), with SQLite's message.  Its cost grows with the file
+ * (about 10 ms for 3 MB). */
 int db_log_check(db_log *l, char *err, size_t errlen);
 /* BEGIN IMMEDIATE; 0 or -1. */
 int db_log_begin(db_log *l);

@@ -593,8 +593,9 @@ static void bindings_text(const keel_site *site, const long long *values, char *
  * a 5 ms busy timeout (the log is a record, never worth a stall); caller
  * holds facts_lock and calls log_close.  Nothing is written into a
  * database that fails its integrity check: the first write of a process
- * checks the whole file (db_log_check) and a failed check closes the log
- * for the rest of the run. */
+ * checks the whole file (db_log_check) and a damaged file closes the log
+ * for the rest of the run (a check that cannot run, on a lock, skips this
+ * write only). */
 static db_log *log_open(int mode, int held[3])
 {
     char err[512];
@@ -610,13 +611,15 @@ static db_log *log_open(int mode, int held[3])
         return NULL;
     }
     if (mode == DB_LOG_WRITE && G.db_sound == 0) {
-        G.db_sound = db_log_check(l, err, sizeof err) == 0 ? 1 : -1;
-        if (G.db_sound < 0) {
+        int rc = db_log_check(l, err, sizeof err);
+        if (rc != 0) {               /* damaged: never again; not checked: not now */
+            G.db_sound = rc < 0 ? -1 : 0;
             warn_once(W_DB, "%s", err);
             db_log_close(l);
             fds_release(held);
             return NULL;
         }
+        G.db_sound = 1;
     }
     return l;
 }
@@ -915,9 +918,9 @@ static void time_forget(void)
 
 static unsigned slot_hash(const keel_site *site, int n, const long long *v)
 {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)site;
+    uint64_t h = KU_FNV_KEEL_START ^ (uint64_t)(uintptr_t)site;
     for (int i = 0; i < n; i++)
-        h = (h ^ (uint64_t)v[i]) * 1099511628211ull;
+        h = ku_fnv1a64_word(h, (uint64_t)v[i]);
     return (unsigned)(h ^ (h >> 29)) % TSLOTS;
 }
 

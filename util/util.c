@@ -1,7 +1,7 @@
 /*
  * util.c -- keel's utility layer (util.h): string buffer, growable arrays,
- * temporary files under $TMPDIR, whole-file reads and writes, and the one
- * message printer.  Processes are in spawn.c (a library of their own, which
+ * temporary files under $TMPDIR, whole-file reads and writes, FNV-1a and
+ * the one message printer.  Processes are in spawn.c (a library of their own, which
  * libkeelrt does not link).
  */
 #define _GNU_SOURCE         /* mkstemps */
@@ -144,6 +144,21 @@ int ku_push_ptr(void *arr, int *n, const void *s)
     }
     (*n)--;
     return 0;
+}
+
+/* ---- hashing ---- */
+
+uint64_t ku_fnv1a64_update(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * KU_FNV1A64_PRIME;
+    return h;
+}
+
+uint64_t ku_fnv1a64(const void *p, size_t n)
+{
+    return ku_fnv1a64_update(KU_FNV1A64_INIT, p, n);
 }
 
 /* ---- temporary files ---- */
