@@ -62,9 +62,9 @@ static void free_stmt(ir_stmt *s)
 
 unsigned long long ir_headers_hash_add(unsigned long long h, const char *contents, size_t len)
 {
-    for (size_t i = 0; contents && i < len; i++)
-        h = (h ^ (unsigned char)contents[i]) * 1099511628211ULL;
-    return (h ^ 0xffu) * 1099511628211ULL;      /* a file boundary */
+    if (contents)
+        h = ku_fnv1a64_update(h, contents, len);
+    return ku_fnv1a64_update(h, "\xff", 1);       /* a file boundary */
 }
 
 void ir_tu_free(ir_tu *tu)

@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "expr.h"
+#include "util.h"
 
 typedef struct {
     char *array;          /* name of the array or pointer variable */
@@ -140,7 +141,7 @@ void ir_tu_free(ir_tu *tu);
  * ir_headers_hash_add over each non-system header's contents in inclusion
  * order (the walker from the parse, keelcc from a preprocessor run: both
  * must give the same value). */
-#define IR_HEADERS_HASH_START 1469598103934665603ULL
+#define IR_HEADERS_HASH_START KU_FNV_KEEL_START
 unsigned long long ir_headers_hash_add(unsigned long long h, const char *contents, size_t len);
 
 /* Append records; each returns the new record's index (-1 on allocation

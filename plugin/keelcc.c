@@ -475,16 +475,8 @@ static int wait_compiler(pid_t pid)
  * source keeps its variant (its rows are replaced) but gets another hash,
  * so a program built before the edit finds its facts gone: CPU. */
 
-#define FNV_START 1469598103934665603ULL
-
-static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= ((const unsigned char *)p)[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
+#define FNV_START KU_FNV_KEEL_START
+#define fnv_bytes ku_fnv1a64_update
 
 /* Header search options: what they find is in ir_tu.headers_hash, their
  * folders are not (one utility source compiled with each program's own -I
