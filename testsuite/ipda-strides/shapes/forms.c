@@ -1,0 +1,47 @@
+/* Counted loops in other spellings: a macro, while and do loops. */
+#define EACH(v, count) for (int v = 0; v < (count); v++)
+
+void axpy_macro(int n, double a, const double *x, double *y)
+{
+    EACH(i, n) // V:parallel
+        y[i] += a * x[i];
+}
+
+void axpy_macro_line(int n, double a, const double *x, double *y)
+{
+    EACH(i, n) y[i] += a * x[i]; // V:parallel
+}
+
+void shift_macro(int n, double *y)
+{
+    EACH(i, n - 1) { // V:sequential
+        y[i + 1] = y[i];
+    }
+}
+
+void scale_while(int n, float *v)
+{
+    int i = 0;
+    while (i < n) { // V:parallel
+        v[i] = v[i] * 2.0f;
+        i++;
+    }
+}
+
+void scale_do(int n, float *v)
+{
+    int i = 0;
+    do { // V:parallel
+        v[i] = v[i] + 1.0f;
+        i += 1;
+    } while (i < n);
+}
+
+void recur_while(int n, float *v)
+{
+    int i = 1;
+    while (i < n) { // V:sequential
+        v[i] = v[i - 1] * 0.5f;
+        i++;
+    }
+}
