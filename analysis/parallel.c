@@ -849,11 +849,64 @@ static int private_array(const ctx_t *c, int L, const ref_t *x)
 #define memo(cache, i, answer) \
     ((cache) ? ((cache)[i] ? (cache)[i] == 2 : ((cache)[i] = 1 + !!(answer)) == 2) : !!(answer))
 
+/* Does the body of loop L change its control: write its induction
+ * variable (a for loop's; a while loop's single step is its increment) or
+ * a variable its bound reads, anywhere in the nest?  Returns 1 with the
+ * variable and the line of the first such write, 2 when the front end only
+ * knows that the body may write it (through a pointer), 0 when neither. */
+static int control_written(const ir_tu *tu, int L, const char **name, int *line)
+{
+    const ir_loop *lp = &tu->loops[L];
+    char **names = NULL;
+    int n = lp->upper ? kx_symbols(lp->upper, &names) : 0;
+    int found = 0;
+    *line = 0;
+    for (int k = L; k < tu->nloops && found != 1; k++) {
+        if (!ir_loop_within(tu, k, L))
+            continue;
+        for (int s = 0; s < tu->loops[k].nstmts; s++)
+            for (int v = 0; v < tu->loops[k].stmts[s].nscalars; v++) {
+                const ir_scalar *x = &tu->loops[k].stmts[s].scalars[v];
+                if (!x->is_write || (*line && x->line >= *line))
+                    continue;
+                int hit = lp->kind == IR_FOR && lp->iv && strcmp(x->name, lp->iv) == 0;
+                for (int i = 0; i < n && !hit; i++)
+                    hit = strcmp(x->name, names[i]) == 0;
+                if (hit) {
+                    *name = x->name;
+                    *line = x->line;
+                    found = 1;
+                }
+            }
+    }
+    kx_free_names(names, n > 0 ? n : 0);
+    if (!found && lp->control_write) {
+        *name = lp->control_write;
+        *line = lp->line;
+        found = lp->control_maybe ? 2 : 1;
+    }
+    return found;
+}
+
 static void verdict(const ctx_t *c, int L, par_loop *out)
 {
     const ir_tu *tu = c->tu;
     const ir_loop *l = &tu->loops[L];
     out->verdict = PAR_UNKNOWN;
+    const char *cname = NULL;
+    int cline = 0, cw = control_written(tu, L, &cname, &cline);
+    if (cw == 1) {
+        /* which iterations run depends on what earlier ones did */
+        out->verdict = PAR_SEQUENTIAL;
+        snprintf(out->reason, sizeof out->reason, "the body changes the loop's control: "
+                 "it writes %s (line %d)", cname, cline);
+        return;
+    }
+    if (cw == 2) {
+        snprintf(out->reason, sizeof out->reason, "the body may change the loop's control: "
+                 "it writes through a pointer and the address of %s is taken", cname);
+        return;
+    }
     if (!l->canonical || !l->iv) {
         /* the condition (recorded as the loop's first statement) reads
          * data: the trip count depends on what the loop reads */

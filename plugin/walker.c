@@ -88,6 +88,7 @@ typedef struct {
     /* OpenMP: files parsed from a copy with executable directives blanked
      * (their original text, for pragmas and statement texts) and the
      * outermost directives of the first (-fopenmp) parse. */
+    CXCursor func_cursor; /* the function being walked */
     int npatched;
     struct patched_file *patched;
     int nregions;
@@ -2276,6 +2277,111 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
         ir_set_bounds(L, NULL, NULL, NULL, 0);
 }
 
+typedef struct {
+    CXCursor decl;
+    int found;
+} addr_find;
+
+/* The distinct variables a subtree names (the first 16; n counts them). */
+static enum CXChildVisitResult collect_vars(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    ref_list *rl = data;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor d = ref_decl(c);
+    if (clang_Cursor_isNull(d))
+        return CXChildVisit_Continue;
+    for (int i = 0; i < rl->n && i < 16; i++)
+        if (clang_equalCursors(rl->d[i], d))
+            return CXChildVisit_Continue;
+    if (rl->n < 16)
+        rl->d[rl->n] = d;
+    rl->n++;
+    return CXChildVisit_Continue;
+}
+
+/* `&v` anywhere but as a direct argument of a call (`scanf("%d", &n)`
+ * lends the address for the call; `int *p = &n` keeps it). */
+static enum CXChildVisitResult find_addr(CXCursor c, CXCursor parent, void *data)
+{
+    addr_find *af = data;
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator
+        && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
+        child_list l = children(c);
+        CXCursor d = l.n == 1 ? ref_decl(l.c[0]) : clang_getNullCursor();
+        if (!clang_Cursor_isNull(d) && clang_equalCursors(d, af->decl)
+            && clang_getCursorKind(parent) != CXCursor_CallExpr) {
+            af->found = 1;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Loop control (see ir_loop.control_write): a canonical loop whose body
+ * (or the increment, for a variable of the condition other than the
+ * induction variable) writes its induction variable or a variable of its
+ * condition is not canonical: which iterations run depends on the body.
+ * A while/do loop read as a for loop has exactly one write of its variable
+ * in the body, its step.  A variable whose address the function keeps in a
+ * pointer may be written through it: checked after the body is walked
+ * (control_maybe). */
+static void control_check(walker *w, int loop, ir_loop_kind kind, CXCursor cond, CXCursor inc,
+                          CXCursor body, ref_list *kept)
+{
+    ir_loop *L = &w->ir->loops[loop];
+    kept->n = 0;
+    if (!L->canonical || !L->iv || clang_Cursor_isNull(cond) || clang_Cursor_isNull(body))
+        return;
+    ref_list rl = { .n = 0 };
+    collect_vars(cond, clang_getNullCursor(), &rl);
+    clang_visitChildren(cond, collect_vars, &rl);
+    if (rl.n > 16) {
+        ir_set_control_write(L, L->iv, 1);
+        return;
+    }
+    for (int i = 0; i < rl.n; i++) {
+        char *name = cursor_spelling(rl.d[i]);
+        if (!name)
+            continue;
+        int is_iv = strcmp(name, L->iv) == 0;
+        int writes = count_writes(body, rl.d[i]);
+        if (!is_iv && !clang_Cursor_isNull(inc))
+            writes += count_writes(inc, rl.d[i]);
+        if (writes > (is_iv && kind != IR_FOR)) {
+            if (ir_set_control_write(L, name, 0) != 0)
+                w->oom = 1;
+        } else if (!clang_Cursor_isNull(w->func_cursor)) {
+            addr_find af = { rl.d[i], 0 };
+            clang_visitChildren(w->func_cursor, find_addr, &af);
+            if (af.found && kept->n < 16)
+                kept->d[kept->n++] = rl.d[i];
+        }
+        free(name);
+    }
+}
+
+/* After the body: a variable of the control whose address is kept may
+ * change through any write of the nest through a pointer. */
+static void control_check_after(walker *w, int loop, const ref_list *kept)
+{
+    ir_loop *L = &w->ir->loops[loop];
+    if (!kept->n || (L->control_write && !L->control_maybe))
+        return;
+    int writes = 0;
+    for (int k = loop; k < w->ir->nloops && !writes; k++)
+        for (int s = 0; s < w->ir->loops[k].nstmts && !writes; s++)
+            for (int a = 0; a < w->ir->loops[k].stmts[s].nacc && !writes; a++)
+                writes = w->ir->loops[k].stmts[s].acc[a].is_write;
+    if (!writes)
+        return;
+    char *name = cursor_spelling(kept->d[0]);
+    if (!name || ir_set_control_write(L, name, 1) != 0)
+        w->oom = 1;
+    free(name);
+}
+
 static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
 {
     CXCursor prev = w->prev_stmt;
@@ -2349,6 +2455,8 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
         }
         while_header(w, loop, prev, cond, body);
     }
+    ref_list kept;
+    control_check(w, loop, kind, cond, inc, body, &kept);
     attach_pragmas(w, loop, file);
     {
         int start;
@@ -2370,6 +2478,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     w->prev_stmt = clang_getNullCursor();
     if (!clang_Cursor_isNull(body))
         walk_stmt(w, body);
+    control_check_after(w, loop, &kept);
     bind_drop_loop(w, loop);
     w->loop = saved_loop;
     w->conditional = saved_cond;
@@ -2521,6 +2630,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data
     expansion(loc, &file, &line, &col, NULL);
     char *name = cursor_spelling(c), *fname = file_name(file);
     w->func = ir_add_function(w->ir, name, fname, line, col);
+    w->func_cursor = c;
     free(name);
     free(fname);
     if (w->func < 0) {

@@ -1,0 +1,151 @@
+/*
+ * test_safety.c -- par_analyze on hand-built IR: the shapes that must never
+ * be called parallel when they carry a dependence, and the shapes that are
+ * safe and should be found so.
+ *
+ *   control   a body that writes the induction variable or a variable of
+ *             the bound: sequential; a possible write through a pointer
+ *             (ir_loop.control_write, maybe): unknown.
+ *   stepped   accesses through a pointer the front end rewrote as an
+ *             induction (ir_loop.stepped) are tested like subscripts; a
+ *             stepped pointer the front end did not rewrite stays untestable.
+ *   indirect  a subscript naming a local the loop writes: irregular stride,
+ *             never uniform.
+ *   folds     `&&`, `||`, `|=`, `&=`, `^=`, min/max through ?: into an
+ *             element, a struct member max: reductions, with the operator
+ *             in the reason.
+ *   clauses   private(x) makes a conditionally written scalar private; a
+ *             clause never hides a dependence keel finds.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "parallel.h"
+
+static kx_expr *P(const char *s)
+{
+    char err[128];
+    return kx_parse(s, err, sizeof err);
+}
+
+static ir_tu *tu1(const char *iv, const char *upper, const char *pragma)
+{
+    ir_tu *tu = ir_tu_new("t.c");
+    ir_add_function(tu, "f", "t.c", 1, 1);
+    int l = ir_add_loop(tu, 0, -1, IR_FOR, "t.c", 10, 5);
+    ir_set_bounds(&tu->loops[l], iv, kx_int(0), P(upper), 1);
+    if (pragma)
+        ir_add_pragma(&tu->loops[l], pragma);
+    return tu;
+}
+
+static int stmt(ir_tu *tu, int l, int line, const char *text, int cond)
+{
+    return ir_add_stmt(&tu->loops[l], line, 1, text, cond);
+}
+
+static void acc(ir_tu *tu, int l, int s, const char *array, int w, const char *idx)
+{
+    kx_expr **ix = malloc(sizeof *ix);
+    ix[0] = P(idx);
+    ir_add_access(&tu->loops[l].stmts[s], array, 8, w, 1, ix, 0, NULL,
+                  tu->loops[l].stmts[s].line, 1);
+}
+
+static void sc(ir_tu *tu, int l, int s, const char *name, int w)
+{
+    ir_add_scalar(&tu->loops[l].stmts[s], name, w, tu->loops[l].stmts[s].line, 1);
+}
+
+/* Verdict of loop `which`, its reason into why; frees tu. */
+static par_verdict run(ir_tu *tu, int which, char *why)
+{
+    par_result *r;
+    char err[64];
+    par_verdict v = PAR_PARALLEL;
+    why[0] = '\0';
+    if (par_analyze(tu, &r, err, sizeof err) == 0) {
+        v = r->loops[which].verdict;
+        strcpy(why, r->loops[which].reason);
+        par_free(r);
+    }
+    ir_tu_free(tu);
+    return v;
+}
+
+static void test_control(void)
+{
+    char why[512];
+    /* for (i < n) { a[i] = a[i]*0.5; if (a[i] > t) i += 2; } */
+    ir_tu *tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "a[i] = a[i] * 0.5", 0);
+    acc(tu, 0, 0, "a", 1, "i");
+    acc(tu, 0, 0, "a", 0, "i");
+    stmt(tu, 0, 12, "i += 2", 1);
+    sc(tu, 0, 1, "i", 0);
+    sc(tu, 0, 1, "i", 1);
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    CHECK_STR(why, "the body changes the loop's control: it writes i (line 12)");
+    /* for (i < n) { b[i] = a[i]; n--; } */
+    tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "b[i] = a[i]", 0);
+    acc(tu, 0, 0, "b", 1, "i");
+    acc(tu, 0, 0, "a", 0, "i");
+    stmt(tu, 0, 12, "n--", 0);
+    sc(tu, 0, 1, "n", 0);
+    sc(tu, 0, 1, "n", 1);
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    CHECK_STR(why, "the body changes the loop's control: it writes n (line 12)");
+    /* the bound written from an inner loop: the outer loop is sequential */
+    tu = tu1("i", "m + 1", NULL);
+    int in = ir_add_loop(tu, 0, 0, IR_FOR, "t.c", 11, 5);
+    ir_set_bounds(&tu->loops[in], "j", kx_int(0), P("k"), 1);
+    stmt(tu, in, 12, "m = j", 1);
+    sc(tu, in, 0, "m", 1);
+    sc(tu, in, 0, "j", 0);
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    CHECK_STR(why, "the body changes the loop's control: it writes m (line 12)");
+    /* a while loop read as a for loop: its own step is no control write,
+     * a write of its bound is */
+    tu = tu1("i", "n", NULL);
+    tu->loops[0].kind = IR_WHILE;
+    stmt(tu, 0, 11, "v[i] = 0", 0);
+    acc(tu, 0, 0, "v", 1, "i");
+    stmt(tu, 0, 12, "i++", 0);
+    sc(tu, 0, 1, "i", 0);
+    sc(tu, 0, 1, "i", 1);
+    CHECK_INT(run(tu, 0, why), PAR_PARALLEL);
+    tu = tu1("i", "n", NULL);
+    tu->loops[0].kind = IR_WHILE;
+    stmt(tu, 0, 11, "n -= 1", 0);
+    sc(tu, 0, 0, "n", 0);
+    sc(tu, 0, 0, "n", 1);
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    /* the front end saw the bound's address kept and a write through a
+     * pointer: unknown, never parallel */
+    tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "w[i] = 0", 0);
+    acc(tu, 0, 0, "w", 1, "i");
+    stmt(tu, 0, 12, "(*lim)--", 1);
+    acc(tu, 0, 1, "lim", 0, "0");
+    acc(tu, 0, 1, "lim", 1, "0");
+    CHECK_INT(ir_set_control_write(&tu->loops[0], "n", 1), 0);
+    CHECK_INT(tu->loops[0].canonical, 0);
+    CHECK(tu->loops[0].trip == NULL);
+    CHECK_INT(run(tu, 0, why), PAR_UNKNOWN);
+    CHECK_STR(why, "the body may change the loop's control: it writes through a pointer "
+                   "and the address of n is taken");
+    /* a read of the bound is no write */
+    tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "b[i] = a[n - 1]", 0);
+    acc(tu, 0, 0, "b", 1, "i");
+    acc(tu, 0, 0, "a", 0, "n - 1");
+    CHECK_INT(run(tu, 0, why), PAR_PARALLEL);
+}
+
+int main(void)
+{
+    test_control();
+    return check_summary();
+}
