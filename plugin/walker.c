@@ -1122,106 +1122,171 @@ static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, void *data
     return CXChildVisit_Recurse;
 }
 
-/* Derived induction variables of canonical loop `loop` (see above): direct
- * statements of its body `k++`, `++k`, `k--`, `k += e`, `k -= e` where k is
- * an integer variable the loop writes nowhere else and e is a polynomial
- * in variables the loop does not write. */
-static void find_derived(walker *w, int loop, CXCursor c, CXCursor body)
+static int comma_parts(CXCursor c, CXCursor *out, int max);
+static int increment_step(walker *w, CXCursor inc, const char *var, int64_t *step);
+static kx_expr *init_value(walker *w, CXCursor init, const char *var);
+
+/* Is the cursor's start inside a macro expansion? */
+static int in_macro(CXCursor c)
+{
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    CXFile sf, ef;
+    unsigned so, eo;
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+    return so != eo || !clang_File_isEqual(sf, ef);
+}
+
+/* One step statement st of loop `loop` (c its cursor): `k++`, `++k`,
+ * `k--`, `k += e`, `k -= e` where k is an integer or pointer variable the
+ * loop writes nowhere else and e a polynomial in variables the loop does
+ * not write: bind k as a derived induction variable, its value
+ * entry + iter * e before the step and entry + (iter + 1) * e after it.
+ * A pointer that is not bound to an array is its own base: its accesses
+ * are relative to its value on entry of the loop (ir_loop.stepped).
+ * Returns 1 when k was bound. */
+static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor st,
+                       const kx_expr *iter)
 {
     const ir_loop *L = &w->ir->loops[loop];
-    if (!L->canonical || !L->iv || !L->lower || (L->step != 1 && L->step != -1)
-        || clang_getCursorKind(body) != CXCursor_CompoundStmt)
-        return;
-    int jumps = 0;
-    clang_visitChildren(body, find_jump, &jumps);
-    if (jumps)
+    enum CXCursorKind k = clang_getCursorKind(st);
+    child_list l = children(st);
+    CXCursor var = clang_getNullCursor(), operand = clang_getNullCursor();
+    kx_expr *inc = NULL;
+    if (k == CXCursor_UnaryOperator && l.n == 1) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(st);
+        if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc)
+            inc = kx_int(1);
+        else if (op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec)
+            inc = kx_int(-1);
+        var = ref_decl(l.c[0]);
+        operand = l.c[0];
+    } else if (k == CXCursor_CompoundAssignOperator && l.n == 2) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(st);
+        if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
+            kx_expr *e = to_expr(w, l.c[1]);
+            inc = e && op == CXBinaryOperator_SubAssign ? kx_neg(e) : kx_copy(e);
+            kx_free(e);
+            var = ref_decl(l.c[0]);
+            operand = l.c[0];
+        }
+    }
+    char *vname = clang_Cursor_isNull(var) ? NULL : cursor_spelling(var);
+    int own = vname && strcmp(vname, L->iv) == 0;
+    free(vname);
+    /* a pointer stepped the same way moves over the array it was set
+     * from (`double *p = a + 1; ... p++`), or over its own target */
+    int pb = clang_Cursor_isNull(var) ? -1 : bind_find(w, var);
+    int is_ptr = !clang_Cursor_isNull(var)
+                 && clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
+    if (pb >= 0 && !w->bind[pb].is_ptr)
+        pb = -1;
+    int ok = inc && !own && !clang_Cursor_isNull(var) && !kx_has_opaque(inc)
+             && (is_ptr || is_integer_type(clang_getCursorType(var)))
+             && count_writes(c, var)
+                - (clang_Cursor_isNull(init) ? 0 : count_writes(init, var)) == 1;
+    if (ok) {
+        /* e must not change inside the loop */
+        ref_list rl = { .n = 0 };
+        clang_visitChildren(l.c[l.n - 1], collect_ref, &rl);
+        for (int i = 0; i < rl.n && ok; i++)
+            ok = count_writes(c, rl.d[i]) == 0;
+        ok = ok && rl.n < 16;
+    }
+    int bound = 0;
+    if (ok && is_ptr) {
+        binding q = { .inc_offset = -1 };
+        int own_base = pb < 0;
+        if (own_base && !ptr_value(w, operand, &q)) {
+            bind_clear(&q);
+            kx_free(inc);
+            return 0;
+        }
+        const binding *qb = own_base ? &q : &w->bind[pb];
+        binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st), .is_ptr = 1 };
+        b.base = strdup(qb->base);
+        b.nprefix = qb->nprefix;
+        for (int p = 0; p < qb->nprefix; p++)
+            b.prefix[p] = kx_copy(qb->prefix[p]);
+        b.next = qb->next;
+        for (int p = 0; p < qb->next; p++)
+            b.ext[p] = qb->ext[p] ? kx_copy(qb->ext[p]) : NULL;
+        kx_expr *one = kx_int(1), *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
+        kx_expr *t1 = kx_mul(it1, inc);
+        b.off = kx_add(qb->off, t);
+        b.after = kx_add(qb->off, t1);
+        kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
+        if (own_base && b.base && ir_add_stepped(&w->ir->loops[loop], b.base) != 0)
+            w->oom = 1;
+        if (b.base && b.off && b.after) {
+            bind_put(w, &b);
+            bound = 1;
+        } else {
+            bind_clear(&b);
+        }
+        bind_clear(&q);
+    } else if (ok) {
+        char *vn = cursor_spelling(var), sym[300];
+        snprintf(sym, sizeof sym, "%s__L%d", vn, loop);
+        /* its value on entry: what the for-init sets, else a symbol */
+        kx_expr *k0 = !clang_Cursor_isNull(init) && vn ? init_value(w, init, vn) : NULL;
+        if (k0 && kx_has_opaque(k0))
+            k0 = (kx_free(k0), NULL);
+        free(vn);
+        if (!k0)
+            k0 = kx_sym(sym);
+        kx_expr *one = kx_int(1);
+        kx_expr *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
+        kx_expr *t1 = kx_mul(it1, inc);
+        binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st) };
+        b.value = kx_add(k0, t);
+        b.after = kx_add(k0, t1);
+        kx_free(k0); kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
+        if (b.value && b.after) {
+            bind_put(w, &b);
+            bound = 1;
+        } else {
+            bind_clear(&b);
+        }
+    }
+    kx_free(inc);
+    return bound;
+}
+
+/* Derived induction variables of canonical loop `loop` (see above): the
+ * steps in its for header besides its own (`i++, p++`, `i++, j += 2`),
+ * which run at the end of every iteration, continue or not, and the direct
+ * statements of its body that step a variable, when nothing in the body
+ * skips them.  Header steps are recorded as statements of the loop after
+ * its body (walk_loop), so that the dependence test sees their writes. */
+static void find_derived(walker *w, int loop, CXCursor c, CXCursor init, CXCursor inc,
+                         CXCursor body)
+{
+    const ir_loop *L = &w->ir->loops[loop];
+    if (!L->canonical || !L->iv || !L->lower || (L->step != 1 && L->step != -1))
         return;
     kx_expr *ivs = kx_sym(L->iv);
     kx_expr *iter = L->step == 1 ? kx_sub(ivs, L->lower) : kx_sub(L->lower, ivs);
     kx_free(ivs);
-    child_list sl = children(body);   /* the first MAX_CHILDREN statements */
-    for (int s = 0; s < sl.n && iter; s++) {
-        CXCursor st = sl.c[s];
-        enum CXCursorKind k = clang_getCursorKind(st);
-        child_list l = children(st);
-        CXCursor var = clang_getNullCursor();
-        kx_expr *inc = NULL;
-        if (k == CXCursor_UnaryOperator && l.n == 1) {
-            enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(st);
-            if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc)
-                inc = kx_int(1);
-            else if (op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec)
-                inc = kx_int(-1);
-            var = ref_decl(l.c[0]);
-        } else if (k == CXCursor_CompoundAssignOperator && l.n == 2) {
-            enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(st);
-            if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
-                kx_expr *e = to_expr(w, l.c[1]);
-                inc = e && op == CXBinaryOperator_SubAssign ? kx_neg(e) : kx_copy(e);
-                kx_free(e);
-                var = ref_decl(l.c[0]);
-            }
+    if (!clang_Cursor_isNull(inc) && iter) {
+        CXCursor parts[MAX_CHILDREN];
+        int n = comma_parts(inc, parts, MAX_CHILDREN);
+        for (int i = 0; i < n; i++) {
+            int64_t st;
+            if (!in_macro(parts[i]) && !increment_step(w, parts[i], L->iv, &st))
+                derive_step(w, loop, c, init, parts[i], iter);
         }
-        char *vname = clang_Cursor_isNull(var) ? NULL : cursor_spelling(var);
-        int own = vname && strcmp(vname, L->iv) == 0;
-        free(vname);
-        /* a pointer stepped the same way moves over the array it was set
-         * from (`double *p = a + 1; ... p++`) */
-        int pb = clang_Cursor_isNull(var) ? -1 : bind_find(w, var);
-        int is_ptr = !clang_Cursor_isNull(var)
-                     && clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
-        if (is_ptr && (pb < 0 || !w->bind[pb].is_ptr))
-            is_ptr = -1;
-        int ok = inc && !own && !clang_Cursor_isNull(var) && !kx_has_opaque(inc) && is_ptr >= 0
-                 && (is_ptr || is_integer_type(clang_getCursorType(var)))
-                 && count_writes(c, var) == 1;
-        if (ok) {
-            /* e must not change inside the loop */
-            ref_list rl = { .n = 0 };
-            clang_visitChildren(l.c[l.n - 1], collect_ref, &rl);
-            for (int i = 0; i < rl.n && ok; i++)
-                ok = count_writes(c, rl.d[i]) == 0;
-            ok = ok && rl.n < 16;
-        }
-        if (ok && is_ptr) {
-            const binding *q = &w->bind[pb];
-            binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st), .is_ptr = 1 };
-            b.base = strdup(q->base);
-            b.nprefix = q->nprefix;
-            for (int p = 0; p < q->nprefix; p++)
-                b.prefix[p] = kx_copy(q->prefix[p]);
-            b.next = q->next;
-            for (int p = 0; p < q->next; p++)
-                b.ext[p] = q->ext[p] ? kx_copy(q->ext[p]) : NULL;
-            kx_expr *one = kx_int(1), *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
-            kx_expr *t1 = kx_mul(it1, inc);
-            b.off = kx_add(q->off, t);
-            b.after = kx_add(q->off, t1);
-            kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
-            if (b.base && b.off && b.after)
-                bind_put(w, &b);
-            else
-                bind_clear(&b);
-            ok = 0;
-        }
-        if (ok) {
-            char *vn = cursor_spelling(var), sym[300];
-            snprintf(sym, sizeof sym, "%s__L%d", vn, loop);
-            free(vn);
-            kx_expr *k0 = kx_sym(sym), *one = kx_int(1);
-            kx_expr *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
-            kx_expr *t1 = kx_mul(it1, inc);
-            binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st) };
-            b.value = kx_add(k0, t);
-            b.after = kx_add(k0, t1);
-            kx_free(k0); kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
-            if (b.value && b.after)
-                bind_put(w, &b);
-            else
-                bind_clear(&b);
-        }
-        kx_free(inc);
     }
+    int jumps = 0;
+    if (!clang_Cursor_isNull(body))
+        clang_visitChildren(body, find_jump, &jumps);
+    if (jumps || clang_Cursor_isNull(body) || clang_getCursorKind(body) != CXCursor_CompoundStmt) {
+        kx_free(iter);
+        return;
+    }
+    child_list sl = children(body);   /* the first MAX_CHILDREN statements */
+    for (int s = 0; s < sl.n && iter; s++)
+        derive_step(w, loop, c, init, sl.c[s], iter);
     kx_free(iter);
 }
 
@@ -2426,6 +2491,15 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
             clang_disposeString(s);
         }
         clang_disposeTokens(w->tu, toks, ntoks);
+        /* A header written by a macro (`FOR(i, n) body`): the tokens of the
+         * range are the macro's name and arguments, not the header's `;`s;
+         * a complete header has four children. */
+        CXFile sf, ef;
+        unsigned so, eo;
+        clang_getSpellingLocation(clang_getRangeStart(r), &sf, NULL, NULL, &so);
+        clang_getExpansionLocation(clang_getRangeStart(r), &ef, NULL, NULL, &eo);
+        if (so != eo || !clang_File_isEqual(sf, ef))
+            nsemi = 0;
         if (nsemi == 2 && rparen >= 0) {
             for (int i = 0; i < l.n; i++) {
                 int o = start_offset(l.c[i]);
@@ -2463,8 +2537,8 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
         expansion(clang_getRangeStart(r), NULL, NULL, NULL, &start);
         attach_regions(w, &w->ir->loops[loop], start);
     }
-    if (!clang_Cursor_isNull(body))
-        find_derived(w, loop, c, body);
+    find_derived(w, loop, c, kind == IR_FOR ? init : clang_getNullCursor(),
+                 kind == IR_FOR ? inc : clang_getNullCursor(), body);
     bind_enter_loop(w, loop, c);
 
     int saved_loop = w->loop, saved_cond = w->conditional, saved_switch = w->switch_depth;
@@ -2478,6 +2552,17 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     w->prev_stmt = clang_getNullCursor();
     if (!clang_Cursor_isNull(body))
         walk_stmt(w, body);
+    /* the other steps of a for header (`i++, p++`, `i++, x *= 2`) run after
+     * the body: statements of the loop, so that their writes are seen */
+    if (kind == IR_FOR && w->ir->loops[loop].iv && !clang_Cursor_isNull(inc)) {
+        CXCursor parts[MAX_CHILDREN];
+        int n = comma_parts(inc, parts, MAX_CHILDREN);
+        for (int i = 0; i < n; i++) {
+            int64_t st;
+            if (!increment_step(w, parts[i], w->ir->loops[loop].iv, &st))
+                record_stmt(w, parts[i]);
+        }
+    }
     control_check_after(w, loop, &kept);
     bind_drop_loop(w, loop);
     w->loop = saved_loop;

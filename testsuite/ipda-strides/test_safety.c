@@ -144,8 +144,154 @@ static void test_control(void)
     CHECK_INT(run(tu, 0, why), PAR_PARALLEL);
 }
 
+/* for (i < n; i++, p++) body, with the header step recorded after it */
+static ir_tu *stepped_loop(const char *text, int rewritten)
+{
+    ir_tu *tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, text, 0);
+    stmt(tu, 0, 10, "p++", 0);
+    sc(tu, 0, 1, "p", 0);
+    sc(tu, 0, 1, "p", 1);
+    if (rewritten)
+        ir_add_stepped(&tu->loops[0], "p");
+    return tu;
+}
+
+static void test_stepped(void)
+{
+    char why[512];
+    /* p[1] += *p, p the pointer on entry: p[i + 1] += p[i] */
+    ir_tu *tu = stepped_loop("p[1] += *p", 1);
+    acc(tu, 0, 0, "p", 0, "i + 1");
+    acc(tu, 0, 0, "p", 1, "i + 1");
+    acc(tu, 0, 0, "p", 0, "i");
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    CHECK(strstr(why, "distance 1") != NULL);
+    /* *p *= 3: one element per iteration */
+    tu = stepped_loop("*p *= 3.0", 1);
+    acc(tu, 0, 0, "p", 0, "i");
+    acc(tu, 0, 0, "p", 1, "i");
+    CHECK_INT(run(tu, 0, why), PAR_PARALLEL);
+    /* the same accesses left as p[1], p[0] by a front end that did not
+     * rewrite them: the base changes in the loop, untestable (p[1] and p[0]
+     * are no distinct elements) */
+    tu = stepped_loop("p[1] += *p", 0);
+    acc(tu, 0, 0, "p", 0, "1");
+    acc(tu, 0, 0, "p", 1, "1");
+    acc(tu, 0, 0, "p", 0, "0");
+    CHECK_INT(run(tu, 0, why), PAR_UNKNOWN);
+    CHECK_STR(why, "p[1] (write, line 11) and p[0] (read, line 11): not testable "
+                   "(changed in the loop)");
+    /* `*p *= 3` unrewritten: multiplications of whatever elements commute */
+    tu = stepped_loop("*p *= 3.0", 0);
+    acc(tu, 0, 0, "p", 0, "0");
+    acc(tu, 0, 0, "p", 1, "0");
+    CHECK_INT(run(tu, 0, why), PAR_REDUCTION);
+    /* a pointer stepped by an inner loop: rewritten relative to the inner
+     * loop's entry, so the outer loop cannot test it */
+    tu = tu1("i", "n", NULL);
+    int in = ir_add_loop(tu, 0, 0, IR_FOR, "t.c", 11, 5);
+    ir_set_bounds(&tu->loops[in], "j", kx_int(0), P("m"), 1);
+    ir_add_stepped(&tu->loops[in], "p");
+    stmt(tu, in, 12, "*p = 0", 0);
+    acc(tu, in, 0, "p", 1, "j");
+    stmt(tu, in, 11, "p++", 0);
+    sc(tu, in, 1, "p", 0);
+    sc(tu, in, 1, "p", 1);
+    par_result *r;
+    char err[64];
+    CHECK_INT(par_analyze(tu, &r, err, sizeof err), 0);
+    CHECK_INT(r->loops[0].verdict, PAR_UNKNOWN);
+    CHECK_INT(r->loops[1].verdict, PAR_PARALLEL);
+    par_free(r);
+    ir_tu_free(tu);
+}
+
+/* One statement `text` in loop i: scalar v read and written, A[i] read. */
+static par_verdict fold1(const char *text, const char *v, char *why)
+{
+    ir_tu *tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, text, 0);
+    sc(tu, 0, 0, v, 0);
+    sc(tu, 0, 0, v, 1);
+    acc(tu, 0, 0, "A", 0, "i");
+    return run(tu, 0, why);
+}
+
+static void test_folds(void)
+{
+    char why[512];
+    CHECK_INT(fold1("ok = ok && A[i] > 0.0", "ok", why), PAR_REDUCTION);
+    CHECK_STR(why, "only reductions are carried: ok (&&)");
+    CHECK_INT(fold1("neg = A[i] < 0.0 || neg", "neg", why), PAR_REDUCTION);
+    CHECK_STR(why, "only reductions are carried: neg (||)");
+    CHECK_INT(fold1("f |= A[i]", "f", why), PAR_REDUCTION);
+    CHECK_STR(why, "only reductions are carried: f (|)");
+    CHECK_INT(fold1("f &= A[i]", "f", why), PAR_REDUCTION);
+    CHECK_STR(why, "only reductions are carried: f (&)");
+    CHECK_INT(fold1("x ^= A[i]", "x", why), PAR_REDUCTION);
+    CHECK_STR(why, "only reductions are carried: x (^)");
+    CHECK_INT(fold1("x = x ^ A[i]", "x", why), PAR_REDUCTION);
+    CHECK_INT(fold1("s += A[i]", "s", why), PAR_REDUCTION);
+    CHECK_STR(why, "only reductions are carried: s (+)");
+    /* not folds: a looser operator after the fold's, a linear recurrence,
+     * a mix of operators */
+    CHECK_INT(fold1("ok = ok && A[i] > 0 || B", "ok", why), PAR_SEQUENTIAL);
+    CHECK_INT(fold1("f = f & A[i] | 1", "f", why), PAR_SEQUENTIAL);
+    CHECK_INT(fold1("s = s * A[i] + 1.0", "s", why), PAR_SEQUENTIAL);
+    ir_tu *tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "s += A[i]", 0);
+    sc(tu, 0, 0, "s", 0);
+    sc(tu, 0, 0, "s", 1);
+    stmt(tu, 0, 12, "s *= 2.0", 0);
+    sc(tu, 0, 1, "s", 0);
+    sc(tu, 0, 1, "s", 1);
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    /* if (a[i] > m->max) m->max = a[i];  a struct member's max */
+    tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "a[i] > m->max", 0);
+    acc(tu, 0, 0, "a", 0, "i");
+    acc(tu, 0, 0, "m.max", 0, "0");
+    stmt(tu, 0, 11, "m->max = a[i]", 1);
+    acc(tu, 0, 1, "m.max", 1, "0");
+    acc(tu, 0, 1, "a", 0, "i");
+    CHECK_INT(run(tu, 0, why), PAR_REDUCTION);
+    CHECK_STR(why, "only reductions are carried: m.max[0] (min/max)");
+    /* ...but a read of the member elsewhere in the loop is a dependence */
+    tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "a[i] > m->max", 0);
+    acc(tu, 0, 0, "a", 0, "i");
+    acc(tu, 0, 0, "m.max", 0, "0");
+    stmt(tu, 0, 11, "m->max = a[i]", 1);
+    acc(tu, 0, 1, "m.max", 1, "0");
+    acc(tu, 0, 1, "a", 0, "i");
+    stmt(tu, 0, 12, "b[i] = m->max", 0);
+    acc(tu, 0, 2, "b", 1, "i");
+    acc(tu, 0, 2, "m.max", 0, "0");
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    /* for (k) t[i] = t[i] >= c[k] ? t[i] : c[k];  max into an element */
+    tu = tu1("k", "m", NULL);
+    stmt(tu, 0, 11, "t[i] = t[i] >= c[k] ? t[i] : c[k]", 0);
+    acc(tu, 0, 0, "t", 1, "i");
+    acc(tu, 0, 0, "t", 0, "i");
+    acc(tu, 0, 0, "c", 0, "k");
+    acc(tu, 0, 0, "t", 0, "i");
+    acc(tu, 0, 0, "c", 0, "k");
+    CHECK_INT(run(tu, 0, why), PAR_REDUCTION);
+    CHECK_STR(why, "only reductions are carried: t[i] (min/max)");
+    /* t[i] = t[i] > t[i - 1] ? ...: another element, a recurrence */
+    tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "t[i] = t[i] > t[i - 1] ? t[i] : t[i - 1]", 0);
+    acc(tu, 0, 0, "t", 1, "i");
+    acc(tu, 0, 0, "t", 0, "i");
+    acc(tu, 0, 0, "t", 0, "i - 1");
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+}
+
 int main(void)
 {
     test_control();
+    test_stepped();
+    test_folds();
     return check_summary();
 }
