@@ -744,6 +744,45 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap, char *red, s
                     if (strcmp(st[j].s->scalars[u].name, w->name) == 0
                         && !ir_loop_within(tu, st[j].loop, st[i].loop))
                         ok = 0;
+            /* The loop's OpenMP clauses as evidence where keel cannot
+             * decide: private/firstprivate/lastprivate(x) when x's first
+             * reference writes it only under a condition (written on every
+             * path, as far as the author knows: lavaMD's `pointer`);
+             * reduction(op: x) when every statement that mentions x both
+             * reads and writes it through a math function keel does not
+             * read (`s = fma(a[i], b[i], s)`).  A read keel sees before any
+             * write, or an update it reads as no fold (`s = s * a + 1`), is
+             * a dependence found: no clause removes it. */
+            const ir_loop *lp = &tu->loops[L];
+            char rop[32] = "";
+            if (!ok && first == i && !has_read && st[i].s->conditional
+                && (omp_loop_lists(lp, "private", w->name, NULL, 0)
+                    || omp_loop_lists(lp, "firstprivate", w->name, NULL, 0)
+                    || omp_loop_lists(lp, "lastprivate", w->name, NULL, 0)))
+                continue;
+            if (!ok && omp_loop_lists(lp, "reduction", w->name, rop, sizeof rop)) {
+                int self = 1;
+                for (int j = 0; j < ns && self; j++) {
+                    int r = 0, wr = 0;
+                    for (int u = 0; u < st[j].s->nscalars; u++)
+                        if (strcmp(st[j].s->scalars[u].name, w->name) == 0) {
+                            if (st[j].s->scalars[u].is_write) wr = 1; else r = 1;
+                        }
+                    self = r == wr && (!r || st[j].s->ops.fmath > 0);
+                }
+                if (self) {
+                    result = result ? result : 1;
+                    char item[320];
+                    snprintf(item, sizeof item, "%.200s (%.31s, by its clause)", w->name, rop);
+                    size_t n = strlen(red);
+                    if (n + strlen(item) + 3 < redcap) {
+                        if (n)
+                            strcat(red, ", ");
+                        strcat(red, item);
+                    }
+                    continue;
+                }
+            }
             if (!ok) {
                 snprintf(reason, cap, "scalar %s (line %d) is read before it is written "
                          "in an iteration", w->name, w->line);

@@ -1850,9 +1850,12 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
     case CXCursor_CallExpr: {
         char *name = cursor_spelling(c);
         if (!in_subscript) {
+            /* OpenMP's thread queries read the team, write nothing: no
+             * call the dependence test must stop at */
             if (is_math_function(name))
                 o->fmath++;
-            else
+            else if (strcmp(name, "omp_get_thread_num") != 0
+                     && strcmp(name, "omp_get_num_threads") != 0)
                 ir_add_call(w->stmt, name);
         }
         free(name);

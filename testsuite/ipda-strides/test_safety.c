@@ -288,10 +288,80 @@ static void test_folds(void)
     CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
 }
 
+/* for (i) { if (k[i]) sel = i; else sel = n - 1 - i; out[i] = a[sel]; } */
+static par_verdict boxes(const char *pragma, char *why)
+{
+    ir_tu *tu = tu1("i", "n", pragma);
+    stmt(tu, 0, 11, "k[i]", 0);
+    acc(tu, 0, 0, "k", 0, "i");
+    stmt(tu, 0, 12, "sel = i", 1);
+    sc(tu, 0, 1, "sel", 1);
+    stmt(tu, 0, 13, "sel = n - 1 - i", 1);
+    sc(tu, 0, 2, "sel", 1);
+    stmt(tu, 0, 14, "out[i] = a[sel]", 0);
+    sc(tu, 0, 3, "sel", 0);
+    acc(tu, 0, 3, "out", 1, "i");
+    acc(tu, 0, 3, "a", 0, "sel");
+    return run(tu, 0, why);
+}
+
+static void test_clauses(void)
+{
+    char why[512];
+    CHECK_INT(boxes(NULL, why), PAR_SEQUENTIAL);
+    CHECK_STR(why, "scalar sel (line 12) is read before it is written in an iteration");
+    CHECK_INT(boxes("omp parallel for private(sel)", why), PAR_PARALLEL);
+    CHECK_INT(boxes("omp parallel for firstprivate(n, sel) schedule(static)", why), PAR_PARALLEL);
+    CHECK_INT(boxes("omp parallel for lastprivate(sel)", why), PAR_PARALLEL);
+    CHECK_INT(boxes("omp parallel for private(selx)", why), PAR_SEQUENTIAL);
+    CHECK_INT(boxes("omp parallel private(sel)", why), PAR_SEQUENTIAL);   /* no loop construct */
+    /* b[i] = last; last = a[i];  a read before the write: private(last)
+     * does not hide it */
+    ir_tu *tu = tu1("i", "n", "omp parallel for private(last)");
+    stmt(tu, 0, 11, "b[i] = last", 0);
+    sc(tu, 0, 0, "last", 0);
+    acc(tu, 0, 0, "b", 1, "i");
+    stmt(tu, 0, 12, "last = a[i]", 0);
+    sc(tu, 0, 1, "last", 1);
+    acc(tu, 0, 1, "a", 0, "i");
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    /* a carried array dependence under `omp parallel for`: still found */
+    tu = tu1("i", "n", "omp parallel for");
+    stmt(tu, 0, 11, "a[i] = a[i - 1] + 1.0", 0);
+    acc(tu, 0, 0, "a", 1, "i");
+    acc(tu, 0, 0, "a", 0, "i - 1");
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    CHECK_STR(why, "a[i] (write, line 11) and a[i - 1] (read, line 11): distance 1 (strong SIV)");
+    /* s = fma(a[i], b[i], s): keel does not read fma as an update; the
+     * clause says it is one */
+    const char *pr[3] = { NULL, "omp parallel for reduction(+: s)", "omp for reduction(+:t)" };
+    const par_verdict want[3] = { PAR_SEQUENTIAL, PAR_REDUCTION, PAR_SEQUENTIAL };
+    for (int k = 0; k < 3; k++) {
+        tu = tu1("i", "n", pr[k]);
+        stmt(tu, 0, 11, "s = fma(a[i], b[i], s)", 0);
+        tu->loops[0].stmts[0].ops.fmath = 1;
+        sc(tu, 0, 0, "s", 0);
+        sc(tu, 0, 0, "s", 1);
+        acc(tu, 0, 0, "a", 0, "i");
+        acc(tu, 0, 0, "b", 0, "i");
+        CHECK_INT(run(tu, 0, why), want[k]);
+        if (k == 1)
+            CHECK_STR(why, "only reductions are carried: s (+, by its clause)");
+    }
+    /* s = s * a[i] + 1.0 is no fold, whatever the clause says */
+    tu = tu1("i", "n", "omp parallel for reduction(+:s)");
+    stmt(tu, 0, 11, "s = s * a[i] + 1.0", 0);
+    sc(tu, 0, 0, "s", 0);
+    sc(tu, 0, 0, "s", 1);
+    acc(tu, 0, 0, "a", 0, "i");
+    CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+}
+
 int main(void)
 {
     test_control();
     test_stepped();
     test_folds();
+    test_clauses();
     return check_summary();
 }
