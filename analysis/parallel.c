@@ -1487,9 +1487,14 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         ps->loop = rf->loop; ps->stmt = rf->stmt; ps->acc = rf->acc; ps->thread_loop = T;
         kx_expr *addr = launch_linearize(rf->a);
         const ir_loop *tl = &tu->loops[T], *il = &tu->loops[rf->loop];
-        ps->stride = tl->canonical ? ip_stride(addr, tl->iv, tl->step) : NULL;
+        /* a subscript (or base) the loop changes, such as an index computed
+         * in the body (`b = key[i]; if (...) b = ...; h[b]`), is no
+         * expression of the iteration: irregular, never uniform */
+        ps->stride = tl->canonical && !tainted(tu, T, rf->a) ? ip_stride(addr, tl->iv, tl->step)
+                                                             : NULL;
         ps->cls = ip_classify(ps->stride, ivs, n);
-        ps->inner_stride = il->canonical ? ip_stride(addr, il->iv, il->step) : NULL;
+        ps->inner_stride = il->canonical && !tainted(tu, rf->loop, rf->a)
+                           ? ip_stride(addr, il->iv, il->step) : NULL;
         ps->inner_cls = ip_classify(ps->inner_stride, ivs, n);
         int64_t k;
         if (rf->a->is_write && ps->stride && kx_is_const(ps->stride, &k) && rf->a->elem_size > 0) {

@@ -10,7 +10,7 @@
  *             induction (ir_loop.stepped) are tested like subscripts; a
  *             stepped pointer the front end did not rewrite stays untestable.
  *   indirect  a subscript naming a local the loop writes: irregular stride,
- *             never uniform.
+ *             never uniform (the idioms side is in analysis/test_idioms.c).
  *   folds     `&&`, `||`, `|=`, `&=`, `^=`, min/max through ?: into an
  *             element, a struct member max: reductions, with the operator
  *             in the reason.
@@ -357,11 +357,40 @@ static void test_clauses(void)
     CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
 }
 
+/* u = perm[i]; y[i] = t[u];  the local index is no loop invariant: t[u]'s
+ * stride between threads is irregular, not 0 */
+static void test_indirect_strides(void)
+{
+    ir_tu *tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "u = perm[i]", 0);
+    sc(tu, 0, 0, "u", 1);
+    acc(tu, 0, 0, "perm", 0, "i");
+    stmt(tu, 0, 12, "y[i] = t[u]", 0);
+    sc(tu, 0, 1, "u", 0);
+    acc(tu, 0, 1, "y", 1, "i");
+    acc(tu, 0, 1, "t", 0, "u");
+    par_result *r;
+    char err[64];
+    CHECK_INT(par_analyze(tu, &r, err, sizeof err), 0);
+    CHECK_INT(r->loops[0].verdict, PAR_PARALLEL);
+    CHECK_INT(r->loops[0].thread_loop, 1);
+    CHECK_INT(r->nstrides, 3);
+    CHECK_INT(r->strides[0].cls, IP_COALESCED);
+    CHECK_INT(r->strides[1].cls, IP_COALESCED);
+    CHECK_INT(r->strides[2].cls, IP_IRREGULAR);
+    CHECK(r->strides[2].stride == NULL);
+    CHECK_INT(r->strides[2].inner_cls, IP_IRREGULAR);
+    CHECK_STR(r->loops[0].coalescing, "2 coalesced, 1 irregular");
+    par_free(r);
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     test_control();
     test_stepped();
     test_folds();
     test_clauses();
+    test_indirect_strides();
     return check_summary();
 }

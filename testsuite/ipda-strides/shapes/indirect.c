@@ -2,7 +2,7 @@
  * (gather, scatter, histogram), never the same element every iteration. */
 void count_bins(int n, const int *bin, int *hist)
 {
-    for (int i = 0; i < n; i++) { // V:reduction
+    for (int i = 0; i < n; i++) { // V:reduction I:histogram
         int b = bin[i];
         hist[b] += 1;
     }
@@ -10,7 +10,7 @@ void count_bins(int n, const int *bin, int *hist)
 
 void clamp_bins(int n, const int *bin, double *hist, int nb)
 {
-    for (int i = 0; i < n; i++) { // V:unknown
+    for (int i = 0; i < n; i++) { // V:unknown I:histogram
         int b = bin[i];
         if (b >= nb)
             b = nb - 1;
@@ -20,7 +20,7 @@ void clamp_bins(int n, const int *bin, double *hist, int nb)
 
 void pick(int n, const int *perm, const double *x, double *y)
 {
-    for (int i = 0; i < n; i++) { // V:parallel
+    for (int i = 0; i < n; i++) { // V:parallel I:gather
         int j = perm[i];
         y[i] = x[j];
     }
@@ -28,7 +28,7 @@ void pick(int n, const int *perm, const double *x, double *y)
 
 void spread(int n, const int *perm, const double *x, double *y)
 {
-    for (int i = 0; i < n; i++) { // V:unknown
+    for (int i = 0; i < n; i++) { // V:unknown I:scatter
         int t = perm[i] + 1;
         y[t] = x[i];
     }
