@@ -2323,11 +2323,42 @@ static enum CXChildVisitResult last_child(CXCursor c, CXCursor parent, void *dat
  * single iteration carries nothing, so the same bounds are safe. */
 static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCursor body)
 {
-    if (clang_Cursor_isNull(cond) || clang_Cursor_isNull(body) || clang_Cursor_isNull(prev)
-        || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+    if (clang_Cursor_isNull(cond) || clang_Cursor_isNull(body) || clang_Cursor_isNull(prev))
         return;
     int jumps = 0;
     clang_visitChildren(body, find_jump, &jumps);
+    /* `while (i-- > e)`, `while (i++ < e)`: the step in the condition, the
+     * body sees i = i0 - 1 down to e (i0 + 1 up to e) */
+    CXCursor cp = peel(cond);
+    child_list cl = children(cp);
+    if (!jumps && clang_getCursorKind(cp) == CXCursor_BinaryOperator && cl.n == 2) {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(cp);
+        CXCursor u = peel(cl.c[0]);
+        child_list ul = children(u);
+        enum CXUnaryOperatorKind uk = clang_getCursorKind(u) == CXCursor_UnaryOperator
+                                      ? clang_getCursorUnaryOperatorKind(u) : CXUnaryOperator_Invalid;
+        int step = k == CXBinaryOperator_GT && uk == CXUnaryOperator_PostDec ? -1
+                 : k == CXBinaryOperator_LT && uk == CXUnaryOperator_PostInc ? 1 : 0;
+        CXCursor var = step && ul.n == 1 ? ref_decl(ul.c[0]) : clang_getNullCursor();
+        if (!clang_Cursor_isNull(var) && is_integer_type(clang_getCursorType(var))
+            && count_writes(body, var) == 0 && count_writes(cl.c[1], var) == 0) {
+            char *vn = cursor_spelling(var);
+            kx_expr *i0 = vn ? init_value(w, prev, vn) : NULL, *e = to_expr(w, cl.c[1]);
+            kx_expr *one = kx_int(step);
+            if (vn && i0 && e && one && !kx_has_opaque(i0) && !kx_has_opaque(e)) {
+                ir_set_bounds(&w->ir->loops[loop], vn, kx_add(i0, one), kx_add(e, one), step);
+                if (!w->ir->loops[loop].canonical)
+                    ir_set_bounds(&w->ir->loops[loop], NULL, NULL, NULL, 0);
+            }
+            kx_free(i0);
+            kx_free(e);
+            kx_free(one);
+            free(vn);
+            return;
+        }
+    }
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return;
     CXCursor inc = clang_getNullCursor();
     clang_visitChildren(body, last_child, &inc);
     if (jumps || clang_Cursor_isNull(inc))

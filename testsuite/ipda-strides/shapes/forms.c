@@ -45,3 +45,40 @@ void recur_while(int n, float *v)
         i++;
     }
 }
+
+void clear_down(int n, double *c)
+{
+    int i = n;
+    while (i-- > 0) // V:parallel
+        c[i] = 0.0;
+}
+
+void shift_down(int n, double *c)
+{
+    int i = n - 1;
+    while (i-- > 0) // V:sequential
+        c[i] = c[i + 1];
+}
+
+void bound_moves(int n, float *v)
+{
+    int i = 0;
+    while (i < n) { // V:sequential
+        v[i] = 0.0f;
+        n -= v[i] > 1.0f;
+        i++;
+    }
+}
+
+void step_skipped(int n, float *v)
+{
+    int i = 0;
+    while (i < n) { // V:unknown
+        if (v[i] < 0.0f) {
+            i += 2;
+            continue;
+        }
+        v[i] = 1.0f;
+        i++;
+    }
+}
