@@ -554,6 +554,7 @@ static void trim_copy(char *dst, size_t cap, const char *s, size_t n)
  *     X = c ? X : e,  X = c ? e : X     (c compares X and e)
  *     X = fmax(X, e)  (fmin, fmaxf, fminf; either order)
  *     X = e           (conditional; a comparison statement of L holds X and e)
+ *     X = i           (conditional, i L's variable: argmax's index)
  * Is reference r part of one: F's own reference to that element, or a read
  * of it in a comparison statement of L (`if (a[i] > m->max) m->max = a[i]`)?
  * Returns 'm' or 0. */
@@ -619,6 +620,10 @@ static int fold_ref(const ctx_t *c, int L, const ref_t *r)
                 (void)xl;
                 ok = (strcmp(a1, X) == 0 && !strstr(a2, X)) || (strcmp(a2, X) == 0 && !strstr(a1, X));
             }
+            /* argmax's index: X = i under a condition, the last (first)
+             * iteration that passes it -- a max (min) of L's variable */
+            if (!ok && F->conditional && tu->loops[L].iv && strcmp(e, tu->loops[L].iv) == 0)
+                ok = 1;
             if (!ok && F->conditional && !strchr(e, '?') && !strstr(e, X) && *e) {
                 for (int k2 = L; k2 < tu->nloops && !ok; k2++) {
                     if (!ir_loop_within(tu, k2, L))

@@ -269,6 +269,19 @@ static void test_folds(void)
     acc(tu, 0, 2, "b", 1, "i");
     acc(tu, 0, 2, "m.max", 0, "0");
     CHECK_INT(run(tu, 0, why), PAR_SEQUENTIAL);
+    /* ...and its index beside it: b->where = i under the same condition */
+    tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "a[i] > b->top", 0);
+    acc(tu, 0, 0, "a", 0, "i");
+    acc(tu, 0, 0, "b.top", 0, "0");
+    stmt(tu, 0, 12, "b->top = a[i]", 1);
+    acc(tu, 0, 1, "b.top", 1, "0");
+    acc(tu, 0, 1, "a", 0, "i");
+    stmt(tu, 0, 13, "b->where = i", 1);
+    acc(tu, 0, 2, "b.where", 1, "0");
+    sc(tu, 0, 2, "i", 0);
+    CHECK_INT(run(tu, 0, why), PAR_REDUCTION);
+    CHECK_STR(why, "only reductions are carried: b.top[0] (min/max), b.where[0] (min/max)");
     /* for (k) t[i] = t[i] >= c[k] ? t[i] : c[k];  max into an element */
     tu = tu1("k", "m", NULL);
     stmt(tu, 0, 11, "t[i] = t[i] >= c[k] ? t[i] : c[k]", 0);

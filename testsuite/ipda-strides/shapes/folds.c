@@ -75,3 +75,22 @@ double not_a_fold(int n, const double *a)
         s = s * a[i] + 1.0;
     return s;
 }
+
+void member_argmax(best *b, int n, const double *a)
+{
+    for (int i = 0; i < n; i++) { // V:reduction
+        if (a[i] > b->top) {
+            b->top = a[i];
+            b->where = i;
+        }
+    }
+}
+
+void member_last_use(best *b, int n, const double *a, double *out)
+{
+    for (int i = 0; i < n; i++) { // V:sequential
+        if (a[i] > b->top)
+            b->top = a[i];
+        out[i] = b->top;
+    }
+}
