@@ -251,7 +251,14 @@ static int compound_update(const ir_stmt *s, const char *name)
         memcpy(xl, lhs, lhs_len);
         xl[lhs_len] = '\0';
         int lop = logic_fold(t, xl);
-        if (lop)
+        /* && and || skip their right side once the fold is decided: a
+         * side effect there (a store, a call) runs differently in parts */
+        int effects = s->ncalls > 0;
+        for (int a = 0; a < s->nacc; a++)
+            effects |= s->acc[a].is_write;
+        for (int v = 0; v < s->nscalars; v++)
+            effects |= s->scalars[v].is_write && strcmp(s->scalars[v].name, xl) != 0;
+        if (lop && !((lop == 'a' || lop == 'o') && effects))
             return lop;
     }
     /* The right side must hold X once and no operator that binds less

@@ -1126,6 +1126,48 @@ static int comma_parts(CXCursor c, CXCursor *out, int max);
 static int increment_step(walker *w, CXCursor inc, const char *var, int64_t *step);
 static kx_expr *init_value(walker *w, CXCursor init, const char *var);
 
+typedef struct {
+    CXCursor decl;
+    int found;
+} addr_find;
+
+/* The distinct variables a subtree names (the first 16; n counts them). */
+static enum CXChildVisitResult collect_vars(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    ref_list *rl = data;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor d = ref_decl(c);
+    if (clang_Cursor_isNull(d))
+        return CXChildVisit_Continue;
+    for (int i = 0; i < rl->n && i < 16; i++)
+        if (clang_equalCursors(rl->d[i], d))
+            return CXChildVisit_Continue;
+    if (rl->n < 16)
+        rl->d[rl->n] = d;
+    rl->n++;
+    return CXChildVisit_Continue;
+}
+
+/* `&v` anywhere but as a direct argument of a call (`scanf("%d", &n)`
+ * lends the address for the call; `int *p = &n` keeps it). */
+static enum CXChildVisitResult find_addr(CXCursor c, CXCursor parent, void *data)
+{
+    addr_find *af = data;
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator
+        && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
+        child_list l = children(c);
+        CXCursor d = l.n == 1 ? ref_decl(l.c[0]) : clang_getNullCursor();
+        if (!clang_Cursor_isNull(d) && clang_equalCursors(d, af->decl)
+            && clang_getCursorKind(parent) != CXCursor_CallExpr) {
+            af->found = 1;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
 /* Is the cursor's start inside a macro expansion? */
 static int in_macro(CXCursor c)
 {
@@ -1185,6 +1227,12 @@ static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor 
              && (is_ptr || is_integer_type(clang_getCursorType(var)))
              && count_writes(c, var)
                 - (clang_Cursor_isNull(init) ? 0 : count_writes(init, var)) == 1;
+    if (ok && !clang_Cursor_isNull(w->func_cursor)) {
+        /* no pointer kept to k may change it behind the step */
+        addr_find af = { var, 0 };
+        clang_visitChildren(w->func_cursor, find_addr, &af);
+        ok = !af.found;
+    }
     if (ok) {
         /* e must not change inside the loop */
         ref_list rl = { .n = 0 };
@@ -1198,6 +1246,15 @@ static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor 
         binding q = { .inc_offset = -1 };
         int own_base = pb < 0;
         if (own_base && !ptr_value(w, operand, &q)) {
+            bind_clear(&q);
+            kx_free(inc);
+            return 0;
+        }
+        /* its own base: the name means its value on entry of the loop, so
+         * nothing outside the loop may move it (other pointers set from it
+         * before the loop then agree) */
+        if (own_base && !clang_Cursor_isNull(w->func_cursor)
+            && count_writes(w->func_cursor, var) != count_writes(c, var)) {
             bind_clear(&q);
             kx_free(inc);
             return 0;
@@ -2374,48 +2431,6 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
     free(vn);
     if (!same || !L->canonical)
         ir_set_bounds(L, NULL, NULL, NULL, 0);
-}
-
-typedef struct {
-    CXCursor decl;
-    int found;
-} addr_find;
-
-/* The distinct variables a subtree names (the first 16; n counts them). */
-static enum CXChildVisitResult collect_vars(CXCursor c, CXCursor parent, void *data)
-{
-    (void)parent;
-    ref_list *rl = data;
-    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-        return CXChildVisit_Recurse;
-    CXCursor d = ref_decl(c);
-    if (clang_Cursor_isNull(d))
-        return CXChildVisit_Continue;
-    for (int i = 0; i < rl->n && i < 16; i++)
-        if (clang_equalCursors(rl->d[i], d))
-            return CXChildVisit_Continue;
-    if (rl->n < 16)
-        rl->d[rl->n] = d;
-    rl->n++;
-    return CXChildVisit_Continue;
-}
-
-/* `&v` anywhere but as a direct argument of a call (`scanf("%d", &n)`
- * lends the address for the call; `int *p = &n` keeps it). */
-static enum CXChildVisitResult find_addr(CXCursor c, CXCursor parent, void *data)
-{
-    addr_find *af = data;
-    if (clang_getCursorKind(c) == CXCursor_UnaryOperator
-        && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
-        child_list l = children(c);
-        CXCursor d = l.n == 1 ? ref_decl(l.c[0]) : clang_getNullCursor();
-        if (!clang_Cursor_isNull(d) && clang_equalCursors(d, af->decl)
-            && clang_getCursorKind(parent) != CXCursor_CallExpr) {
-            af->found = 1;
-            return CXChildVisit_Break;
-        }
-    }
-    return CXChildVisit_Recurse;
 }
 
 /* Loop control (see ir_loop.control_write): a canonical loop whose body

@@ -239,6 +239,15 @@ static void test_folds(void)
     CHECK_INT(fold1("ok = ok && A[i] > 0 || B", "ok", why), PAR_SEQUENTIAL);
     CHECK_INT(fold1("f = f & A[i] | 1", "f", why), PAR_SEQUENTIAL);
     CHECK_INT(fold1("s = s * A[i] + 1.0", "s", why), PAR_SEQUENTIAL);
+    /* && skips a side effect once ok is false: no fold */
+    ir_tu *se = tu1("i", "n", NULL);
+    stmt(se, 0, 11, "ok = ok && A[i]++ > 0", 0);
+    sc(se, 0, 0, "ok", 0);
+    sc(se, 0, 0, "ok", 1);
+    acc(se, 0, 0, "A", 0, "i");
+    acc(se, 0, 0, "A", 1, "i");
+    CHECK_INT(run(se, 0, why), PAR_SEQUENTIAL);
+    CHECK_INT(fold1("bits = bits | A[i]", "bits", why), PAR_REDUCTION);
     ir_tu *tu = tu1("i", "n", NULL);
     stmt(tu, 0, 11, "s += A[i]", 0);
     sc(tu, 0, 0, "s", 0);
