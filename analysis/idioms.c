@@ -588,9 +588,14 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
 
 static int is_chain_iv(const ir_tu *tu, const int *ch, int nch, const char *name)
 {
-    for (int k = 0; k < nch; k++)
+    for (int k = 0; k < nch; k++) {
         if (tu->loops[ch[k]].iv && strcmp(tu->loops[ch[k]].iv, name) == 0)
             return 1;
+        /* a pointer stepped like a loop variable (`*d++ = ...`) */
+        for (int p = 0; p < tu->loops[ch[k]].nstepped; p++)
+            if (strcmp(tu->loops[ch[k]].stepped[p], name) == 0)
+                return 1;
+    }
     return 0;
 }
 

@@ -118,8 +118,10 @@ typedef struct {
     int control_maybe;    /* 1: only possibly, through a pointer (its address
                            * is taken in the function) */
     int nstepped;         /* pointers the front end rewrote as inductions of
-                           * this loop: their accesses are relative to the
-                           * pointer's value on entry of the loop */
+                           * this loop (one step per iteration, no other
+                           * write): their accesses are over the array they
+                           * were set from, or over their own name, which
+                           * then means the value on entry of the loop */
     char **stepped;
 } ir_loop;
 

@@ -704,7 +704,8 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap, char *red, s
     for (int i = 0; i < ns && result < 2; i++) {
         for (int v = 0; v < st[i].s->nscalars; v++) {
             const ir_scalar *w = &st[i].s->scalars[v];
-            if (!w->is_write || is_iv_in(tu, L, w->name) || derived_iv(tu, L, w->name))
+            if (!w->is_write || is_iv_in(tu, L, w->name) || derived_iv(tu, L, w->name)
+                || stepped_by(tu, L, w->name))
                 continue;
             /* judged once, at the first statement that writes it */
             int first_write = -1;

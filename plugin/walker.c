@@ -954,6 +954,12 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
     e = peel(e);
     enum CXCursorKind k = clang_getCursorKind(e);
     child_list l = children(e);
+    /* p++, p--: the value before the step */
+    if (k == CXCursor_UnaryOperator && l.n == 1
+        && (clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_PostInc
+            || clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_PostDec)
+        && clang_getCursorKind(peel(l.c[0])) == CXCursor_DeclRefExpr)
+        return ptr_value(w, l.c[0], b);
     if (k == CXCursor_DeclRefExpr) {
         CXCursor d = ref_decl(e);
         if (clang_Cursor_isNull(d))
@@ -1187,10 +1193,36 @@ static int in_macro(CXCursor c)
  * A pointer that is not bound to an array is its own base: its accesses
  * are relative to its value on entry of the loop (ir_loop.stepped).
  * Returns 1 when k was bound. */
+static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor st,
+                      const kx_expr *iter, CXCursor var, CXCursor operand, kx_expr *inc,
+                      CXCursor rhs);
+
+/* Postfix steps of pointers inside a statement's dereferences (`*d++ =
+ * *s++`): the dereference reads the value before the step. */
+typedef struct {
+    int n;
+    CXCursor step[8];
+} post_steps;
+
+static enum CXChildVisitResult find_post_step(CXCursor c, CXCursor parent, void *data)
+{
+    post_steps *ps = data;
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator
+        && (clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_PostInc
+            || clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_PostDec)
+        && clang_getCursorKind(parent) == CXCursor_UnaryOperator
+        && clang_getCursorUnaryOperatorKind(parent) == CXUnaryOperator_Deref) {
+        if (ps->n < 8)
+            ps->step[ps->n] = c;
+        ps->n++;
+        return CXChildVisit_Continue;
+    }
+    return CXChildVisit_Recurse;
+}
+
 static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor st,
                        const kx_expr *iter)
 {
-    const ir_loop *L = &w->ir->loops[loop];
     enum CXCursorKind k = clang_getCursorKind(st);
     child_list l = children(st);
     CXCursor var = clang_getNullCursor(), operand = clang_getNullCursor();
@@ -1213,6 +1245,33 @@ static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor 
             operand = l.c[0];
         }
     }
+    if (!inc) {
+        post_steps ps = { .n = 0 };
+        clang_visitChildren(st, find_post_step, &ps);
+        int bound = 0;
+        for (int i = 0; i < ps.n && i < 8 && ps.n <= 8; i++) {
+            child_list pl = children(ps.step[i]);
+            if (pl.n != 1 || clang_getCanonicalType(clang_getCursorType(pl.c[0])).kind
+                                 != CXType_Pointer)
+                continue;
+            kx_expr *one = kx_int(clang_getCursorUnaryOperatorKind(ps.step[i])
+                                  == CXUnaryOperator_PostInc ? 1 : -1);
+            bound += derive_var(w, loop, c, init, st, iter, ref_decl(pl.c[0]), pl.c[0], one,
+                                clang_getNullCursor());
+        }
+        return bound > 0;
+    }
+    return derive_var(w, loop, c, init, st, iter, var, operand, inc,
+                      l.n >= 1 ? l.c[l.n - 1] : clang_getNullCursor());
+}
+
+/* Bind var, stepped by inc (consumed) in statement st (rhs: the step's
+ * expression, whose variables the loop must not write; null: none). */
+static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor st,
+                      const kx_expr *iter, CXCursor var, CXCursor operand, kx_expr *inc,
+                      CXCursor rhs)
+{
+    const ir_loop *L = &w->ir->loops[loop];
     char *vname = clang_Cursor_isNull(var) ? NULL : cursor_spelling(var);
     int own = vname && strcmp(vname, L->iv) == 0;
     free(vname);
@@ -1233,10 +1292,10 @@ static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor 
         clang_visitChildren(w->func_cursor, find_addr, &af);
         ok = !af.found;
     }
-    if (ok) {
+    if (ok && !clang_Cursor_isNull(rhs)) {
         /* e must not change inside the loop */
         ref_list rl = { .n = 0 };
-        clang_visitChildren(l.c[l.n - 1], collect_ref, &rl);
+        clang_visitChildren(rhs, collect_ref, &rl);
         for (int i = 0; i < rl.n && ok; i++)
             ok = count_writes(c, rl.d[i]) == 0;
         ok = ok && rl.n < 16;
@@ -1273,8 +1332,10 @@ static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor 
         b.off = kx_add(qb->off, t);
         b.after = kx_add(qb->off, t1);
         kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
-        if (own_base && b.base && ir_add_stepped(&w->ir->loops[loop], b.base) != 0)
+        char *pn = cursor_spelling(var);
+        if (!pn || ir_add_stepped(&w->ir->loops[loop], pn) != 0)
             w->oom = 1;
+        free(pn);
         if (b.base && b.off && b.after) {
             bind_put(w, &b);
             bound = 1;
@@ -1337,11 +1398,15 @@ static void find_derived(walker *w, int loop, CXCursor c, CXCursor init, CXCurso
     int jumps = 0;
     if (!clang_Cursor_isNull(body))
         clang_visitChildren(body, find_jump, &jumps);
-    if (jumps || clang_Cursor_isNull(body) || clang_getCursorKind(body) != CXCursor_CompoundStmt) {
+    if (jumps || clang_Cursor_isNull(body)) {
         kx_free(iter);
         return;
     }
     child_list sl = children(body);   /* the first MAX_CHILDREN statements */
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt) {
+        sl.n = 1;                     /* a single statement: the body itself */
+        sl.c[0] = body;
+    }
     for (int s = 0; s < sl.n && iter; s++)
         derive_step(w, loop, c, init, sl.c[s], iter);
     kx_free(iter);

@@ -182,6 +182,19 @@ static void test_stepped(void)
     CHECK_INT(run(tu, 0, why), PAR_UNKNOWN);
     CHECK_STR(why, "p[1] (write, line 11) and p[0] (read, line 11): not testable "
                    "(changed in the loop)");
+    /* *d++ = *s++ with both rewritten: their own steps are no scalars
+     * carried from one iteration to the next */
+    tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "*d++ = *s++", 0);
+    acc(tu, 0, 0, "d", 1, "i");
+    acc(tu, 0, 0, "s", 0, "i");
+    sc(tu, 0, 0, "d", 0);
+    sc(tu, 0, 0, "d", 1);
+    sc(tu, 0, 0, "s", 0);
+    sc(tu, 0, 0, "s", 1);
+    ir_add_stepped(&tu->loops[0], "d");
+    ir_add_stepped(&tu->loops[0], "s");
+    CHECK_INT(run(tu, 0, why), PAR_PARALLEL);
     /* `*p *= 3` unrewritten: multiplications of whatever elements commute */
     tu = stepped_loop("*p *= 3.0", 0);
     acc(tu, 0, 0, "p", 0, "0");

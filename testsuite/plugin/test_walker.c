@@ -597,7 +597,7 @@ static void test_control_and_steps(void)
         CHECK_STR(L[3].stmts[2].text, "q++");
     }
     /* r = a + 1 stepped in the header: accesses over a */
-    CHECK_INT(L[4].nstepped, 0);
+    CHECK_INT(L[4].nstepped, 1);
     CHECK_STR(acc(&L[4].stmts[0].acc[0]), "W a[i]");
     CHECK_STR(acc(&L[4].stmts[0].acc[1]), "R a[i - 1]");
     /* j = 3, j += 2 in the header: a[2*i + 3] */

@@ -73,3 +73,18 @@ void param_prefix(int n, long *p)
         *p += p[-1];
     }
 }
+
+void post_steps(int n, float *d, const float *s)
+{
+    for (int i = 0; i < n; i++) // V:parallel I:stream
+        *d++ = *s++ * 0.5f;
+}
+
+void post_prefix(int n, double *x)
+{
+    double *p = x + 1;
+    for (int i = 1; i < n; i++) { // V:sequential
+        double v = p[-1];
+        *p++ = v + 1.0;
+    }
+}
