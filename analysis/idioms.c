@@ -700,6 +700,34 @@ static void statement(ctx *c, int sl, int si)
                 break;
             }
         }
+    /* the same folds into one element the loop does not move (a struct
+     * member, `if (a[i] > m->max) m->max = a[i]`, `m->at = i`) */
+    if (s->conditional && l->iv && !l->n_break && !l->n_goto && !l->n_return) {
+        const char *t = s->text ? s->text : "", *eq = strstr(t, " = ");
+        const ir_access *w = NULL;
+        int nw = 0, sw = 0;
+        for (int a = 0; a < s->nacc; a++)
+            if (s->acc[a].is_write) {
+                w = &s->acc[a];
+                nw++;
+            }
+        for (int v = 0; v < s->nscalars; v++)
+            sw |= s->scalars[v].is_write;
+        if (eq && nw == 1 && !sw && !acc_mentions(w, l->iv) && !strchr(eq + 3, '=')) {
+            char X[256];
+            snprintf(X, sizeof X, "%.*s", (int)(eq - t) < 255 ? (int)(eq - t) : 255, t);
+            const char *e = eq + 3;
+            int fold = strcmp(e, l->iv) == 0;           /* argmax's index */
+            for (int k = 0; k < l->nstmts && !fold && *e && !strstr(e, X); k++) {
+                const char *ct = l->stmts[k].text ? l->stmts[k].text : "";
+                if (k != si && (strchr(ct, '<') || strchr(ct, '>')) && strstr(ct, e)
+                    && strstr(ct, X) && !strchr(ct, '='))
+                    fold = 1;                           /* compared select */
+            }
+            if (fold)
+                add(c, IDIOM_REDUCTION, sl, sl, si, "fold %s; over %s", X, l->iv);
+        }
+    }
     /* scalar accumulators */
     for (int v = 0; v < s->nscalars; v++) {
         const ir_scalar *sc = &s->scalars[v];

@@ -608,6 +608,21 @@ static void test_local_indices(void)
     CHECK_IDIOMS(tu, i, "gather");
     ir_tu_free(tu);
 
+    /* if (a[i] > m->top) { m->top = a[i]; m->at = i; } -> reduction (a fold
+     * into struct members); m->top = a[i] * 2 is no select */
+    for (int k = 0; k < 2; k++) {
+        tu = new_tu();
+        i = loop(tu, -1, "i", "0", "n", 1, 4);
+        s = stmt(tu, i, 2, "a[i] > m->top");
+        acc(s, 0, "a", "i", NULL);
+        acc(s, 0, "m.top", "0", NULL);
+        int si = ir_add_stmt(&tu->loops[i], 3, 1, k ? "m->top = a[i] * 2" : "m->top = a[i]", 1);
+        s = &tu->loops[i].stmts[si];
+        acc(s, 1, "m.top", "0", NULL);
+        acc(s, 0, "a", "i", NULL);
+        CHECK_IDIOMS(tu, i, k ? "" : "reduction");
+        ir_tu_free(tu);
+    }
     /* a copy of the loop variable or a counter is no load:
      * c[j] = c[i] + 1; j = i -> no idiom (a recurrence through j) */
     tu = new_tu();

@@ -43,7 +43,7 @@ unsigned parity(int n, const unsigned *m)
 
 void member_max(best *b, int n, const double *a)
 {
-    for (int i = 0; i < n; i++) // V:reduction
+    for (int i = 0; i < n; i++) // V:reduction I:reduction
         if (a[i] > b->top)
             b->top = a[i];
 }
@@ -78,7 +78,7 @@ double not_a_fold(int n, const double *a)
 
 void member_argmax(best *b, int n, const double *a)
 {
-    for (int i = 0; i < n; i++) { // V:reduction
+    for (int i = 0; i < n; i++) { // V:reduction I:reduction
         if (a[i] > b->top) {
             b->top = a[i];
             b->where = i;
