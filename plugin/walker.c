@@ -2561,6 +2561,45 @@ static void control_check_after(walker *w, int loop, const ref_list *kept)
     free(name);
 }
 
+/* Does statement prev end right before loop c starts (only blanks, `;`,
+ * comments and preprocessor lines between)?  Then the value prev gives a
+ * variable is its value on entry of the loop (no `if (i++)` between). */
+static int adjacent(walker *w, CXCursor prev, CXCursor c)
+{
+    CXFile f1, f2;
+    int o1, o2;
+    expansion(clang_getRangeEnd(clang_getCursorExtent(prev)), &f1, NULL, NULL, &o1);
+    expansion(clang_getRangeStart(clang_getCursorExtent(c)), &f2, NULL, NULL, &o2);
+    source_file *sf = get_file(w, f1);
+    if (!sf || !sf->buf || !clang_File_isEqual(f1, f2) || o1 < 0 || o2 < o1
+        || (size_t)o2 > sf->len)
+        return 0;
+    const char *b = sf->buf;
+    for (int o = o1; o < o2; o++) {
+        if (b[o] == ' ' || b[o] == '\t' || b[o] == '\n' || b[o] == '\r' || b[o] == ';')
+            continue;
+        if (b[o] == '/' && o + 1 < o2 && b[o + 1] == '/') {
+            while (o < o2 && b[o] != '\n')
+                o++;
+            continue;
+        }
+        if (b[o] == '/' && o + 1 < o2 && b[o + 1] == '*') {
+            o += 2;
+            while (o + 1 < o2 && !(b[o] == '*' && b[o + 1] == '/'))
+                o++;
+            o++;
+            continue;
+        }
+        if (b[o] == '#') {
+            while (o < o2 && b[o] != '\n')
+                o += b[o] == '\\' && o + 1 < o2 ? 2 : 1;
+            continue;
+        }
+        return 0;
+    }
+    return 1;
+}
+
 static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
 {
     CXCursor prev = w->prev_stmt;
@@ -2635,13 +2674,31 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
             body = l.c[l.n - 1];
         }
         for_header(w, loop, init, cond, inc);
+        /* `i = e; for (; i < n; i++)`: the statement just before sets i */
+        ir_loop *fl = &w->ir->loops[loop];
+        if (clang_Cursor_isNull(init) && !clang_Cursor_isNull(prev) && fl->iv && !fl->lower
+            && fl->upper && fl->step != 0 && adjacent(w, prev, c)) {
+            kx_expr *lo = init_value(w, prev, fl->iv);
+            if (lo && !kx_has_opaque(lo)) {
+                char *iv = strdup(fl->iv);
+                kx_expr *up = kx_copy(fl->upper);
+                if (iv && up)
+                    ir_set_bounds(fl, iv, lo, up, fl->step);
+                else
+                    kx_free(lo), kx_free(up);
+                free(iv);
+            } else {
+                kx_free(lo);
+            }
+        }
     } else {
         ir_set_bounds(&w->ir->loops[loop], NULL, NULL, NULL, 0);
         if (l.n == 2) {
             cond = kind == IR_WHILE ? l.c[0] : l.c[1];
             body = kind == IR_WHILE ? l.c[1] : l.c[0];
         }
-        while_header(w, loop, prev, cond, body);
+        while_header(w, loop, clang_Cursor_isNull(prev) || !adjacent(w, prev, c)
+                                  ? clang_getNullCursor() : prev, cond, body);
     }
     ref_list kept;
     control_check(w, loop, kind, cond, inc, body, &kept);

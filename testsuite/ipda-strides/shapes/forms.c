@@ -82,3 +82,30 @@ void step_skipped(int n, float *v)
         i++;
     }
 }
+
+void from_two(int n, double *a)
+{
+    int i = 2;
+    for (; i < n; i++) // V:sequential
+        a[i] = a[i - 2] + 1.0;
+}
+
+void fill_no_init(int n, double *a)
+{
+    int i;
+    i = 1;
+    for (; i < n; i++) // V:parallel
+        a[i] = 0.5;
+}
+
+int start_moved(int n, double *a, int x)
+{
+    int i = 0;
+    if (x-- > 0)
+        i = x;
+    while (i < n) { // V:unknown
+        a[i] = 1.0;
+        i++;
+    }
+    return i;
+}
