@@ -12,8 +12,9 @@
  * Bounds, trip counts, subscripts and declared extents are ipda expressions
  * (kx_expr), over program symbols (`n`, `ni`) and loop variables (`i`).  What
  * is not a polynomial stays as an opaque atom and the access is marked
- * non-affine; nothing is dropped.  while/do loops are recorded with
- * canonical = 0 and no bounds.
+ * non-affine; nothing is dropped.  while/do loops are canonical when the
+ * front end can read them as for loops (a single step, a start set just
+ * before); otherwise they are recorded with canonical = 0 and no bounds.
  *
  * The C front end that fills this (plugin/walker.c) is the only code that
  * knows about libclang; everything after it reads ir_tu only.
