@@ -812,7 +812,12 @@ static int enclosing_ivs(walker *w, char **ivs, int max)
  * once per iteration, unconditionally, by a loop-invariant amount (`k++`,
  * `iy += incy`) is a derived induction variable of its loop n:
  *     k = k__L<n> + (iv - lower) * inc      (before its step statement)
- * with k__L<n> its value on entry of loop n; parallel.c reads the suffix.
+ * with k__L<n> its value on entry of loop n (or what the for-init sets);
+ * parallel.c reads the suffix.  Steps in the for header (`i++, p++`) and
+ * postfix steps under a dereference (`*d++ = *s++`) count too.  A stepped
+ * pointer moves over the array it was set from, or, set from nothing the
+ * walker knows (a parameter), over its own name, meaning its value on
+ * entry of the loop; either way the loop lists it in ir_loop.stepped.
  * A binding dies when its variable is written otherwise, at the end of the
  * loop body that made it, and, on entry of a loop, when that loop writes
  * the variable.  A variable that is not bound stays itself, and parallel.c
