@@ -1243,10 +1243,12 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
     char seq[512] = "", unk[512] = "", maybe[512] = "", red[400] = "";
     int reduction = 0, pairs = 0;
     /* per access, computed once for L: is it tainted (tainted()), is its
-     * array private to an iteration (private_array())?  0 not yet known,
+     * array private to an iteration (private_array()), part of a min/max
+     * fold (fold_ref())?  0 not yet known,
      * 1 no, 2 yes.  Asking them per pair made a d-deep nest cost O(d^4). */
-    signed char *taint = calloc((size_t)c->nrefs + 1, 2);
+    signed char *taint = calloc((size_t)c->nrefs + 1, 3);
     signed char *priv = taint ? taint + c->nrefs + 1 : NULL;
+    signed char *fold = taint ? taint + 2 * (c->nrefs + 1) : NULL;
     for (int p = 0; p < c->nrefs && !seq[0]; p++) {
         const ref_t *a = &c->refs[p];
         if (!ir_loop_within(tu, a->loop, L))
@@ -1297,8 +1299,8 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                 continue;
             }
             /* min/max folds into one element (a struct member, t[i] over k) */
-            if ((d.kind == IP_CARRIED || d.kind == IP_UNKNOWN) && !ra && fold_ref(c, L, a)
-                && fold_ref(c, L, b)) {
+            if ((d.kind == IP_CARRIED || d.kind == IP_UNKNOWN) && !ra
+                && memo(fold, p, fold_ref(c, L, a)) && memo(fold, q, fold_ref(c, L, b))) {
                 reduction = 1;
                 red_add(red, sizeof red, a->a->is_write ? ta : tb, 'm');
                 continue;
