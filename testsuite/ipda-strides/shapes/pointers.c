@@ -88,3 +88,18 @@ void post_prefix(int n, double *x)
         *p++ = v + 1.0;
     }
 }
+
+void add_own_element(int n, double *x)
+{
+    double *bias = &x[10];
+    for (int i = 0; i < n; i++) // V:sequential
+        x[i] += *bias;
+}
+
+void minus_row(int n, int m, double g[n][m])
+{
+    const double *r = g[3];
+    for (int i = 0; i < n; i++) // V:sequential
+        for (int j = 0; j < m; j++) // V:parallel
+            g[i][j] -= r[j];
+}
