@@ -49,3 +49,23 @@ void plain(int n, double *w)
     for (int i = 0; i < n; i++) // V:parallel
         w[i] = 0.25 * i;
 }
+
+int find_first(int n, const int *a, int key, int *seen)
+{
+    int found = 0, i;
+    for (i = 0; i < n && !found; i++) { // V:sequential
+        seen[i] = 1;
+        if (a[i] == key)
+            found = 1;
+    }
+    return i;
+}
+
+void swap_ends(int n, double *a)
+{
+    for (int i = 0, j = n - 1; i < j; i++, j--) { // V:sequential
+        double t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
