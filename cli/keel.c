@@ -10,8 +10,8 @@
  *
  * Every command parses its options with getopt_long (keel_getopts: one
  * table of options a command), reads FILE:LINE[:COL] with keel_parse_site and numbers with
- * keel_parse_ll, and prints --json through keel_json (SQLite's JSON
- * functions).  DB is $KEEL_DB when set, else keel.db in the current
+ * keel_parse_ll, and prints --json through keel_json (db/'s JSON helper,
+ * db_json.h).  DB is $KEEL_DB when set, else keel.db in the current
  * directory.  Output goes to stdout; every failure is exactly one line
  * "keel: ..." on stderr with exit status 2 for a usage error and 1 for a
  * database error.  These commands read through the db_ reader API (db.h,
@@ -1260,6 +1260,18 @@ static const command commands[] = {
       "  --add FILE       add measurements, one a line: FILE:LINE SYM=V,...\n"
       "                   cpu|gpu SECONDS ('-': stdin)\n"
       "  --json           a JSON array of objects, one per row\n" },
+    { "stats", keel_cmd_stats,
+      "  stats [DB]                 what the database holds: sources, loops, verdicts,\n"
+      "                             failures and why, caches, logged decisions\n",
+      "usage: keel stats [--json] [DB]\n"
+      "\n"
+      "What the database holds: sources and builds (analysed, failed), loops\n"
+      "and nests with their dependence verdicts, llvm-mca figures and cache,\n"
+      "direct-mode entries, keel scan's files, decisions logged at run time,\n"
+      "measured history and host calibrations; then each failure with its\n"
+      "reason.\n"
+      "\n"
+      "  --json           one JSON object with the same counts and failures\n" },
     { "help", run_help,
       "  help [COMMAND]             this text, or COMMAND's (also: keel COMMAND --help)\n",
       NULL },

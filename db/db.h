@@ -22,8 +22,15 @@
  * llvm-mca tables (db_mca.h) and the runtime's launch facts (db_launch.h)
  * have readers and writers of their own over the same connection, as have
  * the keel tool's jobs: merge (db_merge.h), the reports' reads of the
- * run-time tables (db_report.h) and keel scan's resume table (db_scan.h).
- * db_json.h is keel's one JSON helper (no keel database involved).
+ * run-time tables (db_report.h), keel stats (db_stats.h) and keel scan's
+ * resume table (db_scan.h); the run-time log (decisions, history,
+ * calibration) has its own connection (db_log.h).  db_json.h is keel's one
+ * JSON helper (no keel database involved).
+ *
+ * db/ is built as two libraries: keel_db_reader (opening for reading, the
+ * readers, the run-time log), which libkeelrt links, and keel_db (the
+ * writer below, the migrations, direct mode, the keel tool's jobs and the
+ * JSON helper: keelcc and the keel tool), which links the reader.
  */
 #ifndef KEEL_DB_DB_H
 #define KEEL_DB_DB_H
@@ -43,8 +50,11 @@ enum {
 /* Open the database at path.  Readonly: fails with a one-line message when
  * the file is missing, is not an SQLite database, is not a keel database, or
  * has another schema version.  Write: creates the file and the schema when
- * needed, migrates an older keel schema, refuses a newer one. */
+ * needed, migrates an older keel schema, refuses a newer one.  Part of the
+ * writer library (keel_db); the reader library (keel_db_reader, linked into
+ * libkeelrt) opens with db_open_read, which is db_open(path, DB_READONLY). */
 int db_open(const char *path, int mode, db **out, char *err, size_t errlen);
+int db_open_read(const char *path, db **out, char *err, size_t errlen);
 void db_close(db *d);                      /* NULL is fine; rolls back an open TU */
 int db_schema_version(db *d);
 

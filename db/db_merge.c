@@ -29,12 +29,13 @@
  * describes one machine's files and is not merged.
  *
  * The input is data, never code.  Every table of OUT is created from
- * keel's own schema text (db_open's migrations; the history table by
- * db_merge_history_create_ below); no SQL text is read from an input's
- * sqlite_master, and an input whose table merge reads is a view or a
- * virtual table is refused before anything is read.  Statements are ours:
- * identifiers come from OUT's schema (quoted), the id shifts are numbers
- * merge computed, every value from an input moves by INSERT ... SELECT.
+ * keel's own schema text (db_open's migrations; the history table from
+ * db_history_schema, the text libkeelrt creates it from); no SQL text is
+ * read from an input's sqlite_master, and an input whose table merge reads
+ * is a view or a virtual table is refused before anything is read.
+ * Statements are ours: identifiers come from OUT's schema (quoted), the id
+ * shifts are bound parameters, every value from an input moves by
+ * INSERT ... SELECT.
  *
  * Each input is merged in its own transaction; the inputs must have OUT's
  * schema version (the caller opens each with db_open, which refuses
@@ -43,6 +44,7 @@
 #define _XOPEN_SOURCE 700   /* strdup */
 
 #include "db_merge.h"
+#include "db_log.h"
 #include "db_private.h"
 #include "util.h"
 
@@ -51,24 +53,13 @@
 #include <string.h>
 #include <strings.h>
 
-/* keel's schema text of the measured history (db/SCHEMA.md, history): the
- * table libkeelrt creates on its first write, for an OUT that has none
- * when an input has one. */
-static const char history_sql[] =
-    "CREATE TABLE IF NOT EXISTS history(\n"
-    "  loop_id INTEGER NOT NULL,\n"
-    "  size_key TEXT NOT NULL,\n"
-    "  n REAL NOT NULL,\n"
-    "  device TEXT NOT NULL CHECK (device IN ('cpu', 'gpu')),\n"
-    "  samples INTEGER NOT NULL,\n"
-    "  mean_s REAL NOT NULL,\n"
-    "  m2 REAL NOT NULL,\n"
-    "  PRIMARY KEY (loop_id, size_key, device))";
-
-static int db_merge_history_create_(sqlite3 *h, char *err, size_t errlen)
+/* The measured-history table in OUT, when it is missing, from keel's own
+ * schema text: the one libkeelrt creates on its first write
+ * (db_history_schema, db_log.c). */
+static int history_create(sqlite3 *h, char *err, size_t errlen)
 {
     sqlite3_stmt *q;
-    int r = sqlite3_prepare_v2(h, history_sql, -1, &q, NULL);
+    int r = sqlite3_prepare_v2(h, db_history_schema, -1, &q, NULL);
     if (r == SQLITE_OK)
         r = sqlite3_step(q);
     sqlite3_finalize(q);
@@ -77,16 +68,6 @@ static int db_merge_history_create_(sqlite3 *h, char *err, size_t errlen)
         return -1;
     }
     return 0;
-}
-
-int db_merge_history_create(db *d, char *err, size_t errlen)
-{
-    if (db_merge_history_create_(db_sqlite_(d), err, errlen) == 0)
-        return 0;
-    char why[512];
-    snprintf(why, sizeof why, "%s", err);
-    snprintf(err, errlen, "%s: %s", db_path_(d), why);
-    return -1;
 }
 
 /* One build of a source is its path and variant (schema 9; NULL for rows
@@ -392,7 +373,7 @@ static int history_save(merger *m, int *have)
     if (!*have)
         return 0;
     if (!has_table(m, "main", "history")
-        && db_merge_history_create_(m->h, m->err, sizeof m->err))
+        && history_create(m->h, m->err, sizeof m->err))
         return -1;
     int ok;
     m->hist_before = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, &ok);

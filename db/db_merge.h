@@ -36,8 +36,4 @@ int db_merge_input(db_merger *m, const char *in, db_merge_stats *st, char *err, 
 void db_merge_totals(db_merger *m, long long *sources, long long *loops);
 void db_merge_end(db_merger *m);            /* NULL is fine */
 
-/* Create the measured-history table (SCHEMA.md, history) in d from keel's
- * own schema text, when it is missing.  0, or -1 with "PATH: reason". */
-int db_merge_history_create(db *d, char *err, size_t errlen);
-
 #endif

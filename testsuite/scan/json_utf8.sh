@@ -4,7 +4,7 @@
 #
 # A source whose name is not UTF-8 (bytes FF FE) is compiled by keelcc and
 # scanned by keel scan; every command that prints data is run with --json
-# (loops, show, report, explain, history, scan, merge).  Each document must
+# (loops, show, report, explain, history, scan, merge, stats).  Each document must
 # be read by Python's strict UTF-8 decoder and JSON parser, and the name
 # must come out with each bad byte as U+FFFD: "bad\ufffd\ufffd.c".  The
 # database keeps the bytes as they were (the text form prints them).
@@ -64,10 +64,16 @@ cp k.db "$(printf 'in\377.db')"
 "$K" merge --json out.db "$(printf 'in\377.db')" > merge.json || bad "merge exit"
 utf8 merge merge.json "'in\\ufffd.db'"
 g=$(printf 'gone\377.c')     # not there: a failure that names it
-printf '[{"directory": "%s", "file": "%s", "command": "cc -c %s"},\n {"directory": "%s", "file": "%s", "command": "cc -c %s"}]\n' \
-    "$tmp" "$f" "$f" "$tmp" "$g" "$g" > compile_commands.json
-"$K" scan -p . --json scan.db > scan.json
+e=$(printf 'broke\377.c')    # does not compile: a failed build stats lists
+printf 'int f(int x) { return x +; }\n' > "$e"
+printf '[{"directory": "%s", "file": "%s", "command": "cc -c %s"},\n {"directory": "%s", "file": "%s", "command": "cc -c %s"},\n {"directory": "%s", "file": "%s", "command": "cc -c %s"}]\n' \
+    "$tmp" "$f" "$f" "$tmp" "$g" "$g" "$tmp" "$e" "$e" > compile_commands.json
+"$K" scan -p . --no-mca --json scan.db > scan.json
 utf8 scan scan.json "'gone\\ufffd.c'"
+"$K" stats --json scan.db > stats.json || bad "stats exit"
+utf8 stats stats.json "'broke\\ufffd.c'"
+"$K" stats --json "$(printf 'in\377.db')" > stats-db.json || bad "stats db exit"
+utf8 stats-db stats-db.json "'in\\ufffd.db'"
 
 # the database and the text form keep the bytes
 [ "$(sqlite3 k.db "select count(*) from loops where file = '$tmp/$f'")" = 1 ] && ok \
