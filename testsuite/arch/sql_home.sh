@@ -1,5 +1,5 @@
 #!/bin/sh
-# sql_home.sh ROOT [--except DIR]... -- db/ is the only home of SQL.
+# sql_home.sh ROOT -- db/ is the only home of SQL.
 #
 # Fails (exit 1, one line per finding, "FILE:LINE: text") when a C source
 # or header of ROOT outside the folders below uses SQLite: calls or names
@@ -11,16 +11,8 @@
 #   db         the schema, migrations, every query (the database's owner)
 #   testsuite  tests open databases directly to craft and inspect them
 ALLOWED="db testsuite"
-# --except DIR leaves DIR out as well, for a part of the tree that is
-# still being moved (the caller says why).
-ROOT=${1:?usage: sql_home.sh ROOT [--except DIR]...}
-shift
-while [ $# -gt 0 ]; do
-    case $1 in
-    --except) ALLOWED="$ALLOWED ${2:?--except needs a folder}"; shift 2 ;;
-    *) echo "sql_home.sh: unknown argument '$1'" >&2; exit 2 ;;
-    esac
-done
+ROOT=${1:?usage: sql_home.sh ROOT}
+[ $# -eq 1 ] || { echo "sql_home.sh: usage: sql_home.sh ROOT" >&2; exit 2; }
 cd "$ROOT" || exit 2
 
 # the sources: git's list when ROOT is a checkout, else every *.c / *.h
