@@ -37,7 +37,7 @@
 
 #include "calib.h"
 #include "db.h"
-#include "db_private.h"
+#include "db_report.h"
 #include "facts.h"
 #include "model.h"
 #include "rt.h"
@@ -45,7 +45,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -522,57 +521,55 @@ static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const i
 /* The table of a nest's logged decisions: the newest MAXROWS (a run over
  * many sizes logs one per size), the caption saying how many there are. */
 #define MAXROWS 20
-static int decisions(FILE *o, sqlite3 *h, long long loop_id, int num, const char *file,
+typedef struct {
+    FILE *o;
+    int num, line, n;
+    const char *file;
+    long long all;
+} dec_table;
+
+static int decision_row(void *ctx, const db_decision_row *r)
+{
+    dec_table *t = ctx;
+    FILE *o = t->o;
+    if (t->n++ == 0) {
+        fprintf(o, "<h4>N%d ", t->num);
+        esc(o, t->file);
+        fprintf(o, ":%d</h4>\n", t->line);
+    }
+    if (t->n == 1) {
+        fputs("<table class=\"dec\"><caption>decisions logged at run time (newest first", o);
+        if (t->all > MAXROWS)
+            fprintf(o, "; the newest %d of %lld", MAXROWS, t->all);
+        fputs(")</caption><tr><th>sizes</th><th>device</th><th>threads</th><th>cpu</th>"
+              "<th>gpu</th><th>xfer</th><th>verdict</th><th>when</th></tr>\n", o);
+    }
+    char c[32], g[32], x[32];
+    rt_format_time(c, sizeof c, r->cpu_s);
+    rt_format_time(g, sizeof g, r->gpu_s);
+    rt_format_time(x, sizeof x, r->xfer_s);
+    fputs("<tr><td>", o);
+    esc(o, r->bindings);
+    fputs("</td><td>", o);
+    esc(o, r->device);
+    fprintf(o, "</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>", r->threads, c, g, x);
+    esc(o, r->verdict);
+    fputs("</td><td>", o);
+    esc(o, r->decided_at);
+    fputs("</td></tr>\n", o);
+    return 0;
+}
+
+static int decisions(FILE *o, db *d, long long loop_id, int num, const char *file,
                      int line)
 {
-    sqlite3_stmt *q;
-    long long all = 0;
-    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM decisions WHERE loop_id = ?1", -1, &q,
-                           NULL) != SQLITE_OK)
+    dec_table t = { .o = o, .num = num, .line = line, .file = file,
+                    .all = db_report_decision_count(d, loop_id, NULL) };
+    if (db_report_decisions(d, loop_id, MAXROWS, decision_row, &t) < 0)
         return 0;
-    sqlite3_bind_int64(q, 1, loop_id);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        all = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-    if (sqlite3_prepare_v2(h, "SELECT bindings, device, threads, cpu_s, gpu_s, xfer_s, verdict,"
-                              " decided_at FROM decisions WHERE loop_id = ?1 ORDER BY id DESC"
-                              " LIMIT ?2", -1, &q, NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_int64(q, 1, loop_id);
-    sqlite3_bind_int(q, 2, MAXROWS);
-    int n = 0;
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        if (n++ == 0) {
-            fprintf(o, "<h4>N%d ", num);
-            esc(o, file);
-            fprintf(o, ":%d</h4>\n", line);
-        }
-        if (n == 1) {
-            fputs("<table class=\"dec\"><caption>decisions logged at run time (newest first", o);
-            if (all > MAXROWS)
-                fprintf(o, "; the newest %d of %lld", MAXROWS, all);
-            fputs(")</caption><tr><th>sizes</th><th>device</th><th>threads</th><th>cpu</th>"
-                  "<th>gpu</th><th>xfer</th><th>verdict</th><th>when</th></tr>\n", o);
-        }
-        char c[32], g[32], x[32];
-        rt_format_time(c, sizeof c, sqlite3_column_double(q, 3));
-        rt_format_time(g, sizeof g, sqlite3_column_double(q, 4));
-        rt_format_time(x, sizeof x, sqlite3_column_double(q, 5));
-        fputs("<tr><td>", o);
-        esc(o, (const char *)sqlite3_column_text(q, 0));
-        fputs("</td><td>", o);
-        esc(o, (const char *)sqlite3_column_text(q, 1));
-        fprintf(o, "</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>",
-                sqlite3_column_int(q, 2), c, g, x);
-        esc(o, (const char *)sqlite3_column_text(q, 6));
-        fputs("</td><td>", o);
-        esc(o, (const char *)sqlite3_column_text(q, 7));
-        fputs("</td></tr>\n", o);
-    }
-    if (n)
+    if (t.n)
         fputs("</table>\n", o);
-    sqlite3_finalize(q);
-    return n;
+    return t.n;
 }
 
 static void measured(FILE *o, const nest *n, const char *file, int line, int heading)
@@ -600,45 +597,36 @@ static void measured(FILE *o, const nest *n, const char *file, int line, int hea
 /* Logged decisions of a nest on device dev as points of the boat-hull
  * view: x is the geometric mean of the launch's sizes (exact for a nest of
  * one size symbol), y its CPU and GPU + transfer times. */
-static void load_decisions(sqlite3 *h, long long loop_id, const char *dev, nest *n)
+static int decision_point(void *ctx, const char *b, double cpu_s, double gpu_xfer_s)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(h, "SELECT bindings, cpu_s, gpu_s + xfer_s FROM decisions"
-                              " WHERE loop_id = ?1 AND device = ?2 ORDER BY id DESC LIMIT ?3",
-                           -1, &q, NULL) != SQLITE_OK)
-        return;
-    sqlite3_bind_int64(q, 1, loop_id);
-    sqlite3_bind_text(q, 2, dev, -1, SQLITE_STATIC);
-    sqlite3_bind_int(q, 3, MAXDEC);
-    while (sqlite3_step(q) == SQLITE_ROW && n->ndec < MAXDEC) {
-        const char *b = (const char *)sqlite3_column_text(q, 0);
-        double logsum = 0;
-        int k = 0;
-        for (const char *p = b ? strchr(b, '=') : NULL; p; p = strchr(p + 1, '=')) {
-            double v = atof(p + 1);
-            if (v >= 1) {
-                logsum += log(v);
-                k++;
-            }
+    nest *n = ctx;
+    if (n->ndec >= MAXDEC)
+        return 1;
+    double logsum = 0;
+    int k = 0;
+    for (const char *p = b ? strchr(b, '=') : NULL; p; p = strchr(p + 1, '=')) {
+        double v = atof(p + 1);
+        if (v >= 1) {
+            logsum += log(v);
+            k++;
         }
-        if (!k)
-            continue;
-        n->dec[n->ndec].n = exp(logsum / k);
-        n->dec[n->ndec].cpu_s = sqlite3_column_double(q, 1);
-        n->dec[n->ndec].gpu_s = sqlite3_column_double(q, 2);
-        keel_fmtn(n->dec[n->ndec].what, sizeof n->dec[0].what, "%s", b);
-        n->ndec++;
     }
-    sqlite3_finalize(q);
-    n->ndec_all = n->ndec;
-    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM decisions WHERE loop_id = ?1 AND device = ?2",
-                           -1, &q, NULL) != SQLITE_OK)
+    if (!k)
+        return 0;
+    n->dec[n->ndec].n = exp(logsum / k);
+    n->dec[n->ndec].cpu_s = cpu_s;
+    n->dec[n->ndec].gpu_s = gpu_xfer_s;
+    keel_fmtn(n->dec[n->ndec].what, sizeof n->dec[0].what, "%s", b);
+    n->ndec++;
+    return 0;
+}
+
+static void load_decisions(db *d, long long loop_id, const char *dev, nest *n)
+{
+    if (db_report_decision_points(d, loop_id, dev, MAXDEC, decision_point, n))
         return;
-    sqlite3_bind_int64(q, 1, loop_id);
-    sqlite3_bind_text(q, 2, dev, -1, SQLITE_STATIC);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        n->ndec_all = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
+    n->ndec_all = n->ndec;
+    n->ndec_all = db_report_decision_count(d, loop_id, dev);
 }
 
 /* The geometric mean of the values of "a=1,b=2" (0 when none). */
@@ -656,31 +644,27 @@ static double size_of(const char *b)
 
 /* Measured times of a nest (the history table libkeelrt writes when it
  * exists: per size key and device, samples and their mean). */
-static void load_history(sqlite3 *h, long long loop_id, nest *n)
+static int history_row(void *ctx, const db_history_row *r)
 {
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(h, "SELECT size_key, device, samples, mean_s FROM history"
-                              " WHERE loop_id = ?1 ORDER BY size_key, device",
-                           -1, &q, NULL) != SQLITE_OK)
-        return;                 /* no history table: nothing measured */
-    sqlite3_bind_int64(q, 1, loop_id);
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        const char *key = (const char *)sqlite3_column_text(q, 0);
-        const char *dev = (const char *)sqlite3_column_text(q, 1);
-        double x = size_of(key);
-        if (x <= 0)
-            continue;
-        int k = n->nmeas;
-        measure *m = ku_push(&n->meas, &k, sizeof *m);
-        if (!m || !(m->what = strdup(key)))
-            break;              /* out of memory: the rows so far */
-        m->n = x;
-        m->gpu = dev && strcmp(dev, "gpu") == 0;
-        m->samples = sqlite3_column_int(q, 2);
-        m->t = sqlite3_column_double(q, 3);
-        n->nmeas++;
-    }
-    sqlite3_finalize(q);
+    nest *n = ctx;
+    double x = size_of(r->size_key);
+    if (x <= 0)
+        return 0;
+    int k = n->nmeas;
+    measure *m = ku_push(&n->meas, &k, sizeof *m);
+    if (!m || !(m->what = strdup(r->size_key)))
+        return 1;               /* out of memory: the rows so far */
+    m->n = x;
+    m->gpu = r->device && strcmp(r->device, "gpu") == 0;
+    m->samples = r->samples;
+    m->t = r->mean_s;
+    n->nmeas++;
+    return 0;
+}
+
+static void load_history(db *d, long long loop_id, nest *n)
+{
+    db_report_history(d, loop_id, history_row, n);   /* 1: no table, nothing measured */
 }
 
 static void xover_text(char *b, size_t n, const nest *ns, int dev)
@@ -842,8 +826,8 @@ int keel_cmd_html(int argc, char **argv)
                         n->nhull++;
         }
         rt_facts_free(f);
-        load_decisions(db_sqlite_(d), r->loop_id, gpus[0]->name, n);
-        load_history(db_sqlite_(d), r->loop_id, n);
+        load_decisions(d, r->loop_id, gpus[0]->name, n);
+        load_history(d, r->loop_id, n);
     }
 
     FILE *o = fopen(out_path, "w");
@@ -1026,23 +1010,19 @@ int keel_cmd_html(int argc, char **argv)
     if (nn)
         fputs("</table>\n", o);
     /* decisions, after the tables: one block per nest that has any */
-    sqlite3 *h = db_sqlite_(d);
-    sqlite3_stmt *q = NULL;
     int any_meas = 0;
     for (int k = 0; k < nn; k++)
         any_meas |= ns[k].nmeas > 0;
-    if ((sqlite3_prepare_v2(h, "SELECT count(*) FROM decisions", -1, &q, NULL) == SQLITE_OK
-         && sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) > 0) || any_meas) {
+    if (db_report_decision_count(d, 0, NULL) > 0 || any_meas) {
         fputs("<h2 id=\"decisions\">Logged decisions and measured history</h2>\n<p>Launches"
               " the runtime decided (libkeelrt, with the real sizes) and the times it measured,"
               " per nest.</p>\n", o);
         for (int k = 0; k < nn; k++) {
             const row *r0 = &rs.r[ns[k].first];
-            int nd = decisions(o, h, r0->loop_id, ns[k].num, r0->file, r0->line);
+            int nd = decisions(o, d, r0->loop_id, ns[k].num, r0->file, r0->line);
             measured(o, &ns[k], r0->file, r0->line, nd == 0);
         }
     }
-    sqlite3_finalize(q);
     fputs("<p><small>Written by keel report --html; no scripts, no external resources.</small>"
           "</p>\n</body></html>\n", o);
     int werr = ferror(o);

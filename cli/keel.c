@@ -10,8 +10,8 @@
  *
  * Every command parses its options with getopt_long (keel_getopts: one
  * table of options a command), reads FILE:LINE[:COL] with keel_parse_site and numbers with
- * keel_parse_ll, and prints --json through keel_json (SQLite's JSON
- * functions).  DB is $KEEL_DB when set, else keel.db in the current
+ * keel_parse_ll, and prints --json through keel_json (db/'s JSON helper,
+ * db_json.h).  DB is $KEEL_DB when set, else keel.db in the current
  * directory.  Output goes to stdout; every failure is exactly one line
  * "keel: ..." on stderr with exit status 2 for a usage error and 1 for a
  * database error.  These commands read through the db_ reader API (db.h,

@@ -8,9 +8,9 @@
  *   html.c    report --html FILE
  *   common.c  the one message printer, option parser, number parser and
  *             FILE:LINE[:COL] parser every command uses
- *   json.c    the one JSON writer: every --json document is built by
- *             SQLite's JSON functions (json_quote, json_group_array,
- *             json_group_object, json_each) in an in-memory database
+ *   json.c    every --json document, through db/'s one JSON helper
+ *             (db_json.h: SQLite's JSON functions in an in-memory
+ *             database; not-UTF-8 bytes written as U+FFFD)
  *
  * Every command takes the arguments from its own name on (argv[0] is the
  * command name, as getopt wants it) and returns the exit status: 0
@@ -127,7 +127,7 @@ int keel_parse_set(const char *s, char ***names, long long **values, int *n);
 /* A JSON document under construction.  Members are added to the innermost
  * open object (with a key) or array (key ignored, pass NULL); the first
  * failure sticks and keel_json_print reports it. */
-typedef struct keel_json keel_json;
+typedef struct db_json keel_json;     /* db/db_json.h's writer */
 
 keel_json *keel_json_new(void);                      /* NULL: out of memory */
 void keel_json_free(keel_json *j);

@@ -3,536 +3,25 @@
  * e.g. the per-machine databases of a distributed build (distcc, several
  * build trees, CI shards).
  *
- * For every build of a source -- its path and variant, the hash of the
- * flags it was parsed with (translation_units.path, .variant; schema 9) --
- * the newest analysis wins: an input's TU replaces OUT's when OUT has none
- * for that path and variant or OUT's compiled_at is older; on a tie OUT
- * keeps its own.  Other builds of the same path are left alone.  A TU is copied with
- * everything that hangs off it.  Which tables those are is read from the
- * schema itself (PRAGMA foreign_key_list): a table belongs to a TU when a
- * chain of foreign keys leads from it to translation_units, so tables a
- * later schema adds are merged without code here.  Ids are shifted past
- * OUT's largest id per table, and every foreign key column by its target
- * table's shift; one INSERT ... SELECT per table, in foreign-key order,
- * copies the rows whose parents were copied.
- *
- * History is appended, never dropped: the run-time decisions logged for a
- * build are kept whichever analysis wins -- a losing side's decisions are
- * moved to the winning TU's loop of the same build (path and variant) at
- * the same file:line:col (decisions of a
- * loop that no longer exists are dropped, as recompiling drops them), and
- * identical rows are not duplicated.  host_calibration rows are appended
- * unless the same (host, measured_at) is there.  The measured history
- * (table history, when either side has one) is combined per (loop, size,
- * device) -- its samples add up, so merge an input once.  scan_state
- * (keel scan's resume table) describes one machine's files and is not
- * merged.
- *
- * Each input is merged in its own transaction; the inputs must have OUT's
- * schema version (db_open refuses others with its message).
+ * The command: its options, the checks that every input is a keel
+ * database of this schema (db_open refuses others with its message) and
+ * that an input is not OUT itself (skipped), and the report per input, as
+ * text or --json.  The merge itself -- the newest analysis of each build
+ * wins, decisions, calibrations and measured history are appended, no
+ * SQL text from an input is ever run -- is db/'s (db_merge.c).
  */
 #define _XOPEN_SOURCE 700
 
 #include "keel.h"
 
 #include "db.h"
-#include "db_private.h"
+#include "db_merge.h"
 
 #include <limits.h>
-#include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-
-/* One build of a source is its path and variant (schema 9; NULL for rows
- * from before variants, matched with IS).  SAME_BUILD(x): OUT's
- * translation_units t is the build saved in temp row x (m_path,
- * m_variant); REPLACED_BUILD: OUT's t is a build an input TU replaces. */
-#define SAME_BUILD(x) "t.path = " x ".m_path AND t.variant IS " x ".m_variant"
-#define REPLACED_BUILD "EXISTS (SELECT 1 FROM temp.merge_pick p" \
-                       " WHERE p.path = t.path AND p.variant IS t.variant)"
-/* Every table and column of OUT's schema, however many (ku_push). */
-typedef struct {
-    char *name;
-    int ncols;
-    char **col;
-    char **fk_table;           /* per column: referenced table, NULL for none */
-    int has_id;                /* INTEGER PRIMARY KEY id */
-    int tu_owned;
-    int done;
-    long long off;
-} table;
-
-typedef struct {
-    sqlite3 *h;
-    int n;
-    table *t;
-    char err[1024];
-    long long hist_before;     /* samples in OUT's history before this input */
-} merger;
-
-static table *find(merger *m, const char *name)
-{
-    for (int i = 0; i < m->n; i++)
-        if (strcmp(m->t[i].name, name) == 0)
-            return &m->t[i];
-    return NULL;
-}
-
-static void merger_free(merger *m)
-{
-    for (int i = 0; m && i < m->n; i++) {
-        table *t = &m->t[i];
-        for (int k = 0; k < t->ncols; k++)
-            free(t->col[k]), free(t->fk_table[k]);
-        free(t->col);
-        free(t->fk_table);
-        free(t->name);
-    }
-    if (m)
-        free(m->t);
-    free(m);
-}
-
-/* Identifiers come from sqlite_master of our own schema; quoted anyway
- * ("a""b" for a quote inside). */
-static void put_ident(ku_buf *b, const char *id)
-{
-    ku_buf_putc(b, '"');
-    for (const char *p = id; *p; p++)
-        ku_buf_put(b, *p == '"' ? "\"\"" : (char[2]){ *p, 0 });
-    ku_buf_putc(b, '"');
-}
-
-static char *dup_col(sqlite3_stmt *q, int i)
-{
-    const unsigned char *t = sqlite3_column_text(q, i);
-    return strdup(t ? (const char *)t : "");
-}
-
-static int load_schema(merger *m)
-{
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(m->h, "SELECT name FROM main.sqlite_master WHERE type = 'table'"
-                                 " AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &q, NULL)
-        != SQLITE_OK)
-        return -1;
-    int oom = 0;
-    while (!oom && sqlite3_step(q) == SQLITE_ROW) {
-        table *t = ku_push(&m->t, &m->n, sizeof *m->t);
-        oom = !t || !(t->name = dup_col(q, 0));
-    }
-    sqlite3_finalize(q);
-    if (oom)
-        return keel_fmtn(m->err, sizeof m->err, "out of memory"), -1;
-    for (int i = 0; i < m->n; i++) {
-        table *t = &m->t[i];
-        sqlite3_stmt *c;
-        if (sqlite3_prepare_v2(m->h, "SELECT name, type, pk FROM pragma_table_info(?1, 'main')"
-                               " ORDER BY cid", -1, &c, NULL) != SQLITE_OK)
-            return -1;
-        sqlite3_bind_text(c, 1, t->name, -1, SQLITE_STATIC);
-        int npk = 0;
-        while (!oom && sqlite3_step(c) == SQLITE_ROW) {
-            const char *type = (const char *)sqlite3_column_text(c, 1);
-            int pk = sqlite3_column_int(c, 2), nfk = t->ncols;
-            char *name = dup_col(c, 0);
-            npk += pk > 0;
-            if (name && pk == 1 && strcmp(name, "id") == 0 && type && strcasecmp(type, "INTEGER") == 0)
-                t->has_id = 1;
-            if (!name || !ku_push(&t->fk_table, &nfk, sizeof *t->fk_table)
-                || ku_push_ptr(&t->col, &t->ncols, name)) {
-                free(name);
-                oom = 1;
-            }
-        }
-        sqlite3_finalize(c);
-        if (oom)
-            return keel_fmtn(m->err, sizeof m->err, "out of memory"), -1;
-        if (npk != 1)
-            t->has_id = 0;
-        if (sqlite3_prepare_v2(m->h, "SELECT \"from\", \"table\" FROM"
-                               " pragma_foreign_key_list(?1, 'main')", -1, &c, NULL) != SQLITE_OK)
-            return -1;
-        sqlite3_bind_text(c, 1, t->name, -1, SQLITE_STATIC);
-        while (sqlite3_step(c) == SQLITE_ROW) {
-            const char *from = (const char *)sqlite3_column_text(c, 0);
-            const char *to = (const char *)sqlite3_column_text(c, 1);
-            for (int k = 0; k < t->ncols; k++)
-                if (from && to && strcmp(t->col[k], from) == 0 && !t->fk_table[k]
-                    && !(t->fk_table[k] = strdup(to)))
-                    oom = 1;
-        }
-        sqlite3_finalize(c);
-        if (oom)
-            return keel_fmtn(m->err, sizeof m->err, "out of memory"), -1;
-    }
-    /* TU-owned: translation_units and whatever reaches it by foreign keys. */
-    table *tu = find(m, "translation_units");
-    if (!tu || !tu->has_id) {
-        keel_fmtn(m->err, sizeof m->err, "no translation_units table");
-        return -1;
-    }
-    tu->tu_owned = 1;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int i = 0; i < m->n; i++) {
-            table *t = &m->t[i];
-            for (int k = 0; k < t->ncols && !t->tu_owned; k++) {
-                table *r = t->fk_table[k] ? find(m, t->fk_table[k]) : NULL;
-                if (r && r != t && r->tu_owned)
-                    t->tu_owned = changed = 1;
-            }
-        }
-    }
-    return 0;
-}
-
-static int exec1(merger *m, const char *sql)
-{
-    char *e = NULL;
-    if (sqlite3_exec(m->h, sql, NULL, NULL, &e) != SQLITE_OK) {
-        keel_fmtn(m->err, sizeof m->err, "%s", e ? e : sqlite3_errmsg(m->h));
-        sqlite3_free(e);
-        return -1;
-    }
-    return 0;
-}
-
-/* Run one statement with up to two bound integers; its first column's
- * value when it returns a row. */
-static long long run(merger *m, const char *sql, int nb, long long b1, long long b2, int *ok)
-{
-    sqlite3_stmt *q;
-    long long v = 0;
-    *ok = 0;
-    if (sqlite3_prepare_v2(m->h, sql, -1, &q, NULL) != SQLITE_OK) {
-        keel_fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
-        return 0;
-    }
-    if (nb > 0)
-        sqlite3_bind_int64(q, 1, b1);
-    if (nb > 1)
-        sqlite3_bind_int64(q, 2, b2);
-    int r = sqlite3_step(q);
-    if (r == SQLITE_ROW)
-        v = sqlite3_column_int64(q, 0);
-    if (r == SQLITE_ROW || r == SQLITE_DONE)
-        *ok = 1;
-    else
-        keel_fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
-    sqlite3_finalize(q);
-    return v;
-}
-
-/* INSERT the picked TUs' rows of table t from src into main. */
-static int copy_table(merger *m, table *t)
-{
-    ku_buf b = { 0 };
-    int ok = 0;
-    ku_buf_put(&b, "INSERT INTO main.");
-    put_ident(&b, t->name);
-    ku_buf_put(&b, " (");
-    for (int k = 0; k < t->ncols; k++) {
-        ku_buf_put(&b, k ? "," : "");
-        put_ident(&b, t->col[k]);
-    }
-    ku_buf_put(&b, ") SELECT ");
-    for (int k = 0; k < t->ncols; k++) {
-        table *r = t->fk_table[k] ? find(m, t->fk_table[k]) : NULL;
-        ku_buf_put(&b, k ? "," : "");
-        put_ident(&b, t->col[k]);
-        if (t->has_id && strcmp(t->col[k], "id") == 0)
-            ku_buf_printf(&b, " + %lld", t->off);
-        else if (r && r->has_id && r->tu_owned)
-            ku_buf_printf(&b, " + %lld", r->off);
-    }
-    ku_buf_put(&b, " FROM src.");
-    put_ident(&b, t->name);
-    ku_buf_put(&b, " WHERE 1");
-    if (strcmp(t->name, "translation_units") == 0)
-        ku_buf_put(&b, " AND id IN (SELECT id FROM temp.merge_pick)");
-    for (int k = 0; k < t->ncols; k++) {
-        table *r = t->fk_table[k] ? find(m, t->fk_table[k]) : NULL;
-        if (!r || r == t || !r->tu_owned || !r->has_id)
-            continue;
-        ku_buf_put(&b, " AND (");
-        put_ident(&b, t->col[k]);
-        ku_buf_put(&b, " IS NULL OR ");
-        put_ident(&b, t->col[k]);
-        ku_buf_printf(&b, " + %lld IN (SELECT id FROM main.", r->off);
-        put_ident(&b, r->name);
-        ku_buf_printf(&b, " WHERE id > %lld))", r->off);
-    }
-    char *sql = ku_buf_take(&b);
-    if (!sql)
-        keel_fmtn(m->err, sizeof m->err, "out of memory");
-    else
-        run(m, sql, 0, 0, 0, &ok);
-    free(sql);
-    return ok ? 0 : -1;
-}
-
-/* The columns of t other than id and loop_id, as "a","b","c" (with prefix
- * p. before each when p is not NULL), into b. */
-static void decision_cols(ku_buf *b, const table *t, const char *p)
-{
-    int first = 1;
-    for (int k = 0; k < t->ncols; k++) {
-        if (strcmp(t->col[k], "id") == 0 || strcmp(t->col[k], "loop_id") == 0)
-            continue;
-        ku_buf_printf(b, "%s%s%s", first ? "" : ",", p ? p : "", p ? "." : "");
-        put_ident(b, t->col[k]);
-        first = 0;
-    }
-}
-
-/* exec1 of a statement built in b (freed); -1 after the message, also when
- * b ran out of memory. */
-static int exec_buf(merger *m, ku_buf *b)
-{
-    char *sql = ku_buf_take(b);
-    int r = sql ? exec1(m, sql) : (keel_fmtn(m->err, sizeof m->err, "out of memory"), -1);
-    free(sql);
-    return r;
-}
-
-/* Does schema sch ("main", "src") hold table name? */
-static int has_table(merger *m, const char *sch, const char *name)
-{
-    char sql[160];
-    int ok;
-    keel_fmtn(sql, sizeof sql, "SELECT count(*) FROM %s.sqlite_master WHERE type = 'table' AND name = ?1",
-         sch);
-    sqlite3_stmt *q;
-    long long n = 0;
-    if (sqlite3_prepare_v2(m->h, sql, -1, &q, NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        n = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-    (void)ok;
-    return n > 0;
-}
-
-/* The measured history (libkeelrt's `history` table: per launch loop,
- * size key and device a sample count, mean and Welford m2; created on
- * first write, keyed by loop id without a foreign key).  Both sides' rows
- * are kept: each is moved to OUT's loop of the same build (path and
- * variant) at the same file:line:col and rows of one (loop, size, device) are combined as two
- * Welford accumulators are (Chan et al.): n = na + nb, d = mb - ma,
- * mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n.  Saved before the
- * replaced TUs go, put back after the copy. */
-static int history_save(merger *m, int *have)
-{
-    *have = has_table(m, "src", "history") || has_table(m, "main", "history");
-    if (!*have)
-        return 0;
-    if (!has_table(m, "main", "history")) {
-        sqlite3_stmt *q;
-        char *sql = NULL;
-        if (sqlite3_prepare_v2(m->h, "SELECT sql FROM src.sqlite_master WHERE name = 'history'",
-                               -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
-            sql = strdup((const char *)sqlite3_column_text(q, 0));
-        sqlite3_finalize(q);
-        int rc = sql ? exec1(m, sql) : -1;
-        free(sql);
-        if (rc)
-            return -1;
-    }
-    int ok;
-    m->hist_before = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok);
-    if (exec1(m, "DROP TABLE IF EXISTS temp.merge_hist;"
-                 "CREATE TEMP TABLE merge_hist AS SELECT t.path AS m_path,"
-                 " t.variant AS m_variant, l.file AS m_file,"
-                 " l.line AS m_line, l.col AS m_col, h.size_key, h.n, h.device, h.samples,"
-                 " h.mean_s, h.m2 FROM main.history h JOIN main.loops l ON l.id = h.loop_id"
-                 " JOIN main.translation_units t ON t.id = l.tu_id"
-                 " WHERE " REPLACED_BUILD ";"
-                 "DELETE FROM main.history WHERE loop_id IN (SELECT l.id FROM main.loops l"
-                 " JOIN main.translation_units t ON t.id = l.tu_id"
-                 " WHERE " REPLACED_BUILD ")"))
-        return -1;
-    if (has_table(m, "src", "history")
-        && exec1(m, "INSERT INTO temp.merge_hist SELECT t.path, t.variant, l.file, l.line, l.col,"
-                    " h.size_key,"
-                    " h.n, h.device, h.samples, h.mean_s, h.m2 FROM src.history h"
-                    " JOIN src.loops l ON l.id = h.loop_id"
-                    " JOIN src.translation_units t ON t.id = l.tu_id"))
-        return -1;
-    return 0;
-}
-
-static int history_restore(merger *m, long long *samples)
-{
-    int ok;
-    if (exec1(m, "INSERT INTO main.history(loop_id, size_key, n, device, samples, mean_s, m2)"
-                 " SELECT l.id, h.size_key, h.n, h.device, h.samples, h.mean_s, h.m2"
-                 " FROM temp.merge_hist h JOIN main.translation_units t ON " SAME_BUILD("h")
-                 " JOIN main.loops l ON l.tu_id = t.id AND l.file = h.m_file"
-                 "  AND l.line = h.m_line AND l.col = h.m_col WHERE true"
-                 " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
-                 "  samples = samples + excluded.samples,"
-                 "  mean_s = mean_s + (excluded.mean_s - mean_s) * excluded.samples"
-                 "           / (samples + excluded.samples),"
-                 "  m2 = m2 + excluded.m2 + (excluded.mean_s - mean_s) * (excluded.mean_s - mean_s)"
-                 "       * samples * excluded.samples / (samples + excluded.samples);"
-                 "DROP TABLE temp.merge_hist"))
-        return -1;
-    *samples = run(m, "SELECT coalesce(sum(samples), 0) FROM main.history", 0, 0, 0, &ok)
-             - m->hist_before;
-    return 0;
-}
-
-static int merge_one(merger *m, const char *in, int *taken, int *kept, long long *decisions,
-                     long long *hist)
-{
-    int ok;
-    sqlite3_stmt *a;
-    int have_hist = 0;
-    ku_buf b = { 0 };
-    *taken = *kept = 0;
-    *decisions = *hist = 0;
-    if (sqlite3_prepare_v2(m->h, "ATTACH DATABASE ?1 AS src", -1, &a, NULL) != SQLITE_OK)
-        return keel_fmtn(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h)), -1;
-    sqlite3_bind_text(a, 1, in, -1, SQLITE_STATIC);
-    int r = sqlite3_step(a);
-    sqlite3_finalize(a);
-    if (r != SQLITE_DONE)
-        return keel_fmtn(m->err, sizeof m->err, "%s: %s", in, sqlite3_errmsg(m->h)), -1;
-    if (exec1(m, "BEGIN IMMEDIATE"))
-        goto fail_detach;
-    if (exec1(m, "DROP TABLE IF EXISTS temp.merge_pick;"
-                 "CREATE TEMP TABLE merge_pick(id INTEGER PRIMARY KEY, path TEXT, variant TEXT);"
-                 "INSERT INTO temp.merge_pick SELECT s.id, s.path, s.variant"
-                 " FROM src.translation_units s"
-                 " WHERE NOT EXISTS (SELECT 1 FROM main.translation_units o WHERE o.path = s.path"
-                 "                    AND o.variant IS s.variant AND o.compiled_at >= s.compiled_at)"))
-        goto fail;
-    *taken = (int)run(m, "SELECT count(*) FROM temp.merge_pick", 0, 0, 0, &ok);
-    *kept = (int)run(m, "SELECT count(*) FROM src.translation_units WHERE id NOT IN"
-                        " (SELECT id FROM temp.merge_pick)", 0, 0, 0, &ok);
-    table *dec = find(m, "decisions");
-    long long dec_before = dec ? run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) : 0;
-    if (dec) {
-        /* OUT's decisions of the TUs about to be replaced, by location. */
-        ku_buf_put(&b, "DROP TABLE IF EXISTS temp.merge_dec;"
-                       "CREATE TEMP TABLE merge_dec AS SELECT t.path AS m_path,"
-                       " t.variant AS m_variant, l.file AS m_file,"
-                       " l.line AS m_line, l.col AS m_col, ");
-        decision_cols(&b, dec, "d");
-        ku_buf_put(&b, " FROM main.decisions d"
-                       " JOIN main.loops l ON l.id = d.loop_id"
-                       " JOIN main.translation_units t ON t.id = l.tu_id"
-                       " WHERE " REPLACED_BUILD);
-        if (exec_buf(m, &b))
-            goto fail;
-        /* The input's decisions of the TUs it loses, by location. */
-        ku_buf_put(&b, "INSERT INTO temp.merge_dec SELECT t.path, t.variant, l.file, l.line,"
-                       " l.col, ");
-        decision_cols(&b, dec, "d");
-        ku_buf_put(&b, " FROM src.decisions d JOIN src.loops l ON l.id = d.loop_id"
-                       " JOIN src.translation_units t ON t.id = l.tu_id"
-                       " WHERE t.id NOT IN (SELECT id FROM temp.merge_pick)");
-        if (exec_buf(m, &b))
-            goto fail;
-    }
-    if (history_save(m, &have_hist))
-        goto fail;
-    if (exec1(m, "DELETE FROM main.translation_units AS t WHERE " REPLACED_BUILD))
-        goto fail;
-    for (int i = 0; i < m->n; i++) {
-        table *t = &m->t[i];
-        t->done = 0;
-        t->off = 0;
-        if (t->tu_owned && t->has_id) {
-            ku_buf_put(&b, "SELECT coalesce(max(id), 0) FROM main.");
-            put_ident(&b, t->name);
-            char *sqlm = ku_buf_take(&b);
-            t->off = sqlm ? run(m, sqlm, 0, 0, 0, &ok) : 0;
-            free(sqlm);
-            if (!sqlm || !ok)
-                goto fail;
-        }
-    }
-    /* Tables in foreign-key order: a table after the tables it refers to. */
-    for (int progress = 1; progress;) {
-        progress = 0;
-        for (int i = 0; i < m->n; i++) {
-            table *t = &m->t[i];
-            if (!t->tu_owned || t->done)
-                continue;
-            int ready = 1;
-            for (int k = 0; k < t->ncols; k++) {
-                table *r = t->fk_table[k] ? find(m, t->fk_table[k]) : NULL;
-                if (r && r != t && r->tu_owned && !r->done)
-                    ready = 0;
-            }
-            if (!ready)
-                continue;
-            if (copy_table(m, t))
-                goto fail;
-            t->done = progress = 1;
-        }
-    }
-    if (dec) {
-        /* Saved decisions onto the winning TU's loop at the same place,
-         * without duplicating a row that is there already. */
-        ku_buf_put(&b, "INSERT INTO main.decisions (loop_id, ");
-        decision_cols(&b, dec, NULL);
-        ku_buf_put(&b, ") SELECT l.id, ");
-        decision_cols(&b, dec, "d");
-        ku_buf_put(&b, " FROM temp.merge_dec d"
-                       " JOIN main.translation_units t ON " SAME_BUILD("d")
-                       " JOIN main.loops l ON l.tu_id = t.id AND l.file = d.m_file"
-                       "  AND l.line = d.m_line AND l.col = d.m_col"
-                       " WHERE NOT EXISTS (SELECT 1 FROM main.decisions x WHERE x.loop_id = l.id"
-                       "   AND x.bindings IS d.bindings AND x.device IS d.device"
-                       "   AND x.decided_at IS d.decided_at AND x.verdict IS d.verdict)");
-        if (exec_buf(m, &b))
-            goto fail;
-        *decisions = run(m, "SELECT count(*) FROM main.decisions", 0, 0, 0, &ok) - dec_before;
-    }
-    if (have_hist && history_restore(m, hist))
-        goto fail;
-    table *hc = find(m, "host_calibration");
-    if (hc) {
-        ku_buf_put(&b, "INSERT INTO main.host_calibration (");
-        decision_cols(&b, hc, NULL);
-        ku_buf_put(&b, ") SELECT ");
-        decision_cols(&b, hc, NULL);
-        ku_buf_put(&b, " FROM src.host_calibration s"
-                       " WHERE NOT EXISTS (SELECT 1 FROM main.host_calibration o"
-                       " WHERE o.host IS s.host AND o.measured_at IS s.measured_at)");
-        if (exec_buf(m, &b))
-            goto fail;
-    }
-    if (exec1(m, "COMMIT"))
-        goto fail;
-    exec1(m, "DROP TABLE IF EXISTS temp.merge_pick; DROP TABLE IF EXISTS temp.merge_dec");
-    exec1(m, "DETACH DATABASE src");
-    return 0;
-fail:
-    ku_buf_free(&b);
-    {
-        char keep[1024];
-        keel_fmtn(keep, sizeof keep, "%s", m->err);
-        exec1(m, "ROLLBACK");
-        keel_fmtn(m->err, sizeof m->err, "%s", keep);
-    }
-fail_detach:
-    {
-        char keep[1024];
-        keel_fmtn(keep, sizeof keep, "%s", m->err);
-        exec1(m, "DETACH DATABASE src");
-        keel_fmtn(m->err, sizeof m->err, "%s: %s", in, keep);
-    }
-    return -1;
-}
 
 int keel_cmd_merge(int argc, char **argv)
 {
@@ -554,12 +43,7 @@ int keel_cmd_merge(int argc, char **argv)
     db *d;
     if (db_open(argv[0], DB_WRITE, &d, err, sizeof err))
         return keel_say(1, "%s", err);
-    merger *m = calloc(1, sizeof *m);
-    if (!m) {
-        db_close(d);
-        return keel_say(1, "out of memory");
-    }
-    m->h = db_sqlite_(d);
+    db_merger *m = NULL;
     int rc = 0;
     keel_json *j = NULL;
     if (json && !(j = keel_json_new())) {
@@ -571,8 +55,8 @@ int keel_cmd_merge(int argc, char **argv)
         keel_json_str(j, "output", argv[0]);
         keel_json_array(j, "inputs");
     }
-    if (load_schema(m)) {
-        rc = keel_say(1, "%s: %s", argv[0], m->err[0] ? m->err : sqlite3_errmsg(m->h));
+    if (db_merge_begin(d, &m, err, sizeof err)) {
+        rc = keel_say(1, "%s: %s", argv[0], err);
         goto done;
     }
     int have_out = realpath(argv[0], ro) != NULL;
@@ -591,12 +75,13 @@ int keel_cmd_merge(int argc, char **argv)
                 printf("keel merge: %s is the output, skipped\n", argv[i]);
             continue;
         }
-        int taken, kept;
-        long long decs, hist;
-        if (merge_one(m, argv[i], &taken, &kept, &decs, &hist)) {
-            rc = keel_say(1, "%s", m->err);
+        db_merge_stats st;
+        if (db_merge_input(m, argv[i], &st, err, sizeof err)) {
+            rc = keel_say(1, "%s", err);
             goto done;
         }
+        int taken = st.taken, kept = st.kept;
+        long long decs = st.decisions, hist = st.history_samples;
         if (j) {
             keel_json_object(j, NULL);
             keel_json_str(j, "path", argv[i]);
@@ -614,9 +99,8 @@ int keel_cmd_merge(int argc, char **argv)
             printf(", %lld history samples added", hist);
         printf("\n");
     }
-    int ok;
-    long long ntu = run(m, "SELECT count(*) FROM translation_units", 0, 0, 0, &ok);
-    long long nl = run(m, "SELECT count(*) FROM loops", 0, 0, 0, &ok);
+    long long ntu, nl;
+    db_merge_totals(m, &ntu, &nl);
     if (j) {
         keel_json_end(j);
         keel_json_int(j, "sources", ntu);
@@ -627,7 +111,7 @@ int keel_cmd_merge(int argc, char **argv)
         printf("keel merge: %s now holds %lld sources, %lld loops\n", argv[0], ntu, nl);
 done:
     keel_json_free(j);
-    merger_free(m);
+    db_merge_end(m);
     db_close(d);
     return rc;
 }

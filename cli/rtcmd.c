@@ -17,7 +17,6 @@
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 
 #include "calib.h"
 #include "db.h"
+#include "db_report.h"
 #include "facts.h"
 #include "history.h"
 #include "model.h"
@@ -576,6 +576,35 @@ static int size_key(const rt_facts *f, const rt_launch *in, int n, char **names,
     return r;
 }
 
+/* keel history's listing, one measured row at a time (db_report_history_all):
+ * a line or a JSON object each. */
+static int history_line(void *ctx, const db_history_row *r)
+{
+    keel_json *j = ctx;
+    char where[600], mean[32], sd[32];
+    int samples = r->samples;
+    double sds = samples > 1 ? sqrt(r->m2 / (samples - 1)) : 0;
+    if (j) {
+        keel_json_object(j, NULL);
+        keel_json_str(j, "file", r->file);
+        keel_json_int(j, "line", r->line);
+        keel_json_str(j, "size_key", r->size_key);
+        keel_json_str(j, "device", r->device);
+        keel_json_int(j, "samples", samples);
+        keel_json_num(j, "mean_s", r->mean_s);
+        keel_json_num(j, "stddev_s", sds);
+        keel_json_bool(j, "trusted", samples >= RT_HISTORY_TRUST);
+        keel_json_end(j);
+        return 0;
+    }
+    snprintf(where, sizeof where, "%s:%d", r->file, r->line);
+    rt_format_time(mean, sizeof mean, r->mean_s);
+    rt_format_time(sd, sizeof sd, sds);
+    printf("%-40s %-24s %-4s %7d %12s %12s %s\n", where, r->size_key, r->device, samples, mean,
+           sd, samples >= RT_HISTORY_TRUST ? "yes" : "no");
+    return 0;
+}
+
 /* keel history [--add FILE] [--json] [DB] */
 int keel_cmd_history(int argc, char **argv)
 {
@@ -669,20 +698,16 @@ int keel_cmd_history(int argc, char **argv)
         db_close(d);
         return rc;
     }
-    db_close(d);
-    sqlite3 *h = NULL;
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(h, "SELECT l.file, l.line, h.size_key, h.device, h.samples, h.mean_s,"
-                              " h.m2, h.n FROM history h JOIN loops l ON l.id = h.loop_id"
-                              " ORDER BY l.file, l.line, h.n, h.device", -1, &st, NULL) != SQLITE_OK) {
-        sqlite3_close(h);
+    keel_json *j = json ? keel_json_new() : NULL;
+    if (json && !j) {
+        db_close(d);
+        return keel_say(1, "out of memory");
+    }
+    if (!db_report_has_history(d)) {
+        db_close(d);
         if (json) {         /* no history table yet: an empty array */
-            keel_json *j = keel_json_new();
-            if (j) {
-                keel_json_array(j, NULL);
-                keel_json_end(j);
-            }
+            keel_json_array(j, NULL);
+            keel_json_end(j);
             int rc = keel_json_print(j, stdout);
             keel_json_free(j);
             return rc;
@@ -690,43 +715,13 @@ int keel_cmd_history(int argc, char **argv)
         printf("no measurements yet (keel history --add FILE, or libkeelrt's records)\n");
         return 0;
     }
-    keel_json *j = json ? keel_json_new() : NULL;
-    if (json && !j) {
-        sqlite3_finalize(st);
-        sqlite3_close(h);
-        return keel_say(1, "out of memory");
-    }
     if (j)
         keel_json_array(j, NULL);
     else
         printf("%-40s %-24s %-4s %7s %12s %12s %s\n", "LOOP", "SIZE KEY", "DEV", "SAMPLES",
                "MEAN", "STDDEV", "TRUSTED");
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        char where[600], mean[32], sd[32];
-        int samples = sqlite3_column_int(st, 4);
-        double m2 = sqlite3_column_double(st, 6), sds = samples > 1 ? sqrt(m2 / (samples - 1)) : 0;
-        if (j) {
-            keel_json_object(j, NULL);
-            keel_json_str(j, "file", (const char *)sqlite3_column_text(st, 0));
-            keel_json_int(j, "line", sqlite3_column_int(st, 1));
-            keel_json_str(j, "size_key", (const char *)sqlite3_column_text(st, 2));
-            keel_json_str(j, "device", (const char *)sqlite3_column_text(st, 3));
-            keel_json_int(j, "samples", samples);
-            keel_json_num(j, "mean_s", sqlite3_column_double(st, 5));
-            keel_json_num(j, "stddev_s", sds);
-            keel_json_bool(j, "trusted", samples >= RT_HISTORY_TRUST);
-            keel_json_end(j);
-            continue;
-        }
-        snprintf(where, sizeof where, "%s:%d", sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
-        rt_format_time(mean, sizeof mean, sqlite3_column_double(st, 5));
-        rt_format_time(sd, sizeof sd, sds);
-        printf("%-40s %-24s %-4s %7d %12s %12s %s\n", where, sqlite3_column_text(st, 2),
-               sqlite3_column_text(st, 3), samples, mean, sd,
-               samples >= RT_HISTORY_TRUST ? "yes" : "no");
-    }
-    sqlite3_finalize(st);
-    sqlite3_close(h);
+    db_report_history_all(d, history_line, j);
+    db_close(d);
     if (j) {
         keel_json_end(j);
         rc = keel_json_print(j, stdout);

@@ -4,10 +4,10 @@
  *
  * BUILD_DIR/compile_commands.json (CMake's CMAKE_EXPORT_COMPILE_COMMANDS,
  * Meson, Bear) is an array of {directory, file, command | arguments,
- * output?}.  It is parsed with SQLite's JSON functions (json_each,
- * json_extract) in an in-memory connection; a `command` string is split
- * into words as a POSIX shell would (quotes, backslashes), `arguments` is
- * taken as it is.  Every entry whose file is C (a .c suffix, or -x c) is
+ * output?}.  It is read by db/'s one JSON helper (db_json_compdb_each:
+ * SQLite's JSON functions in an in-memory connection); a `command` string
+ * is split into words as a POSIX shell would (quotes, backslashes),
+ * `arguments` is taken as it is.  Every entry whose file is C (a .c suffix, or -x c) is
  * analysed by running keelcc --keel-analysis=only in the entry's directory
  * with the entry's own arguments: keelcc parses and analyses the source
  * with the same flags it uses when it compiles, writes the database, and
@@ -21,7 +21,7 @@
  * terminal a progress line is redrawn on stderr; otherwise scan prints only
  * its summary.  A file is skipped when its content hash and its compile
  * (directory, arguments, llvm-mca on/off) are those of the last scan and
- * its rows are still in the database: table scan_state (created here,
+ * its rows are still in the database: table scan_state (db/db_scan.c,
  * db/SCHEMA.md).  The summary gives the files, loops and nests, and each
  * failure with its one-line reason (the database's translation_units
  * message, or keelcc's last stderr line).  Exit status 0 when every file
@@ -33,12 +33,12 @@
 #include "keel.h"
 
 #include "db.h"
-#include "db_private.h"
+#include "db_json.h"
+#include "db_scan.h"
 #include "util.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -212,6 +212,74 @@ static void make_key(entry *e, int mca)
              (unsigned long long)c);
 }
 
+/* read_compdb's walk over the entries (db_json_compdb_each). */
+typedef struct {
+    entries *out;
+    const char *path;
+    char *err;
+    size_t errlen;
+} compdb_walk;
+
+/* One compile-database entry into w->out: 0, or -1 after the message. */
+static int compdb_entry(void *ctx, const db_json_compdb_entry *je)
+{
+    compdb_walk *w = ctx;
+    entries *out = w->out;
+    const char *dir = je->directory, *file = je->file, *cmd = je->command;
+    if (!dir || !file || (!cmd && !je->has_args)) {
+        keel_fmtn(w->err, w->errlen, "%s: entry %d: needs directory, file and command or arguments",
+                 w->path, je->index);
+        return -1;
+    }
+    entry e = { 0 };
+    char real[PATH_MAX], joined[2 * PATH_MAX + 2];
+    e.directory = strdup(dir);
+    e.file = strdup(file);
+    if (!e.directory || !e.file)
+        goto oom;
+    if (je->has_args) {
+        for (int k = 0; k < je->nargs; k++) {
+            const char *a = je->args[k];
+            if (push_arg(&e, a ? a : "", a ? strlen(a) : 0))
+                goto oom;
+        }
+    } else if (split_command(cmd, &e)) {
+        entry_free(&e);
+        keel_fmtn(w->err, w->errlen, "%s: entry %d: unterminated quote in command", w->path,
+                  je->index);
+        return -1;
+    }
+    drop_compiler(&e);
+    if (file[0] == '/')
+        keel_fmtn(joined, sizeof joined, "%s", file);
+    else
+        keel_fmtn(joined, sizeof joined, "%s/%s", dir, file);
+    e.abs = strdup(realpath(joined, real) ? real : joined);
+    if (!e.abs)
+        goto oom;
+    if (!is_c(&e)) {
+        out->not_c++;
+        entry_free(&e);
+        return 0;
+    }
+    for (int i = 0; i < out->n; i++)
+        if (strcmp(out->e[i].abs, e.abs) == 0) {
+            /* keelcc keys rows by source path: the first compile wins */
+            out->dups++;
+            entry_free(&e);
+            return 0;
+        }
+    entry *slot = ku_push(&out->e, &out->n, sizeof *out->e);
+    if (!slot)
+        goto oom;
+    *slot = e;
+    return 0;
+oom:
+    entry_free(&e);
+    keel_fmtn(w->err, w->errlen, "out of memory");
+    return -1;
+}
+
 /* Read BUILD_DIR/compile_commands.json (or a .json path) into *out. */
 static int read_compdb(const char *where, entries *out, char *err, size_t errlen)
 {
@@ -238,109 +306,10 @@ static int read_compdb(const char *where, entries *out, char *err, size_t errlen
     }
     text[got] = 0;
 
-    sqlite3 *m = NULL;
-    sqlite3_stmt *q = NULL, *qa = NULL;
-    int rc = -1;
-    if (sqlite3_open(":memory:", &m) != SQLITE_OK)
-        goto done;
-    if (sqlite3_prepare_v2(m, "SELECT json_valid(?1) AND json_type(?1) = 'array'", -1, &q, NULL)
-        != SQLITE_OK)
-        goto sqlerr;
-    sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
-    if (sqlite3_step(q) != SQLITE_ROW || sqlite3_column_int(q, 0) != 1) {
-        keel_fmtn(err, errlen, "%s: not a compile database (want a JSON array)", path);
-        goto done;
-    }
-    sqlite3_finalize(q);
-    q = NULL;
-    if (sqlite3_prepare_v2(m,
-            "SELECT json_extract(value, '$.directory'), json_extract(value, '$.file'),"
-            "       json_extract(value, '$.command'), json_extract(value, '$.arguments'),"
-            "       json_type(value, '$.arguments'), key"
-            "  FROM json_each(?1) ORDER BY key", -1, &q, NULL) != SQLITE_OK
-        || sqlite3_prepare_v2(m, "SELECT value FROM json_each(?1) ORDER BY key", -1, &qa, NULL)
-           != SQLITE_OK)
-        goto sqlerr;
-    sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
-    int r;
-    while ((r = sqlite3_step(q)) == SQLITE_ROW) {
-        const char *dir = (const char *)sqlite3_column_text(q, 0);
-        const char *file = (const char *)sqlite3_column_text(q, 1);
-        const char *cmd = (const char *)sqlite3_column_text(q, 2);
-        const char *args = (const char *)sqlite3_column_text(q, 3);
-        const char *atype = (const char *)sqlite3_column_text(q, 4);
-        int idx = sqlite3_column_int(q, 5);
-        if (!dir || !file || (!cmd && !(atype && strcmp(atype, "array") == 0))) {
-            keel_fmtn(err, errlen, "%s: entry %d: needs directory, file and command or arguments",
-                     path, idx);
-            goto done;
-        }
-        entry e = { 0 };
-        char real[PATH_MAX], joined[2 * PATH_MAX + 2];
-        e.directory = strdup(dir);
-        e.file = strdup(file);
-        if (!e.directory || !e.file)
-            goto oom;
-        if (atype && strcmp(atype, "array") == 0) {
-            sqlite3_reset(qa);
-            sqlite3_bind_text(qa, 1, args, -1, SQLITE_TRANSIENT);
-            while (sqlite3_step(qa) == SQLITE_ROW) {
-                const char *a = (const char *)sqlite3_column_text(qa, 0);
-                if (push_arg(&e, a ? a : "", a ? strlen(a) : 0)) {
-                    entry_free(&e);
-                    goto oom;
-                }
-            }
-        } else if (split_command(cmd, &e)) {
-            entry_free(&e);
-            keel_fmtn(err, errlen, "%s: entry %d: unterminated quote in command", path, idx);
-            goto done;
-        }
-        drop_compiler(&e);
-        if (file[0] == '/')
-            keel_fmtn(joined, sizeof joined, "%s", file);
-        else
-            keel_fmtn(joined, sizeof joined, "%s/%s", dir, file);
-        e.abs = strdup(realpath(joined, real) ? real : joined);
-        if (!e.abs) {
-            entry_free(&e);
-            goto oom;
-        }
-        if (!is_c(&e)) {
-            out->not_c++;
-            entry_free(&e);
-            continue;
-        }
-        int dup = 0;
-        for (int i = 0; i < out->n && !dup; i++)
-            dup = strcmp(out->e[i].abs, e.abs) == 0;
-        if (dup) {          /* keelcc keys rows by source path: the first compile wins */
-            out->dups++;
-            entry_free(&e);
-            continue;
-        }
-        entry *slot = ku_push(&out->e, &out->n, sizeof *out->e);
-        if (!slot) {
-            entry_free(&e);
-            goto oom;
-        }
-        *slot = e;
-    }
-    if (r != SQLITE_DONE)
-        goto sqlerr;
-    rc = 0;
-    goto done;
-oom:
-    keel_fmtn(err, errlen, "out of memory");
-    goto done;
-sqlerr:
-    keel_fmtn(err, errlen, "%s: %s", path, sqlite3_errmsg(m));
-done:
-    sqlite3_finalize(q);
-    sqlite3_finalize(qa);
-    sqlite3_close(m);
+    compdb_walk w = { out, path, err, errlen };
+    int rc = db_json_compdb_each(text, path, compdb_entry, &w, err, errlen);
     free(text);
-    return rc;
+    return rc ? -1 : 0;
 }
 
 /* ---- running keelcc ----------------------------------------------------- */
@@ -404,98 +373,22 @@ static char *last_line(const char *path)
     return strdup(last);
 }
 
-/* ---- the resume table --------------------------------------------------- */
+/* ---- the resume table (db/db_scan.c) ------------------------------------ */
 
-static const char scan_table[] =
-    "CREATE TABLE IF NOT EXISTS scan_state ("
-    " path TEXT PRIMARY KEY,"
-    " key TEXT NOT NULL,"
-    " status TEXT NOT NULL,"
-    " message TEXT,"
-    " scanned_at TEXT NOT NULL)";
-
-/* The first row's (status, message) of sql with ?1 = p1 and ?2 = p2 (when
- * not NULL): 1 with malloc'd *status (dflt when NULL) and *message, 0 when
- * there is none. */
-static int status_row(sqlite3 *h, const char *sql, const char *p1, const char *p2,
-                      const char *dflt, char **status, char **message)
+static void save_state(db *d, const entry *e, const char *status, const char *message)
 {
-    sqlite3_stmt *q;
-    int found = 0;
-    if (sqlite3_prepare_v2(h, sql, -1, &q, NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_text(q, 1, p1, -1, SQLITE_STATIC);
-    if (p2)
-        sqlite3_bind_text(q, 2, p2, -1, SQLITE_STATIC);
-    if (sqlite3_step(q) == SQLITE_ROW) {
-        const char *s = (const char *)sqlite3_column_text(q, 0);
-        const char *m = (const char *)sqlite3_column_text(q, 1);
-        *status = strdup(s ? s : dflt);
-        *message = m ? strdup(m) : NULL;
-        found = 1;
-    }
-    sqlite3_finalize(q);
-    return found;
-}
-
-/* Was e scanned with the same key, and are its rows still there? */
-static int stored_key(sqlite3 *h, const entry *e, char **status, char **message)
-{
-    return status_row(h, "SELECT s.status, s.message FROM scan_state s"
-                         " WHERE s.path = ?1 AND s.key = ?2"
-                         "   AND EXISTS (SELECT 1 FROM translation_units t WHERE t.path = ?1)",
-                      e->abs, e->key, "ok", status, message);
-}
-
-/* After keelcc finished: the status of the row it wrote, the path's newest
- * (other builds of the path may be there too); 1 row found, 0 none. */
-static int tu_status(sqlite3 *h, const char *path, char **status, char **message)
-{
-    return status_row(h, "SELECT status, message FROM translation_units WHERE path = ?1"
-                         " ORDER BY id DESC LIMIT 1", path, NULL, "?", status, message);
-}
-
-static void save_state(sqlite3 *h, const entry *e, const char *status, const char *message)
-{
-    sqlite3_stmt *q;
     char now[32];
     time_t t = time(NULL);
     strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-    if (sqlite3_prepare_v2(h,
-            "INSERT INTO scan_state(path, key, status, message, scanned_at)"
-            " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(path) DO UPDATE SET"
-            " key = excluded.key, status = excluded.status, message = excluded.message,"
-            " scanned_at = excluded.scanned_at", -1, &q, NULL) != SQLITE_OK)
-        return;
-    sqlite3_bind_text(q, 1, e->abs, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 2, e->key, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 3, status, -1, SQLITE_STATIC);
-    if (message)
-        sqlite3_bind_text(q, 4, message, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 5, now, -1, SQLITE_STATIC);
-    sqlite3_step(q);
-    sqlite3_finalize(q);
+    db_scan_save(d, e->abs, e->key, status, message, now);
 }
 
 /* Loops and nests the database holds for the scanned files. */
-static void count_loops(sqlite3 *h, const entries *es, long *loops, long *nests)
+static void count_loops(db *d, const entries *es, long *loops, long *nests)
 {
-    sqlite3_stmt *q;
     *loops = *nests = 0;
-    if (sqlite3_prepare_v2(h,
-            "SELECT count(*), count(*) FILTER (WHERE l.depth = 0) FROM loops l"
-            " JOIN translation_units t ON t.id = l.tu_id WHERE t.path = ?1",
-            -1, &q, NULL) != SQLITE_OK)
-        return;
-    for (int i = 0; i < es->n; i++) {
-        sqlite3_reset(q);
-        sqlite3_bind_text(q, 1, es->e[i].abs, -1, SQLITE_STATIC);
-        if (sqlite3_step(q) == SQLITE_ROW) {
-            *loops += sqlite3_column_int64(q, 0);
-            *nests += sqlite3_column_int64(q, 1);
-        }
-    }
-    sqlite3_finalize(q);
+    for (int i = 0; i < es->n; i++)
+        db_scan_count_loops(d, es->e[i].abs, loops, nests);
 }
 
 /* The path for messages: relative to the cwd when under it. */
@@ -557,11 +450,8 @@ int keel_cmd_scan(int argc, char **argv)
     db *d = NULL;
     if (db_open(dbpath, DB_WRITE, &d, err, sizeof err))
         return keel_say(1, "%s", err);
-    sqlite3 *h = db_sqlite_(d);
-    char *emsg = NULL;
-    if (sqlite3_exec(h, scan_table, NULL, NULL, &emsg) != SQLITE_OK) {
-        keel_say(1, "%s: %s", dbpath, emsg ? emsg : "cannot create scan_state");
-        sqlite3_free(emsg);
+    if (db_scan_init(d, err, sizeof err)) {
+        keel_say(1, "%s: %s", dbpath, err);
         db_close(d);
         return 1;
     }
@@ -578,7 +468,7 @@ int keel_cmd_scan(int argc, char **argv)
             e->state = 2;
             e->failed = 1;
             e->reason = strdup("cannot read the source");
-        } else if (!force && stored_key(h, e, &st, &msg)) {
+        } else if (!force && db_scan_stored(d, e->abs, e->key, &st, &msg)) {
             e->state = 2;
             e->skipped = 1;
             skipped++;
@@ -636,7 +526,7 @@ int keel_cmd_scan(int argc, char **argv)
             keel_fmtn(b, sizeof b, "keelcc %s", t);
             e->failed = 1;
             e->reason = strdup(b);
-        } else if (status != 0 || !tu_status(h, e->abs, &st, &msg)) {
+        } else if (status != 0 || !db_scan_tu_status(d, e->abs, &st, &msg)) {
             e->failed = 1;
             e->reason = last_line(e->log);
             if (e->reason && !e->reason[0]) {
@@ -648,7 +538,7 @@ int keel_cmd_scan(int argc, char **argv)
                 e->failed = 1;
                 e->reason = msg ? strdup(msg) : strdup("analysis failed");
             }
-            save_state(h, e, st, msg);
+            save_state(d, e, st, msg);
         }
         free(st);
         free(msg);
@@ -661,7 +551,7 @@ int keel_cmd_scan(int argc, char **argv)
 
     long loops, nests;
     int failed = 0, analysed = 0;
-    count_loops(h, &es, &loops, &nests);
+    count_loops(d, &es, &loops, &nests);
     for (int i = 0; i < es.n; i++) {
         failed += es.e[i].failed;
         analysed += !es.e[i].failed && !es.e[i].skipped;

@@ -20,14 +20,17 @@
  * A db is one SQLite connection: use it from one thread at a time.  Its
  * prepared statements are cached in it and finalized by db_close.  The
  * llvm-mca tables (db_mca.h) and the runtime's launch facts (db_launch.h)
- * have readers and writers of their own over the same connection; the
- * run-time log (decisions, history, calibration) has its own connection
- * (db_log.h).
+ * have readers and writers of their own over the same connection, as have
+ * the keel tool's jobs: merge (db_merge.h), the reports' reads of the
+ * run-time tables (db_report.h), keel stats (db_stats.h) and keel scan's
+ * resume table (db_scan.h); the run-time log (decisions, history,
+ * calibration) has its own connection (db_log.h).  db_json.h is keel's one
+ * JSON helper (no keel database involved).
  *
  * db/ is built as two libraries: keel_db_reader (opening for reading, the
  * readers, the run-time log), which libkeelrt links, and keel_db (the
- * writer below, the migrations, direct mode: keelcc and the keel tool),
- * which links the reader.
+ * writer below, the migrations, direct mode, the keel tool's jobs and the
+ * JSON helper: keelcc and the keel tool), which links the reader.
  */
 #ifndef KEEL_DB_DB_H
 #define KEEL_DB_DB_H

@@ -24,9 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "ccargs.h"
+#include "db_json.h"
 #include "mca.h"
 
 /* ---- processes ------------------------------------------------------------ */
@@ -60,186 +59,36 @@ static void first_line(const char *path, char *out, size_t n)
     free(t);
 }
 
-/* ---- llvm-mca's JSON, read by SQLite ---------------------------------------- */
+/* ---- llvm-mca's JSON, read by db/'s one JSON helper ------------------------ */
 
-/* The queries read one code region: ?1 the JSON text holding it, ?2 the
- * region's path in it ('$.CodeRegions[N]' in llvm-mca's whole output, '$'
- * in a region's own text), ?3/?4 the text and path of
- * TargetInfo.Resources.  A batch's output is split into its regions once
- * (json_each), so that each region's queries parse that region only. */
-
-/* Is it JSON, with a summary view in the region?  Then the summary's
- * figures (SQL NULL for a missing member). */
-static const char json_summary_sql[] =
-    "SELECT json_valid(?1),"
-    "       CASE WHEN json_valid(?1)"
-    "            THEN json_type(?1, ?2 || '.SummaryView') IS 'object' ELSE 0 END";
-
-static const char json_figures_sql[] =
-    "SELECT json_extract(?1, ?2 || '.SummaryView.Iterations'),"
-    "       json_extract(?1, ?2 || '.SummaryView.TotalCycles'),"
-    "       json_extract(?1, ?2 || '.SummaryView.BlockRThroughput'),"
-    "       json_extract(?1, ?2 || '.SummaryView.IPC'),"
-    "       json_extract(?1, ?2 || '.SummaryView.TotaluOps')";
-
-/* The busiest resource: ResourceUsage summed per ResourceIndex over the
- * block, named by TargetInfo.Resources; ties go to the lower index. */
-static const char json_pressure_sql[] =
-    "WITH p AS (SELECT json_extract(value, '$.ResourceIndex') AS ri,"
-    "                  json_extract(value, '$.ResourceUsage') AS u"
-    "           FROM json_each(?1, ?2 || '.ResourcePressureView.ResourcePressureInfo')"
-    "           WHERE typeof(json_extract(value, '$.ResourceUsage')) IN ('integer', 'real'))"
-    " SELECT r.value, SUM(p.u) AS s"
-    " FROM p JOIN json_each(?3, ?4) AS r ON r.key = p.ri"
-    " WHERE r.type = 'text'"
-    " GROUP BY p.ri HAVING s > 0 ORDER BY s DESC, p.ri LIMIT 1";
-
-/* Column k as a number, dflt when it is not one. */
-static double num_col(sqlite3_stmt *st, int k, double dflt)
+static void figures_of(const db_json_mca *f, mca_figures *out)
 {
-    int t = sqlite3_column_type(st, k);
-    return t == SQLITE_INTEGER || t == SQLITE_FLOAT ? sqlite3_column_double(st, k) : dflt;
-}
-
-typedef struct {
-    const char *json, *path;      /* ?1, ?2 */
-    const char *res, *res_path;   /* ?3, ?4 */
-} json_region;
-
-/* Run sql over region r on db; SQLITE_ROW or SQLITE_DONE with *st
- * (finalized first when set), else -1 with a message. */
-static int json_query(sqlite3 *db, const char *sql, const json_region *r, sqlite3_stmt **st,
-                      char *err, size_t errlen)
-{
-    sqlite3_finalize(*st);
-    *st = NULL;
-    int step = -1;
-    if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK
-        && sqlite3_bind_text(*st, 1, r->json, -1, SQLITE_STATIC) == SQLITE_OK
-        && sqlite3_bind_text(*st, 2, r->path, -1, SQLITE_STATIC) == SQLITE_OK
-        && (sqlite3_bind_parameter_count(*st) < 3
-            || (sqlite3_bind_text(*st, 3, r->res, -1, SQLITE_STATIC) == SQLITE_OK
-                && sqlite3_bind_text(*st, 4, r->res_path, -1, SQLITE_STATIC) == SQLITE_OK)))
-        step = sqlite3_step(*st);
-    if (step == SQLITE_ROW || step == SQLITE_DONE)
-        return step;
-    return ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
-}
-
-/* The figures of region r. */
-static int parse_region(sqlite3 *db, const json_region *r, mca_figures *out, char *err,
-                        size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    sqlite3_stmt *st = NULL;
-    int rc = -1, step;
-    if (json_query(db, json_summary_sql, r, &st, err, errlen) != SQLITE_ROW)
-        goto done;
-    if (sqlite3_column_int(st, 0) != 1) {
-        ku_fail(err, errlen, "llvm-mca output is not valid JSON");
-        goto done;
-    }
-    if (sqlite3_column_int(st, 1) != 1
-        || json_query(db, json_figures_sql, r, &st, err, errlen) != SQLITE_ROW
-        || num_col(st, 0, 0) <= 0 || num_col(st, 1, -1) < 0) {
-        ku_fail(err, errlen, "llvm-mca output has no summary view");
-        goto done;
-    }
-    double iters = num_col(st, 0, 0);
-    out->cycles_per_iter = num_col(st, 1, -1) / iters;
-    out->block_rthroughput = num_col(st, 2, 0);
-    out->ipc = num_col(st, 3, 0);
-    out->uops_per_iter = num_col(st, 4, 0) / iters;
-    if ((step = json_query(db, json_pressure_sql, r, &st, err, errlen)) < 0)
-        goto done;
-    if (step == SQLITE_ROW) {
-        snprintf(out->resource, sizeof out->resource, "%s",
-                 (const char *)sqlite3_column_text(st, 0));
-        out->resource_cycles = sqlite3_column_double(st, 1);
-    }
-    rc = 0;
-done:
-    sqlite3_finalize(st);
-    return rc;
-}
-
-static sqlite3 *memory_db(char *err, size_t errlen)
-{
-    sqlite3 *db = NULL;
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL)
-        != SQLITE_OK) {
-        sqlite3_close(db);
-        ku_fail(err, errlen, "json: cannot open an in-memory database");
-        return NULL;
-    }
-    return db;
+    out->cycles_per_iter = f->cycles_per_iter;
+    out->block_rthroughput = f->block_rthroughput;
+    out->ipc = f->ipc;
+    out->uops_per_iter = f->uops_per_iter;
+    snprintf(out->resource, sizeof out->resource, "%s", f->resource);
+    out->resource_cycles = f->resource_cycles;
 }
 
 int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    sqlite3 *db = memory_db(err, errlen);
-    if (!db)
-        return -1;
-    char path[64];
-    snprintf(path, sizeof path, "$.CodeRegions[%d]", region);
-    json_region r = { json, path, json, "$.TargetInfo.Resources" };
-    int rc = parse_region(db, &r, out, err, errlen);
-    sqlite3_close(db);
+    db_json_mca f;
+    int rc = db_json_mca_region(json, region, &f, err, errlen);
+    figures_of(&f, out);
     return rc;
 }
 
 int mcr_parse_json_all(const char *json, int nregions, mca_figures *out, char *err,
                        size_t errlen)
 {
-    sqlite3 *db = memory_db(err, errlen);
-    if (!db)
-        return -1;
-    sqlite3_stmt *st = NULL;
-    char **text = calloc((size_t)nregions + 1, sizeof *text);
-    char *res = NULL;
-    int rc = -1, n = 0;
-    if (!text) {
-        ku_fail(err, errlen, "out of memory");
-        goto done;
-    }
-    if (sqlite3_prepare_v2(db, "SELECT json_valid(?1), json_extract(?1, '$.TargetInfo.Resources')",
-                           -1, &st, NULL) != SQLITE_OK
-        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK
-        || sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != 1) {
-        ku_fail(err, errlen, "llvm-mca output is not valid JSON");
-        goto done;
-    }
-    if (sqlite3_column_type(st, 1) == SQLITE_TEXT
-        && !(res = strdup((const char *)sqlite3_column_text(st, 1))))
-        goto done;
-    sqlite3_finalize(st);
-    st = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT value FROM json_each(?1, '$.CodeRegions')"
-                               " ORDER BY key", -1, &st, NULL) != SQLITE_OK
-        || sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC) != SQLITE_OK) {
-        ku_fail(err, errlen, "json: %s", sqlite3_errmsg(db));
-        goto done;
-    }
-    while (n < nregions && sqlite3_step(st) == SQLITE_ROW)
-        if (!(text[n++] = strdup((const char *)sqlite3_column_text(st, 0))))
-            goto done;
-    if (n < nregions) {
-        ku_fail(err, errlen, "llvm-mca output has %d code regions, not %d", n, nregions);
-        goto done;
-    }
-    rc = 0;
-    for (int k = 0; k < nregions && rc == 0; k++) {
-        json_region r = { text[k], "$", res, "$" };
-        rc = parse_region(db, &r, &out[k], err, errlen);
-    }
-done:
-    sqlite3_finalize(st);
-    for (int k = 0; text && k < n; k++)
-        free(text[k]);
-    free(text);
-    free(res);
-    sqlite3_close(db);
+    db_json_mca *f = calloc((size_t)nregions + 1, sizeof *f);
+    if (!f)
+        return ku_fail(err, errlen, "out of memory");
+    int rc = db_json_mca_regions(json, nregions, f, err, errlen);
+    for (int k = 0; k < nregions; k++)
+        figures_of(&f[k], &out[k]);
+    free(f);
     return rc;
 }
 

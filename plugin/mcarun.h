@@ -48,9 +48,9 @@ typedef void (*mcr_warn_fn)(void *ctx, const char *line);
  * set up the targets of `list` (comma-separated; NULL or "": the host CPU).
  * Never fails: a missing llvm-mca is cfg->error.  Free with mcr_config_free. */
 /* Read the figures of code region `region` (0: the first) of llvm-mca's
- * --json output,
- * through SQLite's JSON functions (json_extract, json_each) on an in-memory
- * database.  0, or -1 with a message when the text is not such output. */
+ * --json output, through db/'s one JSON helper (db_json_mca_region:
+ * SQLite's JSON functions on an in-memory database).  0, or -1 with a
+ * message when the text is not such output. */
 int mcr_parse_json(const char *json, int region, mca_figures *out, char *err, size_t errlen);
 /* The same for regions 0..nregions-1 at once, into out[0..nregions-1]
  * (the output is split into its regions once, so each is parsed once):

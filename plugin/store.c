@@ -7,14 +7,15 @@
  * counts and the runtime's launch facts (analysis/launch.c) with no
  * database open; store_tu_with then writes everything in one IMMEDIATE
  * transaction per translation unit, so the write lock is held only for the
- * inserts.  This is the only place that knows both the IR (analysis/) and
- * the database rows (db/): it prints every expression in ipda's text form
- * and hands plain rows to the writer.
+ * inserts.  It maps the IR (analysis/) to the database rows (db/): it
+ * prints every expression in ipda's text form and hands plain rows to the
+ * writer; the SQL is db/'s.
  */
 #include "store.h"
 
 #include "parallel.h"
 #include "counts.h"
+#include "db_json.h"
 #include "db_launch.h"
 #include "idioms.h"
 #include "launch.h"
@@ -22,58 +23,15 @@
 #include "species.h"
 #include "util.h"
 
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- JSON arrays through SQLite ------------------------------------------ */
-
-/* One in-memory SQLite connection for the whole process (keelcc is one
- * thread), opened at the first call: each item is bound into a scratch
- * table and json_group_array builds the array, so escaping is SQLite's. */
-static sqlite3 *json_h;
-static sqlite3_stmt *json_clear, *json_add, *json_get;
-
-static int json_open(void)
-{
-    if (json_get)
-        return 0;
-    if (!json_h && sqlite3_open_v2(":memory:", &json_h,
-                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY,
-                                   NULL) != SQLITE_OK)
-        return -1;
-    if (sqlite3_exec(json_h, "CREATE TABLE IF NOT EXISTS items(i INTEGER PRIMARY KEY, v TEXT)",
-                     NULL, NULL, NULL) != SQLITE_OK
-        || (!json_clear && sqlite3_prepare_v2(json_h, "DELETE FROM items", -1, &json_clear,
-                                              NULL) != SQLITE_OK)
-        || (!json_add && sqlite3_prepare_v2(json_h, "INSERT INTO items(v) VALUES (?1)", -1,
-                                            &json_add, NULL) != SQLITE_OK)
-        || sqlite3_prepare_v2(json_h, "SELECT json_group_array(v) FROM (SELECT v FROM items"
-                              " ORDER BY i)", -1, &json_get, NULL) != SQLITE_OK)
-        return -1;
-    return 0;
-}
-
+/* Lists (calls, pragmas, compile arguments) are stored as JSON arrays of
+ * strings, written by db/'s one JSON helper. */
 char *store_json_array(int n, char *const *items)
 {
-    if (json_open() != 0)
-        return NULL;
-    int ok = sqlite3_step(json_clear) == SQLITE_DONE;
-    sqlite3_reset(json_clear);
-    for (int i = 0; i < n && ok; i++) {
-        ok = sqlite3_bind_text(json_add, 1, items[i], -1, SQLITE_STATIC) == SQLITE_OK
-          && sqlite3_step(json_add) == SQLITE_DONE;
-        sqlite3_reset(json_add);
-    }
-    sqlite3_clear_bindings(json_add);
-    char *out = NULL;
-    if (ok && sqlite3_step(json_get) == SQLITE_ROW) {
-        const unsigned char *t = sqlite3_column_text(json_get, 0);
-        out = t ? strdup((const char *)t) : NULL;
-    }
-    sqlite3_reset(json_get);
-    return out;
+    return db_json_array_of(n, items);
 }
 
 static char *print_or_null(const kx_expr *e)

@@ -44,9 +44,10 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
  * either fails; nothing changed). */
 int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen);
 
-/* A JSON array of strings built by SQLite's json_group_array (its escaping:
- * \" \\ \n \t ..., other control bytes \u00XX); malloc'd, the caller frees
- * it; NULL when SQLite or memory fails. */
+/* A JSON array of strings built by db/'s JSON helper (db_json_array_of:
+ * SQLite's json_group_array and its escaping, \" \\ \n \t ..., other
+ * control bytes \u00XX); malloc'd, the caller frees it; NULL when SQLite
+ * or memory fails. */
 char *store_json_array(int n, char *const *items);
 
 #endif
