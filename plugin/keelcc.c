@@ -1425,17 +1425,22 @@ static int finish_instrumented(instrumented_job *j, char *first_error, size_t er
  * links the archive and exports keel_decide, so that keelcc-built
  * libraries it loads, at start or with dlopen, call the executable's
  * runtime rather than a second one.  A relocatable link (-r) gets no
- * runtime: the final link adds it.  Buffers are static: one link per
- * keelcc process. */
+ * runtime: the final link adds it.  A static link (-static) takes
+ * libkeelrt-sqlite3.a from beside libkeelrt.a, where there is one.
+ * Buffers are static: one link per keelcc process. */
 static void add_runtime_link(options *o, const char *lib)
 {
     static char so[PATH_MAX + 64], rpath[PATH_MAX + 80], excl[PATH_MAX + 64];
-    int shared = 0;
+    static char sqlite[PATH_MAX + 64];
+    int shared = 0, is_static = 0;
     for (int i = 1; i < o->ncc; i++) {
         if (strcmp(o->cc[i], "-r") == 0 || strcmp(o->cc[i], "--relocatable") == 0)
             return;
         if (strcmp(o->cc[i], "-shared") == 0)
             shared = 1;
+        if (strcmp(o->cc[i], "-static") == 0 || strcmp(o->cc[i], "--static") == 0
+            || strcmp(o->cc[i], "-static-pie") == 0)
+            is_static = 1;
     }
     push(o, &o->ncc, &o->cc, "-x");
     push(o, &o->ncc, &o->cc, "none");
@@ -1477,7 +1482,17 @@ static void add_runtime_link(options *o, const char *lib)
         push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_done");
     }
     push(o, &o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
-    push(o, &o->ncc, &o->cc, "-lsqlite3");
+    /* a static link takes libsqlite3.a with weak dl* references, built
+     * beside libkeelrt.a: glibc's dlopen stays out, and with it the
+     * linker's warning about dlopen in static programs */
+    const char *slash = strrchr(lib, '/');
+    if (is_static && slash && has_suffix(lib, ".a")
+        && snprintf(sqlite, sizeof sqlite, "%.*s/libkeelrt-sqlite3.a", (int)(slash - lib), lib)
+               < (int)sizeof sqlite
+        && access(sqlite, R_OK) == 0)
+        push(o, &o->ncc, &o->cc, sqlite);
+    else
+        push(o, &o->ncc, &o->cc, "-lsqlite3");
     push(o, &o->ncc, &o->cc, "-lpthread");
     push(o, &o->ncc, &o->cc, "-ldl");
     push(o, &o->ncc, &o->cc, "-lm");
