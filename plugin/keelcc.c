@@ -17,6 +17,7 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -1368,19 +1369,35 @@ typedef struct {
     char **argv;
 } instrumented_job;
 
+/* The descriptor the compiler reads the overlay from, named by a path
+ * that is the same in every build: -frecord-command-line and
+ * -grecord-command-line put the compiler's arguments into the object, and
+ * a temporary file's random name there would make two identical builds
+ * differ.  Used when no inherited descriptor holds the number. */
+#define OVERLAY_FD 987
+#define OVERLAY_FD_PATH "/dev/fd/987"
+
 /* Start the compiler with the overlay.  Returns 0, or -1 when it could not
  * start (the caller compiles the original). */
 static int start_instrumented(const options *o, const char *overlay, instrumented_job *j)
 {
     memset(j, 0, sizeof *j);
     j->fd = -1;
-    int n = 0, bad = 0;
+    int n = 0, bad = 0, fixed = 0;
+    if (fcntl(OVERLAY_FD, F_GETFD) == -1 && errno == EBADF) {
+        int ofd = open(overlay, O_RDONLY | O_CLOEXEC);
+        fixed = ofd >= 0 && dup2(ofd, OVERLAY_FD) == OVERLAY_FD;   /* inherited: no CLOEXEC */
+        if (ofd >= 0)
+            close(ofd);
+    }
     for (int k = 0; k < o->ncc; k++)
         bad |= ku_push_ptr(&j->argv, &n, o->cc[k]);
     bad |= ku_push_ptr(&j->argv, &n, "-ivfsoverlay");
-    bad |= ku_push_ptr(&j->argv, &n, overlay);
+    bad |= ku_push_ptr(&j->argv, &n, fixed ? OVERLAY_FD_PATH : overlay);
     j->fd = bad ? -1 : ku_mkstemp(j->errpath, sizeof j->errpath, NULL, "keel-stderr-", "");
     j->pid = j->fd >= 0 ? start_compiler(j->argv, j->fd, 0) : -1;
+    if (fixed)
+        close(OVERLAY_FD);
     if (j->pid > 0)
         return 0;
     if (j->fd >= 0) {
