@@ -1262,11 +1262,90 @@ static int source_names(const char *src, char names[3][PATH_MAX * 2 + 2])
     return m;
 }
 
+/* clang quotes the physical line of each diagnostic.  Where keel's text
+ * went onto one of the user's lines, the quote of that line is put back to
+ * the user's own: quotes[] holds, for every such line, the instrumented
+ * line and the source's as clang prints them (tabs to the next multiple of
+ * 8), each NUL-terminated.  Only for a copy with the source's line count
+ * (keel's text added no line; else the lines it did add are its own). */
+static void quote_line(ku_buf *b, const char *s, size_t n)
+{
+    size_t col = 0;
+    while (n > 0 && s[n - 1] == '\r')
+        n--;
+    for (size_t k = 0; k < n; k++, col++) {
+        if (s[k] == '\t') {
+            ku_buf_putc(b, ' ');
+            while ((col + 1) % 8)
+                ku_buf_putc(b, ' '), col++;
+        } else
+            ku_buf_putc(b, s[k]);
+    }
+    ku_buf_putn(b, "", 1);
+}
+
+static void quote_pairs(ku_buf *quotes, const char *src, size_t len, const char *text,
+                        size_t tlen)
+{
+    size_t ls = 0, lt = 0;
+    for (size_t k = 0; k < len; k++)
+        ls += src[k] == '\n';
+    for (size_t k = 0; k < tlen; k++)
+        lt += text[k] == '\n';
+    if (ls != lt)
+        return;
+    size_t a = 0, b = 0;
+    while (a <= len && b <= tlen) {
+        const char *ea = memchr(src + a, '\n', len - a), *eb = memchr(text + b, '\n', tlen - b);
+        size_t na = ea ? (size_t)(ea - src) - a : len - a, nb = eb ? (size_t)(eb - text) - b : tlen - b;
+        if (na != nb || memcmp(src + a, text + b, na) != 0) {
+            quote_line(quotes, text + b, nb);
+            quote_line(quotes, src + a, na);
+        }
+        if (!ea || !eb)
+            break;
+        a += na + 1;
+        b += nb + 1;
+    }
+}
+
+/* Each line of msgs (len bytes) that quotes an instrumented line -- the
+ * line itself, or after the "  12 | " gutter -- with the source's line
+ * instead, to out. */
+static void restore_quotes(const char *msgs, size_t len, const ku_buf *quotes, FILE *out)
+{
+    size_t p = 0;
+    while (p < len) {
+        const char *nl = memchr(msgs + p, '\n', len - p);
+        size_t n = nl ? (size_t)(nl - msgs) - p : len - p;
+        const char *line = msgs + p, *fix = NULL;
+        size_t keep = 0;
+        for (size_t q = 0; quotes->s && q < quotes->len && !fix;) {
+            const char *from = quotes->s + q, *to = from + strlen(from) + 1;
+            size_t fl = strlen(from);
+            if (fl <= n && memcmp(line + n - fl, from, fl) == 0
+                && (fl == n || (n - fl >= 2 && memcmp(line + n - fl - 2, "| ", 2) == 0))) {
+                fix = to;
+                keep = n - fl;
+            }
+            q = (size_t)(to - quotes->s) + strlen(to) + 1;
+        }
+        if (fix) {
+            fwrite(line, 1, keep, out);
+            fputs(fix, out);
+        } else
+            fwrite(line, 1, n, out);
+        if (nl)
+            fputc('\n', out);
+        p += n + (nl ? 1 : 0);
+    }
+}
+
 /* Write instrumented copies of the analysed sources (each with its source's
  * modification time) and the overlay that maps the sources onto them (path
  * in overlay[]).  Returns how many sources are instrumented. */
 static int make_copies(const options *o, analysed *res, instrumented *ins, char *overlay,
-                       size_t overlay_len)
+                       size_t overlay_len, ku_buf *quotes)
 {
     char db[PATH_MAX + 1];
     absolute_db(o->db_path, db, sizeof db);
@@ -1276,7 +1355,7 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
     int made = 0;
     for (int i = 0; i < o->nsources; i++) {
         ins[i].temp[0] = '\0';
-        size_t len, outlen = 0;
+        size_t len = 0, outlen = 0;
         struct stat st;
         static char names[3][PATH_MAX * 2 + 2];
         int nnames = source_names(o->sources[i], names), safe = 1;
@@ -1290,12 +1369,8 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             outlen = res[i].ilen;
         } else {
             src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
-            instrument_skips skips = { 0 };
-            int sites = src ? instrument_source_ex(res[i].ir, res[i].path, res[i].hash, src, len,
-                                                   db, o->instrument, &text, &outlen, &skips) : 0;
-            if (skips.nests > 0)
-                warn_src(&res[i], "%s:%d: %d loop nests not instrumented: too many on one line",
-                         o->sources[i], skips.line, skips.nests);
+            int sites = src ? instrument_source(res[i].ir, res[i].path, res[i].hash, src, len,
+                                                db, o->instrument, &text, &outlen) : 0;
             res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
             if (sites > 0) {
                 res[i].itext = text;     /* kept for the direct-mode entry */
@@ -1306,6 +1381,10 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             }
         }
         if (text) {
+            if (!src)
+                src = ku_read_file(o->sources[i], &len);
+            if (src)
+                quote_pairs(quotes, src, len, text, outlen);
             int fd = ku_mkstemp(ins[i].temp, sizeof ins[i].temp, tmp, "keel-", ".c");
             struct timespec times[2] = { st.st_atim, st.st_mtim };
             if (fd < 0 || write(fd, text, outlen) != (ssize_t)outlen
@@ -1411,13 +1490,14 @@ static int start_instrumented(const options *o, const char *overlay, instrumente
 /* Wait for the instrumented compile.  On success its messages go to stderr
  * and the result is 0; on failure -1, with the first line of its messages in
  * first_error. */
-static int finish_instrumented(instrumented_job *j, char *first_error, size_t errlen)
+static int finish_instrumented(instrumented_job *j, char *first_error, size_t errlen,
+                               const ku_buf *quotes)
 {
     int status = wait_compiler(j->pid);
     size_t len = 0;
     char *msgs = ku_read_file(j->errpath, &len);
     if (status == 0 && msgs) {
-        fwrite(msgs, 1, len, stderr);   /* the compile's own warnings */
+        restore_quotes(msgs, len, quotes, stderr);   /* the compile's own warnings */
     } else if (msgs && len) {
         char *nl = memchr(msgs, '\n', len);
         snprintf(first_error, errlen, "%.*s", (int)((nl ? nl : msgs + len) - msgs), msgs);
@@ -1603,12 +1683,14 @@ int main(int argc, char **argv)
         instrumented_job job;
         char first_error[512] = "", overlay[PATH_MAX] = "";
         status = -1;
-        int made = ins ? make_copies(&o, res, ins, overlay, sizeof overlay) : 0;
+        ku_buf quotes = { 0 };
+        int made = ins ? make_copies(&o, res, ins, overlay, sizeof overlay, &quotes) : 0;
         int started = made > 0 && start_instrumented(&o, overlay, &job) == 0;
         if (o.mca && misses)
             mca_stage(&user, res);     /* while the instrumented compile runs */
         if (started)
-            status = finish_instrumented(&job, first_error, sizeof first_error);
+            status = finish_instrumented(&job, first_error, sizeof first_error, &quotes);
+        ku_buf_free(&quotes);
         for (int i = 0; ins && i < o.nsources; i++)
             if (ins[i].temp[0])
                 unlink(ins[i].temp);
