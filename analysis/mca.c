@@ -129,6 +129,45 @@ static int find_loop(const asmtext *a, const char *id)
     return -1;
 }
 
+/* The assembler string opening at q (`"`), its escapes undone: octal
+ * \NNN (clang writes every byte outside printable ASCII so, and a tab as
+ * \011), \xHH, \b \f \n \r \t, and \" \\ for the character itself.
+ * Returns the byte after the closing quote, or NULL (no closing quote, or
+ * longer than cap - 1). */
+static const char *read_asm_string(const char *q, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (q++; *q && *q != '"'; q++) {
+        int c = (unsigned char)*q;
+        if (c == '\\' && q[1]) {
+            q++;
+            if (*q >= '0' && *q <= '7') {
+                c = 0;
+                for (int d = 0; d < 3 && *q >= '0' && *q <= '7'; d++, q++)
+                    c = c * 8 + (*q - '0');
+                q--;
+            } else if (*q == 'x' && isxdigit((unsigned char)q[1])) {
+                c = 0;
+                while (isxdigit((unsigned char)q[1])) {
+                    q++;
+                    c = c * 16 + (isdigit((unsigned char)*q) ? *q - '0' : (tolower((unsigned char)*q) - 'a' + 10));
+                }
+            } else {
+                static const char from[] = "bfnrt", to[] = "\b\f\n\r\t";
+                const char *f = strchr(from, *q);
+                c = f ? to[f - from] : (unsigned char)*q;
+            }
+        }
+        if (k + 1 >= cap)
+            return NULL;
+        out[k++] = (char)c;
+    }
+    if (*q != '"')
+        return NULL;
+    out[k] = '\0';
+    return q + 1;
+}
+
 /* `.file N "dir" "name"` or `.file N "name"`: remember N's path. */
 static void read_file_directive(asmtext *a, const char *s)
 {
@@ -140,16 +179,11 @@ static void read_file_directive(asmtext *a, const char *s)
     int np = 0;
     const char *q = end;
     while (np < 2 && (q = strchr(q, '"'))) {
-        const char *e = strchr(q + 1, '"');
+        const char *e = read_asm_string(q, part[np], sizeof part[np]);
         if (!e)
-            break;
-        size_t len = (size_t)(e - q - 1);
-        if (len >= PATH_MAX)
             return;
-        memcpy(part[np], q + 1, len);
-        part[np][len] = '\0';
         np++;
-        q = e + 1;
+        q = e;
         while (*q == ' ' || *q == '\t')
             q++;
         if (*q != '"')
@@ -711,7 +745,12 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
         if (vectorised && prim_vec >= 0)
             prim = prim_vec;
         if (prim < 0) {
-            P->reason = strdup(r >= 0 && rm[r].full
+            int named = 0;   /* does any .file of the assembly name the loop's source? */
+            for (int f = 0; f < a.nfiles && !named; f++)
+                named = same_file(&a, f, tu->loops[i].file);
+            P->reason = strdup(!named ? "the assembly's line table does not name this loop's "
+                                        "source file"
+                               : r >= 0 && rm[r].full
                                    ? "fully unrolled by the optimiser: no assembly loop"
                                    : "no assembly loop maps to this loop (unrolled, merged "
                                      "or removed by the optimiser)");

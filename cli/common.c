@@ -1,6 +1,7 @@
 /*
  * common.c -- what every command of the keel tool parses and prints the
- * same way (keel.h): the "keel: ..." message printer, the option parser
+ * same way (keel.h): the "keel: ..." message printer (one line, control
+ * bytes of stored names escaped, as in all text output), the option parser
  * (getopt_long per command, with --help/-h added to every command), the
  * one strict number parser, the one FILE:LINE[:COL] parser and the
  * SYM=INT,... list of --set.
@@ -15,11 +16,47 @@
 
 int keel_say(int code, const char *fmt, ...)
 {
+    char line[2048];
     va_list ap;
     va_start(ap, fmt);
-    ku_vmsg("keel", NULL, fmt, ap);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    ku_msg("keel", NULL, "%s", keel_printable(line));   /* one line, whatever the names hold */
     return code;
+}
+
+/* A stored name as text output shows it: each control byte (below 0x20,
+ * and 0x7f) written as \n, \t or \xHH, so that a file name cannot move
+ * the terminal's cursor, colour its text or break a table's row.  The
+ * result lives in one of four static buffers (a name longer than 4 KiB is
+ * cut), enough for the names of one printed line. */
+const char *keel_printable(const char *s)
+{
+    static char bufs[4][4096];
+    static int next;
+    if (!s)
+        return s;
+    const char *p = s;
+    while (*p && (unsigned char)*p >= 0x20 && *p != 0x7f)
+        p++;
+    if (!*p)
+        return s;   /* nothing to escape: the name itself */
+    char *b = bufs[next];
+    next = (next + 1) % 4;
+    size_t k = 0, cap = sizeof bufs[0];
+    for (p = s; *p && k + 5 < cap; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\n')
+            b[k++] = '\\', b[k++] = 'n';
+        else if (c == '\t')
+            b[k++] = '\\', b[k++] = 't';
+        else if (c < 0x20 || c == 0x7f)
+            k += (size_t)snprintf(b + k, cap - k, "\\x%02x", c);
+        else
+            b[k++] = (char)c;
+    }
+    b[k] = '\0';
+    return b;
 }
 
 int keel_fmtn(char *buf, size_t n, const char *fmt, ...)

@@ -832,8 +832,9 @@ int keel_cmd_html(int argc, char **argv)
 
     FILE *o = fopen(out_path, "w");
     if (!o) {
+        int e = errno;   /* before db_close, which may set it */
         db_close(d);
-        return keel_say(1, "%s: cannot write: %s", out_path, strerror(errno));
+        return keel_say(1, "%s: cannot write: %s", out_path, strerror(e));
     }
     char now[32];
     time_t tt = time(NULL);

@@ -51,7 +51,15 @@ static char *xstrdup(const char *s)
 static char cwd[PATH_MAX];
 
 /* path relative to the current directory when it lies under it, else path. */
+static const char *short_path_raw(const char *path);
+
+/* path as short_path gives it, with its control bytes escaped. */
 static const char *short_path(const char *path)
+{
+    return keel_printable(short_path_raw(path));
+}
+
+static const char *short_path_raw(const char *path)
 {
     size_t n = strlen(cwd);
     if (!path || !n)

@@ -33,6 +33,9 @@ enum { KEEL_EXIT_DB = 1, KEEL_EXIT_USAGE = 2 };
 /* "keel: <message>" and a newline on stderr; returns code. */
 int keel_say(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* snprintf for messages and bounded paths, where cutting is intended. */
+/* s with its control bytes escaped (\n, \t, \xHH) for text output; s
+ * itself when it has none.  Static storage, four at a time. */
+const char *keel_printable(const char *s);
 int keel_fmtn(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* $KEEL_DB when set and not empty, else "keel.db". */
 const char *keel_default_db(void);

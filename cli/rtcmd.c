@@ -629,8 +629,9 @@ int keel_cmd_history(int argc, char **argv)
         /* FILE:LINE SYM=V,... cpu|gpu SECONDS, one measurement a line */
         FILE *in = strcmp(add, "-") ? fopen(add, "r") : stdin;
         if (!in) {
+            int e = errno;   /* before db_close, which may set it */
             db_close(d);
-            return keel_say(1, "%s: %s", add, strerror(errno));
+            return keel_say(1, "%s: %s", add, strerror(e));
         }
         char line[1024];
         int lineno = 0, added = 0;

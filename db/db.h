@@ -69,9 +69,9 @@ typedef struct {
     const char *status;     /* "ok" or "error" (analysis failed; no loops) */
     const char *message;    /* NULL or why the analysis failed */
     /* The build variant (schema 7): hash of the flags the source was parsed
-     * with.  A TU replaces the rows of its path with the same variant, with
-     * no variant, or written to the same object; NULL replaces every row of
-     * the path (the behaviour before variants). */
+     * with.  A TU replaces the rows of its path with the same variant or
+     * with no variant; NULL replaces every row of the path (the behaviour
+     * before variants). */
     const char *variant;
     const char *object;     /* absolute path of the file the compile wrote, or NULL */
 } db_tu_row;

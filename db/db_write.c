@@ -48,11 +48,13 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
-    /* the same build variant, rows from before variants, or whatever
-     * was compiled into the same object (that object is gone); a row
-     * without a variant replaces them all */
+    /* the same build variant, or rows from before variants; a row
+     * without a variant replaces them all.  Another variant written to the
+     * same object is kept: a program linked from the object before it was
+     * rewritten (one build class after another into one object name) still
+     * finds its build's rows */
     [ST_DEL_TU] = "DELETE FROM translation_units WHERE path = ?1"
-                  " AND (?2 IS NULL OR variant IS NULL OR variant = ?2 OR object = ?3)",
+                  " AND (?2 IS NULL OR variant IS NULL OR variant = ?2)",
     [ST_PRUNE_TU] = "DELETE FROM translation_units WHERE id IN (SELECT id FROM translation_units"
                     " WHERE path = ?1 ORDER BY id DESC LIMIT -1 OFFSET ?2)",
     [ST_INS_TU] =
@@ -326,7 +328,6 @@ int db_begin_tu(db *d, const db_tu_row *tu, int64_t *tu_id, char *err, size_t er
         goto fail;
     db_bind_text_(st, 1, tu->path);
     db_bind_text_(st, 2, tu->variant);
-    db_bind_text_(st, 3, tu->object);
     if (db_run_(d, st, "delete old translation unit", err, errlen))
         goto fail;
     if (!(st = get(d, ST_PRUNE_TU, err, errlen)))

@@ -2,35 +2,38 @@
  * instrument.c -- insert libkeelrt decision calls into a C source (text built
  * with util's ku_buf, insertions in a ku_push array).
  *
- * The text gets a prelude above its first line (after a UTF-8 BOM, which
- * must stay first):
+ * keel's text adds no line above the first (clang's -Wempty-body compares
+ * a statement's presumed line with the physical line of its `;`, so every
+ * line of the user's must keep its physical number) and, wherever it can,
+ * moves no byte of the user's to another line or column.  Each
+ * instrumented nest becomes
  *
- *     #pragma clang diagnostic push
- *     #pragma clang diagnostic ignored "-Weverything"
- *     struct keel_site { ... };  int keel_decide(struct keel_site *, const long long *);
- *     static struct keel_site keel_site_0 = { "db", "/abs/gemm.c" "#h=HASH", 42, 5, 3,
- *                                             keel_syms_0, 0 };
- *     #pragma clang diagnostic pop
- *     #line 1
- *
- * and each instrumented nest becomes
- *
- *     {
- *     #pragma clang diagnostic push
- *     #pragma clang diagnostic ignored "-Weverything"
- *     keel_decide(&keel_site_0, (const long long[]){ (long long)(n) });
- *     #pragma clang diagnostic pop
- *     #line 41
+ *     x = 1; _Pragma("clang diagnostic push") _Pragma("... ignored \"-Weverything\"")
+ *       { struct keel_site {...}; int keel_decide(void *, ...); ...
+ *         static struct keel_site keel_site_0 = { "db", "/abs/gemm.c" "#h=HASH", 42, 5, 3, ... };
+ *         ...call... _Pragma("clang diagnostic pop")
  *     #pragma omp parallel for
- *         for (...) ... }
+ *         for (...) ...; }
  *
- * The braces keep the call from changing the meaning of an unbraced
- * `if (c) for ...`; the `}` goes right after the loop's last byte (when code
- * follows on that line, on a line of its own like the opening).  When the
- * loop does not start its line (`} for`, `if (c) for`), the opening ends the
- * line there and the loop's line continues after `#line N` with blanks (tabs
- * kept) up to the loop's column.  `#line N` carries the presumed line number
- * of the original line, computed from the user's own #line directives.
+ * (the opening all on one line): the declarations are the block's own (the
+ * entry points take `void *`, so blocks never conflict), the opening goes
+ * on a blank line between the last statement and the loop, else at the end
+ * of the line of that statement, else before a comment following it; the
+ * `}` on a blank line after the loop, else at the end of its last line,
+ * else before a comment there.  keelcc puts the user's own line back into
+ * the compiler's quotes of such lines.  The braces keep the call from
+ * changing the meaning of an unbraced `if (c) for ...`.
+ *
+ * A loop that shares its first or last line with other code (`} for`,
+ * `x = 1; for ... ; y = 2;`) gets its texts on lines of their own instead,
+ * the line going on after `#line N` with blanks (tabs kept) up to its
+ * column -- only where no empty body (`if (c);`, `while (c);`) follows in
+ * the file, since those lines now differ from their physical ones.  Never
+ * after an empty loop body on the same line (a statement there makes clang
+ * call the `;` a typo), never before a // comment spliced onto the next
+ * line (clang warns at its column).  `#line N` carries the presumed line
+ * number of the original line, computed from the user's own #line
+ * directives.
  *
  * Where the opening goes: walking back from the loop over blank lines,
  * comments, `#pragma` lines and `#if`/`#ifdef`/`#ifndef` lines (the pragmas
@@ -76,7 +79,7 @@ static void put_literal(ku_buf *b, const char *s)
 
 /* ---- the source's lines, comments and directives ------------------------- */
 
-enum { K_CODE, K_COMMENT, K_LITERAL };
+enum { K_CODE, K_COMMENT, K_LCOMMENT, K_LITERAL };   /* K_COMMENT: a block comment */
 
 typedef struct {
     size_t start, end;   /* first byte; its '\n' (or len) */
@@ -146,7 +149,7 @@ static int map_build(text_map *m, const char *src, size_t len)
             m->kind[i] = K_CODE;
             if (c == '/' && n == '/') {
                 st = S_LINE;
-                m->kind[i] = K_COMMENT;
+                m->kind[i] = K_LCOMMENT;
             } else if (c == '/' && n == '*') {
                 st = S_BLOCK;
                 m->kind[i] = m->kind[i + 1] = K_COMMENT;
@@ -157,7 +160,7 @@ static int map_build(text_map *m, const char *src, size_t len)
             }
             break;
         case S_LINE:
-            m->kind[i] = K_COMMENT;
+            m->kind[i] = K_LCOMMENT;
             if (c == '\n' && !(i > 0 && src[i - 1] == '\\')) {
                 st = S_CODE;
                 m->kind[i] = K_CODE;
@@ -476,25 +479,6 @@ static int opening_at(const text_map *m, size_t offset, size_t *at)
     return -1;
 }
 
-/* Blanks up to offset o on its line: the line's bytes with every one but a
- * tab made a space, so the next byte keeps its column. */
-static void put_pad(ku_buf *b, const text_map *m, size_t o)
-{
-    static const char blanks[] = "                                ";   /* 32 */
-    const line_info *li = &m->lines[line_of(m, o)];
-    size_t k = li->start;
-    while (k < o) {
-        size_t run = 0;
-        while (k + run < o && m->src[k + run] != '\t' && run < sizeof blanks - 1)
-            run++;
-        if (run)
-            ku_buf_putn(b, blanks, run);
-        else
-            ku_buf_putc(b, '\t');
-        k += run ? run : 1;
-    }
-}
-
 /* ---- which nests can matter ------------------------------------------------ */
 
 typedef struct {
@@ -606,20 +590,19 @@ static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m,
 
 /* ---- the text ------------------------------------------------------------- */
 
-/* The struct must match keelrt.h's keel_site field for field. */
+/* The struct must match keelrt.h's keel_site field for field; the entry
+ * points take `void *` (a block's struct is a type of its own). */
 static const char prelude_decls[] =
     "struct keel_site { const char *db; const char *file; int line, col; int nsyms;"
     " const char *const *syms; void *state; };"
-    " int keel_decide(struct keel_site *, const long long *);"
-    " long long keel_begin(struct keel_site *, int); void keel_done(struct keel_site *, long long);\n"
-    "__attribute__((pure)) int keel_decide_report(struct keel_site *, const long long *)"
-    ";\n"
-    "__attribute__((const)) int keel_decide_report_const(struct keel_site *, const long long *)"
-    ";\n";
+    " int keel_decide(void *, const long long *);"
+    " long long keel_begin(void *, int); void keel_done(void *, long long);"
+    " __attribute__((pure)) int keel_decide_report(void *, const long long *);"
+    " __attribute__((const)) int keel_decide_report_const(void *, const long long *); ";
 
 static const char quiet_on[] =
-    "#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Weverything\"\n";
-static const char quiet_off[] = "#pragma clang diagnostic pop\n";
+    "_Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Weverything\\\"\") ";
+static const char quiet_off[] = "_Pragma(\"clang diagnostic pop\")";
 
 /* build: 16 lowercase hex digits, else NULL. */
 static const char *build_hash(const char *build)
@@ -928,118 +911,242 @@ static int add(insertion **ins, int *n, size_t offset, int opens, ku_buf *b)
     return p->text ? 0 : -1;
 }
 
-/* Blanks a line may get from keel's re-entries (`#line N` and blanks up to
- * the column where the line goes on, for a loop that does not start its
- * line or code after a loop's end): four times its length and 4 KiB.  The
- * blanks are what keep every later token's column, but a line with k sites
- * needs about k times its length of them (3,000 loops on one line wrote
- * 317 MB); past the allowance a site is left alone, so the copy stays
- * linear in the source. */
-static size_t pad_allowance(const line_info *li)
+/* Is line l empty or blanks only, outside any comment, directive or
+ * spliced line? */
+static int blank_line(const text_map *m, int l)
 {
-    return 4 * (li->end - li->start) + 4096;
+    const line_info *li = &m->lines[l];
+    if (li->dir[0] || (li->end < m->len && m->kind[li->end] != K_CODE))
+        return 0;
+    if (l > 1) {
+        const line_info *pl = &m->lines[l - 1];
+        if (m->kind[pl->end] != K_CODE || (pl->end > pl->start && m->src[pl->end - 1] == '\\'))
+            return 0;
+    }
+    for (size_t o = li->start; o < li->end; o++)
+        if (m->kind[o] != K_CODE || !is_blank(m->src[o]))
+            return 0;
+    return 1;
 }
 
-/* Does the site opening at `at` and closing at `e` fit its lines'
- * allowances?  Then they are charged. */
-static int pad_fits(text_map *m, size_t at, size_t e)
+/* The first offset before `at` with nothing but blanks, line breaks and
+ * comments between it and `at`: just after a code byte, or the start of
+ * the line after a directive. */
+static size_t quiet_from(const text_map *m, size_t at)
+{
+    size_t o = at;
+    while (o > 0 && !m->lines[line_of(m, o - 1)].dir[0] && !is_code_byte(m, o - 1))
+        o--;
+    return o;
+}
+
+/* The last offset after `e` with nothing but blanks, line breaks and
+ * comments between: a code byte, the start of a directive line, or the
+ * end of the text. */
+static size_t quiet_to(const text_map *m, size_t e)
+{
+    size_t o = e;
+    while (o < m->len) {
+        const line_info *li = &m->lines[line_of(m, o)];
+        if (li->dir[0])
+            return li->start > e ? li->start : e;
+        if (is_code_byte(m, o))
+            break;
+        o++;
+    }
+    return o;
+}
+
+/* A place in [from, to] (nothing but blanks, line breaks and comments in
+ * between) where keel's text moves no byte of the user's to another line
+ * or column: the start of a blank line, else the end of a line (before its
+ * "\r\n") not inside a comment.  With shift_comment, failing those: `from`
+ * itself when only comments follow it on its line (which move right; not
+ * a // comment spliced onto the next line, where clang warns).  0 and
+ * *spot, or -1. */
+static int quiet_spot(const text_map *m, size_t from, size_t to, int shift_comment, size_t *spot)
+{
+    int l0 = line_of(m, from), l1 = line_of(m, to);
+    for (int l = l0; l <= l1; l++) {
+        const line_info *li = &m->lines[l];
+        if (li->start >= from && li->start <= to && blank_line(m, l)) {
+            *spot = li->start;
+            return 0;
+        }
+    }
+    for (int l = l0; l <= l1; l++) {
+        const line_info *li = &m->lines[l];
+        size_t t = li->end;
+        while (t > li->start && m->src[t - 1] == '\r')
+            t--;
+        if (li->dir[0] || t < from || t > to || (li->end < m->len && m->kind[li->end] != K_CODE))
+            continue;
+        if (t > li->start && (m->kind[t - 1] == K_LCOMMENT || m->kind[t - 1] == K_LITERAL
+                              || m->src[t - 1] == '\\'))
+            continue;
+        *spot = t;
+        return 0;
+    }
+    if (!shift_comment || l0 == l1)
+        return -1;
+    const line_info *li = &m->lines[l0];
+    size_t t = li->end;
+    while (t > li->start && m->src[t - 1] == '\r')
+        t--;
+    if (li->dir[0] || (t > li->start && m->src[t - 1] == '\\'))
+        return -1;
+    *spot = from;
+    return 0;
+}
+
+/* Does the `;` at offset semi end a `while (...)` or `for (...)` with an
+ * empty body?  A statement after it on the same line would make clang warn
+ * that the `;` looks like a typo (-Wempty-body), so keel's text must not
+ * follow it there. */
+static int empty_loop_body(const text_map *m, size_t semi)
+{
+    size_t o = semi;
+    while (o > 0 && !is_code_byte(m, o - 1))
+        o--;
+    if (o == 0 || m->src[o - 1] != ')')
+        return 0;
+    int depth = 0;
+    while (o > 0) {
+        o--;
+        if (m->kind[o] != K_CODE)
+            continue;
+        if (m->src[o] == ')')
+            depth++;
+        else if (m->src[o] == '(' && --depth == 0)
+            break;
+    }
+    while (o > 0 && !is_code_byte(m, o - 1))
+        o--;
+    size_t e = o;
+    while (o > 0 && m->kind[o - 1] == K_CODE && is_ident((unsigned char)m->src[o - 1]))
+        o--;
+    return (e - o == 5 && memcmp(m->src + o, "while", 5) == 0)
+        || (e - o == 3 && memcmp(m->src + o, "for", 3) == 0);
+}
+
+/* The offset of the last `;` that may be an empty body clang warns about:
+ * one after the `)` of an if / while / for / switch head on the same line.
+ * clang tells it by comparing the head's line, after #line, with the `;`'s
+ * physical line, so keel adds no line break before it; 0 when none. */
+static size_t last_empty_body(const text_map *m)
+{
+    for (size_t o = m->len; o > 0; o--) {
+        if (m->src[o - 1] != ';' || m->kind[o - 1] != K_CODE)
+            continue;
+        size_t p = o - 1;
+        while (p > 0 && !is_code_byte(m, p - 1) && m->src[p - 1] != '\n')
+            p--;
+        if (p == 0 || m->src[p - 1] != ')')
+            continue;
+        int depth = 0;
+        size_t q = p;
+        while (q > 0) {
+            q--;
+            if (m->kind[q] != K_CODE)
+                continue;
+            if (m->src[q] == ')')
+                depth++;
+            else if (m->src[q] == '(' && --depth == 0)
+                break;
+        }
+        while (q > 0 && !is_code_byte(m, q - 1))
+            q--;
+        size_t e = q;
+        while (q > 0 && m->kind[q - 1] == K_CODE && is_ident((unsigned char)m->src[q - 1]))
+            q--;
+        if ((e - q == 2 && !memcmp(m->src + q, "if", 2)) || (e - q == 3 && !memcmp(m->src + q, "for", 3))
+            || (e - q == 5 && !memcmp(m->src + q, "while", 5))
+            || (e - q == 6 && !memcmp(m->src + q, "switch", 6)))
+            return o;
+    }
+    return 0;
+}
+
+/* Blanks up to offset o on its line: the line's bytes with every one but a
+ * tab made a space, so the next byte keeps its column. */
+static void put_pad(ku_buf *b, const text_map *m, size_t o)
+{
+    static const char blanks[] = "                                ";   /* 32 */
+    const line_info *li = &m->lines[line_of(m, o)];
+    size_t k = li->start;
+    while (k < o) {
+        size_t run = 0;
+        while (k + run < o && m->src[k + run] != '\t' && run < sizeof blanks - 1)
+            run++;
+        if (run)
+            ku_buf_putn(b, blanks, run);
+        else
+            ku_buf_putc(b, '\t');
+        k += run ? run : 1;
+    }
+}
+
+/* Blanks a line may get from keel's re-entries (`#line N` and blanks up to
+ * the column where the line goes on): four times its length and 4 KiB, so
+ * that the copy stays linear in the source (3,000 loops on one line would
+ * need 300 MB of them); past the allowance a site is left alone.  Charges
+ * `open` / `close` blanks to the lines of at / e when they fit. */
+static int pad_fits(text_map *m, size_t at, size_t open, size_t e, size_t close)
 {
     line_info *lo = &m->lines[line_of(m, at)], *lc = &m->lines[line_of(m, e)];
-    size_t open = lo->lead >= at ? 0 : at - lo->start;
-    size_t close = lc->tail > e ? e - lc->start : 0;
-    if (lo == lc ? lo->padded + open + close > pad_allowance(lo)
-                 : lo->padded + open > pad_allowance(lo) || lc->padded + close > pad_allowance(lc))
+    size_t ao = 4 * (lo->end - lo->start) + 4096, ac = 4 * (lc->end - lc->start) + 4096;
+    if (lo == lc ? lo->padded + open + close > ao
+                 : lo->padded + open > ao || lc->padded + close > ac)
         return 0;
     lo->padded += open;
     lc->padded += close;
     return 1;
 }
 
-/* The opening before a report-mode loop, or -1 when it has no safe place. */
-static int put_opening(ku_buf *b, const text_map *m, size_t at, int n, const ir_loop *l,
-                       int decl, size_t *where)
+/* Append keel's text with every line break made a blank: it goes inside
+ * one of the user's lines. */
+static void put_flat(ku_buf *b, const ku_buf *t)
 {
-    int line = line_of(m, at);
-    const line_info *li = &m->lines[line];
-    if (li->presumed <= 0)
-        return -1;
-    int starts_line = li->lead >= at;
-    if (!starts_line)
-        ku_buf_put(b, "\n");
-    ku_buf_printf(b, "%s{ ", quiet_on);
-    if (decl) {
-        ku_buf_printf(b, "int keel_on_gpu_%d = ", n);
-        put_call(b, n, l);
-        /* used by the clause only when OpenMP is on */
-        ku_buf_printf(b, "; (void)keel_on_gpu_%d;", n);
-        /* launch timing for the history (keel_done after the region) */
-        ku_buf_printf(b, " long long keel_t_%d = keel_begin(&keel_site_%d, keel_on_gpu_%d);",
-                      n, n, n);
-    } else
-        put_report(b, n, l);
-    ku_buf_printf(b, "\n%s#line %d\n", quiet_off, li->presumed);
-    if (starts_line)
-        *where = li->start;
-    else {
-        put_pad(b, m, at);
-        *where = at;
-    }
-    return 0;
+    for (size_t k = 0; k < t->len; k++)
+        ku_buf_putc(b, t->s[k] == '\n' ? ' ' : t->s[k]);
 }
 
-/* The `}` after the loop ending at offset e, or -1; *where is where it
- * goes.  When only blanks and comments follow on the loop's last line, the
- * `}` gets a line of its own after it (then `#line N` for the next line);
- * when code follows, the rest of the line goes on after `#line N` and
- * blanks up to its column.  Where a line of its own cannot be had (a line
- * comment spliced onto the next line, a block comment going on), ` }` goes
- * right after the loop. */
-static int put_closing(ku_buf *b, const text_map *m, size_t e, size_t *where, const char *done)
+/* The opening of a nest's block: `{` (already inside "-Weverything"
+ * ignored: after a statement on the same line, -Wmisleading-indentation
+ * would otherwise look at it), the declarations the call needs
+ * (block scope: the site, the report state, libkeelrt's entry points
+ * taking `void *`, so that blocks of one file never conflict), the call,
+ * all inside "-Weverything" ignored, on one line. */
+static void put_opening(ku_buf *b, int n, const ir_loop *l, int decl, const char *db_path,
+                        const char *build)
 {
-    int line = line_of(m, e);
-    const line_info *li = &m->lines[line];
-    int code_follows = li->tail > e;
-    *where = e;
-    if (code_follows) {
-        if (li->presumed <= 0)
-            return -1;
-        ku_buf_printf(b, "\n%s}\n#line %d\n", done, li->presumed);
-        put_pad(b, m, e);
-        return 0;
+    ku_buf t = { 0 };
+    ku_buf_printf(&t, "%s{ %s", quiet_on, prelude_decls);
+    put_site(&t, n, l, db_path, build);
+    if (decl) {
+        ku_buf_printf(&t, "int keel_on_gpu_%d = ", n);
+        put_call(&t, n, l);
+        /* used by the clause only when OpenMP is on */
+        ku_buf_printf(&t, "; (void)keel_on_gpu_%d;", n);
+        /* launch timing for the history (keel_done after the region) */
+        ku_buf_printf(&t, " long long keel_t_%d = keel_begin(&keel_site_%d, keel_on_gpu_%d);",
+                      n, n, n);
+    } else {
+        put_report_state(&t, n, l);
+        put_report(&t, n, l);
     }
-    size_t t = li->end;
-    while (t > li->start && m->src[t - 1] == '\r')
-        t--;
-    int spliced = t > li->start && m->src[t - 1] == '\\';
-    if (li->end < m->len && m->kind[li->end] == K_CODE && !spliced
-        && m->lines[line + 1].presumed > 0) {
-        ku_buf_printf(b, "\n%s}\n#line %d", done, m->lines[line + 1].presumed);
-        *where = t;
-        return 0;
-    }
-    if (li->end >= m->len && m->kind[li->end] == K_CODE && !spliced) {
-        ku_buf_printf(b, "\n%s}\n", done);   /* the file's last line, with no newline */
-        *where = t;
-        return 0;
-    }
-    ku_buf_printf(b, " %s}", done);
-    return 0;
+    ku_buf_printf(&t, " %s", quiet_off);
+    put_flat(b, &t);
+    if (t.oom)
+        b->oom = 1;
+    ku_buf_free(&t);
 }
 
 int instrument_source(const ir_tu *tu, const char *path, const char *build, const char *src,
                       size_t len, const char *db_path, instrument_mode mode, char **out,
                       size_t *out_len)
 {
-    return instrument_source_ex(tu, path, build, src, len, db_path, mode, out, out_len, NULL);
-}
-
-int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, const char *src,
-                         size_t len, const char *db_path, instrument_mode mode, char **out,
-                         size_t *out_len, instrument_skips *skips)
-{
     build = build_hash(build);
-    if (skips)
-        memset(skips, 0, sizeof *skips);
     *out = NULL;
     if (out_len)
         *out_len = 0;
@@ -1055,7 +1162,7 @@ int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, c
 
     insertion *ins = NULL;
     int nins = 0, nsites = 0, rc = 0;
-    ku_buf sites = { 0 };
+    size_t empty_after = last_empty_body(&m);
 
     for (int i = 0; i < tu->nloops && rc == 0; i++) {
         const ir_loop *l = &tu->loops[i];
@@ -1083,21 +1190,57 @@ int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, c
         size_t start = region ? (size_t)l->region_offset : (size_t)l->offset;
         size_t end = region ? (size_t)l->region_end_offset : (size_t)l->end_offset;
         int n = nsites;
-        char done[96] = "";
-        if (offload)    /* the region's time, for the history (keelrt.h) */
-            snprintf(done, sizeof done, "keel_done(&keel_site_%d, keel_t_%d); ", n, n);
         if (opening_at(&m, start, &at) != 0)
             continue;
-        if (!pad_fits(&m, at, end)) {
-            if (skips && skips->nests++ == 0)
-                skips->line = m.lines[line_of(&m, at)].presumed;
-            continue;
+        /* Both texts go where they move none of the user's bytes ... */
+        size_t from = quiet_from(&m, at);
+        int after_empty = from > 0 && src[from - 1] == ';' && empty_loop_body(&m, from - 1);
+        if (after_empty)
+            from = m.lines[line_of(&m, from)].end + 1;   /* not on its line */
+        int open_flat = from <= at && quiet_spot(&m, from, at, 1, &where) == 0;
+        int close_flat = quiet_spot(&m, end, quiet_to(&m, end), 1, &end_at) == 0;
+        const line_info *lo = &m.lines[line_of(&m, at)], *lc = &m.lines[line_of(&m, end)];
+        if (!open_flat || !close_flat) {
+            /* ... else (a loop sharing its first or last line with code)
+             * on lines of their own, followed by `#line N` and blanks up to
+             * the column where the line goes on: only where no empty body
+             * clang could warn about follows, never right after an empty
+             * loop body, and never before a comment spliced onto the next
+             * line (clang warns at its column). */
+            size_t first = open_flat ? end : at;
+            if (first < empty_after || (!open_flat && (after_empty || lo->presumed <= 0))
+                || (!close_flat && (lc->tail <= end || lc->presumed <= 0))
+                || !pad_fits(&m, at, !open_flat && lo->lead < at ? at - lo->start : 0, end,
+                             close_flat ? 0 : end - lc->start))
+                continue;
         }
-        if (put_opening(&open, &m, at, n, l, offload, &where) != 0
-            || put_closing(&close, &m, end, &end_at, done) != 0) {
-            ku_buf_free(&open);
-            ku_buf_free(&close);
-            continue;
+        if (open_flat) {
+            if (where > 0 && !is_blank(src[where - 1]) && src[where - 1] != '\n')
+                ku_buf_putc(&open, ' ');
+            put_opening(&open, n, l, offload, db_path, build);
+        } else {
+            int starts_line = lo->lead >= at;
+            if (!starts_line)
+                ku_buf_putc(&open, '\n');
+            put_opening(&open, n, l, offload, db_path, build);
+            ku_buf_printf(&open, "\n#line %d\n", lo->presumed);
+            if (starts_line)
+                where = lo->start;
+            else {
+                put_pad(&open, &m, at);
+                where = at;
+            }
+        }
+        char done[256] = "";
+        if (offload)    /* the region's time, for the history (keelrt.h) */
+            snprintf(done, sizeof done, "%skeel_done(&keel_site_%d, keel_t_%d); %s", quiet_on, n,
+                     n, quiet_off);
+        if (close_flat) {
+            ku_buf_printf(&close, "%s%s }", done[0] ? " " : "", done);
+        } else {
+            ku_buf_printf(&close, "\n%s}\n#line %d\n", done, lc->presumed);
+            put_pad(&close, &m, end);
+            end_at = end;
         }
         int shared = -1;   /* the insertion of a clause this target has already */
         if (offload) {
@@ -1120,9 +1263,6 @@ int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, c
             }
         }
         nsites++;
-        put_site(&sites, n, l, db_path, build);
-        if (!offload)
-            put_report_state(&sites, n, l);
         rc = add(&ins, &nins, where, 1, &open);
         if (rc == 0)
             rc = add(&ins, &nins, end_at, 0, &close);
@@ -1140,22 +1280,11 @@ int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, c
             ku_buf_free(&clause);
     }
 
-    if (rc == 0 && nsites > 0 && !sites.oom) {
+    if (rc == 0 && nsites > 0) {
         qsort(ins, (size_t)nins, sizeof *ins, by_offset);
         ku_buf b = { 0 };
         size_t pos = 0;
-        if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
-            ku_buf_putn(&b, src, 3);   /* a BOM stays first */
-            pos = 3;
-        }
-        ku_buf_put(&b, quiet_on);
-        ku_buf_put(&b, prelude_decls);
-        ku_buf_putn(&b, sites.s, sites.len);
-        ku_buf_put(&b, quiet_off);
-        ku_buf_put(&b, "#line 1\n");
         for (int k = 0; k < nins; k++) {
-            if (ins[k].offset < pos)
-                continue;
             ku_buf_putn(&b, src + pos, ins[k].offset - pos);
             ku_buf_putn(&b, ins[k].text, ins[k].len);
             pos = ins[k].offset;
@@ -1167,10 +1296,7 @@ int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, c
             rc = -1;
         else if (out_len)
             *out_len = n;
-    } else if (sites.oom) {
-        rc = -1;
     }
-    ku_buf_free(&sites);
     for (int k = 0; k < nins; k++)
         free(ins[k].text);
     free(ins);

@@ -12,14 +12,15 @@
  *          where the region runs (its host copy otherwise); such a loop gets
  *          no separate report call.
  *
- * The result is the original text with insertions only, every inserted
- * statement on lines of its own followed by `#line N` (no file name), so each
- * original line keeps its presumed number, its file name and its columns, and
- * the compiler never quotes keel's text in a diagnostic.  The declarations
- * the calls need are a prelude above the first line, inside
- * `#pragma clang diagnostic ignored "-Weverything"`, as is every call: no
- * header is included (a user's `#define _GNU_SOURCE` on line 1 still comes
- * first), nothing keel writes can warn in any -std or -pedantic mode.
+ * The result is the original text with insertions only: keel's text goes
+ * where it moves no byte of the user's to another line or column (a blank
+ * line, the end of a line), each instrumented block declaring what its
+ * call needs inside `_Pragma("clang diagnostic ignored \"-Weverything\"")`,
+ * so every line keeps its physical and presumed number and its columns,
+ * and nothing keel writes can warn in any -std or -pedantic mode.  A loop
+ * sharing a line with other code gets lines of its own followed by
+ * `#line N` (no file name), where no empty body follows it.  No header is
+ * included.
  * A loop whose surroundings keel cannot place a call in safely (after an
  * `#else`, a `_Pragma` or a macro that could be one, a `#line` inside a
  * conditional, ...) is left alone.
@@ -45,19 +46,5 @@ typedef enum { INSTRUMENT_OFF, INSTRUMENT_REPORT, INSTRUMENT_OFFLOAD } instrumen
 int instrument_source(const ir_tu *tu, const char *path, const char *build, const char *src,
                       size_t len, const char *db_path, instrument_mode mode, char **out,
                       size_t *out_len);
-
-/* What instrument_source_ex left alone for the copy's size: nests whose
- * line already had as many blanks from keel's `#line` re-entries as it
- * may (four times its length and 4 KiB: many sites on one line), and the
- * presumed line of the first.  The caller warns once. */
-typedef struct {
-    int nests;
-    int line;
-} instrument_skips;
-
-/* instrument_source, telling what it skipped (skips may be NULL). */
-int instrument_source_ex(const ir_tu *tu, const char *path, const char *build, const char *src,
-                         size_t len, const char *db_path, instrument_mode mode, char **out,
-                         size_t *out_len, instrument_skips *skips);
 
 #endif

@@ -18,6 +18,7 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -1313,11 +1314,90 @@ static int source_names(const char *src, char names[3][PATH_MAX * 2 + 2])
     return m;
 }
 
+/* clang quotes the physical line of each diagnostic.  Where keel's text
+ * went onto one of the user's lines, the quote of that line is put back to
+ * the user's own: quotes[] holds, for every such line, the instrumented
+ * line and the source's as clang prints them (tabs to the next multiple of
+ * 8), each NUL-terminated.  Only for a copy with the source's line count
+ * (keel's text added no line; else the lines it did add are its own). */
+static void quote_line(ku_buf *b, const char *s, size_t n)
+{
+    size_t col = 0;
+    while (n > 0 && s[n - 1] == '\r')
+        n--;
+    for (size_t k = 0; k < n; k++, col++) {
+        if (s[k] == '\t') {
+            ku_buf_putc(b, ' ');
+            while ((col + 1) % 8)
+                ku_buf_putc(b, ' '), col++;
+        } else
+            ku_buf_putc(b, s[k]);
+    }
+    ku_buf_putn(b, "", 1);
+}
+
+static void quote_pairs(ku_buf *quotes, const char *src, size_t len, const char *text,
+                        size_t tlen)
+{
+    size_t ls = 0, lt = 0;
+    for (size_t k = 0; k < len; k++)
+        ls += src[k] == '\n';
+    for (size_t k = 0; k < tlen; k++)
+        lt += text[k] == '\n';
+    if (ls != lt)
+        return;
+    size_t a = 0, b = 0;
+    while (a <= len && b <= tlen) {
+        const char *ea = memchr(src + a, '\n', len - a), *eb = memchr(text + b, '\n', tlen - b);
+        size_t na = ea ? (size_t)(ea - src) - a : len - a, nb = eb ? (size_t)(eb - text) - b : tlen - b;
+        if (na != nb || memcmp(src + a, text + b, na) != 0) {
+            quote_line(quotes, text + b, nb);
+            quote_line(quotes, src + a, na);
+        }
+        if (!ea || !eb)
+            break;
+        a += na + 1;
+        b += nb + 1;
+    }
+}
+
+/* Each line of msgs (len bytes) that quotes an instrumented line -- the
+ * line itself, or after the "  12 | " gutter -- with the source's line
+ * instead, to out. */
+static void restore_quotes(const char *msgs, size_t len, const ku_buf *quotes, FILE *out)
+{
+    size_t p = 0;
+    while (p < len) {
+        const char *nl = memchr(msgs + p, '\n', len - p);
+        size_t n = nl ? (size_t)(nl - msgs) - p : len - p;
+        const char *line = msgs + p, *fix = NULL;
+        size_t keep = 0;
+        for (size_t q = 0; quotes->s && q < quotes->len && !fix;) {
+            const char *from = quotes->s + q, *to = from + strlen(from) + 1;
+            size_t fl = strlen(from);
+            if (fl <= n && memcmp(line + n - fl, from, fl) == 0
+                && (fl == n || (n - fl >= 2 && memcmp(line + n - fl - 2, "| ", 2) == 0))) {
+                fix = to;
+                keep = n - fl;
+            }
+            q = (size_t)(to - quotes->s) + strlen(to) + 1;
+        }
+        if (fix) {
+            fwrite(line, 1, keep, out);
+            fputs(fix, out);
+        } else
+            fwrite(line, 1, n, out);
+        if (nl)
+            fputc('\n', out);
+        p += n + (nl ? 1 : 0);
+    }
+}
+
 /* Write instrumented copies of the analysed sources (each with its source's
  * modification time) and the overlay that maps the sources onto them (path
  * in overlay[]).  Returns how many sources are instrumented. */
 static int make_copies(const options *o, analysed *res, instrumented *ins, char *overlay,
-                       size_t overlay_len)
+                       size_t overlay_len, ku_buf *quotes)
 {
     char db[PATH_MAX + 1];
     absolute_db(o->db_path, db, sizeof db);
@@ -1327,7 +1407,7 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
     int made = 0;
     for (int i = 0; i < o->nsources; i++) {
         ins[i].temp[0] = '\0';
-        size_t len, outlen = 0;
+        size_t len = 0, outlen = 0;
         struct stat st;
         static char names[3][PATH_MAX * 2 + 2];
         int nnames = source_names(o->sources[i], names), safe = 1;
@@ -1341,12 +1421,8 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             outlen = res[i].ilen;
         } else {
             src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
-            instrument_skips skips = { 0 };
-            int sites = src ? instrument_source_ex(res[i].ir, res[i].path, res[i].hash, src, len,
-                                                   db, o->instrument, &text, &outlen, &skips) : 0;
-            if (skips.nests > 0)
-                warn_src(&res[i], "%s:%d: %d loop nests not instrumented: too many on one line",
-                         o->sources[i], skips.line, skips.nests);
+            int sites = src ? instrument_source(res[i].ir, res[i].path, res[i].hash, src, len,
+                                                db, o->instrument, &text, &outlen) : 0;
             res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
             if (sites > 0) {
                 res[i].itext = text;     /* kept for the direct-mode entry */
@@ -1357,6 +1433,10 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             }
         }
         if (text) {
+            if (!src)
+                src = ku_read_file(o->sources[i], &len);
+            if (src)
+                quote_pairs(quotes, src, len, text, outlen);
             int fd = ku_mkstemp(ins[i].temp, sizeof ins[i].temp, tmp, "keel-", ".c");
             struct timespec times[2] = { st.st_atim, st.st_mtim };
             if (fd < 0 || write(fd, text, outlen) != (ssize_t)outlen
@@ -1420,19 +1500,35 @@ typedef struct {
     char **argv;
 } instrumented_job;
 
+/* The descriptor the compiler reads the overlay from, named by a path
+ * that is the same in every build: -frecord-command-line and
+ * -grecord-command-line put the compiler's arguments into the object, and
+ * a temporary file's random name there would make two identical builds
+ * differ.  Used when no inherited descriptor holds the number. */
+#define OVERLAY_FD 987
+#define OVERLAY_FD_PATH "/dev/fd/987"
+
 /* Start the compiler with the overlay.  Returns 0, or -1 when it could not
  * start (the caller compiles the original). */
 static int start_instrumented(const options *o, const char *overlay, instrumented_job *j)
 {
     memset(j, 0, sizeof *j);
     j->fd = -1;
-    int n = 0, bad = 0;
+    int n = 0, bad = 0, fixed = 0;
+    if (fcntl(OVERLAY_FD, F_GETFD) == -1 && errno == EBADF) {
+        int ofd = open(overlay, O_RDONLY | O_CLOEXEC);
+        fixed = ofd >= 0 && dup2(ofd, OVERLAY_FD) == OVERLAY_FD;   /* inherited: no CLOEXEC */
+        if (ofd >= 0)
+            close(ofd);
+    }
     for (int k = 0; k < o->ncc; k++)
         bad |= ku_push_ptr(&j->argv, &n, o->cc[k]);
     bad |= ku_push_ptr(&j->argv, &n, "-ivfsoverlay");
-    bad |= ku_push_ptr(&j->argv, &n, overlay);
+    bad |= ku_push_ptr(&j->argv, &n, fixed ? OVERLAY_FD_PATH : overlay);
     j->fd = bad ? -1 : ku_mkstemp(j->errpath, sizeof j->errpath, NULL, "keel-stderr-", "");
     j->pid = j->fd >= 0 ? start_compiler(j->argv, j->fd, 0) : -1;
+    if (fixed)
+        close(OVERLAY_FD);
     if (j->pid > 0)
         return 0;
     if (j->fd >= 0) {
@@ -1446,13 +1542,14 @@ static int start_instrumented(const options *o, const char *overlay, instrumente
 /* Wait for the instrumented compile.  On success its messages go to stderr
  * and the result is 0; on failure -1, with the first line of its messages in
  * first_error. */
-static int finish_instrumented(instrumented_job *j, char *first_error, size_t errlen)
+static int finish_instrumented(instrumented_job *j, char *first_error, size_t errlen,
+                               const ku_buf *quotes)
 {
     int status = wait_compiler(j->pid);
     size_t len = 0;
     char *msgs = ku_read_file(j->errpath, &len);
     if (status == 0 && msgs) {
-        fwrite(msgs, 1, len, stderr);   /* the compile's own warnings */
+        restore_quotes(msgs, len, quotes, stderr);   /* the compile's own warnings */
     } else if (msgs && len) {
         char *nl = memchr(msgs, '\n', len);
         snprintf(first_error, errlen, "%.*s", (int)((nl ? nl : msgs + len) - msgs), msgs);
@@ -1477,17 +1574,22 @@ static int finish_instrumented(instrumented_job *j, char *first_error, size_t er
  * links the archive and exports keel_decide, so that keelcc-built
  * libraries it loads, at start or with dlopen, call the executable's
  * runtime rather than a second one.  A relocatable link (-r) gets no
- * runtime: the final link adds it.  Buffers are static: one link per
- * keelcc process. */
+ * runtime: the final link adds it.  A static link (-static) takes
+ * libkeelrt-sqlite3.a from beside libkeelrt.a, where there is one.
+ * Buffers are static: one link per keelcc process. */
 static void add_runtime_link(options *o, const char *lib)
 {
     static char so[PATH_MAX + 64], rpath[PATH_MAX + 80], excl[PATH_MAX + 64];
-    int shared = 0;
+    static char sqlite[PATH_MAX + 64];
+    int shared = 0, is_static = 0;
     for (int i = 1; i < o->ncc; i++) {
         if (strcmp(o->cc[i], "-r") == 0 || strcmp(o->cc[i], "--relocatable") == 0)
             return;
         if (strcmp(o->cc[i], "-shared") == 0)
             shared = 1;
+        if (strcmp(o->cc[i], "-static") == 0 || strcmp(o->cc[i], "--static") == 0
+            || strcmp(o->cc[i], "-static-pie") == 0)
+            is_static = 1;
     }
     push(o, &o->ncc, &o->cc, "-x");
     push(o, &o->ncc, &o->cc, "none");
@@ -1529,7 +1631,17 @@ static void add_runtime_link(options *o, const char *lib)
         push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_done");
     }
     push(o, &o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
-    push(o, &o->ncc, &o->cc, "-lsqlite3");
+    /* a static link takes libsqlite3.a with weak dl* references, built
+     * beside libkeelrt.a: glibc's dlopen stays out, and with it the
+     * linker's warning about dlopen in static programs */
+    const char *slash = strrchr(lib, '/');
+    if (is_static && slash && has_suffix(lib, ".a")
+        && snprintf(sqlite, sizeof sqlite, "%.*s/libkeelrt-sqlite3.a", (int)(slash - lib), lib)
+               < (int)sizeof sqlite
+        && access(sqlite, R_OK) == 0)
+        push(o, &o->ncc, &o->cc, sqlite);
+    else
+        push(o, &o->ncc, &o->cc, "-lsqlite3");
     push(o, &o->ncc, &o->cc, "-lpthread");
     push(o, &o->ncc, &o->cc, "-ldl");
     push(o, &o->ncc, &o->cc, "-lm");
@@ -1624,12 +1736,14 @@ int main(int argc, char **argv)
         instrumented_job job;
         char first_error[512] = "", overlay[PATH_MAX] = "";
         status = -1;
-        int made = ins ? make_copies(&o, res, ins, overlay, sizeof overlay) : 0;
+        ku_buf quotes = { 0 };
+        int made = ins ? make_copies(&o, res, ins, overlay, sizeof overlay, &quotes) : 0;
         int started = made > 0 && start_instrumented(&o, overlay, &job) == 0;
         if (o.mca && misses)
             mca_stage(&user, res);     /* while the instrumented compile runs */
         if (started)
-            status = finish_instrumented(&job, first_error, sizeof first_error);
+            status = finish_instrumented(&job, first_error, sizeof first_error, &quotes);
+        ku_buf_free(&quotes);
         for (int i = 0; ins && i < o.nsources; i++)
             if (ins[i].temp[0])
                 unlink(ins[i].temp);

@@ -47,6 +47,12 @@
 #include "keelrt.h"
 
 #include <dlfcn.h>
+/* Weak: a -static link then leaves glibc's dlopen out (the linker would
+ * warn that it needs glibc's shared libraries at run time); there dlopen
+ * is NULL and the program has no CUDA device and no offload run time. */
+#pragma weak dlopen
+#pragma weak dlsym
+#pragma weak dlclose
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -140,7 +146,7 @@ typedef int (*cu_attr_fn)(int *, int, int);
 
 int rt_cuda_detect(rt_profile *out, char *name, size_t namelen)
 {
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen ? dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) : NULL;
     if (!h)
         return 0;
     cu_init_fn init = (cu_init_fn)dlsym(h, "cuInit");
@@ -221,7 +227,7 @@ static void init(void)
     G.calibrate = (s = getenv("KEEL_CALIBRATE")) && *s && strcmp(s, "0") != 0;
     /* an offload build links libomptarget: only then does if(target: 1)
      * run a target region on the GPU */
-    void *self = dlopen(NULL, RTLD_LAZY);
+    void *self = dlopen ? dlopen(NULL, RTLD_LAZY) : NULL;
     if (self) {
         G.offload_rt = dlsym(self, "__tgt_target_kernel") != NULL;
         dlclose(self);

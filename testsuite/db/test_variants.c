@@ -7,7 +7,8 @@
  * writes a TU with a loop into it, lets db_open migrate it and checks the
  * rows and their cascades survived.  Then the replacement rules of
  * db_begin_tu: the same variant replaces its rows, another variant adds its
- * own, a compile into the same object replaces whatever was there, a row
+ * own (also when compiled into the object of another: a program linked
+ * from that object before still needs those rows), a row
  * without a variant (or from before variants) replaces / is replaced by
  * all, at most DB_VARIANTS_PER_PATH variants stay (the oldest go); and the
  * runtime's lookups: db_find_loop_build prefers the loop of the build hash
@@ -167,9 +168,10 @@ static void check_replacement(void)
     /* the same variant into another object: still one row for it */
     CHECK(write_tu(d, "h1b", "v1", "/o/f2.o", "sum_f", 8) > 0);
     CHECK_STR(variants_of_a(), "v2@/o/d.o v1@/o/f2.o");
-    /* other flags into the object of v2: that object no longer holds v2 */
+    /* other flags into the object of v2: v2's rows stay (a program linked
+     * from the object before holds v2's sites) */
     CHECK(write_tu(d, "h3", "v3", "/o/d.o", "sum_d", 5) > 0);
-    CHECK_STR(variants_of_a(), "v1@/o/f2.o v3@/o/d.o");
+    CHECK_STR(variants_of_a(), "v2@/o/d.o v1@/o/f2.o v3@/o/d.o");
 
     /* the runtime's lookup: the loop of the site's build */
     int64_t id = 0;
@@ -177,18 +179,23 @@ static void check_replacement(void)
                        " WHERE t.variant = 'v1' AND l.line = 5");
     long long l_v3 = q("SELECT l.id FROM loops l JOIN translation_units t ON t.id = l.tu_id"
                        " WHERE t.variant = 'v3' AND l.line = 5");
-    CHECK(l_v1 > 0 && l_v3 > 0 && l_v1 < l_v3);
+    long long l_v2 = q("SELECT l.id FROM loops l JOIN translation_units t ON t.id = l.tu_id"
+                       " WHERE t.variant = 'v2' AND l.line = 5");
+    CHECK(l_v2 > 0 && l_v1 > 0 && l_v3 > 0 && l_v2 < l_v1 && l_v1 < l_v3);
     CHECK_INT(db_find_loop_build(d, "/s/a.c", 5, 3, "h3", &id, err, sizeof err), 0);
     CHECK_INT(id, l_v3);
     CHECK_INT(db_find_loop_build(d, "/s/a.c", 5, 3, "h1b", &id, err, sizeof err), 0);
     CHECK_INT(id, l_v1);
-    /* no such build: another one's loop (the caller sees the hash differ) */
+    CHECK_INT(db_find_loop_build(d, "/s/a.c", 5, 3, "h2", &id, err, sizeof err), 0);
+    CHECK_INT(id, l_v2);   /* the build that object held before v3 */
+    /* no such build: another one's loop, the oldest (the caller sees the
+     * hash differ) */
     CHECK_INT(db_find_loop_build(d, "/s/a.c", 5, 3, "0000", &id, err, sizeof err), 0);
-    CHECK_INT(id, l_v1);
+    CHECK_INT(id, l_v2);
     CHECK_INT(db_find_loop_build(d, "/s/a.c", 5, 3, NULL, &id, err, sizeof err), 0);
-    CHECK_INT(id, l_v1);
+    CHECK_INT(id, l_v2);
     CHECK_INT(db_find_loop(d, "/s/a.c", 5, 0, &id, err, sizeof err), 0);
-    CHECK_INT(id, l_v1);
+    CHECK_INT(id, l_v2);
     CHECK_INT(db_find_loop_build(d, "/s/a.c", 8, 3, "h3", &id, err, sizeof err), 0);
     char have[17] = "";
     CHECK_INT(db_loop_source_hash(d, id, have, sizeof have, err, sizeof err), 0);
@@ -198,7 +205,7 @@ static void check_replacement(void)
     CHECK_INT(db_next_roots(d, "/s/a.c", 1, 0, "h3", 4, lines, cols, err, sizeof err), 1);
     CHECK_INT(db_next_roots(d, "/s/a.c", 1, 0, "h1b", 4, lines, cols, err, sizeof err), 2);
     CHECK_INT(lines[1], 8);
-    CHECK_INT(db_next_roots(d, "/s/a.c", 1, 0, NULL, 4, lines, cols, err, sizeof err), 3);
+    CHECK_INT(db_next_roots(d, "/s/a.c", 1, 0, NULL, 4, lines, cols, err, sizeof err), 4);
 
     /* at most DB_VARIANTS_PER_PATH builds of one source: the oldest go */
     for (int i = 0; i < DB_VARIANTS_PER_PATH + 4; i++) {

@@ -3,9 +3,8 @@
 # inputs are unchanged since the build the database holds reuses that build
 # (no parse, no analyses, no llvm-mca, no database write) and compiles the
 # same instrumented text; anything else misses and records anew.  A hit is
-# seen as the build's translation_units row staying as it was: before each
-# rebuild the test marks the rows (message = 'kept'), which a recorded build
-# replaces.
+# seen as no translation_units row recorded: before each rebuild the test
+# marks the rows (message = 'kept'); a miss records a row of its own.
 #  - same command, same files: hit, the same object byte for byte, the
 #    program prints what clang-19's prints and its sites find their loops;
 #  - a header changed (same size), a -include file changed, a -D changed,
@@ -39,7 +38,10 @@ expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; f
 expect_ne() { if [ "$1" != "$2" ]; then ok; else bad "$3: got '$1' both times"; fi; }
 q() { sqlite3 "$KEEL_DB" "$1"; }
 mark() { q "UPDATE translation_units SET message = 'kept'"; }
-kept() { q "SELECT count(*) FROM translation_units WHERE path LIKE '%/$1' AND message = 'kept'"; }
+# 1 when no row of the source was recorded since mark (a hit), else 0: a
+# miss records a row, which may leave other builds' rows in place
+kept() { q "SELECT count(*) = 0 FROM translation_units WHERE path LIKE '%/$1'
+            AND message IS NOT 'kept'"; }
 settle() { sleep 1.2; }      # past the "too new" second
 
 cat >scale.h <<'EOF'
@@ -129,16 +131,18 @@ printf '#define EXTRA_ONE 2\n' >pre.h
 "$KC" -O1 -include pre.h -c k.c -o k.o 2>/dev/null
 expect_eq "$(kept k.c)" 0 "changed -include file: miss"
 
-# ---- a changed -D: miss; back to the first: the object's build was
-# replaced by the other variant, so a miss again ----
+# ---- a changed -D: miss; back to the first: the database still holds
+# that build (another variant compiled into k.o keeps the rows already
+# there), so a hit; one row per build of k.c: FACTOR 3, FACTOR 4, two
+# -include files, -DEXTRA ----
 mark
 "$KC" -O1 -DEXTRA=1 -c k.c -o k.o 2>/dev/null
 expect_eq "$(kept k.c)" 0 "changed -D: miss"
 mark
 "$KC" -O1 -c k.c -o k.o 2>/dev/null
-expect_eq "$(kept k.c)" 0 "back to the first -D: miss"
-expect_eq "$(q "SELECT count(*) FROM translation_units WHERE path LIKE '%/k.c'")" 1 \
-    "back to the first -D: one build of k.o"
+expect_eq "$(kept k.c)" 1 "back to the first -D: hit"
+expect_eq "$(q "SELECT count(*) || ':' || count(DISTINCT variant) FROM translation_units
+               WHERE path LIKE '%/k.c'")" 5:5 "back to the first -D: one row per build of k.c"
 
 # ---- another instrumentation mode: miss ----
 mark

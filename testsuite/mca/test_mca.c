@@ -194,9 +194,54 @@ static void test_mapping(void)
     ir_tu_free(tu);
 }
 
+/* A file name with bytes outside printable ASCII, a quote and a tab: the
+ * assembler writes them escaped (\303\274, \", \011) in .file, and the
+ * loop still maps; an assembly that names another file says so. */
+static void test_escaped_names(void)
+{
+    static const char name[] = "/nonexistent-dir/\xc3\xbc\"q\tt.c";
+    static const char *const texts[2] = {
+        "\t.file\t0 \"/nonexistent-dir\" \"\\303\\274\\\"q\\011t.c\"\n",
+        "\t.file\t0 \"/nonexistent-dir\" \"other.c\"\n",
+    };
+    static const char body[] =
+        "g:\n"
+        "\t.loc\t0 2 3\n"
+        "\txorl\t%eax, %eax\n"
+        ".LBB1_1:                                # =>This Inner Loop Header: Depth=1\n"
+        "\t.loc\t0 2 3\n"
+        "\tincq\t%rax\n"
+        "\tcmpq\t%rax, %rdx\n"
+        "\tjne\t.LBB1_1\n"
+        "\tretq\n";
+    for (int k = 0; k < 2; k++) {
+        ir_tu *tu = ir_tu_new(name);
+        int f = ir_add_function(tu, "g", name, 1, 1);
+        int a = ir_add_loop(tu, f, -1, IR_FOR, name, 2, 3);
+        ir_set_bounds(&tu->loops[a], "i", kx_int(0), kx_sym("n"), 1);
+        tu->loops[a].end_line = 2;
+        char text[1024], err[128];
+        snprintf(text, sizeof text, "%s%s", texts[k], body);
+        mca_plan *p;
+        CHECK_INT(mca_plan_build(tu, text, NULL, 1, &p, err, sizeof err), 0);
+        if (k == 0) {
+            CHECK_INT(p->loops[0].ncopies, 1);
+            CHECK_STR(p->loops[0].label, ".LBB1_1");
+            CHECK(p->loops[0].reason == NULL);
+        } else {
+            CHECK_INT(p->loops[0].ncopies, 0);
+            CHECK_STR(p->loops[0].reason,
+                      "the assembly's line table does not name this loop's source file");
+        }
+        mca_plan_free(p);
+        ir_tu_free(tu);
+    }
+}
+
 int main(void)
 {
     test_figures();
     test_mapping();
+    test_escaped_names();
     return check_summary();
 }

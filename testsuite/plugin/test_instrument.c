@@ -61,16 +61,34 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
     return instrumented_n(name, src, strlen(src), mode, path, pathlen, NULL);
 }
 
-#define QUIET_ON "#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Weverything\"\n"
-#define QUIET_OFF "#pragma clang diagnostic pop\n"
+#define QUIET_ON "_Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Weverything\\\"\") "
+#define QUIET_OFF "_Pragma(\"clang diagnostic pop\")"
 #define DECLS "struct keel_site { const char *db; const char *file; int line, col; int nsyms;" \
               " const char *const *syms; void *state; };" \
-              " int keel_decide(struct keel_site *, const long long *);" \
-              " long long keel_begin(struct keel_site *, int); void keel_done(struct keel_site *, long long);\n" \
-              "__attribute__((pure)) int keel_decide_report(struct keel_site *, const long long *)" \
-              ";\n" \
-              "__attribute__((const)) int keel_decide_report_const(struct keel_site *, const long long *)" \
-              ";\n"
+              " int keel_decide(void *, const long long *);" \
+              " long long keel_begin(void *, int); void keel_done(void *, long long);" \
+              " __attribute__((pure)) int keel_decide_report(void *, const long long *);" \
+              " __attribute__((const)) int keel_decide_report_const(void *, const long long *); "
+#define DONE(N) QUIET_ON "keel_done(&keel_site_" #N ", keel_t_" #N "); " QUIET_OFF
+/* The pieces of an opening: site N of the file (H: a build-hash suffix),
+ * with one value S or none, and its report call. */
+#define SYMS1(N, S) "static const char *const keel_syms_" #N "[] = { \"" S "\" }; "
+#define SITE(N, H, LINE, COL, NS, SYMS) "static struct keel_site keel_site_" #N \
+    " = { \"/db/keel.db\", \"@\"" H ", " #LINE ", " #COL ", " #NS ", " SYMS ", 0 }; "
+#define REPORT1(N, S) "static int keel_v_" #N " = -1; static long long keel_last_" #N "[1];" \
+    " long long keel_x_" #N "[] = { (long long)(" S ") }; if (keel_v_" #N " < 0 || keel_last_" #N \
+    "[0] != keel_x_" #N "[0]) { keel_last_" #N "[0] = keel_x_" #N "[0]; keel_v_" #N \
+    " = keel_decide_report(&keel_site_" #N ", keel_x_" #N "); } "
+#define OPEN1H(N, S, H, LINE, COL) QUIET_ON "{ " DECLS SYMS1(N, S) \
+    SITE(N, H, LINE, COL, 1, "keel_syms_" #N) REPORT1(N, S) QUIET_OFF
+#define OPEN1(N, S, LINE, COL) OPEN1H(N, S, "", LINE, COL)
+#define OPEN0(N, LINE, COL) QUIET_ON "{ " DECLS SITE(N, "", LINE, COL, 0, "0") \
+    "static int keel_v_" #N " = -1; if (keel_v_" #N " < 0) keel_v_" #N \
+    " = keel_decide_report_const(&keel_site_" #N ", 0); " QUIET_OFF
+#define OFFLOAD1(N, S, LINE, COL) QUIET_ON "{ " DECLS SYMS1(N, S) \
+    SITE(N, "", LINE, COL, 1, "keel_syms_" #N) "int keel_on_gpu_" #N " = keel_decide(&keel_site_" #N \
+    ", (const long long[]){ (long long)(" S ") }); (void)keel_on_gpu_" #N "; long long keel_t_" #N \
+    " = keel_begin(&keel_site_" #N ", keel_on_gpu_" #N "); " QUIET_OFF
 
 /* Expected text: the template with every "@" replaced by the file's path. */
 static char *expect(const char *tmpl, const char *path)
@@ -113,7 +131,11 @@ static void check_case(const char *name, const char *src, instrument_mode mode, 
     char *got = instrumented(name, src, mode, path, sizeof path);
     char *want = expect(tmpl, path);
     CHECK_STR(got, want);
-    CHECK(got && compiles(got, strlen(got)));
+    if (got && !compiles(got, strlen(got))) {
+        fprintf(stderr, "%s: the instrumented text does not compile cleanly\n", name);
+        CHECK(0);
+    }
+    CHECK(got != NULL);
     free(got);
     free(want);
 }
@@ -165,7 +187,7 @@ static void check_layout(void)
 
 /* clang-19's warnings for text as "LINE:COL: warning: ..." lines (the file
  * name dropped: the text is always compiled as diag.c), one string. */
-static char *warnings(const char *text)
+static char *warnings(const char *text, const char *flags)
 {
     char path[300], cmd[800], line[1024];
     snprintf(path, sizeof path, "%s/diag.c", tmpdir);
@@ -174,8 +196,7 @@ static char *warnings(const char *text)
         return NULL;
     fputs(text, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "cd %s && clang-19 -fsyntax-only -Wunused-value"
-             " diag.c 2>&1", tmpdir);
+    snprintf(cmd, sizeof cmd, "cd %s && clang-19 -fsyntax-only %s diag.c 2>&1", tmpdir, flags);
     FILE *p = popen(cmd, "r");
     if (!p)
         return NULL;
@@ -199,24 +220,30 @@ static char *warnings(const char *text)
     return out;
 }
 
-/* Loops that do not start their line and code after a loop on the same
- * line: the instrumented copy's warnings are clang-19's, line and column,
- * before, between and after the loops. */
+/* Loops that share their line with code (keel's text on lines of its own,
+ * then #line and blanks) and a loop on lines of its own (its call after
+ * the code of the line above): the instrumented copy's warnings are
+ * clang-19's, line and column, before, between and after the loops. */
 static void test_columns(void)
 {
     static const char src[] =
         "int g(int n, double *x, double *y);\n"
         "int g(int n, double *x, double *y) {\n"
         "  int s = 0; s == 2; for (int i = 0; i < n; i++) x[i] = 0; s == 1; for (int j = 0; j < n; j++) y[j] = 1; s == 3;\n"
+        "  s == 4;\n"
+        "  for (int j = 0; j < n; j++) y[j] = 2;\n"
+        "  s == 5; // after\n"
         "  return s;\n"
         "}\n";
     char path[256];
     char *got = instrumented("columns.c", src, INSTRUMENT_REPORT, path, sizeof path);
-    CHECK(got && strstr(got, "keel_site_1"));       /* both loops have a call */
-    char *want = warnings(src), *have = got ? warnings(got) : NULL;
+    CHECK(got && strstr(got, "keel_site_2"));      /* all three loops have a call */
+    char *want = warnings(src, "-Wunused-value"), *have = got ? warnings(got, "-Wunused-value") : NULL;
     CHECK_STR(want, "3:16: warning: equality comparison result unused [-Wunused-comparison]\n"
                     "3:62: warning: equality comparison result unused [-Wunused-comparison]\n"
-                    "3:108: warning: equality comparison result unused [-Wunused-comparison]\n");
+                    "3:108: warning: equality comparison result unused [-Wunused-comparison]\n"
+                    "4:5: warning: equality comparison result unused [-Wunused-comparison]\n"
+                    "6:5: warning: equality comparison result unused [-Wunused-comparison]\n");
     CHECK_STR(have, want);
     free(want);
     free(have);
@@ -225,7 +252,7 @@ static void test_columns(void)
 
 /* Many sites on one line: each re-entry pads the line up to its column,
  * so a line gets at most four times its length and 4 KiB of blanks; the
- * sites past that are left alone and counted. */
+ * sites past that are left alone. */
 static void test_one_line(void)
 {
     enum { K = 300 };
@@ -248,20 +275,50 @@ static void test_one_line(void)
     CHECK_INT(tu->nloops, K);
     char *out = NULL;
     size_t len = 0;
-    instrument_skips skips;
-    int sites = instrument_source_ex(tu, path, NULL, src, strlen(src), "/db/keel.db",
-                                     INSTRUMENT_REPORT, &out, &len, &skips);
-    CHECK_INT(sites, 36);
-    CHECK_INT(skips.nests, K - 36);
-    CHECK_INT(skips.line, 3);
-    CHECK_INT(len, 81195);
+    CHECK_INT(instrument_source(tu, path, NULL, src, strlen(src), "/db/keel.db",
+                                INSTRUMENT_REPORT, &out, &len), 36);
+    CHECK_INT(len, 94953);
     CHECK(out && compiles(out, len));
     free(out);
-    instrument_source(tu, path, NULL, src, strlen(src), "/db/keel.db", INSTRUMENT_REPORT, &out,
-                      NULL);   /* the same without the report */
-    CHECK(out && strlen(out) == 81195);
-    free(out);
     ir_tu_free(tu);
+}
+
+/* clang's -Wempty-body compares the line of an `if` / `while` / `for`
+ * (after #line) with the physical line of its `;`, and takes a statement
+ * after `while (...);` on the same line for a typo: every empty body of
+ * the instrumented copy warns where the source's does, in a function with
+ * loops, before and after them and in one without any. */
+static void test_empty_body(void)
+{
+    static const char src[] =
+        "int getchar(void);\n"
+        "void g(int n, double *a) {\n"
+        "  if (n > 5);\n"
+        "  while (getchar() != '\\n'); while (getchar() != 'x');\n"
+        "  for (int i = 0; i < n; i++) a[i] = i;\n"
+        "  for (int i = 0; i < n; i++); a[0] = 1;\n"
+        "\n"
+        "  for (int i = 0; i < n; i++)\n"
+        "    a[i] = 2 * i;\n"
+        "  if (n < 2);\n"
+        "}\n"
+        "int check(int c) {\n"
+        "  if (c > 1);\n"
+        "  return c;\n"
+        "}\n";
+    char path[256];
+    char *got = instrumented("empty.c", src, INSTRUMENT_REPORT, path, sizeof path);
+    CHECK(got && strstr(got, "keel_site_0"));
+    char *want = warnings(src, "-Wempty-body"), *have = got ? warnings(got, "-Wempty-body") : NULL;
+    CHECK_STR(want, "3:13: warning: if statement has empty body [-Wempty-body]\n"
+                    "10:13: warning: if statement has empty body [-Wempty-body]\n"
+                    "4:28: warning: while loop has empty body [-Wempty-body]\n"
+                    "6:30: warning: for loop has empty body [-Wempty-body]\n"
+                    "13:13: warning: if statement has empty body [-Wempty-body]\n");
+    CHECK_STR(have, want);
+    free(want);
+    free(have);
+    free(got);
 }
 
 int main(void)
@@ -272,29 +329,18 @@ int main(void)
     }
     check_layout();
 
-    /* A parallel loop starting its line: the call on lines of its own
-     * before it, `}` on a line of its own after it, #line for each. */
+    /* A parallel loop starting its line: the opening (declarations, site,
+     * call) at the end of the line before, `}` at the end of its last line:
+     * no byte of the source changes its line or column. */
     check_case("plain.c",
         "void f(int n, double *x) {\n"
         "  for (int i = 0; i < n; i++)\n"
         "    x[i] = 0;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 3, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        QUIET_OFF
-        "#line 1\n"
-        "void f(int n, double *x) {\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 2\n"
+        "void f(int n, double *x) { " OPEN1(0, "n", 2, 3) "\n"
         "  for (int i = 0; i < n; i++)\n"
-        "    x[i] = 0;\n"
-        "}\n"
-        "#line 4\n"
+        "    x[i] = 0; }\n"
         "}\n");
 
     /* With keelcc's build hash (issue 9 item 7, issue 16 fault 21) the
@@ -306,21 +352,9 @@ int main(void)
         "    x[i] = 0;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\" \"#h=0123456789abcdef\", 2, 3, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        QUIET_OFF
-        "#line 1\n"
-        "void f(int n, double *x) {\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 2\n"
+        "void f(int n, double *x) { " OPEN1H(0, "n", " \"#h=0123456789abcdef\"", 2, 3) "\n"
         "  for (int i = 0; i < n; i++)\n"
-        "    x[i] = 0;\n"
-        "}\n"
-        "#line 4\n"
+        "    x[i] = 0; }\n"
         "}\n");
     /* not 16 lowercase hex digits: no suffix rather than a bad one */
     test_build = "0123456789ABCDEF";
@@ -330,26 +364,15 @@ int main(void)
         "    x[i] = 0;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 3, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        QUIET_OFF
-        "#line 1\n"
-        "void f(int n, double *x) {\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 2\n"
+        "void f(int n, double *x) { " OPEN1(0, "n", 2, 3) "\n"
         "  for (int i = 0; i < n; i++)\n"
-        "    x[i] = 0;\n"
-        "}\n"
-        "#line 4\n"
+        "    x[i] = 0; }\n"
         "}\n");
     test_build = NULL;
 
     /* A pragma stays directly above its loop; the braces keep the
-     * unbraced if's meaning; constant bounds need no values. */
+     * unbraced if's meaning; constant bounds need no values.  A blank line
+     * takes the opening rather than a line of code. */
     check_case("pragma.c",
         "double A[8][8];\n"
         "void g(int c) {\n"
@@ -359,27 +382,18 @@ int main(void)
         "      for (int j = 0; j < 8; j++)\n"
         "        A[i][j] = 1;\n"
         "    }\n"
+        "\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 5, 0, 0, 0 };\n"
-        "static int keel_v_0 = -1;\n"
-        QUIET_OFF
-        "#line 1\n"
         "double A[8][8];\n"
         "void g(int c) {\n"
-        "  if (c)\n"
-        QUIET_ON
-        "{ if (keel_v_0 < 0) keel_v_0 = keel_decide_report_const(&keel_site_0, 0);\n"
-        QUIET_OFF
-        "#line 4\n"
+        "  if (c) " OPEN0(0, 5, 5) "\n"
         "#pragma omp parallel for\n"
         "    for (int i = 0; i < 8; i++) {\n"
         "      for (int j = 0; j < 8; j++)\n"
         "        A[i][j] = 1;\n"
         "    }\n"
-        "}\n"
-        "#line 9\n"
+        " }\n"
         "}\n");
 
     /* NPB lu.c: an #if between the pragma and its loop.  The opening goes
@@ -396,27 +410,15 @@ int main(void)
         "    a[i] = 0.5;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        QUIET_OFF
-        "#line 1\n"
         "void h(int n, double *a) {\n"
-        "  int i;\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 3\n"
+        "  int i; " OPEN1(0, "n", 5, 3) "\n"
         "#pragma omp parallel for\n"
         "#if 1\n"
         "  for (i = 0; i < n; i++)\n"
         "#else\n"
         "  for (i = 1; i < n; i++)\n"
         "#endif\n"
-        "    a[i] = 0.5;\n"
-        "}\n"
-        "#line 10\n"
+        "    a[i] = 0.5; }\n"
         "}\n");
 
     /* `#ifdef _OPENMP / #pragma / #endif` above a loop: a group of
@@ -430,24 +432,12 @@ int main(void)
         "    a[i] = 0.5;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        QUIET_OFF
-        "#line 1\n"
-        "void h(int n, double *a) {\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 2\n"
+        "void h(int n, double *a) { " OPEN1(0, "n", 5, 3) "\n"
         "#ifdef _OPENMP\n"
         "#pragma omp parallel for\n"
         "#endif\n"
         "  for (int i = 0; i < n; i++)\n"
-        "    a[i] = 0.5;\n"
-        "}\n"
-        "#line 7\n"
+        "    a[i] = 0.5; }\n"
         "}\n");
 
     /* The active loop after an #else: no safe place above it. */
@@ -464,53 +454,49 @@ int main(void)
         "}\n");
 
     /* _Pragma from a macro: the opening goes above the macro's line; a
-     * user #line before it is honoured (presumed lines from 100 on). */
+     * user #line is the user's own (presumed lines from 100 on). */
     check_case("pragma_macro.c",
         "#define PFOR _Pragma(\"omp parallel for\")\n"
-        "void k(int n, double *a) {\n"
         "#line 100\n"
+        "void k(int n, double *a) {\n"
         "  PFOR\n"
         "  for (int i = 0; i < n; i++) a[i] = 1;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        QUIET_OFF
-        "#line 1\n"
         "#define PFOR _Pragma(\"omp parallel for\")\n"
+        "#line 100\n"
+        "void k(int n, double *a) { " OPEN1(0, "n", 5, 3) "\n"
+        "  PFOR\n"
+        "  for (int i = 0; i < n; i++) a[i] = 1; }\n"
+        "}\n");
+    /* Below a directive that is not its own (a #line, a #define) the
+     * opening gets lines of its own, then `#line N` (the user's numbering
+     * goes on). */
+    check_case("line_above.c",
         "void k(int n, double *a) {\n"
         "#line 100\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 100\n"
-        "  PFOR\n"
         "  for (int i = 0; i < n; i++) a[i] = 1;\n"
-        "}\n"
-        "#line 102\n"
+        "}\n",
+        INSTRUMENT_REPORT,
+        "void k(int n, double *a) {\n"
+        "#line 100\n"
+        OPEN1(0, "n", 3, 3) "\n"
+        "#line 100\n"
+        "  for (int i = 0; i < n; i++) a[i] = 1; }\n"
         "}\n");
 
-    /* A loop that does not start its line, with code after it: each side
-     * continues after #line with blanks (tabs kept) to its column. */
+    /* A loop sharing its first or last line with other code: keel's text
+     * on lines of its own, each side continuing after #line with blanks
+     * (tabs kept) to its column. */
     check_case("midline.c",
         "void f(int n, int *a) {\n"
         "\tint k = 2; for (int i = 0; i < n; i++) a[i] = k; k = 3;\n"
         "  (void)k;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 2, 13, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        QUIET_OFF
-        "#line 1\n"
         "void f(int n, int *a) {\n"
         "\tint k = 2; \n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
+        OPEN1(0, "n", 2, 13) "\n"
         "#line 2\n"
         "\t           for (int i = 0; i < n; i++) a[i] = k;\n"
         "}\n"
@@ -530,21 +516,8 @@ int main(void)
         "  } for (j = 0; j < n; j++) b[j] = 1;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        "static const char *const keel_syms_1[] = { \"n\" };\n"
-        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 };\n"
-        "static int keel_v_1 = -1; static long long keel_last_1[1];\n"
-        QUIET_OFF
-        "#line 1\n"
         "void f(int n, int *a, int *b) {\n"
-        "  int i, j;\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 3\n"
+        "  int i, j; " OPEN1(0, "n", 3, 3) "\n"
         "  for (i = 0; i < n; i++) {\n"
         "    a[i] = i;\n"
         "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
@@ -552,16 +525,37 @@ int main(void)
         "}\n"
         "#line 6\n"
         "    \n"
-        QUIET_ON
-        "{ long long keel_x_1[] = { (long long)(n) }; if (keel_v_1 < 0 || keel_last_1[0] != keel_x_1[0]) { keel_last_1[0] = keel_x_1[0]; keel_v_1 = keel_decide_report(&keel_site_1, keel_x_1); }\n"
-        QUIET_OFF
+        OPEN1(1, "n", 6, 5) "\n"
         "#line 6\n"
-        "    for (j = 0; j < n; j++) b[j] = 1;\n"
-        "}\n"
-        "#line 7\n"
+        "    for (j = 0; j < n; j++) b[j] = 1; }\n"
         "}\n");
 
-    /* A commented-out pragma is not a pragma; a UTF-8 BOM stays first. */
+    /* No line breaks where an empty body follows (clang would lose its
+     * -Wempty-body warning): the loop sharing its line is left alone. */
+    check_none("midline_empty.c",
+        "void f(int n, int *a) {\n"
+        "\tint k = 2; for (int i = 0; i < n; i++) a[i] = k;\n"
+        "\tif (k);\n"
+        "}\n");
+
+    /* A // comment spliced onto the next line after the loop (clang warns
+     * at its column) and a `while (...);` before it on the line above (a
+     * statement after it there would make clang call the `;` a typo). */
+    check_none("spliced.c",
+        "void f(int n, double *a) {\n"
+        "  for (int i = 0; i < n; i++) a[i] = i * 0.5; // trailing backslash \\\n"
+        "  a[0] = 1;\n"
+        "}\n");
+    check_none("emptyloop.c",
+        "int getchar(void);\n"
+        "void f(int n, double *a) {\n"
+        "  while (getchar() != 'x');\n"
+        "  for (int i = 0; i < n; i++) a[i] = i;\n"
+        "}\n");
+
+    /* A commented-out pragma is not a pragma; a UTF-8 BOM stays first; a
+     * trailing // comment after the loop moves right when no line has
+     * room for the `}`. */
     check_case("comment.c",
         "\xef\xbb\xbfvoid f(int n, int *a) {\n"
         "/* disabled:\n"
@@ -570,23 +564,11 @@ int main(void)
         "  for (int i = 0; i < n; i++) a[i] = 0; // done\n"
         "}\n",
         INSTRUMENT_REPORT,
-        "\xef\xbb\xbf" QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 5, 3, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        QUIET_OFF
-        "#line 1\n"
-        "void f(int n, int *a) {\n"
+        "\xef\xbb\xbfvoid f(int n, int *a) { " OPEN1(0, "n", 5, 3) "\n"
         "/* disabled:\n"
         "#pragma omp parallel for\n"
         "*/\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 5\n"
-        "  for (int i = 0; i < n; i++) a[i] = 0; // done\n"
-        "}\n"
-        "#line 6\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0; } // done\n"
         "}\n");
 
     /* Values a loop's head assigns (`i = 0, n = len`) cannot be read before
@@ -658,35 +640,19 @@ int main(void)
         "  }\n"
         "}\n",
         INSTRUMENT_OFFLOAD,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"tsteps\", \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 2, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[2];\n"
-        "static const char *const keel_syms_1[] = { \"n\" };\n"
-        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 };\n"
-        QUIET_OFF
-        "#line 1\n"
         "void h(int tsteps, int n, double *a, double *b) {\n"
-        "  int t, i;\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(tsteps), (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 3\n"
-        "  for (t = 0; t < tsteps; t++) {\n"
-        QUIET_ON
-        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_1;"
-        " long long keel_t_1 = keel_begin(&keel_site_1, keel_on_gpu_1);\n"
-        QUIET_OFF
-        "#line 4\n"
+        "  int t, i; " QUIET_ON "{ " DECLS
+        "static const char *const keel_syms_0[] = { \"tsteps\", \"n\" }; "
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 2, keel_syms_0, 0 }; "
+        "static int keel_v_0 = -1; static long long keel_last_0[2]; "
+        "long long keel_x_0[] = { (long long)(tsteps), (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); } "
+        QUIET_OFF "\n"
+        "  for (t = 0; t < tsteps; t++) { " OFFLOAD1(1, "n", 6, 5) "\n"
         "#pragma omp target teams distribute parallel for \\\n"
         "    map(tofrom: a[0:n], b[0:n]) if(target: keel_on_gpu_1) // offload me\n"
         "    for (i = 1; i < n - 1; i++)\n"
-        "      b[i] = a[i - 1] + a[i + 1];\n"
-        "keel_done(&keel_site_1, keel_t_1); }\n"
-        "#line 8\n"
-        "  }\n"
-        "}\n"
-        "#line 9\n"
+        "      b[i] = a[i - 1] + a[i + 1]; " DONE(1) " }\n"
+        "  } }\n"
         "}\n");
 
     /* Offload, a bare `target` construct whose `{ }` block holds the
@@ -724,25 +690,7 @@ int main(void)
         "  }\n"
         "}\n",
         INSTRUMENT_OFFLOAD,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_0, 0 };\n"
-        "static const char *const keel_syms_1[] = { \"n\" };\n"
-        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 9, 5, 1, keel_syms_1, 0 };\n"
-        "static const char *const keel_syms_2[] = { \"n\" };\n"
-        "static struct keel_site keel_site_2 = { \"/db/keel.db\", \"@\", 17, 5, 1, keel_syms_2, 0 };\n"
-        "static int keel_v_2 = -1; static long long keel_last_2[1];\n"
-        QUIET_OFF
-        "#line 1\n"
-        "void two(int n, float *a, float *b) {\n"
-        QUIET_ON
-        "{ int keel_on_gpu_0 = keel_decide(&keel_site_0, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_0; long long keel_t_0 = keel_begin(&keel_site_0, keel_on_gpu_0);\n"
-        QUIET_OFF
-        "#line 2\n"
-        QUIET_ON
-        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_1; long long keel_t_1 = keel_begin(&keel_site_1, keel_on_gpu_1);\n"
-        QUIET_OFF
-        "#line 2\n"
+        "void two(int n, float *a, float *b) { " OFFLOAD1(0, "n", 6, 5) " " OFFLOAD1(1, "n", 9, 5) "\n"
         "#pragma omp target \\\n"
         "    map(tofrom: a[0:n], b[0:n]) if(target: keel_on_gpu_0 && keel_on_gpu_1) // region\n"
         "  {\n"
@@ -752,25 +700,15 @@ int main(void)
         "#pragma omp parallel for\n"
         "    for (int i = 0; i < n; i++)\n"
         "      b[i] += a[i];\n"
-        "  }\n"
-        "keel_done(&keel_site_1, keel_t_1); }\n"
-        "#line 12\n"
-        "keel_done(&keel_site_0, keel_t_0); }\n"
-        "#line 12\n"
+        "  } " DONE(1) " } " DONE(0) " }\n"
         "}\n"
-        "void given(int n, float *a) {\n"
-        QUIET_ON
-        "{ long long keel_x_2[] = { (long long)(n) }; if (keel_v_2 < 0 || keel_last_2[0] != keel_x_2[0]) { keel_last_2[0] = keel_x_2[0]; keel_v_2 = keel_decide_report(&keel_site_2, keel_x_2); }\n"
-        QUIET_OFF
-        "#line 14\n"
+        "void given(int n, float *a) { " OPEN1(2, "n", 17, 5) "\n"
         "#pragma omp target if(n > 10)\n"
         "  {\n"
         "#pragma omp teams distribute parallel for\n"
         "    for (int i = 0; i < n; i++)\n"
         "      a[i] += 1;\n"
-        "  }\n"
-        "}\n"
-        "#line 20\n"
+        "  } }\n"
         "}\n"
         "void seq(int n, float *a) {\n"
         "#pragma omp target map(tofrom: a[0:n])\n"
@@ -805,12 +743,14 @@ int main(void)
     }
 
     /* `omp barrier` and `omp section` are not the loop's pragmas: the opening
-     * goes below them (the block is the section's statement). */
+     * goes below them (the block is the section's statement): on a blank
+     * line when there is one, else on lines of its own. */
     check_case("barrier.c",
         "void s(int n, double *a, double *b) {\n"
         "#pragma omp parallel\n"
         "  {\n"
         "#pragma omp barrier\n"
+        "\n"
         "#pragma omp for\n"
         "    for (int i = 0; i < n; i++) a[i] = 0;\n"
         "#pragma omp sections\n"
@@ -821,37 +761,19 @@ int main(void)
         "  }\n"
         "}\n",
         INSTRUMENT_REPORT,
-        QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[1];\n"
-        "static const char *const keel_syms_1[] = { \"n\" };\n"
-        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 10, 7, 1, keel_syms_1, 0 };\n"
-        "static int keel_v_1 = -1; static long long keel_last_1[1];\n"
-        QUIET_OFF
-        "#line 1\n"
         "void s(int n, double *a, double *b) {\n"
         "#pragma omp parallel\n"
         "  {\n"
         "#pragma omp barrier\n"
-        QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0]) { keel_last_0[0] = keel_x_0[0]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
-        QUIET_OFF
-        "#line 5\n"
+        OPEN1(0, "n", 7, 5) "\n"
         "#pragma omp for\n"
-        "    for (int i = 0; i < n; i++) a[i] = 0;\n"
-        "}\n"
-        "#line 7\n"
+        "    for (int i = 0; i < n; i++) a[i] = 0; }\n"
         "#pragma omp sections\n"
         "    {\n"
         "#pragma omp section\n"
-        QUIET_ON
-        "{ long long keel_x_1[] = { (long long)(n) }; if (keel_v_1 < 0 || keel_last_1[0] != keel_x_1[0]) { keel_last_1[0] = keel_x_1[0]; keel_v_1 = keel_decide_report(&keel_site_1, keel_x_1); }\n"
-        QUIET_OFF
-        "#line 10\n"
-        "      for (int i = 0; i < n; i++) b[i] = 1;\n"
-        "}\n"
+        OPEN1(1, "n", 11, 7) "\n"
         "#line 11\n"
+        "      for (int i = 0; i < n; i++) b[i] = 1; }\n"
         "    }\n"
         "  }\n"
         "}\n");
@@ -861,6 +783,7 @@ int main(void)
 
     test_columns();
     test_one_line();
+    test_empty_body();
 
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
