@@ -1,6 +1,6 @@
 /*
- * db_launch.c -- rows of launches, launch_loops, access_loop_strides and the
- * statements' cost columns (db_launch.h).
+ * db_launch.c -- rows of launches, launch_loops, access_loop_strides,
+ * launch_overlap and the statements' cost columns (db_launch.h).
  *
  * The writer prepares its four statements once per translation unit (a
  * deep nest has thousands of rows); readers prepare per call, as db_mca.c
@@ -22,15 +22,17 @@ static int prepare(db *d, const char *sql, sqlite3_stmt **st, char *err, size_t 
 
 struct db_launch_writer {
     db *d;
-    sqlite3_stmt *st[4];      /* launches, launch_loops, access_loop_strides, costs */
+    sqlite3_stmt *st[5];      /* launches, launch_loops, access_loop_strides, costs, overlap */
 };
 
-static const char *const writer_sql[4] = {
+static const char *const writer_sql[5] = {
     "INSERT INTO launches(loop_id, region, omp_target) VALUES (?1, ?2, ?3)",
     "INSERT INTO launch_loops(launch_id, loop_id, parallel, thread, kernel)"
     " VALUES (?1, ?2, ?3, ?4, ?5)",
     "INSERT INTO access_loop_strides(access_id, loop_id, dim, stride) VALUES (?1, ?2, ?3, ?4)",
     "UPDATE statements SET est_cycles = ?2, est_gpu_insts = ?3, flops = ?4 WHERE id = ?1",
+    "INSERT INTO launch_overlap(launch_id, access_id, base, offset, checkable)"
+    " VALUES (?1, ?2, ?3, ?4, ?5)",
 };
 
 int db_launch_writer_open(db *d, db_launch_writer **out, char *err, size_t errlen)
@@ -40,7 +42,7 @@ int db_launch_writer_open(db *d, db_launch_writer **out, char *err, size_t errle
     if (!w)
         return snprintf(err, errlen, "%s: out of memory", db_path_(d)), -1;
     w->d = d;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (prepare(d, writer_sql[i], &w->st[i], err, errlen)) {
             db_launch_writer_close(w);
             return -1;
@@ -53,7 +55,7 @@ void db_launch_writer_close(db_launch_writer *w)
 {
     if (!w)
         return;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         sqlite3_finalize(w->st[i]);
     free(w);
 }
@@ -108,6 +110,19 @@ int db_launch_set_stmt_cost(db_launch_writer *w, int64_t stmt_id, double cycles,
     sqlite3_bind_double(st, 2, cycles);
     sqlite3_bind_double(st, 3, gpu_insts);
     sqlite3_bind_double(st, 4, flops);
+    return step(w, st, err, errlen);
+}
+
+int db_launch_add_overlap(db_launch_writer *w, int64_t launch_id, int64_t access_id,
+                          const char *base, const char *offset, int checkable, char *err,
+                          size_t errlen)
+{
+    sqlite3_stmt *st = w->st[4];
+    sqlite3_bind_int64(st, 1, launch_id);
+    sqlite3_bind_int64(st, 2, access_id);
+    db_bind_text_(st, 3, base);
+    db_bind_text_(st, 4, offset);
+    sqlite3_bind_int(st, 5, checkable);
     return step(w, st, err, errlen);
 }
 
@@ -193,4 +208,19 @@ int db_launch_each_cost(db *d, int64_t launch_id, db_launch_cost_fn fn, void *ct
                    " JOIN launch_loops l ON l.loop_id = s.loop_id AND l.launch_id = ?1"
                    " WHERE s.est_cycles IS NOT NULL",
                 launch_id, cost_row, &fn, ctx, err, errlen);
+}
+
+static int overlap_row(sqlite3_stmt *st, const void *fn, void *ctx)
+{
+    db_launch_overlap r = { sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+                            (const char *)sqlite3_column_text(st, 2), sqlite3_column_int(st, 3) };
+    return (*(const db_launch_overlap_fn *)fn)(ctx, &r);
+}
+
+int db_launch_each_overlap(db *d, int64_t launch_id, db_launch_overlap_fn fn, void *ctx,
+                           char *err, size_t errlen)
+{
+    return each(d, "SELECT access_id, base, offset, checkable FROM launch_overlap"
+                   " WHERE launch_id = ?1 ORDER BY access_id", launch_id, overlap_row, &fn, ctx,
+                err, errlen);
 }
