@@ -376,7 +376,7 @@ void launch_free(launch_result *r)
         return;
     for (int l = 0; r->nests && l < r->nloops; l++)
         free(r->nests[l].roles);
-    for (int l = 0; r->overlap && l < r->nloops; l++)
+    for (int l = 0; r->overlap && r->noverlap && l < r->nloops; l++)
         launch_overlap_free(r->overlap[l], r->noverlap[l]);
     free(r->overlap);
     free(r->noverlap);
