@@ -1,11 +1,13 @@
-# The two commands of the README.  Each one installs what is missing
+# The two commands of the README (and bench, install).  Each one installs what is missing
 # (scripts/install-deps.sh is idempotent), configures and builds keel with
 # CMake in build/, then does its job.
 BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
 MAKEFLAGS += --no-print-directory
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build check demo bench clean
+.PHONY: all deps build check demo bench install clean
 
 all: build
 
@@ -27,6 +29,11 @@ bench: build
 	@echo
 	@sh bench/decision-latency.sh $(BUILD)
 	@sh bench/mca-overhead.sh $(BUILD)
+
+# keel, keelcc, libkeelrt (+ keelrt.h, keelrt.pc), keelcc's walker module,
+# man pages and bash completion under $(DESTDIR)$(PREFIX).
+install: build
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD)

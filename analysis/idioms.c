@@ -126,14 +126,49 @@ static int acc_mentions(const ir_access *a, const char *iv)
     return 0;
 }
 
-static int acc_indirect(const ir_access *a)
+/* Is scalar `name` set from memory in the nest that holds loop sl: written
+ * by a statement that reads an array or calls a function (not a loop
+ * variable of any loop; a counter or a copy of a loop variable is not)? */
+static int written_in_nest(const ir_tu *tu, int sl, const char *name)
+{
+    int root = sl;
+    while (tu->loops[root].parent >= 0)
+        root = tu->loops[root].parent;
+    for (int k = root; k < tu->nloops && ir_loop_within(tu, k, root); k++)
+        if (tu->loops[k].iv && strcmp(tu->loops[k].iv, name) == 0)
+            return 0;
+    for (int k = root; k < tu->nloops && ir_loop_within(tu, k, root); k++)
+        for (int s = 0; s < tu->loops[k].nstmts; s++)
+            for (int v = 0; v < tu->loops[k].stmts[s].nscalars; v++) {
+                const ir_stmt *st = &tu->loops[k].stmts[s];
+                const ir_scalar *x = &st->scalars[v];
+                int loads = st->ncalls > 0;
+                for (int a = 0; a < st->nacc && !loads; a++)
+                    loads = !st->acc[a].is_write;
+                if (x->is_write && strcmp(x->name, name) == 0 && loads)
+                    return 1;
+            }
+    return 0;
+}
+
+/* Indirect: a subscript holds a load (`x[idx[i]]`), or names a local the
+ * nest computes (`b = key[i]; if (b > m) b = m; h[b]`) that the front end
+ * could not express. */
+static int acc_indirect(const ir_tu *tu, int sl, const ir_access *a)
 {
     for (int d = 0; d < a->ndims; d++) {
-        if (!kx_has_opaque(a->index[d]))
-            continue;
-        char *t = kx_print(a->index[d]);
-        int hit = t && strstr(t, "load.") != NULL;
-        free(t);
+        if (kx_has_opaque(a->index[d])) {
+            char *t = kx_print(a->index[d]);
+            int hit = t && strstr(t, "load.") != NULL;
+            free(t);
+            if (hit)
+                return 1;
+        }
+        char **names = NULL;
+        int n = kx_symbols(a->index[d], &names), hit = 0;
+        for (int i = 0; i < n && !hit; i++)
+            hit = !strstr(names[i], "__L") && written_in_nest(tu, sl, names[i]);
+        kx_free_names(names, n > 0 ? n : 0);
         if (hit)
             return 1;
     }
@@ -553,9 +588,14 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
 
 static int is_chain_iv(const ir_tu *tu, const int *ch, int nch, const char *name)
 {
-    for (int k = 0; k < nch; k++)
+    for (int k = 0; k < nch; k++) {
         if (tu->loops[ch[k]].iv && strcmp(tu->loops[ch[k]].iv, name) == 0)
             return 1;
+        /* a pointer stepped like a loop variable (`*d++ = ...`) */
+        for (int p = 0; p < tu->loops[ch[k]].nstepped; p++)
+            if (strcmp(tu->loops[ch[k]].stepped[p], name) == 0)
+                return 1;
+    }
     return 0;
 }
 
@@ -570,7 +610,7 @@ static void statement(ctx *c, int sl, int si)
         return;
     int any_indirect = 0;
     for (int a = 0; a < s->nacc; a++)
-        any_indirect |= acc_indirect(&s->acc[a]);
+        any_indirect |= acc_indirect(tu, sl, &s->acc[a]);
 
     for (int a = 0; a < s->nacc; a++) {
         const ir_access *w = &s->acc[a];
@@ -580,13 +620,13 @@ static void statement(ctx *c, int sl, int si)
         int self_read = 0;
         for (int b = 0; b < s->nacc; b++)
             self_read |= !s->acc[b].is_write && same_tuple(&s->acc[b], w);
-        if (acc_indirect(w)) {
+        if (acc_indirect(tu, sl, w)) {
             add(c, self_read ? IDIOM_HISTOGRAM : IDIOM_SCATTER, sl, sl, si, "W %s", wt);
             continue;
         }
         if (any_indirect) {
             for (int b = 0; b < s->nacc; b++)
-                if (!s->acc[b].is_write && acc_indirect(&s->acc[b])) {
+                if (!s->acc[b].is_write && acc_indirect(tu, sl, &s->acc[b])) {
                     add(c, IDIOM_GATHER, sl, sl, si, "W %s; R %s", wt, atext(c, &s->acc[b]));
                     break;
                 }
@@ -618,7 +658,7 @@ static void statement(ctx *c, int sl, int si)
         scalar_write |= s->scalars[v].is_write;
     if (any_indirect && !array_write && scalar_write)
         for (int b = 0; b < s->nacc; b++)
-            if (acc_indirect(&s->acc[b])) {
+            if (acc_indirect(tu, sl, &s->acc[b])) {
                 add(c, IDIOM_GATHER, sl, sl, si, "W scalar; R %s", atext(c, &s->acc[b]));
                 break;
             }
@@ -660,6 +700,34 @@ static void statement(ctx *c, int sl, int si)
                 break;
             }
         }
+    /* the same folds into one element the loop does not move (a struct
+     * member, `if (a[i] > m->max) m->max = a[i]`, `m->at = i`) */
+    if (s->conditional && l->iv && !l->n_break && !l->n_goto && !l->n_return) {
+        const char *t = s->text ? s->text : "", *eq = strstr(t, " = ");
+        const ir_access *w = NULL;
+        int nw = 0, sw = 0;
+        for (int a = 0; a < s->nacc; a++)
+            if (s->acc[a].is_write) {
+                w = &s->acc[a];
+                nw++;
+            }
+        for (int v = 0; v < s->nscalars; v++)
+            sw |= s->scalars[v].is_write;
+        if (eq && nw == 1 && !sw && !acc_mentions(w, l->iv) && !strchr(eq + 3, '=')) {
+            char X[256];
+            snprintf(X, sizeof X, "%.*s", (int)(eq - t) < 255 ? (int)(eq - t) : 255, t);
+            const char *e = eq + 3;
+            int fold = strcmp(e, l->iv) == 0;           /* argmax's index */
+            for (int k = 0; k < l->nstmts && !fold && *e && !strstr(e, X); k++) {
+                const char *ct = l->stmts[k].text ? l->stmts[k].text : "";
+                if (k != si && (strchr(ct, '<') || strchr(ct, '>')) && strstr(ct, e)
+                    && strstr(ct, X) && !strchr(ct, '='))
+                    fold = 1;                           /* compared select */
+            }
+            if (fold)
+                add(c, IDIOM_REDUCTION, sl, sl, si, "fold %s; over %s", X, l->iv);
+        }
+    }
     /* scalar accumulators */
     for (int v = 0; v < s->nscalars; v++) {
         const ir_scalar *sc = &s->scalars[v];

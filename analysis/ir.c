@@ -62,9 +62,9 @@ static void free_stmt(ir_stmt *s)
 
 unsigned long long ir_headers_hash_add(unsigned long long h, const char *contents, size_t len)
 {
-    for (size_t i = 0; contents && i < len; i++)
-        h = (h ^ (unsigned char)contents[i]) * 1099511628211ULL;
-    return (h ^ 0xffu) * 1099511628211ULL;      /* a file boundary */
+    if (contents)
+        h = ku_fnv1a64_update(h, contents, len);
+    return ku_fnv1a64_update(h, "\xff", 1);       /* a file boundary */
 }
 
 void ir_tu_free(ir_tu *tu)
@@ -97,6 +97,10 @@ void ir_tu_free(ir_tu *tu)
         free(l->syms);
         free(l->gpu_teams);
         free(l->gpu_threads);
+        free(l->control_write);
+        for (int k = 0; k < l->nstepped; k++)
+            free(l->stepped[k]);
+        free(l->stepped);
     }
     free(tu->loops);
     free(tu->path);
@@ -250,6 +254,37 @@ int ir_add_sym(ir_loop *l, const char *name)
     return l->nsyms - 1;
 }
 
+int ir_add_stepped(ir_loop *l, const char *name)
+{
+    for (int k = 0; k < l->nstepped; k++)
+        if (strcmp(l->stepped[k], name) == 0)
+            return 0;
+    char **p = grow(&l->stepped, &l->nstepped, sizeof *p);
+    if (!p)
+        return -1;
+    if (!(*p = dup(name))) {
+        l->nstepped--;
+        return -1;
+    }
+    return 0;
+}
+
+int ir_set_control_write(ir_loop *l, const char *name, int maybe)
+{
+    if (l->control_write && !l->control_maybe)
+        return 0;          /* a certain write is already known */
+    char *n = dup(name);
+    if (!n)
+        return -1;
+    free(l->control_write);
+    l->control_write = n;
+    l->control_maybe = maybe;
+    l->canonical = 0;
+    kx_free(l->trip);
+    l->trip = NULL;
+    return 0;
+}
+
 int ir_add_call(ir_stmt *s, const char *name)
 {
     char **p = grow(&s->calls, &s->ncalls, sizeof *p);
@@ -400,6 +435,10 @@ void ir_dump(const ir_tu *tu, FILE *out)
         }
         if (!l->canonical)
             fputs(" noncanonical", out);
+        if (l->control_write)
+            fprintf(out, " control=%s%s", l->control_write, l->control_maybe ? "?" : "");
+        for (int k = 0; k < l->nstepped; k++)
+            fprintf(out, "%s%s", k ? "," : " stepped=", l->stepped[k]);
         for (int p = 0; p < l->npragmas; p++) {
             fputs(" pragma=", out);
             put_quoted(out, l->pragmas[p]);

@@ -12,8 +12,9 @@
  * Bounds, trip counts, subscripts and declared extents are ipda expressions
  * (kx_expr), over program symbols (`n`, `ni`) and loop variables (`i`).  What
  * is not a polynomial stays as an opaque atom and the access is marked
- * non-affine; nothing is dropped.  while/do loops are recorded with
- * canonical = 0 and no bounds.
+ * non-affine; nothing is dropped.  while/do loops are canonical when the
+ * front end can read them as for loops (a single step, a start set just
+ * before); otherwise they are recorded with canonical = 0 and no bounds.
  *
  * The C front end that fills this (plugin/walker.c) is the only code that
  * knows about libclang; everything after it reads ir_tu only.
@@ -29,6 +30,7 @@
 #include <stdio.h>
 
 #include "expr.h"
+#include "util.h"
 
 typedef struct {
     char *array;          /* name of the array or pointer variable */
@@ -125,6 +127,19 @@ typedef struct {
     int gpu_fastest;      /* nest root: loop index of the fastest thread index, -1 */
     char *gpu_teams;      /* num_teams(...) text, NULL: clang's default */
     char *gpu_threads;    /* thread_limit/num_threads(...) text, NULL: default */
+    /* Front-end facts for the dependence test (not stored in the database). */
+    char *control_write;  /* a variable of the loop's control (its induction
+                           * variable, a variable of its condition) that the
+                           * body writes or may write; NULL: none.  Such a loop
+                           * is not canonical, its iv and bounds are kept */
+    int control_maybe;    /* 1: only possibly, through a pointer (its address
+                           * is taken in the function) */
+    int nstepped;         /* pointers the front end rewrote as inductions of
+                           * this loop (one step per iteration, no other
+                           * write): their accesses are over the array they
+                           * were set from, or over their own name, which
+                           * then means the value on entry of the loop */
+    char **stepped;
 } ir_loop;
 
 typedef struct {
@@ -155,7 +170,7 @@ void ir_tu_free(ir_tu *tu);
  * ir_headers_hash_add over each non-system header's contents in inclusion
  * order (the walker from the parse, keelcc from a preprocessor run: both
  * must give the same value). */
-#define IR_HEADERS_HASH_START 1469598103934665603ULL
+#define IR_HEADERS_HASH_START KU_FNV_KEEL_START
 unsigned long long ir_headers_hash_add(unsigned long long h, const char *contents, size_t len);
 
 /* Append records; each returns the new record's index (-1 on allocation
@@ -174,6 +189,11 @@ int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
 int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col);
 int ir_add_call(ir_stmt *s, const char *name);
 int ir_add_sym(ir_loop *l, const char *name);
+/* Record a pointer stepped by loop l (ir_loop.stepped); 0, -1 on allocation failure. */
+int ir_add_stepped(ir_loop *l, const char *name);
+/* Mark loop l's control as written by its body (ir_loop.control_write):
+ * not canonical any more, no trip count; iv and bounds stay.  0 or -1. */
+int ir_set_control_write(ir_loop *l, const char *name, int maybe);
 /* Is loop l the loop anc or (at any depth) inside it? */
 int ir_loop_within(const ir_tu *tu, int l, int anc);
 /* The access as text, "A[i][j - 1]", into buf (cut to cap bytes). */

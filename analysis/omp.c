@@ -274,6 +274,60 @@ const omp_clause *omp_clause_find(const omp_directive *d, const char *name)
     return NULL;
 }
 
+int omp_loop_lists(const ir_loop *l, const char *clause, const char *var, char *op, size_t cap)
+{
+    int found = 0;
+    size_t vl = strlen(var);
+    for (int p = 0; p < l->npragmas && !found; p++) {
+        omp_directive d;
+        char err[64];
+        if (omp_parse(l->pragmas[p], &d, err, sizeof err) != 0 || !d.is_omp
+            || !omp_is_loop_construct(&d)) {
+            omp_free(&d);
+            continue;
+        }
+        for (int c = 0; c < d.nclauses && !found; c++) {
+            const omp_clause *cl = &d.clauses[c];
+            if (strcmp(cl->name, clause) != 0 || !cl->args)
+                continue;
+            const char *list = cl->args, *colon = strchr(list, ':');
+            char opt[32] = "";
+            if (colon && strcmp(clause, "reduction") == 0) {
+                /* reduction([modifier,] op: list) */
+                const char *o = list, *comma = strchr(list, ',');
+                if (comma && comma < colon)
+                    o = comma + 1;
+                while (*o == ' ')
+                    o++;
+                size_t n = (size_t)(colon - o);
+                while (n > 0 && o[n - 1] == ' ')
+                    n--;
+                snprintf(opt, sizeof opt, "%.*s", (int)n, o);
+                list = colon + 1;
+            }
+            for (const char *q = list; *q;) {
+                while (*q == ' ' || *q == ',')
+                    q++;
+                size_t n = strcspn(q, ",:");
+                size_t m = n;
+                while (m > 0 && q[m - 1] == ' ')
+                    m--;
+                if (m == vl && strncmp(q, var, vl) == 0) {
+                    found = 1;
+                    if (op && cap)
+                        snprintf(op, cap, "%s", opt);
+                    break;
+                }
+                q += n;
+                if (*q == ':')        /* linear(list: step): no more names */
+                    break;
+            }
+        }
+        omp_free(&d);
+    }
+    return found;
+}
+
 int omp_collapse(const omp_directive *d)
 {
     const omp_clause *c = omp_clause_find(d, "collapse");

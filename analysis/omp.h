@@ -75,6 +75,11 @@ int omp_text_is_target_region(const char *text);
 int omp_text_has_clause(const char *text, const char *clause);
 /* Does the directive name of `text` hold construct word(s) `bits`? */
 int omp_text_has_word(const char *text, unsigned bits);
+/* Does a loop-construct pragma of loop l list variable `var` in a clause
+ * called `clause` (private, firstprivate, lastprivate, reduction, linear)?
+ * A reduction's `op:` and a linear's `:step` are read past.  Returns 1
+ * and, for reduction, the operator text into op (cap bytes), else 0. */
+int omp_loop_lists(const ir_loop *l, const char *clause, const char *var, char *op, size_t cap);
 
 /* ---- GPU mapping --------------------------------------------------------- */
 

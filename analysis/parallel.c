@@ -84,7 +84,7 @@ char *par_class_text(ip_class c, const kx_expr *stride)
 /* Split statement text at its top-level assignment: the left side ends at
  * the first `op=`, `=` or postfix `++`/`--` outside brackets; a prefix
  * `++X`/`--X` has X as left side.  *op: '+' (+=, -=, ++, --), '*' (*=),
- * '=' (plain), 0 none.  Returns the length of the left side, *rhs its
+ * '|', '&', '^' (|=, &=, ^=), '=' (plain), 0 none.  Returns the length of the left side, *rhs its
  * right side (NULL for ++/--). */
 static size_t split_assign(const char *t, char *op, const char **rhs)
 {
@@ -113,6 +113,12 @@ static size_t split_assign(const char *t, char *op, const char **rhs)
             *rhs = p + 2;
             return (size_t)(p - t);
         }
+        if ((p[0] == '|' || p[0] == '&' || p[0] == '^') && p[1] == '='
+            && !(p > t && (p[-1] == '|' || p[-1] == '&'))) {
+            *op = p[0];
+            *rhs = p + 2;
+            return (size_t)(p - t);
+        }
         if (p[0] == '=' && p[1] != '=' && p > t && p[-1] != '=' && p[-1] != '!'
             && p[-1] != '<' && p[-1] != '>') {
             *op = '=';
@@ -125,10 +131,87 @@ static size_t split_assign(const char *t, char *op, const char **rhs)
     return 0;
 }
 
+/* Does text t hold word w (not as part of a longer name)? */
+static int has_word(const char *t, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = strstr(t, w); p; p = strstr(p + 1, w)) {
+        char a = p > t ? p[-1] : ' ', b = p[n];
+        int ida = a == '_' || (a >= 'a' && a <= 'z') || (a >= 'A' && a <= 'Z') || (a >= '0' && a <= '9') || a == '.';
+        int idb = b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9');
+        if (!ida && !idb)
+            return 1;
+    }
+    return 0;
+}
+
+/* Does e hold, outside brackets, an operator that binds less tightly than
+ * the fold operator op ('a' &&, 'o' ||, '|', '&', '^'): then `X op e` is
+ * not the whole right side's top operator. */
+static int looser_op(const char *e, int op)
+{
+    int depth = 0;
+    for (const char *p = e; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == ']')
+            depth--;
+        if (depth)
+            continue;
+        if (*p == '?' || *p == ',')
+            return 1;
+        if (*p == '=' && p[1] != '=' && p > e && p[-1] != '=' && p[-1] != '!' && p[-1] != '<'
+            && p[-1] != '>')
+            return 1;
+        int dbl = (p[0] == '|' && p[1] == '|') || (p[0] == '&' && p[1] == '&');
+        if (p[0] == '|' && p[1] == '|' && op != 'o')
+            return 1;
+        if (p[0] == '&' && p[1] == '&' && op != 'a' && op != 'o')
+            return 1;
+        if (!dbl && p[0] == '|' && (op == '&' || op == '^'))
+            return 1;
+        if (!dbl && p[0] == '^' && op == '&')
+            return 1;
+        if (dbl)
+            p++;
+    }
+    return 0;
+}
+
+/* Right side t of `X = t`: `X && e`, `X || e`, `X | e`, `X & e`, `X ^ e`
+ * or the same with X last, e without X and without a looser operator: an
+ * associative, commutative fold.  Returns 'a' (&&), 'o' (||), '|', '&',
+ * '^', 0 none. */
+static int logic_fold(const char *t, const char *x)
+{
+    static const struct { const char *text; int op; } ops[] = {
+        { " && ", 'a' }, { " || ", 'o' }, { " | ", '|' }, { " & ", '&' }, { " ^ ", '^' } };
+    size_t n = strlen(x), tl = strlen(t);
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        size_t ol = strlen(ops[k].text);
+        const char *e = NULL;
+        char rest[512];
+        if (strncmp(t, x, n) == 0 && strncmp(t + n, ops[k].text, ol) == 0) {
+            e = t + n + ol;
+            snprintf(rest, sizeof rest, "%s", e);
+        } else if (tl > n + ol && strcmp(t + tl - n, x) == 0
+                   && strncmp(t + tl - n - ol, ops[k].text, ol) == 0
+                   && tl - n - ol < sizeof rest) {
+            snprintf(rest, sizeof rest, "%.*s", (int)(tl - n - ol), t);
+            e = rest;
+        }
+        if (e && *rest && !has_word(rest, x) && !looser_op(rest, ops[k].op))
+            return ops[k].op;
+    }
+    return 0;
+}
+
 /* Statement `X op= e` with op in + - *, `X++`, `++X`, `X--`, or `X = X + e`,
  * `X = X - e`, `X = e + X` (X once on the right, e without ?:, comparisons,
  * logic): a reduction update of its first written access (name NULL) or
- * of scalar `name`.  Returns '+' (additive) or '*', 0 when it is none. */
+ * of scalar `name`.  Also `X op= e` with op in | & ^ and the logic folds
+ * of logic_fold.  Returns the operator class: '+' (additive), '*', '|',
+ * '&', '^', 'a' (&&), 'o' (||); 0 when it is none. */
 static int compound_update(const ir_stmt *s, const char *name)
 {
     const char *t = s->text ? s->text : "", *rhs;
@@ -163,6 +246,21 @@ static int compound_update(const ir_stmt *s, const char *name)
     t = rhs;
     while (*t == ' ')
         t++;
+    char xl[256];
+    if (lhs_len < sizeof xl) {
+        memcpy(xl, lhs, lhs_len);
+        xl[lhs_len] = '\0';
+        int lop = logic_fold(t, xl);
+        /* && and || skip their right side once the fold is decided: a
+         * side effect there (a store, a call) runs differently in parts */
+        int effects = s->ncalls > 0;
+        for (int a = 0; a < s->nacc; a++)
+            effects |= s->acc[a].is_write;
+        for (int v = 0; v < s->nscalars; v++)
+            effects |= s->scalars[v].is_write && strcmp(s->scalars[v].name, xl) != 0;
+        if (lop && !((lop == 'a' || lop == 'o') && effects))
+            return lop;
+    }
     /* The right side must hold X once and no operator that binds less
      * than + (?:, comparisons, logic, assignment, comma). */
     if (strpbrk(t, "?<>=&|,"))
@@ -268,6 +366,18 @@ static int written_in(const ir_tu *tu, int L, const char *name)
     return 0;
 }
 
+/* Is pointer `name` an induction of loop L that the front end rewrote
+ * (ir_loop.stepped): its accesses in L are relative to its value on entry
+ * of L, so its steps in L change nothing the test sees? */
+static int stepped_by(const ir_tu *tu, int L, const char *name)
+{
+    const ir_loop *lp = &tu->loops[L];
+    for (int k = 0; k < lp->nstepped; k++)
+        if (strcmp(lp->stepped[k], name) == 0)
+            return 1;
+    return 0;
+}
+
 /* Does a subscript (or the base) of r hold a value loop L changes: a
  * variable written inside L (a counter, an index set in a previous
  * iteration, a pointer stepped), or the entry value `k__L<n>` of a derived
@@ -278,7 +388,7 @@ static int tainted(const ir_tu *tu, int L, const ir_access *a)
     char base[256];
     snprintf(base, sizeof base, "%s", a->array);
     base[strcspn(base, ".")] = '\0';
-    if (strcmp(base, "?") == 0 || written_in(tu, L, base))
+    if (strcmp(base, "?") == 0 || (written_in(tu, L, base) && !stepped_by(tu, L, base)))
         return 1;
     for (int d = 0; d < a->ndims; d++) {
         char **names = NULL;
@@ -344,19 +454,6 @@ static int derived_iv(const ir_tu *tu, int L, const char *name)
     return steps == 1;
 }
 
-/* Does text t hold word w (not as part of a longer name)? */
-static int has_word(const char *t, const char *w)
-{
-    size_t n = strlen(w);
-    for (const char *p = strstr(t, w); p; p = strstr(p + 1, w)) {
-        char a = p > t ? p[-1] : ' ', b = p[n];
-        int ida = a == '_' || (a >= 'a' && a <= 'z') || (a >= 'A' && a <= 'Z') || (a >= '0' && a <= '9') || a == '.';
-        int idb = b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9');
-        if (!ida && !idb)
-            return 1;
-    }
-    return 0;
-}
 
 /* Is scalar v of loop L a min/max/select fold: every statement of L that
  * writes it is `v = fmax(v, e)` (fmin, fmaxf, fminf), `v = e < v ? e : v`
@@ -437,9 +534,157 @@ static int fold_scalar(const ctx_t *c, const stmt_ref *st, int ns, int L, const 
     return writes > 0;
 }
 
-/* Scalars of loop L: 0 fine (private or none), 1 reduction, 2 carried
- * (reason written). */
-static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
+/* Does text t hold an assignment (a lone `=`, not ==, <=, >=, !=)? */
+static int has_assign(const char *t)
+{
+    for (const char *p = t; *p; p++)
+        if (*p == '=' && p[1] != '=' && p > t && p[-1] != '=' && p[-1] != '!' && p[-1] != '<'
+            && p[-1] != '>')
+            return 1;
+    return 0;
+}
+
+static void trim_copy(char *dst, size_t cap, const char *s, size_t n)
+{
+    while (n > 0 && *s == ' ')
+        s++, n--;
+    while (n > 0 && s[n - 1] == ' ')
+        n--;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+/* A min/max fold of an array element or a struct member inside loop L:
+ * statement F writes one element X (no scalar, no call) by
+ *     X = c ? X : e,  X = c ? e : X     (c compares X and e)
+ *     X = fmax(X, e)  (fmin, fmaxf, fminf; either order)
+ *     X = e           (conditional; a comparison statement of L holds X and e)
+ *     X = i           (conditional, i L's variable: argmax's index)
+ * Is reference r part of one: F's own reference to that element, or a read
+ * of it in a comparison statement of L (`if (a[i] > m->max) m->max = a[i]`)?
+ * Returns 'm' or 0. */
+static int fold_ref(const ctx_t *c, int L, const ref_t *r)
+{
+    const ir_tu *tu = c->tu;
+    const ir_stmt *rs = &tu->loops[r->loop].stmts[r->stmt];
+    for (int k = L; k < tu->nloops; k++) {
+        if (!ir_loop_within(tu, k, L))
+            continue;
+        for (int s = 0; s < tu->loops[k].nstmts; s++) {
+            const ir_stmt *F = &tu->loops[k].stmts[s];
+            const ir_access *W = NULL;
+            int nw = 0, bad = F->ncalls > 0;
+            for (int a = 0; a < F->nacc; a++)
+                if (F->acc[a].is_write) {
+                    W = &F->acc[a];
+                    nw++;
+                }
+            for (int v = 0; v < F->nscalars; v++)
+                bad |= F->scalars[v].is_write;
+            if (bad || nw != 1 || strcmp(W->array, r->a->array) != 0 || !same_index(W, r->a))
+                continue;
+            const char *t = F->text ? F->text : "", *rhs;
+            char op, X[256], e[512];
+            size_t ll = split_assign(t, &op, &rhs);
+            if (op != '=' || ll == 0 || !rhs)
+                continue;
+            trim_copy(X, sizeof X, t, ll);
+            trim_copy(e, sizeof e, rhs, strlen(rhs));
+            int ok = 0;
+            const char *q = strchr(e, '?'), *col = q ? strchr(q, ':') : NULL;
+            if (q && col && !strchr(col + 1, '?')) {
+                char cnd[256], A[256], B[256];
+                trim_copy(cnd, sizeof cnd, e, (size_t)(q - e));
+                trim_copy(A, sizeof A, q + 1, (size_t)(col - q - 1));
+                trim_copy(B, sizeof B, col + 1, strlen(col + 1));
+                const char *other = strcmp(A, X) == 0 ? B : strcmp(B, X) == 0 ? A : NULL;
+                ok = other && *other && (strchr(cnd, '<') || strchr(cnd, '>'))
+                     && strstr(cnd, X) && strstr(cnd, other) && !strstr(other, X);
+            }
+            static const char *const fns[] = { "fmax(", "fmin(", "fmaxf(", "fminf(", NULL };
+            for (int f = 0; fns[f] && !ok; f++) {
+                size_t fl = strlen(fns[f]), el = strlen(e), xl = strlen(X);
+                if (strncmp(e, fns[f], fl) != 0 || e[el - 1] != ')')
+                    continue;
+                char args[512], a1[256], a2[256];
+                trim_copy(args, sizeof args, e + fl, el - fl - 1);
+                int depth = 0;
+                const char *comma = NULL;
+                for (const char *p = args; *p && !comma; p++) {
+                    if (*p == '(' || *p == '[')
+                        depth++;
+                    else if (*p == ')' || *p == ']')
+                        depth--;
+                    else if (*p == ',' && depth == 0)
+                        comma = p;
+                }
+                if (!comma)
+                    continue;
+                trim_copy(a1, sizeof a1, args, (size_t)(comma - args));
+                trim_copy(a2, sizeof a2, comma + 1, strlen(comma + 1));
+                (void)xl;
+                ok = (strcmp(a1, X) == 0 && !strstr(a2, X)) || (strcmp(a2, X) == 0 && !strstr(a1, X));
+            }
+            /* argmax's index: X = i under a condition, the last (first)
+             * iteration that passes it -- a max (min) of L's variable */
+            if (!ok && F->conditional && tu->loops[L].iv && strcmp(e, tu->loops[L].iv) == 0)
+                ok = 1;
+            if (!ok && F->conditional && !strchr(e, '?') && !strstr(e, X) && *e) {
+                for (int k2 = L; k2 < tu->nloops && !ok; k2++) {
+                    if (!ir_loop_within(tu, k2, L))
+                        continue;
+                    for (int s2 = 0; s2 < tu->loops[k2].nstmts && !ok; s2++) {
+                        const char *ct = tu->loops[k2].stmts[s2].text;
+                        ok = ct && &tu->loops[k2].stmts[s2] != F && (strchr(ct, '<') || strchr(ct, '>'))
+                             && !has_assign(ct) && strstr(ct, X) && strstr(ct, e);
+                    }
+                }
+            }
+            if (!ok)
+                continue;
+            if (rs == F)
+                return 'm';
+            const char *rt = rs->text ? rs->text : "";
+            if (!r->a->is_write && (strchr(rt, '<') || strchr(rt, '>')) && !has_assign(rt)
+                && strstr(rt, X))
+                return 'm';
+        }
+    }
+    return 0;
+}
+
+/* The operator of a reduction class, as written. */
+static const char *red_op_text(int op)
+{
+    switch (op) {
+    case '+': return "+";
+    case '*': return "*";
+    case '|': return "|";
+    case '&': return "&";
+    case '^': return "^";
+    case 'a': return "&&";
+    case 'o': return "||";
+    default: return "min/max";
+    }
+}
+
+/* Append "name (op)" to the list of reductions red (cut when full). */
+static void red_add(char *red, size_t cap, const char *name, int op)
+{
+    size_t n = strlen(red);
+    char item[160];
+    snprintf(item, sizeof item, "%s (%s)", name, red_op_text(op));
+    if (strstr(red, item))
+        return;
+    if (n + strlen(item) + 3 < cap)
+        snprintf(red + n, cap - n, "%s%s", n ? ", " : "", item);
+}
+
+/* Scalars of loop L: 0 fine (private or none), 1 reduction (each named in
+ * red with its operator), 2 carried (reason written). */
+static int scalars(const ctx_t *c, int L, char *reason, size_t cap, char *red, size_t redcap)
 {
     const ir_tu *tu = c->tu;
     int ns = 0, result = 0;
@@ -459,7 +704,8 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
     for (int i = 0; i < ns && result < 2; i++) {
         for (int v = 0; v < st[i].s->nscalars; v++) {
             const ir_scalar *w = &st[i].s->scalars[v];
-            if (!w->is_write || is_iv_in(tu, L, w->name) || derived_iv(tu, L, w->name))
+            if (!w->is_write || is_iv_in(tu, L, w->name) || derived_iv(tu, L, w->name)
+                || stepped_by(tu, L, w->name))
                 continue;
             /* judged once, at the first statement that writes it */
             int first_write = -1;
@@ -471,7 +717,7 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
             if (first_write != i)
                 continue;
             /* the first statement that mentions it; all updates `s op= e`? */
-            int first = -1, all_updates = 1, reads_elsewhere = 0;
+            int first = -1, all_updates = 1, reads_elsewhere = 0, uop = 0;
             for (int j = 0; j < ns; j++) {
                 int r = 0, wr = 0;
                 for (int u = 0; u < st[j].s->nscalars; u++)
@@ -485,11 +731,17 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
                 int upd = compound_update(st[j].s, w->name);
                 if (wr && !upd)
                     all_updates = 0;
+                if (upd && uop && upd != uop)
+                    all_updates = 0;     /* s += a; s *= b: no one operator */
+                if (upd && !uop)
+                    uop = upd;
                 if (r && !upd)
                     reads_elsewhere = 1;
             }
-            if ((all_updates && !reads_elsewhere) || fold_scalar(c, st, ns, L, w->name)) {
+            int fs = 0;
+            if ((all_updates && !reads_elsewhere) || (fs = fold_scalar(c, st, ns, L, w->name))) {
                 result = result ? result : 1;
+                red_add(red, redcap, w->name, fs ? 'm' : uop);
                 continue;
             }
             /* private: first reference an unconditional plain write, every
@@ -505,6 +757,45 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap)
                     if (strcmp(st[j].s->scalars[u].name, w->name) == 0
                         && !ir_loop_within(tu, st[j].loop, st[i].loop))
                         ok = 0;
+            /* The loop's OpenMP clauses as evidence where keel cannot
+             * decide: private/firstprivate/lastprivate(x) when x's first
+             * reference writes it only under a condition (written on every
+             * path, as far as the author knows: lavaMD's `pointer`);
+             * reduction(op: x) when every statement that mentions x both
+             * reads and writes it through a math function keel does not
+             * read (`s = fma(a[i], b[i], s)`).  A read keel sees before any
+             * write, or an update it reads as no fold (`s = s * a + 1`), is
+             * a dependence found: no clause removes it. */
+            const ir_loop *lp = &tu->loops[L];
+            char rop[32] = "";
+            if (!ok && first == i && !has_read && st[i].s->conditional
+                && (omp_loop_lists(lp, "private", w->name, NULL, 0)
+                    || omp_loop_lists(lp, "firstprivate", w->name, NULL, 0)
+                    || omp_loop_lists(lp, "lastprivate", w->name, NULL, 0)))
+                continue;
+            if (!ok && omp_loop_lists(lp, "reduction", w->name, rop, sizeof rop)) {
+                int self = 1;
+                for (int j = 0; j < ns && self; j++) {
+                    int r = 0, wr = 0;
+                    for (int u = 0; u < st[j].s->nscalars; u++)
+                        if (strcmp(st[j].s->scalars[u].name, w->name) == 0) {
+                            if (st[j].s->scalars[u].is_write) wr = 1; else r = 1;
+                        }
+                    self = r == wr && (!r || st[j].s->ops.fmath > 0);
+                }
+                if (self) {
+                    result = result ? result : 1;
+                    char item[320];
+                    snprintf(item, sizeof item, "%.200s (%.31s, by its clause)", w->name, rop);
+                    size_t n = strlen(red);
+                    if (n + strlen(item) + 3 < redcap) {
+                        if (n)
+                            strcat(red, ", ");
+                        strcat(red, item);
+                    }
+                    continue;
+                }
+            }
             if (!ok) {
                 snprintf(reason, cap, "scalar %s (line %d) is read before it is written "
                          "in an iteration", w->name, w->line);
@@ -849,11 +1140,64 @@ static int private_array(const ctx_t *c, int L, const ref_t *x)
 #define memo(cache, i, answer) \
     ((cache) ? ((cache)[i] ? (cache)[i] == 2 : ((cache)[i] = 1 + !!(answer)) == 2) : !!(answer))
 
+/* Does the body of loop L change its control: write its induction
+ * variable (a for loop's; a while loop's single step is its increment) or
+ * a variable its bound reads, anywhere in the nest?  Returns 1 with the
+ * variable and the line of the first such write, 2 when the front end only
+ * knows that the body may write it (through a pointer), 0 when neither. */
+static int control_written(const ir_tu *tu, int L, const char **name, int *line)
+{
+    const ir_loop *lp = &tu->loops[L];
+    char **names = NULL;
+    int n = lp->upper ? kx_symbols(lp->upper, &names) : 0;
+    int found = 0;
+    *line = 0;
+    for (int k = L; k < tu->nloops && found != 1; k++) {
+        if (!ir_loop_within(tu, k, L))
+            continue;
+        for (int s = 0; s < tu->loops[k].nstmts; s++)
+            for (int v = 0; v < tu->loops[k].stmts[s].nscalars; v++) {
+                const ir_scalar *x = &tu->loops[k].stmts[s].scalars[v];
+                if (!x->is_write || (*line && x->line >= *line))
+                    continue;
+                int hit = lp->kind == IR_FOR && lp->iv && strcmp(x->name, lp->iv) == 0;
+                for (int i = 0; i < n && !hit; i++)
+                    hit = strcmp(x->name, names[i]) == 0;
+                if (hit) {
+                    *name = x->name;
+                    *line = x->line;
+                    found = 1;
+                }
+            }
+    }
+    kx_free_names(names, n > 0 ? n : 0);
+    if (!found && lp->control_write) {
+        *name = lp->control_write;
+        *line = lp->line;
+        found = lp->control_maybe ? 2 : 1;
+    }
+    return found;
+}
+
 static void verdict(const ctx_t *c, int L, par_loop *out)
 {
     const ir_tu *tu = c->tu;
     const ir_loop *l = &tu->loops[L];
     out->verdict = PAR_UNKNOWN;
+    const char *cname = NULL;
+    int cline = 0, cw = control_written(tu, L, &cname, &cline);
+    if (cw == 1) {
+        /* which iterations run depends on what earlier ones did */
+        out->verdict = PAR_SEQUENTIAL;
+        snprintf(out->reason, sizeof out->reason, "the body changes the loop's control: "
+                 "it writes %s (line %d)", cname, cline);
+        return;
+    }
+    if (cw == 2) {
+        snprintf(out->reason, sizeof out->reason, "the body may change the loop's control: "
+                 "it writes through a pointer and the address of %s is taken", cname);
+        return;
+    }
     if (!l->canonical || !l->iv) {
         /* the condition (recorded as the loop's first statement) reads
          * data: the trip count depends on what the loop reads */
@@ -896,13 +1240,15 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             }
     }
     const ip_loop *IL = &c->il[L];
-    char seq[512] = "", unk[512] = "", maybe[512] = "";
+    char seq[512] = "", unk[512] = "", maybe[512] = "", red[400] = "";
     int reduction = 0, pairs = 0;
     /* per access, computed once for L: is it tainted (tainted()), is its
-     * array private to an iteration (private_array())?  0 not yet known,
+     * array private to an iteration (private_array()), part of a min/max
+     * fold (fold_ref())?  0 not yet known,
      * 1 no, 2 yes.  Asking them per pair made a d-deep nest cost O(d^4). */
-    signed char *taint = calloc((size_t)c->nrefs + 1, 2);
+    signed char *taint = calloc((size_t)c->nrefs + 1, 3);
     signed char *priv = taint ? taint + c->nrefs + 1 : NULL;
+    signed char *fold = taint ? taint + 2 * (c->nrefs + 1) : NULL;
     for (int p = 0; p < c->nrefs && !seq[0]; p++) {
         const ref_t *a = &c->refs[p];
         if (!ir_loop_within(tu, a->loop, L))
@@ -949,6 +1295,14 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             int ra = reduction_ref(c, a);
             if ((d.kind == IP_CARRIED || d.kind == IP_UNKNOWN) && ra && ra == reduction_ref(c, b)) {
                 reduction = 1;
+                red_add(red, sizeof red, a->a->is_write ? ta : tb, ra);
+                continue;
+            }
+            /* min/max folds into one element (a struct member, t[i] over k) */
+            if ((d.kind == IP_CARRIED || d.kind == IP_UNKNOWN) && !ra
+                && memo(fold, p, fold_ref(c, L, a)) && memo(fold, q, fold_ref(c, L, b))) {
+                reduction = 1;
+                red_add(red, sizeof red, a->a->is_write ? ta : tb, 'm');
                 continue;
             }
             char *dst = d.kind == IP_UNKNOWN ? unk
@@ -973,7 +1327,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
     }
     free(taint);
     char sc[512] = "";
-    int s = seq[0] ? 0 : scalars(c, L, sc, sizeof sc);
+    int s = seq[0] ? 0 : scalars(c, L, sc, sizeof sc, red, sizeof red);
     if (seq[0] || s == 2) {
         out->verdict = PAR_SEQUENTIAL;
         memcpy(out->reason, seq[0] ? seq : sc, sizeof out->reason);
@@ -985,7 +1339,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
         memcpy(out->reason, maybe, sizeof out->reason);
     } else if (reduction || s == 1) {
         out->verdict = PAR_REDUCTION;
-        snprintf(out->reason, sizeof out->reason, "only reduction updates (+=, -=, *=) are carried");
+        snprintf(out->reason, sizeof out->reason, "only reductions are carried: %s", red);
     } else {
         out->verdict = PAR_PARALLEL;
         snprintf(out->reason, sizeof out->reason, "no dependence carried");
@@ -1148,9 +1502,14 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         ps->loop = rf->loop; ps->stmt = rf->stmt; ps->acc = rf->acc; ps->thread_loop = T;
         kx_expr *addr = launch_linearize(rf->a);
         const ir_loop *tl = &tu->loops[T], *il = &tu->loops[rf->loop];
-        ps->stride = tl->canonical ? ip_stride(addr, tl->iv, tl->step) : NULL;
+        /* a subscript (or base) the loop changes, such as an index computed
+         * in the body (`b = key[i]; if (...) b = ...; h[b]`), is no
+         * expression of the iteration: irregular, never uniform */
+        ps->stride = tl->canonical && !tainted(tu, T, rf->a) ? ip_stride(addr, tl->iv, tl->step)
+                                                             : NULL;
         ps->cls = ip_classify(ps->stride, ivs, n);
-        ps->inner_stride = il->canonical ? ip_stride(addr, il->iv, il->step) : NULL;
+        ps->inner_stride = il->canonical && !tainted(tu, rf->loop, rf->a)
+                           ? ip_stride(addr, il->iv, il->step) : NULL;
         ps->inner_cls = ip_classify(ps->inner_stride, ivs, n);
         int64_t k;
         if (rf->a->is_write && ps->stride && kx_is_const(ps->stride, &k) && rf->a->elem_size > 0) {

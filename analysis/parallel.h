@@ -18,7 +18,16 @@
  * not alias; a scalar whose first reference in an iteration is an
  * unconditional write is private (its last value may be live out, as with
  * OpenMP lastprivate); a loop with a call, break, goto or return, or that is
- * not a canonical for loop, is unknown.
+ * not a canonical for loop, is unknown.  A body that writes the loop's
+ * induction variable or a variable of its bound makes it sequential (unknown
+ * when the write may only go through a pointer).  Pointers the front end
+ * rewrote as inductions (ir_loop.stepped) are tested like subscripts.
+ * Reductions: +, *, |, &, ^, &&, || updates of a scalar or element, and
+ * min/max folds (fmax, ?:, a guarded store, argmax's index); the reason
+ * names each with its operator.  A loop's OpenMP clauses are evidence only
+ * where keel cannot decide (private(x) when x is first written under a
+ * condition; reduction(op: x) through a math call): a dependence keel
+ * finds is never removed by a pragma.
  *
  * Ownership: par_analyze allocates a par_result the caller releases with
  * par_free; it holds its own expressions and copies nothing from the IR

@@ -163,6 +163,7 @@ int keel_cmd_devices(int argc, char **argv);
 int keel_cmd_calibrate(int argc, char **argv);
 int keel_cmd_explain(int argc, char **argv);
 int keel_cmd_history(int argc, char **argv);
+int keel_cmd_stats(int argc, char **argv);
 
 /* Print command cmd's help on stdout (keel.c); 0, or 2 for no such command. */
 int keel_help(const char *cmd);

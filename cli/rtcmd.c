@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "calib.h"
 #include "db.h"
@@ -175,6 +176,19 @@ int keel_cmd_devices(int argc, char **argv)
     return rc;
 }
 
+/* keel calibrate's steps on stderr, each with the time since the start. */
+static void calibrate_step(void *arg, int k, int n, const char *what)
+{
+    const struct timespec *t0 = arg;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double s = (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+    if (k > 0)
+        fprintf(stderr, "keel calibrate: [%d/%d] %s (at %.1f s)\n", k, n, what, s);
+    else
+        fprintf(stderr, "keel calibrate: %s in %.1f s\n", what, s);
+}
+
 int keel_cmd_calibrate(int argc, char **argv)
 {
     int json = 0, npos;
@@ -193,10 +207,13 @@ int keel_cmd_calibrate(int argc, char **argv)
         return keel_say(1, "%s", err);
     db_close(d);
     rt_calibration cal;
-    if (rt_calibrate(&cal, err, sizeof err))
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (rt_calibrate_steps(&cal, calibrate_step, &t0, err, sizeof err))
         return keel_say(1, "%s", err);
     if (rt_calibration_store(path, &cal, err, sizeof err))
         return keel_say(1, "%s", err);
+    calibrate_step(&t0, 0, 0, "done");
     if (json) {
         keel_json *j = keel_json_new();
         if (!j)

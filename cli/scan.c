@@ -184,23 +184,15 @@ static int is_c(const entry *e)
     return n > 2 && strcmp(e->file + n - 2, ".c") == 0;
 }
 
-/* FNV-1a, 64 bits, continued from h. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *s = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
+/* FNV-1a, 64 bits, continued from h (util.h). */
+#define fnv ku_fnv1a64_update
 
 /* key = hash of the file's bytes ':' hash of the compile; "" when the
  * file cannot be read. */
 static void make_key(entry *e, int mca)
 {
     FILE *f = fopen(e->abs, "rb");
-    uint64_t h = 1469598103934665603ULL, c = h;
+    uint64_t h = KU_FNV_KEEL_START, c = h;
     char buf[65536];
     size_t n;
     e->key[0] = 0;

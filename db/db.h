@@ -20,7 +20,14 @@
  * A db is one SQLite connection: use it from one thread at a time.  Its
  * prepared statements are cached in it and finalized by db_close.  The
  * llvm-mca tables (db_mca.h) and the runtime's launch facts (db_launch.h)
- * have readers and writers of their own over the same connection.
+ * have readers and writers of their own over the same connection; the
+ * run-time log (decisions, history, calibration) has its own connection
+ * (db_log.h).
+ *
+ * db/ is built as two libraries: keel_db_reader (opening for reading, the
+ * readers, the run-time log), which libkeelrt links, and keel_db (the
+ * writer below, the migrations, direct mode: keelcc and the keel tool),
+ * which links the reader.
  */
 #ifndef KEEL_DB_DB_H
 #define KEEL_DB_DB_H
@@ -40,8 +47,11 @@ enum {
 /* Open the database at path.  Readonly: fails with a one-line message when
  * the file is missing, is not an SQLite database, is not a keel database, or
  * has another schema version.  Write: creates the file and the schema when
- * needed, migrates an older keel schema, refuses a newer one. */
+ * needed, migrates an older keel schema, refuses a newer one.  Part of the
+ * writer library (keel_db); the reader library (keel_db_reader, linked into
+ * libkeelrt) opens with db_open_read, which is db_open(path, DB_READONLY). */
 int db_open(const char *path, int mode, db **out, char *err, size_t errlen);
+int db_open_read(const char *path, db **out, char *err, size_t errlen);
 void db_close(db *d);                      /* NULL is fine; rolls back an open TU */
 int db_schema_version(db *d);
 

@@ -14,20 +14,19 @@
 
 void dc_init(dc_hash *h)
 {
-    h->a = 1469598103934665603ULL;
+    h->a = KU_FNV_KEEL_START;
     h->b = 0x84222325cbf29ce4ULL;
 }
 
 void dc_bytes(dc_hash *h, const void *p, size_t n)
 {
     const unsigned char *s = p;
-    uint64_t a = h->a, b = h->b;
+    uint64_t b = h->b;
+    h->a = ku_fnv1a64_update(h->a, p, n);      /* FNV-1a; b: FNV with a shift */
     for (size_t i = 0; i < n; i++) {
-        a = (a ^ s[i]) * 1099511628211ULL;
-        b = (b ^ s[i]) * 0x100000001b3ULL;
+        b = (b ^ s[i]) * KU_FNV1A64_PRIME;
         b ^= b >> 29;
     }
-    h->a = a;
     h->b = b;
 }
 

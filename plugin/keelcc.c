@@ -2,10 +2,11 @@
  * keelcc.c -- the drop-in compiler driver.
  *
  *     keelcc [--keel-...] <compiler arguments>
+ *     keelcc [--keel-...] COMPILER <compiler arguments>   (launcher form)
  *
- * keelcc runs the real compiler (clang-19, or $KEEL_CC) with the arguments
- * unchanged except for keel's own --keel-* options, and exits with its exit
- * status.  While the compiler runs, keelcc parses every C source of the
+ * keelcc runs the real compiler (clang-19, or $KEEL_CC, or the COMPILER
+ * named first) with the arguments unchanged except for keel's own --keel-*
+ * options, and exits with its exit status.  While the compiler runs, keelcc parses every C source of the
  * command with libclang (same -I/-D/-U/-std flags), builds the loop IR and,
  * once the compile has succeeded, writes it to the attribute database in one
  * transaction per source.  Anything that goes wrong in the analysis is one
@@ -74,6 +75,7 @@ static void usage(FILE *out, const char *compiler)
 {
     fprintf(out,
         "usage: keelcc [keel options] <compiler arguments>\n"
+        "       keelcc [keel options] COMPILER <compiler arguments>   (launcher form)\n"
         "\n"
         "Compile C code with the real compiler and record every loop nest in keel's\n"
         "program attribute database.  The compiler's result and exit status are\n"
@@ -245,10 +247,68 @@ static int expand_response(arg_list *l, const char *path, int depth)
     return rc;
 }
 
+/* ---- launcher form ---------------------------------------------------------
+ *
+ *     keelcc [--keel-...] COMPILER <compiler arguments>
+ *
+ * as ccache is used, and as CMake's CMAKE_C_COMPILER_LAUNCHER and
+ * CMAKE_C_LINKER_LAUNCHER run it: the first argument that is not a keel
+ * option names the real compiler when it is a program -- a regular file
+ * with execute permission, found as given when it has a '/', else on
+ * $PATH -- and not a file the compiler reads (a source, object, archive or
+ * library by its suffix).  It then replaces $KEEL_CC and is taken out of
+ * the arguments; everything else is as in the drop-in form. */
+static const char *launcher_compiler;
+
+static int is_program(const char *name)
+{
+    struct stat st;
+    if (strchr(name, '/'))
+        return stat(name, &st) == 0 && S_ISREG(st.st_mode) && access(name, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char full[PATH_MAX];
+    while (path && *path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        int k = snprintf(full, sizeof full, "%.*s%s%s", (int)len, path, len ? "/" : "", name);
+        if (k > 0 && (size_t)k < sizeof full && stat(full, &st) == 0 && S_ISREG(st.st_mode)
+            && access(full, X_OK) == 0)
+            return 1;
+        path = colon ? colon + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Takes a compiler named before the compiler arguments out of argv (see
+ * above) into launcher_compiler; returns the new argc. */
+static int launcher_form(int argc, char **argv)
+{
+    static const char *const inputs[] = {
+        ".c", ".i", ".h", ".o", ".a", ".s", ".S", ".so", ".lo", ".obj", NULL
+    };
+    int i = 1;
+    while (i < argc && strncmp(argv[i], "--keel-", 7) == 0)
+        i++;
+    if (i >= argc || argv[i][0] == '-' || argv[i][0] == '@' || !argv[i][0])
+        return argc;
+    const char *base = strrchr(argv[i], '/');
+    base = base ? base + 1 : argv[i];
+    for (int k = 0; inputs[k]; k++)
+        if (has_suffix(base, inputs[k]) || strstr(base, ".so."))
+            return argc;
+    if (!is_program(argv[i]))
+        return argc;
+    launcher_compiler = argv[i];
+    for (int k = i; k < argc; k++)
+        argv[k] = argv[k + 1];        /* argv[argc] is NULL */
+    return argc - 1;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     const char *env;
-    o->compiler = (env = getenv("KEEL_CC")) && *env ? env : "clang-19";
+    o->compiler = launcher_compiler ? launcher_compiler
+                : (env = getenv("KEEL_CC")) && *env ? env : "clang-19";
     o->db_path = (env = getenv("KEEL_DB")) && *env ? env : "keel.db";
     o->analysis = !((env = getenv("KEEL_DISABLE")) && *env && strcmp(env, "0"));
     o->quiet = (env = getenv("KEEL_QUIET")) && *env && strcmp(env, "0");
@@ -415,16 +475,8 @@ static int wait_compiler(pid_t pid)
  * source keeps its variant (its rows are replaced) but gets another hash,
  * so a program built before the edit finds its facts gone: CPU. */
 
-#define FNV_START 1469598103934665603ULL
-
-static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= ((const unsigned char *)p)[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
+#define FNV_START KU_FNV_KEEL_START
+#define fnv_bytes ku_fnv1a64_update
 
 /* Header search options: what they find is in ir_tu.headers_hash, their
  * folders are not (one utility source compiled with each program's own -I
@@ -1503,6 +1555,7 @@ int main(int argc, char **argv)
     options o;
     memset(&o, 0, sizeof o);
     clock_gettime(CLOCK_REALTIME, &o.start);
+    argc = launcher_form(argc, argv);
     int pr = parse_args(argc, argv, &o);
     if (pr < 0)
         return 2;

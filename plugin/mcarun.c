@@ -299,9 +299,7 @@ static int version_path(const char *mca, char *out, size_t n)
     snprintf(id, sizeof id, "%s|%llu|%lld|%lld.%09ld|%s", path, (unsigned long long)st.st_ino,
              (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
              u.nodename);
-    uint64_t h = 1469598103934665603ULL;
-    for (const unsigned char *c = (const unsigned char *)id; *c; c++)
-        h = (h ^ *c) * 1099511628211ULL;
+    uint64_t h = ku_fnv1a64_update(KU_FNV_KEEL_START, id, strlen(id));
     int k = snprintf(out, n, "%s/keel-mcaver-%u-%016llx", ku_tmpdir(), (unsigned)getuid(),
                      (unsigned long long)h);
     return k > 0 && (size_t)k < n ? 0 : -1;
@@ -552,14 +550,14 @@ static void set_reason(mcr_result *r, int t, int l, const char *why)
 /* A 128-bit FNV-1a style hash of the block, target and llvm-mca version. */
 static void block_key(const char *body, const mcr_target *t, const char *version, char out[33])
 {
-    uint64_t h1 = 1469598103934665603ULL, h2 = 0x84222325cbf29ce4ULL;
+    uint64_t h1 = KU_FNV_KEEL_START, h2 = 0x84222325cbf29ce4ULL;
     /* the last part names the options that change llvm-mca's figures */
     const char *parts[5] = { body, t->cpu, t->triple ? t->triple : "", version,
                              "skip-unsupported=lack-sched" };
     for (int p = 0; p < 5; p++) {
+        h1 = ku_fnv1a64_update(h1, parts[p], strlen(parts[p]) + 1);   /* with its NUL */
         for (const unsigned char *s = (const unsigned char *)parts[p];; s++) {
-            h1 = (h1 ^ *s) * 1099511628211ULL;
-            h2 = (h2 ^ *s) * 0x100000001b3ULL;
+            h2 = (h2 ^ *s) * KU_FNV1A64_PRIME;
             h2 ^= h2 >> 29;
             if (!*s)
                 break;

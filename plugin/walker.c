@@ -89,6 +89,7 @@ typedef struct {
     /* OpenMP: files parsed from a copy with executable directives blanked
      * (their original text, for pragmas and statement texts) and the
      * outermost directives of the first (-fopenmp) parse. */
+    CXCursor func_cursor; /* the function being walked */
     int npatched;
     struct patched_file *patched;
     int nregions;
@@ -818,7 +819,12 @@ static int enclosing_ivs(walker *w, char **ivs, int max)
  * once per iteration, unconditionally, by a loop-invariant amount (`k++`,
  * `iy += incy`) is a derived induction variable of its loop n:
  *     k = k__L<n> + (iv - lower) * inc      (before its step statement)
- * with k__L<n> its value on entry of loop n; parallel.c reads the suffix.
+ * with k__L<n> its value on entry of loop n (or what the for-init sets);
+ * parallel.c reads the suffix.  Steps in the for header (`i++, p++`) and
+ * postfix steps under a dereference (`*d++ = *s++`) count too.  A stepped
+ * pointer moves over the array it was set from, or, set from nothing the
+ * walker knows (a parameter), over its own name, meaning its value on
+ * entry of the loop; either way the loop lists it in ir_loop.stepped.
  * A binding dies when its variable is written otherwise, at the end of the
  * loop body that made it, and, on entry of a loop, when that loop writes
  * the variable.  A variable that is not bound stays itself, and parallel.c
@@ -960,6 +966,12 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
     e = peel(e);
     enum CXCursorKind k = clang_getCursorKind(e);
     child_list l = children(e);
+    /* p++, p--: the value before the step */
+    if (k == CXCursor_UnaryOperator && l.n == 1
+        && (clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_PostInc
+            || clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_PostDec)
+        && clang_getCursorKind(peel(l.c[0])) == CXCursor_DeclRefExpr)
+        return ptr_value(w, l.c[0], b);
     if (k == CXCursor_DeclRefExpr) {
         CXCursor d = ref_decl(e);
         if (clang_Cursor_isNull(d))
@@ -1129,106 +1141,287 @@ static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, void *data
     return CXChildVisit_Recurse;
 }
 
-/* Derived induction variables of canonical loop `loop` (see above): direct
- * statements of its body `k++`, `++k`, `k--`, `k += e`, `k -= e` where k is
- * an integer variable the loop writes nowhere else and e is a polynomial
- * in variables the loop does not write. */
-static void find_derived(walker *w, int loop, CXCursor c, CXCursor body)
+static int comma_parts(CXCursor c, CXCursor *out, int max);
+static int increment_step(walker *w, CXCursor inc, const char *var, int64_t *step);
+static kx_expr *init_value(walker *w, CXCursor init, const char *var);
+
+typedef struct {
+    CXCursor decl;
+    int found;
+} addr_find;
+
+/* The distinct variables a subtree names (the first 16; n counts them). */
+static enum CXChildVisitResult collect_vars(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    ref_list *rl = data;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor d = ref_decl(c);
+    if (clang_Cursor_isNull(d))
+        return CXChildVisit_Continue;
+    for (int i = 0; i < rl->n && i < 16; i++)
+        if (clang_equalCursors(rl->d[i], d))
+            return CXChildVisit_Continue;
+    if (rl->n < 16)
+        rl->d[rl->n] = d;
+    rl->n++;
+    return CXChildVisit_Continue;
+}
+
+/* `&v` anywhere but as a direct argument of a call (`scanf("%d", &n)`
+ * lends the address for the call; `int *p = &n` keeps it). */
+static enum CXChildVisitResult find_addr(CXCursor c, CXCursor parent, void *data)
+{
+    addr_find *af = data;
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator
+        && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
+        child_list l = children(c);
+        CXCursor d = l.n == 1 ? ref_decl(l.c[0]) : clang_getNullCursor();
+        if (!clang_Cursor_isNull(d) && clang_equalCursors(d, af->decl)
+            && clang_getCursorKind(parent) != CXCursor_CallExpr) {
+            af->found = 1;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Is the cursor's start inside a macro expansion? */
+static int in_macro(CXCursor c)
+{
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    CXFile sf, ef;
+    unsigned so, eo;
+    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+    return so != eo || !clang_File_isEqual(sf, ef);
+}
+
+/* One step statement st of loop `loop` (c its cursor): `k++`, `++k`,
+ * `k--`, `k += e`, `k -= e` where k is an integer or pointer variable the
+ * loop writes nowhere else and e a polynomial in variables the loop does
+ * not write: bind k as a derived induction variable, its value
+ * entry + iter * e before the step and entry + (iter + 1) * e after it.
+ * A pointer that is not bound to an array is its own base: its accesses
+ * are relative to its value on entry of the loop (ir_loop.stepped).
+ * Returns 1 when k was bound. */
+static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor st,
+                      const kx_expr *iter, CXCursor var, CXCursor operand, kx_expr *inc,
+                      CXCursor rhs);
+
+/* Postfix steps of pointers inside a statement's dereferences (`*d++ =
+ * *s++`): the dereference reads the value before the step. */
+typedef struct {
+    int n;
+    CXCursor step[8];
+} post_steps;
+
+static enum CXChildVisitResult find_post_step(CXCursor c, CXCursor parent, void *data)
+{
+    post_steps *ps = data;
+    if (clang_getCursorKind(c) == CXCursor_UnaryOperator
+        && (clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_PostInc
+            || clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_PostDec)
+        && clang_getCursorKind(parent) == CXCursor_UnaryOperator
+        && clang_getCursorUnaryOperatorKind(parent) == CXUnaryOperator_Deref) {
+        if (ps->n < 8)
+            ps->step[ps->n] = c;
+        ps->n++;
+        return CXChildVisit_Continue;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor st,
+                       const kx_expr *iter)
+{
+    enum CXCursorKind k = clang_getCursorKind(st);
+    child_list l = children(st);
+    CXCursor var = clang_getNullCursor(), operand = clang_getNullCursor();
+    kx_expr *inc = NULL;
+    if (k == CXCursor_UnaryOperator && l.n == 1) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(st);
+        if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc)
+            inc = kx_int(1);
+        else if (op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec)
+            inc = kx_int(-1);
+        var = ref_decl(l.c[0]);
+        operand = l.c[0];
+    } else if (k == CXCursor_CompoundAssignOperator && l.n == 2) {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(st);
+        if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
+            kx_expr *e = to_expr(w, l.c[1]);
+            inc = e && op == CXBinaryOperator_SubAssign ? kx_neg(e) : kx_copy(e);
+            kx_free(e);
+            var = ref_decl(l.c[0]);
+            operand = l.c[0];
+        }
+    }
+    if (!inc) {
+        post_steps ps = { .n = 0 };
+        clang_visitChildren(st, find_post_step, &ps);
+        int bound = 0;
+        for (int i = 0; i < ps.n && i < 8 && ps.n <= 8; i++) {
+            child_list pl = children(ps.step[i]);
+            if (pl.n != 1 || clang_getCanonicalType(clang_getCursorType(pl.c[0])).kind
+                                 != CXType_Pointer)
+                continue;
+            kx_expr *one = kx_int(clang_getCursorUnaryOperatorKind(ps.step[i])
+                                  == CXUnaryOperator_PostInc ? 1 : -1);
+            bound += derive_var(w, loop, c, init, st, iter, ref_decl(pl.c[0]), pl.c[0], one,
+                                clang_getNullCursor());
+        }
+        return bound > 0;
+    }
+    return derive_var(w, loop, c, init, st, iter, var, operand, inc,
+                      l.n >= 1 ? l.c[l.n - 1] : clang_getNullCursor());
+}
+
+/* Bind var, stepped by inc (consumed) in statement st (rhs: the step's
+ * expression, whose variables the loop must not write; null: none). */
+static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor st,
+                      const kx_expr *iter, CXCursor var, CXCursor operand, kx_expr *inc,
+                      CXCursor rhs)
 {
     const ir_loop *L = &w->ir->loops[loop];
-    if (!L->canonical || !L->iv || !L->lower || (L->step != 1 && L->step != -1)
-        || clang_getCursorKind(body) != CXCursor_CompoundStmt)
-        return;
-    int jumps = 0;
-    clang_visitChildren(body, find_jump, &jumps);
-    if (jumps)
+    char *vname = clang_Cursor_isNull(var) ? NULL : cursor_spelling(var);
+    int own = vname && strcmp(vname, L->iv) == 0;
+    free(vname);
+    /* a pointer stepped the same way moves over the array it was set
+     * from (`double *p = a + 1; ... p++`), or over its own target */
+    int pb = clang_Cursor_isNull(var) ? -1 : bind_find(w, var);
+    int is_ptr = !clang_Cursor_isNull(var)
+                 && clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
+    if (pb >= 0 && !w->bind[pb].is_ptr)
+        pb = -1;
+    int ok = inc && !own && !clang_Cursor_isNull(var) && !kx_has_opaque(inc)
+             && (is_ptr || is_integer_type(clang_getCursorType(var)))
+             && count_writes(c, var)
+                - (clang_Cursor_isNull(init) ? 0 : count_writes(init, var)) == 1;
+    if (ok && !clang_Cursor_isNull(w->func_cursor)) {
+        /* no pointer kept to k may change it behind the step */
+        addr_find af = { var, 0 };
+        clang_visitChildren(w->func_cursor, find_addr, &af);
+        ok = !af.found;
+    }
+    if (ok && !clang_Cursor_isNull(rhs)) {
+        /* e must not change inside the loop */
+        ref_list rl = { .n = 0 };
+        clang_visitChildren(rhs, collect_ref, &rl);
+        for (int i = 0; i < rl.n && ok; i++)
+            ok = count_writes(c, rl.d[i]) == 0;
+        ok = ok && rl.n < 16;
+    }
+    int bound = 0;
+    if (ok && is_ptr) {
+        binding q = { .inc_offset = -1 };
+        int own_base = pb < 0;
+        if (own_base && !ptr_value(w, operand, &q)) {
+            bind_clear(&q);
+            kx_free(inc);
+            return 0;
+        }
+        /* its own base: the name means its value on entry of the loop, so
+         * nothing outside the loop may move it (other pointers set from it
+         * before the loop then agree) */
+        if (own_base && !clang_Cursor_isNull(w->func_cursor)
+            && count_writes(w->func_cursor, var) != count_writes(c, var)) {
+            bind_clear(&q);
+            kx_free(inc);
+            return 0;
+        }
+        const binding *qb = own_base ? &q : &w->bind[pb];
+        binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st), .is_ptr = 1 };
+        b.base = strdup(qb->base);
+        b.nprefix = qb->nprefix;
+        for (int p = 0; p < qb->nprefix; p++)
+            b.prefix[p] = kx_copy(qb->prefix[p]);
+        b.next = qb->next;
+        for (int p = 0; p < qb->next; p++)
+            b.ext[p] = qb->ext[p] ? kx_copy(qb->ext[p]) : NULL;
+        kx_expr *one = kx_int(1), *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
+        kx_expr *t1 = kx_mul(it1, inc);
+        b.off = kx_add(qb->off, t);
+        b.after = kx_add(qb->off, t1);
+        kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
+        char *pn = cursor_spelling(var);
+        if (!pn || ir_add_stepped(&w->ir->loops[loop], pn) != 0)
+            w->oom = 1;
+        free(pn);
+        if (b.base && b.off && b.after) {
+            bind_put(w, &b);
+            bound = 1;
+        } else {
+            bind_clear(&b);
+        }
+        bind_clear(&q);
+    } else if (ok) {
+        char *vn = cursor_spelling(var), sym[300];
+        snprintf(sym, sizeof sym, "%s__L%d", vn, loop);
+        /* its value on entry: what the for-init sets, else a symbol */
+        kx_expr *k0 = !clang_Cursor_isNull(init) && vn ? init_value(w, init, vn) : NULL;
+        if (k0 && kx_has_opaque(k0))
+            k0 = (kx_free(k0), NULL);
+        free(vn);
+        if (!k0)
+            k0 = kx_sym(sym);
+        kx_expr *one = kx_int(1);
+        kx_expr *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
+        kx_expr *t1 = kx_mul(it1, inc);
+        binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st) };
+        b.value = kx_add(k0, t);
+        b.after = kx_add(k0, t1);
+        kx_free(k0); kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
+        if (b.value && b.after) {
+            bind_put(w, &b);
+            bound = 1;
+        } else {
+            bind_clear(&b);
+        }
+    }
+    kx_free(inc);
+    return bound;
+}
+
+/* Derived induction variables of canonical loop `loop` (see above): the
+ * steps in its for header besides its own (`i++, p++`, `i++, j += 2`),
+ * which run at the end of every iteration, continue or not, and the direct
+ * statements of its body that step a variable, when nothing in the body
+ * skips them.  Header steps are recorded as statements of the loop after
+ * its body (walk_loop), so that the dependence test sees their writes. */
+static void find_derived(walker *w, int loop, CXCursor c, CXCursor init, CXCursor inc,
+                         CXCursor body)
+{
+    const ir_loop *L = &w->ir->loops[loop];
+    if (!L->canonical || !L->iv || !L->lower || (L->step != 1 && L->step != -1))
         return;
     kx_expr *ivs = kx_sym(L->iv);
     kx_expr *iter = L->step == 1 ? kx_sub(ivs, L->lower) : kx_sub(L->lower, ivs);
     kx_free(ivs);
-    child_list sl = children(body);   /* the first MAX_CHILDREN statements */
-    for (int s = 0; s < sl.n && iter; s++) {
-        CXCursor st = sl.c[s];
-        enum CXCursorKind k = clang_getCursorKind(st);
-        child_list l = children(st);
-        CXCursor var = clang_getNullCursor();
-        kx_expr *inc = NULL;
-        if (k == CXCursor_UnaryOperator && l.n == 1) {
-            enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(st);
-            if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc)
-                inc = kx_int(1);
-            else if (op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec)
-                inc = kx_int(-1);
-            var = ref_decl(l.c[0]);
-        } else if (k == CXCursor_CompoundAssignOperator && l.n == 2) {
-            enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(st);
-            if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
-                kx_expr *e = to_expr(w, l.c[1]);
-                inc = e && op == CXBinaryOperator_SubAssign ? kx_neg(e) : kx_copy(e);
-                kx_free(e);
-                var = ref_decl(l.c[0]);
-            }
+    if (!clang_Cursor_isNull(inc) && iter) {
+        CXCursor parts[MAX_CHILDREN];
+        int n = comma_parts(inc, parts, MAX_CHILDREN);
+        for (int i = 0; i < n; i++) {
+            int64_t st;
+            if (!in_macro(parts[i]) && !increment_step(w, parts[i], L->iv, &st))
+                derive_step(w, loop, c, init, parts[i], iter);
         }
-        char *vname = clang_Cursor_isNull(var) ? NULL : cursor_spelling(var);
-        int own = vname && strcmp(vname, L->iv) == 0;
-        free(vname);
-        /* a pointer stepped the same way moves over the array it was set
-         * from (`double *p = a + 1; ... p++`) */
-        int pb = clang_Cursor_isNull(var) ? -1 : bind_find(w, var);
-        int is_ptr = !clang_Cursor_isNull(var)
-                     && clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
-        if (is_ptr && (pb < 0 || !w->bind[pb].is_ptr))
-            is_ptr = -1;
-        int ok = inc && !own && !clang_Cursor_isNull(var) && !kx_has_opaque(inc) && is_ptr >= 0
-                 && (is_ptr || is_integer_type(clang_getCursorType(var)))
-                 && count_writes(c, var) == 1;
-        if (ok) {
-            /* e must not change inside the loop */
-            ref_list rl = { .n = 0 };
-            clang_visitChildren(l.c[l.n - 1], collect_ref, &rl);
-            for (int i = 0; i < rl.n && ok; i++)
-                ok = count_writes(c, rl.d[i]) == 0;
-            ok = ok && rl.n < 16;
-        }
-        if (ok && is_ptr) {
-            const binding *q = &w->bind[pb];
-            binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st), .is_ptr = 1 };
-            b.base = strdup(q->base);
-            b.nprefix = q->nprefix;
-            for (int p = 0; p < q->nprefix; p++)
-                b.prefix[p] = kx_copy(q->prefix[p]);
-            b.next = q->next;
-            for (int p = 0; p < q->next; p++)
-                b.ext[p] = q->ext[p] ? kx_copy(q->ext[p]) : NULL;
-            kx_expr *one = kx_int(1), *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
-            kx_expr *t1 = kx_mul(it1, inc);
-            b.off = kx_add(q->off, t);
-            b.after = kx_add(q->off, t1);
-            kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
-            if (b.base && b.off && b.after)
-                bind_put(w, &b);
-            else
-                bind_clear(&b);
-            ok = 0;
-        }
-        if (ok) {
-            char *vn = cursor_spelling(var), sym[300];
-            snprintf(sym, sizeof sym, "%s__L%d", vn, loop);
-            free(vn);
-            kx_expr *k0 = kx_sym(sym), *one = kx_int(1);
-            kx_expr *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
-            kx_expr *t1 = kx_mul(it1, inc);
-            binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st) };
-            b.value = kx_add(k0, t);
-            b.after = kx_add(k0, t1);
-            kx_free(k0); kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
-            if (b.value && b.after)
-                bind_put(w, &b);
-            else
-                bind_clear(&b);
-        }
-        kx_free(inc);
     }
+    int jumps = 0;
+    if (!clang_Cursor_isNull(body))
+        clang_visitChildren(body, find_jump, &jumps);
+    if (jumps || clang_Cursor_isNull(body)) {
+        kx_free(iter);
+        return;
+    }
+    child_list sl = children(body);   /* the first MAX_CHILDREN statements */
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt) {
+        sl.n = 1;                     /* a single statement: the body itself */
+        sl.c[0] = body;
+    }
+    for (int s = 0; s < sl.n && iter; s++)
+        derive_step(w, loop, c, init, sl.c[s], iter);
     kx_free(iter);
 }
 
@@ -1798,9 +1991,12 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
     case CXCursor_CallExpr: {
         char *name = cursor_spelling(c);
         if (!in_subscript) {
+            /* OpenMP's thread queries read the team, write nothing: no
+             * call the dependence test must stop at */
             if (is_math_function(name))
                 o->fmath++;
-            else
+            else if (strcmp(name, "omp_get_thread_num") != 0
+                     && strcmp(name, "omp_get_num_threads") != 0)
                 ir_add_call(w->stmt, name);
         }
         free(name);
@@ -2293,11 +2489,42 @@ static enum CXChildVisitResult last_child(CXCursor c, CXCursor parent, void *dat
  * single iteration carries nothing, so the same bounds are safe. */
 static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCursor body)
 {
-    if (clang_Cursor_isNull(cond) || clang_Cursor_isNull(body) || clang_Cursor_isNull(prev)
-        || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+    if (clang_Cursor_isNull(cond) || clang_Cursor_isNull(body) || clang_Cursor_isNull(prev))
         return;
     int jumps = 0;
     clang_visitChildren(body, find_jump, &jumps);
+    /* `while (i-- > e)`, `while (i++ < e)`: the step in the condition, the
+     * body sees i = i0 - 1 down to e (i0 + 1 up to e) */
+    CXCursor cp = peel(cond);
+    child_list cl = children(cp);
+    if (!jumps && clang_getCursorKind(cp) == CXCursor_BinaryOperator && cl.n == 2) {
+        enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(cp);
+        CXCursor u = peel(cl.c[0]);
+        child_list ul = children(u);
+        enum CXUnaryOperatorKind uk = clang_getCursorKind(u) == CXCursor_UnaryOperator
+                                      ? clang_getCursorUnaryOperatorKind(u) : CXUnaryOperator_Invalid;
+        int step = k == CXBinaryOperator_GT && uk == CXUnaryOperator_PostDec ? -1
+                 : k == CXBinaryOperator_LT && uk == CXUnaryOperator_PostInc ? 1 : 0;
+        CXCursor var = step && ul.n == 1 ? ref_decl(ul.c[0]) : clang_getNullCursor();
+        if (!clang_Cursor_isNull(var) && is_integer_type(clang_getCursorType(var))
+            && count_writes(body, var) == 0 && count_writes(cl.c[1], var) == 0) {
+            char *vn = cursor_spelling(var);
+            kx_expr *i0 = vn ? init_value(w, prev, vn) : NULL, *e = to_expr(w, cl.c[1]);
+            kx_expr *one = kx_int(step);
+            if (vn && i0 && e && one && !kx_has_opaque(i0) && !kx_has_opaque(e)) {
+                ir_set_bounds(&w->ir->loops[loop], vn, kx_add(i0, one), kx_add(e, one), step);
+                if (!w->ir->loops[loop].canonical)
+                    ir_set_bounds(&w->ir->loops[loop], NULL, NULL, NULL, 0);
+            }
+            kx_free(i0);
+            kx_free(e);
+            kx_free(one);
+            free(vn);
+            return;
+        }
+    }
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return;
     CXCursor inc = clang_getNullCursor();
     clang_visitChildren(body, last_child, &inc);
     if (jumps || clang_Cursor_isNull(inc))
@@ -2313,6 +2540,108 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
     free(vn);
     if (!same || !L->canonical)
         ir_set_bounds(L, NULL, NULL, NULL, 0);
+}
+
+/* Loop control (see ir_loop.control_write): a canonical loop whose body
+ * (or the increment, for a variable of the condition other than the
+ * induction variable) writes its induction variable or a variable of its
+ * condition is not canonical: which iterations run depends on the body.
+ * A while/do loop read as a for loop has exactly one write of its variable
+ * in the body, its step.  A variable whose address the function keeps in a
+ * pointer may be written through it: checked after the body is walked
+ * (control_maybe). */
+static void control_check(walker *w, int loop, ir_loop_kind kind, CXCursor cond, CXCursor inc,
+                          CXCursor body, ref_list *kept)
+{
+    ir_loop *L = &w->ir->loops[loop];
+    kept->n = 0;
+    if (!L->canonical || !L->iv || clang_Cursor_isNull(cond) || clang_Cursor_isNull(body))
+        return;
+    ref_list rl = { .n = 0 };
+    collect_vars(cond, clang_getNullCursor(), &rl);
+    clang_visitChildren(cond, collect_vars, &rl);
+    if (rl.n > 16) {
+        ir_set_control_write(L, L->iv, 1);
+        return;
+    }
+    for (int i = 0; i < rl.n; i++) {
+        char *name = cursor_spelling(rl.d[i]);
+        if (!name)
+            continue;
+        int is_iv = strcmp(name, L->iv) == 0;
+        int writes = count_writes(body, rl.d[i]);
+        if (!is_iv && !clang_Cursor_isNull(inc))
+            writes += count_writes(inc, rl.d[i]);
+        if (writes > (is_iv && kind != IR_FOR)) {
+            if (ir_set_control_write(L, name, 0) != 0)
+                w->oom = 1;
+        } else if (!clang_Cursor_isNull(w->func_cursor)) {
+            addr_find af = { rl.d[i], 0 };
+            clang_visitChildren(w->func_cursor, find_addr, &af);
+            if (af.found && kept->n < 16)
+                kept->d[kept->n++] = rl.d[i];
+        }
+        free(name);
+    }
+}
+
+/* After the body: a variable of the control whose address is kept may
+ * change through any write of the nest through a pointer. */
+static void control_check_after(walker *w, int loop, const ref_list *kept)
+{
+    ir_loop *L = &w->ir->loops[loop];
+    if (!kept->n || (L->control_write && !L->control_maybe))
+        return;
+    int writes = 0;
+    for (int k = loop; k < w->ir->nloops && !writes; k++)
+        for (int s = 0; s < w->ir->loops[k].nstmts && !writes; s++)
+            for (int a = 0; a < w->ir->loops[k].stmts[s].nacc && !writes; a++)
+                writes = w->ir->loops[k].stmts[s].acc[a].is_write;
+    if (!writes)
+        return;
+    char *name = cursor_spelling(kept->d[0]);
+    if (!name || ir_set_control_write(L, name, 1) != 0)
+        w->oom = 1;
+    free(name);
+}
+
+/* Does statement prev end right before loop c starts (only blanks, `;`,
+ * comments and preprocessor lines between)?  Then the value prev gives a
+ * variable is its value on entry of the loop (no `if (i++)` between). */
+static int adjacent(walker *w, CXCursor prev, CXCursor c)
+{
+    CXFile f1, f2;
+    int o1, o2;
+    expansion(clang_getRangeEnd(clang_getCursorExtent(prev)), &f1, NULL, NULL, &o1);
+    expansion(clang_getRangeStart(clang_getCursorExtent(c)), &f2, NULL, NULL, &o2);
+    source_file *sf = get_file(w, f1);
+    if (!sf || !sf->buf || !clang_File_isEqual(f1, f2) || o1 < 0 || o2 < o1
+        || (size_t)o2 > sf->len)
+        return 0;
+    const char *b = sf->buf;
+    for (int o = o1; o < o2; o++) {
+        if (b[o] == ' ' || b[o] == '\t' || b[o] == '\n' || b[o] == '\r' || b[o] == ';')
+            continue;
+        if (b[o] == '/' && o + 1 < o2 && b[o + 1] == '/') {
+            while (o < o2 && b[o] != '\n')
+                o++;
+            continue;
+        }
+        if (b[o] == '/' && o + 1 < o2 && b[o + 1] == '*') {
+            o += 2;
+            while (o + 1 < o2 && !(b[o] == '*' && b[o + 1] == '/'))
+                o++;
+            o++;
+            continue;
+        }
+        if (b[o] == '#') {
+            while (o < o2 && b[o] != '\n')
+                o += b[o] == '\\' && o + 1 < o2 ? 2 : 1;
+            continue;
+        }
+        return 0;
+    }
+    return 1;
 }
 
 static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
@@ -2359,6 +2688,15 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
             clang_disposeString(s);
         }
         clang_disposeTokens(w->tu, toks, ntoks);
+        /* A header written by a macro (`FOR(i, n) body`): the tokens of the
+         * range are the macro's name and arguments, not the header's `;`s;
+         * a complete header has four children. */
+        CXFile sf, ef;
+        unsigned so, eo;
+        clang_getSpellingLocation(clang_getRangeStart(r), &sf, NULL, NULL, &so);
+        clang_getExpansionLocation(clang_getRangeStart(r), &ef, NULL, NULL, &eo);
+        if (so != eo || !clang_File_isEqual(sf, ef))
+            nsemi = 0;
         if (nsemi == 2 && rparen >= 0) {
             for (int i = 0; i < l.n; i++) {
                 int o = start_offset(l.c[i]);
@@ -2380,22 +2718,42 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
             body = l.c[l.n - 1];
         }
         for_header(w, loop, init, cond, inc);
+        /* `i = e; for (; i < n; i++)`: the statement just before sets i */
+        ir_loop *fl = &w->ir->loops[loop];
+        if (clang_Cursor_isNull(init) && !clang_Cursor_isNull(prev) && fl->iv && !fl->lower
+            && fl->upper && fl->step != 0 && adjacent(w, prev, c)) {
+            kx_expr *lo = init_value(w, prev, fl->iv);
+            if (lo && !kx_has_opaque(lo)) {
+                char *iv = strdup(fl->iv);
+                kx_expr *up = kx_copy(fl->upper);
+                if (iv && up)
+                    ir_set_bounds(fl, iv, lo, up, fl->step);
+                else
+                    kx_free(lo), kx_free(up);
+                free(iv);
+            } else {
+                kx_free(lo);
+            }
+        }
     } else {
         ir_set_bounds(&w->ir->loops[loop], NULL, NULL, NULL, 0);
         if (l.n == 2) {
             cond = kind == IR_WHILE ? l.c[0] : l.c[1];
             body = kind == IR_WHILE ? l.c[1] : l.c[0];
         }
-        while_header(w, loop, prev, cond, body);
+        while_header(w, loop, clang_Cursor_isNull(prev) || !adjacent(w, prev, c)
+                                  ? clang_getNullCursor() : prev, cond, body);
     }
+    ref_list kept;
+    control_check(w, loop, kind, cond, inc, body, &kept);
     attach_pragmas(w, loop, file);
     {
         int start;
         expansion(clang_getRangeStart(r), NULL, NULL, NULL, &start);
         attach_regions(w, &w->ir->loops[loop], start);
     }
-    if (!clang_Cursor_isNull(body))
-        find_derived(w, loop, c, body);
+    find_derived(w, loop, c, kind == IR_FOR ? init : clang_getNullCursor(),
+                 kind == IR_FOR ? inc : clang_getNullCursor(), body);
     bind_enter_loop(w, loop, c);
 
     int saved_loop = w->loop, saved_cond = w->conditional, saved_switch = w->switch_depth;
@@ -2409,6 +2767,18 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     w->prev_stmt = clang_getNullCursor();
     if (!clang_Cursor_isNull(body))
         walk_stmt(w, body);
+    /* the other steps of a for header (`i++, p++`, `i++, x *= 2`) run after
+     * the body: statements of the loop, so that their writes are seen */
+    if (kind == IR_FOR && w->ir->loops[loop].iv && !clang_Cursor_isNull(inc)) {
+        CXCursor parts[MAX_CHILDREN];
+        int n = comma_parts(inc, parts, MAX_CHILDREN);
+        for (int i = 0; i < n; i++) {
+            int64_t st;
+            if (!increment_step(w, parts[i], w->ir->loops[loop].iv, &st))
+                record_stmt(w, parts[i]);
+        }
+    }
+    control_check_after(w, loop, &kept);
     bind_drop_loop(w, loop);
     w->loop = saved_loop;
     w->conditional = saved_cond;
@@ -2560,6 +2930,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data
     expansion(loc, &file, &line, &col, NULL);
     char *name = cursor_spelling(c), *fname = file_name(file);
     w->func = ir_add_function(w->ir, name, fname, line, col);
+    w->func_cursor = c;
     free(name);
     free(fname);
     if (w->func < 0) {

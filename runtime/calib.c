@@ -30,14 +30,30 @@ static double cpuinfo_hz(void)
 
 int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
 {
+    return rt_calibrate_steps(out, NULL, NULL, err, errlen);
+}
+
+/* Tell the caller which measurement starts (k of n), when it asked. */
+static void step(rt_calibrate_step_fn fn, void *arg, int k, const char *what)
+{
+    if (fn)
+        fn(arg, k, 4, what);
+}
+
+int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
+                       char *err, size_t errlen)
+{
     double fork_ns = 0, sched_ns = 0, barrier_ns = 0;
     int threads = 0;
     memset(out, 0, sizeof *out);
     out->freq_hz = cpuinfo_hz();
     long c = sysconf(_SC_NPROCESSORS_ONLN);
     out->cores = c > 0 ? (int)c : 1;
+    step(fn, arg, 1, "memory bandwidth (STREAM triad, 3 x 64 MiB, best of 5)");
     out->mem_bw = rt_calibrate_triad(8L << 20, 5);     /* 3 x 64 MiB */
+    step(fn, arg, 2, "peak flop rate (multiply-add chains)");
     out->peak_flops = rt_calibrate_flops(20L << 20);
+    step(fn, arg, 3, "OpenMP overheads (EPCC: parallel, for schedule(static), barrier)");
     if (rt_calibrate_omp(&fork_ns, &sched_ns, &barrier_ns, &threads) == 0) {
         out->fork_ns = fork_ns;
         out->sched_ns = sched_ns;
@@ -45,6 +61,7 @@ int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
     }
     /* PMaC: bandwidth per access pattern and footprint; bytes counted in
      * the lines of the host defaults' profile, as the traffic model will */
+    step(fn, arg, 4, "bandwidth per access pattern and footprint (PMaC; one thread, all threads)");
     if (out->mem_bw > 0)
         rt_calibrate_patterns(out, rt_profile_host_default()->line);
     if (out->mem_bw <= 0) {

@@ -18,6 +18,11 @@
 #include "model.h"
 
 int rt_calibrate(rt_calibration *out, char *err, size_t errlen);
+/* The same, calling fn(arg, k, n, what) as measurement k of n starts
+ * (`keel calibrate` prints them: the whole run takes seconds). */
+typedef void (*rt_calibrate_step_fn)(void *arg, int k, int n, const char *what);
+int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
+                       char *err, size_t errlen);
 /* Store *c as the newest calibration of this host (db must be writable,
  * schema >= 3).  0 or -1 with a message. */
 int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err, size_t errlen);

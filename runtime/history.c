@@ -1,92 +1,16 @@
 /*
  * history.c -- measured times and StarPU-style history / regression
- * models (history.h).  Only prepared statements with bound parameters.
+ * models (history.h): the size key, the fit, the prediction.  The rows
+ * are read and written through the run-time log of db/ (db_log.h).
  */
 #include "history.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char create_sql[] =
-    "CREATE TABLE IF NOT EXISTS history(\n"
-    "  loop_id INTEGER NOT NULL,\n"
-    "  size_key TEXT NOT NULL,\n"
-    "  n REAL NOT NULL,\n"
-    "  device TEXT NOT NULL CHECK (device IN ('cpu', 'gpu')),\n"
-    "  samples INTEGER NOT NULL,\n"
-    "  mean_s REAL NOT NULL,\n"
-    "  m2 REAL NOT NULL,\n"
-    "  PRIMARY KEY (loop_id, size_key, device))";
-
-/* Welford's update in one statement: every right-hand side reads the old
- * row, so the new mean is mean + (x - mean) / (samples + 1) and m2 grows
- * by (x - mean) * (x - new mean). */
-static const char upsert_sql[] =
-    "INSERT INTO history(loop_id, size_key, n, device, samples, mean_s, m2)"
-    " VALUES (?1, ?2, ?3, ?4, 1, ?5, 0)"
-    " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
-    "  samples = samples + 1,"
-    "  mean_s = mean_s + (excluded.mean_s - mean_s) / (samples + 1),"
-    "  m2 = m2 + (excluded.mean_s - mean_s) *"
-    "       (excluded.mean_s - (mean_s + (excluded.mean_s - mean_s) / (samples + 1))),"
-    "  n = excluded.n";
-
-/* k samples with mean m and sum of squared deviations q added to a row
- * (Chan, Golub & LeVeque's pairwise combination; every right-hand side
- * reads the old row):  N = n + k,  mean' = mean + (m - mean) k / N,
- * m2' = m2 + q + (m - mean)^2 n k / N. */
-static const char merge_sql[] =
-    "INSERT INTO history(loop_id, size_key, n, device, samples, mean_s, m2)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-    " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
-    "  samples = samples + excluded.samples,"
-    "  mean_s = mean_s + (excluded.mean_s - mean_s) * excluded.samples"
-    "           / (samples + excluded.samples),"
-    "  m2 = m2 + excluded.m2 + (excluded.mean_s - mean_s) * (excluded.mean_s - mean_s)"
-    "       * samples * excluded.samples / (samples + excluded.samples),"
-    "  n = excluded.n";
-
-/* upsert_sql or merge_sql for one (loop, size key, device) row: the device
- * checked, the table created, the statement prepared with the row's key
- * bound (?1-?4); NULL when any of it fails. */
-static sqlite3_stmt *prepare_row(sqlite3 *h, const char *sql, int64_t loop_id, const char *key,
-                                 double n, const char *device)
-{
-    sqlite3_stmt *st = NULL;
-    if ((strcmp(device, "cpu") && strcmp(device, "gpu")) ||
-        sqlite3_exec(h, create_sql, NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
-        return NULL;
-    sqlite3_bind_int64(st, 1, loop_id);
-    sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-    sqlite3_bind_double(st, 3, n);
-    sqlite3_bind_text(st, 4, device, -1, SQLITE_STATIC);
-    return st;
-}
-
-/* Step and finalize st: 0 when it ran. */
-static int step_done(sqlite3_stmt *st)
-{
-    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-    sqlite3_finalize(st);
-    return rc;
-}
-
-int rt_history_merge_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
-                       const char *device, long long samples, double mean, double m2)
-{
-    sqlite3_stmt *st;
-    if (samples < 1 || !(mean > 0) || !isfinite(mean) || !(m2 >= 0) || !isfinite(m2) ||
-        !(st = prepare_row(h, merge_sql, loop_id, key, n, device)))
-        return -1;
-    sqlite3_bind_int64(st, 5, samples);
-    sqlite3_bind_double(st, 6, mean);
-    sqlite3_bind_double(st, 7, m2);
-    return step_done(st);
-}
+#include "db_log.h"
 
 double rt_fit_eval(const rt_fit *f, double n)
 {
@@ -136,44 +60,23 @@ int rt_history_fit(int k, const double *n, const double *t, rt_fit *out)
     return isinf(best) ? -1 : 0;
 }
 
-static int open_rw(const char *path, sqlite3 **h, int create, char *err, size_t errlen)
-{
-    if (sqlite3_open_v2(path, h, create ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, NULL)
-        != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", path, *h ? sqlite3_errmsg(*h) : "cannot open");
-        sqlite3_close(*h);
-        *h = NULL;
-        return -1;
-    }
-    sqlite3_busy_timeout(*h, 2000);
-    return 0;
-}
-
-int rt_history_add_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
-                     const char *device, double seconds)
-{
-    sqlite3_stmt *st;
-    if (!(seconds > 0) || !isfinite(seconds) ||
-        !(st = prepare_row(h, upsert_sql, loop_id, key, n, device)))
-        return -1;
-    sqlite3_bind_double(st, 5, seconds);
-    return step_done(st);
-}
-
 int rt_history_add(const char *dbpath, int64_t loop_id, const char *key, double n,
                    const char *device, double seconds, char *err, size_t errlen)
 {
-    sqlite3 *h = NULL;
+    db_log *l = NULL;
     if (strcmp(device, "cpu") && strcmp(device, "gpu"))
         return snprintf(err, errlen, "device '%s' is neither cpu nor gpu", device), -1;
     if (!(seconds > 0) || !isfinite(seconds))
         return snprintf(err, errlen, "bad time %g", seconds), -1;
-    if (open_rw(dbpath, &h, 1, err, errlen))
+    if (db_log_open(dbpath, DB_LOG_WRITE, 2000, &l, err, errlen) ||
+        db_log_check(l, err, errlen)) {
+        db_log_close(l);
         return -1;
-    int rc = rt_history_add_h(h, loop_id, key, n, device, seconds);
+    }
+    int rc = db_history_add(l, loop_id, key, n, device, seconds);
     if (rc)
-        snprintf(err, errlen, "%s: %s", dbpath, sqlite3_errmsg(h));
-    sqlite3_close(h);
+        snprintf(err, errlen, "%s: %s", dbpath, db_log_errmsg(l));
+    db_log_close(l);
     return rc;
 }
 
@@ -217,12 +120,12 @@ int rt_history_key(int n, const char *const *names, const long long *values, cha
 int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, double n,
                       rt_history_pred *out, char *err, size_t errlen)
 {
-    sqlite3 *h = NULL;
+    db_log *l = NULL;
     memset(out, 0, sizeof *out);
-    if (open_rw(dbpath, &h, 0, err, errlen))
+    if (db_log_open(dbpath, DB_LOG_READ, 2000, &l, err, errlen))
         return -1;
-    int rc = rt_history_lookup_h(h, loop_id, key, n, out);
-    sqlite3_close(h);
+    int rc = rt_history_lookup_h(l, loop_id, key, n, out);
+    db_log_close(l);
     return rc;
 }
 
@@ -234,52 +137,45 @@ void rt_history_rows_free(rt_history_rows *r)
     memset(r, 0, sizeof *r);
 }
 
-int rt_history_rows_load_h(sqlite3 *h, int64_t loop_id, rt_history_rows *out)
+/* One history row into the rows being read (db_history_each): 0, or -1
+ * out of memory. */
+static int row_add(void *ctx, const db_history_row *h)
 {
-    sqlite3_stmt *st = NULL;
-    memset(out, 0, sizeof *out);
-    if (sqlite3_prepare_v2(h, "SELECT device, size_key, n, samples, mean_s FROM history"
-                              " WHERE loop_id = ?1 ORDER BY n", -1, &st, NULL) != SQLITE_OK)
-        return 0;                 /* no table: nothing measured yet */
-    sqlite3_bind_int64(st, 1, loop_id);
-    int cap = 0, rc = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (out->n == cap) {
-            int c = cap ? 2 * cap : 16;
-            char **k = realloc(out->key, sizeof *k * (size_t)c);
-            if (k) out->key = k;
-            int *g = k ? realloc(out->gpu, sizeof *g * (size_t)c) : NULL;
-            if (g) out->gpu = g;
-            int *sm = g ? realloc(out->samples, sizeof *sm * (size_t)c) : NULL;
-            if (sm) out->samples = sm;
-            double *sz = sm ? realloc(out->size, sizeof *sz * (size_t)c) : NULL;
-            if (sz) out->size = sz;
-            double *mn = sz ? realloc(out->mean, sizeof *mn * (size_t)c) : NULL;
-            if (mn) out->mean = mn;
-            if (!mn) {
-                rc = -1;
-                break;
-            }
-            cap = c;
-        }
-        const char *dev = (const char *)sqlite3_column_text(st, 0);
-        const char *sk = (const char *)sqlite3_column_text(st, 1);
-        int i = out->n;
-        out->key[i] = strdup(sk ? sk : "");
-        if (!out->key[i]) {
-            rc = -1;
-            break;
-        }
-        out->gpu[i] = dev && strcmp(dev, "gpu") == 0;
-        out->size[i] = sqlite3_column_double(st, 2);
-        out->samples[i] = sqlite3_column_int(st, 3);
-        out->mean[i] = sqlite3_column_double(st, 4);
-        out->n++;
+    rt_history_rows *out = ctx;
+    if (out->n == out->cap) {
+        int c = out->cap ? 2 * out->cap : 16;
+        char **k = realloc(out->key, sizeof *k * (size_t)c);
+        if (k) out->key = k;
+        int *g = k ? realloc(out->gpu, sizeof *g * (size_t)c) : NULL;
+        if (g) out->gpu = g;
+        int *sm = g ? realloc(out->samples, sizeof *sm * (size_t)c) : NULL;
+        if (sm) out->samples = sm;
+        double *sz = sm ? realloc(out->size, sizeof *sz * (size_t)c) : NULL;
+        if (sz) out->size = sz;
+        double *mn = sz ? realloc(out->mean, sizeof *mn * (size_t)c) : NULL;
+        if (mn) out->mean = mn;
+        if (!mn)
+            return -1;
+        out->cap = c;
     }
-    sqlite3_finalize(st);
+    int i = out->n;
+    if (!(out->key[i] = strdup(h->size_key)))
+        return -1;
+    out->gpu[i] = strcmp(h->device, "gpu") == 0;
+    out->size[i] = h->n;
+    out->samples[i] = h->samples;
+    out->mean[i] = h->mean_s;
+    out->n++;
+    return 0;
+}
+
+int rt_history_rows_load_h(db_log *l, int64_t loop_id, rt_history_rows *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = db_history_each(l, loop_id, row_add, out);
     if (rc)
         rt_history_rows_free(out);
-    return rc;
+    return rc ? -1 : 0;
 }
 
 void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_history_pred *out)
@@ -321,12 +217,12 @@ void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_
     }
 }
 
-int rt_history_lookup_h(sqlite3 *h, int64_t loop_id, const char *key, double n,
+int rt_history_lookup_h(db_log *l, int64_t loop_id, const char *key, double n,
                         rt_history_pred *out)
 {
     rt_history_rows r;
     memset(out, 0, sizeof *out);
-    if (rt_history_rows_load_h(h, loop_id, &r))
+    if (rt_history_rows_load_h(l, loop_id, &r))
         return 0;
     rt_history_predict(&r, key, n, out);
     rt_history_rows_free(&r);

@@ -12,7 +12,9 @@
  *     sizes seen (n: the nest's footprint in bytes, StarPU's data size)
  *     predicts unseen sizes once 3 distinct sizes are known on both.
  *
- * The table `history` is created on first write (db/SCHEMA.md).
+ * The table `history` is created on first write (db/SCHEMA.md); its SQL
+ * is db/'s run-time log (db_log.h), over whose connections the *_h
+ * functions here read.
  */
 #ifndef KEEL_RUNTIME_HISTORY_H
 #define KEEL_RUNTIME_HISTORY_H
@@ -32,7 +34,8 @@ typedef struct {
 int rt_history_fit(int k, const double *n, const double *t, rt_fit *out);
 double rt_fit_eval(const rt_fit *f, double n);
 
-/* Add one measurement.  0, or -1 with a message. */
+/* Add one measurement (after db_log_check: nothing is written into a
+ * database that fails its integrity check).  0, or -1 with a message. */
 int rt_history_add(const char *dbpath, int64_t loop_id, const char *key, double n,
                    const char *device, double seconds, char *err, size_t errlen);
 
@@ -50,31 +53,24 @@ typedef struct {
 int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, double n,
                       rt_history_pred *out, char *err, size_t errlen);
 
-struct sqlite3;
+struct db_log;
 /* One loop's history rows in memory (libkeelrt reads them once per loop
  * and process: a memo miss must not open the database). */
 typedef struct {
-    int n;
+    int n, cap;
     char **key;
     int *gpu, *samples;
     double *size, *mean;
 } rt_history_rows;
 /* 0 (no table: no rows) or -1 (out of memory: no rows). */
-int rt_history_rows_load_h(struct sqlite3 *h, int64_t loop_id, rt_history_rows *out);
+int rt_history_rows_load_h(struct db_log *l, int64_t loop_id, rt_history_rows *out);
 void rt_history_rows_free(rt_history_rows *r);
 /* What the rows say at one size (rt_history_lookup's answer). */
 void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_history_pred *out);
 
-/* The same on an open connection (libkeelrt's log connection). */
-struct sqlite3;
-int rt_history_add_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
-                     const char *device, double seconds);
-/* `samples` measurements with mean `mean` and Welford sum of squared
- * deviations `m2` combined into the row in one UPSERT (a run's launches,
- * libkeelrt's keel_done, at exit).  0 or -1. */
-int rt_history_merge_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
-                       const char *device, long long samples, double mean, double m2);
-int rt_history_lookup_h(struct sqlite3 *h, int64_t loop_id, const char *key, double n,
+/* rt_history_lookup on an open connection (libkeelrt's log connection;
+ * measurements are added with db_history_add / db_history_merge). */
+int rt_history_lookup_h(struct db_log *l, int64_t loop_id, const char *key, double n,
                         rt_history_pred *out);
 /* The size key of a launch: "name=value" for each symbol, sorted by name,
  * comma-separated.  -1 when it does not fit. */

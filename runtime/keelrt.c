@@ -7,12 +7,14 @@
  * (the newest `keel calibrate` row, else the defaults of model.c).
  *
  * The runtime leaves the host program's file descriptors as they were: the
- * database is opened (read-only) only while a site loads its facts, under
- * facts_lock, and closed again at once; while it is open, descriptors 0-2
- * the program has closed are held on /dev/null so that SQLite never takes
- * them (it would park /dev/null there for good), and SQLite opens with
- * O_CLOEXEC.  A database that is not a regular file is refused before it
- * is opened (db_open), so a FIFO never blocks the program.
+ * database is opened only while a site loads its facts (read-only, db.h)
+ * or while the run-time log reads or writes history and decisions
+ * (db_log.h), under facts_lock, and closed again at once; all SQL is db/'s.
+ * While it is open, descriptors 0-2 the program has closed are held on
+ * /dev/null so that SQLite never takes them (it would park /dev/null there
+ * for good), and SQLite opens with O_CLOEXEC.  A database that is not a
+ * regular file is refused before it is opened (db_open_read, log_open), so
+ * a FIFO never blocks the program.
  *
  * Per site, site->state points to a site_state published with an atomic
  * compare-and-swap: the loser of a race frees its copy and uses the
@@ -29,7 +31,9 @@
  * storing it; a launch whose values fail (an overflow) is memoised as CPU
  * too.  New decisions are kept in memory (at most LOG_CAP per site) and
  * appended to the database's `decisions` table in one transaction when
- * the process exits (or when LOG_FLUSH rows are waiting).
+ * the process exits (or when LOG_FLUSH rows are waiting).  The first write
+ * of a process checks the whole file first: nothing is written into a
+ * database that fails its integrity check.
  *
  * Signals: everything after the first call of a site is lock-free and
  * allocation-free.  The slow paths (a site's first call, a launch with new
@@ -46,7 +50,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -59,6 +62,7 @@
 
 #include "calib.h"
 #include "db.h"
+#include "db_log.h"
 #include "facts.h"
 #include "history.h"
 #include "model.h"
@@ -86,6 +90,7 @@ static struct {
     char db_used[4096];        /* the database the facts came from */
     int host_set;              /* KEEL_HOST chose the host profile: no calibration over it */
     int history;               /* -1 unknown, 0 no history table, 1 measured times exist */
+    int db_sound;              /* 0 unchecked, 1 passed its integrity check, -1 failed it */
     int real_gpu;              /* a CUDA GPU was found (not a KEEL_DEVICE what-if) */
     int calibrate;             /* KEEL_CALIBRATE=1: alternate devices (keel_begin) */
     int offload_rt;            /* libomptarget is in the process: target regions can offload */
@@ -271,7 +276,7 @@ static db *db_acquire(const char *site_db, int held[3])
         return NULL;
     }
     fds_hold(held);
-    if (db_open(path, DB_READONLY, &d, err, sizeof err)) {
+    if (db_open_read(path, &d, err, sizeof err)) {
         G.db_failed = 1;
         warn_once(W_DB, "%s", err);
         fds_release(held);
@@ -590,6 +595,49 @@ static void bindings_text(const keel_site *site, const long long *values, char *
                    site->syms[i] ? site->syms[i] : "?", values ? values[i] : 0);
 }
 
+/* ---- the run-time log: decisions and history ----------------------------
+ * Open the facts' database for one read or write of the run-time log
+ * (db_log.h), with the program's descriptors 0-2 held (see fds_hold) and
+ * a 5 ms busy timeout (the log is a record, never worth a stall); caller
+ * holds facts_lock and calls log_close.  Nothing is written into a
+ * database that fails its integrity check: the first write of a process
+ * checks the whole file (db_log_check) and a damaged file closes the log
+ * for the rest of the run (a check that cannot run, on a lock, skips this
+ * write only). */
+static db_log *log_open(int mode, int held[3])
+{
+    char err[512];
+    db_log *l = NULL;
+    struct stat sb;
+    held[0] = held[1] = held[2] = -1;
+    if (!*G.db_used || (mode == DB_LOG_WRITE && G.db_sound < 0) || stat(G.db_used, &sb) != 0 ||
+        !S_ISREG(sb.st_mode))
+        return NULL;
+    fds_hold(held);
+    if (db_log_open(G.db_used, mode, 5, &l, err, sizeof err) != 0) {
+        fds_release(held);
+        return NULL;
+    }
+    if (mode == DB_LOG_WRITE && G.db_sound == 0) {
+        int rc = db_log_check(l, err, sizeof err);
+        if (rc != 0) {               /* damaged: never again; not checked: not now */
+            G.db_sound = rc < 0 ? -1 : 0;
+            warn_once(W_DB, "%s", err);
+            db_log_close(l);
+            fds_release(held);
+            return NULL;
+        }
+        G.db_sound = 1;
+    }
+    return l;
+}
+
+static void log_close(db_log *l, const int held[3])
+{
+    db_log_close(l);
+    fds_release(held);
+}
+
 /* Forget the decisions waiting (a forked child: they are its parent's). */
 static void log_forget(void)
 {
@@ -603,52 +651,27 @@ static void log_forget(void)
  * other failure drops them: the log is a record, never worth a stall. */
 static void log_flush(void)
 {
-    sqlite3 *h = NULL;
-    sqlite3_stmt *q = NULL;
-    struct stat sb;
     int held[3];
     if (L.n == 0)
         return;
     pthread_mutex_lock(&facts_lock);
-    const char *path = G.db_used;
-    if (!*path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        pthread_mutex_unlock(&facts_lock);
-        log_forget();
-        return;
-    }
-    fds_hold(held);
-    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
-        sqlite3_busy_timeout(h, 5);
-        if (sqlite3_exec(h, "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE", NULL, NULL, NULL) ==
-                SQLITE_OK &&
-            sqlite3_prepare_v2(h, "INSERT INTO decisions(loop_id, bindings, threads, device,"
-                                  " cpu_s, gpu_s, xfer_s, verdict, reason)"
-                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                               -1, &q, NULL) == SQLITE_OK) {
-            int ok = 1;
-            for (int i = 0; i < L.n && ok; i++) {
-                const log_row *r = &L.rows[i];
-                sqlite3_bind_int64(q, 1, r->loop_id);
-                sqlite3_bind_text(q, 2, r->bind, -1, SQLITE_STATIC);
-                sqlite3_bind_int(q, 3, r->threads);
-                sqlite3_bind_text(q, 4, G.have_gpu ? G.gpu.name : "none", -1, SQLITE_STATIC);
-                if (r->have_e) {
-                    sqlite3_bind_double(q, 5, r->cpu_s);
-                    sqlite3_bind_double(q, 6, r->gpu_s);
-                    sqlite3_bind_double(q, 7, r->xfer_s);
-                }
-                sqlite3_bind_text(q, 8, r->verdict ? "GPU" : "CPU", -1, SQLITE_STATIC);
-                sqlite3_bind_text(q, 9, r->reason, -1, SQLITE_STATIC);
-                ok = sqlite3_step(q) == SQLITE_DONE;
-                sqlite3_reset(q);
-                sqlite3_clear_bindings(q);
-            }
-            sqlite3_finalize(q);
-            sqlite3_exec(h, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+    db_log *l = log_open(DB_LOG_WRITE, held);
+    if (l && db_decisions_begin(l) == 0) {
+        int ok = 1;
+        for (int i = 0; i < L.n && ok; i++) {
+            const log_row *r = &L.rows[i];
+            db_decision_row row = {
+                .loop_id = r->loop_id, .bindings = r->bind, .threads = r->threads,
+                .device = G.have_gpu ? G.gpu.name : "none", .have_times = r->have_e,
+                .cpu_s = r->cpu_s, .gpu_s = r->gpu_s, .xfer_s = r->xfer_s,
+                .gpu = r->verdict, .reason = r->reason,
+            };
+            ok = db_decisions_add(l, &row) == 0;
         }
+        db_decisions_end(l, ok);
     }
-    sqlite3_close(h);
-    fds_release(held);
+    if (l)
+        log_close(l, held);
     pthread_mutex_unlock(&facts_lock);
     log_forget();
 }
@@ -728,33 +751,6 @@ static void verbose_line(const keel_site *site, const site_state *st, const char
  * Trusted history (StarPU: 10 samples per device at this size) or its
  * a*n^b+c regression overrides the models; times come from keel_record
  * or `keel history --add`, through the log connection. */
-/* Open the facts' database for one history read or write, with the
- * program's descriptors 0-2 held (see fds_hold); caller holds facts_lock
- * and calls history_close. */
-static sqlite3 *history_open(int writable, int held[3])
-{
-    sqlite3 *h = NULL;
-    struct stat sb;
-    held[0] = held[1] = held[2] = -1;
-    if (!*G.db_used || stat(G.db_used, &sb) != 0 || !S_ISREG(sb.st_mode))
-        return NULL;
-    fds_hold(held);
-    if (sqlite3_open_v2(G.db_used, &h, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,
-                        NULL) != SQLITE_OK) {
-        sqlite3_close(h);
-        fds_release(held);
-        return NULL;
-    }
-    sqlite3_busy_timeout(h, 5);
-    return h;
-}
-
-static void history_close(sqlite3 *h, const int held[3])
-{
-    sqlite3_close(h);
-    fds_release(held);
-}
-
 /* Each loop's history rows, read once per process (under facts_lock): a
  * launch with new values must not open the database (the run's own times
  * reach it at exit).  keel_record drops its loop's entry. */
@@ -776,22 +772,6 @@ static int cmp_id(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
-}
-
-static void hloops_load(sqlite3 *h)
-{
-    sqlite3_stmt *q = NULL;
-    int rc = SQLITE_ERROR;
-    if (sqlite3_prepare_v2(h, "SELECT DISTINCT loop_id FROM history ORDER BY loop_id", -1, &q,
-                           NULL) == SQLITE_OK)
-        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-            int64_t *x = ku_push(&hloops, &nhloops, sizeof *hloops);
-            if (!x)
-                break;
-            *x = sqlite3_column_int64(q, 0);
-        }
-    sqlite3_finalize(q);
-    hloops_ok = rc == SQLITE_DONE;
 }
 
 /* A loop that now has history rows (this process recorded one). */
@@ -817,16 +797,13 @@ static const rt_history_rows *hcache_get(int64_t loop_id)
             return &H[i].rows;
     if (hloops_ok && !bsearch(&loop_id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id))
         return NULL;
-    sqlite3 *h = G.history != 0 ? history_open(0, held) : NULL;
+    db_log *h = G.history != 0 ? log_open(DB_LOG_READ, held) : NULL;
     if (!h)
         return NULL;
     if (G.history < 0) {
-        sqlite3_stmt *q = NULL;
-        G.history = sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE name = 'history'",
-                                       -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW;
-        sqlite3_finalize(q);
+        G.history = db_history_exists(h);
         if (G.history > 0)
-            hloops_load(h);
+            hloops_ok = db_history_loops(h, &hloops, &nhloops) == 0;
     }
     int k = hcache_next;
     hcache_next = (hcache_next + 1) % HCACHE;
@@ -835,7 +812,7 @@ static const rt_history_rows *hcache_get(int64_t loop_id)
     H[k].used = 0;
     if (G.history > 0 && rt_history_rows_load_h(h, loop_id, &H[k].rows) == 0)
         H[k].used = 1, H[k].loop_id = loop_id;
-    history_close(h, held);
+    log_close(h, held);
     return H[k].used ? &H[k].rows : NULL;
 }
 
@@ -883,14 +860,14 @@ void keel_record(keel_site *site, const long long *values, int device, double se
                          &in, err, sizeof err) == 0 &&
         rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
         pthread_mutex_lock(&facts_lock);
-        sqlite3 *h = history_open(1, held);
+        db_log *h = log_open(DB_LOG_WRITE, held);
         if (h) {
-            if (rt_history_add_h(h, rt_facts_loop_id(st->facts), key, in.bytes_in + in.bytes_out,
-                                 device ? "gpu" : "cpu", seconds) == 0) {
+            if (db_history_add(h, rt_facts_loop_id(st->facts), key, in.bytes_in + in.bytes_out,
+                               device ? "gpu" : "cpu", seconds) == 0) {
                 G.history = 1;
                 hloops_add(rt_facts_loop_id(st->facts));
             }
-            history_close(h, held);
+            log_close(h, held);
             hcache_drop(rt_facts_loop_id(st->facts));
         }
         pthread_mutex_unlock(&facts_lock);
@@ -910,7 +887,7 @@ void keel_record(keel_site *site, const long long *values, int device, double se
  * already has) -- and returns a token: the start time in ns since init,
  * the slot and the device.  keel_done adds the elapsed time to the slot
  * (Welford).  At exit the slots go to the history table in one transaction
- * (rt_history_merge_h: Chan et al.'s combination of means and variances),
+ * (db_history_merge: Chan et al.'s combination of means and variances),
  * so a run costs the program two clock reads and two short critical
  * sections per launch, and one database write at exit.  Which device ran:
  * the verdict's, when the region could offload at all (libomptarget in the
@@ -949,9 +926,9 @@ static void time_forget(void)
 
 static unsigned slot_hash(const keel_site *site, int n, const long long *v)
 {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)site;
+    uint64_t h = KU_FNV_KEEL_START ^ (uint64_t)(uintptr_t)site;
     for (int i = 0; i < n; i++)
-        h = (h ^ (uint64_t)v[i]) * 1099511628211ull;
+        h = ku_fnv1a64_word(h, (uint64_t)v[i]);
     return (unsigned)(h ^ (h >> 29)) % TSLOTS;
 }
 
@@ -990,11 +967,11 @@ static int slot_find(keel_site *site, site_state *st, const long long *values)
         rt_history_pred hp;
         int held[3];
         pthread_mutex_lock(&facts_lock);
-        sqlite3 *db = history_open(0, held);
+        db_log *db = log_open(DB_LOG_READ, held);
         if (db && rt_history_lookup_h(db, x.loop_id, x.key, x.n, &hp) == 0)
             x.db_samples[0] = hp.cpu_samples, x.db_samples[1] = hp.gpu_samples;
         if (db)
-            history_close(db, held);
+            log_close(db, held);
         pthread_mutex_unlock(&facts_lock);
     }
     for (int probe = 0; probe < TSLOTS; probe++, h = (h + 1) % TSLOTS)
@@ -1075,20 +1052,20 @@ static void time_flush(void)
     if (!T.slots)
         return;
     pthread_mutex_lock(&facts_lock);
-    sqlite3 *h = history_open(1, held);
+    db_log *h = log_open(DB_LOG_WRITE, held);
     if (h) {
-        if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) {
+        if (db_log_begin(h) == 0) {
             int ok = 1;
             for (int i = 0; i < TSLOTS && ok; i++)
                 for (int d = 0; d < 2 && ok; d++)
                     if (T.slots[i].used && T.slots[i].count[d] > 0)
-                        ok = rt_history_merge_h(h, T.slots[i].loop_id, T.slots[i].key,
-                                                T.slots[i].n, d ? "gpu" : "cpu",
-                                                T.slots[i].count[d], T.slots[i].mean[d],
-                                                T.slots[i].m2[d]) == 0;
-            sqlite3_exec(h, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+                        ok = db_history_merge(h, T.slots[i].loop_id, T.slots[i].key,
+                                              T.slots[i].n, d ? "gpu" : "cpu",
+                                              T.slots[i].count[d], T.slots[i].mean[d],
+                                              T.slots[i].m2[d]) == 0;
+            db_log_end(h, ok);
         }
-        history_close(h, held);
+        log_close(h, held);
     }
     pthread_mutex_unlock(&facts_lock);
 }

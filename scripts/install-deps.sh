@@ -29,6 +29,8 @@ need libcsmith-dev     /usr/include/csmith/csmith.h
 need libisl-dev        /usr/include/isl/set.h
 # testsuite/scan reads keel report --html's page with python3's html.parser.
 need python3           /usr/bin/python3
+# groff checks the man pages (testsuite/install: no warnings).
+need groff-base        /usr/bin/groff
 # C library headers of the cross targets keelcc's llvm-mca stage compiles for
 # (--keel-mcpu=pwr9, neoverse-v1, ...): clang-19 needs them for --target=.
 need libc6-dev-ppc64el-cross /usr/powerpc64le-linux-gnu/include/stdio.h

@@ -4,6 +4,7 @@
 # 1. Compiles every polybench input with keelcc (make CC=keelcc, as a user
 #    would; MEDIUM dataset): the loops, idioms, classes, parallel verdicts,
 #    strides and llvm-mca cycles land in the attribute database.
+#    A line per program as each one is built.
 # 2. Per program, prints its kernel loops from the database (keel loops:
 #    location, idioms, parallel verdict, llvm-mca cycles per iteration).
 # 3. Runs the program with KEEL_VERBOSE=1 KEEL_DEVICE=h100: libkeelrt prints,
@@ -16,20 +17,41 @@
 set -eu
 BUILD=${1:-build}
 BIN=$(cd "$BUILD/bin" && pwd)
-OUT=$(mkdir -p "$BUILD/demo" && cd "$BUILD/demo" && pwd)
+OUT=${DEMO_OUT:-$BUILD/demo}          # where the database, programs and report go
+OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)
 DB=$OUT/keel.db
 PB=$(pwd)/polybench-inputs
-JOBS=$(nproc 2>/dev/null || echo 2)
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 DATASET=${DATASET:-MEDIUM}
 
 rm -f "$DB" "$DB-wal" "$DB-shm"
 rm -rf "$OUT/bin"       # programs built by an earlier demo would not be recompiled
-echo "== compiling polybench-inputs with keelcc (make -j$JOBS CC=keelcc DATASET=$DATASET, database $DB)"
-make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET="$DATASET"
+# DEMO_PROGRAMS: the program sources to build and run (paths below
+# polybench-inputs/, as `make list` prints them); default all of them.
+LIST=${DEMO_PROGRAMS:-$(make -s -C "$PB" list)}
+TARGETS=
+for src in $LIST; do TARGETS="$TARGETS $OUT/bin/${src%.c}"; done
+NPROG=$(echo $LIST | wc -w)
+echo "== compiling $NPROG polybench-inputs programs with keelcc (make -j$JOBS CC=keelcc DATASET=$DATASET, database $DB)"
+# A line per program as make finishes it (make's own status kept in a file:
+# sh has no pipefail).
+T0=$(date +%s)
+{ make -s -j"$JOBS" -C "$PB" CC="$BIN/keelcc" KEEL_DB="$DB" O="$OUT/bin" DATASET="$DATASET" PROGRESS=1 $TARGETS
+  echo $? >"$OUT/make.status"; } | {
+    k=0
+    while IFS= read -r line; do
+        case $line in
+        "built "*) k=$((k + 1))
+                   printf '   [%2d/%d] %s (%ds)\n' "$k" "$NPROG" "${line#built }.c" $(($(date +%s) - T0)) ;;
+        *) printf '%s\n' "$line" ;;
+        esac
+    done
+}
+[ "$(cat "$OUT/make.status")" = 0 ] || exit 1
 echo
 gpu=0
 cpu=0
-for src in $(make -s -C "$PB" list); do
+for src in $LIST; do
     prog=${src%.c}
     echo "== $src"
     for fn in $(sqlite3 "$DB" "SELECT DISTINCT function FROM loop_summary WHERE file = '$PB/$src' AND function LIKE 'kernel\\_%' ESCAPE '\\'"); do

@@ -13,10 +13,12 @@
  *   ku_spawn    start a program with posix_spawnp, its stdin/stdout/stderr
  *               redirected to files or a descriptor; ku_wait: the exit
  *               status, 128 + N for a child killed by signal N (the shell's
- *               convention), -1 when it cannot be waited for;
+ *               convention), -1 when it cannot be waited for (spawn.c, the
+ *               library keel_spawn: libkeelrt never starts a process);
  *   ku_tmpdir   $TMPDIR when set to an absolute folder, else /tmp;
  *               ku_mkstemp / ku_mkdtemp create files and folders there;
  *   ku_read_file / ku_write_file   whole files;
+ *   ku_fnv1a64  the one hash: FNV-1a, 64 bits;
  *   ku_msg      the one warning/error printer ("prog: warning: ...");
  *               ku_fail: format a message into a caller's buffer, return -1
  *               (errors are values).  Both are format-checked.
@@ -28,6 +30,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define KU_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -105,6 +108,27 @@ char *ku_read_file(const char *path, size_t *len);
 int ku_beside_self(const char *rel, int mode, char *out, size_t n);
 /* Write len bytes to path (created or truncated).  0, or -1. */
 int ku_write_file(const char *path, const char *text, size_t len);
+
+/* ---- hashing ----
+ * FNV-1a, 64 bits (Fowler, Noll, Vo): per byte h = (h ^ byte) * prime,
+ * from the offset basis KU_FNV1A64_INIT.  keel's stored hashes (build
+ * variants and build hashes, headers hashes, direct-mode and scan keys,
+ * the llvm-mca version file) start from KU_FNV_KEEL_START instead, a value
+ * one digit short of the basis that they have always used: another start
+ * would orphan every database's rows and every cache entry. */
+#define KU_FNV1A64_INIT 0xcbf29ce484222325ULL
+#define KU_FNV1A64_PRIME 0x100000001b3ULL
+#define KU_FNV_KEEL_START 1469598103934665603ULL
+/* h continued over n bytes at p. */
+uint64_t ku_fnv1a64_update(uint64_t h, const void *p, size_t n);
+/* The FNV-1a hash of n bytes at p (from KU_FNV1A64_INIT). */
+uint64_t ku_fnv1a64(const void *p, size_t n);
+/* h continued by one 64-bit word in one step, (h ^ w) * prime: for a hash
+ * table's probe over words (not the byte-wise FNV of the word). */
+static inline uint64_t ku_fnv1a64_word(uint64_t h, uint64_t w)
+{
+    return (h ^ w) * KU_FNV1A64_PRIME;
+}
 
 /* ---- messages ---- */
 /* When set, ku_msg prints no warnings (errors still print). */

@@ -577,10 +577,71 @@ static void test_no_caps(void)
     ir_tu_free(tu);
 }
 
+/* Indices held in locals the body computes: indirect, whatever the front
+ * end could express of them. */
+static void test_local_indices(void)
+{
+    /* b = key[i]; if (b > m) b = m - 1; h[b] += 0.5 * h[b + 1] -> histogram */
+    ir_tu *tu = new_tu();
+    int i = loop(tu, -1, "i", "0", "n", 1, 5);
+    ir_stmt *s = stmt(tu, i, 2, "int b = key[i];");
+    acc(s, 0, "key", "i", NULL);
+    ir_add_scalar(s, "b", 1, 2, 1);
+    s = stmt(tu, i, 3, "b = m - 1");
+    ir_add_scalar(s, "b", 1, 3, 1);
+    s = stmt(tu, i, 4, "h[b] += 0.5 * h[b + 1]");
+    acc(s, 0, "h", "b", NULL);
+    acc(s, 1, "h", "b", NULL);
+    acc(s, 0, "h", "b + 1", NULL);
+    CHECK_IDIOMS(tu, i, "histogram");
+    ir_tu_free(tu);
+
+    /* u = perm[i]; y[i] = t[u] -> gather */
+    tu = new_tu();
+    i = loop(tu, -1, "i", "0", "n", 1, 3);
+    s = stmt(tu, i, 2, "u = perm[i]");
+    acc(s, 0, "perm", "i", NULL);
+    ir_add_scalar(s, "u", 1, 2, 1);
+    s = stmt(tu, i, 3, "y[i] = t[u]");
+    acc(s, 1, "y", "i", NULL);
+    acc(s, 0, "t", "u", NULL);
+    CHECK_IDIOMS(tu, i, "gather");
+    ir_tu_free(tu);
+
+    /* if (a[i] > m->top) { m->top = a[i]; m->at = i; } -> reduction (a fold
+     * into struct members); m->top = a[i] * 2 is no select */
+    for (int k = 0; k < 2; k++) {
+        tu = new_tu();
+        i = loop(tu, -1, "i", "0", "n", 1, 4);
+        s = stmt(tu, i, 2, "a[i] > m->top");
+        acc(s, 0, "a", "i", NULL);
+        acc(s, 0, "m.top", "0", NULL);
+        int si = ir_add_stmt(&tu->loops[i], 3, 1, k ? "m->top = a[i] * 2" : "m->top = a[i]", 1);
+        s = &tu->loops[i].stmts[si];
+        acc(s, 1, "m.top", "0", NULL);
+        acc(s, 0, "a", "i", NULL);
+        CHECK_IDIOMS(tu, i, k ? "" : "reduction");
+        ir_tu_free(tu);
+    }
+    /* a copy of the loop variable or a counter is no load:
+     * c[j] = c[i] + 1; j = i -> no idiom (a recurrence through j) */
+    tu = new_tu();
+    i = loop(tu, -1, "i", "1", "n", 1, 3);
+    s = stmt(tu, i, 2, "c[j] = c[i] + 1.0");
+    acc(s, 1, "c", "j", NULL);
+    acc(s, 0, "c", "i", NULL);
+    s = stmt(tu, i, 3, "j = i");
+    ir_add_scalar(s, "j", 1, 3, 1);
+    ir_add_scalar(s, "i", 0, 3, 1);
+    CHECK_IDIOMS(tu, i, "");
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     test_stream_transpose();
     test_gather_scatter_histogram();
+    test_local_indices();
     test_reduction_stencil();
     test_matmul_matvec();
     test_gemm_class_and_counts();

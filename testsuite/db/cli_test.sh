@@ -261,7 +261,7 @@ fails 2 "keel: --set needs a value" explain gemm.c:16 --set
 fails 2 "keel: --add needs a value" history --add
 fails 2 "keel: -p needs a value" scan -p
 fails 2 "keel: --json takes no value" show --json=yes gemm.c:16
-for cmd in loops show report scan merge devices calibrate explain history; do
+for cmd in loops show report scan merge devices calibrate explain history stats; do
     fails 2 "keel: unknown option '--frob' for $cmd (see keel $cmd --help)" $cmd --frob
 done
 fails 2 "keel: unknown option '-x' for scan (see keel scan --help)" scan -x
@@ -279,7 +279,7 @@ for args in "--help" "-h" "help" "help help"; do
     succeeds $args
     same "keel $args" out.txt "$GOLDEN/help.txt"
 done
-for cmd in loops show report scan merge devices calibrate explain history; do
+for cmd in loops show report scan merge devices calibrate explain history stats; do
     succeeds $cmd --help
     head -1 out.txt | grep -q "^usage: keel $cmd" && ok || bad "keel $cmd --help: $(head -1 out.txt)"
     grep -q -- '--json' out.txt && ok || bad "keel $cmd --help: no --json"

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
     }
     char err[512];
     db *d;
-    if (db_open(argv[1], DB_READONLY, &d, err, sizeof err) != 0) {
+    if (db_open_read(argv[1], &d, err, sizeof err) != 0) {
         fprintf(stderr, "agree: %s\n", err);
         return 2;
     }

@@ -1,0 +1,389 @@
+/*
+ * db_log.c -- the run-time log's SQL (db_log.h): decisions, history and
+ * host calibration rows, over a connection of their own (not a db: the
+ * runtime opens it for one read or write and closes it at once, with a
+ * busy timeout of the caller's choosing, and it never migrates anything).
+ *
+ * The history statements are the ones StarPU's models need: Welford's
+ * running mean and variance in one UPSERT per measurement, Chan et al.'s
+ * pairwise combination in one UPSERT per run; the table is created on
+ * first write from db_history_schema (db/SCHEMA.md).
+ */
+#include "db_log.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct db_log {
+    sqlite3 *h;
+    sqlite3_stmt *ins;          /* the decisions INSERT between begin and end */
+    char *path;
+};
+
+int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err, size_t errlen)
+{
+    db_log *l = calloc(1, sizeof *l);
+    *out = NULL;
+    if (!l || !(l->path = strdup(path))) {
+        free(l);
+        return ku_fail(err, errlen, "%s: out of memory", path);
+    }
+    if (sqlite3_open_v2(path, &l->h, mode == DB_LOG_WRITE ? SQLITE_OPEN_READWRITE
+                                                          : SQLITE_OPEN_READONLY, NULL)
+        != SQLITE_OK) {
+        ku_fail(err, errlen, "%s: %s", path, l->h ? sqlite3_errmsg(l->h) : "cannot open");
+        db_log_close(l);
+        return -1;
+    }
+    sqlite3_busy_timeout(l->h, busy_ms);
+    *out = l;
+    return 0;
+}
+
+void db_log_close(db_log *l)
+{
+    if (!l)
+        return;
+    sqlite3_finalize(l->ins);
+    sqlite3_close(l->h);
+    free(l->path);
+    free(l);
+}
+
+const char *db_log_errmsg(db_log *l)
+{
+    return sqlite3_errmsg(l->h);
+}
+
+int db_log_check(db_log *l, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(l->h, "PRAGMA integrity_check(1)", -1, &st, NULL) != SQLITE_OK) {
+        ku_fail(err, errlen, "%s: %s", l->path, sqlite3_errmsg(l->h));
+        return 1;
+    }
+    int rc = sqlite3_step(st), out = 0;
+    const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    if (!r) {
+        ku_fail(err, errlen, "%s: %s", l->path, sqlite3_errmsg(l->h));
+        out = 1;
+    } else if (strcmp(r, "ok") != 0)
+        out = ku_fail(err, errlen, "%s: database fails its integrity check (%.200s); not written",
+                      l->path, r);
+    sqlite3_finalize(st);
+    return out;
+}
+
+int db_log_begin(db_log *l)
+{
+    return sqlite3_exec(l->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int db_log_end(db_log *l, int commit)
+{
+    if (commit && !sqlite3_get_autocommit(l->h) &&
+        sqlite3_exec(l->h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return 0;
+    sqlite3_exec(l->h, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+/* ---- decisions ------------------------------------------------------------ */
+
+int db_decisions_begin(db_log *l)
+{
+    if (sqlite3_exec(l->h, "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(l->h, "INSERT INTO decisions(loop_id, bindings, threads, device,"
+                                 " cpu_s, gpu_s, xfer_s, verdict, reason)"
+                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                           -1, &l->ins, NULL) != SQLITE_OK) {
+        sqlite3_finalize(l->ins);
+        l->ins = NULL;
+        if (!sqlite3_get_autocommit(l->h))
+            sqlite3_exec(l->h, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+int db_decisions_add(db_log *l, const db_decision_row *r)
+{
+    sqlite3_stmt *q = l->ins;
+    if (!q)
+        return -1;
+    sqlite3_bind_int64(q, 1, r->loop_id);
+    sqlite3_bind_text(q, 2, r->bindings, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 3, r->threads);
+    sqlite3_bind_text(q, 4, r->device, -1, SQLITE_STATIC);
+    if (r->have_times) {
+        sqlite3_bind_double(q, 5, r->cpu_s);
+        sqlite3_bind_double(q, 6, r->gpu_s);
+        sqlite3_bind_double(q, 7, r->xfer_s);
+    }
+    sqlite3_bind_text(q, 8, r->gpu ? "GPU" : "CPU", -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 9, r->reason, -1, SQLITE_STATIC);
+    int ok = sqlite3_step(q) == SQLITE_DONE;
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    return ok ? 0 : -1;
+}
+
+int db_decisions_end(db_log *l, int commit)
+{
+    int began = l->ins != NULL;
+    sqlite3_finalize(l->ins);
+    l->ins = NULL;
+    return began ? db_log_end(l, commit) : -1;
+}
+
+/* ---- history -------------------------------------------------------------- */
+
+const char db_history_schema[] =
+    "CREATE TABLE IF NOT EXISTS history(\n"
+    "  loop_id INTEGER NOT NULL,\n"
+    "  size_key TEXT NOT NULL,\n"
+    "  n REAL NOT NULL,\n"
+    "  device TEXT NOT NULL CHECK (device IN ('cpu', 'gpu')),\n"
+    "  samples INTEGER NOT NULL,\n"
+    "  mean_s REAL NOT NULL,\n"
+    "  m2 REAL NOT NULL,\n"
+    "  PRIMARY KEY (loop_id, size_key, device))";
+
+/* Welford's update in one statement: every right-hand side reads the old
+ * row, so the new mean is mean + (x - mean) / (samples + 1) and m2 grows
+ * by (x - mean) * (x - new mean). */
+static const char upsert_sql[] =
+    "INSERT INTO history(loop_id, size_key, n, device, samples, mean_s, m2)"
+    " VALUES (?1, ?2, ?3, ?4, 1, ?5, 0)"
+    " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
+    "  samples = samples + 1,"
+    "  mean_s = mean_s + (excluded.mean_s - mean_s) / (samples + 1),"
+    "  m2 = m2 + (excluded.mean_s - mean_s) *"
+    "       (excluded.mean_s - (mean_s + (excluded.mean_s - mean_s) / (samples + 1))),"
+    "  n = excluded.n";
+
+/* k samples with mean m and sum of squared deviations q added to a row
+ * (Chan, Golub & LeVeque's pairwise combination; every right-hand side
+ * reads the old row):  N = n + k,  mean' = mean + (m - mean) k / N,
+ * m2' = m2 + q + (m - mean)^2 n k / N. */
+static const char merge_sql[] =
+    "INSERT INTO history(loop_id, size_key, n, device, samples, mean_s, m2)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    " ON CONFLICT(loop_id, size_key, device) DO UPDATE SET"
+    "  samples = samples + excluded.samples,"
+    "  mean_s = mean_s + (excluded.mean_s - mean_s) * excluded.samples"
+    "           / (samples + excluded.samples),"
+    "  m2 = m2 + excluded.m2 + (excluded.mean_s - mean_s) * (excluded.mean_s - mean_s)"
+    "       * samples * excluded.samples / (samples + excluded.samples),"
+    "  n = excluded.n";
+
+/* upsert_sql or merge_sql for one (loop, size key, device) row: the device
+ * checked, the table created, the statement prepared with the row's key
+ * bound (?1-?4); NULL when any of it fails. */
+static sqlite3_stmt *prepare_row(sqlite3 *h, const char *sql, int64_t loop_id, const char *key,
+                                 double n, const char *device)
+{
+    sqlite3_stmt *st = NULL;
+    if ((strcmp(device, "cpu") && strcmp(device, "gpu")) ||
+        sqlite3_exec(h, db_history_schema, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
+        return NULL;
+    sqlite3_bind_int64(st, 1, loop_id);
+    sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 3, n);
+    sqlite3_bind_text(st, 4, device, -1, SQLITE_STATIC);
+    return st;
+}
+
+/* Step and finalize st: 0 when it ran. */
+static int step_done(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_history_add(db_log *l, int64_t loop_id, const char *key, double n, const char *device,
+                   double seconds)
+{
+    sqlite3_stmt *st;
+    if (!(seconds > 0) || !isfinite(seconds) ||
+        !(st = prepare_row(l->h, upsert_sql, loop_id, key, n, device)))
+        return -1;
+    sqlite3_bind_double(st, 5, seconds);
+    return step_done(st);
+}
+
+int db_history_merge(db_log *l, int64_t loop_id, const char *key, double n, const char *device,
+                     long long samples, double mean, double m2)
+{
+    sqlite3_stmt *st;
+    if (samples < 1 || !(mean > 0) || !isfinite(mean) || !(m2 >= 0) || !isfinite(m2) ||
+        !(st = prepare_row(l->h, merge_sql, loop_id, key, n, device)))
+        return -1;
+    sqlite3_bind_int64(st, 5, samples);
+    sqlite3_bind_double(st, 6, mean);
+    sqlite3_bind_double(st, 7, m2);
+    return step_done(st);
+}
+
+int db_history_exists(db_log *l)
+{
+    sqlite3_stmt *q = NULL;
+    int yes = sqlite3_prepare_v2(l->h, "SELECT 1 FROM sqlite_master WHERE name = 'history'", -1,
+                                 &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    return yes;
+}
+
+int db_history_loops(db_log *l, int64_t **ids, int *n)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = SQLITE_ERROR;
+    if (sqlite3_prepare_v2(l->h, "SELECT DISTINCT loop_id FROM history ORDER BY loop_id", -1,
+                           &q, NULL) == SQLITE_OK)
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            int64_t *x = ku_push(ids, n, sizeof **ids);
+            if (!x)
+                break;
+            *x = sqlite3_column_int64(q, 0);
+        }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int db_history_each(db_log *l, int64_t loop_id, db_history_fn fn, void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(l->h, "SELECT device, size_key, n, samples, mean_s FROM history"
+                                 " WHERE loop_id = ?1 ORDER BY n", -1, &st, NULL) != SQLITE_OK)
+        return 0;                 /* no table: nothing measured yet */
+    sqlite3_bind_int64(st, 1, loop_id);
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        const char *dev = (const char *)sqlite3_column_text(st, 0);
+        const char *sk = (const char *)sqlite3_column_text(st, 1);
+        db_history_row r = {
+            .device = dev ? dev : "",
+            .size_key = sk ? sk : "",
+            .n = sqlite3_column_double(st, 2),
+            .samples = sqlite3_column_int(st, 3),
+            .mean_s = sqlite3_column_double(st, 4),
+        };
+        rc = fn(ctx, &r);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- host calibration ----------------------------------------------------- */
+
+int db_calib_add(db_log *l, const char *host, const db_calib_row *c, int64_t *id)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(l->h, "INSERT INTO host_calibration(host, cores, freq_hz,"
+                                 " mem_bw, peak_flops, fork_ns, join_ns, sched_ns)"
+                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL)
+        != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(q, 1, host, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(q, 2, c->cores);
+    sqlite3_bind_double(q, 3, c->freq_hz);
+    sqlite3_bind_double(q, 4, c->mem_bw);
+    sqlite3_bind_double(q, 5, c->peak_flops);
+    sqlite3_bind_double(q, 6, c->fork_ns);
+    sqlite3_bind_double(q, 7, c->join_ns);
+    sqlite3_bind_double(q, 8, c->sched_ns);
+    int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : -1;
+    if (rc == 0)
+        *id = sqlite3_last_insert_rowid(l->h);
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int db_calib_add_bandwidth(db_log *l, int64_t id, const db_bw_row *r)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(l->h, "INSERT INTO host_bandwidth(calibration_id, pattern, footprint,"
+                                 " threads, bytes_per_s) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &q,
+                           NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_text(q, 2, r->pattern, -1, SQLITE_STATIC);
+    sqlite3_bind_double(q, 3, r->footprint);
+    sqlite3_bind_int(q, 4, r->threads);
+    sqlite3_bind_double(q, 5, r->bytes_per_s);
+    int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
+{
+    sqlite3_stmt *q = NULL;
+    memset(c, 0, sizeof *c);
+    if (sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
+                                 " join_ns, sched_ns, id FROM host_calibration WHERE host = ?1"
+                                 " ORDER BY id DESC LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(q, 1, host, -1, SQLITE_TRANSIENT);
+    int s = sqlite3_step(q), rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? 1 : -1;
+    if (rc == 0) {
+        c->cores = sqlite3_column_int(q, 0);
+        c->freq_hz = sqlite3_column_double(q, 1);
+        c->mem_bw = sqlite3_column_double(q, 2);
+        c->peak_flops = sqlite3_column_double(q, 3);
+        c->fork_ns = sqlite3_column_double(q, 4);
+        c->join_ns = sqlite3_column_double(q, 5);
+        c->sched_ns = sqlite3_column_double(q, 6);
+        *id = sqlite3_column_int64(q, 7);
+    }
+    if (rc < 0) {
+        /* keep SQLite's message for db_log_errmsg past the finalize */
+        sqlite3_reset(q);
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int db_calib_footprints(db_log *l, int64_t id, double *fp, int max)
+{
+    sqlite3_stmt *q = NULL;
+    int n = 0;
+    if (sqlite3_prepare_v2(l->h, "SELECT DISTINCT footprint FROM host_bandwidth"
+                                 " WHERE calibration_id = ?1 ORDER BY footprint", -1, &q, NULL)
+        != SQLITE_OK)
+        return 0;
+    sqlite3_bind_int64(q, 1, id);
+    while (n < max && sqlite3_step(q) == SQLITE_ROW)
+        fp[n++] = sqlite3_column_double(q, 0);
+    sqlite3_finalize(q);
+    return n;
+}
+
+void db_calib_each_bandwidth(db_log *l, int64_t id, db_bw_fn fn, void *ctx)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(l->h, "SELECT pattern, footprint, threads, bytes_per_s"
+                                 " FROM host_bandwidth WHERE calibration_id = ?1"
+                                 " ORDER BY threads", -1, &q, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(q, 1, id);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *pat = (const char *)sqlite3_column_text(q, 0);
+        db_bw_row r = {
+            .pattern = pat,
+            .footprint = sqlite3_column_double(q, 1),
+            .threads = sqlite3_column_int(q, 2),
+            .bytes_per_s = sqlite3_column_double(q, 3),
+        };
+        fn(ctx, &r);
+    }
+    sqlite3_finalize(q);
+}

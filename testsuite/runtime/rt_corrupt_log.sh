@@ -1,0 +1,95 @@
+#!/bin/sh
+# rt_corrupt_log.sh BINDIR -- the run-time log writes nothing into a
+# database that fails its integrity check.  A keelcc-built program, run
+# with a what-if GPU (KEEL_DEVICE=h100, so its verdicts are logged), must
+# leave such a database byte for byte as it was -- the main file and its
+# WAL -- and print what the clang-19 build prints.  The damage is one that
+# SQLite's quick_check does not see: the index statements_loop is made to
+# claim another column than the one its entries hold, so integrity_check
+# reports rows missing from it while every page and record is sound.  The
+# control: the same program and an intact copy of the database do append
+# their decisions, and `keel history --add` refuses the damaged file too.
+BIN=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+unset KEEL_VERBOSE KEEL_FORCE KEEL_DB KEEL_LOG KEEL_HOST OMP_TARGET_OFFLOAD
+
+cat >norms.c <<'SRC'
+#include <stdio.h>
+#include <stdlib.h>
+/* row sums of squares and their total */
+static void sq_rows(int n, int m, const double *a, double *r)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < m; j++)
+            s += a[i * m + j] * a[i * m + j];
+        r[i] = s;
+    }
+}
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 300, m = 200;
+    double *a = malloc(sizeof *a * n * m), *r = malloc(sizeof *r * n), t = 0;
+    for (int k = 0; k < n * m; k++)
+        a[k] = (k % 17) * 0.25;
+    sq_rows(n, m, a, r);
+    for (int i = 0; i < n; i++)
+        t += r[i];
+    printf("%d rows, total %.2f, r[7] %.2f\n", n, t, r[7]);
+    free(a), free(r);
+    return 0;
+}
+SRC
+clang-19 -O1 norms.c -o plain || exit 1
+"$BIN/keelcc" --keel-db="$work/k.db" --keel-mca=off --keel-quiet -O1 norms.c -o norms || exit 1
+want=$(./plain 2000)
+# by hand: a[k] = (k % 17) / 4; 400000 = 17 * 23529 + 7 elements give
+# (23529 * 1496 + 91) / 16; row 7 starts at residue 6: (11 * 1496 + 1442) / 16
+expect_eq "$want" "2000 rows, total 2199967.19, r[7] 1118.62" "clang-19 build"
+sqlite3 k.db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+cp k.db good.db
+
+# control: an intact database gets the run's decisions
+expect_eq "$(KEEL_DEVICE=h100 KEEL_DB="$work/good.db" ./norms 2000)" "$want" "output, intact database"
+expect_eq "$(sqlite3 good.db 'SELECT count(*) > 0 FROM decisions')" 1 "decisions in the intact database"
+
+# the damage: quick_check passes, integrity_check does not
+sqlite3 k.db "PRAGMA writable_schema = ON;
+  UPDATE sqlite_master SET sql = 'CREATE INDEX statements_loop ON statements(line)'
+  WHERE name = 'statements_loop';" || exit 1
+expect_eq "$(sqlite3 k.db 'PRAGMA quick_check')" ok "quick_check of the damaged file"
+case $(sqlite3 k.db 'PRAGMA integrity_check' | head -1) in
+*"missing from index statements_loop"*) ok ;;
+*) bad "integrity_check of the damaged file: $(sqlite3 k.db 'PRAGMA integrity_check' | head -1)" ;;
+esac
+sqlite3 k.db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+cp k.db before.db
+wal_before=$(cat k.db-wal 2>/dev/null | cksum)
+
+# the program: same output, the file untouched, with and without KEEL_VERBOSE
+expect_eq "$(KEEL_DEVICE=h100 ./norms 2000)" "$want" "output, damaged database"
+cmp -s k.db before.db && ok || bad "the program wrote into a database that fails integrity_check"
+expect_eq "$(cat k.db-wal 2>/dev/null | cksum)" "$wal_before" "WAL of the damaged database"
+KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./norms 2000 >out.txt 2>err.txt
+expect_eq "$(cat out.txt)" "$want" "output, damaged database, KEEL_VERBOSE"
+grep -q "k.db: database fails its integrity check (row [0-9]* missing from index statements_loop); not written" err.txt &&
+    ok || bad "KEEL_VERBOSE names the failed check: $(cat err.txt)"
+cmp -s k.db before.db && ok || bad "KEEL_VERBOSE run wrote into the damaged database"
+expect_eq "$(sqlite3 k.db 'SELECT count(*) FROM decisions')" 0 "decisions in the damaged database"
+
+# keel history --add is the same run-time log
+printf 'norms.c:6 n=2000,m=200 cpu 0.5\n' >times.txt
+"$BIN/keel" history --add times.txt k.db >/dev/null 2>hist.err
+grep -q "fails its integrity check" hist.err && ok || bad "keel history --add: $(cat hist.err)"
+cmp -s k.db before.db && ok || bad "keel history --add wrote into the damaged database"
+"$BIN/keel" history --add times.txt good.db >/dev/null 2>hist.err
+expect_eq "$(sqlite3 good.db 'SELECT samples FROM history')" 1 "keel history --add, intact database"
+
+echo "rt_corrupt_log: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
