@@ -48,5 +48,32 @@ KEEL_DEVICE=h100 ./alias.keel 100 >keel100.txt 2>/dev/null
 ./alias.plain 100 >plain100.txt
 expect_eq "$(cat keel100.txt)" "$(cat plain100.txt)" "n=100 output"
 
+# keel show prints the condition (text and --json), keel explain whether
+# the check applies and the element ranges it will compare
+expect_eq "$("$BIN/keel" show alias.c:17 k.db | sed -n '/^overlap/,/^strides/p')" \
+"overlap     run-time check: the GPU only if the written ranges miss the other bases' ranges
+  write out + i
+  read  in + i - 1
+  read  in + i
+  read  in + i + 1
+strides     (between adjacent threads of the thread loop; inner = innermost loop)" "keel show smooth3"
+expect_eq "$("$BIN/keel" show alias.c:23 k.db | grep -E '^  (write|no check)')" \
+"  write dst + i  (the call cannot pass its address)
+  no check possible: never the GPU" "keel show pair_copy"
+expect_eq "$("$BIN/keel" show alias.c:30 k.db | grep -c '^overlap')" 0 "keel show: no condition"
+expect_eq "$("$BIN/keel" show --json alias.c:11 k.db | tr -d ' \n' | grep -o '"overlap":\[[^]]*\]')" \
+    '"overlap":[{"base":"out","offset":"i","access":"write","checkable":true},{"base":"in","offset":"i","access":"read","checkable":true}]' \
+    "keel show --json"
+expect_eq "$("$BIN/keel" explain alias.c:17 --set n=4000000 --device h100 k.db | grep -E '^(overlap|verdict)' | sed 's/cpu .* ->/->/')" \
+"verdict     -> GPU
+overlap     checked at launch on the bases' addresses; out[1..3999998] written, in[0..3999999]: the GPU only if the written ranges are apart" "keel explain smooth3"
+expect_eq "$("$BIN/keel" explain alias.c:23 --set n=4000000 --device h100 k.db | grep -E '^(overlap|verdict)' | sed 's/cpu .* ->/->/')" \
+"verdict     -> CPU (overlap unchecked: dst cannot be read before the loop)
+overlap     overlap unchecked: dst cannot be read before the loop: never the GPU" "keel explain pair_copy"
+expect_eq "$("$BIN/keel" explain alias.c:30 --set n=4000000 --device h100 k.db | grep '^overlap')" \
+    "overlap     none (the verdict relies on no two bases being apart)" "keel explain: no condition"
+expect_eq "$("$BIN/keel" explain alias.c:23 --set n=4000000 --device h100 --json k.db | tr -d '\n' | grep -o '"check": *"[a-z ]*"')" \
+    '"check":"impossible"' "keel explain --json"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

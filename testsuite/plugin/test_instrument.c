@@ -659,22 +659,22 @@ int main(void)
         "}\n",
         INSTRUMENT_OFFLOAD,
         QUIET_ON DECLS
-        "static const char *const keel_syms_0[] = { \"tsteps\", \"n\" };\n"
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 2, keel_syms_0, 0 };\n"
-        "static int keel_v_0 = -1; static long long keel_last_0[2];\n"
-        "static const char *const keel_syms_1[] = { \"n\" };\n"
-        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_1, 0 };\n"
+        "static const char *const keel_syms_0[] = { \"tsteps\", \"n\", \"&b\", \"&a\" };\n"
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 4, keel_syms_0, 0 };\n"
+        "static int keel_v_0 = -1; static long long keel_last_0[4];\n"
+        "static const char *const keel_syms_1[] = { \"n\", \"&b\", \"&a\" };\n"
+        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 6, 5, 3, keel_syms_1, 0 };\n"
         QUIET_OFF
         "#line 1\n"
         "void h(int tsteps, int n, double *a, double *b) {\n"
         "  int t, i;\n"
         QUIET_ON
-        "{ long long keel_x_0[] = { (long long)(tsteps), (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
+        "{ long long keel_x_0[] = { (long long)(tsteps), (long long)(n), (long long)(__INTPTR_TYPE__)(b), (long long)(__INTPTR_TYPE__)(a) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1] || keel_last_0[2] != keel_x_0[2] || keel_last_0[3] != keel_x_0[3]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_last_0[2] = keel_x_0[2]; keel_last_0[3] = keel_x_0[3]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); }\n"
         QUIET_OFF
         "#line 3\n"
         "  for (t = 0; t < tsteps; t++) {\n"
         QUIET_ON
-        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_1;"
+        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n), (long long)(__INTPTR_TYPE__)(b), (long long)(__INTPTR_TYPE__)(a) }); (void)keel_on_gpu_1;"
         " long long keel_t_1 = keel_begin(&keel_site_1, keel_on_gpu_1);\n"
         QUIET_OFF
         "#line 4\n"
@@ -727,8 +727,8 @@ int main(void)
         QUIET_ON DECLS
         "static const char *const keel_syms_0[] = { \"n\" };\n"
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 6, 5, 1, keel_syms_0, 0 };\n"
-        "static const char *const keel_syms_1[] = { \"n\" };\n"
-        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 9, 5, 1, keel_syms_1, 0 };\n"
+        "static const char *const keel_syms_1[] = { \"n\", \"&b\", \"&a\" };\n"
+        "static struct keel_site keel_site_1 = { \"/db/keel.db\", \"@\", 9, 5, 3, keel_syms_1, 0 };\n"
         "static const char *const keel_syms_2[] = { \"n\" };\n"
         "static struct keel_site keel_site_2 = { \"/db/keel.db\", \"@\", 17, 5, 1, keel_syms_2, 0 };\n"
         "static int keel_v_2 = -1; static long long keel_last_2[1];\n"
@@ -740,7 +740,7 @@ int main(void)
         QUIET_OFF
         "#line 2\n"
         QUIET_ON
-        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n) }); (void)keel_on_gpu_1; long long keel_t_1 = keel_begin(&keel_site_1, keel_on_gpu_1);\n"
+        "{ int keel_on_gpu_1 = keel_decide(&keel_site_1, (const long long[]){ (long long)(n), (long long)(__INTPTR_TYPE__)(b), (long long)(__INTPTR_TYPE__)(a) }); (void)keel_on_gpu_1; long long keel_t_1 = keel_begin(&keel_site_1, keel_on_gpu_1);\n"
         QUIET_OFF
         "#line 2\n"
         "#pragma omp target \\\n"
