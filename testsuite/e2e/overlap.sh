@@ -75,5 +75,16 @@ expect_eq "$("$BIN/keel" explain alias.c:30 --set n=4000000 --device h100 k.db |
 expect_eq "$("$BIN/keel" explain alias.c:23 --set n=4000000 --device h100 --json k.db | tr -d '\n' | grep -o '"check": *"[a-z ]*"')" \
     '"check":"impossible"' "keel explain --json"
 
+# a[i] += *bias with bias = &a[10] (and with bias elsewhere)
+cp "$SRC/bias.c" bias.c
+clang-19 -O1 bias.c -o bias.plain || exit 1
+"$BIN/keelcc" --keel-mca=off -O1 bias.c -o bias.keel 2>err.txt || exit 1
+./bias.plain 4000000 >plain.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./bias.keel 4000000 >keel.txt 2>log.txt
+expect_eq "$(cat keel.txt)" "$(cat plain.txt)" "bias: output equals clang-19's"
+expect_eq "$(grep -E '^keel: bias\.c:7 ' log.txt | sed -E 's/^keel: (bias\.c:[0-9]+) ([a-z_0-9]+) .*-> /\1 \2 /')" \
+"bias.c:7 add_bias GPU
+bias.c:7 add_bias CPU (overlap: a (written) and bias)" "bias: verdicts"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
