@@ -42,7 +42,22 @@ typedef struct {
     kx_expr **extent;     /* NULL entry: unknown, e.g. `double C[][N]` */
     int affine;           /* every subscript affine in the enclosing loop variables */
     int line, col;
+    int base;             /* what the name is (IR_BASE_*), set by the front end */
 } ir_access;
+
+/* ir_access.base: the memory an access names.  A pointer variable or an
+ * array object is one the program can name just before the outermost loop
+ * around the access (a parameter, a file-scope variable, or a local
+ * declared above that loop), the access's name being exactly the
+ * variable's; anything else (a struct member, `(*pp)[i]`, a member path
+ * `p[i].x`, a local declared inside the nest, an unresolved access) is
+ * IR_BASE_OTHER, whose address cannot be taken before the loop. */
+enum {
+    IR_BASE_MEMBER = -1,  /* named by a member or through a dereference (front end) */
+    IR_BASE_OTHER = 0,
+    IR_BASE_POINTER = 1,  /* a pointer variable (array parameters included) */
+    IR_BASE_ARRAY = 2     /* an array object: distinct array objects never overlap */
+};
 
 typedef struct {
     char *name;

@@ -8,6 +8,7 @@
 #include "launch.h"
 
 #include "omp.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +183,121 @@ static int access_strides(const ir_tu *tu, int l, const ir_access *a, int *n,
     return rc;
 }
 
+void launch_overlap_free(launch_overlap *v, int n)
+{
+    for (int i = 0; v && i < n; i++) {
+        free(v[i].base);
+        free(v[i].offset);
+    }
+    free(v);
+}
+
+typedef struct {
+    const char *name;
+    int kind;                 /* IR_BASE_* of its accesses (OTHER when they differ) */
+    int written;
+    int moved;                /* the nest assigns the variable itself */
+    int need;
+} ov_base;
+
+/* Row-major element offset text of an access from its base, NULL when it
+ * cannot be bounded; *oom set on allocation failure. */
+static char *overlap_offset(const ir_access *a, int *oom)
+{
+    if (!a->affine || a->elem_size <= 0 || a->ndims < 1)
+        return NULL;
+    kx_expr *lin = launch_linearize(a);
+    char *t = lin ? kx_print(lin) : NULL;
+    if (lin && !t)
+        *oom = 1;
+    kx_free(lin);
+    return t;
+}
+
+int launch_overlap_of(const ir_tu *tu, const par_result *par, int root, launch_overlap **out,
+                      int *n)
+{
+    *out = NULL;
+    *n = 0;
+    int end = subtree_end(tu, root), relies = 0, acc0 = 0;
+    for (int k = root; k < end && par; k++)
+        relies |= par->loops[k].verdict == PAR_PARALLEL || par->loops[k].verdict == PAR_REDUCTION;
+    if (!relies)
+        return 0;
+    for (int l = 0; l < root; l++)
+        for (int s = 0; s < tu->loops[l].nstmts; s++)
+            acc0 += tu->loops[l].stmts[s].nacc;
+    ov_base *b = NULL;
+    int nb = 0, rc = -1, oom = 0;
+    for (int k = root; k < end; k++)
+        for (int s = 0; s < tu->loops[k].nstmts; s++) {
+            const ir_stmt *st = &tu->loops[k].stmts[s];
+            for (int a = 0; a < st->nacc; a++) {
+                const ir_access *ac = &st->acc[a];
+                int i = 0;
+                while (i < nb && strcmp(b[i].name, ac->array) != 0)
+                    i++;
+                if (i == nb) {
+                    ov_base *x = ku_push(&b, &nb, sizeof *b);
+                    if (!x)
+                        goto done;
+                    *x = (ov_base){ ac->array, ac->base, 0, 0, 0 };
+                }
+                if (b[i].kind != ac->base)
+                    b[i].kind = IR_BASE_OTHER;
+                b[i].written |= ac->is_write;
+            }
+        }
+    /* a base variable the nest assigns (`p = q`, `p++`) moves under its accesses */
+    for (int k = root; k < end; k++)
+        for (int s = 0; s < tu->loops[k].nstmts; s++) {
+            const ir_stmt *st = &tu->loops[k].stmts[s];
+            for (int v = 0; v < st->nscalars; v++)
+                for (int i = 0; i < nb; i++)
+                    b[i].moved |= st->scalars[v].is_write && !strcmp(st->scalars[v].name, b[i].name);
+        }
+    int any = 0;
+    for (int i = 0; i < nb; i++)
+        for (int j = 0; j < nb; j++)
+            if (i != j && (b[i].written || b[j].written)
+                && !(b[i].kind == IR_BASE_ARRAY && b[j].kind == IR_BASE_ARRAY))
+                b[i].need = any = 1;
+    if (!any) {
+        rc = 0;
+        goto done;
+    }
+    int ai = acc0;
+    for (int k = root; k < end; k++)
+        for (int s = 0; s < tu->loops[k].nstmts; s++) {
+            const ir_stmt *st = &tu->loops[k].stmts[s];
+            for (int a = 0; a < st->nacc; a++, ai++) {
+                const ir_access *ac = &st->acc[a];
+                int i = 0;
+                while (strcmp(b[i].name, ac->array) != 0)
+                    i++;
+                if (!b[i].need)
+                    continue;
+                launch_overlap *o = ku_push(out, n, sizeof **out);
+                if (!o)
+                    goto done;
+                *o = (launch_overlap){ ai, strdup(ac->array), overlap_offset(ac, &oom),
+                                       (b[i].kind == IR_BASE_POINTER || b[i].kind == IR_BASE_ARRAY)
+                                       && !b[i].moved };
+                if (!o->base || oom)
+                    goto done;
+            }
+        }
+    rc = 0;
+done:
+    free(b);
+    if (rc) {
+        launch_overlap_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
 int launch_analyze(const ir_tu *tu, const par_result *par, launch_result **out,
                    char *err, size_t errlen)
 {
@@ -200,6 +316,13 @@ int launch_analyze(const ir_tu *tu, const par_result *par, launch_result **out,
             r->naccs += tu->loops[l].stmts[s].nacc;
         }
     r->parallel = calloc((size_t)tu->nloops + 1, sizeof *r->parallel);
+    r->noverlap = calloc((size_t)tu->nloops + 1, sizeof *r->noverlap);
+    r->overlap = calloc((size_t)tu->nloops + 1, sizeof *r->overlap);
+    if (!r->noverlap || !r->overlap)
+        goto done;
+    for (int l = 0; l < tu->nloops; l++)
+        if (launch_overlap_of(tu, par, l, &r->overlap[l], &r->noverlap[l]))
+            goto done;
     r->nests = calloc((size_t)tu->nloops + 1, sizeof *r->nests);
     r->nstrides = calloc((size_t)r->naccs + 1, sizeof *r->nstrides);
     r->strides = calloc((size_t)r->naccs + 1, sizeof *r->strides);
@@ -253,6 +376,10 @@ void launch_free(launch_result *r)
         return;
     for (int l = 0; r->nests && l < r->nloops; l++)
         free(r->nests[l].roles);
+    for (int l = 0; r->overlap && r->noverlap && l < r->nloops; l++)
+        launch_overlap_free(r->overlap[l], r->noverlap[l]);
+    free(r->overlap);
+    free(r->noverlap);
     for (int a = 0; r->strides && a < r->naccs; a++) {
         for (int i = 0; r->strides[a] && i < r->nstrides[a]; i++)
             free(r->strides[a][i].stride);

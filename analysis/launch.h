@@ -75,9 +75,33 @@ typedef struct {
     double flops;
 } launch_cost;
 
+/* The run-time overlap condition of a nest (README "Aliasing"): IPDA
+ * treats distinctly named arrays as distinct, so a parallel or reduction
+ * verdict on a nest that reaches memory through two or more bases, at
+ * least one written and not both array objects (pointer parameters and
+ * locals, struct-member pointers, array parameters: they may point into
+ * one block), holds only if their accessed ranges do not overlap.  One
+ * entry per access of such a base; libkeelrt computes each access's byte
+ * range from its offset, the loops' bounds and the launch's values and
+ * the base address the call passes, and offloads only when every written
+ * range is disjoint from every range of another base. */
+typedef struct {
+    int acc;                  /* access index in IR order */
+    char *base;               /* the name: the variable whose address the call passes */
+    char *offset;             /* row-major element offset from the base, affine in the
+                               * nest's loop variables; NULL: not bounded (indirect,
+                               * non-affine, unknown extents or element size) */
+    int checkable;            /* 1: a pointer variable or array object the call can read
+                               * before the loop and the nest does not assign; 0: no
+                               * check is possible (a member, a local of the nest, a
+                               * pointer the nest moves): never offloaded */
+} launch_overlap;
+
 typedef struct {
     int nloops;
     int *parallel;            /* [nloops] launch_parallel */
+    int *noverlap;            /* [nloops]: entries of the nest's overlap condition, 0: none */
+    launch_overlap **overlap; /* [nloops][noverlap] */
     launch_nest *nests;       /* [nloops]: the nest launched at each loop */
     int naccs;                /* accesses in IR order (loop, statement, access) */
     int *nstrides;            /* [naccs] */
@@ -85,6 +109,14 @@ typedef struct {
     int nstmts;               /* statements in IR order (loop, statement) */
     launch_cost *costs;       /* [nstmts] */
 } launch_result;
+
+/* The overlap condition of the nest rooted at loop `root` (par: IPDA's
+ * verdicts): 0 with *out (malloc'd, free with launch_overlap_free) and *n
+ * entries (0: the verdict relies on no two bases being apart), -1 on
+ * allocation failure. */
+int launch_overlap_of(const ir_tu *tu, const par_result *par, int root, launch_overlap **out,
+                      int *n);
+void launch_overlap_free(launch_overlap *v, int n);
 
 /* par: IPDA's result for tu (its verdicts).  Returns 0 with *out, -1 with
  * a message on allocation failure. */

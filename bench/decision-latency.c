@@ -1,29 +1,43 @@
 /*
  * decision-latency.c -- what keel_decide costs the host program.
  *
- *     decision-latency FILE NSITES
+ *     decision-latency FILE NSITES LINE
  *     decision-latency FILE 0 timed
  *
  * FILE is the synthetic source whose loops are at lines 3, 9, 15, ...
  * (column 5; FILE as keelcc stored it, as the instrumentation passes it)
  * (one two-level nest per function, see decision-latency.sh) in the
- * database KEEL_DB.  Prints, tab-separated: first call (database open +
+ * database KEEL_DB.  The nests write a through pointer parameters a, b, c:
+ * their parallel verdict relies on the three being apart, so each call
+ * passes the symbols and the bases' addresses ("&a", "&b", "&c") as the
+ * instrumentation does, and a launch the memo has not seen runs the
+ * run-time overlap check (runtime/overlap.c).  LINE is a nest over global
+ * arrays (no condition).  Prints, tab-separated: first call (database open +
  * facts of one nest), first call of a second site (facts only), the mean
  * first call over NSITES more sites, warm calls with the same values
  * (memo hit), calls with alternating values (model evaluation each time,
  * logging off via KEEL_LOG=0 from the script), warm calls of a site whose
  * answer is known to be CPU whatever the values (its call passes none of
  * the symbols the bounds need, as for a `v->length` or `sizeof` bound the
- * runtime cannot evaluate), all in ns.  With `timed`: the mean cost of a
+ * runtime cannot evaluate), calls alternating two sets of apart addresses
+ * at the same sizes (overlap check + models each time), calls with
+ * alternating values at the nest without a condition (models only), all
+ * in ns.  With `timed`: the mean cost of a
  * warm launch as offload-mode instrumentation brackets it (keel_decide,
  * keel_begin, keel_done around an empty region; run with logging on so
  * that the runtime really times it), in ns.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "keelrt.h"
+
+/* base addresses far apart (1 TiB), and a second apart set */
+#define A1 (1LL << 40)
+#define B1 (2LL << 40)
+#define C1 (3LL << 40)
 
 static double now_ns(void)
 {
@@ -34,13 +48,13 @@ static double now_ns(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 && argc != 4)
+    if (argc != 4)
         return 2;
     const char *file = argv[1];
-    if (argc == 4) {           /* decision-latency FILE 0 timed */
-        static const char *const tsyms[] = { "n", "m" };
-        long long tv[] = { 2000, 1000 };
-        keel_site ts = { "unset.db", argv[1], 3, 5, 2, tsyms, NULL };
+    if (!strcmp(argv[3], "timed")) {     /* decision-latency FILE 0 timed */
+        static const char *const tsyms[] = { "n", "m", "&a", "&b", "&c" };
+        long long tv[] = { 2000, 1000, A1, B1, C1 };
+        keel_site ts = { "unset.db", argv[1], 3, 5, 5, tsyms, NULL };
         volatile int tsink = keel_decide(&ts, tv);
         keel_done(&ts, keel_begin(&ts, tsink));
         enum { TIMED = 1000000 };
@@ -54,13 +68,14 @@ int main(int argc, char **argv)
         return 0;
     }
     int nsites = atoi(argv[2]);
-    static const char *const syms[] = { "n", "m" };
-    long long v1[] = { 2000, 1000 }, v2[] = { 20, 10 };
+    static const char *const syms[] = { "n", "m", "&a", "&b", "&c" };
+    long long v1[] = { 2000, 1000, A1, B1, C1 }, v2[] = { 20, 10, A1, B1, C1 };
+    long long v3[] = { 2000, 1000, C1, A1, B1 };
     keel_site *s = calloc((size_t)nsites + 2, sizeof *s);
     if (!s)
         return 1;
     for (int i = 0; i < nsites + 2; i++)
-        s[i] = (keel_site){ "unset.db", file, 3 + 6 * i, 5, 2, syms, NULL };
+        s[i] = (keel_site){ "unset.db", file, 3 + 6 * i, 5, 5, syms, NULL };
     volatile int sink = 0;
     double t0 = now_ns();
     sink += keel_decide(&s[0], v1);
@@ -87,7 +102,17 @@ int main(int argc, char **argv)
     for (int r = 0; r < WARM; r++)
         sink += keel_decide(&cpu, NULL);
     double fixed = (now_ns() - t0) / WARM;
-    printf("%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.1f\t%d\n", first, second, rest, warm, miss, fixed,
-           sink > 0);
+    t0 = now_ns();
+    for (int r = 0; r < MISS; r++)
+        sink += keel_decide(&s[0], (r & 1) ? v1 : v3);
+    double moved = (now_ns() - t0) / MISS;
+    keel_site g = { "unset.db", file, atoi(argv[3]), 5, 2, syms, NULL };
+    sink += keel_decide(&g, v1);
+    t0 = now_ns();
+    for (int r = 0; r < MISS; r++)
+        sink += keel_decide(&g, (r & 1) ? v1 : v2);
+    double plain = (now_ns() - t0) / MISS;
+    printf("%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.1f\t%.0f\t%.0f\t%d\n", first, second, rest, warm,
+           miss, fixed, moved, plain, sink > 0);
     return 0;
 }

@@ -2,7 +2,9 @@
 # decision-latency.sh BUILD [LOOPS] -- keel_decide's cost, as a table.
 #
 # Generates a C file with LOOPS/2 functions (default 4000 loops), each a
-# two-level nest `for i < n: for j < m: a[i][j] = b[i][j] * 2 + c[j]`,
+# two-level nest `for i < n: for j < m: a[i][j] = b[i][j] * 2 + c[j]` over
+# pointer parameters (a run-time overlap check of a, b, c before a GPU
+# launch), and one more over global arrays (no check),
 # compiles it with keelcc into a fresh database, builds the benchmark
 # against libkeelrt.a and runs it under KEEL_DEVICE=h100 (so the models
 # really run), KEEL_LOG=0.  Median of 5 runs.
@@ -23,6 +25,10 @@ awk -v nf="$nf" 'BEGIN {
         printf "        for (int j = 0; j < m; j++)\n"
         printf "            a[i][j] = b[i][j] * 2 + c[j];\n}\n"
     }
+    printf "double ga[2000][1000], gb[2000][1000], gc[1000]; void g(int n, int m)\n{\n"
+    printf "    for (int i = 0; i < n; i++)\n"
+    printf "        for (int j = 0; j < m; j++)\n"
+    printf "            ga[i][j] = gb[i][j] * 2 + gc[j];\n}\n"
 }' >synth.c
 t0=$(date +%s.%N)
 "$BIN/keelcc" --keel-db="$work/k.db" -O1 -c synth.c -o synth.o
@@ -31,7 +37,7 @@ cc -O2 -I"$ROOT/runtime" "$ROOT/bench/decision-latency.c" "$LIB/libkeelrt.a" -ls
 nloops=$(sqlite3 k.db "SELECT count(*) FROM loops")
 dbsize=$(du -k k.db | cut -f1)
 for r in 1 2 3 4 5; do
-    KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 ./dl "$work/synth.c" 100 >>runs.txt
+    KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 ./dl "$work/synth.c" 100 $((3 + 6 * nf)) >>runs.txt
     KEEL_DB="$work/k.db" KEEL_DEVICE=h100 ./dl "$work/synth.c" 0 timed >>timed.txt
 done
 med() { cut -f"$1" runs.txt | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -43,7 +49,9 @@ printf '| %-52s | %9.1f us |\n' "first call: open database + load one nest's fac
 printf '| %-52s | %9.1f us |\n' "first call of a second site (facts only)" "$(awk "BEGIN { print $(med 2) / 1000 }")"
 printf '| %-52s | %9.1f us |\n' "first call, mean over 100 more sites" "$(awk "BEGIN { print $(med 3) / 1000 }")"
 printf '| %-52s | %9.1f ns |\n' "warm call, same values (memo hit)" "$(med 4)"
-printf '| %-52s | %9.1f ns |\n' "warm call, new values (models evaluated)" "$(med 5)"
+printf '| %-52s | %9.1f ns |\n' "warm call, new values (models + overlap check)" "$(med 5)"
 printf '| %-52s | %9.1f ns |\n' "warm call, answer known to be CPU (unevaluable bound)" "$(med 6)"
+printf '| %-52s | %9.1f ns |\n' "warm call, new addresses (overlap check + models)" "$(med 7)"
+printf '| %-52s | %9.1f ns |\n' "warm call, new values, no overlap condition" "$(med 8)"
 printf '| %-52s | %9.1f ns |\n' "timed launch: keel_decide + keel_begin + keel_done" \
     "$(sort -n timed.txt | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"

@@ -25,6 +25,7 @@
 #include "keel.h"
 
 #include "db.h"
+#include "db_launch.h"
 #include "db_mca.h"
 
 #include <limits.h>
@@ -440,6 +441,58 @@ static int match_row(void *ctx, const db_loop_summary *r)
     return 0;
 }
 
+/* The run-time overlap condition of a loop (launch_overlap, schema v13):
+ * the bases its parallel verdict takes as apart, each access as base +
+ * element offset, read or written.  libkeelrt offloads the nest only when
+ * the written byte ranges miss every range of another base; a base the
+ * call cannot pass means never the GPU. */
+typedef struct {
+    const db_loop_info *l;
+    keel_json *j;             /* NULL: text */
+    int n, unchecked;
+} ov_show;
+
+static const db_access_info *ov_access(const db_loop_info *l, int64_t id)
+{
+    for (int i = 0; i < l->nstmts; i++)
+        for (int k = 0; k < l->stmts[i].naccesses; k++)
+            if (l->stmts[i].accesses[k].id == id)
+                return &l->stmts[i].accesses[k];
+    return NULL;
+}
+
+static int ov_row(void *ctx, const db_launch_overlap *r)
+{
+    ov_show *c = ctx;
+    const db_access_info *a = ov_access(c->l, r->access_id);
+    const char *rw = !a ? "-" : a->is_write ? "write" : "read";
+    if (c->j) {
+        keel_json_object(c->j, NULL);
+        keel_json_str(c->j, "base", r->base);
+        keel_json_str(c->j, "offset", r->offset);
+        keel_json_str(c->j, "access", rw);
+        keel_json_bool(c->j, "checkable", r->checkable);
+        keel_json_end(c->j);
+    } else {
+        if (c->n == 0)
+            printf("overlap     run-time check: the GPU only if the written ranges miss the"
+                   " other bases' ranges\n");
+        printf("  %-5s %s + %s%s\n", rw, r->base, r->offset ? r->offset : "(unbounded)",
+               r->checkable ? "" : "  (the call cannot pass its address)");
+    }
+    c->n++;
+    c->unchecked |= !r->checkable || !r->offset;
+    return 0;
+}
+
+static void show_overlap(db *d, const db_loop_info *l)
+{
+    char err[256];
+    ov_show c = { l, NULL, 0, 0 };
+    if (db_launch_each_overlap(d, l->id, ov_row, &c, err, sizeof err) == 0 && c.unchecked)
+        printf("  no check possible: never the GPU\n");
+}
+
 /* IPDA part of `keel show` (schema v2): the loop's dependence verdict and
  * reason, then each access of its statements with its inter-thread stride,
  * class, the thread loop, the innermost-loop stride and a false-sharing
@@ -452,6 +505,7 @@ static void show_ipda(db *d, const db_loop_info *l)
         printf("dependence  %s: %s\n", verdict ? verdict : "-", reason ? reason : "-");
         free(verdict);
         free(reason);
+        show_overlap(d, l);
     } else {
         return;          /* a database keelcc's IPDA did not write: nothing to show */
     }
@@ -787,6 +841,8 @@ static void ipda_json(keel_json *j, db *d, const db_loop_info *l)
     char err[256], *verdict, *reason;
     if (db_get_dependence(d, l->id, &verdict, &reason, err, sizeof err) != 0) {
         keel_json_null(j, "dependence");
+        keel_json_array(j, "overlap");
+        keel_json_end(j);
         keel_json_array(j, "strides");
         keel_json_end(j);
         return;
@@ -797,6 +853,10 @@ static void ipda_json(keel_json *j, db *d, const db_loop_info *l)
     keel_json_end(j);
     free(verdict);
     free(reason);
+    ov_show c = { l, j, 0, 0 };
+    keel_json_array(j, "overlap");
+    db_launch_each_overlap(d, l->id, ov_row, &c, err, sizeof err);
+    keel_json_end(j);
     keel_json_array(j, "strides");
     for (int i = 0; i < l->nstmts; i++)
         for (int k = 0; k < l->stmts[i].naccesses; k++) {

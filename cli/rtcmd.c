@@ -30,6 +30,7 @@
 #include "facts.h"
 #include "history.h"
 #include "model.h"
+#include "overlap.h"
 #include "rt.h"
 #include "sweep.h"
 
@@ -865,6 +866,64 @@ static int add_set(void *dest, const char *arg)
     return 0;
 }
 
+/* Whether the run-time overlap check applies to a nest (overlap.h): 0 the
+ * verdict relies on no bases being apart; 1 the call passes the bases'
+ * addresses and libkeelrt offloads only when the written ranges are apart
+ * (why: each base's element range at these values, where they bind); -1
+ * no check is possible (why says why): never the GPU. */
+static int explain_overlap(const rt_overlap *o, int n, const char *const *names,
+                           const long long *values, char *why, size_t whylen)
+{
+    if (!o)
+        return 0;
+    /* the names the instrumentation passes: the values and every "&base" */
+    int m = n + o->nbases;
+    const char **nm = calloc((size_t)m + 1, sizeof *nm);
+    long long *v = calloc((size_t)m + 1, sizeof *v);
+    char (*amp)[80] = calloc((size_t)o->nbases + 1, sizeof *amp);
+    int *slot = NULL, rc = 1;
+    if (!nm || !v || !amp) {
+        snprintf(why, whylen, "out of memory");
+        rc = -1;
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        nm[i] = names[i], v[i] = values[i];
+    for (int b = 0; b < o->nbases; b++) {
+        snprintf(amp[b], sizeof amp[b], "&%s", o->bases[b].name);
+        nm[n + b] = amp[b];
+    }
+    if (rt_overlap_prepare(o, m, nm, &slot, why, whylen)) {
+        rc = -1;
+        goto out;
+    }
+    size_t len = (size_t)snprintf(why, whylen, "checked at launch on the bases' addresses");
+    for (int b = 0; b < o->nbases && len < whylen; b++) {
+        int64_t lo = 0, hi = 0;
+        int have = 0, wrote = 0;
+        char e2[160];
+        for (int a = 0; a < o->naccs; a++) {
+            int64_t l, h;
+            if (o->accs[a].base != b || rt_overlap_elems(o, a, m, nm, v, &l, &h, e2, sizeof e2))
+                continue;
+            if (!have || l < lo) lo = l;
+            if (!have || h > hi) hi = h;
+            have = 1;
+            wrote |= o->accs[a].is_write;
+        }
+        if (have)
+            len += (size_t)snprintf(why + len, whylen - len, "%s %s[%lld..%lld]%s",
+                                    b ? "," : ";", o->bases[b].name, (long long)lo,
+                                    (long long)hi, wrote ? " written" : "");
+    }
+out:
+    free(slot);
+    free(nm);
+    free(v);
+    free(amp);
+    return rc;
+}
+
 /* keel explain FILE:LINE[:COL] [--set ...] [--device] [--host] [--threads]
  * [--sweep] [--json] [DB] */
 int keel_cmd_explain(int argc, char **argv)
@@ -1052,7 +1111,17 @@ int keel_cmd_explain(int argc, char **argv)
         verdict = hp_.gpu_s < hp_.cpu_s && !in.not_parallel && have_gpu;
         e.cpu_s = hp_.cpu_s, e.gpu_s = hp_.gpu_s, e.xfer_s = 0;
     }
+    /* the run-time overlap check: no possible check is never the GPU */
+    char ovwhy[400] = "";
+    int ov = explain_overlap(rt_facts_overlap(f), n, (const char *const *)names, values, ovwhy,
+                             sizeof ovwhy);
+    if (ov < 0 && verdict)
+        verdict = 0, why = ovwhy;
     if (j) {
+        keel_json_object(j, "overlap");
+        keel_json_str(j, "check", ov > 0 ? "at launch" : ov < 0 ? "impossible" : "none");
+        keel_json_str(j, "detail", ov ? ovwhy : NULL);
+        keel_json_end(j);
         keel_json_str(j, "size_key", key);
         if (hist) {
             keel_json_object(j, "history");
@@ -1103,6 +1172,12 @@ int keel_cmd_explain(int argc, char **argv)
     rt_format_time(xs, sizeof xs, e.xfer_s);
     printf("verdict     cpu %s | gpu %s + xfer %s -> %s%s%s%s\n", cs, gs, xs,
            verdict ? "GPU" : "CPU", why ? " (" : "", why ? why : "", why ? ")" : "");
+    if (ov > 0)
+        printf("overlap     %s: the GPU only if the written ranges are apart\n", ovwhy);
+    else if (ov < 0)
+        printf("overlap     %s: never the GPU\n", ovwhy);
+    else
+        printf("overlap     none (the verdict relies on no two bases being apart)\n");
     printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", e.cpu_s, e.gpu_s, e.xfer_s,
            e.hk_kernel_s);
 done:

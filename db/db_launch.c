@@ -1,8 +1,8 @@
 /*
- * db_launch.c -- the readers of launches, launch_loops, access_loop_strides
- * and the statements' cost columns (db_launch.h), for libkeelrt: one call
- * per table per nest, statements prepared per call (the runtime reads a
- * nest once per site).  The writer is db_launch_write.c (keelcc's side).
+ * db_launch.c -- the readers of launches, launch_loops, access_loop_strides,
+ * launch_overlap and the statements' cost columns (db_launch.h), for
+ * libkeelrt: one call per table per nest, statements prepared per call (the
+ * runtime reads a nest once per site).  The writer is db_launch_write.c (keelcc's side).
  */
 #include "db_launch.h"
 #include "db_private.h"
@@ -100,4 +100,19 @@ int db_launch_each_cost(db *d, int64_t launch_id, db_launch_cost_fn fn, void *ct
                    " JOIN launch_loops l ON l.loop_id = s.loop_id AND l.launch_id = ?1"
                    " WHERE s.est_cycles IS NOT NULL",
                 launch_id, cost_row, &fn, ctx, err, errlen);
+}
+
+static int overlap_row(sqlite3_stmt *st, const void *fn, void *ctx)
+{
+    db_launch_overlap r = { sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+                            (const char *)sqlite3_column_text(st, 2), sqlite3_column_int(st, 3) };
+    return (*(const db_launch_overlap_fn *)fn)(ctx, &r);
+}
+
+int db_launch_each_overlap(db *d, int64_t launch_id, db_launch_overlap_fn fn, void *ctx,
+                           char *err, size_t errlen)
+{
+    return each(d, "SELECT access_id, base, offset, checkable FROM launch_overlap"
+                   " WHERE launch_id = ?1 ORDER BY access_id", launch_id, overlap_row, &fn, ctx,
+                err, errlen);
 }

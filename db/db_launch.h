@@ -33,6 +33,12 @@ int db_launch_add_stride(db_launch_writer *w, int64_t access_id, int64_t loop_id
                          const char *stride, char *err, size_t errlen);
 int db_launch_set_stmt_cost(db_launch_writer *w, int64_t stmt_id, double cycles,
                             double gpu_insts, double flops, char *err, size_t errlen);
+/* One entry of the launch's run-time overlap condition (schema v13,
+ * launch_overlap): the access, its base's name, its element offset from
+ * the base (NULL: unbounded) and whether the call passes the base. */
+int db_launch_add_overlap(db_launch_writer *w, int64_t launch_id, int64_t access_id,
+                          const char *base, const char *offset, int checkable, char *err,
+                          size_t errlen);
 
 /* ---- reader -------------------------------------------------------------- */
 
@@ -52,6 +58,13 @@ typedef struct {
     double cycles, gpu_insts, flops;
 } db_launch_cost;
 
+typedef struct {
+    int64_t access_id;
+    const char *base;            /* valid during the callback */
+    const char *offset;          /* NULL: unbounded */
+    int checkable;
+} db_launch_overlap;
+
 /* The launch row of loop_id: 0 with *region and *omp_target, 1 when keelcc
  * stored none (the TU was written by a keelcc older than schema v8), -1. */
 int db_launch_get(db *d, int64_t loop_id, int *region, int *omp_target, char *err, size_t errlen);
@@ -68,5 +81,10 @@ int db_launch_each_stride(db *d, int64_t launch_id, db_launch_stride_fn fn, void
                           char *err, size_t errlen);
 int db_launch_each_cost(db *d, int64_t launch_id, db_launch_cost_fn fn, void *ctx,
                         char *err, size_t errlen);
+/* The overlap condition of the nest launched at launch_id, by access id
+ * (none: no condition, or a TU written before schema v13). */
+typedef int (*db_launch_overlap_fn)(void *ctx, const db_launch_overlap *r);
+int db_launch_each_overlap(db *d, int64_t launch_id, db_launch_overlap_fn fn, void *ctx,
+                           char *err, size_t errlen);
 
 #endif

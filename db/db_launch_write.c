@@ -1,7 +1,7 @@
 /*
  * db_launch_write.c -- keelcc's writer of launches, launch_loops,
- * access_loop_strides and the statements' cost columns (db_launch.h);
- * part of the writer library.  It prepares its four statements once per
+ * access_loop_strides, launch_overlap and the statements' cost columns
+ * (db_launch.h); part of the writer library.  It prepares its five statements once per
  * translation unit (a deep nest has thousands of rows).
  */
 #include "db_launch.h"
@@ -20,15 +20,17 @@ static int prepare(db *d, const char *sql, sqlite3_stmt **st, char *err, size_t 
 
 struct db_launch_writer {
     db *d;
-    sqlite3_stmt *st[4];      /* launches, launch_loops, access_loop_strides, costs */
+    sqlite3_stmt *st[5];      /* launches, launch_loops, access_loop_strides, costs, overlap */
 };
 
-static const char *const writer_sql[4] = {
+static const char *const writer_sql[5] = {
     "INSERT INTO launches(loop_id, region, omp_target) VALUES (?1, ?2, ?3)",
     "INSERT INTO launch_loops(launch_id, loop_id, parallel, thread, kernel)"
     " VALUES (?1, ?2, ?3, ?4, ?5)",
     "INSERT INTO access_loop_strides(access_id, loop_id, dim, stride) VALUES (?1, ?2, ?3, ?4)",
     "UPDATE statements SET est_cycles = ?2, est_gpu_insts = ?3, flops = ?4 WHERE id = ?1",
+    "INSERT INTO launch_overlap(launch_id, access_id, base, offset, checkable)"
+    " VALUES (?1, ?2, ?3, ?4, ?5)",
 };
 
 int db_launch_writer_open(db *d, db_launch_writer **out, char *err, size_t errlen)
@@ -38,7 +40,7 @@ int db_launch_writer_open(db *d, db_launch_writer **out, char *err, size_t errle
     if (!w)
         return snprintf(err, errlen, "%s: out of memory", db_path_(d)), -1;
     w->d = d;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (prepare(d, writer_sql[i], &w->st[i], err, errlen)) {
             db_launch_writer_close(w);
             return -1;
@@ -51,7 +53,7 @@ void db_launch_writer_close(db_launch_writer *w)
 {
     if (!w)
         return;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         sqlite3_finalize(w->st[i]);
     free(w);
 }
@@ -106,5 +108,18 @@ int db_launch_set_stmt_cost(db_launch_writer *w, int64_t stmt_id, double cycles,
     sqlite3_bind_double(st, 2, cycles);
     sqlite3_bind_double(st, 3, gpu_insts);
     sqlite3_bind_double(st, 4, flops);
+    return step(w, st, err, errlen);
+}
+
+int db_launch_add_overlap(db_launch_writer *w, int64_t launch_id, int64_t access_id,
+                          const char *base, const char *offset, int checkable, char *err,
+                          size_t errlen)
+{
+    sqlite3_stmt *st = w->st[4];
+    sqlite3_bind_int64(st, 1, launch_id);
+    sqlite3_bind_int64(st, 2, access_id);
+    db_bind_text_(st, 3, base);
+    db_bind_text_(st, 4, offset);
+    sqlite3_bind_int(st, 5, checkable);
     return step(w, st, err, errlen);
 }

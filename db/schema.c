@@ -384,6 +384,21 @@ const char *const db_migrations[] = {
      * line; the key no longer covers them. */
     "ALTER TABLE direct_cache ADD COLUMN search TEXT;\n"
     "PRAGMA user_version = 12;\n",
+    /* 12 -> 13: the run-time overlap condition of a launch (analysis/
+     * launch.h, launch_overlap): per access of a base whose distinctness
+     * the nest's verdict relies on, the base's name, the access's element
+     * offset from it and whether the call can pass the base's address.
+     * libkeelrt offloads such a nest only when the ranges are disjoint. */
+    "CREATE TABLE launch_overlap(\n"
+    "  launch_id INTEGER NOT NULL REFERENCES loops(id) ON DELETE CASCADE,\n"
+    "  access_id INTEGER NOT NULL REFERENCES accesses(id) ON DELETE CASCADE,\n"
+    "  base      TEXT NOT NULL,\n"
+    "  offset    TEXT,\n"
+    "  checkable INTEGER NOT NULL,\n"
+    "  PRIMARY KEY(launch_id, access_id)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX launch_overlap_access ON launch_overlap(access_id);\n"
+    "PRAGMA user_version = 13;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "expr.h"
+#include "launch.h"
 #include "parallel.h"
 #include "util.h"
 
@@ -637,11 +638,66 @@ static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, co
         ku_buf_put(b, "0, 0 };\n");
 }
 
-/* ` (long long)(s0), (long long)(s1)`: the nest's values, in syms order. */
+/* ` (long long)(s0), (long long)(s1)`: the nest's values, in syms order;
+ * a name "&p" is the address p holds (a base of the nest's overlap
+ * condition), ` (long long)(__INTPTR_TYPE__)(p)`. */
 static void put_values(ku_buf *b, const ir_loop *l)
 {
     for (int k = 0; k < l->nsyms; k++)
-        ku_buf_printf(b, "%s(long long)(%s)", k ? ", " : " ", l->syms[k]);
+        ku_buf_printf(b, "%s(long long)%s(%s)", k ? ", " : " ",
+                      l->syms[k][0] == '&' ? "(__INTPTR_TYPE__)" : "",
+                      l->syms[k] + (l->syms[k][0] == '&'));
+}
+
+/* The values a nest's call passes: its symbols, then "&p" for each base of
+ * its overlap condition (analysis/launch.h) the call can read before the
+ * loop -- a variable the nest does not assign, nor the loop's head --, in
+ * the condition's order.  *view is l with those names (names[] and the
+ * "&p" strings malloc'd, freed by free_names); the runtime finds a base
+ * that is not passed and never offloads the nest. */
+static int site_names(const ir_tu *tu, const par_result *par, const text_map *m, int i,
+                      ir_loop *view, int *nbases)
+{
+    const ir_loop *l = &tu->loops[i];
+    launch_overlap *ov = NULL;
+    int nov = 0, n = l->nsyms;
+    *view = *l;
+    *nbases = 0;
+    if (launch_overlap_of(tu, par, i, &ov, &nov) != 0)
+        return -1;
+    char **names = malloc(sizeof *names * (size_t)(l->nsyms + nov + 1));
+    if (!names) {
+        launch_overlap_free(ov, nov);
+        return -1;
+    }
+    for (int k = 0; k < l->nsyms; k++)
+        names[k] = l->syms[k];
+    int rc = 0;
+    for (int k = 0; k < nov && rc == 0; k++) {
+        int seen = !ov[k].checkable || written_in_head(m, l, ov[k].base);
+        for (int j = l->nsyms; j < n && !seen; j++)
+            seen = !strcmp(names[j] + 1, ov[k].base);
+        if (seen)
+            continue;
+        size_t len = strlen(ov[k].base) + 2;
+        if (!(names[n] = malloc(len)))
+            rc = -1;
+        else {
+            snprintf(names[n++], len, "&%s", ov[k].base);
+            ++*nbases;
+        }
+    }
+    launch_overlap_free(ov, nov);
+    view->nsyms = n;
+    view->syms = names;
+    return rc;
+}
+
+static void free_names(ir_loop *view, int nbases)
+{
+    for (int k = view->nsyms - nbases; k < view->nsyms; k++)
+        free(view->syms[k]);
+    free(view->syms);
 }
 
 /* `keel_decide(&keel_site_N, values)`. */
@@ -1180,6 +1236,7 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
             offload = 1;
         if (!offload && (l->depth != 0 || never_offloaded(tu, i) || !can_matter(tu, par, &m, i)))
             continue;
+
         /* The decision is made on the host before the construct -- before
          * the outermost `target` / `target data` region around the loop,
          * never inside device code -- and, in offload mode, handed to
@@ -1214,6 +1271,13 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
                              close_flat ? 0 : end - lc->start))
                 continue;
         }
+        ir_loop view;
+        int nbases;
+        if (site_names(tu, par, &m, i, &view, &nbases) != 0) {
+            rc = -1;
+            break;
+        }
+        l = &view;
         if (open_flat) {
             if (where > 0 && !is_blank(src[where - 1]) && src[where - 1] != '\n')
                 ku_buf_putc(&open, ' ');
@@ -1278,6 +1342,7 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
                 ins[nins - 1].is_clause = 1;
         } else
             ku_buf_free(&clause);
+        free_names(&view, nbases);
     }
 
     if (rc == 0 && nsites > 0) {

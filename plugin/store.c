@@ -325,6 +325,12 @@ static int store_launch(db *d, const launch_result *lr, const int64_t *loop_ids,
             rc = db_launch_add_stride(w, acc_ids[a], loop_ids[s->loop], s->dim, s->stride,
                                       err, errlen);
         }
+    for (int root = 0; root < lr->nloops && rc == 0; root++)
+        for (int i = 0; i < lr->noverlap[root] && rc == 0; i++) {
+            const launch_overlap *o = &lr->overlap[root][i];
+            rc = db_launch_add_overlap(w, loop_ids[root], acc_ids[o->acc], o->base, o->offset,
+                                       o->checkable, err, errlen);
+        }
     for (int s = 0; s < lr->nstmts && rc == 0; s++)
         rc = db_launch_set_stmt_cost(w, stmt_ids[s], lr->costs[s].cycles, lr->costs[s].gpu_insts,
                                      lr->costs[s].flops, err, errlen);

@@ -65,6 +65,7 @@ typedef struct {
     int always_visible;  /* a parameter or a file-scope variable */
     CXFile file;         /* where a local is declared, and at which offset */
     int offset;
+    int addr;            /* IR_BASE_POINTER, IR_BASE_ARRAY (an array object), else 0 */
 } sym_info;
 
 typedef struct {
@@ -513,6 +514,12 @@ static void note_symbol(walker *w, CXCursor decl)
                && !clang_isVolatileQualifiedType(clang_getCursorType(decl));
     si->always_visible = k == CXCursor_ParmDecl
                       || clang_getCursorKind(parent) == CXCursor_TranslationUnit;
+    CXType ct = clang_getCanonicalType(clang_getCursorType(decl));
+    int arr = ct.kind == CXType_ConstantArray || ct.kind == CXType_VariableArray
+              || ct.kind == CXType_IncompleteArray;
+    /* an array parameter is a pointer */
+    si->addr = ct.kind == CXType_Pointer || (arr && k == CXCursor_ParmDecl) ? IR_BASE_POINTER
+             : arr ? IR_BASE_ARRAY : 0;
     expansion(clang_getCursorLocation(decl), &si->file, NULL, NULL, &si->offset);
 }
 
@@ -986,6 +993,7 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
         if (t.kind != CXType_Pointer && t.kind != CXType_ConstantArray
             && t.kind != CXType_IncompleteArray && t.kind != CXType_VariableArray)
             return 0;
+        note_symbol(w, d);     /* the base of the accesses through it */
         /* a variable of its own: only pointers to scalars and 1-D arrays */
         b->next = base_extents(e, b->ext, MAX_DIMS);
         if (b->next > 1) {
@@ -1675,7 +1683,13 @@ static void add_access(walker *w, CXCursor c, int mode, const char *suffix)
         free(bn);
         int elem = (int)clang_Type_getSizeOf(clang_getCursorType(c));
         int next = base_extents(base, ext, MAX_DIMS);
+        int first = w->stmt ? w->stmt->nacc : 0;
+        if (bk == CXCursor_DeclRefExpr)
+            note_symbol(w, ref_decl(base));
         put_access(w, c, name, elem, mode, n, idx, next, ext);
+        /* `s->out[i]` is named "out", `(*pp)[i]` "pp": not those variables */
+        for (int k = first; bk != CXCursor_DeclRefExpr && w->stmt && k < w->stmt->nacc; k++)
+            w->stmt->acc[k].base = IR_BASE_MEMBER;
         /* A computed base (p->data[i]) is read as well. */
         if (bk != CXCursor_DeclRefExpr)
             scan(w, base, MODE_READ, 1);
@@ -2410,6 +2424,23 @@ static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, cons
 /* The symbols the runtime needs for the nest rooted at `loop` (the loop and
  * every loop after it in pre-order, which are its descendants once the
  * walk of the loop is complete). */
+/* ir_access.base of an access of the nest whose call goes before `cut`:
+ * its name is a pointer variable or an array object visible there. */
+static int access_base(const walker *w, const ir_access *ac, CXFile file, int cut)
+{
+    if (ac->base == IR_BASE_MEMBER)
+        return IR_BASE_MEMBER;
+    for (int s = 0; s < w->nsyms; s++) {
+        const sym_info *si = &w->syms[s];
+        if (strcmp(si->name, ac->array) != 0)
+            continue;
+        return si->addr && (si->always_visible
+                            || (clang_File_isEqual(si->file, file) && si->offset < cut))
+               ? si->addr : IR_BASE_OTHER;
+    }
+    return IR_BASE_OTHER;
+}
+
 static void collect_syms(walker *w, int loop, CXFile file)
 {
     ir_loop *root = &w->ir->loops[loop];
@@ -2419,6 +2450,14 @@ static void collect_syms(walker *w, int loop, CXFile file)
      * declared before the region can be read there. */
     int cut = root->region_offset >= 0 && root->region_offset < root->offset
               ? root->region_offset : root->offset;
+    /* what the accesses' names are, seen from before this loop (an
+     * enclosing loop's walk, ending later, decides for its whole nest) */
+    for (int k = loop; k < w->ir->nloops; k++)
+        for (int s = 0; s < w->ir->loops[k].nstmts; s++)
+            for (int a = 0; a < w->ir->loops[k].stmts[s].nacc; a++) {
+                ir_access *ac = &w->ir->loops[k].stmts[s].acc[a];
+                ac->base = access_base(w, ac, file, cut);
+            }
     for (int k = loop; k < w->ir->nloops; k++) {
         ir_loop *l = &w->ir->loops[k];
         add_expr_syms(w, root, loop, file, l->lower, cut);

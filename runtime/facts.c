@@ -98,6 +98,14 @@ struct rt_facts {
     char **syms;
     int region;               /* 1: loops[0] is a sequential loop around parallel nests */
     int omp_target;           /* 1: the kernels are OpenMP target constructs */
+    /* the run-time overlap condition (launch_overlap, overlap.h): rows by
+     * access id, then the plain view overlap.c checks */
+    int nov;
+    struct fl_ov { int acc; char *base; kx_expr *offset; int checkable; } *ov;
+    rt_ov_loop *ovl;
+    rt_ov_base *ovb;
+    rt_ov_access *ova;
+    rt_overlap spec;
 };
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -410,6 +418,52 @@ static int launch_stride_row(void *vctx, const db_launch_stride *r)
     return r->stride && !*slot ? 1 : 0;      /* 1: unparsable or out of memory */
 }
 
+static int launch_overlap_row(void *vctx, const db_launch_overlap *r)
+{
+    launch_ctx *c = vctx;
+    rt_facts *f = c->f;
+    int a = find_id(c->accs, f->naccs, r->access_id);
+    if (a < 0)
+        return 0;
+    struct fl_ov *o = ku_push(&f->ov, &f->nov, sizeof *f->ov);
+    if (!o || !(o->base = dup(r->base ? r->base : "?")))
+        return 1;
+    o->acc = a;
+    o->checkable = r->checkable;
+    o->offset = parse_or_null(r->offset);
+    return r->offset && !o->offset ? 1 : 0;
+}
+
+/* The plain view of the overlap condition overlap.c checks. */
+static int overlap_spec(rt_facts *f)
+{
+    if (f->nov == 0)
+        return 0;
+    f->ovl = calloc((size_t)f->nloops + 1, sizeof *f->ovl);
+    f->ovb = calloc((size_t)f->nov + 1, sizeof *f->ovb);
+    f->ova = calloc((size_t)f->nov + 1, sizeof *f->ova);
+    if (!f->ovl || !f->ovb || !f->ova)
+        return -1;
+    for (int k = 0; k < f->nloops; k++)
+        f->ovl[k] = (rt_ov_loop){ f->loops[k].parent, f->loops[k].iv, f->loops[k].lower,
+                                  f->loops[k].trip, f->loops[k].step };
+    int nb = 0;
+    for (int i = 0; i < f->nov; i++) {
+        const struct fl_ov *o = &f->ov[i];
+        const fl_acc *ac = &f->accs[o->acc];
+        int b = 0;
+        while (b < nb && strcmp(f->ovb[b].name, o->base) != 0)
+            b++;
+        if (b == nb)
+            f->ovb[nb++] = (rt_ov_base){ o->base, o->checkable };
+        f->ovb[b].checkable &= o->checkable;
+        f->ova[i] = (rt_ov_access){ b, f->stmts[ac->stmt].loop, o->offset, ac->elem,
+                                    ac->is_write, ac->text };
+    }
+    f->spec = (rt_overlap){ f->nloops, f->ovl, nb, f->ovb, f->nov, f->ova };
+    return 0;
+}
+
 static int launch_cost_row(void *vctx, const db_launch_cost *r)
 {
     launch_ctx *c = vctx;
@@ -460,6 +514,13 @@ static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
     else if ((r = db_launch_each_stride(d, f->loops[0].id, launch_stride_row, &c, err,
                                         errlen)) > 0) {
         snprintf(err, errlen, "a stored stride does not parse (or out of memory)");
+        r = -1;
+    } else if ((r = db_launch_each_overlap(d, f->loops[0].id, launch_overlap_row, &c, err,
+                                           errlen)) > 0) {
+        snprintf(err, errlen, "a stored overlap offset does not parse (or out of memory)");
+        r = -1;
+    } else if (r == 0 && overlap_spec(f)) {
+        snprintf(err, errlen, "out of memory");
         r = -1;
     }
     free(c.loops), free(c.accs), free(c.stmts);
@@ -622,6 +683,14 @@ void rt_facts_free(rt_facts *f)
         free(ac->text);
         kx_free(ac->stride);
     }
+    for (int i = 0; i < f->nov; i++) {
+        free(f->ov[i].base);
+        kx_free(f->ov[i].offset);
+    }
+    free(f->ov);
+    free(f->ovl);
+    free(f->ovb);
+    free(f->ova);
     for (int i = 0; i < f->nsyms; i++)
         free(f->syms[i]);
     free(f->syms);
@@ -1153,6 +1222,11 @@ int rt_facts_check(const rt_facts *f, int n, const char *const *names, char *err
             return -1;
     }
     return 0;
+}
+
+const rt_overlap *rt_facts_overlap(const rt_facts *f)
+{
+    return f->nov > 0 ? &f->spec : NULL;
 }
 
 int rt_facts_parallel(const rt_facts *f)

@@ -24,6 +24,7 @@
 
 #include "db.h"
 #include "model.h"
+#include "overlap.h"
 
 typedef struct rt_facts rt_facts;
 
@@ -65,6 +66,11 @@ int rt_facts_check(const rt_facts *f, int n, const char *const *names, char *err
  * parallel nests decided as one offload region (the GPU can run the nest
  * at all). */
 int rt_facts_parallel(const rt_facts *f);
+
+/* The nest's run-time overlap condition (overlap.h), NULL when its
+ * verdict relies on no two bases being apart (or keelcc stored none: a
+ * translation unit written before schema v13).  Owned by f. */
+const rt_overlap *rt_facts_overlap(const rt_facts *f);
 
 /* The free symbols the nest needs (not its own induction variables),
  * sorted; *names is owned by f.  Returns the count. */

@@ -96,8 +96,11 @@ int rt_history_key(int n, const char *const *names, const long long *values, cha
     kv small[16], *v = n <= 16 ? small : malloc(sizeof *v * (size_t)n);
     if (!v)
         return -1;
-    for (int i = 0; i < n; i++)
-        v[i].name = names[i] ? names[i] : "?", v[i].value = values[i];
+    int m = 0;
+    for (int i = 0; i < n; i++)       /* sizes only: not the base addresses "&p" */
+        if (!names[i] || names[i][0] != '&')
+            v[m].name = names[i] ? names[i] : "?", v[m++].value = values[i];
+    n = m;
     qsort(v, (size_t)n, sizeof *v, cmp_kv);
     size_t used = 0;
     int rc = 0;

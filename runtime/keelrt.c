@@ -396,7 +396,8 @@ typedef struct {
     atomic_int have_memo;
     atomic_int logged;         /* decisions kept for this site */
     atomic_int memo_verdict;
-    _Atomic long long *memo;   /* nsyms values */
+    _Atomic long long *memo;   /* nsyms values (the base addresses "&p" included) */
+    int *ov_slot;              /* the overlap condition's bases in the values (overlap.h) */
 } site_state;
 
 static const char *site_file(const keel_site *site)
@@ -448,6 +449,11 @@ static int fixed_verdict(site_state *st, const keel_site *site)
     }
     if (!rt_facts_parallel(st->facts))
         return st->fixed_why = "not parallel", 0;
+    /* a verdict that relies on bases being apart, with no way to check */
+    const rt_overlap *ov = rt_facts_overlap(st->facts);
+    if (ov && rt_overlap_prepare(ov, site->nsyms, site->syms, &st->ov_slot, st->why,
+                                 sizeof st->why))
+        return st->fixed_why = st->why, 0;
     return -1;
 }
 
@@ -519,6 +525,7 @@ static site_state *site_init(keel_site *site)
                                      __ATOMIC_ACQUIRE)) {
         rt_facts_free(st->facts);
         free(st->memo);
+        free(st->ov_slot);
         free(st->path);
         free(st);
         return expected;
@@ -589,8 +596,9 @@ static void bindings_text(const keel_site *site, const long long *values, char *
     size_t used = 0;
     buf[0] = 0;
     for (int i = 0; i < site->nsyms; i++)
-        append(buf, n, &used, "%s%s=%lld", i ? "," : "", site->syms[i] ? site->syms[i] : "?",
-               values ? values[i] : 0);
+        if (!site->syms[i] || site->syms[i][0] != '&')    /* not the base addresses */
+            append(buf, n, &used, "%s%s=%lld", used ? "," : "",
+                   site->syms[i] ? site->syms[i] : "?", values ? values[i] : 0);
 }
 
 /* ---- the run-time log: decisions and history ----------------------------
@@ -1129,6 +1137,14 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
     else if (hit < 0 && history_decides(site, st, values, &in, &verdict, &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
+    /* the GPU only when the ranges the nest touches through its bases are
+     * apart (overlap.c); a memo hit never gets here, and the memo holds
+     * the base addresses with the sizes */
+    char ovwhy[160];
+    const rt_overlap *ov = verdict ? rt_facts_overlap(st->facts) : NULL;
+    if (ov && rt_overlap_check(ov, st->ov_slot, site->nsyms, site->syms, values, ovwhy,
+                               sizeof ovwhy) != 0)
+        verdict = 0, reason = ovwhy;
     if (hit < 0) {
         if (!(reason && !strncmp(reason, "calibrating", 11)))
             memo_put(st, values, verdict);

@@ -66,7 +66,11 @@ while read -r name line mini xl kernels bytes; do
     # 2. keel_decide on this build's site at the large sizes
     abs=$(cd "$dir" && pwd)/$name.c
     hash=$(sqlite3 k.db "SELECT hash FROM translation_units WHERE path = '$abs'")
-    xl_sym=$(echo "$xl" | tr ',' ' ')
+    # and the bases of its overlap condition, as instrumentation passes
+    # them (decide_main gives each an address of its own, far apart)
+    xl_sym="$(echo "$xl" | tr ',' ' ') $(sqlite3 k.db "SELECT DISTINCT '&' || o.base FROM launch_overlap o
+        JOIN loops l ON l.id = o.launch_id JOIN translation_units t ON t.id = l.tu_id
+        WHERE t.path = '$abs' AND l.line = $line AND o.checkable" | tr '\n' ' ')"
     # shellcheck disable=SC2086
     got=$(KEEL_VERBOSE=1 "$DECIDE" once "$abs#h=$hash" "$line" $xl_sym 2>d.txt)
     if [ "$kernels" -gt 0 ]; then

@@ -90,6 +90,15 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
     ", (const long long[]){ (long long)(" S ") }); (void)keel_on_gpu_" #N "; long long keel_t_" #N \
     " = keel_begin(&keel_site_" #N ", keel_on_gpu_" #N "); " QUIET_OFF
 
+/* OFFLOAD1 for a nest whose overlap condition names the bases b and a:
+ * their addresses follow the value S. */
+#define OFFLOAD_BA(N, S, LINE, COL) QUIET_ON "{ " DECLS \
+    "static const char *const keel_syms_" #N "[] = { \"" S "\", \"&b\", \"&a\" }; " \
+    SITE(N, "", LINE, COL, 3, "keel_syms_" #N) "int keel_on_gpu_" #N " = keel_decide(&keel_site_" #N \
+    ", (const long long[]){ (long long)(" S "), (long long)(__INTPTR_TYPE__)(b)," \
+    " (long long)(__INTPTR_TYPE__)(a) }); (void)keel_on_gpu_" #N "; long long keel_t_" #N \
+    " = keel_begin(&keel_site_" #N ", keel_on_gpu_" #N "); " QUIET_OFF
+
 /* Expected text: the template with every "@" replaced by the file's path. */
 static char *expect(const char *tmpl, const char *path)
 {
@@ -642,12 +651,12 @@ int main(void)
         INSTRUMENT_OFFLOAD,
         "void h(int tsteps, int n, double *a, double *b) {\n"
         "  int t, i; " QUIET_ON "{ " DECLS
-        "static const char *const keel_syms_0[] = { \"tsteps\", \"n\" }; "
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 2, keel_syms_0, 0 }; "
-        "static int keel_v_0 = -1; static long long keel_last_0[2]; "
-        "long long keel_x_0[] = { (long long)(tsteps), (long long)(n) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); } "
+        "static const char *const keel_syms_0[] = { \"tsteps\", \"n\", \"&b\", \"&a\" }; "
+        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 4, keel_syms_0, 0 }; "
+        "static int keel_v_0 = -1; static long long keel_last_0[4]; "
+        "long long keel_x_0[] = { (long long)(tsteps), (long long)(n), (long long)(__INTPTR_TYPE__)(b), (long long)(__INTPTR_TYPE__)(a) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1] || keel_last_0[2] != keel_x_0[2] || keel_last_0[3] != keel_x_0[3]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_last_0[2] = keel_x_0[2]; keel_last_0[3] = keel_x_0[3]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); } "
         QUIET_OFF "\n"
-        "  for (t = 0; t < tsteps; t++) { " OFFLOAD1(1, "n", 6, 5) "\n"
+        "  for (t = 0; t < tsteps; t++) { " OFFLOAD_BA(1, "n", 6, 5) "\n"
         "#pragma omp target teams distribute parallel for \\\n"
         "    map(tofrom: a[0:n], b[0:n]) if(target: keel_on_gpu_1) // offload me\n"
         "    for (i = 1; i < n - 1; i++)\n"
@@ -690,7 +699,7 @@ int main(void)
         "  }\n"
         "}\n",
         INSTRUMENT_OFFLOAD,
-        "void two(int n, float *a, float *b) { " OFFLOAD1(0, "n", 6, 5) " " OFFLOAD1(1, "n", 9, 5) "\n"
+        "void two(int n, float *a, float *b) { " OFFLOAD1(0, "n", 6, 5) " " OFFLOAD_BA(1, "n", 9, 5) "\n"
         "#pragma omp target \\\n"
         "    map(tofrom: a[0:n], b[0:n]) if(target: keel_on_gpu_0 && keel_on_gpu_1) // region\n"
         "  {\n"

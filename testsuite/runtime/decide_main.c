@@ -18,6 +18,10 @@
  *                                              verdict equals the one-thread
  *                                              verdict for its values
  *
+ * An argument "&NAME" passes a base address of the nest's overlap
+ * condition as instrumentation does: "&NAME=V" the address V, a bare
+ * "&NAME" one of its own, 1 TiB from the next (bases far apart).
+ *
  * The database is KEEL_DB (the site's db is "unset.db").
  */
 #include <pthread.h>
@@ -65,12 +69,18 @@ int main(int argc, char **argv)
     int n = 0;
     for (int i = 4; i < argc && n < 16; i++) {
         char *eq = strchr(argv[i], '=');
+        if (!eq && argv[i][0] == '&') {
+            names[n] = argv[i];
+            vals[n] = vals2[n] = (long long)(n + 1) << 40;
+            n++;
+            continue;
+        }
         if (!eq)
             return 2;
         *eq = 0;
         names[n] = argv[i];
         vals[n] = strtoll(eq + 1, NULL, 10);
-        vals2[n] = vals[n] > 4 ? vals[n] / 100 + 1 : vals[n];   /* a second size */
+        vals2[n] = vals[n] > 4 && argv[i][0] != '&' ? vals[n] / 100 + 1 : vals[n];   /* a second size */
         n++;
     }
     site = (keel_site){ "unset.db", argv[2], atoi(argv[3]), 0, n, names, NULL };

@@ -18,40 +18,56 @@ cp "$SRC/kernels.c" k.c
 export KEEL_DB="$work/k.db"
 unset KEEL_FORCE OMP_TARGET_OFFLOAD KEEL_VERBOSE KEEL_LOG
 export OMP_NUM_THREADS=16
+# mm's arrays are parameters: its verdict relies on C, A and B being apart,
+# and the call passes their addresses as instrumentation does (far apart)
+MM='&C &A &B'
 
 # what-if verdicts against h100: matmul flips from CPU (n=10) to GPU (n=2000)
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=10 2>err.txt)" 0 "mm n=10"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=10 $MM 2>err.txt)" 0 "mm n=10"
 expect_eq "$(lines err.txt)" 0 "mm n=10 warnings"
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 2>err.txt)" 1 "mm n=2000"
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" once k.c 4 n=2000 2>err.txt)" 1 "mm n=2000 (shared)"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 $MM 2>err.txt)" 1 "mm n=2000"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" once k.c 4 n=2000 $MM 2>err.txt)" 1 "mm n=2000 (shared)"
 # no GPU and no KEEL_DEVICE: CPU ("no device"), unless this host has CUDA
 if ! ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 >/dev/null 2>&1; then
-    expect_eq "$(KEEL_VERBOSE=1 "$DECIDE" once k.c 4 n=2000 2>err.txt)" 0 "no device"
+    expect_eq "$(KEEL_VERBOSE=1 "$DECIDE" once k.c 4 n=2000 $MM 2>err.txt)" 0 "no device"
     grep -q '(no device)$' err.txt && ok || bad "no device line: $(cat err.txt)"
 fi
 
 # policies
-expect_eq "$(KEEL_FORCE=gpu "$DECIDE" once k.c 4 n=10)" 1 "KEEL_FORCE=gpu"
-expect_eq "$(KEEL_DEVICE=h100 KEEL_FORCE=cpu "$DECIDE" once k.c 4 n=2000)" 0 "KEEL_FORCE=cpu"
-expect_eq "$(OMP_TARGET_OFFLOAD=MANDATORY "$DECIDE" once k.c 4 n=10)" 1 "MANDATORY"
-expect_eq "$(KEEL_DEVICE=h100 OMP_TARGET_OFFLOAD=disabled "$DECIDE" once k.c 4 n=2000)" 0 "DISABLED"
-expect_eq "$(KEEL_FORCE=gpu OMP_TARGET_OFFLOAD=DISABLED "$DECIDE" once k.c 4 n=10)" 0 "DISABLED beats KEEL_FORCE"
+expect_eq "$(KEEL_FORCE=gpu "$DECIDE" once k.c 4 n=10 $MM)" 1 "KEEL_FORCE=gpu"
+expect_eq "$(KEEL_DEVICE=h100 KEEL_FORCE=cpu "$DECIDE" once k.c 4 n=2000 $MM)" 0 "KEEL_FORCE=cpu"
+expect_eq "$(OMP_TARGET_OFFLOAD=MANDATORY "$DECIDE" once k.c 4 n=10 $MM)" 1 "MANDATORY"
+expect_eq "$(KEEL_DEVICE=h100 OMP_TARGET_OFFLOAD=disabled "$DECIDE" once k.c 4 n=2000 $MM)" 0 "DISABLED"
+expect_eq "$(KEEL_FORCE=gpu OMP_TARGET_OFFLOAD=DISABLED "$DECIDE" once k.c 4 n=10 $MM)" 0 "DISABLED beats KEEL_FORCE"
 
 # KEEL_VERBOSE: one line per launch
-KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 >out.txt 2>err.txt
+KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 $MM >out.txt 2>err.txt
 expect_eq "$(cat out.txt)" "1 1" "verbose verdicts"
 expect_eq "$(lines err.txt)" 2 "verbose lines"
 grep -Eq '^keel: k\.c:4 mm \[matmul,reduction\] n=2000: cpu [0-9.]+ (s|ms|us) \| gpu [0-9.]+ (s|ms|us) \+ xfer [0-9.]+ (s|ms|us) -> GPU$' err.txt \
     && ok || bad "verbose format: $(head -1 err.txt)"
 
+# the run-time overlap check: mm n=2000 touches 2000*2000*8 = 32000000
+# bytes of each matrix.  C right below A is apart; one element less and
+# they share a double; a base the call does not pass: no check, CPU.
+C0=1099511627776
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 "&C=$C0" "&A=$((C0 + 32000000))" '&B' 2>err.txt)" 1 "C and A adjacent"
+expect_eq "$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 "&C=$C0" "&A=$((C0 + 31999992))" '&B' 2>err.txt)" 0 "C and A share 8 bytes"
+grep -Eq '^keel: k\.c:4 mm \[matmul,reduction\] n=2000: cpu .* -> CPU \(overlap: C \(written\) and A\)$' err.txt \
+    && ok || bad "overlap line: $(cat err.txt)"
+expect_eq "$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 "&A=$C0" "&B=$C0" '&C' 2>err.txt)" 1 "A and B the same (both read)"
+expect_eq "$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 '&C' '&A' 2>err.txt)" 0 "a base not passed"
+grep -q '^keel: k\.c:4 mm .* -> CPU (overlap unchecked: the call does not pass B)$' err.txt \
+    && ok || bad "unchecked line: $(cat err.txt)"
+
 # the decisions log: one row per new set of values; KEEL_LOG=0 writes none
 before=$(sqlite3 k.db "SELECT count(*) FROM decisions")
-KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=777 >/dev/null
+KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=777 $MM >/dev/null
 expect_eq "$(sqlite3 k.db "SELECT count(*) FROM decisions")" $((before + 1)) "decision logged"
 # k.c has no OpenMP pragma: it runs on one thread whatever OMP_NUM_THREADS says
 expect_eq "$(sqlite3 k.db "SELECT bindings, verdict, device, threads FROM decisions ORDER BY id DESC LIMIT 1")" \
     "n=777|GPU|h100|1" "decision row"
-KEEL_LOG=0 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=778 >/dev/null
+KEEL_LOG=0 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=778 $MM >/dev/null
 expect_eq "$(sqlite3 k.db "SELECT count(*) FROM decisions")" $((before + 1)) "KEEL_LOG=0"
 # a database another process holds locked: the row is skipped (5 ms busy
 # timeout), the verdict comes back
@@ -60,7 +76,7 @@ n0=$(sqlite3 k.db "SELECT count(*) FROM decisions")
     | sqlite3 k.db >/dev/null 2>&1 &
 holder=$!
 sleep 1
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=779 2>err.txt)" 1 "verdict on a locked db"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=779 $MM 2>err.txt)" 1 "verdict on a locked db"
 expect_eq "$(lines err.txt)" 0 "locked db warnings"
 wait $holder
 expect_eq "$(sqlite3 k.db "SELECT count(*) FROM decisions")" "$n0" "locked db: row skipped"
@@ -81,10 +97,10 @@ grep -q "does not pass 'n'" err.txt && ok || bad "missing symbol warning: $(cat 
 
 # bad databases: CPU, silent; verbose: exactly one warning, no crash
 check_bad() {   # name db-path pattern
-    out=$(KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 2>err.txt)
+    out=$(KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 $MM 2>err.txt)
     expect_eq "$out" "0 0" "$1 verdicts"
     expect_eq "$(lines err.txt)" 0 "$1: silent"
-    out=$(KEEL_VERBOSE=1 KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 2>err.txt)
+    out=$(KEEL_VERBOSE=1 KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 $MM 2>err.txt)
     expect_eq "$out" "0 0" "$1 verdicts (verbose)"
     expect_eq "$(warnings err.txt)" 1 "$1 warning lines"
     grep -q "$3" err.txt && ok || bad "$1 warning: $(cat err.txt)"
@@ -105,7 +121,7 @@ KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 99 n=2000 >/dev/null 2>err.t
 expect_eq "$(warnings err.txt)" 1 "unknown loop warning lines"
 grep -q 'no loop at k.c:99' err.txt && ok || bad "unknown loop warning: $(cat err.txt)"
 # db from the site when KEEL_DB is unset: "unset.db" does not exist
-out=$(env -u KEEL_DB KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 2>err.txt)
+out=$(env -u KEEL_DB KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 $MM 2>err.txt)
 expect_eq "$out" 0 "site db"
 grep -q 'unset.db: no such file' err.txt && ok || bad "site db warning: $(cat err.txt)"
 
@@ -154,7 +170,7 @@ mkdir ro.mnt
 if mount -t tmpfs -o size=8m tmpfs ro.mnt 2>/dev/null; then
     trap 'umount "$work/ro.mnt" 2>/dev/null; rm -rf "$work"' EXIT
     cp k.db ro.mnt/k.db && mount -o remount,ro ro.mnt
-    expect_eq "$(KEEL_DB="$work/ro.mnt/k.db" KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 2>err.txt)" 1 \
+    expect_eq "$(KEEL_DB="$work/ro.mnt/k.db" KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 $MM 2>err.txt)" 1 \
         "read-only filesystem: verdict"
     expect_eq "$(lines err.txt)" 0 "read-only filesystem: silent"
     expect_eq "$("$BIN/keel" loops "$work/ro.mnt/k.db" 2>&1 | grep -c '^k\.c:4 ')" 1 "read-only filesystem: keel loops"
@@ -177,8 +193,8 @@ expect_eq "$(grep -E '^  threads ' out.txt | tr -s ' ')" " threads 1048576" "kee
 
 # measured history (keel_record): trusted at 10 samples per device, it
 # overrides the models (GPU for mm n=1500 on h100) and is logged as such
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=1500)" 1 "model before history"
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" record k.c 4 n=1500)" 0 "history decides"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=1500 $MM)" 1 "model before history"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" record k.c 4 n=1500 $MM)" 0 "history decides"
 expect_eq "$(sqlite3 k.db "SELECT device, samples, mean_s FROM history WHERE size_key = 'n=1500' ORDER BY device")" \
     "cpu|10|0.001
 gpu|10|0.002" "history rows"
@@ -190,30 +206,30 @@ expect_eq "$(sqlite3 k.db "SELECT reason FROM decisions WHERE bindings = 'n=1500
 # one of n=17 from each of 8 threads reach the history at exit, as CPU
 # times (no libomptarget in this process: the region cannot have offloaded);
 # a second run adds its samples (merged means); KEEL_LOG=0 records nothing
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" timed k.c 4 n=1600 2>err.txt)" "11111 0" "timed verdicts"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" timed k.c 4 n=1600 $MM 2>err.txt)" "11111 0" "timed verdicts"
 expect_eq "$(lines err.txt)" 0 "timed: silent"
 expect_eq "$(sqlite3 k.db "SELECT device, samples, mean_s >= 0.002, mean_s < 1 FROM history WHERE size_key = 'n=1600'")" \
     "cpu|5|1|1" "timed history row"
 expect_eq "$(sqlite3 k.db "SELECT device, samples, mean_s >= 0.001 FROM history WHERE size_key = 'n=17'")" \
     "cpu|8|1" "timed from 8 threads"
-KEEL_DEVICE=h100 "$DECIDE" timed k.c 4 n=1600 >/dev/null
+KEEL_DEVICE=h100 "$DECIDE" timed k.c 4 n=1600 $MM >/dev/null
 expect_eq "$(sqlite3 k.db "SELECT samples, m2 >= 0 FROM history WHERE size_key = 'n=1600'")" "10|1" "timed merged"
-KEEL_LOG=0 KEEL_DEVICE=h100 "$DECIDE" timed k.c 4 n=1600 >/dev/null
+KEEL_LOG=0 KEEL_DEVICE=h100 "$DECIDE" timed k.c 4 n=1600 $MM >/dev/null
 expect_eq "$(sqlite3 k.db "SELECT samples FROM history WHERE size_key = 'n=1600'")" 10 "timed KEEL_LOG=0"
 # KEEL_CALIBRATE=1: a size with fewer than 10 samples on a device runs on
 # the one with fewer (CPU first); here the "GPU" launches ran on the host
 # (no offload runtime), so they count for the CPU and the GPU stays short.
 # A size the history has trusted (n=1500: 10 + 10) is decided by it.
-expect_eq "$(KEEL_CALIBRATE=1 KEEL_DEVICE=h100 "$DECIDE" calibrate k.c 4 n=1700)" "0111" "calibrate alternates"
+expect_eq "$(KEEL_CALIBRATE=1 KEEL_DEVICE=h100 "$DECIDE" calibrate k.c 4 n=1700 $MM)" "0111" "calibrate alternates"
 expect_eq "$(sqlite3 k.db "SELECT reason FROM decisions WHERE bindings = 'n=1700' ORDER BY id DESC LIMIT 1")" \
     "calibrating: fewer than 10 samples on a device" "calibrate logged"
-expect_eq "$(KEEL_CALIBRATE=1 KEEL_DEVICE=h100 "$DECIDE" calibrate k.c 4 n=1500)" "0000" "calibrated size"
+expect_eq "$(KEEL_CALIBRATE=1 KEEL_DEVICE=h100 "$DECIDE" calibrate k.c 4 n=1500 $MM)" "0000" "calibrated size"
 
 # a site that carries its source's hash ("FILE#h=HEX", as keelcc recorded
 # it): the facts of another version of the source are not used
 kpath=$(sqlite3 k.db "SELECT path FROM translation_units WHERE path LIKE '%/k.c'")
 khash=$(sqlite3 k.db "SELECT hash FROM translation_units WHERE path LIKE '%/k.c'")
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=$khash" 4 n=2000 2>err.txt)" 1 "site hash matches: verdict"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=$khash" 4 n=2000 $MM 2>err.txt)" 1 "site hash matches: verdict"
 expect_eq "$(lines err.txt)" 0 "site hash matches: silent"
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=0123456789abcdef" 4 n=2000 2>err.txt)" 0 \
     "stale database: verdict"
@@ -225,8 +241,8 @@ grep -q '^keel: k.c:4 n=2000: -> CPU (stale database)$' err.txt && ok || bad "st
 
 # many threads, one site (n=1000 and its second size n=11: GPU and CPU;
 # at n=21 the latency-bound GPU kernel and one CPU thread are too close)
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=1000)" "threads ok 1 0" "threads (static)"
-expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" threads k.c 4 n=1000)" "threads ok 1 0" "threads (shared)"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=1000 $MM)" "threads ok 1 0" "threads (static)"
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" threads k.c 4 n=1000 $MM)" "threads ok 1 0" "threads (shared)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

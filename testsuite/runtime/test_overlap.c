@@ -1,0 +1,188 @@
+/*
+ * test_overlap.c -- the run-time overlap check (runtime/overlap.h) on
+ * conditions built by hand: exact element and byte ranges for rising and
+ * falling loops, a 2-D row-major nest and a triangular one, the verdict for
+ * apart, adjacent, shifted and identical bases, and every way the check
+ * can be impossible (then the answer is never the GPU).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "expr.h"
+#include "overlap.h"
+
+static kx_expr *E(const char *text)
+{
+    char err[128];
+    kx_expr *e = kx_parse(text, err, sizeof err);
+    if (!e) {
+        fprintf(stderr, "bad test expression %s: %s\n", text, err);
+        exit(2);
+    }
+    return e;
+}
+
+/* elements and bytes of access a, or CHECK that it fails with `why` */
+static void range(const rt_overlap *o, int a, uint64_t addr, int n, const char *const *nm,
+                  const long long *v, int64_t elo, int64_t ehi, uint64_t blo, uint64_t bhi)
+{
+    int64_t e0 = -7, e1 = -7;
+    uint64_t b0 = 0, b1 = 0;
+    char why[160] = "";
+    CHECK_INT(rt_overlap_elems(o, a, n, nm, v, &e0, &e1, why, sizeof why), 0);
+    CHECK_INT(e0, elo);
+    CHECK_INT(e1, ehi);
+    CHECK_INT(rt_overlap_bytes(o, a, addr, n, nm, v, &b0, &b1, why, sizeof why), 0);
+    CHECK_INT(b0, blo);
+    CHECK_INT(b1, bhi);
+    if (why[0])
+        fprintf(stderr, "access %d: %s\n", a, why);
+}
+
+int main(void)
+{
+    /* 1. for (i = 0; i < n; i++) out[i] = in[i - 1] + in[i + 1];  (doubles) */
+    kx_expr *zero = E("0"), *n_ = E("n"), *i_ = E("i"), *im1 = E("i - 1"), *ip1 = E("i + 1");
+    rt_ov_loop l1[] = { { -1, "i", zero, n_, 1 } };
+    rt_ov_base b1[] = { { "out", 1 }, { "in", 1 } };
+    rt_ov_access a1[] = { { 0, 0, i_, 8, 1, "out[i]" }, { 1, 0, im1, 8, 0, "in[i - 1]" },
+                          { 1, 0, ip1, 8, 0, "in[i + 1]" } };
+    rt_overlap o1 = { 1, l1, 2, b1, 3, a1 };
+    const char *nm1[] = { "n", "&out", "&in" };
+    long long v1[] = { 100, 0, 0 };
+    range(&o1, 0, 4096, 3, nm1, v1, 0, 99, 4096, 4896);
+    range(&o1, 1, 8192, 3, nm1, v1, -1, 98, 8184, 8984);
+    range(&o1, 2, 8192, 3, nm1, v1, 1, 100, 8200, 9000);
+
+    int *slot = NULL;
+    char why[160] = "";
+    CHECK_INT(rt_overlap_prepare(&o1, 3, nm1, &slot, why, sizeof why), 0);
+    CHECK(slot && slot[0] == 1 && slot[1] == 2);
+    /* in's bytes [in - 8, in + 808): out right below, 8 bytes apart */
+    v1[1] = 4096, v1[2] = 4096 + 808;
+    CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 0);
+    v1[2] = 4096 + 807;       /* one byte of in[-1] in out[99] */
+    CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 1);
+    CHECK_STR(why, "overlap: out (written) and in");
+    /* the smoother called with in == out */
+    v1[2] = 4096;
+    CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 1);
+    /* in after out's end but reaching back into it through in[i - 1] */
+    v1[2] = 4096 + 800;
+    CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 1);
+    /* out right above in's last byte (in + 808) */
+    v1[1] = 8192 + 808, v1[2] = 8192;
+    CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 0);
+    free(slot);
+
+    /* 2. for (i = n - 1; i >= 0; i -= 2) y[i] = x[n - 1 - i];  (floats): a
+     * falling loop, i = 99, 97, ..., 1 at n = 100 (its trip count h = 50) */
+    kx_expr *nm1e = E("n - 1"), *half = E("h"), *rev = E("n - 1 - i");
+    rt_ov_loop l2[] = { { -1, "i", nm1e, half, -2 } };
+    rt_ov_base b2[] = { { "y", 1 }, { "x", 1 } };
+    rt_ov_access a2[] = { { 0, 0, i_, 4, 1, "y[i]" }, { 1, 0, rev, 4, 0, "x[n - 1 - i]" } };
+    rt_overlap o2 = { 1, l2, 2, b2, 2, a2 };
+    const char *nm2[] = { "&y", "n", "&x", "h" };
+    long long v2[] = { 0, 100, 0, 50 };
+    range(&o2, 0, 1000, 4, nm2, v2, 1, 99, 1004, 1400);
+    range(&o2, 1, 2000, 4, nm2, v2, 0, 98, 2000, 2396);
+    CHECK_INT(rt_overlap_prepare(&o2, 4, nm2, &slot, why, sizeof why), 0);
+    CHECK(slot && slot[0] == 0 && slot[1] == 2);
+    /* shift_scale(a + 1, a): y = x + 4 bytes */
+    v2[0] = 2004, v2[2] = 2000;
+    CHECK_INT(rt_overlap_check(&o2, slot, 4, nm2, v2, why, sizeof why), 1);
+    CHECK_STR(why, "overlap: y (written) and x");
+    /* y's first byte touched is y + 4: y = x + 392 puts y[1] on x's end */
+    v2[0] = 2000 + 392;
+    CHECK_INT(rt_overlap_check(&o2, slot, 4, nm2, v2, why, sizeof why), 0);
+    v2[0] = 2000 + 391;
+    CHECK_INT(rt_overlap_check(&o2, slot, 4, nm2, v2, why, sizeof why), 1);
+    free(slot);
+    /* a negative stride in the offset: for (i = 0; i < n; i++) z[-3 * i + 7] */
+    kx_expr *neg = E("-3 * i + 7");
+    rt_ov_loop l2b[] = { { -1, "i", zero, n_, 1 } };
+    rt_ov_access a2b[] = { { 0, 0, neg, 2, 1, "z[-3 * i + 7]" } };
+    rt_ov_base b2b[] = { { "z", 1 } };
+    rt_overlap o2b = { 1, l2b, 1, b2b, 1, a2b };
+    const char *nm2b[] = { "n" };
+    long long v2b[] = { 10 };
+    /* i = 0..9: elements 7 down to -20, shorts */
+    range(&o2b, 0, 100, 1, nm2b, v2b, -20, 7, 60, 116);
+
+    /* 3. 2-D row-major: for (i = 1; i < n - 1; i++) for (j = 0; j < m; j++)
+     *        B[i][j] = A[i - 1][j] + A[i + 1][j];  (doubles, rows of m) */
+    kx_expr *one = E("1"), *nm2e = E("n - 2"), *m_ = E("m");
+    kx_expr *bij = E("i * m + j"), *aup = E("(i - 1) * m + j"), *adn = E("(i + 1) * m + j");
+    rt_ov_loop l3[] = { { -1, "i", one, nm2e, 1 }, { 0, "j", zero, m_, 1 } };
+    rt_ov_base b3[] = { { "B", 1 }, { "A", 1 } };
+    rt_ov_access a3[] = { { 0, 1, bij, 8, 1, "B[i][j]" }, { 1, 1, aup, 8, 0, "A[i - 1][j]" },
+                          { 1, 1, adn, 8, 0, "A[i + 1][j]" } };
+    rt_overlap o3 = { 2, l3, 2, b3, 3, a3 };
+    const char *nm3[] = { "n", "m", "&B", "&A" };
+    long long v3[] = { 20, 50, 0, 0 };
+    /* i = 1..18, j = 0..49: B elements 50..949, A 0..899 and 100..999 */
+    range(&o3, 0, 65536, 4, nm3, v3, 50, 949, 65936, 73136);
+    range(&o3, 1, 0, 4, nm3, v3, 0, 899, 0, 7200);
+    range(&o3, 2, 0, 4, nm3, v3, 100, 999, 800, 8000);
+    CHECK_INT(rt_overlap_prepare(&o3, 4, nm3, &slot, why, sizeof why), 0);
+    /* B writes [B + 400, B + 7600), A is read in [A, A + 8000): B = A +
+     * 7600 puts B[1][0] right after A's last element (apart), one byte
+     * lower they share; below A, B + 7600 must not pass A */
+    v3[3] = 1 << 20;
+    v3[2] = v3[3] + 7600;
+    CHECK_INT(rt_overlap_check(&o3, slot, 4, nm3, v3, why, sizeof why), 0);
+    v3[2] = v3[3] + 7599;
+    CHECK_INT(rt_overlap_check(&o3, slot, 4, nm3, v3, why, sizeof why), 1);
+    CHECK_STR(why, "overlap: B (written) and A");
+    v3[2] = v3[3] - 7600;
+    CHECK_INT(rt_overlap_check(&o3, slot, 4, nm3, v3, why, sizeof why), 0);
+    v3[2] = v3[3] - 7599;
+    CHECK_INT(rt_overlap_check(&o3, slot, 4, nm3, v3, why, sizeof why), 1);
+    free(slot);
+
+    /* a triangular nest: for (i = 0; i < n; i++) for (j = i; j < n; j++)
+     * C[i][j]: j's bounds over i's box give j = 0..n - 1 */
+    kx_expr *nmi = E("n - i"), *cij = E("i * n + j");
+    rt_ov_loop l4[] = { { -1, "i", zero, n_, 1 }, { 0, "j", i_, nmi, 1 } };
+    rt_ov_base b4[] = { { "C", 1 } };
+    rt_ov_access a4[] = { { 0, 1, cij, 4, 1, "C[i][j]" } };
+    rt_overlap o4 = { 2, l4, 1, b4, 1, a4 };
+    const char *nm4[] = { "n" };
+    long long v4[] = { 10 };
+    range(&o4, 0, 0, 1, nm4, v4, 0, 99, 0, 400);
+
+    /* no check possible: each reason, and never "apart" */
+    rt_ov_access a5[] = { { 0, 0, NULL, 8, 1, "out[idx[i]]" }, { 1, 0, i_, 8, 0, "in[i]" } };
+    rt_overlap o5 = { 1, l1, 2, b1, 2, a5 };
+    CHECK_INT(rt_overlap_prepare(&o5, 3, nm1, &slot, why, sizeof why), -1);
+    CHECK_STR(why, "overlap unchecked: out[idx[i]] has no bounded extent");
+    CHECK(slot == NULL);
+    const char *nm6[] = { "n", "&out" };
+    CHECK_INT(rt_overlap_prepare(&o1, 2, nm6, &slot, why, sizeof why), -1);
+    CHECK_STR(why, "overlap unchecked: the call does not pass in");
+    rt_ov_base b7[] = { { "out", 1 }, { "s->in", 0 } };
+    rt_overlap o7 = { 1, l1, 2, b7, 3, a1 };
+    CHECK_INT(rt_overlap_prepare(&o7, 3, nm1, &slot, why, sizeof why), -1);
+    CHECK_STR(why, "overlap unchecked: s->in cannot be read before the loop");
+    kx_expr *sq = E("i * i");
+    rt_ov_access a8[] = { { 0, 0, sq, 8, 1, "out[i * i]" }, { 1, 0, i_, 8, 0, "in[i]" } };
+    rt_overlap o8 = { 1, l1, 2, b1, 2, a8 };
+    CHECK_INT(rt_overlap_prepare(&o8, 3, nm1, &slot, why, sizeof why), 0);
+    v1[0] = 100, v1[1] = 0, v1[2] = 1 << 30;
+    CHECK_INT(rt_overlap_check(&o8, slot, 3, nm1, v1, why, sizeof why), -1);
+    CHECK_STR(why, "overlap unchecked: out[i * i] is not affine in its loops");
+    free(slot);
+    const char *nm9[] = { "&out", "&in" };   /* n not passed: no bound */
+    long long v9[] = { 0, 1 << 30 };
+    CHECK_INT(rt_overlap_prepare(&o1, 2, nm9, &slot, why, sizeof why), 0);
+    CHECK_INT(rt_overlap_check(&o1, slot, 2, nm9, v9, why, sizeof why), -1);
+    CHECK(!strncmp(why, "overlap unchecked: ", 19));
+    free(slot);
+
+    kx_expr *all[] = { zero, n_, i_, im1, ip1, nm1e, half, rev, neg, one, nm2e, m_, bij, aup,
+                       adn, nmi, cij, sq };
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        kx_free(all[k]);
+    return check_summary();
+}
