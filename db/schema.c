@@ -384,6 +384,11 @@ const char *const db_migrations[] = {
      * line; the key no longer covers them. */
     "ALTER TABLE direct_cache ADD COLUMN search TEXT;\n"
     "PRAGMA user_version = 12;\n",
+    /* 12 -> 13: the host fallback of an OpenMP `target` region that
+     * `keel calibrate` measures (runtime/calib_omp.c): ns per region beyond
+     * the same loop under `parallel for`; NULL in rows measured before. */
+    "ALTER TABLE host_calibration ADD COLUMN target_fallback_ns REAL;\n"
+    "PRAGMA user_version = 13;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

@@ -43,6 +43,9 @@ int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
         out->sched_ns = sched_ns;
         out->join_ns = barrier_ns;
     }
+    double fb_ns = 0;
+    if (rt_calibrate_target(&fb_ns) == 0)
+        out->target_fallback_ns = fb_ns;
     /* PMaC: bandwidth per access pattern and footprint; bytes counted in
      * the lines of the host defaults' profile, as the traffic model will */
     if (out->mem_bw > 0)

@@ -1,7 +1,7 @@
 /*
  * calib_store.c -- host_calibration rows: store (keel calibrate) and read
  * (libkeelrt at its first launch).  Raw SQLite with bound parameters; the
- * table belongs to schema v2 (db/schema.c).  The bandwidth per access
+ * table belongs to schema v3 (db/schema.c; target_fallback_ns: v13).  The bandwidth per access
  * pattern and footprint (PMaC) goes to host_bandwidth (schema v7), one row
  * per (pattern, footprint, threads) of the calibration; a database without
  * that table simply has no per-pattern figures.
@@ -48,8 +48,8 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
     sqlite3_stmt *q = NULL;
     int rc = -1;
     if (open_host_query(dbpath, 1, 30000, "INSERT INTO host_calibration(host, cores, freq_hz,"
-                        " mem_bw, peak_flops, fork_ns, join_ns, sched_ns)"
-                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", &h, &q, err, errlen))
+                        " mem_bw, peak_flops, fork_ns, join_ns, sched_ns, target_fallback_ns)"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", &h, &q, err, errlen))
         goto done;
     sqlite3_bind_int(q, 2, c->cores);
     sqlite3_bind_double(q, 3, c->freq_hz);
@@ -58,6 +58,7 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
     sqlite3_bind_double(q, 6, c->fork_ns);
     sqlite3_bind_double(q, 7, c->join_ns);
     sqlite3_bind_double(q, 8, c->sched_ns);
+    sqlite3_bind_double(q, 9, c->target_fallback_ns);
     if (sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
         sqlite3_step(q) != SQLITE_DONE) {
         sql_err(dbpath, h, err, errlen);
@@ -163,7 +164,7 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
     /* this host's newest row; another host's is better than nothing? no:
      * a database copied between machines must not carry its calibration */
     if (open_host_query(dbpath, 0, 5, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                        " join_ns, sched_ns, id FROM host_calibration WHERE host = ?1"
+                        " join_ns, sched_ns, id, target_fallback_ns FROM host_calibration WHERE host = ?1"
                         " ORDER BY id DESC LIMIT 1", &h, &q, err, errlen))
         goto done;
     int s = sqlite3_step(q);
@@ -182,6 +183,7 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
     c->fork_ns = sqlite3_column_double(q, 4);
     c->join_ns = sqlite3_column_double(q, 5);
     c->sched_ns = sqlite3_column_double(q, 6);
+    c->target_fallback_ns = sqlite3_column_double(q, 8);      /* NULL: 0 */
     bandwidth_load(h, sqlite3_column_int64(q, 7), c);
     rc = 0;
 done:

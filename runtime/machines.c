@@ -49,13 +49,10 @@ typedef struct machine {
  * noted in their sources as "latency ... of chikin Table III reused"). */
 /* The host fallback of an OpenMP `target` region (the CPU alternative of an
  * offload region is the host version of the same region, chikin III: "host
- * execution time of the same target region"): no figure for IBM XL on POWER
- * is published; the only measured one is clang-19 libomptarget's on the lent
- * H100 machine's host (bench/machines/lent-host.machine, 1.1 ms per region),
- * used as the estimate for the Table I hosts.  Not fitted to Table I. */
-#define FALLBACK "target_fallback = 1.1 ms\nsource = estimate: target_fallback 1.1 ms per " \
-                 "target region, the lent host's measured host fallback (clang-19 " \
-                 "libomptarget, bench/machines/lent-host.machine); no XL figure published\n"
+ * execution time of the same target region") is no built-in figure: no
+ * measurement of IBM XL's fallback on POWER is published.  `keel calibrate`
+ * measures this host's (calib_omp.c); a profile file may state its own
+ * `target_fallback` with its source. */
 
 /* The TLB figures of chikin Table II (POWER9: 1024 entries, a miss costs 14
  * cycles, measured with libhugetlbfs's TLB cost tools) and the page the
@@ -77,7 +74,7 @@ static const char *const builtin_text[] = {
     "l2 = 256 KiB\nl3 = 200 MiB\nmem_latency = 100 ns\nmlp = 16\npeak_flops = 960 Gflop/s\n"
     "source = chikin Table II (TLB: 1024 entries, 14-cycle miss); RHEL 7 ppc64le base pages "
     "of 64 KiB (the paper's RHEL Server 7.3)\n"
-    "mca_cpu = pwr9\n" TABLE2 TABLE2_TLB FALLBACK,
+    "mca_cpu = pwr9\n" TABLE2 TABLE2_TLB,
 
     "name = power8\nkind = cpu\n"
     "desc = IBM POWER8 (S822LC host of the K80 in Chikin et al.), 2 x 10 cores x SMT8\n"
@@ -91,7 +88,7 @@ static const char *const builtin_text[] = {
     "l2 = 512 KiB\nl3 = 160 MiB\nmem_latency = 110 ns\nmlp = 16\npeak_flops = 480 Gflop/s\n"
     "source = estimate: TLB 1024 entries, 14-cycle miss of chikin Table II (POWER9) reused; "
     "64 KiB ppc64le base pages\n"
-    "mca_cpu = pwr8\n" TABLE2 TABLE2_TLB FALLBACK,
+    "mca_cpu = pwr8\n" TABLE2 TABLE2_TLB,
 
     "name = xeon-8480\nkind = cpu\n"
     "desc = Intel Xeon Platinum 8480+ (Sapphire Rapids), 56 cores x SMT2\n"
@@ -634,8 +631,9 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
 {
     *out = *rt_profile_host_default();
     out->desc = "this host (calibrated by `keel calibrate`)";
-    out->source = "keel calibrate: STREAM-triad bandwidth, FMA peak, EPCC-style overheads; "
-                  "cache and latency figures of the host defaults";
+    out->source = "keel calibrate: STREAM-triad bandwidth, FMA peak, EPCC-style overheads, "
+                  "host fallback of a target region; cache and latency figures of the host "
+                  "defaults";
     if (c->freq_hz > 0) out->freq_hz = c->freq_hz;
     if (c->cores > 0) out->cores = c->cores, out->smt = 1;
     if (c->mem_bw > 0) out->mem_bw = c->mem_bw;
@@ -644,12 +642,14 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
     if (c->fork_ns > 0) out->fork_cycles = c->fork_ns * 1e-9 * out->freq_hz;
     if (c->join_ns > 0) out->join_cycles = c->join_ns * 1e-9 * out->freq_hz;
     if (c->sched_ns > 0) out->sched_cycles = c->sched_ns * 1e-9 * out->freq_hz;
+    /* the host fallback of a `target` region, measured (calib_omp.c) */
+    if (c->target_fallback_ns > 0) out->target_fallback = c->target_fallback_ns * 1e-9;
     /* bandwidth per access pattern and footprint (PMaC): replaces mem_bw
      * and the Little's-law default in the CPU memory term */
     if (c->bw_points > 0 && c->bw_points <= RT_BW_POINTS) {
         out->source = "keel calibrate: STREAM-triad bandwidth, bandwidth per access pattern "
-                      "and footprint (PMaC), FMA peak, EPCC-style overheads; cache and latency "
-                      "figures of the host defaults";
+                      "and footprint (PMaC), FMA peak, EPCC-style overheads, host fallback of a "
+                      "target region; cache and latency figures of the host defaults";
         out->bw_points = c->bw_points;
         out->bw_threads = c->bw_threads;
         memcpy(out->bw_fp, c->bw_fp, sizeof out->bw_fp);
