@@ -726,6 +726,30 @@ static double footprint_bytes(const rt_facts *f, int a, bind_ctx *c, const doubl
     return elems * gran;
 }
 
+/* Bytes a loop moves from the level below a cache of `cap` bytes when
+ * `rep` bytes are its accesses' references repeated over its iterations,
+ * `fp` bytes the distinct data they touch, and `wset` bytes one
+ * iteration's working set (the data a re-reference needs kept).  When the
+ * working set fits, only the footprint moves.  When it does not, a share
+ * h = cap / wset of the re-references hits: the independent reference
+ * model with uniform references (Coffman & Denning, Operating Systems
+ * Theory, 1973, sec. 6.3: every demand-replacement policy holds a random
+ * cap-sized subset of the W pages, hit ratio C/W), which is also what a
+ * thrash-resistant insertion policy keeps of a cyclic sweep larger than
+ * the cache (Qureshi et al., "Adaptive insertion policies for high
+ * performance caching", ISCA 2007: BIP retains ~C of a W > C loop, where
+ * LRU keeps none).  So
+ *     bytes = h x min(rep, fp) + (1 - h) x rep,   h = min(1, cap / wset),
+ * continuous at wset = cap: no step at the cache's capacity. */
+double rt_reuse_bytes(double rep, double fp, double wset, double cap)
+{
+    double lo = fmin(rep, fp);
+    if (!(wset > cap))
+        return lo;
+    double h = cap > 0 ? cap / wset : 0;
+    return h * lo + (1 - h) * rep;
+}
+
 static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact)
 {
     const char *want = cpu ? cpu->mca_cpu : NULL, *near = NULL, *any = NULL;
@@ -879,7 +903,12 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
      * loop, the cache a thread has, then per access the bytes moved */
     int t = out->host_sequential ? 1 : threads > 0 ? threads : rt_profile_threads(cpu);
     int cores = cpu->cores > 0 ? cpu->cores : 1, cu = t < cores ? t : cores;
+    /* the cache of a core is shared by the threads that run on it at
+     * once: its hardware threads (smt); threads beyond those are
+     * time-sliced by the OS and each runs with the whole cache in turn */
     double share = ceil((double)t / cu), line = cpu->line > 0 ? cpu->line : 64;
+    if (cpu->smt > 0 && share > cpu->smt)
+        share = cpu->smt;
     double cap = (cpu->l2 + cpu->l3 / cores) / share;
     /* the TLB: the same model at page granule, the reach a thread has of
      * its core's TLB (entries x page / SMT share) in place of the cache */
@@ -953,8 +982,8 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
             double P = page;
             for (int q = li; q >= 0 && !seen; q = f->loops[q].parent) {
                 double rep = trip[q] * P;
-                P = wset_pg[q] <= reach ? fmin(rep, footprint_bytes(f, a, &c, trip, lin, q, page))
-                                        : rep;
+                P = rt_reuse_bytes(rep, footprint_bytes(f, a, &c, trip, lin, q, page), wset_pg[q],
+                                   reach);
             }
             if (!seen)
                 out->tlb_misses += P / page / (out->steps > 0 ? out->steps : 1);
@@ -989,7 +1018,15 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
         double T = line;
         for (int q = li; q >= 0; q = f->loops[q].parent) {
             double rep = trip[q] * T;
-            T = wset[q] <= cap ? fmin(rep, footprint_bytes(f, a, &c, trip, lin, q, line)) : rep;
+            /* data invariant in the loop the threads split (B[k][j] of
+             * gemm under a parallel i) is walked by all of them in step:
+             * the lines one brings serve the others from the shared cache
+             * (constructive sharing, Chen et al., "Scheduling threads for
+             * constructive cache sharing on CMPs", SPAA 2007), so it is
+             * fetched once per round of t concurrent iterations */
+            if (t > 1 && lin[a * nl + q] == 0 && (f->region ? f->loops[q].kroot : q == 0))
+                rep = ceil(trip[q] / t) * T;
+            T = rt_reuse_bytes(rep, footprint_bytes(f, a, &c, trip, lin, q, line), wset[q], cap);
         }
         out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
         /* its reference type for a calibrated host (PMaC, model.c): the
@@ -1035,9 +1072,9 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
         double warps = ceil(kitems[root] / 32);
         gpu_sum += wf * warps * gpu_it[cl] * sw[ac->stmt] * wb;
     }
-    /* what stays in L2: everything when the footprint fits */
-    double l2 = gpu->gpu_l2;
-    out->gpu_bytes = gpu_minfp <= l2 ? gpu_minfp : fmax(gpu_minfp, gpu_sum);
+    /* what stays in L2: everything when the footprint fits, else the
+     * share of it L2 holds (rt_reuse_bytes: C / W of the re-reads hit) */
+    out->gpu_bytes = rt_reuse_bytes(fmax(gpu_minfp, gpu_sum), gpu_minfp, gpu_minfp, gpu->gpu_l2);
     for (int k = 0; k < nl; k++)
         if (has_mem[k]) {
             out->gpu_chain += gpu_it[k] * SCALE(k);

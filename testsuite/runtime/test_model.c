@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "facts.h"
 #include "history.h"
 #include "model.h"
 
@@ -658,8 +659,29 @@ static void test_patterns(void)
     CHECK_INT(e.cpu_bw_calibrated, 0);
 }
 
+/* The traffic model's reuse across a cache (facts.c rt_reuse_bytes): the
+ * independent reference model (Coffman & Denning 1973, sec. 6.3) -- with
+ * capacity C and a working set W > C, a share C / W of the re-references
+ * hit.  By hand: rep 1e6 B, footprint 1e4 B. */
+static void test_reuse(void)
+{
+    /* W <= C: only the footprint moves (min(rep, fp)) */
+    CHECK(rt_reuse_bytes(1e6, 1e4, 4096, 4096) == 1e4);
+    CHECK(rt_reuse_bytes(5e3, 1e4, 100, 4096) == 5e3);
+    /* W = 2C: h = 1/2: 0.5 x 1e4 + 0.5 x 1e6 = 505000 */
+    CHECK(rt_reuse_bytes(1e6, 1e4, 8192, 4096) == 505000);
+    /* W = 4C: h = 1/4: 2500 + 750000 = 752500 */
+    CHECK(rt_reuse_bytes(1e6, 1e4, 16384, 4096) == 752500);
+    /* no cache: every re-reference misses */
+    CHECK(rt_reuse_bytes(1e6, 1e4, 16384, 0) == 1e6);
+    /* continuous at W = C: just above it, just above the footprint */
+    double up = rt_reuse_bytes(1e6, 1e4, 4096 * (1 + 1e-9), 4096);
+    CHECK(up > 1e4 && up < 1e4 * (1 + 1e-6) + 1e6 * 1e-9 * 1.01);
+}
+
 int main(void)
 {
+    test_reuse();
     test_patterns();
     test_profiles();
     test_cpu();

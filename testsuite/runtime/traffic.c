@@ -18,3 +18,11 @@ void jacobi(int n, int tsteps, double A[n], double B[n])
             A[i] = B[i];
     }
 }
+
+void matvec(int n, double A[n][n], double x[n], double y[n])
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            y[i] += A[i][j] * x[j];
+}
