@@ -245,7 +245,10 @@ def programs(a, kernels):
             base = [a.keel, "explain", loc, "--host", a.host, "--device", a.device,
                     "--threads", str(a.threads)]
             r = subprocess.run(base + [db], capture_output=True, text=True, env=env)
-            need = re.search(r"^needs\s+(\S+)", r.stdout, re.M).group(1).split(",")
+            need = re.search(r"^needs\s+(\S+)", r.stdout, re.M)
+            if not need:
+                raise RuntimeError("keel explain %s: %s" % (loc, r.stderr.strip()))
+            need = need.group(1).split(",")
             sets = ",".join("%s=%d" % (s_, sizes[s_]) for s_ in need if s_ in sizes)
             r = subprocess.run(base + ["--set", sets, db], capture_output=True, text=True, env=env)
             sec = re.search(r"^seconds\s+cpu (\S+) gpu (\S+) xfer (\S+)", r.stdout, re.M)
