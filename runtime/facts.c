@@ -787,6 +787,7 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     double *cpu_it = malloc(sizeof *cpu_it * (size_t)nl);
     double *gpu_it = malloc(sizeof *gpu_it * (size_t)nl);
     double *kitems = calloc((size_t)nl, sizeof *kitems);
+    double *launches = calloc((size_t)nl, sizeof *launches);
     double *wset = calloc((size_t)nl, sizeof *wset);
     double *wset_pg = calloc((size_t)nl, sizeof *wset_pg);
     int *kr = malloc(sizeof *kr * (size_t)nl);
@@ -799,7 +800,7 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     int rc = -1;
 
     memset(out, 0, sizeof *out);
-    if (!ivals || !trip || !cpu_it || !gpu_it || !kitems || !wset || !wset_pg || !kr || !has_mem ||
+    if (!ivals || !trip || !cpu_it || !gpu_it || !kitems || !launches || !wset || !wset_pg || !kr || !has_mem ||
         !round_lat || !lin ||
         !sw || !arr_bytes) {
         snprintf(err, errlen, "out of memory");
@@ -827,11 +828,19 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     }
     /* work items of each kernel: its root's iterations times its widest
      * thread loop (a plain nest is one kernel rooted at loops[0]) */
-    double items_max = 0, par_max = 0;
-    int kernels = 0;
+    double items_max = 0, par_max = 0, kernels = 0;
     for (int r = 0; r < nl; r++) {
         if (!(f->region ? f->loops[r].kroot : r == 0))
             continue;
+        /* launches of kernel r per step: a sequential loop between the
+         * step loop and the kernel's root (the y of a z-y-x sweep whose x
+         * is the parallel one) launches it once per iteration: its count
+         * is the product of their trips, each launch a kernel of the
+         * root's items (the loops outside a kernel are host code, chikin
+         * IV.B: one target region per execution of the construct) */
+        launches[r] = 1;
+        for (int q = f->loops[r].parent; q > 0; q = f->loops[q].parent)
+            launches[r] *= trip[q];
         double items = trip[r], inner = 0;
         for (int k = r + 1; k < nl; k++)
             if (f->loops[k].thread && kr[k] == r && trip[k] > inner)
@@ -839,12 +848,15 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
         if (inner > 0 && !f->loops[r].thread)
             items *= inner;
         kitems[r] = items;
-        kernels++;
+        kernels += launches[r];
         if (items > items_max) items_max = items;
         if (trip[r] > par_max) par_max = trip[r];
     }
-    /* per-item counts of kernel r scaled to the widest kernel's items */
-#define SCALE(k) (kr[k] >= 0 && items_max > 0 ? kitems[kr[k]] / items_max : 0)
+    /* per-item counts of kernel r scaled to the widest kernel's items, and
+     * by its launches per step: the step's kernels as one equivalent
+     * kernel of items_max items (their latency rounds add up: a launch
+     * starts when the previous one ends) */
+#define SCALE(k) (kr[k] >= 0 && items_max > 0 ? kitems[kr[k]] * launches[kr[k]] / items_max : 0)
     int exact = 0;
     const char *mca = pick_mca(f, cpu, &exact);
     if (mca) {
@@ -1051,8 +1063,10 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
          * the sector it has just loaded. */
         if (x.count <= 0)
             continue;
-        int root = kr[li] >= 0 ? kr[li] : 0;
-        double fp = footprint_bytes(f, a, &c, trip, lin, root, sector);
+        int root = kr[li] >= 0 ? kr[li] : 0, top = root;
+        while (f->region && top > 0 && f->loops[top].parent > 0)   /* all launches of a step */
+            top = f->loops[top].parent;
+        double fp = footprint_bytes(f, a, &c, trip, lin, top, sector);
         gpu_minfp += fp;
         if (x.cls == RT_UNIFORM) {
             gpu_sum += wf * fp;
@@ -1070,7 +1084,7 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
         double l1 = gpu->l1_lat > 0 ? gpu->l1_lat : gpu->mem_lat;
         round_lat[cl] = fmax(round_lat[cl], miss * gpu->mem_lat + (1 - miss) * l1);
         double warps = ceil(kitems[root] / 32);
-        gpu_sum += wf * warps * gpu_it[cl] * sw[ac->stmt] * wb;
+        gpu_sum += wf * warps * gpu_it[cl] * sw[ac->stmt] * wb * launches[root];
     }
     /* what stays in L2: everything when the footprint fits, else the
      * share of it L2 holds (rt_reuse_bytes: C / W of the re-reads hit) */
@@ -1121,6 +1135,7 @@ done:
     free(cpu_it);
     free(gpu_it);
     free(kitems);
+    free(launches);
     free(wset);
     free(wset_pg);
     free(kr);
