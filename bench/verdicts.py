@@ -320,7 +320,7 @@ def main():
     ap.add_argument("--keel", default=os.path.join(ROOT, "build", "bin", "keel"))
     ap.add_argument("--keelcc", default=os.path.join(ROOT, "build", "bin", "keelcc"))
     ap.add_argument("--db", help="an existing database of the omp-target inputs")
-    ap.add_argument("--dbdir", help="--programs: keep the per-dataset databases in DIR "
+    ap.add_argument("--dbdir", help="keep the per-size (per-dataset) databases in DIR "
                     "and reuse them when there")
     ap.add_argument("--table", default=os.path.join(ROOT, "bench", "chikin-table1.tsv"))
     ap.add_argument("--kernels", default=os.path.join(ROOT, "bench", "chikin-kernels.tsv"))
@@ -376,11 +376,16 @@ def main():
     tmp = None
     dbs = {}
     if not a.db:
-        tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
+        if a.dbdir:
+            os.makedirs(a.dbdir, exist_ok=True)
+        else:
+            tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
         dims3 = set(k["file"].split("/")[0] for k in kernels if k["dims"] == "3")
         for size in sorted(set(t[2] for t in todo)):
-            base = stage_inputs(os.path.join(tmp, "in%d" % size), size, dims3)
-            dbs[size] = os.path.join(tmp, "keel%d.db" % size)
+            dbs[size] = os.path.join(a.dbdir or tmp, "keel%d.db" % size)
+            if a.dbdir and os.path.exists(dbs[size]):
+                continue
+            base = stage_inputs(os.path.join(a.dbdir or tmp, "in%d" % size), size, dims3)
             build_db(a.keelcc, dbs[size], a.mcpu, base)
 
     cells = []
