@@ -354,8 +354,8 @@ static void ex_fallback(const ex_ctx *c)
         rt_format_time(b, sizeof b, c->e->fallback_s);
         printf("  %-22s %s", "target host fallback", b);
     } else
-        printf("  target host fallback   0 (not measured for %s: profile key target_fallback)",
-               c->cpu->name);
+        printf("  target host fallback   0 (not measured for %s: `keel calibrate` on the host, "
+               "or profile key target_fallback)", c->cpu->name);
 }
 static void ex_case(const ex_ctx *c)
 {
