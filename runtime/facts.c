@@ -1038,7 +1038,13 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
              * fetched once per round of t concurrent iterations */
             if (t > 1 && lin[a * nl + q] == 0 && (f->region ? f->loops[q].kroot : q == 0))
                 rep = ceil(trip[q] / t) * T;
-            T = rt_reuse_bytes(rep, footprint_bytes(f, a, &c, trip, lin, q, line), wset[q], cap);
+            /* a step at the cache's capacity (LRU keeps nothing of a
+             * cyclic sweep larger than the cache): the C/W share of
+             * rt_reuse_bytes made the CPU truth worse on this side
+             * (bench/cpu-truth.sh: median 0.51 -> 0.44, within 2x 37 -> 33
+             * of 112), so the CPU keeps the step; the split-loop sharing
+             * and the hardware-thread cache share keep it from cliffs */
+            T = wset[q] <= cap ? fmin(rep, footprint_bytes(f, a, &c, trip, lin, q, line)) : rep;
         }
         out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
         /* its reference type for a calibrated host (PMaC, model.c): the
