@@ -219,10 +219,14 @@ def programs(a, kernels):
     tmp = None
     dbs = {}
     if not a.db:
-        tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
+        if a.dbdir:         # kept: a second run with other profiles reuses them
+            os.makedirs(a.dbdir, exist_ok=True)
+        else:
+            tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
         for ds in sorted(set(r[1] for r in rows)):
-            dbs[ds] = os.path.join(tmp, "keel-%s.db" % ds)
-            build_db(a.keelcc, dbs[ds], a.mcpu, defines=["-D%s_DATASET" % ds])
+            dbs[ds] = os.path.join(a.dbdir or tmp, "keel-%s.db" % ds)
+            if not (a.dbdir and os.path.exists(dbs[ds])):
+                build_db(a.keelcc, dbs[ds], a.mcpu, defines=["-D%s_DATASET" % ds])
     env = dict(os.environ)
     env.pop("KEEL_HOST", None)
     env.pop("KEEL_DEVICE", None)
@@ -241,7 +245,10 @@ def programs(a, kernels):
             base = [a.keel, "explain", loc, "--host", a.host, "--device", a.device,
                     "--threads", str(a.threads)]
             r = subprocess.run(base + [db], capture_output=True, text=True, env=env)
-            need = re.search(r"^needs\s+(\S+)", r.stdout, re.M).group(1).split(",")
+            need = re.search(r"^needs\s+(\S+)", r.stdout, re.M)
+            if not need:
+                raise RuntimeError("keel explain %s: %s" % (loc, r.stderr.strip()))
+            need = need.group(1).split(",")
             sets = ",".join("%s=%d" % (s_, sizes[s_]) for s_ in need if s_ in sizes)
             r = subprocess.run(base + ["--set", sets, db], capture_output=True, text=True, env=env)
             sec = re.search(r"^seconds\s+cpu (\S+) gpu (\S+) xfer (\S+)", r.stdout, re.M)
@@ -251,14 +258,38 @@ def programs(a, kernels):
             cpu += c
             gpu += g + x
         pred = cpu / gpu
-        cells.append(dict(group=ds, kern=prog, pred=pred, gpu=pred > 1, meas=cs / gs))
+        cells.append(dict(group=ds, kern=prog, pred=pred, gpu=pred > 1, meas=cs / gs,
+                          rc=cpu / cs, rg=gpu / gs))
         if a.cells:
             print("%-10s %-9s predicted %9.3gx (cpu %.3g s, gpu %.3g s)  measured %6.2fx (cpu %.3g s, gpu %.3g s)  %s" % (
                 ds, prog, pred, cpu, gpu, cs / gs, cs, gs,
                 "ok" if (pred > 1) == (cs / gs > 1) else "WRONG"))
     report(cells, 0, a)
+    times(cells)
     if tmp:
         shutil.rmtree(tmp)
+
+
+def times(cells):
+    """Predicted / measured time per side: median, share within 2x, and how
+    many right verdicts have both times within 2x."""
+    def med(xs):
+        xs = sorted(xs)
+        n = len(xs)
+        return (xs[n // 2] + xs[(n - 1) // 2]) / 2.0 if n else float("nan")
+    n = len(cells)
+    if not n:
+        return
+    near = lambda r: 0.5 <= r <= 2.0
+    print("\npredicted / measured   median  within 2x")
+    for side, key in (("CPU", "rc"), ("GPU (+ transfer)", "rg")):
+        xs = [c[key] for c in cells]
+        k = sum(1 for x in xs if near(x))
+        print("  %-18s %8.2f  %3d/%d (%3.0f%%)" % (side, med(xs), k, n, 100.0 * k / n))
+    both = sum(1 for c in cells if near(c["rc"]) and near(c["rg"]))
+    right_both = sum(1 for c in cells if near(c["rc"]) and near(c["rg"])
+                     and c["gpu"] == (c["meas"] > 1))
+    print("  both within 2x     %d/%d; of the right verdicts %d" % (both, n, right_both))
 
 
 def report(cells, skipped, a):
@@ -289,6 +320,8 @@ def main():
     ap.add_argument("--keel", default=os.path.join(ROOT, "build", "bin", "keel"))
     ap.add_argument("--keelcc", default=os.path.join(ROOT, "build", "bin", "keelcc"))
     ap.add_argument("--db", help="an existing database of the omp-target inputs")
+    ap.add_argument("--dbdir", help="keep the per-size (per-dataset) databases in DIR "
+                    "and reuse them when there")
     ap.add_argument("--table", default=os.path.join(ROOT, "bench", "chikin-table1.tsv"))
     ap.add_argument("--kernels", default=os.path.join(ROOT, "bench", "chikin-kernels.tsv"))
     ap.add_argument("--measured", help="KERNEL SIZE THREADS HOST DEVICE CPU_S GPU_S lines")
@@ -343,11 +376,16 @@ def main():
     tmp = None
     dbs = {}
     if not a.db:
-        tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
+        if a.dbdir:
+            os.makedirs(a.dbdir, exist_ok=True)
+        else:
+            tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
         dims3 = set(k["file"].split("/")[0] for k in kernels if k["dims"] == "3")
         for size in sorted(set(t[2] for t in todo)):
-            base = stage_inputs(os.path.join(tmp, "in%d" % size), size, dims3)
-            dbs[size] = os.path.join(tmp, "keel%d.db" % size)
+            dbs[size] = os.path.join(a.dbdir or tmp, "keel%d.db" % size)
+            if a.dbdir and os.path.exists(dbs[size]):
+                continue
+            base = stage_inputs(os.path.join(a.dbdir or tmp, "in%d" % size), size, dims3)
             build_db(a.keelcc, dbs[size], a.mcpu, base)
 
     cells = []

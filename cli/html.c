@@ -765,6 +765,8 @@ int keel_cmd_html(int argc, char **argv)
         if (!hp || hp->kind != RT_CPU)
             return keel_say(2, "no CPU profile '%s' (see keel devices)", hostname);
         host = *hp;
+        if (hp == rt_profile_host_default())    /* "host": calibrated, as with no --host */
+            hostname = NULL;
     }
 
     char err[512] = "";

@@ -230,6 +230,7 @@ int keel_cmd_calibrate(int argc, char **argv)
         keel_json_num(j, "fork_ns", cal.fork_ns);
         keel_json_num(j, "sched_ns", cal.sched_ns);
         keel_json_num(j, "barrier_ns", cal.join_ns);
+        keel_json_num(j, "target_fallback_ns", cal.target_fallback_ns);
         keel_json_str(j, "stored_in", path);
         keel_json_end(j);
         int rc = keel_json_print(j, stdout);
@@ -244,6 +245,8 @@ int keel_cmd_calibrate(int argc, char **argv)
     printf("fork/join    %.0f ns (EPCC parallel)\n", cal.fork_ns);
     printf("static for   %.0f ns (EPCC for schedule(static))\n", cal.sched_ns);
     printf("barrier      %.0f ns (EPCC barrier)\n", cal.join_ns);
+    printf("target       %.0f ns (host fallback of a target region, beyond parallel for)\n",
+           cal.target_fallback_ns);
     for (int f = 0; f < cal.bw_points; f++) {      /* PMaC: bandwidth per pattern */
         printf("%-12s", f ? "" : "patterns");
         printf(" %7.0f KiB:", cal.bw_fp[f] / 1024);
@@ -369,8 +372,8 @@ static void ex_fallback(const ex_ctx *c)
         rt_format_time(b, sizeof b, c->e->fallback_s);
         printf("  %-22s %s", "target host fallback", b);
     } else
-        printf("  target host fallback   0 (not measured for %s: profile key target_fallback)",
-               c->cpu->name);
+        printf("  target host fallback   0 (not measured for %s: `keel calibrate` on the host, "
+               "or profile key target_fallback)", c->cpu->name);
 }
 static void ex_case(const ex_ctx *c)
 {
@@ -1008,6 +1011,10 @@ int keel_cmd_explain(int argc, char **argv)
         rc = keel_say(1, "no loop at %s in %s", loc, path);
     if (rc)
         goto done;
+    /* `--host host` names this host: its calibration when one is stored,
+     * as with no --host at all; another name is that profile as written */
+    if (hp == rt_profile_host_default())
+        hp = NULL;
     if (hp)
         host = *hp;
     else {

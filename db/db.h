@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DB_SCHEMA_VERSION 13  /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 14  /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 

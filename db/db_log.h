@@ -112,6 +112,7 @@ int db_history_merge(db_log *l, int64_t loop_id, const char *key, double n, cons
 typedef struct {
     int cores;
     double freq_hz, mem_bw, peak_flops, fork_ns, join_ns, sched_ns;
+    double target_fallback_ns;  /* 0: not measured (rows before schema 14) */
 } db_calib_row;
 
 typedef struct {

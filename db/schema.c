@@ -399,6 +399,11 @@ const char *const db_migrations[] = {
     ") WITHOUT ROWID;\n"
     "CREATE INDEX launch_overlap_access ON launch_overlap(access_id);\n"
     "PRAGMA user_version = 13;\n",
+    /* 13 -> 14: the host fallback of an OpenMP `target` region that
+     * `keel calibrate` measures (runtime/calib_omp.c): ns per region beyond
+     * the same loop under `parallel for`; NULL in rows measured before. */
+    "ALTER TABLE host_calibration ADD COLUMN target_fallback_ns REAL;\n"
+    "PRAGMA user_version = 14;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

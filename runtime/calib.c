@@ -59,6 +59,9 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
         out->sched_ns = sched_ns;
         out->join_ns = barrier_ns;
     }
+    double fb_ns = 0;
+    if (rt_calibrate_target(&fb_ns) == 0)
+        out->target_fallback_ns = fb_ns;
     /* PMaC: bandwidth per access pattern and footprint; bytes counted in
      * the lines of the host defaults' profile, as the traffic model will */
     step(fn, arg, 4, "bandwidth per access pattern and footprint (PMaC; one thread, all threads)");

@@ -7,7 +7,8 @@
  * rt_calibrate runs a STREAM-triad style kernel (sustained bandwidth), an
  * FMA kernel (peak flop rate) and EPCC-style OpenMP micro-benchmarks
  * (fork/join of an empty parallel region, the static schedule of a
- * parallel for, a barrier) and fills an rt_calibration.  It takes a few
+ * parallel for, a barrier), the host fallback of an OpenMP `target`
+ * region, and fills an rt_calibration.  It takes a few
  * seconds and is never called by keel_decide.
  */
 #ifndef KEEL_RUNTIME_CALIB_H
@@ -35,6 +36,10 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
  * beyond the work, per barrier; threads the runtime used.  Returns -1 when
  * built without OpenMP. */
 int rt_calibrate_omp(double *fork_ns, double *sched_ns, double *barrier_ns, int *threads);
+/* ns an OpenMP `target teams distribute parallel for` region costs on the
+ * host (no device / offload disabled) beyond the same loop under
+ * `parallel for` (calib_omp.c).  -1 (and 0) when built without OpenMP. */
+int rt_calibrate_target(double *fallback_ns);
 /* Bandwidth per access pattern (unit, strided, column, gather) at
  * RT_BW_POINTS footprints, one thread and all threads (PMaC machine
  * profile; calib_omp.c); `line` is the cache line the bytes are counted in.

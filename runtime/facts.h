@@ -53,6 +53,12 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
                      int n, const char *const *names, const long long *values, rt_launch *out,
                      char *err, size_t errlen);
 
+/* The traffic model's reuse across a cache of `cap` bytes: bytes a loop
+ * moves given its repeated references `rep`, distinct data `fp` and one
+ * iteration's working set `wset` -- min(rep, fp) when wset fits, else a
+ * share cap / wset of the re-references hits (facts.c cites the form). */
+double rt_reuse_bytes(double rep, double fp, double wset, double cap);
+
 /* Whether the launch can ever be evaluated with the symbols a site passes
  * (names[0..n-1]), whatever their values: 0, or -1 with a message when a
  * trip count or lower bound holds something the runtime cannot evaluate

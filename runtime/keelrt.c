@@ -208,8 +208,8 @@ static void init(void)
     G.history = -1;
     if ((s = getenv("KEEL_HOST")) && *s) {     /* a host profile name or file (models) */
         const rt_profile *p = rt_profile_find(s);
-        if (p && p->kind == RT_CPU)
-            G.host = *p, G.host_set = 1;
+        if (p && p->kind == RT_CPU)     /* "host": this host, calibrated when stored */
+            G.host = *p, G.host_set = p != rt_profile_host_default();
         else
             warn_once(W_DEVICE, "KEEL_HOST=%s is no CPU profile (see keel devices)", s);
     }

@@ -49,17 +49,21 @@ typedef struct machine {
  * noted in their sources as "latency ... of chikin Table III reused"). */
 /* The host fallback of an OpenMP `target` region (the CPU alternative of an
  * offload region is the host version of the same region, chikin III: "host
- * execution time of the same target region"): no figure for IBM XL on POWER
- * is published; the only measured one is clang-19 libomptarget's on the lent
- * H100 machine's host (bench/machines/lent-host.machine, 1.1 ms per region),
- * used as the estimate for the Table I hosts.  Not fitted to Table I. */
-#define FALLBACK "target_fallback = 1.1 ms\nsource = estimate: target_fallback 1.1 ms per " \
-                 "target region, the lent host's measured host fallback (clang-19 " \
-                 "libomptarget, bench/machines/lent-host.machine); no XL figure published\n"
+ * execution time of the same target region") is no built-in figure: no
+ * measurement of IBM XL's fallback on POWER is published.  `keel calibrate`
+ * measures this host's (calib_omp.c); a profile file may state its own
+ * `target_fallback` with its source. */
 
 /* The TLB figures of chikin Table II (POWER9: 1024 entries, a miss costs 14
  * cycles, measured with libhugetlbfs's TLB cost tools) and the page the
- * paper's RHEL 7 on POWER maps: 64 KiB (the ppc64le kernel's base page). */
+ * paper's RHEL 7 on POWER maps: 64 KiB (the ppc64le kernel's base page).
+ * The term they feed is the paper's own (Liao-Chapman's Tlb_c, chikin
+ * Fig. 3), but no measured CPU time on a POWER host has checked it (the
+ * CPU truth, bench/cpu-truth.sh, runs on hosts with no TLB figures): its
+ * source line says so.  The NUMA term (profile key `sockets`: one node's
+ * share of mem_bw) has no figure in the built-ins: it is not the paper's,
+ * it was added while reading Table I cells, and no CPU truth on a
+ * two-node host has measured it; a user profile may set it. */
 #define TABLE2_TLB "page = 64 KiB\ntlb_entries = 1024\ntlb_miss = 14 cycles\n"
 
 #define TABLE3_HITS "l1_latency = 28 cycles\nl2_latency = 193 cycles\n"
@@ -73,11 +77,12 @@ static const char *const builtin_text[] = {
     "source = POWER9 user manual (128-byte lines, 512 KiB L2 and 10 MiB L3 per core pair)\n"
     "source = estimates: sustained 200 GB/s (~60% of 340 GB/s peak), DRAM latency 100 ns, "
     "16 outstanding misses per core (POWER8 UM load-miss queue), 8 flop/cycle/core\n"
-    "clock = 3 GHz\ncores = 40\nsmt = 4\nsockets = 2\nmem_bw = 200 GB/s\nline = 128 B\n"
+    "clock = 3 GHz\ncores = 40\nsmt = 4\nmem_bw = 200 GB/s\nline = 128 B\n"
     "l2 = 256 KiB\nl3 = 200 MiB\nmem_latency = 100 ns\nmlp = 16\npeak_flops = 960 Gflop/s\n"
     "source = chikin Table II (TLB: 1024 entries, 14-cycle miss); RHEL 7 ppc64le base pages "
-    "of 64 KiB (the paper's RHEL Server 7.3)\n"
-    "mca_cpu = pwr9\n" TABLE2 TABLE2_TLB FALLBACK,
+    "of 64 KiB (the paper's RHEL Server 7.3); the TLB term is not checked against measured "
+    "CPU times\n"
+    "mca_cpu = pwr9\n" TABLE2 TABLE2_TLB,
 
     "name = power8\nkind = cpu\n"
     "desc = IBM POWER8 (S822LC host of the K80 in Chikin et al.), 2 x 10 cores x SMT8\n"
@@ -87,11 +92,11 @@ static const char *const builtin_text[] = {
     "16-entry load-miss queue)\n"
     "source = estimates: sustained 150 GB/s, DRAM latency 110 ns (Centaur buffer), "
     "8 flop/cycle/core; overheads chikin Table II reused\n"
-    "clock = 3 GHz\ncores = 20\nsmt = 8\nsockets = 2\nmem_bw = 150 GB/s\nline = 128 B\n"
+    "clock = 3 GHz\ncores = 20\nsmt = 8\nmem_bw = 150 GB/s\nline = 128 B\n"
     "l2 = 512 KiB\nl3 = 160 MiB\nmem_latency = 110 ns\nmlp = 16\npeak_flops = 480 Gflop/s\n"
     "source = estimate: TLB 1024 entries, 14-cycle miss of chikin Table II (POWER9) reused; "
-    "64 KiB ppc64le base pages\n"
-    "mca_cpu = pwr8\n" TABLE2 TABLE2_TLB FALLBACK,
+    "64 KiB ppc64le base pages; the TLB term is not checked against measured CPU times\n"
+    "mca_cpu = pwr8\n" TABLE2 TABLE2_TLB,
 
     "name = xeon-8480\nkind = cpu\n"
     "desc = Intel Xeon Platinum 8480+ (Sapphire Rapids), 56 cores x SMT2\n"
@@ -634,8 +639,9 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
 {
     *out = *rt_profile_host_default();
     out->desc = "this host (calibrated by `keel calibrate`)";
-    out->source = "keel calibrate: STREAM-triad bandwidth, FMA peak, EPCC-style overheads; "
-                  "cache and latency figures of the host defaults";
+    out->source = "keel calibrate: STREAM-triad bandwidth, FMA peak, EPCC-style overheads, "
+                  "host fallback of a target region; cache and latency figures of the host "
+                  "defaults";
     if (c->freq_hz > 0) out->freq_hz = c->freq_hz;
     if (c->cores > 0) out->cores = c->cores, out->smt = 1;
     if (c->mem_bw > 0) out->mem_bw = c->mem_bw;
@@ -644,12 +650,14 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
     if (c->fork_ns > 0) out->fork_cycles = c->fork_ns * 1e-9 * out->freq_hz;
     if (c->join_ns > 0) out->join_cycles = c->join_ns * 1e-9 * out->freq_hz;
     if (c->sched_ns > 0) out->sched_cycles = c->sched_ns * 1e-9 * out->freq_hz;
+    /* the host fallback of a `target` region, measured (calib_omp.c) */
+    if (c->target_fallback_ns > 0) out->target_fallback = c->target_fallback_ns * 1e-9;
     /* bandwidth per access pattern and footprint (PMaC): replaces mem_bw
      * and the Little's-law default in the CPU memory term */
     if (c->bw_points > 0 && c->bw_points <= RT_BW_POINTS) {
         out->source = "keel calibrate: STREAM-triad bandwidth, bandwidth per access pattern "
-                      "and footprint (PMaC), FMA peak, EPCC-style overheads; cache and latency "
-                      "figures of the host defaults";
+                      "and footprint (PMaC), FMA peak, EPCC-style overheads, host fallback of a "
+                      "target region; cache and latency figures of the host defaults";
         out->bw_points = c->bw_points;
         out->bw_threads = c->bw_threads;
         memcpy(out->bw_fp, c->bw_fp, sizeof out->bw_fp);

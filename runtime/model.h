@@ -224,6 +224,7 @@ int rt_estimate_all(const rt_profile *cpu, int threads, const rt_profile *gpu,
 typedef struct {
     double freq_hz, mem_bw, peak_flops;
     double fork_ns, join_ns, sched_ns;   /* EPCC-style overheads */
+    double target_fallback_ns;           /* host fallback of a `target` region (0: none) */
     int cores;
     /* bandwidth per access pattern and footprint (PMaC); bw_points 0: none */
     int bw_points, bw_threads;

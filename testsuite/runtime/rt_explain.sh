@@ -36,5 +36,18 @@ done
 # a missing value is a one-line error naming it
 "$BIN/keel" explain gemm.c:42 --set ni=20 --device h100 k.db >/dev/null 2>err.txt
 [ $? -eq 1 ] && grep -q 'nj' err.txt && ok || bad "missing value: $(cat err.txt)"
+# `--host host` is this host as calibrated, like no --host: a stored
+# calibration (2.5 GHz, 4 cores) is used by both; a named profile is not
+sqlite3 k.db "INSERT INTO host_calibration(host, cores, freq_hz, mem_bw, peak_flops, fork_ns,
+    join_ns, sched_ns, target_fallback_ns) VALUES ('$(hostname)', 4, 2.5e9, 2e10, 1e11, 1000,
+    1000, 1000, 40000)" || bad "sqlite3 insert"
+for h in "" "--host host"; do
+    # shellcheck disable=SC2086
+    "$BIN/keel" explain gemm.c:42 --set ni=20,nj=25,nk=30 --device h100 $h k.db >out.txt 2>&1
+    grep -q 'calibrated by `keel calibrate`' out.txt && grep -q 'at 2.50 GHz' out.txt && ok ||
+        bad "explain ${h:-(no --host)} ignores the calibration: $(grep -e '^host' -e GHz out.txt)"
+done
+"$BIN/keel" explain gemm.c:42 --set ni=20,nj=25,nk=30 --device h100 --host power9 k.db >out.txt
+grep -q 'at 3.00 GHz' out.txt && ok || bad "--host power9: $(grep GHz out.txt)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

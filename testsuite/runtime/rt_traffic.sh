@@ -27,7 +27,8 @@ unset KEEL_HOST KEEL_DEVICE OMP_NUM_THREADS
 # tiny: one iteration of j touches 3 lines (192 B, fits 4 KiB); one of i
 # touches s[i] twice (64 B each) and a column of A: 1000 lines = 64000 B
 # (does not fit).  s: 64 B per i -> 1000 x 64 = 64000 B, read and write;
-# A: 64000 B per i -> 64e6 B.  Total 64128000 B.
+# A: 64000 B per i -> 64e6 B.  Total 64128000 B (the CPU side takes the
+# capacity as a step: nothing of a working set over the cache is reused).
 "$BIN/keel" explain t.c:5 --host ./tiny.machine --device ./nol2.machine --threads 1 \
     --set n=1000 t.db >out.txt 2>err.txt || bad "explain tiny: $(cat err.txt)"
 expect_eq "$(field 'CPU DRAM traffic')" 64128000 "column walk, 4 KiB cache"
@@ -54,20 +55,64 @@ expect_eq "$(field 'GPU DRAM traffic')" 8016000 "GPU footprint in L2"
 # (32 KiB reach).  One iteration of j touches 3 pages (fits); one of i
 # touches s[i]'s page and a column of A, 1000 rows of 8000 B: a page each,
 # 4096000 B of pages (does not fit).  s[i] (read and written: one count):
-# one page per i, 1000 misses; A: 1000 per i, 1e6.  1001000 misses; one
-# thread's chunk is all 1000 iterations: Tlb_c = 1001000 x 14 = 14014000
-# cycles.  With 64 KiB pages and 1024 entries everything fits: the pages
+# one page per i, 1000 misses; A: 1000 per i, 1e6: 1001000 misses if
+# nothing were reused across i.  The reach holds h = 32768 / 4104192 of
+# one i iteration's pages (s read, s written, A's column), so the misses
+# are s: 4096000 - h x (4096000 - 8000) bytes of pages, A: 4.096e9 - h x
+# (4.096e9 - 8e6), over 4096: 993023.59 misses; one thread's chunk is all
+# 1000 iterations: Tlb_c = 993023.59 x 14 = 13902330 cycles.  With 64 KiB pages and 1024 entries everything fits: the pages
 # of A once (8e6 B / 65536 = 122.07) and of s (8000 B: 0.122): 122.192
 sed 's/^name = tiny/name = tlb/' tiny.machine >tlb.machine
 printf 'page = 4 KiB\ntlb_entries = 8\ntlb_miss = 14 cycles\n' >>tlb.machine
 "$BIN/keel" explain t.c:5 --host ./tlb.machine --device ./nol2.machine --threads 1 \
     --set n=1000 t.db >out.txt 2>err.txt || bad "explain tlb: $(cat err.txt)"
-expect_eq "$(field 'TLB misses')" 1.001e+06 "TLB misses, column walk"
-expect_eq "$(field 'Tlb_c')" 1.4014e+07 "Tlb_c"
+expect_eq "$(field 'TLB misses')" 993024 "TLB misses, column walk"
+expect_eq "$(field 'Tlb_c')" 1.39023e+07 "Tlb_c"
 sed 's/^page = 4 KiB/page = 64 KiB/; s/^tlb_entries = 8/tlb_entries = 1024/' tlb.machine >tlb64.machine
 "$BIN/keel" explain t.c:5 --host ./tlb64.machine --device ./nol2.machine --threads 1 \
     --set n=1000 t.db >out.txt 2>err.txt || bad "explain tlb64: $(cat err.txt)"
 expect_eq "$(field 'TLB misses')" 122.192 "TLB misses within the reach"
+
+# matvec (t.c:25), n = 1000, on "duo" (2 cores, 4 KiB cache each) with 2
+# threads: y[i] += A[i][j] * x[j].  One i iteration's working set: y read
+# and written (64 B each), a row of A (8000 B) and x (8000 B): 16128 B,
+# over the cache.  A: its 8e6 B once.  y: 64 B per i, 64000 B, read and
+# written.  x[j] is the same for every i: the two threads walk it in step
+# and share its lines (constructive sharing, facts.c), so it is fetched
+# once per round of 2 iterations: 500 x 8000 B = 4e6 B (not 8e6).  Total
+# 8e6 + 4e6 + 2 x 64000 = 12128000 B.
+printf 'name = duo\nkind = cpu\nclock = 1 GHz\ncores = 2\nmem_bw = 1 GB/s\nline = 64 B\nl2 = 4 KiB\nl3 = 0 B\nmem_latency = 100 ns\nmlp = 10\n' >duo.machine
+"$BIN/keel" explain t.c:25 --host ./duo.machine --device ./nol2.machine --threads 2 \
+    --set n=1000 t.db >out.txt 2>err.txt || bad "explain duo: $(cat err.txt)"
+expect_eq "$(field 'CPU DRAM traffic')" 12128000 "shared x, 2 threads"
+# 8 threads on the 2 cores: x is fetched once per round of 8: 125 x 8000
+# B = 1e6 B; y and A as above: 9128000 B
+"$BIN/keel" explain t.c:25 --host ./duo.machine --device ./nol2.machine --threads 8 \
+    --set n=1000 t.db >out.txt 2>err.txt || bad "explain duo 8: $(cat err.txt)"
+expect_eq "$(field 'CPU DRAM traffic')" 9128000 "shared x, 8 threads on 2 cores"
+
+# planes (t.c:33): z and y are sequential (the shared scalar c), x is the
+# parallel loop: a region of nz steps whose x kernel is launched once per
+# y, so 100 launches of 100 work items per step (not 1).  nol2, n = 100:
+# per launch 4 warps; a read 4 x 128 B, b written without a read first
+# (write-allocate: x 2) 2 x 4 x 128 B: 1536 B, x 100 launches = 153600 B
+# per step.  One dependent round per item per launch: a chain of 100
+# rounds of 500 cycles = 50000 cycles, 50 us per step (1 wave), 100
+# steps: 5.0 ms; 1000 compute warp instructions per item (10 per launch).
+"$BIN/keel" explain t.c:33 --host ./tiny.machine --device ./nol2.machine \
+    --set nx=100,ny=100,nz=100 t.db >out.txt 2>err.txt || bad "explain planes: $(cat err.txt)"
+grep -q '^  region  *100 steps x 100 kernels, data resident (transfers once)$' out.txt \
+    && ok || bad "planes launches: $(grep region out.txt)"
+expect_eq "$(field 'GPU DRAM traffic')" 153600 "planes GPU traffic, 100 launches"
+expect_eq "$(field 'GPU latency chain')" 100 "planes latency chain"
+grep -q '^  compute insts / item  *1000$' out.txt && ok ||
+    bad "planes instructions per item: $(grep 'compute insts' out.txt)"
+grep -q '^  GPU time  *5.0 ms$' out.txt && ok || bad "planes GPU time: $(grep 'GPU time' out.txt)"
+# the h100 pays a launch per y per z: 100 x 100 x 11.1 us = 111.0 ms
+"$BIN/keel" explain t.c:33 --host ./tiny.machine --device h100 \
+    --set nx=100,ny=100,nz=100 t.db >out.txt 2>err.txt || bad "explain planes h100: $(cat err.txt)"
+grep -q '^  launch overhead  *111.0 ms$' out.txt && ok ||
+    bad "planes launch overhead: $(grep 'launch overhead' out.txt)"
 
 # jacobi (t.c:12): a time loop around two parallel sweeps is one region:
 # 100 steps x 2 kernels; the transfer moves A and B once, in and out:

@@ -24,6 +24,7 @@ static void fill(rt_calibration *c)
     memset(c, 0, sizeof *c);
     c->cores = 8, c->freq_hz = 3e9, c->mem_bw = 50e9, c->peak_flops = 1e11;
     c->fork_ns = 1500, c->join_ns = 700, c->sched_ns = 300;
+    c->target_fallback_ns = 45000;
     c->bw_points = RT_BW_POINTS, c->bw_threads = 8;
     for (int f = 0; f < RT_BW_POINTS; f++) {
         c->bw_fp[f] = 32768.0 * pow(32, f);
@@ -81,6 +82,23 @@ int main(void)
     rt_profile_from_calibration(&back, &p);
     CHECK(rt_pattern_bw(&p, RT_PAT_GATHER, 32768.0, 1) == c.bw_one[RT_PAT_GATHER][0]);
     CHECK(rt_pattern_bw(&p, RT_PAT_UNIT, 1e12, 64) == c.bw_all[RT_PAT_UNIT][RT_BW_POINTS - 1]);
+    /* the host fallback of a target region (schema v13): 45000 ns stored,
+     * 45 us in the profile, and the CPU model adds it once per target
+     * kernel per step: 2 kernels x 3 steps x 45 us = 270 us over the rest */
+    CHECK(back.target_fallback_ns == 45000);
+    CHECK(p.target_fallback == 45000 * 1e-9);
+    rt_launch tl;
+    memset(&tl, 0, sizeof tl);
+    tl.par_iters = 0, tl.steps = 3, tl.kernels = 2, tl.omp_target = 1;
+    rt_estimate te;
+    memset(&te, 0, sizeof te);
+    rt_cpu_model(&p, 1, &tl, &te);
+    CHECK(fabs(te.fallback_s - 90e-6) < 1e-15);
+    CHECK(fabs(te.cpu_s - 3 * (te.cpu_compute_s + 90e-6)) < 1e-15);
+    /* a sequential (pragma-less) nest pays no fallback */
+    tl.host_sequential = 1;
+    rt_cpu_model(&p, 1, &tl, &te);
+    CHECK(te.fallback_s == 0);
 
     /* a newer calibration with one thread only and no patterns: the newest
      * row wins and carries no table */
@@ -106,6 +124,15 @@ int main(void)
     CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
     CHECK_INT(back.bw_points, 0);
     CHECK(back.mem_bw == 50e9);
+    /* a row measured before schema v13 has no fallback figure: 0, none */
+    CHECK(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, "UPDATE host_calibration SET target_fallback_ns = NULL", NULL, NULL,
+                       NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
+    CHECK(back.target_fallback_ns == 0);
+    rt_profile_from_calibration(&back, &p);
+    CHECK(p.target_fallback == 0);
 
     unlink(path);
     char side[300];

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "facts.h"
 #include "history.h"
 #include "model.h"
 
@@ -123,24 +124,31 @@ static void test_cpu(void)
     NEAR(e.region_c, 20066);
     /* 20 threads on power9: 20 cores, no sharing: chunk 50,
      * Loop_chunk_c = 100 x 50 + 200 = 5200; power9 Little: 16 x 128 B /
-     * 100 ns = 20.48 GB/s per core x 20 = 409.6 GB/s; the data lies in one
-     * of its 2 sockets' memory (first touch): 200 / 2 = 100 GB/s */
+     * 100 ns = 20.48 GB/s per core x 20 = 409.6 GB/s; the built-in states
+     * no sockets (one node): mem_bw 200 GB/s; a profile that states 2
+     * sockets has the data in one of them (first touch): 200 / 2 = 100 */
     in.bytes_in = 8e6;
     rt_cpu_model(rt_profile_find("power9"), 20, &in, &e);
     NEAR(e.smt_share, 1);
     NEAR(e.loop_chunk_c, 5200);
+    NEAR(e.node_bw, 200e9);
+    NEAR(e.cpu_bw, 200e9);
+    NEAR(e.cpu_mem_s, 40e-6);
+    rt_profile p9s = *rt_profile_find("power9");
+    p9s.sockets = 2;
+    rt_cpu_model(&p9s, 20, &in, &e);
     NEAR(e.node_bw, 100e9);
     NEAR(e.cpu_bw, 100e9);
     NEAR(e.cpu_mem_s, 80e-6);
     /* 4 threads: Little 4 x 20.48 = 81.92 GB/s < 100 GB/s */
-    rt_cpu_model(rt_profile_find("power9"), 4, &in, &e);
+    rt_cpu_model(&p9s, 4, &in, &e);
     NEAR(e.cpu_bw, 81.92e9);
     /* a time-stepped region: 10 steps of 3 kernels: fork, join and
      * schedule per kernel, all of it per step:
      * region = 3 x (3000 + 10154 + 4000) + 5200 = 56662 cycles = 18.887 us
-     * per step, memory 80 us per step -> 10 x 80 us = 800 us */
+     * per step, memory 80 us per step (two sockets) -> 10 x 80 us = 800 us */
     in.steps = 10, in.kernels = 3;
-    rt_cpu_model(rt_profile_find("power9"), 20, &in, &e);
+    rt_cpu_model(&p9s, 20, &in, &e);
     NEAR(e.region_c, 56662);
     NEAR(e.cpu_s, 800e-6);
     in.steps = 0, in.kernels = 0, in.bytes_in = 0;
@@ -658,8 +666,29 @@ static void test_patterns(void)
     CHECK_INT(e.cpu_bw_calibrated, 0);
 }
 
+/* The traffic model's reuse across a cache (facts.c rt_reuse_bytes): the
+ * independent reference model (Coffman & Denning 1973, sec. 6.3) -- with
+ * capacity C and a working set W > C, a share C / W of the re-references
+ * hit.  By hand: rep 1e6 B, footprint 1e4 B. */
+static void test_reuse(void)
+{
+    /* W <= C: only the footprint moves (min(rep, fp)) */
+    CHECK(rt_reuse_bytes(1e6, 1e4, 4096, 4096) == 1e4);
+    CHECK(rt_reuse_bytes(5e3, 1e4, 100, 4096) == 5e3);
+    /* W = 2C: h = 1/2: 0.5 x 1e4 + 0.5 x 1e6 = 505000 */
+    CHECK(rt_reuse_bytes(1e6, 1e4, 8192, 4096) == 505000);
+    /* W = 4C: h = 1/4: 2500 + 750000 = 752500 */
+    CHECK(rt_reuse_bytes(1e6, 1e4, 16384, 4096) == 752500);
+    /* no cache: every re-reference misses */
+    CHECK(rt_reuse_bytes(1e6, 1e4, 16384, 0) == 1e6);
+    /* continuous at W = C: just above it, just above the footprint */
+    double up = rt_reuse_bytes(1e6, 1e4, 4096 * (1 + 1e-9), 4096);
+    CHECK(up > 1e4 && up < 1e4 * (1 + 1e-6) + 1e6 * 1e-9 * 1.01);
+}
+
 int main(void)
 {
+    test_reuse();
     test_patterns();
     test_profiles();
     test_cpu();

@@ -18,3 +18,22 @@ void jacobi(int n, int tsteps, double A[n], double B[n])
             A[i] = B[i];
     }
 }
+
+void matvec(int n, double A[n][n], double x[n], double y[n])
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            y[i] += A[i][j] * x[j];
+}
+
+void planes(int nx, int ny, int nz, float *a, float *b)
+{
+    int x, y, z, c;
+    for (z = 0; z < nz; z++)
+        for (y = 0; y < ny; y++)
+            for (x = 0; x < nx; x++) {
+                c = x + y * nx + z * nx * ny;
+                b[c] = a[c] * 2.0f;
+            }
+}

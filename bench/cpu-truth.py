@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""cpu-truth.py -- keel's CPU model of this host against measured CPU times.
+
+For every sequential PolyBench-style input (polybench-inputs/, not
+omp-target/) at each dataset (default MEDIUM and LARGE):
+
+  1. keelcc analyses the source (-O2, llvm-mca on) into a scratch database
+     per dataset, and `keel calibrate` measures this host into it;
+  2. clang-19 -O2 -DPOLYBENCH_TIME builds the same source and runs it RUNS
+     times (default 3): the kernel time it prints (PolyBench's timer around
+     the kernel function, i.e. all of its outermost nests) -> the median;
+  3. `keel explain FILE:LINE --host host --json` for each
+     outermost nest of the kernel function, every symbol bound to the
+     dataset's value from the program's header: the predicted CPU seconds,
+     summed over the nests.
+
+With --omp, the omp-target inputs too, built with clang-19 -fopenmp (no
+device: each `target` region runs its host fallback) and run with
+OMP_NUM_THREADS=1 and =all (the cores online); predicted with --threads 1 /
+all (their kernels are OpenMP regions: the calibrated fork/join, schedule
+and target-fallback figures count).
+
+Prints one row per (program, dataset, threads): predicted, measured,
+predicted / measured and the term that dominated the prediction (compute:
+Liao-Chapman cycles from llvm-mca; memory: the traffic model's bytes over
+the calibrated bandwidth; fallback: the host fallback of target regions);
+then the median ratio, the share within 1.25x and within 2x, and the ten
+worst (furthest from 1 in log).  Also the load average before and after:
+the measurement is only as quiet as the machine.  Python 3 standard
+library only; nothing here is a test (no timing is asserted anywhere).
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PB = os.path.join(ROOT, "polybench-inputs")
+
+
+def header_sizes(src, dataset):
+    """The #defines of one dataset block of the program's header, lower-cased
+    (the symbols keel's nests need are the lower-case bounds)."""
+    h = os.path.splitext(src)[0] + ".h"
+    out, cur = {}, None
+    with open(h) as f:
+        for line in f:
+            m = re.match(r"#\s*(?:if|elif)\s+defined\((\w+)_DATASET\)", line)
+            if m:
+                cur = m.group(1)
+                continue
+            if re.match(r"#\s*else", line):
+                cur = "EXTRALARGE"
+                continue
+            if re.match(r"#\s*endif", line):
+                cur = None
+            m = re.match(r"#\s*define\s+(\w+)\s+(\d+)\s*$", line)
+            if m and cur == dataset:
+                out[m.group(1).lower()] = int(m.group(2))
+    return out
+
+
+def sources(omp):
+    out = []
+    for d, _, files in os.walk(PB):
+        rel = os.path.relpath(d, PB)
+        if rel.startswith("utilities") or (rel.startswith("omp-target") != omp):
+            continue
+        for f in files:
+            if f.endswith(".c"):
+                out.append(os.path.join(d, f))
+    return sorted(out)
+
+
+def run(cmd, env=None, check=True):
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if check and r.returncode != 0:
+        raise RuntimeError("%s: %s" % (" ".join(cmd), r.stderr.strip()[-500:]))
+    return r
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2.0
+
+
+def predict(keel, db, src, sizes, threads, env):
+    """Sum of the kernel's outermost nests' predicted CPU seconds, and the
+    term that dominated the largest one."""
+    loops = json.loads(run([keel, "loops", "--json", db], env=env).stdout)
+    real = os.path.realpath(src)
+    nests = [l for l in loops if l["depth"] == 0 and os.path.realpath(l["file"]) == real
+             and l["function"].startswith("kernel_")]
+    total, big, term = 0.0, -1.0, "?"
+    for l in nests:
+        loc = "%s:%d" % (l["file"], l["line"])
+        # a sequential program's nests run as compiled (no --threads: that
+        # would ask for a parallel region); an OpenMP one's on `threads`
+        base = [keel, "explain", loc, "--host", "host"] + (
+            ["--threads", str(threads)] if threads else [])
+        m = re.search(r"^needs\s+(\S+)", run(base + [db], env=env, check=False).stdout, re.M)
+        if not m:
+            raise RuntimeError("keel explain %s: no needs line" % loc)
+        need = m.group(1).split(",")
+        base.append("--json")
+        sets = ",".join("%s=%d" % (s, sizes[s]) for s in need if s in sizes)
+        e = json.loads(run(base + (["--set", sets] if sets else []) + [db], env=env).stdout)
+        c = e["cpu"]
+        t = e["seconds"]["cpu"]
+        total += t
+        if t > big:
+            parts = {"compute": c.get("compute_s") or 0, "memory": c.get("memory_s") or 0,
+                     "fallback": c.get("target_fallback_s") or 0}
+            big, term = t, max(parts, key=parts.get)
+    return total, len(nests), term
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--keel", default=os.path.join(ROOT, "build", "bin", "keel"))
+    ap.add_argument("--keelcc", default=os.path.join(ROOT, "build", "bin", "keelcc"))
+    ap.add_argument("--cc", default="clang-19")
+    ap.add_argument("--datasets", default="MEDIUM,LARGE")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--omp", action="store_true",
+                    help="also the omp-target inputs at 1 thread and all threads")
+    ap.add_argument("--only", help="comma list of program names (file stems)")
+    ap.add_argument("--work", help="scratch folder (kept); default a temporary one")
+    ap.add_argument("--measured", metavar="OUTPUT",
+                    help="take the measured times from an earlier run's output (and its "
+                         "--work databases and calibration) instead of running: only the "
+                         "predictions are made again")
+    ap.add_argument("--compare", action="append", default=[], metavar="KEEL",
+                    help="also predict with another keel binary (same measurements, same "
+                         "calibration): a second table, e.g. the model before a change")
+    a = ap.parse_args()
+
+    work = a.work or tempfile.mkdtemp(prefix="keel-cpu-truth-")
+    os.makedirs(work, exist_ok=True)
+    env = dict(os.environ)
+    for k in ("KEEL_HOST", "KEEL_DEVICE", "OMP_NUM_THREADS", "KEEL_DB"):
+        env.pop(k, None)
+    allthr = os.cpu_count() or 1
+    util = os.path.join(PB, "utilities")
+    only = set(a.only.split(",")) if a.only else None
+    print("load average before: %s" % loadavg())
+
+    known = {}
+    if a.measured:
+        with open(a.measured) as f:
+            for line in f:
+                m = re.match(r"(?:\[0\] )?(\S+)\s+(\S+)\s+thr (\d+) .* measured\s+(\S+) s "
+                             r"\(median of (\d+), min (\S+)\)", line)
+                if m:
+                    known[(m.group(1), m.group(2), int(m.group(3)))] = (
+                        float(m.group(4)), int(m.group(5)), float(m.group(6)))
+    rows = []
+    for ds in a.datasets.split(","):
+        db = os.path.join(work, "keel-%s.db" % ds)
+        progs = [(s, False) for s in sources(False)] + ([(s, True) for s in sources(True)]
+                                                        if a.omp else [])
+        progs = [p for p in progs if not only or os.path.splitext(os.path.basename(p[0]))[0] in only]
+        for src, omp in ([] if known and os.path.exists(db) else progs):
+            name = os.path.splitext(os.path.basename(src))[0]
+            flags = ["-O2", "-I" + util, "-I" + os.path.dirname(src), "-D%s_DATASET" % ds] + (
+                ["-fopenmp"] if omp else [])
+            run([a.keelcc, "--keel-db=" + db] + flags + ["-c", src, "-o",
+                os.path.join(work, "%s-%s%s.o" % (name, ds, "-omp" if omp else ""))], env=env)
+        if not known:
+            run([a.keel, "calibrate", db], env=env)
+        for src, omp in progs:
+            name = os.path.splitext(os.path.basename(src))[0] + ("-omp" if omp else "")
+            exe = os.path.join(work, "%s-%s" % (name, ds))
+            flags = ["-O2", "-I" + util, "-I" + os.path.dirname(src), "-D%s_DATASET" % ds,
+                     "-DPOLYBENCH_TIME"] + (["-fopenmp"] if omp else [])
+            if not known:
+                run([a.cc] + flags + [src, os.path.join(util, "polybench.c"), "-o", exe, "-lm"])
+            sizes = header_sizes(src, ds)
+            for thr in ([1, allthr] if omp else [1]):
+                renv = dict(env, OMP_NUM_THREADS=str(thr))
+                times = []
+                if known:
+                    k = known.get((name, ds, thr))
+                    if not k:
+                        continue
+                    times = [k[0]] * k[1]
+                    times[0] = k[2]             # the median and the minimum survive
+                for _ in range(0 if known else a.runs):
+                    r = run([exe], env=renv)
+                    m = re.search(r"time: ([0-9.]+) s", r.stderr)
+                    if m:
+                        times.append(float(m.group(1)))
+                if not times:
+                    print("%s %s: no time printed" % (name, ds), file=sys.stderr)
+                    continue
+                meas = median(times)
+                if meas <= 0:
+                    continue
+                for ki, keel in enumerate([a.keel] + a.compare):
+                    try:
+                        pred, nn, term = predict(keel, db, src, sizes, thr if omp else 0, env)
+                    except (RuntimeError, ValueError, KeyError) as e:
+                        print("%s %s: %s" % (name, ds, e), file=sys.stderr)
+                        continue
+                    if nn == 0:
+                        continue
+                    rows.append(dict(keel=ki, name=name, ds=ds, thr=thr, pred=pred, meas=meas,
+                                     r=pred / meas, rmin=pred / min(times), term=term, nests=nn))
+                    print("%s%-16s %-7s thr %-2d nests %d  predicted %10.4g s  measured %10.4g s "
+                          "(median of %d, min %.4g)  ratio %6.2f  %s" % (
+                              "[%d] " % ki if a.compare else "", name, ds, thr, nn, pred, meas,
+                              len(times), min(times), pred / meas, term))
+                sys.stdout.flush()
+    print("load average after: %s" % loadavg())
+    if not rows:
+        return 1
+    for ki, keel in enumerate([a.keel] + a.compare):
+        if a.compare:
+            print("\n== [%d] %s" % (ki, keel))
+        summary([x for x in rows if x["keel"] == ki])
+    return 0
+
+
+def summary(rows):
+    if not rows:
+        return
+    rs = [x["r"] for x in rows]
+    n = len(rs)
+    w125 = sum(1 for r in rs if 1 / 1.25 <= r <= 1.25)
+    w2 = sum(1 for r in rs if 0.5 <= r <= 2)
+    print("\nkernels %d   median predicted/measured %.2f   within 1.25x %d (%.0f%%)   "
+          "within 2x %d (%.0f%%)" % (n, median(rs), w125, 100.0 * w125 / n, w2, 100.0 * w2 / n))
+    mins = [x["rmin"] for x in rows]
+    print("  against the fastest run instead of the median: median %.2f, within 1.25x %d, "
+          "within 2x %d" % (median(mins), sum(1 for r in mins if 0.8 <= r <= 1.25),
+                            sum(1 for r in mins if 0.5 <= r <= 2)))
+    for grp in sorted(set((x["ds"], x["thr"]) for x in rows)):
+        g = [x["r"] for x in rows if (x["ds"], x["thr"]) == grp]
+        print("  %-7s thr %-2d  n %2d  median %.2f  within 1.25x %d  within 2x %d" % (
+            grp[0], grp[1], len(g), median(g), sum(1 for r in g if 0.8 <= r <= 1.25),
+            sum(1 for r in g if 0.5 <= r <= 2)))
+    print("\nten worst (furthest from 1):")
+    for x in sorted(rows, key=lambda x: -abs(math.log(x["r"])))[:10]:
+        print("  %-16s %-7s thr %-2d ratio %6.2f  predicted %9.4g s  measured %9.4g s  %s" % (
+            x["name"], x["ds"], x["thr"], x["r"], x["pred"], x["meas"], x["term"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
