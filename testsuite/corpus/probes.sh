@@ -175,7 +175,7 @@ awk -F"$TAB" -v fr="$floor_right" -v ff="$floor_f1" -v fs="$floor_strides" '
                 nunsafe++; unsafe_at(key, "verdict", "keel " g ", key " w)
             } else { cons++; printf "  conservative: %s %s, key %s\n", key, g, w }
             if (ws[key] == "-") continue
-            if (!(key in thread)) { snot++; continue }
+            if (!(key in thread)) { snot++; printf "  stride not compared: %s is not a thread loop of keel\n", key; continue }
             m = split(ws[key], S, ",")
             for (j = 1; j <= m; j++) {
                 split(S[j], kv, "="); sn++

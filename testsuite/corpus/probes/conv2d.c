@@ -15,7 +15,7 @@ static double img[H][W], out[H][W];
 static void conv(const double k[3][3])
 {
     for (int y = 1; y < H - 1; y++) // V:parallel I:- S:out=80,img=80
-        for (int x = 1; x < W - 1; x++) { // V:parallel I:stream
+        for (int x = 1; x < W - 1; x++) { // V:parallel I:stream S:out=1,img=1
             double s = 0.0;
             for (int dy = -1; dy <= 1; dy++) // V:reduction I:-
                 for (int dx = -1; dx <= 1; dx++) // V:reduction I:reduction,stencil

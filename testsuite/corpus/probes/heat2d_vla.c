@@ -8,7 +8,7 @@
 static void heat(long n, long m, double (*un)[m], double (*u)[m], const double *k)
 {
     for (long i = 1; i < n - 1; i++) // V:parallel I:- S:un=m,u=m,k=1
-        for (long j = 1; j < m - 1; j++) // V:parallel I:stencil
+        for (long j = 1; j < m - 1; j++) // V:parallel I:stencil S:un=1,u=1,k=0
             un[i][j] = u[i][j] + k[i] * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1]
                                          + u[i][j + 1] - 4.0 * u[i][j]);
 }

@@ -8,7 +8,7 @@
 static void sweep(long n, double *out, const double *in)
 {
     for (long i = 1; i < n - 1; i++) // V:parallel I:- S:out=n,in=n
-        for (long j = 1; j < n - 1; j++) // V:parallel I:stencil
+        for (long j = 1; j < n - 1; j++) // V:parallel I:stencil S:out=1,in=1
             out[i * n + j] = 0.25 * (in[(i - 1) * n + j] + in[(i + 1) * n + j]
                                      + in[i * n + j - 1] + in[i * n + j + 1]);
 }

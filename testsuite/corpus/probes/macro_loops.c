@@ -24,7 +24,7 @@ static double dot(long n, const double *x, const double *y)
 static void outer(long n, long m, double *c, const double *a, const double *b)
 {
     FOR(i, n) // V:parallel I:- S:c=m,a=1,b=0
-        FOR(j, m) // V:parallel I:stream
+        FOR(j, m) // V:parallel I:stream S:c=1,a=0,b=1
             c[i * m + j] = a[i] * b[j];
 }
 

@@ -7,7 +7,7 @@
 static void matmul(long n, double (*C)[n], double (*A)[n], double (*B)[n])
 {
     for (long i = 0; i < n; i++) // V:parallel I:- S:C=n,A=n,B=0
-        for (long j = 0; j < n; j++) { // V:parallel I:stream
+        for (long j = 0; j < n; j++) { // V:parallel I:stream S:C=1,A=0,B=1
             double acc = 0.0;
             for (long k = 0; k < n; k++) // V:reduction I:matmul,reduction
                 acc += A[i][k] * B[k][j];

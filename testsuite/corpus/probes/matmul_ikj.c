@@ -12,7 +12,7 @@ static void matmul(long n, double *C, const double *A, const double *B)
     for (long i = 0; i < n; i++) // V:parallel I:- S:C=n,A=n,B=0
         for (long k = 0; k < n; k++) { // V:reduction I:matmul,reduction
             double aik = A[i * n + k];
-            for (long j = 0; j < n; j++) // V:parallel I:stream
+            for (long j = 0; j < n; j++) // V:parallel I:stream S:C=1,B=1
                 C[i * n + j] += aik * B[k * n + j];
         }
 }

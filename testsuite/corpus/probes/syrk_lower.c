@@ -12,7 +12,7 @@ static double A[N][N], C[N][N];
 static void syrk(void)
 {
     for (long i = 0; i < N; i++) // V:parallel I:- S:C=64,A=0/64
-        for (long j = 0; j <= i; j++) { // V:parallel I:stream
+        for (long j = 0; j <= i; j++) { // V:parallel I:stream S:C=1,A=0/64
             double s = 0.0;
             for (long k = 0; k < N; k++) // V:reduction I:matmul,reduction
                 s += A[i][k] * A[j][k];

@@ -7,14 +7,14 @@
 static void transpose_flat(long n, double *B, const double *A)
 {
     for (long i = 0; i < n; i++) // V:parallel I:- S:B=1,A=n
-        for (long j = 0; j < n; j++) // V:parallel I:transpose
+        for (long j = 0; j < n; j++) // V:parallel I:transpose S:B=n,A=1
             B[j * n + i] = A[i * n + j];
 }
 
 static void transpose_2d(long n, long m, double (*T)[n], double (*M)[m], double f)
 {
     for (long i = 0; i < n; i++) // V:parallel I:- S:T=1,M=m
-        for (long j = 0; j < m; j++) // V:parallel I:transpose
+        for (long j = 0; j < m; j++) // V:parallel I:transpose S:T=n,M=1
             T[j][i] = f * M[i][j];
 }
 
