@@ -11,7 +11,10 @@
 #   verdicts  per loop against the `V:` key: right, conservative (keel less
 #             permissive than the key), UNSAFE (parallel or reduction where
 #             the key says sequential or unknown, parallel where it says
-#             reduction);
+#             reduction).  On a loop keyed `A:args` a parallel or reduction
+#             verdict that carries a run-time overlap condition (table
+#             launch_overlap) is right: it holds when the pointers' ranges
+#             are apart, which the runtime checks at launch;
 #   GPU       a `-> GPU` line is UNSAFE when a loop the launch runs in
 #             parallel (the launch loop, or the kernels of a time-stepped
 #             region; the thread loops: table launch_loops) is keyed
@@ -67,6 +70,16 @@ if [ "${1:-}" = "--one" ]; then
       SELECT replace(l.file, rtrim(l.file, replace(l.file, '/', '')), ''), l.line, a.array, s.class
         FROM access_strides s JOIN accesses a ON a.id = s.access_id
         JOIN loops l ON l.id = s.thread_loop_id" >"$d/strides" || fail "database query failed"
+    # loops whose verdict holds only if the ranges their pointers reach are
+    # apart, checked at run time (table launch_overlap, where it exists)
+    if [ -n "$(sqlite3 "$d/k.db" "SELECT name FROM sqlite_master WHERE name = 'launch_overlap'")" ]; then
+        sqlite3 -separator "$TAB" "$d/k.db" "
+          SELECT DISTINCT replace(l.file, rtrim(l.file, replace(l.file, '/', '')), ''), l.line
+            FROM launch_overlap o JOIN loops l ON l.id = o.launch_id" >"$d/conditional" ||
+            fail "database query failed"
+    else
+        : >"$d/conditional"
+    fi
     # per launch site, the loops whose iterations a GPU launch runs at once:
     # the launch loop (unless it is the sequential loop of a time-stepped
     # region), the kernels of a region, the thread loops
@@ -101,7 +114,7 @@ for f in "$HERE"/probes/*.c "$HERE"/probes/probe.h; do
 done >"$work/keys"
 
 cat "$work"/*/fail 2>/dev/null >"$work/fails" || true
-: >"$work/loops"; : >"$work/strides"; : >"$work/gpu"; : >"$work/concurrent"
+: >"$work/loops"; : >"$work/strides"; : >"$work/gpu"; : >"$work/concurrent"; : >"$work/conditional"
 for d in "$work"/*/; do
     b=$(basename "$d")
     [ -f "$d/loops" ] || continue
@@ -110,6 +123,7 @@ for d in "$work"/*/; do
     awk -F"$TAB" -v f="$b.c" '$1 == f' "$d/loops" >>"$work/loops"
     awk -F"$TAB" -v f="$b.c" '$1 == f' "$d/strides" >>"$work/strides"
     cat "$d/concurrent" >>"$work/concurrent"
+    cat "$d/conditional" >>"$work/conditional"
     # verdict lines of the large run, with the overlap window
     awk -v p="$b" '/^probe: overlap/ { w = 1; next } /^probe: end/ { w = 0; next }
                    /^keel: [^ ]+:[0-9]+ .*-> (GPU|CPU)/ {
@@ -135,6 +149,7 @@ awk -F"$TAB" -v fr="$floor_right" -v ff="$floor_f1" -v fs="$floor_strides" '
                            if (!((ks, c) in seen)) { seen[ks, c] = 1; gs[ks] = gs[ks] (gs[ks] == "" ? "" : "/") c }
                            next }
     FILENAME ~ /gpu$/    { gpu[++ng] = $0; next }
+    FILENAME ~ /conditional$/ { cond[$1 ":" $2] = 1; next }
     FILENAME ~ /concurrent$/ { k = $1 ":" $2; conc[k] = (k in conc) ? conc[k] " " $1 ":" $3 : $1 ":" $3; next }
     { k = $1 ":" $2; depth[k] = $3; gv[k] = $4; gi[k] = $5; order[++n] = k }
     function add(set, list,   j, m, x) { m = split(list == "-" ? "" : list, x, ",");
@@ -170,6 +185,9 @@ awk -F"$TAB" -v fr="$floor_right" -v ff="$floor_f1" -v fs="$floor_strides" '
             loops++
             w = wv[key]; g = gv[key]
             if (g == w) right++
+            else if (wa[key] && (key in cond) && (g == "parallel" || g == "reduction")) {
+                right++; printf "  right, with a run-time overlap condition: %s %s, key %s\n", key, g, w
+            }
             else if (((w == "sequential" || w == "unknown") && (g == "parallel" || g == "reduction")) \
                      || (w == "reduction" && g == "parallel")) {
                 nunsafe++; unsafe_at(key, "verdict", "keel " g ", key " w)
@@ -216,5 +234,5 @@ awk -F"$TAB" -v fr="$floor_right" -v ff="$floor_f1" -v fs="$floor_strides" '
         if (f1 + 1e-9 < ff) { printf "FAIL: idiom F1 %.3f, floor %.3f\n", f1, ff; bad++ }
         if (sright < fs) { printf "FAIL: %d strides right, floor %d\n", sright, fs; bad++ }
         exit bad > 0
-    }' "$work/keys" "$work/known" "$work/fails" "$work/strides" "$work/concurrent" "$work/gpu" \
+    }' "$work/keys" "$work/known" "$work/fails" "$work/strides" "$work/concurrent" "$work/conditional" "$work/gpu" \
     "$work/loops"

@@ -1,15 +1,16 @@
 /*
  * bias_ptr.c -- a bias read through a pointer into an array.  When the
  * pointer points into the array being updated (`bias = &a[10]`), element
- * 10 changes half-way and every later iteration adds the new value; into
- * another array it is a plain broadcast.
+ * 10 changes half-way and every later iteration adds the new value (the
+ * two names reach overlapping ranges: main marks the call); into another
+ * array it is a plain broadcast.
  */
 #include "probe.h"
 
 static void add_bias_self(double *a, long n)
 {
     double *bias = &a[10];
-    for (long i = 0; i < n; i++) // V:sequential I:stream
+    for (long i = 0; i < n; i++) // V:sequential I:stream A:args
         a[i] += *bias;
 }
 
@@ -27,7 +28,9 @@ int main(int argc, char **argv)
     double *a = probe_alloc(n), *b = probe_alloc(n);
     probe_fill(a, n, 3);
     probe_fill(b, n, 4);
+    probe_overlap_begin(large);
     add_bias_self(a, n);
+    probe_overlap_end(large);
     add_bias_other(b, a, n);
     printf("%.9e %.9e\n", probe_sum(a, n), probe_sum(b, n));
     free(a); free(b);
