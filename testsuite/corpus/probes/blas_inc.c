@@ -1,13 +1,14 @@
 /*
  * blas_inc.c -- BLAS-style strided vectors: y[i*incy] += a * x[i*incx].
- * With incy == 0 every iteration updates y[0]; whether two iterations
- * meet depends on a run-time value.  A fixed stride of 3 is safe.
+ * With incy == 0 every iteration updates y[0]: the += updates commute, so
+ * reduction is the answer that holds for every increment (parallel only
+ * for incy != 0).  A fixed stride of 3 is independent.
  */
 #include "probe.h"
 
 static void daxpy_inc(long n, double a, const double *x, long incx, double *y, long incy)
 {
-    for (long i = 0; i < n; i++) // V:unknown I:stream
+    for (long i = 0; i < n; i++) // V:reduction I:stream
         y[i * incy] += a * x[i * incx];
 }
 
