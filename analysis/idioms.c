@@ -671,6 +671,10 @@ static void statement(ctx *c, int sl, int si)
             const ir_scalar *sc = &s->scalars[v];
             if (!sc->is_write || is_chain_iv(tu, ch, nch, sc->name))
                 continue;
+            /* a write to what the loop's condition reads ends the loop
+             * early: no fold (ir_loop.control_write) */
+            if (l->control_write && strcmp(l->control_write, sc->name) == 0)
+                continue;
             const char *t = s->text ? s->text : "";
             size_t n = strlen(sc->name);
             int read = 0;
@@ -713,7 +717,11 @@ static void statement(ctx *c, int sl, int si)
             }
         for (int v = 0; v < s->nscalars; v++)
             sw |= s->scalars[v].is_write;
-        if (eq && nw == 1 && !sw && !acc_mentions(w, l->iv) && !strchr(eq + 3, '=')) {
+        /* not the element the loop's condition reads (`i < *len`,
+         * `*len = i`: the loop ends early, ir_loop.control_write) */
+        int control = w && l->control_write && l->control_write[0] == '*'
+                      && strcmp(l->control_write + 1, w->array) == 0;
+        if (eq && nw == 1 && !sw && !control && !acc_mentions(w, l->iv) && !strchr(eq + 3, '=')) {
             char X[256];
             snprintf(X, sizeof X, "%.*s", (int)(eq - t) < 255 ? (int)(eq - t) : 255, t);
             const char *e = eq + 3;

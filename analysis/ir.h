@@ -130,7 +130,9 @@ typedef struct {
     /* Front-end facts for the dependence test (not stored in the database). */
     char *control_write;  /* a variable of the loop's control (its induction
                            * variable, a variable of its condition) that the
-                           * body writes or may write; NULL: none.  Such a loop
+                           * body writes or may write, or "*p" for an element
+                           * of pointer/array p that the condition reads
+                           * (`i < *len`, `i < n[0]`); NULL: none.  Such a loop
                            * is not canonical, its iv and bounds are kept */
     int control_maybe;    /* 1: only possibly, through a pointer (its address
                            * is taken in the function) */

@@ -390,6 +390,13 @@ static int tainted(const ir_tu *tu, int L, const ir_access *a)
     base[strcspn(base, ".")] = '\0';
     if (strcmp(base, "?") == 0 || (written_in(tu, L, base) && !stepped_by(tu, L, base)))
         return 1;
+    /* the base is the induction variable of L or of a loop inside it (a
+     * pointer walking the array: `*p`, `*(p - 1)`): p[0] is another
+     * element in each iteration */
+    for (int k = L; k < tu->nloops; k++)
+        if (tu->loops[k].iv && strcmp(tu->loops[k].iv, base) == 0
+            && (k == L || ir_loop_within(tu, k, L)))
+            return 1;
     for (int d = 0; d < a->ndims; d++) {
         char **names = NULL;
         int n = a->index[d] ? kx_symbols(a->index[d], &names) : -1;

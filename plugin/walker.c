@@ -2542,6 +2542,68 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
         ir_set_bounds(L, NULL, NULL, NULL, 0);
 }
 
+/* The pointer or array variables a subtree reads an element of (`*p`,
+ * `p[e]`; the first 16). */
+static enum CXChildVisitResult collect_derefs(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    ref_list *rl = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    int el = k == CXCursor_ArraySubscriptExpr
+             || (k == CXCursor_UnaryOperator
+                 && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref);
+    if (!el)
+        return CXChildVisit_Recurse;
+    child_list l = children(c);
+    CXCursor d = l.n >= 1 ? ref_decl(peel(l.c[0])) : clang_getNullCursor();
+    if (clang_Cursor_isNull(d))
+        return CXChildVisit_Recurse;
+    for (int i = 0; i < rl->n; i++)
+        if (clang_equalCursors(rl->d[i], d))
+            return CXChildVisit_Recurse;
+    if (rl->n < 16)
+        rl->d[rl->n++] = d;
+    return CXChildVisit_Recurse;
+}
+
+typedef struct {
+    CXCursor decl;
+    int n;
+} elem_write;
+
+/* Writes of an element of a pointer or array variable: `*p = `, `p[e] op=`,
+ * `++*p`. */
+static enum CXChildVisitResult count_elem_write(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    elem_write *ew = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor lhs = clang_getNullCursor();
+    child_list l = children(c);
+    if ((k == CXCursor_BinaryOperator && l.n == 2
+         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
+        || (k == CXCursor_CompoundAssignOperator && l.n == 2))
+        lhs = l.c[0];
+    else if (k == CXCursor_UnaryOperator && l.n == 1) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
+            lhs = l.c[0];
+    }
+    if (!clang_Cursor_isNull(lhs)) {
+        lhs = peel(lhs);
+        enum CXCursorKind lk = clang_getCursorKind(lhs);
+        if (lk == CXCursor_ArraySubscriptExpr
+            || (lk == CXCursor_UnaryOperator
+                && clang_getCursorUnaryOperatorKind(lhs) == CXUnaryOperator_Deref)) {
+            child_list b = children(lhs);
+            CXCursor d = b.n >= 1 ? ref_decl(peel(b.c[0])) : clang_getNullCursor();
+            if (!clang_Cursor_isNull(d) && clang_equalCursors(d, ew->decl))
+                ew->n++;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
 /* Loop control (see ir_loop.control_write): a canonical loop whose body
  * (or the increment, for a variable of the condition other than the
  * induction variable) writes its induction variable or a variable of its
@@ -2581,6 +2643,32 @@ static void control_check(walker *w, int loop, ir_loop_kind kind, CXCursor cond,
             if (af.found && kept->n < 16)
                 kept->d[kept->n++] = rl.d[i];
         }
+        free(name);
+    }
+    /* an element the condition reads (`i < *len`, `i < n[0]`) written by
+     * the body or the increment */
+    ref_list dl = { .n = 0 };
+    collect_derefs(cond, clang_getNullCursor(), &dl);
+    clang_visitChildren(cond, collect_derefs, &dl);
+    for (int i = 0; i < dl.n && !(L->control_write && !L->control_maybe); i++) {
+        elem_write ew = { dl.d[i], 0 };
+        clang_visitChildren(body, count_elem_write, &ew);
+        if (!clang_Cursor_isNull(inc)) {
+            count_elem_write(inc, clang_getNullCursor(), &ew);
+            clang_visitChildren(inc, count_elem_write, &ew);
+        }
+        if (!ew.n)
+            continue;
+        char *name = cursor_spelling(dl.d[i]);
+        size_t len = name ? strlen(name) : 0;
+        char *el = name ? malloc(len + 2) : NULL;
+        if (el) {
+            el[0] = '*';
+            memcpy(el + 1, name, len + 1);
+        }
+        if (!el || ir_set_control_write(L, el, 0) != 0)
+            w->oom = 1;
+        free(el);
         free(name);
     }
 }

@@ -157,6 +157,31 @@ static ir_tu *stepped_loop(const char *text, int rewritten)
     return tu;
 }
 
+/* A pointer that is the loop's own induction variable, its accesses not
+ * rewritten (`for (p = a + n - 1; p > a; p--) *p -= *(p - 1)`): p[0] and
+ * p[-1] are other elements in each iteration: the update's read of p[-1]
+ * is no other element than the write of the next iteration, so the update
+ * is no commuting reduction. */
+static void test_pointer_iv(void)
+{
+    char why[512];
+    ir_tu *tu = tu1("p", "a", NULL);
+    stmt(tu, 0, 11, "*p -= *(p - 1)", 0);
+    acc(tu, 0, 0, "p", 0, "0");
+    acc(tu, 0, 0, "p", 1, "0");
+    acc(tu, 0, 0, "p", 0, "-1");
+    CHECK_INT(run(tu, 0, why), PAR_UNKNOWN);
+    CHECK_STR(why, "p[0] (write, line 11) and p[-1] (read, line 11): not testable "
+                   "(changed in the loop)");
+    /* a[0] += b[i] stays a reduction */
+    tu = tu1("i", "n", NULL);
+    stmt(tu, 0, 11, "a[0] += b[i]", 0);
+    acc(tu, 0, 0, "a", 0, "0");
+    acc(tu, 0, 0, "a", 1, "0");
+    acc(tu, 0, 0, "b", 0, "i");
+    CHECK_INT(run(tu, 0, why), PAR_REDUCTION);
+}
+
 static void test_stepped(void)
 {
     char why[512];
@@ -424,6 +449,7 @@ int main(void)
 {
     test_control();
     test_stepped();
+    test_pointer_iv();
     test_folds();
     test_clauses();
     test_indirect_strides();
