@@ -1055,17 +1055,12 @@ static int quiet_spot(const text_map *m, size_t from, size_t to, int shift_comme
     return 0;
 }
 
-/* Does the `;` at offset semi end a `while (...)` or `for (...)` with an
- * empty body?  A statement after it on the same line would make clang warn
- * that the `;` looks like a typo (-Wempty-body), so keel's text must not
- * follow it there. */
-static int empty_loop_body(const text_map *m, size_t semi)
+/* The identifier in front of the parenthesised head whose `)` ends just
+ * before offset close (m->src[close - 1] == ')'): a pointer into the source
+ * and its length in *len (0 when none stands there). */
+static const char *head_keyword(const text_map *m, size_t close, size_t *len)
 {
-    size_t o = semi;
-    while (o > 0 && !is_code_byte(m, o - 1))
-        o--;
-    if (o == 0 || m->src[o - 1] != ')')
-        return 0;
+    size_t o = close;
     int depth = 0;
     while (o > 0) {
         o--;
@@ -1081,8 +1076,24 @@ static int empty_loop_body(const text_map *m, size_t semi)
     size_t e = o;
     while (o > 0 && m->kind[o - 1] == K_CODE && is_ident((unsigned char)m->src[o - 1]))
         o--;
-    return (e - o == 5 && memcmp(m->src + o, "while", 5) == 0)
-        || (e - o == 3 && memcmp(m->src + o, "for", 3) == 0);
+    *len = e - o;
+    return m->src + o;
+}
+
+/* Does the `;` at offset semi end a `while (...)` or `for (...)` with an
+ * empty body?  A statement after it on the same line would make clang warn
+ * that the `;` looks like a typo (-Wempty-body), so keel's text must not
+ * follow it there. */
+static int empty_loop_body(const text_map *m, size_t semi)
+{
+    size_t o = semi;
+    while (o > 0 && !is_code_byte(m, o - 1))
+        o--;
+    if (o == 0 || m->src[o - 1] != ')')
+        return 0;
+    size_t n;
+    const char *w = head_keyword(m, o, &n);
+    return (n == 5 && memcmp(w, "while", 5) == 0) || (n == 3 && memcmp(w, "for", 3) == 0);
 }
 
 /* The offset of the last `;` that may be an empty body clang warns about:
@@ -1099,25 +1110,10 @@ static size_t last_empty_body(const text_map *m)
             p--;
         if (p == 0 || m->src[p - 1] != ')')
             continue;
-        int depth = 0;
-        size_t q = p;
-        while (q > 0) {
-            q--;
-            if (m->kind[q] != K_CODE)
-                continue;
-            if (m->src[q] == ')')
-                depth++;
-            else if (m->src[q] == '(' && --depth == 0)
-                break;
-        }
-        while (q > 0 && !is_code_byte(m, q - 1))
-            q--;
-        size_t e = q;
-        while (q > 0 && m->kind[q - 1] == K_CODE && is_ident((unsigned char)m->src[q - 1]))
-            q--;
-        if ((e - q == 2 && !memcmp(m->src + q, "if", 2)) || (e - q == 3 && !memcmp(m->src + q, "for", 3))
-            || (e - q == 5 && !memcmp(m->src + q, "while", 5))
-            || (e - q == 6 && !memcmp(m->src + q, "switch", 6)))
+        size_t n;
+        const char *w = head_keyword(m, p, &n);
+        if ((n == 2 && !memcmp(w, "if", 2)) || (n == 3 && !memcmp(w, "for", 3))
+            || (n == 5 && !memcmp(w, "while", 5)) || (n == 6 && !memcmp(w, "switch", 6)))
             return o;
     }
     return 0;
