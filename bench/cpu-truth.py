@@ -38,30 +38,10 @@ import subprocess
 import sys
 import tempfile
 
+from verdicts import header_sizes  # the dataset blocks of a PolyBench-style header
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PB = os.path.join(ROOT, "polybench-inputs")
-
-
-def header_sizes(src, dataset):
-    """The #defines of one dataset block of the program's header, lower-cased
-    (the symbols keel's nests need are the lower-case bounds)."""
-    h = os.path.splitext(src)[0] + ".h"
-    out, cur = {}, None
-    with open(h) as f:
-        for line in f:
-            m = re.match(r"#\s*(?:if|elif)\s+defined\((\w+)_DATASET\)", line)
-            if m:
-                cur = m.group(1)
-                continue
-            if re.match(r"#\s*else", line):
-                cur = "EXTRALARGE"
-                continue
-            if re.match(r"#\s*endif", line):
-                cur = None
-            m = re.match(r"#\s*define\s+(\w+)\s+(\d+)\s*$", line)
-            if m and cur == dataset:
-                out[m.group(1).lower()] = int(m.group(2))
-    return out
 
 
 def sources(omp):
