@@ -60,6 +60,11 @@ static const char *short_path(const char *path)
     return keel_printable(short_path_raw(path));
 }
 
+const char *keel_short_path(const char *path)
+{
+    return short_path(path);
+}
+
 static const char *short_path_raw(const char *path)
 {
     size_t n = strlen(cwd);
@@ -1138,6 +1143,13 @@ static int run_show(int argc, char **argv)
     return cmd_show(n == 2 ? pos[1] : keel_default_db(), pos[0], json);
 }
 
+static int set_size(void *dest, const char *arg)
+{
+    if (keel_parse_ll(arg, 1, (long long)1 << 40, dest))
+        return keel_say(EXIT_USAGE, "bad --size '%s' (want 1 to %lld)", arg, (long long)1 << 40);
+    return 0;
+}
+
 static int run_report(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -1145,18 +1157,30 @@ static int run_report(int argc, char **argv)
             break;
         else if (strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
             return keel_cmd_html(argc, argv);       /* html.c: its own options */
-    const char *file = NULL;
-    int json = 0, n;
+    const char *file = NULL, *devlist = "h100", *host = NULL;
+    int json = 0, idioms = 0, all = 0, top = 10, threads = 0, n;
+    long long size = 1000;
     const keel_opt opts[] = {
         KEEL_OPT_FLAG("json", &json),
         KEEL_OPT_TEXT("file", &file),
+        KEEL_OPT_FLAG("idioms", &idioms),
+        KEEL_OPT_FLAG("all", &all),
+        KEEL_OPT_INT("top", &top, 1, 1 << 30),
+        KEEL_OPT_CALL("size", &size, set_size),
+        KEEL_OPT_TEXT("device", &devlist),
+        KEEL_OPT_TEXT("host", &host),
+        KEEL_OPT_INT("threads", &threads, 1, 1 << 20),
         KEEL_OPT_LAST,
     };
     char **pos;
     int r = keel_getopts("report", NULL, opts, argc, argv, 1, &pos, &n);
     if (r >= 0)
         return r;
-    return cmd_report(n ? pos[0] : keel_default_db(), file, json);
+    const char *dbpath = n ? pos[0] : keel_default_db();
+    if (idioms)
+        return cmd_report(dbpath, file, json);
+    return keel_cmd_rank(dbpath, file ? clean_file(file) : NULL, json, all ? 0 : top, size,
+                         devlist, host, threads);
 }
 
 static int run_help(int argc, char **argv)
@@ -1225,29 +1249,53 @@ static const command commands[] = {
       "matches /src/bench/gemm.c line 52).  DB defaults to $KEEL_DB, else\n"
       "./keel.db.\n" },
     { "report", run_report,
-      "  report [DB]                every idiom instance, PIR-style: File, Line,\n"
-      "                             Function, Idiom, Code (--html FILE: a web page)\n",
-      "usage: keel report [--file PATH] [--json] [DB]\n"
+      "  report [DB]                what to port first: nests ranked by the time the\n"
+      "                             GPU would save, with times, crossover and reasons\n"
+      "                             (--idioms: every idiom instance; --html FILE: a page)\n",
+      "usage: keel report [--top N | --all] [--size N] [--device LIST] [--host NAME]\n"
+      "                   [--threads N] [--file PATH] [--json] [DB]\n"
+      "       keel report --idioms [--file PATH] [--json] [DB]\n"
       "       keel report --html FILE [--device LIST] [--host NAME] [--threads N]\n"
       "                   [--size N] [--file PATH] [DB]\n"
       "\n"
-      "Every idiom instance keelcc found, PIR-style, sorted by file and line:\n"
-      "File, Line (of the statement), Function, Idiom, Code.\n"
+      "What to port first: every loop nest ranked by the time running it on the\n"
+      "GPU would save -- summed over the launches the program logged (the sizes\n"
+      "it really ran) when there are any, else at problem size N (every size\n"
+      "symbol = N).  Nests with logged launches come first.  Per nest: the\n"
+      "verdict (GPU, CPU, unknown), where it was ranked (launches or N), the\n"
+      "predicted CPU and GPU + transfer times, the saving, the crossover size\n"
+      "(as keel explain --sweep '*=1:1048576') and, when the GPU does not win,\n"
+      "why: not parallel (the dependence), too small (the crossover), the CPU\n"
+      "faster at every size, a size not evaluable, no GPU verdict possible.\n"
       "\n"
-      "  --file PATH      only PATH (a path or its last parts)\n"
-      "  --json           a JSON array of objects with the same fields, the\n"
-      "                   evidence (the accesses that decided) and the line of\n"
-      "                   the loop the idiom is attached to\n"
+      "  --top N          the first N nests (default 10)\n"
+      "  --all            every nest\n"
+      "  --size N         problem size for nests without logged launches\n"
+      "                   (default 1000)\n"
+      "  --device LIST    GPU profile (the first of LIST; default h100)\n"
+      "  --host NAME      CPU profile (default: this host, calibrated)\n"
+      "  --threads N      host threads (1 to 1048576)\n"
+      "  --file PATH      only nests of PATH (a path or its last parts)\n"
+      "  --json           one object: the profiles and every nest ranked\n"
       "\n"
-      "--html FILE writes one self-contained HTML page instead: per source and\n"
-      "function each nest's idioms, class, parallel verdict, strides, cycles and\n"
-      "crossover size per GPU profile; a roofline chart per device; the\n"
-      "boat-hull view per class; logged decisions.  It prints FILE.\n"
+      "--idioms lists every idiom instance keelcc found, PIR-style, sorted by\n"
+      "file and line: File, Line (of the statement), Function, Idiom, Code;\n"
+      "with --json a JSON array of objects with the same fields, the evidence\n"
+      "(the accesses that decided) and the line of the loop the idiom is\n"
+      "attached to.\n"
+      "\n"
+      "--html FILE writes one self-contained HTML page instead: first the same\n"
+      "ranking, linked to every nest; per nest a chart of time against size\n"
+      "(CPU, GPU + transfer, crossover); a roofline chart per device of the top\n"
+      "nests; the boat-hull view per class; per source and function each nest's\n"
+      "idioms, class, parallel verdict, strides, cycles and crossover size per\n"
+      "GPU profile; logged decisions.  It prints FILE.\n"
       "\n"
       "  --device LIST    GPU profiles, comma-separated (default h100)\n"
       "  --host NAME      CPU profile (default: this host)\n"
       "  --threads N      host threads for nests with OpenMP pragmas (1 to 1048576)\n"
-      "  --size N         problem size of the roofline points (default 1000)\n" },
+      "  --size N         problem size of the ranking and the roofline points\n"
+      "                   (default 1000)\n" },
     { "scan", keel_cmd_scan,
       "  scan -p BUILD_DIR [DB]     analyse every C file of a compile database\n"
       "                             (compile_commands.json) without compiling\n",

@@ -5,6 +5,8 @@
  *   rtcmd.c   devices, calibrate, explain, history (libkeelrt's side)
  *   scan.c    scan -p BUILD_DIR: a compile database analysed by keelcc
  *   merge.c   merge OUT.db IN.db...
+ *   report.c  report: the nests ranked by what porting them saves
+ *   rank.c    that ranking and its reasons, for report and report --html
  *   html.c    report --html FILE
  *   common.c  the one message printer, option parser, number parser and
  *             FILE:LINE[:COL] parser every command uses
@@ -37,6 +39,9 @@ int keel_say(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)
  * itself when it has none.  Static storage, four at a time. */
 const char *keel_printable(const char *s);
 int keel_fmtn(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* path relative to the current directory when it lies under it, else
+ * path, with its control bytes escaped (keel_printable). */
+const char *keel_short_path(const char *path);
 /* $KEEL_DB when set and not empty, else "keel.db". */
 const char *keel_default_db(void);
 
@@ -162,6 +167,8 @@ char *keel_list_text(const char *text, const char *sep);
 int keel_cmd_scan(int argc, char **argv);
 int keel_cmd_merge(int argc, char **argv);
 int keel_cmd_html(int argc, char **argv);       /* report --html (argv: report's) */
+int keel_cmd_rank(const char *dbpath, const char *file, int json, int top, long long size,
+                  const char *devlist, const char *hostname, int threads);                            /* report (report.c) */
 int keel_cmd_devices(int argc, char **argv);
 int keel_cmd_calibrate(int argc, char **argv);
 int keel_cmd_explain(int argc, char **argv);

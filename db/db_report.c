@@ -1,6 +1,7 @@
 /*
  * db_report.c -- the keel tool's reads of the run-time tables for its
- * reports (db_report.h): logged decisions and the measured history.
+ * reports (db_report.h): logged decisions, the launch sizes they carry (the
+ * sizes `keel report` ranks nests at) and the measured history.
  * Statements are prepared per call with bound parameters; a report makes a
  * few per nest.  The history table may be missing (created on first
  * write): its readers say so with 1 instead of failing.
@@ -74,6 +75,26 @@ int db_report_decision_points(db *d, int64_t loop_id, const char *device, int li
         ;
     sqlite3_finalize(q);
     return 0;
+}
+
+int db_report_launch_sizes(db *d, int64_t loop_id, int limit, db_launch_size_fn fn, void *ctx)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db_sqlite_(d), "SELECT bindings, count(*) AS c, max(id) AS newest"
+                           " FROM decisions WHERE loop_id = ?1 AND bindings IS NOT NULL"
+                           " GROUP BY bindings ORDER BY c DESC, newest DESC LIMIT ?2",
+                           -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(q, 1, loop_id);
+    sqlite3_bind_int(q, 2, limit);
+    int n = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        n++;
+        if (fn(ctx, (const char *)sqlite3_column_text(q, 0), sqlite3_column_int64(q, 1)))
+            break;
+    }
+    sqlite3_finalize(q);
+    return n;
 }
 
 /* Rows of a history query (columns as db_history_row's, file and line

@@ -42,6 +42,13 @@ typedef int (*db_decision_point_fn)(void *ctx, const char *bindings, double cpu_
 int db_report_decision_points(db *d, int64_t loop_id, const char *device, int limit,
                               db_decision_point_fn fn, void *ctx);
 
+/* The launch sizes of loop_id's logged decisions: each distinct bindings
+ * text ("n=2000,m=5") with how many rows carry it, the most frequent first
+ * (ties: the newest first), at most `limit` of them, until fn stops.
+ * Returns the sizes visited; -1 when they cannot be read. */
+typedef int (*db_launch_size_fn)(void *ctx, const char *bindings, long long count);
+int db_report_launch_sizes(db *d, int64_t loop_id, int limit, db_launch_size_fn fn, void *ctx);
+
 /* One row of the measured history: per loop, size key and device, the
  * samples, their mean and Welford's m2 (SCHEMA.md, history); file and
  * line of the loop (db_report_history_all only), n the launch's size. */

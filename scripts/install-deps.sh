@@ -29,6 +29,8 @@ need libcsmith-dev     /usr/include/csmith/csmith.h
 need libisl-dev        /usr/include/isl/set.h
 # testsuite/scan reads keel report --html's page with python3's html.parser.
 need python3           /usr/bin/python3
+# testsuite/browser loads keel report --html's page in headless Chromium.
+need chromium          /usr/bin/chromium
 # groff checks the man pages (testsuite/install: no warnings).
 need groff-base        /usr/bin/groff
 # C library headers of the cross targets keelcc's llvm-mca stage compiles for

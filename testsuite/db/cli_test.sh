@@ -188,8 +188,10 @@ pragmas|array,null
 trip|null,text
 T
 same "loops --json: one type per field" types.txt want.txt
+succeeds report --idioms --json ipda.db
+[ "$(sql "select json_valid(readfile('out.txt')) || json_type(readfile('out.txt'))")" = "1array" ] && ok || bad "report --idioms --json: an array"
 succeeds report --json ipda.db
-[ "$(sql "select json_valid(readfile('out.txt')) || json_type(readfile('out.txt'))")" = "1array" ] && ok || bad "report --json: an array"
+[ "$(sql "select json_valid(readfile('out.txt')) || json_type(readfile('out.txt')) || json_type(readfile('out.txt'), '\$.ranking')")" = "1objectarray" ] && ok || bad "report --json: an object with a ranking"
 
 # ---- errors: database ----
 fails 1 "keel: no loop at gemm.c:99 in keel.db" show gemm.c:99

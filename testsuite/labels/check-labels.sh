@@ -64,11 +64,11 @@ awk '{ nw = split($2 == "-" ? "" : $2, w, ","); ng = split($3 == "-" ? "" : $3, 
                     p ? sprintf("%.3f", tp[k] / p) : "-", r ? sprintf("%.3f", tp[k] / r) : "-" }
            printf "%d labelled loops\n", loops }' "$work/pairs"
 # keel report: the PIR rows of gemm's kernel, and valid JSON for all
-got=$("$BIN/keel" report "$work/k.db" --file linear-algebra/blas/gemm/gemm.c |
+got=$("$BIN/keel" report --idioms "$work/k.db" --file linear-algebra/blas/gemm/gemm.c |
       awk '$3 == "kernel_gemm" { printf "%s %s %s;", $2, $3, $4 }')
 want="44 kernel_gemm stream;47 kernel_gemm matmul;47 kernel_gemm reduction;47 kernel_gemm stream;"
 [ "$got" = "$want" ] || { echo "FAIL: keel report gemm: [$got], want [$want]"; fail=$((fail + 1)); }
-"$BIN/keel" report "$work/k.db" --json >"$work/report.json"
+"$BIN/keel" report --idioms "$work/k.db" --json >"$work/report.json"
 n=$(sqlite3 :memory: "SELECT json_array_length(readfile('$work/report.json'))")
 m=$(sqlite3 "$work/k.db" "SELECT count(*) FROM idiom_instances")
 [ -n "$n" ] && [ "$n" = "$m" ] || { echo "FAIL: keel report --json has $n rows, database $m"; fail=$((fail + 1)); }

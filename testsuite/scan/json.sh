@@ -113,7 +113,7 @@ expect_eq "$(keys show.json '$.strides[0]')" "line:integer col:integer write:fal
 expect_eq "$(jx show.json '$.idioms')" '["matmul","reduction"]' "show: idioms an array"
 
 # ---- report ----
-"$K" report --json >report.json && "$K" report >report.txt || bad "report"
+"$K" report --idioms --json >report.json && "$K" report --idioms >report.txt || bad "report --idioms"
 valid report report.json
 expect_eq "$(keys report.json '$[0]')" "file:text line:integer function:text idiom:text code:text evidence:text loop_line:integer" "report keys"
 expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.idiom'), ' ') from json_each(readfile('report.json'))")" \

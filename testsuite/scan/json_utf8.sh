@@ -54,6 +54,8 @@ utf8 loops loops.json "$name"
 utf8 show show.json "$name"
 "$K" report --json k.db > report.json || bad "report exit"
 utf8 report report.json "$name"
+"$K" report --idioms --json k.db > idioms.json || bad "report --idioms exit"
+utf8 "report --idioms" idioms.json "$name"
 "$K" explain "$f:3" --set n=1000 --device h100 --json k.db > explain.json || bad "explain exit"
 utf8 explain explain.json "$name"
 printf '%s:3 n=1000 cpu 0.001\n' "$f" > m.txt
