@@ -1,41 +1,40 @@
 /*
  * html.c -- `keel report --html FILE [DB]`: one self-contained HTML page
- * (no network, no scripts, no external files; charts are inline SVG) that a
- * person reads in a browser.
+ * (no network, no external files; charts are inline SVG, html_chart.c)
+ * that a person reads in a browser.
  *
  * It holds, for the chosen host CPU profile and GPU profiles (--host,
  * --device LIST; keel devices lists them):
+ *   - first, what to port first: the ranking of rank.c (the same as
+ *     `keel report`) for the first device -- the top ten, then every other
+ *     nest behind a "more" switch -- each row linked to its nest;
  *   - a summary (sources, functions, nests, loops; per device how many
  *     nests the GPU wins at the reference size --size N);
- *   - a roofline chart per device (roofline lecture: attainable =
- *     min(peak, AI x bandwidth)): the host's and the GPU's ceilings, and
- *     each nest as two points at its arithmetic intensity (flops / bytes of
- *     the launch at size N): the CPU model's and the GPU model's predicted
- *     flop rate.  The GPU's compute ceiling is the Hong-Kim issue rate the
- *     model assumes (SMs x 32 lanes x clock / issue cycles), the profiles
- *     hold no other;
- *   - the boat-hull view per algorithm class (boat hull model: time against
- *     data size, one curve per device, the lower hull is where the nest
- *     should run): per class, each nest's CPU time and GPU + transfer time
- *     for N = 16 .. 16384 on the first device, crossovers marked;
+ *   - a roofline chart per device, of the nests ranked highest;
+ *   - the boat-hull view per algorithm class, at most 4 nests a chart;
  *   - per source and function, each nest with its loops: idioms, class,
  *     parallel verdict, strides (coalescing summary), llvm-mca cycles per
- *     iteration, and per device the crossover size (the smallest N, every
- *     size symbol of the nest set to N, at which GPU + transfers beats the
- *     CPU; "never" up to 2^20 or when not parallel), plus the decisions the
- *     runtime logged for the nest (measured launches with their sizes).
+ *     iteration, a small chart of its time against N, and per device the
+ *     crossover size (the smallest N, every size symbol of the nest set to
+ *     N, at which GPU + transfers beats the CPU; "never" up to 2^20 or when
+ *     not parallel; "cannot evaluate" marked apart from "CPU wins"), plus
+ *     the decisions the runtime logged for the nest.
  *
  * Every prediction comes from runtime/sweep.c, i.e. rt_facts_bind and
  * rt_estimate_all, the functions keel_decide and keel explain call, so the
  * numbers are those of `keel explain --sweep '*=LO:HI'`.  The page is
  * written as well-formed XHTML-compatible HTML5 (every element closed,
- * text escaped) so an XML parser can check it.
+ * text escaped) so an XML parser can check it.  Its one inline script only
+ * checks the page in the browser that shows it: every ranking link leads
+ * to a nest, every nest is reached from the ranking, and no script error
+ * happened; it writes the outcome into #selfcheck (and errors into
+ * #script-errors), which the browser test reads.
  */
 #define _XOPEN_SOURCE 700
 
 #include "keel.h"
+#include "html.h"
 
-#include "calib.h"
 #include "db.h"
 #include "db_report.h"
 #include "facts.h"
@@ -52,54 +51,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAXDEV 8
-#define HULL_LO 16
-#define HULL_HI 16384
-#define XOVER_HI (1LL << 20)
-
-typedef struct {
-    char *file, *function, *iv, *trip, *idioms, *cls, *parallel, *coalescing;
-    int line, col, depth, has_cycles;
-    double cycles;
-    long long loop_id;
-} row;
-
-/* One size and device of a nest's measured history. */
-typedef struct {
-    double n, t;
-    int gpu, samples;
-    char *what;                  /* the size key */
-} measure;
-
-/* Logged launches drawn per nest: the latest ones (the chart's marks
- * would cover each other); the caption says how many there are. */
-#define MAXDEC 16
-
-typedef struct {
-    int first, nrows;        /* rows of this nest */
-    int num;                 /* N1, N2 ... */
-    char *label;             /* idioms of the nest, joined */
-    char *hull_class;        /* class pattern without ranges */
-    int loaded, nneed;
-    int xover_status[MAXDEV];    /* 1 found, 0 never, -1 error */
-    long long xover[MAXDEV];
-    int not_parallel;
-    char err[256];
-    rt_sweep_point ref[MAXDEV];  /* at --size */
-    int ref_ok;
-    int nhull;
-    rt_sweep_point hull[16];     /* first device */
-    int ndec;                    /* logged decisions on the first device: the */
-    struct { double n, cpu_s, gpu_s; char what[96]; } dec[MAXDEC];   /* latest MAXDEC */
-    long long ndec_all;          /* ... of this many */
-    int nmeas;                   /* measured history (libkeelrt's history table), all */
-    measure *meas;
-} nest;
-
-typedef struct {
-    int n;
-    row *r;
-} rows;
 
 static char *dupz(const char *s)
 {
@@ -129,25 +80,6 @@ static int collect(void *ctx, const db_loop_summary *s)
     return 0;
 }
 
-/* ---- HTML text ------------------------------------------------------------ */
-
-static void esc(FILE *o, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", o); break;
-        case '>': fputs("&gt;", o); break;
-        case '&': fputs("&amp;", o); break;
-        case '"': fputs("&quot;", o); break;
-        case '\'': fputs("&#39;", o); break;
-        default:
-            if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-                fputc(' ', o);
-            else
-                fputc(*s, o);
-        }
-    }
-}
 
 /* "a|b(c) ^ d|e -> f|g" -> "b ^ e -> g": the patterns of a class without
  * their ranges, the key of the boat-hull view. */
@@ -222,299 +154,6 @@ static char *nest_label(const rows *rs, const nest *ns)
     return strdup(buf);
 }
 
-/* ---- charts --------------------------------------------------------------- */
-
-static const char *const palette[] = {
-    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
-    "#7f7f7f", "#bcbd22",
-};
-#define NPAL 10
-
-typedef struct {
-    double x0, x1, y0, y1;   /* log10 ranges */
-    int w, h, ml, mr, mt, mb;
-} axes;
-
-static double px(const axes *a, double v)
-{
-    return a->ml + (log10(v) - a->x0) / (a->x1 - a->x0) * (a->w - a->ml - a->mr);
-}
-
-static double py(const axes *a, double v)
-{
-    return a->h - a->mb - (log10(v) - a->y0) / (a->y1 - a->y0) * (a->h - a->mt - a->mb);
-}
-
-static void axes_draw(FILE *o, const axes *a, const char *xlabel, const char *ylabel,
-                      const char *(*xtick)(double, char *, size_t),
-                      const char *(*ytick)(double, char *, size_t))
-{
-    fprintf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" stroke=\"#444\"/>\n",
-            a->ml, a->mt, a->w - a->ml - a->mr, a->h - a->mt - a->mb);
-    char b[32];
-    for (int e = (int)ceil(a->x0); e <= (int)floor(a->x1); e++) {
-        double x = px(a, pow(10, e));
-        fprintf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>"
-                   "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
-                x, a->mt, x, a->h - a->mb, x, a->h - a->mb + 14, xtick(pow(10, e), b, sizeof b));
-    }
-    for (int e = (int)ceil(a->y0); e <= (int)floor(a->y1); e++) {
-        double y = py(a, pow(10, e));
-        fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-                   "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"tick\">%s</text>\n",
-                a->ml, y, a->w - a->mr, y, a->ml - 4, y + 4, ytick(pow(10, e), b, sizeof b));
-    }
-    fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"lab\">", (a->w + a->ml) / 2,
-            a->h - 6);
-    esc(o, xlabel);
-    fprintf(o, "</text><text x=\"14\" y=\"%d\" text-anchor=\"middle\" class=\"lab\""
-               " transform=\"rotate(-90 14 %d)\">", (a->h - a->mb + a->mt) / 2,
-            (a->h - a->mb + a->mt) / 2);
-    esc(o, ylabel);
-    fputs("</text>\n", o);
-}
-
-static const char *tick_num(double v, char *b, size_t n)
-{
-    if (v >= 1e6 || v < 1e-2)
-        keel_fmtn(b, n, "1e%d", (int)lround(log10(v)));
-    else
-        keel_fmtn(b, n, "%g", v);
-    return b;
-}
-
-static const char *tick_time(double v, char *b, size_t n)
-{
-    int e = (int)lround(log10(v));
-    static const char *const unit[] = { "ns", "us", "ms", "s" };
-    if (e >= -9 && e <= 2) {
-        int u = (e + 9) / 3;
-        if (u > 3)
-            u = 3;
-        double scaled = v / pow(10, (u - 3) * 3);
-        keel_fmtn(b, n, "%g %s", scaled, unit[u]);
-    } else
-        keel_fmtn(b, n, "1e%d s", e);
-    return b;
-}
-
-/* Roofline of one device: host and GPU ceilings, nests as points. */
-static void roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int dev,
-                     const nest *ns, int nn, long long size)
-{
-    double gpu_peak = gpu->sms * 32.0 * gpu->gpu_hz / (gpu->issue_cycles > 0 ? gpu->issue_cycles : 1);
-    double ymax = fmax(host->peak_flops, gpu_peak) * 3;
-    double ymin = ymax / 1e7;
-    for (int i = 0; i < nn; i++) {
-        const rt_sweep_point *p = &ns[i].ref[dev];
-        if (!ns[i].ref_ok || p->flops <= 0)
-            continue;
-        if (p->cpu_s > 0)
-            ymin = fmin(ymin, p->flops / p->cpu_s / 3);
-        if (p->gpu_s > 0)
-            ymin = fmin(ymin, p->flops / p->gpu_s / 3);
-    }
-    axes a = { .x0 = log10(1.0 / 64), .x1 = log10(1024), .y0 = floor(log10(ymin)),
-               .y1 = ceil(log10(ymax)), .w = 720, .h = 420, .ml = 64, .mr = 20, .mt = 20,
-               .mb = 40 };
-    fprintf(o, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-               " viewBox=\"0 0 %d %d\" role=\"img\" class=\"roofline\" data-device=\"",
-            a.w, a.h, a.w, a.h);
-    esc(o, gpu->name);
-    fputs("\">\n<title>roofline ", o);
-    esc(o, gpu->name);
-    fputs("</title>\n", o);
-    axes_draw(o, &a, "arithmetic intensity (flop/byte)", "flop/s", tick_num, tick_num);
-    /* ceilings: min(peak, AI * bandwidth) */
-    const struct { const char *who; double peak, bw; const char *color; } roof[2] = {
-        { host->name, host->peak_flops, host->mem_bw, "#1f77b4" },
-        { gpu->name, gpu_peak, gpu->gpu_bw, "#d62728" },
-    };
-    for (int k = 0; k < 2; k++) {
-        double ridge = roof[k].peak / roof[k].bw, xa = pow(10, a.x0), xb = pow(10, a.x1);
-        double r = fmin(fmax(ridge, xa), xb);
-        fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%.1f,%.1f"
-                   " %.1f,%.1f %.1f,%.1f\"><title>",
-                roof[k].color, px(&a, xa), py(&a, fmin(xa * roof[k].bw, roof[k].peak)),
-                px(&a, r), py(&a, fmin(r * roof[k].bw, roof[k].peak)), px(&a, xb),
-                py(&a, fmin(xb * roof[k].bw, roof[k].peak)));
-        esc(o, roof[k].who);
-        fprintf(o, ": %.3g GFLOP/s, %.3g GB/s</title></polyline>\n", roof[k].peak / 1e9,
-                roof[k].bw / 1e9);
-        fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"roof\" fill=\"%s\">", px(&a, xb) - 4,
-                py(&a, roof[k].peak) - 5, roof[k].color);
-        esc(o, roof[k].who);
-        fprintf(o, ": %.0f GFLOP/s, %.0f GB/s</text>\n", roof[k].peak / 1e9, roof[k].bw / 1e9);
-    }
-    double lab[256][2];
-    int nlab = 0;
-    for (int i = 0; i < nn; i++) {
-        const rt_sweep_point *p = &ns[i].ref[dev];
-        if (!ns[i].ref_ok || p->flops <= 0 || p->bytes <= 0)
-            continue;
-        double ai = p->flops / p->bytes;
-        if (ai < pow(10, a.x0) || ai > pow(10, a.x1))
-            continue;
-        double x = px(&a, ai);
-        if (p->cpu_s > 0)
-            fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#1f77b4\"><title>N%d cpu:"
-                       " AI %.3g, %.3g GFLOP/s</title></circle>\n",
-                    x, py(&a, p->flops / p->cpu_s), ns[i].num, ai, p->flops / p->cpu_s / 1e9);
-        if (p->gpu_s > 0 && !p->not_parallel) {
-            double y = py(&a, p->flops / p->gpu_s);
-            fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"#d62728\">"
-                       "<title>N%d gpu: AI %.3g, %.3g GFLOP/s</title></rect>\n",
-                    x - 4, y - 4, ns[i].num, ai, p->flops / p->gpu_s / 1e9);
-        }
-        /* a label where no other label is yet (hover shows every point) */
-        double lx = x + 5, ly = py(&a, p->flops / (p->cpu_s > 0 ? p->cpu_s : 1)) - 5;
-        int clash = 0;
-        for (int j = 0; j < nlab; j++)
-            clash |= fabs(lab[j][0] - lx) < 22 && fabs(lab[j][1] - ly) < 11;
-        if (!clash && nlab < 256) {
-            lab[nlab][0] = lx;
-            lab[nlab++][1] = ly;
-            fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"pt\">N%d</text>\n", lx, ly,
-                    ns[i].num);
-        }
-    }
-    fputs("</svg><figcaption>", o);
-    esc(o, gpu->name);
-    fprintf(o, " against %s: ceilings min(peak, AI &#215; bandwidth); each nest N<i>k</i> at"
-               " size %lld (every size symbol = %lld): circle = CPU model, square = GPU model"
-               " (kernel + launch, no transfer).</figcaption></figure>\n", host->name, size, size);
-    (void)dev;
-}
-
-/* Boat-hull view of one class: time against N, CPU solid, GPU + transfer
- * dashed, crossovers marked. */
-static void hull_chart(FILE *o, const char *cls, const nest *ns, int nn, const int *members,
-                       int nm, const rt_profile *host, const rt_profile *gpu)
-{
-    double tmin = 1e30, tmax = 0;
-    for (int k = 0; k < nm; k++) {
-        const nest *n = &ns[members[k]];
-        for (int j = 0; j < n->nhull; j++) {
-            double c = n->hull[j].cpu_s, g = n->hull[j].gpu_s + n->hull[j].xfer_s;
-            if (c > 0) tmin = fmin(tmin, c), tmax = fmax(tmax, c);
-            if (g > 0) tmin = fmin(tmin, g), tmax = fmax(tmax, g);
-        }
-    }
-    int ndec = 0, nmeas = 0;
-    for (int k = 0; k < nm; k++) {
-        ndec += ns[members[k]].ndec;
-        nmeas += ns[members[k]].nmeas;
-        for (int j = 0; j < ns[members[k]].nmeas; j++)
-            if (ns[members[k]].meas[j].t > 0) {
-                tmin = fmin(tmin, ns[members[k]].meas[j].t);
-                tmax = fmax(tmax, ns[members[k]].meas[j].t);
-            }
-    }
-    if (tmax <= 0)
-        return;
-    axes a = { .x0 = log10(HULL_LO), .x1 = log10(HULL_HI), .y0 = floor(log10(tmin)),
-               .y1 = ceil(log10(tmax)), .w = 720, .h = 360, .ml = 64, .mr = 20, .mt = 20,
-               .mb = 40 };
-    if (a.y1 <= a.y0)
-        a.y1 = a.y0 + 1;
-    fputs("<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" height=\"360\""
-          " viewBox=\"0 0 720 360\" role=\"img\" class=\"hull\" data-class=\"", o);
-    esc(o, cls);
-    fputs("\">\n<title>boat hull ", o);
-    esc(o, cls);
-    fputs("</title>\n", o);
-    axes_draw(o, &a, "problem size N (every size symbol)", "predicted time", tick_num,
-              tick_time);
-    for (int k = 0; k < nm; k++) {
-        const nest *n = &ns[members[k]];
-        const char *color = palette[k % NPAL];
-        for (int side = 0; side < 2; side++) {
-            fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
-                    color, side ? " stroke-dasharray=\"6,4\"" : "");
-            for (int j = 0; j < n->nhull; j++) {
-                double t = side ? n->hull[j].gpu_s + n->hull[j].xfer_s : n->hull[j].cpu_s;
-                if (t > 0)
-                    fprintf(o, "%s%.1f,%.1f", j ? " " : "", px(&a, (double)n->hull[j].n),
-                            py(&a, t));
-            }
-            fprintf(o, "\"><title>N%d %s</title></polyline>\n", n->num,
-                    side ? "gpu + transfer" : "cpu");
-        }
-        if (n->xover_status[0] == 1 && n->xover[0] >= HULL_LO && n->xover[0] <= HULL_HI) {
-            double x = px(&a, (double)n->xover[0]);
-            fprintf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\""
-                       " stroke-dasharray=\"2,3\"><title>N%d crossover %lld</title></line>\n",
-                    x, a.mt, x, a.h - a.mb, color, n->num, n->xover[0]);
-        }
-        for (int j = 0; j < n->ndec; j++) {
-            double x = n->dec[j].n;
-            if (x < HULL_LO || x > HULL_HI)
-                continue;
-            for (int side = 0; side < 2; side++) {
-                double t = side ? n->dec[j].gpu_s : n->dec[j].cpu_s;
-                if (t < pow(10, a.y0) || t > pow(10, a.y1))
-                    continue;
-                if (side)
-                    fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"none\""
-                               " stroke=\"%s\" stroke-width=\"1.5\">", px(&a, x) - 4, py(&a, t) - 4,
-                            color);
-                else
-                    fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"none\" stroke=\"%s\""
-                               " stroke-width=\"1.5\">", px(&a, x), py(&a, t), color);
-                fprintf(o, "<title>N%d logged launch ", n->num);
-                esc(o, n->dec[j].what);
-                fprintf(o, ": %s</title></%s>\n", side ? "gpu + transfer" : "cpu",
-                        side ? "rect" : "circle");
-            }
-        }
-        for (int j = 0; j < n->nmeas; j++) {
-            double x = n->meas[j].n, t = n->meas[j].t;
-            if (x < HULL_LO || x > HULL_HI || t < pow(10, a.y0) || t > pow(10, a.y1))
-                continue;
-            if (n->meas[j].gpu)
-                fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\">",
-                        px(&a, x) - 4, py(&a, t) - 4, color);
-            else
-                fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\">", px(&a, x),
-                        py(&a, t), color);
-            fprintf(o, "<title>N%d measured ", n->num);
-            esc(o, n->meas[j].what);
-            fprintf(o, " on the %s: mean of %d</title></%s>\n", n->meas[j].gpu ? "gpu" : "cpu",
-                    n->meas[j].samples, n->meas[j].gpu ? "rect" : "circle");
-        }
-        if (n->nhull > 0) {
-            const rt_sweep_point *l = &n->hull[n->nhull - 1];
-            fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"pt\" fill=\"%s\">N%d</text>\n",
-                    px(&a, (double)l->n) - 30, py(&a, l->cpu_s) - 4, color, n->num);
-        }
-    }
-    fputs("</svg><figcaption>", o);
-    esc(o, cls);
-    fputs(": ", o);
-    for (int k = 0; k < nm; k++) {
-        fprintf(o, "%s<span style=\"color:%s\">N%d</span>", k ? ", " : "", palette[k % NPAL],
-                ns[members[k]].num);
-    }
-    fprintf(o, ". Solid: CPU (%s), dashed: GPU + transfer (", host->name);
-    esc(o, gpu->name);
-    fputs("); dotted: crossover. The lower of the two curves is where the nest should run.", o);
-    if (ndec) {
-        long long all = 0;
-        for (int k = 0; k < nm; k++)
-            all += ns[members[k]].ndec_all;
-        fputs(" Hollow marks: launches the runtime logged (circle CPU, square GPU + transfer),"
-              " at the geometric mean of their sizes", o);
-        if (all > ndec)
-            fprintf(o, "; the latest %d per nest are drawn, %d of the %lld logged", MAXDEC,
-                    ndec, all);
-        fputs(".", o);
-    }
-    if (nmeas)
-        fputs(" Filled marks: measured times from the history (circle CPU, square GPU with"
-              " transfers), mean per size.", o);
-    fputs("</figcaption></figure>\n", o);
-    (void)nn;
-}
 
 /* ---- the page ------------------------------------------------------------- */
 
@@ -534,7 +173,7 @@ static int decision_row(void *ctx, const db_decision_row *r)
     FILE *o = t->o;
     if (t->n++ == 0) {
         fprintf(o, "<h4>N%d ", t->num);
-        esc(o, t->file);
+        html_esc(o, t->file);
         fprintf(o, ":%d</h4>\n", t->line);
     }
     if (t->n == 1) {
@@ -549,13 +188,13 @@ static int decision_row(void *ctx, const db_decision_row *r)
     rt_format_time(g, sizeof g, r->gpu_s);
     rt_format_time(x, sizeof x, r->xfer_s);
     fputs("<tr><td>", o);
-    esc(o, r->bindings);
+    html_esc(o, r->bindings);
     fputs("</td><td>", o);
-    esc(o, r->device);
+    html_esc(o, r->device);
     fprintf(o, "</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>", r->threads, c, g, x);
-    esc(o, r->verdict);
+    html_esc(o, r->verdict);
     fputs("</td><td>", o);
-    esc(o, r->decided_at);
+    html_esc(o, r->decided_at);
     fputs("</td></tr>\n", o);
     return 0;
 }
@@ -578,7 +217,7 @@ static void measured(FILE *o, const nest *n, const char *file, int line, int hea
         return;
     if (heading) {
         fprintf(o, "<h4>N%d ", n->num);
-        esc(o, file);
+        html_esc(o, file);
         fprintf(o, ":%d</h4>\n", line);
     }
     fputs("<table class=\"meas\"><caption>measured history (mean per size and device)</caption>"
@@ -587,7 +226,7 @@ static void measured(FILE *o, const nest *n, const char *file, int line, int hea
         char t[32];
         rt_format_time(t, sizeof t, n->meas[j].t);
         fputs("<tr><td>", o);
-        esc(o, n->meas[j].what);
+        html_esc(o, n->meas[j].what);
         fprintf(o, "</td><td>%s</td><td>%d</td><td>%s</td></tr>\n", n->meas[j].gpu ? "gpu" : "cpu",
                 n->meas[j].samples, t);
     }
@@ -683,6 +322,131 @@ static void xover_text(char *b, size_t n, const nest *ns, int dev)
         keel_fmtn(b, n, "never");
 }
 
+/* ---- the ranking (rank.c) on the first screen ------------------------------ */
+
+#define RANK_TOP 10             /* rows shown before the "more" switch */
+#define ROOF_NESTS 6            /* nests per roofline: 6 pairs and 2 ceilings */
+#define HULL_PER_CHART 4        /* nests per boat-hull chart: 8 curves */
+#define HULL_PER_CLASS 12       /* nests drawn per class */
+
+static const char *verdict_class(const keel_rank_nest *n)
+{
+    const char *v = keel_rank_verdict(n);
+    return strcmp(v, "GPU") == 0 ? "gpu" : strcmp(v, "CPU") == 0 ? "cpu" : "unk";
+}
+
+static void rank_head(FILE *o, const char *id)
+{
+    fprintf(o, "<table class=\"ranking\"%s%s%s><tr><th>rank</th><th>nest</th><th>location</th>"
+               "<th>function</th><th>verdict</th><th>at</th><th>cpu</th><th>gpu+xfer</th>"
+               "<th>saves</th><th>crossover</th><th>why not on the GPU</th></tr>\n",
+            id ? " id=\"" : "", id ? id : "", id ? "\"" : "");
+}
+
+static void rank_row(FILE *o, const keel_rank_nest *n, int pos)
+{
+    char at[32], cpu[32], gpu[32], save[32], x[32], why[512];
+    keel_rank_basis_text(n, at, sizeof at);
+    keel_rank_times_text(n, cpu, gpu, save, sizeof cpu);
+    keel_rank_xover_text(n, x, sizeof x);
+    keel_why_text(n, why, sizeof why);
+    const char *vc = verdict_class(n);
+    fprintf(o, "<tr class=\"rank r-%s\" data-nest=\"%d\" data-reason=\"%s\"><td class=\"num\">%d"
+               "</td><td><a href=\"#nest-%d\">N%d</a></td><td class=\"loc\">", vc, n->num,
+            keel_why_name(n->why), pos, n->num, n->num);
+    html_esc(o, keel_short_path(n->file));
+    fprintf(o, ":%d</td><td>", n->line);
+    html_esc(o, n->function);
+    fprintf(o, "</td><td class=\"verdict\">%s</td><td>", keel_rank_verdict(n));
+    html_esc(o, at);
+    fprintf(o, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+               "<td class=\"num\">", cpu, gpu, save);
+    html_esc(o, x);
+    fputs("</td><td>", o);
+    html_esc(o, why[0] ? why : "-");
+    fputs("</td></tr>\n", o);
+}
+
+static void ranking(FILE *o, const keel_ranking *rk, const rt_profile *gpu, const rt_profile *host,
+                    int threads, long long size)
+{
+    fputs("<section id=\"ranking\"><h2>What to port first</h2>\n<p>Nests ranked by the time"
+          " running them on <b>", o);
+    html_esc(o, gpu->name);
+    fputs("</b> would save over the host CPU (<b>", o);
+    html_esc(o, host->name);
+    fprintf(o, "</b>, %d thread%s): ", threads, threads == 1 ? "" : "s");
+    if (rk->with_launches)
+        fprintf(o, "%d of %d nests at the sizes the program ran (its logged launches, summed),"
+                   " the others at N=%lld (every size symbol; --size).", rk->with_launches,
+                rk->n, size);
+    else
+        fprintf(o, "no launches are logged, so every nest at N=%lld (every size symbol; --size)."
+                   " Run the program to rank at its own sizes.", size);
+    fputs(" <span class=\"v-gpu\">GPU</span>: the GPU wins there;"
+          " <span class=\"v-cpu\">CPU</span>: the CPU is the better place, the last column"
+          " says why; <span class=\"v-unk\">unknown</span>: the models cannot evaluate the nest."
+          " Each nest links to its table and chart below.</p>\n", o);
+    rank_head(o, "ranking-table");
+    for (int k = 0; k < rk->n && k < RANK_TOP; k++)
+        rank_row(o, &rk->v[k], k + 1);
+    fputs("</table>\n", o);
+    if (rk->n > RANK_TOP) {
+        fprintf(o, "<details><summary>the other %d nests</summary>\n", rk->n - RANK_TOP);
+        rank_head(o, NULL);
+        for (int k = RANK_TOP; k < rk->n; k++)
+            rank_row(o, &rk->v[k], k + 1);
+        fputs("</table></details>\n", o);
+    }
+    fputs("</section>\n", o);
+}
+
+static void free_nests(rows *rs, nest *ns, int nn)
+{
+    for (int i = 0; i < rs->n; i++) {
+        row *r = &rs->r[i];
+        free(r->file); free(r->function); free(r->iv); free(r->trip); free(r->idioms);
+        free(r->cls); free(r->parallel); free(r->coalescing);
+    }
+    for (int k = 0; ns && k < nn; k++) {
+        free(ns[k].label);
+        free(ns[k].hull_class);
+        for (int j = 0; j < ns[k].nmeas; j++)
+            free(ns[k].meas[j].what);
+        free(ns[k].meas);
+    }
+    free(ns);
+    free(rs->r);
+}
+
+/* The page's script, in two parts: the first (in <head>) catches every
+ * script error into #script-errors; the second (at the end) checks that
+ * every ranking link leads to a nest and every nest is linked from the
+ * ranking, and writes the outcome into #selfcheck.  Neither holds '<' or
+ * '&', so the page stays well-formed XML. */
+static const char script_head[] =
+    "window.keelErrors=[];"
+    "window.onerror=function(msg,src,line){"
+    "window.keelErrors.push(String(msg)+' (line '+line+')');"
+    "var e=document.getElementById('script-errors');"
+    "if(e){e.textContent='script errors: '+window.keelErrors.join('; ');}};";
+
+static const char script_check[] =
+    "(function(){var bad=[],seen={};"
+    "var links=document.querySelectorAll('#ranking a[href^=\"#nest-\"]');"
+    "for(var i=0;i!==links.length;i++){var id=links[i].getAttribute('href').slice(1);"
+    "if(!document.getElementById(id)){bad.push('no '+id);}seen[id]=1;}"
+    "var nests=document.querySelectorAll('tr.nest');"
+    "for(var j=0;j!==nests.length;j++){if(!seen[nests[j].id]){bad.push(nests[j].id+' not ranked');}}"
+    "if(!document.getElementById('ranking-table')){bad.push('no ranking');}"
+    "if(window.keelErrors.length){bad.push(window.keelErrors.length+' script errors');}"
+    "var c=document.getElementById('selfcheck');"
+    "c.setAttribute('data-status',bad.length?'fail':'ok');"
+    "c.setAttribute('data-nests',String(nests.length));"
+    "c.setAttribute('data-ranked',String(links.length));"
+    "c.textContent='page check: '+(bad.length?bad.join('; '):'ok, '+nests.length+"
+    "' nests, each reached from the ranking');})();";
+
 static const char css[] =
     "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}"
     "h1{font-size:1.6em}h2{border-bottom:1px solid #aaa;margin-top:1.6em}"
@@ -697,7 +461,17 @@ static const char css[] =
     "figure{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}"
     "figcaption{font-size:.85em;max-width:720px}"
     ".tick{font-size:10px;fill:#555}.lab{font-size:12px}.roof{font-size:11px;text-anchor:end}"
-    ".pt{font-size:10px}caption{text-align:left;font-style:italic}";
+    ".pt{font-size:10px}caption{text-align:left;font-style:italic}"
+    "td.unk,tr.r-unk td,.noeval{background:repeating-linear-gradient(45deg,#eee 0,#eee 4px,"
+    "#fff 4px,#fff 8px);color:#555}"
+    "tr.r-gpu td.verdict{background:#fde2e2;color:#b00;font-weight:bold}"
+    "tr.r-cpu td.verdict{background:#e2ecfd;color:#147}tr.r-unk td.verdict{font-style:italic}"
+    ".v-gpu{color:#b00;font-weight:bold}.v-cpu{color:#147}.v-unk{color:#555;font-style:italic}"
+    "table.ranking td{white-space:nowrap}table.ranking td:last-child{white-space:normal;max-width:40em}"
+    "td.chart{padding:0}.noeval{padding:1em;max-width:260px;font-size:.85em}"
+    ".legend{font-size:10px;color:#444;padding:0 .3em}"
+    "#selfcheck{font-size:.75em;color:#888;margin:0}#script-errors{color:#b00;margin:0}"
+    "details summary{cursor:pointer;margin:.3em 0}.note{font-size:.85em}";
 
 static int set_size(void *dest, const char *arg)
 {
@@ -739,48 +513,19 @@ int keel_cmd_html(int argc, char **argv)
     dbpath = npos ? pos[0] : keel_default_db();
 
     /* profiles */
-    const rt_profile *gpus[MAXDEV];
-    int ndev = 0;
-    char *dl = strdup(devlist), *save = NULL;
-    for (char *t = dl ? strtok_r(dl, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
-        const rt_profile *p = rt_profile_find(t);
-        if (!p || p->kind != RT_GPU) {
-            keel_say(2, "no GPU profile '%s' (see keel devices)", t);
-            free(dl);
-            return 2;
-        }
-        if (ndev == MAXDEV) {       /* one column each: a cap, said rather than cut */
-            keel_say(2, "--device takes at most %d GPU profiles", MAXDEV);
-            free(dl);
-            return 2;
-        }
-        gpus[ndev++] = p;
-    }
-    free(dl);
-    if (ndev == 0)
-        return keel_say(2, "--device needs at least one GPU profile");
-    rt_profile host = *rt_profile_host_default();
-    if (hostname) {
-        const rt_profile *hp = rt_profile_find(hostname);
-        if (!hp || hp->kind != RT_CPU)
-            return keel_say(2, "no CPU profile '%s' (see keel devices)", hostname);
-        host = *hp;
-        if (hp == rt_profile_host_default())    /* "host": calibrated, as with no --host */
-            hostname = NULL;
-    }
+    keel_machines mach;
+    r = keel_machines_pick(dbpath, devlist, hostname, threads, &mach);
+    if (r >= 0)
+        return r;
+    const rt_profile *const *gpus = mach.gpus;
+    int ndev = mach.ndev, threads_given = mach.threads_given;
+    rt_profile host = mach.host;
+    threads = mach.threads;
 
     char err[512] = "";
     db *d;
     if (db_open(dbpath, DB_READONLY, &d, err, sizeof err))
         return keel_say(1, "%s", err);
-    if (!hostname) {
-        rt_calibration cal;
-        if (rt_calibration_load(dbpath, &cal, err, sizeof err) == 0)
-            rt_profile_from_calibration(&cal, &host);
-    }
-    int threads_given = threads > 0;
-    if (!threads_given)
-        threads = hostname ? host.cores : rt_default_threads();
 
     rows rs = { 0 };
     err[0] = 0;
@@ -831,10 +576,28 @@ int keel_cmd_html(int argc, char **argv)
         load_decisions(d, r->loop_id, gpus[0]->name, n);
         load_history(d, r->loop_id, n);
     }
+    /* the ranking: rank.c's, for the first device; its N-numbers are ours */
+    keel_rank_opts ro = { .host = &host, .gpu = gpus[0], .threads = threads,
+                          .threads_given = threads_given, .size = size, .file = file };
+    keel_ranking rk = { 0 };
+    if (!ns || keel_rank(d, &ro, &rk, err, sizeof err)) {
+        free_nests(&rs, ns, nn);
+        db_close(d);
+        return keel_say(1, "%s", ns ? err : "out of memory");
+    }
+    for (int k = 0; k < rk.n; k++) {
+        int i = rk.v[k].num - 1;
+        if (i >= 0 && i < nn) {
+            ns[i].rank = &rk.v[k];
+            ns[i].rank_pos = k + 1;
+        }
+    }
 
     FILE *o = fopen(out_path, "w");
     if (!o) {
         int e = errno;   /* before db_close, which may set it */
+        free_nests(&rs, ns, nn);
+        keel_ranking_free(&rk);
         db_close(d);
         return keel_say(1, "%s: cannot write: %s", out_path, strerror(e));
     }
@@ -844,23 +607,28 @@ int keel_cmd_html(int argc, char **argv)
     fputs("<!DOCTYPE html>\n<html lang=\"en\" xmlns=\"http://www.w3.org/1999/xhtml\"><head>"
           "<meta charset=\"utf-8\"/><title>keel report</title><style>", o);
     fputs(css, o);
-    fputs("</style></head>\n<body>\n<h1>keel report</h1>\n<p>Database <code>", o);
-    esc(o, dbpath);
+    fputs("</style><script>", o);
+    fputs(script_head, o);
+    fputs("</script></head>\n<body>\n<h1>keel report</h1>\n<p>Database <code>", o);
+    html_esc(o, dbpath);
     fprintf(o, "</code>, written %s. Host CPU profile <b>", now);
-    esc(o, host.name);
+    html_esc(o, host.name);
     fputs("</b> (", o);
-    esc(o, host.desc);
+    html_esc(o, host.desc);
     fprintf(o, "; %d thread%s for nests with OpenMP pragmas%s), GPU profile%s", threads,
             threads == 1 ? "" : "s",
             threads_given ? ", and for every nest (--threads)" : ", one for the others",
             ndev > 1 ? "s" : "");
     for (int dv = 0; dv < ndev; dv++) {
         fputs(dv ? ", <b>" : " <b>", o);
-        esc(o, gpus[dv]->name);
+        html_esc(o, gpus[dv]->name);
         fputs("</b>", o);
     }
     fputs(". Predictions are keel's models (the ones keel_decide runs): Liao-Chapman + roofline"
           " on the CPU, Hong-Kim + boat-hull transfer on the GPU.</p>\n", o);
+    fputs("<p id=\"selfcheck\" data-status=\"not-run\">page check: not run (scripts off)</p>"
+          "<p id=\"script-errors\"></p>\n", o);
+    ranking(o, &rk, gpus[0], &host, threads, size);
 
     /* summary */
     int nsrc = 0, nfun = 0;
@@ -875,7 +643,7 @@ int keel_cmd_html(int argc, char **argv)
     for (int dv = 0; dv < ndev; dv++) {
         fputs("<th>GPU wins at N=", o);
         fprintf(o, "%lld on ", size);
-        esc(o, gpus[dv]->name);
+        html_esc(o, gpus[dv]->name);
         fputs("</th>", o);
     }
     fprintf(o, "</tr>\n<tr><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">"
@@ -891,28 +659,54 @@ int keel_cmd_html(int argc, char **argv)
           "</p>\n", o);
 
     fputs("<h2 id=\"roofline\">Roofline per device</h2>\n", o);
-    for (int dv = 0; dv < ndev; dv++)
-        roofline(o, &host, gpus[dv], dv, ns, nn, size);
+    for (int dv = 0; dv < ndev; dv++) {
+        int order[ROOF_NESTS], norder = 0;
+        for (int k = 0; k < rk.n && norder < ROOF_NESTS; k++) {
+            int i = rk.v[k].num - 1;
+            const rt_sweep_point *pt = i >= 0 && i < nn ? &ns[i].ref[dv] : NULL;
+            if (pt && ns[i].ref_ok && pt->flops > 0 && pt->bytes > 0)
+                order[norder++] = i;
+        }
+        html_roofline(o, &host, gpus[dv], dv, ns, order, norder, size);
+    }
 
     fputs("<h2 id=\"hull\">Boat-hull view per class</h2>\n<p>Classes in the boat-hull notation,"
           " ranges left out; predicted time of each nest against its problem size on the host"
           " and on ", o);
-    esc(o, gpus[0]->name);
+    html_esc(o, gpus[0]->name);
     fputs(".</p>\n", o);
+    /* per class its nests in rank order, HULL_PER_CHART a chart, at most
+     * HULL_PER_CLASS (the rest are in their tables with their own charts) */
     int *members = calloc((size_t)nn + 1, sizeof *members);
     char *done = calloc((size_t)nn + 1, 1);
-    for (int k = 0; members && done && k < nn; k++) {
-        if (done[k] || !ns[k].hull_class)
+    for (int k0 = 0; members && done && k0 < rk.n; k0++) {
+        int k = rk.v[k0].num - 1;
+        if (k < 0 || k >= nn || done[k] || !ns[k].hull_class)
             continue;
-        int nm = 0;
-        for (int j = k; j < nn; j++)
-            if (!done[j] && ns[j].hull_class && strcmp(ns[j].hull_class, ns[k].hull_class) == 0) {
+        int nm = 0, nclass = 0;
+        for (int j0 = k0; j0 < rk.n; j0++) {
+            int j = rk.v[j0].num - 1;
+            if (j >= 0 && j < nn && !done[j] && ns[j].hull_class
+                && strcmp(ns[j].hull_class, ns[k].hull_class) == 0) {
                 done[j] = 1;
-                if (ns[j].nhull > 0 && nm < NPAL * 2)
+                nclass++;
+                if (ns[j].nhull > 0 && nm < HULL_PER_CLASS)
                     members[nm++] = j;
             }
-        if (nm)
-            hull_chart(o, ns[k].hull_class, ns, nn, members, nm, &host, gpus[0]);
+        }
+        int parts = (nm + HULL_PER_CHART - 1) / HULL_PER_CHART;
+        for (int part = 0; part < parts; part++) {
+            int m0 = part * HULL_PER_CHART;
+            int mn = nm - m0 < HULL_PER_CHART ? nm - m0 : HULL_PER_CHART;
+            html_hull_chart(o, ns[k].hull_class, part + 1, parts, ns, members + m0, mn, &host,
+                            gpus[0]);
+        }
+        if (nclass > nm && nm > 0) {
+            fputs("<p class=\"note\">Class <code>", o);
+            html_esc(o, ns[k].hull_class);
+            fprintf(o, "</code>: the %d nests ranked highest of its %d are drawn.</p>\n", nm,
+                    nclass);
+        }
     }
     free(members);
     free(done);
@@ -930,18 +724,18 @@ int keel_cmd_html(int argc, char **argv)
             fputs("</table>\n", o);
         if (new_file) {
             fputs("<h3>", o);
-            esc(o, r0->file);
+            html_esc(o, r0->file);
             fputs("</h3>\n", o);
         }
         if (new_fun) {
             fputs("<h4>", o);
-            esc(o, r0->function);
+            html_esc(o, r0->function);
             fputs("</h4>\n<table class=\"nests\"><tr><th>nest</th><th>loop</th><th>iv</th>"
                   "<th>trip</th><th>idioms</th><th>class</th><th>parallel</th><th>strides</th>"
-                  "<th>cycles/iter</th>", o);
+                  "<th>cycles/iter</th><th>time against N</th>", o);
             for (int dv = 0; dv < ndev; dv++) {
                 fputs("<th>crossover ", o);
-                esc(o, gpus[dv]->name);
+                html_esc(o, gpus[dv]->name);
                 fputs("</th>", o);
             }
             fputs("</tr>\n", o);
@@ -950,40 +744,54 @@ int keel_cmd_html(int argc, char **argv)
             const row *r = &rs.r[i];
             if (i == n->first) {
                 fprintf(o, "<tr class=\"nest\" id=\"nest-%d\" data-file=\"", n->num);
-                esc(o, r->file);
+                html_esc(o, r->file);
                 fprintf(o, "\" data-line=\"%d\"", r->line);
                 for (int dv = 0; dv < ndev; dv++) {
                     char b[64];
                     xover_text(b, sizeof b, n, dv);
                     fputs(" data-crossover-", o);
-                    esc(o, gpus[dv]->name);
+                    html_esc(o, gpus[dv]->name);
                     fputs("=\"", o);
-                    esc(o, b);
+                    html_esc(o, b);
                     fputs("\"", o);
                 }
-                fprintf(o, "><td rowspan=\"%d\"><b>N%d</b></td>", n->nrows, n->num);
+                fprintf(o, "><td rowspan=\"%d\"><b>N%d</b>", n->nrows, n->num);
+                if (n->rank)
+                    fprintf(o, "<br/><small>rank %d<br/><span class=\"v-%s\">%s</span></small>",
+                            n->rank_pos, verdict_class(n->rank), keel_rank_verdict(n->rank));
+                fputs("</td>", o);
             } else
                 fputs("<tr>", o);
             fprintf(o, "<td class=\"loc\">%*s%d:%d</td><td>", 0, "", r->line, r->col);
             for (int s = 0; s < r->depth; s++)
                 fputs("&#183;", o);
-            esc(o, r->iv[0] ? r->iv : "-");
+            html_esc(o, r->iv[0] ? r->iv : "-");
             fputs("</td><td class=\"loc\">", o);
-            esc(o, r->trip[0] ? r->trip : "-");
+            html_esc(o, r->trip[0] ? r->trip : "-");
             fputs("</td><td>", o);
-            esc(o, r->idioms[0] ? r->idioms : "-");
+            html_esc(o, r->idioms[0] ? r->idioms : "-");
             fputs("</td><td class=\"cls\">", o);
-            esc(o, r->cls[0] ? r->cls : "");
+            html_esc(o, r->cls[0] ? r->cls : "");
             fputs("</td><td>", o);
-            esc(o, r->parallel[0] ? r->parallel : "-");
+            html_esc(o, r->parallel[0] ? r->parallel : "-");
             fputs("</td><td>", o);
-            esc(o, r->coalescing[0] ? r->coalescing : "-");
+            html_esc(o, r->coalescing[0] ? r->coalescing : "-");
             fputs("</td><td class=\"num\">", o);
             if (r->has_cycles)
                 fprintf(o, "%.2f", r->cycles);
             else
                 fputs("-", o);
             fputs("</td>", o);
+            if (i == n->first) {
+                char why[512] = "";
+                if (n->rank)
+                    keel_why_text(n->rank, why, sizeof why);
+                else if (n->err[0])
+                    keel_fmtn(why, sizeof why, "%s", n->err);
+                fprintf(o, "<td rowspan=\"%d\" class=\"chart\">", n->nrows);
+                html_nest_chart(o, n, why);
+                fputs("</td>", o);
+            }
             for (int dv = 0; dv < ndev; dv++) {
                 if (i != n->first) {
                     fputs("<td></td>", o);
@@ -992,8 +800,11 @@ int keel_cmd_html(int argc, char **argv)
                 char b[64];
                 xover_text(b, sizeof b, n, dv);
                 int win = n->ref_ok && n->ref[dv].gpu_wins;
-                fprintf(o, "<td class=\"num %s\"><span class=\"xover\">", win ? "gpu" : "cpu");
-                esc(o, b);
+                int unknown = !n->loaded || !n->ref_ok
+                              || (n->xover_status[dv] < 0 && !n->not_parallel);
+                fprintf(o, "<td class=\"num %s\"><span class=\"xover\">",
+                        unknown ? "unk" : win ? "gpu" : "cpu");
+                html_esc(o, b);
                 fputs("</span>", o);
                 if (n->ref_ok) {
                     char c[32], g[32];
@@ -1002,7 +813,7 @@ int keel_cmd_html(int argc, char **argv)
                     fprintf(o, "<br/><small>N=%lld: cpu %s, gpu+xfer %s</small>", size, c, g);
                 } else if (n->err[0]) {
                     fputs("<br/><small>", o);
-                    esc(o, n->err);
+                    html_esc(o, n->err);
                     fputs("</small>", o);
                 }
                 fputs("</td>", o);
@@ -1026,27 +837,18 @@ int keel_cmd_html(int argc, char **argv)
             measured(o, &ns[k], r0->file, r0->line, nd == 0);
         }
     }
-    fputs("<p><small>Written by keel report --html; no scripts, no external resources.</small>"
-          "</p>\n</body></html>\n", o);
+    fputs("<p><small>Written by keel report --html; no external resources. Its one script"
+          " checks the page (#selfcheck) and shows script errors.</small></p>\n<script>", o);
+    fputs(script_check, o);
+    fputs("</script>\n</body></html>\n", o);
     int werr = ferror(o);
+    keel_ranking_free(&rk);
     if (fclose(o) != 0 || werr) {
+        free_nests(&rs, ns, nn);
         db_close(d);
         return keel_say(1, "%s: write failed", out_path);
     }
-    for (int i = 0; i < rs.n; i++) {
-        row *r = &rs.r[i];
-        free(r->file); free(r->function); free(r->iv); free(r->trip); free(r->idioms);
-        free(r->cls); free(r->parallel); free(r->coalescing);
-    }
-    for (int k = 0; k < nn; k++) {
-        free(ns[k].label);
-        free(ns[k].hull_class);
-        for (int j = 0; j < ns[k].nmeas; j++)
-            free(ns[k].meas[j].what);
-        free(ns[k].meas);
-    }
-    free(ns);
-    free(rs.r);
+    free_nests(&rs, ns, nn);
     db_close(d);
     printf("%s\n", out_path);
     return 0;

@@ -336,6 +336,24 @@ void keel_rank_basis_text(const keel_rank_nest *n, char *b, size_t len)
         keel_fmtn(b, len, "N=%lld", n->size);
 }
 
+/* The predicted times of a nest as text ("-" where there are none). */
+void keel_rank_times_text(const keel_rank_nest *n, char *cpu, char *gpu, char *save, size_t len)
+{
+    int have = n->launches || n->size;
+    if (have && (n->evaluated || n->cpu_s > 0))
+        rt_format_time(cpu, len, n->cpu_s);
+    else
+        keel_fmtn(cpu, len, "-");
+    if (have && (n->evaluated || n->cpu_s > 0) && n->why != KEEL_WHY_NOT_PARALLEL)
+        rt_format_time(gpu, len, n->gpu_s + n->xfer_s);
+    else
+        keel_fmtn(gpu, len, "-");
+    if (n->save_s > 0)
+        rt_format_time(save, len, n->save_s);
+    else
+        keel_fmtn(save, len, "-");
+}
+
 static int by_rank(const void *a, const void *b)
 {
     const keel_rank_nest *x = a, *y = b;

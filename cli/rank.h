@@ -105,6 +105,10 @@ void keel_rank_xover_text(const keel_rank_nest *n, char *buf, size_t len);
 /* Where a nest was ranked: "12 launches", "N=1000", "fixed sizes", "-". */
 void keel_rank_basis_text(const keel_rank_nest *n, char *buf, size_t len);
 
+/* The predicted CPU and GPU + transfer times and the saving as text, each
+ * in a buffer of len bytes ("-" where there is none). */
+void keel_rank_times_text(const keel_rank_nest *n, char *cpu, char *gpu, char *save, size_t len);
+
 /* The profiles a report runs on: the GPU profiles of devlist (comma-
  * separated), the host CPU profile (hostname, or this host with the
  * calibration stored in dbpath), the host threads.  Returns -1 to go on,

@@ -17,24 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The predicted times of a nest as text ("-" where there are none). */
-static void times_text(const keel_rank_nest *n, char *cpu, char *gpu, char *save, size_t len)
-{
-    int have = n->launches || n->size;
-    if (have && (n->evaluated || n->cpu_s > 0))
-        rt_format_time(cpu, len, n->cpu_s);
-    else
-        keel_fmtn(cpu, len, "-");
-    if (have && (n->evaluated || n->cpu_s > 0) && n->why != KEEL_WHY_NOT_PARALLEL)
-        rt_format_time(gpu, len, n->gpu_s + n->xfer_s);
-    else
-        keel_fmtn(gpu, len, "-");
-    if (n->save_s > 0)
-        rt_format_time(save, len, n->save_s);
-    else
-        keel_fmtn(save, len, "-");
-}
-
 static int print_json(const keel_ranking *r, const keel_machines *m, long long size)
 {
     keel_json *j = keel_json_new();
@@ -142,7 +124,7 @@ static void print_text(const keel_ranking *r, const keel_machines *m, long long 
         size_t ll = strlen(loc);
         const char *lp = (int)ll > wloc ? loc + ll - wloc : loc;   /* keep the end */
         keel_rank_basis_text(n, at, sizeof at);
-        times_text(n, cpu, gpu, save, sizeof cpu);
+        keel_rank_times_text(n, cpu, gpu, save, sizeof cpu);
         keel_rank_xover_text(n, x, sizeof x);
         keel_why_text(n, why, sizeof why);
         printf("%4d  %-5s %-*s  %-*.*s  %-7s  %-12s %9s %9s %9s  %-9s  %s\n", k + 1, nest,

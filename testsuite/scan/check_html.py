@@ -3,8 +3,8 @@
 
 Fails (exit 1, one line per problem) unless the page is well formed (every
 element closed, in order; void elements only as void), self-contained (no
-script, no iframe, no link, no src or href that leaves the page) and holds
-its sections.  Prints one line per nest row:
+script file -- inline scripts only --, no iframe, no link, no src or href that
+leaves the page) and holds its sections.  Prints one line per nest row:
     nest FILE LINE h100=CROSSOVER v100=CROSSOVER ...
 and one line per chart: "chart roofline h100", "chart hull CLASS".
 """
@@ -12,7 +12,7 @@ import sys
 from html.parser import HTMLParser
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "source", "wbr", "col", "area", "base"}
-FORBIDDEN = {"script", "iframe", "link", "object", "embed", "img"}
+FORBIDDEN = {"iframe", "link", "object", "embed", "img"}
 
 
 class Page(HTMLParser):
@@ -24,6 +24,8 @@ class Page(HTMLParser):
         a = dict(attrs)
         if tag in FORBIDDEN:
             self.problems.append("forbidden element <%s>" % tag)
+        if tag == "script" and "src" in a:
+            self.problems.append("script file %s" % a["src"])
         for k in ("src", "href"):
             v = a.get(k)
             if v is not None and not v.startswith("#"):
@@ -68,7 +70,7 @@ def main():
         p.problems.append("no doctype")
     for tag, pos in p.stack:
         p.problems.append("<%s> of %s never closed" % (tag, pos))
-    for sec in ("summary", "roofline", "hull", "nests"):
+    for sec in ("ranking", "ranking-table", "selfcheck", "summary", "roofline", "hull", "nests"):
         if sec not in p.ids:
             p.problems.append("no section #%s" % sec)
     for f, line, xs in p.nests:
