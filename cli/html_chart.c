@@ -147,6 +147,25 @@ static int clip_open(FILE *o, const axes *a)
     return k;
 }
 
+/* A label's baseline near (x, y) where no label placed before overlaps
+ * it: moved down a line at a time (points of equal nests coincide). */
+static double place_label(double (*lab)[2], int *nlab, int cap, double x, double y)
+{
+    for (int tries = 0; tries < 2 * cap; tries++) {
+        int clash = 0;
+        for (int j = 0; j < *nlab && !clash; j++)
+            clash = fabs(lab[j][0] - x) < 44 && fabs(lab[j][1] - y) < 11;
+        if (!clash)
+            break;
+        y += 11;
+    }
+    if (*nlab < cap) {
+        lab[*nlab][0] = x;
+        lab[(*nlab)++][1] = y;
+    }
+    return y;
+}
+
 void html_roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int dev,
                    const nest *ns, const int *order, int norder, long long size)
 {
@@ -206,6 +225,8 @@ void html_roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int d
         html_esc(o, roof[k].who);
         fprintf(o, ": %.0f GFLOP/s, %.0f GB/s</text>\n", roof[k].peak / 1e9, roof[k].bw / 1e9);
     }
+    double lab[32][2];
+    int nlab = 0;
     for (int k = 0; k < norder; k++) {
         const nest *n = &ns[order[k]];
         const rt_sweep_point *p = &n->ref[dev];
@@ -222,15 +243,15 @@ void html_roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int d
             fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"><title>N%d cpu:"
                        " AI %.3g, %.3g GFLOP/s</title></circle><text x=\"%.1f\" y=\"%.1f\""
                        " class=\"pt\" fill=\"%s\">N%d cpu</text>",
-                    x, yc, color, n->num, ai, p->flops / p->cpu_s / 1e9, x + 7, yc + 4, color,
-                    n->num);
+                    x, yc, color, n->num, ai, p->flops / p->cpu_s / 1e9, x + 7,
+                    place_label(lab, &nlab, 32, x + 7, yc + 4), color, n->num);
         if (yg >= 0)
             fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\""
                        " stroke=\"#000\" stroke-width=\"0.8\"><title>N%d gpu: AI %.3g,"
                        " %.3g GFLOP/s</title></rect><text x=\"%.1f\" y=\"%.1f\" class=\"pt\""
                        " fill=\"%s\">N%d gpu</text>",
                     x - 4.5, yg - 4.5, color, n->num, ai, p->flops / p->gpu_s / 1e9, x + 7,
-                    yg + 4, color, n->num);
+                    place_label(lab, &nlab, 32, x + 7, yg + 4), color, n->num);
         fputs("</g>\n", o);
     }
     fputs("</svg><figcaption>", o);
