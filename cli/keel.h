@@ -7,7 +7,7 @@
  *   merge.c   merge OUT.db IN.db...
  *   report.c  report: the nests ranked by what porting them saves
  *   rank.c    that ranking and its reasons, for report and report --html
- *   html.c    report --html FILE
+ *   html.c    report --html FILE (html_chart.c: its charts; html.h)
  *   common.c  the one message printer, option parser, number parser and
  *             FILE:LINE[:COL] parser every command uses
  *   json.c    every --json document, through db/'s one JSON helper
