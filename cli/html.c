@@ -343,6 +343,19 @@ static void rank_head(FILE *o, const char *id)
             id ? " id=\"" : "", id ? id : "", id ? "\"" : "");
 }
 
+/* The last two parts of a path ("gemm/gemm.c"): the location column stays
+ * narrow, the whole path is the cell's title. */
+static const char *tail_path(const char *p)
+{
+    const char *last = strrchr(p, '/');
+    if (!last)
+        return p;
+    const char *q = last;
+    while (q > p && q[-1] != '/')
+        q--;
+    return q > p ? q : p;
+}
+
 static void rank_row(FILE *o, const keel_rank_nest *n, int pos)
 {
     char at[32], cpu[32], gpu[32], save[32], x[32], why[512];
@@ -352,9 +365,11 @@ static void rank_row(FILE *o, const keel_rank_nest *n, int pos)
     keel_why_text(n, why, sizeof why);
     const char *vc = verdict_class(n);
     fprintf(o, "<tr class=\"rank r-%s\" data-nest=\"%d\" data-reason=\"%s\"><td class=\"num\">%d"
-               "</td><td><a href=\"#nest-%d\">N%d</a></td><td class=\"loc\">", vc, n->num,
-            keel_why_name(n->why), pos, n->num, n->num);
-    html_esc(o, keel_short_path(n->file));
+               "</td><td><a href=\"#nest-%d\">N%d</a></td><td class=\"loc\" title=\"", vc,
+            n->num, keel_why_name(n->why), pos, n->num, n->num);
+    html_esc(o, n->file);
+    fputs("\">", o);
+    html_esc(o, tail_path(n->file));
     fprintf(o, ":%d</td><td>", n->line);
     html_esc(o, n->function);
     fprintf(o, "</td><td class=\"verdict\">%s</td><td>", keel_rank_verdict(n));

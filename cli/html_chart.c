@@ -194,9 +194,9 @@ void html_roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int d
     }
     if (f_lo > f_hi)
         f_lo = f_hi / 1e4;
-    axes a = { .x0 = floor(log10(ai_lo)) - (ai_lo == pow(10, floor(log10(ai_lo)))),
-               .x1 = ceil(log10(ai_hi)) + (ai_hi == pow(10, ceil(log10(ai_hi)))),
-               .y0 = floor(log10(f_lo / 2)), .y1 = ceil(log10(f_hi * 2)),
+    /* a point less than 0.15 decade from an edge gets the next decade */
+    axes a = { .x0 = floor(log10(ai_lo) - 0.15), .x1 = ceil(log10(ai_hi) + 0.15),
+               .y0 = floor(log10(f_lo) - 0.15), .y1 = ceil(log10(f_hi) + 0.15),
                .w = 720, .h = 420, .ml = 64, .mr = 20, .mt = 20, .mb = 40 };
     if (a.x1 <= a.x0)
         a.x1 = a.x0 + 1;

@@ -122,7 +122,12 @@ static void print_text(const keel_ranking *r, const keel_machines *m, long long 
         keel_fmtn(nest, sizeof nest, "N%d", n->num);
         keel_fmtn(loc, sizeof loc, "%s:%d", keel_short_path(n->file), n->line);
         size_t ll = strlen(loc);
-        const char *lp = (int)ll > wloc ? loc + ll - wloc : loc;   /* keep the end */
+        char cut[4096];
+        const char *lp = loc;
+        if ((int)ll > wloc) {                   /* keep the end, say what is cut */
+            keel_fmtn(cut, sizeof cut, "...%s", loc + ll - (wloc - 3));
+            lp = cut;
+        }
         keel_rank_basis_text(n, at, sizeof at);
         keel_rank_times_text(n, cpu, gpu, save, sizeof cpu);
         keel_rank_xover_text(n, x, sizeof x);
