@@ -147,23 +147,31 @@ static int clip_open(FILE *o, const axes *a)
     return k;
 }
 
-/* A label's baseline near (x, y) where no label placed before overlaps
- * it: moved down a line at a time (points of equal nests coincide). */
-static double place_label(double (*lab)[2], int *nlab, int cap, double x, double y)
+/* A label's baseline near (x, y) where no label placed before overlaps it,
+ * inside [top, bottom]: a line down, a line up, two down ... (points of
+ * equal nests coincide). */
+static double place_label(double (*lab)[2], int *nlab, int cap, double x, double y, double top,
+                          double bottom)
 {
-    for (int tries = 0; tries < 2 * cap; tries++) {
+    double best = y;
+    for (int tries = 0; tries < 4 * cap; tries++) {
+        int step = (tries + 1) / 2;
+        double cand = y + (tries % 2 ? step : -step) * 11.0;
+        if (cand < top || cand > bottom)
+            continue;
         int clash = 0;
         for (int j = 0; j < *nlab && !clash; j++)
-            clash = fabs(lab[j][0] - x) < 44 && fabs(lab[j][1] - y) < 11;
-        if (!clash)
+            clash = fabs(lab[j][0] - x) < 44 && fabs(lab[j][1] - cand) < 11;
+        if (!clash) {
+            best = cand;
             break;
-        y += 11;
+        }
     }
     if (*nlab < cap) {
         lab[*nlab][0] = x;
-        lab[(*nlab)++][1] = y;
+        lab[(*nlab)++][1] = best;
     }
-    return y;
+    return best;
 }
 
 void html_roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int dev,
@@ -244,14 +252,14 @@ void html_roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int d
                        " AI %.3g, %.3g GFLOP/s</title></circle><text x=\"%.1f\" y=\"%.1f\""
                        " class=\"pt\" fill=\"%s\">N%d cpu</text>",
                     x, yc, color, n->num, ai, p->flops / p->cpu_s / 1e9, x + 7,
-                    place_label(lab, &nlab, 32, x + 7, yc + 4), color, n->num);
+                    place_label(lab, &nlab, 32, x + 7, yc + 4, a.mt + 10, a.h - a.mb - 2), color, n->num);
         if (yg >= 0)
             fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\""
                        " stroke=\"#000\" stroke-width=\"0.8\"><title>N%d gpu: AI %.3g,"
                        " %.3g GFLOP/s</title></rect><text x=\"%.1f\" y=\"%.1f\" class=\"pt\""
                        " fill=\"%s\">N%d gpu</text>",
                     x - 4.5, yg - 4.5, color, n->num, ai, p->flops / p->gpu_s / 1e9, x + 7,
-                    place_label(lab, &nlab, 32, x + 7, yg + 4), color, n->num);
+                    place_label(lab, &nlab, 32, x + 7, yg + 4, a.mt + 10, a.h - a.mb - 2), color, n->num);
         fputs("</g>\n", o);
     }
     fputs("</svg><figcaption>", o);
