@@ -206,6 +206,58 @@ static int logic_fold(const char *t, const char *x)
     return 0;
 }
 
+/* Statement t is a whole call of an atomic read-modify-write whose result
+ * is unused: `atomic_fetch_add(&X, e)` (C11, _explicit too), the GNU
+ * `__atomic_add_fetch(&X, e, order)` family, with add/sub, or, and, xor.
+ * Like `X op= e` it commutes with its like: returns the operator class
+ * ('+', '|', '&', '^'; 0 none) with *lhs, *lhs_len the text of X. */
+static int atomic_update(const char *t, const char **lhs, size_t *lhs_len)
+{
+    size_t n = strcspn(t, "(");
+    if (!t[n] || n == 0 || n > 40)
+        return 0;
+    char name[48];
+    memcpy(name, t, n);
+    name[n] = '\0';
+    for (size_t k = 0; k < n; k++)
+        if (!(name[k] == '_' || (name[k] >= 'a' && name[k] <= 'z')))
+            return 0;
+    if (!strstr(name, "atomic_") || strstr(name, "compare") || strstr(name, "exchange"))
+        return 0;
+    static const struct { const char *w; int op; } ops[] = {
+        { "fetch_add", '+' }, { "add_fetch", '+' }, { "fetch_sub", '+' }, { "sub_fetch", '+' },
+        { "fetch_or", '|' }, { "or_fetch", '|' }, { "fetch_and", '&' }, { "and_fetch", '&' },
+        { "fetch_xor", '^' }, { "xor_fetch", '^' } };
+    int op = 0;
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0] && !op; k++)
+        if (strstr(name, ops[k].w))
+            op = ops[k].op;
+    /* `name(&X, ...)`: the call closes at the end of the statement */
+    const char *a = t + n + 1;
+    while (*a == ' ')
+        a++;
+    if (!op || *a != '&')
+        return 0;
+    a++;
+    int depth = 0;
+    const char *end = NULL, *p;
+    for (p = a; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == ']') {
+            if (depth == 0)
+                break;
+            depth--;
+        } else if (*p == ',' && depth == 0 && !end)
+            end = p;
+    }
+    if (!end || *p != ')' || p[1] != '\0')
+        return 0;
+    *lhs = a;
+    *lhs_len = (size_t)(end - a);
+    return op;
+}
+
 /* Statement `X op= e` with op in + - *, `X++`, `++X`, `X--`, or `X = X + e`,
  * `X = X - e`, `X = e + X` (X once on the right, e without ?:, comparisons,
  * logic): a reduction update of its first written access (name NULL) or
@@ -222,6 +274,8 @@ static int compound_update(const ir_stmt *s, const char *name)
         lhs = t + 2;            /* ++X */
         lhs_len = strlen(lhs);
     }
+    if (op == 0)
+        op = (char)atomic_update(t, &lhs, &lhs_len);
     while (lhs_len > 0 && lhs[lhs_len - 1] == ' ')
         lhs_len--;
     if (op == 0 || lhs_len == 0)

@@ -1433,16 +1433,75 @@ typedef struct {
 } scan_ctx;
 
 static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data);
+static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript);
+
+/* Is e >= 0 wherever the loops ch[0..nch-1] run: a constant >= 0 plus
+ * loop variables of ch with constant coefficients >= 0, each variable's
+ * loop counting up from a start that is itself >= 0 (`k + 1` inside
+ * `for (k = 0; ...)`)?  depth bounds the recursion through the starts. */
+static int nonneg_in(const kx_expr *e, const ir_loop *const *ch, int nch, int depth)
+{
+    if (!e || depth > 8)
+        return 0;
+    kx_expr *rest = kx_copy(e), *zero = kx_int(0);
+    int ok = rest && zero;
+    for (int k = 0; k < nch && ok; k++) {
+        if (!kx_mentions(e, ch[k]->iv))
+            continue;
+        kx_expr *c = kx_coeff(e, ch[k]->iv), *t;
+        int64_t v;
+        ok = c && kx_is_const(c, &v) && v >= 0 && kx_degree(e, ch[k]->iv) == 1
+             && ch[k]->step > 0 && nonneg_in(ch[k]->lower, ch, nch, depth + 1);
+        kx_free(c);
+        t = ok ? kx_subst(rest, ch[k]->iv, zero) : NULL;
+        kx_free(rest);
+        rest = t;
+        ok = ok && rest;
+    }
+    int64_t c0;
+    ok = ok && kx_is_const(rest, &c0) && c0 >= 0;
+    kx_free(rest);
+    kx_free(zero);
+    return ok;
+}
+
+/* The row length of a subscript whose loop variables all have composite
+ * coefficients, as the diagonal `k*n + k` (k's coefficient is n + 1): a
+ * program symbol of degree 1 in e whose coefficient mentions a loop
+ * variable of ch; malloc'd, NULL when there is none. */
+static char *diagonal_size(const kx_expr *e, const ir_loop *const *ch, int nch)
+{
+    char **names = NULL, *size = NULL;
+    int nn = kx_symbols(e, &names);
+    for (int i = 0; i < nn && !size; i++) {
+        int is_iv = 0;
+        for (int k = 0; k < nch && !is_iv; k++)
+            is_iv = strcmp(ch[k]->iv, names[i]) == 0;
+        if (is_iv || strstr(names[i], "__") || kx_degree(e, names[i]) != 1)
+            continue;
+        kx_expr *c = kx_coeff(e, names[i]);
+        int uses = 0;
+        for (int k = 0; k < nch && c && !uses; k++)
+            uses = kx_mentions(c, ch[k]->iv);
+        kx_free(c);
+        if (uses)
+            size = strdup(names[i]);
+    }
+    kx_free_names(names, nn > 0 ? nn : 0);
+    return size;
+}
 
 /* Delinearisation (as LLVM's, for a symbolic row length): a 1-D subscript
  * S*P + Q of a pointer, S a program symbol that is the coefficient of some
- * enclosing loop variable, P and Q affine in the loop variables with
+ * enclosing loop variable (or else one whose coefficient mentions a loop
+ * variable: the diagonal `k*n + k`, diagonal_size), P and Q affine in the loop variables with
  * constant coefficients and free of S, becomes [P][Q] with extents
  * [?][S] -- but only when the bounds prove 0 <= Q < S: Q is v + c for one
- * enclosing loop variable v (step +-1) with lower(v) + c >= 0 and
- * S - upper(v) - c >= 0 constants, or Q holds no loop variable at all and
- * is 0.  Linearised again it is the same address, so strides do not
- * change; subscript tests then see `A[i*n + j]` as `A[i][j]`. */
+ * enclosing loop variable v (step +-1) with lower(v) + c >= 0 (a constant,
+ * or outer loop variables counting up from >= 0: nonneg_in) and
+ * S - upper(v) - c >= 0 a constant (v's loop runs, so S > 0).  Linearised
+ * again it is the same address, so strides do not change; subscript
+ * tests then see `A[i*n + j]` as `A[i][j]`. */
 static int delinearize(walker *w, const kx_expr *e, kx_expr **P, kx_expr **Q, char **S)
 {
     const ir_loop *ch[64];
@@ -1465,6 +1524,8 @@ static int delinearize(walker *w, const kx_expr *e, kx_expr **P, kx_expr **Q, ch
         kx_free_names(names, nn);
         kx_free(c);
     }
+    if (!size)
+        size = diagonal_size(e, ch, nch);
     if (!size || kx_degree(e, size) != 1 || kx_has_opaque(e))
         goto fail;
     kx_expr *p = kx_coeff(e, size), *ss = kx_sym(size);
@@ -1503,12 +1564,17 @@ static int delinearize(walker *w, const kx_expr *e, kx_expr **P, kx_expr **Q, ch
             kx_expr *mx = qv->step == 1 ? kx_sub(qv->upper, one) : kx_copy(qv->lower);
             kx_expr *l0 = kx_add(mn, c0), *h0 = kx_add(mx, c0), *szs = kx_sym(size);
             kx_expr *h1 = kx_sub(szs, h0);      /* size - (max + c) >= 1 */
-            ok = kx_is_const(l0, &lo) && lo >= 0 && kx_is_const(h1, &hi) && hi >= 1;
+            ok = ((kx_is_const(l0, &lo) && lo >= 0) || nonneg_in(l0, ch, nch, 0))
+                 && kx_is_const(h1, &hi) && hi >= 1;
             kx_free(mn); kx_free(mx); kx_free(l0); kx_free(h0); kx_free(szs); kx_free(h1);
         }
         kx_free(one); kx_free(sv); kx_free(cq); kx_free(t); kx_free(c0);
     } else if (ok) {
-        ok = kx_is_zero(q);
+        /* Q = 0 (`y[i*incy]`): 0 < size is not proved, and size 0 (a
+         * BLAS increment of 0) puts every P on one element: keep the
+         * symbolic coefficient, which the dependence test treats as
+         * possibly 0 */
+        ok = 0;
     }
     if (!ok) {
         kx_free(p);
@@ -2000,9 +2066,9 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
                 ir_add_call(w->stmt, name);
         }
         free(name);
-        /* The first child is the callee; arguments are read. */
-        scan_ctx ctx = { w, in_subscript };
-        clang_visitChildren(c, scan_child, &ctx);
+        /* The first child is the callee; arguments are read, and an
+         * object whose address is passed (`&x`, `&a[i]`) may be written. */
+        scan_operands(w, c, 0, in_subscript);
         return;
     }
     case CXCursor_ConditionalOperator:
@@ -2045,6 +2111,19 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         /* A store the walker cannot resolve makes the loop untestable. */
         if (mode & MODE_WRITE)
             unknown_access(w, c, mode);
+        /* An expression clang does not expose with several operands is a
+         * builtin such as a C11 atomic (`atomic_fetch_add_explicit(&h[k],
+         * 1, ...)`, `__atomic_add_fetch(p, 1, ...)`): it may write the
+         * object whose address it is given. */
+        if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && l.total > 1) {
+            /* atomic_load and __atomic_load_n read their object only */
+            char *text = extent_text(w, c);
+            const char *ld = text ? strstr(text, "load") : NULL;
+            int load = ld && ld < text + strcspn(text, "(");
+            free(text);
+            scan_operands(w, c, load ? -1 : 1, in_subscript);
+            return;
+        }
         /* Any other node (initialiser lists, casts, ...) may have any number
          * of operands: visit them all, not just the first MAX_CHILDREN. */
         scan_ctx ctx = { w, in_subscript };
@@ -2060,6 +2139,46 @@ static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *dat
     scan_ctx *ctx = data;
     scan(ctx->w, c, MODE_READ, ctx->in_subscript);
     return CXChildVisit_Continue;
+}
+
+/* The operands of a call or builtin c: each is read; with writes >= 0 the
+ * object of an address operand (`&x`, `&a[i]`) is read and may be
+ * written, since the callee gets its address; with writes > 0 so is the
+ * element the first operand points at when it is a pointer (`p`, `a + i`:
+ * a builtin's target); writes < 0: a load, every operand only read. */
+static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
+{
+    child_list l = children(c);
+    if (l.total > l.n) {
+        /* more operands than the list holds: read them all */
+        scan_ctx ctx = { w, in_subscript };
+        clang_visitChildren(c, scan_child, &ctx);
+        return;
+    }
+    for (int k = 0; k < l.n; k++) {
+        CXCursor a = peel(l.c[k]);
+        child_list m = children(a);
+        if (writes >= 0 && clang_getCursorKind(a) == CXCursor_UnaryOperator
+            && clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf && m.n == 1) {
+            CXCursor x = peel(m.c[0]);
+            enum CXCursorKind xk = clang_getCursorKind(x);
+            if (xk == CXCursor_ArraySubscriptExpr || xk == CXCursor_MemberRefExpr
+                || xk == CXCursor_DeclRefExpr
+                || (xk == CXCursor_UnaryOperator
+                    && clang_getCursorUnaryOperatorKind(x) == CXUnaryOperator_Deref)) {
+                scan(w, x, MODE_RW, in_subscript);
+                continue;
+            }
+        }
+        CXType t = clang_getCanonicalType(clang_getCursorType(a));
+        if (writes > 0 && k == 0 && t.kind == CXType_Pointer
+            && !clang_isConstQualifiedType(clang_getPointeeType(t))
+            && clang_getCanonicalType(clang_getPointeeType(t)).kind != CXType_Void) {
+            add_deref_access(w, a, a, MODE_RW);
+            continue;
+        }
+        scan(w, l.c[k], MODE_READ, in_subscript);
+    }
 }
 
 /* Record statement (or condition) c as a statement of the current loop. */
