@@ -516,6 +516,51 @@ static int derived_iv(const ir_tu *tu, int L, const char *name)
 }
 
 
+/* Is e exactly `fmax(v, E)` or `fmax(E, v)` (fmin, fmaxf, fminf, fmaxl,
+ * fminl), E without v (E may hold calls of its own: `fabs(a[i] - b[i])`)? */
+static int minmax_call(const char *e, const char *v)
+{
+    static const char *const fns[] = { "fmax(", "fmin(", "fmaxf(", "fminf(", "fmaxl(",
+                                       "fminl(", NULL };
+    size_t fl = 0;
+    for (int f = 0; fns[f] && !fl; f++)
+        if (strncmp(e, fns[f], strlen(fns[f])) == 0)
+            fl = strlen(fns[f]);
+    if (!fl)
+        return 0;
+    /* the call's arguments, split at its one top-level comma */
+    const char *comma = NULL, *p;
+    int depth = 0;
+    for (p = e + fl; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == ']') {
+            if (depth == 0)
+                break;
+            depth--;
+        } else if (*p == ',' && depth == 0) {
+            if (comma)
+                return 0;
+            comma = p;
+        }
+    }
+    if (!comma || *p != ')' || p[1] != '\0')
+        return 0;
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%.*s", (int)(comma - (e + fl)), e + fl);
+    snprintf(b, sizeof b, "%.*s", (int)(p - comma - 1), comma + 1);
+    char *x = a, *y = b;
+    while (*x == ' ') x++;
+    while (*y == ' ') y++;
+    for (char *z = x + strlen(x); z > x && z[-1] == ' '; ) *--z = '\0';
+    for (char *z = y + strlen(y); z > y && z[-1] == ' '; ) *--z = '\0';
+    if (strcmp(x, v) == 0)
+        return *y && !has_word(y, v);
+    if (strcmp(y, v) == 0)
+        return *x && !has_word(x, v);
+    return 0;
+}
+
 /* Is scalar v of loop L a min/max/select fold: every statement of L that
  * writes it is `v = fmax(v, e)` (fmin, fmaxf, fminf), `v = e < v ? e : v`
  * (any comparison, either order), or a conditional `v = e` where e is L's
@@ -544,16 +589,7 @@ static int fold_scalar(const ctx_t *c, const stmt_ref *st, int ns, int L, const 
             return 0;
         const char *e = t + n + 3;
         writes++;
-        static const char *const fns[] = { "fmax(", "fmin(", "fmaxf(", "fminf(", NULL };
-        int ok = 0;
-        for (int f = 0; fns[f] && !ok; f++) {
-            size_t fl = strlen(fns[f]);
-            if (strncmp(e, fns[f], fl) == 0 && e[strlen(e) - 1] == ')' && !strchr(e + fl, '(')
-                && ((strncmp(e + fl, v, n) == 0 && e[fl + n] == ',')
-                    || (strlen(e) > n + 1 && strncmp(e + strlen(e) - n - 1, v, n) == 0
-                        && e[strlen(e) - n - 2] == ' ')))
-                ok = 1;
-        }
+        int ok = minmax_call(e, v);
         const char *q = strchr(e, '?'), *col = q ? strchr(q, ':') : NULL;
         if (!ok && q && col && !strchr(col + 1, '?')) {
             /* c ? A : B with one of A, B being v and the other compared in c */
@@ -1240,6 +1276,57 @@ static int control_written(const ir_tu *tu, int L, const char **name, int *line)
     return found;
 }
 
+/* Does the body of a loop L that is not canonical set a scalar its
+ * condition cs reads by anything but a step (`x++`, `--x`, `x += e`,
+ * `x -= e`): `lo = mid + 1` in a binary search?  Then the iterations that
+ * run depend on values earlier ones computed.  1 with the scalar and the
+ * line of such a write, else 0. */
+static int condition_set(const ir_tu *tu, int L, const ir_stmt *cs, const char **name, int *line)
+{
+    for (int v = 0; v < cs->nscalars; v++) {
+        const char *x = cs->scalars[v].name;
+        if (cs->scalars[v].is_write)
+            continue;
+        size_t n = strlen(x);
+        for (int k = L; k < tu->nloops; k++) {
+            if (!ir_loop_within(tu, k, L))
+                continue;
+            for (int s = 0; s < tu->loops[k].nstmts; s++) {
+                const ir_stmt *st = &tu->loops[k].stmts[s];
+                if (st == cs)
+                    continue;
+                int w = 0;
+                for (int u = 0; u < st->nscalars; u++)
+                    w |= st->scalars[u].is_write && strcmp(st->scalars[u].name, x) == 0;
+                if (!w)
+                    continue;
+                /* a step of x anywhere in the statement's text */
+                int step = 0;
+                const char *t = st->text ? st->text : "";
+                for (const char *p = strstr(t, x); p && !step; p = strstr(p + 1, x)) {
+                    char a = p > t ? p[-1] : ' ', b = p[n];
+                    int ida = a == '_' || a == '.' || (a >= 'a' && a <= 'z') || (a >= 'A' && a <= 'Z')
+                              || (a >= '0' && a <= '9');
+                    int idb = b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')
+                              || (b >= '0' && b <= '9');
+                    if (ida || idb)
+                        continue;
+                    step = strncmp(p + n, "++", 2) == 0 || strncmp(p + n, "--", 2) == 0
+                           || strncmp(p + n, " += ", 4) == 0 || strncmp(p + n, " -= ", 4) == 0
+                           || (p - t >= 2 && (strncmp(p - 2, "++", 2) == 0
+                                              || strncmp(p - 2, "--", 2) == 0));
+                }
+                if (!step) {
+                    *name = x;
+                    *line = st->line;
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 static void verdict(const ctx_t *c, int L, par_loop *out)
 {
     const ir_tu *tu = c->tu;
@@ -1274,6 +1361,15 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                              "the condition reads %s (line %d)", ta, cs->line);
                     return;
                 }
+        const char *set = NULL;
+        int set_line = 0;
+        if (cs && cs->line == cond_line && !cs->conditional && condition_set(tu, L, cs, &set, &set_line)) {
+            out->verdict = PAR_SEQUENTIAL;
+            snprintf(out->reason, sizeof out->reason, "the trip count depends on earlier "
+                     "iterations: the condition reads %s, which the body sets (line %d)",
+                     set, set_line);
+            return;
+        }
         snprintf(out->reason, sizeof out->reason, "not a canonical loop");
         return;
     }
