@@ -475,7 +475,8 @@ static int tainted(const ir_tu *tu, int L, const ir_access *a)
 
 /* Is scalar `name` a derived induction variable of L: stepped by one
  * unconditional statement directly in L (`k++`, `k += e` with e not
- * written in L, no array access, no call), written nowhere else in L, L a
+ * written in L, no array access, no call, no floating-point operation),
+ * written nowhere else in L, L a
  * canonical loop with step +-1 and no jump?  Its value is then a linear
  * function of L's variable (plugin/walker.c rewrites it so). */
 static int derived_iv(const ir_tu *tu, int L, const char *name)
@@ -503,7 +504,10 @@ static int derived_iv(const ir_tu *tu, int L, const char *name)
                             || strncmp(t + n, " += ", 4) == 0 || strncmp(t + n, " -= ", 4) == 0))
                        || ((strncmp(t, "++", 2) == 0 || strncmp(t, "--", 2) == 0)
                            && strcmp(t + 2, name) == 0);
-            if (l != L || !form || st->conditional || st->nacc || st->ncalls || writes != 1)
+            /* a floating-point `s += g` is a sum, not an induction: i*g
+             * rounds otherwise than g added i times */
+            if (l != L || !form || st->conditional || st->nacc || st->ncalls || writes != 1
+                || st->ops.fadd || st->ops.fmul || st->ops.fdiv || st->ops.fmath)
                 return 0;
             for (int v = 0; v < st->nscalars; v++)
                 if (!st->scalars[v].is_write && strcmp(st->scalars[v].name, name) != 0
@@ -515,6 +519,24 @@ static int derived_iv(const ir_tu *tu, int L, const char *name)
     return steps == 1;
 }
 
+
+/* Is e the variable v under one cast, `(int)v`, `(long long) v`? */
+static int cast_of(const char *e, const char *v)
+{
+    if (e[0] != '(')
+        return 0;
+    const char *close = strchr(e, ')');
+    if (!close || close == e + 1)
+        return 0;
+    for (const char *p = e + 1; p < close; p++)
+        if (!(*p == ' ' || *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')
+              || (*p >= '0' && *p <= '9')))
+            return 0;
+    const char *x = close + 1;
+    while (*x == ' ')
+        x++;
+    return strcmp(x, v) == 0;
+}
 
 /* Is e exactly `fmax(v, E)` or `fmax(E, v)` (fmin, fmaxf, fminf, fmaxl,
  * fminl), E without v (E may hold calls of its own: `fabs(a[i] - b[i])`)? */
@@ -607,7 +629,7 @@ static int fold_scalar(const ctx_t *c, const stmt_ref *st, int ns, int L, const 
                  && strstr(cnd, other) && !has_word(other, v);
         }
         if (!ok && s->conditional && r == 0) {
-            if (iv && strcmp(e, iv) == 0)
+            if (iv && (strcmp(e, iv) == 0 || cast_of(e, iv)))
                 ok = 1;
             for (int k = 0; k < ns && !ok; k++) {
                 const char *ct = st[k].s->text ? st[k].s->text : "";

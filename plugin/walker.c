@@ -1434,6 +1434,7 @@ typedef struct {
 
 static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data);
 static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript);
+static int address_only(walker *w, CXCursor x);
 
 /* Is e >= 0 wherever the loops ch[0..nch-1] run: a constant >= 0 plus
  * loop variables of ch with constant coefficients >= 0, each variable's
@@ -2051,6 +2052,8 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
             add_deref_access(w, c, peel(l.c[0]), mode);
             return;
         }
+        if (op == CXUnaryOperator_AddrOf && address_only(w, l.c[0]))
+            return;
         scan(w, l.c[0], MODE_READ, in_subscript);
         return;
     }
@@ -2133,6 +2136,23 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
     }
 }
 
+/* `&X[e]...` with X a variable: an address, computed, not loaded; only
+ * the subscripts are read (`&pool[i + 1]` reads no element of pool).
+ * Returns 1 when it scanned x so, 0 to scan it as a read. */
+static int address_only(walker *w, CXCursor x)
+{
+    x = peel(x);
+    if (clang_getCursorKind(x) != CXCursor_ArraySubscriptExpr)
+        return 0;
+    CXCursor base, index[MAX_DIMS];
+    int n = subscript_chain(x, &base, index);
+    if (n < 1 || clang_getCursorKind(peel(base)) != CXCursor_DeclRefExpr)
+        return 0;
+    for (int d = 0; d < n; d++)
+        scan(w, index[d], MODE_READ, 1);
+    return 1;
+}
+
 static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data)
 {
     (void)parent;
@@ -2141,11 +2161,11 @@ static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *dat
     return CXChildVisit_Continue;
 }
 
-/* The operands of a call or builtin c: each is read; with writes >= 0 the
- * object of an address operand (`&x`, `&a[i]`) is read and may be
- * written, since the callee gets its address; with writes > 0 so is the
- * element the first operand points at when it is a pointer (`p`, `a + i`:
- * a builtin's target); writes < 0: a load, every operand only read. */
+/* The operands of a call or builtin c: each is read, and so is the object
+ * of an address operand (`&x`, `&a[i]`), which with writes >= 0 may also
+ * be written, since the callee gets its address; with writes > 0 so is
+ * the element the first operand points at when it is a pointer (`p`,
+ * `a + i`: a builtin's target); writes < 0: a load, nothing written. */
 static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
 {
     child_list l = children(c);
@@ -2158,7 +2178,7 @@ static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
     for (int k = 0; k < l.n; k++) {
         CXCursor a = peel(l.c[k]);
         child_list m = children(a);
-        if (writes >= 0 && clang_getCursorKind(a) == CXCursor_UnaryOperator
+        if (clang_getCursorKind(a) == CXCursor_UnaryOperator
             && clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf && m.n == 1) {
             CXCursor x = peel(m.c[0]);
             enum CXCursorKind xk = clang_getCursorKind(x);
@@ -2166,7 +2186,7 @@ static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
                 || xk == CXCursor_DeclRefExpr
                 || (xk == CXCursor_UnaryOperator
                     && clang_getCursorUnaryOperatorKind(x) == CXUnaryOperator_Deref)) {
-                scan(w, x, MODE_RW, in_subscript);
+                scan(w, x, writes >= 0 ? MODE_RW : MODE_READ, in_subscript);
                 continue;
             }
         }
