@@ -82,6 +82,8 @@ typedef struct {
     sym_info *syms;
     int nreads;          /* memory reads a loop bound names (mem_read) */
     struct mem_read *reads;
+    int ncond_loops;     /* loops that start under an if/?:/switch of their parent */
+    int *cond_loops;
     int bound_loop;      /* >= 0: converting a bound of this loop (for_header) */
     int bound_entry;     /* ... one its entry test is sure to evaluate */
     int oom;
@@ -1418,11 +1420,16 @@ static int prints_as_c(const kx_expr *e)
 static void telescope_children(walker *w, int loop)
 {
     ir_loop *P = &w->ir->loops[loop];
-    if (!P->canonical || !P->iv || P->step != 1 || !P->lower || !P->upper || !P->trip)
+    /* every iteration of P runs the child's head: no early exit from P */
+    if (!P->canonical || !P->iv || P->step != 1 || !P->lower || !P->upper || !P->trip
+        || P->n_break || P->n_continue || P->n_goto || P->n_return)
         return;
     for (int k = loop + 1; k < w->ir->nloops; k++) {
         ir_loop *C = &w->ir->loops[k];
-        if (C->parent != loop || !C->trip || !C->canonical || C->step != 1
+        int cond = 0;
+        for (int i = 0; i < w->ncond_loops && !cond; i++)
+            cond = w->cond_loops[i] == k;
+        if (C->parent != loop || cond || !C->trip || !C->canonical || C->step != 1
             || !kx_mentions(C->trip, P->iv))
             continue;
         kx_expr *sum = NULL;
@@ -3082,6 +3089,13 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     }
     w->ir->loops[loop].end_line = end_line;
     set_offsets(w, &w->ir->loops[loop], r);
+    if (w->conditional > 0) {   /* telescope_children: not every iteration runs it */
+        int *cl = ku_push(&w->cond_loops, &w->ncond_loops, sizeof *cl);
+        if (cl)
+            *cl = loop;
+        else
+            w->oom = 1;
+    }
 
     child_list l = children(c);
     CXCursor null = clang_getNullCursor();
@@ -3826,6 +3840,7 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     for (int i = 0; i < w.nreads; i++)
         free(w.reads[i].name), free(w.reads[i].field);
     free(w.reads);
+    free(w.cond_loops);
     free_openmp(&w);
     if (tu)
         clang_disposeTranslationUnit(tu);
