@@ -6,7 +6,10 @@
  * innermost enclosing loop.  A for/while/do adds a loop; any other statement
  * inside a loop becomes an ir_stmt of that loop, scanned for array accesses
  * (subscript chains resolved to their base variable and declared extents),
- * scalar references, operation counts and calls.
+ * scalar references, operation counts and calls.  A loop bound read from
+ * memory the call before the nest can read again (`grid_points[0]`,
+ * `s->n`) is a named value, its C text (see "bounds held in memory"); a
+ * CSR row loop's trip counts telescope to one total.
  *
  * Facts about libclang 19 this relies on (see DESIGN.md): implicit casts are
  * single-child UnexposedExprs and are peeled; `+=` is a
@@ -676,7 +679,8 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
             kx_free(a);
             return r;
         }
-        return unknown_expr(w, c);
+        kx_expr *r = k == CXUnaryOperator_Deref ? named_read(w, c) : NULL;
+        return r ? r : unknown_expr(w, c);
     }
     case CXCursor_MemberRefExpr: {
         kx_expr *r = named_read(w, c);
@@ -1238,7 +1242,26 @@ typedef struct mem_read {
     int always_visible;  /* root is a parameter or a file-scope variable */
     CXFile file;         /* else where root is declared */
     int offset;
+    int nidx;            /* variables of its subscripts (`m3[lt]`) */
+    struct mem_index {
+        CXCursor decl;
+        int always_visible;
+        CXFile file;
+        int offset;
+    } idx[4];
 } mem_read;
+
+/* Is decl the induction variable of a loop around the one being read?
+ * (`rowstr[j]` under the j loop varies in the nest: telescope_children.) */
+static int encloses_iv(walker *w, CXCursor decl)
+{
+    char *ivs[64], *name = cursor_spelling(decl);
+    int n = enclosing_ivs(w, ivs, 64), found = 0;
+    for (int i = 0; i < n && name && !found; i++)
+        found = strcmp(ivs[i], name) == 0;
+    free(name);
+    return found;
+}
 
 static kx_expr *named_read(walker *w, CXCursor c)
 {
@@ -1248,9 +1271,9 @@ static kx_expr *named_read(walker *w, CXCursor c)
     CXType t = clang_getCursorType(c);
     if (!is_integer_type(t) || clang_isVolatileQualifiedType(t))
         return NULL;
-    int through_ptr = 0;
+    int through_ptr = 0, nidx = 0;
     char *field = NULL;
-    CXCursor cur = c;
+    CXCursor cur = c, idx[4];
     for (int steps = 0; steps < 16; steps++) {
         enum CXCursorKind k = clang_getCursorKind(cur);
         child_list l = children(cur);
@@ -1264,14 +1287,28 @@ static kx_expr *named_read(walker *w, CXCursor c)
         } else if (k == CXCursor_ArraySubscriptExpr && l.n == 2) {
             int64_t v;
             base = peel(l.c[0]);
-            if (!integer_value(peel(l.c[1]), &v) || v < 0)
-                break;
             CXType bt = clang_getCanonicalType(clang_getCursorType(base));
-            if (bt.kind == CXType_ConstantArray) {
+            if (!integer_value(peel(l.c[1]), &v)) {
+                /* a variable subscript: read where the test reads it only
+                 * (its value may be out of the array elsewhere) */
+                CXCursor d = ref_decl(l.c[1]);
+                CXType dt = clang_getCursorType(d);
+                if (clang_Cursor_isNull(d) || nidx == 4 || !is_integer_type(dt)
+                    || clang_isVolatileQualifiedType(dt) || encloses_iv(w, d))
+                    break;
+                idx[nidx++] = d;
+                through_ptr = 1;
+            } else if (v < 0)
+                break;
+            else if (bt.kind == CXType_ConstantArray) {
                 if (v >= clang_getArraySize(bt))
                     break;
             } else
                 through_ptr = 1;
+        } else if (k == CXCursor_UnaryOperator && l.n == 1
+                   && clang_getCursorUnaryOperatorKind(cur) == CXUnaryOperator_Deref) {
+            base = peel(l.c[0]);   /* `*len` */
+            through_ptr = 1;
         } else if (k == CXCursor_DeclRefExpr && steps > 0) {
             CXCursor d = ref_decl(cur);
             if (clang_Cursor_isNull(d))
@@ -1294,6 +1331,15 @@ static kx_expr *named_read(walker *w, CXCursor c)
             m->always_visible = clang_getCursorKind(d) == CXCursor_ParmDecl
                              || clang_getCursorKind(parent) == CXCursor_TranslationUnit;
             expansion(clang_getCursorLocation(d), &m->file, NULL, NULL, &m->offset);
+            m->nidx = nidx;
+            for (int i = 0; i < nidx; i++) {
+                struct mem_index *x = &m->idx[i];
+                CXCursor xp = clang_getCursorSemanticParent(idx[i]);
+                x->decl = idx[i];
+                x->always_visible = clang_getCursorKind(idx[i]) == CXCursor_ParmDecl
+                                 || clang_getCursorKind(xp) == CXCursor_TranslationUnit;
+                expansion(clang_getCursorLocation(idx[i]), &x->file, NULL, NULL, &x->offset);
+            }
             r = kx_named(name);
             return r;
         } else
@@ -1313,9 +1359,15 @@ static const mem_read *passable_read(const walker *w, const char *name, int root
         const mem_read *m = &w->reads[i];
         if (strcmp(m->name, name) != 0)
             continue;
-        if (m->through_ptr && !(m->loop == root && m->entry))
+        /* through a pointer: only where the call goes right before the
+         * loop that reads it (not before a device region around it) */
+        if (m->through_ptr && !(m->loop == root && m->entry && cut == w->ir->loops[root].offset))
             continue;
-        if (m->always_visible || (clang_File_isEqual(m->file, file) && m->offset < cut))
+        int seen = m->always_visible || (clang_File_isEqual(m->file, file) && m->offset < cut);
+        for (int k = 0; k < m->nidx && seen; k++)
+            seen = m->idx[k].always_visible
+                || (clang_File_isEqual(m->idx[k].file, file) && m->idx[k].offset < cut);
+        if (seen)
             return m;
     }
     return NULL;
@@ -1387,6 +1439,12 @@ static void read_control_check(walker *w, int loop, CXCursor inc, CXCursor body)
         if (!clang_Cursor_isNull(inc)) {
             count_read_write(inc, clang_getNullCursor(), &rw);
             clang_visitChildren(inc, count_read_write, &rw);
+        }
+        for (int k = 0; k < m->nidx; k++) {
+            if (!clang_Cursor_isNull(body))
+                rw.n += count_writes(body, m->idx[k].decl);
+            if (!clang_Cursor_isNull(inc))
+                rw.n += count_writes(inc, m->idx[k].decl);
         }
         if (rw.n && ir_set_control_write(L, m->name, 0) != 0)
             w->oom = 1;

@@ -171,8 +171,7 @@ int rt_sweep_print(const rt_facts *f, rt_sweep *s, const char *spec, FILE *out,
     sym[eq - spec] = 0;
     s->sym = sym;
     fprintf(out, "sweep       %s from %lld to %lld (%s)\n", sym, lo, hi,
-            strcmp(sym, "*") == 0 ? "every extent; offsets as --set, else 1"
-                                  : "other symbols as --set");
+            strcmp(sym, "*") == 0 ? "every needed symbol" : "other symbols as --set");
     fprintf(out, "%12s  %12s  %12s  %12s  %12s  %s\n", "N", "cpu", "gpu", "xfer", "gpu+xfer",
             "faster");
     for (long long v = lo;; v = v > hi / 2 ? hi : v * 2) {

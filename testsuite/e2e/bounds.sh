@@ -83,6 +83,20 @@ void lu_like(void)
         w[i] = 2 * w[i];
 }
 
+void through(double *a, const int *len, const int *m, int l)
+{
+#pragma omp parallel for
+    for (int i = 0; i < *len; i++)          /* *len: the test reads it */
+        a[i] += 1;
+#pragma omp parallel for
+    for (int i = 0; i < m[l]; i++)          /* m[l], l a parameter */
+        a[i] += 2;
+    for (int i = 0; i < m[l]; i++) {        /* the body writes l: no call */
+        a[i] += 3;
+        l = 0;
+    }
+}
+
 int main(void)
 {
     static const int len[6] = { 1, 3, 0, 5, 2, 4 };
@@ -108,6 +122,8 @@ int main(void)
     spmv(2, 5);
     spmv(3, 3);
     lu_like();
+    static const int dims[3] = { 4, 6, 8 };
+    through(a, &dims[1], dims, 2);
     double t = 0;
     for (int i = 0; i < 64; i++)
         t += a[i] + w[i];
@@ -138,6 +154,9 @@ expect_eq "$(vals 53 | sed -n 1p)" "lo=0,hi=6,$T=15,$S=0" "CSR total, first laun
 expect_eq "$(vals 53 | sed -n 2p)" "lo=2,hi=5,$T=7,$S=4" "CSR total, second launch"
 expect_eq "$(vals 53 | sed -n 3p)" "lo=3,hi=3,$T=0,$S=0" "CSR total, empty launch"
 expect_eq "$(vals 64)" "ist=2,iend=7" "offsets are passed as they are"
+expect_eq "$(vals 71)" "*len=6" "a dereference the test reads"
+expect_eq "$(vals 74)" "m[l]=8" "an element at a variable subscript the test reads"
+expect_eq "$(vals 76)" "" "a subscript the body writes (no call)"
 
 # keel loops: the bounds' names, the row loop's mean trip count
 "$BIN/keel" loops --json "$work/b.db" > loops.json || bad "keel loops"
