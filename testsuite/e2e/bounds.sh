@@ -97,6 +97,14 @@ void through(double *a, const int *len, const int *m, int l)
     }
 }
 
+void headwrite(double *a, struct shape *t)
+{
+    int i;
+    struct shape *p;
+    for (i = 0, p = t; i < p->n; i++)       /* p is set by the head: no call */
+        a[i] += 4;
+}
+
 int main(void)
 {
     static const int len[6] = { 1, 3, 0, 5, 2, 4 };
@@ -124,6 +132,7 @@ int main(void)
     lu_like();
     static const int dims[3] = { 4, 6, 8 };
     through(a, &dims[1], dims, 2);
+    headwrite(a, &s);
     double t = 0;
     for (int i = 0; i < 64; i++)
         t += a[i] + w[i];
@@ -157,6 +166,8 @@ expect_eq "$(vals 64)" "ist=2,iend=7" "offsets are passed as they are"
 expect_eq "$(vals 71)" "*len=6" "a dereference the test reads"
 expect_eq "$(vals 74)" "m[l]=8" "an element at a variable subscript the test reads"
 expect_eq "$(vals 76)" "" "a subscript the body writes (no call)"
+expect_eq "$(vals 86)" "" "a pointer the loop's head sets (no call)"
+expect_eq "$(grep -c '^keel: b.c:' err.txt)" 9 "decisions in all"
 
 # keel loops: the bounds' names, the row loop's mean trip count
 "$BIN/keel" loops --json "$work/b.db" > loops.json || bad "keel loops"
