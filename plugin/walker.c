@@ -1315,7 +1315,10 @@ static kx_expr *named_read(walker *w, CXCursor c)
                 break;
             char *name = extent_text(w, c);
             kx_expr *r = NULL;
-            mem_read *m = name ? ku_push(&w->reads, &w->nreads, sizeof *m) : NULL;
+            /* the text goes into the call as it is: no comment, line
+             * splice, literal or directive that could change its meaning */
+            mem_read *m = name && !name[strcspn(name, "/\\\"'#\n\r")]
+                        ? ku_push(&w->reads, &w->nreads, sizeof *m) : NULL;
             if (!m) {
                 free(name);
                 break;

@@ -718,6 +718,18 @@ static void test_bounds_in_memory(void)
     /* a continue before the row loop: not every row runs it, no total */
     CHECK_STR(pr(L[12]->trip), "load.rp(r + 1) - load.rp(r)");
     ir_tu_free(tu);
+
+    /* a comment inside the read: its text is not put into a call */
+    tu = walk_src("memc.c", "int grid[3];\n"
+                            "void g(double *a) {\n"
+                            "  for (int i = 0; i < grid[/* y */ 1]; i++) a[i] = 0;\n"
+                            "}\n", 0, NULL);
+    CHECK(tu != NULL && tu->nloops == 1);
+    if (tu && tu->nloops == 1) {
+        CHECK_STR(pr(tu->loops[0].trip), "load.grid(1)");
+        CHECK_STR(syms(&tu->loops[0]), "");
+    }
+    ir_tu_free(tu);
 }
 
 int main(void)
