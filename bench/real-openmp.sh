@@ -9,11 +9,13 @@
 # lud/, hotspot3D/ ...).  Nothing is fetched: each checkout is copied to a
 # work folder (never built in place) and built there with CC=keelcc.
 #
-# NPB: every benchmark at class S (BT CG EP FT IS LU MG SP), each run once;
-# the script prints whether it verified.  Rodinia: every program folder's
-# makefile with CC=keelcc (and its own C++ compiler for the .cpp files
-# keel does not analyse); nothing is run, since most of them need data
-# files.
+# NPB: every benchmark at class S (BT CG EP FT IS LU MG SP), each run once
+# on 2 threads; the script prints whether it verified.  Rodinia: the
+# makefile of every folder (3 levels deep at most) that holds C sources, with
+# CC=keelcc (the .cpp programs keep their own C++ compiler: keel analyses
+# C); nothing is run, since most of them need data files.  Both are
+# compiled with -Wno-error=implicit-int -Wno-error=implicit-function-
+# declaration, which clang-19 needs for this pre-C99 code.  Needs python3.
 #
 # Then, per code base, for every outermost loop nest keelcc recorded (depth
 # 0 in `keel loops`): `keel explain FILE:LINE:COL --sweep '*=16:4096'`.  A
