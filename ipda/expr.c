@@ -349,6 +349,7 @@ static void print_string(ku_buf *b, const char *s)
 }
 
 static void print_expr(ku_buf *b, const kx_expr *e);
+static int valid_ident(const char *s, int no_reserved);
 
 /* Write an atom from its parts (also used for the text of an ill-formed
  * kx_op call, whose parts need not be valid). */
@@ -357,7 +358,11 @@ static void print_atom(ku_buf *b, int kind, const char *name, int nargs,
 {
     static const char *const head[] = { "div", "mod", "min", "max", "call.", "load." };
     if (kind == KX_SYMBOL) {
-        ku_buf_put(b, name ? name : "");
+        if (name && !valid_ident(name, 0)) {
+            ku_buf_putc(b, '$');
+            print_string(b, name);
+        } else
+            ku_buf_put(b, name ? name : "");
         return;
     }
     if (kind == KX_UNKNOWN) {
@@ -818,6 +823,17 @@ kx_expr *kx_sym(const char *name)
         return NULL;
     int st = make_atom(valid_ident(name, 0) ? KX_SYMBOL : KX_UNKNOWN, name, 0,
                     NULL, &r);
+    return finish(st, r);
+}
+
+kx_expr *kx_named(const char *text)
+{
+    kx_expr *r;
+    if (!text)
+        return NULL;
+    if (!*text)
+        return kx_sym(text);
+    int st = make_atom(KX_SYMBOL, text, 0, NULL, &r);
     return finish(st, r);
 }
 
@@ -1702,6 +1718,22 @@ static kx_expr *parse_factor(parser *p, int neg)
             kx_free(r);
             return NULL;
         }
+    } else if (c == '$') {
+        char *text;
+        p->pos++;
+        if (p->s[p->pos] != '"') {
+            parse_error(p, p->pos, "expected '\"'");
+            return NULL;
+        }
+        if (!(text = parse_string(p)))
+            return NULL;
+        if (!*text)
+            parse_error(p, start, "empty name");
+        else
+            st = make_atom(KX_SYMBOL, text, 0, NULL, &r);
+        free(text);
+        if (p->failed)
+            return NULL;
     } else if (c == '?') {
         char *text;
         p->pos++;
@@ -1841,4 +1873,52 @@ kx_expr *kx_parse(const char *text, char *err, size_t errlen)
         r = NULL;
     }
     return r;
+}
+
+/* ---------------------------------------------------------------------
+ * Telescoping sums
+ * ------------------------------------------------------------------ */
+
+/* One term c * load.A(x) with c = +-1: its coefficient, array and operand. */
+static int single_load(const kx_term *t, int64_t *coeff, const char **array, const kx_expr **x)
+{
+    if (t->nf != 1 || t->f[0].pow != 1 || t->f[0].kind != KX_LOAD || t->f[0].nargs != 1
+        || (t->coeff != 1 && t->coeff != -1))
+        return 0;
+    *coeff = t->coeff;
+    *array = t->f[0].name;
+    *x = t->f[0].args[0];
+    return 1;
+}
+
+int kx_telescope(const kx_expr *e, const char *v, const kx_expr *lo, const kx_expr *hi,
+                 kx_expr **out)
+{
+    *out = NULL;
+    if (!e || !v || !lo || !hi || e->n != 2)
+        return 0;
+    int64_t c0, c1, one = 0;
+    const char *a0, *a1;
+    const kx_expr *x0, *x1;
+    if (!single_load(&e->t[0], &c0, &a0, &x0) || !single_load(&e->t[1], &c1, &a1, &x1)
+        || c0 + c1 != 0 || strcmp(a0, a1) != 0)
+        return 0;
+    const kx_expr *up = c0 > 0 ? x0 : x1, *down = c0 > 0 ? x1 : x0;
+    kx_expr *d = kx_sub(up, down), *cf = kx_coeff(down, v);
+    int ok = d && cf && kx_is_const(d, &one) && one == 1 && kx_degree(down, v) == 1
+             && kx_is_const(cf, &one) && one == 1 && !kx_mentions(lo, v) && !kx_mentions(hi, v);
+    kx_free(d);
+    kx_free(cf);
+    if (!ok)
+        return 0;
+    /* sum over v in [lo, hi) of A(down(v) + 1) - A(down(v)) = A(down(hi)) - A(down(lo)) */
+    kx_expr *xh = kx_subst(down, v, hi), *xl = kx_subst(down, v, lo);
+    kx_expr *lh = xh ? kx_op(KX_LOAD, a0, 1, &xh) : NULL;
+    kx_expr *ll = xl ? kx_op(KX_LOAD, a0, 1, &xl) : NULL;
+    *out = lh && ll ? kx_sub(lh, ll) : NULL;
+    kx_free(xh);
+    kx_free(xl);
+    kx_free(lh);
+    kx_free(ll);
+    return *out ? 1 : -1;
 }

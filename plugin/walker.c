@@ -6,7 +6,10 @@
  * innermost enclosing loop.  A for/while/do adds a loop; any other statement
  * inside a loop becomes an ir_stmt of that loop, scanned for array accesses
  * (subscript chains resolved to their base variable and declared extents),
- * scalar references, operation counts and calls.
+ * scalar references, operation counts and calls.  A loop bound read from
+ * memory the call before the nest can read again (`grid_points[0]`,
+ * `s->n`) is a named value, its C text (see "bounds held in memory"); a
+ * CSR row loop's trip counts telescope to one total.
  *
  * Facts about libclang 19 this relies on (see DESIGN.md): implicit casts are
  * single-child UnexposedExprs and are peeled; `+=` is a
@@ -80,6 +83,12 @@ typedef struct {
     source_file *files;
     int nsyms;           /* variables seen in expressions: the last reference */
     sym_info *syms;
+    int nreads;          /* memory reads a loop bound names (mem_read) */
+    struct mem_read *reads;
+    int ncond_loops;     /* loops that start under an if/?:/switch of their parent */
+    int *cond_loops;
+    int bound_loop;      /* >= 0: converting a bound of this loop (for_header) */
+    int bound_entry;     /* ... one its entry test is sure to evaluate */
     int oom;
     int nbind;           /* values of locals known at this point (see bindings) */
     struct binding *bind;
@@ -475,6 +484,8 @@ static int integer_value(CXCursor c, int64_t *v)
 
 static kx_expr *to_expr(walker *w, CXCursor c);
 static kx_expr *bind_value(const walker *w, CXCursor decl);
+static kx_expr *named_read(walker *w, CXCursor c);
+static CXCursor ref_decl(CXCursor c);
 
 static int is_integer_type(CXType t)
 {
@@ -668,15 +679,25 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
             kx_free(a);
             return r;
         }
-        return unknown_expr(w, c);
+        kx_expr *r = k == CXUnaryOperator_Deref ? named_read(w, c) : NULL;
+        return r ? r : unknown_expr(w, c);
+    }
+    case CXCursor_MemberRefExpr: {
+        kx_expr *r = named_read(w, c);
+        return r ? r : unknown_expr(w, c);
     }
     case CXCursor_ArraySubscriptExpr: {
+        kx_expr *r = named_read(w, c);
+        if (r)
+            return r;
         CXCursor base, index[MAX_DIMS];
         int n = subscript_chain(c, &base, index);
         if (n < 0)
             return unknown_expr(w, c);
+        if (w->bound_loop >= 0 && !clang_Cursor_isNull(ref_decl(base)))
+            note_symbol(w, ref_decl(base));   /* telescope_children asks where it is */
         char *name = base_name_of(w, base);
-        kx_expr *r = opaque_expr(w, KX_LOAD, name, index, n);
+        r = opaque_expr(w, KX_LOAD, name, index, n);
         free(name);
         return r;
     }
@@ -1196,6 +1217,368 @@ static int in_macro(CXCursor c)
     clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
     clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
     return so != eo || !clang_File_isEqual(sf, ef);
+}
+
+/* ---- bounds held in memory ------------------------------------------------
+ *
+ * A loop bound that reads memory -- `i < grid_points[0] - 1`, `i < s->n`,
+ * `i < public.allPoints` -- becomes a named value (kx_named) whose name is
+ * the read's C text, so the call before the nest can pass it as it passes a
+ * variable: `(long long)(s->n)`.  Only reads that are safe to repeat there:
+ * an integer, not volatile, not from a macro, with constant subscripts; an
+ * element or member of an array or struct object (always there to read),
+ * or a read through a pointer that the loop's own entry test performs (the
+ * first comparison of its condition, or its init): the call then reads what
+ * the loop was about to read, at the same place.  collect_syms passes a
+ * read through a pointer only to the nest of the loop whose entry test
+ * reads it.  A nest that writes the read (an element of the same array, a
+ * member of the same name) makes it loop control (control_check). */
+typedef struct mem_read {
+    char *name;          /* C text, as the call evaluates it */
+    char *field;         /* the last member's name, NULL for an element */
+    CXCursor root;       /* the variable the read starts from */
+    int through_ptr;     /* dereferences a pointer */
+    int loop, entry;     /* the loop whose bound reads it; in its entry test */
+    int always_visible;  /* root is a parameter or a file-scope variable */
+    CXFile file;         /* else where root is declared */
+    int offset;
+    int nidx;            /* variables of its subscripts (`m3[lt]`) */
+    struct mem_index {
+        CXCursor decl;
+        int always_visible;
+        CXFile file;
+        int offset;
+    } idx[4];
+} mem_read;
+
+/* Is decl the induction variable of a loop around the one being read?
+ * (`rowstr[j]` under the j loop varies in the nest: telescope_children.) */
+static int encloses_iv(walker *w, CXCursor decl)
+{
+    char *ivs[64], *name = cursor_spelling(decl);
+    int n = enclosing_ivs(w, ivs, 64), found = 0;
+    for (int i = 0; i < n && name && !found; i++)
+        found = strcmp(ivs[i], name) == 0;
+    free(name);
+    return found;
+}
+
+static kx_expr *named_read(walker *w, CXCursor c)
+{
+    if (w->bound_loop < 0 || in_macro(c))
+        return NULL;
+    c = peel(c);
+    CXType t = clang_getCursorType(c);
+    if (!is_integer_type(t) || clang_isVolatileQualifiedType(t))
+        return NULL;
+    int through_ptr = 0, nidx = 0;
+    char *field = NULL;
+    CXCursor cur = c, idx[4];
+    for (int steps = 0; steps < 16; steps++) {
+        enum CXCursorKind k = clang_getCursorKind(cur);
+        child_list l = children(cur);
+        CXCursor base;
+        if (k == CXCursor_MemberRefExpr && l.n == 1) {
+            base = peel(l.c[0]);
+            if (!field)
+                field = cursor_spelling(cur);
+            if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+                through_ptr = 1;
+        } else if (k == CXCursor_ArraySubscriptExpr && l.n == 2) {
+            int64_t v;
+            base = peel(l.c[0]);
+            CXType bt = clang_getCanonicalType(clang_getCursorType(base));
+            if (!integer_value(peel(l.c[1]), &v)) {
+                /* a variable subscript: read where the test reads it only
+                 * (its value may be out of the array elsewhere) */
+                CXCursor d = ref_decl(l.c[1]);
+                CXType dt = clang_getCursorType(d);
+                if (clang_Cursor_isNull(d) || nidx == 4 || !is_integer_type(dt)
+                    || clang_isVolatileQualifiedType(dt) || encloses_iv(w, d))
+                    break;
+                idx[nidx++] = d;
+                through_ptr = 1;
+            } else if (v < 0)
+                break;
+            else if (bt.kind == CXType_ConstantArray) {
+                if (v >= clang_getArraySize(bt))
+                    break;
+            } else
+                through_ptr = 1;
+        } else if (k == CXCursor_UnaryOperator && l.n == 1
+                   && clang_getCursorUnaryOperatorKind(cur) == CXUnaryOperator_Deref) {
+            base = peel(l.c[0]);   /* `*len` */
+            through_ptr = 1;
+        } else if (k == CXCursor_DeclRefExpr && steps > 0) {
+            CXCursor d = ref_decl(cur);
+            if (clang_Cursor_isNull(d))
+                break;
+            char *name = extent_text(w, c);
+            kx_expr *r = NULL;
+            /* the text goes into the call as it is: no comment, line
+             * splice, literal or directive that could change its meaning */
+            mem_read *m = name && !name[strcspn(name, "/\\\"'#\n\r")]
+                        ? ku_push(&w->reads, &w->nreads, sizeof *m) : NULL;
+            if (!m) {
+                free(name);
+                break;
+            }
+            CXCursor parent = clang_getCursorSemanticParent(d);
+            m->name = name;
+            m->field = field;
+            field = NULL;
+            m->root = d;
+            m->through_ptr = through_ptr;
+            m->loop = w->bound_loop;
+            m->entry = w->bound_entry;
+            m->always_visible = clang_getCursorKind(d) == CXCursor_ParmDecl
+                             || clang_getCursorKind(parent) == CXCursor_TranslationUnit;
+            expansion(clang_getCursorLocation(d), &m->file, NULL, NULL, &m->offset);
+            m->nidx = nidx;
+            for (int i = 0; i < nidx; i++) {
+                struct mem_index *x = &m->idx[i];
+                CXCursor xp = clang_getCursorSemanticParent(idx[i]);
+                x->decl = idx[i];
+                x->always_visible = clang_getCursorKind(idx[i]) == CXCursor_ParmDecl
+                                 || clang_getCursorKind(xp) == CXCursor_TranslationUnit;
+                expansion(clang_getCursorLocation(idx[i]), &x->file, NULL, NULL, &x->offset);
+            }
+            r = kx_named(name);
+            return r;
+        } else
+            break;
+        cur = base;
+    }
+    free(field);
+    return NULL;
+}
+
+/* The read named `name` that collect_syms may pass to the nest rooted at
+ * loop `root`, declared before `cut` in `file`; NULL when none. */
+static const mem_read *passable_read(const walker *w, const char *name, int root, CXFile file,
+                                     int cut)
+{
+    for (int i = w->nreads - 1; i >= 0; i--) {
+        const mem_read *m = &w->reads[i];
+        if (strcmp(m->name, name) != 0)
+            continue;
+        /* through a pointer: only where the call goes right before the
+         * loop that reads it (not before a device region around it) */
+        if (m->through_ptr && !(m->loop == root && m->entry && cut == w->ir->loops[root].offset))
+            continue;
+        int seen = m->always_visible || (clang_File_isEqual(m->file, file) && m->offset < cut);
+        for (int k = 0; k < m->nidx && seen; k++)
+            seen = m->idx[k].always_visible
+                || (clang_File_isEqual(m->idx[k].file, file) && m->idx[k].offset < cut);
+        if (seen)
+            return m;
+    }
+    return NULL;
+}
+
+typedef struct {
+    const mem_read *m;
+    int n;
+} read_write;
+
+/* Writes that may change a read: an element of its root variable, a member
+ * of its name through any path. */
+static enum CXChildVisitResult count_read_write(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    read_write *rw = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    child_list l = children(c);
+    CXCursor lhs = clang_getNullCursor();
+    if ((k == CXCursor_BinaryOperator && l.n == 2
+         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
+        || (k == CXCursor_CompoundAssignOperator && l.n == 2))
+        lhs = l.c[0];
+    else if (k == CXCursor_UnaryOperator && l.n == 1) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if ((op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
+            || op == CXUnaryOperator_AddrOf)
+            lhs = l.c[0];
+    }
+    while (!clang_Cursor_isNull(lhs)) {
+        lhs = peel(lhs);
+        enum CXCursorKind lk = clang_getCursorKind(lhs);
+        child_list b = children(lhs);
+        if (lk == CXCursor_MemberRefExpr && b.n == 1) {
+            char *f = cursor_spelling(lhs);
+            if (f && rw->m->field && strcmp(f, rw->m->field) == 0)
+                rw->n++;
+            free(f);
+            lhs = b.c[0];
+        } else if ((lk == CXCursor_ArraySubscriptExpr && b.n == 2)
+                   || (lk == CXCursor_UnaryOperator && b.n == 1
+                       && clang_getCursorUnaryOperatorKind(lhs) == CXUnaryOperator_Deref)) {
+            lhs = b.c[0];
+        } else {
+            CXCursor d = ref_decl(lhs);
+            if (!clang_Cursor_isNull(d) && clang_equalCursors(d, rw->m->root))
+                rw->n++;
+            break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* After loop `loop`'s body is walked: a read its bounds name that the body
+ * or the increment may write makes the loop's control written
+ * (ir_set_control_write), as a written variable of the condition does. */
+static void read_control_check(walker *w, int loop, CXCursor inc, CXCursor body)
+{
+    ir_loop *L = &w->ir->loops[loop];
+    for (int i = 0; i < w->nreads && !(L->control_write && !L->control_maybe); i++) {
+        const mem_read *m = &w->reads[i];
+        if (m->loop != loop)
+            continue;
+        read_write rw = { m, 0 };
+        if (!clang_Cursor_isNull(body)) {
+            count_read_write(body, clang_getNullCursor(), &rw);
+            clang_visitChildren(body, count_read_write, &rw);
+        }
+        if (!clang_Cursor_isNull(inc)) {
+            count_read_write(inc, clang_getNullCursor(), &rw);
+            clang_visitChildren(inc, count_read_write, &rw);
+        }
+        for (int k = 0; k < m->nidx; k++) {
+            if (!clang_Cursor_isNull(body))
+                rw.n += count_writes(body, m->idx[k].decl);
+            if (!clang_Cursor_isNull(inc))
+                rw.n += count_writes(inc, m->idx[k].decl);
+        }
+        if (rw.n && ir_set_control_write(L, m->name, 0) != 0)
+            w->oom = 1;
+    }
+}
+
+/* Does the printed form of e read as the same C expression?  An affine
+ * polynomial over plain variables does (`lastrow - firstrow + 2`). */
+static int prints_as_c(const kx_expr *e)
+{
+    char **names = NULL;
+    if (!e || !kx_is_affine(e) || kx_has_opaque(e))
+        return 0;
+    int n = kx_symbols(e, &names), ok = n >= 0;
+    for (int i = 0; i < n && ok; i++)
+        ok = strspn(names[i], "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+             == strlen(names[i]) && !(names[i][0] >= '0' && names[i][0] <= '9');
+    kx_free_names(names, n);
+    return ok;
+}
+
+/* After loop `loop`'s body: a child loop whose trip count is a difference
+ * of consecutive elements of one array (`for (k = rowstr[j]; k <
+ * rowstr[j+1]; k++)` under `for (j = lo; j < hi; j++)`) runs, summed over
+ * the parent's iterations, A[hi] - A[lo] times in all (kx_telescope).  That
+ * total becomes a named read of loop `loop`'s entry -- its C text guarded
+ * so that it reads A only when the loop runs, as the loop itself does:
+ * `(hi > lo ? A[hi] - A[lo] : 0)` -- and the child's trip count its mean
+ * per parent iteration, div(total, parent trip), which the runtime
+ * multiplies back (to within one iteration per parent iteration). */
+static void telescope_children(walker *w, int loop)
+{
+    ir_loop *P = &w->ir->loops[loop];
+    /* every iteration of P runs the child's head: no early exit from P */
+    if (!P->canonical || !P->iv || P->step != 1 || !P->lower || !P->upper || !P->trip
+        || P->n_break || P->n_continue || P->n_goto || P->n_return)
+        return;
+    for (int k = loop + 1; k < w->ir->nloops; k++) {
+        ir_loop *C = &w->ir->loops[k];
+        int cond = 0;
+        for (int i = 0; i < w->ncond_loops && !cond; i++)
+            cond = w->cond_loops[i] == k;
+        if (C->parent != loop || cond || !C->trip || !C->canonical || C->step != 1
+            || !kx_mentions(C->trip, P->iv))
+            continue;
+        kx_expr *sum = NULL;
+        if (kx_telescope(C->trip, P->iv, P->lower, P->upper, &sum) != 1)
+            continue;
+        /* C->lower is load.A(x): A a pointer or array variable the walker
+         * has seen, x of degree 1 in the parent's variable; the total
+         * reads A at x[iv := hi] and x[iv := lo] */
+        const sym_info *si = NULL;
+        kx_expr *H = NULL, *L = NULL;
+        char *lowtext = C->lower ? kx_print(C->lower) : NULL;
+        size_t tl = lowtext ? strlen(lowtext) : 0;
+        for (int s = 0; s < w->nsyms && !si && tl > 7 && !strncmp(lowtext, "load.", 5); s++) {
+            size_t al = strlen(w->syms[s].name);
+            if (w->syms[s].addr && !strncmp(lowtext + 5, w->syms[s].name, al)
+                && lowtext[5 + al] == '(' && lowtext[tl - 1] == ')')
+                si = &w->syms[s];
+        }
+        if (si) {
+            char err[64];
+            lowtext[tl - 1] = 0;
+            kx_expr *x = kx_parse(lowtext + 6 + strlen(si->name), err, sizeof err);
+            if (x && kx_degree(x, P->iv) == 1) {
+                H = kx_subst(x, P->iv, P->upper);
+                L = kx_subst(x, P->iv, P->lower);
+            }
+            kx_free(x);
+        }
+        free(lowtext);
+        char *hs = prints_as_c(H) ? kx_print(H) : NULL, *ls = prints_as_c(L) ? kx_print(L) : NULL;
+        if (hs && ls) {
+            /* the total, and the first row's start A[lo] */
+            kx_expr *named[2] = { NULL, NULL };
+            for (int r = 0; r < 2; r++) {
+                ku_buf b = { 0 };
+                if (r == 0)
+                    ku_buf_printf(&b, "((%s) > (%s) ? %s[%s] - %s[%s] : 0)", hs, ls, si->name,
+                                  hs, si->name, ls);
+                else
+                    ku_buf_printf(&b, "((%s) > (%s) ? %s[%s] : 0)", hs, ls, si->name, ls);
+                char *name = ku_buf_take(&b);
+                mem_read *m = name ? ku_push(&w->reads, &w->nreads, sizeof *m) : NULL;
+                if (!m) {
+                    free(name);
+                    w->oom = 1;
+                    continue;
+                }
+                memset(m, 0, sizeof *m);
+                m->name = name;
+                m->root = clang_getNullCursor();
+                m->through_ptr = 1;
+                m->loop = loop;
+                m->entry = 1;
+                m->always_visible = si->always_visible;
+                m->file = si->file;
+                m->offset = si->offset;
+                named[r] = kx_named(name);
+            }
+            /* trip: the mean row, div(total, rows); lower: where row iv
+             * starts when rows are equal, start + (iv - lo) * mean, exact
+             * for the first */
+            kx_expr *mean = named[0] && named[1]
+                          ? kx_op(KX_DIV, NULL, 2, (kx_expr *[]){ named[0], P->trip }) : NULL;
+            kx_expr *ivs = kx_sym(P->iv), *off = kx_sub(ivs, P->lower);
+            kx_expr *step = kx_mul(off, mean), *start = kx_add(named[1], step);
+            if (mean && start) {
+                kx_free(C->trip);
+                C->trip = mean;
+                mean = NULL;
+                kx_free(C->lower);
+                C->lower = start;
+                start = NULL;
+            } else
+                w->oom = 1;
+            kx_free(mean);
+            kx_free(start);
+            kx_free(step);
+            kx_free(off);
+            kx_free(ivs);
+            kx_free(named[0]);
+            kx_free(named[1]);
+        }
+        free(hs);
+        free(ls);
+        kx_free(H);
+        kx_free(L);
+        kx_free(sum);
+    }
 }
 
 /* One step statement st of loop `loop` (c its cursor): `k++`, `++k`,
@@ -2357,11 +2740,17 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
     /* The condition names the induction variable: `iv OP bound` or `bound OP iv`;
      * in a conjunction, the first comparison that does. */
     CXCursor stack[MAX_CHILDREN];
+    int leftmost[MAX_CHILDREN];   /* evaluated whenever the condition is */
     int ns = 0;
-    if (!clang_Cursor_isNull(cond))
+    if (!clang_Cursor_isNull(cond)) {
+        leftmost[ns] = 1;
         stack[ns++] = peel(cond);
+    }
+    w->bound_loop = loop;
     while (ns > 0 && !iv) {
-        CXCursor c = stack[--ns];
+        int first = leftmost[--ns];
+        CXCursor c = stack[ns];
+        w->bound_entry = first;
         if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
             continue;
         enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
@@ -2370,7 +2759,9 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
             continue;
         if (k == CXBinaryOperator_LAnd) {
             if (ns + 2 <= MAX_CHILDREN) {
+                leftmost[ns] = 0;
                 stack[ns++] = peel(l.c[1]);
+                leftmost[ns] = first;
                 stack[ns++] = peel(l.c[0]);
             }
             continue;
@@ -2437,6 +2828,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
             }
         }
     }
+    w->bound_loop = -1;
     if (!iv && !clang_Cursor_isNull(inc)) {
         /* No usable condition: the variable the increment steps. */
         CXCursor parts[MAX_CHILDREN];
@@ -2452,10 +2844,14 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
         return;
     }
 
+    w->bound_loop = -1;
     int64_t step = 0;
     if (!clang_Cursor_isNull(inc))
         increment_step(w, inc, iv, &step);
+    w->bound_loop = loop;
+    w->bound_entry = 1;   /* the init runs on entry */
     kx_expr *lower = clang_Cursor_isNull(init) ? NULL : init_value(w, init, iv);
+    w->bound_loop = -1;
     kx_expr *upper = NULL;
     if (bound) {
         kx_expr *one = kx_int(1);
@@ -2547,6 +2943,11 @@ static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, cons
             is_iv = w->ir->loops[k].iv && strcmp(w->ir->loops[k].iv, name) == 0;
         if (is_iv || name_in(root->syms, root->nsyms, name))
             continue;
+        if (passable_read(w, name, first, file, cut)) {
+            if (ir_add_sym(root, name) < 0)
+                w->oom = 1;
+            continue;
+        }
         for (int s = 0; s < w->nsyms; s++) {
             sym_info *si = &w->syms[s];
             if (strcmp(si->name, name) != 0)
@@ -2888,6 +3289,13 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     }
     w->ir->loops[loop].end_line = end_line;
     set_offsets(w, &w->ir->loops[loop], r);
+    if (w->conditional > 0) {   /* telescope_children: not every iteration runs it */
+        int *cl = ku_push(&w->cond_loops, &w->ncond_loops, sizeof *cl);
+        if (cl)
+            *cl = loop;
+        else
+            w->oom = 1;
+    }
 
     child_list l = children(c);
     CXCursor null = clang_getNullCursor();
@@ -3005,6 +3413,9 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
                 record_stmt(w, parts[i]);
         }
     }
+    if (kind == IR_FOR)
+        read_control_check(w, loop, inc, body);
+    telescope_children(w, loop);
     control_check_after(w, loop, &kept);
     bind_drop_loop(w, loop);
     w->loop = saved_loop;
@@ -3554,6 +3965,7 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     walker w;
     memset(&w, 0, sizeof w);
     w.loop = -1;
+    w.bound_loop = -1;
     int rc = 0;
     if (openmp_args(nargs, args)) {
         /* Phase 1 done (tu): directives, device regions, files to blank. */
@@ -3625,6 +4037,10 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     for (int i = 0; i < w.nsyms; i++)
         free(w.syms[i].name);
     free(w.syms);
+    for (int i = 0; i < w.nreads; i++)
+        free(w.reads[i].name), free(w.reads[i].field);
+    free(w.reads);
+    free(w.cond_loops);
     free_openmp(&w);
     if (tu)
         clang_disposeTranslationUnit(tu);
