@@ -99,10 +99,43 @@ static const char *const reserved[] = { "div", "mod", "min", "max", "call", "loa
  * Memory
  * ------------------------------------------------------------------ */
 
+/* Set on every allocation failure in ipda, read and cleared by
+ * kx_oom_take: NULL means both "unknown" and "out of memory" to the
+ * callers of kx_*, so a pipeline asks once at its end which it was. */
+static _Thread_local int oom_seen;
+
+int kx_oom_take(void)
+{
+    int v = oom_seen;
+    oom_seen = 0;
+    return v;
+}
+
+void kx_note_oom(void)
+{
+    oom_seen = 1;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        oom_seen = 1;
+    return p;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p && n && size)
+        oom_seen = 1;
+    return p;
+}
+
 static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *p = malloc(n);
+    char *p = xmalloc(n);
     if (p)
         memcpy(p, s, n);
     return p;
@@ -147,7 +180,7 @@ static int factor_copy(kx_factor *d, const kx_factor *s)
     if (s->name && !(d->name = xstrdup(s->name)))
         return ST_NOMEM;
     if (s->nargs > 0) {
-        if (!(d->args = calloc((size_t)s->nargs, sizeof *d->args)))
+        if (!(d->args = xcalloc((size_t)s->nargs, sizeof *d->args)))
             return ST_NOMEM;
         d->nargs = s->nargs;
         for (int i = 0; i < s->nargs; i++)
@@ -165,7 +198,7 @@ static int term_copy(kx_term *d, const kx_term *s)
     d->f = NULL;
     if (s->nf == 0)
         return ST_OK;
-    if (!(d->f = calloc((size_t)s->nf, sizeof *d->f)))
+    if (!(d->f = xcalloc((size_t)s->nf, sizeof *d->f)))
         return ST_NOMEM;
     d->nf = s->nf;      /* the zero-filled rest is clearable */
     for (int i = 0; i < s->nf; i++) {
@@ -179,8 +212,8 @@ static int term_copy(kx_term *d, const kx_term *s)
 /* A new expression with room for cap terms and none used. */
 static kx_expr *expr_alloc(size_t cap)
 {
-    kx_expr *e = calloc(1, sizeof *e);
-    if (e && cap > 0 && !(e->t = calloc(cap, sizeof *e->t))) {
+    kx_expr *e = xcalloc(1, sizeof *e);
+    if (e && cap > 0 && !(e->t = xcalloc(cap, sizeof *e->t))) {
         free(e);
         return NULL;
     }
@@ -429,7 +462,10 @@ char *kx_print(const kx_expr *e)
     if (!e)
         return NULL;
     print_expr(&b, e);
-    return ku_buf_take(&b);
+    char *s = ku_buf_take(&b);
+    if (!s)
+        oom_seen = 1;
+    return s;
 }
 
 /* ---------------------------------------------------------------------
@@ -466,7 +502,7 @@ static int make_atom(int kind, const char *name, int nargs, kx_expr *const *args
         return ST_NOMEM;
     e->n = 1;
     e->t[0].coeff = 1;
-    if (!(e->t[0].f = calloc(1, sizeof(kx_factor)))) {
+    if (!(e->t[0].f = xcalloc(1, sizeof(kx_factor)))) {
         kx_free(e);
         return ST_NOMEM;
     }
@@ -592,7 +628,7 @@ static int term_mul(const kx_term *a, const kx_term *b, kx_term *d)
         return ST_OVERFLOW;
     if (a->nf + b->nf == 0)
         return ST_OK;
-    if (!(d->f = calloc((size_t)a->nf + (size_t)b->nf, sizeof *d->f)))
+    if (!(d->f = xcalloc((size_t)a->nf + (size_t)b->nf, sizeof *d->f)))
         return ST_NOMEM;
     while (i < a->nf || j < b->nf) {
         int c = i == a->nf ? 1 : j == b->nf ? -1 : atom_cmp(&a->f[i], &b->f[j]);
@@ -667,7 +703,7 @@ static int expr_mul(const kx_expr *a, const kx_expr *b, kx_expr **out)
         return ST_TOOBIG;
     if (np == 0)
         return make_const(0, out);
-    if (!(tmp = calloc(np, sizeof *tmp)))
+    if (!(tmp = xcalloc(np, sizeof *tmp)))
         return ST_NOMEM;
     for (int i = 0; i < a->n && !st; i++)
         for (int j = 0; j < b->n && !st; j++)
@@ -702,7 +738,7 @@ static int expr_sum(kx_expr **v, size_t n, kx_expr **out)
     }
     if (!st && w > KX_MAX_SIZE)
         st = ST_TOOBIG;
-    if (!st && total > 0 && !(tmp = calloc(total, sizeof *tmp)))
+    if (!st && total > 0 && !(tmp = xcalloc(total, sizeof *tmp)))
         st = ST_NOMEM;
     for (size_t i = 0; i < n; i++) {
         if (!st && v[i]->n > 0) {
@@ -1016,7 +1052,7 @@ static int atom_subst(const kx_factor *f, const char *name, const kx_expr *v,
             return (*out = kx_copy(v)) ? ST_OK : ST_NOMEM;
         return make_atom(KX_SYMBOL, f->name, 0, NULL, out);
     }
-    if (f->nargs > 0 && !(args = calloc((size_t)f->nargs, sizeof *args)))
+    if (f->nargs > 0 && !(args = xcalloc((size_t)f->nargs, sizeof *args)))
         return ST_NOMEM;
     for (int i = 0; i < f->nargs && !st; i++)
         st = expr_subst(f->args[i], name, v, &args[i]);
@@ -1164,7 +1200,7 @@ kx_expr *kx_coeff(const kx_expr *e, const char *name)
             continue;
         kx_term *d = &r->t[r->n++];
         d->coeff = s->coeff;
-        if (s->nf > 1 && !(d->f = calloc((size_t)s->nf - 1, sizeof *d->f))) {
+        if (s->nf > 1 && !(d->f = xcalloc((size_t)s->nf - 1, sizeof *d->f))) {
             kx_free(r);
             return NULL;
         }
@@ -1232,7 +1268,7 @@ int kx_symbols(const kx_expr *e, char ***names)
     }
     if (l.n > 1)
         qsort(l.v, (size_t)l.n, sizeof *l.v, strcmp_q);
-    if (l.n > 0 && !(out = calloc((size_t)l.n, sizeof *out))) {
+    if (l.n > 0 && !(out = xcalloc((size_t)l.n, sizeof *out))) {
         free(l.v);
         return -1;
     }
@@ -1508,7 +1544,7 @@ static char *parse_ident(parser *p)
     while (is_ident_start(p->s[p->pos]) || is_digit(p->s[p->pos]))
         p->pos++;
     n = p->pos - start;
-    if (!(s = malloc(n + 1))) {
+    if (!(s = xmalloc(n + 1))) {
         parse_error(p, start, "out of memory");
         return NULL;
     }

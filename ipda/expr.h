@@ -126,6 +126,14 @@ kx_expr *kx_coeff(const kx_expr *e, const char *name);
 int kx_symbols(const kx_expr *e, char ***names);
 void kx_free_names(char **names, int n);
 
+/* Whether an allocation in ipda failed since the last call (then cleared):
+ * kx_* functions return NULL both for "unknown" and on allocation failure,
+ * so a pipeline (keelcc's parse, its analyses) asks once at its end and
+ * fails as out of memory instead of storing an "unknown" it did not find.
+ * The flag is per thread.  kx_note_oom sets it (a caller's own failure). */
+int kx_oom_take(void);
+void kx_note_oom(void);
+
 /* Evaluation under a binding of symbols.  lookup returns 1 and sets *value
  * when it knows the symbol, else 0.  Returns 0 on success; -1 with a message
  * in err (NUL-terminated, truncated to errlen) when a symbol is unbound,

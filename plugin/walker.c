@@ -191,8 +191,13 @@ static int start_offset(CXCursor c)
     return o;
 }
 
+/* Set when a text copy failed (file_name, cursor_spelling): walk_file then fails as
+ * out of memory, whatever the caller did with the NULL it got. */
+static _Thread_local int spelling_oom;
+
 /* The file's absolute, resolved path (as the name libclang was given when
- * it cannot be resolved), so rows of one file agree however it was named. */
+ * it cannot be resolved), so rows of one file agree however it was named.
+ * NULL only on allocation failure. */
 static char *file_name(CXFile f)
 {
     CXString s = clang_File_tryGetRealPathName(f);
@@ -204,15 +209,21 @@ static char *file_name(CXFile f)
     }
     char *r = strdup(p && *p ? p : "?");
     clang_disposeString(s);
+    if (!r)
+        spelling_oom = 1;
     return r;
 }
 
+/* The cursor's spelling, malloc'd; NULL only on allocation failure (then
+ * spelling_oom is set). */
 static char *cursor_spelling(CXCursor c)
 {
     CXString s = clang_getCursorSpelling(c);
     const char *p = clang_getCString(s);
     char *r = strdup(p ? p : "");
     clang_disposeString(s);
+    if (!r)
+        spelling_oom = 1;
     return r;
 }
 
@@ -631,7 +642,7 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
             return bv;
         note_symbol(w, ref);
         char *name = cursor_spelling(c);
-        kx_expr *e = kx_sym(name);
+        kx_expr *e = name ? kx_sym(name) : NULL;
         free(name);
         return e;
     }
@@ -704,7 +715,7 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
     case CXCursor_CallExpr: {
         child_list l = children(c);
         char *name = cursor_spelling(c);
-        kx_expr *r = l.n >= 1 ? opaque_expr(w, KX_CALL, name, l.c + 1, l.n - 1) : NULL;
+        kx_expr *r = l.n >= 1 && name ? opaque_expr(w, KX_CALL, name, l.c + 1, l.n - 1) : NULL;
         free(name);
         return r ? r : unknown_expr(w, c);
     }
@@ -1741,7 +1752,7 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
         bind_clear(&q);
     } else if (ok) {
         char *vn = cursor_spelling(var), sym[300];
-        snprintf(sym, sizeof sym, "%s__L%d", vn, loop);
+        snprintf(sym, sizeof sym, "%s__L%d", vn ? vn : "", loop);
         /* its value on entry: what the for-init sets, else a symbol */
         kx_expr *k0 = !clang_Cursor_isNull(init) && vn ? init_value(w, init, vn) : NULL;
         if (k0 && kx_has_opaque(k0))
@@ -2160,6 +2171,8 @@ static void add_scalar(walker *w, CXCursor c, int mode)
     if (mode & MODE_WRITE)
         bind_written(w, c);
     char *name = cursor_spelling(c);
+    if (!name)
+        return;
     int line, col;
     expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
     if (mode & MODE_READ)
@@ -2194,7 +2207,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         CXCursor d = clang_getCursorReferenced(cur);
         /* members of a union overlap: name the union, not the member */
         int in_union = clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_UnionDecl;
-        snprintf(t, sizeof t, "%s%s%s", in_union ? "" : ".", in_union ? "" : f, suffix);
+        snprintf(t, sizeof t, "%s%s%s", in_union ? "" : ".", in_union || !f ? "" : f, suffix);
         memcpy(suffix, t, sizeof suffix);
         free(f);
         CXCursor child = peel(l.c[0]);
@@ -2214,7 +2227,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
             return;
         if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && !ptr_binding(w, base)) {
             char *bn = cursor_spelling(base), name[512];
-            snprintf(name, sizeof name, "%s%s", bn, suffix);
+            snprintf(name, sizeof name, "%s%s", bn ? bn : "", suffix);
             free(bn);
             int next = base_extents(base, ext, MAX_DIMS);
             put_access(w, c, name, (int)clang_Type_getSizeOf(clang_getCursorType(c)), mode, n,
@@ -2226,7 +2239,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
     } else if (k == CXCursor_DeclRefExpr) {
         /* s.sum: the scalar "s.sum"; a write of it also writes s */
         char *bn = cursor_spelling(cur), name[512];
-        snprintf(name, sizeof name, "%s%s", bn, suffix);
+        snprintf(name, sizeof name, "%s%s", bn ? bn : "", suffix);
         free(bn);
         if (mode & MODE_WRITE)
             bind_written(w, cur);
@@ -2442,7 +2455,7 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
     }
     case CXCursor_CallExpr: {
         char *name = cursor_spelling(c);
-        if (!in_subscript) {
+        if (!in_subscript && name) {
             /* OpenMP's thread queries read the team, write nothing: no
              * call the dependence test must stop at */
             if (is_math_function(name))
@@ -2486,7 +2499,8 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
                 char *name = cursor_spelling(c);
                 int line, col;
                 expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-                ir_add_scalar(w->stmt, name, 1, line, col);
+                if (name)
+                    ir_add_scalar(w->stmt, name, 1, line, col);
                 free(name);
                 scan(w, init, MODE_READ, in_subscript);
             }
@@ -2659,7 +2673,7 @@ static kx_expr *init_value(walker *w, CXCursor init, const char *var)
         child_list l = children(p);
         if (clang_getCursorKind(p) == CXCursor_VarDecl) {
             char *name = cursor_spelling(p);
-            int match = strcmp(name, var) == 0;
+            int match = name && strcmp(name, var) == 0;
             free(name);
             if (match && l.n >= 1)
                 return to_expr(w, l.c[l.n - 1]);
@@ -3076,7 +3090,7 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
     for_header(w, loop, prev, cond, inc);
     ir_loop *L = &w->ir->loops[loop];
     char *vn = cursor_spelling(var);
-    int same = L->iv && strcmp(L->iv, vn) == 0;
+    int same = L->iv && vn && strcmp(L->iv, vn) == 0;
     free(vn);
     if (!same || !L->canonical)
         ir_set_bounds(L, NULL, NULL, NULL, 0);
@@ -3281,7 +3295,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     expansion(clang_getRangeStart(r), &file, &line, &col, NULL);
     expansion(clang_getRangeEnd(r), NULL, &end_line, NULL, NULL);
     char *fname = file_name(file);
-    int loop = ir_add_loop(w->ir, w->func, w->loop, kind, fname, line, col);
+    int loop = fname ? ir_add_loop(w->ir, w->func, w->loop, kind, fname, line, col) : -1;
     free(fname);
     if (loop < 0) {
         w->oom = 1;
@@ -3567,7 +3581,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data
     int line, col;
     expansion(loc, &file, &line, &col, NULL);
     char *name = cursor_spelling(c), *fname = file_name(file);
-    w->func = ir_add_function(w->ir, name, fname, line, col);
+    w->func = name ? ir_add_function(w->ir, name, fname, line, col) : -1;
     w->func_cursor = c;
     free(name);
     free(fname);
@@ -3802,6 +3816,10 @@ static enum CXChildVisitResult find_directives(CXCursor c, CXCursor parent, void
     if (!f)
         return CXChildVisit_Continue;
     r->file = file_name(f);
+    if (!r->file) {
+        w->oom = 1;
+        return CXChildVisit_Break;
+    }
     r->target = target;
     r->line = line;
     r->col = col;
@@ -3948,6 +3966,8 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
               char *err, size_t errlen)
 {
     *out = NULL;
+    spelling_oom = 0;
+    kx_oom_take();
     CXIndex index = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL, tu1 = NULL;
     enum CXErrorCode ec = clang_parseTranslationUnit2(index, path, args, nargs, NULL, 0,
@@ -4009,6 +4029,8 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     w.ir = rc == 0 && !w.oom ? ir_tu_new(path) : NULL;
     if (w.ir)
         clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
+    if (spelling_oom || kx_oom_take())
+        w.oom = 1;
     if (w.ir && !w.oom && omp_map_tu(w.ir) != 0)
         w.oom = 1;
     if (rc == 0 && (!w.ir || w.oom)) {
