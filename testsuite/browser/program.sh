@@ -4,14 +4,14 @@
 #   N1  mm      matmul, parallel: the GPU wins at n = 300
 #   N2  recur   a first-order recurrence: not parallel (distance 1)
 #   N3  copy    a stream: the GPU wins only from a crossover above n = 1000
-#   N4  scale   bound v->len, a member: the models cannot evaluate it
+#   N4  scale   bound count(n), a call: the models cannot evaluate it
 #   N5..N13     s1..s9, streams x[i] = k * x[i] (N5..N7 run, the others not)
 mkdir -p "$1"
 {
 cat <<'C'
 #include <stdio.h>
 #include <stdlib.h>
-struct v { int len; double *d; };
+__attribute__((noinline)) int count(int n) { return n; }
 void mm(int n, double A[n][n], double B[n][n], double C[n][n])
 {
     for (int i = 0; i < n; i++)
@@ -32,10 +32,10 @@ void copy(int n, double *restrict a, const double *restrict b)
         a[i] = b[i];
 }
 
-void scale(struct v *v)
+void scale(int n, double *restrict x)
 {
-    for (int i = 0; i < v->len; i++)
-        v->d[i] *= 2;
+    for (int i = 0; i < count(n); i++)
+        x[i] *= 2;
 }
 C
 for k in 1 2 3 4 5 6 7 8 9; do
@@ -47,11 +47,10 @@ int main(void)
     int n = 300;
     double (*A)[n] = calloc(n * n, 8), (*B)[n] = calloc(n * n, 8), (*C)[n] = calloc(n * n, 8);
     double *x = calloc(2 * n * n, 8);
-    struct v v = { n, x };
     mm(n, A, B, C);
     recur(n * n, x);
     copy(n, x, x + n);
-    scale(&v);
+    scale(n, x);
     s1(n * n, x);
     s2(n * n, x);
     s3(n * n, x);

@@ -53,7 +53,7 @@ expect_eq "$(row 1 verdict reason function line size)" "GPU|null|mm|6|null" "N1"
 expect_eq "$(row 2 verdict reason reason_text crossover_text)" \
     "CPU|not-parallel|not parallel: line 14: x[i] (write, line 15) and x[i - 1] (read, line 15): distance 1 (strong SIV)|never" "N2"
 expect_eq "$(row 4 verdict reason reason_text cpu_s crossover)" \
-    'unknown|not-evaluable|size not evaluable: cannot evaluate ?"v->len"|null|null' "N4"
+    'unknown|not-evaluable|size not evaluable: cannot evaluate call.count(n)|null|null' "N4"
 x3=$("$K" explain src/k.c:20 --sweep '*=1:1048576' --device h100 k.db | sed -n 's/^crossover   \* = \([0-9]*\):.*/\1/p')
 expect_eq "$(row 3 verdict reason reason_text crossover)" \
     "CPU|too-small|too small: the GPU wins from N=$x3, above the logged sizes|$x3" "N3: explain's crossover"

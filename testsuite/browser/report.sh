@@ -77,7 +77,7 @@ expect "why N2 not parallel: line 14: x[i] (write, line 15) and x[i - 1] (read, 
 expect "nest N3 CPU too-small"
 grep -q '^why N3 too small: the GPU wins from N=[0-9]*, above the logged sizes$' dom.txt && ok || bad "why N3"
 expect "nest N4 unknown not-evaluable"
-expect 'why N4 size not evaluable: cannot evaluate ?"v->len"'
+expect 'why N4 size not evaluable: cannot evaluate call.count(n)'
 expect "crossover-cell N4 unk"
 expect "crossover-cell N2 cpu"
 expect "chart N1 nestchart"
