@@ -110,6 +110,7 @@ static struct {
     int db_sound;              /* 0 unchecked, 1 passed its integrity check, -1 failed it */
     int real_gpu;              /* a CUDA GPU was found (not a KEEL_DEVICE what-if) */
     int calibrate;             /* KEEL_CALIBRATE=1: alternate devices (keel_begin) */
+    int learn;                 /* sites explore and learn (rt_learn): set up at init */
     int offload_rt;            /* libomptarget is in the process: target regions can offload */
     double t_base;             /* CLOCK_MONOTONIC at init, seconds (launch timing) */
 } G;
@@ -131,6 +132,7 @@ static struct {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t facts_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t time_lock = PTHREAD_MUTEX_INITIALIZER;   /* launch timing, rt_learn */
 static atomic_uint warned;
 /* 1 while this thread runs a slow path of the runtime (see the top). */
 static _Thread_local int in_runtime __attribute__((tls_model("initial-exec")));
@@ -248,6 +250,11 @@ static void init(void)
         G.offload_rt = dlsym(self, "__tgt_target_kernel") != NULL;
         dlclose(self);
     }
+    /* learning needs launches that really run where the verdict says, timed */
+    G.learn = G.offload_rt && G.real_gpu && G.offload != 0 && G.force < 0 && G.log &&
+              !G.calibrate;
+    if ((s = getenv("KEEL_LEARN")) && *s)
+        G.learn = G.learn && strcmp(s, "0") != 0;
     G.t_base = mono_now();
     /* a forked child does not write its parent's decisions */
     pthread_atfork(NULL, NULL, log_forget);
@@ -425,8 +432,9 @@ typedef struct site_state {
     atomic_int logged;         /* decisions kept for this site */
     _Atomic long long *memo;   /* MEMO_WAYS x nsyms values (the base addresses "&p" included) */
     int *ov_slot;              /* the overlap condition's bases in the values (overlap.h) */
+    rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
     /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
-    atomic_llong launches, on_gpu, pred_ns, evaluated;
+    atomic_llong launches, on_gpu, pred_ns, evaluated, explored;
     char where[96];            /* "file.c:LINE" (the site may be gone at exit) */
     struct site_state *next_site;
 } site_state;
@@ -555,6 +563,8 @@ static site_state *site_init(keel_site *site)
         }
     }
     st->fixed = st->memo ? fixed_verdict(st, &view) : 0;
+    if (st->fixed < 0 && G.learn && (st->learn = malloc(sizeof *st->learn)))
+        rt_learn_init(st->learn);
     if (!st->memo)
         st->fixed_why = "out of memory";
     void *expected = NULL;
@@ -563,6 +573,7 @@ static site_state *site_init(keel_site *site)
         rt_facts_free(st->facts);
         free(st->memo);
         free(st->ov_slot);
+        free(st->learn);
         free(st->path);
         free(st);
         return expected;
@@ -875,6 +886,14 @@ __attribute__((destructor)) static void verbose_summary(void)
             append(line, sizeof line, &u, " (%s)", st->fixed_why ? st->fixed_why : "?");
         else
             append(line, sizeof line, &u, ", models evaluated %lld", ev);
+        long long ex = atomic_load_explicit(&st->explored, memory_order_relaxed);
+        if (ex && st->learn) {
+            pthread_mutex_lock(&time_lock);
+            rt_format_time(tt, sizeof tt, rt_learn_cost(st->learn));
+            pthread_mutex_unlock(&time_lock);
+            append(line, sizeof line, &u, ", explored the other device %lld time%s (cost %s)",
+                   ex, ex == 1 ? "" : "s", tt);
+        }
         if (t > 0) {
             rt_format_time(tt, sizeof tt, (double)t * 1e-9);
             append(line, sizeof line, &u, ", predicted %s", tt);
@@ -1051,7 +1070,6 @@ static struct {
     tslot *slots;
     int nused;
 } T;
-static pthread_mutex_t time_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local const keel_site *last_site __attribute__((tls_model("initial-exec")));
 static _Thread_local const long long *last_values __attribute__((tls_model("initial-exec")));
 
@@ -1178,6 +1196,9 @@ void keel_done(keel_site *site, long long token)
         double d = dt - x->mean[dev];
         x->mean[dev] += d / (double)c;
         x->m2[dev] += d * (dt - x->mean[dev]);
+        site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
+        if (st && st->learn)
+            rt_learn_add(st->learn, x->n, dev, dt);
     }
     pthread_mutex_unlock(&time_lock);
     in_runtime = 0;
@@ -1275,13 +1296,23 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
         return 0;
     }
     atomic_fetch_add_explicit(&st->evaluated, 1, memory_order_relaxed);
-    int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick;
+    int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick, settled = 1;
     if (in.not_parallel)
         verdict = 0, reason = "not parallel";
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
     else if (hit < 0 && history_decides(site, st, values, &in, &verdict, &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
+    else if (st->learn) {                   /* this run's own measurements */
+        rt_learn_choice ch;
+        pthread_mutex_lock(&time_lock);
+        rt_learn_choose(st->learn, in.bytes_in + in.bytes_out, e.cpu_s, e.gpu_s + e.xfer_s,
+                        &ch);
+        pthread_mutex_unlock(&time_lock);
+        verdict = ch.device, reason = ch.how, settled = ch.settled;
+        if (ch.explore)
+            atomic_fetch_add_explicit(&st->explored, 1, memory_order_relaxed);
+    }
     /* the GPU only when the ranges the nest touches through its bases are
      * apart (overlap.c); a memo hit never gets here, and the memo holds
      * the base addresses with the sizes */
@@ -1292,7 +1323,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
         verdict = 0, reason = ovwhy;
     *pred_ns = pred_ns_of(&e, verdict);
     if (hit < 0) {
-        if (!(reason && !strncmp(reason, "calibrating", 11)))
+        if (settled && !(reason && !strncmp(reason, "calibrating", 11)))
             memo_put(st, values, verdict, *pred_ns);
         log_decision(st, bind, &e, verdict, reason);
     }
