@@ -327,6 +327,10 @@ void rt_learn_choose(rt_learn *l, double n, double model_cpu_s, double model_gpu
     }
     if (!out->how)
         out->settled = !band || i < 0 || l->explorations >= RT_LEARN_EXPLORE;
+    /* launches that are never timed (no keel_begin / keel_done around
+     * them): nothing will come to learn from */
+    if (i >= 0 && l->launches[i] > 2 && !l->samples[i][0] && !l->samples[i][1])
+        out->settled = 1;
 }
 
 void rt_learn_add(rt_learn *l, double n, int device, double seconds)

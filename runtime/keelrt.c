@@ -37,6 +37,13 @@
  * first write of a process checks the whole file first: nothing is
  * written into a database that fails its integrity check.
  *
+ * Offload builds on a real GPU learn (rt_learn, history.h): where the
+ * models' speedup lies within 1/4..4, a size launched again after one
+ * timed launch runs once on the other device (at most RT_LEARN_EXPLORE
+ * sizes per site), and the faster measured device decides from then on;
+ * such a size is memoised only once it is settled.  keel_done feeds the
+ * measurements (under time_lock); KEEL_LEARN=0 turns it off.
+ *
  * KEEL_VERBOSE=1 counts each site's launches (relaxed atomic adds on the
  * fast path) and prints one line per site at exit; KEEL_VERBOSE=2 prints
  * one line per launch instead.

@@ -63,6 +63,11 @@ int main(void)
     CHECK(!c.settled);
     rt_learn_choose(&l, 2, 4.5, 1.0, &c);
     CHECK(c.settled);
+    /* a size launched a third time with nothing measured: settled */
+    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    CHECK(!c.settled);
+    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    CHECK(c.settled && c.device == 1 && !c.explore);
 
     /* the budget: 12 sizes in the band, at most RT_LEARN_EXPLORE explored */
     rt_learn_init(&l);
