@@ -28,6 +28,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +90,10 @@ typedef struct {
                                * write-allocate read of the line) */
 } fl_acc;
 
+typedef struct fl_plan fl_plan;   /* the per-site plan (see "the per-site plan") */
+
 struct rt_facts {
+    fl_plan *plan;            /* compiled at the first bind, published atomically */
     char *file, *function, *label;
     int line;
     int64_t loop_id;
@@ -670,10 +674,13 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
     return rc;
 }
 
+static void plan_free(fl_plan *p);
+
 void rt_facts_free(rt_facts *f)
 {
     if (!f)
         return;
+    plan_free(f->plan);
     for (int k = 0; k < f->nloops; k++) {
         free(f->loops[k].iv);
         free(f->loops[k].gpu_map);
@@ -764,6 +771,223 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
     return kx_eval(e, lookup, c, v, err, errlen);
 }
 
+/* ---- the per-site plan --------------------------------------------------- */
+
+/* A site passes the same symbol array at every call.  At its first call
+ * the nest's expressions are compiled for that array: an affine one
+ * (every bound, stride and difference of a usual nest) becomes a constant
+ * and a short list of (coefficient, slot) terms, a slot being an
+ * induction variable's index in ivals[] or the index of a passed value,
+ * resolved once as lookup() would resolve the name at that loop.  A call
+ * then evaluates it with no name lookup and no allocation.  The result is
+ * kx_eval's exactly: the sum is taken in 128 bits and used only when the
+ * sum of the terms' magnitudes stays below 2^63, so that kx_eval could
+ * not have overflowed in any order; otherwise, and for every expression
+ * that is not affine or names a symbol nobody binds, kx_eval runs as
+ * before. */
+
+typedef struct {
+    int64_t coeff;
+    int slot;                 /* < nloops: ivals[slot]; else values[slot - nloops] */
+} cx_term;
+
+typedef struct {
+    int affine;               /* 0: evaluate with kx_eval */
+    int n;                    /* terms */
+    int64_t c0;
+    cx_term *t;               /* into the plan's pool */
+} cx_expr;
+
+struct fl_plan {
+    const char *const *names; /* the site's symbol array, compared at every call */
+    int n;
+    char **copy;              /* the strings as they were when compiled */
+    cx_expr *trip, *lower;    /* per loop */
+    cx_expr *stride;          /* per access */
+    cx_expr *lin;             /* naccs x nloops */
+    cx_expr *diff;            /* per access, ndims x nloops from dv_off[a] */
+    int *dv_off;
+    cx_term *pool;
+    int npool;
+};
+
+static void plan_free(fl_plan *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->n; i++)
+        free(p->copy[i]);
+    free(p->copy);
+    free(p->trip), free(p->lower), free(p->stride), free(p->lin), free(p->diff);
+    free(p->dv_off);
+    free(p->pool);
+    free(p);
+}
+
+static int zero_lookup(void *ctx, const char *name, int64_t *value)
+{
+    (void)ctx, (void)name;
+    *value = 0;
+    return 1;
+}
+
+/* The slot lookup() would read for `name` at loop `loop`, or -1. */
+static int plan_slot(const rt_facts *f, int loop, int n, const char *const *names,
+                     const char *name)
+{
+    for (int k = loop; k >= 0; k = f->loops[k].parent)
+        if (f->loops[k].iv && !strcmp(f->loops[k].iv, name))
+            return k;
+    for (int i = 0; i < n; i++)
+        if (names[i] && !strcmp(names[i], name))
+            return f->nloops + i;
+    return -1;
+}
+
+/* Compile e at loop `loop` into *x (terms appended to the pool when
+ * `pool` is non-NULL, else only counted in *used).  -1: out of memory. */
+static int plan_expr(const rt_facts *f, int loop, int n, const char *const *names,
+                     const kx_expr *e, cx_expr *x, cx_term *pool, int *used)
+{
+    memset(x, 0, sizeof *x);
+    if (!e || !kx_is_affine(e))
+        return 0;
+    char **syms = NULL;
+    int ns = kx_symbols(e, &syms);
+    if (ns < 0)
+        return -1;
+    int64_t c0;
+    char e2[64];
+    int ok = kx_eval(e, zero_lookup, NULL, &c0, e2, sizeof e2) == 0, at = *used;
+    for (int i = 0; i < ns && ok; i++) {
+        int slot = plan_slot(f, loop, n, names, syms[i]);
+        kx_expr *c = slot >= 0 ? kx_coeff(e, syms[i]) : NULL;
+        int64_t cv;
+        if (slot < 0 || !c || !kx_is_const(c, &cv))
+            ok = 0;
+        else if (pool)
+            pool[at + i] = (cx_term){ cv, slot };
+        kx_free(c);
+    }
+    kx_free_names(syms, ns);
+    if (!ok)
+        return 0;
+    *used += ns;
+    if (pool)
+        *x = (cx_expr){ .affine = 1, .n = ns, .c0 = c0, .t = pool + at };
+    return 0;
+}
+
+/* Every expression a call evaluates, at the loop it is evaluated at (the
+ * same walk as bind_trips, bind_strides and bind_gpu_access). */
+static int plan_all(const rt_facts *f, fl_plan *p, cx_term *pool, int *used)
+{
+    int nl = f->nloops, n = p->n;
+    const char *const *names = p->names;
+    for (int k = 0; k < nl; k++) {
+        int par = f->loops[k].parent;
+        if (plan_expr(f, par, n, names, f->loops[k].trip, &p->trip[k], pool, used) ||
+            plan_expr(f, par, n, names, f->loops[k].lower, &p->lower[k], pool, used))
+            return -1;
+    }
+    for (int a = 0; a < f->naccs; a++) {
+        const fl_acc *ac = &f->accs[a];
+        int li = f->stmts[ac->stmt].loop;
+        if (plan_expr(f, li, n, names, ac->stride, &p->stride[a], pool, used))
+            return -1;
+        for (int k = li; k >= 0; k = f->loops[k].parent) {
+            if (ac->lin && plan_expr(f, li, n, names, ac->lin[k], &p->lin[a * nl + k], pool, used))
+                return -1;
+            for (int j = 0; j < ac->ndims; j++)
+                if (plan_expr(f, li, n, names, ac->diff[j * nl + k],
+                              &p->diff[p->dv_off[a] + j * nl + k], pool, used))
+                    return -1;
+        }
+    }
+    return 0;
+}
+
+static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names)
+{
+    int nl = f->nloops, na = f->naccs, ndv = 0;
+    fl_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->names = names, p->n = n;
+    p->copy = calloc((size_t)n + 1, sizeof *p->copy);
+    p->dv_off = calloc((size_t)na + 1, sizeof *p->dv_off);
+    for (int a = 0; a < na && p->dv_off; a++)
+        p->dv_off[a] = ndv, ndv += f->accs[a].ndims * nl;
+    p->trip = calloc((size_t)nl + 1, sizeof *p->trip);
+    p->lower = calloc((size_t)nl + 1, sizeof *p->lower);
+    p->stride = calloc((size_t)na + 1, sizeof *p->stride);
+    p->lin = calloc((size_t)na * nl + 1, sizeof *p->lin);
+    p->diff = calloc((size_t)ndv + 1, sizeof *p->diff);
+    int bad = !p->copy || !p->dv_off || !p->trip || !p->lower || !p->stride || !p->lin || !p->diff;
+    for (int i = 0; i < n && !bad; i++)
+        bad = names[i] && !(p->copy[i] = dup(names[i]));
+    int used = 0;
+    if (!bad && !plan_all(f, p, NULL, &used)) {        /* count, then fill */
+        p->npool = used, used = 0;
+        bad = !(p->pool = calloc((size_t)p->npool + 1, sizeof *p->pool)) ||
+              plan_all(f, p, p->pool, &used);
+    } else
+        bad = 1;
+    if (bad) {
+        plan_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* The plan for this call's symbol array: the published one when it was
+ * compiled for the same array holding the same names, else NULL (plain
+ * evaluation).  The first call publishes one; a thread that loses the
+ * race frees its own. */
+static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *names)
+{
+    fl_plan *p = __atomic_load_n(&((rt_facts *)f)->plan, __ATOMIC_ACQUIRE);
+    if (!p) {
+        fl_plan *mine = plan_build(f, n, names), *none = NULL;
+        if (!mine)
+            return NULL;
+        if (!__atomic_compare_exchange_n(&((rt_facts *)f)->plan, &none, mine, 0,
+                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            plan_free(mine);
+            p = none;
+        } else
+            p = mine;
+    }
+    if (p->names != names || p->n != n)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        if (!names[i] != !p->copy[i] || (names[i] && strcmp(names[i], p->copy[i])))
+            return NULL;
+    return p;
+}
+
+/* x's value with the ivals and values of this call, else kx_eval of e. */
+static int cx_eval(const cx_expr *x, bind_ctx *c, int loop, const kx_expr *e, int64_t *v,
+                   char *err, size_t errlen)
+{
+    if (x && x->affine) {
+        __int128 sum = x->c0, mag = x->c0 < 0 ? -(__int128)x->c0 : x->c0;
+        int nl = c->f->nloops;
+        for (int i = 0; i < x->n; i++) {
+            int s = x->t[i].slot;
+            __int128 p = (__int128)x->t[i].coeff *
+                         (s < nl ? (int64_t)c->ivals[s] : (int64_t)c->values[s - nl]);
+            sum += p;
+            mag += p < 0 ? -p : p;
+        }
+        if (mag <= INT64_MAX) {
+            *v = (int64_t)sum;
+            return 0;
+        }
+    }
+    return eval_at(c, loop, e, v, err, errlen);
+}
+
 enum { DV_NONE = 0, DV_FAIL, DV_OK };   /* a difference: absent, unevaluable, a value */
 
 static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact);
@@ -773,7 +997,8 @@ typedef struct {
     const rt_profile *cpu, *gpu;
     rt_launch *out;
     bind_ctx c;
-    int reference;            /* 1: evaluate differences where they are read */
+    const fl_plan *plan;      /* NULL: every expression through kx_eval */
+    int reference;            /* 1: evaluate differences where they are read, no plan */
     int nl, na;
     /* per loop */
     int64_t *ivals;
@@ -863,9 +1088,10 @@ static int bind_trips(bind_scratch *s, char *err, size_t errlen)
         const fl_loop *l = &f->loops[k];
         int p = l->parent;
         int64_t t = UNKNOWN_TRIP, lo = 0;
-        if (l->trip && eval_at(&s->c, p, l->trip, &t, err, errlen))
+        const fl_plan *P = s->plan;
+        if (l->trip && cx_eval(P ? &P->trip[k] : NULL, &s->c, p, l->trip, &t, err, errlen))
             return -1;
-        if (l->lower && eval_at(&s->c, p, l->lower, &lo, err, errlen))
+        if (l->lower && cx_eval(P ? &P->lower[k] : NULL, &s->c, p, l->lower, &lo, err, errlen))
             return -1;
         if (t < 0)
             t = 0;
@@ -919,8 +1145,12 @@ static void bind_compute(bind_scratch *s)
     rt_launch *out = s->out;
     int nl = s->nl, exact = 0;
     s->mca = pick_mca(f, s->cpu, &exact);
-    if (s->mca) {
-        snprintf(out->mca_target, sizeof out->mca_target, "%s", s->mca);
+    if (s->mca) {     /* as snprintf "%s" would, without formatting */
+        size_t len = strlen(s->mca);
+        if (len > sizeof out->mca_target - 1)
+            len = sizeof out->mca_target - 1;
+        memcpy(out->mca_target, s->mca, len);
+        out->mca_target[len] = '\0';
         out->mca_exact = exact;
     }
     double cycles = 0, flops = 0, insts = 0;
@@ -969,7 +1199,9 @@ static void bind_strides(bind_scratch *s)
             char e2[64];
             if (!f->loops[k].iv)
                 continue;
-            if (!ac->lin || !ac->lin[k] || eval_at(&s->c, li, ac->lin[k], &v, e2, sizeof e2))
+            if (!ac->lin || !ac->lin[k] ||
+                cx_eval(s->plan ? &s->plan->lin[a * nl + k] : NULL, &s->c, li, ac->lin[k], &v, e2,
+                        sizeof e2))
                 s->lin[a * nl + k] = -1;
             else
                 s->lin[a * nl + k] = fabs((double)v);
@@ -984,7 +1216,8 @@ static void bind_strides(bind_scratch *s)
                 char e2[64];
                 if (!d)
                     s->dvs[at] = DV_NONE;
-                else if (eval_at(&s->c, li, d, &dv, e2, sizeof e2))
+                else if (cx_eval(s->plan ? &s->plan->diff[at] : NULL, &s->c, li, d, &dv, e2,
+                                 sizeof e2))
                     s->dvs[at] = DV_FAIL;
                 else
                     s->dvs[at] = DV_OK, s->dv[at] = fabs((double)dv);
@@ -1156,7 +1389,8 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
     char e2[64];
     if (ac->no_thread)
         x.cls = RT_UNIFORM;
-    else if (!ac->stride || eval_at(&s->c, li, ac->stride, &k, e2, sizeof e2))
+    else if (!ac->stride ||
+             cx_eval(s->plan ? &s->plan->stride[a] : NULL, &s->c, li, ac->stride, &k, e2, sizeof e2))
         x.cls = RT_IRREGULAR;
     else {
         x.stride = k;
@@ -1378,12 +1612,17 @@ int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profil
                        .gpu = gpu ? gpu : rt_profile_find("h100"), .out = out,
                        .reference = reference, .nl = f->nloops, .na = f->naccs };
     s.c = (bind_ctx){ .f = f, .n = n, .names = names, .values = values };
-    memset(out, 0, sizeof *out);
+    /* everything but the access table, whose first naccesses entries are
+     * written as the accesses are bound (3 KiB less to clear per call) */
+    memset(out, 0, offsetof(rt_launch, acc));
+    memset((char *)out + offsetof(rt_launch, acc) + sizeof out->acc, 0,
+           sizeof *out - offsetof(rt_launch, acc) - sizeof out->acc);
     if (scratch_init(&s, buf)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     s.c.ivals = s.ivals;
+    s.plan = reference ? NULL : plan_for(f, n, names);
     int rc = -1;
     if (bind_trips(&s, err, errlen))
         goto done;

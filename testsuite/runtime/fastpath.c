@@ -7,7 +7,8 @@
  *
  * For every outermost nest of DB (the polybench inputs built by
  * agree.sh), ROUNDS random bindings of the nest's free symbols (sizes from
- * 0 to 4096 with the small ones 0, 1, 2 and negatives mixed in, from a
+ * 0 to 4096 with the small ones 0, 1, 2, negatives and a few huge values
+ * that overflow mixed in, from a
  * fixed-seed generator), each bound on two hosts (the default, one
  * thread; a 16-core host profile) with rt_facts_bind_mode in both modes:
  * `reference` evaluates every subscript difference where the model reads
@@ -62,6 +63,9 @@ static long long pick(void)
     switch (next() % 8) {
     case 0: return (long long)(next() % 3);          /* 0, 1, 2 */
     case 1: return -(long long)(next() % 5);         /* a negative size */
+    case 2: if (next() % 4 == 0)                     /* near int64's end: overflow */
+                return (long long)(next() >> (1 + next() % 3));
+        return (long long)(next() % 4097);
     default: return (long long)(next() % 4097);
     }
 }
@@ -125,7 +129,7 @@ int main(int argc, char **argv)
     big.cores = 16;
     const rt_profile *hosts[2] = { NULL, &big };
     int threads[2] = { 1, 0 };
-    int nests = 0, fails = 0;
+    int nests = 0, fails = 0, symbolic = 0;
     long binds = 0, bound = 0;
     for (int r = 0; r < v.n; r++) {
         rt_facts *f;
@@ -137,6 +141,7 @@ int main(int argc, char **argv)
         nests++;
         const char *const *names;
         int n = rt_facts_symbols(f, &names);
+        symbolic += n > 0;
         long long vals[64];
         for (int i = 0; i < rounds; i++) {
             for (int k = 0; k < n && k < 64; k++)
@@ -167,8 +172,8 @@ int main(int argc, char **argv)
         rt_facts_free(f);
     }
     if (!dumping)
-        printf("fastpath: %d nests, %ld bindings (%ld evaluated), %d differing\n", nests, binds,
-               bound, fails);
+        printf("fastpath: %d nests (%d with symbols), %ld bindings (%ld evaluated), %d differing\n",
+               nests, symbolic, binds, bound, fails);
     for (int r = 0; r < v.n; r++)
         free(v.file[r]);
     free(v.file), free(v.line), free(v.col);
