@@ -24,9 +24,9 @@
  * alternating values at the nest without a condition (models only),
  * calls whose sizes change at every call (a new (n, m) each time) at the
  * nest with the overlap check and at the nest without, all in ns.  With
- * `timed`: the mean cost of a warm launch as offload-mode instrumentation brackets it (keel_decide,
- * keel_begin, keel_done around an empty region; run with logging on so
- * that the runtime really times it), in ns.
+ * `timed`: the mean cost of a warm launch as offload-mode instrumentation
+ * brackets it (keel_decide, keel_begin, keel_done around an empty region;
+ * run with logging on so that the runtime really times it), in ns.
  */
 #include <stdio.h>
 #include <stdlib.h>
