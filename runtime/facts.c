@@ -734,11 +734,13 @@ void rt_facts_free(rt_facts *f)
  * trip counts, kernels, compute, strides and differences, working sets,
  * then the accesses one by one, the GPU totals and the arrays.  Every
  * value-dependent expression is evaluated once per call (the differences
- * an access's footprints read at every level are kept in dv[]), and the
- * scratch arrays of a nest of usual size live in one buffer on the stack:
- * a call allocates nothing.  `reference` re-evaluates every difference
- * where the model reads it, as binding did before the cache; the test
- * rt_agree checks both give the same launch bit for bit. */
+ * an access's footprints read at every level are kept in dv[], the
+ * footprints at line and page granule in fpm[]), through the site's plan
+ * where it has one, and the scratch arrays of a nest of usual size live
+ * in one buffer on the stack: a call allocates nothing after the first.
+ * `reference` evaluates everything where the model reads it, through
+ * kx_eval, as binding always did; rt_agree's run of rt_fastpath checks
+ * both give the same launch bit for bit. */
 
 typedef struct {
     const rt_facts *f;
@@ -1010,6 +1012,8 @@ typedef struct {
     int *dv0;                 /* offset of access a's differences in dv[] / dvs[] */
     double *dv;               /* ndims x nl per access: |difference| when dvs is DV_OK */
     unsigned char *dvs;
+    double *fpm;              /* 2 x na x nl: footprints at line and page granule, */
+    unsigned char *fpk;       /* computed once per call where fpk is set */
     /* per statement */
     double *sw;               /* execution weight: 0.5 when conditional */
     /* nest-wide */
@@ -1039,10 +1043,11 @@ static int scratch_init(bind_scratch *s, double *buf)
     int nl = s->nl, na = s->na, ndv = 0;
     for (int a = 0; a < na; a++)
         ndv += f->accs[a].ndims * nl;
+    size_t nfp = 2 * (size_t)na * (size_t)nl + 1;
     size_t nd = (size_t)nl * 10 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
-                (size_t)f->nstmts + 1 + (size_t)ndv + 1;
+                (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
     size_t ni = (size_t)nl * 2 + (size_t)na + 1;
-    size_t bytes = nd * sizeof(double) + ni * sizeof(int) + (size_t)ndv + 1;
+    size_t bytes = nd * sizeof(double) + ni * sizeof(int) + (size_t)ndv + 1 + nfp;
     char *p = (char *)buf;
     s->heap = NULL;
     if (bytes > SCRATCH_STACK) {
@@ -1065,11 +1070,13 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->arr_bytes = d, d += na + 1;
     s->sw = d, d += f->nstmts + 1;
     s->dv = d, d += ndv + 1;
+    s->fpm = d, d += nfp;
     int *ip = (int *)d;
     s->kr = ip, ip += nl;
     s->has_mem = ip, ip += nl;
     s->dv0 = ip, ip += na + 1;
     s->dvs = (unsigned char *)ip;
+    s->fpk = s->dvs + ndv + 1;
     for (int a = 0, o = 0; a < na; a++) {
         s->dv0[a] = o;
         o += f->accs[a].ndims * nl;
@@ -1296,6 +1303,22 @@ static double footprint_bytes(bind_scratch *s, int a, int q, double line)
     return elems * gran;
 }
 
+/* footprint_bytes at the call's line (g 0) or page (g 1) granule, kept
+ * for the call: the working sets, the CPU bytes and the TLB ask for the
+ * same (access, loop) pairs.  The reference mode computes it each time. */
+static double footprint_at(bind_scratch *s, int a, int q, int g)
+{
+    double gran = g ? s->page : s->line;
+    if (s->reference)
+        return footprint_bytes(s, a, q, gran);
+    size_t at = ((size_t)g * s->na + (size_t)a) * s->nl + (size_t)q;
+    if (!s->fpk[at]) {
+        s->fpm[at] = footprint_bytes(s, a, q, gran);
+        s->fpk[at] = 1;
+    }
+    return s->fpm[at];
+}
+
 /* Bytes a loop moves from the level below a cache of `cap` bytes when
  * `rep` bytes are its accesses' references repeated over its iterations,
  * `fp` bytes the distinct data they touch, and `wset` bytes one
@@ -1360,9 +1383,9 @@ static void bind_wsets(bind_scratch *s, int threads)
     for (int a = 0; a < s->na; a++) {
         int li = f->stmts[f->accs[a].stmt].loop;
         for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent) {
-            s->wset[q] += ch < 0 ? s->line : footprint_bytes(s, a, ch, s->line);
+            s->wset[q] += ch < 0 ? s->line : footprint_at(s, a, ch, 0);
             if (s->tlb)
-                s->wset_pg[q] += ch < 0 ? s->page : footprint_bytes(s, a, ch, s->page);
+                s->wset_pg[q] += ch < 0 ? s->page : footprint_at(s, a, ch, 1);
         }
     }
 }
@@ -1450,7 +1473,7 @@ static void bind_tlb(bind_scratch *s, int a)
     double P = s->page;
     for (int q = li; q >= 0; q = f->loops[q].parent) {
         double rep = s->trip[q] * P;
-        P = rt_reuse_bytes(rep, footprint_bytes(s, a, q, s->page), s->wset_pg[q], s->reach);
+        P = rt_reuse_bytes(rep, footprint_at(s, a, q, 1), s->wset_pg[q], s->reach);
     }
     s->out->tlb_misses += P / s->page / (s->out->steps > 0 ? s->out->steps : 1);
 }
@@ -1481,7 +1504,7 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
          * median 0.51 -> 0.44, within 2x 37 -> 33 of 112), so the CPU
          * keeps the step; the split-loop sharing and the hardware-thread
          * cache share keep it from cliffs */
-        T = s->wset[q] <= s->cap ? fmin(rep, footprint_bytes(s, a, q, s->line)) : rep;
+        T = s->wset[q] <= s->cap ? fmin(rep, footprint_at(s, a, q, 0)) : rep;
     }
     out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
     /* its reference type for a calibrated host (PMaC, model.c): the stride
