@@ -53,5 +53,7 @@ printf '| %-52s | %9.1f ns |\n' "warm call, new values (models + overlap check)"
 printf '| %-52s | %9.1f ns |\n' "warm call, answer known to be CPU (unevaluable bound)" "$(med 6)"
 printf '| %-52s | %9.1f ns |\n' "warm call, new addresses (overlap check + models)" "$(med 7)"
 printf '| %-52s | %9.1f ns |\n' "warm call, new values, no overlap condition" "$(med 8)"
+printf '| %-52s | %9.1f ns |\n' "sizes change every call (models + overlap check)" "$(med 9)"
+printf '| %-52s | %9.1f ns |\n' "sizes change every call, no overlap condition" "$(med 10)"
 printf '| %-52s | %9.1f ns |\n' "timed launch: keel_decide + keel_begin + keel_done" \
     "$(sort -n timed.txt | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"

@@ -28,6 +28,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,9 +85,15 @@ typedef struct {
     kx_expr **diff;           /* ndims x nloops: index(iv_k + step) - index; NULL unknown */
     kx_expr **extent;         /* ndims; NULL unknown (only for the symbols a launch needs) */
     kx_expr **lin;            /* nloops: linearised stride along each loop; NULL unknown */
+    int arr;                  /* index of the nest's first access to the same array */
+    int read_first;           /* a write some read of the same element precedes (no
+                               * write-allocate read of the line) */
 } fl_acc;
 
+typedef struct fl_plan fl_plan;   /* the per-site plan (see "the per-site plan") */
+
 struct rt_facts {
+    fl_plan *plan;            /* compiled at the first bind, published atomically */
     char *file, *function, *label;
     int line;
     int64_t loop_id;
@@ -562,6 +569,21 @@ static int analyse(rt_facts *f)
     }
     if (f->nsyms > 1)
         qsort(f->syms, (size_t)f->nsyms, sizeof *f->syms, cmp_str);
+    /* which accesses share an array, and which writes have a read of the
+     * same element: name comparisons made once, not at every launch */
+    for (int a = 0; a < f->naccs; a++) {
+        fl_acc *ac = &f->accs[a];
+        ac->arr = a;
+        for (int b = 0; b < a; b++)
+            if (!strcmp(f->accs[b].array, ac->array)) {
+                ac->arr = f->accs[b].arr;
+                break;
+            }
+        ac->read_first = 0;
+        for (int b = 0; b < f->naccs && ac->is_write && !ac->read_first; b++)
+            ac->read_first = !f->accs[b].is_write && !strcmp(f->accs[b].array, ac->array) &&
+                             same_subscripts(&f->accs[b], ac);
+    }
     return 0;
 }
 
@@ -652,10 +674,13 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
     return rc;
 }
 
+static void plan_free(fl_plan *p);
+
 void rt_facts_free(rt_facts *f)
 {
     if (!f)
         return;
+    plan_free(f->plan);
     for (int k = 0; k < f->nloops; k++) {
         free(f->loops[k].iv);
         free(f->loops[k].gpu_map);
@@ -705,6 +730,18 @@ void rt_facts_free(rt_facts *f)
 
 /* ---- binding ------------------------------------------------------------- */
 
+/* Binding runs as named phases over one scratch struct (bind_scratch):
+ * trip counts, kernels, compute, strides and differences, working sets,
+ * then the accesses one by one, the GPU totals and the arrays.  Every
+ * value-dependent expression is evaluated once per call (the differences
+ * an access's footprints read at every level are kept in dv[], the
+ * footprints at line and page granule in fpm[]), through the site's plan
+ * where it has one, and the scratch arrays of a nest of usual size live
+ * in one buffer on the stack: a call allocates nothing after the first.
+ * `reference` evaluates everything where the model reads it, through
+ * kx_eval, as binding always did; rt_agree's run of rt_fastpath checks
+ * both give the same launch bit for bit. */
+
 typedef struct {
     const rt_facts *f;
     int loop;                 /* ivs of this loop and its ancestors are bound */
@@ -736,28 +773,499 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
     return kx_eval(e, lookup, c, v, err, errlen);
 }
 
+/* ---- the per-site plan --------------------------------------------------- */
+
+/* A site passes the same symbol array at every call.  At its first call
+ * the nest's expressions are compiled for that array: an affine one
+ * (every bound, stride and difference of a usual nest) becomes a constant
+ * and a short list of (coefficient, slot) terms, a slot being an
+ * induction variable's index in ivals[] or the index of a passed value,
+ * resolved once as lookup() would resolve the name at that loop.  A call
+ * then evaluates it with no name lookup and no allocation.  The result is
+ * kx_eval's exactly: the sum is taken in 128 bits and used only when the
+ * sum of the terms' magnitudes stays below 2^63, so that kx_eval could
+ * not have overflowed in any order; otherwise, and for every expression
+ * that is not affine or names a symbol nobody binds, kx_eval runs as
+ * before. */
+
+typedef struct {
+    int64_t coeff;
+    int slot;                 /* < nloops: ivals[slot]; else values[slot - nloops] */
+} cx_term;
+
+typedef struct {
+    int affine;               /* 0: evaluate with kx_eval */
+    int n;                    /* terms */
+    int64_t c0;
+    cx_term *t;               /* into the plan's pool */
+} cx_expr;
+
+struct fl_plan {
+    const char *const *names; /* the site's symbol array, compared at every call */
+    int n;
+    char **copy;              /* the strings as they were when compiled */
+    cx_expr *trip, *lower;    /* per loop */
+    cx_expr *stride;          /* per access */
+    cx_expr *lin;             /* naccs x nloops */
+    cx_expr *diff;            /* per access, ndims x nloops from dv_off[a] */
+    int *dv_off;
+    cx_term *pool;
+    int npool;
+};
+
+static void plan_free(fl_plan *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->n; i++)
+        free(p->copy[i]);
+    free(p->copy);
+    free(p->trip), free(p->lower), free(p->stride), free(p->lin), free(p->diff);
+    free(p->dv_off);
+    free(p->pool);
+    free(p);
+}
+
+static int zero_lookup(void *ctx, const char *name, int64_t *value)
+{
+    (void)ctx, (void)name;
+    *value = 0;
+    return 1;
+}
+
+/* The slot lookup() would read for `name` at loop `loop`, or -1. */
+static int plan_slot(const rt_facts *f, int loop, int n, const char *const *names,
+                     const char *name)
+{
+    for (int k = loop; k >= 0; k = f->loops[k].parent)
+        if (f->loops[k].iv && !strcmp(f->loops[k].iv, name))
+            return k;
+    for (int i = 0; i < n; i++)
+        if (names[i] && !strcmp(names[i], name))
+            return f->nloops + i;
+    return -1;
+}
+
+/* Compile e at loop `loop` into *x (terms appended to the pool when
+ * `pool` is non-NULL, else only counted in *used).  -1: out of memory. */
+static int plan_expr(const rt_facts *f, int loop, int n, const char *const *names,
+                     const kx_expr *e, cx_expr *x, cx_term *pool, int *used)
+{
+    memset(x, 0, sizeof *x);
+    if (!e || !kx_is_affine(e))
+        return 0;
+    char **syms = NULL;
+    int ns = kx_symbols(e, &syms);
+    if (ns < 0)
+        return -1;
+    int64_t c0;
+    char e2[64];
+    int ok = kx_eval(e, zero_lookup, NULL, &c0, e2, sizeof e2) == 0, at = *used;
+    for (int i = 0; i < ns && ok; i++) {
+        int slot = plan_slot(f, loop, n, names, syms[i]);
+        kx_expr *c = slot >= 0 ? kx_coeff(e, syms[i]) : NULL;
+        int64_t cv;
+        if (slot < 0 || !c || !kx_is_const(c, &cv))
+            ok = 0;
+        else if (pool)
+            pool[at + i] = (cx_term){ cv, slot };
+        kx_free(c);
+    }
+    kx_free_names(syms, ns);
+    if (!ok)
+        return 0;
+    *used += ns;
+    if (pool)
+        *x = (cx_expr){ .affine = 1, .n = ns, .c0 = c0, .t = pool + at };
+    return 0;
+}
+
+/* Every expression a call evaluates, at the loop it is evaluated at (the
+ * same walk as bind_trips, bind_strides and bind_gpu_access). */
+static int plan_all(const rt_facts *f, fl_plan *p, cx_term *pool, int *used)
+{
+    int nl = f->nloops, n = p->n;
+    const char *const *names = p->names;
+    for (int k = 0; k < nl; k++) {
+        int par = f->loops[k].parent;
+        if (plan_expr(f, par, n, names, f->loops[k].trip, &p->trip[k], pool, used) ||
+            plan_expr(f, par, n, names, f->loops[k].lower, &p->lower[k], pool, used))
+            return -1;
+    }
+    for (int a = 0; a < f->naccs; a++) {
+        const fl_acc *ac = &f->accs[a];
+        int li = f->stmts[ac->stmt].loop;
+        if (plan_expr(f, li, n, names, ac->stride, &p->stride[a], pool, used))
+            return -1;
+        for (int k = li; k >= 0; k = f->loops[k].parent) {
+            if (ac->lin && plan_expr(f, li, n, names, ac->lin[k], &p->lin[a * nl + k], pool, used))
+                return -1;
+            for (int j = 0; j < ac->ndims; j++)
+                if (plan_expr(f, li, n, names, ac->diff[j * nl + k],
+                              &p->diff[p->dv_off[a] + j * nl + k], pool, used))
+                    return -1;
+        }
+    }
+    return 0;
+}
+
+static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names)
+{
+    int nl = f->nloops, na = f->naccs, ndv = 0;
+    fl_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->names = names, p->n = n;
+    p->copy = calloc((size_t)n + 1, sizeof *p->copy);
+    p->dv_off = calloc((size_t)na + 1, sizeof *p->dv_off);
+    for (int a = 0; a < na && p->dv_off; a++)
+        p->dv_off[a] = ndv, ndv += f->accs[a].ndims * nl;
+    p->trip = calloc((size_t)nl + 1, sizeof *p->trip);
+    p->lower = calloc((size_t)nl + 1, sizeof *p->lower);
+    p->stride = calloc((size_t)na + 1, sizeof *p->stride);
+    p->lin = calloc((size_t)na * nl + 1, sizeof *p->lin);
+    p->diff = calloc((size_t)ndv + 1, sizeof *p->diff);
+    int bad = !p->copy || !p->dv_off || !p->trip || !p->lower || !p->stride || !p->lin || !p->diff;
+    for (int i = 0; i < n && !bad; i++)
+        bad = names[i] && !(p->copy[i] = dup(names[i]));
+    int used = 0;
+    if (!bad && !plan_all(f, p, NULL, &used)) {        /* count, then fill */
+        p->npool = used, used = 0;
+        bad = !(p->pool = calloc((size_t)p->npool + 1, sizeof *p->pool)) ||
+              plan_all(f, p, p->pool, &used);
+    } else
+        bad = 1;
+    if (bad) {
+        plan_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* The plan for this call's symbol array: the published one when it was
+ * compiled for the same array holding the same names, else NULL (plain
+ * evaluation).  The first call publishes one; a thread that loses the
+ * race frees its own. */
+static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *names)
+{
+    fl_plan *p = __atomic_load_n(&((rt_facts *)f)->plan, __ATOMIC_ACQUIRE);
+    if (!p) {
+        fl_plan *mine = plan_build(f, n, names), *none = NULL;
+        if (!mine)
+            return NULL;
+        if (!__atomic_compare_exchange_n(&((rt_facts *)f)->plan, &none, mine, 0,
+                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            plan_free(mine);
+            p = none;
+        } else
+            p = mine;
+    }
+    if (p->names != names || p->n != n)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        if (!names[i] != !p->copy[i] || (names[i] && strcmp(names[i], p->copy[i])))
+            return NULL;
+    return p;
+}
+
+/* x's value with the ivals and values of this call, else kx_eval of e. */
+static int cx_eval(const cx_expr *x, bind_ctx *c, int loop, const kx_expr *e, int64_t *v,
+                   char *err, size_t errlen)
+{
+    if (x && x->affine) {
+        __int128 sum = x->c0, mag = x->c0 < 0 ? -(__int128)x->c0 : x->c0;
+        int nl = c->f->nloops;
+        for (int i = 0; i < x->n; i++) {
+            int s = x->t[i].slot;
+            __int128 p = (__int128)x->t[i].coeff *
+                         (s < nl ? (int64_t)c->ivals[s] : (int64_t)c->values[s - nl]);
+            sum += p;
+            mag += p < 0 ? -p : p;
+        }
+        if (mag <= INT64_MAX) {
+            *v = (int64_t)sum;
+            return 0;
+        }
+    }
+    return eval_at(c, loop, e, v, err, errlen);
+}
+
+enum { DV_NONE = 0, DV_FAIL, DV_OK };   /* a difference: absent, unevaluable, a value */
+
+static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact);
+
+typedef struct {
+    const rt_facts *f;
+    const rt_profile *cpu, *gpu;
+    rt_launch *out;
+    bind_ctx c;
+    const fl_plan *plan;      /* NULL: every expression through kx_eval */
+    int reference;            /* 1: evaluate differences where they are read, no plan */
+    int nl, na;
+    /* per loop */
+    int64_t *ivals;
+    double *trip, *cpu_it, *gpu_it, *kitems, *launches, *wset, *wset_pg, *round_lat;
+    int *kr, *has_mem;
+    /* per access (x loop) */
+    double *lin;              /* na x nl linearised strides, elements; -1 irregular */
+    double *arr_bytes;
+    int *dv0;                 /* offset of access a's differences in dv[] / dvs[] */
+    double *dv;               /* ndims x nl per access: |difference| when dvs is DV_OK */
+    unsigned char *dvs;
+    double *fpm;              /* 2 x na x nl: footprints at line and page granule, */
+    unsigned char *fpk;       /* computed once per call where fpk is set */
+    /* per statement */
+    double *sw;               /* execution weight: 0.5 when conditional */
+    /* nest-wide */
+    double items_max, par_max, kernels;
+    const char *mca;
+    int t;                    /* host threads */
+    double line, cap, page, reach, sector, gpu_sum, gpu_minfp;
+    int tlb;
+    void *heap;               /* the scratch block when it did not fit the stack buffer */
+} bind_scratch;
+
+/* Per-item counts of kernel root kr[k] scaled to the widest kernel's items
+ * and by its launches per step (one equivalent kernel of items_max). */
+static double scale(const bind_scratch *s, int k)
+{
+    return s->kr[k] >= 0 && s->items_max > 0
+               ? s->kitems[s->kr[k]] * s->launches[s->kr[k]] / s->items_max : 0;
+}
+
+#define SCRATCH_STACK 8192
+
+/* Carve every array out of buf (SCRATCH_STACK bytes) or one heap block,
+ * zero-filled.  -1 when out of memory. */
+static int scratch_init(bind_scratch *s, double *buf)
+{
+    const rt_facts *f = s->f;
+    int nl = s->nl, na = s->na, ndv = 0;
+    for (int a = 0; a < na; a++)
+        ndv += f->accs[a].ndims * nl;
+    size_t nfp = 2 * (size_t)na * (size_t)nl + 1;
+    size_t nd = (size_t)nl * 10 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
+                (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
+    size_t ni = (size_t)nl * 2 + (size_t)na + 1;
+    size_t bytes = nd * sizeof(double) + ni * sizeof(int) + (size_t)ndv + 1 + nfp;
+    char *p = (char *)buf;
+    s->heap = NULL;
+    if (bytes > SCRATCH_STACK) {
+        if (!(p = s->heap = malloc(bytes)))
+            return -1;
+    }
+    memset(p, 0, bytes);
+    double *d = (double *)p;
+    s->ivals = (int64_t *)d, d += nl;      /* int64_t and double share size and alignment */
+    s->trip = d, d += nl;
+    s->cpu_it = d, d += nl;
+    s->gpu_it = d, d += nl;
+    s->kitems = d, d += nl;
+    s->launches = d, d += nl;
+    s->wset = d, d += nl;
+    s->wset_pg = d, d += nl;
+    s->round_lat = d, d += nl;
+    d += nl;                               /* spare: keeps the count above honest */
+    s->lin = d, d += (size_t)na * nl + 1;
+    s->arr_bytes = d, d += na + 1;
+    s->sw = d, d += f->nstmts + 1;
+    s->dv = d, d += ndv + 1;
+    s->fpm = d, d += nfp;
+    int *ip = (int *)d;
+    s->kr = ip, ip += nl;
+    s->has_mem = ip, ip += nl;
+    s->dv0 = ip, ip += na + 1;
+    s->dvs = (unsigned char *)ip;
+    s->fpk = s->dvs + ndv + 1;
+    for (int a = 0, o = 0; a < na; a++) {
+        s->dv0[a] = o;
+        o += f->accs[a].ndims * nl;
+    }
+    return 0;
+}
+
+/* Trip counts (parents first), ivs at the middle of their range, and
+ * iterations of each loop per launch-loop iteration (CPU) and per work
+ * item (GPU: the thread loop's own iterations are the items; in a
+ * time-stepped region each kernel root's iterations are its items). */
+static int bind_trips(bind_scratch *s, char *err, size_t errlen)
+{
+    const rt_facts *f = s->f;
+    for (int k = 0; k < s->nl; k++) {
+        const fl_loop *l = &f->loops[k];
+        int p = l->parent;
+        int64_t t = UNKNOWN_TRIP, lo = 0;
+        const fl_plan *P = s->plan;
+        if (l->trip && cx_eval(P ? &P->trip[k] : NULL, &s->c, p, l->trip, &t, err, errlen))
+            return -1;
+        if (l->lower && cx_eval(P ? &P->lower[k] : NULL, &s->c, p, l->lower, &lo, err, errlen))
+            return -1;
+        if (t < 0)
+            t = 0;
+        s->trip[k] = (double)t;
+        s->ivals[k] = lo + (l->step ? l->step : 1) * (t > 0 ? (t - 1) / 2 : 0);
+        s->cpu_it[k] = k == 0 ? 1 : s->cpu_it[p] * s->trip[k];
+        s->gpu_it[k] = k == 0 || l->kroot ? 1 : s->gpu_it[p] * (l->thread ? 1 : s->trip[k]);
+        s->kr[k] = !f->region ? 0 : l->kroot ? k : p >= 0 ? s->kr[p] : -1;
+    }
+    return 0;
+}
+
+/* Work items of each kernel: its root's iterations times its widest
+ * thread loop (a plain nest is one kernel rooted at loops[0]). */
+static void bind_kernels(bind_scratch *s)
+{
+    const rt_facts *f = s->f;
+    int nl = s->nl;
+    for (int r = 0; r < nl; r++) {
+        if (!(f->region ? f->loops[r].kroot : r == 0))
+            continue;
+        /* launches of kernel r per step: a sequential loop between the
+         * step loop and the kernel's root (the y of a z-y-x sweep whose x
+         * is the parallel one) launches it once per iteration: its count
+         * is the product of their trips, each launch a kernel of the
+         * root's items (the loops outside a kernel are host code, chikin
+         * IV.B: one target region per execution of the construct) */
+        s->launches[r] = 1;
+        for (int q = f->loops[r].parent; q > 0; q = f->loops[q].parent)
+            s->launches[r] *= s->trip[q];
+        double items = s->trip[r], inner = 0;
+        for (int k = r + 1; k < nl; k++)
+            if (f->loops[k].thread && s->kr[k] == r && s->trip[k] > inner)
+                inner = s->trip[k];
+        if (inner > 0 && !f->loops[r].thread)
+            items *= inner;
+        s->kitems[r] = items;
+        s->kernels += s->launches[r];
+        if (items > s->items_max) s->items_max = items;
+        if (s->trip[r] > s->par_max) s->par_max = s->trip[r];
+    }
+}
+
+/* Statements: executions per parallel iteration (CPU) and per work item;
+ * the launch's compute terms.  Per-item counts are scaled (scale()) so that
+ * a step's kernels are one equivalent kernel of items_max items (their
+ * latency rounds add up: a launch starts when the previous one ends). */
+static void bind_compute(bind_scratch *s)
+{
+    const rt_facts *f = s->f;
+    rt_launch *out = s->out;
+    int nl = s->nl, exact = 0;
+    s->mca = pick_mca(f, s->cpu, &exact);
+    if (s->mca) {     /* as snprintf "%s" would, without formatting */
+        size_t len = strlen(s->mca);
+        if (len > sizeof out->mca_target - 1)
+            len = sizeof out->mca_target - 1;
+        memcpy(out->mca_target, s->mca, len);
+        out->mca_target[len] = '\0';
+        out->mca_exact = exact;
+    }
+    double cycles = 0, flops = 0, insts = 0;
+    for (int i = 0; i < f->nstmts; i++)
+        s->sw[i] = f->stmts[i].conditional ? 0.5 : 1.0;
+    for (int k = 0; k < nl; k++) {
+        cycles += s->cpu_it[k] * rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca);
+        if (k != 0 && !f->loops[k].thread && !f->loops[k].kroot)
+            insts += 2 * s->gpu_it[k] * scale(s, k);    /* GPU loop overhead: add + branch */
+    }
+    for (int i = 0; i < f->nstmts; i++) {
+        const fl_stmt *st = &f->stmts[i];
+        flops += s->cpu_it[st->loop] * s->sw[i] * st->flops;
+        insts += s->gpu_it[st->loop] * s->sw[i] * st->gpu_insts * scale(s, st->loop);
+    }
+    out->steps = f->region ? s->trip[0] : 1;
+    out->kernels = s->kernels > 0 ? s->kernels : 1;
+    out->par_iters = f->region ? s->par_max : s->trip[0];
+    out->cycles_per_iter = f->region ? (s->par_max > 0 ? cycles / s->par_max : 0) : cycles;
+    out->work_items = s->items_max;
+    out->comp_insts = insts;
+    out->flops = flops * s->trip[0];
+    out->not_parallel = !f->region && !f->loops[0].parallel;
+    out->host_sequential = 1;
+    for (int k = 0; k < nl; k++)
+        if (f->loops[k].gpu_map)   /* an OpenMP loop construct: the host runs it in parallel */
+            out->host_sequential = 0;
+    /* the kernels are `target` regions: the launch loop's (or each kernel
+     * root's) own OpenMP pragma names the construct */
+    out->omp_target = f->omp_target;    /* keelcc's launches.omp_target */
+}
+
+/* Linearised strides along every loop of each access's path, elements
+ * (-1: irregular, i.e. unknown), and the differences of its subscripts
+ * along the same loops (evaluated once here; the footprints read them at
+ * every level). */
+static void bind_strides(bind_scratch *s)
+{
+    const rt_facts *f = s->f;
+    int nl = s->nl;
+    for (int a = 0; a < s->na; a++) {
+        const fl_acc *ac = &f->accs[a];
+        int li = f->stmts[ac->stmt].loop;
+        for (int k = li; k >= 0; k = f->loops[k].parent) {
+            int64_t v;
+            char e2[64];
+            if (!f->loops[k].iv)
+                continue;
+            if (!ac->lin || !ac->lin[k] ||
+                cx_eval(s->plan ? &s->plan->lin[a * nl + k] : NULL, &s->c, li, ac->lin[k], &v, e2,
+                        sizeof e2))
+                s->lin[a * nl + k] = -1;
+            else
+                s->lin[a * nl + k] = fabs((double)v);
+        }
+        if (s->reference)
+            continue;
+        for (int j = 0; j < ac->ndims; j++)
+            for (int k = li; k >= 0; k = f->loops[k].parent) {
+                const kx_expr *d = ac->diff[j * nl + k];
+                int at = s->dv0[a] + j * nl + k;
+                int64_t dv;
+                char e2[64];
+                if (!d)
+                    s->dvs[at] = DV_NONE;
+                else if (cx_eval(s->plan ? &s->plan->diff[at] : NULL, &s->c, li, d, &dv, e2,
+                                 sizeof e2))
+                    s->dvs[at] = DV_FAIL;
+                else
+                    s->dvs[at] = DV_OK, s->dv[at] = fabs((double)dv);
+            }
+    }
+}
+
 /* Elements access a touches over loops li (its statement's loop) up to q
  * (inclusive) of its path, with q's ancestors fixed: the product over its
  * dimensions of 1 + sum_k |d_k| (trip_k - 1).  -1 when a difference is
  * unknown. */
-static double span_elems(const rt_facts *f, int a, bind_ctx *c, const double *trip, int q)
+static double span_elems(bind_scratch *s, int a, int q)
 {
+    const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
-    int li = f->stmts[ac->stmt].loop, nl = f->nloops;
-    char e2[64];
+    const double *trip = s->trip;
+    int li = f->stmts[ac->stmt].loop, nl = s->nl;
     double elems = 1;
     for (int j = 0; j < ac->ndims; j++) {
         double span = 1;
         for (int k = li; k >= 0; k = f->loops[k].parent) {
-            const kx_expr *d = ac->diff[j * nl + k];
-            int64_t dv;
-            if (!d) {
+            int state, at = s->dv0[a] + j * nl + k;
+            double d = 0;
+            if (s->reference) {
+                const kx_expr *e = ac->diff[j * nl + k];
+                int64_t dv;
+                char e2[64];
+                state = !e ? DV_NONE : eval_at(&s->c, li, e, &dv, e2, sizeof e2) ? DV_FAIL : DV_OK;
+                if (state == DV_OK)
+                    d = fabs((double)dv);
+            } else {
+                state = s->dvs[at];
+                d = s->dv[at];
+            }
+            if (state == DV_NONE) {
                 if (f->loops[k].iv)
                     return -1;
-            } else if (eval_at(c, li, d, &dv, e2, sizeof e2))
+            } else if (state == DV_FAIL)
                 return -1;
             else
-                span += fabs((double)dv) * (trip[k] > 0 ? trip[k] - 1 : 0);
+                span += d * (trip[k] > 0 ? trip[k] - 1 : 0);
             if (k == q)
                 break;
         }
@@ -772,27 +1280,43 @@ static double span_elems(const rt_facts *f, int a, bind_ctx *c, const double *tr
  * min(line, elem x the smallest non-zero linearised stride among those
  * loops) -- a unit-stride walk moves its bytes, a column walk a line per
  * element, an access invariant in all of them one line. */
-static double footprint_bytes(const rt_facts *f, int a, bind_ctx *c, const double *trip,
-                              const double *lin, int q, double line)
+static double footprint_bytes(bind_scratch *s, int a, int q, double line)
 {
+    const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
-    int li = f->stmts[ac->stmt].loop, nl = f->nloops;
+    int li = f->stmts[ac->stmt].loop, nl = s->nl;
     double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1;
     for (int k = li; k >= 0; k = f->loops[k].parent) {
-        double v = lin[a * nl + k];
+        double v = s->lin[a * nl + k];
         if (v != 0)
             minlin = fmin(minlin, v < 0 ? INFINITY : v);    /* < 0: irregular */
         if (v < 0)
             minlin = INFINITY;
-        execs *= trip[k] > 0 ? trip[k] : 0;
+        execs *= s->trip[k] > 0 ? s->trip[k] : 0;
         if (k == q)
             break;
     }
     double gran = isinf(minlin) ? line : fmin(line, e * minlin);
-    double elems = span_elems(f, a, c, trip, q);
+    double elems = span_elems(s, a, q);
     if (elems < 0)
         return execs * line;
     return elems * gran;
+}
+
+/* footprint_bytes at the call's line (g 0) or page (g 1) granule, kept
+ * for the call: the working sets, the CPU bytes and the TLB ask for the
+ * same (access, loop) pairs.  The reference mode computes it each time. */
+static double footprint_at(bind_scratch *s, int a, int q, int g)
+{
+    double gran = g ? s->page : s->line;
+    if (s->reference)
+        return footprint_bytes(s, a, q, gran);
+    size_t at = ((size_t)g * s->na + (size_t)a) * s->nl + (size_t)q;
+    if (!s->fpk[at]) {
+        s->fpm[at] = footprint_bytes(s, a, q, gran);
+        s->fpk[at] = 1;
+    }
+    return s->fpm[at];
 }
 
 /* Bytes a loop moves from the level below a cache of `cap` bytes when
@@ -836,367 +1360,301 @@ static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact
     return near ? near : any;
 }
 
+/* CPU side of the traffic model: working set of one iteration of each
+ * loop, the cache a thread has (and the TLB's reach), per loop. */
+static void bind_wsets(bind_scratch *s, int threads)
+{
+    const rt_facts *f = s->f;
+    const rt_profile *cpu = s->cpu;
+    s->t = s->out->host_sequential ? 1 : threads > 0 ? threads : rt_profile_threads(cpu);
+    int cores = cpu->cores > 0 ? cpu->cores : 1, cu = s->t < cores ? s->t : cores;
+    /* the cache of a core is shared by the threads that run on it at
+     * once: its hardware threads (smt); threads beyond those are
+     * time-sliced by the OS and each runs with the whole cache in turn */
+    double share = ceil((double)s->t / cu);
+    s->line = cpu->line > 0 ? cpu->line : 64;
+    if (cpu->smt > 0 && share > cpu->smt)
+        share = cpu->smt;
+    s->cap = (cpu->l2 + cpu->l3 / cores) / share;
+    /* the TLB: the same model at page granule, the reach a thread has of
+     * its core's TLB (entries x page / SMT share) in place of the cache */
+    s->page = cpu->page, s->reach = cpu->tlb_entries * cpu->page / share;
+    s->tlb = s->page > 0 && cpu->tlb_entries > 0;
+    for (int a = 0; a < s->na; a++) {
+        int li = f->stmts[f->accs[a].stmt].loop;
+        for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent) {
+            s->wset[q] += ch < 0 ? s->line : footprint_at(s, a, ch, 0);
+            if (s->tlb)
+                s->wset_pg[q] += ch < 0 ? s->page : footprint_at(s, a, ch, 1);
+        }
+    }
+}
+
+/* Access a's GPU request (per work item) into the launch's table; the
+ * loop its loads are counted in (register promotion) in *cl. */
+static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
+{
+    const rt_facts *f = s->f;
+    const fl_acc *ac = &f->accs[a];
+    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    rt_launch *out = s->out;
+    double e = ac->elem > 0 ? ac->elem : 8;
+    /* register promotion: an access invariant in its innermost loop
+     * (an accumulator such as C[i][j] in a k loop) is loaded before the
+     * loop and stored after it by any optimising compiler */
+    *cl = li;
+    if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && s->lin[a * nl + li] == 0)
+        *cl = f->loops[li].parent;
+    int in_kernel = s->kr[li] >= 0;
+    rt_access x = { .elem_size = (int)e,
+                    .count = in_kernel ? s->gpu_it[*cl] * s->sw[ac->stmt] * scale(s, li) : 0 };
+    int64_t k;
+    char e2[64];
+    if (ac->no_thread)
+        x.cls = RT_UNIFORM;
+    else if (!ac->stride ||
+             cx_eval(s->plan ? &s->plan->stride[a] : NULL, &s->c, li, ac->stride, &k, e2, sizeof e2))
+        x.cls = RT_IRREGULAR;
+    else {
+        x.stride = k;
+        x.cls = k == 0 ? RT_UNIFORM : (k == 1 || k == -1) ? RT_COALESCED : RT_STRIDED;
+    }
+    if (x.count > 0)
+        s->has_mem[*cl] = 1;
+    out->gpu_mem_insts += x.count;
+    int slot = out->naccesses < RT_MAX_ACCESSES ? out->naccesses++ : RT_MAX_ACCESSES - 1;
+    if (slot == RT_MAX_ACCESSES - 1 && out->naccesses == RT_MAX_ACCESSES && a >= RT_MAX_ACCESSES)
+        out->acc[slot].count += x.count;   /* beyond the table: fold into the last */
+    else
+        out->acc[slot] = x;
+    /* elements it touches in one launch: the bounding box of the stored
+     * differences (span_elems over the whole nest); an unknown difference
+     * counts every execution as a new element */
+    double elems = span_elems(s, a, 0);
+    if (elems < 0)
+        elems = s->cpu_it[li] * s->trip[0];
+    double bytes = elems * x.elem_size;
+    if (bytes > s->arr_bytes[a])
+        s->arr_bytes[a] = bytes;
+    return x;
+}
+
+/* 1 when an earlier access b of the same array in the same loop has the
+ * same strides along every loop (and, with rw, the same direction). */
+static int same_stream(const bind_scratch *s, int a, int rw)
+{
+    const rt_facts *f = s->f;
+    const fl_acc *ac = &f->accs[a];
+    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    for (int b = 0; b < a; b++) {
+        const fl_acc *o = &f->accs[b];
+        if (f->stmts[o->stmt].loop != li || (rw && o->is_write != ac->is_write) ||
+            o->arr != ac->arr)
+            continue;
+        int same = 1;
+        for (int q = 0; q < nl && same; q++)
+            same = s->lin[b * nl + q] == s->lin[a * nl + q];
+        if (same)
+            return 1;
+    }
+    return 0;
+}
+
+/* TLB misses (Liao-Chapman's Cache_c, model.c): pages touched, going out
+ * loop by loop as for the lines, reused while one iteration's pages fit
+ * the reach; one count per (array, loop, strides), a write to the page
+ * just read being a hit. */
+static void bind_tlb(bind_scratch *s, int a)
+{
+    const rt_facts *f = s->f;
+    int li = f->stmts[f->accs[a].stmt].loop;
+    if (same_stream(s, a, 0))
+        return;
+    double P = s->page;
+    for (int q = li; q >= 0; q = f->loops[q].parent) {
+        double rep = s->trip[q] * P;
+        P = rt_reuse_bytes(rep, footprint_at(s, a, q, 1), s->wset_pg[q], s->reach);
+    }
+    s->out->tlb_misses += P / s->page / (s->out->steps > 0 ? s->out->steps : 1);
+}
+
+/* CPU bytes of access a (one stream): one cold touch is a line; going out
+ * loop by loop, the bytes repeat per iteration unless one iteration's
+ * working set fits the thread's cache, then they are the footprint. */
+static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
+{
+    const rt_facts *f = s->f;
+    const fl_acc *ac = &f->accs[a];
+    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    rt_launch *out = s->out;
+    double e = ac->elem > 0 ? ac->elem : 8, T = s->line;
+    for (int q = li; q >= 0; q = f->loops[q].parent) {
+        double rep = s->trip[q] * T;
+        /* data invariant in the loop the threads split (B[k][j] of gemm
+         * under a parallel i) is walked by all of them in step: the lines
+         * one brings serve the others from the shared cache (constructive
+         * sharing, Chen et al., "Scheduling threads for constructive cache
+         * sharing on CMPs", SPAA 2007), so it is fetched once per round of
+         * t concurrent iterations */
+        if (s->t > 1 && s->lin[a * nl + q] == 0 && (f->region ? f->loops[q].kroot : q == 0))
+            rep = ceil(s->trip[q] / s->t) * T;
+        /* a step at the cache's capacity (LRU keeps nothing of a cyclic
+         * sweep larger than the cache): the C/W share of rt_reuse_bytes
+         * made the CPU truth worse on this side (bench/cpu-truth.sh:
+         * median 0.51 -> 0.44, within 2x 37 -> 33 of 112), so the CPU
+         * keeps the step; the split-loop sharing and the hardware-thread
+         * cache share keep it from cliffs */
+        T = s->wset[q] <= s->cap ? fmin(rep, footprint_at(s, a, q, 0)) : rep;
+    }
+    out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
+    /* its reference type for a calibrated host (PMaC, model.c): the stride
+     * along the innermost loop that moves it -- irregular: a gather; a
+     * line or more apart: a column walk; 1: unit; else strided */
+    int pat = RT_PAT_UNIT;
+    for (int q = li; q >= 0; q = f->loops[q].parent) {
+        double v = s->lin[a * nl + q];
+        if (v == 0)
+            continue;
+        pat = v < 0 ? RT_PAT_GATHER : v * e >= s->line ? RT_PAT_COLUMN
+            : v == 1 ? RT_PAT_UNIT : RT_PAT_STRIDED;
+        break;
+    }
+    out->cpu_bytes_pat[pat] += wf * T / (out->steps > 0 ? out->steps : 1);
+}
+
+/* GPU bytes of access a: 32-byte sectors per warp request.  A team-uniform
+ * address is one request shared by every warp: its footprint.  Otherwise a
+ * warp moves min(32, |stride| x elem / sector) sectors per thread group,
+ * less when the thread's own inner loop walks the rest of the sector it
+ * has just loaded. */
+static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, double wf)
+{
+    const rt_facts *f = s->f;
+    const fl_acc *ac = &f->accs[a];
+    const rt_profile *gpu = s->gpu;
+    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    double e = ac->elem > 0 ? ac->elem : 8, sector = s->sector;
+    int root = s->kr[li] >= 0 ? s->kr[li] : 0, top = root;
+    while (f->region && top > 0 && f->loops[top].parent > 0)   /* all launches of a step */
+        top = f->loops[top].parent;
+    double fp = footprint_bytes(s, a, top, sector);
+    s->gpu_minfp += fp;
+    if (x->cls == RT_UNIFORM) {
+        s->gpu_sum += wf * fp;
+        s->round_lat[cl] = fmax(s->round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
+        return;
+    }
+    double span = x->cls == RT_IRREGULAR ? 32 * sector : fabs((double)x->stride) * e * 32;
+    double wb = fmin(32 * sector, fmax(sector, ceil(span / sector) * sector));
+    double il = s->lin[a * nl + li];
+    double miss = 1;
+    if (cl == li && !f->loops[li].thread && il > 0 && il * e < sector && wb >= 32 * sector)
+        miss = il * e / sector, wb *= miss;
+    /* latency of this access in a round: the rounds that find their
+     * sector already loaded by the thread's previous round hit L1 */
+    double l1 = gpu->l1_lat > 0 ? gpu->l1_lat : gpu->mem_lat;
+    s->round_lat[cl] = fmax(s->round_lat[cl], miss * gpu->mem_lat + (1 - miss) * l1);
+    double warps = ceil(s->kitems[root] / 32);
+    s->gpu_sum += wf * warps * s->gpu_it[cl] * s->sw[ac->stmt] * wb * s->launches[root];
+}
+
+/* Every access: its GPU request, TLB misses, CPU and GPU bytes (one
+ * stream per (array, loop, strides): a stencil's neighbours and repeated
+ * reads share their lines); then what stays in the GPU's L2 and the
+ * latency chain. */
+static void bind_accesses(bind_scratch *s)
+{
+    const rt_facts *f = s->f;
+    rt_launch *out = s->out;
+    s->sector = s->gpu->sector > 0 ? s->gpu->sector : 32;
+    for (int a = 0; a < s->na; a++) {
+        int cl;
+        rt_access x = bind_gpu_access(s, a, &cl);
+        if (s->tlb)
+            bind_tlb(s, a);
+        if (same_stream(s, a, 1))
+            continue;
+        /* a write with no read of the same element first reads the line
+         * (write-allocate) and writes it back: twice the bytes */
+        double wf = f->accs[a].is_write ? (f->accs[a].read_first ? 1 : 2) : 1;
+        bind_cpu_bytes(s, a, wf);
+        if (x.count > 0)
+            bind_gpu_bytes(s, a, &x, cl, wf);
+    }
+    /* what stays in L2: everything when the footprint fits, else the
+     * share of it L2 holds (rt_reuse_bytes: C / W of the re-reads hit) */
+    out->gpu_bytes = rt_reuse_bytes(fmax(s->gpu_minfp, s->gpu_sum), s->gpu_minfp, s->gpu_minfp,
+                                    s->gpu->gpu_l2);
+    for (int k = 0; k < s->nl; k++)
+        if (s->has_mem[k]) {
+            out->gpu_chain += s->gpu_it[k] * scale(s, k);
+            out->gpu_lat_cycles += s->gpu_it[k] * scale(s, k) *
+                                   (s->round_lat[k] > 0 ? s->round_lat[k] : s->gpu->mem_lat);
+        }
+}
+
+/* Per array: the largest footprint among its accesses, counted in when
+ * read, out when written. */
+static void bind_arrays(bind_scratch *s)
+{
+    const rt_facts *f = s->f;
+    for (int a = 0; a < s->na; a++) {
+        if (f->accs[a].arr != a)       /* counted at the array's first access */
+            continue;
+        int rd = 0, wr = 0;
+        double b = 0;
+        for (int q = a; q < s->na; q++) {
+            if (f->accs[q].arr != a)
+                continue;
+            if (s->arr_bytes[q] > b)
+                b = s->arr_bytes[q];
+            if (f->accs[q].is_write)
+                wr = 1;
+            else
+                rd = 1;
+        }
+        if (rd)
+            s->out->bytes_in += b;
+        if (wr)
+            s->out->bytes_out += b;
+    }
+}
+
 int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
                   const long long *values, rt_launch *out, char *err, size_t errlen)
 {
     return rt_facts_bind_on(f, NULL, NULL, 0, n, names, values, out, err, errlen);
 }
 
-int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
-                     int n, const char *const *names, const long long *values, rt_launch *out,
-                     char *err, size_t errlen)
+int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu,
+                       int threads, int n, const char *const *names, const long long *values,
+                       int reference, rt_launch *out, char *err, size_t errlen)
 {
-    int nl = f->nloops, na = f->naccs;
-    if (!cpu)
-        cpu = rt_profile_host_default();
-    if (!gpu)
-        gpu = rt_profile_find("h100");
-    int64_t *ivals = malloc(sizeof *ivals * (size_t)nl);
-    double *trip = malloc(sizeof *trip * (size_t)nl);
-    double *cpu_it = malloc(sizeof *cpu_it * (size_t)nl);
-    double *gpu_it = malloc(sizeof *gpu_it * (size_t)nl);
-    double *kitems = calloc((size_t)nl, sizeof *kitems);
-    double *launches = calloc((size_t)nl, sizeof *launches);
-    double *wset = calloc((size_t)nl, sizeof *wset);
-    double *wset_pg = calloc((size_t)nl, sizeof *wset_pg);
-    int *kr = malloc(sizeof *kr * (size_t)nl);
-    int *has_mem = calloc((size_t)nl, sizeof *has_mem);
-    double *round_lat = calloc((size_t)nl, sizeof *round_lat);
-    double *lin = malloc(sizeof *lin * (size_t)(na * nl + 1));
-    double *sw = malloc(sizeof *sw * (size_t)(f->nstmts + 1));
-    double *arr_bytes = calloc((size_t)(na + 1), sizeof *arr_bytes);
-    bind_ctx c = { .f = f, .ivals = ivals, .n = n, .names = names, .values = values };
-    int rc = -1;
-
-    memset(out, 0, sizeof *out);
-    if (!ivals || !trip || !cpu_it || !gpu_it || !kitems || !launches || !wset || !wset_pg || !kr || !has_mem ||
-        !round_lat || !lin ||
-        !sw || !arr_bytes) {
+    double buf[SCRATCH_STACK / sizeof(double)];
+    bind_scratch s = { .f = f, .cpu = cpu ? cpu : rt_profile_host_default(),
+                       .gpu = gpu ? gpu : rt_profile_find("h100"), .out = out,
+                       .reference = reference, .nl = f->nloops, .na = f->naccs };
+    s.c = (bind_ctx){ .f = f, .n = n, .names = names, .values = values };
+    /* everything but the access table, whose first naccesses entries are
+     * written as the accesses are bound (3 KiB less to clear per call) */
+    memset(out, 0, offsetof(rt_launch, acc));
+    memset((char *)out + offsetof(rt_launch, acc) + sizeof out->acc, 0,
+           sizeof *out - offsetof(rt_launch, acc) - sizeof out->acc);
+    if (scratch_init(&s, buf)) {
         snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s.c.ivals = s.ivals;
+    s.plan = reference ? NULL : plan_for(f, n, names);
+    int rc = -1;
+    if (bind_trips(&s, err, errlen))
         goto done;
-    }
-    /* trip counts (parents first), ivs at the middle of their range, and
-     * iterations of each loop per launch-loop iteration (CPU) and per
-     * work item (GPU: the thread loop's own iterations are the items; in a
-     * time-stepped region each kernel root's iterations are its items) */
-    for (int k = 0; k < nl; k++) {
-        const fl_loop *l = &f->loops[k];
-        int p = l->parent;
-        int64_t t = UNKNOWN_TRIP, lo = 0;
-        if (l->trip && eval_at(&c, p, l->trip, &t, err, errlen))
-            goto done;
-        if (l->lower && eval_at(&c, p, l->lower, &lo, err, errlen))
-            goto done;
-        if (t < 0)
-            t = 0;
-        trip[k] = (double)t;
-        ivals[k] = lo + (l->step ? l->step : 1) * (t > 0 ? (t - 1) / 2 : 0);
-        cpu_it[k] = k == 0 ? 1 : cpu_it[p] * trip[k];
-        gpu_it[k] = k == 0 || l->kroot ? 1 : gpu_it[p] * (l->thread ? 1 : trip[k]);
-        kr[k] = !f->region ? 0 : l->kroot ? k : p >= 0 ? kr[p] : -1;
-    }
-    /* work items of each kernel: its root's iterations times its widest
-     * thread loop (a plain nest is one kernel rooted at loops[0]) */
-    double items_max = 0, par_max = 0, kernels = 0;
-    for (int r = 0; r < nl; r++) {
-        if (!(f->region ? f->loops[r].kroot : r == 0))
-            continue;
-        /* launches of kernel r per step: a sequential loop between the
-         * step loop and the kernel's root (the y of a z-y-x sweep whose x
-         * is the parallel one) launches it once per iteration: its count
-         * is the product of their trips, each launch a kernel of the
-         * root's items (the loops outside a kernel are host code, chikin
-         * IV.B: one target region per execution of the construct) */
-        launches[r] = 1;
-        for (int q = f->loops[r].parent; q > 0; q = f->loops[q].parent)
-            launches[r] *= trip[q];
-        double items = trip[r], inner = 0;
-        for (int k = r + 1; k < nl; k++)
-            if (f->loops[k].thread && kr[k] == r && trip[k] > inner)
-                inner = trip[k];
-        if (inner > 0 && !f->loops[r].thread)
-            items *= inner;
-        kitems[r] = items;
-        kernels += launches[r];
-        if (items > items_max) items_max = items;
-        if (trip[r] > par_max) par_max = trip[r];
-    }
-    /* per-item counts of kernel r scaled to the widest kernel's items, and
-     * by its launches per step: the step's kernels as one equivalent
-     * kernel of items_max items (their latency rounds add up: a launch
-     * starts when the previous one ends) */
-#define SCALE(k) (kr[k] >= 0 && items_max > 0 ? kitems[kr[k]] * launches[kr[k]] / items_max : 0)
-    int exact = 0;
-    const char *mca = pick_mca(f, cpu, &exact);
-    if (mca) {
-        snprintf(out->mca_target, sizeof out->mca_target, "%s", mca);
-        out->mca_exact = exact;
-    }
-    /* statements: executions per parallel iteration (CPU) and per work item */
-    double cycles = 0, flops = 0, insts = 0;
-    for (int s = 0; s < f->nstmts; s++)
-        sw[s] = f->stmts[s].conditional ? 0.5 : 1.0;
-    for (int k = 0; k < nl; k++) {
-        cycles += cpu_it[k] * rt_loop_body_cycles(f, k, sw, k != 0, mca);
-        if (k != 0 && !f->loops[k].thread && !f->loops[k].kroot)
-            insts += 2 * gpu_it[k] * SCALE(k);    /* GPU loop overhead: add + branch */
-    }
-    for (int s = 0; s < f->nstmts; s++) {
-        const fl_stmt *st = &f->stmts[s];
-        flops += cpu_it[st->loop] * sw[s] * st->flops;
-        insts += gpu_it[st->loop] * sw[s] * st->gpu_insts * SCALE(st->loop);
-    }
-    out->steps = f->region ? trip[0] : 1;
-    out->kernels = kernels > 0 ? kernels : 1;
-    out->par_iters = f->region ? par_max : trip[0];
-    out->cycles_per_iter = f->region ? (par_max > 0 ? cycles / par_max : 0) : cycles;
-    out->work_items = items_max;
-    out->comp_insts = insts;
-    out->flops = flops * trip[0];
-    out->not_parallel = !f->region && !f->loops[0].parallel;
-    out->host_sequential = 1;
-    for (int k = 0; k < nl; k++)
-        if (f->loops[k].gpu_map)   /* an OpenMP loop construct: the host runs it in parallel */
-            out->host_sequential = 0;
-    /* the kernels are `target` regions: the launch loop's (or each kernel
-     * root's) own OpenMP pragma names the construct */
-    out->omp_target = f->omp_target;    /* keelcc's launches.omp_target */
-
-    /* linearised strides along every loop of each access's path, elements
-     * (-1: irregular, i.e. unknown) */
-    for (int a = 0; a < na; a++) {
-        const fl_acc *ac = &f->accs[a];
-        int li = f->stmts[ac->stmt].loop;
-        for (int k = 0; k < nl; k++)
-            lin[a * nl + k] = 0;
-        for (int k = li; k >= 0; k = f->loops[k].parent) {
-            int64_t v;
-            char e2[64];
-            if (!f->loops[k].iv)
-                continue;
-            if (!ac->lin || !ac->lin[k] || eval_at(&c, li, ac->lin[k], &v, e2, sizeof e2))
-                lin[a * nl + k] = -1;
-            else
-                lin[a * nl + k] = fabs((double)v);
-        }
-    }
-    /* CPU side of the traffic model: working set of one iteration of each
-     * loop, the cache a thread has, then per access the bytes moved */
-    int t = out->host_sequential ? 1 : threads > 0 ? threads : rt_profile_threads(cpu);
-    int cores = cpu->cores > 0 ? cpu->cores : 1, cu = t < cores ? t : cores;
-    /* the cache of a core is shared by the threads that run on it at
-     * once: its hardware threads (smt); threads beyond those are
-     * time-sliced by the OS and each runs with the whole cache in turn */
-    double share = ceil((double)t / cu), line = cpu->line > 0 ? cpu->line : 64;
-    if (cpu->smt > 0 && share > cpu->smt)
-        share = cpu->smt;
-    double cap = (cpu->l2 + cpu->l3 / cores) / share;
-    /* the TLB: the same model at page granule, the reach a thread has of
-     * its core's TLB (entries x page / SMT share) in place of the cache */
-    double page = cpu->page, reach = cpu->tlb_entries * cpu->page / share;
-    int tlb = page > 0 && cpu->tlb_entries > 0;
-    for (int a = 0; a < na; a++) {
-        int li = f->stmts[f->accs[a].stmt].loop;
-        for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent) {
-            wset[q] += ch < 0 ? line : footprint_bytes(f, a, &c, trip, lin, ch, line);
-            if (tlb)
-                wset_pg[q] += ch < 0 ? page : footprint_bytes(f, a, &c, trip, lin, ch, page);
-        }
-    }
-    double sector = gpu->sector > 0 ? gpu->sector : 32, gpu_sum = 0, gpu_minfp = 0;
-    for (int a = 0; a < na; a++) {
-        const fl_acc *ac = &f->accs[a];
-        const fl_stmt *st = &f->stmts[ac->stmt];
-        int li = st->loop;
-        double e = ac->elem > 0 ? ac->elem : 8;
-        /* register promotion: an access invariant in its innermost loop
-         * (an accumulator such as C[i][j] in a k loop) is loaded before the
-         * loop and stored after it by any optimising compiler */
-        int cl = li;
-        if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && lin[a * nl + li] == 0)
-            cl = f->loops[li].parent;
-        int in_kernel = kr[li] >= 0;
-        rt_access x = { .elem_size = (int)e,
-                        .count = in_kernel ? gpu_it[cl] * sw[ac->stmt] * SCALE(li) : 0 };
-        int64_t k;
-        char e2[64];
-        if (ac->no_thread)
-            x.cls = RT_UNIFORM;
-        else if (!ac->stride || eval_at(&c, li, ac->stride, &k, e2, sizeof e2))
-            x.cls = RT_IRREGULAR;
-        else {
-            x.stride = k;
-            x.cls = k == 0 ? RT_UNIFORM : (k == 1 || k == -1) ? RT_COALESCED : RT_STRIDED;
-        }
-        if (x.count > 0)
-            has_mem[cl] = 1;
-        out->gpu_mem_insts += x.count;
-        int slot = out->naccesses < RT_MAX_ACCESSES ? out->naccesses++ : RT_MAX_ACCESSES - 1;
-        if (slot == RT_MAX_ACCESSES - 1 && out->naccesses == RT_MAX_ACCESSES && a >= RT_MAX_ACCESSES)
-            out->acc[slot].count += x.count;   /* beyond the table: fold into the last */
-        else
-            out->acc[slot] = x;
-        /* elements it touches in one launch: the bounding box of the
-         * stored differences (span_elems over the whole nest); an unknown
-         * difference counts every execution as a new element */
-        double elems = span_elems(f, a, &c, trip, 0);
-        if (elems < 0)
-            elems = cpu_it[li] * trip[0];
-        double bytes = elems * x.elem_size;
-        if (bytes > arr_bytes[a])
-            arr_bytes[a] = bytes;
-
-        /* TLB misses (Liao-Chapman's Cache_c, model.c): pages touched,
-         * going out loop by loop as for the lines below, reused while one
-         * iteration's pages fit the reach; one count per (array, loop,
-         * strides), a write to the page just read being a hit */
-        if (tlb) {
-            int seen = 0;
-            for (int b = 0; b < a && !seen; b++) {
-                const fl_acc *o = &f->accs[b];
-                if (f->stmts[o->stmt].loop != li || strcmp(o->array, ac->array))
-                    continue;
-                seen = 1;
-                for (int q = 0; q < nl && seen; q++)
-                    seen = lin[b * nl + q] == lin[a * nl + q];
-            }
-            double P = page;
-            for (int q = li; q >= 0 && !seen; q = f->loops[q].parent) {
-                double rep = trip[q] * P;
-                P = rt_reuse_bytes(rep, footprint_bytes(f, a, &c, trip, lin, q, page), wset_pg[q],
-                                   reach);
-            }
-            if (!seen)
-                out->tlb_misses += P / page / (out->steps > 0 ? out->steps : 1);
-        }
-        /* one stream per (array, loop, strides): a stencil's neighbours and
-         * repeated reads share their lines */
-        int dup = 0;
-        for (int b = 0; b < a && !dup; b++) {
-            const fl_acc *o = &f->accs[b];
-            if (f->stmts[o->stmt].loop != li || o->is_write != ac->is_write ||
-                strcmp(o->array, ac->array))
-                continue;
-            dup = 1;
-            for (int q = 0; q < nl && dup; q++)
-                dup = lin[b * nl + q] == lin[a * nl + q];
-        }
-        if (dup)
-            continue;
-        /* a write with no read of the same element first reads the line
-         * (write-allocate) and writes it back: twice the bytes */
-        double wf = 1;
-        if (ac->is_write) {
-            int read = 0;
-            for (int b = 0; b < na && !read; b++)
-                read = !f->accs[b].is_write && !strcmp(f->accs[b].array, ac->array) &&
-                       same_subscripts(&f->accs[b], ac);
-            wf = read ? 1 : 2;
-        }
-        /* CPU: one cold touch is a line; going out loop by loop, the bytes
-         * repeat per iteration unless one iteration's working set fits the
-         * thread's cache, then they are the footprint */
-        double T = line;
-        for (int q = li; q >= 0; q = f->loops[q].parent) {
-            double rep = trip[q] * T;
-            /* data invariant in the loop the threads split (B[k][j] of
-             * gemm under a parallel i) is walked by all of them in step:
-             * the lines one brings serve the others from the shared cache
-             * (constructive sharing, Chen et al., "Scheduling threads for
-             * constructive cache sharing on CMPs", SPAA 2007), so it is
-             * fetched once per round of t concurrent iterations */
-            if (t > 1 && lin[a * nl + q] == 0 && (f->region ? f->loops[q].kroot : q == 0))
-                rep = ceil(trip[q] / t) * T;
-            /* a step at the cache's capacity (LRU keeps nothing of a
-             * cyclic sweep larger than the cache): the C/W share of
-             * rt_reuse_bytes made the CPU truth worse on this side
-             * (bench/cpu-truth.sh: median 0.51 -> 0.44, within 2x 37 -> 33
-             * of 112), so the CPU keeps the step; the split-loop sharing
-             * and the hardware-thread cache share keep it from cliffs */
-            T = wset[q] <= cap ? fmin(rep, footprint_bytes(f, a, &c, trip, lin, q, line)) : rep;
-        }
-        out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
-        /* its reference type for a calibrated host (PMaC, model.c): the
-         * stride along the innermost loop that moves it -- irregular: a
-         * gather; a line or more apart: a column walk; 1: unit; else strided */
-        {
-            int pat = RT_PAT_UNIT;
-            for (int q = li; q >= 0; q = f->loops[q].parent) {
-                double v = lin[a * nl + q];
-                if (v == 0)
-                    continue;
-                pat = v < 0 ? RT_PAT_GATHER : v * e >= line ? RT_PAT_COLUMN
-                    : v == 1 ? RT_PAT_UNIT : RT_PAT_STRIDED;
-                break;
-            }
-            out->cpu_bytes_pat[pat] += wf * T / (out->steps > 0 ? out->steps : 1);
-        }
-        /* GPU: 32-byte sectors per warp request.  A team-uniform address
-         * is one request shared by every warp: its footprint.  Otherwise a
-         * warp moves min(32, |stride| x elem / sector) sectors per thread
-         * group, less when the thread's own inner loop walks the rest of
-         * the sector it has just loaded. */
-        if (x.count <= 0)
-            continue;
-        int root = kr[li] >= 0 ? kr[li] : 0, top = root;
-        while (f->region && top > 0 && f->loops[top].parent > 0)   /* all launches of a step */
-            top = f->loops[top].parent;
-        double fp = footprint_bytes(f, a, &c, trip, lin, top, sector);
-        gpu_minfp += fp;
-        if (x.cls == RT_UNIFORM) {
-            gpu_sum += wf * fp;
-            round_lat[cl] = fmax(round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
-            continue;
-        }
-        double span = x.cls == RT_IRREGULAR ? 32 * sector : fabs((double)x.stride) * e * 32;
-        double wb = fmin(32 * sector, fmax(sector, ceil(span / sector) * sector));
-        double il = lin[a * nl + li];
-        double miss = 1;
-        if (cl == li && !f->loops[li].thread && il > 0 && il * e < sector && wb >= 32 * sector)
-            miss = il * e / sector, wb *= miss;
-        /* latency of this access in a round: the rounds that find their
-         * sector already loaded by the thread's previous round hit L1 */
-        double l1 = gpu->l1_lat > 0 ? gpu->l1_lat : gpu->mem_lat;
-        round_lat[cl] = fmax(round_lat[cl], miss * gpu->mem_lat + (1 - miss) * l1);
-        double warps = ceil(kitems[root] / 32);
-        gpu_sum += wf * warps * gpu_it[cl] * sw[ac->stmt] * wb * launches[root];
-    }
-    /* what stays in L2: everything when the footprint fits, else the
-     * share of it L2 holds (rt_reuse_bytes: C / W of the re-reads hit) */
-    out->gpu_bytes = rt_reuse_bytes(fmax(gpu_minfp, gpu_sum), gpu_minfp, gpu_minfp, gpu->gpu_l2);
-    for (int k = 0; k < nl; k++)
-        if (has_mem[k]) {
-            out->gpu_chain += gpu_it[k] * SCALE(k);
-            out->gpu_lat_cycles += gpu_it[k] * SCALE(k) *
-                                   (round_lat[k] > 0 ? round_lat[k] : gpu->mem_lat);
-        }
-#undef SCALE
-    /* per array: the largest footprint among its accesses, counted in when
-     * read, out when written */
-    for (int a = 0; a < na; a++) {
-        int first = 1, rd = 0, wr = 0;
-        double b = 0;
-        for (int q = 0; q < na; q++) {
-            if (strcmp(f->accs[q].array, f->accs[a].array))
-                continue;
-            if (q < a) {
-                first = 0;
-                break;
-            }
-            if (arr_bytes[q] > b)
-                b = arr_bytes[q];
-            if (f->accs[q].is_write)
-                wr = 1;
-            else
-                rd = 1;
-        }
-        if (!first)
-            continue;
-        if (rd)
-            out->bytes_in += b;
-        if (wr)
-            out->bytes_out += b;
-    }
+    bind_kernels(&s);
+    bind_compute(&s);
+    bind_strides(&s);
+    bind_wsets(&s, threads);
+    bind_accesses(&s);
+    bind_arrays(&s);
     if (!isfinite(out->cycles_per_iter) || !isfinite(out->work_items) ||
         !isfinite(out->bytes_in + out->bytes_out) || !isfinite(out->comp_insts) ||
         !isfinite(out->cpu_bytes) || !isfinite(out->gpu_bytes) || !isfinite(out->tlb_misses)) {
@@ -1205,21 +1663,15 @@ int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     }
     rc = 0;
 done:
-    free(ivals);
-    free(trip);
-    free(cpu_it);
-    free(gpu_it);
-    free(kitems);
-    free(launches);
-    free(wset);
-    free(wset_pg);
-    free(kr);
-    free(has_mem);
-    free(round_lat);
-    free(lin);
-    free(sw);
-    free(arr_bytes);
+    free(s.heap);
     return rc;
+}
+
+int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
+                     int n, const char *const *names, const long long *values, rt_launch *out,
+                     char *err, size_t errlen)
+{
+    return rt_facts_bind_mode(f, cpu, gpu, threads, n, names, values, 0, out, err, errlen);
 }
 
 /* ---- evaluability (once per site) ---------------------------------------- */

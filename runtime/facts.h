@@ -41,8 +41,9 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
                         rt_facts **out, char *err, size_t errlen);
 void rt_facts_free(rt_facts *f);     /* NULL is fine */
 
-/* Bind names[i] = values[i] and fill *out.  Returns 0, or -1 with a
- * message when a needed symbol is missing or a value overflows. */
+/* Bind names[i] = values[i] and fill *out (of its access table, the first
+ * naccesses entries).  Returns 0, or -1 with a message when a needed
+ * symbol is missing or a value overflows. */
 int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
                   const long long *values, rt_launch *out, char *err, size_t errlen);
 /* The same for a chosen host and GPU and host thread count (the traffic
@@ -52,6 +53,13 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
 int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
                      int n, const char *const *names, const long long *values, rt_launch *out,
                      char *err, size_t errlen);
+/* rt_facts_bind_on with `reference` 1: every difference of an access's
+ * subscripts is evaluated again wherever the traffic model reads it (the
+ * plain evaluation), instead of once per call.  Both give the same launch
+ * bit for bit; the tests compare them. */
+int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu,
+                       int threads, int n, const char *const *names, const long long *values,
+                       int reference, rt_launch *out, char *err, size_t errlen);
 
 /* The traffic model's reuse across a cache of `cap` bytes: bytes a loop
  * moves given its repeated references `rep`, distinct data `fp` and one

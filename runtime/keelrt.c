@@ -1292,7 +1292,9 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     rt_estimate e;
     char err[256];
     const char *reason = NULL;
-    bindings_text(site, values, bind, sizeof bind);
+    bind[0] = '\0';
+    if (G.log || G.verbose)     /* only the log and verbose lines print it */
+        bindings_text(site, values, bind, sizeof bind);
     if (rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
                          &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# agree.sh BIN AGREE SRC -- build every polybench input with keelcc (MINI
+# agree.sh BIN AGREE SRC [FASTPATH] -- build every polybench input with keelcc (MINI
 # dataset, no llvm-mca stage: the compared facts do not depend on it) and
 # check with AGREE (agree.c) that `keel show` and `keel explain` agree on
 # every nest: parallel verdict, mapping, strides, counts.
@@ -7,6 +7,7 @@ set -eu
 BIN=$1
 AGREE=$2
 SRC=$3
+FASTPATH=${4:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-agree-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 KEEL_MCA=off make -s -C "$SRC/polybench-inputs" DATASET=MINI O="$work/bin" CC="$BIN/keelcc" \
@@ -15,6 +16,11 @@ KEEL_MCA=off make -s -C "$SRC/polybench-inputs" DATASET=MINI O="$work/bin" CC="$
 # builds, with and without -fopenmp, schema 9: one nest each; a different
 # count means a file or a nest was lost, or the inputs changed: update it)
 "$AGREE" "$work/k.db" 153
+# the per-call binding gives the plain evaluation's launches, bit for bit,
+# over 200 random bindings of every nest's sizes on two hosts (fastpath.c)
+if [ -n "$FASTPATH" ]; then
+    "$FASTPATH" "$work/k.db" 153 200
+fi
 # and the check can fail: one thread loop of gemm's nest at line 42 flipped
 cp "$work/k.db" "$work/bad.db"
 sqlite3 "$work/bad.db" "UPDATE launch_loops SET thread = 1 - thread

@@ -1,0 +1,186 @@
+/*
+ * fastpath.c -- the per-call binding gives the plain evaluation's launch,
+ * bit for bit.
+ *
+ *   fastpath DB NESTS ROUNDS     compare, exit 1 on any difference
+ *   fastpath DB NESTS ROUNDS dump   print every launch (hex floats)
+ *
+ * For every outermost nest of DB (the polybench inputs built by
+ * agree.sh), ROUNDS random bindings of the nest's free symbols (sizes from
+ * 0 to 4096 with the small ones 0, 1, 2, negatives and a few huge values
+ * that overflow mixed in, from a
+ * fixed-seed generator), each bound on two hosts (the default, one
+ * thread; a 16-core host profile) with rt_facts_bind_mode in both modes:
+ * `reference` evaluates every subscript difference where the model reads
+ * it, the fast mode once per call.  Every field of the launch (doubles
+ * compared as bits), the return code and the message must be equal.
+ * `dump` prints the fast mode's launches with rt_facts_bind_on, so that a
+ * build before a change can be compared with a build after it (diff).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "facts.h"
+
+typedef struct {
+    int n, cap;
+    char **file;
+    int *line, *col;
+} roots;
+
+static int add_root(void *ctx, const db_loop_summary *r)
+{
+    roots *v = ctx;
+    if (r->depth != 0)
+        return 0;
+    if (v->n == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 64;
+        v->file = realloc(v->file, sizeof *v->file * (size_t)v->cap);
+        v->line = realloc(v->line, sizeof *v->line * (size_t)v->cap);
+        v->col = realloc(v->col, sizeof *v->col * (size_t)v->cap);
+        if (!v->file || !v->line || !v->col)
+            return 1;
+    }
+    v->file[v->n] = strdup(r->file);
+    v->line[v->n] = r->line;
+    v->col[v->n++] = r->col;
+    return 0;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+static long long pick(void)
+{
+    switch (next() % 8) {
+    case 0: return (long long)(next() % 3);          /* 0, 1, 2 */
+    case 1: return -(long long)(next() % 5);         /* a negative size */
+    case 2: if (next() % 4 == 0)                     /* near int64's end: overflow */
+                return (long long)(next() >> (1 + next() % 3));
+        return (long long)(next() % 4097);
+    default: return (long long)(next() % 4097);
+    }
+}
+
+/* Every field of the launch, doubles as bits: the first differing name. */
+#define D(x) do { if (memcmp(&a->x, &b->x, sizeof a->x)) return #x; } while (0)
+static const char *differs(const rt_launch *a, const rt_launch *b)
+{
+    D(par_iters); D(cycles_per_iter); D(work_items); D(comp_insts); D(naccesses);
+    for (int i = 0; i < a->naccesses && i < RT_MAX_ACCESSES; i++) {
+        D(acc[i].cls); D(acc[i].stride); D(acc[i].elem_size); D(acc[i].count);
+    }
+    D(flops); D(bytes_in); D(bytes_out); D(data_on_device); D(not_parallel);
+    D(host_sequential); D(cpu_bytes); D(gpu_bytes);
+    for (int i = 0; i < RT_PATTERNS; i++)
+        D(cpu_bytes_pat[i]);
+    D(tlb_misses); D(gpu_chain); D(gpu_lat_cycles); D(gpu_mem_insts); D(steps);
+    D(omp_target); D(kernels); D(mca_exact);
+    if (strcmp(a->mca_target, b->mca_target))
+        return "mca_target";
+    return NULL;
+}
+#undef D
+
+static void dump(const char *file, int line, int rc, const char *err, const rt_launch *l)
+{
+    printf("%s:%d rc %d %s\n", file, line, rc, rc ? err : "");
+    if (rc)
+        return;
+    printf("  %a %a %a %a %d %a %a %a %d %d %d %a %a %a %a %a %a %a %d %a %s %d\n", l->par_iters,
+           l->cycles_per_iter, l->work_items, l->comp_insts, l->naccesses, l->flops, l->bytes_in,
+           l->bytes_out, l->data_on_device, l->not_parallel, l->host_sequential, l->cpu_bytes,
+           l->gpu_bytes, l->tlb_misses, l->gpu_chain, l->gpu_lat_cycles, l->gpu_mem_insts,
+           l->steps, l->omp_target, l->kernels, l->mca_target, l->mca_exact);
+    for (int i = 0; i < RT_PATTERNS; i++)
+        printf("  pat%d %a\n", i, l->cpu_bytes_pat[i]);
+    for (int i = 0; i < l->naccesses && i < RT_MAX_ACCESSES; i++)
+        printf("  acc %d %lld %d %a\n", (int)l->acc[i].cls, (long long)l->acc[i].stride,
+               l->acc[i].elem_size, l->acc[i].count);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: fastpath DB NESTS ROUNDS [dump]\n");
+        return 2;
+    }
+    int rounds = atoi(argv[3]), dumping = argc == 5 && !strcmp(argv[4], "dump");
+    char err[512];
+    db *d;
+    if (db_open_read(argv[1], &d, err, sizeof err) != 0) {
+        fprintf(stderr, "fastpath: %s\n", err);
+        return 2;
+    }
+    roots v = { 0 };
+    if (db_each_loop(d, NULL, add_root, &v, err, sizeof err) != 0) {
+        fprintf(stderr, "fastpath: %s\n", err);
+        return 2;
+    }
+    rt_profile big = *rt_profile_host_default();
+    big.cores = 16;
+    const rt_profile *hosts[2] = { NULL, &big };
+    int threads[2] = { 1, 0 };
+    int nests = 0, fails = 0, symbolic = 0;
+    long binds = 0, bound = 0;
+    for (int r = 0; r < v.n; r++) {
+        rt_facts *f;
+        if (rt_facts_load(d, v.file[r], v.line[r], v.col[r], &f, err, sizeof err) != 0) {
+            printf("FAIL %s:%d: cannot load: %s\n", v.file[r], v.line[r], err);
+            fails++;
+            continue;
+        }
+        nests++;
+        const char *const *names;
+        int n = rt_facts_symbols(f, &names);
+        symbolic += n > 0;
+        long long vals[64];
+        for (int i = 0; i < rounds; i++) {
+            for (int k = 0; k < n && k < 64; k++)
+                vals[k] = pick();
+            for (int h = 0; h < 2; h++) {
+                rt_launch fast, ref;
+                char e1[256] = "", e2[256] = "";
+                int n64 = n < 64 ? n : 64;
+                if (dumping) {
+                    int rc = rt_facts_bind_on(f, hosts[h], NULL, threads[h], n64, names, vals, &fast,
+                                              e1, sizeof e1);
+                    dump(v.file[r], v.line[r], rc, e1, &fast);
+                    continue;
+                }
+                int rf = rt_facts_bind_mode(f, hosts[h], NULL, threads[h], n64, names, vals, 0,
+                                            &fast, e1, sizeof e1);
+                int rr = rt_facts_bind_mode(f, hosts[h], NULL, threads[h], n64, names, vals, 1,
+                                            &ref, e2, sizeof e2);
+                binds++;
+                const char *what = rf != rr ? "return code" : strcmp(e1, e2) ? "message"
+                                 : rf == 0 ? differs(&fast, &ref) : NULL;
+                bound += rf == 0;
+                if (what && fails++ < 20)
+                    printf("FAIL %s:%d round %d host %d: %s differs\n", v.file[r], v.line[r], i,
+                           h, what);
+            }
+        }
+        rt_facts_free(f);
+    }
+    if (!dumping)
+        printf("fastpath: %d nests (%d with symbols), %ld bindings (%ld evaluated), %d differing\n",
+               nests, symbolic, binds, bound, fails);
+    for (int r = 0; r < v.n; r++)
+        free(v.file[r]);
+    free(v.file), free(v.line), free(v.col);
+    db_close(d);
+    if (nests != atoi(argv[2])) {
+        printf("FAIL: %d nests, want %s\n", nests, argv[2]);
+        return 1;
+    }
+    return fails ? 1 : 0;
+}
