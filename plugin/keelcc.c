@@ -1421,8 +1421,9 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             outlen = res[i].ilen;
         } else {
             src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
-            int sites = src ? instrument_source(res[i].ir, res[i].path, res[i].hash, src, len,
-                                                db, o->instrument, &text, &outlen) : 0;
+            int sites = src ? instrument_source_with(res[i].ir, store_analysis_par(res[i].an),
+                                                     res[i].path, res[i].hash, src, len, db,
+                                                     o->instrument, &text, &outlen) : 0;
             res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
             if (sites > 0) {
                 res[i].itext = text;     /* kept for the direct-mode entry */
