@@ -4,10 +4,11 @@
 size LINES: about LINES lines of ordinary loop code -- functions of a few
     nests each (copies, stencils, a matrix product, a reduction), every
     nest over its own arrays, each function about 40 lines.
-depth D: one function with a perfect nest D loops deep over a flat array,
-    a statement at every level (a write of the element the loop variables
-    address, and a scalar sum), the shape of generated or macro-expanded
-    code that nests far deeper than hand-written kernels.
+depth D: one function with a nest D loops deep over flat arrays, two
+    statements at every level (a write of the element the loop and its
+    parent address, and a scalar sum), the shape of generated or
+    macro-expanded code that nests far deeper than hand-written kernels;
+    the text grows linearly with D.
 
 The text is a pure function of the arguments, so two runs compare."""
 import sys
@@ -67,7 +68,7 @@ def depth_file(d):
     for k in range(d):
         pad = "    " * (k + 1)
         out.append(f"{pad}for (int {iv[k]} = 0; {iv[k]} < n; {iv[k]}++) {{\n")
-        idx = " + ".join(iv[: k + 1])
+        idx = iv[k] if k == 0 else f"{iv[k - 1]} + {iv[k]}"
         out.append(f"{pad}    a[{idx}] = b[{idx}] + 1.0;\n")
         out.append(f"{pad}    s += b[{iv[k]}];\n")
     for k in reversed(range(d)):
