@@ -170,12 +170,12 @@ static int loops_row(void *ctx, const db_loop_summary *r)
 }
 
 /* keel loops --wide: every column, each as wide as its widest cell up to
- * WIDE_CELL_MAX characters; a longer cell (a trip count or pragma list of
- * generated code can run to kilobytes) is cut to that width, "..." marking
- * the cut -- at its start for LOCATION, whose end names the file and line,
- * at its end for the others -- so one long cell never pads every row.
- * --json gives every cell whole. */
-enum { WIDE_CELL_MAX = 80 };
+ * WIDE_CELL_MAX characters, so one long cell (a class, trip count or
+ * pragma list of generated code can run to kilobytes) never pads every
+ * row.  A longer cell is cut to that width, "..." marking the cut (--json
+ * gives it whole); a longer LOCATION is printed whole, moving the rest of
+ * its own row only. */
+enum { WIDE_CELL_MAX = 120 };
 
 static void loops_table(loops_ctx *c)
 {
@@ -200,11 +200,8 @@ static void loops_table(loops_ctx *c)
             const char *s = r < 0 ? col_names[i] : c->rows[r][i] ? c->rows[r][i] : "-";
             char cut[WIDE_CELL_MAX + 1];
             size_t n = strlen(s);
-            if (n > WIDE_CELL_MAX) {
-                if (i == C_LOC)
-                    snprintf(cut, sizeof cut, "...%s", s + n - (WIDE_CELL_MAX - 3));
-                else
-                    snprintf(cut, sizeof cut, "%.*s...", WIDE_CELL_MAX - 3, s);
+            if (n > WIDE_CELL_MAX && i != C_LOC) {
+                snprintf(cut, sizeof cut, "%.*s...", WIDE_CELL_MAX - 3, s);
                 s = cut;
             }
             if (i == last)
@@ -1215,8 +1212,9 @@ static const command commands[] = {
       "                   variable, trip count expression and pragmas; columns of\n"
       "                   later analyses (idioms, class, parallel, coalescing,\n"
       "                   cycles/iter) appear when any listed loop has them;\n"
-      "                   a cell longer than 80 characters is cut (\"...\" marks\n"
-      "                   the cut; --json gives it whole)\n"
+      "                   a cell longer than 120 characters is cut (\"...\"\n"
+      "                   marks the cut; --json gives it whole), a location is\n"
+      "                   printed whole\n"
       "  --file PATH      only loops in files whose path is PATH or ends in /PATH\n"
       "  --function NAME  only loops in function NAME\n"
       "  --json           a JSON array of objects, one per loop, with every\n"
