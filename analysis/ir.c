@@ -146,7 +146,15 @@ int ir_add_loop(ir_tu *tu, int function, int parent, ir_loop_kind kind,
     l->offset = l->end_offset = -1;
     l->region_offset = l->region_end_offset = -1;
     l->gpu_fastest = -1;
-    return tu->nloops - 1;
+    /* keep the nests' index ranges: the new loop ends every nest around it,
+     * which holds only if the previous loop was inside its parent */
+    int n = tu->nloops - 1;
+    l->nest_end = n + 1;
+    if (parent >= 0 && tu->loops[parent].nest_end != n)
+        tu->unordered = 1;
+    for (int a = parent; a >= 0; a = tu->loops[a].parent)
+        tu->loops[a].nest_end = n + 1;
+    return n;
 }
 
 int ir_add_pragma(ir_loop *l, const char *text)
@@ -234,8 +242,15 @@ int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col)
     return s->nscalars - 1;
 }
 
+int ir_nest_end(const ir_tu *tu, int l)
+{
+    return tu->unordered || l < 0 || l >= tu->nloops ? tu->nloops : tu->loops[l].nest_end;
+}
+
 int ir_loop_within(const ir_tu *tu, int l, int anc)
 {
+    if (!tu->unordered)
+        return anc >= 0 && anc <= l && l < tu->nloops && l < tu->loops[anc].nest_end;
     for (; l >= 0; l = tu->loops[l].parent)
         if (l == anc)
             return 1;
@@ -391,6 +406,12 @@ int ir_children(const ir_tu *tu, int parent, int **out)
     *out = malloc(sizeof(int) * (size_t)(tu->nloops ? tu->nloops : 1));
     if (!*out)
         return 0;
+    if (parent >= 0 && !tu->unordered) {
+        /* in pre-order the children are the nests that tile the parent's */
+        for (int i = parent + 1; i < tu->loops[parent].nest_end; i = tu->loops[i].nest_end)
+            (*out)[n++] = i;
+        return n;
+    }
     for (int i = 0; i < tu->nloops; i++)
         if (tu->loops[i].parent == parent)
             (*out)[n++] = i;

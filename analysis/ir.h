@@ -142,6 +142,10 @@ typedef struct {
                            * were set from, or over their own name, which
                            * then means the value on entry of the loop */
     char **stepped;
+    /* One past the last loop of this loop's nest: loops are stored in
+     * pre-order, so the nest is loops [index, nest_end) (ir_add_loop keeps
+     * it; read it through ir_nest_end). */
+    int nest_end;
 } ir_loop;
 
 typedef struct {
@@ -156,6 +160,9 @@ typedef struct {
     ir_function *funcs;
     int nloops;
     ir_loop *loops;       /* pre-order */
+    int unordered;        /* set by ir_add_loop when a loop was added to a
+                           * nest after a loop outside it: nests are then
+                           * not contiguous and ir_nest_end gives nloops */
     /* FNV-1a (64 bit) of the contents of every non-system header the parse
      * read, in inclusion order (plugin/walker.c): with the -D/-U/-std...
      * flags, what tells one build of a source from another (keelcc's
@@ -196,8 +203,14 @@ int ir_add_stepped(ir_loop *l, const char *name);
 /* Mark loop l's control as written by its body (ir_loop.control_write):
  * not canonical any more, no trip count; iv and bounds stay.  0 or -1. */
 int ir_set_control_write(ir_loop *l, const char *name, int maybe);
-/* Is loop l the loop anc or (at any depth) inside it? */
+/* Is loop l the loop anc or (at any depth) inside it?  O(1) when the loops
+ * are in pre-order (as the front end adds them), else a walk up l's parents. */
 int ir_loop_within(const ir_tu *tu, int l, int anc);
+/* One past the last index of loop l's nest, O(1): every loop inside l has
+ * an index in (l, ir_nest_end(tu, l)), so a scan of l's nest covers only
+ * that range (tu->nloops when the loops were not added in pre-order; then
+ * test each index with ir_loop_within). */
+int ir_nest_end(const ir_tu *tu, int l);
 /* The access as text, "A[i][j - 1]", into buf (cut to cap bytes). */
 void ir_access_text(const ir_access *a, char *buf, size_t cap);
 /* The same, whole: malloc'd (caller frees), NULL on allocation failure. */

@@ -38,6 +38,8 @@ typedef struct {
     ip_loop *il;
     ref_t *refs;
     int nrefs;
+    int *ref_first;      /* [l]: first ref of loop l ([nloops]: nrefs); the
+                          * refs of L's nest are [L's, ir_nest_end(L)'s) */
     isl_ctx *isl;        /* exact test (NULL: not available) */
     int *exact_left;     /* exact tests this translation unit may still run */
 } ctx_t;
@@ -395,7 +397,7 @@ static int cmp_stmt(const void *x, const void *y)
 
 static int is_iv_in(const ir_tu *tu, int L, const char *name)
 {
-    for (int l = 0; l < tu->nloops; l++)
+    for (int l = L, end = ir_nest_end(tu, L); l < end; l++)
         if (ir_loop_within(tu, l, L) && tu->loops[l].iv && strcmp(tu->loops[l].iv, name) == 0)
             return 1;
     return 0;
@@ -407,7 +409,7 @@ static int written_in(const ir_tu *tu, int L, const char *name)
 {
     if (is_iv_in(tu, L, name))
         return 0;
-    for (int l = 0; l < tu->nloops; l++) {
+    for (int l = L, end = ir_nest_end(tu, L); l < end; l++) {
         if (!ir_loop_within(tu, l, L))
             continue;
         for (int s = 0; s < tu->loops[l].nstmts; s++)
@@ -447,7 +449,7 @@ static int tainted(const ir_tu *tu, int L, const ir_access *a)
     /* the base is the induction variable of L or of a loop inside it (a
      * pointer walking the array: `*p`, `*(p - 1)`): p[0] is another
      * element in each iteration */
-    for (int k = L; k < tu->nloops; k++)
+    for (int k = L, end = ir_nest_end(tu, L); k < end; k++)
         if (tu->loops[k].iv && strcmp(tu->loops[k].iv, base) == 0
             && (k == L || ir_loop_within(tu, k, L)))
             return 1;
@@ -486,7 +488,7 @@ static int derived_iv(const ir_tu *tu, int L, const char *name)
         || lp->n_goto || lp->n_return)
         return 0;
     int steps = 0;
-    for (int l = 0; l < tu->nloops; l++) {
+    for (int l = L, end = ir_nest_end(tu, L); l < end; l++) {
         if (!ir_loop_within(tu, l, L))
             continue;
         for (int s = 0; s < tu->loops[l].nstmts; s++) {
@@ -688,7 +690,7 @@ static int fold_ref(const ctx_t *c, int L, const ref_t *r)
 {
     const ir_tu *tu = c->tu;
     const ir_stmt *rs = &tu->loops[r->loop].stmts[r->stmt];
-    for (int k = L; k < tu->nloops; k++) {
+    for (int k = L, end = ir_nest_end(tu, L); k < end; k++) {
         if (!ir_loop_within(tu, k, L))
             continue;
         for (int s = 0; s < tu->loops[k].nstmts; s++) {
@@ -751,7 +753,7 @@ static int fold_ref(const ctx_t *c, int L, const ref_t *r)
             if (!ok && F->conditional && tu->loops[L].iv && strcmp(e, tu->loops[L].iv) == 0)
                 ok = 1;
             if (!ok && F->conditional && !strchr(e, '?') && !strstr(e, X) && *e) {
-                for (int k2 = L; k2 < tu->nloops && !ok; k2++) {
+                for (int k2 = L; k2 < ir_nest_end(tu, L) && !ok; k2++) {
                     if (!ir_loop_within(tu, k2, L))
                         continue;
                     for (int s2 = 0; s2 < tu->loops[k2].nstmts && !ok; s2++) {
@@ -807,14 +809,14 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap, char *red, s
 {
     const ir_tu *tu = c->tu;
     int ns = 0, result = 0;
-    for (int l = 0; l < tu->nloops; l++)
+    for (int l = L, end = ir_nest_end(tu, L); l < end; l++)
         if (ir_loop_within(tu, l, L))
             ns += tu->loops[l].nstmts;
     stmt_ref *st = malloc(sizeof *st * (size_t)(ns ? ns : 1));
     if (!st)
         return 2;
     ns = 0;
-    for (int l = 0; l < tu->nloops; l++)
+    for (int l = L, end = ir_nest_end(tu, L); l < end; l++)
         if (ir_loop_within(tu, l, L))
             for (int s = 0; s < tu->loops[l].nstmts; s++)
                 st[ns++] = (stmt_ref){ tu->loops[l].stmts[s].line, tu->loops[l].stmts[s].col,
@@ -1159,7 +1161,7 @@ static int private_array(const ctx_t *c, int L, const ref_t *x)
 {
     const ir_tu *tu = c->tu;
     const ref_t *W = NULL;
-    for (int p = 0; p < c->nrefs; p++) {
+    for (int p = c->ref_first[L], pe = c->ref_first[ir_nest_end(tu, L)]; p < pe; p++) {
         const ref_t *r = &c->refs[p];
         if (!ir_loop_within(tu, r->loop, L) || !same_array(r->a->array, x->a->array))
             continue;
@@ -1200,7 +1202,7 @@ static int private_array(const ctx_t *c, int L, const ref_t *x)
     if (!W)
         return 0;
     const ir_stmt *ws = &tu->loops[W->loop].stmts[W->stmt];
-    for (int p = 0; p < c->nrefs; p++) {
+    for (int p = c->ref_first[L], pe = c->ref_first[ir_nest_end(tu, L)]; p < pe; p++) {
         const ref_t *r = &c->refs[p];
         if (!ir_loop_within(tu, r->loop, L) || r->a->is_write || !same_array(r->a->array, x->a->array))
             continue;
@@ -1271,7 +1273,7 @@ static int control_written(const ir_tu *tu, int L, const char **name, int *line)
     int n = lp->upper ? kx_symbols(lp->upper, &names) : 0;
     int found = 0;
     *line = 0;
-    for (int k = L; k < tu->nloops && found != 1; k++) {
+    for (int k = L, end = ir_nest_end(tu, L); k < end && found != 1; k++) {
         if (!ir_loop_within(tu, k, L))
             continue;
         for (int s = 0; s < tu->loops[k].nstmts; s++)
@@ -1395,14 +1397,14 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
         snprintf(out->reason, sizeof out->reason, "not a canonical loop");
         return;
     }
-    for (int k = 0; k < tu->nloops; k++) {
+    for (int k = L, end = ir_nest_end(tu, L); k < end; k++) {
         if (!ir_loop_within(tu, k, L))
             continue;
         const ir_loop *m = &tu->loops[k];
         if (m->n_goto || m->n_return || (k == L && m->n_break)) {
             /* an early exit: which iterations run depends on earlier ones */
             int calls = 0;
-            for (int j = 0; j < tu->nloops; j++)
+            for (int j = L; j < end; j++)
                 for (int s = 0; ir_loop_within(tu, j, L) && s < tu->loops[j].nstmts; s++)
                     calls |= tu->loops[j].stmts[s].ncalls;
             if (!calls)
@@ -1425,28 +1427,29 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
      * array private to an iteration (private_array()), part of a min/max
      * fold (fold_ref())?  0 not yet known,
      * 1 no, 2 yes.  Asking them per pair made a d-deep nest cost O(d^4). */
-    signed char *taint = calloc((size_t)c->nrefs + 1, 3);
-    signed char *priv = taint ? taint + c->nrefs + 1 : NULL;
-    signed char *fold = taint ? taint + 2 * (c->nrefs + 1) : NULL;
-    for (int p = 0; p < c->nrefs && !seq[0]; p++) {
+    int p0 = c->ref_first[L], pe = c->ref_first[ir_nest_end(tu, L)];
+    signed char *taint = calloc((size_t)(pe - p0) + 1, 3);
+    signed char *priv = taint ? taint + (pe - p0) + 1 : NULL;
+    signed char *fold = taint ? taint + 2 * ((pe - p0) + 1) : NULL;
+    for (int p = p0; p < pe && !seq[0]; p++) {
         const ref_t *a = &c->refs[p];
         if (!ir_loop_within(tu, a->loop, L))
             continue;
-        for (int q = p; q < c->nrefs && !seq[0]; q++) {
+        for (int q = p; q < pe && !seq[0]; q++) {
             const ref_t *b = &c->refs[q];
             if (!ir_loop_within(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
                 || !(a->a->is_write || b->a->is_write))
                 continue;
-            if (memo(priv, p, private_array(c, L, a)))
+            if (memo(priv, p - p0, private_array(c, L, a)))
                 continue;
             if (++pairs > MAX_PAIRS_PER_LOOP) {
                 snprintf(unk, sizeof unk, "more than %d access pairs to test: not tested further",
                          MAX_PAIRS_PER_LOOP);
-                p = c->nrefs;
+                p = pe;
                 break;
             }
             ip_dep d;
-            if (memo(taint, p, tainted(tu, L, a->a)) || memo(taint, q, tainted(tu, L, b->a))) {
+            if (memo(taint, p - p0, tainted(tu, L, a->a)) || memo(taint, q - p0, tainted(tu, L, b->a))) {
                 memset(&d, 0, sizeof d);
                 d.kind = IP_UNKNOWN;
                 snprintf(d.test, sizeof d.test, "changed in the loop");
@@ -1479,7 +1482,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             }
             /* min/max folds into one element (a struct member, t[i] over k) */
             if ((d.kind == IP_CARRIED || d.kind == IP_UNKNOWN) && !ra
-                && memo(fold, p, fold_ref(c, L, a)) && memo(fold, q, fold_ref(c, L, b))) {
+                && memo(fold, p - p0, fold_ref(c, L, a)) && memo(fold, q - p0, fold_ref(c, L, b))) {
                 reduction = 1;
                 red_add(red, sizeof red, a->a->is_write ? ta : tb, 'm');
                 continue;
@@ -1593,13 +1596,15 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
             nacc += tu->loops[l].stmts[s].nacc;
     c.il = calloc((size_t)tu->nloops + 1, sizeof *c.il);
     c.refs = calloc((size_t)nacc + 1, sizeof *c.refs);
+    c.ref_first = calloc((size_t)tu->nloops + 1, sizeof *c.ref_first);
     if (r) {
         r->loops = calloc((size_t)tu->nloops + 1, sizeof *r->loops);
         r->strides = calloc((size_t)nacc + 1, sizeof *r->strides);
     }
-    if (!r || !c.il || !c.refs || !r->loops || !r->strides) {
+    if (!r || !c.il || !c.refs || !c.ref_first || !r->loops || !r->strides) {
         free(c.il);
         free(c.refs);
+        free(c.ref_first);
         par_free(r);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -1620,6 +1625,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         int chain[64], nc = 0;
         for (int k = l; k >= 0 && nc < 64; k = tu->loops[k].parent)
             chain[nc++] = k;
+        c.ref_first[l] = c.nrefs;
         for (int s = 0; s < tu->loops[l].nstmts; s++)
             for (int a = 0; a < tu->loops[l].stmts[s].nacc; a++) {
                 ref_t *rf = &c.refs[c.nrefs++];
@@ -1631,6 +1637,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
                                     ac->nextents, ac->extent, nc, rf->chain };
             }
     }
+    c.ref_first[tu->nloops] = c.nrefs;
     for (int l = 0; l < tu->nloops; l++)
         verdict(&c, l, &r->loops[l]);
     int *roles = malloc(sizeof *roles * (size_t)(tu->nloops + 1));
@@ -1647,6 +1654,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         free(par), free(thr), free(ker), free(roles);
         free(c.il);
         free(c.refs);
+        free(c.ref_first);
         if (c.isl)
             isl_ctx_free(c.isl);
         par_free(r);
@@ -1702,6 +1710,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
             r->loops[l].coalescing = summary(r, l);
     free(c.il);
     free(c.refs);
+    free(c.ref_first);
     if (c.isl)
         isl_ctx_free(c.isl);
     *out = r;

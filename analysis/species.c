@@ -395,7 +395,7 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
     nest n = { .tu = tu, .root = root };
     const ir_stmt *deep = NULL;
     int deep_loop = -1, deep_depth = -1, deep_line = 0;
-    for (int l = root; l < tu->nloops; l++) {
+    for (int l = root; l < ir_nest_end(tu, root); l++) {
         if (!ir_loop_within(tu, l, root))
             continue;
         for (int s = 0; s < tu->loops[l].nstmts; s++) {
@@ -439,7 +439,7 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
     /* writes that mention no loop variable (a sum into s or h[0]): every
      * iteration is a work unit, so every loop variable is one */
     if (n.nP == 0)
-        for (int l = root; l < tu->nloops; l++)
+        for (int l = root; l < ir_nest_end(tu, root); l++)
             if (ir_loop_within(tu, l, root) && tu->loops[l].iv && !in_P(&n, tu->loops[l].iv))
                 add_P(&n, tu->loops[l].iv);
     /* thread variable and m from the deepest statement's loops */

@@ -16,7 +16,12 @@
 #                           and assembly compiles again, llvm-mca blocks from
 #                           the database's cache (what a rebuild paid before
 #                           direct mode, and roughly what an edited source
-#                           with unchanged loops pays).
+#                           with unchanged loops pays);
+#   cold, llvm-mca off / instrument off / both off / analysis off
+#                           the cold build with KEEL_MCA=off,
+#                           KEEL_INSTRUMENT=off, both, or KEEL_DISABLE=1
+#                           (keelcc only runs the compiler): what each
+#                           stage costs is its difference to "keelcc cold";
 # and prints the median wall time and the median CPU time (user + system of
 # the command and all its children, which is what a parallel `make -j`
 # pays) with the ratios to clang-19.  On a loaded machine wall times move a
@@ -48,6 +53,15 @@ for r in $(seq "$RUNS"); do
     KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/cold"
     KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/warm"
     KEEL_DIRECT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/nodirect"
+    # the stages: each cold build again with one stage off
+    rm -f "$work"/k.db*
+    KEEL_MCA=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/nomca"
+    rm -f "$work"/k.db*
+    KEEL_INSTRUMENT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/noinst"
+    rm -f "$work"/k.db*
+    KEEL_MCA=off KEEL_INSTRUMENT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/neither"
+    rm -f "$work"/k.db*
+    KEEL_DISABLE=1 KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/noanalysis"
 done
 row() {   # row LABEL FILE
     w=$(cut -d' ' -f1 <"$2" | median)
@@ -65,3 +79,7 @@ row "clang-19" "$work/plain"
 row "keelcc cold" "$work/cold"
 row "keelcc warm" "$work/warm"
 row "keelcc warm, no direct" "$work/nodirect"
+row "cold, llvm-mca off" "$work/nomca"
+row "cold, instrument off" "$work/noinst"
+row "cold, both off" "$work/neither"
+row "cold, analysis off" "$work/noanalysis"

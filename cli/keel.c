@@ -174,6 +174,14 @@ static int loops_row(void *ctx, const db_loop_summary *r)
     return c->oom;
 }
 
+/* keel loops --wide: every column, each as wide as its widest cell up to
+ * WIDE_CELL_MAX characters, so one long cell (a class, trip count or
+ * pragma list of generated code can run to kilobytes) never pads every
+ * row.  A longer cell is cut to that width, "..." marking the cut (--json
+ * gives it whole); a longer LOCATION is printed whole, moving the rest of
+ * its own row only. */
+enum { WIDE_CELL_MAX = 120 };
+
 static void loops_table(loops_ctx *c)
 {
     size_t width[NCOLS];
@@ -187,12 +195,20 @@ static void loops_table(loops_ctx *c)
         for (int r = 0; r < c->nrows; r++)
             if (c->rows[r][i] && strlen(c->rows[r][i]) > width[i])
                 width[i] = strlen(c->rows[r][i]);
+        if (width[i] > WIDE_CELL_MAX)
+            width[i] = WIDE_CELL_MAX;
     }
     for (int r = -1; r < c->nrows; r++) {
         for (int i = 0; i < NCOLS; i++) {
             if (!c->present[i])
                 continue;
             const char *s = r < 0 ? col_names[i] : c->rows[r][i] ? c->rows[r][i] : "-";
+            char cut[WIDE_CELL_MAX + 1];
+            size_t n = strlen(s);
+            if (n > WIDE_CELL_MAX && i != C_LOC) {
+                snprintf(cut, sizeof cut, "%.*s...", WIDE_CELL_MAX - 3, s);
+                s = cut;
+            }
             if (i == last)
                 fputs(s, c->out);
             else
@@ -1219,7 +1235,10 @@ static const command commands[] = {
       "                   outermost), line of the enclosing loop, induction\n"
       "                   variable, trip count expression and pragmas; columns of\n"
       "                   later analyses (idioms, class, parallel, coalescing,\n"
-      "                   cycles/iter) appear when any listed loop has them\n"
+      "                   cycles/iter) appear when any listed loop has them;\n"
+      "                   a cell longer than 120 characters is cut (\"...\"\n"
+      "                   marks the cut; --json gives it whole), a location is\n"
+      "                   printed whole\n"
       "  --file PATH      only loops in files whose path is PATH or ends in /PATH\n"
       "  --function NAME  only loops in function NAME\n"
       "  --json           a JSON array of objects, one per loop, with every\n"

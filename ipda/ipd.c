@@ -163,7 +163,18 @@ static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const 
     kx_expr *rest = kx_copy(diff), *zero = kx_int(0);
     int r = DIM_NONAFFINE;
     *test = "non-affine";
+    /* In a polynomial of symbols (no opaque atom, which a substitution
+     * rebuilds and may re-fold) a variable the equation does not mention
+     * has coefficient 0 and substituting it changes nothing: only the
+     * mentioned ones are substituted.  A d-deep nest has up to 2d
+     * variables and an equation mentions a few. */
+    unsigned char men[64];
+    int poly = !kx_has_opaque(diff);
+    for (int v = 0; v < c->nvars; v++)
+        men[v] = !poly || kx_mentions(diff, c->vars[v]);
     for (int v = 0; v < c->nvars && rest; v++) {
+        if (!men[v])
+            continue;
         kx_expr *t = kx_subst(rest, c->vars[v], zero);
         kx_free(rest);
         rest = t;
@@ -172,6 +183,10 @@ static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const 
     kx_expr *re = kx_copy(rest);
     int ok = rest != NULL;
     for (int v = 0; v < c->nvars && ok; v++) {
+        if (!men[v]) {
+            ok = (coef[v] = kx_int(0)) != NULL;
+            continue;
+        }
         if (kx_degree(diff, c->vars[v]) > 1) { ok = 0; break; }
         coef[v] = kx_coeff(diff, c->vars[v]);
         for (int w = 0; w < c->nvars && coef[v]; w++)
@@ -323,6 +338,8 @@ int ip_depend(const ip_ref *a, const ip_ref *b, const ip_loop *L, ip_dep *out)
         memcpy(renamed[i] + n, "__b", 4);
         kx_expr *s = kx_sym(renamed[i]);
         for (int k = 0; k < nd; k++) {
+            if (bi[k] && !kx_has_opaque(bi[k]) && !kx_mentions(bi[k], iv))
+                continue;       /* a polynomial without iv: unchanged */
             kx_expr *t = kx_subst(bi[k], iv, s);
             kx_free(bi[k]);
             bi[k] = t;

@@ -1228,6 +1228,13 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
                       size_t len, const char *db_path, instrument_mode mode, char **out,
                       size_t *out_len)
 {
+    return instrument_source_with(tu, NULL, path, build, src, len, db_path, mode, out, out_len);
+}
+
+int instrument_source_with(const ir_tu *tu, const par_result *shared, const char *path,
+                           const char *build, const char *src, size_t len, const char *db_path,
+                           instrument_mode mode, char **out, size_t *out_len)
+{
     build = build_hash(build);
     *out = NULL;
     if (out_len)
@@ -1237,10 +1244,11 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
     text_map m;
     if (map_build(&m, src, len) != 0)
         return -1;
-    par_result *par = NULL;
+    par_result *own = NULL;
     char perr[256];
-    if (par_analyze(tu, &par, perr, sizeof perr) != 0)
-        par = NULL;
+    if (!shared && par_analyze(tu, &own, perr, sizeof perr) != 0)
+        own = NULL;
+    const par_result *par = shared ? shared : own;
 
     insertion *ins = NULL;
     int nins = 0, nsites = 0, rc = 0;
@@ -1391,7 +1399,7 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
     for (int k = 0; k < nins; k++)
         free(ins[k].text);
     free(ins);
-    par_free(par);
+    par_free(own);
     map_free(&m);
     return rc < 0 ? -1 : nsites;
 }

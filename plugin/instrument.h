@@ -31,6 +31,7 @@
 #include <stddef.h>
 
 #include "ir.h"
+#include "parallel.h"
 
 typedef enum { INSTRUMENT_OFF, INSTRUMENT_REPORT, INSTRUMENT_OFFLOAD } instrument_mode;
 
@@ -46,5 +47,10 @@ typedef enum { INSTRUMENT_OFF, INSTRUMENT_REPORT, INSTRUMENT_OFFLOAD } instrumen
 int instrument_source(const ir_tu *tu, const char *path, const char *build, const char *src,
                       size_t len, const char *db_path, instrument_mode mode, char **out,
                       size_t *out_len);
+/* The same with the IPDA result of tu already computed (keelcc passes the
+ * one store_analyse made, so a file is analysed once); NULL: computed here. */
+int instrument_source_with(const ir_tu *tu, const par_result *par, const char *path,
+                           const char *build, const char *src, size_t len, const char *db_path,
+                           instrument_mode mode, char **out, size_t *out_len);
 
 #endif

@@ -576,6 +576,8 @@ typedef struct {
     char *itext;     /* the instrumented text (made or stored), NULL: none */
     size_t ilen;
     int ihave;       /* 1 itext, 0 nothing to instrument, -1 instrumenting failed */
+    int no_sites;    /* the instrumentation read the source and found no nest
+                      * the runtime could launch: the llvm-mca stage skips it */
     ku_buf warns;    /* keel's warnings about this source, one per line */
 } analysed;
 
@@ -612,6 +614,11 @@ static void mca_flush(int status)
  * compiler's result is known: the assembly compiles overlap with it). */
 static void mca_stage(const options *o, analysed *res)
 {
+    int need = 0;
+    for (int i = 0; i < o->nsources; i++)
+        need |= !res[i].hit && !res[i].no_sites;
+    if (!need)
+        return;     /* not even llvm-mca's host CPU query */
     mcr_config_init(&mca_cfg, o->mcpu, o->llvm_mca);
     char line[1200];
     if (mca_cfg.error) {
@@ -631,7 +638,9 @@ static void mca_stage(const options *o, analysed *res)
     mcr_result **out = calloc((size_t)o->nsources + 1, sizeof *out);
     if (tus && ctx && out) {
         for (int i = 0; i < o->nsources; i++) {
-            tus[i] = res[i].hit ? NULL : res[i].ir;
+            /* a source the instrumentation found no site in has no nest the
+             * runtime could ever launch: no assembly compile, no llvm-mca */
+            tus[i] = res[i].hit || res[i].no_sites ? NULL : res[i].ir;
             ctx[i] = &res[i];
         }
         mcr_run_tus(&mca_cfg, o->nsources, tus, o->ncc, o->cc, (const char *const *)o->sources,
@@ -1421,9 +1430,11 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             outlen = res[i].ilen;
         } else {
             src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
-            int sites = src ? instrument_source(res[i].ir, res[i].path, res[i].hash, src, len,
-                                                db, o->instrument, &text, &outlen) : 0;
+            int sites = src ? instrument_source_with(res[i].ir, store_analysis_par(res[i].an),
+                                                     res[i].path, res[i].hash, src, len, db,
+                                                     o->instrument, &text, &outlen) : 0;
             res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
+            res[i].no_sites = src && sites == 0;
             if (sites > 0) {
                 res[i].itext = text;     /* kept for the direct-mode entry */
                 res[i].ilen = outlen;

@@ -97,6 +97,7 @@ static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, int64_t *stmt_id
 struct store_analysis {
     int nloops;
     par_result *par;            /* IPDA verdicts, thread loops, strides */
+    int par_failed;             /* par is par_unknown's: IPDA failed */
     idiom_result idioms;
     species_class *cls;         /* per loop; valid where has_cls */
     unsigned char *has_cls;
@@ -171,6 +172,11 @@ void store_analysis_free(store_analysis *a)
     free(a);
 }
 
+const par_result *store_analysis_par(const store_analysis *a)
+{
+    return a && !a->par_failed ? a->par : NULL;
+}
+
 int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -190,6 +196,7 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
     char perr[256], note[320];
     if (rc == 0 && par_analyze(tu, &a->par, perr, sizeof perr) != 0) {
         a->par = par_unknown(tu, perr);
+        a->par_failed = 1;
         snprintf(note, sizeof note, "IPDA failed (%s): every loop stored as unknown", perr);
         if (!a->par || add_note(a, note) != 0)
             rc = (snprintf(err, errlen, "out of memory"), -1);

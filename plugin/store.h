@@ -9,6 +9,7 @@
 
 #include "db.h"
 #include "ir.h"
+#include "parallel.h"
 
 /* Step 2 of keelcc's pipeline (parse -> analyse -> store): every analysis
  * of tu (IPDA verdicts and strides, idioms, boat-hull classes, counts, the
@@ -28,6 +29,9 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
 void store_analysis_free(store_analysis *a);      /* NULL is fine */
 int store_analysis_nnotes(const store_analysis *a);              /* 0 for NULL */
 const char *store_analysis_note(const store_analysis *a, int k); /* NULL when out of range */
+/* The IPDA result store_analyse computed, for the instrumentation to reuse
+ * (the analysis runs once per file); NULL for NULL or when IPDA failed. */
+const par_result *store_analysis_par(const store_analysis *a);
 
 /* Step 3: replace the rows of the translation unit described by `row` with
  * the IR `tu` (NULL: only the translation-unit row, e.g. status "error")
