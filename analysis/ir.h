@@ -142,6 +142,12 @@ typedef struct {
                            * were set from, or over their own name, which
                            * then means the value on entry of the loop */
     char **stepped;
+    /* The first OpenMP synchronisation construct (critical, atomic,
+     * barrier, flush, ordered) written inside the loop at any depth, as
+     * its pragma text ("omp flush(flag)"), and its line; NULL, 0: none
+     * (analysis/sync.h) */
+    char *sync;
+    int sync_line;
 } ir_loop;
 
 typedef struct {

@@ -11,6 +11,7 @@
 
 #include "launch.h"
 #include "omp.h"
+#include "sync.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1191,6 +1192,9 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
     const ir_tu *tu = c->tu;
     const ir_loop *l = &tu->loops[L];
     out->verdict = PAR_UNKNOWN;
+    /* threads that wait for or exclude each other: no dependence question */
+    if (sync_loop_holds(tu, L, out->reason, sizeof out->reason))
+        return;
     const char *cname = NULL;
     int cline = 0, cw = control_written(tu, L, &cname, &cline);
     if (cw == 1) {

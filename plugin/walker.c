@@ -25,6 +25,7 @@
 
 #include <clang-c/Index.h>
 #include "omp.h"
+#include "sync.h"
 #include "util.h"
 #include <ctype.h>
 #include <stdint.h>
@@ -417,6 +418,16 @@ static void attach_pragmas(walker *w, int loop, CXFile f)
         if (omp_text_is_target_region(t) && !omp_text_has_word(t, OMP_DATA))
             l->target_line = sf->pragmas[i].last_line;   /* accepts if(target: ...) */
     }
+
+    /* the first synchronisation construct written inside the loop
+     * (analysis/sync.h) */
+    for (int i = below; i < sf->npragmas && sf->pragmas[i].line <= l->end_line && !l->sync; i++)
+        if (sync_directive(sf->pragmas[i].text)) {
+            l->sync = strdup(sf->pragmas[i].text);
+            l->sync_line = sf->pragmas[i].line;
+            if (!l->sync)
+                w->oom = 1;
+        }
 
     /* scop region: the last scop/endscop pragma above the loop is a scop. */
     int scop_line = below > 0 && sf->scop_line ? sf->scop_line[below - 1] : 0;
@@ -1848,6 +1859,33 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript);
 #define MAX_SCAN_DEPTH 256
 #define TOO_DEEP_CALL "keel:expression-nested-too-deep"
 
+/* Record an atomic builtin spelled as a synchronisation call (sync.h)
+ * once per statement: it orders threads, a call the dependence test stops at. */
+static void note_atomic_call(walker *w, CXCursor c)
+{
+    CXFile f;
+    int off;
+    expansion(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, &off);
+    source_file *sf = f ? get_file(w, f) : NULL;
+    if (!sf || !sf->buf || off < 0 || (size_t)off >= sf->len)
+        return;
+    char name[64];
+    size_t n = 0;
+    while ((size_t)off + n < sf->len && n < sizeof name - 1
+           && (isalnum((unsigned char)sf->buf[off + n]) || sf->buf[off + n] == '_')) {
+        name[n] = sf->buf[off + n];
+        n++;
+    }
+    name[n] = '\0';
+    if (n == 0 || !sync_call(name))
+        return;
+    for (int i = 0; i < w->stmt->ncalls; i++)
+        if (strcmp(w->stmt->calls[i], name) == 0)
+            return;
+    if (ir_add_call(w->stmt, name) < 0)
+        w->oom = 1;
+}
+
 static void scan(walker *w, CXCursor c, int mode, int in_subscript)
 {
     if (w->scan_depth >= MAX_SCAN_DEPTH) {
@@ -2045,6 +2083,10 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         /* A store the walker cannot resolve makes the loop untestable. */
         if (mode & MODE_WRITE)
             unknown_access(w, c, mode);
+        /* C11's atomic_* are builtins (no call in the AST): their
+         * expression starts with the name as written */
+        if (!in_subscript && clang_getCursorKind(c) == CXCursor_UnexposedExpr)
+            note_atomic_call(w, c);
         /* Any other node (initialiser lists, casts, ...) may have any number
          * of operands: visit them all, not just the first MAX_CHILDREN. */
         scan_ctx ctx = { w, in_subscript };
