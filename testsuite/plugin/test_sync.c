@@ -197,6 +197,49 @@ static void test_callees(void)
     check_nests("callees.c", src, w, 3);
 }
 
+/* One label for one loop: two CSR products that differ only in the name
+ * of their accumulator get the same verdict (a name inside another name,
+ * `d` in `colidx`, is no second use of it). */
+static void test_same_label(void)
+{
+    const char *src =
+        "void spmv(int n, const int *rowstr, const int *colidx, const double *a,\n" /* 1 */
+        "          const double *p, double *q, double *r) {\n"                   /* 2 */
+        "  double sum, d;\n"                                                     /* 3 */
+        "  for (int j = 0; j < n; j++) {\n"                                      /* 4 */
+        "    sum = 0.0;\n"                                                       /* 5 */
+        "    for (int k = rowstr[j]; k < rowstr[j + 1]; k++)\n"                  /* 6 */
+        "      sum = sum + a[k] * p[colidx[k]];\n"                               /* 7 */
+        "    q[j] = sum;\n"                                                      /* 8 */
+        "  }\n"                                                                  /* 9 */
+        "  for (int j = 0; j < n; j++) {\n"                                      /* 10 */
+        "    d = 0.0;\n"                                                         /* 11 */
+        "    for (int k = rowstr[j]; k < rowstr[j + 1]; k++)\n"                  /* 12 */
+        "      d = d + a[k] * p[colidx[k]];\n"                                   /* 13 */
+        "    r[j] = d;\n"                                                        /* 14 */
+        "  }\n"                                                                  /* 15 */
+        "}\n";
+    ir_tu *tu = walk_src("labels.c", src);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    par_result *par = NULL;
+    char err[256];
+    CHECK_INT(par_analyze(tu, &par, err, sizeof err), 0);
+    CHECK_INT(tu->nloops, 4);
+    if (par && tu->nloops == 4) {
+        CHECK_INT(tu->loops[1].line, 6);
+        CHECK_STR(par_verdict_name(par->loops[1].verdict), "reduction");
+        CHECK_STR(par->loops[1].reason, "only reductions are carried: sum (+)");
+        CHECK_INT(tu->loops[3].line, 12);
+        CHECK_STR(par_verdict_name(par->loops[3].verdict), "reduction");
+        CHECK_STR(par->loops[3].reason, "only reductions are carried: d (+)");
+        CHECK_STR(par_verdict_name(par->loops[0].verdict), par_verdict_name(par->loops[2].verdict));
+    }
+    par_free(par);
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -204,6 +247,7 @@ int main(void)
     test_constructs();
     test_calls_and_spins();
     test_callees();
+    test_same_label();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)
