@@ -1104,7 +1104,8 @@ int keel_cmd_explain(int argc, char **argv)
         print_estimate(&host, &gpu, &in, &e);
     }
     double model_cpu_s = e.cpu_s, model_gpu_s = e.gpu_s, model_xfer_s = e.xfer_s;
-    const char *why = in.not_parallel ? "not parallel" : !have_gpu ? "no device" : NULL;
+    const char *why = in.not_parallel ? "not parallel" : !have_gpu ? "no device"
+                      : e.too_small ? "too small" : NULL;
     if (in.not_parallel || !have_gpu)
         verdict = 0;
     int model_verdict = verdict;

@@ -1131,6 +1131,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
         return 0;
     }
     int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick;
+    if (e.too_small)
+        reason = "too small";
     if (in.not_parallel)
         verdict = 0, reason = "not parallel";
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
