@@ -82,11 +82,35 @@ static int spin_wait(const ir_tu *tu, int l)
     return reads;
 }
 
+/* A barrier or flush written in loop k's body outside every work-shared
+ * loop of the subtree of l (a sequential loop the whole team runs, around
+ * `omp for` loops) only separates those loops: kernels end in one anyway.
+ * Inside a work-shared loop (or a loop within one) it orders threads of
+ * that loop.  1: it matters. */
+static int sync_matters(const ir_tu *tu, int l, int k)
+{
+    const ir_loop *m = &tu->loops[k];
+    if (!omp_text_has_word(m->sync, OMP_BARRIER) && !omp_text_has_word(m->sync, OMP_FLUSH))
+        return 1;
+    int in = k;   /* the innermost loop of k's subtree around the pragma */
+    for (int j = k + 1; j < tu->nloops && ir_loop_within(tu, j, k); j++)
+        if (tu->loops[j].line <= m->sync_line && m->sync_line <= tu->loops[j].end_line)
+            in = j;
+    for (int j = in; j >= 0; j = tu->loops[j].parent) {
+        for (int p = 0; p < tu->loops[j].npragmas; p++)
+            if (omp_text_is_parallel_loop(tu->loops[j].pragmas[p]))
+                return 1;
+        if (j == l)
+            break;
+    }
+    return 0;
+}
+
 int sync_loop_holds(const ir_tu *tu, int l, char *reason, size_t reasonlen)
 {
     for (int k = l; k < tu->nloops && ir_loop_within(tu, k, l); k++) {
         const ir_loop *m = &tu->loops[k];
-        if (m->sync) {
+        if (m->sync && sync_matters(tu, l, k)) {
             const char *t = m->sync;
             if (strncmp(t, "#pragma", 7) == 0)
                 t += 7;

@@ -240,6 +240,56 @@ static void test_same_label(void)
     ir_tu_free(tu);
 }
 
+/* A barrier between the work-shared loops of a time loop the whole team
+ * runs only separates them (GPU kernels end in one anyway): the time loop
+ * stays an offload region; the barrier is no synchronisation of it. */
+static void test_barrier_between(void)
+{
+    const char *src =
+        "void t(int n, int steps, double *x, double *y) {\n"                /* 1 */
+        "#pragma omp parallel\n"                                             /* 2 */
+        "  {\n"                                                              /* 3 */
+        "  for (int s = 0; s < steps; s++) {\n"                              /* 4 */
+        "#pragma omp for\n"                                                  /* 5 */
+        "    for (int i = 0; i < n; i++)\n"                                  /* 6 */
+        "      y[i] = x[i] * 2;\n"                                           /* 7 */
+        "#pragma omp barrier\n"                                              /* 8 */
+        "#pragma omp for\n"                                                  /* 9 */
+        "    for (int i = 0; i < n; i++)\n"                                  /* 10 */
+        "      x[i] = y[i] + 1;\n"                                           /* 11 */
+        "  }\n"                                                              /* 12 */
+        "  }\n"                                                              /* 13 */
+        "}\n";
+    ir_tu *tu = walk_src("between.c", src);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, 3);
+    if (tu->nloops == 3) {
+        CHECK_STR(tu->loops[0].sync, "omp barrier");
+        CHECK_INT(tu->loops[0].sync_line, 8);
+        char why[256] = "";
+        CHECK_INT(sync_nest_blocked(tu, 0, why, sizeof why), 0);
+        CHECK_STR(why, "");
+        par_result *par = NULL;
+        launch_result *lr = NULL;
+        char err[256];
+        CHECK_INT(par_analyze(tu, &par, err, sizeof err), 0);
+        CHECK_INT(launch_analyze(tu, par, &lr, err, sizeof err), 0);
+        if (lr) {
+            CHECK_INT(lr->nests[0].region, 1);
+            CHECK_INT(lr->nests[0].nroles, 3);
+            if (lr->nests[0].nroles == 3) {
+                CHECK_INT(lr->nests[0].roles[1].kernel, 1);
+                CHECK_INT(lr->nests[0].roles[2].kernel, 1);
+            }
+        }
+        launch_free(lr);
+        par_free(par);
+    }
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -248,6 +298,7 @@ int main(void)
     test_calls_and_spins();
     test_callees();
     test_same_label();
+    test_barrier_between();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)
