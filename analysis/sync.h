@@ -3,7 +3,9 @@
  * synchronisation between threads and calls whose work is not in the nest.
  *
  * A nest that holds an OpenMP synchronisation construct (critical, atomic,
- * barrier, flush, ordered), a lock or C11/GCC atomic call, or a spin-wait
+ * ordered; barrier and flush inside a work-shared loop -- between the
+ * `omp for` loops of a loop the whole team runs they only separate
+ * kernels), a lock or C11/GCC atomic call, or a spin-wait
  * (a loop that writes nothing and whose exit waits for another thread)
  * relies on threads running at the same time and seeing each other's
  * writes: as a GPU kernel it would hang or race.  A nest that calls a
