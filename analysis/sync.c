@@ -106,7 +106,16 @@ static int sync_matters(const ir_tu *tu, int l, int k)
     return 0;
 }
 
+static int holds(const ir_tu *tu, int l, int calls, char *reason, size_t reasonlen);
+
 int sync_loop_holds(const ir_tu *tu, int l, char *reason, size_t reasonlen)
+{
+    return holds(tu, l, 0, reason, reasonlen);
+}
+
+/* calls: also synchronisation calls (the dependence test reads those
+ * itself: an atomic add is a reduction there) */
+static int holds(const ir_tu *tu, int l, int calls, char *reason, size_t reasonlen)
 {
     for (int k = l; k < tu->nloops && ir_loop_within(tu, k, l); k++) {
         const ir_loop *m = &tu->loops[k];
@@ -118,7 +127,7 @@ int sync_loop_holds(const ir_tu *tu, int l, char *reason, size_t reasonlen)
             snprintf(reason, reasonlen, "synchronisation: %s (line %d)", t, m->sync_line);
             return 1;
         }
-        for (int s = 0; s < m->nstmts; s++)
+        for (int s = 0; calls && s < m->nstmts; s++)
             for (int c = 0; c < m->stmts[s].ncalls; c++)
                 if (sync_call(m->stmts[s].calls[c])) {
                     snprintf(reason, reasonlen, "synchronisation: calls %s (line %d)",
@@ -136,7 +145,7 @@ int sync_loop_holds(const ir_tu *tu, int l, char *reason, size_t reasonlen)
 
 int sync_nest_blocked(const ir_tu *tu, int root, char *reason, size_t reasonlen)
 {
-    if (sync_loop_holds(tu, root, reason, reasonlen))
+    if (holds(tu, root, 1, reason, reasonlen))
         return 1;
     for (int k = root; k < tu->nloops && ir_loop_within(tu, k, root); k++) {
         const ir_loop *m = &tu->loops[k];

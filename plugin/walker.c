@@ -2322,33 +2322,6 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript);
 #define MAX_SCAN_DEPTH 256
 #define TOO_DEEP_CALL "keel:expression-nested-too-deep"
 
-/* Record an atomic builtin spelled as a synchronisation call (sync.h)
- * once per statement: it orders threads, a call the dependence test stops at. */
-static void note_atomic_call(walker *w, CXCursor c)
-{
-    CXFile f;
-    int off;
-    expansion(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, &off);
-    source_file *sf = f ? get_file(w, f) : NULL;
-    if (!sf || !sf->buf || off < 0 || (size_t)off >= sf->len)
-        return;
-    char name[64];
-    size_t n = 0;
-    while ((size_t)off + n < sf->len && n < sizeof name - 1
-           && (isalnum((unsigned char)sf->buf[off + n]) || sf->buf[off + n] == '_')) {
-        name[n] = sf->buf[off + n];
-        n++;
-    }
-    name[n] = '\0';
-    if (n == 0 || !sync_call(name))
-        return;
-    for (int i = 0; i < w->stmt->ncalls; i++)
-        if (strcmp(w->stmt->calls[i], name) == 0)
-            return;
-    if (ir_add_call(w->stmt, name) < 0)
-        w->oom = 1;
-}
-
 static void scan(walker *w, CXCursor c, int mode, int in_subscript)
 {
     if (w->scan_depth >= MAX_SCAN_DEPTH) {
@@ -2549,10 +2522,6 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         /* A store the walker cannot resolve makes the loop untestable. */
         if (mode & MODE_WRITE)
             unknown_access(w, c, mode);
-        /* C11's atomic_* are builtins (no call in the AST): their
-         * expression starts with the name as written */
-        if (!in_subscript && clang_getCursorKind(c) == CXCursor_UnexposedExpr)
-            note_atomic_call(w, c);
         /* An expression clang does not expose with several operands is a
          * builtin such as a C11 atomic (`atomic_fetch_add_explicit(&h[k],
          * 1, ...)`, `__atomic_add_fetch(p, 1, ...)`): it may write the
