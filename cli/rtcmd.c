@@ -833,7 +833,7 @@ static int sweep_json(keel_json *j, const rt_facts *f, rt_sweep *s, const char *
             keel_json_num(j, "gpu_s", p.gpu_s);
             keel_json_num(j, "xfer_s", p.xfer_s);
             keel_json_num(j, "gpu_xfer_s", p.gpu_s + p.xfer_s);
-            keel_json_str(j, "faster", p.gpu_wins && !p.not_parallel ? "GPU" : "CPU");
+            keel_json_str(j, "faster", rt_sweep_label(&p));
             keel_json_bool(j, "not_parallel", p.not_parallel);
             keel_json_null(j, "error");
         }

@@ -113,6 +113,12 @@ int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_poin
     return 0;
 }
 
+const char *rt_sweep_label(const rt_sweep_point *p)
+{
+    return p->not_parallel ? "CPU (not parallel)" : p->gpu_wins ? "GPU"
+           : p->too_small ? "CPU (too small)" : "CPU";
+}
+
 int rt_sweep_crossover(const rt_facts *f, const rt_sweep *s, long long lo, long long hi,
                        long long *n, char *err, size_t errlen)
 {
@@ -187,8 +193,7 @@ int rt_sweep_print(const rt_facts *f, rt_sweep *s, const char *spec, FILE *out,
         rt_format_time(x, sizeof x, p.xfer_s);
         rt_format_time(t, sizeof t, p.gpu_s + p.xfer_s);
         fprintf(out, "%12lld  %12s  %12s  %12s  %12s  %s\n", v, c, g, x, t,
-                p.not_parallel ? "CPU (not parallel)" : p.gpu_wins ? "GPU"
-                : p.too_small ? "CPU (too small)" : "CPU");
+                rt_sweep_label(&p));
         if (v >= hi)
             break;
     }

@@ -41,6 +41,10 @@ typedef struct {
     int too_small;          /* the GPU is faster, by less than its launch and transfer */
 } rt_sweep_point;
 
+/* The row's verdict as every output shows it: "GPU", "CPU", "CPU (too
+ * small)", "CPU (not parallel)". */
+const char *rt_sweep_label(const rt_sweep_point *p);
+
 /* Predictions at size n.  0, or -1 with a message (a symbol missing, a
  * value overflowing). */
 int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_point *out,
