@@ -119,7 +119,12 @@ static int holds(const ir_tu *tu, int l, int calls, char *reason, size_t reasonl
 {
     for (int k = l; k < tu->nloops && ir_loop_within(tu, k, l); k++) {
         const ir_loop *m = &tu->loops[k];
-        if (m->sync && sync_matters(tu, l, k)) {
+        /* critical and atomic updates are the dependence test's to read
+         * (a histogram under `omp atomic` is a reduction): only the
+         * nest's GPU mapping stops at them */
+        if (m->sync && sync_matters(tu, l, k)
+            && (calls || !(omp_text_has_word(m->sync, OMP_CRITICAL)
+                           || omp_text_has_word(m->sync, OMP_ATOMIC)))) {
             const char *t = m->sync;
             if (strncmp(t, "#pragma", 7) == 0)
                 t += 7;
