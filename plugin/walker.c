@@ -1258,6 +1258,7 @@ static int in_macro(CXCursor c)
 typedef struct mem_read {
     char *name;          /* C text, as the call evaluates it */
     char *field;         /* the last member's name, NULL for an element */
+    CXType type;         /* the read's type (canonical); kind Invalid: unknown */
     CXCursor root;       /* the variable the read starts from */
     int through_ptr;     /* dereferences a pointer */
     int loop, entry;     /* the loop whose bound reads it; in its entry test */
@@ -1349,6 +1350,7 @@ static kx_expr *named_read(walker *w, CXCursor c)
             m->name = name;
             m->field = field;
             field = NULL;
+            m->type = clang_getCanonicalType(clang_getCursorType(c));
             m->root = d;
             m->through_ptr = through_ptr;
             m->loop = w->bound_loop;
@@ -1403,8 +1405,44 @@ typedef struct {
     int n;
 } read_write;
 
+/* May a store of type `w` change an object of type `r` (C11 6.5p7, the
+ * aliasing rule: an object is accessed only through its own type, a
+ * signed/unsigned variant, or a character type)?  An unknown type may. */
+static int may_alias(CXType w, CXType r)
+{
+    w = clang_getCanonicalType(w);
+    if (r.kind == CXType_Invalid || w.kind == CXType_Invalid || clang_equalTypes(w, r))
+        return 1;
+    switch (w.kind) {
+    case CXType_Char_S: case CXType_Char_U: case CXType_SChar: case CXType_UChar:
+        return 1;
+    default:
+        break;
+    }
+    return is_integer_type(w) && is_integer_type(r)
+           && clang_Type_getSizeOf(w) == clang_Type_getSizeOf(r);
+}
+
+/* Does the C text of a read name member f (`->f` or `.f`, whole word)? */
+static int names_member(const char *text, const char *f)
+{
+    size_t n = strlen(f);
+    for (const char *p = text; (p = strstr(p, f)) != NULL; p++) {
+        int after = (unsigned char)p[n];
+        int word_end = !(isalnum(after) || after == '_');
+        int member = (p - text >= 1 && p[-1] == '.') || (p - text >= 2 && p[-2] == '-' && p[-1] == '>');
+        if (member && word_end)
+            return 1;
+    }
+    return 0;
+}
+
 /* Writes that may change a read: an element of its root variable, a member
- * of its name through any path. */
+ * of its name through any path.  A store reached through another member of
+ * a struct is not one: straight into that member (`f->total = 0`), it is
+ * another object; through the pointer it holds (`f->v[i] *= s`), it may
+ * change the read only where the aliasing rule lets its type (`double`
+ * never changes `long n`).  Members of a union overlap: they count. */
 static enum CXChildVisitResult count_read_write(CXCursor c, CXCursor parent, void *data)
 {
     (void)parent;
@@ -1422,19 +1460,31 @@ static enum CXChildVisitResult count_read_write(CXCursor c, CXCursor parent, voi
             || op == CXUnaryOperator_AddrOf)
             lhs = l.c[0];
     }
+    CXType stored = clang_Cursor_isNull(lhs) ? (CXType){ 0 } : clang_getCursorType(peel(lhs));
+    int derefs = 0;      /* subscripts and dereferences passed so far */
     while (!clang_Cursor_isNull(lhs)) {
         lhs = peel(lhs);
         enum CXCursorKind lk = clang_getCursorKind(lhs);
         child_list b = children(lhs);
         if (lk == CXCursor_MemberRefExpr && b.n == 1) {
             char *f = cursor_spelling(lhs);
-            if (f && rw->m->field && strcmp(f, rw->m->field) == 0)
-                rw->n++;
+            int same = f && rw->m->field && strcmp(f, rw->m->field) == 0;
+            int on_path = !f || names_member(rw->m->name, f);   /* `p->q = ...` for `p->q->n` */
             free(f);
+            if (same) {
+                rw->n++;
+            } else {
+                CXCursor fd = clang_getCursorReferenced(lhs);
+                int in_union = clang_getCursorKind(clang_getCursorSemanticParent(fd))
+                               == CXCursor_UnionDecl;
+                if (!in_union && !on_path && (derefs == 0 || !may_alias(stored, rw->m->type)))
+                    break;   /* another member, or what it points to, of another type */
+            }
             lhs = b.c[0];
         } else if ((lk == CXCursor_ArraySubscriptExpr && b.n == 2)
                    || (lk == CXCursor_UnaryOperator && b.n == 1
                        && clang_getCursorUnaryOperatorKind(lhs) == CXUnaryOperator_Deref)) {
+            derefs++;
             lhs = b.c[0];
         } else {
             CXCursor d = ref_decl(lhs);

@@ -1,7 +1,10 @@
 /*
  * history.c -- measured times and StarPU-style history / regression
  * models (history.h): the size key, the fit, the prediction.  The rows
- * are read and written through the run-time log of db/ (db_log.h).
+ * are read and written through the run-time log of db/ (db_log.h); and
+ * rt_learn, one site's measurements of the running process, which
+ * explores the other device once where the models are unsure and follows
+ * the measurements from then on (history.h).
  */
 #include "history.h"
 
@@ -227,4 +230,126 @@ int rt_history_lookup_h(db_log *l, int64_t loop_id, const char *key, double n,
     rt_history_predict(&r, key, n, out);
     rt_history_rows_free(&r);
     return 0;
+}
+
+/* ---- learning in the process --------------------------------------------- */
+
+void rt_learn_init(rt_learn *l)
+{
+    memset(l, 0, sizeof *l);
+    for (int i = 0; i < RT_LEARN_SIZES; i++)
+        l->explored[i] = -1;
+}
+
+static int learn_find(const rt_learn *l, double n)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->size[i] == n)
+            return i;
+    return -1;
+}
+
+/* The index of size n, added when there is room, or -1. */
+static int learn_slot(rt_learn *l, double n)
+{
+    int i = learn_find(l, n);
+    if (i >= 0 || l->n >= RT_LEARN_SIZES)
+        return i;
+    i = l->n++;
+    l->size[i] = n;
+    l->launches[i] = 0;
+    l->samples[i][0] = l->samples[i][1] = 0;
+    l->mean[i][0] = l->mean[i][1] = 0;
+    l->explored[i] = -1;
+    return i;
+}
+
+/* Fit both devices over the sizes measured on both: 0 and the times at n
+ * when 3 or more such sizes exist and n lies within RT_LEARN_REACH of one. */
+static int learn_regress(const rt_learn *l, double n, double *cpu_s, double *gpu_s, int *k_out)
+{
+    double ns[RT_LEARN_SIZES], tc[RT_LEARN_SIZES], tg[RT_LEARN_SIZES];
+    int k = 0, near = 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->samples[i][0] > 0 && l->samples[i][1] > 0 && l->size[i] > 0) {
+            ns[k] = l->size[i], tc[k] = l->mean[i][0], tg[k] = l->mean[i][1], k++;
+            near |= n >= l->size[i] / RT_LEARN_REACH && n <= l->size[i] * RT_LEARN_REACH;
+        }
+    rt_fit fc, fg;
+    if (k < 3 || !near || rt_history_fit(k, ns, tc, &fc) || rt_history_fit(k, ns, tg, &fg))
+        return -1;
+    *cpu_s = rt_fit_eval(&fc, n), *gpu_s = rt_fit_eval(&fg, n), *k_out = k;
+    return isfinite(*cpu_s) && isfinite(*gpu_s) && *cpu_s > 0 && *gpu_s > 0 ? 0 : -1;
+}
+
+void rt_learn_choose(rt_learn *l, double n, double model_cpu_s, double model_gpu_s,
+                     rt_learn_choice *out)
+{
+    memset(out, 0, sizeof *out);
+    int model = model_gpu_s < model_cpu_s;
+    out->device = model;
+    out->cpu_s = model_cpu_s, out->gpu_s = model_gpu_s;
+    int i = learn_slot(l, n);
+    int seen = i >= 0 && l->launches[i] > 0;
+    if (i >= 0)
+        l->launches[i]++;
+    if (i >= 0 && l->samples[i][0] > 0 && l->samples[i][1] > 0) {
+        out->cpu_s = l->mean[i][0], out->gpu_s = l->mean[i][1];
+        out->device = out->gpu_s < out->cpu_s;
+        out->how = "history: measured";
+        out->samples = l->samples[i][0] + l->samples[i][1];
+        out->settled = 1;
+        return;
+    }
+    double c, g, s = model_cpu_s / model_gpu_s;
+    int k;
+    int band = model_cpu_s > 0 && model_gpu_s > 0 && s >= 1 / RT_LEARN_BAND && s <= RT_LEARN_BAND;
+    if (learn_regress(l, n, &c, &g, &k) == 0) {
+        out->cpu_s = c, out->gpu_s = g;
+        out->device = g < c;
+        out->how = "history: regression";
+        out->samples = k;
+        out->settled = !band;       /* in the band: measure it when it comes again */
+        if (!band)
+            return;
+        model = out->device;
+    }
+    if (band && seen && l->samples[i][model] > 0 && l->samples[i][!model] == 0 &&
+        l->explored[i] < 0 && l->explorations < RT_LEARN_EXPLORE) {
+        l->explorations++;
+        l->explored[i] = (signed char)!model;
+        out->device = !model;
+        out->explore = 1;
+        out->how = "history: exploring";
+        out->samples = l->samples[i][model];
+        out->settled = 0;
+        return;
+    }
+    if (!out->how)
+        out->settled = !band || i < 0 || l->explorations >= RT_LEARN_EXPLORE;
+    /* launches that are never timed (no keel_begin / keel_done around
+     * them): nothing will come to learn from */
+    if (i >= 0 && l->launches[i] > 2 && !l->samples[i][0] && !l->samples[i][1])
+        out->settled = 1;
+}
+
+void rt_learn_add(rt_learn *l, double n, int device, double seconds)
+{
+    int i = learn_slot(l, n), d = device != 0;
+    if (i < 0 || !(seconds > 0) || !isfinite(seconds))
+        return;
+    int c = ++l->samples[i][d];
+    l->mean[i][d] += (seconds - l->mean[i][d]) / c;
+}
+
+double rt_learn_cost(const rt_learn *l)
+{
+    double cost = 0;
+    for (int i = 0; i < l->n; i++) {
+        int e = l->explored[i];
+        if (e >= 0 && l->samples[i][0] > 0 && l->samples[i][1] > 0 &&
+            l->mean[i][e] > l->mean[i][!e])
+            cost += l->mean[i][e] - l->mean[i][!e];
+    }
+    return cost;
 }

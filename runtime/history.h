@@ -77,4 +77,53 @@ int rt_history_lookup_h(struct db_log *l, int64_t loop_id, const char *key, doub
 int rt_history_key(int n, const char *const *names, const long long *values, char *buf,
                    size_t len);
 
+/* ---- learning in the process (libkeelrt, offload builds) ------------------
+ * One site's own measurements of this run, in fixed arrays (no allocation,
+ * no database): the mean time per size (the footprint n) and device.  When
+ * the models' predicted speedup lies inside [1/RT_LEARN_BAND, RT_LEARN_BAND]
+ * and the site launches again at a size it has measured on the models'
+ * device only, the launch runs once on the other device (at most
+ * RT_LEARN_EXPLORE times per site); from then on the faster measured device
+ * decides at that size, and once 3 sizes are measured on both devices the
+ * regression t = a n^b + c of each (StarPU's history-based model, Augonnet
+ * et al., "StarPU: a unified platform for task scheduling on heterogeneous
+ * multicore architectures", section 4: a per-task performance model
+ * fitted to measured sizes) decides at sizes within a factor of
+ * RT_LEARN_REACH of a measured one.  Not thread-safe: the caller locks. */
+#define RT_LEARN_BAND 4.0
+#define RT_LEARN_REACH 4.0
+enum { RT_LEARN_SIZES = 32, RT_LEARN_EXPLORE = 8 };
+
+typedef struct {
+    int n;                              /* sizes known */
+    double size[RT_LEARN_SIZES];
+    int launches[RT_LEARN_SIZES];       /* decisions taken at this size */
+    int samples[RT_LEARN_SIZES][2];     /* [cpu, gpu] */
+    double mean[RT_LEARN_SIZES][2];
+    signed char explored[RT_LEARN_SIZES];   /* the device explored there, or -1 */
+    int explorations;
+} rt_learn;
+
+typedef struct {
+    int device;             /* 1 GPU, 0 CPU */
+    int explore;            /* 1: this launch explores the other device */
+    const char *how;        /* NULL (the models), "history: measured",
+                               "history: regression", "history: exploring" */
+    int samples;            /* measurements behind it (both devices, this size;
+                               for a regression: the sizes fitted) */
+    int settled;            /* 1: nothing more to learn at this size (memoise) */
+    double cpu_s, gpu_s;    /* the times that decided */
+} rt_learn_choice;
+
+void rt_learn_init(rt_learn *l);
+/* The device for one launch at size n, given the models' times. */
+void rt_learn_choose(rt_learn *l, double n, double model_cpu_s, double model_gpu_s,
+                     rt_learn_choice *out);
+/* One measured launch (seconds > 0 and finite; else ignored). */
+void rt_learn_add(rt_learn *l, double n, int device, double seconds);
+/* What exploring cost so far: the explored device's mean time minus the
+ * faster device's, summed over explored sizes measured on both (seconds;
+ * 0 when exploring found the faster device). */
+double rt_learn_cost(const rt_learn *l);
+
 #endif

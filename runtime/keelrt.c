@@ -24,16 +24,29 @@
  * cannot evaluate (`v->length`, `sizeof a / sizeof a[0]`) fix the verdict
  * for the life of the process, and every later call is one load and one
  * compare.  Otherwise the state holds the pre-parsed facts and a memo of
- * the last launch (values, verdict), guarded by a sequence counter so
- * that readers never lock: a warm call with the same values as the
- * previous one is a few loads and compares.  A call with new values
- * evaluates the models (no lock) and stores the memo if no other thread is
- * storing it; a launch whose values fail (an overflow) is memoised as CPU
- * too.  New decisions are kept in memory (at most LOG_CAP per site) and
- * appended to the database's `decisions` table in one transaction when
- * the process exits (or when LOG_FLUSH rows are waiting).  The first write
- * of a process checks the whole file first: nothing is written into a
- * database that fails its integrity check.
+ * the last MEMO_WAYS launches (values, verdict), each way guarded by a
+ * sequence counter so that readers never lock: a warm call with values
+ * the site saw lately is a few loads and compares per way.  A call with
+ * new values evaluates the models (no lock) and stores them in a way
+ * (round robin once all are full) if no other thread is storing; a launch
+ * whose values fail (an overflow) is memoised as CPU too.  New decisions
+ * are kept in memory (at most LOG_CAP per site) and appended to the
+ * database's `decisions` table while the program runs -- each site's
+ * first decision at once, the others in batches -- so that a program that
+ * aborts or is killed leaves its decisions; the rest go at exit.  The
+ * first write of a process checks the whole file first: nothing is
+ * written into a database that fails its integrity check.
+ *
+ * Offload builds on a real GPU learn (rt_learn, history.h): where the
+ * models' speedup lies within 1/4..4, a size launched again after one
+ * timed launch runs once on the other device (at most RT_LEARN_EXPLORE
+ * sizes per site), and the faster measured device decides from then on;
+ * such a size is memoised only once it is settled.  keel_done feeds the
+ * measurements (under time_lock); KEEL_LEARN=0 turns it off.
+ *
+ * KEEL_VERBOSE=1 counts each site's launches (relaxed atomic adds on the
+ * fast path) and prints one line per site at exit; KEEL_VERBOSE=2 prints
+ * one line per launch instead.
  *
  * Signals: everything after the first call of a site is lock-free and
  * allocation-free.  The slow paths (a site's first call, a launch with new
@@ -77,10 +90,15 @@
 
 enum { W_DB, W_LOOP, W_VALUE, W_DEVICE, W_MEM, W_COUNT };
 
-/* At most this many decisions are kept per site and run: a nest launched
- * with ever new sizes must not turn into a database writer; LOG_FLUSH rows
- * waiting are written at once. */
-enum { LOG_CAP = 100, LOG_FLUSH = 4096 };
+/* At most LOG_CAP decisions are kept per site and run: a nest launched
+ * with ever new sizes must not turn into a database writer.  Decisions
+ * reach the database while the program runs, so that one that aborts or
+ * is killed leaves them: a site's first decision at once (for the first
+ * LOG_URGENT sites; later ones join the batch), the others in batches of
+ * LOG_BATCH rows or when the oldest waiting row is LOG_AGE seconds old
+ * (looked at with the next decision), the rest at exit. */
+enum { LOG_CAP = 100, LOG_BATCH = 64, LOG_URGENT = 32 };
+#define LOG_AGE 1.0
 
 static struct {
     int verbose, log;
@@ -99,6 +117,7 @@ static struct {
     int db_sound;              /* 0 unchecked, 1 passed its integrity check, -1 failed it */
     int real_gpu;              /* a CUDA GPU was found (not a KEEL_DEVICE what-if) */
     int calibrate;             /* KEEL_CALIBRATE=1: alternate devices (keel_begin) */
+    int learn;                 /* sites explore and learn (rt_learn): set up at init */
     int offload_rt;            /* libomptarget is in the process: target regions can offload */
     double t_base;             /* CLOCK_MONOTONIC at init, seconds (launch timing) */
 } G;
@@ -113,11 +132,14 @@ typedef struct {
 static struct {
     log_row *rows;          /* grown by ku_push */
     int n;
+    int urgent;             /* at-once writes so far */
+    double t_oldest;        /* when the oldest waiting row came (mono_now) */
 } L;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t facts_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t time_lock = PTHREAD_MUTEX_INITIALIZER;   /* launch timing, rt_learn */
 static atomic_uint warned;
 /* 1 while this thread runs a slow path of the runtime (see the top). */
 static _Thread_local int in_runtime __attribute__((tls_model("initial-exec")));
@@ -191,7 +213,10 @@ static double mono_now(void)
 static void init(void)
 {
     const char *s;
-    G.verbose = (s = getenv("KEEL_VERBOSE")) && *s && strcmp(s, "0") != 0;
+    /* 1 (or any text but "0"): warnings and a line per site at exit; 2 or
+     * more: also a line per launch */
+    if ((s = getenv("KEEL_VERBOSE")) && *s && strcmp(s, "0") != 0)
+        G.verbose = atoi(s) >= 2 ? 2 : 1;
     G.log = !((s = getenv("KEEL_LOG")) && strcmp(s, "0") == 0);
     G.force = -1;
     if ((s = getenv("KEEL_FORCE")) && *s)
@@ -232,6 +257,11 @@ static void init(void)
         G.offload_rt = dlsym(self, "__tgt_target_kernel") != NULL;
         dlclose(self);
     }
+    /* learning needs launches that really run where the verdict says, timed */
+    G.learn = G.offload_rt && G.real_gpu && G.offload != 0 && G.force < 0 && G.log &&
+              !G.calibrate;
+    if ((s = getenv("KEEL_LEARN")) && *s)
+        G.learn = G.learn && strcmp(s, "0") != 0;
     G.t_base = mono_now();
     /* a forked child does not write its parent's decisions */
     pthread_atfork(NULL, NULL, log_forget);
@@ -381,7 +411,18 @@ static void pf_read_ahead(db *d, const char *file, int line, int col, const char
 
 /* ---- per-site state ------------------------------------------------------ */
 
+/* The memo holds the last MEMO_WAYS sets of values a site launched with
+ * (a nest called in turn with a few sizes, like the stages of an FFT,
+ * hits every time); each way is a sequence-counted record so that readers
+ * never lock. */
+enum { MEMO_WAYS = 8 };
 typedef struct {
+    atomic_uint seq;           /* odd while the way is written */
+    atomic_int verdict;
+    atomic_llong pred_ns;      /* the predicted time of the verdict's device, ns */
+} memo_way;
+
+typedef struct site_state {
     char *path;                /* site->file without its "#h=" suffix, or NULL */
     char hash[17];             /* the suffix's source hash, or "" */
     int fixed;                 /* the verdict whatever the values, or -1 */
@@ -391,13 +432,18 @@ typedef struct {
     int stale;                 /* facts of another version of the source */
     rt_facts *facts;
     int nsyms;
-    atomic_uint seq;           /* odd while the memo is written */
+    memo_way way[MEMO_WAYS];
+    atomic_int ways_used;      /* ways filled so far (filled in order) */
+    atomic_uint way_next;      /* the next way to overwrite once all are filled */
     atomic_flag writing;
-    atomic_int have_memo;
     atomic_int logged;         /* decisions kept for this site */
-    atomic_int memo_verdict;
-    _Atomic long long *memo;   /* nsyms values (the base addresses "&p" included) */
+    _Atomic long long *memo;   /* MEMO_WAYS x nsyms values (the base addresses "&p" included) */
     int *ov_slot;              /* the overlap condition's bases in the values (overlap.h) */
+    rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
+    /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
+    atomic_llong launches, on_gpu, pred_ns, evaluated, explored;
+    char where[96];            /* "file.c:LINE" (the site may be gone at exit) */
+    struct site_state *next_site;
 } site_state;
 
 static const char *site_file(const keel_site *site)
@@ -457,6 +503,10 @@ static int fixed_verdict(site_state *st, const keel_site *site)
     return -1;
 }
 
+/* Every site that has a state, newest first (pushed with a
+ * compare-and-swap; never unlinked): KEEL_VERBOSE=1's summary walks it. */
+static _Atomic(site_state *) all_sites;
+
 static site_state *site_init(keel_site *site)
 {
     char err[512];
@@ -471,7 +521,9 @@ static site_state *site_init(keel_site *site)
     view.state = st;
     const char *file = site_file(&view);
     st->nsyms = site->nsyms > 0 ? site->nsyms : 0;
-    st->memo = calloc((size_t)st->nsyms + 1, sizeof *st->memo);
+    st->memo = calloc((size_t)st->nsyms * MEMO_WAYS + 1, sizeof *st->memo);
+    snprintf(st->where, sizeof st->where, "%s:%d", base_name(site_file(&(keel_site){
+                 .file = site->file, .state = st })), site->line);
     /* policies that need no facts: no database opened at all */
     /* (KEEL_VERBOSE reads them anyway: its lines name the function) */
     int need_facts = G.verbose || (G.offload != 0 && G.force < 0 && G.offload != 1 && G.have_gpu);
@@ -518,6 +570,8 @@ static site_state *site_init(keel_site *site)
         }
     }
     st->fixed = st->memo ? fixed_verdict(st, &view) : 0;
+    if (st->fixed < 0 && G.learn && (st->learn = malloc(sizeof *st->learn)))
+        rt_learn_init(st->learn);
     if (!st->memo)
         st->fixed_why = "out of memory";
     void *expected = NULL;
@@ -526,38 +580,65 @@ static site_state *site_init(keel_site *site)
         rt_facts_free(st->facts);
         free(st->memo);
         free(st->ov_slot);
+        free(st->learn);
         free(st->path);
         free(st);
         return expected;
     }
+    site_state *head = atomic_load_explicit(&all_sites, memory_order_relaxed);
+    do
+        st->next_site = head;
+    while (!atomic_compare_exchange_weak_explicit(&all_sites, &head, st, memory_order_release,
+                                                  memory_order_relaxed));
     return st;
 }
 
-/* The memo's verdict when it holds exactly these values, else -1. */
-static int memo_get(site_state *st, const long long *values)
+/* The memo's verdict when one of its ways holds exactly these values
+ * (its predicted time in *pred_ns), else -1. */
+static int memo_get(site_state *st, const long long *values, long long *pred_ns)
 {
-    unsigned s1 = atomic_load_explicit(&st->seq, memory_order_acquire);
-    if ((s1 & 1) || !atomic_load_explicit(&st->have_memo, memory_order_relaxed))
-        return -1;
-    for (int i = 0; i < st->nsyms; i++)
-        if (atomic_load_explicit(&st->memo[i], memory_order_relaxed) != values[i])
-            return -1;
-    int v = atomic_load_explicit(&st->memo_verdict, memory_order_relaxed);
-    atomic_thread_fence(memory_order_acquire);
-    return atomic_load_explicit(&st->seq, memory_order_relaxed) == s1 ? v : -1;
+    int used = atomic_load_explicit(&st->ways_used, memory_order_acquire);
+    for (int w = 0; w < used; w++) {
+        memo_way *m = &st->way[w];
+        const _Atomic long long *mv = st->memo + (size_t)w * (size_t)st->nsyms;
+        unsigned s1 = atomic_load_explicit(&m->seq, memory_order_acquire);
+        if (s1 & 1)
+            continue;
+        int i = 0;
+        while (i < st->nsyms && atomic_load_explicit(&mv[i], memory_order_relaxed) == values[i])
+            i++;
+        if (i < st->nsyms)
+            continue;
+        int v = atomic_load_explicit(&m->verdict, memory_order_relaxed);
+        long long t = atomic_load_explicit(&m->pred_ns, memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&m->seq, memory_order_relaxed) == s1) {
+            *pred_ns = t;
+            return v;
+        }
+    }
+    return -1;
 }
 
-static void memo_put(site_state *st, const long long *values, int verdict)
+/* Store values in a free way, else over the oldest (round robin). */
+static void memo_put(site_state *st, const long long *values, int verdict, long long pred_ns)
 {
     if (atomic_flag_test_and_set_explicit(&st->writing, memory_order_acquire))
         return;    /* another thread is storing: skip, never wait */
-    atomic_fetch_add_explicit(&st->seq, 1, memory_order_relaxed);
+    int used = atomic_load_explicit(&st->ways_used, memory_order_relaxed);
+    int w = used < MEMO_WAYS ? used
+          : (int)(atomic_fetch_add_explicit(&st->way_next, 1, memory_order_relaxed) % MEMO_WAYS);
+    memo_way *m = &st->way[w];
+    _Atomic long long *mv = st->memo + (size_t)w * (size_t)st->nsyms;
+    atomic_fetch_add_explicit(&m->seq, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
     for (int i = 0; i < st->nsyms; i++)
-        atomic_store_explicit(&st->memo[i], values[i], memory_order_relaxed);
-    atomic_store_explicit(&st->memo_verdict, verdict, memory_order_relaxed);
-    atomic_store_explicit(&st->have_memo, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&st->seq, 1, memory_order_release);
+        atomic_store_explicit(&mv[i], values[i], memory_order_relaxed);
+    atomic_store_explicit(&m->verdict, verdict, memory_order_relaxed);
+    atomic_store_explicit(&m->pred_ns, pred_ns, memory_order_relaxed);
+    atomic_fetch_add_explicit(&m->seq, 1, memory_order_release);
+    if (used < MEMO_WAYS)
+        atomic_store_explicit(&st->ways_used, used + 1, memory_order_release);
     atomic_flag_clear_explicit(&st->writing, memory_order_release);
 }
 
@@ -710,7 +791,10 @@ static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
         pthread_mutex_unlock(&log_lock);
         return;
     }
-    atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed);
+    int first = atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed) == 0;
+    double now = mono_now();
+    if (L.n == 1)
+        L.t_oldest = now;
     r->loop_id = rt_facts_loop_id(st->facts);
     r->bind = dup_text(bind);
     r->reason = dup_text(reason);
@@ -722,7 +806,10 @@ static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
         r->gpu_s = e->gpu_s;
         r->xfer_s = e->xfer_s;
     }
-    if (L.n >= LOG_FLUSH)
+    if (first && L.urgent < LOG_URGENT) {
+        L.urgent++;
+        log_flush();
+    } else if (L.n >= LOG_BATCH || now - L.t_oldest >= LOG_AGE)
         log_flush();
     pthread_mutex_unlock(&log_lock);
 }
@@ -751,6 +838,79 @@ static void verbose_line(const keel_site *site, const site_state *st, const char
         append(line, sizeof line, &n, " -> %s (%s)", verdict ? "GPU" : "CPU",
                reason ? reason : "?");
     fprintf(stderr, "%s\n", line);
+}
+
+/* KEEL_VERBOSE=1: at exit, one line per site that launched, the most
+ * predicted time first, then one line of totals. */
+static int cmp_summary(const void *a, const void *b)
+{
+    const site_state *x = *(site_state *const *)a, *y = *(site_state *const *)b;
+    long long tx = atomic_load_explicit(&x->pred_ns, memory_order_relaxed);
+    long long ty = atomic_load_explicit(&y->pred_ns, memory_order_relaxed);
+    long long lx = atomic_load_explicit(&x->launches, memory_order_relaxed);
+    long long ly = atomic_load_explicit(&y->launches, memory_order_relaxed);
+    if (tx != ty)
+        return tx < ty ? 1 : -1;
+    if (lx != ly)
+        return lx < ly ? 1 : -1;
+    return strcmp(x->where, y->where);
+}
+
+__attribute__((destructor)) static void verbose_summary(void)
+{
+    if (G.verbose != 1 || in_runtime)
+        return;
+    int n = 0, k = 0;
+    for (site_state *st = atomic_load(&all_sites); st; st = st->next_site)
+        n++;
+    site_state **v = n ? malloc(sizeof *v * (size_t)n) : NULL;
+    if (!v)
+        return;
+    for (site_state *st = atomic_load(&all_sites); st; st = st->next_site)
+        if (atomic_load_explicit(&st->launches, memory_order_relaxed) > 0)
+            v[k++] = st;
+    qsort(v, (size_t)k, sizeof *v, cmp_summary);
+    long long all = 0, gpu = 0;
+    for (int i = 0; i < k; i++) {
+        const site_state *st = v[i];
+        long long l = atomic_load_explicit(&st->launches, memory_order_relaxed);
+        long long g = atomic_load_explicit(&st->on_gpu, memory_order_relaxed);
+        long long t = atomic_load_explicit(&st->pred_ns, memory_order_relaxed);
+        long long ev = atomic_load_explicit(&st->evaluated, memory_order_relaxed);
+        char line[1024], tt[32];
+        size_t u = 0;
+        all += l, gpu += g;
+        append(line, sizeof line, &u, "keel: %s", st->where);
+        if (st->ok) {
+            const char *lab = rt_facts_label(st->facts);
+            append(line, sizeof line, &u, " %s", rt_facts_function(st->facts));
+            if (*lab)
+                append(line, sizeof line, &u, " [%s]", lab);
+        }
+        append(line, sizeof line, &u, ": %lld launch%s, CPU %lld, GPU %lld", l,
+               l == 1 ? "" : "es", l - g, g);
+        if (st->fixed >= 0)
+            append(line, sizeof line, &u, " (%s)", st->fixed_why ? st->fixed_why : "?");
+        else
+            append(line, sizeof line, &u, ", models evaluated %lld", ev);
+        long long ex = atomic_load_explicit(&st->explored, memory_order_relaxed);
+        if (ex && st->learn) {
+            pthread_mutex_lock(&time_lock);
+            rt_format_time(tt, sizeof tt, rt_learn_cost(st->learn));
+            pthread_mutex_unlock(&time_lock);
+            append(line, sizeof line, &u, ", explored the other device %lld time%s (cost %s)",
+                   ex, ex == 1 ? "" : "s", tt);
+        }
+        if (t > 0) {
+            rt_format_time(tt, sizeof tt, (double)t * 1e-9);
+            append(line, sizeof line, &u, ", predicted %s", tt);
+        }
+        fprintf(stderr, "%s\n", line);
+    }
+    if (k)
+        fprintf(stderr, "keel: %d site%s, %lld launch%s, CPU %lld, GPU %lld\n", k,
+                k == 1 ? "" : "s", all, all == 1 ? "" : "es", all - gpu, gpu);
+    free(v);
 }
 
 /* ---- measured history (history.c, models) -------------------------------
@@ -917,7 +1077,6 @@ static struct {
     tslot *slots;
     int nused;
 } T;
-static pthread_mutex_t time_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local const keel_site *last_site __attribute__((tls_model("initial-exec")));
 static _Thread_local const long long *last_values __attribute__((tls_model("initial-exec")));
 
@@ -1044,6 +1203,9 @@ void keel_done(keel_site *site, long long token)
         double d = dt - x->mean[dev];
         x->mean[dev] += d / (double)c;
         x->m2[dev] += d * (dt - x->mean[dev]);
+        site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
+        if (st && st->learn)
+            rt_learn_add(st->learn, x->n, dev, dt);
     }
     pthread_mutex_unlock(&time_lock);
     in_runtime = 0;
@@ -1089,10 +1251,20 @@ __attribute__((destructor)) static void time_at_exit(void)
 
 /* ---- the entry point ----------------------------------------------------- */
 
-/* Everything but the fast paths of keel_decide; runs under in_runtime. */
-static int decide_slow(keel_site *site, site_state *st, const long long *values)
+/* The predicted time of the device a verdict chose, in ns (0 unknown). */
+static long long pred_ns_of(const rt_estimate *e, int verdict)
+{
+    double t = verdict ? e->gpu_s + e->xfer_s : e->cpu_s;
+    return t > 0 && t < 9e9 ? (long long)(t * 1e9 + 0.5) : 0;
+}
+
+/* Everything but the fast paths of keel_decide; runs under in_runtime.
+ * *pred_ns: the predicted time of the launch on the chosen device. */
+static int decide_slow(keel_site *site, site_state *st, const long long *values,
+                       long long *pred_ns)
 {
     char bind[512];
+    *pred_ns = 0;
     if (!st) {
         pthread_once(&once, init);
         if (!(st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)) && !(st = site_init(site)))
@@ -1101,17 +1273,17 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
     if (site->nsyms > 0 && !values)
         return 0;
     if (st->fixed >= 0) {
-        if (G.verbose) {
+        if (G.verbose >= 2) {
             bindings_text(site, values, bind, sizeof bind);
             verbose_line(site, st, bind, NULL, st->fixed, st->fixed_why);
         }
         return st->fixed;
     }
 
-    int hit = memo_get(st, values);
-    if (hit >= 0 && !G.verbose && !G.calibrate)
+    int hit = memo_get(st, values, pred_ns);
+    if (hit >= 0 && G.verbose < 2 && !G.calibrate)
         return hit;
-    if (hit >= 0 && !G.verbose) {      /* KEEL_CALIBRATE: a decided size */
+    if (hit >= 0 && G.verbose < 2) {      /* KEEL_CALIBRATE: a decided size */
         int pick = calibrate_pick(site, st, values);
         return pick >= 0 ? pick : hit;
     }
@@ -1125,12 +1297,13 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
                          &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         if (hit < 0)
-            memo_put(st, values, 0);    /* these values fail: CPU, once */
-        if (G.verbose)
+            memo_put(st, values, 0, 0);    /* these values fail: CPU, once */
+        if (G.verbose >= 2)
             verbose_line(site, st, bind, NULL, 0, err);
         return 0;
     }
-    int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick;
+    atomic_fetch_add_explicit(&st->evaluated, 1, memory_order_relaxed);
+    int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick, settled = 1;
     if (e.too_small)
         reason = "too small";
     if (in.not_parallel)
@@ -1139,6 +1312,16 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
     else if (hit < 0 && history_decides(site, st, values, &in, &verdict, &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
+    else if (st->learn) {                   /* this run's own measurements */
+        rt_learn_choice ch;
+        pthread_mutex_lock(&time_lock);
+        rt_learn_choose(st->learn, in.bytes_in + in.bytes_out, e.cpu_s, e.gpu_s + e.xfer_s,
+                        &ch);
+        pthread_mutex_unlock(&time_lock);
+        verdict = ch.device, reason = ch.how, settled = ch.settled;
+        if (ch.explore)
+            atomic_fetch_add_explicit(&st->explored, 1, memory_order_relaxed);
+    }
     /* the GPU only when the ranges the nest touches through its bases are
      * apart (overlap.c); a memo hit never gets here, and the memo holds
      * the base addresses with the sizes */
@@ -1147,14 +1330,25 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values)
     if (ov && rt_overlap_check(ov, st->ov_slot, site->nsyms, site->syms, values, ovwhy,
                                sizeof ovwhy) != 0)
         verdict = 0, reason = ovwhy;
+    *pred_ns = pred_ns_of(&e, verdict);
     if (hit < 0) {
-        if (!(reason && !strncmp(reason, "calibrating", 11)))
-            memo_put(st, values, verdict);
+        if (settled && !(reason && !strncmp(reason, "calibrating", 11)))
+            memo_put(st, values, verdict, *pred_ns);
         log_decision(st, bind, &e, verdict, reason);
     }
-    if (G.verbose)
+    if (G.verbose >= 2)
         verbose_line(site, st, bind, &e, verdict, reason);
     return verdict;
+}
+
+/* KEEL_VERBOSE=1: count one launch of st (relaxed: a summary). */
+static void tally(site_state *st, int verdict, long long pred_ns)
+{
+    atomic_fetch_add_explicit(&st->launches, 1, memory_order_relaxed);
+    if (verdict)
+        atomic_fetch_add_explicit(&st->on_gpu, 1, memory_order_relaxed);
+    if (pred_ns)
+        atomic_fetch_add_explicit(&st->pred_ns, pred_ns, memory_order_relaxed);
 }
 
 int keel_decide(keel_site *site, const long long *values)
@@ -1164,20 +1358,29 @@ int keel_decide(keel_site *site, const long long *values)
     last_site = site, last_values = values;     /* for keel_begin */
     /* fast paths: lock-free, allocation-free, no system call */
     site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
-    if (st && !G.verbose && !G.calibrate) {
-        if (st->fixed >= 0)
+    long long pred_ns = 0;
+    if (st && G.verbose < 2 && !G.calibrate) {
+        if (st->fixed >= 0) {
+            if (G.verbose)
+                tally(st, st->fixed, 0);
             return st->fixed;
+        }
         if (values || site->nsyms <= 0) {
-            int hit = memo_get(st, values);
-            if (hit >= 0)
+            int hit = memo_get(st, values, &pred_ns);
+            if (hit >= 0) {
+                if (G.verbose)
+                    tally(st, hit, pred_ns);
                 return hit;
+            }
         }
     }
     /* a signal handler that interrupted this thread inside the runtime */
     if (in_runtime)
         return 0;
     in_runtime = 1;
-    int v = decide_slow(site, st, values);
+    int v = decide_slow(site, st, values, &pred_ns);
+    if (G.verbose == 1 && (st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)))
+        tally(st, v, pred_ns);
     in_runtime = 0;
     return v;
 }

@@ -15,7 +15,9 @@
  *
  * Environment, read once at the first call:
  *   KEEL_DB=path            database (overrides site->db)
- *   KEEL_VERBOSE=1          one line per launch on stderr
+ *   KEEL_VERBOSE=1          warnings, and at exit one line per site on stderr
+ *                           (launches, how many on CPU / GPU, predicted time)
+ *   KEEL_VERBOSE=2          warnings and one line per launch on stderr
  *   KEEL_FORCE=cpu|gpu      force the verdict
  *   OMP_TARGET_OFFLOAD=DISABLED|MANDATORY   as OpenMP: CPU | GPU
  *   KEEL_DEVICE=name        what-if verdict against a device profile

@@ -7,7 +7,7 @@
 #    A line per program as each one is built.
 # 2. Per program, prints its kernel loops from the database (keel loops:
 #    location, idioms, parallel verdict, llvm-mca cycles per iteration).
-# 3. Runs the program with KEEL_VERBOSE=1 KEEL_DEVICE=h100: libkeelrt prints,
+# 3. Runs the program with KEEL_VERBOSE=2 KEEL_DEVICE=h100: libkeelrt prints,
 #    per loop nest launched, the predicted CPU and GPU (+ transfer) times and
 #    the verdict, against the H100 profile (no GPU is needed: a what-if).
 #    The decisions are logged in the database.
@@ -57,7 +57,7 @@ for src in $LIST; do
     for fn in $(sqlite3 "$DB" "SELECT DISTINCT function FROM loop_summary WHERE file = '$PB/$src' AND function LIKE 'kernel\\_%' ESCAPE '\\'"); do
         "$BIN/keel" loops --file "$PB/$src" --function "$fn" "$DB"
     done
-    (cd "$OUT" && KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$OUT/bin/$prog" >/dev/null 2>"$OUT/verdicts.txt") || true
+    (cd "$OUT" && KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$OUT/bin/$prog" >/dev/null 2>"$OUT/verdicts.txt") || true
     grep ' kernel_' "$OUT/verdicts.txt" || true
     gpu=$((gpu + $(grep -c ' kernel_.*-> GPU' "$OUT/verdicts.txt" || true)))
     cpu=$((cpu + $(grep -c ' kernel_.*-> CPU' "$OUT/verdicts.txt" || true)))

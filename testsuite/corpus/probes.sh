@@ -6,7 +6,7 @@
 # instrumentation, its own database) and with plain clang-19; run both at
 # the small size and require the same stdout, the same exit status and an
 # empty stderr; run the keelcc build at the large size (`prog large`) with
-# KEEL_DEVICE=h100 KEEL_VERBOSE=1 and keep its verdict lines.  Then, over
+# KEEL_DEVICE=h100 KEEL_VERBOSE=2 and keep its verdict lines.  Then, over
 # all programs:
 #   verdicts  per loop against the `V:` key: right, conservative (keel less
 #             permissive than the key), UNSAFE (parallel or reduction where
@@ -59,7 +59,7 @@ if [ "${1:-}" = "--one" ]; then
         fail "output differs: clang-19 '$(head -c 200 "$d/plain.out")', keelcc '$(head -c 200 "$d/keel.out")'"
     [ -s "$d/keel.err" ] && fail "keelcc build writes to stderr: $(head -c 200 "$d/keel.err")"
     rl=0
-    (cd "$d" && KEEL_DEVICE=h100 KEEL_VERBOSE=1 KEEL_LOG=0 ./keel large >/dev/null 2>large.err) || rl=$?
+    (cd "$d" && KEEL_DEVICE=h100 KEEL_VERBOSE=2 KEEL_LOG=0 ./keel large >/dev/null 2>large.err) || rl=$?
     [ "$rl" = 0 ] || fail "large run exits $rl"
     sqlite3 -separator "$TAB" "$d/k.db" "
       SELECT replace(l.file, rtrim(l.file, replace(l.file, '/', '')), ''), l.line, l.depth,

@@ -6,7 +6,7 @@
 #  - unreachable-path.c (seeds 5079, 5343): the same output and exit status
 #    as the plain build, where it used to crash;
 #  - hot-launch.c (seed 1059): the same output as the plain build, and with
-#    KEEL_VERBOSE=1 exactly the verdict lines of the decisions made: none for
+#    KEEL_VERBOSE=2 exactly the verdict lines of the decisions made: none for
 #    the nest a goto leaves, one for the constant nest launched 1000 times,
 #    two for the nest launched with n = 5 (1000 times) and n = 6.
 set -u
@@ -40,7 +40,7 @@ done
 expect_eq "$(cat unreachable-path.plain.out)" "g = 1" "plain unreachable-path"
 expect_eq "$(cat hot-launch.plain.out)" "t = 3756500 a[3] = 1500" "plain hot-launch"
 
-KEEL_VERBOSE=1 ./hot-launch.report >/dev/null 2>err.txt
+KEEL_VERBOSE=2 ./hot-launch.report >/dev/null 2>err.txt
 expect_eq "$(grep -c '^keel: hot-launch.c:38 ' err.txt)" 0 "verdicts for the nest a goto leaves"
 expect_eq "$(grep -c '^keel: hot-launch.c:20 ' err.txt)" 1 "verdicts for the constant nest"
 expect_eq "$(grep -c '^keel: hot-launch.c:27 ' err.txt)" 2 "verdicts for the nest over n"

@@ -147,7 +147,7 @@ clang-19 -O2 -fopenmp b.c -o plain 2>/dev/null || cc -O2 b.c -o plain || bad "pl
 "$BIN/keelcc" --keel-db="$work/b.db" --keel-quiet -O2 -fopenmp b.c -o b || bad "keelcc b.c"
 want=$(./plain)
 expect_eq "$(OMP_NUM_THREADS=2 KEEL_DB="$work/b.db" ./b 2>/dev/null)" "$want" "same output as the plain build"
-OMP_NUM_THREADS=2 KEEL_DB="$work/b.db" KEEL_VERBOSE=1 ./b 2>err.txt >/dev/null
+OMP_NUM_THREADS=2 KEEL_DB="$work/b.db" KEEL_VERBOSE=2 ./b 2>err.txt >/dev/null
 # one line a decision: "keel: b.c:LINE FUNC [idioms] VALUES: -> ..."
 vals() { grep "^keel: b.c:$1 " err.txt | sed 's/^keel: [^ ]* [^ ]* [^ ]* \(.*\): ->.*/\1/'; }
 expect_eq "$(vals 12)" "s->n=10" "member through the pointer the test reads"

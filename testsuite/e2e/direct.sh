@@ -98,7 +98,7 @@ expect_eq "$(kept k.c)" 1 "linked rebuild: hit"
 expect_eq "$(cat err.txt)" "" "linked rebuild: no message"
 clang-19 -O1 main.c k.c -o ref
 expect_eq "$(./prog)" "$(./ref)" "hit program: clang-19's output"
-KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./prog >/dev/null 2>v.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./prog >/dev/null 2>v.txt
 expect_eq "$(grep -c '^keel: k\.c:4 ' v.txt)" 1 "hit program: the site decides: $(cat v.txt)"
 expect_eq "$(grep -c 'warning' v.txt)" 0 "hit program: no warning: $(cat v.txt)"
 
@@ -261,7 +261,7 @@ expect_eq "$(q "SELECT length(search) FROM direct_cache c JOIN translation_units
     "program b's hit: two search lists on the entry"
 clang-19 -O1 -Ipb -Iinc pb/b.c share/util.c -o ref-b
 expect_eq "$(./bin/b)" "$(./ref-b)" "program b (hit): clang-19's output"
-KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./bin/b >/dev/null 2>v.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./bin/b >/dev/null 2>v.txt
 expect_eq "$(grep -c '^keel: util\.c:4 ' v.txt)" 1 \
     "program b (hit): its util.c site decides: $(cat v.txt)"
 dump "$KEEL_DB" >rows-direct-1.txt

@@ -3,7 +3,7 @@
 # launch, and compute exactly what the plain builds compute.
 #
 #  - report mode (the default): gemm at MINI prints one verdict line per
-#    loop nest with KEEL_VERBOSE=1, CPU for the kernel under the h100
+#    loop nest with KEEL_VERBOSE=2, CPU for the kernel under the h100
 #    profile, and logs its decisions in the database;
 #  - offload mode: every omp-target program built with -fopenmp and
 #    --keel-instrument=offload prints the plain build's checksums, whether
@@ -30,7 +30,7 @@ cd "$work" || exit 1
 "$work/keel/$GEMM" >keel.out 2>&1
 cmp -s plain.out keel.out && ok || bad "gemm output differs without KEEL_VERBOSE"
 
-KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$work/keel/$GEMM" >out.txt 2>err.txt
+KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$work/keel/$GEMM" >out.txt 2>err.txt
 cmp -s plain.out out.txt && ok || bad "gemm stdout differs with KEEL_VERBOSE"
 # init_array has three nests, kernel_gemm one: four lines, in program order.
 expect_eq "$(grep -c '^keel: gemm.c:' err.txt)" 4 "verdict lines"
@@ -50,7 +50,7 @@ expect_eq "$(./where.keel)" "$(./where.plain)" "__FILE__/__LINE__ of an instrume
 expect_eq "$(./where.plain)" "src/where.c:6 3" "plain program's own output"
 
 # KEEL_FORCE=gpu with no GPU: still the verdict the user forced.
-KEEL_VERBOSE=1 KEEL_FORCE=gpu "$work/keel/$GEMM" >out.txt 2>err.txt
+KEEL_VERBOSE=2 KEEL_FORCE=gpu "$work/keel/$GEMM" >out.txt 2>err.txt
 cmp -s plain.out out.txt && ok || bad "gemm stdout differs with KEEL_FORCE=gpu"
 grep -q '^keel: gemm.c:42 kernel_gemm .*-> GPU' err.txt && ok || bad "forced verdict: $(grep ':42 ' err.txt)"
 

@@ -107,12 +107,12 @@ $KC -O2 usevsum.c -L. -lvsum -Wl,-rpath,"$work" -o usevsum
 expect_eq "$(./usevsum)" "2016 2016" "executable + library: output"
 expect_eq "$(nm -D --defined-only usevsum | grep -c ' keel_decide$')" 1 "executable exports keel_decide"
 # a database that is not there: one warning for the whole process
-expect_eq "$(KEEL_DB="$work/none.db" KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./usevsum 2>&1 | grep -c '^keel: warning:')" 1 \
+expect_eq "$(KEEL_DB="$work/none.db" KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./usevsum 2>&1 | grep -c '^keel: warning:')" 1 \
     "executable + library: one runtime, one warning"
 expect_eq "$(KEEL_DB="$work/none.db" KEEL_DEVICE=h100 ./usevsum 2>&1)" "2016 2016" "executable + library: silent"
 $KC -O2 dlvsum.c -ldl -o dlvsum
 expect_eq "$(./dlvsum)" "496 496" "dlopen: output"
-expect_eq "$(KEEL_DB="$work/none.db" KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./dlvsum 2>&1 | grep -c '^keel: warning:')" 1 \
+expect_eq "$(KEEL_DB="$work/none.db" KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./dlvsum 2>&1 | grep -c '^keel: warning:')" 1 \
     "dlopen: one runtime, one warning"
 # a plain program (clang-19) using the keelcc-built library: it works alone
 clang-19 -O2 usevsum.c -L. -lvsum -Wl,-rpath,"$work" -o usevsum.ref

@@ -26,7 +26,7 @@ clang-19 -O1 alias.c -o alias.plain || exit 1
 "$BIN/keelcc" --keel-mca=off -O1 alias.c -o alias.keel 2>err.txt || exit 1
 expect_eq "$(cat err.txt)" "" "keelcc silent"
 ./alias.plain 4000000 >plain.txt
-KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./alias.keel 4000000 >keel.txt 2>log.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./alias.keel 4000000 >keel.txt 2>log.txt
 expect_eq "$(cat keel.txt)" "$(cat plain.txt)" "output equals clang-19's"
 expect_eq "$(wc -l <keel.txt | tr -d ' ')" 6 "output lines"
 # the verdicts of the three functions, in call order
@@ -80,7 +80,7 @@ cp "$SRC/bias.c" bias.c
 clang-19 -O1 bias.c -o bias.plain || exit 1
 "$BIN/keelcc" --keel-mca=off -O1 bias.c -o bias.keel 2>err.txt || exit 1
 ./bias.plain 4000000 >plain.txt
-KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./bias.keel 4000000 >keel.txt 2>log.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./bias.keel 4000000 >keel.txt 2>log.txt
 expect_eq "$(cat keel.txt)" "$(cat plain.txt)" "bias: output equals clang-19's"
 expect_eq "$(grep -E '^keel: bias\.c:7 ' log.txt | sed -E 's/^keel: (bias\.c:[0-9]+) ([a-z_0-9]+) .*-> /\1 \2 /')" \
 "bias.c:7 add_bias GPU

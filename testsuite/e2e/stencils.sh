@@ -56,7 +56,7 @@ while read -r name line mini xl kernels bytes want; do
     expect_eq "$(cat err.txt)" "" "$name: keelcc messages"
     # 1. the same checksums; one verdict, at the time loop
     "./ref-$name" >ref.out 2>&1
-    KEEL_VERBOSE=1 "./kc-$name" >kc.out 2>v.txt
+    KEEL_VERBOSE=2 "./kc-$name" >kc.out 2>v.txt
     expect_eq "$(cat kc.out)" "$(cat ref.out)" "$name: output"
     if [ "$kernels" -gt 0 ]; then
         expect_eq "$(grep -c "^keel: $name\.c:[0-9]* kernel_" v.txt)" 1 \
@@ -76,7 +76,7 @@ while read -r name line mini xl kernels bytes want; do
         JOIN loops l ON l.id = o.launch_id JOIN translation_units t ON t.id = l.tu_id
         WHERE t.path = '$abs' AND l.line = $line AND o.checkable" | tr '\n' ' ')"
     # shellcheck disable=SC2086
-    got=$(KEEL_VERBOSE=1 "$DECIDE" once "$abs#h=$hash" "$line" $xl_sym 2>d.txt)
+    got=$(KEEL_VERBOSE=2 "$DECIDE" once "$abs#h=$hash" "$line" $xl_sym 2>d.txt)
     if [ "$kernels" -gt 0 ]; then
         expect_eq "$got" "$wbit" "$name: $wtxt at $xl: $(cat d.txt)"
         grep "^keel: $name\.c:$line kernel_[a-z0-9_]* \[.*\] $xl: cpu .* | gpu .* + xfer .* -> " d.txt \

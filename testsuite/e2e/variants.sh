@@ -78,7 +78,7 @@ hf=$(q "SELECT hash FROM translation_units WHERE path LIKE '%/vec.c' AND object 
 hd=$(q "SELECT hash FROM translation_units WHERE path LIKE '%/vec.c' AND object LIKE '%/vd.o'")
 expect_eq "$(strings vf.o | grep -c "/vec.c#h=$hf\$")" 1 "vf.o's sites name the float build"
 expect_eq "$(strings vd.o | grep -c "/vec.c#h=$hd\$")" 1 "vd.o's sites name the double build"
-KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./prog >/dev/null 2>v.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./prog >/dev/null 2>v.txt
 expect_eq "$(grep -c 'warning' v.txt)" 0 "no warning with both builds: $(cat v.txt)"
 expect_eq "$(sed -n 's/^keel: vec\.c:\([0-9]*\) \([a-z_]*\) .*/\1 \2/p' v.txt | sort | tr '\n' ' ')" \
     "3 scale_d 3 scale_f 6 scale_f " "each site with its own build's facts"
@@ -179,7 +179,7 @@ int main(int argc, char **argv) {
 }
 EOF
 "$KC" -O1 s.c -o old 2>/dev/null
-KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./old >/dev/null 2>v.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./old >/dev/null 2>v.txt
 expect_eq "$(grep -c '^keel: s\.c:6 main \[stream\] n=41: .*-> ' v.txt)" 1 "fresh database: facts used"
 # the source edited: another nest now sits at line 6, the same column
 cat >s.c <<'EOF'
@@ -198,7 +198,7 @@ EOF
 "$KC" -O1 s.c -o new 2>/dev/null
 expect_eq "$(q "SELECT count(*) FROM translation_units WHERE path LIKE '%/s.c'")" 1 "edited: one build"
 expect_eq "$(KEEL_DEVICE=h100 ./old 2>&1)" "820.0 0" "stale: output, nothing on stderr"
-KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./old >/dev/null 2>v.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./old >/dev/null 2>v.txt
 expect_eq "$(grep -c '^keel: warning: s\.c:6: the database describes another version of s\.c' v.txt)" 1 \
     "stale: one warning"
 expect_eq "$(grep -c 'warning' v.txt)" 1 "stale: only one warning: $(cat v.txt)"
@@ -206,7 +206,7 @@ expect_eq "$(grep '^keel: s\.c:' v.txt)" "keel: s.c:6 n=41: -> CPU (stale databa
 keel: s.c:8 n=41: -> CPU (stale database)" "stale: CPU, no other loop's facts"
 # the database's verdict for this launch, had the facts been used, is not
 # the old program's: the new program decides with the new loop's facts
-KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./new >/dev/null 2>v.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./new >/dev/null 2>v.txt
 expect_eq "$(grep -c '^keel: s\.c:6 main \[transpose\]' v.txt)" 1 "new program: new facts"
 expect_eq "$(grep -c 'warning' v.txt)" 0 "new program: no warning"
 KEEL_DEVICE=h100 KEEL_FORCE=gpu ./old >/dev/null 2>&1

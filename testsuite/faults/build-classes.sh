@@ -41,7 +41,7 @@ done
 expect_eq "$(sqlite3 k.db "SELECT count(*) FROM translation_units WHERE path LIKE '%/scale.c'")" 2 \
     "one row per class of scale.c"
 for p in S W; do
-    out=$(KEEL_DEVICE=h100 KEEL_VERBOSE=1 "./prog.$p" 2>&1 >/dev/null)
+    out=$(KEEL_DEVICE=h100 KEEL_VERBOSE=2 "./prog.$p" 2>&1 >/dev/null)
     case $out in *stale*) bad "prog.$p: a stale verdict: $out" ;; *) ok ;; esac
     expect_eq "$(printf '%s\n' "$out" | grep -c 'scale.c:5 scale \[')" 1 "prog.$p: its nest decided from its facts"
 done

@@ -16,7 +16,7 @@
 #   keel loops FAULT: exit 0, or 1/2 with exactly one line on stderr; no crash,
 #     no hang;
 #   runtime: KEEL_DB=FAULT ./prog prints the plain build's output, exit 0,
-#     nothing on stderr; with KEEL_VERBOSE=1 KEEL_DEVICE=h100 the same output,
+#     nothing on stderr; with KEEL_VERBOSE=2 KEEL_DEVICE=h100 the same output,
 #     and a database that is unreadable as such gives only CPU verdicts; the
 #     runtime writes nothing into a database that fails its integrity check.
 SHORT_N=2 LONG_N=120 DEFAULT_SEED=1602
@@ -111,7 +111,7 @@ check_fault() {     # KIND
     [ $rc = 0 ] || fail "program exit status $rc"
     cmp -s r.out ref.out || fail "program output differs"
     [ -s r.err ] && fail "program wrote to stderr without KEEL_VERBOSE: $(head -1 r.err)"
-    KEEL_DB=$F KEEL_VERBOSE=1 KEEL_DEVICE=h100 timeout 60 ./prog >r.out 2>r.err
+    KEEL_DB=$F KEEL_VERBOSE=2 KEEL_DEVICE=h100 timeout 60 ./prog >r.out 2>r.err
     rc=$?
     [ $rc = 0 ] || fail "verbose program exit status $rc"
     cmp -s r.out ref.out || fail "verbose program output differs"

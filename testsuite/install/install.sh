@@ -66,7 +66,7 @@ expect_eq "$(grep -c "file=$P/bin/../lib/keelcc-walker.so .*dynamically loaded b
     "loaded the installed walker"
 expect_eq "$(grep 'file=.*keelcc-walker' debug.txt | grep -c "$BUILD")" 0 "no walker from the build tree"
 expect_eq "$(./axpy)" 9999.0 "program built by the installed keelcc: output"
-v=$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 ./axpy 2>&1 >/dev/null | grep -c '^keel: .*axpy.c:.* main .*-> ')
+v=$(KEEL_VERBOSE=2 KEEL_DEVICE=h100 ./axpy 2>&1 >/dev/null | grep -c '^keel: .*axpy.c:.* main .*-> ')
 [ "$v" -ge 1 ] && ok || bad "installed runtime: no verdict line"
 expect_eq "$("$P/bin/keel" loops --json "$work/k.db" | tr '{' '\n' | grep -c '"loop_id"')" 2 \
     "installed keel reads the database: 2 loops"

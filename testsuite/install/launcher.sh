@@ -57,7 +57,7 @@ for cc in clang-19 "$CLANG"; do
     expect_eq "$(./prog 2>&1)" "$want" "launcher-form program: output"
     n=$("$BIN/keel" loops --json "$work/k.db" | tr '{' '\n' | grep -c '"loop_id"')
     expect_eq "$n" 3 "launcher form: loops in the database"
-    v=$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 ./prog 2>&1 >/dev/null | grep -c '^keel: .*kern.c:3 scale .*-> ')
+    v=$(KEEL_VERBOSE=2 KEEL_DEVICE=h100 ./prog 2>&1 >/dev/null | grep -c '^keel: .*kern.c:3 scale .*-> ')
     expect_eq "$v" 1 "launcher form: a verdict for scale's loop (libkeelrt linked)"
 done
 # keel options before the compiler; a source with execute permission first
@@ -92,7 +92,7 @@ SRC
     expect_eq "$rc" 0 "cmake --build with keelcc as launcher"
     [ "$rc" = 0 ] || cat build.log >&2
     expect_eq "$(./cb/tiny 2>&1)" "$want" "CMake-built program: output"
-    v=$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 ./cb/tiny 2>&1 >/dev/null | grep -c '^keel: .*kern.c:3 scale .*-> ')
+    v=$(KEEL_VERBOSE=2 KEEL_DEVICE=h100 ./cb/tiny 2>&1 >/dev/null | grep -c '^keel: .*kern.c:3 scale .*-> ')
     expect_eq "$v" 1 "CMake-built program: a verdict for scale's loop"
     expect_eq "$(sqlite3 "$work/c.db" 'SELECT count(*) FROM translation_units')" 2 "CMake build: two sources recorded"
     expect_eq "$(grep -c 'keelcc: warning' build.log)" 0 "CMake build: no keelcc warning"
@@ -109,7 +109,7 @@ SRC
     rc=$?
     expect_eq "$rc" 0 "cmake --build, compiler launcher + keelrt.pc"
     [ "$rc" = 0 ] || cat build.log >&2
-    v=$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 ./db/tiny 2>&1 >/dev/null | grep -c '^keel: .*kern.c:3 scale .*-> ')
+    v=$(KEEL_VERBOSE=2 KEEL_DEVICE=h100 ./db/tiny 2>&1 >/dev/null | grep -c '^keel: .*kern.c:3 scale .*-> ')
     expect_eq "$v" 1 "compiler launcher + keelrt.pc: a verdict for scale's loop"
     # keelcc as the compiler itself
     KEEL_DB=$work/e.db cmake -S src -B eb -DCMAKE_C_COMPILER="$BIN/keelcc" >cmake.log 2>&1

@@ -133,7 +133,7 @@ int main(void)
 EOF
 $KC --keel-instrument=offload -O1 -fopenmp regions.c main.c -o prog 2>err.txt \
     || bad "offload host build failed: $(head -3 err.txt)"
-KEEL_DB="$tmp/k.db" KEEL_VERBOSE=1 KEEL_DEVICE=h100 ./prog >out.txt 2>log.txt \
+KEEL_DB="$tmp/k.db" KEEL_VERBOSE=2 KEEL_DEVICE=h100 ./prog >out.txt 2>log.txt \
     || bad "offload host build: program failed"
 [ "$(cat out.txt)" = "-2 1001" ] || bad "offload host build: output $(cat out.txt)"
 nv=$(grep -c '^keel: regions.c:' log.txt)

@@ -652,6 +652,37 @@ static char *syms(const ir_loop *l)
 
 /* Bounds held in memory: which reads become named values, and which the
  * nest's call may pass (what its entry test reads, or an object's). */
+/* A bound read through a struct (`f->n`) and stores through its other
+ * members: which of them may change it (loop control) by the aliasing rule. */
+static void test_bound_member_writes(void)
+{
+    const char *src =
+        "struct F { long n; double *v; long *w; long total;\n"      /* 1 */
+        "           union { long a; long b; } u; struct F *next; };\n" /* 2 */
+        "void g(struct F *f) {\n"                                   /* 3 */
+        "  for (long i = 0; i < f->n; i++) f->v[i] *= 2;\n"          /* 4 */
+        "  for (long i = 0; i < f->n; i++) f->w[i] = 0;\n"           /* 5 */
+        "  for (long i = 0; i < f->n; i++) f->total = i;\n"          /* 6 */
+        "  for (long i = 0; i < f->u.a; i++) f->u.b = 0;\n"          /* 7 */
+        "  for (long i = 0; i < f->next->n; i++) f->next = 0;\n"     /* 8 */
+        "  for (long i = 0; i < f->n; i++) f->n = 0;\n"              /* 9 */
+        "}\n";
+    ir_tu *tu = walk_src("memw.c", src, 0, NULL);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, 6);
+    const char *want[6] = { "", "f->n", "", "f->u.a", "f->next->n", "f->n" };
+    for (int k = 0; k < tu->nloops && k < 6; k++) {
+        const char *got = tu->loops[k].control_write ? tu->loops[k].control_write : "";
+        if (strcmp(got, want[k]) != 0)
+            fprintf(stderr, "memw.c line %d: control write \"%s\", want \"%s\"\n",
+                    tu->loops[k].line, got, want[k]);
+        CHECK_STR(got, want[k]);
+    }
+    ir_tu_free(tu);
+}
+
 static void test_bounds_in_memory(void)
 {
     const char *src =
@@ -748,6 +779,7 @@ int main(void)
     test_deep_expressions();
     test_control_and_steps();
     test_bounds_in_memory();
+    test_bound_member_writes();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)

@@ -76,7 +76,7 @@ wal_before=$(cat k.db-wal 2>/dev/null | cksum)
 expect_eq "$(KEEL_DEVICE=h100 ./norms 2000)" "$want" "output, damaged database"
 cmp -s k.db before.db && ok || bad "the program wrote into a database that fails integrity_check"
 expect_eq "$(cat k.db-wal 2>/dev/null | cksum)" "$wal_before" "WAL of the damaged database"
-KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./norms 2000 >out.txt 2>err.txt
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./norms 2000 >out.txt 2>err.txt
 expect_eq "$(cat out.txt)" "$want" "output, damaged database, KEEL_VERBOSE"
 grep -q "k.db: database fails its integrity check (row [0-9]* missing from index statements_loop); not written" err.txt &&
     ok || bad "KEEL_VERBOSE names the failed check: $(cat err.txt)"

@@ -29,7 +29,7 @@ expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 $MM 2>err.txt)" 1 "mm 
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" once k.c 4 n=2000 $MM 2>err.txt)" 1 "mm n=2000 (shared)"
 # no GPU and no KEEL_DEVICE: CPU ("no device"), unless this host has CUDA
 if ! ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 >/dev/null 2>&1; then
-    expect_eq "$(KEEL_VERBOSE=1 "$DECIDE" once k.c 4 n=2000 $MM 2>err.txt)" 0 "no device"
+    expect_eq "$(KEEL_VERBOSE=2 "$DECIDE" once k.c 4 n=2000 $MM 2>err.txt)" 0 "no device"
     grep -q '(no device)$' err.txt && ok || bad "no device line: $(cat err.txt)"
 fi
 
@@ -41,7 +41,7 @@ expect_eq "$(KEEL_DEVICE=h100 OMP_TARGET_OFFLOAD=disabled "$DECIDE" once k.c 4 n
 expect_eq "$(KEEL_FORCE=gpu OMP_TARGET_OFFLOAD=DISABLED "$DECIDE" once k.c 4 n=10 $MM)" 0 "DISABLED beats KEEL_FORCE"
 
 # KEEL_VERBOSE: one line per launch
-KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 $MM >out.txt 2>err.txt
+KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 $MM >out.txt 2>err.txt
 expect_eq "$(cat out.txt)" "1 1" "verbose verdicts"
 expect_eq "$(lines err.txt)" 2 "verbose lines"
 grep -Eq '^keel: k\.c:4 mm \[matmul,reduction\] n=2000: cpu [0-9.]+ (s|ms|us) \| gpu [0-9.]+ (s|ms|us) \+ xfer [0-9.]+ (s|ms|us) -> GPU$' err.txt \
@@ -52,11 +52,11 @@ grep -Eq '^keel: k\.c:4 mm \[matmul,reduction\] n=2000: cpu [0-9.]+ (s|ms|us) \|
 # they share a double; a base the call does not pass: no check, CPU.
 C0=1099511627776
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 "&C=$C0" "&A=$((C0 + 32000000))" '&B' 2>err.txt)" 1 "C and A adjacent"
-expect_eq "$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 "&C=$C0" "&A=$((C0 + 31999992))" '&B' 2>err.txt)" 0 "C and A share 8 bytes"
+expect_eq "$(KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 "&C=$C0" "&A=$((C0 + 31999992))" '&B' 2>err.txt)" 0 "C and A share 8 bytes"
 grep -Eq '^keel: k\.c:4 mm \[matmul,reduction\] n=2000: cpu .* -> CPU \(overlap: C \(written\) and A\)$' err.txt \
     && ok || bad "overlap line: $(cat err.txt)"
-expect_eq "$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 "&A=$C0" "&B=$C0" '&C' 2>err.txt)" 1 "A and B the same (both read)"
-expect_eq "$(KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 '&C' '&A' 2>err.txt)" 0 "a base not passed"
+expect_eq "$(KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 "&A=$C0" "&B=$C0" '&C' 2>err.txt)" 1 "A and B the same (both read)"
+expect_eq "$(KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 '&C' '&A' 2>err.txt)" 0 "a base not passed"
 grep -q '^keel: k\.c:4 mm .* -> CPU (overlap unchecked: the call does not pass B)$' err.txt \
     && ok || bad "unchecked line: $(cat err.txt)"
 
@@ -86,12 +86,12 @@ expect_eq "$(sqlite3 k.db "SELECT count(*) FROM decisions")" "$n0" "locked db: r
 warnings() { grep -c '^keel: warning:' "$1"; }
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" twice k.c 12 n=4294967296 2>err.txt)" "0 0" "overflow"
 expect_eq "$(lines err.txt)" 0 "overflow: silent"
-KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 12 n=4294967296 >/dev/null 2>err.txt
+KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" twice k.c 12 n=4294967296 >/dev/null 2>err.txt
 expect_eq "$(warnings err.txt)" 1 "overflow warning lines (verbose)"
 grep -q 'overflow' err.txt && ok || bad "overflow warning: $(cat err.txt)"
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 m=3 2>err.txt)" "0 0" "missing symbol"
 expect_eq "$(lines err.txt)" 0 "missing symbol: silent"
-KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 m=3 >/dev/null 2>err.txt
+KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 m=3 >/dev/null 2>err.txt
 expect_eq "$(warnings err.txt)" 1 "missing symbol warning lines (verbose)"
 grep -q "does not pass 'n'" err.txt && ok || bad "missing symbol warning: $(cat err.txt)"
 
@@ -100,7 +100,7 @@ check_bad() {   # name db-path pattern
     out=$(KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 $MM 2>err.txt)
     expect_eq "$out" "0 0" "$1 verdicts"
     expect_eq "$(lines err.txt)" 0 "$1: silent"
-    out=$(KEEL_VERBOSE=1 KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 $MM 2>err.txt)
+    out=$(KEEL_VERBOSE=2 KEEL_DB="$2" KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 $MM 2>err.txt)
     expect_eq "$out" "0 0" "$1 verdicts (verbose)"
     expect_eq "$(warnings err.txt)" 1 "$1 warning lines"
     grep -q "$3" err.txt && ok || bad "$1 warning: $(cat err.txt)"
@@ -117,11 +117,11 @@ check_bad fifo "$work/fifo.db" 'not a regular file'
 out=$(KEEL_DEVICE=h100 "$DECIDE" twice k.c 99 n=2000 2>err.txt)
 expect_eq "$out" "0 0" "unknown loop verdicts"
 expect_eq "$(lines err.txt)" 0 "unknown loop: silent"
-KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" twice k.c 99 n=2000 >/dev/null 2>err.txt
+KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" twice k.c 99 n=2000 >/dev/null 2>err.txt
 expect_eq "$(warnings err.txt)" 1 "unknown loop warning lines"
 grep -q 'no loop at k.c:99' err.txt && ok || bad "unknown loop warning: $(cat err.txt)"
 # db from the site when KEEL_DB is unset: "unset.db" does not exist
-out=$(env -u KEEL_DB KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 $MM 2>err.txt)
+out=$(env -u KEEL_DB KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=2000 $MM 2>err.txt)
 expect_eq "$out" 0 "site db"
 grep -q 'unset.db: no such file' err.txt && ok || bad "site db warning: $(cat err.txt)"
 
@@ -158,7 +158,7 @@ EOF
 "$BIN/keelcc" --keel-db="$work/b.db" --keel-quiet -O1 bounds.c -o bounds || bad "keelcc bounds.c"
 expect_eq "$(KEEL_DB="$work/b.db" KEEL_DEVICE=h100 ./bounds 2>err.txt)" "8112000 15" "bounds: output"
 expect_eq "$(lines err.txt)" 0 "bounds: silent without KEEL_VERBOSE"
-KEEL_DB="$work/b.db" KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./bounds >/dev/null 2>err.txt
+KEEL_DB="$work/b.db" KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./bounds >/dev/null 2>err.txt
 # keelcc gives nests whose bounds the runtime cannot evaluate (sizeof) no
 # call at all (instrument.c, "only what can matter"): no warning even when
 # verbose; a bound read through the pointer the loop's own test reads
@@ -236,7 +236,7 @@ expect_eq "$(lines err.txt)" 0 "site hash matches: silent"
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=0123456789abcdef" 4 n=2000 2>err.txt)" 0 \
     "stale database: verdict"
 expect_eq "$(lines err.txt)" 0 "stale database: silent"
-KEEL_VERBOSE=1 KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=0123456789abcdef" 4 n=2000 >/dev/null 2>err.txt
+KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" once "$kpath#h=0123456789abcdef" 4 n=2000 >/dev/null 2>err.txt
 grep -q '^keel: warning: k.c:4: the database describes another version of k.c' err.txt && ok \
     || bad "stale database warning: $(cat err.txt)"
 grep -q '^keel: k.c:4 n=2000: -> CPU (stale database)$' err.txt && ok || bad "stale database line: $(cat err.txt)"

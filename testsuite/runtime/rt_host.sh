@@ -119,7 +119,7 @@ awk 'BEGIN {
     print "  printf(\"%.0f\\n\", a[3]); return 0; }"
 }' >many.c
 $KC many.c -o many || bad "keelcc many.c"
-KEEL_VERBOSE=1 ./many >many.out 2>err.txt
+KEEL_VERBOSE=2 ./many >many.out 2>err.txt
 expect_eq "$(cat many.out)" 11175 "many sites: output"
 expect_eq "$(grep -c '^keel: many.c' err.txt)" 150 "many sites: one line per launch"
 # line L holds g(3(L-3)), g(3(L-3)+1), g(3(L-3)+2): the named function is on its line
@@ -135,7 +135,7 @@ double $name(int n) { double s = 0; for (int i = 0; i < n; i++) s += a[i] * 2.0;
 int main(void) { for (int i = 0; i < 1000; i++) a[i] = i; printf("%g\\n", $name(1000)); return 0; }
 SRC
 $KC long.c -o long || bad "keelcc long.c"
-expect_eq "$(KEEL_VERBOSE=1 ./long 2>err.txt)" 999000 "long name, verbose: output"
+expect_eq "$(KEEL_VERBOSE=2 ./long 2>err.txt)" 999000 "long name, verbose: output"
 expect_eq "$(awk 'length > 1023' err.txt | wc -l | tr -d ' ')" 0 "long name: lines cut at 1023"
 grep -q '^keel: long.c:3 f_xxxx' err.txt && ok || bad "long name: verbose line: $(cut -c1-80 err.txt)"
 

@@ -1,0 +1,97 @@
+#!/bin/sh
+# rt_runlog.sh BINDIR MEMO_CYCLE SRCDIR -- output that scales and a log
+# that survives the program:
+#  - a site cycling through 3, 8 and 9 size sets: the models are
+#    evaluated 3, 8 and 90 times over 10 rounds (a memo of 8 sets);
+#  - KEEL_VERBOSE=1: one line per site at exit and one of totals;
+#    KEEL_VERBOSE=2: one line per launch;
+#  - decisions reach the database when the program calls abort() or is
+#    killed (SIGKILL): each site's first at once, the others in batches.
+BIN=$1 CYCLE=$2 SRC=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+unset KEEL_VERBOSE KEEL_FORCE KEEL_LOG KEEL_HOST KEEL_CALIBRATE OMP_TARGET_OFFLOAD
+export KEEL_DEVICE=h100 OMP_NUM_THREADS=16
+
+# ---- the memo --------------------------------------------------------------
+cp "$SRC/kernels.c" k.c
+"$BIN/keelcc" --keel-db="$work/k.db" --keel-mca=off --keel-quiet -c k.c -o k.o || bad "keelcc k.c"
+export KEEL_DB="$work/k.db"
+for kr in "3 3" "8 8" "9 90"; do
+    set -- $kr
+    KEEL_VERBOSE=1 "$CYCLE" k.c 4 n "$1" 10 >out.txt 2>err.txt
+    expect_eq "$(grep -c '^keel: ' err.txt)" 2 "$1 sets: summary lines"
+    expect_eq "$(sed -n 's/^keel: k\.c:4 mm \[matmul,reduction\]: \([0-9]*\) launches, CPU \([0-9]*\), GPU \([0-9]*\), models evaluated \([0-9]*\), predicted .*/\1 \4/p' err.txt)" \
+        "$(($1 * 10)) $2" "$1 sets: launches and model evaluations"
+    cpu=$(tr -cd 0 <out.txt | wc -c) gpu=$(tr -cd 1 <out.txt | wc -c)
+    expect_eq "$(sed -n 's/^keel: k\.c:4 mm .*: [0-9]* launches, CPU \([0-9]*\), GPU \([0-9]*\),.*/\1 \2/p' err.txt)" \
+        "$((cpu * 10)) $((gpu * 10))" "$1 sets: CPU and GPU counts"
+    expect_eq "$(sed -n '$p' err.txt)" "keel: 1 site, $(($1 * 10)) launches, CPU $((cpu * 10)), GPU $((gpu * 10))" \
+        "$1 sets: totals"
+done
+# KEEL_VERBOSE=2: a line per launch, no summary
+KEEL_VERBOSE=2 "$CYCLE" k.c 4 n 3 2 >/dev/null 2>err.txt
+expect_eq "$(grep -c '^keel: k\.c:4 mm \[matmul,reduction\] n=[0-9]*: cpu ' err.txt)" 6 "verbose 2: a line per launch"
+expect_eq "$(grep -c 'launches' err.txt)" 0 "verbose 2: no summary"
+# no KEEL_VERBOSE: nothing
+"$CYCLE" k.c 4 n 3 2 >/dev/null 2>err.txt
+expect_eq "$(wc -c <err.txt | tr -d ' ')" 0 "quiet without KEEL_VERBOSE"
+# a site whose verdict does not depend on the values: its reason
+KEEL_VERBOSE=1 KEEL_FORCE=cpu "$CYCLE" k.c 4 n 3 2 >/dev/null 2>err.txt
+expect_eq "$(sed -n 1p err.txt)" "keel: k.c:4 mm [matmul,reduction]: 6 launches, CPU 6, GPU 0 (KEEL_FORCE=cpu)" \
+    "fixed verdict summary"
+
+# ---- decisions of a program that aborts or is killed ----------------------
+cat >dies.c <<'SRC'
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+static double a[4096], b[4096];
+static void scale(int n) { for (int i = 0; i < n; i++) a[i] = a[i] * 0.5 + i; }
+static void shift(int n) { for (int i = 0; i < n; i++) b[i] = b[i] + a[i]; }
+int main(int argc, char **argv)
+{
+    int many = atoi(argv[1]);
+    for (int n = 1; n <= many; n++)     /* a new size every launch */
+        scale(n);
+    if (argc > 3)
+        shift(1000);
+    printf("%.1f\n", a[0] + b[0]);
+    fflush(stdout);
+    if (argv[2][0] == 'a')
+        abort();
+    kill(getpid(), SIGKILL);
+    return 0;
+}
+SRC
+"$BIN/keelcc" --keel-db="$work/d.db" --keel-mca=off --keel-quiet -O1 dies.c -o dies || bad "keelcc dies.c"
+unset KEEL_DB
+rows() {
+    sqlite3 d.db "SELECT (SELECT count(*) FROM decisions d JOIN loops l ON l.id = d.loop_id WHERE l.line = 6),
+                         (SELECT count(*) FROM decisions d JOIN loops l ON l.id = d.loop_id WHERE l.line = 7)"
+}
+# one launch, then abort(): its decision is in
+(./dies 1 abort >out.txt 2>/dev/null)
+expect_eq "$(cat out.txt)" 0.0 "abort: output"
+expect_eq "$(rows)" "1|0" "abort after one launch: its decision"
+# 100 sizes of scale (its 100 decisions: the first at once, a batch of 64),
+# then shift's first decision, written at once with the 35 still waiting
+sqlite3 d.db "DELETE FROM decisions"
+(./dies 100 abort x >/dev/null 2>&1)
+expect_eq "$(rows)" "100|1" "abort after 101 decisions"
+sqlite3 d.db "DELETE FROM decisions"
+(./dies 100 kill x >/dev/null 2>&1)
+expect_eq "$(rows)" "100|1" "SIGKILL after 101 decisions"
+# KEEL_LOG=0: none
+sqlite3 d.db "DELETE FROM decisions"
+(KEEL_LOG=0 ./dies 100 kill x >/dev/null 2>&1)
+expect_eq "$(rows)" "0|0" "KEEL_LOG=0"
+
+echo "rt_runlog: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

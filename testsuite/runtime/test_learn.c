@@ -1,0 +1,106 @@
+/*
+ * test_learn.c -- rt_learn (history.h), one site's learning in the
+ * process, with times given instead of run: exploring once inside the
+ * band, following the measurements, the exploration budget and its cost,
+ * the regression a n^b + c carried to nearby sizes, nothing beyond.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "history.h"
+
+static int same(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+int main(void)
+{
+    rt_learn l;
+    rt_learn_choice c;
+
+    /* the models say GPU by 2x (in the band): first launch follows them */
+    rt_learn_init(&l);
+    rt_learn_choose(&l, 100, 2.0, 1.0, &c);
+    CHECK(c.device == 1 && !c.explore && c.how == NULL && !c.settled);
+    rt_learn_add(&l, 100, 1, 3.0);          /* the GPU took 3 s */
+    /* the same size again: once on the CPU */
+    rt_learn_choose(&l, 100, 2.0, 1.0, &c);
+    CHECK(c.device == 0 && c.explore && same(c.how, "history: exploring") && c.samples == 1);
+    rt_learn_add(&l, 100, 0, 1.0);          /* the CPU took 1 s */
+    /* from then on the measurements: CPU, settled */
+    rt_learn_choose(&l, 100, 2.0, 1.0, &c);
+    CHECK(c.device == 0 && !c.explore && same(c.how, "history: measured") && c.samples == 2 &&
+          c.settled && c.cpu_s == 1.0 && c.gpu_s == 3.0);
+    CHECK(l.explorations == 1);
+    CHECK(rt_learn_cost(&l) == 0.0);        /* exploring found the faster device */
+
+    /* exploring the slower device costs the difference */
+    rt_learn_init(&l);
+    rt_learn_choose(&l, 50, 1.0, 2.0, &c);  /* CPU */
+    CHECK(c.device == 0);
+    rt_learn_add(&l, 50, 0, 0.5);
+    rt_learn_choose(&l, 50, 1.0, 2.0, &c);
+    CHECK(c.device == 1 && c.explore);
+    rt_learn_add(&l, 50, 1, 1.25);
+    rt_learn_choose(&l, 50, 1.0, 2.0, &c);
+    CHECK(c.device == 0 && same(c.how, "history: measured"));
+    CHECK(rt_learn_cost(&l) == 0.75);
+
+    /* outside the band (10x): the models, settled, never exploring */
+    rt_learn_init(&l);
+    for (int i = 0; i < 3; i++) {
+        rt_learn_choose(&l, 7, 10.0, 1.0, &c);
+        CHECK(c.device == 1 && !c.explore && c.how == NULL && c.settled);
+        rt_learn_add(&l, 7, 1, 1.0);
+    }
+    CHECK(l.explorations == 0);
+    /* 4x is inside, 4.5x is not */
+    rt_learn_init(&l);
+    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    CHECK(!c.settled);
+    rt_learn_choose(&l, 2, 4.5, 1.0, &c);
+    CHECK(c.settled);
+    /* a size launched a third time with nothing measured: settled */
+    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    CHECK(!c.settled);
+    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    CHECK(c.settled && c.device == 1 && !c.explore);
+
+    /* the budget: 12 sizes in the band, at most RT_LEARN_EXPLORE explored */
+    rt_learn_init(&l);
+    int explored = 0;
+    for (int s = 1; s <= 12; s++) {
+        rt_learn_choose(&l, s * 1000, 1.0, 1.5, &c);
+        rt_learn_add(&l, s * 1000, c.device, 1.0);
+        rt_learn_choose(&l, s * 1000, 1.0, 1.5, &c);
+        explored += c.explore;
+        rt_learn_add(&l, s * 1000, c.device, 2.0);
+    }
+    CHECK(explored == RT_LEARN_EXPLORE && l.explorations == 8);
+    CHECK(rt_learn_cost(&l) == 8.0);
+
+    /* the regression: CPU 1e-9 n^2, GPU 1e-6 n measured at 3 sizes carry to
+     * 3000 (CPU 9 ms, GPU 3 ms: GPU though the models say CPU by 3x) but not
+     * to 100000 (beyond 4x of 4000) */
+    rt_learn_init(&l);
+    double ns[3] = { 1000, 2000, 4000 };
+    for (int i = 0; i < 3; i++) {
+        rt_learn_add(&l, ns[i], 0, 1e-9 * ns[i] * ns[i]);
+        rt_learn_add(&l, ns[i], 1, 1e-6 * ns[i]);
+    }
+    rt_learn_choose(&l, 3000, 1.0, 3.0, &c);
+    CHECK(c.device == 1 && same(c.how, "history: regression") && c.samples == 3);
+    CHECK(fabs(c.cpu_s - 9e-3) < 1e-9 && fabs(c.gpu_s - 3e-3) < 1e-9);
+    CHECK(!c.settled);                  /* 3x is in the band: measured when it comes again */
+    rt_learn_choose(&l, 3000, 1.0, 3.0, &c);   /* seen, measured on neither: not explored */
+    CHECK(c.device == 1 && !c.explore);
+    rt_learn_choose(&l, 100000, 1.0, 3.0, &c);
+    CHECK(c.device == 0 && c.how == NULL);
+    /* a launch at a measured size: the measurements */
+    rt_learn_choose(&l, 2000, 1.0, 3.0, &c);
+    CHECK(c.device == 1 && same(c.how, "history: measured"));   /* 4 ms against 2 ms */
+    return check_summary();
+}
