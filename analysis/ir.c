@@ -100,6 +100,7 @@ void ir_tu_free(ir_tu *tu)
         free(l->gpu_teams);
         free(l->gpu_threads);
         free(l->control_write);
+        free(l->sync);
         for (int k = 0; k < l->nstepped; k++)
             free(l->stepped[k]);
         free(l->stepped);

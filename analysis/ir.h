@@ -146,6 +146,12 @@ typedef struct {
      * pre-order, so the nest is loops [index, nest_end) (ir_add_loop keeps
      * it; read it through ir_nest_end). */
     int nest_end;
+    /* The first OpenMP synchronisation construct (critical, atomic,
+     * barrier, flush, ordered) written inside the loop at any depth, as
+     * its pragma text ("omp flush(flag)"), and its line; NULL, 0: none
+     * (analysis/sync.h) */
+    char *sync;
+    int sync_line;
 } ir_loop;
 
 typedef struct {

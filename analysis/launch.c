@@ -8,6 +8,7 @@
 #include "launch.h"
 
 #include "omp.h"
+#include "sync.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -55,6 +56,17 @@ static int mark_threads(const ir_tu *tu, const int *parallel, int k, unsigned ch
     return n;
 }
 
+/* Does the outermost nest around loop l hold synchronisation or a call
+ * whose work its cost leaves out (sync.h)?  Then no loop of it is ever a
+ * GPU thread loop, whatever OpenMP's pragmas say. */
+static int nest_blocked(const ir_tu *tu, int l)
+{
+    char why[256];
+    while (tu->loops[l].parent >= 0)
+        l = tu->loops[l].parent;
+    return sync_nest_blocked(tu, l, why, sizeof why);
+}
+
 void launch_map(const ir_tu *tu, const int *roles, const int *parallel, int root,
                 unsigned char *thread, unsigned char *kernel, int *region)
 {
@@ -62,6 +74,8 @@ void launch_map(const ir_tu *tu, const int *roles, const int *parallel, int root
     *region = 0;
     for (int k = root; k < end; k++)
         thread[k] = kernel[k] = 0;
+    if (nest_blocked(tu, root))
+        return;
     /* the nest's OpenMP mapping: GPU threads take the loops clang's offload
      * gives them; a teams loop with no thread loop below is its own item */
     for (int k = root; roles && k < end; k++)
@@ -333,7 +347,8 @@ int launch_analyze(const ir_tu *tu, const par_result *par, launch_result **out,
     for (int l = 0; l < tu->nloops; l++)
         roles[l] = tu->loops[l].gpu_map;
     for (int l = 0; l < tu->nloops; l++)
-        r->parallel[l] = launch_parallel(roles[l], par->loops[l].verdict);
+        r->parallel[l] = launch_parallel(roles[l], par->loops[l].verdict)
+                         && !nest_blocked(tu, l);
     for (int root = 0; root < tu->nloops; root++) {
         launch_nest *n = &r->nests[root];
         int end = subtree_end(tu, root);

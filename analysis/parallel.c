@@ -11,7 +11,9 @@
 
 #include "launch.h"
 #include "omp.h"
+#include "sync.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +268,11 @@ static int atomic_update(const char *t, const char **lhs, size_t *lhs_len)
  * of scalar `name`.  Also `X op= e` with op in | & ^ and the logic folds
  * of logic_fold.  Returns the operator class: '+' (additive), '*', '|',
  * '&', '^', 'a' (&&), 'o' (||); 0 when it is none. */
+static int ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
 static int compound_update(const ir_stmt *s, const char *name)
 {
     const char *t = s->text ? s->text : "", *rhs;
@@ -326,9 +333,12 @@ static int compound_update(const ir_stmt *s, const char *name)
         return 0;
     memcpy(x, lhs, lhs_len);
     x[lhs_len] = '\0';
+    /* occurrences of X as a whole name: `d` is not in `colidx` */
     int count = 0;
     for (const char *q = strstr(t, x); q; q = strstr(q + 1, x))
-        count++;
+        if (!(ident_char(x[0]) && q > t && ident_char(q[-1]))
+            && !(ident_char(x[lhs_len - 1]) && ident_char(q[lhs_len])))
+            count++;
     if (count != 1)
         return 0;
     /* X = X + e, X = X - e */
@@ -1356,6 +1366,9 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
     const ir_tu *tu = c->tu;
     const ir_loop *l = &tu->loops[L];
     out->verdict = PAR_UNKNOWN;
+    /* threads that wait for or exclude each other: no dependence question */
+    if (sync_loop_holds(tu, L, out->reason, sizeof out->reason))
+        return;
     const char *cname = NULL;
     int cline = 0, cw = control_written(tu, L, &cname, &cline);
     if (cw == 1) {

@@ -833,7 +833,7 @@ static int sweep_json(keel_json *j, const rt_facts *f, rt_sweep *s, const char *
             keel_json_num(j, "gpu_s", p.gpu_s);
             keel_json_num(j, "xfer_s", p.xfer_s);
             keel_json_num(j, "gpu_xfer_s", p.gpu_s + p.xfer_s);
-            keel_json_str(j, "faster", p.gpu_wins && !p.not_parallel ? "GPU" : "CPU");
+            keel_json_str(j, "faster", rt_sweep_label(&p));
             keel_json_bool(j, "not_parallel", p.not_parallel);
             keel_json_null(j, "error");
         }
@@ -1104,7 +1104,8 @@ int keel_cmd_explain(int argc, char **argv)
         print_estimate(&host, &gpu, &in, &e);
     }
     double model_cpu_s = e.cpu_s, model_gpu_s = e.gpu_s, model_xfer_s = e.xfer_s;
-    const char *why = in.not_parallel ? "not parallel" : !have_gpu ? "no device" : NULL;
+    const char *why = in.not_parallel ? "not parallel" : !have_gpu ? "no device"
+                      : e.too_small ? "too small" : NULL;
     if (in.not_parallel || !have_gpu)
         verdict = 0;
     int model_verdict = verdict;

@@ -28,6 +28,7 @@
 
 #include <clang-c/Index.h>
 #include "omp.h"
+#include "sync.h"
 #include "util.h"
 #include <ctype.h>
 #include <stdint.h>
@@ -437,6 +438,16 @@ static void attach_pragmas(walker *w, int loop, CXFile f)
         if (omp_text_is_target_region(t) && !omp_text_has_word(t, OMP_DATA))
             l->target_line = sf->pragmas[i].last_line;   /* accepts if(target: ...) */
     }
+
+    /* the first synchronisation construct written inside the loop
+     * (analysis/sync.h) */
+    for (int i = below; i < sf->npragmas && sf->pragmas[i].line <= l->end_line && !l->sync; i++)
+        if (sync_directive(sf->pragmas[i].text)) {
+            l->sync = strdup(sf->pragmas[i].text);
+            l->sync_line = sf->pragmas[i].line;
+            if (!l->sync)
+                w->oom = 1;
+        }
 
     /* scop region: the last scop/endscop pragma above the loop is a scop. */
     int scop_line = below > 0 && sf->scop_line ? sf->scop_line[below - 1] : 0;

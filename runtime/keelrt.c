@@ -1306,6 +1306,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     }
     atomic_fetch_add_explicit(&st->evaluated, 1, memory_order_relaxed);
     int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick, settled = 1;
+    if (e.too_small)
+        reason = "too small";
     if (in.not_parallel)
         verdict = 0, reason = "not parallel";
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)

@@ -210,13 +210,19 @@ typedef struct {
     /* transfer: boat hull t0 = d / B_bus */
     double xfer_bytes, xfer_s;
     double steps, kernels;
+    /* worth it (rt_estimate_all): 1 when gpu_s + xfer_s < cpu_s but the
+     * saving does not exceed the launch and transfer time once more */
+    int too_small;
 } rt_estimate;
 
 /* The models.  threads <= 0 means the profile's cores. */
 void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_estimate *out);
 void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out);
 void rt_xfer_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out);
-/* All three; returns 1 when gpu_s + xfer_s < cpu_s (GPU wins), else 0. */
+/* All three; returns 1 when the GPU is worth it: the saving cpu_s -
+ * (gpu_s + xfer_s) exceeds the launch and transfer time (launch_s +
+ * xfer_s), else 0 -- with out->too_small set when the GPU is predicted
+ * faster by less than that. */
 int rt_estimate_all(const rt_profile *cpu, int threads, const rt_profile *gpu,
                     const rt_launch *in, rt_estimate *out);
 

@@ -1,7 +1,9 @@
 /*
  * sweep.c -- predictions of one nest over a range of problem sizes and its
  * CPU/GPU crossover (sweep.h).  The verdict rule is Chikin et al. IV.D:
- * the GPU wins when gpu + transfer < cpu, as in rt_estimate_all; a nest
+ * the GPU wins when it is worth it, as in rt_estimate_all (gpu + transfer
+ * below cpu by more than the launch and transfer time; "too small" when the
+ * GPU is faster by less); a nest
  * without a parallel loop never goes to the GPU (keel_decide's rule).
  * A sweep of every symbol (`*`) scales the extents the trip counts grow
  * with; offsets keep their values (sweep_is_offset).
@@ -107,7 +109,14 @@ int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_poin
     out->bytes = in.bytes_in + in.bytes_out;
     out->not_parallel = in.not_parallel;
     out->gpu_wins = wins && !in.not_parallel;
+    out->too_small = e.too_small && !in.not_parallel;
     return 0;
+}
+
+const char *rt_sweep_label(const rt_sweep_point *p)
+{
+    return p->not_parallel ? "CPU (not parallel)" : p->gpu_wins ? "GPU"
+           : p->too_small ? "CPU (too small)" : "CPU";
 }
 
 int rt_sweep_crossover(const rt_facts *f, const rt_sweep *s, long long lo, long long hi,
@@ -184,7 +193,7 @@ int rt_sweep_print(const rt_facts *f, rt_sweep *s, const char *spec, FILE *out,
         rt_format_time(x, sizeof x, p.xfer_s);
         rt_format_time(t, sizeof t, p.gpu_s + p.xfer_s);
         fprintf(out, "%12lld  %12s  %12s  %12s  %12s  %s\n", v, c, g, x, t,
-                p.not_parallel ? "CPU (not parallel)" : p.gpu_wins ? "GPU" : "CPU");
+                rt_sweep_label(&p));
         if (v >= hi)
             break;
     }

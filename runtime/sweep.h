@@ -37,8 +37,13 @@ typedef struct {
     double cpu_s, gpu_s, xfer_s;
     double flops, bytes;    /* of the launch, for the roofline */
     int not_parallel;
-    int gpu_wins;           /* gpu_s + xfer_s < cpu_s and the nest is parallel */
+    int gpu_wins;           /* the GPU is worth it (rt_estimate_all) and the nest is parallel */
+    int too_small;          /* the GPU is faster, by less than its launch and transfer */
 } rt_sweep_point;
+
+/* The row's verdict as every output shows it: "GPU", "CPU", "CPU (too
+ * small)", "CPU (not parallel)". */
+const char *rt_sweep_label(const rt_sweep_point *p);
 
 /* Predictions at size n.  0, or -1 with a message (a symbol missing, a
  * value overflowing). */

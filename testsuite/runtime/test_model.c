@@ -613,6 +613,34 @@ static void test_verdicts(void)
     NEAR(e.xfer_s, 0);
 }
 
+/* Worth it: the GPU only when the predicted saving exceeds the launch and
+ * transfer time once more; faster by less is the CPU, "too small".  Square
+ * gemm from 16 to 128 on the h100 profile: every size obeys the rule, and
+ * the sizes pass from CPU through "too small" to GPU. */
+static void test_worth_it(void)
+{
+    const rt_profile *host = rt_profile_host_default(), *h100 = rt_profile_find("h100");
+    rt_launch in;
+    rt_estimate e;
+    int seen_small = 0, seen_gpu = 0, seen_cpu = 0, last = -1, order_ok = 1;
+    for (int n = 16; n <= 128; n++) {
+        gemm_launch(n, n, n, &in);
+        int v = rt_estimate_all(host, 16, h100, &in, &e);
+        double saving = e.cpu_s - (e.gpu_s + e.xfer_s), fixed = e.launch_s + e.xfer_s;
+        CHECK_INT(v, saving > fixed);
+        CHECK_INT(e.too_small, saving > 0 && saving <= fixed);
+        CHECK(!(v && e.too_small));
+        int state = v ? 2 : e.too_small ? 1 : 0;
+        if (state < last)
+            order_ok = 0;
+        last = state;
+        seen_small |= state == 1, seen_gpu |= state == 2, seen_cpu |= state == 0;
+    }
+    CHECK(order_ok);
+    CHECK(seen_cpu && seen_small && seen_gpu);
+    CHECK(h100->launch_s > 0);
+}
+
 /* PMaC per-pattern bandwidth (keel calibrate's table, model.c
  * rt_pattern_bw and the CPU memory term).  Two footprints, 1e6 and 1e8
  * bytes; unit: one thread 10 / 5 GB/s, all threads 40 / 20 GB/s; column:
@@ -698,5 +726,6 @@ int main(void)
     test_profile_text();
     test_history_fit();
     test_verdicts();
+    test_worth_it();
     return check_summary();
 }

@@ -148,7 +148,8 @@ expect_eq "$(keys ex2.json | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')" "$(keys e
 valid sweep sw.json
 expect_eq "$(keys sw.json '$.sweep')" "symbol:text lo:integer hi:integer rows:array crossover:integer" "sweep keys"
 expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.n') || '=' || json_extract(value, '\$.faster'), ' ') from json_each(readfile('sw.json'), '\$.sweep.rows')")" \
-    "$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s=%s", (n++ ? " " : ""), $1, $NF }' sw.txt)" "sweep: rows as in the text"
+    "$(awk '$1 ~ /^[0-9]+$/ { v = $10; for (i = 11; i <= NF; i++) v = v " " $i
+        printf "%s%s=%s", (n++ ? " " : ""), $1, v }' sw.txt)" "sweep: rows as in the text"
 expect_eq "$(jx sw.json '$.sweep.crossover')" "$(sed -n 's/^crossover   [*] = \([0-9]*\):.*/\1/p' sw.txt)" "sweep: crossover as in the text"
 
 # ---- history ----

@@ -1,0 +1,46 @@
+/*
+ * sync.h -- what keeps a loop nest off the GPU whatever its dependences:
+ * synchronisation between threads and calls whose work is not in the nest.
+ *
+ * A nest that holds an OpenMP synchronisation construct (critical, atomic,
+ * ordered; barrier and flush inside a work-shared loop -- between the
+ * `omp for` loops of a loop the whole team runs they only separate
+ * kernels), a lock or C11/GCC atomic call, or a spin-wait
+ * (a loop that writes nothing and whose exit waits for another thread)
+ * relies on threads running at the same time and seeing each other's
+ * writes: as a GPU kernel it would hang or race.  A nest that calls a
+ * function keel does not know to be free of work (libm and OpenMP's
+ * thread queries are not recorded as calls at all) has a cost keel cannot
+ * see: its verdict is unknown, and unknown is the CPU.  These rules decide
+ * from the loop IR only (no libclang, no database).
+ */
+#ifndef KEEL_ANALYSIS_SYNC_H
+#define KEEL_ANALYSIS_SYNC_H
+
+#include <stddef.h>
+
+#include "ir.h"
+
+/* Is pragma text ("omp critical", "#pragma omp flush(flag)") an OpenMP
+ * synchronisation construct? */
+int sync_directive(const char *pragma_text);
+
+/* Is a call to `name` a synchronisation primitive: OpenMP locks
+ * (omp_set_lock, ...), pthread mutexes, spin locks, condition variables
+ * and barriers, C11 atomics (atomic_*), GCC/clang atomic builtins
+ * (__atomic_*, __sync_*, __c11_atomic_*)? */
+int sync_call(const char *name);
+
+/* Why the nest rooted at loop `root` can never run on the GPU: 1 with a
+ * one-line reason ("synchronisation: omp flush(flag) (line 228)", "calls
+ * conj_grad (line 259): its work is not in the nest's cost"), 0 when
+ * nothing in the nest (the root's statements and those of every loop
+ * inside it) keeps it off. */
+int sync_nest_blocked(const ir_tu *tu, int root, char *reason, size_t reasonlen);
+
+/* The same question for the loop `l` alone and the loops inside it, for
+ * the dependence test: 1 with the reason when l holds synchronisation
+ * (not calls: those the test reports itself). */
+int sync_loop_holds(const ir_tu *tu, int l, char *reason, size_t reasonlen);
+
+#endif
