@@ -58,6 +58,14 @@
 #include <string.h>
 
 #include "expr.h"
+
+/* Profile-neutral text (instrument_set_profile_neutral): see put_report. */
+static int profile_neutral;
+
+void instrument_set_profile_neutral(int on)
+{
+    profile_neutral = on != 0;
+}
 #include "launch.h"
 #include "parallel.h"
 #include "util.h"
@@ -734,10 +742,17 @@ static void put_call(ku_buf *b, int n, const ir_loop *l)
  *                    keel_last_N[i] = keel_x_N[i]; ...
  *                    keel_v_N = keel_decide_report(&keel_site_N, keel_x_N); }
  * Threads launching the same nest at once may both call: harmless. */
+/* Profile-neutral text (instrument_set_profile_neutral): no branch of
+ * keel's in the user's functions, since source-based coverage, PGO and
+ * their function hashes count every `if`, `||` and `?:` there.  The
+ * report call is then made at every launch (the result stored, so the
+ * const/pure call is not dropped):
+ *   keel_v_N = keel_decide_report[_const](&keel_site_N, values or 0);
+ * and no keel text on a blank line (coverage would count the line). */
 static void put_report_state(ku_buf *b, int n, const ir_loop *l)
 {
     ku_buf_printf(b, "static int keel_v_%d = -1;", n);
-    if (l->nsyms > 0) {
+    if (l->nsyms > 0 && !profile_neutral) {
         ku_buf_printf(b, " static long long keel_last_%d[%d];", n, l->nsyms);
     }
     ku_buf_put(b, "\n");
@@ -745,6 +760,17 @@ static void put_report_state(ku_buf *b, int n, const ir_loop *l)
 
 static void put_report(ku_buf *b, int n, const ir_loop *l)
 {
+    if (profile_neutral) {
+        if (l->nsyms == 0) {
+            ku_buf_printf(b, "keel_v_%d = keel_decide_report_const(&keel_site_%d, 0);", n, n);
+            return;
+        }
+        ku_buf_printf(b, "keel_v_%d = keel_decide_report(&keel_site_%d, (const long long[]){",
+                      n, n);
+        put_values(b, l);
+        ku_buf_put(b, " });");
+        return;
+    }
     if (l->nsyms == 0) {
         ku_buf_printf(b, "if (keel_v_%d < 0) keel_v_%d = keel_decide_report_const(&keel_site_%d, 0);",
                       n, n, n);
@@ -1023,7 +1049,8 @@ static size_t quiet_to(const text_map *m, size_t e)
 static int quiet_spot(const text_map *m, size_t from, size_t to, int shift_comment, size_t *spot)
 {
     int l0 = line_of(m, from), l1 = line_of(m, to);
-    for (int l = l0; l <= l1; l++) {
+    /* profile-neutral: never a blank line, which coverage would then count */
+    for (int l = l0; l <= l1 && !profile_neutral; l++) {
         const line_info *li = &m->lines[l];
         if (li->start >= from && li->start <= to && blank_line(m, l)) {
             *spot = li->start;

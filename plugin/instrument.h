@@ -47,4 +47,10 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
                       size_t len, const char *db_path, instrument_mode mode, char **out,
                       size_t *out_len);
 
+/* on: write profile-neutral text from now on -- keel adds no branch to
+ * the user's functions (for builds with source-based coverage or
+ * instrumentation profiles, whose counts and function hashes must be the
+ * plain build's); report calls are then made at every launch. */
+void instrument_set_profile_neutral(int on);
+
 #endif

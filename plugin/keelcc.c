@@ -305,6 +305,22 @@ static int launcher_form(int argc, char **argv)
     return argc - 1;
 }
 
+/* Does a ask for coverage or an instrumentation profile (generated or
+ * used)?  Their counts and function hashes must be the plain build's, so
+ * keel's text then adds no branch (instrument_set_profile_neutral). */
+static int profile_flag(const char *a)
+{
+    static const char *const prefixes[] = {
+        "-fprofile-instr-generate", "-fprofile-instr-use", "-fprofile-generate",
+        "-fprofile-use", "-fcs-profile-generate", "-fcoverage-mapping", "-fprofile-arcs",
+        "-ftest-coverage", "--coverage", "-fprofile-sample-use", NULL
+    };
+    for (int k = 0; prefixes[k]; k++)
+        if (strncmp(a, prefixes[k], strlen(prefixes[k])) == 0)
+            return 1;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     const char *env;
@@ -428,6 +444,8 @@ static int parse_args(int argc, char **argv, options *o)
             lang_c = strcmp(a + 2, "c") == 0 ? 1 : strcmp(a + 2, "none") == 0 ? -1 : 0;
         if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
             openmp = a;
+        if (profile_flag(a))
+            instrument_set_profile_neutral(1);
         if (joined_prefix(clang_value_opts, a) || strncmp(a, "-std=", 5) == 0
             || strncmp(a, "--sysroot=", 10) == 0 || strncmp(a, "--target=", 9) == 0
             || strcmp(a, "-ansi") == 0 || strcmp(a, "-m32") == 0 || strcmp(a, "-m64") == 0
