@@ -623,6 +623,42 @@ static const char *build_hash(const char *build)
  * the database stores it followed by "#h=" and the build hash (the
  * translation_units.hash of this compile): the runtime takes the facts of
  * this build of the source, never another variant's or an older version's. */
+/* The user's prefix maps (-ffile-prefix-map=OLD=NEW and the like), in
+ * command order: the last whose OLD begins a path rewrites it, as the
+ * compiler rewrites the names it embeds (instrument_add_prefix_map). */
+enum { MAX_PREFIX_MAPS = 64 };
+static const char *map_old[MAX_PREFIX_MAPS], *map_new[MAX_PREFIX_MAPS];
+static size_t map_old_len[MAX_PREFIX_MAPS];
+static int nmaps;
+
+int instrument_add_prefix_map(const char *old, size_t old_len, const char *new_prefix)
+{
+    if (nmaps == MAX_PREFIX_MAPS)
+        return -1;
+    map_old[nmaps] = old;
+    map_old_len[nmaps] = old_len;
+    map_new[nmaps++] = new_prefix;
+    return 0;
+}
+
+/* put_literal of path with the last matching prefix map applied. */
+static void put_mapped(ku_buf *b, const char *path)
+{
+    for (int k = nmaps - 1; k >= 0; k--)
+        if (map_old_len[k] > 0 && strncmp(path, map_old[k], map_old_len[k]) == 0) {
+            ku_buf t = { 0 };
+            ku_buf_put(&t, map_new[k]);
+            ku_buf_put(&t, path + map_old_len[k]);
+            if (t.oom)
+                b->oom = 1;
+            else
+                put_literal(b, t.s);
+            ku_buf_free(&t);
+            return;
+        }
+    put_literal(b, path);
+}
+
 static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, const char *build)
 {
     if (l->nsyms > 0) {
@@ -634,9 +670,9 @@ static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, co
         ku_buf_put(b, " };\n");
     }
     ku_buf_printf(b, "static struct keel_site keel_site_%d = { ", n);
-    put_literal(b, db_path);
+    put_mapped(b, db_path);
     ku_buf_put(b, ", ");
-    put_literal(b, l->file);
+    put_mapped(b, l->file);
     if (build)
         ku_buf_printf(b, " \"#h=%s\"", build);
     ku_buf_printf(b, ", %d, %d, %d, ", l->line, l->col, l->nsyms);

@@ -53,4 +53,12 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
  * plain build's); report calls are then made at every launch. */
 void instrument_set_profile_neutral(int on);
 
+/* A prefix map of the compile (-ffile-prefix-map=OLD=NEW,
+ * -fmacro-prefix-map, -fdebug-prefix-map): the database and source paths
+ * the sites embed are rewritten as the compiler rewrites its own (the last
+ * map given whose OLD -- old_len bytes of old -- begins the path), so the
+ * objects do not depend on the build folder.  The strings must outlive
+ * instrumentation.  -1 when too many maps were given (the rest ignored). */
+int instrument_add_prefix_map(const char *old, size_t old_len, const char *new_prefix);
+
 #endif

@@ -321,6 +321,25 @@ static int profile_flag(const char *a)
     return 0;
 }
 
+/* -ffile-prefix-map=OLD=NEW, -fmacro-prefix-map=, -fdebug-prefix-map=:
+ * the paths keel embeds in the object are mapped as the compiler maps its
+ * own (instrument_add_prefix_map). */
+static void prefix_map(const char *a)
+{
+    static const char *const opts[] = {
+        "-ffile-prefix-map=", "-fmacro-prefix-map=", "-fdebug-prefix-map=", NULL
+    };
+    for (int k = 0; opts[k]; k++) {
+        size_t n = strlen(opts[k]);
+        const char *eq;
+        if (strncmp(a, opts[k], n) == 0 && (eq = strchr(a + n, '=')) != NULL) {
+            if (instrument_add_prefix_map(a + n, (size_t)(eq - (a + n)), eq + 1) != 0)
+                warn("too many prefix maps: '%s' not applied to keel's paths", a);
+            return;
+        }
+    }
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     const char *env;
@@ -446,6 +465,7 @@ static int parse_args(int argc, char **argv, options *o)
             openmp = a;
         if (profile_flag(a))
             instrument_set_profile_neutral(1);
+        prefix_map(a);
         if (joined_prefix(clang_value_opts, a) || strncmp(a, "-std=", 5) == 0
             || strncmp(a, "--sysroot=", 10) == 0 || strncmp(a, "--target=", 9) == 0
             || strcmp(a, "-ansi") == 0 || strcmp(a, "-m32") == 0 || strcmp(a, "-m64") == 0
