@@ -305,6 +305,39 @@ static int launcher_form(int argc, char **argv)
     return argc - 1;
 }
 
+/* Is a a flag that changes what the compiler accepts as C -- a warning
+ * made an error or not (-W..., -Wno-error=..., -w, -pedantic...) or a
+ * language dialect flag -- so the parse must have it too (an implicit int
+ * or an implicit function declaration is parsed as the compile treated
+ * it)?  Not -Wl, -Wa, -Wp (other tools' arguments). */
+static int parse_flag(const char *a)
+{
+    static const char *const lang[] = {
+        "-fms-extensions", "-fno-ms-extensions", "-fms-compatibility", "-fgnu89-inline",
+        "-fno-gnu89-inline", "-fgnu-keywords", "-fno-gnu-keywords", "-fasm", "-fno-asm",
+        "-fbuiltin", "-fno-builtin", "-ffreestanding", "-fhosted", "-fblocks", "-fno-blocks",
+        "-fdeclspec", "-fno-declspec", "-fdollars-in-identifiers", "-fno-dollars-in-identifiers",
+        "-fshort-enums", "-fno-short-enums", "-fshort-wchar", "-fno-short-wchar",
+        "-ftrigraphs", "-fno-trigraphs", "-fwritable-strings", "-fgnuc-version=",
+        "-fwchar-type=", "-fno-builtin-", "-fpascal-strings", "-fdelayed-template-parsing",
+        "-fms-compatibility-version=", "-fno-ms-compatibility", "-fextended-identifiers",
+        "-fno-extended-identifiers", "-fdigraphs", "-fno-digraphs", "-fapple-pragma-pack",
+        "-fpack-struct", "-fmax-type-align=", NULL
+    };
+    if (strncmp(a, "-W", 2) == 0)
+        return a[2] && strncmp(a, "-Wl,", 4) && strncmp(a, "-Wa,", 4) && strncmp(a, "-Wp,", 4);
+    if (strcmp(a, "-w") == 0 || strcmp(a, "-pedantic") == 0 || strcmp(a, "-pedantic-errors") == 0
+        || strcmp(a, "--pedantic") == 0)
+        return 1;
+    for (int k = 0; lang[k]; k++) {
+        size_t n = strlen(lang[k]);
+        if (lang[k][n - 1] == '=' || lang[k][n - 1] == '-' ? strncmp(a, lang[k], n) == 0
+                                                          : strcmp(a, lang[k]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Does a ask for coverage or an instrumentation profile (generated or
  * used)?  Their counts and function hashes must be the plain build's, so
  * keel's text then adds no branch (instrument_set_profile_neutral). */
@@ -470,7 +503,7 @@ static int parse_args(int argc, char **argv, options *o)
             || strncmp(a, "--sysroot=", 10) == 0 || strncmp(a, "--target=", 9) == 0
             || strcmp(a, "-ansi") == 0 || strcmp(a, "-m32") == 0 || strcmp(a, "-m64") == 0
             || strcmp(a, "-funsigned-char") == 0 || strcmp(a, "-fsigned-char") == 0
-            || strcmp(a, "-nostdinc") == 0 || strcmp(a, "-undef") == 0)
+            || strcmp(a, "-nostdinc") == 0 || strcmp(a, "-undef") == 0 || parse_flag(a))
             push(o, &o->nclang, &o->clang, a);
     }
     /* Parsed with -fopenmp, as the compiler sees it (the walker keeps the
