@@ -3,7 +3,8 @@
 # the compile's -W (-Wno-error=...), -w, -pedantic and C dialect -f flags
 # reach the libclang parse, so old-style C that the command lets through
 # (implicit int, implicit function declarations) is analysed, and the
-# build's stderr is clang-19's (no "analysis skipped" warning).
+# build's stderr is clang-19's (no "analysis skipped" warning); keel scan
+# --extra-arg=ARG (repeatable) adds flags to every entry.
 set -u
 BIN=$(cd "$1" && pwd)
 unset KEEL_DB KEEL_VERBOSE KEEL_DEVICE KEEL_INSTRUMENT KEEL_DISABLE KEEL_QUIET KEEL_CC KEEL_LOG
@@ -56,5 +57,18 @@ check 3 -O1 -std=gnu89
 check 3 -O1 -std=c89 -Wall -Wextra
 # the compile fails: nothing recorded, no word from keel
 check "" -O1
+# keel scan --extra-arg=...: appended to every entry's arguments, in order
+mkdir -p proj && cp old.c proj/ && cat >proj/compile_commands.json <<J
+[{"directory": "$work/proj", "file": "old.c", "command": "clang-19 -O1 -c old.c -o old.o"}]
+J
+"$BIN/keel" scan -p proj --no-mca s1.db >s1.out 2>&1
+expect_eq "$?" 1 "scan without the flags fails on old.c"
+expect_eq "$(sqlite3 s1.db 'SELECT count(*) FROM loops')" 0 "scan without the flags: loops"
+"$BIN/keel" scan -p proj --no-mca --extra-arg=-Wno-error=implicit-int \
+    --extra-arg -Wno-error=implicit-function-declaration s2.db >s2.out 2>&1
+expect_eq "$?" 0 "scan --extra-arg: exit status ($(tail -1 s2.out))"
+expect_eq "$(sqlite3 s2.db 'SELECT count(*) FROM loops')" 3 "scan --extra-arg: loops"
+"$BIN/keel" scan -p proj --no-mca --extra-arg=-Wno-error=implicit-int s3.db >s3.out 2>&1
+expect_eq "$?" 1 "scan with one of the two flags"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
