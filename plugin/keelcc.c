@@ -70,6 +70,8 @@ typedef struct {
     int direct;            /* direct mode: reuse a stored build of the same inputs */
     struct timespec start; /* when keelcc started (direct mode's "too new" rule) */
     int oom;               /* an argument list could not grow */
+    int nnotc;             /* inputs not analysed as not C: name, reason, ... */
+    char **notc;
 } options;
 
 static void usage(FILE *out, const char *compiler)
@@ -338,6 +340,28 @@ static int parse_flag(const char *a)
     return 0;
 }
 
+/* Why input file a is not analysed although it is a source (C++,
+ * Objective-C, preprocessed), given the -x language in force (NULL: by
+ * suffix); NULL for other inputs (objects, assembly, libraries...). */
+static const char *not_c(const char *a, const char *x)
+{
+    if (x) {
+        if (strncmp(x, "c++", 3) == 0 || strncmp(x, "objective-c", 11) == 0)
+            return "not C (keel analyses C only)";
+        if (strcmp(x, "cpp-output") == 0 || strcmp(x, "c-cpp-output") == 0)
+            return "preprocessed C (keel analyses C before preprocessing)";
+        return NULL;
+    }
+    static const char *const cxx[] = { ".cpp", ".cc", ".cxx", ".c++", ".C", ".cp", ".CPP",
+                                       ".ii", ".m", ".mm", ".M", ".mi", ".mii", NULL };
+    for (int k = 0; cxx[k]; k++)
+        if (has_suffix(a, cxx[k]))
+            return "not C (keel analyses C only)";
+    if (has_suffix(a, ".i"))
+        return "preprocessed C (keel analyses C before preprocessing)";
+    return NULL;
+}
+
 /* Does a ask for coverage or an instrumentation profile (generated or
  * used)?  Their counts and function hashes must be the plain build's, so
  * keel's text then adds no branch (instrument_set_profile_neutral). */
@@ -392,6 +416,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     o->direct = !((env = getenv("KEEL_DIRECT")) && strcmp(env, "off") == 0);
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
+    const char *lang_x = NULL;   /* the last -x value */
     int inputs = 0;    /* files, -, -l, -Wl, @file: without any, clang links nothing */
     const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
 
@@ -463,8 +488,10 @@ static int parse_args(int argc, char **argv, options *o)
             if (!args.rsp[i - 1])
                 push(o, &o->ncc, &o->cc, v);
             push(o, &o->nxcc, &o->xcc, v);
-            if (strcmp(a, "-x") == 0)
+            if (strcmp(a, "-x") == 0) {
                 lang_c = strcmp(v, "c") == 0 ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
+                lang_x = v;
+            }
             if (strcmp(a, "-o") == 0)
                 o->output = v;
             if (strcmp(a, "-MF") == 0)
@@ -477,8 +504,13 @@ static int parse_args(int argc, char **argv, options *o)
         }
         if (a[0] != '-' || strcmp(a, "-") == 0) {
             inputs++;
+            const char *why;
             if (strcmp(a, "-") != 0 && (lang_c == 1 || (lang_c == -1 && has_suffix(a, ".c"))))
                 push(o, &o->nsources, &o->sources, a);
+            else if (strcmp(a, "-") != 0 && (why = not_c(a, lang_c == 0 ? lang_x : NULL))) {
+                push(o, &o->nnotc, &o->notc, a);
+                push(o, &o->nnotc, &o->notc, why);
+            }
             continue;
         }
         if (strcmp(a, "-E") == 0 || strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0
@@ -492,8 +524,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->output = a + 2;
         if (strncmp(a, "-MF", 3) == 0 && a[3])
             o->dep_file = a + 3;
-        if (strncmp(a, "-x", 2) == 0 && a[2])
+        if (strncmp(a, "-x", 2) == 0 && a[2]) {
             lang_c = strcmp(a + 2, "c") == 0 ? 1 : strcmp(a + 2, "none") == 0 ? -1 : 0;
+            lang_x = a + 2;
+        }
         if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
             openmp = a;
         if (profile_flag(a))
@@ -1770,6 +1804,8 @@ int main(int argc, char **argv)
         o.instrument = INSTRUMENT_OFF;
         o.mca = 0;
     }
+    for (int k = 0; o.analysis && o.compiles && k + 1 < o.nnotc; k += 2)
+        warn("%s: not analysed: %s", o.notc[k], o.notc[k + 1]);
     int want = o.analysis && o.compiles && o.nsources > 0;
     int instrument = want && o.instrument != INSTRUMENT_OFF;
     /* The count of the user's arguments: what the database records and what

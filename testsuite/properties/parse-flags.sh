@@ -4,7 +4,9 @@
 # reach the libclang parse, so old-style C that the command lets through
 # (implicit int, implicit function declarations) is analysed, and the
 # build's stderr is clang-19's (no "analysis skipped" warning); keel scan
-# --extra-arg=ARG (repeatable) adds flags to every entry.
+# --extra-arg=ARG (repeatable) adds flags to every entry.  A C++ or
+# preprocessed source compiled with keelcc gets one warning naming why it is
+# not analysed.
 set -u
 BIN=$(cd "$1" && pwd)
 unset KEEL_DB KEEL_VERBOSE KEEL_DEVICE KEEL_INSTRUMENT KEEL_DISABLE KEEL_QUIET KEEL_CC KEEL_LOG
@@ -70,5 +72,19 @@ expect_eq "$?" 0 "scan --extra-arg: exit status ($(tail -1 s2.out))"
 expect_eq "$(sqlite3 s2.db 'SELECT count(*) FROM loops')" 3 "scan --extra-arg: loops"
 "$BIN/keel" scan -p proj --no-mca --extra-arg=-Wno-error=implicit-int s3.db >s3.out 2>&1
 expect_eq "$?" 1 "scan with one of the two flags"
+# inputs that are sources but not C: one warning each, naming the reason;
+# the compile as clang-19's
+printf 'int twice(int x) { return 2 * x; }\n' >t.cpp
+clang-19 -E -w old.c -o old.i
+"$BIN/keelcc" --keel-db=n.db -c t.cpp -o t.o 2>n.err; expect_eq "$?" 0 "t.cpp: exit status"
+expect_eq "$(cat n.err)" "keelcc: warning: t.cpp: not analysed: not C (keel analyses C only)" "t.cpp: warning"
+"$BIN/keelcc" --keel-db=n.db -x c++ -c t.cpp -o t2.o 2>n.err
+expect_eq "$(cat n.err)" "keelcc: warning: t.cpp: not analysed: not C (keel analyses C only)" "-x c++: warning"
+"$BIN/keelcc" --keel-db=n.db -std=gnu89 -w -c old.i -o i.o 2>n.err; expect_eq "$?" 0 "old.i: exit status"
+expect_eq "$(cat n.err)" \
+    "keelcc: warning: old.i: not analysed: preprocessed C (keel analyses C before preprocessing)" "old.i: warning"
+clang-19 -std=gnu89 -w -c old.i -o ri.o && cmp -s i.o ri.o && ok || bad "old.i: object differs from clang-19's"
+"$BIN/keelcc" --keel-db=n.db --keel-quiet -c t.cpp -o t.o 2>n.err
+expect_eq "$(cat n.err)" "" "--keel-quiet: no warning"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
