@@ -340,8 +340,12 @@ int counts_loop_compute_memo(const ir_tu *tu, int l, int total, counts_loop *out
     counts_loop_free(&it);
     if (rc)
         counts_loop_free(out);
-    else if (memo && l < memo->n && copy_counts(&memo->total[l], out) == 0)
-        memo->have[l] = 1;
+    else if (memo && l < memo->n) {
+        if (copy_counts(&memo->total[l], out) == 0)
+            memo->have[l] = 1;
+        else
+            counts_loop_free(&memo->total[l]);   /* a half-made copy: not kept */
+    }
     return rc;
 }
 

@@ -33,8 +33,10 @@ static char *dup(const char *s)
 ir_tu *ir_tu_new(const char *path)
 {
     ir_tu *tu = calloc(1, sizeof *tu);
-    if (tu)
-        tu->path = dup(path);
+    if (tu && path && !(tu->path = dup(path))) {
+        free(tu);
+        return NULL;
+    }
     return tu;
 }
 
@@ -114,6 +116,12 @@ int ir_add_function(ir_tu *tu, const char *name, const char *file, int line, int
         return -1;
     f->name = dup(name);
     f->file = dup(file);
+    if ((name && !f->name) || (file && !f->file)) {
+        free(f->name);
+        free(f->file);
+        tu->nfuncs--;
+        return -1;
+    }
     f->line = line;
     f->col = col;
     return tu->nfuncs - 1;
@@ -129,7 +137,10 @@ int ir_add_loop(ir_tu *tu, int function, int parent, ir_loop_kind kind,
     l->parent = parent;
     l->depth = parent < 0 ? 0 : tu->loops[parent].depth + 1;
     l->kind = kind;
-    l->file = dup(file);
+    if (file && !(l->file = dup(file))) {
+        tu->nloops--;
+        return -1;
+    }
     l->line = l->end_line = line;
     l->col = col;
     l->offset = l->end_offset = -1;
@@ -143,7 +154,10 @@ int ir_add_pragma(ir_loop *l, const char *text)
     char **p = grow(&l->pragmas, &l->npragmas, sizeof *p);
     if (!p)
         return -1;
-    *p = dup(text);
+    if (text && !(*p = dup(text))) {
+        l->npragmas--;
+        return -1;
+    }
     return l->npragmas - 1;
 }
 
@@ -154,7 +168,10 @@ int ir_add_stmt(ir_loop *l, int line, int col, const char *text, int conditional
         return -1;
     s->line = line;
     s->col = col;
-    s->text = dup(text);
+    if (text && !(s->text = dup(text))) {
+        l->nstmts--;
+        return -1;
+    }
     s->conditional = conditional;
     return l->nstmts - 1;
 }
@@ -177,7 +194,16 @@ int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
         free(extent);
         return -1;
     }
-    a->array = dup(array);
+    if (array && !(a->array = dup(array))) {
+        for (int d = 0; d < ndims; d++)
+            kx_free(index[d]);
+        for (int d = 0; d < nextents; d++)
+            kx_free(extent[d]);
+        free(index);
+        free(extent);
+        s->nacc--;
+        return -1;
+    }
     a->elem_size = elem_size;
     a->is_write = is_write;
     a->ndims = ndims;
@@ -198,7 +224,10 @@ int ir_add_scalar(ir_stmt *s, const char *name, int is_write, int line, int col)
     ir_scalar *v = grow(&s->scalars, &s->nscalars, sizeof *v);
     if (!v)
         return -1;
-    v->name = dup(name);
+    if (name && !(v->name = dup(name))) {
+        s->nscalars--;
+        return -1;
+    }
     v->is_write = is_write;
     v->line = line;
     v->col = col;
@@ -250,7 +279,10 @@ int ir_add_sym(ir_loop *l, const char *name)
     char **p = grow(&l->syms, &l->nsyms, sizeof *p);
     if (!p)
         return -1;
-    *p = dup(name);
+    if (name && !(*p = dup(name))) {
+        l->nsyms--;
+        return -1;
+    }
     return l->nsyms - 1;
 }
 
@@ -290,7 +322,10 @@ int ir_add_call(ir_stmt *s, const char *name)
     char **p = grow(&s->calls, &s->ncalls, sizeof *p);
     if (!p)
         return -1;
-    *p = dup(name);
+    if (name && !(*p = dup(name))) {
+        s->ncalls--;
+        return -1;
+    }
     return s->ncalls - 1;
 }
 

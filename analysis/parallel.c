@@ -206,6 +206,58 @@ static int logic_fold(const char *t, const char *x)
     return 0;
 }
 
+/* Statement t is a whole call of an atomic read-modify-write whose result
+ * is unused: `atomic_fetch_add(&X, e)` (C11, _explicit too), the GNU
+ * `__atomic_add_fetch(&X, e, order)` family, with add/sub, or, and, xor.
+ * Like `X op= e` it commutes with its like: returns the operator class
+ * ('+', '|', '&', '^'; 0 none) with *lhs, *lhs_len the text of X. */
+static int atomic_update(const char *t, const char **lhs, size_t *lhs_len)
+{
+    size_t n = strcspn(t, "(");
+    if (!t[n] || n == 0 || n > 40)
+        return 0;
+    char name[48];
+    memcpy(name, t, n);
+    name[n] = '\0';
+    for (size_t k = 0; k < n; k++)
+        if (!(name[k] == '_' || (name[k] >= 'a' && name[k] <= 'z')))
+            return 0;
+    if (!strstr(name, "atomic_") || strstr(name, "compare") || strstr(name, "exchange"))
+        return 0;
+    static const struct { const char *w; int op; } ops[] = {
+        { "fetch_add", '+' }, { "add_fetch", '+' }, { "fetch_sub", '+' }, { "sub_fetch", '+' },
+        { "fetch_or", '|' }, { "or_fetch", '|' }, { "fetch_and", '&' }, { "and_fetch", '&' },
+        { "fetch_xor", '^' }, { "xor_fetch", '^' } };
+    int op = 0;
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0] && !op; k++)
+        if (strstr(name, ops[k].w))
+            op = ops[k].op;
+    /* `name(&X, ...)`: the call closes at the end of the statement */
+    const char *a = t + n + 1;
+    while (*a == ' ')
+        a++;
+    if (!op || *a != '&')
+        return 0;
+    a++;
+    int depth = 0;
+    const char *end = NULL, *p;
+    for (p = a; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == ']') {
+            if (depth == 0)
+                break;
+            depth--;
+        } else if (*p == ',' && depth == 0 && !end)
+            end = p;
+    }
+    if (!end || *p != ')' || p[1] != '\0')
+        return 0;
+    *lhs = a;
+    *lhs_len = (size_t)(end - a);
+    return op;
+}
+
 /* Statement `X op= e` with op in + - *, `X++`, `++X`, `X--`, or `X = X + e`,
  * `X = X - e`, `X = e + X` (X once on the right, e without ?:, comparisons,
  * logic): a reduction update of its first written access (name NULL) or
@@ -222,6 +274,8 @@ static int compound_update(const ir_stmt *s, const char *name)
         lhs = t + 2;            /* ++X */
         lhs_len = strlen(lhs);
     }
+    if (op == 0)
+        op = (char)atomic_update(t, &lhs, &lhs_len);
     while (lhs_len > 0 && lhs[lhs_len - 1] == ' ')
         lhs_len--;
     if (op == 0 || lhs_len == 0)
@@ -421,7 +475,8 @@ static int tainted(const ir_tu *tu, int L, const ir_access *a)
 
 /* Is scalar `name` a derived induction variable of L: stepped by one
  * unconditional statement directly in L (`k++`, `k += e` with e not
- * written in L, no array access, no call), written nowhere else in L, L a
+ * written in L, no array access, no call, no floating-point operation),
+ * written nowhere else in L, L a
  * canonical loop with step +-1 and no jump?  Its value is then a linear
  * function of L's variable (plugin/walker.c rewrites it so). */
 static int derived_iv(const ir_tu *tu, int L, const char *name)
@@ -449,7 +504,10 @@ static int derived_iv(const ir_tu *tu, int L, const char *name)
                             || strncmp(t + n, " += ", 4) == 0 || strncmp(t + n, " -= ", 4) == 0))
                        || ((strncmp(t, "++", 2) == 0 || strncmp(t, "--", 2) == 0)
                            && strcmp(t + 2, name) == 0);
-            if (l != L || !form || st->conditional || st->nacc || st->ncalls || writes != 1)
+            /* a floating-point `s += g` is a sum, not an induction: i*g
+             * rounds otherwise than g added i times */
+            if (l != L || !form || st->conditional || st->nacc || st->ncalls || writes != 1
+                || st->ops.fadd || st->ops.fmul || st->ops.fdiv || st->ops.fmath)
                 return 0;
             for (int v = 0; v < st->nscalars; v++)
                 if (!st->scalars[v].is_write && strcmp(st->scalars[v].name, name) != 0
@@ -461,6 +519,69 @@ static int derived_iv(const ir_tu *tu, int L, const char *name)
     return steps == 1;
 }
 
+
+/* Is e the variable v under one cast, `(int)v`, `(long long) v`? */
+static int cast_of(const char *e, const char *v)
+{
+    if (e[0] != '(')
+        return 0;
+    const char *close = strchr(e, ')');
+    if (!close || close == e + 1)
+        return 0;
+    for (const char *p = e + 1; p < close; p++)
+        if (!(*p == ' ' || *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')
+              || (*p >= '0' && *p <= '9')))
+            return 0;
+    const char *x = close + 1;
+    while (*x == ' ')
+        x++;
+    return strcmp(x, v) == 0;
+}
+
+/* Is e exactly `fmax(v, E)` or `fmax(E, v)` (fmin, fmaxf, fminf, fmaxl,
+ * fminl), E without v (E may hold calls of its own: `fabs(a[i] - b[i])`)? */
+static int minmax_call(const char *e, const char *v)
+{
+    static const char *const fns[] = { "fmax(", "fmin(", "fmaxf(", "fminf(", "fmaxl(",
+                                       "fminl(", NULL };
+    size_t fl = 0;
+    for (int f = 0; fns[f] && !fl; f++)
+        if (strncmp(e, fns[f], strlen(fns[f])) == 0)
+            fl = strlen(fns[f]);
+    if (!fl)
+        return 0;
+    /* the call's arguments, split at its one top-level comma */
+    const char *comma = NULL, *p;
+    int depth = 0;
+    for (p = e + fl; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == ']') {
+            if (depth == 0)
+                break;
+            depth--;
+        } else if (*p == ',' && depth == 0) {
+            if (comma)
+                return 0;
+            comma = p;
+        }
+    }
+    if (!comma || *p != ')' || p[1] != '\0')
+        return 0;
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%.*s", (int)(comma - (e + fl)), e + fl);
+    snprintf(b, sizeof b, "%.*s", (int)(p - comma - 1), comma + 1);
+    char *x = a, *y = b;
+    while (*x == ' ') x++;
+    while (*y == ' ') y++;
+    for (char *z = x + strlen(x); z > x && z[-1] == ' '; ) *--z = '\0';
+    for (char *z = y + strlen(y); z > y && z[-1] == ' '; ) *--z = '\0';
+    if (strcmp(x, v) == 0)
+        return *y && !has_word(y, v);
+    if (strcmp(y, v) == 0)
+        return *x && !has_word(x, v);
+    return 0;
+}
 
 /* Is scalar v of loop L a min/max/select fold: every statement of L that
  * writes it is `v = fmax(v, e)` (fmin, fmaxf, fminf), `v = e < v ? e : v`
@@ -490,16 +611,7 @@ static int fold_scalar(const ctx_t *c, const stmt_ref *st, int ns, int L, const 
             return 0;
         const char *e = t + n + 3;
         writes++;
-        static const char *const fns[] = { "fmax(", "fmin(", "fmaxf(", "fminf(", NULL };
-        int ok = 0;
-        for (int f = 0; fns[f] && !ok; f++) {
-            size_t fl = strlen(fns[f]);
-            if (strncmp(e, fns[f], fl) == 0 && e[strlen(e) - 1] == ')' && !strchr(e + fl, '(')
-                && ((strncmp(e + fl, v, n) == 0 && e[fl + n] == ',')
-                    || (strlen(e) > n + 1 && strncmp(e + strlen(e) - n - 1, v, n) == 0
-                        && e[strlen(e) - n - 2] == ' ')))
-                ok = 1;
-        }
+        int ok = minmax_call(e, v);
         const char *q = strchr(e, '?'), *col = q ? strchr(q, ':') : NULL;
         if (!ok && q && col && !strchr(col + 1, '?')) {
             /* c ? A : B with one of A, B being v and the other compared in c */
@@ -517,7 +629,7 @@ static int fold_scalar(const ctx_t *c, const stmt_ref *st, int ns, int L, const 
                  && strstr(cnd, other) && !has_word(other, v);
         }
         if (!ok && s->conditional && r == 0) {
-            if (iv && strcmp(e, iv) == 0)
+            if (iv && (strcmp(e, iv) == 0 || cast_of(e, iv)))
                 ok = 1;
             for (int k = 0; k < ns && !ok; k++) {
                 const char *ct = st[k].s->text ? st[k].s->text : "";
@@ -1186,6 +1298,57 @@ static int control_written(const ir_tu *tu, int L, const char **name, int *line)
     return found;
 }
 
+/* Does the body of a loop L that is not canonical set a scalar its
+ * condition cs reads by anything but a step (`x++`, `--x`, `x += e`,
+ * `x -= e`): `lo = mid + 1` in a binary search?  Then the iterations that
+ * run depend on values earlier ones computed.  1 with the scalar and the
+ * line of such a write, else 0. */
+static int condition_set(const ir_tu *tu, int L, const ir_stmt *cs, const char **name, int *line)
+{
+    for (int v = 0; v < cs->nscalars; v++) {
+        const char *x = cs->scalars[v].name;
+        if (cs->scalars[v].is_write)
+            continue;
+        size_t n = strlen(x);
+        for (int k = L; k < tu->nloops; k++) {
+            if (!ir_loop_within(tu, k, L))
+                continue;
+            for (int s = 0; s < tu->loops[k].nstmts; s++) {
+                const ir_stmt *st = &tu->loops[k].stmts[s];
+                if (st == cs)
+                    continue;
+                int w = 0;
+                for (int u = 0; u < st->nscalars; u++)
+                    w |= st->scalars[u].is_write && strcmp(st->scalars[u].name, x) == 0;
+                if (!w)
+                    continue;
+                /* a step of x anywhere in the statement's text */
+                int step = 0;
+                const char *t = st->text ? st->text : "";
+                for (const char *p = strstr(t, x); p && !step; p = strstr(p + 1, x)) {
+                    char a = p > t ? p[-1] : ' ', b = p[n];
+                    int ida = a == '_' || a == '.' || (a >= 'a' && a <= 'z') || (a >= 'A' && a <= 'Z')
+                              || (a >= '0' && a <= '9');
+                    int idb = b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')
+                              || (b >= '0' && b <= '9');
+                    if (ida || idb)
+                        continue;
+                    step = strncmp(p + n, "++", 2) == 0 || strncmp(p + n, "--", 2) == 0
+                           || strncmp(p + n, " += ", 4) == 0 || strncmp(p + n, " -= ", 4) == 0
+                           || (p - t >= 2 && (strncmp(p - 2, "++", 2) == 0
+                                              || strncmp(p - 2, "--", 2) == 0));
+                }
+                if (!step) {
+                    *name = x;
+                    *line = st->line;
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 static void verdict(const ctx_t *c, int L, par_loop *out)
 {
     const ir_tu *tu = c->tu;
@@ -1220,6 +1383,15 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                              "the condition reads %s (line %d)", ta, cs->line);
                     return;
                 }
+        const char *set = NULL;
+        int set_line = 0;
+        if (cs && cs->line == cond_line && !cs->conditional && condition_set(tu, L, cs, &set, &set_line)) {
+            out->verdict = PAR_SEQUENTIAL;
+            snprintf(out->reason, sizeof out->reason, "the trip count depends on earlier "
+                     "iterations: the condition reads %s, which the body sets (line %d)",
+                     set, set_line);
+            return;
+        }
         snprintf(out->reason, sizeof out->reason, "not a canonical loop");
         return;
     }

@@ -197,6 +197,7 @@ static void put_expr(ku_buf *b, const kx_expr *e)
 {
     char *t = kx_print(e);
     if (!t) {
+        ku_buf_free(b);    /* the buffer's rule: after a failure it holds nothing */
         b->oom = 1;
         return;
     }
@@ -251,6 +252,7 @@ static int range(nest *n, const int *sel, int ns, int ndims, dims *dm)
             kx_expr *mn = extreme(n, r->loop, r->a->index[d], 0);
             kx_expr *mx = extreme(n, r->loop, r->a->index[d], 1);
             if (!lo[d]) {
+                kx_free(hi[d]);     /* an earlier access whose minimum was not found */
                 lo[d] = mn;
                 hi[d] = mx;
             } else {

@@ -146,8 +146,15 @@ double db_now_s_(void)
 
 /* ---- statements ---------------------------------------------------------- */
 
+/* Set when db_bind_text_ could not copy its text (SQLITE_NOMEM): the
+ * parameter then stays NULL, and a statement run with it would delete or
+ * write the wrong rows.  db_stmt_ clears it as a statement is taken up,
+ * db_run_ fails when it is set.  Per thread, as statements are used. */
+static _Thread_local int bind_failed;
+
 sqlite3_stmt *db_stmt_(db *d, const char *sql, char *err, size_t errlen)
 {
+    bind_failed = 0;     /* a new use of a statement: its binds come next */
     int i = 0;
     while (i < d->nstmt && d->stmt[i].sql != sql)
         i++;
@@ -187,10 +194,9 @@ void db_done_(sqlite3_stmt *st)
 /* Bind a text, NULL binding NULL. */
 void db_bind_text_(sqlite3_stmt *st, int i, const char *s)
 {
-    if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, i);
+    int rc = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+    if (rc != SQLITE_OK)
+        bind_failed = 1;
 }
 
 /* Bind an id, 0 meaning NULL. */
@@ -205,6 +211,11 @@ void db_bind_id_(sqlite3_stmt *st, int i, int64_t id)
 /* Step a statement that returns no rows; reset it either way. */
 int db_run_(db *d, sqlite3_stmt *st, const char *what, char *err, size_t errlen)
 {
+    if (bind_failed) {
+        bind_failed = 0;
+        db_done_(st);
+        return ku_fail(err, errlen, "%s: %s: out of memory", d->path, what);
+    }
     int rc = sqlite3_step(st);
     int r = 0;
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)

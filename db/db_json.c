@@ -403,6 +403,17 @@ static int list_open(void)
     return 0;
 }
 
+void db_json_lists_close(void)
+{
+    sqlite3_finalize(list_clear);
+    sqlite3_finalize(list_add);
+    sqlite3_finalize(list_get);
+    sqlite3_finalize(list_text);
+    sqlite3_close(list_h);
+    list_clear = list_add = list_get = list_text = NULL;
+    list_h = NULL;
+}
+
 char *db_json_array_of(int n, char *const *items)
 {
     if (list_open() != 0)

@@ -71,6 +71,11 @@ char *db_json_array_of(int n, char *const *items);
  * list, the text itself when it is not a JSON array.  A new string
  * (caller frees), NULL when out of memory. */
 char *db_json_list_text(const char *text, const char *sep);
+/* Close the one connection the two list functions above share for the
+ * process (it opens on their first use and is never closed otherwise); a
+ * later call opens it again.  The allocation-failure tests close it so
+ * that every block a run allocated is free again. */
+void db_json_lists_close(void);
 
 /* s with every byte outside a well-formed UTF-8 sequence replaced by
  * U+FFFD (EF BF BD): NULL when s is valid UTF-8 already (use s), else a

@@ -99,10 +99,43 @@ static const char *const reserved[] = { "div", "mod", "min", "max", "call", "loa
  * Memory
  * ------------------------------------------------------------------ */
 
+/* Set on every allocation failure in ipda, read and cleared by
+ * kx_oom_take: NULL means both "unknown" and "out of memory" to the
+ * callers of kx_*, so a pipeline asks once at its end which it was. */
+static _Thread_local int oom_seen;
+
+int kx_oom_take(void)
+{
+    int v = oom_seen;
+    oom_seen = 0;
+    return v;
+}
+
+void kx_note_oom(void)
+{
+    oom_seen = 1;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        oom_seen = 1;
+    return p;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p && n && size)
+        oom_seen = 1;
+    return p;
+}
+
 static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *p = malloc(n);
+    char *p = xmalloc(n);
     if (p)
         memcpy(p, s, n);
     return p;
@@ -147,7 +180,7 @@ static int factor_copy(kx_factor *d, const kx_factor *s)
     if (s->name && !(d->name = xstrdup(s->name)))
         return ST_NOMEM;
     if (s->nargs > 0) {
-        if (!(d->args = calloc((size_t)s->nargs, sizeof *d->args)))
+        if (!(d->args = xcalloc((size_t)s->nargs, sizeof *d->args)))
             return ST_NOMEM;
         d->nargs = s->nargs;
         for (int i = 0; i < s->nargs; i++)
@@ -165,7 +198,7 @@ static int term_copy(kx_term *d, const kx_term *s)
     d->f = NULL;
     if (s->nf == 0)
         return ST_OK;
-    if (!(d->f = calloc((size_t)s->nf, sizeof *d->f)))
+    if (!(d->f = xcalloc((size_t)s->nf, sizeof *d->f)))
         return ST_NOMEM;
     d->nf = s->nf;      /* the zero-filled rest is clearable */
     for (int i = 0; i < s->nf; i++) {
@@ -179,8 +212,8 @@ static int term_copy(kx_term *d, const kx_term *s)
 /* A new expression with room for cap terms and none used. */
 static kx_expr *expr_alloc(size_t cap)
 {
-    kx_expr *e = calloc(1, sizeof *e);
-    if (e && cap > 0 && !(e->t = calloc(cap, sizeof *e->t))) {
+    kx_expr *e = xcalloc(1, sizeof *e);
+    if (e && cap > 0 && !(e->t = xcalloc(cap, sizeof *e->t))) {
         free(e);
         return NULL;
     }
@@ -349,6 +382,7 @@ static void print_string(ku_buf *b, const char *s)
 }
 
 static void print_expr(ku_buf *b, const kx_expr *e);
+static int valid_ident(const char *s, int no_reserved);
 
 /* Write an atom from its parts (also used for the text of an ill-formed
  * kx_op call, whose parts need not be valid). */
@@ -357,7 +391,11 @@ static void print_atom(ku_buf *b, int kind, const char *name, int nargs,
 {
     static const char *const head[] = { "div", "mod", "min", "max", "call.", "load." };
     if (kind == KX_SYMBOL) {
-        ku_buf_put(b, name ? name : "");
+        if (name && !valid_ident(name, 0)) {
+            ku_buf_putc(b, '$');
+            print_string(b, name);
+        } else
+            ku_buf_put(b, name ? name : "");
         return;
     }
     if (kind == KX_UNKNOWN) {
@@ -424,7 +462,10 @@ char *kx_print(const kx_expr *e)
     if (!e)
         return NULL;
     print_expr(&b, e);
-    return ku_buf_take(&b);
+    char *s = ku_buf_take(&b);
+    if (!s)
+        oom_seen = 1;
+    return s;
 }
 
 /* ---------------------------------------------------------------------
@@ -461,7 +502,7 @@ static int make_atom(int kind, const char *name, int nargs, kx_expr *const *args
         return ST_NOMEM;
     e->n = 1;
     e->t[0].coeff = 1;
-    if (!(e->t[0].f = calloc(1, sizeof(kx_factor)))) {
+    if (!(e->t[0].f = xcalloc(1, sizeof(kx_factor)))) {
         kx_free(e);
         return ST_NOMEM;
     }
@@ -587,7 +628,7 @@ static int term_mul(const kx_term *a, const kx_term *b, kx_term *d)
         return ST_OVERFLOW;
     if (a->nf + b->nf == 0)
         return ST_OK;
-    if (!(d->f = calloc((size_t)a->nf + (size_t)b->nf, sizeof *d->f)))
+    if (!(d->f = xcalloc((size_t)a->nf + (size_t)b->nf, sizeof *d->f)))
         return ST_NOMEM;
     while (i < a->nf || j < b->nf) {
         int c = i == a->nf ? 1 : j == b->nf ? -1 : atom_cmp(&a->f[i], &b->f[j]);
@@ -662,7 +703,7 @@ static int expr_mul(const kx_expr *a, const kx_expr *b, kx_expr **out)
         return ST_TOOBIG;
     if (np == 0)
         return make_const(0, out);
-    if (!(tmp = calloc(np, sizeof *tmp)))
+    if (!(tmp = xcalloc(np, sizeof *tmp)))
         return ST_NOMEM;
     for (int i = 0; i < a->n && !st; i++)
         for (int j = 0; j < b->n && !st; j++)
@@ -697,7 +738,7 @@ static int expr_sum(kx_expr **v, size_t n, kx_expr **out)
     }
     if (!st && w > KX_MAX_SIZE)
         st = ST_TOOBIG;
-    if (!st && total > 0 && !(tmp = calloc(total, sizeof *tmp)))
+    if (!st && total > 0 && !(tmp = xcalloc(total, sizeof *tmp)))
         st = ST_NOMEM;
     for (size_t i = 0; i < n; i++) {
         if (!st && v[i]->n > 0) {
@@ -818,6 +859,17 @@ kx_expr *kx_sym(const char *name)
         return NULL;
     int st = make_atom(valid_ident(name, 0) ? KX_SYMBOL : KX_UNKNOWN, name, 0,
                     NULL, &r);
+    return finish(st, r);
+}
+
+kx_expr *kx_named(const char *text)
+{
+    kx_expr *r;
+    if (!text)
+        return NULL;
+    if (!*text)
+        return kx_sym(text);
+    int st = make_atom(KX_SYMBOL, text, 0, NULL, &r);
     return finish(st, r);
 }
 
@@ -1000,7 +1052,7 @@ static int atom_subst(const kx_factor *f, const char *name, const kx_expr *v,
             return (*out = kx_copy(v)) ? ST_OK : ST_NOMEM;
         return make_atom(KX_SYMBOL, f->name, 0, NULL, out);
     }
-    if (f->nargs > 0 && !(args = calloc((size_t)f->nargs, sizeof *args)))
+    if (f->nargs > 0 && !(args = xcalloc((size_t)f->nargs, sizeof *args)))
         return ST_NOMEM;
     for (int i = 0; i < f->nargs && !st; i++)
         st = expr_subst(f->args[i], name, v, &args[i]);
@@ -1148,7 +1200,7 @@ kx_expr *kx_coeff(const kx_expr *e, const char *name)
             continue;
         kx_term *d = &r->t[r->n++];
         d->coeff = s->coeff;
-        if (s->nf > 1 && !(d->f = calloc((size_t)s->nf - 1, sizeof *d->f))) {
+        if (s->nf > 1 && !(d->f = xcalloc((size_t)s->nf - 1, sizeof *d->f))) {
             kx_free(r);
             return NULL;
         }
@@ -1216,7 +1268,7 @@ int kx_symbols(const kx_expr *e, char ***names)
     }
     if (l.n > 1)
         qsort(l.v, (size_t)l.n, sizeof *l.v, strcmp_q);
-    if (l.n > 0 && !(out = calloc((size_t)l.n, sizeof *out))) {
+    if (l.n > 0 && !(out = xcalloc((size_t)l.n, sizeof *out))) {
         free(l.v);
         return -1;
     }
@@ -1492,7 +1544,7 @@ static char *parse_ident(parser *p)
     while (is_ident_start(p->s[p->pos]) || is_digit(p->s[p->pos]))
         p->pos++;
     n = p->pos - start;
-    if (!(s = malloc(n + 1))) {
+    if (!(s = xmalloc(n + 1))) {
         parse_error(p, start, "out of memory");
         return NULL;
     }
@@ -1702,6 +1754,22 @@ static kx_expr *parse_factor(parser *p, int neg)
             kx_free(r);
             return NULL;
         }
+    } else if (c == '$') {
+        char *text;
+        p->pos++;
+        if (p->s[p->pos] != '"') {
+            parse_error(p, p->pos, "expected '\"'");
+            return NULL;
+        }
+        if (!(text = parse_string(p)))
+            return NULL;
+        if (!*text)
+            parse_error(p, start, "empty name");
+        else
+            st = make_atom(KX_SYMBOL, text, 0, NULL, &r);
+        free(text);
+        if (p->failed)
+            return NULL;
     } else if (c == '?') {
         char *text;
         p->pos++;
@@ -1841,4 +1909,52 @@ kx_expr *kx_parse(const char *text, char *err, size_t errlen)
         r = NULL;
     }
     return r;
+}
+
+/* ---------------------------------------------------------------------
+ * Telescoping sums
+ * ------------------------------------------------------------------ */
+
+/* One term c * load.A(x) with c = +-1: its coefficient, array and operand. */
+static int single_load(const kx_term *t, int64_t *coeff, const char **array, const kx_expr **x)
+{
+    if (t->nf != 1 || t->f[0].pow != 1 || t->f[0].kind != KX_LOAD || t->f[0].nargs != 1
+        || (t->coeff != 1 && t->coeff != -1))
+        return 0;
+    *coeff = t->coeff;
+    *array = t->f[0].name;
+    *x = t->f[0].args[0];
+    return 1;
+}
+
+int kx_telescope(const kx_expr *e, const char *v, const kx_expr *lo, const kx_expr *hi,
+                 kx_expr **out)
+{
+    *out = NULL;
+    if (!e || !v || !lo || !hi || e->n != 2)
+        return 0;
+    int64_t c0, c1, one = 0;
+    const char *a0, *a1;
+    const kx_expr *x0, *x1;
+    if (!single_load(&e->t[0], &c0, &a0, &x0) || !single_load(&e->t[1], &c1, &a1, &x1)
+        || c0 + c1 != 0 || strcmp(a0, a1) != 0)
+        return 0;
+    const kx_expr *up = c0 > 0 ? x0 : x1, *down = c0 > 0 ? x1 : x0;
+    kx_expr *d = kx_sub(up, down), *cf = kx_coeff(down, v);
+    int ok = d && cf && kx_is_const(d, &one) && one == 1 && kx_degree(down, v) == 1
+             && kx_is_const(cf, &one) && one == 1 && !kx_mentions(lo, v) && !kx_mentions(hi, v);
+    kx_free(d);
+    kx_free(cf);
+    if (!ok)
+        return 0;
+    /* sum over v in [lo, hi) of A(down(v) + 1) - A(down(v)) = A(down(hi)) - A(down(lo)) */
+    kx_expr *xh = kx_subst(down, v, hi), *xl = kx_subst(down, v, lo);
+    kx_expr *lh = xh ? kx_op(KX_LOAD, a0, 1, &xh) : NULL;
+    kx_expr *ll = xl ? kx_op(KX_LOAD, a0, 1, &xl) : NULL;
+    *out = lh && ll ? kx_sub(lh, ll) : NULL;
+    kx_free(xh);
+    kx_free(xl);
+    kx_free(lh);
+    kx_free(ll);
+    return *out ? 1 : -1;
 }

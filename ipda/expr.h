@@ -24,6 +24,7 @@
  *              | 'call.' IDENT '(' [expr (',' expr)*] ')'
  *              | 'load.' IDENT '(' [expr (',' expr)*] ')'
  *              | '?' STRING                       unknown text, C-escaped "..."
+ *              | '$' STRING                       a named value (kx_named)
  *
  * Printing writes terms in canonical order separated by " + " / " - ", the
  * coefficient first when it is not 1 (`2*i*n + j - 1`, `n^2`, `div(n, 2)`);
@@ -66,6 +67,12 @@ typedef enum {
  * printed form still parses back. */
 kx_expr *kx_int(int64_t v);
 kx_expr *kx_sym(const char *name);
+/* A named value: a symbol whose name is any non-empty text, such as the C
+ * text of a loop-invariant read of memory (`grid_points[0]`, `s->n`) that
+ * the runtime is given under that name.  It behaves as a symbol in every
+ * respect (kx_symbols lists it, kx_eval looks it up); a name that is a C
+ * identifier is the plain symbol, any other prints as $"text". */
+kx_expr *kx_named(const char *text);
 /* An opaque atom.  name is the function (KX_CALL) or array (KX_LOAD), or the
  * source text (KX_UNKNOWN); NULL for the others.  div/mod/min/max take exactly
  * two arguments.  kx_op folds what it can: div/mod/min/max of two constants
@@ -119,6 +126,14 @@ kx_expr *kx_coeff(const kx_expr *e, const char *name);
 int kx_symbols(const kx_expr *e, char ***names);
 void kx_free_names(char **names, int n);
 
+/* Whether an allocation in ipda failed since the last call (then cleared):
+ * kx_* functions return NULL both for "unknown" and on allocation failure,
+ * so a pipeline (keelcc's parse, its analyses) asks once at its end and
+ * fails as out of memory instead of storing an "unknown" it did not find.
+ * The flag is per thread.  kx_note_oom sets it (a caller's own failure). */
+int kx_oom_take(void);
+void kx_note_oom(void);
+
 /* Evaluation under a binding of symbols.  lookup returns 1 and sets *value
  * when it knows the symbol, else 0.  Returns 0 on success; -1 with a message
  * in err (NUL-terminated, truncated to errlen) when a symbol is unbound,
@@ -127,6 +142,14 @@ void kx_free_names(char **names, int n);
 typedef int (*kx_lookup_fn)(void *ctx, const char *name, int64_t *value);
 int kx_eval(const kx_expr *e, kx_lookup_fn lookup, void *ctx, int64_t *out,
             char *err, size_t errlen);
+
+/* Telescoping sums.  When e is load.A(x + 1) - load.A(x) with x of degree
+ * 1 in v, coefficient 1 (`rowstr[j+1] - rowstr[j]`: the trip count of a CSR
+ * row), the sum of e over v = lo .. hi - 1 is load.A(x[v := hi]) -
+ * load.A(x[v := lo]): returns 1 and that in *out.  0 when e has not that
+ * form (or lo or hi mention v), -1 on allocation failure. */
+int kx_telescope(const kx_expr *e, const char *v, const kx_expr *lo, const kx_expr *hi,
+                 kx_expr **out);
 
 /* Text form.  kx_print returns a malloc'd string the caller frees.
  * kx_parse returns NULL on malformed text with a one-line message in err;

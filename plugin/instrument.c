@@ -569,6 +569,36 @@ static int written_in_head(const text_map *m, const ir_loop *l, const char *name
     return 0;
 }
 
+/* A value named by its C text (a bound read from memory, `s->n`,
+ * `grid_points[0]`, walker.c): is a variable it reads written in the
+ * loop's head?  Its identifiers that are not member names (after `.` or
+ * `->`) are the variables. */
+static int text_written_in_head(const text_map *m, const ir_loop *l, const char *text)
+{
+    for (const char *p = text; *p;) {
+        if (!is_ident((unsigned char)*p) || (*p >= '0' && *p <= '9')) {
+            p++;
+            continue;
+        }
+        const char *q = p;
+        while (is_ident((unsigned char)*q))
+            q++;
+        const char *b = p;
+        while (b > text && is_blank(b[-1]))
+            b--;
+        int member = b > text && (b[-1] == '.' || (b[-1] == '>' && b - 1 > text && b[-2] == '-'));
+        char name[128];
+        if (!member && (size_t)(q - p) < sizeof name && q - p != (ptrdiff_t)strlen(text)) {
+            memcpy(name, p, (size_t)(q - p));
+            name[q - p] = 0;
+            if (written_in_head(m, l, name))
+                return 1;
+        }
+        p = q;
+    }
+    return 0;
+}
+
 /* Report mode: does the nest rooted at loop i get a call?  A loop of the
  * nest is parallel or a reduction, the root's trip count is known, every
  * known trip count and lower bound of the nest can be evaluated from the
@@ -592,7 +622,7 @@ static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m,
             return 0;
     }
     for (int k = 0; k < root->nsyms; k++)
-        if (written_in_head(m, root, root->syms[k]))
+        if (written_in_head(m, root, root->syms[k]) || text_written_in_head(m, root, root->syms[k]))
             return 0;
     return 1;
 }

@@ -174,6 +174,7 @@ void store_analysis_free(store_analysis *a)
 int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errlen)
 {
     *out = NULL;
+    kx_oom_take();       /* an expression that failed to grow is not "unknown" */
     store_analysis *a = calloc(1, sizeof *a);
     if (!a)
         return snprintf(err, errlen, "out of memory"), -1;
@@ -215,6 +216,8 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
                 rc = (snprintf(err, errlen, "out of memory"), -1);
     }
     counts_memo_free(&memo);
+    if (kx_oom_take() && rc == 0)
+        rc = (snprintf(err, errlen, "out of memory"), -1);
     if (rc != 0) {
         store_analysis_free(a);
         return -1;
@@ -410,6 +413,7 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
     if (msg.s)
         with.message = msg.s;
     int64_t tu_id;
+    kx_oom_take();
     int begun = db_begin_tu(d, &with, &tu_id, err, errlen);
     ku_buf_free(&msg);
     if (begun != 0)
@@ -477,6 +481,9 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
     free(loop_ids);
     free(acc_ids);
     free(stmt_ids);
+    /* an expression that could not be printed would be stored as unknown */
+    if (kx_oom_take() && rc == 0)
+        rc = (snprintf(err, errlen, "out of memory"), -1);
     if (rc == 0)
         return db_commit_tu(d, err, errlen);
     db_rollback_tu(d);

@@ -6,7 +6,10 @@
  * innermost enclosing loop.  A for/while/do adds a loop; any other statement
  * inside a loop becomes an ir_stmt of that loop, scanned for array accesses
  * (subscript chains resolved to their base variable and declared extents),
- * scalar references, operation counts and calls.
+ * scalar references, operation counts and calls.  A loop bound read from
+ * memory the call before the nest can read again (`grid_points[0]`,
+ * `s->n`) is a named value, its C text (see "bounds held in memory"); a
+ * CSR row loop's trip counts telescope to one total.
  *
  * Facts about libclang 19 this relies on (see DESIGN.md): implicit casts are
  * single-child UnexposedExprs and are peeled; `+=` is a
@@ -80,6 +83,12 @@ typedef struct {
     source_file *files;
     int nsyms;           /* variables seen in expressions: the last reference */
     sym_info *syms;
+    int nreads;          /* memory reads a loop bound names (mem_read) */
+    struct mem_read *reads;
+    int ncond_loops;     /* loops that start under an if/?:/switch of their parent */
+    int *cond_loops;
+    int bound_loop;      /* >= 0: converting a bound of this loop (for_header) */
+    int bound_entry;     /* ... one its entry test is sure to evaluate */
     int oom;
     int nbind;           /* values of locals known at this point (see bindings) */
     struct binding *bind;
@@ -182,8 +191,13 @@ static int start_offset(CXCursor c)
     return o;
 }
 
+/* Set when a text copy failed (file_name, cursor_spelling): walk_file then fails as
+ * out of memory, whatever the caller did with the NULL it got. */
+static _Thread_local int spelling_oom;
+
 /* The file's absolute, resolved path (as the name libclang was given when
- * it cannot be resolved), so rows of one file agree however it was named. */
+ * it cannot be resolved), so rows of one file agree however it was named.
+ * NULL only on allocation failure. */
 static char *file_name(CXFile f)
 {
     CXString s = clang_File_tryGetRealPathName(f);
@@ -195,15 +209,21 @@ static char *file_name(CXFile f)
     }
     char *r = strdup(p && *p ? p : "?");
     clang_disposeString(s);
+    if (!r)
+        spelling_oom = 1;
     return r;
 }
 
+/* The cursor's spelling, malloc'd; NULL only on allocation failure (then
+ * spelling_oom is set). */
 static char *cursor_spelling(CXCursor c)
 {
     CXString s = clang_getCursorSpelling(c);
     const char *p = clang_getCString(s);
     char *r = strdup(p ? p : "");
     clang_disposeString(s);
+    if (!r)
+        spelling_oom = 1;
     return r;
 }
 
@@ -475,6 +495,8 @@ static int integer_value(CXCursor c, int64_t *v)
 
 static kx_expr *to_expr(walker *w, CXCursor c);
 static kx_expr *bind_value(const walker *w, CXCursor decl);
+static kx_expr *named_read(walker *w, CXCursor c);
+static CXCursor ref_decl(CXCursor c);
 
 static int is_integer_type(CXType t)
 {
@@ -620,7 +642,7 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
             return bv;
         note_symbol(w, ref);
         char *name = cursor_spelling(c);
-        kx_expr *e = kx_sym(name);
+        kx_expr *e = name ? kx_sym(name) : NULL;
         free(name);
         return e;
     }
@@ -668,22 +690,32 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
             kx_free(a);
             return r;
         }
-        return unknown_expr(w, c);
+        kx_expr *r = k == CXUnaryOperator_Deref ? named_read(w, c) : NULL;
+        return r ? r : unknown_expr(w, c);
+    }
+    case CXCursor_MemberRefExpr: {
+        kx_expr *r = named_read(w, c);
+        return r ? r : unknown_expr(w, c);
     }
     case CXCursor_ArraySubscriptExpr: {
+        kx_expr *r = named_read(w, c);
+        if (r)
+            return r;
         CXCursor base, index[MAX_DIMS];
         int n = subscript_chain(c, &base, index);
         if (n < 0)
             return unknown_expr(w, c);
+        if (w->bound_loop >= 0 && !clang_Cursor_isNull(ref_decl(base)))
+            note_symbol(w, ref_decl(base));   /* telescope_children asks where it is */
         char *name = base_name_of(w, base);
-        kx_expr *r = opaque_expr(w, KX_LOAD, name, index, n);
+        r = opaque_expr(w, KX_LOAD, name, index, n);
         free(name);
         return r;
     }
     case CXCursor_CallExpr: {
         child_list l = children(c);
         char *name = cursor_spelling(c);
-        kx_expr *r = l.n >= 1 ? opaque_expr(w, KX_CALL, name, l.c + 1, l.n - 1) : NULL;
+        kx_expr *r = l.n >= 1 && name ? opaque_expr(w, KX_CALL, name, l.c + 1, l.n - 1) : NULL;
         free(name);
         return r ? r : unknown_expr(w, c);
     }
@@ -1198,6 +1230,418 @@ static int in_macro(CXCursor c)
     return so != eo || !clang_File_isEqual(sf, ef);
 }
 
+/* ---- bounds held in memory ------------------------------------------------
+ *
+ * A loop bound that reads memory -- `i < grid_points[0] - 1`, `i < s->n`,
+ * `i < public.allPoints` -- becomes a named value (kx_named) whose name is
+ * the read's C text, so the call before the nest can pass it as it passes a
+ * variable: `(long long)(s->n)`.  Only reads that are safe to repeat there:
+ * an integer, not volatile, not from a macro, with constant subscripts; an
+ * element or member of an array or struct object (always there to read),
+ * or a read through a pointer that the loop's own entry test performs (the
+ * first comparison of its condition, or its init): the call then reads what
+ * the loop was about to read, at the same place.  collect_syms passes a
+ * read through a pointer only to the nest of the loop whose entry test
+ * reads it.  A nest that writes the read (an element of the same array, a
+ * member of the same name) makes it loop control (control_check). */
+typedef struct mem_read {
+    char *name;          /* C text, as the call evaluates it */
+    char *field;         /* the last member's name, NULL for an element */
+    CXType type;         /* the read's type (canonical); kind Invalid: unknown */
+    CXCursor root;       /* the variable the read starts from */
+    int through_ptr;     /* dereferences a pointer */
+    int loop, entry;     /* the loop whose bound reads it; in its entry test */
+    int always_visible;  /* root is a parameter or a file-scope variable */
+    CXFile file;         /* else where root is declared */
+    int offset;
+    int nidx;            /* variables of its subscripts (`m3[lt]`) */
+    struct mem_index {
+        CXCursor decl;
+        int always_visible;
+        CXFile file;
+        int offset;
+    } idx[4];
+} mem_read;
+
+/* Is decl the induction variable of a loop around the one being read?
+ * (`rowstr[j]` under the j loop varies in the nest: telescope_children.) */
+static int encloses_iv(walker *w, CXCursor decl)
+{
+    char *ivs[64], *name = cursor_spelling(decl);
+    int n = enclosing_ivs(w, ivs, 64), found = 0;
+    for (int i = 0; i < n && name && !found; i++)
+        found = strcmp(ivs[i], name) == 0;
+    free(name);
+    return found;
+}
+
+static kx_expr *named_read(walker *w, CXCursor c)
+{
+    if (w->bound_loop < 0 || in_macro(c))
+        return NULL;
+    c = peel(c);
+    CXType t = clang_getCursorType(c);
+    if (!is_integer_type(t) || clang_isVolatileQualifiedType(t))
+        return NULL;
+    int through_ptr = 0, nidx = 0;
+    char *field = NULL;
+    CXCursor cur = c, idx[4];
+    for (int steps = 0; steps < 16; steps++) {
+        enum CXCursorKind k = clang_getCursorKind(cur);
+        child_list l = children(cur);
+        CXCursor base;
+        if (k == CXCursor_MemberRefExpr && l.n == 1) {
+            base = peel(l.c[0]);
+            if (!field)
+                field = cursor_spelling(cur);
+            if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+                through_ptr = 1;
+        } else if (k == CXCursor_ArraySubscriptExpr && l.n == 2) {
+            int64_t v;
+            base = peel(l.c[0]);
+            CXType bt = clang_getCanonicalType(clang_getCursorType(base));
+            if (!integer_value(peel(l.c[1]), &v)) {
+                /* a variable subscript: read where the test reads it only
+                 * (its value may be out of the array elsewhere) */
+                CXCursor d = ref_decl(l.c[1]);
+                CXType dt = clang_getCursorType(d);
+                if (clang_Cursor_isNull(d) || nidx == 4 || !is_integer_type(dt)
+                    || clang_isVolatileQualifiedType(dt) || encloses_iv(w, d))
+                    break;
+                idx[nidx++] = d;
+                through_ptr = 1;
+            } else if (v < 0)
+                break;
+            else if (bt.kind == CXType_ConstantArray) {
+                if (v >= clang_getArraySize(bt))
+                    break;
+            } else
+                through_ptr = 1;
+        } else if (k == CXCursor_UnaryOperator && l.n == 1
+                   && clang_getCursorUnaryOperatorKind(cur) == CXUnaryOperator_Deref) {
+            base = peel(l.c[0]);   /* `*len` */
+            through_ptr = 1;
+        } else if (k == CXCursor_DeclRefExpr && steps > 0) {
+            CXCursor d = ref_decl(cur);
+            if (clang_Cursor_isNull(d))
+                break;
+            char *name = extent_text(w, c);
+            kx_expr *r = NULL;
+            /* the text goes into the call as it is: no comment, line
+             * splice, literal or directive that could change its meaning */
+            mem_read *m = name && !name[strcspn(name, "/\\\"'#\n\r")]
+                        ? ku_push(&w->reads, &w->nreads, sizeof *m) : NULL;
+            if (!m) {
+                free(name);
+                break;
+            }
+            CXCursor parent = clang_getCursorSemanticParent(d);
+            m->name = name;
+            m->field = field;
+            field = NULL;
+            m->type = clang_getCanonicalType(clang_getCursorType(c));
+            m->root = d;
+            m->through_ptr = through_ptr;
+            m->loop = w->bound_loop;
+            m->entry = w->bound_entry;
+            m->always_visible = clang_getCursorKind(d) == CXCursor_ParmDecl
+                             || clang_getCursorKind(parent) == CXCursor_TranslationUnit;
+            expansion(clang_getCursorLocation(d), &m->file, NULL, NULL, &m->offset);
+            m->nidx = nidx;
+            for (int i = 0; i < nidx; i++) {
+                struct mem_index *x = &m->idx[i];
+                CXCursor xp = clang_getCursorSemanticParent(idx[i]);
+                x->decl = idx[i];
+                x->always_visible = clang_getCursorKind(idx[i]) == CXCursor_ParmDecl
+                                 || clang_getCursorKind(xp) == CXCursor_TranslationUnit;
+                expansion(clang_getCursorLocation(idx[i]), &x->file, NULL, NULL, &x->offset);
+            }
+            r = kx_named(name);
+            return r;
+        } else
+            break;
+        cur = base;
+    }
+    free(field);
+    return NULL;
+}
+
+/* The read named `name` that collect_syms may pass to the nest rooted at
+ * loop `root`, declared before `cut` in `file`; NULL when none. */
+static const mem_read *passable_read(const walker *w, const char *name, int root, CXFile file,
+                                     int cut)
+{
+    for (int i = w->nreads - 1; i >= 0; i--) {
+        const mem_read *m = &w->reads[i];
+        if (strcmp(m->name, name) != 0)
+            continue;
+        /* through a pointer: only where the call goes right before the
+         * loop that reads it (not before a device region around it) */
+        if (m->through_ptr && !(m->loop == root && m->entry && cut == w->ir->loops[root].offset))
+            continue;
+        int seen = m->always_visible || (clang_File_isEqual(m->file, file) && m->offset < cut);
+        for (int k = 0; k < m->nidx && seen; k++)
+            seen = m->idx[k].always_visible
+                || (clang_File_isEqual(m->idx[k].file, file) && m->idx[k].offset < cut);
+        if (seen)
+            return m;
+    }
+    return NULL;
+}
+
+typedef struct {
+    const mem_read *m;
+    int n;
+} read_write;
+
+/* May a store of type `w` change an object of type `r` (C11 6.5p7, the
+ * aliasing rule: an object is accessed only through its own type, a
+ * signed/unsigned variant, or a character type)?  An unknown type may. */
+static int may_alias(CXType w, CXType r)
+{
+    w = clang_getCanonicalType(w);
+    if (r.kind == CXType_Invalid || w.kind == CXType_Invalid || clang_equalTypes(w, r))
+        return 1;
+    switch (w.kind) {
+    case CXType_Char_S: case CXType_Char_U: case CXType_SChar: case CXType_UChar:
+        return 1;
+    default:
+        break;
+    }
+    return is_integer_type(w) && is_integer_type(r)
+           && clang_Type_getSizeOf(w) == clang_Type_getSizeOf(r);
+}
+
+/* Does the C text of a read name member f (`->f` or `.f`, whole word)? */
+static int names_member(const char *text, const char *f)
+{
+    size_t n = strlen(f);
+    for (const char *p = text; (p = strstr(p, f)) != NULL; p++) {
+        int after = (unsigned char)p[n];
+        int word_end = !(isalnum(after) || after == '_');
+        int member = (p - text >= 1 && p[-1] == '.') || (p - text >= 2 && p[-2] == '-' && p[-1] == '>');
+        if (member && word_end)
+            return 1;
+    }
+    return 0;
+}
+
+/* Writes that may change a read: an element of its root variable, a member
+ * of its name through any path.  A store reached through another member of
+ * a struct is not one: straight into that member (`f->total = 0`), it is
+ * another object; through the pointer it holds (`f->v[i] *= s`), it may
+ * change the read only where the aliasing rule lets its type (`double`
+ * never changes `long n`).  Members of a union overlap: they count. */
+static enum CXChildVisitResult count_read_write(CXCursor c, CXCursor parent, void *data)
+{
+    (void)parent;
+    read_write *rw = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    child_list l = children(c);
+    CXCursor lhs = clang_getNullCursor();
+    if ((k == CXCursor_BinaryOperator && l.n == 2
+         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
+        || (k == CXCursor_CompoundAssignOperator && l.n == 2))
+        lhs = l.c[0];
+    else if (k == CXCursor_UnaryOperator && l.n == 1) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if ((op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
+            || op == CXUnaryOperator_AddrOf)
+            lhs = l.c[0];
+    }
+    CXType stored = clang_Cursor_isNull(lhs) ? (CXType){ 0 } : clang_getCursorType(peel(lhs));
+    int derefs = 0;      /* subscripts and dereferences passed so far */
+    while (!clang_Cursor_isNull(lhs)) {
+        lhs = peel(lhs);
+        enum CXCursorKind lk = clang_getCursorKind(lhs);
+        child_list b = children(lhs);
+        if (lk == CXCursor_MemberRefExpr && b.n == 1) {
+            char *f = cursor_spelling(lhs);
+            int same = f && rw->m->field && strcmp(f, rw->m->field) == 0;
+            int on_path = !f || names_member(rw->m->name, f);   /* `p->q = ...` for `p->q->n` */
+            free(f);
+            if (same) {
+                rw->n++;
+            } else {
+                CXCursor fd = clang_getCursorReferenced(lhs);
+                int in_union = clang_getCursorKind(clang_getCursorSemanticParent(fd))
+                               == CXCursor_UnionDecl;
+                if (!in_union && !on_path && (derefs == 0 || !may_alias(stored, rw->m->type)))
+                    break;   /* another member, or what it points to, of another type */
+            }
+            lhs = b.c[0];
+        } else if ((lk == CXCursor_ArraySubscriptExpr && b.n == 2)
+                   || (lk == CXCursor_UnaryOperator && b.n == 1
+                       && clang_getCursorUnaryOperatorKind(lhs) == CXUnaryOperator_Deref)) {
+            derefs++;
+            lhs = b.c[0];
+        } else {
+            CXCursor d = ref_decl(lhs);
+            if (!clang_Cursor_isNull(d) && clang_equalCursors(d, rw->m->root))
+                rw->n++;
+            break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* After loop `loop`'s body is walked: a read its bounds name that the body
+ * or the increment may write makes the loop's control written
+ * (ir_set_control_write), as a written variable of the condition does. */
+static void read_control_check(walker *w, int loop, CXCursor inc, CXCursor body)
+{
+    ir_loop *L = &w->ir->loops[loop];
+    for (int i = 0; i < w->nreads && !(L->control_write && !L->control_maybe); i++) {
+        const mem_read *m = &w->reads[i];
+        if (m->loop != loop)
+            continue;
+        read_write rw = { m, 0 };
+        if (!clang_Cursor_isNull(body)) {
+            count_read_write(body, clang_getNullCursor(), &rw);
+            clang_visitChildren(body, count_read_write, &rw);
+        }
+        if (!clang_Cursor_isNull(inc)) {
+            count_read_write(inc, clang_getNullCursor(), &rw);
+            clang_visitChildren(inc, count_read_write, &rw);
+        }
+        for (int k = 0; k < m->nidx; k++) {
+            if (!clang_Cursor_isNull(body))
+                rw.n += count_writes(body, m->idx[k].decl);
+            if (!clang_Cursor_isNull(inc))
+                rw.n += count_writes(inc, m->idx[k].decl);
+        }
+        if (rw.n && ir_set_control_write(L, m->name, 0) != 0)
+            w->oom = 1;
+    }
+}
+
+/* Does the printed form of e read as the same C expression?  An affine
+ * polynomial over plain variables does (`lastrow - firstrow + 2`). */
+static int prints_as_c(const kx_expr *e)
+{
+    char **names = NULL;
+    if (!e || !kx_is_affine(e) || kx_has_opaque(e))
+        return 0;
+    int n = kx_symbols(e, &names), ok = n >= 0;
+    for (int i = 0; i < n && ok; i++)
+        ok = strspn(names[i], "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+             == strlen(names[i]) && !(names[i][0] >= '0' && names[i][0] <= '9');
+    kx_free_names(names, n);
+    return ok;
+}
+
+/* After loop `loop`'s body: a child loop whose trip count is a difference
+ * of consecutive elements of one array (`for (k = rowstr[j]; k <
+ * rowstr[j+1]; k++)` under `for (j = lo; j < hi; j++)`) runs, summed over
+ * the parent's iterations, A[hi] - A[lo] times in all (kx_telescope).  That
+ * total becomes a named read of loop `loop`'s entry -- its C text guarded
+ * so that it reads A only when the loop runs, as the loop itself does:
+ * `(hi > lo ? A[hi] - A[lo] : 0)` -- and the child's trip count its mean
+ * per parent iteration, div(total, parent trip), which the runtime
+ * multiplies back (to within one iteration per parent iteration). */
+static void telescope_children(walker *w, int loop)
+{
+    ir_loop *P = &w->ir->loops[loop];
+    /* every iteration of P runs the child's head: no early exit from P */
+    if (!P->canonical || !P->iv || P->step != 1 || !P->lower || !P->upper || !P->trip
+        || P->n_break || P->n_continue || P->n_goto || P->n_return)
+        return;
+    for (int k = loop + 1; k < w->ir->nloops; k++) {
+        ir_loop *C = &w->ir->loops[k];
+        int cond = 0;
+        for (int i = 0; i < w->ncond_loops && !cond; i++)
+            cond = w->cond_loops[i] == k;
+        if (C->parent != loop || cond || !C->trip || !C->canonical || C->step != 1
+            || !kx_mentions(C->trip, P->iv))
+            continue;
+        kx_expr *sum = NULL;
+        if (kx_telescope(C->trip, P->iv, P->lower, P->upper, &sum) != 1)
+            continue;
+        /* C->lower is load.A(x): A a pointer or array variable the walker
+         * has seen, x of degree 1 in the parent's variable; the total
+         * reads A at x[iv := hi] and x[iv := lo] */
+        const sym_info *si = NULL;
+        kx_expr *H = NULL, *L = NULL;
+        char *lowtext = C->lower ? kx_print(C->lower) : NULL;
+        size_t tl = lowtext ? strlen(lowtext) : 0;
+        for (int s = 0; s < w->nsyms && !si && tl > 7 && !strncmp(lowtext, "load.", 5); s++) {
+            size_t al = strlen(w->syms[s].name);
+            if (w->syms[s].addr && !strncmp(lowtext + 5, w->syms[s].name, al)
+                && lowtext[5 + al] == '(' && lowtext[tl - 1] == ')')
+                si = &w->syms[s];
+        }
+        if (si) {
+            char err[64];
+            lowtext[tl - 1] = 0;
+            kx_expr *x = kx_parse(lowtext + 6 + strlen(si->name), err, sizeof err);
+            if (x && kx_degree(x, P->iv) == 1) {
+                H = kx_subst(x, P->iv, P->upper);
+                L = kx_subst(x, P->iv, P->lower);
+            }
+            kx_free(x);
+        }
+        free(lowtext);
+        char *hs = prints_as_c(H) ? kx_print(H) : NULL, *ls = prints_as_c(L) ? kx_print(L) : NULL;
+        if (hs && ls) {
+            /* the total, and the first row's start A[lo] */
+            kx_expr *named[2] = { NULL, NULL };
+            for (int r = 0; r < 2; r++) {
+                ku_buf b = { 0 };
+                if (r == 0)
+                    ku_buf_printf(&b, "((%s) > (%s) ? %s[%s] - %s[%s] : 0)", hs, ls, si->name,
+                                  hs, si->name, ls);
+                else
+                    ku_buf_printf(&b, "((%s) > (%s) ? %s[%s] : 0)", hs, ls, si->name, ls);
+                char *name = ku_buf_take(&b);
+                mem_read *m = name ? ku_push(&w->reads, &w->nreads, sizeof *m) : NULL;
+                if (!m) {
+                    free(name);
+                    w->oom = 1;
+                    continue;
+                }
+                memset(m, 0, sizeof *m);
+                m->name = name;
+                m->root = clang_getNullCursor();
+                m->through_ptr = 1;
+                m->loop = loop;
+                m->entry = 1;
+                m->always_visible = si->always_visible;
+                m->file = si->file;
+                m->offset = si->offset;
+                named[r] = kx_named(name);
+            }
+            /* trip: the mean row, div(total, rows); lower: where row iv
+             * starts when rows are equal, start + (iv - lo) * mean, exact
+             * for the first */
+            kx_expr *mean = named[0] && named[1]
+                          ? kx_op(KX_DIV, NULL, 2, (kx_expr *[]){ named[0], P->trip }) : NULL;
+            kx_expr *ivs = kx_sym(P->iv), *off = kx_sub(ivs, P->lower);
+            kx_expr *step = kx_mul(off, mean), *start = kx_add(named[1], step);
+            if (mean && start) {
+                kx_free(C->trip);
+                C->trip = mean;
+                mean = NULL;
+                kx_free(C->lower);
+                C->lower = start;
+                start = NULL;
+            } else
+                w->oom = 1;
+            kx_free(mean);
+            kx_free(start);
+            kx_free(step);
+            kx_free(off);
+            kx_free(ivs);
+            kx_free(named[0]);
+            kx_free(named[1]);
+        }
+        free(hs);
+        free(ls);
+        kx_free(H);
+        kx_free(L);
+        kx_free(sum);
+    }
+}
+
 /* One step statement st of loop `loop` (c its cursor): `k++`, `++k`,
  * `k--`, `k += e`, `k -= e` where k is an integer or pointer variable the
  * loop writes nowhere else and e a polynomial in variables the loop does
@@ -1358,7 +1802,7 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
         bind_clear(&q);
     } else if (ok) {
         char *vn = cursor_spelling(var), sym[300];
-        snprintf(sym, sizeof sym, "%s__L%d", vn, loop);
+        snprintf(sym, sizeof sym, "%s__L%d", vn ? vn : "", loop);
         /* its value on entry: what the for-init sets, else a symbol */
         kx_expr *k0 = !clang_Cursor_isNull(init) && vn ? init_value(w, init, vn) : NULL;
         if (k0 && kx_has_opaque(k0))
@@ -1433,16 +1877,76 @@ typedef struct {
 } scan_ctx;
 
 static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data);
+static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript);
+static int address_only(walker *w, CXCursor x);
+
+/* Is e >= 0 wherever the loops ch[0..nch-1] run: a constant >= 0 plus
+ * loop variables of ch with constant coefficients >= 0, each variable's
+ * loop counting up from a start that is itself >= 0 (`k + 1` inside
+ * `for (k = 0; ...)`)?  depth bounds the recursion through the starts. */
+static int nonneg_in(const kx_expr *e, const ir_loop *const *ch, int nch, int depth)
+{
+    if (!e || depth > 8)
+        return 0;
+    kx_expr *rest = kx_copy(e), *zero = kx_int(0);
+    int ok = rest && zero;
+    for (int k = 0; k < nch && ok; k++) {
+        if (!kx_mentions(e, ch[k]->iv))
+            continue;
+        kx_expr *c = kx_coeff(e, ch[k]->iv), *t;
+        int64_t v;
+        ok = c && kx_is_const(c, &v) && v >= 0 && kx_degree(e, ch[k]->iv) == 1
+             && ch[k]->step > 0 && nonneg_in(ch[k]->lower, ch, nch, depth + 1);
+        kx_free(c);
+        t = ok ? kx_subst(rest, ch[k]->iv, zero) : NULL;
+        kx_free(rest);
+        rest = t;
+        ok = ok && rest;
+    }
+    int64_t c0;
+    ok = ok && kx_is_const(rest, &c0) && c0 >= 0;
+    kx_free(rest);
+    kx_free(zero);
+    return ok;
+}
+
+/* The row length of a subscript whose loop variables all have composite
+ * coefficients, as the diagonal `k*n + k` (k's coefficient is n + 1): a
+ * program symbol of degree 1 in e whose coefficient mentions a loop
+ * variable of ch; malloc'd, NULL when there is none. */
+static char *diagonal_size(const kx_expr *e, const ir_loop *const *ch, int nch)
+{
+    char **names = NULL, *size = NULL;
+    int nn = kx_symbols(e, &names);
+    for (int i = 0; i < nn && !size; i++) {
+        int is_iv = 0;
+        for (int k = 0; k < nch && !is_iv; k++)
+            is_iv = strcmp(ch[k]->iv, names[i]) == 0;
+        if (is_iv || strstr(names[i], "__") || kx_degree(e, names[i]) != 1)
+            continue;
+        kx_expr *c = kx_coeff(e, names[i]);
+        int uses = 0;
+        for (int k = 0; k < nch && c && !uses; k++)
+            uses = kx_mentions(c, ch[k]->iv);
+        kx_free(c);
+        if (uses)
+            size = strdup(names[i]);
+    }
+    kx_free_names(names, nn > 0 ? nn : 0);
+    return size;
+}
 
 /* Delinearisation (as LLVM's, for a symbolic row length): a 1-D subscript
  * S*P + Q of a pointer, S a program symbol that is the coefficient of some
- * enclosing loop variable, P and Q affine in the loop variables with
+ * enclosing loop variable (or else one whose coefficient mentions a loop
+ * variable: the diagonal `k*n + k`, diagonal_size), P and Q affine in the loop variables with
  * constant coefficients and free of S, becomes [P][Q] with extents
  * [?][S] -- but only when the bounds prove 0 <= Q < S: Q is v + c for one
- * enclosing loop variable v (step +-1) with lower(v) + c >= 0 and
- * S - upper(v) - c >= 0 constants, or Q holds no loop variable at all and
- * is 0.  Linearised again it is the same address, so strides do not
- * change; subscript tests then see `A[i*n + j]` as `A[i][j]`. */
+ * enclosing loop variable v (step +-1) with lower(v) + c >= 0 (a constant,
+ * or outer loop variables counting up from >= 0: nonneg_in) and
+ * S - upper(v) - c >= 0 a constant (v's loop runs, so S > 0).  Linearised
+ * again it is the same address, so strides do not change; subscript
+ * tests then see `A[i*n + j]` as `A[i][j]`. */
 static int delinearize(walker *w, const kx_expr *e, kx_expr **P, kx_expr **Q, char **S)
 {
     const ir_loop *ch[64];
@@ -1465,6 +1969,8 @@ static int delinearize(walker *w, const kx_expr *e, kx_expr **P, kx_expr **Q, ch
         kx_free_names(names, nn);
         kx_free(c);
     }
+    if (!size)
+        size = diagonal_size(e, ch, nch);
     if (!size || kx_degree(e, size) != 1 || kx_has_opaque(e))
         goto fail;
     kx_expr *p = kx_coeff(e, size), *ss = kx_sym(size);
@@ -1503,12 +2009,17 @@ static int delinearize(walker *w, const kx_expr *e, kx_expr **P, kx_expr **Q, ch
             kx_expr *mx = qv->step == 1 ? kx_sub(qv->upper, one) : kx_copy(qv->lower);
             kx_expr *l0 = kx_add(mn, c0), *h0 = kx_add(mx, c0), *szs = kx_sym(size);
             kx_expr *h1 = kx_sub(szs, h0);      /* size - (max + c) >= 1 */
-            ok = kx_is_const(l0, &lo) && lo >= 0 && kx_is_const(h1, &hi) && hi >= 1;
+            ok = ((kx_is_const(l0, &lo) && lo >= 0) || nonneg_in(l0, ch, nch, 0))
+                 && kx_is_const(h1, &hi) && hi >= 1;
             kx_free(mn); kx_free(mx); kx_free(l0); kx_free(h0); kx_free(szs); kx_free(h1);
         }
         kx_free(one); kx_free(sv); kx_free(cq); kx_free(t); kx_free(c0);
     } else if (ok) {
-        ok = kx_is_zero(q);
+        /* Q = 0 (`y[i*incy]`): 0 < size is not proved, and size 0 (a
+         * BLAS increment of 0) puts every P on one element: keep the
+         * symbolic coefficient, which the dependence test treats as
+         * possibly 0 */
+        ok = 0;
     }
     if (!ok) {
         kx_free(p);
@@ -1710,6 +2221,8 @@ static void add_scalar(walker *w, CXCursor c, int mode)
     if (mode & MODE_WRITE)
         bind_written(w, c);
     char *name = cursor_spelling(c);
+    if (!name)
+        return;
     int line, col;
     expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
     if (mode & MODE_READ)
@@ -1744,7 +2257,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         CXCursor d = clang_getCursorReferenced(cur);
         /* members of a union overlap: name the union, not the member */
         int in_union = clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_UnionDecl;
-        snprintf(t, sizeof t, "%s%s%s", in_union ? "" : ".", in_union ? "" : f, suffix);
+        snprintf(t, sizeof t, "%s%s%s", in_union ? "" : ".", in_union || !f ? "" : f, suffix);
         memcpy(suffix, t, sizeof suffix);
         free(f);
         CXCursor child = peel(l.c[0]);
@@ -1764,7 +2277,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
             return;
         if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && !ptr_binding(w, base)) {
             char *bn = cursor_spelling(base), name[512];
-            snprintf(name, sizeof name, "%s%s", bn, suffix);
+            snprintf(name, sizeof name, "%s%s", bn ? bn : "", suffix);
             free(bn);
             int next = base_extents(base, ext, MAX_DIMS);
             put_access(w, c, name, (int)clang_Type_getSizeOf(clang_getCursorType(c)), mode, n,
@@ -1776,7 +2289,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
     } else if (k == CXCursor_DeclRefExpr) {
         /* s.sum: the scalar "s.sum"; a write of it also writes s */
         char *bn = cursor_spelling(cur), name[512];
-        snprintf(name, sizeof name, "%s%s", bn, suffix);
+        snprintf(name, sizeof name, "%s%s", bn ? bn : "", suffix);
         free(bn);
         if (mode & MODE_WRITE)
             bind_written(w, cur);
@@ -1985,12 +2498,14 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
             add_deref_access(w, c, peel(l.c[0]), mode);
             return;
         }
+        if (op == CXUnaryOperator_AddrOf && address_only(w, l.c[0]))
+            return;
         scan(w, l.c[0], MODE_READ, in_subscript);
         return;
     }
     case CXCursor_CallExpr: {
         char *name = cursor_spelling(c);
-        if (!in_subscript) {
+        if (!in_subscript && name) {
             /* OpenMP's thread queries read the team, write nothing: no
              * call the dependence test must stop at */
             if (is_math_function(name))
@@ -2000,9 +2515,9 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
                 ir_add_call(w->stmt, name);
         }
         free(name);
-        /* The first child is the callee; arguments are read. */
-        scan_ctx ctx = { w, in_subscript };
-        clang_visitChildren(c, scan_child, &ctx);
+        /* The first child is the callee; arguments are read, and an
+         * object whose address is passed (`&x`, `&a[i]`) may be written. */
+        scan_operands(w, c, 0, in_subscript);
         return;
     }
     case CXCursor_ConditionalOperator:
@@ -2034,7 +2549,8 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
                 char *name = cursor_spelling(c);
                 int line, col;
                 expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-                ir_add_scalar(w->stmt, name, 1, line, col);
+                if (name)
+                    ir_add_scalar(w->stmt, name, 1, line, col);
                 free(name);
                 scan(w, init, MODE_READ, in_subscript);
             }
@@ -2045,6 +2561,19 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         /* A store the walker cannot resolve makes the loop untestable. */
         if (mode & MODE_WRITE)
             unknown_access(w, c, mode);
+        /* An expression clang does not expose with several operands is a
+         * builtin such as a C11 atomic (`atomic_fetch_add_explicit(&h[k],
+         * 1, ...)`, `__atomic_add_fetch(p, 1, ...)`): it may write the
+         * object whose address it is given. */
+        if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && l.total > 1) {
+            /* atomic_load and __atomic_load_n read their object only */
+            char *text = extent_text(w, c);
+            const char *ld = text ? strstr(text, "load") : NULL;
+            int load = ld && ld < text + strcspn(text, "(");
+            free(text);
+            scan_operands(w, c, load ? -1 : 1, in_subscript);
+            return;
+        }
         /* Any other node (initialiser lists, casts, ...) may have any number
          * of operands: visit them all, not just the first MAX_CHILDREN. */
         scan_ctx ctx = { w, in_subscript };
@@ -2054,12 +2583,69 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
     }
 }
 
+/* `&X[e]...` with X a variable: an address, computed, not loaded; only
+ * the subscripts are read (`&pool[i + 1]` reads no element of pool).
+ * Returns 1 when it scanned x so, 0 to scan it as a read. */
+static int address_only(walker *w, CXCursor x)
+{
+    x = peel(x);
+    if (clang_getCursorKind(x) != CXCursor_ArraySubscriptExpr)
+        return 0;
+    CXCursor base, index[MAX_DIMS];
+    int n = subscript_chain(x, &base, index);
+    if (n < 1 || clang_getCursorKind(peel(base)) != CXCursor_DeclRefExpr)
+        return 0;
+    for (int d = 0; d < n; d++)
+        scan(w, index[d], MODE_READ, 1);
+    return 1;
+}
+
 static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data)
 {
     (void)parent;
     scan_ctx *ctx = data;
     scan(ctx->w, c, MODE_READ, ctx->in_subscript);
     return CXChildVisit_Continue;
+}
+
+/* The operands of a call or builtin c: each is read, and so is the object
+ * of an address operand (`&x`, `&a[i]`), which with writes >= 0 may also
+ * be written, since the callee gets its address; with writes > 0 so is
+ * the element the first operand points at when it is a pointer (`p`,
+ * `a + i`: a builtin's target); writes < 0: a load, nothing written. */
+static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
+{
+    child_list l = children(c);
+    if (l.total > l.n) {
+        /* more operands than the list holds: read them all */
+        scan_ctx ctx = { w, in_subscript };
+        clang_visitChildren(c, scan_child, &ctx);
+        return;
+    }
+    for (int k = 0; k < l.n; k++) {
+        CXCursor a = peel(l.c[k]);
+        child_list m = children(a);
+        if (clang_getCursorKind(a) == CXCursor_UnaryOperator
+            && clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf && m.n == 1) {
+            CXCursor x = peel(m.c[0]);
+            enum CXCursorKind xk = clang_getCursorKind(x);
+            if (xk == CXCursor_ArraySubscriptExpr || xk == CXCursor_MemberRefExpr
+                || xk == CXCursor_DeclRefExpr
+                || (xk == CXCursor_UnaryOperator
+                    && clang_getCursorUnaryOperatorKind(x) == CXUnaryOperator_Deref)) {
+                scan(w, x, writes >= 0 ? MODE_RW : MODE_READ, in_subscript);
+                continue;
+            }
+        }
+        CXType t = clang_getCanonicalType(clang_getCursorType(a));
+        if (writes > 0 && k == 0 && t.kind == CXType_Pointer
+            && !clang_isConstQualifiedType(clang_getPointeeType(t))
+            && clang_getCanonicalType(clang_getPointeeType(t)).kind != CXType_Void) {
+            add_deref_access(w, a, a, MODE_RW);
+            continue;
+        }
+        scan(w, l.c[k], MODE_READ, in_subscript);
+    }
 }
 
 /* Record statement (or condition) c as a statement of the current loop. */
@@ -2137,7 +2723,7 @@ static kx_expr *init_value(walker *w, CXCursor init, const char *var)
         child_list l = children(p);
         if (clang_getCursorKind(p) == CXCursor_VarDecl) {
             char *name = cursor_spelling(p);
-            int match = strcmp(name, var) == 0;
+            int match = name && strcmp(name, var) == 0;
             free(name);
             if (match && l.n >= 1)
                 return to_expr(w, l.c[l.n - 1]);
@@ -2218,11 +2804,17 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
     /* The condition names the induction variable: `iv OP bound` or `bound OP iv`;
      * in a conjunction, the first comparison that does. */
     CXCursor stack[MAX_CHILDREN];
+    int leftmost[MAX_CHILDREN];   /* evaluated whenever the condition is */
     int ns = 0;
-    if (!clang_Cursor_isNull(cond))
+    if (!clang_Cursor_isNull(cond)) {
+        leftmost[ns] = 1;
         stack[ns++] = peel(cond);
+    }
+    w->bound_loop = loop;
     while (ns > 0 && !iv) {
-        CXCursor c = stack[--ns];
+        int first = leftmost[--ns];
+        CXCursor c = stack[ns];
+        w->bound_entry = first;
         if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
             continue;
         enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
@@ -2231,7 +2823,9 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
             continue;
         if (k == CXBinaryOperator_LAnd) {
             if (ns + 2 <= MAX_CHILDREN) {
+                leftmost[ns] = 0;
                 stack[ns++] = peel(l.c[1]);
+                leftmost[ns] = first;
                 stack[ns++] = peel(l.c[0]);
             }
             continue;
@@ -2298,6 +2892,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
             }
         }
     }
+    w->bound_loop = -1;
     if (!iv && !clang_Cursor_isNull(inc)) {
         /* No usable condition: the variable the increment steps. */
         CXCursor parts[MAX_CHILDREN];
@@ -2313,10 +2908,14 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
         return;
     }
 
+    w->bound_loop = -1;
     int64_t step = 0;
     if (!clang_Cursor_isNull(inc))
         increment_step(w, inc, iv, &step);
+    w->bound_loop = loop;
+    w->bound_entry = 1;   /* the init runs on entry */
     kx_expr *lower = clang_Cursor_isNull(init) ? NULL : init_value(w, init, iv);
+    w->bound_loop = -1;
     kx_expr *upper = NULL;
     if (bound) {
         kx_expr *one = kx_int(1);
@@ -2408,6 +3007,11 @@ static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, cons
             is_iv = w->ir->loops[k].iv && strcmp(w->ir->loops[k].iv, name) == 0;
         if (is_iv || name_in(root->syms, root->nsyms, name))
             continue;
+        if (passable_read(w, name, first, file, cut)) {
+            if (ir_add_sym(root, name) < 0)
+                w->oom = 1;
+            continue;
+        }
         for (int s = 0; s < w->nsyms; s++) {
             sym_info *si = &w->syms[s];
             if (strcmp(si->name, name) != 0)
@@ -2536,7 +3140,7 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
     for_header(w, loop, prev, cond, inc);
     ir_loop *L = &w->ir->loops[loop];
     char *vn = cursor_spelling(var);
-    int same = L->iv && strcmp(L->iv, vn) == 0;
+    int same = L->iv && vn && strcmp(L->iv, vn) == 0;
     free(vn);
     if (!same || !L->canonical)
         ir_set_bounds(L, NULL, NULL, NULL, 0);
@@ -2741,7 +3345,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     expansion(clang_getRangeStart(r), &file, &line, &col, NULL);
     expansion(clang_getRangeEnd(r), NULL, &end_line, NULL, NULL);
     char *fname = file_name(file);
-    int loop = ir_add_loop(w->ir, w->func, w->loop, kind, fname, line, col);
+    int loop = fname ? ir_add_loop(w->ir, w->func, w->loop, kind, fname, line, col) : -1;
     free(fname);
     if (loop < 0) {
         w->oom = 1;
@@ -2749,6 +3353,13 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     }
     w->ir->loops[loop].end_line = end_line;
     set_offsets(w, &w->ir->loops[loop], r);
+    if (w->conditional > 0) {   /* telescope_children: not every iteration runs it */
+        int *cl = ku_push(&w->cond_loops, &w->ncond_loops, sizeof *cl);
+        if (cl)
+            *cl = loop;
+        else
+            w->oom = 1;
+    }
 
     child_list l = children(c);
     CXCursor null = clang_getNullCursor();
@@ -2866,6 +3477,9 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
                 record_stmt(w, parts[i]);
         }
     }
+    if (kind == IR_FOR)
+        read_control_check(w, loop, inc, body);
+    telescope_children(w, loop);
     control_check_after(w, loop, &kept);
     bind_drop_loop(w, loop);
     w->loop = saved_loop;
@@ -3017,7 +3631,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data
     int line, col;
     expansion(loc, &file, &line, &col, NULL);
     char *name = cursor_spelling(c), *fname = file_name(file);
-    w->func = ir_add_function(w->ir, name, fname, line, col);
+    w->func = name ? ir_add_function(w->ir, name, fname, line, col) : -1;
     w->func_cursor = c;
     free(name);
     free(fname);
@@ -3252,6 +3866,10 @@ static enum CXChildVisitResult find_directives(CXCursor c, CXCursor parent, void
     if (!f)
         return CXChildVisit_Continue;
     r->file = file_name(f);
+    if (!r->file) {
+        w->oom = 1;
+        return CXChildVisit_Break;
+    }
     r->target = target;
     r->line = line;
     r->col = col;
@@ -3398,6 +4016,8 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
               char *err, size_t errlen)
 {
     *out = NULL;
+    spelling_oom = 0;
+    kx_oom_take();
     CXIndex index = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL, tu1 = NULL;
     enum CXErrorCode ec = clang_parseTranslationUnit2(index, path, args, nargs, NULL, 0,
@@ -3415,6 +4035,7 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     walker w;
     memset(&w, 0, sizeof w);
     w.loop = -1;
+    w.bound_loop = -1;
     int rc = 0;
     if (openmp_args(nargs, args)) {
         /* Phase 1 done (tu): directives, device regions, files to blank. */
@@ -3458,6 +4079,8 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     w.ir = rc == 0 && !w.oom ? ir_tu_new(path) : NULL;
     if (w.ir)
         clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
+    if (spelling_oom || kx_oom_take())
+        w.oom = 1;
     if (w.ir && !w.oom && omp_map_tu(w.ir) != 0)
         w.oom = 1;
     if (rc == 0 && (!w.ir || w.oom)) {
@@ -3486,6 +4109,10 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     for (int i = 0; i < w.nsyms; i++)
         free(w.syms[i].name);
     free(w.syms);
+    for (int i = 0; i < w.nreads; i++)
+        free(w.reads[i].name), free(w.reads[i].field);
+    free(w.reads);
+    free(w.cond_loops);
     free_openmp(&w);
     if (tu)
         clang_disposeTranslationUnit(tu);

@@ -3,10 +3,13 @@
  * CPU/GPU crossover (sweep.h).  The verdict rule is Chikin et al. IV.D:
  * the GPU wins when gpu + transfer < cpu, as in rt_estimate_all; a nest
  * without a parallel loop never goes to the GPU (keel_decide's rule).
+ * A sweep of every symbol (`*`) scales the extents the trip counts grow
+ * with; offsets keep their values (sweep_is_offset).
  */
 #include "sweep.h"
 
 #include "rt.h"   /* rt_format_time: the units of keel explain and KEEL_VERBOSE */
+#include "expr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,32 @@
 int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
                      int n, const char *const *names, const long long *values, rt_launch *out,
                      char *err, size_t errlen) __attribute__((weak));
+
+/* What `*` does not scale: an offset -- a symbol a trip count falls as it
+ * grows (`ist` in `iend - ist + 1`, `lo` in `hi - lo`, `k` in `n - k`):
+ * it keeps the value --set gives it, else SWEEP_OFFSET, so that sweeping
+ * the extents never empties a loop.  Read from the trip counts' printed
+ * form: a symbol with a negative coefficient in a term of degree one. */
+enum { SWEEP_OFFSET = 1 };
+
+static int sweep_is_offset(const rt_facts *f, const char *name)
+{
+    int nl = rt_facts_nloops(f), offset = 0;
+    for (int k = 0; k < nl && !offset; k++) {
+        rt_loop_view v;
+        if (rt_facts_loop_view(f, k, &v) != 0)
+            continue;
+        char err[64];
+        kx_expr *t = v.trip ? kx_parse(v.trip, err, sizeof err) : NULL;
+        kx_expr *c = t && kx_degree(t, name) == 1 ? kx_coeff(t, name) : NULL;
+        int64_t cv;
+        offset = c && kx_is_const(c, &cv) && cv < 0;
+        kx_free(c);
+        kx_free(t);
+        rt_facts_view_free(&v, NULL);
+    }
+    return offset;
+}
 
 int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_point *out,
                 char *err, size_t errlen)
@@ -37,17 +66,23 @@ int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_poin
         return -1;
     }
     int all = strcmp(s->sym, "*") == 0;
-    /* The swept values first: rt_facts_bind takes the first binding of a name. */
+    /* The fixed values first when sweeping every symbol (an offset given
+     * with --set keeps its value), the swept ones first otherwise:
+     * rt_facts_bind takes the first binding of a name. */
     if (all) {
+        for (int i = 0; i < s->nfixed; i++) {
+            names[k] = s->names[i];
+            values[k++] = s->values[i];
+        }
         for (int i = 0; i < nneed; i++) {
             names[k] = need[i];
-            values[k++] = n;
+            values[k++] = sweep_is_offset(f, need[i]) ? SWEEP_OFFSET : n;
         }
     } else {
         names[k] = s->sym;
         values[k++] = n;
     }
-    for (int i = 0; i < s->nfixed; i++) {
+    for (int i = 0; i < s->nfixed && !all; i++) {
         names[k] = s->names[i];
         values[k++] = s->values[i];
     }

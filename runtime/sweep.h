@@ -6,9 +6,11 @@
  *
  * Only the runtime's public pieces are called: rt_facts_bind (facts.h),
  * then rt_estimate_all (model.h), exactly as keel_decide and keel explain
- * do.  The size is given to one symbol, or with SYM "*" to every symbol the
- * nest needs (ni = nj = nk = N: "problem size N"); the other symbols take
- * the fixed values given.
+ * do.  The size is given to one symbol, or with SYM "*" to every extent the
+ * nest needs (ni = nj = nk = N: "problem size N"); an offset -- a symbol a
+ * trip count falls as it grows, `ist` in `iend - ist + 1` -- keeps the value
+ * given with the fixed values, else 1, so a sweep never empties a loop.
+ * The other symbols take the fixed values given.
  */
 #ifndef KEEL_RUNTIME_SWEEP_H
 #define KEEL_RUNTIME_SWEEP_H
@@ -27,7 +29,7 @@ typedef struct {
     int nfixed;             /* fixed values of other symbols */
     const char *const *names;
     const long long *values;
-    const char *sym;        /* the swept symbol, "*" for every needed symbol */
+    const char *sym;        /* the swept symbol, "*" for every extent */
 } rt_sweep;
 
 typedef struct {

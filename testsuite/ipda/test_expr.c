@@ -537,6 +537,87 @@ static void test_text_round_trip(void)
     CHECK_STR(RP("?\"\\x41\\101\\'\\?\\a\""), "?\"AA'?\\007\"");
 }
 
+static int named_lookup(void *ctx, const char *name, int64_t *value)
+{
+    (void)ctx;
+    if (strcmp(name, "s->n") == 0)
+        return *value = 40, 1;
+    if (strcmp(name, "n") == 0)
+        return *value = 7, 1;
+    return 0;
+}
+
+/* Named values: any text, a symbol in every respect, $"..." in text form. */
+static void test_named(void)
+{
+    char err[128], *t;
+    int64_t v = 0;
+    kx_expr *a = kx_named("s->n"), *n = kx_sym("n"), *one = kx_int(1);
+    kx_expr *an = kx_add(a, n), *e = kx_sub(an, one);
+    kx_free(an);
+    CHECK_STR(t = kx_print(e), "n + $\"s->n\" - 1");
+    free(t);
+    CHECK_INT(kx_eval(e, named_lookup, NULL, &v, err, sizeof err), 0);
+    CHECK_INT(v, 46);
+    CHECK(kx_mentions(e, "s->n"));
+    kx_expr *p = kx_parse("2*$\"grid_points[0]\" - 1", err, sizeof err);
+    CHECK_STR(t = kx_print(p), "2*$\"grid_points[0]\" - 1");
+    free(t);
+    char **names = NULL;
+    CHECK_INT(kx_symbols(p, &names), 1);
+    CHECK_STR(names[0], "grid_points[0]");
+    kx_free_names(names, 1);
+    kx_expr *plain = kx_named("n");   /* an identifier is the plain symbol */
+    CHECK(kx_equal(plain, n));
+    CHECK(kx_parse("$\"\"", err, sizeof err) == NULL);
+    CHECK(kx_parse("$x", err, sizeof err) == NULL);
+    kx_free(plain);
+    kx_free(p);
+    kx_free(a);
+    kx_free(n);
+    kx_free(one);
+    kx_free(e);
+}
+
+/* The CSR row sum: sum over j = 1 .. m of rowstr(j + 1) - rowstr(j). */
+static void test_telescope(void)
+{
+    char err[128], *t;
+    kx_expr *row = kx_parse("load.rowstr(j + 1) - load.rowstr(j)", err, sizeof err);
+    kx_expr *lo = kx_int(1), *hi = kx_parse("m + 1", err, sizeof err), *sum = NULL;
+    CHECK_INT(kx_telescope(row, "j", lo, hi, &sum), 1);
+    CHECK_STR(t = kx_print(sum), "load.rowstr(m + 1) - load.rowstr(1)");
+    free(t);
+    kx_free(sum);
+    /* offsets: a[2*k + j + 4] - a[2*k + j + 3] over j in [0, n) */
+    kx_expr *off = kx_parse("load.a(2*k + j + 4) - load.a(2*k + j + 3)", err, sizeof err);
+    kx_expr *z = kx_int(0), *n = kx_sym("n");
+    CHECK_INT(kx_telescope(off, "j", z, n, &sum), 1);
+    CHECK_STR(t = kx_print(sum), "load.a(2*k + n + 3) - load.a(2*k + 3)");
+    free(t);
+    kx_free(sum);
+    /* not telescoping: a gap of 2, two arrays, a stride of 2, a bound in j */
+    const char *no[] = { "load.r(j + 2) - load.r(j)", "load.r(j + 1) - load.s(j)",
+                         "load.r(2*j + 1) - load.r(2*j)", "load.r(j + 1) + load.r(j)",
+                         "n - j" };
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        kx_expr *e = kx_parse(no[i], err, sizeof err);
+        sum = NULL;
+        CHECK_INT(kx_telescope(e, "j", z, n, &sum), 0);
+        CHECK(sum == NULL);
+        kx_free(e);
+    }
+    kx_expr *j = kx_sym("j");
+    CHECK_INT(kx_telescope(row, "j", j, n, &sum), 0);
+    kx_free(j);
+    kx_free(off);
+    kx_free(z);
+    kx_free(n);
+    kx_free(row);
+    kx_free(lo);
+    kx_free(hi);
+}
+
 int main(void)
 {
     test_construction();
@@ -547,5 +628,7 @@ int main(void)
     test_eval();
     test_parse_errors();
     test_text_round_trip();
+    test_named();
+    test_telescope();
     return check_summary();
 }

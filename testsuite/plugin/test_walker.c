@@ -636,6 +636,133 @@ static void test_control_and_steps(void)
     ir_tu_free(tu);
 }
 
+/* "a,b,c": a loop's symbols, the values its call passes. */
+static char *syms(const ir_loop *l)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    buf[k][0] = 0;
+    for (int i = 0; i < l->nsyms; i++) {
+        strncat(buf[k], i ? "," : "", sizeof buf[k] - strlen(buf[k]) - 1);
+        strncat(buf[k], l->syms[i], sizeof buf[k] - strlen(buf[k]) - 1);
+    }
+    return buf[k];
+}
+
+/* Bounds held in memory: which reads become named values, and which the
+ * nest's call may pass (what its entry test reads, or an object's). */
+/* A bound read through a struct (`f->n`) and stores through its other
+ * members: which of them may change it (loop control) by the aliasing rule. */
+static void test_bound_member_writes(void)
+{
+    const char *src =
+        "struct F { long n; double *v; long *w; long total;\n"      /* 1 */
+        "           union { long a; long b; } u; struct F *next; };\n" /* 2 */
+        "void g(struct F *f) {\n"                                   /* 3 */
+        "  for (long i = 0; i < f->n; i++) f->v[i] *= 2;\n"          /* 4 */
+        "  for (long i = 0; i < f->n; i++) f->w[i] = 0;\n"           /* 5 */
+        "  for (long i = 0; i < f->n; i++) f->total = i;\n"          /* 6 */
+        "  for (long i = 0; i < f->u.a; i++) f->u.b = 0;\n"          /* 7 */
+        "  for (long i = 0; i < f->next->n; i++) f->next = 0;\n"     /* 8 */
+        "  for (long i = 0; i < f->n; i++) f->n = 0;\n"              /* 9 */
+        "}\n";
+    ir_tu *tu = walk_src("memw.c", src, 0, NULL);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    CHECK_INT(tu->nloops, 6);
+    const char *want[6] = { "", "f->n", "", "f->u.a", "f->next->n", "f->n" };
+    for (int k = 0; k < tu->nloops && k < 6; k++) {
+        const char *got = tu->loops[k].control_write ? tu->loops[k].control_write : "";
+        if (strcmp(got, want[k]) != 0)
+            fprintf(stderr, "memw.c line %d: control write \"%s\", want \"%s\"\n",
+                    tu->loops[k].line, got, want[k]);
+        CHECK_STR(got, want[k]);
+    }
+    ir_tu_free(tu);
+}
+
+static void test_bounds_in_memory(void)
+{
+    const char *src =
+        "struct S { int n, m; volatile int v; };\n"                 /* 1 */
+        "struct S obj; int grid[3]; int *rp;\n"                     /* 2 */
+        "#define NX grid[0]\n"                                      /* 3 */
+        "void f(double *a, struct S *s, int q) {\n"                 /* 4 */
+        "  for (int i = 0; i < s->n; i++)\n"                        /* 5 */
+        "    for (int j = 0; j < s->m; j++)\n"                      /* 6 */
+        "      a[i * 8 + j] = 0;\n"                                 /* 7 */
+        "  for (int i = 0; i < grid[2]; i++)\n"                     /* 8 */
+        "    for (int j = 0; j < obj.m + grid[1]; j++)\n"           /* 9 */
+        "      a[i * 8 + j] = 1;\n"                                 /* 10 */
+        "  for (int i = 0; i < s->v; i++) a[i] = 2;\n"              /* 11 */
+        "  for (int i = 0; i < grid[3]; i++) a[i] = 3;\n"           /* 12 */
+        "  for (int i = 0; i < NX; i++) a[i] = 4;\n"                /* 13 */
+        "  for (int i = 0; q > 0 && i < s->n; i++) a[i] = 5;\n"     /* 14 */
+        "  for (int i = 0; i < s->n; i++) { a[i] = 6; s->n = 0; }\n"/* 15 */
+        "  for (int r = 1; r <= q; r++)\n"                          /* 16 */
+        "    for (int k = rp[r]; k < rp[r + 1]; k++) a[k] = 7;\n"   /* 17 */
+        "  for (int r = 0; r < q; r++) {\n"                         /* 18 */
+        "    if (a[r] > 0) continue;\n"                             /* 19 */
+        "    for (int k = rp[r]; k < rp[r + 1]; k++) a[k] = 8;\n"   /* 20 */
+        "  }\n"                                                     /* 21 */
+        "}\n";
+    ir_tu *tu = walk_src("mem.c", src, 0, NULL);
+    CHECK(tu != NULL);
+    if (!tu)
+        return;
+    const ir_loop *L[32] = { 0 };
+    int nl = 0;
+    for (int k = 0; k < tu->nloops && nl < 32; k++)
+        L[nl++] = &tu->loops[k];
+    CHECK_INT(nl, 13);
+    if (nl != 13) {
+        ir_tu_free(tu);
+        return;
+    }
+    /* s->n read by the root's test: passed; s->m only by the inner test */
+    CHECK_STR(pr(L[0]->trip), "$\"s->n\"");
+    CHECK_STR(pr(L[1]->trip), "$\"s->m\"");
+    CHECK_STR(syms(L[0]), "s->n");
+    CHECK_STR(syms(L[1]), "s->m,i");
+    /* an element of a global array and a member of a struct object: from
+     * anywhere in the nest */
+    CHECK_STR(pr(L[3]->trip), "$\"grid[1]\" + $\"obj.m\"");
+    CHECK_STR(syms(L[2]), "grid[2],grid[1],obj.m");
+    /* volatile, out of the array, from a macro: not named */
+    CHECK_STR(pr(L[4]->trip), "?\"s->v\"");
+    CHECK_STR(pr(L[5]->trip), "load.grid(3)");
+    CHECK_STR(syms(L[6]), "");
+    /* the second operand of && is not sure to be read: not passed */
+    CHECK_STR(pr(L[7]->trip), "$\"s->n\"");
+    CHECK_STR(syms(L[7]), "");
+    /* the body writes the bound: loop control */
+    CHECK_STR(L[8]->control_write ? L[8]->control_write : "", "s->n");
+    CHECK(L[8]->trip == NULL);
+    /* CSR rows: the total telescopes, the mean is the inner trip count */
+    CHECK_STR(pr(L[10]->trip), "div($\"((q + 1) > (1) ? rp[q + 1] - rp[1] : 0)\", q)");
+    CHECK_STR(pr(L[10]->lower),
+              "r*div($\"((q + 1) > (1) ? rp[q + 1] - rp[1] : 0)\", q) + $\"((q + 1) > (1) ?"
+              " rp[1] : 0)\" - div($\"((q + 1) > (1) ? rp[q + 1] - rp[1] : 0)\", q)");
+    CHECK_STR(syms(L[9]), "q,((q + 1) > (1) ? rp[1] : 0),((q + 1) > (1) ? rp[q + 1] - rp[1] : 0)");
+    /* a continue before the row loop: not every row runs it, no total */
+    CHECK_STR(pr(L[12]->trip), "load.rp(r + 1) - load.rp(r)");
+    ir_tu_free(tu);
+
+    /* a comment inside the read: its text is not put into a call */
+    tu = walk_src("memc.c", "int grid[3];\n"
+                            "void g(double *a) {\n"
+                            "  for (int i = 0; i < grid[/* y */ 1]; i++) a[i] = 0;\n"
+                            "}\n", 0, NULL);
+    CHECK(tu != NULL && tu->nloops == 1);
+    if (tu && tu->nloops == 1) {
+        CHECK_STR(pr(tu->loops[0].trip), "load.grid(1)");
+        CHECK_STR(syms(&tu->loops[0]), "");
+    }
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -651,6 +778,8 @@ int main(void)
     test_real_shapes();
     test_deep_expressions();
     test_control_and_steps();
+    test_bounds_in_memory();
+    test_bound_member_writes();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)
