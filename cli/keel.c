@@ -1318,7 +1318,8 @@ static const command commands[] = {
     { "scan", keel_cmd_scan,
       "  scan -p BUILD_DIR [DB]     analyse every C file of a compile database\n"
       "                             (compile_commands.json) without compiling\n",
-      "usage: keel scan -p BUILD_DIR [-j N] [--no-mca] [--force] [--json] [DB]\n"
+      "usage: keel scan -p BUILD_DIR [-j N] [--no-mca] [--force] [--json]\n"
+      "                 [--extra-arg=ARG]... [DB]\n"
       "\n"
       "Analyse every C file of BUILD_DIR/compile_commands.json with its own\n"
       "flags, without compiling (CMake, Meson, Bear); files unchanged since\n"
@@ -1327,6 +1328,8 @@ static const command commands[] = {
       "  -p BUILD_DIR     the folder of compile_commands.json (or the file)\n"
       "  -j N             N files at once (default: processors online)\n"
       "  --no-mca         no llvm-mca cycles (no assembly compiles)\n"
+      "  --extra-arg=ARG  append ARG to every file's compile arguments\n"
+      "                   (repeatable, as clang-tidy's)\n"
       "  --force          analyse unchanged files again\n"
       "  --json           the summary as one JSON object\n" },
     { "merge", keel_cmd_merge,

@@ -7,8 +7,9 @@
  * output?}.  It is read by db/'s one JSON helper (db_json_compdb_each:
  * SQLite's JSON functions in an in-memory connection); a `command` string
  * is split into words as a POSIX shell would (quotes, backslashes),
- * `arguments` is taken as it is.  Every entry whose file is C (a .c suffix, or -x c) is
- * analysed by running keelcc --keel-analysis=only in the entry's directory
+ * `arguments` is taken as it is; each --extra-arg=ARG (repeatable, as
+ * clang-tidy's) is appended to every entry's arguments.  Every entry
+ * whose file is C (a .c suffix, or -x c) is analysed by running keelcc --keel-analysis=only in the entry's directory
  * with the entry's own arguments: keelcc parses and analyses the source
  * with the same flags it uses when it compiles, writes the database, and
  * runs no compile (its llvm-mca stage compiles to assembly in a temporary
@@ -413,6 +414,22 @@ static void progress(int tty, int done, int total, const char *what)
 }
 
 /* -p DIR, -pDIR and -p=DIR */
+/* --extra-arg=ARG (repeatable, as clang-tidy's): appended to every
+ * entry's arguments, in the order given. */
+typedef struct {
+    int n;
+    const char **arg;
+} extra_args;
+
+static int add_extra(void *dest, const char *arg)
+{
+    extra_args *x = dest;
+    const char *v = arg[0] == '=' ? arg + 1 : arg;
+    if (ku_push_ptr(&x->arg, &x->n, v))
+        return keel_say(1, "out of memory");
+    return 0;
+}
+
 static int set_build(void *dest, const char *arg)
 {
     *(const char **)dest = arg[0] == '=' ? arg + 1 : arg;
@@ -422,6 +439,7 @@ static int set_build(void *dest, const char *arg)
 int keel_cmd_scan(int argc, char **argv)
 {
     const char *build = NULL, *dbpath;
+    static extra_args extra;
     int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), mca = 1, force = 0, json = 0, npos;
     if (jobs < 1)
         jobs = 1;
@@ -431,6 +449,7 @@ int keel_cmd_scan(int argc, char **argv)
         KEEL_OPT_CLEAR("no-mca", &mca),
         KEEL_OPT_FLAG("force", &force),
         KEEL_OPT_FLAG("json", &json),
+        KEEL_OPT_CALL("extra-arg", &extra, add_extra),
         KEEL_OPT_LAST,
     };
     char **pos;
@@ -445,6 +464,10 @@ int keel_cmd_scan(int argc, char **argv)
     entries es = { 0 };
     if (read_compdb(build, &es, err, sizeof err))
         return keel_say(1, "%s", err);
+    for (int i = 0; i < es.n; i++)
+        for (int k = 0; k < extra.n; k++)
+            if (push_arg(&es.e[i], extra.arg[k], strlen(extra.arg[k])))
+                return keel_say(1, "out of memory");
 
     /* Create or migrate the database once, before the parallel writers. */
     db *d = NULL;

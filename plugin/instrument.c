@@ -58,6 +58,14 @@
 #include <string.h>
 
 #include "expr.h"
+
+/* Profile-neutral text (instrument_set_profile_neutral): see put_report. */
+static int profile_neutral;
+
+void instrument_set_profile_neutral(int on)
+{
+    profile_neutral = on != 0;
+}
 #include "launch.h"
 #include "parallel.h"
 #include "util.h"
@@ -645,6 +653,42 @@ static const char *build_hash(const char *build)
  * the database stores it followed by "#h=" and the build hash (the
  * translation_units.hash of this compile): the runtime takes the facts of
  * this build of the source, never another variant's or an older version's. */
+/* The user's prefix maps (-ffile-prefix-map=OLD=NEW and the like), in
+ * command order: the last whose OLD begins a path rewrites it, as the
+ * compiler rewrites the names it embeds (instrument_add_prefix_map). */
+enum { MAX_PREFIX_MAPS = 64 };
+static const char *map_old[MAX_PREFIX_MAPS], *map_new[MAX_PREFIX_MAPS];
+static size_t map_old_len[MAX_PREFIX_MAPS];
+static int nmaps;
+
+int instrument_add_prefix_map(const char *old, size_t old_len, const char *new_prefix)
+{
+    if (nmaps == MAX_PREFIX_MAPS)
+        return -1;
+    map_old[nmaps] = old;
+    map_old_len[nmaps] = old_len;
+    map_new[nmaps++] = new_prefix;
+    return 0;
+}
+
+/* put_literal of path with the last matching prefix map applied. */
+static void put_mapped(ku_buf *b, const char *path)
+{
+    for (int k = nmaps - 1; k >= 0; k--)
+        if (map_old_len[k] > 0 && strncmp(path, map_old[k], map_old_len[k]) == 0) {
+            ku_buf t = { 0 };
+            ku_buf_put(&t, map_new[k]);
+            ku_buf_put(&t, path + map_old_len[k]);
+            if (t.oom)
+                b->oom = 1;
+            else
+                put_literal(b, t.s);
+            ku_buf_free(&t);
+            return;
+        }
+    put_literal(b, path);
+}
+
 static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, const char *build)
 {
     if (l->nsyms > 0) {
@@ -656,9 +700,9 @@ static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, co
         ku_buf_put(b, " };\n");
     }
     ku_buf_printf(b, "static struct keel_site keel_site_%d = { ", n);
-    put_literal(b, db_path);
+    put_mapped(b, db_path);
     ku_buf_put(b, ", ");
-    put_literal(b, l->file);
+    put_mapped(b, l->file);
     if (build)
         ku_buf_printf(b, " \"#h=%s\"", build);
     ku_buf_printf(b, ", %d, %d, %d, ", l->line, l->col, l->nsyms);
@@ -764,10 +808,17 @@ static void put_call(ku_buf *b, int n, const ir_loop *l)
  *                    keel_last_N[i] = keel_x_N[i]; ...
  *                    keel_v_N = keel_decide_report(&keel_site_N, keel_x_N); }
  * Threads launching the same nest at once may both call: harmless. */
+/* Profile-neutral text (instrument_set_profile_neutral): no branch of
+ * keel's in the user's functions, since source-based coverage, PGO and
+ * their function hashes count every `if`, `||` and `?:` there.  The
+ * report call is then made at every launch (the result stored, so the
+ * const/pure call is not dropped):
+ *   keel_v_N = keel_decide_report[_const](&keel_site_N, values or 0);
+ * and no keel text on a blank line (coverage would count the line). */
 static void put_report_state(ku_buf *b, int n, const ir_loop *l)
 {
     ku_buf_printf(b, "static int keel_v_%d = -1;", n);
-    if (l->nsyms > 0) {
+    if (l->nsyms > 0 && !profile_neutral) {
         ku_buf_printf(b, " static long long keel_last_%d[%d];", n, l->nsyms);
     }
     ku_buf_put(b, "\n");
@@ -775,6 +826,17 @@ static void put_report_state(ku_buf *b, int n, const ir_loop *l)
 
 static void put_report(ku_buf *b, int n, const ir_loop *l)
 {
+    if (profile_neutral) {
+        if (l->nsyms == 0) {
+            ku_buf_printf(b, "keel_v_%d = keel_decide_report_const(&keel_site_%d, 0);", n, n);
+            return;
+        }
+        ku_buf_printf(b, "keel_v_%d = keel_decide_report(&keel_site_%d, (const long long[]){",
+                      n, n);
+        put_values(b, l);
+        ku_buf_put(b, " });");
+        return;
+    }
     if (l->nsyms == 0) {
         ku_buf_printf(b, "if (keel_v_%d < 0) keel_v_%d = keel_decide_report_const(&keel_site_%d, 0);",
                       n, n, n);
@@ -1053,7 +1115,8 @@ static size_t quiet_to(const text_map *m, size_t e)
 static int quiet_spot(const text_map *m, size_t from, size_t to, int shift_comment, size_t *spot)
 {
     int l0 = line_of(m, from), l1 = line_of(m, to);
-    for (int l = l0; l <= l1; l++) {
+    /* profile-neutral: never a blank line, which coverage would then count */
+    for (int l = l0; l <= l1 && !profile_neutral; l++) {
         const line_info *li = &m->lines[l];
         if (li->start >= from && li->start <= to && blank_line(m, l)) {
             *spot = li->start;

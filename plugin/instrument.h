@@ -53,4 +53,18 @@ int instrument_source_with(const ir_tu *tu, const par_result *par, const char *p
                            const char *build, const char *src, size_t len, const char *db_path,
                            instrument_mode mode, char **out, size_t *out_len);
 
+/* on: write profile-neutral text from now on -- keel adds no branch to
+ * the user's functions (for builds with source-based coverage or
+ * instrumentation profiles, whose counts and function hashes must be the
+ * plain build's); report calls are then made at every launch. */
+void instrument_set_profile_neutral(int on);
+
+/* A prefix map of the compile (-ffile-prefix-map=OLD=NEW,
+ * -fmacro-prefix-map, -fdebug-prefix-map): the database and source paths
+ * the sites embed are rewritten as the compiler rewrites its own (the last
+ * map given whose OLD -- old_len bytes of old -- begins the path), so the
+ * objects do not depend on the build folder.  The strings must outlive
+ * instrumentation.  -1 when too many maps were given (the rest ignored). */
+int instrument_add_prefix_map(const char *old, size_t old_len, const char *new_prefix);
+
 #endif

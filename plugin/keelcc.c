@@ -70,6 +70,8 @@ typedef struct {
     int direct;            /* direct mode: reuse a stored build of the same inputs */
     struct timespec start; /* when keelcc started (direct mode's "too new" rule) */
     int oom;               /* an argument list could not grow */
+    int nnotc;             /* inputs not analysed as not C: name, reason, ... */
+    char **notc;
 } options;
 
 static void usage(FILE *out, const char *compiler)
@@ -305,6 +307,96 @@ static int launcher_form(int argc, char **argv)
     return argc - 1;
 }
 
+/* Is a a flag that changes what the compiler accepts as C -- a warning
+ * made an error or not (-W..., -Wno-error=..., -w, -pedantic...) or a
+ * language dialect flag -- so the parse must have it too (an implicit int
+ * or an implicit function declaration is parsed as the compile treated
+ * it)?  Not -Wl, -Wa, -Wp (other tools' arguments). */
+static int parse_flag(const char *a)
+{
+    static const char *const lang[] = {
+        "-fms-extensions", "-fno-ms-extensions", "-fms-compatibility", "-fgnu89-inline",
+        "-fno-gnu89-inline", "-fgnu-keywords", "-fno-gnu-keywords", "-fasm", "-fno-asm",
+        "-fbuiltin", "-fno-builtin", "-ffreestanding", "-fhosted", "-fblocks", "-fno-blocks",
+        "-fdeclspec", "-fno-declspec", "-fdollars-in-identifiers", "-fno-dollars-in-identifiers",
+        "-fshort-enums", "-fno-short-enums", "-fshort-wchar", "-fno-short-wchar",
+        "-ftrigraphs", "-fno-trigraphs", "-fwritable-strings", "-fgnuc-version=",
+        "-fwchar-type=", "-fno-builtin-", "-fpascal-strings", "-fdelayed-template-parsing",
+        "-fms-compatibility-version=", "-fno-ms-compatibility", "-fextended-identifiers",
+        "-fno-extended-identifiers", "-fdigraphs", "-fno-digraphs", "-fapple-pragma-pack",
+        "-fpack-struct", "-fmax-type-align=", NULL
+    };
+    if (strncmp(a, "-W", 2) == 0)
+        return a[2] && strncmp(a, "-Wl,", 4) && strncmp(a, "-Wa,", 4) && strncmp(a, "-Wp,", 4);
+    if (strcmp(a, "-w") == 0 || strcmp(a, "-pedantic") == 0 || strcmp(a, "-pedantic-errors") == 0
+        || strcmp(a, "--pedantic") == 0)
+        return 1;
+    for (int k = 0; lang[k]; k++) {
+        size_t n = strlen(lang[k]);
+        if (lang[k][n - 1] == '=' || lang[k][n - 1] == '-' ? strncmp(a, lang[k], n) == 0
+                                                          : strcmp(a, lang[k]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Why input file a is not analysed although it is a source (C++,
+ * Objective-C, preprocessed), given the -x language in force (NULL: by
+ * suffix); NULL for other inputs (objects, assembly, libraries...). */
+static const char *not_c(const char *a, const char *x)
+{
+    if (x) {
+        if (strncmp(x, "c++", 3) == 0 || strncmp(x, "objective-c", 11) == 0)
+            return "not C (keel analyses C only)";
+        if (strcmp(x, "cpp-output") == 0 || strcmp(x, "c-cpp-output") == 0)
+            return "preprocessed C (keel analyses C before preprocessing)";
+        return NULL;
+    }
+    static const char *const cxx[] = { ".cpp", ".cc", ".cxx", ".c++", ".C", ".cp", ".CPP",
+                                       ".ii", ".m", ".mm", ".M", ".mi", ".mii", NULL };
+    for (int k = 0; cxx[k]; k++)
+        if (has_suffix(a, cxx[k]))
+            return "not C (keel analyses C only)";
+    if (has_suffix(a, ".i"))
+        return "preprocessed C (keel analyses C before preprocessing)";
+    return NULL;
+}
+
+/* Does a ask for coverage or an instrumentation profile (generated or
+ * used)?  Their counts and function hashes must be the plain build's, so
+ * keel's text then adds no branch (instrument_set_profile_neutral). */
+static int profile_flag(const char *a)
+{
+    static const char *const prefixes[] = {
+        "-fprofile-instr-generate", "-fprofile-instr-use", "-fprofile-generate",
+        "-fprofile-use", "-fcs-profile-generate", "-fcoverage-mapping", "-fprofile-arcs",
+        "-ftest-coverage", "--coverage", "-fprofile-sample-use", NULL
+    };
+    for (int k = 0; prefixes[k]; k++)
+        if (strncmp(a, prefixes[k], strlen(prefixes[k])) == 0)
+            return 1;
+    return 0;
+}
+
+/* -ffile-prefix-map=OLD=NEW, -fmacro-prefix-map=, -fdebug-prefix-map=:
+ * the paths keel embeds in the object are mapped as the compiler maps its
+ * own (instrument_add_prefix_map). */
+static void prefix_map(const char *a)
+{
+    static const char *const opts[] = {
+        "-ffile-prefix-map=", "-fmacro-prefix-map=", "-fdebug-prefix-map=", NULL
+    };
+    for (int k = 0; opts[k]; k++) {
+        size_t n = strlen(opts[k]);
+        const char *eq;
+        if (strncmp(a, opts[k], n) == 0 && (eq = strchr(a + n, '=')) != NULL) {
+            if (instrument_add_prefix_map(a + n, (size_t)(eq - (a + n)), eq + 1) != 0)
+                warn("too many prefix maps: '%s' not applied to keel's paths", a);
+            return;
+        }
+    }
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     const char *env;
@@ -324,6 +416,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     o->direct = !((env = getenv("KEEL_DIRECT")) && strcmp(env, "off") == 0);
     int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
+    const char *lang_x = NULL;   /* the last -x value */
     int inputs = 0;    /* files, -, -l, -Wl, @file: without any, clang links nothing */
     const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
 
@@ -395,8 +488,10 @@ static int parse_args(int argc, char **argv, options *o)
             if (!args.rsp[i - 1])
                 push(o, &o->ncc, &o->cc, v);
             push(o, &o->nxcc, &o->xcc, v);
-            if (strcmp(a, "-x") == 0)
+            if (strcmp(a, "-x") == 0) {
                 lang_c = strcmp(v, "c") == 0 ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
+                lang_x = v;
+            }
             if (strcmp(a, "-o") == 0)
                 o->output = v;
             if (strcmp(a, "-MF") == 0)
@@ -409,8 +504,13 @@ static int parse_args(int argc, char **argv, options *o)
         }
         if (a[0] != '-' || strcmp(a, "-") == 0) {
             inputs++;
+            const char *why;
             if (strcmp(a, "-") != 0 && (lang_c == 1 || (lang_c == -1 && has_suffix(a, ".c"))))
                 push(o, &o->nsources, &o->sources, a);
+            else if (strcmp(a, "-") != 0 && (why = not_c(a, lang_c == 0 ? lang_x : NULL))) {
+                push(o, &o->nnotc, &o->notc, a);
+                push(o, &o->nnotc, &o->notc, why);
+            }
             continue;
         }
         if (strcmp(a, "-E") == 0 || strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0
@@ -424,15 +524,20 @@ static int parse_args(int argc, char **argv, options *o)
             o->output = a + 2;
         if (strncmp(a, "-MF", 3) == 0 && a[3])
             o->dep_file = a + 3;
-        if (strncmp(a, "-x", 2) == 0 && a[2])
+        if (strncmp(a, "-x", 2) == 0 && a[2]) {
             lang_c = strcmp(a + 2, "c") == 0 ? 1 : strcmp(a + 2, "none") == 0 ? -1 : 0;
+            lang_x = a + 2;
+        }
         if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
             openmp = a;
+        if (profile_flag(a))
+            instrument_set_profile_neutral(1);
+        prefix_map(a);
         if (joined_prefix(clang_value_opts, a) || strncmp(a, "-std=", 5) == 0
             || strncmp(a, "--sysroot=", 10) == 0 || strncmp(a, "--target=", 9) == 0
             || strcmp(a, "-ansi") == 0 || strcmp(a, "-m32") == 0 || strcmp(a, "-m64") == 0
             || strcmp(a, "-funsigned-char") == 0 || strcmp(a, "-fsigned-char") == 0
-            || strcmp(a, "-nostdinc") == 0 || strcmp(a, "-undef") == 0)
+            || strcmp(a, "-nostdinc") == 0 || strcmp(a, "-undef") == 0 || parse_flag(a))
             push(o, &o->nclang, &o->clang, a);
     }
     /* Parsed with -fopenmp, as the compiler sees it (the walker keeps the
@@ -1710,6 +1815,8 @@ int main(int argc, char **argv)
         o.instrument = INSTRUMENT_OFF;
         o.mca = 0;
     }
+    for (int k = 0; o.analysis && o.compiles && k + 1 < o.nnotc; k += 2)
+        warn("%s: not analysed: %s", o.notc[k], o.notc[k + 1]);
     int want = o.analysis && o.compiles && o.nsources > 0;
     int instrument = want && o.instrument != INSTRUMENT_OFF;
     /* The count of the user's arguments: what the database records and what

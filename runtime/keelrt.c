@@ -468,6 +468,24 @@ static void split_hash(site_state *st, const char *file)
     st->hash[16] = '\0';
 }
 
+/* KEEL_PREFIX_MAP=NEW=OLD: a program built with -ffile-prefix-map=OLD=NEW
+ * (or -fmacro-/-fdebug-prefix-map) names its sources and database NEW...;
+ * the database stores them under OLD...  The map given at run time turns a
+ * name back (malloc'd), or NULL when it does not apply. */
+static char *unmap_path(const char *p)
+{
+    const char *m = getenv("KEEL_PREFIX_MAP"), *eq;
+    if (!p || !m || !(eq = strchr(m, '=')) || eq == m || strncmp(p, m, (size_t)(eq - m)) != 0)
+        return NULL;
+    size_t nl = (size_t)(eq - m), ol = strlen(eq + 1), rest = strlen(p + nl);
+    char *r = malloc(ol + rest + 1);
+    if (r) {
+        memcpy(r, eq + 1, ol);
+        memcpy(r + ol, p + nl, rest + 1);
+    }
+    return r;
+}
+
 static const char *base_name(const char *p)
 {
     const char *s = p ? strrchr(p, '/') : NULL;
@@ -517,6 +535,12 @@ static site_state *site_init(keel_site *site)
     }
     atomic_flag_clear(&st->writing);
     split_hash(st, site->file);
+    char *unmapped = unmap_path(st->path ? st->path : site->file);
+    if (unmapped) {
+        free(st->path);
+        st->path = unmapped;
+    }
+    char *site_db = unmap_path(site->db);
     keel_site view = *site;    /* site_file() of a state not yet published */
     view.state = st;
     const char *file = site_file(&view);
@@ -532,7 +556,7 @@ static site_state *site_init(keel_site *site)
         char have[17] = "";
         pthread_mutex_lock(&facts_lock);
         st->facts = site->col > 0 ? pf_take(file, site->line, site->col, st->hash, have) : NULL;
-        db *d = st->facts ? NULL : db_acquire(site->db, held);
+        db *d = st->facts ? NULL : db_acquire(site_db ? site_db : site->db, held);
         if (st->facts)
             st->ok = 1;
         if (d) {
@@ -557,6 +581,8 @@ static site_state *site_init(keel_site *site)
             fds_release(held);
         }
         pthread_mutex_unlock(&facts_lock);
+        free(site_db);
+        site_db = NULL;
         /* a database from another version of the source: the loop now at
          * file:line:col is not this site's */
         if (st->ok && st->hash[0] && have[0] && strcmp(st->hash, have) != 0) {
@@ -569,6 +595,7 @@ static site_state *site_init(keel_site *site)
             st->stale = 1;
         }
     }
+    free(site_db);
     st->fixed = st->memo ? fixed_verdict(st, &view) : 0;
     if (st->fixed < 0 && G.learn && (st->learn = malloc(sizeof *st->learn)))
         rt_learn_init(st->learn);
