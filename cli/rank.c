@@ -74,14 +74,18 @@ const char *keel_rank_verdict(const keel_rank_nest *n)
 {
     if (n->why == KEEL_WHY_NONE)
         return "GPU";
-    return n->evaluated || n->why == KEEL_WHY_NOT_PARALLEL ? "CPU" : "unknown";
+    int known_cpu = n->why == KEEL_WHY_NOT_PARALLEL || n->why == KEEL_WHY_SYNC
+                    || n->why == KEEL_WHY_UNKNOWN_CALLEE;
+    return n->evaluated || known_cpu ? "CPU" : "unknown";
 }
 
 /* The hook for reasons keelcc stores with a nest (an unknown callee, a
  * synchronisation, a nest too small to launch, a nest it skipped): set
  * *detail and return the reason, or KEEL_WHY_NONE when none is stored.
- * The database holds none of these yet; the reader that does plugs in
- * here, and the rest of the ranking (order, text, JSON, HTML) follows. */
+  * Unknown callees and synchronisation arrive as the dependence reason of a
+ * nest that is not parallel (why_of_dependence); a table of reasons of
+ * their own (too small at compile time, skipped nests) would plug in here,
+ * and the rest of the ranking (order, text, JSON, HTML) follows. */
 static keel_why stored_reason(db *d, int64_t loop_id, char *detail, size_t len)
 {
     (void)d, (void)loop_id, (void)detail, (void)len;
@@ -236,6 +240,18 @@ static void dependence_detail(db *d, const keel_rank_nest *n, const rt_facts *f,
         keel_fmtn(buf, len, "no loop of the nest at line %d is proven parallel", n->line);
 }
 
+/* What keeps a nest that is not parallel off the GPU, from the dependence
+ * reason keelcc stored (analysis/sync.c, analysis/parallel.c write them:
+ * "synchronisation: omp flush(flag) (line 229)", "calls f (line 12)"). */
+static keel_why why_of_dependence(const char *detail)
+{
+    if (strstr(detail, ": synchronisation: "))
+        return KEEL_WHY_SYNC;
+    if (strstr(detail, ": calls "))
+        return KEEL_WHY_UNKNOWN_CALLEE;
+    return KEEL_WHY_NOT_PARALLEL;
+}
+
 static void evaluate(db *d, const keel_rank_opts *o, keel_rank_nest *n)
 {
     char err[256];
@@ -285,10 +301,10 @@ static void evaluate(db *d, const keel_rank_opts *o, keel_rank_nest *n)
     if (stored != KEEL_WHY_NONE) {
         n->why = stored;
         n->save_s = 0;
-    } else if (!rt_facts_parallel(f)) {
-        n->why = KEEL_WHY_NOT_PARALLEL;
+        } else if (!rt_facts_parallel(f)) {
         n->save_s = 0;
         dependence_detail(d, n, f, n->detail, sizeof n->detail);
+        n->why = why_of_dependence(n->detail);
     } else if (!n->evaluated) {
         n->why = KEEL_WHY_NOT_EVALUABLE;     /* detail: the models' message */
         n->save_s = 0;

@@ -84,5 +84,30 @@ expect_eq "$?:$(cat err.txt)" "2:keel: no GPU profile 'nosuch' (see keel devices
 "$K" report missing.db >out.txt 2>err.txt
 expect_eq "$?:$(cat err.txt)" "1:keel: missing.db: no such file" "missing database"
 
+# what keeps a nest off the GPU, from the dependence reason keelcc stored:
+# a call whose work is not in the nest's cost, a synchronisation
+mkdir -p why
+cat >why/w.c <<'EOF'
+void work(double *a, int i);
+void calls(int n, double *a)
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        work(a, i);
+}
+void spins(int n, volatile int *flag, double *a)
+{
+#pragma omp parallel for
+    for (int i = 1; i < n; i++) {
+#pragma omp flush(flag)
+        a[i] = a[i] * 2.0;
+    }
+}
+EOF
+(cd why && "$BIN/keelcc" --keel-db="$work/why.db" -fopenmp -O2 -c w.c -o w.o) >wbuild.txt 2>&1 || { bad "build why"; cat wbuild.txt; }
+"$K" report --all --json --size 100000 why.db >why.json 2>err.txt || bad "report why: $(cat err.txt)"
+expect_eq "$(sqlite3 :memory: "SELECT json_extract(value, '\$.line') || ' ' || json_extract(value, '\$.verdict') || ' ' || json_extract(value, '\$.reason') FROM json_each(readfile('why.json'), '\$.ranking') ORDER BY 1" | tr '\n' ';')" \
+    "11 CPU synchronisation;5 CPU unknown-callee;" "reasons: unknown callee, synchronisation"
+
 echo "rank: $pass passed, $fail failed"
 [ $fail = 0 ]
