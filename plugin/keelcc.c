@@ -91,7 +91,7 @@ static void usage(FILE *out, const char *compiler)
         "  --keel-instrument=M   off: compile the source as it is; report (default): call\n"
         "                        libkeelrt before each loop nest that could be offloaded\n"
         "                        (parallel, countable), which decides CPU or GPU at run\n"
-        "                        time (KEEL_VERBOSE=1 shows it); offload:\n"
+        "                        time (KEEL_VERBOSE=2 shows it); offload:\n"
         "                        also let the verdict pick where `omp target` loops run\n"
         "                        (also KEEL_INSTRUMENT=M); linking adds libkeelrt\n"
         "  --keel-dump-ir        print each source's loop IR on stderr\n"
