@@ -1635,6 +1635,19 @@ static char *parse_string(parser *p)
     return s;
 }
 
+/* `$"..."` (a named value) and `?"..."` (unknown text): past the marker
+ * at p->pos, the string literal's decoded text (malloc'd), NULL after a
+ * parse error. */
+static char *parse_marked_string(parser *p)
+{
+    p->pos++;
+    if (p->s[p->pos] != '"') {
+        parse_error(p, p->pos, "expected '\"'");
+        return NULL;
+    }
+    return parse_string(p);
+}
+
 static kx_expr *parse_expr(parser *p);
 
 /* '(' [expr (',' expr)*] ')' after an opaque atom's head.  fixed > 0
@@ -1754,14 +1767,9 @@ static kx_expr *parse_factor(parser *p, int neg)
             kx_free(r);
             return NULL;
         }
-    } else if (c == '$') {
-        char *text;
-        p->pos++;
-        if (p->s[p->pos] != '"') {
-            parse_error(p, p->pos, "expected '\"'");
-            return NULL;
-        }
-        if (!(text = parse_string(p)))
+        } else if (c == '$') {
+        char *text = parse_marked_string(p);
+        if (!text)
             return NULL;
         if (!*text)
             parse_error(p, start, "empty name");
@@ -1770,14 +1778,9 @@ static kx_expr *parse_factor(parser *p, int neg)
         free(text);
         if (p->failed)
             return NULL;
-    } else if (c == '?') {
-        char *text;
-        p->pos++;
-        if (p->s[p->pos] != '"') {
-            parse_error(p, p->pos, "expected '\"'");
-            return NULL;
-        }
-        if (!(text = parse_string(p)))
+        } else if (c == '?') {
+        char *text = parse_marked_string(p);
+        if (!text)
             return NULL;
         st = make_unknown(text, &r);
         free(text);
