@@ -301,7 +301,7 @@ static void evaluate(db *d, const keel_rank_opts *o, keel_rank_nest *n)
     if (stored != KEEL_WHY_NONE) {
         n->why = stored;
         n->save_s = 0;
-        } else if (!rt_facts_parallel(f)) {
+    } else if (!rt_facts_parallel(f)) {
         n->save_s = 0;
         dependence_detail(d, n, f, n->detail, sizeof n->detail);
         n->why = why_of_dependence(n->detail);

@@ -1767,7 +1767,7 @@ static kx_expr *parse_factor(parser *p, int neg)
             kx_free(r);
             return NULL;
         }
-        } else if (c == '$') {
+    } else if (c == '$') {
         char *text = parse_marked_string(p);
         if (!text)
             return NULL;
@@ -1778,7 +1778,7 @@ static kx_expr *parse_factor(parser *p, int neg)
         free(text);
         if (p->failed)
             return NULL;
-        } else if (c == '?') {
+    } else if (c == '?') {
         char *text = parse_marked_string(p);
         if (!text)
             return NULL;
