@@ -194,6 +194,10 @@ int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
                   int line, int col)
 {
     ir_access *a = grow(&s->acc, &s->nacc, sizeof *a);
+    if (a && array && !(a->array = dup(array))) {
+        s->nacc--;
+        a = NULL;
+    }
     if (!a) {
         for (int d = 0; d < ndims; d++)
             kx_free(index[d]);
@@ -201,16 +205,6 @@ int ir_add_access(ir_stmt *s, const char *array, int elem_size, int is_write,
             kx_free(extent[d]);
         free(index);
         free(extent);
-        return -1;
-    }
-    if (array && !(a->array = dup(array))) {
-        for (int d = 0; d < ndims; d++)
-            kx_free(index[d]);
-        for (int d = 0; d < nextents; d++)
-            kx_free(extent[d]);
-        free(index);
-        free(extent);
-        s->nacc--;
         return -1;
     }
     a->elem_size = elem_size;

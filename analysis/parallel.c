@@ -210,6 +210,29 @@ static int logic_fold(const char *t, const char *x)
     return 0;
 }
 
+/* The arguments of a call whose text ends the statement, a just past its
+ * `(`: the first top-level comma in *comma (NULL: none) and the number of
+ * them in *ncommas; returns the `)` that closes the call, NULL when the
+ * call does not close at the last byte of the text. */
+static const char *call_args(const char *a, const char **comma, int *ncommas)
+{
+    int depth = 0;
+    const char *p;
+    *comma = NULL;
+    *ncommas = 0;
+    for (p = a; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == ']') {
+            if (depth == 0)
+                break;
+            depth--;
+        } else if (*p == ',' && depth == 0 && !(*ncommas)++)
+            *comma = p;
+    }
+    return *p == ')' && p[1] == '\0' ? p : NULL;
+}
+
 /* Statement t is a whole call of an atomic read-modify-write whose result
  * is unused: `atomic_fetch_add(&X, e)` (C11, _explicit too), the GNU
  * `__atomic_add_fetch(&X, e, order)` family, with add/sub, or, and, xor.
@@ -243,19 +266,9 @@ static int atomic_update(const char *t, const char **lhs, size_t *lhs_len)
     if (!op || *a != '&')
         return 0;
     a++;
-    int depth = 0;
-    const char *end = NULL, *p;
-    for (p = a; *p; p++) {
-        if (*p == '(' || *p == '[')
-            depth++;
-        else if (*p == ')' || *p == ']') {
-            if (depth == 0)
-                break;
-            depth--;
-        } else if (*p == ',' && depth == 0 && !end)
-            end = p;
-    }
-    if (!end || *p != ')' || p[1] != '\0')
+    const char *end;
+    int ncommas;
+    if (!call_args(a, &end, &ncommas) || !end)
         return 0;
     *lhs = a;
     *lhs_len = (size_t)(end - a);
@@ -563,22 +576,10 @@ static int minmax_call(const char *e, const char *v)
     if (!fl)
         return 0;
     /* the call's arguments, split at its one top-level comma */
-    const char *comma = NULL, *p;
-    int depth = 0;
-    for (p = e + fl; *p; p++) {
-        if (*p == '(' || *p == '[')
-            depth++;
-        else if (*p == ')' || *p == ']') {
-            if (depth == 0)
-                break;
-            depth--;
-        } else if (*p == ',' && depth == 0) {
-            if (comma)
-                return 0;
-            comma = p;
-        }
-    }
-    if (!comma || *p != ')' || p[1] != '\0')
+    const char *comma;
+    int ncommas;
+    const char *p = call_args(e + fl, &comma, &ncommas);
+    if (!p || ncommas != 1)
         return 0;
     char a[256], b[256];
     snprintf(a, sizeof a, "%.*s", (int)(comma - (e + fl)), e + fl);

@@ -124,6 +124,25 @@ static int is_code_byte(const text_map *m, size_t o)
     return m->kind[o] == K_CODE && !is_blank(m->src[o]) && m->src[o] != '\n';
 }
 
+/* The `(` matching the `)` at close - 1, walking back over code bytes
+ * only (comments and literals skipped): its offset, *depth 0; when the
+ * file's start comes first, *depth > 0. */
+static size_t open_paren(const text_map *m, size_t close, int *depth)
+{
+    size_t o = close;
+    *depth = 0;
+    while (o > 0) {
+        o--;
+        if (m->kind[o] != K_CODE)
+            continue;
+        if (m->src[o] == ')')
+            ++*depth;
+        else if (m->src[o] == '(' && --*depth == 0)
+            break;
+    }
+    return o;
+}
+
 static void map_free(text_map *m)
 {
     free(m->kind);
@@ -339,17 +358,8 @@ static int token_before(const text_map *m, size_t pos, size_t *tok, int *line)
     if (c == ';' || c == '{' || c == '}' || c == ':')
         return P_BOUNDARY;
     if (c == ')') {
-        int depth = 0;
-        size_t o = pos + 1;
-        while (o > 0) {
-            o--;
-            if (m->kind[o] != K_CODE)
-                continue;
-            if (m->src[o] == ')')
-                depth++;
-            else if (m->src[o] == '(' && --depth == 0)
-                break;
-        }
+        int depth;
+        size_t o = open_paren(m, pos + 1, &depth);
         if (depth != 0)
             return P_REFUSE;
         /* the identifier before '(' */
@@ -1153,17 +1163,8 @@ static int quiet_spot(const text_map *m, size_t from, size_t to, int shift_comme
  * and its length in *len (0 when none stands there). */
 static const char *head_keyword(const text_map *m, size_t close, size_t *len)
 {
-    size_t o = close;
-    int depth = 0;
-    while (o > 0) {
-        o--;
-        if (m->kind[o] != K_CODE)
-            continue;
-        if (m->src[o] == ')')
-            depth++;
-        else if (m->src[o] == '(' && --depth == 0)
-            break;
-    }
+    int depth;
+    size_t o = open_paren(m, close, &depth);
     while (o > 0 && !is_code_byte(m, o - 1))
         o--;
     size_t e = o;

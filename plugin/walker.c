@@ -966,27 +966,39 @@ typedef struct {
     int n;
 } write_count;
 
+/* The expression c stores to: the left side of `=` or `op=`, the operand
+ * of ++/-- (and of `&` when address_taken: a pointer to it may write it);
+ * a null cursor when c stores nothing. */
+static CXCursor stored_operand(CXCursor c, int address_taken)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator
+        && k != CXCursor_UnaryOperator)
+        return clang_getNullCursor();
+    child_list l = children(c);
+    if ((k == CXCursor_BinaryOperator && l.n == 2
+         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
+        || (k == CXCursor_CompoundAssignOperator && l.n == 2))
+        return l.c[0];
+    if (k == CXCursor_UnaryOperator && l.n == 1) {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        if ((op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
+            || (address_taken && op == CXUnaryOperator_AddrOf))
+            return l.c[0];
+    }
+    return clang_getNullCursor();
+}
+
 /* Writes of a variable in a subtree: assignment, compound assignment,
  * ++/--, its address taken, or a declaration of it. */
 static enum CXChildVisitResult count_write(CXCursor c, CXCursor parent, void *data)
 {
     (void)parent;
     write_count *wc = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    CXCursor target = clang_getNullCursor();
-    if (k == CXCursor_VarDecl) {
-        target = c;
-    } else if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
-        child_list l = children(c);
-        if (l.n == 2 && (k == CXCursor_CompoundAssignOperator
-                         || clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign))
-            target = ref_decl(l.c[0]);
-    } else if (k == CXCursor_UnaryOperator) {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        child_list l = children(c);
-        if (l.n == 1 && ((op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
-                         || op == CXUnaryOperator_AddrOf))
-            target = ref_decl(l.c[0]);
+    CXCursor target = c;
+    if (clang_getCursorKind(c) != CXCursor_VarDecl) {
+        CXCursor lhs = stored_operand(c, 1);
+        target = clang_Cursor_isNull(lhs) ? lhs : ref_decl(lhs);
     }
     if (!clang_Cursor_isNull(target) && clang_equalCursors(target, wc->decl))
         wc->n++;
@@ -1447,19 +1459,7 @@ static enum CXChildVisitResult count_read_write(CXCursor c, CXCursor parent, voi
 {
     (void)parent;
     read_write *rw = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    child_list l = children(c);
-    CXCursor lhs = clang_getNullCursor();
-    if ((k == CXCursor_BinaryOperator && l.n == 2
-         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
-        || (k == CXCursor_CompoundAssignOperator && l.n == 2))
-        lhs = l.c[0];
-    else if (k == CXCursor_UnaryOperator && l.n == 1) {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        if ((op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
-            || op == CXUnaryOperator_AddrOf)
-            lhs = l.c[0];
-    }
+    CXCursor lhs = stored_operand(c, 1);
     CXType stored = clang_Cursor_isNull(lhs) ? (CXType){ 0 } : clang_getCursorType(peel(lhs));
     int derefs = 0;      /* subscripts and dereferences passed so far */
     while (!clang_Cursor_isNull(lhs)) {
@@ -3181,29 +3181,15 @@ static enum CXChildVisitResult collect_derefs(CXCursor c, CXCursor parent, void 
     return CXChildVisit_Recurse;
 }
 
-typedef struct {
-    CXCursor decl;
-    int n;
-} elem_write;
+
 
 /* Writes of an element of a pointer or array variable: `*p = `, `p[e] op=`,
  * `++*p`. */
 static enum CXChildVisitResult count_elem_write(CXCursor c, CXCursor parent, void *data)
 {
     (void)parent;
-    elem_write *ew = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    CXCursor lhs = clang_getNullCursor();
-    child_list l = children(c);
-    if ((k == CXCursor_BinaryOperator && l.n == 2
-         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
-        || (k == CXCursor_CompoundAssignOperator && l.n == 2))
-        lhs = l.c[0];
-    else if (k == CXCursor_UnaryOperator && l.n == 1) {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
-            lhs = l.c[0];
-    }
+    write_count *ew = data;
+    CXCursor lhs = stored_operand(c, 0);
     if (!clang_Cursor_isNull(lhs)) {
         lhs = peel(lhs);
         enum CXCursorKind lk = clang_getCursorKind(lhs);
@@ -3266,7 +3252,7 @@ static void control_check(walker *w, int loop, ir_loop_kind kind, CXCursor cond,
     collect_derefs(cond, clang_getNullCursor(), &dl);
     clang_visitChildren(cond, collect_derefs, &dl);
     for (int i = 0; i < dl.n && !(L->control_write && !L->control_maybe); i++) {
-        elem_write ew = { dl.d[i], 0 };
+                write_count ew = { dl.d[i], 0 };
         clang_visitChildren(body, count_elem_write, &ew);
         if (!clang_Cursor_isNull(inc)) {
             count_elem_write(inc, clang_getNullCursor(), &ew);
