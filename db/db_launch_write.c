@@ -58,13 +58,11 @@ void db_launch_writer_close(db_launch_writer *w)
     free(w);
 }
 
-/* Step one of the writer's statements and reset it for the next row. */
+/* Run one of the writer's inserts (db_run_: a text that could not be
+ * bound fails it instead of storing NULL). */
 static int step(db_launch_writer *w, sqlite3_stmt *st, char *err, size_t errlen)
 {
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return rc == SQLITE_DONE ? 0 : db_fail_sql_(w->d, "launch facts", err, errlen);
+    return db_run_(w->d, st, "launch facts", err, errlen);
 }
 
 int db_launch_add(db_launch_writer *w, int64_t loop_id, int region, int omp_target,
