@@ -60,6 +60,9 @@ typedef struct {
     int compiles;          /* the command compiles (not -E, -M, -MM, ...) */
     int links;             /* ... and links (no -c, -S) */
     int c_or_s;            /* 'c' or 'S' when the command stops there, else 0 */
+    int cpp_output;        /* a source the driver takes as preprocessed (a .i, -x
+                            * cpp-output): its compile gets the overlay through
+                            * -Xclang (the driver drops -ivfsoverlay for it) */
     const char *output;    /* -o value */
     const char *dep_file;  /* -MF value */
     int dep;               /* -MD or -MMD given */
@@ -341,15 +344,13 @@ static int parse_flag(const char *a)
 }
 
 /* Why input file a is not analysed although it is a source (C++,
- * Objective-C, preprocessed), given the -x language in force (NULL: by
+ * Objective-C), given the -x language in force (NULL: by
  * suffix); NULL for other inputs (objects, assembly, libraries...). */
 static const char *not_c(const char *a, const char *x)
 {
     if (x) {
         if (strncmp(x, "c++", 3) == 0 || strncmp(x, "objective-c", 11) == 0)
             return "not C (keel analyses C only)";
-        if (strcmp(x, "cpp-output") == 0 || strcmp(x, "c-cpp-output") == 0)
-            return "preprocessed C (keel analyses C before preprocessing)";
         return NULL;
     }
     static const char *const cxx[] = { ".cpp", ".cc", ".cxx", ".c++", ".C", ".cp", ".CPP",
@@ -357,9 +358,15 @@ static const char *not_c(const char *a, const char *x)
     for (int k = 0; cxx[k]; k++)
         if (has_suffix(a, cxx[k]))
             return "not C (keel analyses C only)";
-    if (has_suffix(a, ".i"))
-        return "preprocessed C (keel analyses C before preprocessing)";
     return NULL;
+}
+
+/* Is -x x a C language keel analyses: C, or preprocessed C (whose line
+ * markers name the locations stored, as clang's diagnostics do)? */
+static int lang_is_c(const char *x)
+{
+    return strcmp(x, "c") == 0 || strcmp(x, "cpp-output") == 0
+        || strcmp(x, "c-cpp-output") == 0;
 }
 
 /* Does a ask for coverage or an instrumentation profile (generated or
@@ -489,7 +496,7 @@ static int parse_args(int argc, char **argv, options *o)
                 push(o, &o->ncc, &o->cc, v);
             push(o, &o->nxcc, &o->xcc, v);
             if (strcmp(a, "-x") == 0) {
-                lang_c = strcmp(v, "c") == 0 ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
+                lang_c = lang_is_c(v) ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
                 lang_x = v;
             }
             if (strcmp(a, "-o") == 0)
@@ -505,8 +512,11 @@ static int parse_args(int argc, char **argv, options *o)
         if (a[0] != '-' || strcmp(a, "-") == 0) {
             inputs++;
             const char *why;
-            if (strcmp(a, "-") != 0 && (lang_c == 1 || (lang_c == -1 && has_suffix(a, ".c"))))
+            if (strcmp(a, "-") != 0 && (lang_c == 1 || (lang_c == -1 && (has_suffix(a, ".c") || has_suffix(a, ".i"))))) {
                 push(o, &o->nsources, &o->sources, a);
+                if (lang_c == -1 ? has_suffix(a, ".i") : strcmp(lang_x, "c") != 0)
+                    o->cpp_output = 1;
+            }
             else if (strcmp(a, "-") != 0 && (why = not_c(a, lang_c == 0 ? lang_x : NULL))) {
                 push(o, &o->nnotc, &o->notc, a);
                 push(o, &o->nnotc, &o->notc, why);
@@ -525,7 +535,7 @@ static int parse_args(int argc, char **argv, options *o)
         if (strncmp(a, "-MF", 3) == 0 && a[3])
             o->dep_file = a + 3;
         if (strncmp(a, "-x", 2) == 0 && a[2]) {
-            lang_c = strcmp(a + 2, "c") == 0 ? 1 : strcmp(a + 2, "none") == 0 ? -1 : 0;
+            lang_c = lang_is_c(a + 2) ? 1 : strcmp(a + 2, "none") == 0 ? -1 : 0;
             lang_x = a + 2;
         }
         if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
@@ -649,7 +659,7 @@ static void object_of(const options *o, int i, char *out, size_t n)
         const char *b = strrchr(o->sources[i], '/');
         b = b ? b + 1 : o->sources[i];
         size_t len = strlen(b);
-        if (len > 2 && strcmp(b + len - 2, ".c") == 0)
+        if (len > 2 && (strcmp(b + len - 2, ".c") == 0 || strcmp(b + len - 2, ".i") == 0))
             len -= 2;
         snprintf(name, sizeof name, "%.*s.%s", (int)len, b, o->c_or_s == 'S' ? "s" : "o");
     }
@@ -1507,6 +1517,40 @@ static void restore_quotes(const char *msgs, size_t len, const ku_buf *quotes, F
     }
 }
 
+/* The file name whose loops instrumentation edits in source text src:
+ * the source's own path, or for preprocessed text (its first line a
+ * `# N "file"` marker, as `clang -E` and `gcc -E` write) the file that
+ * marker names, resolved as the walker stores presumed locations. */
+static void presumed_source(const char *src, size_t len, const char *path, char *out, size_t n)
+{
+    snprintf(out, n, "%s", path);
+    size_t i = 0;
+    if (len < 5 || src[0] != '#')
+        return;
+    for (i = 1; i < len && src[i] == ' '; i++)
+        ;
+    size_t d = i;
+    while (i < len && src[i] >= '0' && src[i] <= '9')
+        i++;
+    if (i == d || i >= len || src[i] != ' ')
+        return;
+    while (i < len && src[i] == ' ')
+        i++;
+    if (i >= len || src[i] != '"')
+        return;
+    char name[PATH_MAX], real[PATH_MAX];
+    size_t k = 0;
+    for (i++; i < len && src[i] != '"' && src[i] != '\n' && k + 1 < sizeof name; i++) {
+        if (src[i] == '\\' && i + 1 < len)
+            i++;
+        name[k++] = src[i];
+    }
+    if (i >= len || src[i] != '"' || k == 0 || name[0] == '<')
+        return;
+    name[k] = '\0';
+    snprintf(out, n, "%s", realpath(name, real) ? real : name);
+}
+
 /* Write instrumented copies of the analysed sources (each with its source's
  * modification time) and the overlay that maps the sources onto them (path
  * in overlay[]).  Returns how many sources are instrumented. */
@@ -1535,8 +1579,11 @@ static int make_copies(const options *o, analysed *res, instrumented *ins, char 
             outlen = res[i].ilen;
         } else {
             src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
+            char ipath[PATH_MAX];
+            if (src)
+                presumed_source(src, len, res[i].path, ipath, sizeof ipath);
             int sites = src ? instrument_source_with(res[i].ir, store_analysis_par(res[i].an),
-                                                     res[i].path, res[i].hash, src, len, db,
+                                                     ipath, res[i].hash, src, len, db,
                                                      o->instrument, &text, &outlen) : 0;
             res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
             res[i].no_sites = src && sites == 0;
@@ -1639,7 +1686,13 @@ static int start_instrumented(const options *o, const char *overlay, instrumente
     }
     for (int k = 0; k < o->ncc; k++)
         bad |= ku_push_ptr(&j->argv, &n, o->cc[k]);
-    bad |= ku_push_ptr(&j->argv, &n, "-ivfsoverlay");
+    if (o->cpp_output) {
+        bad |= ku_push_ptr(&j->argv, &n, "-Xclang");
+        bad |= ku_push_ptr(&j->argv, &n, "-ivfsoverlay");
+        bad |= ku_push_ptr(&j->argv, &n, "-Xclang");
+    } else {
+        bad |= ku_push_ptr(&j->argv, &n, "-ivfsoverlay");
+    }
     bad |= ku_push_ptr(&j->argv, &n, fixed ? OVERLAY_FD_PATH : overlay);
     j->fd = bad ? -1 : ku_mkstemp(j->errpath, sizeof j->errpath, NULL, "keel-stderr-", "");
     j->pid = j->fd >= 0 ? start_compiler(j->argv, j->fd, 0) : -1;
