@@ -24,471 +24,13 @@
  * nested deeper than MAX_SCAN_DEPTH / MAX_EXPR_DEPTH are cut, with a reason
  * on the statement, so generated code cannot overflow the stack.
  */
-#define _XOPEN_SOURCE 700   /* realpath */
-#include "walker.h"
-
-#include <clang-c/Index.h>
-#include "omp.h"
-#include "sync.h"
-#include "util.h"
-#include <ctype.h>
-#include <limits.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define MAX_CHILDREN 16
-#define MAX_DIMS 8
-
-enum { MODE_READ = 1, MODE_WRITE = 2, MODE_RW = 3 };
-
-/* A #pragma line of a source file. */
-typedef struct {
-    int line;        /* line of the #pragma */
-    int last_line;   /* last line, after backslash continuations */
-    char *text;      /* "omp parallel for", whitespace collapsed */
-} pragma_line;
-
-/* A source file seen by the walker: its buffer and its pragmas. */
-typedef struct {
-    CXFile file;
-    const char *buf;
-    size_t len;
-    int npragmas;
-    pragma_line *pragmas;
-    /* Indexes that keep a big file linear: where each line starts, and
-     * after pragma i whether a `scop` region is open (and its line). */
-    int nlines;
-    size_t *line_off;
-    int *scop_line;   /* per pragma: line of the open scop, 0 when none */
-} source_file;
-
-/* What the instrumentation must know about a variable an expression names. */
-typedef struct {
-    char *name;
-    int integer;         /* integer, character, bool or enum type */
-    int always_visible;  /* a parameter or a file-scope variable */
-    CXFile file;         /* where a local is declared, and at which offset */
-    int offset;
-    int addr;            /* IR_BASE_POINTER, IR_BASE_ARRAY (an array object), else 0 */
-} sym_info;
-
-typedef struct {
-    CXTranslationUnit tu;
-    ir_tu *ir;
-    int func;            /* current function */
-    int loop;            /* innermost enclosing loop, -1 outside loops */
-    int conditional;     /* > 0 under if/switch/?: inside the current loop */
-    int switch_depth;    /* switches inside the current loop (break is theirs) */
-    ir_stmt *stmt;       /* statement being scanned, NULL outside */
-    int nfiles;
-    source_file *files;
-    int nsyms;           /* variables seen in expressions: the last reference */
-    sym_info *syms;
-    int nreads;          /* memory reads a loop bound names (mem_read) */
-    struct mem_read *reads;
-    int ncond_loops;     /* loops that start under an if/?:/switch of their parent */
-    int *cond_loops;
-    int bound_loop;      /* >= 0: converting a bound of this loop (for_header) */
-    int bound_entry;     /* ... one its entry test is sure to evaluate */
-    int oom;
-    int nbind;           /* values of locals known at this point (see bindings) */
-    struct binding *bind;
-    int stmt_offset;     /* start of the statement being scanned */
-    CXCursor prev_stmt;  /* the statement before the current one in its block */
-    int scan_depth, expr_depth;   /* recursion of scan() and to_expr() */
-    /* OpenMP: files parsed from a copy with executable directives blanked
-     * (their original text, for pragmas and statement texts) and the
-     * outermost directives of the first (-fopenmp) parse. */
-    CXCursor func_cursor; /* the function being walked */
-    int npatched;
-    struct patched_file *patched;
-    int nregions;
-    struct omp_region *regions;
-} walker;
-
-/* A source file whose executable OpenMP directives were blanked for the
- * parse the walker walks; orig is the text as written. */
-struct patched_file {
-    char *name;          /* as libclang names it */
-    char *orig, *patched;
-    size_t len;
-};
-
-/* An outermost OpenMP directive of the -fopenmp parse (the AST shows no
- * directive below it: its statement is an opaque CapturedStmt). */
-struct omp_region {
-    char *file;          /* resolved path */
-    int target;          /* opens a device region: target, target data, target ... */
-    int line, col;       /* expansion location of the directive */
-    int line_offset;     /* offset of the start of that line */
-    int end_offset;      /* one past its statement, -1 unknown */
-    char *macro_text;    /* directive text when it comes from a _Pragma in a macro */
-};
-
-/* ---- small libclang helpers ---------------------------------------------- */
-
-/* The first MAX_CHILDREN children of a cursor (n) and how many it has in
- * all (total).  Code that needs every child of a node that may have more
- * (a block, a function's parameters and body) visits them instead. */
-typedef struct {
-    int n, total;
-    CXCursor c[MAX_CHILDREN];
-} child_list;
-
-static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, void *data)
-{
-    (void)parent;
-    child_list *l = data;
-    if (l->n < MAX_CHILDREN)
-        l->c[l->n++] = c;
-    l->total++;
-    return CXChildVisit_Continue;
-}
-
-static child_list children(CXCursor c)
-{
-    child_list l;
-    l.n = l.total = 0;
-    clang_visitChildren(c, collect_child, &l);
-    return l;
-}
-
-/* Strip implicit casts, parentheses and explicit casts. */
-static CXCursor peel(CXCursor c)
-{
-    for (;;) {
-        enum CXCursorKind k = clang_getCursorKind(c);
-        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
-            return c;
-        child_list l = children(c);
-        if (l.n == 0)
-            return c;
-        if (k == CXCursor_UnexposedExpr && l.n != 1)
-            return c;
-        c = l.c[l.n - 1];   /* a C-style cast may have a TypeRef first */
-    }
-}
-
-/* Expansion location (line, col, offset, file) of a source location. */
-static void expansion(CXSourceLocation loc, CXFile *file, int *line, int *col, int *offset)
-{
-    CXFile f;
-    unsigned l, c, o;
-    clang_getExpansionLocation(loc, &f, &l, &c, &o);
-    if (file)
-        *file = f;
-    if (line)
-        *line = (int)l;
-    if (col)
-        *col = (int)c;
-    if (offset)
-        *offset = (int)o;
-}
-
-static int start_offset(CXCursor c)
-{
-    int o;
-    expansion(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &o);
-    return o;
-}
-
-/* Set when a text copy failed (file_name, cursor_spelling): walk_file then fails as
- * out of memory, whatever the caller did with the NULL it got. */
-static _Thread_local int spelling_oom;
-
-/* The file's absolute, resolved path (as the name libclang was given when
- * it cannot be resolved), so rows of one file agree however it was named.
- * NULL only on allocation failure. */
-static char *file_name(CXFile f)
-{
-    CXString s = clang_File_tryGetRealPathName(f);
-    const char *p = clang_getCString(s);
-    if (!p || !*p) {
-        clang_disposeString(s);
-        s = clang_getFileName(f);
-        p = clang_getCString(s);
-    }
-    char *r = strdup(p && *p ? p : "?");
-    clang_disposeString(s);
-    if (!r)
-        spelling_oom = 1;
-    return r;
-}
-
-/* The cursor's spelling, malloc'd; NULL only on allocation failure (then
- * spelling_oom is set). */
-static char *cursor_spelling(CXCursor c)
-{
-    CXString s = clang_getCursorSpelling(c);
-    const char *p = clang_getCString(s);
-    char *r = strdup(p ? p : "");
-    clang_disposeString(s);
-    if (!r)
-        spelling_oom = 1;
-    return r;
-}
-
-static int is_float_type(CXType t)
-{
-    t = clang_getCanonicalType(t);
-    switch (t.kind) {
-    case CXType_Float:
-    case CXType_Double:
-    case CXType_LongDouble:
-    case CXType_Half:
-    case CXType_Float16:
-    case CXType_Float128:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-static int is_float(CXCursor c)
-{
-    return is_float_type(clang_getCursorType(c));
-}
-
-/* ---- source files and pragmas -------------------------------------------- */
-
-static void collapse_spaces(char *s)
-{
-    char *w = s;
-    int space = 0;
-    for (char *r = s; *r; r++) {
-        if (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r' || *r == '\\') {
-            space = w != s;
-            continue;
-        }
-        if (space)
-            *w++ = ' ';
-        space = 0;
-        *w++ = *r;
-    }
-    *w = '\0';
-}
-
-/* Scan a buffer for #pragma lines (joining backslash continuations). */
-static void scan_pragmas(walker *w, source_file *sf)
-{
-    const char *p = sf->buf, *end = sf->buf + sf->len;
-    int line = 1;
-    while (p < end) {
-        const char *ls = p;
-        int start_line = line;
-        while (ls < end && (*ls == ' ' || *ls == '\t'))
-            ls++;
-        /* Find the end of this logical line. */
-        const char *le = p;
-        for (;;) {
-            while (le < end && *le != '\n')
-                le++;
-            if (le < end && le > p && le[-1] == '\\') {
-                le++;
-                line++;
-                continue;
-            }
-            break;
-        }
-        if (ls < end && *ls == '#') {
-            const char *q = ls + 1;
-            while (q < le && (*q == ' ' || *q == '\t'))
-                q++;
-            if (le - q > 6 && strncmp(q, "pragma", 6) == 0 && (q[6] == ' ' || q[6] == '\t')) {
-                size_t n = (size_t)(le - (q + 6));
-                char *text = malloc(n + 1);
-                pragma_line *np = text ? ku_push(&sf->pragmas, &sf->npragmas, sizeof *np) : NULL;
-                if (np) {
-                    memcpy(text, q + 6, n);
-                    text[n] = '\0';
-                    collapse_spaces(text);
-                    np->line = start_line;
-                    np->last_line = line;
-                    np->text = text;
-                } else {
-                    free(text);
-                    w->oom = 1;     /* never a loop without its pragma */
-                }
-            }
-        }
-        p = le < end ? le + 1 : end;
-        line++;
-    }
-}
-
-static void index_file(walker *w, source_file *sf)
-{
-    int n = 1;
-    for (size_t i = 0; i < sf->len; i++)
-        n += sf->buf[i] == '\n';
-    sf->line_off = malloc(sizeof *sf->line_off * (size_t)n);
-    sf->scop_line = malloc(sizeof *sf->scop_line * (size_t)(sf->npragmas + 1));
-    if (!sf->line_off || !sf->scop_line) {
-        w->oom = 1;
-        return;
-    }
-    sf->line_off[0] = 0;
-    sf->nlines = 1;
-    for (size_t i = 0; i < sf->len; i++)
-        if (sf->buf[i] == '\n')
-            sf->line_off[sf->nlines++] = i + 1;
-    int open = 0;
-    for (int i = 0; i < sf->npragmas; i++) {
-        if (strcmp(sf->pragmas[i].text, "scop") == 0)
-            open = sf->pragmas[i].line;
-        else if (strcmp(sf->pragmas[i].text, "endscop") == 0)
-            open = 0;
-        sf->scop_line[i] = open;
-    }
-}
-
-static source_file *get_file(walker *w, CXFile f)
-{
-    for (int i = 0; i < w->nfiles; i++)
-        if (clang_File_isEqual(w->files[i].file, f))
-            return &w->files[i];
-    source_file *sf = ku_push(&w->files, &w->nfiles, sizeof *sf);
-    if (!sf) {
-        w->oom = 1;
-        return NULL;
-    }
-    sf->file = f;
-    sf->buf = clang_getFileContents(w->tu, f, &sf->len);
-    if (w->npatched) {   /* a blanked copy was parsed: read what was written */
-        CXString n = clang_getFileName(f);
-        const char *name = clang_getCString(n);
-        for (int i = 0; name && i < w->npatched; i++)
-            if (strcmp(w->patched[i].name, name) == 0) {
-                sf->buf = w->patched[i].orig;
-                sf->len = w->patched[i].len;
-            }
-        clang_disposeString(n);
-    }
-    if (sf->buf) {
-        scan_pragmas(w, sf);
-        index_file(w, sf);
-    }
-    return sf;
-}
-
-/* Is line `line` of the buffer blank or only a comment? */
-static int blank_or_comment_line(const source_file *sf, int line)
-{
-    const char *p = sf->buf, *end = sf->buf + sf->len;
-    if (line < 1 || line > sf->nlines || !sf->line_off)
-        return 1;
-    p += sf->line_off[line - 1];
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-        p++;
-    if (p >= end || *p == '\n')
-        return 1;
-    return (p + 1 < end && p[0] == '/' && (p[1] == '/' || p[1] == '*')) || p[0] == '*';
-}
-
-static int is_standalone_directive(const char *text)
-{
-    omp_directive d;
-    char err[64];
-    int r = omp_parse(text, &d, err, sizeof err) == 0 && omp_is_standalone(&d);
-    omp_free(&d);
-    return r;
-}
-
-/* Attach the pragmas written directly above the loop (only blank lines,
- * comments and other pragmas in between) and "scop" to an outermost loop
- * of a #pragma scop region. */
-static void attach_pragmas(walker *w, int loop, CXFile f)
-{
-    source_file *sf = get_file(w, f);
-    ir_loop *l = &w->ir->loops[loop];
-    if (!sf || !sf->buf)
-        return;
-    int line = l->line - 1, first = sf->npragmas;
-    /* the pragmas above the loop: [0, below) by binary search */
-    int lo = 0, hi = sf->npragmas;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (sf->pragmas[mid].line < l->line)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    int below = lo;
-    first = below;
-    for (int i = below - 1; i >= 0 && line > 0; i--) {
-        pragma_line *pl = &sf->pragmas[i];
-        if (pl->last_line > line)
-            continue;
-        while (line > pl->last_line && blank_or_comment_line(sf, line))
-            line--;
-        if (line != pl->last_line)
-            break;
-        if (is_standalone_directive(pl->text))
-            break;   /* `omp barrier` is a statement of its own, not the loop's */
-        first = i;
-        line = pl->line - 1;
-    }
-    for (int i = first; i < sf->npragmas && sf->pragmas[i].line < l->line; i++) {
-        const char *t = sf->pragmas[i].text;
-        if (strcmp(t, "scop") == 0 || strcmp(t, "endscop") == 0)
-            continue;
-        ir_add_pragma(l, t);
-        if (!l->pragma_line)
-            l->pragma_line = sf->pragmas[i].line;
-        if (omp_text_is_target_region(t) && !omp_text_has_word(t, OMP_DATA))
-            l->target_line = sf->pragmas[i].last_line;   /* accepts if(target: ...) */
-    }
-
-    /* the first synchronisation construct written inside the loop
-     * (analysis/sync.h) */
-    for (int i = below; i < sf->npragmas && sf->pragmas[i].line <= l->end_line && !l->sync; i++)
-        if (sync_directive(sf->pragmas[i].text)) {
-            l->sync = strdup(sf->pragmas[i].text);
-            l->sync_line = sf->pragmas[i].line;
-            if (!l->sync)
-                w->oom = 1;
-        }
-
-    /* scop region: the last scop/endscop pragma above the loop is a scop. */
-    int scop_line = below > 0 && sf->scop_line ? sf->scop_line[below - 1] : 0;
-    int in_scop = scop_line > 0;
-    if (in_scop && (l->parent < 0 || w->ir->loops[l->parent].line < scop_line))
-        ir_add_pragma(l, "scop");
-}
-
-/* Source text of a cursor's extent, whitespace collapsed. */
-static char *extent_text(walker *w, CXCursor c)
-{
-    CXSourceRange r = clang_getCursorExtent(c);
-    CXFile f1, f2;
-    int o1, o2;
-    expansion(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
-    expansion(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
-    source_file *sf = f1 ? get_file(w, f1) : NULL;
-    if (!sf || !sf->buf || !clang_File_isEqual(f1, f2) || o2 < o1 || (size_t)o2 > sf->len)
-        return cursor_spelling(c);
-    /* An expansion end points at the start of the last token: extend it. */
-    while ((size_t)o2 < sf->len && (sf->buf[o2] == '_' || sf->buf[o2] == '.'
-           || (sf->buf[o2] >= '0' && sf->buf[o2] <= '9')
-           || (sf->buf[o2] >= 'a' && sf->buf[o2] <= 'z')
-           || (sf->buf[o2] >= 'A' && sf->buf[o2] <= 'Z')))
-        o2++;
-    char *s = malloc((size_t)(o2 - o1) + 1);
-    if (!s)
-        return NULL;
-    memcpy(s, sf->buf + o1, (size_t)(o2 - o1));
-    s[o2 - o1] = '\0';
-    collapse_spaces(s);
-    return s;
-}
+#include "walk_int.h"
 
 /* ---- expressions --------------------------------------------------------- */
 
 static kx_expr *unknown_expr(walker *w, CXCursor c)
 {
-    char *text = extent_text(w, c);
+    char *text = wk_extent_text(w, c);
     kx_expr *e = kx_op(KX_UNKNOWN, text ? text : "?", 0, NULL);
     free(text);
     return e;
@@ -524,7 +66,7 @@ static void note_symbol(walker *w, CXCursor decl)
     enum CXCursorKind k = clang_getCursorKind(decl);
     if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
         return;
-    char *name = cursor_spelling(decl);
+    char *name = wk_cursor_spelling(decl);
     if (!name)
         return;
     sym_info *si = NULL;
@@ -555,12 +97,12 @@ static void note_symbol(walker *w, CXCursor decl)
     /* an array parameter is a pointer */
     si->addr = ct.kind == CXType_Pointer || (arr && k == CXCursor_ParmDecl) ? IR_BASE_POINTER
              : arr ? IR_BASE_ARRAY : 0;
-    expansion(clang_getCursorLocation(decl), &si->file, NULL, NULL, &si->offset);
+    wk_expansion(clang_getCursorLocation(decl), &si->file, NULL, NULL, &si->offset);
 }
 
 static kx_expr *binary_expr(walker *w, CXCursor c, kx_expr *(*op)(const kx_expr *, const kx_expr *))
 {
-    child_list l = children(c);
+    child_list l = wk_children(c);
     if (l.n != 2)
         return unknown_expr(w, c);
     kx_expr *a = to_expr(w, l.c[0]), *b = to_expr(w, l.c[1]);
@@ -592,15 +134,15 @@ static int subscript_chain(CXCursor c, CXCursor *base, CXCursor *index)
 {
     CXCursor rev[MAX_DIMS];
     int n = 0;
-    c = peel(c);
+    c = wk_peel(c);
     while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
-        child_list l = children(c);
+        child_list l = wk_children(c);
         if (l.n != 2)
             break;
         if (n == MAX_DIMS)
             return -1;
         rev[n++] = l.c[1];
-        c = peel(l.c[0]);
+        c = wk_peel(l.c[0]);
     }
     *base = c;
     for (int i = 0; i < n; i++)
@@ -612,13 +154,13 @@ static char *base_name_of(walker *w, CXCursor base)
 {
     enum CXCursorKind k = clang_getCursorKind(base);
     if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr)
-        return cursor_spelling(base);
+        return wk_cursor_spelling(base);
     if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref) {
-        child_list l = children(base);
-        if (l.n == 1 && clang_getCursorKind(peel(l.c[0])) == CXCursor_DeclRefExpr)
-            return cursor_spelling(peel(l.c[0]));
+        child_list l = wk_children(base);
+        if (l.n == 1 && clang_getCursorKind(wk_peel(l.c[0])) == CXCursor_DeclRefExpr)
+            return wk_cursor_spelling(wk_peel(l.c[0]));
     }
-    return extent_text(w, base);
+    return wk_extent_text(w, base);
 }
 
 /* Convert an integer expression into a kx_expr; what is not a polynomial
@@ -640,7 +182,7 @@ static kx_expr *to_expr(walker *w, CXCursor c)
 
 static kx_expr *to_expr_node(walker *w, CXCursor c)
 {
-    c = peel(c);
+    c = wk_peel(c);
     int64_t v;
     switch (clang_getCursorKind(c)) {
     case CXCursor_IntegerLiteral:
@@ -654,7 +196,7 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
         if (bv)
             return bv;
         note_symbol(w, ref);
-        char *name = cursor_spelling(c);
+        char *name = wk_cursor_spelling(c);
         kx_expr *e = name ? kx_sym(name) : NULL;
         free(name);
         return e;
@@ -669,15 +211,15 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
             return binary_expr(w, c, kx_mul);
         case CXBinaryOperator_Div:
         case CXBinaryOperator_Rem: {
-            child_list l = children(c);
+            child_list l = wk_children(c);
             if (l.n != 2)
                 break;
             return opaque_expr(w, clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Div
                                ? KX_DIV : KX_MOD, NULL, l.c, 2);
         }
         case CXBinaryOperator_Shl: {
-            child_list l = children(c);
-            if (l.n == 2 && integer_value(peel(l.c[1]), &v) && v >= 0 && v < 62) {
+            child_list l = wk_children(c);
+            if (l.n == 2 && integer_value(wk_peel(l.c[1]), &v) && v >= 0 && v < 62) {
                 kx_expr *a = to_expr(w, l.c[0]), *m = kx_int((int64_t)1 << v);
                 kx_expr *r = kx_mul(a, m);
                 kx_free(a);
@@ -691,7 +233,7 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
         }
         return unknown_expr(w, c);
     case CXCursor_UnaryOperator: {
-        child_list l = children(c);
+        child_list l = wk_children(c);
         if (l.n != 1)
             return unknown_expr(w, c);
         enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(c);
@@ -726,8 +268,8 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
         return r;
     }
     case CXCursor_CallExpr: {
-        child_list l = children(c);
-        char *name = cursor_spelling(c);
+        child_list l = wk_children(c);
+        char *name = wk_cursor_spelling(c);
         kx_expr *r = l.n >= 1 && name ? opaque_expr(w, KX_CALL, name, l.c + 1, l.n - 1) : NULL;
         free(name);
         return r ? r : unknown_expr(w, c);
@@ -801,10 +343,10 @@ static int base_extents(CXCursor base, kx_expr **ext, int max)
     int deref = 0;
     if (clang_getCursorKind(base) == CXCursor_UnaryOperator
         && clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref) {
-        child_list l = children(base);
+        child_list l = wk_children(base);
         if (l.n != 1)
             return 0;
-        base = peel(l.c[0]);
+        base = wk_peel(l.c[0]);
         deref = 1;
     }
     if (clang_getCursorKind(base) != CXCursor_DeclRefExpr)
@@ -955,7 +497,7 @@ static void bind_drop_loop(walker *w, int loop)
 /* The declaration a (peeled) DeclRefExpr names, or a null cursor. */
 static CXCursor ref_decl(CXCursor c)
 {
-    c = peel(c);
+    c = wk_peel(c);
     if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
         return clang_getNullCursor();
     CXCursor d = clang_getCursorReferenced(c);
@@ -977,7 +519,7 @@ static CXCursor stored_operand(CXCursor c, int address_taken)
     if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator
         && k != CXCursor_UnaryOperator)
         return clang_getNullCursor();
-    child_list l = children(c);
+    child_list l = wk_children(c);
     if ((k == CXCursor_BinaryOperator && l.n == 2
          && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
         || (k == CXCursor_CompoundAssignOperator && l.n == 2))
@@ -1020,14 +562,14 @@ static int count_writes(CXCursor root, CXCursor decl)
  * array), with q a pointer or array variable (or a bound pointer). */
 static int ptr_value(walker *w, CXCursor e, binding *b)
 {
-    e = peel(e);
+    e = wk_peel(e);
     enum CXCursorKind k = clang_getCursorKind(e);
-    child_list l = children(e);
+    child_list l = wk_children(e);
     /* p++, p--: the value before the step */
     if (k == CXCursor_UnaryOperator && l.n == 1
         && (clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_PostInc
             || clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_PostDec)
-        && clang_getCursorKind(peel(l.c[0])) == CXCursor_DeclRefExpr)
+        && clang_getCursorKind(wk_peel(l.c[0])) == CXCursor_DeclRefExpr)
         return ptr_value(w, l.c[0], b);
     if (k == CXCursor_DeclRefExpr) {
         CXCursor d = ref_decl(e);
@@ -1059,7 +601,7 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
             b->next = 0;
             return 0;
         }
-        b->base = cursor_spelling(e);
+        b->base = wk_cursor_spelling(e);
         b->off = kx_int(0);
         return 1;
     }
@@ -1067,12 +609,12 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
         if (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
             return 0;
-        int left_ptr = clang_getCanonicalType(clang_getCursorType(peel(l.c[0]))).kind
+        int left_ptr = clang_getCanonicalType(clang_getCursorType(wk_peel(l.c[0]))).kind
                        == CXType_Pointer;
         if (op == CXBinaryOperator_Sub && !left_ptr)
             return 0;
         CXCursor pc = left_ptr ? l.c[0] : l.c[1], ic = left_ptr ? l.c[1] : l.c[0];
-        if (!is_integer_type(clang_getCursorType(peel(ic))) || !ptr_value(w, pc, b))
+        if (!is_integer_type(clang_getCursorType(wk_peel(ic))) || !ptr_value(w, pc, b))
             return 0;
         kx_expr *d = to_expr(w, ic);
         kx_expr *o = d ? (op == CXBinaryOperator_Add ? kx_add(b->off, d) : kx_sub(b->off, d))
@@ -1084,8 +626,8 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
     }
     CXCursor sub = clang_getNullCursor();
     if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf
-        && l.n == 1 && clang_getCursorKind(peel(l.c[0])) == CXCursor_ArraySubscriptExpr)
-        sub = peel(l.c[0]);
+        && l.n == 1 && clang_getCursorKind(wk_peel(l.c[0])) == CXCursor_ArraySubscriptExpr)
+        sub = wk_peel(l.c[0]);
     else if (k == CXCursor_ArraySubscriptExpr) {
         CXType t = clang_getCanonicalType(clang_getCursorType(e));
         if (t.kind == CXType_ConstantArray || t.kind == CXType_VariableArray
@@ -1107,7 +649,7 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
         b->next = 0;
         return 0;
     }
-    b->base = cursor_spelling(base);
+    b->base = wk_cursor_spelling(base);
     for (int d = 0; d < n - 1 + rows; d++)
         b->prefix[b->nprefix++] = to_expr(w, index[d]);
     b->off = rows ? kx_int(0) : to_expr(w, index[n - 1]);
@@ -1233,7 +775,7 @@ static enum CXChildVisitResult find_addr(CXCursor c, CXCursor parent, void *data
     addr_find *af = data;
     if (clang_getCursorKind(c) == CXCursor_UnaryOperator
         && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
-        child_list l = children(c);
+        child_list l = wk_children(c);
         CXCursor d = l.n == 1 ? ref_decl(l.c[0]) : clang_getNullCursor();
         if (!clang_Cursor_isNull(d) && clang_equalCursors(d, af->decl)
             && clang_getCursorKind(parent) != CXCursor_CallExpr) {
@@ -1292,7 +834,7 @@ typedef struct mem_read {
  * (`rowstr[j]` under the j loop varies in the nest: telescope_children.) */
 static int encloses_iv(walker *w, CXCursor decl)
 {
-    char *ivs[64], *name = cursor_spelling(decl);
+    char *ivs[64], *name = wk_cursor_spelling(decl);
     int n = enclosing_ivs(w, ivs, 64), found = 0;
     for (int i = 0; i < n && name && !found; i++)
         found = strcmp(ivs[i], name) == 0;
@@ -1304,7 +846,7 @@ static kx_expr *named_read(walker *w, CXCursor c)
 {
     if (w->bound_loop < 0 || in_macro(c))
         return NULL;
-    c = peel(c);
+    c = wk_peel(c);
     CXType t = clang_getCursorType(c);
     if (!is_integer_type(t) || clang_isVolatileQualifiedType(t))
         return NULL;
@@ -1313,19 +855,19 @@ static kx_expr *named_read(walker *w, CXCursor c)
     CXCursor cur = c, idx[4];
     for (int steps = 0; steps < 16; steps++) {
         enum CXCursorKind k = clang_getCursorKind(cur);
-        child_list l = children(cur);
+        child_list l = wk_children(cur);
         CXCursor base;
         if (k == CXCursor_MemberRefExpr && l.n == 1) {
-            base = peel(l.c[0]);
+            base = wk_peel(l.c[0]);
             if (!field)
-                field = cursor_spelling(cur);
+                field = wk_cursor_spelling(cur);
             if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
                 through_ptr = 1;
         } else if (k == CXCursor_ArraySubscriptExpr && l.n == 2) {
             int64_t v;
-            base = peel(l.c[0]);
+            base = wk_peel(l.c[0]);
             CXType bt = clang_getCanonicalType(clang_getCursorType(base));
-            if (!integer_value(peel(l.c[1]), &v)) {
+            if (!integer_value(wk_peel(l.c[1]), &v)) {
                 /* a variable subscript: read where the test reads it only
                  * (its value may be out of the array elsewhere) */
                 CXCursor d = ref_decl(l.c[1]);
@@ -1344,13 +886,13 @@ static kx_expr *named_read(walker *w, CXCursor c)
                 through_ptr = 1;
         } else if (k == CXCursor_UnaryOperator && l.n == 1
                    && clang_getCursorUnaryOperatorKind(cur) == CXUnaryOperator_Deref) {
-            base = peel(l.c[0]);   /* `*len` */
+            base = wk_peel(l.c[0]);   /* `*len` */
             through_ptr = 1;
         } else if (k == CXCursor_DeclRefExpr && steps > 0) {
             CXCursor d = ref_decl(cur);
             if (clang_Cursor_isNull(d))
                 break;
-            char *name = extent_text(w, c);
+            char *name = wk_extent_text(w, c);
             kx_expr *r = NULL;
             /* the text goes into the call as it is: no comment, line
              * splice, literal or directive that could change its meaning */
@@ -1371,7 +913,7 @@ static kx_expr *named_read(walker *w, CXCursor c)
             m->entry = w->bound_entry;
             m->always_visible = clang_getCursorKind(d) == CXCursor_ParmDecl
                              || clang_getCursorKind(parent) == CXCursor_TranslationUnit;
-            expansion(clang_getCursorLocation(d), &m->file, NULL, NULL, &m->offset);
+            wk_expansion(clang_getCursorLocation(d), &m->file, NULL, NULL, &m->offset);
             m->nidx = nidx;
             for (int i = 0; i < nidx; i++) {
                 struct mem_index *x = &m->idx[i];
@@ -1379,7 +921,7 @@ static kx_expr *named_read(walker *w, CXCursor c)
                 x->decl = idx[i];
                 x->always_visible = clang_getCursorKind(idx[i]) == CXCursor_ParmDecl
                                  || clang_getCursorKind(xp) == CXCursor_TranslationUnit;
-                expansion(clang_getCursorLocation(idx[i]), &x->file, NULL, NULL, &x->offset);
+                wk_expansion(clang_getCursorLocation(idx[i]), &x->file, NULL, NULL, &x->offset);
             }
             r = kx_named(name);
             return r;
@@ -1462,14 +1004,14 @@ static enum CXChildVisitResult count_read_write(CXCursor c, CXCursor parent, voi
     (void)parent;
     read_write *rw = data;
     CXCursor lhs = stored_operand(c, 1);
-    CXType stored = clang_Cursor_isNull(lhs) ? (CXType){ 0 } : clang_getCursorType(peel(lhs));
+    CXType stored = clang_Cursor_isNull(lhs) ? (CXType){ 0 } : clang_getCursorType(wk_peel(lhs));
     int derefs = 0;      /* subscripts and dereferences passed so far */
     while (!clang_Cursor_isNull(lhs)) {
-        lhs = peel(lhs);
+        lhs = wk_peel(lhs);
         enum CXCursorKind lk = clang_getCursorKind(lhs);
-        child_list b = children(lhs);
+        child_list b = wk_children(lhs);
         if (lk == CXCursor_MemberRefExpr && b.n == 1) {
-            char *f = cursor_spelling(lhs);
+            char *f = wk_cursor_spelling(lhs);
             int same = f && rw->m->field && strcmp(f, rw->m->field) == 0;
             int on_path = !f || names_member(rw->m->name, f);   /* `p->q = ...` for `p->q->n` */
             free(f);
@@ -1694,7 +1236,7 @@ static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor 
                        const kx_expr *iter)
 {
     enum CXCursorKind k = clang_getCursorKind(st);
-    child_list l = children(st);
+    child_list l = wk_children(st);
     CXCursor var = clang_getNullCursor(), operand = clang_getNullCursor();
     kx_expr *inc = NULL;
     if (k == CXCursor_UnaryOperator && l.n == 1) {
@@ -1720,7 +1262,7 @@ static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor 
         clang_visitChildren(st, find_post_step, &ps);
         int bound = 0;
         for (int i = 0; i < ps.n && i < 8 && ps.n <= 8; i++) {
-            child_list pl = children(ps.step[i]);
+            child_list pl = wk_children(ps.step[i]);
             if (pl.n != 1 || clang_getCanonicalType(clang_getCursorType(pl.c[0])).kind
                                  != CXType_Pointer)
                 continue;
@@ -1742,7 +1284,7 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
                       CXCursor rhs)
 {
     const ir_loop *L = &w->ir->loops[loop];
-    char *vname = clang_Cursor_isNull(var) ? NULL : cursor_spelling(var);
+    char *vname = clang_Cursor_isNull(var) ? NULL : wk_cursor_spelling(var);
     int own = vname && strcmp(vname, L->iv) == 0;
     free(vname);
     /* a pointer stepped the same way moves over the array it was set
@@ -1789,7 +1331,7 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
             return 0;
         }
         const binding *qb = own_base ? &q : &w->bind[pb];
-        binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st), .is_ptr = 1 };
+        binding b = { .decl = var, .loop = loop, .inc_offset = wk_start_offset(st), .is_ptr = 1 };
         b.base = strdup(qb->base);
         b.nprefix = qb->nprefix;
         for (int p = 0; p < qb->nprefix; p++)
@@ -1802,7 +1344,7 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
         b.off = kx_add(qb->off, t);
         b.after = kx_add(qb->off, t1);
         kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
-        char *pn = cursor_spelling(var);
+        char *pn = wk_cursor_spelling(var);
         if (!pn || ir_add_stepped(&w->ir->loops[loop], pn) != 0)
             w->oom = 1;
         free(pn);
@@ -1814,7 +1356,7 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
         }
         bind_clear(&q);
     } else if (ok) {
-        char *vn = cursor_spelling(var), sym[300];
+        char *vn = wk_cursor_spelling(var), sym[300];
         snprintf(sym, sizeof sym, "%s__L%d", vn ? vn : "", loop);
         /* its value on entry: what the for-init sets, else a symbol */
         kx_expr *k0 = !clang_Cursor_isNull(init) && vn ? init_value(w, init, vn) : NULL;
@@ -1826,7 +1368,7 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
         kx_expr *one = kx_int(1);
         kx_expr *t = kx_mul(iter, inc), *it1 = kx_add(iter, one);
         kx_expr *t1 = kx_mul(it1, inc);
-        binding b = { .decl = var, .loop = loop, .inc_offset = start_offset(st) };
+        binding b = { .decl = var, .loop = loop, .inc_offset = wk_start_offset(st) };
         b.value = kx_add(k0, t);
         b.after = kx_add(k0, t1);
         kx_free(k0); kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
@@ -1872,7 +1414,7 @@ static void find_derived(walker *w, int loop, CXCursor c, CXCursor init, CXCurso
         kx_free(iter);
         return;
     }
-    child_list sl = children(body);   /* the first MAX_CHILDREN statements */
+    child_list sl = wk_children(body);   /* the first MAX_CHILDREN statements */
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt) {
         sl.n = 1;                     /* a single statement: the body itself */
         sl.c[0] = body;
@@ -2056,7 +1598,7 @@ static void put_access(walker *w, CXCursor c, const char *name, int elem, int mo
     char *ivs[64];
     int nivs = enclosing_ivs(w, ivs, 64);
     int line, col;
-    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
     kx_expr *two[2], *text[2];
     char *size = NULL;
     if (n == 1 && next == 0 && idx[0] && delinearize(w, idx[0], &two[0], &two[1], &size)) {
@@ -2146,20 +1688,20 @@ static void ptr_access(walker *w, CXCursor c, CXCursor ptr, const char *suffix, 
 static void too_many_subscripts(walker *w, CXCursor c, CXCursor chain, int mode)
 {
     int line, col;
-    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
     char note[160];
     snprintf(note, sizeof note, "line %d: an access with more than %d subscripts is "
              "recorded as an access to an unknown array", line, MAX_DIMS);
     if (ir_add_note(w->ir, note) < 0)
         w->oom = 1;
     unknown_access(w, c, mode);
-    chain = peel(chain);
+    chain = wk_peel(chain);
     while (clang_getCursorKind(chain) == CXCursor_ArraySubscriptExpr) {
-        child_list l = children(chain);
+        child_list l = wk_children(chain);
         if (l.n != 2)
             break;
         scan(w, l.c[1], MODE_READ, 1);
-        chain = peel(l.c[0]);
+        chain = wk_peel(l.c[0]);
     }
 }
 
@@ -2233,11 +1775,11 @@ static void add_scalar(walker *w, CXCursor c, int mode)
         return;
     if (mode & MODE_WRITE)
         bind_written(w, c);
-    char *name = cursor_spelling(c);
+    char *name = wk_cursor_spelling(c);
     if (!name)
         return;
     int line, col;
-    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
     if (mode & MODE_READ)
         ir_add_scalar(w->stmt, name, 0, line, col);
     if (mode & MODE_WRITE)
@@ -2257,23 +1799,23 @@ static void add_deref_access(walker *w, CXCursor c, CXCursor ptr, int mode)
 static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
 {
     char suffix[512] = "";
-    CXCursor cur = peel(c);
+    CXCursor cur = wk_peel(c);
     int arrow = 0;
     while (clang_getCursorKind(cur) == CXCursor_MemberRefExpr && !arrow) {
-        child_list l = children(cur);
+        child_list l = wk_children(cur);
         if (l.n != 1) {
             if (mode & MODE_WRITE)
                 unknown_access(w, c, mode);
             return;
         }
-        char *f = cursor_spelling(cur), t[512];
+        char *f = wk_cursor_spelling(cur), t[512];
         CXCursor d = clang_getCursorReferenced(cur);
         /* members of a union overlap: name the union, not the member */
         int in_union = clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_UnionDecl;
         snprintf(t, sizeof t, "%s%s%s", in_union ? "" : ".", in_union || !f ? "" : f, suffix);
         memcpy(suffix, t, sizeof suffix);
         free(f);
-        CXCursor child = peel(l.c[0]);
+        CXCursor child = wk_peel(l.c[0]);
         arrow = clang_getCanonicalType(clang_getCursorType(child)).kind == CXType_Pointer;
         cur = child;
     }
@@ -2289,7 +1831,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         if (n < 0)
             return;
         if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && !ptr_binding(w, base)) {
-            char *bn = cursor_spelling(base), name[512];
+            char *bn = wk_cursor_spelling(base), name[512];
             snprintf(name, sizeof name, "%s%s", bn ? bn : "", suffix);
             free(bn);
             int next = base_extents(base, ext, MAX_DIMS);
@@ -2301,14 +1843,14 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         scan_subscripts(w, index, n);
     } else if (k == CXCursor_DeclRefExpr) {
         /* s.sum: the scalar "s.sum"; a write of it also writes s */
-        char *bn = cursor_spelling(cur), name[512];
+        char *bn = wk_cursor_spelling(cur), name[512];
         snprintf(name, sizeof name, "%s%s", bn ? bn : "", suffix);
         free(bn);
         if (mode & MODE_WRITE)
             bind_written(w, cur);
         if (!in_subscript || (mode & MODE_WRITE)) {
             int line, col;
-            expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+            wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
             if (mode & MODE_READ || in_subscript)
                 ir_add_scalar(w->stmt, name, 0, line, col);
             if (mode & MODE_WRITE)
@@ -2358,9 +1900,9 @@ static void count_op(ir_ops *o, enum CXBinaryOperatorKind op, int fl)
 
 static int is_float_mul(CXCursor c)
 {
-    c = peel(c);
+    c = wk_peel(c);
     return clang_getCursorKind(c) == CXCursor_BinaryOperator
-        && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Mul && is_float(c);
+        && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Mul && wk_is_float(c);
 }
 
 /* Scan an expression for accesses, scalars, ops and calls.  mode says how
@@ -2391,8 +1933,8 @@ static void scan(walker *w, CXCursor c, int mode, int in_subscript)
 
 static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
 {
-    c = peel(c);
-    child_list l = children(c);
+    c = wk_peel(c);
+    child_list l = wk_children(c);
     ir_ops *o = &w->stmt->ops;
     switch (clang_getCursorKind(c)) {
     case CXCursor_ArraySubscriptExpr:
@@ -2442,8 +1984,8 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         for (;;) {
             op = clang_getCursorBinaryOperatorKind(cur);
             if (!in_subscript) {
-                int fl = is_float(cur) || (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE
-                                           && (is_float(cl.c[0]) || is_float(cl.c[1])));
+                int fl = wk_is_float(cur) || (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE
+                                           && (wk_is_float(cl.c[0]) || wk_is_float(cl.c[1])));
                 count_op(o, op, fl);
                 if (fl && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
                     && (is_float_mul(cl.c[0]) || is_float_mul(cl.c[1])))
@@ -2462,11 +2004,11 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
                 cap *= 2;
             }
             right[nr++] = cl.c[1];
-            cur = peel(cl.c[0]);
+            cur = wk_peel(cl.c[0]);
             if (clang_getCursorKind(cur) != CXCursor_BinaryOperator
                 || clang_getCursorBinaryOperatorKind(cur) == CXBinaryOperator_Assign)
                 break;
-            cl = children(cur);
+            cl = wk_children(cur);
             if (cl.n != 2)
                 break;
         }
@@ -2482,7 +2024,7 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         if (l.n != 2)
             return;
         if (!in_subscript) {
-            int fl = is_float(l.c[0]);
+            int fl = wk_is_float(l.c[0]);
             count_op(o, op, fl);
             if (fl && (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign)
                 && is_float_mul(l.c[1]))
@@ -2498,7 +2040,7 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
             return;
         if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec) {
             if (!in_subscript) {
-                if (is_float(c))
+                if (wk_is_float(c))
                     o->fadd++;
                 else
                     o->iadd++;
@@ -2507,8 +2049,8 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
             return;
         }
         if (op == CXUnaryOperator_Deref
-            && clang_getCanonicalType(clang_getCursorType(peel(l.c[0]))).kind == CXType_Pointer) {
-            add_deref_access(w, c, peel(l.c[0]), mode);
+            && clang_getCanonicalType(clang_getCursorType(wk_peel(l.c[0]))).kind == CXType_Pointer) {
+            add_deref_access(w, c, wk_peel(l.c[0]), mode);
             return;
         }
         if (op == CXUnaryOperator_AddrOf && address_only(w, l.c[0]))
@@ -2517,7 +2059,7 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         return;
     }
     case CXCursor_CallExpr: {
-        char *name = cursor_spelling(c);
+        char *name = wk_cursor_spelling(c);
         if (!in_subscript && name) {
             /* OpenMP's thread queries read the team, write nothing: no
              * call the dependence test must stop at */
@@ -2559,9 +2101,9 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
                     bind_put(w, &b);
                 else
                     bind_clear(&b);
-                char *name = cursor_spelling(c);
+                char *name = wk_cursor_spelling(c);
                 int line, col;
-                expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+                wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
                 if (name)
                     ir_add_scalar(w->stmt, name, 1, line, col);
                 free(name);
@@ -2580,7 +2122,7 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
          * object whose address it is given. */
         if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && l.total > 1) {
             /* atomic_load and __atomic_load_n read their object only */
-            char *text = extent_text(w, c);
+            char *text = wk_extent_text(w, c);
             const char *ld = text ? strstr(text, "load") : NULL;
             int load = ld && ld < text + strcspn(text, "(");
             free(text);
@@ -2601,12 +2143,12 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
  * Returns 1 when it scanned x so, 0 to scan it as a read. */
 static int address_only(walker *w, CXCursor x)
 {
-    x = peel(x);
+    x = wk_peel(x);
     if (clang_getCursorKind(x) != CXCursor_ArraySubscriptExpr)
         return 0;
     CXCursor base, index[MAX_DIMS];
     int n = subscript_chain(x, &base, index);
-    if (n < 1 || clang_getCursorKind(peel(base)) != CXCursor_DeclRefExpr)
+    if (n < 1 || clang_getCursorKind(wk_peel(base)) != CXCursor_DeclRefExpr)
         return 0;
     for (int d = 0; d < n; d++)
         scan(w, index[d], MODE_READ, 1);
@@ -2628,7 +2170,7 @@ static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *dat
  * `a + i`: a builtin's target); writes < 0: a load, nothing written. */
 static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
 {
-    child_list l = children(c);
+    child_list l = wk_children(c);
     if (l.total > l.n) {
         /* more operands than the list holds: read them all */
         scan_ctx ctx = { w, in_subscript };
@@ -2636,11 +2178,11 @@ static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
         return;
     }
     for (int k = 0; k < l.n; k++) {
-        CXCursor a = peel(l.c[k]);
-        child_list m = children(a);
+        CXCursor a = wk_peel(l.c[k]);
+        child_list m = wk_children(a);
         if (clang_getCursorKind(a) == CXCursor_UnaryOperator
             && clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf && m.n == 1) {
-            CXCursor x = peel(m.c[0]);
+            CXCursor x = wk_peel(m.c[0]);
             enum CXCursorKind xk = clang_getCursorKind(x);
             if (xk == CXCursor_ArraySubscriptExpr || xk == CXCursor_MemberRefExpr
                 || xk == CXCursor_DeclRefExpr
@@ -2668,8 +2210,8 @@ static void record_stmt(walker *w, CXCursor c)
         return;
     ir_loop *l = &w->ir->loops[w->loop];
     int line, col;
-    expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-    char *text = extent_text(w, c);
+    wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+    char *text = wk_extent_text(w, c);
     int s = ir_add_stmt(l, line, col, text, w->conditional > 0);
     free(text);
     if (s < 0) {
@@ -2677,7 +2219,7 @@ static void record_stmt(walker *w, CXCursor c)
         return;
     }
     w->stmt = &l->stmts[s];
-    w->stmt_offset = start_offset(c);
+    w->stmt_offset = wk_start_offset(c);
     scan(w, c, MODE_READ, 0);
     w->stmt = NULL;
     /* past the step of a derived induction variable: its later value */
@@ -2697,17 +2239,17 @@ static void record_stmt(walker *w, CXCursor c)
 /* The variable a cursor names (after peeling), or NULL. */
 static char *var_name(CXCursor c)
 {
-    c = peel(c);
-    return clang_getCursorKind(c) == CXCursor_DeclRefExpr ? cursor_spelling(c) : NULL;
+    c = wk_peel(c);
+    return clang_getCursorKind(c) == CXCursor_DeclRefExpr ? wk_cursor_spelling(c) : NULL;
 }
 
 /* Flatten a comma expression into its parts. */
 static int comma_parts(CXCursor c, CXCursor *out, int max)
 {
-    c = peel(c);
+    c = wk_peel(c);
     if (clang_getCursorKind(c) == CXCursor_BinaryOperator
         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
-        child_list l = children(c);
+        child_list l = wk_children(c);
         if (l.n == 2) {
             int n = comma_parts(l.c[0], out, max);
             return n + comma_parts(l.c[1], out + n, max - n);
@@ -2725,7 +2267,7 @@ static kx_expr *init_value(walker *w, CXCursor init, const char *var)
     CXCursor parts[MAX_CHILDREN];
     int n;
     if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
-        child_list l = children(init);
+        child_list l = wk_children(init);
         n = l.n;
         memcpy(parts, l.c, sizeof(CXCursor) * (size_t)n);
     } else {
@@ -2733,9 +2275,9 @@ static kx_expr *init_value(walker *w, CXCursor init, const char *var)
     }
     for (int i = 0; i < n; i++) {
         CXCursor p = parts[i];
-        child_list l = children(p);
+        child_list l = wk_children(p);
         if (clang_getCursorKind(p) == CXCursor_VarDecl) {
-            char *name = cursor_spelling(p);
+            char *name = wk_cursor_spelling(p);
             int match = name && strcmp(name, var) == 0;
             free(name);
             if (match && l.n >= 1)
@@ -2760,7 +2302,7 @@ static int increment_step(walker *w, CXCursor inc, const char *var, int64_t *ste
     int n = comma_parts(inc, parts, MAX_CHILDREN);
     for (int i = 0; i < n; i++) {
         CXCursor p = parts[i];
-        child_list l = children(p);
+        child_list l = wk_children(p);
         enum CXCursorKind k = clang_getCursorKind(p);
         char *name = l.n >= 1 ? var_name(l.c[0]) : NULL;
         int match = name && strcmp(name, var) == 0;
@@ -2821,7 +2363,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
     int ns = 0;
     if (!clang_Cursor_isNull(cond)) {
         leftmost[ns] = 1;
-        stack[ns++] = peel(cond);
+        stack[ns++] = wk_peel(cond);
     }
     w->bound_loop = loop;
     while (ns > 0 && !iv) {
@@ -2831,15 +2373,15 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
         if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
             continue;
         enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
-        child_list l = children(c);
+        child_list l = wk_children(c);
         if (l.n != 2)
             continue;
         if (k == CXBinaryOperator_LAnd) {
             if (ns + 2 <= MAX_CHILDREN) {
                 leftmost[ns] = 0;
-                stack[ns++] = peel(l.c[1]);
+                stack[ns++] = wk_peel(l.c[1]);
                 leftmost[ns] = first;
-                stack[ns++] = peel(l.c[0]);
+                stack[ns++] = wk_peel(l.c[0]);
             }
             continue;
         }
@@ -2869,7 +2411,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
             CXCursor parts[MAX_CHILDREN];
             int np = clang_Cursor_isNull(inc) ? 0 : comma_parts(inc, parts, MAX_CHILDREN);
             for (int i = 0; i < np && !iv; i++) {
-                child_list pl = children(parts[i]);
+                child_list pl = wk_children(parts[i]);
                 char *v = pl.n >= 1 ? var_name(pl.c[0]) : NULL;
                 int64_t st = 0;
                 if (!v || !increment_step(w, inc, v, &st)) {
@@ -2911,7 +2453,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
         CXCursor parts[MAX_CHILDREN];
         int n = comma_parts(inc, parts, MAX_CHILDREN);
         for (int i = 0; i < n && !iv; i++) {
-            child_list l = children(parts[i]);
+            child_list l = wk_children(parts[i]);
             if (l.n >= 1)
                 iv = var_name(l.c[0]);
         }
@@ -2959,9 +2501,9 @@ static void bind_outside(walker *w, CXCursor c)
             bind_drop_at(w, i);
     if (clang_getCursorKind(c) != CXCursor_DeclStmt)
         return;
-    child_list l = children(c);
+    child_list l = wk_children(c);
     for (int i = 0; i < l.n; i++) {
-        child_list v = children(l.c[i]);
+        child_list v = wk_children(l.c[i]);
         if (clang_getCursorKind(l.c[i]) != CXCursor_VarDecl || v.n < 1
             || clang_getCanonicalType(clang_getCursorType(l.c[i])).kind != CXType_Pointer)
             continue;
@@ -2981,11 +2523,11 @@ static void set_offsets(walker *w, ir_loop *l, CXSourceRange r)
     CXFile f1, f2, s1, s2;
     int o1, o2;
     unsigned so1, so2;
-    expansion(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
-    expansion(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
+    wk_expansion(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
+    wk_expansion(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
     clang_getSpellingLocation(clang_getRangeStart(r), &s1, NULL, NULL, &so1);
     clang_getSpellingLocation(clang_getRangeEnd(r), &s2, NULL, NULL, &so2);
-    source_file *sf = get_file(w, f1);
+    source_file *sf = wk_get_file(w, f1);
     if (!sf || !sf->buf || !clang_File_isEqual(f1, f2) || !clang_File_isEqual(f1, s1)
         || !clang_File_isEqual(f2, s2) || (int)so1 != o1 || (int)so2 != o2
         || o2 < o1 || (size_t)o2 >= sf->len)
@@ -3112,12 +2654,12 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
     clang_visitChildren(body, find_jump, &jumps);
     /* `while (i-- > e)`, `while (i++ < e)`: the step in the condition, the
      * body sees i = i0 - 1 down to e (i0 + 1 up to e) */
-    CXCursor cp = peel(cond);
-    child_list cl = children(cp);
+    CXCursor cp = wk_peel(cond);
+    child_list cl = wk_children(cp);
     if (!jumps && clang_getCursorKind(cp) == CXCursor_BinaryOperator && cl.n == 2) {
         enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(cp);
-        CXCursor u = peel(cl.c[0]);
-        child_list ul = children(u);
+        CXCursor u = wk_peel(cl.c[0]);
+        child_list ul = wk_children(u);
         enum CXUnaryOperatorKind uk = clang_getCursorKind(u) == CXCursor_UnaryOperator
                                       ? clang_getCursorUnaryOperatorKind(u) : CXUnaryOperator_Invalid;
         int step = k == CXBinaryOperator_GT && uk == CXUnaryOperator_PostDec ? -1
@@ -3125,7 +2667,7 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
         CXCursor var = step && ul.n == 1 ? ref_decl(ul.c[0]) : clang_getNullCursor();
         if (!clang_Cursor_isNull(var) && is_integer_type(clang_getCursorType(var))
             && count_writes(body, var) == 0 && count_writes(cl.c[1], var) == 0) {
-            char *vn = cursor_spelling(var);
+            char *vn = wk_cursor_spelling(var);
             kx_expr *i0 = vn ? init_value(w, prev, vn) : NULL, *e = to_expr(w, cl.c[1]);
             kx_expr *one = kx_int(step);
             if (vn && i0 && e && one && !kx_has_opaque(i0) && !kx_has_opaque(e)) {
@@ -3146,13 +2688,13 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
     clang_visitChildren(body, last_child, &inc);
     if (jumps || clang_Cursor_isNull(inc))
         return;
-    child_list il = children(inc);
+    child_list il = wk_children(inc);
     CXCursor var = il.n >= 1 ? ref_decl(il.c[0]) : clang_getNullCursor();
     if (clang_Cursor_isNull(var) || count_writes(body, var) != 1 || count_writes(cond, var) != 0)
         return;
     for_header(w, loop, prev, cond, inc);
     ir_loop *L = &w->ir->loops[loop];
-    char *vn = cursor_spelling(var);
+    char *vn = wk_cursor_spelling(var);
     int same = L->iv && vn && strcmp(L->iv, vn) == 0;
     free(vn);
     if (!same || !L->canonical)
@@ -3171,8 +2713,8 @@ static enum CXChildVisitResult collect_derefs(CXCursor c, CXCursor parent, void 
                  && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref);
     if (!el)
         return CXChildVisit_Recurse;
-    child_list l = children(c);
-    CXCursor d = l.n >= 1 ? ref_decl(peel(l.c[0])) : clang_getNullCursor();
+    child_list l = wk_children(c);
+    CXCursor d = l.n >= 1 ? ref_decl(wk_peel(l.c[0])) : clang_getNullCursor();
     if (clang_Cursor_isNull(d))
         return CXChildVisit_Recurse;
     for (int i = 0; i < rl->n; i++)
@@ -3193,13 +2735,13 @@ static enum CXChildVisitResult count_elem_write(CXCursor c, CXCursor parent, voi
     write_count *ew = data;
     CXCursor lhs = stored_operand(c, 0);
     if (!clang_Cursor_isNull(lhs)) {
-        lhs = peel(lhs);
+        lhs = wk_peel(lhs);
         enum CXCursorKind lk = clang_getCursorKind(lhs);
         if (lk == CXCursor_ArraySubscriptExpr
             || (lk == CXCursor_UnaryOperator
                 && clang_getCursorUnaryOperatorKind(lhs) == CXUnaryOperator_Deref)) {
-            child_list b = children(lhs);
-            CXCursor d = b.n >= 1 ? ref_decl(peel(b.c[0])) : clang_getNullCursor();
+            child_list b = wk_children(lhs);
+            CXCursor d = b.n >= 1 ? ref_decl(wk_peel(b.c[0])) : clang_getNullCursor();
             if (!clang_Cursor_isNull(d) && clang_equalCursors(d, ew->decl))
                 ew->n++;
         }
@@ -3230,7 +2772,7 @@ static void control_check(walker *w, int loop, ir_loop_kind kind, CXCursor cond,
         return;
     }
     for (int i = 0; i < rl.n; i++) {
-        char *name = cursor_spelling(rl.d[i]);
+        char *name = wk_cursor_spelling(rl.d[i]);
         if (!name)
             continue;
         int is_iv = strcmp(name, L->iv) == 0;
@@ -3262,7 +2804,7 @@ static void control_check(walker *w, int loop, ir_loop_kind kind, CXCursor cond,
         }
         if (!ew.n)
             continue;
-        char *name = cursor_spelling(dl.d[i]);
+        char *name = wk_cursor_spelling(dl.d[i]);
         size_t len = name ? strlen(name) : 0;
         char *el = name ? malloc(len + 2) : NULL;
         if (el) {
@@ -3290,7 +2832,7 @@ static void control_check_after(walker *w, int loop, const ref_list *kept)
                 writes = w->ir->loops[k].stmts[s].acc[a].is_write;
     if (!writes)
         return;
-    char *name = cursor_spelling(kept->d[0]);
+    char *name = wk_cursor_spelling(kept->d[0]);
     if (!name || ir_set_control_write(L, name, 1) != 0)
         w->oom = 1;
     free(name);
@@ -3303,9 +2845,9 @@ static int adjacent(walker *w, CXCursor prev, CXCursor c)
 {
     CXFile f1, f2;
     int o1, o2;
-    expansion(clang_getRangeEnd(clang_getCursorExtent(prev)), &f1, NULL, NULL, &o1);
-    expansion(clang_getRangeStart(clang_getCursorExtent(c)), &f2, NULL, NULL, &o2);
-    source_file *sf = get_file(w, f1);
+    wk_expansion(clang_getRangeEnd(clang_getCursorExtent(prev)), &f1, NULL, NULL, &o1);
+    wk_expansion(clang_getRangeStart(clang_getCursorExtent(c)), &f2, NULL, NULL, &o2);
+    source_file *sf = wk_get_file(w, f1);
     if (!sf || !sf->buf || !clang_File_isEqual(f1, f2) || o1 < 0 || o2 < o1
         || (size_t)o2 > sf->len)
         return 0;
@@ -3341,9 +2883,9 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     CXSourceRange r = clang_getCursorExtent(c);
     CXFile file;
     int line, col, end_line;
-    expansion(clang_getRangeStart(r), &file, &line, &col, NULL);
-    expansion(clang_getRangeEnd(r), NULL, &end_line, NULL, NULL);
-    char *fname = file_name(file);
+    wk_expansion(clang_getRangeStart(r), &file, &line, &col, NULL);
+    wk_expansion(clang_getRangeEnd(r), NULL, &end_line, NULL, NULL);
+    char *fname = wk_file_name(file);
     int loop = fname ? ir_add_loop(w->ir, w->func, w->loop, kind, fname, line, col) : -1;
     free(fname);
     if (loop < 0) {
@@ -3360,7 +2902,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
             w->oom = 1;
     }
 
-    child_list l = children(c);
+    child_list l = wk_children(c);
     CXCursor null = clang_getNullCursor();
     CXCursor init = null, cond = null, inc = null, body = null;
     if (kind == IR_FOR) {
@@ -3376,7 +2918,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
             CXString s = clang_getTokenSpelling(w->tu, toks[i]);
             const char *t = clang_getCString(s);
             int o;
-            expansion(clang_getTokenLocation(w->tu, toks[i]), NULL, NULL, NULL, &o);
+            wk_expansion(clang_getTokenLocation(w->tu, toks[i]), NULL, NULL, NULL, &o);
             if (strcmp(t, "(") == 0)
                 depth++;
             else if (strcmp(t, ")") == 0 && --depth == 0)
@@ -3397,7 +2939,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
             nsemi = 0;
         if (nsemi == 2 && rparen >= 0) {
             for (int i = 0; i < l.n; i++) {
-                int o = start_offset(l.c[i]);
+                int o = wk_start_offset(l.c[i]);
                 if (o < semi[0])
                     init = l.c[i];
                 else if (o < semi[1])
@@ -3444,10 +2986,10 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     }
     ref_list kept;
     control_check(w, loop, kind, cond, inc, body, &kept);
-    attach_pragmas(w, loop, file);
+    wk_attach_pragmas(w, loop, file);
     {
         int start;
-        expansion(clang_getRangeStart(r), NULL, NULL, NULL, &start);
+        wk_expansion(clang_getRangeStart(r), NULL, NULL, NULL, &start);
         attach_regions(w, &w->ir->loops[loop], start);
     }
     find_derived(w, loop, c, kind == IR_FOR ? init : clang_getNullCursor(),
@@ -3511,13 +3053,13 @@ static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *dat
 static int is_zero_literal(CXCursor c)
 {
     int64_t v;
-    c = peel(c);
+    c = wk_peel(c);
     return clang_getCursorKind(c) == CXCursor_IntegerLiteral && integer_value(c, &v) && v == 0;
 }
 
 static void walk_stmt(walker *w, CXCursor c)
 {
-    child_list l = children(c);
+    child_list l = wk_children(c);
     switch (clang_getCursorKind(c)) {
     case CXCursor_ForStmt:
         walk_loop(w, c, IR_FOR);
@@ -3628,8 +3170,8 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data
         return CXChildVisit_Continue;
     CXFile file;
     int line, col;
-    expansion(loc, &file, &line, &col, NULL);
-    char *name = cursor_spelling(c), *fname = file_name(file);
+    wk_expansion(loc, &file, &line, &col, NULL);
+    char *name = wk_cursor_spelling(c), *fname = wk_file_name(file);
     w->func = name ? ir_add_function(w->ir, name, fname, line, col) : -1;
     w->func_cursor = c;
     free(name);
@@ -3860,11 +3402,11 @@ static enum CXChildVisitResult find_directives(CXCursor c, CXCursor parent, void
     int line, col, off;
     unsigned soff;
     CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
-    expansion(start, &f, &line, &col, &off);
+    wk_expansion(start, &f, &line, &col, &off);
     clang_getSpellingLocation(start, &sfile, NULL, NULL, &soff);
     if (!f)
         return CXChildVisit_Continue;
-    r->file = file_name(f);
+    r->file = wk_file_name(f);
     if (!r->file) {
         w->oom = 1;
         return CXChildVisit_Break;
@@ -3875,13 +3417,13 @@ static enum CXChildVisitResult find_directives(CXCursor c, CXCursor parent, void
     r->line_offset = off - (col - 1);
     r->end_offset = -1;
     /* The statement: the last child (the CapturedStmt) ends where it ends. */
-    child_list l = children(c);
+    child_list l = wk_children(c);
     size_t len = 0;
     const char *buf = clang_getFileContents(ic->tu, f, &len);
     if (l.n > 0 && buf) {
         CXFile ef;
         int eo;
-        expansion(clang_getRangeEnd(clang_getCursorExtent(l.c[l.n - 1])), &ef, NULL, NULL, &eo);
+        wk_expansion(clang_getRangeEnd(clang_getCursorExtent(l.c[l.n - 1])), &ef, NULL, NULL, &eo);
         /* as for loops (set_offsets): a statement ends at its `;` or `}`;
          * anything else is not a place to insert text */
         if (clang_File_isEqual(ef, f) && eo > 0 && (size_t)eo < len) {
@@ -3903,7 +3445,7 @@ static enum CXChildVisitResult find_directives(CXCursor c, CXCursor parent, void
                 if (r->macro_text) {
                     memcpy(r->macro_text, a + 1, (size_t)(b - a - 1));
                     r->macro_text[b - a - 1] = '\0';
-                    collapse_spaces(r->macro_text);
+                    wk_collapse_spaces(r->macro_text);
                 }
             }
         }
@@ -4175,7 +3717,7 @@ static int presume_tu(CXTranslationUnit tu, const char *path, ir_tu *ir)
         presumed_free(&m);
         return rc;
     }
-    char *main_name = file_name(f);
+    char *main_name = wk_file_name(f);
     if (!main_name) {
         presumed_free(&m);
         return -1;
@@ -4215,7 +3757,7 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
               char *err, size_t errlen)
 {
     *out = NULL;
-    spelling_oom = 0;
+    wk_spelling_oom = 0;
     kx_oom_take();
     CXIndex index = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL, tu1 = NULL;
@@ -4278,7 +3820,7 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     w.ir = rc == 0 && !w.oom ? ir_tu_new(path) : NULL;
     if (w.ir)
         clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
-    if (spelling_oom || kx_oom_take())
+    if (wk_spelling_oom || kx_oom_take())
         w.oom = 1;
     if (w.ir && !w.oom && omp_map_tu(w.ir) != 0)
         w.oom = 1;
