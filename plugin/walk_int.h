@@ -148,4 +148,18 @@ int wk_is_float(CXCursor c);
 CXCursor wk_peel(CXCursor c);
 int wk_start_offset(CXCursor c);
 
+int wk_base_extents(CXCursor base, kx_expr **ext, int max);
+char *wk_base_name_of(walker *w, CXCursor base);
+kx_expr *wk_bind_value(const walker *w, CXCursor decl);
+int wk_enclosing_ivs(walker *w, char **ivs, int max);
+int wk_integer_value(CXCursor c, int64_t *v);
+int wk_is_integer_type(CXType t);
+int wk_is_math_function(const char *name);
+kx_expr *wk_named_read(walker *w, CXCursor c);
+void wk_note_symbol(walker *w, CXCursor decl);
+CXCursor wk_ref_decl(CXCursor c);
+int wk_subscript_chain(CXCursor c, CXCursor *base, CXCursor *index);
+kx_expr *wk_to_expr(walker *w, CXCursor c);
+kx_expr *wk_unknown_expr(walker *w, CXCursor c);
+
 #endif

@@ -26,377 +26,6 @@
  */
 #include "walk_int.h"
 
-/* ---- expressions --------------------------------------------------------- */
-
-static kx_expr *unknown_expr(walker *w, CXCursor c)
-{
-    char *text = wk_extent_text(w, c);
-    kx_expr *e = kx_op(KX_UNKNOWN, text ? text : "?", 0, NULL);
-    free(text);
-    return e;
-}
-
-static int integer_value(CXCursor c, int64_t *v)
-{
-    CXEvalResult r = clang_Cursor_Evaluate(c);
-    if (!r)
-        return 0;
-    int ok = clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok)
-        *v = clang_EvalResult_getAsLongLong(r);
-    clang_EvalResult_dispose(r);
-    return ok;
-}
-
-static kx_expr *to_expr(walker *w, CXCursor c);
-static kx_expr *bind_value(const walker *w, CXCursor decl);
-static kx_expr *named_read(walker *w, CXCursor c);
-static CXCursor ref_decl(CXCursor c);
-
-static int is_integer_type(CXType t)
-{
-    t = clang_getCanonicalType(t);
-    return (t.kind >= CXType_Bool && t.kind <= CXType_Int128) || t.kind == CXType_Enum;
-}
-
-/* Remember the declaration a symbol refers to (the latest reference wins:
- * when a nest is finished, its own references are the latest). */
-static void note_symbol(walker *w, CXCursor decl)
-{
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
-        return;
-    char *name = wk_cursor_spelling(decl);
-    if (!name)
-        return;
-    sym_info *si = NULL;
-    for (int i = 0; i < w->nsyms && !si; i++)
-        if (strcmp(w->syms[i].name, name) == 0)
-            si = &w->syms[i];
-    if (si) {
-        free(name);
-    } else {
-        si = ku_push(&w->syms, &w->nsyms, sizeof *si);
-        if (!si) {
-            free(name);
-            w->oom = 1;
-            return;
-        }
-        si->name = name;
-    }
-    CXCursor parent = clang_getCursorSemanticParent(decl);
-    /* A volatile variable is not a value keel may read again (reads of it
-     * are observable): the runtime never gets it. */
-    si->integer = is_integer_type(clang_getCursorType(decl))
-               && !clang_isVolatileQualifiedType(clang_getCursorType(decl));
-    si->always_visible = k == CXCursor_ParmDecl
-                      || clang_getCursorKind(parent) == CXCursor_TranslationUnit;
-    CXType ct = clang_getCanonicalType(clang_getCursorType(decl));
-    int arr = ct.kind == CXType_ConstantArray || ct.kind == CXType_VariableArray
-              || ct.kind == CXType_IncompleteArray;
-    /* an array parameter is a pointer */
-    si->addr = ct.kind == CXType_Pointer || (arr && k == CXCursor_ParmDecl) ? IR_BASE_POINTER
-             : arr ? IR_BASE_ARRAY : 0;
-    wk_expansion(clang_getCursorLocation(decl), &si->file, NULL, NULL, &si->offset);
-}
-
-static kx_expr *binary_expr(walker *w, CXCursor c, kx_expr *(*op)(const kx_expr *, const kx_expr *))
-{
-    child_list l = wk_children(c);
-    if (l.n != 2)
-        return unknown_expr(w, c);
-    kx_expr *a = to_expr(w, l.c[0]), *b = to_expr(w, l.c[1]);
-    kx_expr *r = a && b ? op(a, b) : NULL;
-    kx_free(a);
-    kx_free(b);
-    return r;
-}
-
-static kx_expr *opaque_expr(walker *w, kx_opkind kind, const char *name, CXCursor *args,
-                            int nargs)
-{
-    kx_expr *e[MAX_CHILDREN] = { 0 };
-    if (nargs > MAX_CHILDREN)
-        nargs = MAX_CHILDREN;
-    for (int i = 0; i < nargs; i++)
-        e[i] = to_expr(w, args[i]);
-    kx_expr *r = kx_op(kind, name, nargs, e);
-    for (int i = 0; i < nargs; i++)
-        kx_free(e[i]);
-    return r;
-}
-
-/* Resolve a subscript chain A[i][j] into its base cursor and subscripts
- * (outermost first).  Returns the number of subscripts, or -1 when there
- * are more than MAX_DIMS (callers then record an unknown access, never a
- * truncated one). */
-static int subscript_chain(CXCursor c, CXCursor *base, CXCursor *index)
-{
-    CXCursor rev[MAX_DIMS];
-    int n = 0;
-    c = wk_peel(c);
-    while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
-        child_list l = wk_children(c);
-        if (l.n != 2)
-            break;
-        if (n == MAX_DIMS)
-            return -1;
-        rev[n++] = l.c[1];
-        c = wk_peel(l.c[0]);
-    }
-    *base = c;
-    for (int i = 0; i < n; i++)
-        index[i] = rev[n - 1 - i];
-    return n;
-}
-
-static char *base_name_of(walker *w, CXCursor base)
-{
-    enum CXCursorKind k = clang_getCursorKind(base);
-    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr)
-        return wk_cursor_spelling(base);
-    if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref) {
-        child_list l = wk_children(base);
-        if (l.n == 1 && clang_getCursorKind(wk_peel(l.c[0])) == CXCursor_DeclRefExpr)
-            return wk_cursor_spelling(wk_peel(l.c[0]));
-    }
-    return wk_extent_text(w, base);
-}
-
-/* Convert an integer expression into a kx_expr; what is not a polynomial
- * becomes an opaque atom.  Never returns NULL but on allocation failure. */
-static kx_expr *to_expr_node(walker *w, CXCursor c);
-
-/* Integer expressions nested deeper than this become one opaque atom. */
-#define MAX_EXPR_DEPTH 256
-
-static kx_expr *to_expr(walker *w, CXCursor c)
-{
-    if (w->expr_depth >= MAX_EXPR_DEPTH)
-        return unknown_expr(w, c);
-    w->expr_depth++;
-    kx_expr *e = to_expr_node(w, c);
-    w->expr_depth--;
-    return e;
-}
-
-static kx_expr *to_expr_node(walker *w, CXCursor c)
-{
-    c = wk_peel(c);
-    int64_t v;
-    switch (clang_getCursorKind(c)) {
-    case CXCursor_IntegerLiteral:
-    case CXCursor_CharacterLiteral:
-        return integer_value(c, &v) ? kx_int(v) : unknown_expr(w, c);
-    case CXCursor_DeclRefExpr: {
-        CXCursor ref = clang_getCursorReferenced(c);
-        if (clang_getCursorKind(ref) == CXCursor_EnumConstantDecl)
-            return kx_int(clang_getEnumConstantDeclValue(ref));
-        kx_expr *bv = bind_value(w, ref);
-        if (bv)
-            return bv;
-        note_symbol(w, ref);
-        char *name = wk_cursor_spelling(c);
-        kx_expr *e = name ? kx_sym(name) : NULL;
-        free(name);
-        return e;
-    }
-    case CXCursor_BinaryOperator:
-        switch (clang_getCursorBinaryOperatorKind(c)) {
-        case CXBinaryOperator_Add:
-            return binary_expr(w, c, kx_add);
-        case CXBinaryOperator_Sub:
-            return binary_expr(w, c, kx_sub);
-        case CXBinaryOperator_Mul:
-            return binary_expr(w, c, kx_mul);
-        case CXBinaryOperator_Div:
-        case CXBinaryOperator_Rem: {
-            child_list l = wk_children(c);
-            if (l.n != 2)
-                break;
-            return opaque_expr(w, clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Div
-                               ? KX_DIV : KX_MOD, NULL, l.c, 2);
-        }
-        case CXBinaryOperator_Shl: {
-            child_list l = wk_children(c);
-            if (l.n == 2 && integer_value(wk_peel(l.c[1]), &v) && v >= 0 && v < 62) {
-                kx_expr *a = to_expr(w, l.c[0]), *m = kx_int((int64_t)1 << v);
-                kx_expr *r = kx_mul(a, m);
-                kx_free(a);
-                kx_free(m);
-                return r;
-            }
-            break;
-        }
-        default:
-            break;
-        }
-        return unknown_expr(w, c);
-    case CXCursor_UnaryOperator: {
-        child_list l = wk_children(c);
-        if (l.n != 1)
-            return unknown_expr(w, c);
-        enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(c);
-        if (k == CXUnaryOperator_Plus)
-            return to_expr(w, l.c[0]);
-        if (k == CXUnaryOperator_Minus) {
-            kx_expr *a = to_expr(w, l.c[0]);
-            kx_expr *r = a ? kx_neg(a) : NULL;
-            kx_free(a);
-            return r;
-        }
-        kx_expr *r = k == CXUnaryOperator_Deref ? named_read(w, c) : NULL;
-        return r ? r : unknown_expr(w, c);
-    }
-    case CXCursor_MemberRefExpr: {
-        kx_expr *r = named_read(w, c);
-        return r ? r : unknown_expr(w, c);
-    }
-    case CXCursor_ArraySubscriptExpr: {
-        kx_expr *r = named_read(w, c);
-        if (r)
-            return r;
-        CXCursor base, index[MAX_DIMS];
-        int n = subscript_chain(c, &base, index);
-        if (n < 0)
-            return unknown_expr(w, c);
-        if (w->bound_loop >= 0 && !clang_Cursor_isNull(ref_decl(base)))
-            note_symbol(w, ref_decl(base));   /* telescope_children asks where it is */
-        char *name = base_name_of(w, base);
-        r = opaque_expr(w, KX_LOAD, name, index, n);
-        free(name);
-        return r;
-    }
-    case CXCursor_CallExpr: {
-        child_list l = wk_children(c);
-        char *name = wk_cursor_spelling(c);
-        kx_expr *r = l.n >= 1 && name ? opaque_expr(w, KX_CALL, name, l.c + 1, l.n - 1) : NULL;
-        free(name);
-        return r ? r : unknown_expr(w, c);
-    }
-    default:
-        return unknown_expr(w, c);
-    }
-}
-
-/* ---- declared extents ---------------------------------------------------- */
-
-/* The bracketed parts of a type spelling, "double[n][m + 1]" -> "n", "m + 1". */
-static int bracket_texts(const char *spelling, char texts[][128], int max)
-{
-    int n = 0;
-    const char *p = strchr(spelling, '[');
-    while (p && *p == '[' && n < max) {
-        int depth = 0;
-        const char *q = p;
-        for (; *q; q++) {
-            if (*q == '[')
-                depth++;
-            else if (*q == ']' && --depth == 0)
-                break;
-        }
-        if (!*q)
-            break;
-        size_t len = (size_t)(q - p - 1);
-        if (len >= 128)
-            len = 127;
-        memcpy(texts[n], p + 1, len);
-        texts[n][len] = '\0';
-        n++;
-        p = q + 1;
-    }
-    return n;
-}
-
-/* Declared extents of an array type, outermost first.  Constant extents come
- * from the type itself (after macro expansion), VLA extents from the type's
- * spelling parsed as an expression (an unknown atom when it is not one). */
-static int type_extents(CXType t, kx_expr **ext, int max)
-{
-    char texts[MAX_DIMS][128];
-    CXString sp = clang_getTypeSpelling(t);
-    int ntexts = bracket_texts(clang_getCString(sp), texts, MAX_DIMS);
-    clang_disposeString(sp);
-    int n = 0;
-    while (n < max) {
-        if (t.kind == CXType_ConstantArray) {
-            ext[n] = kx_int(clang_getArraySize(t));
-        } else if (t.kind == CXType_IncompleteArray) {
-            ext[n] = NULL;
-        } else if (t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray) {
-            char err[64];
-            ext[n] = n < ntexts ? kx_parse(texts[n], err, sizeof err) : NULL;
-            if (!ext[n] && n < ntexts)
-                ext[n] = kx_op(KX_UNKNOWN, texts[n], 0, NULL);
-        } else {
-            break;
-        }
-        t = clang_getArrayElementType(t);
-        n++;
-    }
-    return n;
-}
-
-/* Declared extents of the variable behind an access base. */
-static int base_extents(CXCursor base, kx_expr **ext, int max)
-{
-    int deref = 0;
-    if (clang_getCursorKind(base) == CXCursor_UnaryOperator
-        && clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref) {
-        child_list l = wk_children(base);
-        if (l.n != 1)
-            return 0;
-        base = wk_peel(l.c[0]);
-        deref = 1;
-    }
-    if (clang_getCursorKind(base) != CXCursor_DeclRefExpr)
-        return 0;
-    CXCursor decl = clang_getCursorReferenced(base);
-    CXType t = clang_getCursorType(clang_Cursor_isNull(decl) ? base : decl);
-    if (t.kind == CXType_Pointer) {
-        CXType pt = clang_getPointeeType(t);
-        if (deref)      /* (*A)[i][j] with A a pointer to a whole array */
-            return type_extents(pt, ext, max);
-        if (pt.kind == CXType_ConstantArray || pt.kind == CXType_VariableArray) {
-            /* double (*A)[M]: the outer extent is unknown */
-            ext[0] = NULL;
-            return 1 + type_extents(pt, ext + 1, max - 1);
-        }
-        return 0;
-    }
-    return deref ? 0 : type_extents(t, ext, max);
-}
-
-/* ---- statements: accesses, scalars, ops ---------------------------------- */
-
-static const char *const math_functions[] = {
-    "sqrt", "sqrtf", "sqrtl", "exp", "expf", "exp2", "expm1", "log", "logf", "log2",
-    "log10", "log1p", "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf",
-    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs", "fabsf",
-    "floor", "floorf", "ceil", "ceilf", "fmin", "fmax", "fminf", "fmaxf", "fma",
-    "round", "trunc", "cbrt", "hypot", "erf", "fmod", NULL
-};
-
-static int is_math_function(const char *name)
-{
-    for (int i = 0; math_functions[i]; i++)
-        if (strcmp(name, math_functions[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* The enclosing loops' induction variables, innermost last. */
-static int enclosing_ivs(walker *w, char **ivs, int max)
-{
-    int n = 0, chain[64], nc = 0;
-    for (int l = w->loop; l >= 0 && nc < 64; l = w->ir->loops[l].parent)
-        chain[nc++] = l;
-    for (int i = nc - 1; i >= 0 && n < max; i--)
-        if (w->ir->loops[chain[i]].iv)
-            ivs[n++] = w->ir->loops[chain[i]].iv;
-    return n;
-}
-
 /* ---- values of locals (bindings) ----------------------------------------
  *
  * Inside a loop body a local set from an expression and not changed since
@@ -455,7 +84,7 @@ static int bind_find(const walker *w, CXCursor decl)
 }
 
 /* A copy of the value of integer variable decl, NULL when it is not bound. */
-static kx_expr *bind_value(const walker *w, CXCursor decl)
+kx_expr *wk_bind_value(const walker *w, CXCursor decl)
 {
     int i = bind_find(w, decl);
     return i >= 0 && !w->bind[i].is_ptr && w->bind[i].value ? kx_copy(w->bind[i].value) : NULL;
@@ -495,7 +124,7 @@ static void bind_drop_loop(walker *w, int loop)
 }
 
 /* The declaration a (peeled) DeclRefExpr names, or a null cursor. */
-static CXCursor ref_decl(CXCursor c)
+CXCursor wk_ref_decl(CXCursor c)
 {
     c = wk_peel(c);
     if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
@@ -542,7 +171,7 @@ static enum CXChildVisitResult count_write(CXCursor c, CXCursor parent, void *da
     CXCursor target = c;
     if (clang_getCursorKind(c) != CXCursor_VarDecl) {
         CXCursor lhs = stored_operand(c, 1);
-        target = clang_Cursor_isNull(lhs) ? lhs : ref_decl(lhs);
+        target = clang_Cursor_isNull(lhs) ? lhs : wk_ref_decl(lhs);
     }
     if (!clang_Cursor_isNull(target) && clang_equalCursors(target, wc->decl))
         wc->n++;
@@ -572,7 +201,7 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
         && clang_getCursorKind(wk_peel(l.c[0])) == CXCursor_DeclRefExpr)
         return ptr_value(w, l.c[0], b);
     if (k == CXCursor_DeclRefExpr) {
-        CXCursor d = ref_decl(e);
+        CXCursor d = wk_ref_decl(e);
         if (clang_Cursor_isNull(d))
             return 0;
         int i = bind_find(w, d);
@@ -592,9 +221,9 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
         if (t.kind != CXType_Pointer && t.kind != CXType_ConstantArray
             && t.kind != CXType_IncompleteArray && t.kind != CXType_VariableArray)
             return 0;
-        note_symbol(w, d);     /* the base of the accesses through it */
+        wk_note_symbol(w, d);     /* the base of the accesses through it */
         /* a variable of its own: only pointers to scalars and 1-D arrays */
-        b->next = base_extents(e, b->ext, MAX_DIMS);
+        b->next = wk_base_extents(e, b->ext, MAX_DIMS);
         if (b->next > 1) {
             for (int p = 0; p < b->next; p++)
                 kx_free(b->ext[p]);
@@ -614,9 +243,9 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
         if (op == CXBinaryOperator_Sub && !left_ptr)
             return 0;
         CXCursor pc = left_ptr ? l.c[0] : l.c[1], ic = left_ptr ? l.c[1] : l.c[0];
-        if (!is_integer_type(clang_getCursorType(wk_peel(ic))) || !ptr_value(w, pc, b))
+        if (!wk_is_integer_type(clang_getCursorType(wk_peel(ic))) || !ptr_value(w, pc, b))
             return 0;
-        kx_expr *d = to_expr(w, ic);
+        kx_expr *d = wk_to_expr(w, ic);
         kx_expr *o = d ? (op == CXBinaryOperator_Add ? kx_add(b->off, d) : kx_sub(b->off, d))
                        : NULL;
         kx_free(d);
@@ -637,11 +266,11 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
     if (clang_Cursor_isNull(sub))
         return 0;
     CXCursor base, index[MAX_DIMS];
-    int n = subscript_chain(sub, &base, index);
+    int n = wk_subscript_chain(sub, &base, index);
     if (n < 1 || clang_getCursorKind(base) != CXCursor_DeclRefExpr
-        || bind_find(w, ref_decl(base)) >= 0)
+        || bind_find(w, wk_ref_decl(base)) >= 0)
         return 0;
-    b->next = base_extents(base, b->ext, MAX_DIMS);
+    b->next = wk_base_extents(base, b->ext, MAX_DIMS);
     int rows = k == CXCursor_ArraySubscriptExpr;    /* X[i]: one more dimension, offset 0 */
     if (n + rows > b->next + (b->next == 0) || n + rows > MAX_DIMS) {
         for (int p = 0; p < b->next; p++)
@@ -651,8 +280,8 @@ static int ptr_value(walker *w, CXCursor e, binding *b)
     }
     b->base = wk_cursor_spelling(base);
     for (int d = 0; d < n - 1 + rows; d++)
-        b->prefix[b->nprefix++] = to_expr(w, index[d]);
-    b->off = rows ? kx_int(0) : to_expr(w, index[n - 1]);
+        b->prefix[b->nprefix++] = wk_to_expr(w, index[d]);
+    b->off = rows ? kx_int(0) : wk_to_expr(w, index[n - 1]);
     return 1;
 }
 
@@ -680,7 +309,7 @@ static int bound_access(const binding *b, int n, kx_expr **idx, kx_expr ***out,
 /* The binding of the variable a pointer-base cursor names, or NULL. */
 static const binding *ptr_binding(walker *w, CXCursor base)
 {
-    CXCursor d = ref_decl(base);
+    CXCursor d = wk_ref_decl(base);
     if (clang_Cursor_isNull(d))
         return NULL;
     int i = bind_find(w, d);
@@ -691,7 +320,7 @@ static const binding *ptr_binding(walker *w, CXCursor base)
  * binding unless it is the step of a derived induction variable. */
 static void bind_written(walker *w, CXCursor c)
 {
-    CXCursor d = ref_decl(c);
+    CXCursor d = wk_ref_decl(c);
     if (clang_Cursor_isNull(d))
         return;
     int i = bind_find(w, d);
@@ -718,7 +347,7 @@ static enum CXChildVisitResult collect_ref(CXCursor c, CXCursor parent, void *da
 {
     (void)parent;
     ref_list *rl = data;
-    CXCursor d = ref_decl(c);
+    CXCursor d = wk_ref_decl(c);
     if (!clang_Cursor_isNull(d)) {
         if (rl->n < 16)
             rl->d[rl->n] = d;
@@ -756,7 +385,7 @@ static enum CXChildVisitResult collect_vars(CXCursor c, CXCursor parent, void *d
     ref_list *rl = data;
     if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
         return CXChildVisit_Recurse;
-    CXCursor d = ref_decl(c);
+    CXCursor d = wk_ref_decl(c);
     if (clang_Cursor_isNull(d))
         return CXChildVisit_Continue;
     for (int i = 0; i < rl->n && i < 16; i++)
@@ -776,7 +405,7 @@ static enum CXChildVisitResult find_addr(CXCursor c, CXCursor parent, void *data
     if (clang_getCursorKind(c) == CXCursor_UnaryOperator
         && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
         child_list l = wk_children(c);
-        CXCursor d = l.n == 1 ? ref_decl(l.c[0]) : clang_getNullCursor();
+        CXCursor d = l.n == 1 ? wk_ref_decl(l.c[0]) : clang_getNullCursor();
         if (!clang_Cursor_isNull(d) && clang_equalCursors(d, af->decl)
             && clang_getCursorKind(parent) != CXCursor_CallExpr) {
             af->found = 1;
@@ -835,20 +464,20 @@ typedef struct mem_read {
 static int encloses_iv(walker *w, CXCursor decl)
 {
     char *ivs[64], *name = wk_cursor_spelling(decl);
-    int n = enclosing_ivs(w, ivs, 64), found = 0;
+    int n = wk_enclosing_ivs(w, ivs, 64), found = 0;
     for (int i = 0; i < n && name && !found; i++)
         found = strcmp(ivs[i], name) == 0;
     free(name);
     return found;
 }
 
-static kx_expr *named_read(walker *w, CXCursor c)
+kx_expr *wk_named_read(walker *w, CXCursor c)
 {
     if (w->bound_loop < 0 || in_macro(c))
         return NULL;
     c = wk_peel(c);
     CXType t = clang_getCursorType(c);
-    if (!is_integer_type(t) || clang_isVolatileQualifiedType(t))
+    if (!wk_is_integer_type(t) || clang_isVolatileQualifiedType(t))
         return NULL;
     int through_ptr = 0, nidx = 0;
     char *field = NULL;
@@ -867,12 +496,12 @@ static kx_expr *named_read(walker *w, CXCursor c)
             int64_t v;
             base = wk_peel(l.c[0]);
             CXType bt = clang_getCanonicalType(clang_getCursorType(base));
-            if (!integer_value(wk_peel(l.c[1]), &v)) {
+            if (!wk_integer_value(wk_peel(l.c[1]), &v)) {
                 /* a variable subscript: read where the test reads it only
                  * (its value may be out of the array elsewhere) */
-                CXCursor d = ref_decl(l.c[1]);
+                CXCursor d = wk_ref_decl(l.c[1]);
                 CXType dt = clang_getCursorType(d);
-                if (clang_Cursor_isNull(d) || nidx == 4 || !is_integer_type(dt)
+                if (clang_Cursor_isNull(d) || nidx == 4 || !wk_is_integer_type(dt)
                     || clang_isVolatileQualifiedType(dt) || encloses_iv(w, d))
                     break;
                 idx[nidx++] = d;
@@ -889,7 +518,7 @@ static kx_expr *named_read(walker *w, CXCursor c)
             base = wk_peel(l.c[0]);   /* `*len` */
             through_ptr = 1;
         } else if (k == CXCursor_DeclRefExpr && steps > 0) {
-            CXCursor d = ref_decl(cur);
+            CXCursor d = wk_ref_decl(cur);
             if (clang_Cursor_isNull(d))
                 break;
             char *name = wk_extent_text(w, c);
@@ -975,7 +604,7 @@ static int may_alias(CXType w, CXType r)
     default:
         break;
     }
-    return is_integer_type(w) && is_integer_type(r)
+    return wk_is_integer_type(w) && wk_is_integer_type(r)
            && clang_Type_getSizeOf(w) == clang_Type_getSizeOf(r);
 }
 
@@ -1031,7 +660,7 @@ static enum CXChildVisitResult count_read_write(CXCursor c, CXCursor parent, voi
             derefs++;
             lhs = b.c[0];
         } else {
-            CXCursor d = ref_decl(lhs);
+            CXCursor d = wk_ref_decl(lhs);
             if (!clang_Cursor_isNull(d) && clang_equalCursors(d, rw->m->root))
                 rw->n++;
             break;
@@ -1245,15 +874,15 @@ static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor 
             inc = kx_int(1);
         else if (op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec)
             inc = kx_int(-1);
-        var = ref_decl(l.c[0]);
+        var = wk_ref_decl(l.c[0]);
         operand = l.c[0];
     } else if (k == CXCursor_CompoundAssignOperator && l.n == 2) {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(st);
         if (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) {
-            kx_expr *e = to_expr(w, l.c[1]);
+            kx_expr *e = wk_to_expr(w, l.c[1]);
             inc = e && op == CXBinaryOperator_SubAssign ? kx_neg(e) : kx_copy(e);
             kx_free(e);
-            var = ref_decl(l.c[0]);
+            var = wk_ref_decl(l.c[0]);
             operand = l.c[0];
         }
     }
@@ -1268,7 +897,7 @@ static int derive_step(walker *w, int loop, CXCursor c, CXCursor init, CXCursor 
                 continue;
             kx_expr *one = kx_int(clang_getCursorUnaryOperatorKind(ps.step[i])
                                   == CXUnaryOperator_PostInc ? 1 : -1);
-            bound += derive_var(w, loop, c, init, st, iter, ref_decl(pl.c[0]), pl.c[0], one,
+            bound += derive_var(w, loop, c, init, st, iter, wk_ref_decl(pl.c[0]), pl.c[0], one,
                                 clang_getNullCursor());
         }
         return bound > 0;
@@ -1295,7 +924,7 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
     if (pb >= 0 && !w->bind[pb].is_ptr)
         pb = -1;
     int ok = inc && !own && !clang_Cursor_isNull(var) && !kx_has_opaque(inc)
-             && (is_ptr || is_integer_type(clang_getCursorType(var)))
+             && (is_ptr || wk_is_integer_type(clang_getCursorType(var)))
              && count_writes(c, var)
                 - (clang_Cursor_isNull(init) ? 0 : count_writes(init, var)) == 1;
     if (ok && !clang_Cursor_isNull(w->func_cursor)) {
@@ -1596,7 +1225,7 @@ static void put_access(walker *w, CXCursor c, const char *name, int elem, int mo
                        kx_expr **idx, int next, kx_expr **ext)
 {
     char *ivs[64];
-    int nivs = enclosing_ivs(w, ivs, 64);
+    int nivs = wk_enclosing_ivs(w, ivs, 64);
     int line, col;
     wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
     kx_expr *two[2], *text[2];
@@ -1649,7 +1278,7 @@ static void put_access(walker *w, CXCursor c, const char *name, int elem, int mo
  * subscript, which parallel.c takes as possibly any array. */
 static void unknown_access(walker *w, CXCursor c, int mode)
 {
-    kx_expr *idx[1] = { unknown_expr(w, c) };
+    kx_expr *idx[1] = { wk_unknown_expr(w, c) };
     put_access(w, c, "?", 0, mode, 1, idx, 0, NULL);
 }
 
@@ -1711,13 +1340,13 @@ static void too_many_subscripts(walker *w, CXCursor c, CXCursor chain, int mode)
 static int subscripts(walker *w, CXCursor c, CXCursor cur, int mode, CXCursor *base,
                       CXCursor *index, kx_expr **idx)
 {
-    int n = subscript_chain(cur, base, index);
+    int n = wk_subscript_chain(cur, base, index);
     if (n < 0) {
         too_many_subscripts(w, c, cur, mode);
         return -1;
     }
     for (int d = 0; d < n; d++)
-        idx[d] = to_expr(w, index[d]);
+        idx[d] = wk_to_expr(w, index[d]);
     return n;
 }
 
@@ -1743,15 +1372,15 @@ static void add_access(walker *w, CXCursor c, int mode, const char *suffix)
         /* through a bound local pointer, or a computed base (p + 1)[i] */
         ptr_access(w, c, base, suffix, mode, n, idx);
     } else {
-        char *bn = base_name_of(w, base);
+        char *bn = wk_base_name_of(w, base);
         char name[512];
         snprintf(name, sizeof name, "%s%s", bn ? bn : "?", suffix);
         free(bn);
         int elem = (int)clang_Type_getSizeOf(clang_getCursorType(c));
-        int next = base_extents(base, ext, MAX_DIMS);
+        int next = wk_base_extents(base, ext, MAX_DIMS);
         int first = w->stmt ? w->stmt->nacc : 0;
         if (bk == CXCursor_DeclRefExpr)
-            note_symbol(w, ref_decl(base));
+            wk_note_symbol(w, wk_ref_decl(base));
         put_access(w, c, name, elem, mode, n, idx, next, ext);
         /* `s->out[i]` is named "out", `(*pp)[i]` "pp": not those variables */
         for (int k = first; bk != CXCursor_DeclRefExpr && w->stmt && k < w->stmt->nacc; k++)
@@ -1834,7 +1463,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
             char *bn = wk_cursor_spelling(base), name[512];
             snprintf(name, sizeof name, "%s%s", bn ? bn : "", suffix);
             free(bn);
-            int next = base_extents(base, ext, MAX_DIMS);
+            int next = wk_base_extents(base, ext, MAX_DIMS);
             put_access(w, c, name, (int)clang_Type_getSizeOf(clang_getCursorType(c)), mode, n,
                        idx, next, ext);
         } else {
@@ -1956,13 +1585,13 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
             return;
         if (op == CXBinaryOperator_Assign) {
             /* j = e (unconditional, in a loop): j holds e from here on */
-            CXCursor d = ref_decl(l.c[0]);
+            CXCursor d = wk_ref_decl(l.c[0]);
             binding b = { .decl = d, .loop = w->loop, .inc_offset = -1 };
             int bound = 0;
             if (!clang_Cursor_isNull(d) && w->loop >= 0 && w->conditional == 0) {
                 CXType t = clang_getCanonicalType(clang_getCursorType(d));
-                if (is_integer_type(t))
-                    bound = (b.value = to_expr(w, l.c[1])) != NULL;
+                if (wk_is_integer_type(t))
+                    bound = (b.value = wk_to_expr(w, l.c[1])) != NULL;
                 else if (t.kind == CXType_Pointer)
                     bound = b.is_ptr = ptr_value(w, l.c[1], &b);
             }
@@ -2063,7 +1692,7 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         if (!in_subscript && name) {
             /* OpenMP's thread queries read the team, write nothing: no
              * call the dependence test must stop at */
-            if (is_math_function(name))
+            if (wk_is_math_function(name))
                 o->fmath++;
             else if (strcmp(name, "omp_get_thread_num") != 0
                      && strcmp(name, "omp_get_num_threads") != 0)
@@ -2093,8 +1722,8 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
                 binding b = { .decl = c, .loop = w->loop, .inc_offset = -1 };
                 CXType t = clang_getCanonicalType(clang_getCursorType(c));
                 int bound = 0;
-                if (is_integer_type(t))
-                    bound = (b.value = to_expr(w, init)) != NULL;
+                if (wk_is_integer_type(t))
+                    bound = (b.value = wk_to_expr(w, init)) != NULL;
                 else if (t.kind == CXType_Pointer)
                     bound = b.is_ptr = ptr_value(w, init, &b);
                 if (bound)
@@ -2147,7 +1776,7 @@ static int address_only(walker *w, CXCursor x)
     if (clang_getCursorKind(x) != CXCursor_ArraySubscriptExpr)
         return 0;
     CXCursor base, index[MAX_DIMS];
-    int n = subscript_chain(x, &base, index);
+    int n = wk_subscript_chain(x, &base, index);
     if (n < 1 || clang_getCursorKind(wk_peel(base)) != CXCursor_DeclRefExpr)
         return 0;
     for (int d = 0; d < n; d++)
@@ -2281,14 +1910,14 @@ static kx_expr *init_value(walker *w, CXCursor init, const char *var)
             int match = name && strcmp(name, var) == 0;
             free(name);
             if (match && l.n >= 1)
-                return to_expr(w, l.c[l.n - 1]);
+                return wk_to_expr(w, l.c[l.n - 1]);
         } else if (clang_getCursorKind(p) == CXCursor_BinaryOperator
                    && clang_getCursorBinaryOperatorKind(p) == CXBinaryOperator_Assign && l.n == 2) {
             char *name = var_name(l.c[0]);
             int match = name && strcmp(name, var) == 0;
             free(name);
             if (match)
-                return to_expr(w, l.c[1]);
+                return wk_to_expr(w, l.c[1]);
         }
     }
     return NULL;
@@ -2322,7 +1951,7 @@ static int increment_step(walker *w, CXCursor inc, const char *var, int64_t *ste
         }
         if (k == CXCursor_CompoundAssignOperator && l.n == 2) {
             enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(p);
-            kx_expr *e = to_expr(w, l.c[1]);
+            kx_expr *e = wk_to_expr(w, l.c[1]);
             int c = e && kx_is_const(e, &v);
             kx_free(e);
             if (op == CXBinaryOperator_AddAssign)
@@ -2336,7 +1965,7 @@ static int increment_step(walker *w, CXCursor inc, const char *var, int64_t *ste
         if (k == CXCursor_BinaryOperator && l.n == 2
             && clang_getCursorBinaryOperatorKind(p) == CXBinaryOperator_Assign) {
             /* v = e: the step is e - v when that is a constant. */
-            kx_expr *e = to_expr(w, l.c[1]), *vs = kx_sym(var);
+            kx_expr *e = wk_to_expr(w, l.c[1]), *vs = kx_sym(var);
             kx_expr *d = e && vs ? kx_sub(e, vs) : NULL;
             *step = d && kx_is_const(d, &v) ? v : 0;
             kx_free(e);
@@ -2391,12 +2020,12 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
         int64_t dummy;
         if (left && increment_step(w, inc, left, &dummy)) {
             iv = left;
-            bound = to_expr(w, l.c[1]);
+            bound = wk_to_expr(w, l.c[1]);
             op = k;
             free(right);
         } else if (right && increment_step(w, inc, right, &dummy)) {
             iv = right;
-            bound = to_expr(w, l.c[0]);
+            bound = wk_to_expr(w, l.c[0]);
             /* n > i is i < n */
             op = k == CXBinaryOperator_LT ? CXBinaryOperator_GT
                : k == CXBinaryOperator_GT ? CXBinaryOperator_LT
@@ -2418,7 +2047,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
                     free(v);
                     continue;
                 }
-                kx_expr *a = to_expr(w, l.c[0]), *b = to_expr(w, l.c[1]);
+                kx_expr *a = wk_to_expr(w, l.c[0]), *b = wk_to_expr(w, l.c[1]);
                 kx_expr *d = a && b ? kx_sub(a, b) : NULL, *cf = d ? kx_coeff(d, v) : NULL;
                 int64_t cv = 0;
                 if (d && cf && kx_degree(d, v) == 1 && kx_is_const(cf, &cv) && (cv == 1 || cv == -1)) {
@@ -2664,11 +2293,11 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
                                       ? clang_getCursorUnaryOperatorKind(u) : CXUnaryOperator_Invalid;
         int step = k == CXBinaryOperator_GT && uk == CXUnaryOperator_PostDec ? -1
                  : k == CXBinaryOperator_LT && uk == CXUnaryOperator_PostInc ? 1 : 0;
-        CXCursor var = step && ul.n == 1 ? ref_decl(ul.c[0]) : clang_getNullCursor();
-        if (!clang_Cursor_isNull(var) && is_integer_type(clang_getCursorType(var))
+        CXCursor var = step && ul.n == 1 ? wk_ref_decl(ul.c[0]) : clang_getNullCursor();
+        if (!clang_Cursor_isNull(var) && wk_is_integer_type(clang_getCursorType(var))
             && count_writes(body, var) == 0 && count_writes(cl.c[1], var) == 0) {
             char *vn = wk_cursor_spelling(var);
-            kx_expr *i0 = vn ? init_value(w, prev, vn) : NULL, *e = to_expr(w, cl.c[1]);
+            kx_expr *i0 = vn ? init_value(w, prev, vn) : NULL, *e = wk_to_expr(w, cl.c[1]);
             kx_expr *one = kx_int(step);
             if (vn && i0 && e && one && !kx_has_opaque(i0) && !kx_has_opaque(e)) {
                 ir_set_bounds(&w->ir->loops[loop], vn, kx_add(i0, one), kx_add(e, one), step);
@@ -2689,7 +2318,7 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
     if (jumps || clang_Cursor_isNull(inc))
         return;
     child_list il = wk_children(inc);
-    CXCursor var = il.n >= 1 ? ref_decl(il.c[0]) : clang_getNullCursor();
+    CXCursor var = il.n >= 1 ? wk_ref_decl(il.c[0]) : clang_getNullCursor();
     if (clang_Cursor_isNull(var) || count_writes(body, var) != 1 || count_writes(cond, var) != 0)
         return;
     for_header(w, loop, prev, cond, inc);
@@ -2714,7 +2343,7 @@ static enum CXChildVisitResult collect_derefs(CXCursor c, CXCursor parent, void 
     if (!el)
         return CXChildVisit_Recurse;
     child_list l = wk_children(c);
-    CXCursor d = l.n >= 1 ? ref_decl(wk_peel(l.c[0])) : clang_getNullCursor();
+    CXCursor d = l.n >= 1 ? wk_ref_decl(wk_peel(l.c[0])) : clang_getNullCursor();
     if (clang_Cursor_isNull(d))
         return CXChildVisit_Recurse;
     for (int i = 0; i < rl->n; i++)
@@ -2741,7 +2370,7 @@ static enum CXChildVisitResult count_elem_write(CXCursor c, CXCursor parent, voi
             || (lk == CXCursor_UnaryOperator
                 && clang_getCursorUnaryOperatorKind(lhs) == CXUnaryOperator_Deref)) {
             child_list b = wk_children(lhs);
-            CXCursor d = b.n >= 1 ? ref_decl(wk_peel(b.c[0])) : clang_getNullCursor();
+            CXCursor d = b.n >= 1 ? wk_ref_decl(wk_peel(b.c[0])) : clang_getNullCursor();
             if (!clang_Cursor_isNull(d) && clang_equalCursors(d, ew->decl))
                 ew->n++;
         }
@@ -3054,7 +2683,7 @@ static int is_zero_literal(CXCursor c)
 {
     int64_t v;
     c = wk_peel(c);
-    return clang_getCursorKind(c) == CXCursor_IntegerLiteral && integer_value(c, &v) && v == 0;
+    return clang_getCursorKind(c) == CXCursor_IntegerLiteral && wk_integer_value(c, &v) && v == 0;
 }
 
 static void walk_stmt(walker *w, CXCursor c)
