@@ -130,6 +130,36 @@ typedef struct {
     CXCursor c[MAX_CHILDREN];
 } child_list;
 
+typedef struct binding {
+    CXCursor decl;
+    int loop;            /* loop whose body made it, -1 at function level */
+    int is_ptr;
+    kx_expr *value;      /* integer: its value */
+    char *base;          /* pointer: p[e] is base[prefix...][off + e] */
+    int nprefix;
+    kx_expr *prefix[MAX_DIMS];
+    kx_expr *off;
+    int next;            /* declared extents of base */
+    kx_expr *ext[MAX_DIMS];
+    int inc_offset;      /* derived induction variable: its step statement, else -1 */
+    kx_expr *after;      /* and its value after that statement */
+} binding;
+
+typedef struct {
+    int n;
+    CXCursor d[16];
+} ref_list;
+
+typedef struct {
+    CXCursor decl;
+    int found;
+} addr_find;
+
+typedef struct {
+    CXCursor decl;
+    int n;
+} write_count;
+
 /* Set when a text copy failed (wk_file_name, wk_cursor_spelling): walk_file
  * then fails as out of memory, whatever the caller did with the NULL it got. */
 extern _Thread_local int wk_spelling_oom;
@@ -161,5 +191,28 @@ CXCursor wk_ref_decl(CXCursor c);
 int wk_subscript_chain(CXCursor c, CXCursor *base, CXCursor *index);
 kx_expr *wk_to_expr(walker *w, CXCursor c);
 kx_expr *wk_unknown_expr(walker *w, CXCursor c);
+
+void wk_bind_clear(binding *b);
+void wk_bind_drop(walker *w, CXCursor decl);
+void wk_bind_drop_at(walker *w, int i);
+void wk_bind_drop_loop(walker *w, int loop);
+void wk_bind_enter_loop(walker *w, int loop, CXCursor c);
+int wk_bind_find(const walker *w, CXCursor decl);
+void wk_bind_put(walker *w, binding *b);
+void wk_bind_written(walker *w, CXCursor c);
+int wk_bound_access(const binding *b, int n, kx_expr **idx, kx_expr ***out,
+                        kx_expr **ext);
+enum CXChildVisitResult wk_collect_ref(CXCursor c, CXCursor parent, void *data);
+enum CXChildVisitResult wk_collect_vars(CXCursor c, CXCursor parent, void *data);
+int wk_comma_parts(CXCursor c, CXCursor *out, int max);
+int wk_count_writes(CXCursor root, CXCursor decl);
+enum CXChildVisitResult wk_find_addr(CXCursor c, CXCursor parent, void *data);
+enum CXChildVisitResult wk_find_jump(CXCursor c, CXCursor parent, void *data);
+int wk_in_macro(CXCursor c);
+int wk_increment_step(walker *w, CXCursor inc, const char *var, int64_t *step);
+kx_expr *wk_init_value(walker *w, CXCursor init, const char *var);
+const binding *wk_ptr_binding(walker *w, CXCursor base);
+int wk_ptr_value(walker *w, CXCursor e, binding *b);
+CXCursor wk_stored_operand(CXCursor c, int address_taken);
 
 #endif

@@ -26,406 +26,6 @@
  */
 #include "walk_int.h"
 
-/* ---- values of locals (bindings) ----------------------------------------
- *
- * Inside a loop body a local set from an expression and not changed since
- * holds that expression: after `int j = idx[i]` the access `out[j]` is
- * out[idx[i]] (indirect); after `double *p = a + i`, `p[-1]` is a[i - 1];
- * after `const double *r = A[i]`, `r[j]` is A[i][j].  A counter stepped
- * once per iteration, unconditionally, by a loop-invariant amount (`k++`,
- * `iy += incy`) is a derived induction variable of its loop n:
- *     k = k__L<n> + (iv - lower) * inc      (before its step statement)
- * with k__L<n> its value on entry of loop n (or what the for-init sets);
- * parallel.c reads the suffix.  Steps in the for header (`i++, p++`) and
- * postfix steps under a dereference (`*d++ = *s++`) count too.  A stepped
- * pointer moves over the array it was set from, or, set from nothing the
- * walker knows (a parameter), over its own name, meaning its value on
- * entry of the loop; either way the loop lists it in ir_loop.stepped.
- * A binding dies when its variable is written otherwise, at the end of the
- * loop body that made it, and, on entry of a loop, when that loop writes
- * the variable.  A variable that is not bound stays itself, and parallel.c
- * treats a subscript naming a variable the loop writes as untestable.
- * Pointers set outside loops (`double *p = a + 1;`) are bound too, as long
- * as nothing writes them. */
-typedef struct binding {
-    CXCursor decl;
-    int loop;            /* loop whose body made it, -1 at function level */
-    int is_ptr;
-    kx_expr *value;      /* integer: its value */
-    char *base;          /* pointer: p[e] is base[prefix...][off + e] */
-    int nprefix;
-    kx_expr *prefix[MAX_DIMS];
-    kx_expr *off;
-    int next;            /* declared extents of base */
-    kx_expr *ext[MAX_DIMS];
-    int inc_offset;      /* derived induction variable: its step statement, else -1 */
-    kx_expr *after;      /* and its value after that statement */
-} binding;
-
-static void bind_clear(binding *b)
-{
-    kx_free(b->value);
-    free(b->base);
-    for (int i = 0; i < b->nprefix; i++)
-        kx_free(b->prefix[i]);
-    kx_free(b->off);
-    for (int i = 0; i < b->next; i++)
-        kx_free(b->ext[i]);
-    kx_free(b->after);
-    memset(b, 0, sizeof *b);
-}
-
-static int bind_find(const walker *w, CXCursor decl)
-{
-    for (int i = w->nbind - 1; i >= 0; i--)
-        if (clang_equalCursors(w->bind[i].decl, decl))
-            return i;
-    return -1;
-}
-
-/* A copy of the value of integer variable decl, NULL when it is not bound. */
-kx_expr *wk_bind_value(const walker *w, CXCursor decl)
-{
-    int i = bind_find(w, decl);
-    return i >= 0 && !w->bind[i].is_ptr && w->bind[i].value ? kx_copy(w->bind[i].value) : NULL;
-}
-
-static void bind_drop_at(walker *w, int i)
-{
-    bind_clear(&w->bind[i]);
-    w->bind[i] = w->bind[--w->nbind];
-}
-
-static void bind_drop(walker *w, CXCursor decl)
-{
-    int i = bind_find(w, decl);
-    if (i >= 0)
-        bind_drop_at(w, i);
-}
-
-/* Takes *b (its expressions) whether it succeeds or not. */
-static void bind_put(walker *w, binding *b)
-{
-    bind_drop(w, b->decl);
-    binding *nb = ku_push(&w->bind, &w->nbind, sizeof *nb);
-    if (!nb) {
-        bind_clear(b);
-        w->oom = 1;
-        return;
-    }
-    *nb = *b;
-}
-
-static void bind_drop_loop(walker *w, int loop)
-{
-    for (int i = w->nbind - 1; i >= 0; i--)
-        if (w->bind[i].loop == loop)
-            bind_drop_at(w, i);
-}
-
-/* The declaration a (peeled) DeclRefExpr names, or a null cursor. */
-CXCursor wk_ref_decl(CXCursor c)
-{
-    c = wk_peel(c);
-    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-        return clang_getNullCursor();
-    CXCursor d = clang_getCursorReferenced(c);
-    enum CXCursorKind k = clang_getCursorKind(d);
-    return k == CXCursor_VarDecl || k == CXCursor_ParmDecl ? d : clang_getNullCursor();
-}
-
-typedef struct {
-    CXCursor decl;
-    int n;
-} write_count;
-
-/* The expression c stores to: the left side of `=` or `op=`, the operand
- * of ++/-- (and of `&` when address_taken: a pointer to it may write it);
- * a null cursor when c stores nothing. */
-static CXCursor stored_operand(CXCursor c, int address_taken)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator
-        && k != CXCursor_UnaryOperator)
-        return clang_getNullCursor();
-    child_list l = wk_children(c);
-    if ((k == CXCursor_BinaryOperator && l.n == 2
-         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
-        || (k == CXCursor_CompoundAssignOperator && l.n == 2))
-        return l.c[0];
-    if (k == CXCursor_UnaryOperator && l.n == 1) {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        if ((op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
-            || (address_taken && op == CXUnaryOperator_AddrOf))
-            return l.c[0];
-    }
-    return clang_getNullCursor();
-}
-
-/* Writes of a variable in a subtree: assignment, compound assignment,
- * ++/--, its address taken, or a declaration of it. */
-static enum CXChildVisitResult count_write(CXCursor c, CXCursor parent, void *data)
-{
-    (void)parent;
-    write_count *wc = data;
-    CXCursor target = c;
-    if (clang_getCursorKind(c) != CXCursor_VarDecl) {
-        CXCursor lhs = stored_operand(c, 1);
-        target = clang_Cursor_isNull(lhs) ? lhs : wk_ref_decl(lhs);
-    }
-    if (!clang_Cursor_isNull(target) && clang_equalCursors(target, wc->decl))
-        wc->n++;
-    return CXChildVisit_Recurse;
-}
-
-static int count_writes(CXCursor root, CXCursor decl)
-{
-    write_count wc = { decl, 0 };
-    count_write(root, clang_getNullCursor(), &wc);
-    clang_visitChildren(root, count_write, &wc);
-    return wc.n;
-}
-
-/* Fill b (decl, loop and inc_offset set by the caller) from a pointer
- * expression: q, q + e, e + q, q - e, &X[..][e], X[i] (a row of a 2-D
- * array), with q a pointer or array variable (or a bound pointer). */
-static int ptr_value(walker *w, CXCursor e, binding *b)
-{
-    e = wk_peel(e);
-    enum CXCursorKind k = clang_getCursorKind(e);
-    child_list l = wk_children(e);
-    /* p++, p--: the value before the step */
-    if (k == CXCursor_UnaryOperator && l.n == 1
-        && (clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_PostInc
-            || clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_PostDec)
-        && clang_getCursorKind(wk_peel(l.c[0])) == CXCursor_DeclRefExpr)
-        return ptr_value(w, l.c[0], b);
-    if (k == CXCursor_DeclRefExpr) {
-        CXCursor d = wk_ref_decl(e);
-        if (clang_Cursor_isNull(d))
-            return 0;
-        int i = bind_find(w, d);
-        if (i >= 0 && w->bind[i].is_ptr) {
-            const binding *q = &w->bind[i];
-            b->base = strdup(q->base);
-            b->nprefix = q->nprefix;
-            for (int p = 0; p < q->nprefix; p++)
-                b->prefix[p] = kx_copy(q->prefix[p]);
-            b->off = kx_copy(q->off);
-            b->next = q->next;
-            for (int p = 0; p < q->next; p++)
-                b->ext[p] = q->ext[p] ? kx_copy(q->ext[p]) : NULL;
-            return b->base != NULL;
-        }
-        CXType t = clang_getCanonicalType(clang_getCursorType(d));
-        if (t.kind != CXType_Pointer && t.kind != CXType_ConstantArray
-            && t.kind != CXType_IncompleteArray && t.kind != CXType_VariableArray)
-            return 0;
-        wk_note_symbol(w, d);     /* the base of the accesses through it */
-        /* a variable of its own: only pointers to scalars and 1-D arrays */
-        b->next = wk_base_extents(e, b->ext, MAX_DIMS);
-        if (b->next > 1) {
-            for (int p = 0; p < b->next; p++)
-                kx_free(b->ext[p]);
-            b->next = 0;
-            return 0;
-        }
-        b->base = wk_cursor_spelling(e);
-        b->off = kx_int(0);
-        return 1;
-    }
-    if (k == CXCursor_BinaryOperator && l.n == 2) {
-        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
-        if (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
-            return 0;
-        int left_ptr = clang_getCanonicalType(clang_getCursorType(wk_peel(l.c[0]))).kind
-                       == CXType_Pointer;
-        if (op == CXBinaryOperator_Sub && !left_ptr)
-            return 0;
-        CXCursor pc = left_ptr ? l.c[0] : l.c[1], ic = left_ptr ? l.c[1] : l.c[0];
-        if (!wk_is_integer_type(clang_getCursorType(wk_peel(ic))) || !ptr_value(w, pc, b))
-            return 0;
-        kx_expr *d = wk_to_expr(w, ic);
-        kx_expr *o = d ? (op == CXBinaryOperator_Add ? kx_add(b->off, d) : kx_sub(b->off, d))
-                       : NULL;
-        kx_free(d);
-        kx_free(b->off);
-        b->off = o;
-        return o != NULL;
-    }
-    CXCursor sub = clang_getNullCursor();
-    if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf
-        && l.n == 1 && clang_getCursorKind(wk_peel(l.c[0])) == CXCursor_ArraySubscriptExpr)
-        sub = wk_peel(l.c[0]);
-    else if (k == CXCursor_ArraySubscriptExpr) {
-        CXType t = clang_getCanonicalType(clang_getCursorType(e));
-        if (t.kind == CXType_ConstantArray || t.kind == CXType_VariableArray
-            || t.kind == CXType_IncompleteArray)
-            sub = e;       /* X[i] decays to the address of row i */
-    }
-    if (clang_Cursor_isNull(sub))
-        return 0;
-    CXCursor base, index[MAX_DIMS];
-    int n = wk_subscript_chain(sub, &base, index);
-    if (n < 1 || clang_getCursorKind(base) != CXCursor_DeclRefExpr
-        || bind_find(w, wk_ref_decl(base)) >= 0)
-        return 0;
-    b->next = wk_base_extents(base, b->ext, MAX_DIMS);
-    int rows = k == CXCursor_ArraySubscriptExpr;    /* X[i]: one more dimension, offset 0 */
-    if (n + rows > b->next + (b->next == 0) || n + rows > MAX_DIMS) {
-        for (int p = 0; p < b->next; p++)
-            kx_free(b->ext[p]);
-        b->next = 0;
-        return 0;
-    }
-    b->base = wk_cursor_spelling(base);
-    for (int d = 0; d < n - 1 + rows; d++)
-        b->prefix[b->nprefix++] = wk_to_expr(w, index[d]);
-    b->off = rows ? kx_int(0) : wk_to_expr(w, index[n - 1]);
-    return 1;
-}
-
-/* The access through pointer binding b with subscripts idx[0..n-1] (n >= 1,
- * consumed): *name, the new subscripts (malloc'd) and extents. */
-static int bound_access(const binding *b, int n, kx_expr **idx, kx_expr ***out,
-                        kx_expr **ext)
-{
-    int m = b->nprefix + n;
-    kx_expr **v = calloc((size_t)m, sizeof *v);
-    if (!v)
-        return -1;
-    for (int p = 0; p < b->nprefix; p++)
-        v[p] = kx_copy(b->prefix[p]);
-    v[b->nprefix] = kx_add(b->off, idx[0]);
-    kx_free(idx[0]);
-    for (int d = 1; d < n; d++)
-        v[b->nprefix + d] = idx[d];
-    for (int p = 0; p < b->next; p++)
-        ext[p] = b->ext[p] ? kx_copy(b->ext[p]) : NULL;
-    *out = v;
-    return m;
-}
-
-/* The binding of the variable a pointer-base cursor names, or NULL. */
-static const binding *ptr_binding(walker *w, CXCursor base)
-{
-    CXCursor d = wk_ref_decl(base);
-    if (clang_Cursor_isNull(d))
-        return NULL;
-    int i = bind_find(w, d);
-    return i >= 0 && w->bind[i].is_ptr ? &w->bind[i] : NULL;
-}
-
-/* A write of the variable c names (a DeclRefExpr) by statement s: kills its
- * binding unless it is the step of a derived induction variable. */
-static void bind_written(walker *w, CXCursor c)
-{
-    CXCursor d = wk_ref_decl(c);
-    if (clang_Cursor_isNull(d))
-        return;
-    int i = bind_find(w, d);
-    if (i >= 0 && !(w->bind[i].inc_offset >= 0 && w->stmt_offset == w->bind[i].inc_offset))
-        bind_drop_at(w, i);
-}
-
-/* Entry of loop `loop` (cursor c): kill the bindings of what it writes
- * (but its own derived induction variables, made just before). */
-static void bind_enter_loop(walker *w, int loop, CXCursor c)
-{
-    for (int i = w->nbind - 1; i >= 0; i--)
-        if (w->bind[i].loop != loop && count_writes(c, w->bind[i].decl) > 0)
-            bind_drop_at(w, i);
-}
-
-typedef struct {
-    int n;
-    CXCursor d[16];
-} ref_list;
-
-/* The variables a subtree names (the first 16; n counts them all). */
-static enum CXChildVisitResult collect_ref(CXCursor c, CXCursor parent, void *data)
-{
-    (void)parent;
-    ref_list *rl = data;
-    CXCursor d = wk_ref_decl(c);
-    if (!clang_Cursor_isNull(d)) {
-        if (rl->n < 16)
-            rl->d[rl->n] = d;
-        rl->n++;
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Does a subtree hold a continue, break, goto or return? */
-static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, void *data)
-{
-    (void)parent;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_ContinueStmt || k == CXCursor_BreakStmt || k == CXCursor_GotoStmt
-        || k == CXCursor_IndirectGotoStmt || k == CXCursor_ReturnStmt) {
-        *(int *)data = 1;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
-
-static int comma_parts(CXCursor c, CXCursor *out, int max);
-static int increment_step(walker *w, CXCursor inc, const char *var, int64_t *step);
-static kx_expr *init_value(walker *w, CXCursor init, const char *var);
-
-typedef struct {
-    CXCursor decl;
-    int found;
-} addr_find;
-
-/* The distinct variables a subtree names (the first 16; n counts them). */
-static enum CXChildVisitResult collect_vars(CXCursor c, CXCursor parent, void *data)
-{
-    (void)parent;
-    ref_list *rl = data;
-    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-        return CXChildVisit_Recurse;
-    CXCursor d = wk_ref_decl(c);
-    if (clang_Cursor_isNull(d))
-        return CXChildVisit_Continue;
-    for (int i = 0; i < rl->n && i < 16; i++)
-        if (clang_equalCursors(rl->d[i], d))
-            return CXChildVisit_Continue;
-    if (rl->n < 16)
-        rl->d[rl->n] = d;
-    rl->n++;
-    return CXChildVisit_Continue;
-}
-
-/* `&v` anywhere but as a direct argument of a call (`scanf("%d", &n)`
- * lends the address for the call; `int *p = &n` keeps it). */
-static enum CXChildVisitResult find_addr(CXCursor c, CXCursor parent, void *data)
-{
-    addr_find *af = data;
-    if (clang_getCursorKind(c) == CXCursor_UnaryOperator
-        && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
-        child_list l = wk_children(c);
-        CXCursor d = l.n == 1 ? wk_ref_decl(l.c[0]) : clang_getNullCursor();
-        if (!clang_Cursor_isNull(d) && clang_equalCursors(d, af->decl)
-            && clang_getCursorKind(parent) != CXCursor_CallExpr) {
-            af->found = 1;
-            return CXChildVisit_Break;
-        }
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Is the cursor's start inside a macro expansion? */
-static int in_macro(CXCursor c)
-{
-    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
-    CXFile sf, ef;
-    unsigned so, eo;
-    clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
-    clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
-    return so != eo || !clang_File_isEqual(sf, ef);
-}
-
 /* ---- bounds held in memory ------------------------------------------------
  *
  * A loop bound that reads memory -- `i < grid_points[0] - 1`, `i < s->n`,
@@ -473,7 +73,7 @@ static int encloses_iv(walker *w, CXCursor decl)
 
 kx_expr *wk_named_read(walker *w, CXCursor c)
 {
-    if (w->bound_loop < 0 || in_macro(c))
+    if (w->bound_loop < 0 || wk_in_macro(c))
         return NULL;
     c = wk_peel(c);
     CXType t = clang_getCursorType(c);
@@ -632,7 +232,7 @@ static enum CXChildVisitResult count_read_write(CXCursor c, CXCursor parent, voi
 {
     (void)parent;
     read_write *rw = data;
-    CXCursor lhs = stored_operand(c, 1);
+    CXCursor lhs = wk_stored_operand(c, 1);
     CXType stored = clang_Cursor_isNull(lhs) ? (CXType){ 0 } : clang_getCursorType(wk_peel(lhs));
     int derefs = 0;      /* subscripts and dereferences passed so far */
     while (!clang_Cursor_isNull(lhs)) {
@@ -690,9 +290,9 @@ static void read_control_check(walker *w, int loop, CXCursor inc, CXCursor body)
         }
         for (int k = 0; k < m->nidx; k++) {
             if (!clang_Cursor_isNull(body))
-                rw.n += count_writes(body, m->idx[k].decl);
+                rw.n += wk_count_writes(body, m->idx[k].decl);
             if (!clang_Cursor_isNull(inc))
-                rw.n += count_writes(inc, m->idx[k].decl);
+                rw.n += wk_count_writes(inc, m->idx[k].decl);
         }
         if (rw.n && ir_set_control_write(L, m->name, 0) != 0)
             w->oom = 1;
@@ -918,35 +518,35 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
     free(vname);
     /* a pointer stepped the same way moves over the array it was set
      * from (`double *p = a + 1; ... p++`), or over its own target */
-    int pb = clang_Cursor_isNull(var) ? -1 : bind_find(w, var);
+    int pb = clang_Cursor_isNull(var) ? -1 : wk_bind_find(w, var);
     int is_ptr = !clang_Cursor_isNull(var)
                  && clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer;
     if (pb >= 0 && !w->bind[pb].is_ptr)
         pb = -1;
     int ok = inc && !own && !clang_Cursor_isNull(var) && !kx_has_opaque(inc)
              && (is_ptr || wk_is_integer_type(clang_getCursorType(var)))
-             && count_writes(c, var)
-                - (clang_Cursor_isNull(init) ? 0 : count_writes(init, var)) == 1;
+             && wk_count_writes(c, var)
+                - (clang_Cursor_isNull(init) ? 0 : wk_count_writes(init, var)) == 1;
     if (ok && !clang_Cursor_isNull(w->func_cursor)) {
         /* no pointer kept to k may change it behind the step */
         addr_find af = { var, 0 };
-        clang_visitChildren(w->func_cursor, find_addr, &af);
+        clang_visitChildren(w->func_cursor, wk_find_addr, &af);
         ok = !af.found;
     }
     if (ok && !clang_Cursor_isNull(rhs)) {
         /* e must not change inside the loop */
         ref_list rl = { .n = 0 };
-        clang_visitChildren(rhs, collect_ref, &rl);
+        clang_visitChildren(rhs, wk_collect_ref, &rl);
         for (int i = 0; i < rl.n && ok; i++)
-            ok = count_writes(c, rl.d[i]) == 0;
+            ok = wk_count_writes(c, rl.d[i]) == 0;
         ok = ok && rl.n < 16;
     }
     int bound = 0;
     if (ok && is_ptr) {
         binding q = { .inc_offset = -1 };
         int own_base = pb < 0;
-        if (own_base && !ptr_value(w, operand, &q)) {
-            bind_clear(&q);
+        if (own_base && !wk_ptr_value(w, operand, &q)) {
+            wk_bind_clear(&q);
             kx_free(inc);
             return 0;
         }
@@ -954,8 +554,8 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
          * nothing outside the loop may move it (other pointers set from it
          * before the loop then agree) */
         if (own_base && !clang_Cursor_isNull(w->func_cursor)
-            && count_writes(w->func_cursor, var) != count_writes(c, var)) {
-            bind_clear(&q);
+            && wk_count_writes(w->func_cursor, var) != wk_count_writes(c, var)) {
+            wk_bind_clear(&q);
             kx_free(inc);
             return 0;
         }
@@ -978,17 +578,17 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
             w->oom = 1;
         free(pn);
         if (b.base && b.off && b.after) {
-            bind_put(w, &b);
+            wk_bind_put(w, &b);
             bound = 1;
         } else {
-            bind_clear(&b);
+            wk_bind_clear(&b);
         }
-        bind_clear(&q);
+        wk_bind_clear(&q);
     } else if (ok) {
         char *vn = wk_cursor_spelling(var), sym[300];
         snprintf(sym, sizeof sym, "%s__L%d", vn ? vn : "", loop);
         /* its value on entry: what the for-init sets, else a symbol */
-        kx_expr *k0 = !clang_Cursor_isNull(init) && vn ? init_value(w, init, vn) : NULL;
+        kx_expr *k0 = !clang_Cursor_isNull(init) && vn ? wk_init_value(w, init, vn) : NULL;
         if (k0 && kx_has_opaque(k0))
             k0 = (kx_free(k0), NULL);
         free(vn);
@@ -1002,10 +602,10 @@ static int derive_var(walker *w, int loop, CXCursor c, CXCursor init, CXCursor s
         b.after = kx_add(k0, t1);
         kx_free(k0); kx_free(one); kx_free(t); kx_free(it1); kx_free(t1);
         if (b.value && b.after) {
-            bind_put(w, &b);
+            wk_bind_put(w, &b);
             bound = 1;
         } else {
-            bind_clear(&b);
+            wk_bind_clear(&b);
         }
     }
     kx_free(inc);
@@ -1029,16 +629,16 @@ static void find_derived(walker *w, int loop, CXCursor c, CXCursor init, CXCurso
     kx_free(ivs);
     if (!clang_Cursor_isNull(inc) && iter) {
         CXCursor parts[MAX_CHILDREN];
-        int n = comma_parts(inc, parts, MAX_CHILDREN);
+        int n = wk_comma_parts(inc, parts, MAX_CHILDREN);
         for (int i = 0; i < n; i++) {
             int64_t st;
-            if (!in_macro(parts[i]) && !increment_step(w, parts[i], L->iv, &st))
+            if (!wk_in_macro(parts[i]) && !wk_increment_step(w, parts[i], L->iv, &st))
                 derive_step(w, loop, c, init, parts[i], iter);
         }
     }
     int jumps = 0;
     if (!clang_Cursor_isNull(body))
-        clang_visitChildren(body, find_jump, &jumps);
+        clang_visitChildren(body, wk_find_jump, &jumps);
     if (jumps || clang_Cursor_isNull(body)) {
         kx_free(iter);
         return;
@@ -1289,8 +889,8 @@ static void ptr_access(walker *w, CXCursor c, CXCursor ptr, const char *suffix, 
 {
     binding b = { .inc_offset = -1 };
     int elem = (int)clang_Type_getSizeOf(clang_getCursorType(c));
-    if (!ptr_value(w, ptr, &b)) {
-        bind_clear(&b);
+    if (!wk_ptr_value(w, ptr, &b)) {
+        wk_bind_clear(&b);
         for (int d = 0; d < n; d++)
             kx_free(idx[d]);
         unknown_access(w, c, mode);
@@ -1298,7 +898,7 @@ static void ptr_access(walker *w, CXCursor c, CXCursor ptr, const char *suffix, 
         return;
     }
     kx_expr **v = NULL, *ext[MAX_DIMS] = { 0 };
-    int m = bound_access(&b, n, idx, &v, ext);
+    int m = wk_bound_access(&b, n, idx, &v, ext);
     char name[512];
     snprintf(name, sizeof name, "%s%s", b.base, suffix);
     if (m > 0)
@@ -1306,7 +906,7 @@ static void ptr_access(walker *w, CXCursor c, CXCursor ptr, const char *suffix, 
     else
         w->oom = 1;
     free(v);
-    bind_clear(&b);
+    wk_bind_clear(&b);
     scan(w, ptr, MODE_READ, 1);     /* loads inside p + e are reads */
 }
 
@@ -1367,7 +967,7 @@ static void add_access(walker *w, CXCursor c, int mode, const char *suffix)
     enum CXCursorKind bk = clang_getCursorKind(base);
     int deref_var = bk == CXCursor_UnaryOperator
                     && clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref;
-    if (n >= 1 && ((bk == CXCursor_DeclRefExpr && ptr_binding(w, base))
+    if (n >= 1 && ((bk == CXCursor_DeclRefExpr && wk_ptr_binding(w, base))
                    || (bk != CXCursor_DeclRefExpr && bk != CXCursor_MemberRefExpr && !deref_var))) {
         /* through a bound local pointer, or a computed base (p + 1)[i] */
         ptr_access(w, c, base, suffix, mode, n, idx);
@@ -1403,7 +1003,7 @@ static void add_scalar(walker *w, CXCursor c, int mode)
         || t.kind == CXType_VariableArray)
         return;
     if (mode & MODE_WRITE)
-        bind_written(w, c);
+        wk_bind_written(w, c);
     char *name = wk_cursor_spelling(c);
     if (!name)
         return;
@@ -1459,7 +1059,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         int n = subscripts(w, c, cur, mode, &base, index, idx);
         if (n < 0)
             return;
-        if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && !ptr_binding(w, base)) {
+        if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && !wk_ptr_binding(w, base)) {
             char *bn = wk_cursor_spelling(base), name[512];
             snprintf(name, sizeof name, "%s%s", bn ? bn : "", suffix);
             free(bn);
@@ -1476,7 +1076,7 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         snprintf(name, sizeof name, "%s%s", bn ? bn : "", suffix);
         free(bn);
         if (mode & MODE_WRITE)
-            bind_written(w, cur);
+            wk_bind_written(w, cur);
         if (!in_subscript || (mode & MODE_WRITE)) {
             int line, col;
             wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
@@ -1593,14 +1193,14 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
                 if (wk_is_integer_type(t))
                     bound = (b.value = wk_to_expr(w, l.c[1])) != NULL;
                 else if (t.kind == CXType_Pointer)
-                    bound = b.is_ptr = ptr_value(w, l.c[1], &b);
+                    bound = b.is_ptr = wk_ptr_value(w, l.c[1], &b);
             }
             scan(w, l.c[0], MODE_WRITE, in_subscript);
             scan(w, l.c[1], MODE_READ, in_subscript);
             if (bound)
-                bind_put(w, &b);
+                wk_bind_put(w, &b);
             else
-                bind_clear(&b);
+                wk_bind_clear(&b);
             return;
         }
         /* `a + b + c + ...` is a left-deep chain, one node per term
@@ -1714,7 +1314,7 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         }
         return;
     case CXCursor_VarDecl: {
-        bind_drop(w, c);
+        wk_bind_drop(w, c);
         if (l.n >= 1) {
             CXCursor init = l.c[l.n - 1];
             enum CXCursorKind ik = clang_getCursorKind(init);
@@ -1725,11 +1325,11 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
                 if (wk_is_integer_type(t))
                     bound = (b.value = wk_to_expr(w, init)) != NULL;
                 else if (t.kind == CXType_Pointer)
-                    bound = b.is_ptr = ptr_value(w, init, &b);
+                    bound = b.is_ptr = wk_ptr_value(w, init, &b);
                 if (bound)
-                    bind_put(w, &b);
+                    wk_bind_put(w, &b);
                 else
-                    bind_clear(&b);
+                    wk_bind_clear(&b);
                 char *name = wk_cursor_spelling(c);
                 int line, col;
                 wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
@@ -1873,15 +1473,15 @@ static char *var_name(CXCursor c)
 }
 
 /* Flatten a comma expression into its parts. */
-static int comma_parts(CXCursor c, CXCursor *out, int max)
+int wk_comma_parts(CXCursor c, CXCursor *out, int max)
 {
     c = wk_peel(c);
     if (clang_getCursorKind(c) == CXCursor_BinaryOperator
         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
         child_list l = wk_children(c);
         if (l.n == 2) {
-            int n = comma_parts(l.c[0], out, max);
-            return n + comma_parts(l.c[1], out + n, max - n);
+            int n = wk_comma_parts(l.c[0], out, max);
+            return n + wk_comma_parts(l.c[1], out + n, max - n);
         }
     }
     if (max <= 0)
@@ -1891,7 +1491,7 @@ static int comma_parts(CXCursor c, CXCursor *out, int max)
 }
 
 /* Initial value given to var by a for-init (assignment or declaration). */
-static kx_expr *init_value(walker *w, CXCursor init, const char *var)
+kx_expr *wk_init_value(walker *w, CXCursor init, const char *var)
 {
     CXCursor parts[MAX_CHILDREN];
     int n;
@@ -1900,7 +1500,7 @@ static kx_expr *init_value(walker *w, CXCursor init, const char *var)
         n = l.n;
         memcpy(parts, l.c, sizeof(CXCursor) * (size_t)n);
     } else {
-        n = comma_parts(init, parts, MAX_CHILDREN);
+        n = wk_comma_parts(init, parts, MAX_CHILDREN);
     }
     for (int i = 0; i < n; i++) {
         CXCursor p = parts[i];
@@ -1925,10 +1525,10 @@ static kx_expr *init_value(walker *w, CXCursor init, const char *var)
 
 /* Step of var in a for-increment: ++, --, += c, -= c, v = v + c, v = c + v,
  * v = v - c.  Returns 1 and *step when found (*step 0: not a constant). */
-static int increment_step(walker *w, CXCursor inc, const char *var, int64_t *step)
+int wk_increment_step(walker *w, CXCursor inc, const char *var, int64_t *step)
 {
     CXCursor parts[MAX_CHILDREN];
-    int n = comma_parts(inc, parts, MAX_CHILDREN);
+    int n = wk_comma_parts(inc, parts, MAX_CHILDREN);
     for (int i = 0; i < n; i++) {
         CXCursor p = parts[i];
         child_list l = wk_children(p);
@@ -2018,12 +1618,12 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
             continue;
         char *left = var_name(l.c[0]), *right = var_name(l.c[1]);
         int64_t dummy;
-        if (left && increment_step(w, inc, left, &dummy)) {
+        if (left && wk_increment_step(w, inc, left, &dummy)) {
             iv = left;
             bound = wk_to_expr(w, l.c[1]);
             op = k;
             free(right);
-        } else if (right && increment_step(w, inc, right, &dummy)) {
+        } else if (right && wk_increment_step(w, inc, right, &dummy)) {
             iv = right;
             bound = wk_to_expr(w, l.c[0]);
             /* n > i is i < n */
@@ -2038,12 +1638,12 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
             /* i + m <= n, n - 1 > i: the variable the increment steps with
              * coefficient +-1 in lhs - rhs */
             CXCursor parts[MAX_CHILDREN];
-            int np = clang_Cursor_isNull(inc) ? 0 : comma_parts(inc, parts, MAX_CHILDREN);
+            int np = clang_Cursor_isNull(inc) ? 0 : wk_comma_parts(inc, parts, MAX_CHILDREN);
             for (int i = 0; i < np && !iv; i++) {
                 child_list pl = wk_children(parts[i]);
                 char *v = pl.n >= 1 ? var_name(pl.c[0]) : NULL;
                 int64_t st = 0;
-                if (!v || !increment_step(w, inc, v, &st)) {
+                if (!v || !wk_increment_step(w, inc, v, &st)) {
                     free(v);
                     continue;
                 }
@@ -2080,7 +1680,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
     if (!iv && !clang_Cursor_isNull(inc)) {
         /* No usable condition: the variable the increment steps. */
         CXCursor parts[MAX_CHILDREN];
-        int n = comma_parts(inc, parts, MAX_CHILDREN);
+        int n = wk_comma_parts(inc, parts, MAX_CHILDREN);
         for (int i = 0; i < n && !iv; i++) {
             child_list l = wk_children(parts[i]);
             if (l.n >= 1)
@@ -2095,10 +1695,10 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
     w->bound_loop = -1;
     int64_t step = 0;
     if (!clang_Cursor_isNull(inc))
-        increment_step(w, inc, iv, &step);
+        wk_increment_step(w, inc, iv, &step);
     w->bound_loop = loop;
     w->bound_entry = 1;   /* the init runs on entry */
-    kx_expr *lower = clang_Cursor_isNull(init) ? NULL : init_value(w, init, iv);
+    kx_expr *lower = clang_Cursor_isNull(init) ? NULL : wk_init_value(w, init, iv);
     w->bound_loop = -1;
     kx_expr *upper = NULL;
     if (bound) {
@@ -2126,8 +1726,8 @@ static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, void *dat
 static void bind_outside(walker *w, CXCursor c)
 {
     for (int i = w->nbind - 1; i >= 0; i--)
-        if (count_writes(c, w->bind[i].decl) > 0)
-            bind_drop_at(w, i);
+        if (wk_count_writes(c, w->bind[i].decl) > 0)
+            wk_bind_drop_at(w, i);
     if (clang_getCursorKind(c) != CXCursor_DeclStmt)
         return;
     child_list l = wk_children(c);
@@ -2137,10 +1737,10 @@ static void bind_outside(walker *w, CXCursor c)
             || clang_getCanonicalType(clang_getCursorType(l.c[i])).kind != CXType_Pointer)
             continue;
         binding b = { .decl = l.c[i], .loop = -1, .inc_offset = -1, .is_ptr = 1 };
-        if (ptr_value(w, v.c[v.n - 1], &b))
-            bind_put(w, &b);
+        if (wk_ptr_value(w, v.c[v.n - 1], &b))
+            wk_bind_put(w, &b);
         else
-            bind_clear(&b);
+            wk_bind_clear(&b);
     }
 }
 
@@ -2280,7 +1880,7 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
     if (clang_Cursor_isNull(cond) || clang_Cursor_isNull(body) || clang_Cursor_isNull(prev))
         return;
     int jumps = 0;
-    clang_visitChildren(body, find_jump, &jumps);
+    clang_visitChildren(body, wk_find_jump, &jumps);
     /* `while (i-- > e)`, `while (i++ < e)`: the step in the condition, the
      * body sees i = i0 - 1 down to e (i0 + 1 up to e) */
     CXCursor cp = wk_peel(cond);
@@ -2295,9 +1895,9 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
                  : k == CXBinaryOperator_LT && uk == CXUnaryOperator_PostInc ? 1 : 0;
         CXCursor var = step && ul.n == 1 ? wk_ref_decl(ul.c[0]) : clang_getNullCursor();
         if (!clang_Cursor_isNull(var) && wk_is_integer_type(clang_getCursorType(var))
-            && count_writes(body, var) == 0 && count_writes(cl.c[1], var) == 0) {
+            && wk_count_writes(body, var) == 0 && wk_count_writes(cl.c[1], var) == 0) {
             char *vn = wk_cursor_spelling(var);
-            kx_expr *i0 = vn ? init_value(w, prev, vn) : NULL, *e = wk_to_expr(w, cl.c[1]);
+            kx_expr *i0 = vn ? wk_init_value(w, prev, vn) : NULL, *e = wk_to_expr(w, cl.c[1]);
             kx_expr *one = kx_int(step);
             if (vn && i0 && e && one && !kx_has_opaque(i0) && !kx_has_opaque(e)) {
                 ir_set_bounds(&w->ir->loops[loop], vn, kx_add(i0, one), kx_add(e, one), step);
@@ -2319,7 +1919,7 @@ static void while_header(walker *w, int loop, CXCursor prev, CXCursor cond, CXCu
         return;
     child_list il = wk_children(inc);
     CXCursor var = il.n >= 1 ? wk_ref_decl(il.c[0]) : clang_getNullCursor();
-    if (clang_Cursor_isNull(var) || count_writes(body, var) != 1 || count_writes(cond, var) != 0)
+    if (clang_Cursor_isNull(var) || wk_count_writes(body, var) != 1 || wk_count_writes(cond, var) != 0)
         return;
     for_header(w, loop, prev, cond, inc);
     ir_loop *L = &w->ir->loops[loop];
@@ -2362,7 +1962,7 @@ static enum CXChildVisitResult count_elem_write(CXCursor c, CXCursor parent, voi
 {
     (void)parent;
     write_count *ew = data;
-    CXCursor lhs = stored_operand(c, 0);
+    CXCursor lhs = wk_stored_operand(c, 0);
     if (!clang_Cursor_isNull(lhs)) {
         lhs = wk_peel(lhs);
         enum CXCursorKind lk = clang_getCursorKind(lhs);
@@ -2394,8 +1994,8 @@ static void control_check(walker *w, int loop, ir_loop_kind kind, CXCursor cond,
     if (!L->canonical || !L->iv || clang_Cursor_isNull(cond) || clang_Cursor_isNull(body))
         return;
     ref_list rl = { .n = 0 };
-    collect_vars(cond, clang_getNullCursor(), &rl);
-    clang_visitChildren(cond, collect_vars, &rl);
+    wk_collect_vars(cond, clang_getNullCursor(), &rl);
+    clang_visitChildren(cond, wk_collect_vars, &rl);
     if (rl.n > 16) {
         ir_set_control_write(L, L->iv, 1);
         return;
@@ -2405,15 +2005,15 @@ static void control_check(walker *w, int loop, ir_loop_kind kind, CXCursor cond,
         if (!name)
             continue;
         int is_iv = strcmp(name, L->iv) == 0;
-        int writes = count_writes(body, rl.d[i]);
+        int writes = wk_count_writes(body, rl.d[i]);
         if (!is_iv && !clang_Cursor_isNull(inc))
-            writes += count_writes(inc, rl.d[i]);
+            writes += wk_count_writes(inc, rl.d[i]);
         if (writes > (is_iv && kind != IR_FOR)) {
             if (ir_set_control_write(L, name, 0) != 0)
                 w->oom = 1;
         } else if (!clang_Cursor_isNull(w->func_cursor)) {
             addr_find af = { rl.d[i], 0 };
-            clang_visitChildren(w->func_cursor, find_addr, &af);
+            clang_visitChildren(w->func_cursor, wk_find_addr, &af);
             if (af.found && kept->n < 16)
                 kept->d[kept->n++] = rl.d[i];
         }
@@ -2591,7 +2191,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
         ir_loop *fl = &w->ir->loops[loop];
         if (clang_Cursor_isNull(init) && !clang_Cursor_isNull(prev) && fl->iv && !fl->lower
             && fl->upper && fl->step != 0 && adjacent(w, prev, c)) {
-            kx_expr *lo = init_value(w, prev, fl->iv);
+            kx_expr *lo = wk_init_value(w, prev, fl->iv);
             if (lo && !kx_has_opaque(lo)) {
                 char *iv = strdup(fl->iv);
                 kx_expr *up = kx_copy(fl->upper);
@@ -2623,7 +2223,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     }
     find_derived(w, loop, c, kind == IR_FOR ? init : clang_getNullCursor(),
                  kind == IR_FOR ? inc : clang_getNullCursor(), body);
-    bind_enter_loop(w, loop, c);
+    wk_bind_enter_loop(w, loop, c);
 
     int saved_loop = w->loop, saved_cond = w->conditional, saved_switch = w->switch_depth;
     w->loop = loop;
@@ -2640,10 +2240,10 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
      * the body: statements of the loop, so that their writes are seen */
     if (kind == IR_FOR && w->ir->loops[loop].iv && !clang_Cursor_isNull(inc)) {
         CXCursor parts[MAX_CHILDREN];
-        int n = comma_parts(inc, parts, MAX_CHILDREN);
+        int n = wk_comma_parts(inc, parts, MAX_CHILDREN);
         for (int i = 0; i < n; i++) {
             int64_t st;
-            if (!increment_step(w, parts[i], w->ir->loops[loop].iv, &st))
+            if (!wk_increment_step(w, parts[i], w->ir->loops[loop].iv, &st))
                 record_stmt(w, parts[i]);
         }
     }
@@ -2651,7 +2251,7 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
         read_control_check(w, loop, inc, body);
     telescope_children(w, loop);
     control_check_after(w, loop, &kept);
-    bind_drop_loop(w, loop);
+    wk_bind_drop_loop(w, loop);
     w->loop = saved_loop;
     w->conditional = saved_cond;
     w->switch_depth = saved_switch;
@@ -2810,12 +2410,12 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, void *data
         return CXChildVisit_Break;
     }
     while (w->nbind > 0)
-        bind_drop_at(w, w->nbind - 1);
+        wk_bind_drop_at(w, w->nbind - 1);
     /* Every child, not the first MAX_CHILDREN: a function with 16 or more
      * parameters has its body after them. */
     clang_visitChildren(c, walk_body, w);
     while (w->nbind > 0)
-        bind_drop_at(w, w->nbind - 1);
+        wk_bind_drop_at(w, w->nbind - 1);
     return w->oom ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
@@ -3476,7 +3076,7 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     }
     free(w.files);
     while (w.nbind > 0)
-        bind_drop_at(&w, w.nbind - 1);
+        wk_bind_drop_at(&w, w.nbind - 1);
     free(w.bind);
     for (int i = 0; i < w.nsyms; i++)
         free(w.syms[i].name);
