@@ -160,6 +160,25 @@ typedef struct {
     int n;
 } write_count;
 
+typedef struct mem_read {
+    char *name;          /* C text, as the call evaluates it */
+    char *field;         /* the last member's name, NULL for an element */
+    CXType type;         /* the read's type (canonical); kind Invalid: unknown */
+    CXCursor root;       /* the variable the read starts from */
+    int through_ptr;     /* dereferences a pointer */
+    int loop, entry;     /* the loop whose bound reads it; in its entry test */
+    int always_visible;  /* root is a parameter or a file-scope variable */
+    CXFile file;         /* else where root is declared */
+    int offset;
+    int nidx;            /* variables of its subscripts (`m3[lt]`) */
+    struct mem_index {
+        CXCursor decl;
+        int always_visible;
+        CXFile file;
+        int offset;
+    } idx[4];
+} mem_read;
+
 /* Set when a text copy failed (wk_file_name, wk_cursor_spelling): walk_file
  * then fails as out of memory, whatever the caller did with the NULL it got. */
 extern _Thread_local int wk_spelling_oom;
@@ -214,5 +233,12 @@ kx_expr *wk_init_value(walker *w, CXCursor init, const char *var);
 const binding *wk_ptr_binding(walker *w, CXCursor base);
 int wk_ptr_value(walker *w, CXCursor e, binding *b);
 CXCursor wk_stored_operand(CXCursor c, int address_taken);
+
+void wk_find_derived(walker *w, int loop, CXCursor c, CXCursor init, CXCursor inc,
+                         CXCursor body);
+const mem_read *wk_passable_read(const walker *w, const char *name, int root, CXFile file,
+                                     int cut);
+void wk_read_control_check(walker *w, int loop, CXCursor inc, CXCursor body);
+void wk_telescope_children(walker *w, int loop);
 
 #endif
