@@ -241,4 +241,6 @@ const mem_read *wk_passable_read(const walker *w, const char *name, int root, CX
 void wk_read_control_check(walker *w, int loop, CXCursor inc, CXCursor body);
 void wk_telescope_children(walker *w, int loop);
 
+void wk_record_stmt(walker *w, CXCursor c);
+
 #endif
