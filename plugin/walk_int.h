@@ -179,6 +179,11 @@ typedef struct mem_read {
     } idx[4];
 } mem_read;
 
+typedef struct {
+    walker *w;
+    CXTranslationUnit tu;
+} incl_ctx;
+
 /* Set when a text copy failed (wk_file_name, wk_cursor_spelling): walk_file
  * then fails as out of memory, whatever the caller did with the NULL it got. */
 extern _Thread_local int wk_spelling_oom;
@@ -242,5 +247,12 @@ void wk_read_control_check(walker *w, int loop, CXCursor inc, CXCursor body);
 void wk_telescope_children(walker *w, int loop);
 
 void wk_record_stmt(walker *w, CXCursor c);
+
+void wk_attach_regions(walker *w, ir_loop *l, int offset);
+enum CXChildVisitResult wk_find_directives(CXCursor c, CXCursor parent, void *data);
+void wk_free_openmp(walker *w);
+void wk_note_inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData data);
+int wk_openmp_args(int nargs, const char *const *args);
+int wk_region_order(const void *pa, const void *pb);
 
 #endif
