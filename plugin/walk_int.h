@@ -255,4 +255,6 @@ void wk_note_inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClientDa
 int wk_openmp_args(int nargs, const char *const *args);
 int wk_region_order(const void *pa, const void *pb);
 
+int wk_presume_tu(CXTranslationUnit tu, const char *path, ir_tu *ir);
+
 #endif
