@@ -257,4 +257,6 @@ int wk_region_order(const void *pa, const void *pb);
 
 int wk_presume_tu(CXTranslationUnit tu, const char *path, ir_tu *ir);
 
+enum CXChildVisitResult wk_visit_top(CXCursor c, CXCursor parent, void *data);
+
 #endif
