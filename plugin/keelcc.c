@@ -15,67 +15,7 @@
  * is not parsed again (direct mode, below): its stored instrumented text is
  * compiled and nothing is written.
  */
-#define _XOPEN_SOURCE 700   /* realpath */
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "cache.h"
-#include "ccargs.h"
-#include "db.h"
-#include "db_direct.h"
-#include "instrument.h"
-#include "ir.h"
-#include "mcarun.h"
-#include "store.h"
-#include "util.h"
-#include "walker.h"
-
-
-typedef struct {
-    const char *db_path;
-    const char *compiler;
-    int analysis;          /* 0: behave as the plain compiler */
-    int dump_ir;
-    int quiet;
-    int ncc;               /* arguments for the real compiler */
-    char **cc;
-    int nxcc;              /* the same with response files' contents in */
-    char **xcc;            /* place of each @file (the llvm-mca stage's) */
-    int nsources;
-    char **sources;
-    int nclang;            /* arguments for libclang */
-    char **clang;
-    int compiles;          /* the command compiles (not -E, -M, -MM, ...) */
-    int links;             /* ... and links (no -c, -S) */
-    int c_or_s;            /* 'c' or 'S' when the command stops there, else 0 */
-    int cpp_output;        /* a source the driver takes as preprocessed (a .i, -x
-                            * cpp-output): its compile gets the overlay through
-                            * -Xclang (the driver drops -ivfsoverlay for it) */
-    const char *output;    /* -o value */
-    const char *dep_file;  /* -MF value */
-    int dep;               /* -MD or -MMD given */
-    instrument_mode instrument;
-    int mca;               /* run the llvm-mca stage */
-    const char *mcpu;      /* --keel-mcpu list, NULL: the host CPU */
-    const char *llvm_mca;  /* the llvm-mca program */
-    int direct;            /* direct mode: reuse a stored build of the same inputs */
-    struct timespec start; /* when keelcc started (direct mode's "too new" rule) */
-    int oom;               /* an argument list could not grow */
-    int nnotc;             /* inputs not analysed as not C: name, reason, ... */
-    char **notc;
-} options;
+#include "kc_int.h"
 
 static void usage(FILE *out, const char *compiler)
 {
@@ -669,32 +609,6 @@ static void object_of(const options *o, int i, char *out, size_t n)
         out[0] = '\0';    /* no object rather than another one's name */
 }
 
-/* Analyse each source into IR (done while the compiler runs). */
-typedef struct {
-    char *path;      /* absolute */
-    ir_tu *ir;       /* NULL when the analysis failed */
-    char err[512];
-    mcr_result *mca; /* llvm-mca figures, NULL when the stage did not run */
-    store_analysis *an; /* the analyses' results, NULL when they failed */
-    char variant[17], hash[17];   /* build_hashes */
-    /* direct mode (see direct_lookup) */
-    char dkey[33];   /* the build's key, "" when it cannot be cached */
-    char search[34]; /* the command's header search list, hashed, and a newline */
-    int hit;         /* the database holds this build: nothing above was computed */
-    int64_t hit_tu;  /* ... its translation_units row */
-    int learn;       /* ... proven by a preprocessor run: add search to the entry */
-    int pp;          /* the preprocessor's file list: 0 not made, 1 made, -1 failed */
-    ku_buf pp_files; /* ... real paths of the files it entered, in order */
-    char pp_variant[17];   /* ... and the variant they give (build_hashes) */
-    ku_buf inputs;   /* files the parse read (cache.h's list) */
-    int inputs_bad;  /* ... one of them could not be listed */
-    char *itext;     /* the instrumented text (made or stored), NULL: none */
-    size_t ilen;
-    int ihave;       /* 1 itext, 0 nothing to instrument, -1 instrumenting failed */
-    int no_sites;    /* the instrumentation read the source and found no nest
-                      * the runtime could launch: the llvm-mca stage skips it */
-    ku_buf warns;    /* keel's warnings about this source, one per line */
-} analysed;
 
 /* ---- the llvm-mca stage (plugin/mcarun.c) ---- */
 
