@@ -105,4 +105,11 @@ typedef struct {
 
 /* ---- shared functions (each defined in one of the files above) ---- */
 
+int kc_has_suffix(const char *s, const char *suffix);
+int kc_joined_prefix(const char *const *list, const char *s);
+int kc_launcher_form(int argc, char **argv);
+int kc_parse_args(int argc, char **argv, options *o);
+void kc_push(options *o, int *n, char ***arr, const char *s);
+void kc_warn(const char *fmt, ...) KU_PRINTF(1, 2);
+
 #endif
