@@ -103,6 +103,11 @@ typedef struct {
     ku_buf warns;    /* keel's warnings about this source, one per line */
 } analysed;
 
+/* The llvm-mca step's configuration (targets, errors) and its warnings,
+ * held back until the compile's result is known (kc_mca.c). */
+extern mcr_config kc_mca_cfg;
+extern ku_buf kc_mca_deferred;
+
 /* ---- shared functions (each defined in one of the files above) ---- */
 
 int kc_has_suffix(const char *s, const char *suffix);
@@ -111,5 +116,8 @@ int kc_launcher_form(int argc, char **argv);
 int kc_parse_args(int argc, char **argv, options *o);
 void kc_push(options *o, int *n, char ***arr, const char *s);
 void kc_warn(const char *fmt, ...) KU_PRINTF(1, 2);
+
+void kc_mca_flush(int status);
+void kc_mca_stage(const options *o, analysed *res);
 
 #endif

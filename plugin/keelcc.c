@@ -190,86 +190,13 @@ static void object_of(const options *o, int i, char *out, size_t n)
 }
 
 
-/* ---- the llvm-mca stage (plugin/mcarun.c) ---- */
-
-static mcr_config mca_cfg;
-
-/* The stage's warnings wait for the compile's result: a failed compile
- * shows the compiler's messages only. */
-static ku_buf mca_deferred;     /* one line per warning */
-
-static void mca_warn(void *ctx, const char *line)
-{
-    analysed *r = ctx;      /* NULL: not about one source */
-    ku_buf_put(&mca_deferred, line);
-    ku_buf_putc(&mca_deferred, '\n');
-    if (r) {
-        ku_buf_put(&r->warns, line);
-        ku_buf_putc(&r->warns, '\n');
-    }
-}
-
-/* Print (when the compile succeeded) and drop the stage's warnings. */
-static void mca_flush(int status)
-{
-    if (status == 0 && mca_deferred.oom)
-        kc_warn("out of memory keeping the llvm-mca stage's warnings");
-    for (char *p = mca_deferred.s, *nl; status == 0 && p && (nl = strchr(p, '\n')); p = nl + 1)
-        kc_warn("%.*s", (int)(nl - p), p);
-    ku_buf_free(&mca_deferred);
-}
-
-/* Run llvm-mca over the loops of every analysed source (before the
- * compiler's result is known: the assembly compiles overlap with it). */
-static void mca_stage(const options *o, analysed *res)
-{
-    int need = 0;
-    for (int i = 0; i < o->nsources; i++)
-        need |= !res[i].hit && !res[i].no_sites;
-    if (!need)
-        return;     /* not even llvm-mca's host CPU query */
-    mcr_config_init(&mca_cfg, o->mcpu, o->llvm_mca);
-    char line[1200];
-    if (mca_cfg.error) {
-        snprintf(line, sizeof line, "%s (no cycles per iteration recorded)", mca_cfg.error);
-        mca_warn(NULL, line);
-    }
-    for (int t = 0; t < mca_cfg.ntargets; t++)
-        if (mca_cfg.t[t].skip)
-            mca_warn(NULL, mca_cfg.t[t].skip);
-    db *cache = NULL;
-    char err[512];
-    if (!mca_cfg.error && db_open(o->db_path, DB_READONLY, &cache, err, sizeof err) != 0)
-        cache = NULL;
-    /* all sources at once: one llvm-mca process per target for the command */
-    const ir_tu **tus = calloc((size_t)o->nsources + 1, sizeof *tus);
-    void **ctx = calloc((size_t)o->nsources + 1, sizeof *ctx);
-    mcr_result **out = calloc((size_t)o->nsources + 1, sizeof *out);
-    if (tus && ctx && out) {
-        for (int i = 0; i < o->nsources; i++) {
-            /* a source the instrumentation found no site in has no nest the
-             * runtime could ever launch: no assembly compile, no llvm-mca */
-            tus[i] = res[i].hit || res[i].no_sites ? NULL : res[i].ir;
-            ctx[i] = &res[i];
-        }
-        mcr_run_tus(&mca_cfg, o->nsources, tus, o->ncc, o->cc, (const char *const *)o->sources,
-                    cache, mca_warn, ctx, out);
-        for (int i = 0; i < o->nsources; i++)
-            res[i].mca = out[i];
-    }
-    free(tus);
-    free(ctx);
-    free(out);
-    db_close(cache);
-}
-
 /* Inside the build's write transaction: its llvm-mca rows, then its
  * direct-mode entry when it may be reused (dkey set by record()). */
 static int tu_hook(void *ctx, db *d, int64_t tu_id, const int64_t *loop_ids, char *err,
                    size_t errlen)
 {
     analysed *r = ctx;
-    if (r->mca && mcr_store(&mca_cfg, r->mca, d, tu_id, loop_ids, err, errlen) != 0)
+    if (r->mca && mcr_store(&kc_mca_cfg, r->mca, d, tu_id, loop_ids, err, errlen) != 0)
         return -1;
     if (!r->dkey[0])
         return 0;
@@ -711,10 +638,10 @@ static int direct_cacheable(const options *o, const analysed *r)
     if (o->instrument != INSTRUMENT_OFF && (r->ihave < 0 || (r->ihave == 1 && r->ilen > INT_MAX)))
         return 0;
     if (o->mca) {
-        if (!r->mca || mca_cfg.error)
+        if (!r->mca || kc_mca_cfg.error)
             return 0;
-        for (int t = 0; t < mca_cfg.ntargets; t++)
-            if (mca_cfg.t[t].skip)
+        for (int t = 0; t < kc_mca_cfg.ntargets; t++)
+            if (kc_mca_cfg.t[t].skip)
                 return 0;
     }
     return 1;
@@ -1405,7 +1332,7 @@ int main(int argc, char **argv)
         int made = ins ? make_copies(&o, res, ins, overlay, sizeof overlay, &quotes) : 0;
         int started = made > 0 && start_instrumented(&o, overlay, &job) == 0;
         if (o.mca && misses)
-            mca_stage(&user, res);     /* while the instrumented compile runs */
+            kc_mca_stage(&user, res);     /* while the instrumented compile runs */
         if (started)
             status = finish_instrumented(&job, first_error, sizeof first_error, &quotes);
         ku_buf_free(&quotes);
@@ -1431,14 +1358,14 @@ int main(int argc, char **argv)
         if (res)
             analyse(&o, res);
         if (res && o.mca && misses)
-            mca_stage(&user, res);
+            kc_mca_stage(&user, res);
         status = pid ? wait_compiler(pid) : 0;
     }
     /* A hit's warnings are those its build printed. */
     for (int i = 0; res && i < o.nsources; i++)
         if (res[i].hit && res[i].warns.s)
-            ku_buf_put(&mca_deferred, res[i].warns.s);
-    mca_flush(status);
+            ku_buf_put(&kc_mca_deferred, res[i].warns.s);
+    kc_mca_flush(status);
     /* A failed compile has told the user already; its stale rows stay. */
     o.ncc = user_ncc;
     o.cc[o.ncc] = NULL;
@@ -1461,7 +1388,7 @@ int main(int argc, char **argv)
         free(res[i].itext);
     }
     if (res && o.mca && misses)
-        mcr_config_free(&mca_cfg);
+        mcr_config_free(&kc_mca_cfg);
     free(res);
     free(o.cc);
     free(o.xcc);
