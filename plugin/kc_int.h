@@ -120,4 +120,14 @@ void kc_warn(const char *fmt, ...) KU_PRINTF(1, 2);
 void kc_mca_flush(int status);
 void kc_mca_stage(const options *o, analysed *res);
 
+void kc_absolute_db(const char *db_path, char *out, size_t n);
+int kc_direct_cacheable(const options *o, const analysed *r);
+void kc_direct_lookup(const options *o, analysed *res);
+uint64_t kc_fnv_flags(uint64_t h, const options *o, unsigned long long hh);
+void kc_walker_path(char *out, size_t n);
+
+void kc_build_hashes(const options *o, const char *path, const ir_tu *ir, char variant[17],
+                         char build[17]);
+void kc_object_of(const options *o, int i, char *out, size_t n);
+
 #endif
