@@ -103,6 +103,18 @@ typedef struct {
     ku_buf warns;    /* keel's warnings about this source, one per line */
 } analysed;
 
+typedef struct {
+    char temp[PATH_MAX];      /* instrumented copy, "" when the source is not */
+} instrumented;
+
+/* A compile of instrumented copies, running. */
+typedef struct {
+    pid_t pid;
+    int fd;                   /* its stderr, captured */
+    char errpath[KU_TMP_PATH];
+    char **argv;
+} instrumented_job;
+
 /* The llvm-mca step's configuration (targets, errors) and its warnings,
  * held back until the compile's result is known (kc_mca.c). */
 extern mcr_config kc_mca_cfg;
@@ -129,5 +141,15 @@ void kc_walker_path(char *out, size_t n);
 void kc_build_hashes(const options *o, const char *path, const ir_tu *ir, char variant[17],
                          char build[17]);
 void kc_object_of(const options *o, int i, char *out, size_t n);
+
+void kc_add_runtime_link(options *o, const char *lib);
+int kc_finish_instrumented(instrumented_job *j, char *first_error, size_t errlen,
+                               const ku_buf *quotes);
+int kc_make_copies(const options *o, analysed *res, instrumented *ins, char *overlay,
+                       size_t overlay_len, ku_buf *quotes);
+void kc_runtime_paths(char *header, char *lib, size_t n);
+pid_t kc_start_compiler(char **argv, int stderr_fd, int report);
+int kc_start_instrumented(const options *o, const char *overlay, instrumented_job *j);
+int kc_wait_compiler(pid_t pid);
 
 #endif

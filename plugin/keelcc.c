@@ -6,14 +6,19 @@
  *
  * keelcc runs the real compiler (clang-19, or $KEEL_CC, or the COMPILER
  * named first) with the arguments unchanged except for keel's own --keel-*
- * options, and exits with its exit status.  While the compiler runs, keelcc parses every C source of the
- * command with libclang (same -I/-D/-U/-std flags), builds the loop IR and,
- * once the compile has succeeded, writes it to the attribute database in one
- * transaction per source.  Anything that goes wrong in the analysis is one
+ * options, and exits with its exit status.  While the compiler runs,
+ * keelcc parses every C source of the command with libclang (same
+ * -I/-D/-U/-std flags), builds the loop IR and, once the compile has
+ * succeeded, writes it to the attribute database in one transaction per
+ * source.  Anything that goes wrong in the analysis is one
  * warning line on stderr; it never changes the compile's result.  A source
  * whose command and files are unchanged since the build the database holds
- * is not parsed again (direct mode, below): its stored instrumented text is
- * compiled and nothing is written.
+ * is not parsed again (direct mode, kc_direct.c): its stored instrumented
+ * text is compiled and nothing is written.
+ *
+ * This file is main (the steps in order) with the walker's loading and the
+ * analyse and record steps; kc_int.h lists keelcc's other files, one step
+ * each (arguments, build cache, instrumentation, llvm-mca).
  */
 #include "kc_int.h"
 
@@ -81,7 +86,7 @@ int kc_has_suffix(const char *s, const char *suffix)
 /* Run the real compiler with argv in a child process, its stderr to
  * stderr_fd when that is not -1; returns its pid, or -1 (with an error
  * line when report is set). */
-static pid_t start_compiler(char **argv, int stderr_fd, int report)
+pid_t kc_start_compiler(char **argv, int stderr_fd, int report)
 {
     ku_io io = { .err_fd = stderr_fd };
     pid_t pid;
@@ -95,7 +100,7 @@ static pid_t start_compiler(char **argv, int stderr_fd, int report)
 
 /* The compiler's exit status (ku_wait: 128 + N when signal N killed it),
  * 127 when it could not be started or waited for. */
-static int wait_compiler(pid_t pid)
+int kc_wait_compiler(pid_t pid)
 {
     int st = pid < 0 ? -1 : ku_wait(pid);
     return st < 0 ? 127 : st;
@@ -271,512 +276,6 @@ static void record(const options *o, analysed *res, const char *args)
     db_close(d);
 }
 
-/* ---- instrumentation ----------------------------------------------------- */
-
-/* keelrt.h and libkeelrt.a: $KEEL_RT_HEADER / $KEEL_RT_LIB, else next to an
- * installed keelcc (bin/../include, bin/../lib), else the build tree. */
-static void runtime_paths(char *header, char *lib, size_t n)
-{
-    const char *env;
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    snprintf(header, n, "%s", KEEL_RT_HEADER);
-    snprintf(lib, n, "%s", KEEL_RT_LIB);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            char h[PATH_MAX + 64], l[PATH_MAX + 64];
-            *slash = '\0';
-            snprintf(h, sizeof h, "%s/../include/keelrt.h", exe);
-            snprintf(l, sizeof l, "%s/../lib/libkeelrt.a", exe);
-            if (access(h, R_OK) == 0 && access(l, R_OK) == 0) {
-                snprintf(header, n, "%s", h);
-                snprintf(lib, n, "%s", l);
-            }
-        }
-    }
-    if ((env = getenv("KEEL_RT_HEADER")) && *env)
-        snprintf(header, n, "%s", env);
-    if ((env = getenv("KEEL_RT_LIB")) && *env)
-        snprintf(lib, n, "%s", env);
-}
-
-/* The database path as the program will see it at run time: absolute. */
-void kc_absolute_db(const char *db_path, char *out, size_t n)
-{
-    char cwd[PATH_MAX];
-    if (db_path[0] == '/' || !getcwd(cwd, sizeof cwd))
-        snprintf(out, n, "%s", db_path);
-    else
-        snprintf(out, n, "%s/%s", cwd, db_path);
-}
-
-/* ---- the instrumented compile ---------------------------------------------
- *
- * The compiler is run with the user's arguments unchanged plus
- * `-ivfsoverlay OVERLAY`: a virtual file system overlay (clang's YAML
- * format, 'use-external-names': false) in which each instrumented source's
- * own path holds the instrumented text.  clang therefore compiles "the
- * original file": quoted #includes search its own folder first and nothing
- * else, __FILE__, diagnostics, dependency files (with clang's own escaping),
- * -save-temps names, the object's STT_FILE symbol and debug information all
- * name the original path, and the temporary copy's name appears nowhere
- * (objects are reproducible).  The copy is given the source's modification
- * time, so __TIMESTAMP__ is the source's too.  Sources named inside response
- * files are covered as well, since the command line is not rewritten.
- */
-
-typedef struct {
-    char temp[PATH_MAX];      /* instrumented copy, "" when the source is not */
-} instrumented;
-
-/* Can s be a YAML scalar that clang reads back as the same bytes: valid
- * UTF-8 with no control characters (a path that is not stays
- * uninstrumented)? */
-static int yaml_safe(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2
-              : (*p & 0xf8) == 0xf0 ? 3 : -1;
-        if (n < 0 || *p < 0x20 || *p == 0x7f || (n == 1 && *p < 0xc2))
-            return 0;
-        p++;
-        for (int k = 0; k < n; k++, p++)
-            if ((*p & 0xc0) != 0x80)
-                return 0;
-    }
-    return 1;
-}
-
-/* Append s as a single-quoted YAML scalar (quotes doubled, bytes as they are). */
-static void yaml_quoted(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
-/* The absolute names under which clang may look the source up: the path as
- * given when absolute, else joined to the working directory as getcwd() and
- * $PWD (which LLVM prefers when it names the same folder) spell it, and its
- * real path.  Distinct names only; returns how many (at most 3). */
-static int source_names(const char *src, char names[3][PATH_MAX * 2 + 2])
-{
-    int n = 0;
-    char cwd[PATH_MAX], real[PATH_MAX];
-    const char *cands[3] = { NULL, NULL, NULL };
-    const char *pwd = getenv("PWD");
-    if (src[0] == '/') {
-        snprintf(names[n++], sizeof names[0], "%s", src);
-    } else {
-        if (getcwd(cwd, sizeof cwd))
-            cands[0] = cwd;
-        if (pwd && pwd[0] == '/')
-            cands[1] = pwd;
-        for (int i = 0; i < 2; i++)
-            if (cands[i])
-                snprintf(names[n++], sizeof names[0], "%s/%s", cands[i], src);
-    }
-    if (realpath(src, real))
-        snprintf(names[n++], sizeof names[0], "%s", real);
-    /* drop duplicates */
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        int dup = 0;
-        for (int k = 0; k < m && !dup; k++)
-            dup = strcmp(names[k], names[i]) == 0;
-        if (!dup && m != i)
-            memcpy(names[m], names[i], sizeof names[0]);
-        m += !dup;
-    }
-    return m;
-}
-
-/* clang quotes the physical line of each diagnostic.  Where keel's text
- * went onto one of the user's lines, the quote of that line is put back to
- * the user's own: quotes[] holds, for every such line, the instrumented
- * line and the source's as clang prints them (tabs to the next multiple of
- * 8), each NUL-terminated.  Only for a copy with the source's line count
- * (keel's text added no line; else the lines it did add are its own). */
-static void quote_line(ku_buf *b, const char *s, size_t n)
-{
-    size_t col = 0;
-    while (n > 0 && s[n - 1] == '\r')
-        n--;
-    for (size_t k = 0; k < n; k++, col++) {
-        if (s[k] == '\t') {
-            ku_buf_putc(b, ' ');
-            while ((col + 1) % 8)
-                ku_buf_putc(b, ' '), col++;
-        } else
-            ku_buf_putc(b, s[k]);
-    }
-    ku_buf_putn(b, "", 1);
-}
-
-static void quote_pairs(ku_buf *quotes, const char *src, size_t len, const char *text,
-                        size_t tlen)
-{
-    size_t ls = 0, lt = 0;
-    for (size_t k = 0; k < len; k++)
-        ls += src[k] == '\n';
-    for (size_t k = 0; k < tlen; k++)
-        lt += text[k] == '\n';
-    if (ls != lt)
-        return;
-    size_t a = 0, b = 0;
-    while (a <= len && b <= tlen) {
-        const char *ea = memchr(src + a, '\n', len - a), *eb = memchr(text + b, '\n', tlen - b);
-        size_t na = ea ? (size_t)(ea - src) - a : len - a, nb = eb ? (size_t)(eb - text) - b : tlen - b;
-        if (na != nb || memcmp(src + a, text + b, na) != 0) {
-            quote_line(quotes, text + b, nb);
-            quote_line(quotes, src + a, na);
-        }
-        if (!ea || !eb)
-            break;
-        a += na + 1;
-        b += nb + 1;
-    }
-}
-
-/* Each line of msgs (len bytes) that quotes an instrumented line -- the
- * line itself, or after the "  12 | " gutter -- with the source's line
- * instead, to out. */
-static void restore_quotes(const char *msgs, size_t len, const ku_buf *quotes, FILE *out)
-{
-    size_t p = 0;
-    while (p < len) {
-        const char *nl = memchr(msgs + p, '\n', len - p);
-        size_t n = nl ? (size_t)(nl - msgs) - p : len - p;
-        const char *line = msgs + p, *fix = NULL;
-        size_t keep = 0;
-        for (size_t q = 0; quotes->s && q < quotes->len && !fix;) {
-            const char *from = quotes->s + q, *to = from + strlen(from) + 1;
-            size_t fl = strlen(from);
-            if (fl <= n && memcmp(line + n - fl, from, fl) == 0
-                && (fl == n || (n - fl >= 2 && memcmp(line + n - fl - 2, "| ", 2) == 0))) {
-                fix = to;
-                keep = n - fl;
-            }
-            q = (size_t)(to - quotes->s) + strlen(to) + 1;
-        }
-        if (fix) {
-            fwrite(line, 1, keep, out);
-            fputs(fix, out);
-        } else
-            fwrite(line, 1, n, out);
-        if (nl)
-            fputc('\n', out);
-        p += n + (nl ? 1 : 0);
-    }
-}
-
-/* The file name whose loops instrumentation edits in source text src:
- * the source's own path, or for preprocessed text (its first line a
- * `# N "file"` marker, as `clang -E` and `gcc -E` write) the file that
- * marker names, resolved as the walker stores presumed locations. */
-static void presumed_source(const char *src, size_t len, const char *path, char *out, size_t n)
-{
-    snprintf(out, n, "%s", path);
-    size_t i = 0;
-    if (len < 5 || src[0] != '#')
-        return;
-    for (i = 1; i < len && src[i] == ' '; i++)
-        ;
-    size_t d = i;
-    while (i < len && src[i] >= '0' && src[i] <= '9')
-        i++;
-    if (i == d || i >= len || src[i] != ' ')
-        return;
-    while (i < len && src[i] == ' ')
-        i++;
-    if (i >= len || src[i] != '"')
-        return;
-    char name[PATH_MAX], real[PATH_MAX];
-    size_t k = 0;
-    for (i++; i < len && src[i] != '"' && src[i] != '\n' && k + 1 < sizeof name; i++) {
-        if (src[i] == '\\' && i + 1 < len)
-            i++;
-        name[k++] = src[i];
-    }
-    if (i >= len || src[i] != '"' || k == 0 || name[0] == '<')
-        return;
-    name[k] = '\0';
-    snprintf(out, n, "%s", realpath(name, real) ? real : name);
-}
-
-/* Write instrumented copies of the analysed sources (each with its source's
- * modification time) and the overlay that maps the sources onto them (path
- * in overlay[]).  Returns how many sources are instrumented. */
-static int make_copies(const options *o, analysed *res, instrumented *ins, char *overlay,
-                       size_t overlay_len, ku_buf *quotes)
-{
-    char db[PATH_MAX + 1];
-    kc_absolute_db(o->db_path, db, sizeof db);
-    const char *tmp = ku_tmpdir();
-    if (!yaml_safe(tmp) || strchr(tmp, '\''))
-        tmp = "/tmp";
-    int made = 0;
-    for (int i = 0; i < o->nsources; i++) {
-        ins[i].temp[0] = '\0';
-        size_t len = 0, outlen = 0;
-        struct stat st;
-        static char names[3][PATH_MAX * 2 + 2];
-        int nnames = source_names(o->sources[i], names), safe = 1;
-        for (int k = 0; k < nnames; k++)
-            safe &= yaml_safe(names[k]);
-        int named = safe && stat(o->sources[i], &st) == 0;
-        char *src = NULL, *text = NULL;
-        if (res[i].hit) {
-            /* direct mode: the text this build compiled before */
-            text = named ? res[i].itext : NULL;
-            outlen = res[i].ilen;
-        } else {
-            src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
-            char ipath[PATH_MAX];
-            if (src)
-                presumed_source(src, len, res[i].path, ipath, sizeof ipath);
-            int sites = src ? instrument_source_with(res[i].ir, store_analysis_par(res[i].an),
-                                                     ipath, res[i].hash, src, len, db,
-                                                     o->instrument, &text, &outlen) : 0;
-            res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
-            res[i].no_sites = src && sites == 0;
-            if (sites > 0) {
-                res[i].itext = text;     /* kept for the direct-mode entry */
-                res[i].ilen = outlen;
-            } else {
-                free(text);
-                text = NULL;
-            }
-        }
-        if (text) {
-            if (!src)
-                src = ku_read_file(o->sources[i], &len);
-            if (src)
-                quote_pairs(quotes, src, len, text, outlen);
-            int fd = ku_mkstemp(ins[i].temp, sizeof ins[i].temp, tmp, "keel-", ".c");
-            struct timespec times[2] = { st.st_atim, st.st_mtim };
-            if (fd < 0 || write(fd, text, outlen) != (ssize_t)outlen
-                || futimens(fd, times) != 0) {
-                kc_warn("%s: not instrumented: cannot write a temporary file", o->sources[i]);
-                if (fd >= 0)
-                    unlink(ins[i].temp);
-                ins[i].temp[0] = '\0';
-            } else {
-                made++;
-            }
-            if (fd >= 0)
-                close(fd);
-        }
-        free(src);
-    }
-    if (!made)
-        return 0;
-    int fd = ku_mkstemp(overlay, overlay_len, tmp, "keel-", ".yaml");
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        if (fd >= 0) {
-            close(fd);
-            unlink(overlay);
-        }
-        kc_warn("not instrumented: cannot write a temporary file");
-        overlay[0] = '\0';
-        return 0;
-    }
-    fputs("{ 'version': 0, 'use-external-names': false, 'case-sensitive': true,\n"
-          "  'roots': [\n", f);
-    int first = 1;
-    for (int i = 0; i < o->nsources; i++) {
-        if (!ins[i].temp[0])
-            continue;
-        static char names[3][PATH_MAX * 2 + 2];
-        int n = source_names(o->sources[i], names);
-        for (int k = 0; k < n; k++) {
-            fputs(first ? "    { 'type': 'file', 'name': " : ",\n    { 'type': 'file', 'name': ", f);
-            yaml_quoted(f, names[k]);
-            fputs(", 'external-contents': ", f);
-            yaml_quoted(f, ins[i].temp);
-            fputs(" }", f);
-            first = 0;
-        }
-    }
-    fputs("\n  ] }\n", f);
-    if (fclose(f) != 0) {
-        unlink(overlay);
-        overlay[0] = '\0';
-        return 0;
-    }
-    return made;
-}
-
-/* A compile of instrumented copies, running. */
-typedef struct {
-    pid_t pid;
-    int fd;                   /* its stderr, captured */
-    char errpath[KU_TMP_PATH];
-    char **argv;
-} instrumented_job;
-
-/* The descriptor the compiler reads the overlay from, named by a path
- * that is the same in every build: -frecord-command-line and
- * -grecord-command-line put the compiler's arguments into the object, and
- * a temporary file's random name there would make two identical builds
- * differ.  Used when no inherited descriptor holds the number. */
-#define OVERLAY_FD 987
-#define OVERLAY_FD_PATH "/dev/fd/987"
-
-/* Start the compiler with the overlay.  Returns 0, or -1 when it could not
- * start (the caller compiles the original). */
-static int start_instrumented(const options *o, const char *overlay, instrumented_job *j)
-{
-    memset(j, 0, sizeof *j);
-    j->fd = -1;
-    int n = 0, bad = 0, fixed = 0;
-    if (fcntl(OVERLAY_FD, F_GETFD) == -1 && errno == EBADF) {
-        int ofd = open(overlay, O_RDONLY | O_CLOEXEC);
-        fixed = ofd >= 0 && dup2(ofd, OVERLAY_FD) == OVERLAY_FD;   /* inherited: no CLOEXEC */
-        if (ofd >= 0)
-            close(ofd);
-    }
-    for (int k = 0; k < o->ncc; k++)
-        bad |= ku_push_ptr(&j->argv, &n, o->cc[k]);
-    if (o->cpp_output) {
-        bad |= ku_push_ptr(&j->argv, &n, "-Xclang");
-        bad |= ku_push_ptr(&j->argv, &n, "-ivfsoverlay");
-        bad |= ku_push_ptr(&j->argv, &n, "-Xclang");
-    } else {
-        bad |= ku_push_ptr(&j->argv, &n, "-ivfsoverlay");
-    }
-    bad |= ku_push_ptr(&j->argv, &n, fixed ? OVERLAY_FD_PATH : overlay);
-    j->fd = bad ? -1 : ku_mkstemp(j->errpath, sizeof j->errpath, NULL, "keel-stderr-", "");
-    j->pid = j->fd >= 0 ? start_compiler(j->argv, j->fd, 0) : -1;
-    if (fixed)
-        close(OVERLAY_FD);
-    if (j->pid > 0)
-        return 0;
-    if (j->fd >= 0) {
-        close(j->fd);
-        unlink(j->errpath);
-    }
-    free(j->argv);
-    return -1;
-}
-
-/* Wait for the instrumented compile.  On success its messages go to stderr
- * and the result is 0; on failure -1, with the first line of its messages in
- * first_error. */
-static int finish_instrumented(instrumented_job *j, char *first_error, size_t errlen,
-                               const ku_buf *quotes)
-{
-    int status = wait_compiler(j->pid);
-    size_t len = 0;
-    char *msgs = ku_read_file(j->errpath, &len);
-    if (status == 0 && msgs) {
-        restore_quotes(msgs, len, quotes, stderr);   /* the compile's own warnings */
-    } else if (msgs && len) {
-        char *nl = memchr(msgs, '\n', len);
-        snprintf(first_error, errlen, "%.*s", (int)((nl ? nl : msgs + len) - msgs), msgs);
-    }
-    free(msgs);
-    close(j->fd);
-    unlink(j->errpath);
-    free(j->argv);
-    return status == 0 ? 0 : -1;
-}
-
-/* Link arguments for libkeelrt: one runtime per process.
- *
- * `-x none` first: a user's `-x c` / `--language=c` before the sources
- * would otherwise make the compiler read libkeelrt.a as C source.
- *
- * A shared library (-shared) links the shared libkeelrt.so (as needed,
- * with a run path to it unless it sits in a system folder): the library
- * then exports nothing but its own symbols and needs libkeelrt, not
- * libsqlite3; with no libkeelrt.so beside libkeelrt.a, the archive is
- * linked with its symbols kept local (--exclude-libs).  An executable
- * links the archive and exports keel_decide, so that keelcc-built
- * libraries it loads, at start or with dlopen, call the executable's
- * runtime rather than a second one.  A relocatable link (-r) gets no
- * runtime: the final link adds it.  A static link (-static) takes
- * libkeelrt-sqlite3.a from beside libkeelrt.a, where there is one.
- * Buffers are static: one link per keelcc process. */
-static void add_runtime_link(options *o, const char *lib)
-{
-    static char so[PATH_MAX + 64], rpath[PATH_MAX + 80], excl[PATH_MAX + 64];
-    static char sqlite[PATH_MAX + 64];
-    int shared = 0, is_static = 0;
-    for (int i = 1; i < o->ncc; i++) {
-        if (strcmp(o->cc[i], "-r") == 0 || strcmp(o->cc[i], "--relocatable") == 0)
-            return;
-        if (strcmp(o->cc[i], "-shared") == 0)
-            shared = 1;
-        if (strcmp(o->cc[i], "-static") == 0 || strcmp(o->cc[i], "--static") == 0
-            || strcmp(o->cc[i], "-static-pie") == 0)
-            is_static = 1;
-    }
-    kc_push(o, &o->ncc, &o->cc, "-x");
-    kc_push(o, &o->ncc, &o->cc, "none");
-    if (shared && kc_has_suffix(lib, ".a")) {
-        size_t n = strlen(lib);
-        snprintf(so, sizeof so, "%.*s.so", (int)(n - 2), lib);
-        if (access(so, R_OK) == 0) {
-            char dir[PATH_MAX + 64];
-            snprintf(dir, sizeof dir, "%s", so);
-            char *slash = strrchr(dir, '/');
-            if (slash)
-                *slash = '\0';
-            static const char *const system_dirs[] = {
-                "/lib", "/usr/lib", "/lib64", "/usr/lib64", "/usr/local/lib",
-                "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", NULL
-            };
-            int sys = !slash;
-            for (int k = 0; system_dirs[k] && !sys; k++)
-                sys = strcmp(dir, system_dirs[k]) == 0;
-            kc_push(o, &o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
-            kc_push(o, &o->ncc, &o->cc, so);
-            kc_push(o, &o->ncc, &o->cc, "-Wl,--pop-state");
-            if (!sys) {
-                snprintf(rpath, sizeof rpath, "-Wl,-rpath,%s", dir);
-                kc_push(o, &o->ncc, &o->cc, rpath);
-            }
-            return;
-        }
-        const char *base = strrchr(lib, '/');
-        snprintf(excl, sizeof excl, "-Wl,--exclude-libs,%s", base ? base + 1 : lib);
-        kc_push(o, &o->ncc, &o->cc, excl);
-    }
-    kc_push(o, &o->ncc, &o->cc, lib);
-    if (!shared) {
-        kc_push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide");
-        kc_push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report");
-        kc_push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_decide_report_const");
-        kc_push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_begin");
-        kc_push(o, &o->ncc, &o->cc, "-Wl,--export-dynamic-symbol=keel_done");
-    }
-    kc_push(o, &o->ncc, &o->cc, "-Wl,--push-state,--as-needed");
-    /* a static link takes libsqlite3.a with weak dl* references, built
-     * beside libkeelrt.a: glibc's dlopen stays out, and with it the
-     * linker's warning about dlopen in static programs */
-    const char *slash = strrchr(lib, '/');
-    if (is_static && slash && kc_has_suffix(lib, ".a")
-        && snprintf(sqlite, sizeof sqlite, "%.*s/libkeelrt-sqlite3.a", (int)(slash - lib), lib)
-               < (int)sizeof sqlite
-        && access(sqlite, R_OK) == 0)
-        kc_push(o, &o->ncc, &o->cc, sqlite);
-    else
-        kc_push(o, &o->ncc, &o->cc, "-lsqlite3");
-    kc_push(o, &o->ncc, &o->cc, "-lpthread");
-    kc_push(o, &o->ncc, &o->cc, "-ldl");
-    kc_push(o, &o->ncc, &o->cc, "-lm");
-    kc_push(o, &o->ncc, &o->cc, "-Wl,--pop-state");
-}
-
 /* Out of memory reading the command line: no analysis, the compiler run
  * on argv itself (keel's own options removed in place, no allocation). */
 static int plain_compile(const options *o, int argc, char **argv)
@@ -788,7 +287,7 @@ static int plain_compile(const options *o, int argc, char **argv)
         if (strncmp(argv[i], "--keel-", 7) != 0)
             argv[n++] = argv[i];
     argv[n] = NULL;
-    return wait_compiler(start_compiler(argv, -1, 1));
+    return kc_wait_compiler(kc_start_compiler(argv, -1, 1));
 }
 
 int main(int argc, char **argv)
@@ -813,7 +312,7 @@ int main(int argc, char **argv)
     }
 
     char header[PATH_MAX + 64], lib[PATH_MAX + 64];
-    runtime_paths(header, lib, sizeof header);
+    kc_runtime_paths(header, lib, sizeof header);
     if (o.analysis != 1)
         o.instrument = INSTRUMENT_OFF;
     if (o.instrument != INSTRUMENT_OFF && (access(header, R_OK) != 0 || access(lib, R_OK) != 0)) {
@@ -836,7 +335,7 @@ int main(int argc, char **argv)
      * a fallback compile runs, without the runtime link arguments. */
     int user_ncc = o.ncc;
     if (o.links && o.instrument != INSTRUMENT_OFF) {
-        add_runtime_link(&o, lib);
+        kc_add_runtime_link(&o, lib);
         if (o.oom) {
             /* no runtime to link: nothing may be instrumented */
             kc_warn("out of memory adding libkeelrt to the link: building without instrumentation");
@@ -868,12 +367,12 @@ int main(int argc, char **argv)
         char first_error[512] = "", overlay[PATH_MAX] = "";
         status = -1;
         ku_buf quotes = { 0 };
-        int made = ins ? make_copies(&o, res, ins, overlay, sizeof overlay, &quotes) : 0;
-        int started = made > 0 && start_instrumented(&o, overlay, &job) == 0;
+        int made = ins ? kc_make_copies(&o, res, ins, overlay, sizeof overlay, &quotes) : 0;
+        int started = made > 0 && kc_start_instrumented(&o, overlay, &job) == 0;
         if (o.mca && misses)
             kc_mca_stage(&user, res);     /* while the instrumented compile runs */
         if (started)
-            status = finish_instrumented(&job, first_error, sizeof first_error, &quotes);
+            status = kc_finish_instrumented(&job, first_error, sizeof first_error, &quotes);
         ku_buf_free(&quotes);
         for (int i = 0; ins && i < o.nsources; i++)
             if (ins[i].temp[0])
@@ -882,7 +381,7 @@ int main(int argc, char **argv)
             unlink(overlay);
         free(ins);
         if (status < 0) {
-            status = wait_compiler(start_compiler(o.cc, -1, 1));
+            status = kc_wait_compiler(kc_start_compiler(o.cc, -1, 1));
             if (status == 0 && first_error[0])
                 kc_warn("instrumented compile failed (%s); built without instrumentation",
                      first_error);
@@ -891,14 +390,14 @@ int main(int argc, char **argv)
         }
     } else {
         /* Analyse (and run llvm-mca) while the compiler runs. */
-        pid_t pid = o.analysis == 2 ? 0 : start_compiler(o.cc, -1, 1);
+        pid_t pid = o.analysis == 2 ? 0 : kc_start_compiler(o.cc, -1, 1);
         if (pid < 0)
             return 127;
         if (res)
             analyse(&o, res);
         if (res && o.mca && misses)
             kc_mca_stage(&user, res);
-        status = pid ? wait_compiler(pid) : 0;
+        status = pid ? kc_wait_compiler(pid) : 0;
     }
     /* A hit's warnings are those its build printed. */
     for (int i = 0; res && i < o.nsources; i++)
