@@ -519,6 +519,188 @@ static void scan(walker *w, CXCursor c, int mode, int in_subscript)
     w->scan_depth--;
 }
 
+/* scan_node's phases, one per kind of node. */
+
+/* `x = e`: x is written, e read; unconditionally in a loop, an integer or
+ * pointer local x holds e from here on (a binding). */
+static void scan_assign(walker *w, const child_list *lp, int in_subscript)
+{
+    const child_list *l = lp;
+    CXCursor d = wk_ref_decl(l->c[0]);
+    binding b = { .decl = d, .loop = w->loop, .inc_offset = -1 };
+    int bound = 0;
+    if (!clang_Cursor_isNull(d) && w->loop >= 0 && w->conditional == 0) {
+        CXType t = clang_getCanonicalType(clang_getCursorType(d));
+        if (wk_is_integer_type(t))
+            bound = (b.value = wk_to_expr(w, l->c[1])) != NULL;
+        else if (t.kind == CXType_Pointer)
+            bound = b.is_ptr = wk_ptr_value(w, l->c[1], &b);
+    }
+    scan(w, l->c[0], MODE_WRITE, in_subscript);
+    scan(w, l->c[1], MODE_READ, in_subscript);
+    if (bound)
+        wk_bind_put(w, &b);
+    else
+        wk_bind_clear(&b);
+}
+
+/* A binary operator other than `=`: its operations counted, its operands
+ * read, a left-deep chain walked in a loop. */
+static void scan_chain(walker *w, CXCursor c, const child_list *lp, int in_subscript)
+{
+    ir_ops *o = &w->stmt->ops;
+    enum CXBinaryOperatorKind op;
+    /* `a + b + c + ...` is a left-deep chain, one node per term
+     * (thousands in generated code): walk its left spine in a loop,
+     * keeping the right operands in order, instead of recursing. */
+    CXCursor stack_right[32], *right = stack_right;
+    int nr = 0, cap = 32;
+    CXCursor cur = c;
+    child_list cl = *lp;
+    for (;;) {
+        op = clang_getCursorBinaryOperatorKind(cur);
+        if (!in_subscript) {
+            int fl = wk_is_float(cur) || (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE
+                                       && (wk_is_float(cl.c[0]) || wk_is_float(cl.c[1])));
+            count_op(o, op, fl);
+            if (fl && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
+                && (is_float_mul(cl.c[0]) || is_float_mul(cl.c[1])))
+                o->ffma++;
+        }
+        if (nr == cap) {
+            CXCursor *nrp = malloc(sizeof *nrp * (size_t)cap * 2);
+            if (!nrp) {
+                w->oom = 1;
+                break;
+            }
+            memcpy(nrp, right, sizeof *nrp * (size_t)nr);
+            if (right != stack_right)
+                free(right);
+            right = nrp;
+            cap *= 2;
+        }
+        right[nr++] = cl.c[1];
+        cur = wk_peel(cl.c[0]);
+        if (clang_getCursorKind(cur) != CXCursor_BinaryOperator
+            || clang_getCursorBinaryOperatorKind(cur) == CXBinaryOperator_Assign)
+            break;
+        cl = wk_children(cur);
+        if (cl.n != 2)
+            break;
+    }
+    scan(w, cur, MODE_READ, in_subscript);
+    while (nr > 0)
+        scan(w, right[--nr], MODE_READ, in_subscript);
+    if (right != stack_right)
+        free(right);
+}
+
+/* ++/--, a dereference, an address, a sign or a negation. */
+static void scan_unary(walker *w, CXCursor c, const child_list *lp, int mode, int in_subscript)
+{
+    child_list l = *lp;
+    ir_ops *o = &w->stmt->ops;
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    if (l.n != 1)
+        return;
+    if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec) {
+        if (!in_subscript) {
+            if (wk_is_float(c))
+                o->fadd++;
+            else
+                o->iadd++;
+        }
+        scan(w, l.c[0], MODE_RW, in_subscript);
+        return;
+    }
+    if (op == CXUnaryOperator_Deref
+        && clang_getCanonicalType(clang_getCursorType(wk_peel(l.c[0]))).kind == CXType_Pointer) {
+        add_deref_access(w, c, wk_peel(l.c[0]), mode);
+        return;
+    }
+    if (op == CXUnaryOperator_AddrOf && address_only(w, l.c[0]))
+        return;
+    scan(w, l.c[0], MODE_READ, in_subscript);
+}
+
+/* A call: a math function counted, any other listed; its arguments read. */
+static void scan_call(walker *w, CXCursor c, int in_subscript)
+{
+    ir_ops *o = &w->stmt->ops;
+    char *name = wk_cursor_spelling(c);
+    if (!in_subscript && name) {
+        /* OpenMP's thread queries read the team, write nothing: no
+         * call the dependence test must stop at */
+        if (wk_is_math_function(name))
+            o->fmath++;
+        else if (strcmp(name, "omp_get_thread_num") != 0
+                 && strcmp(name, "omp_get_num_threads") != 0)
+            ir_add_call(w->stmt, name);
+    }
+    free(name);
+    /* The first child is the callee; arguments are read, and an
+     * object whose address is passed (`&x`, `&a[i]`) may be written. */
+    scan_operands(w, c, 0, in_subscript);
+}
+
+/* `T x = e;`: x written (and bound to e when it can be), e read. */
+static void scan_var_decl(walker *w, CXCursor c, const child_list *lp, int in_subscript)
+{
+    child_list l = *lp;
+    wk_bind_drop(w, c);
+    if (l.n >= 1) {
+        CXCursor init = l.c[l.n - 1];
+        enum CXCursorKind ik = clang_getCursorKind(init);
+        if (ik != CXCursor_TypeRef && !clang_isDeclaration(ik)) {
+            binding b = { .decl = c, .loop = w->loop, .inc_offset = -1 };
+            CXType t = clang_getCanonicalType(clang_getCursorType(c));
+            int bound = 0;
+            if (wk_is_integer_type(t))
+                bound = (b.value = wk_to_expr(w, init)) != NULL;
+            else if (t.kind == CXType_Pointer)
+                bound = b.is_ptr = wk_ptr_value(w, init, &b);
+            if (bound)
+                wk_bind_put(w, &b);
+            else
+                wk_bind_clear(&b);
+            char *name = wk_cursor_spelling(c);
+            int line, col;
+            wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+            if (name)
+                ir_add_scalar(w->stmt, name, 1, line, col);
+            free(name);
+            scan(w, init, MODE_READ, in_subscript);
+        }
+    }
+}
+
+/* Any other node: a store the walker cannot resolve, a builtin that may
+ * write what its address operand names, or operands visited in order. */
+static void scan_other(walker *w, CXCursor c, const child_list *lp, int mode, int in_subscript)
+{
+    child_list l = *lp;
+    /* A store the walker cannot resolve makes the loop untestable. */
+    if (mode & MODE_WRITE)
+        unknown_access(w, c, mode);
+    /* An expression clang does not expose with several operands is a
+     * builtin such as a C11 atomic (`atomic_fetch_add_explicit(&h[k],
+     * 1, ...)`, `__atomic_add_fetch(p, 1, ...)`): it may write the
+     * object whose address it is given. */
+    if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && l.total > 1) {
+        /* atomic_load and __atomic_load_n read their object only */
+        char *text = wk_extent_text(w, c);
+        const char *ld = text ? strstr(text, "load") : NULL;
+        int load = ld && ld < text + strcspn(text, "(");
+        free(text);
+        scan_operands(w, c, load ? -1 : 1, in_subscript);
+        return;
+    }
+    /* Any other node (initialiser lists, casts, ...) may have any number
+     * of operands: visit them all, not just the first MAX_CHILDREN. */
+    scan_ctx ctx = { w, in_subscript };
+    clang_visitChildren(c, scan_child, &ctx);
+}
+
 static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
 {
     c = wk_peel(c);
@@ -538,75 +720,14 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         else if (mode & MODE_WRITE)
             add_scalar(w, c, MODE_RW);
         return;
-    case CXCursor_BinaryOperator: {
-        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    case CXCursor_BinaryOperator:
         if (l.n != 2)
             return;
-        if (op == CXBinaryOperator_Assign) {
-            /* j = e (unconditional, in a loop): j holds e from here on */
-            CXCursor d = wk_ref_decl(l.c[0]);
-            binding b = { .decl = d, .loop = w->loop, .inc_offset = -1 };
-            int bound = 0;
-            if (!clang_Cursor_isNull(d) && w->loop >= 0 && w->conditional == 0) {
-                CXType t = clang_getCanonicalType(clang_getCursorType(d));
-                if (wk_is_integer_type(t))
-                    bound = (b.value = wk_to_expr(w, l.c[1])) != NULL;
-                else if (t.kind == CXType_Pointer)
-                    bound = b.is_ptr = wk_ptr_value(w, l.c[1], &b);
-            }
-            scan(w, l.c[0], MODE_WRITE, in_subscript);
-            scan(w, l.c[1], MODE_READ, in_subscript);
-            if (bound)
-                wk_bind_put(w, &b);
-            else
-                wk_bind_clear(&b);
-            return;
-        }
-        /* `a + b + c + ...` is a left-deep chain, one node per term
-         * (thousands in generated code): walk its left spine in a loop,
-         * keeping the right operands in order, instead of recursing. */
-        CXCursor stack_right[32], *right = stack_right;
-        int nr = 0, cap = 32;
-        CXCursor cur = c;
-        child_list cl = l;
-        for (;;) {
-            op = clang_getCursorBinaryOperatorKind(cur);
-            if (!in_subscript) {
-                int fl = wk_is_float(cur) || (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE
-                                           && (wk_is_float(cl.c[0]) || wk_is_float(cl.c[1])));
-                count_op(o, op, fl);
-                if (fl && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
-                    && (is_float_mul(cl.c[0]) || is_float_mul(cl.c[1])))
-                    o->ffma++;
-            }
-            if (nr == cap) {
-                CXCursor *nrp = malloc(sizeof *nrp * (size_t)cap * 2);
-                if (!nrp) {
-                    w->oom = 1;
-                    break;
-                }
-                memcpy(nrp, right, sizeof *nrp * (size_t)nr);
-                if (right != stack_right)
-                    free(right);
-                right = nrp;
-                cap *= 2;
-            }
-            right[nr++] = cl.c[1];
-            cur = wk_peel(cl.c[0]);
-            if (clang_getCursorKind(cur) != CXCursor_BinaryOperator
-                || clang_getCursorBinaryOperatorKind(cur) == CXBinaryOperator_Assign)
-                break;
-            cl = wk_children(cur);
-            if (cl.n != 2)
-                break;
-        }
-        scan(w, cur, MODE_READ, in_subscript);
-        while (nr > 0)
-            scan(w, right[--nr], MODE_READ, in_subscript);
-        if (right != stack_right)
-            free(right);
+        if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)
+            scan_assign(w, &l, in_subscript);
+        else
+            scan_chain(w, c, &l, in_subscript);
         return;
-    }
     case CXCursor_CompoundAssignOperator: {
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
         if (l.n != 2)
@@ -622,47 +743,12 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         scan(w, l.c[1], MODE_READ, in_subscript);
         return;
     }
-    case CXCursor_UnaryOperator: {
-        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-        if (l.n != 1)
-            return;
-        if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec) {
-            if (!in_subscript) {
-                if (wk_is_float(c))
-                    o->fadd++;
-                else
-                    o->iadd++;
-            }
-            scan(w, l.c[0], MODE_RW, in_subscript);
-            return;
-        }
-        if (op == CXUnaryOperator_Deref
-            && clang_getCanonicalType(clang_getCursorType(wk_peel(l.c[0]))).kind == CXType_Pointer) {
-            add_deref_access(w, c, wk_peel(l.c[0]), mode);
-            return;
-        }
-        if (op == CXUnaryOperator_AddrOf && address_only(w, l.c[0]))
-            return;
-        scan(w, l.c[0], MODE_READ, in_subscript);
+    case CXCursor_UnaryOperator:
+        scan_unary(w, c, &l, mode, in_subscript);
         return;
-    }
-    case CXCursor_CallExpr: {
-        char *name = wk_cursor_spelling(c);
-        if (!in_subscript && name) {
-            /* OpenMP's thread queries read the team, write nothing: no
-             * call the dependence test must stop at */
-            if (wk_is_math_function(name))
-                o->fmath++;
-            else if (strcmp(name, "omp_get_thread_num") != 0
-                     && strcmp(name, "omp_get_num_threads") != 0)
-                ir_add_call(w->stmt, name);
-        }
-        free(name);
-        /* The first child is the callee; arguments are read, and an
-         * object whose address is passed (`&x`, `&a[i]`) may be written. */
-        scan_operands(w, c, 0, in_subscript);
+    case CXCursor_CallExpr:
+        scan_call(w, c, in_subscript);
         return;
-    }
     case CXCursor_ConditionalOperator:
         if (l.n == 3) {
             scan(w, l.c[0], MODE_READ, in_subscript);
@@ -672,57 +758,12 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
             w->conditional--;
         }
         return;
-    case CXCursor_VarDecl: {
-        wk_bind_drop(w, c);
-        if (l.n >= 1) {
-            CXCursor init = l.c[l.n - 1];
-            enum CXCursorKind ik = clang_getCursorKind(init);
-            if (ik != CXCursor_TypeRef && !clang_isDeclaration(ik)) {
-                binding b = { .decl = c, .loop = w->loop, .inc_offset = -1 };
-                CXType t = clang_getCanonicalType(clang_getCursorType(c));
-                int bound = 0;
-                if (wk_is_integer_type(t))
-                    bound = (b.value = wk_to_expr(w, init)) != NULL;
-                else if (t.kind == CXType_Pointer)
-                    bound = b.is_ptr = wk_ptr_value(w, init, &b);
-                if (bound)
-                    wk_bind_put(w, &b);
-                else
-                    wk_bind_clear(&b);
-                char *name = wk_cursor_spelling(c);
-                int line, col;
-                wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-                if (name)
-                    ir_add_scalar(w->stmt, name, 1, line, col);
-                free(name);
-                scan(w, init, MODE_READ, in_subscript);
-            }
-        }
+    case CXCursor_VarDecl:
+        scan_var_decl(w, c, &l, in_subscript);
         return;
-    }
-    default: {
-        /* A store the walker cannot resolve makes the loop untestable. */
-        if (mode & MODE_WRITE)
-            unknown_access(w, c, mode);
-        /* An expression clang does not expose with several operands is a
-         * builtin such as a C11 atomic (`atomic_fetch_add_explicit(&h[k],
-         * 1, ...)`, `__atomic_add_fetch(p, 1, ...)`): it may write the
-         * object whose address it is given. */
-        if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && l.total > 1) {
-            /* atomic_load and __atomic_load_n read their object only */
-            char *text = wk_extent_text(w, c);
-            const char *ld = text ? strstr(text, "load") : NULL;
-            int load = ld && ld < text + strcspn(text, "(");
-            free(text);
-            scan_operands(w, c, load ? -1 : 1, in_subscript);
-            return;
-        }
-        /* Any other node (initialiser lists, casts, ...) may have any number
-         * of operands: visit them all, not just the first MAX_CHILDREN. */
-        scan_ctx ctx = { w, in_subscript };
-        clang_visitChildren(c, scan_child, &ctx);
+    default:
+        scan_other(w, c, &l, mode, in_subscript);
         return;
-    }
     }
 }
 
