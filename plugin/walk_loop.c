@@ -653,6 +653,86 @@ static int adjacent(walker *w, CXCursor prev, CXCursor c)
     return 1;
 }
 
+/* The parts of a for header (init, cond, inc, body; a missing one stays
+ * the null cursor). */
+static void for_parts(walker *w, CXSourceRange r, const child_list *l, CXCursor *init,
+                      CXCursor *cond, CXCursor *inc, CXCursor *body)
+{
+    /* Tell init/cond/inc/body apart by the offsets of the header's
+     * top-level `;` and `)` tokens. */
+    CXToken *toks = NULL;
+    unsigned ntoks = 0;
+    int semi[2] = { -1, -1 }, rparen = -1, nsemi = 0, depth = 0;
+    clang_tokenize(w->tu, r, &toks, &ntoks);
+    for (unsigned i = 0; i < ntoks && rparen < 0; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+            continue;
+        CXString s = clang_getTokenSpelling(w->tu, toks[i]);
+        const char *t = clang_getCString(s);
+        int o;
+        wk_expansion(clang_getTokenLocation(w->tu, toks[i]), NULL, NULL, NULL, &o);
+        if (strcmp(t, "(") == 0)
+            depth++;
+        else if (strcmp(t, ")") == 0 && --depth == 0)
+            rparen = o;
+        else if (strcmp(t, ";") == 0 && depth == 1 && nsemi < 2)
+            semi[nsemi++] = o;
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(w->tu, toks, ntoks);
+    /* A header written by a macro (`FOR(i, n) body`): the tokens of the
+     * range are the macro's name and arguments, not the header's `;`s;
+     * a complete header has four children. */
+    CXFile sf, ef;
+    unsigned so, eo;
+    clang_getSpellingLocation(clang_getRangeStart(r), &sf, NULL, NULL, &so);
+    clang_getExpansionLocation(clang_getRangeStart(r), &ef, NULL, NULL, &eo);
+    if (so != eo || !clang_File_isEqual(sf, ef))
+        nsemi = 0;
+    if (nsemi == 2 && rparen >= 0) {
+        for (int i = 0; i < l->n; i++) {
+            int o = wk_start_offset(l->c[i]);
+            if (o < semi[0])
+                *init = l->c[i];
+            else if (o < semi[1])
+                *cond = l->c[i];
+            else if (o < rparen)
+                *inc = l->c[i];
+            else
+                *body = l->c[i];
+        }
+    } else if (l->n == 4) {   /* a for inside a macro expansion */
+        *init = l->c[0];
+        *cond = l->c[1];
+        *inc = l->c[2];
+        *body = l->c[3];
+    } else if (l->n > 0) {
+        *body = l->c[l->n - 1];
+    }
+}
+
+/* `i = e; for (; i < n; i++)`: the statement just before the loop sets
+ * its induction variable, whose first value is then e. */
+static void init_before(walker *w, int loop, CXCursor prev, CXCursor c, CXCursor init)
+{
+    ir_loop *fl = &w->ir->loops[loop];
+    if (clang_Cursor_isNull(init) && !clang_Cursor_isNull(prev) && fl->iv && !fl->lower
+        && fl->upper && fl->step != 0 && adjacent(w, prev, c)) {
+        kx_expr *lo = wk_init_value(w, prev, fl->iv);
+        if (lo && !kx_has_opaque(lo)) {
+            char *iv = strdup(fl->iv);
+            kx_expr *up = kx_copy(fl->upper);
+            if (iv && up)
+                ir_set_bounds(fl, iv, lo, up, fl->step);
+            else
+                kx_free(lo), kx_free(up);
+            free(iv);
+        } else {
+            kx_free(lo);
+        }
+    }
+}
+
 static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
 {
     CXCursor prev = w->prev_stmt;
@@ -682,75 +762,9 @@ static void walk_loop(walker *w, CXCursor c, ir_loop_kind kind)
     CXCursor null = clang_getNullCursor();
     CXCursor init = null, cond = null, inc = null, body = null;
     if (kind == IR_FOR) {
-        /* Tell init/cond/inc/body apart by the offsets of the header's
-         * top-level `;` and `)` tokens. */
-        CXToken *toks = NULL;
-        unsigned ntoks = 0;
-        int semi[2] = { -1, -1 }, rparen = -1, nsemi = 0, depth = 0;
-        clang_tokenize(w->tu, r, &toks, &ntoks);
-        for (unsigned i = 0; i < ntoks && rparen < 0; i++) {
-            if (clang_getTokenKind(toks[i]) != CXToken_Punctuation)
-                continue;
-            CXString s = clang_getTokenSpelling(w->tu, toks[i]);
-            const char *t = clang_getCString(s);
-            int o;
-            wk_expansion(clang_getTokenLocation(w->tu, toks[i]), NULL, NULL, NULL, &o);
-            if (strcmp(t, "(") == 0)
-                depth++;
-            else if (strcmp(t, ")") == 0 && --depth == 0)
-                rparen = o;
-            else if (strcmp(t, ";") == 0 && depth == 1 && nsemi < 2)
-                semi[nsemi++] = o;
-            clang_disposeString(s);
-        }
-        clang_disposeTokens(w->tu, toks, ntoks);
-        /* A header written by a macro (`FOR(i, n) body`): the tokens of the
-         * range are the macro's name and arguments, not the header's `;`s;
-         * a complete header has four children. */
-        CXFile sf, ef;
-        unsigned so, eo;
-        clang_getSpellingLocation(clang_getRangeStart(r), &sf, NULL, NULL, &so);
-        clang_getExpansionLocation(clang_getRangeStart(r), &ef, NULL, NULL, &eo);
-        if (so != eo || !clang_File_isEqual(sf, ef))
-            nsemi = 0;
-        if (nsemi == 2 && rparen >= 0) {
-            for (int i = 0; i < l.n; i++) {
-                int o = wk_start_offset(l.c[i]);
-                if (o < semi[0])
-                    init = l.c[i];
-                else if (o < semi[1])
-                    cond = l.c[i];
-                else if (o < rparen)
-                    inc = l.c[i];
-                else
-                    body = l.c[i];
-            }
-        } else if (l.n == 4) {   /* a for inside a macro expansion */
-            init = l.c[0];
-            cond = l.c[1];
-            inc = l.c[2];
-            body = l.c[3];
-        } else if (l.n > 0) {
-            body = l.c[l.n - 1];
-        }
+        for_parts(w, r, &l, &init, &cond, &inc, &body);
         for_header(w, loop, init, cond, inc);
-        /* `i = e; for (; i < n; i++)`: the statement just before sets i */
-        ir_loop *fl = &w->ir->loops[loop];
-        if (clang_Cursor_isNull(init) && !clang_Cursor_isNull(prev) && fl->iv && !fl->lower
-            && fl->upper && fl->step != 0 && adjacent(w, prev, c)) {
-            kx_expr *lo = wk_init_value(w, prev, fl->iv);
-            if (lo && !kx_has_opaque(lo)) {
-                char *iv = strdup(fl->iv);
-                kx_expr *up = kx_copy(fl->upper);
-                if (iv && up)
-                    ir_set_bounds(fl, iv, lo, up, fl->step);
-                else
-                    kx_free(lo), kx_free(up);
-                free(iv);
-            } else {
-                kx_free(lo);
-            }
-        }
+        init_before(w, loop, prev, c, init);
     } else {
         ir_set_bounds(&w->ir->loops[loop], NULL, NULL, NULL, 0);
         if (l.n == 2) {
