@@ -290,6 +290,88 @@ static int plain_compile(const options *o, int argc, char **argv)
     return kc_wait_compiler(kc_start_compiler(argv, -1, 1));
 }
 
+/* The modes this command can have: no instrumentation without libkeelrt
+ * (its path into lib) or with GCC (no llvm-mca either); the inputs that are
+ * not C are named. */
+static void settle_modes(options *o, char lib[PATH_MAX + 64])
+{
+    char header[PATH_MAX + 64];
+    kc_runtime_paths(header, lib, sizeof header);
+    if (o->analysis != 1)
+        o->instrument = INSTRUMENT_OFF;
+    if (o->instrument != INSTRUMENT_OFF && (access(header, R_OK) != 0 || access(lib, R_OK) != 0)) {
+        kc_warn("libkeelrt not found (%s): building without instrumentation", lib);
+        o->instrument = INSTRUMENT_OFF;
+    }
+    /* The instrumented compile needs clang's -ivfsoverlay, the llvm-mca
+     * stage clang's remarks: GCC builds as given (analysed only). */
+    const char *cbase = strrchr(o->compiler, '/');
+    cbase = cbase ? cbase + 1 : o->compiler;
+    if (strstr(cbase, "gcc") && !strstr(cbase, "clang")) {
+        o->instrument = INSTRUMENT_OFF;
+        o->mca = 0;
+    }
+    for (int k = 0; o->analysis && o->compiles && k + 1 < o->nnotc; k += 2)
+        kc_warn("%s: not analysed: %s", o->notc[k], o->notc[k + 1]);
+}
+
+/* Analyse, then compile the instrumented copies through the overlay while
+ * the llvm-mca step runs; the plain compile when that cannot be done.
+ * Returns the compile's status. */
+static int compile_instrumented(options *o, const options *user, analysed *res, int misses)
+{
+    int status = -1;
+    analyse(o, res);
+    instrumented *ins = calloc((size_t)o->nsources, sizeof *ins);
+    instrumented_job job;
+    char first_error[512] = "", overlay[PATH_MAX] = "";
+    ku_buf quotes = { 0 };
+    int made = ins ? kc_make_copies(o, res, ins, overlay, sizeof overlay, &quotes) : 0;
+    int started = made > 0 && kc_start_instrumented(o, overlay, &job) == 0;
+    if (o->mca && misses)
+        kc_mca_stage(user, res);     /* while the instrumented compile runs */
+    if (started)
+        status = kc_finish_instrumented(&job, first_error, sizeof first_error, &quotes);
+    ku_buf_free(&quotes);
+    for (int i = 0; ins && i < o->nsources; i++)
+        if (ins[i].temp[0])
+            unlink(ins[i].temp);
+    if (overlay[0])
+        unlink(overlay);
+    free(ins);
+    if (status < 0) {
+        status = kc_wait_compiler(kc_start_compiler(o->cc, -1, 1));
+        if (status == 0 && first_error[0])
+            kc_warn("instrumented compile failed (%s); built without instrumentation",
+                    first_error);
+        else if (status == 0 && made > 0 && !started)
+            kc_warn("could not start the instrumented compile; built without instrumentation");
+    }
+    return status;
+}
+
+/* What main holds for the sources and the arguments, freed. */
+static void free_all(options *o, analysed *res, int misses)
+{
+    for (int i = 0; res && i < o->nsources; i++) {
+        ku_buf_free(&res[i].pp_files);
+        free(res[i].path);
+        ir_tu_free(res[i].ir);
+        store_analysis_free(res[i].an);
+        mcr_result_free(res[i].mca);
+        ku_buf_free(&res[i].inputs);
+        ku_buf_free(&res[i].warns);
+        free(res[i].itext);
+    }
+    if (res && o->mca && misses)
+        mcr_config_free(&kc_mca_cfg);
+    free(res);
+    free(o->cc);
+    free(o->xcc);
+    free(o->sources);
+    free(o->clang);
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -311,24 +393,8 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    char header[PATH_MAX + 64], lib[PATH_MAX + 64];
-    kc_runtime_paths(header, lib, sizeof header);
-    if (o.analysis != 1)
-        o.instrument = INSTRUMENT_OFF;
-    if (o.instrument != INSTRUMENT_OFF && (access(header, R_OK) != 0 || access(lib, R_OK) != 0)) {
-        kc_warn("libkeelrt not found (%s): building without instrumentation", lib);
-        o.instrument = INSTRUMENT_OFF;
-    }
-    /* The instrumented compile needs clang's -ivfsoverlay, the llvm-mca
-     * stage clang's remarks: GCC builds as given (analysed only). */
-    const char *cbase = strrchr(o.compiler, '/');
-    cbase = cbase ? cbase + 1 : o.compiler;
-    if (strstr(cbase, "gcc") && !strstr(cbase, "clang")) {
-        o.instrument = INSTRUMENT_OFF;
-        o.mca = 0;
-    }
-    for (int k = 0; o.analysis && o.compiles && k + 1 < o.nnotc; k += 2)
-        kc_warn("%s: not analysed: %s", o.notc[k], o.notc[k + 1]);
+    char lib[PATH_MAX + 64];
+    settle_modes(&o, lib);
     int want = o.analysis && o.compiles && o.nsources > 0;
     int instrument = want && o.instrument != INSTRUMENT_OFF;
     /* The count of the user's arguments: what the database records and what
@@ -361,33 +427,7 @@ int main(int argc, char **argv)
         misses += !res[i].hit;
     int status;
     if (instrument && res) {
-        analyse(&o, res);
-        instrumented *ins = calloc((size_t)o.nsources, sizeof *ins);
-        instrumented_job job;
-        char first_error[512] = "", overlay[PATH_MAX] = "";
-        status = -1;
-        ku_buf quotes = { 0 };
-        int made = ins ? kc_make_copies(&o, res, ins, overlay, sizeof overlay, &quotes) : 0;
-        int started = made > 0 && kc_start_instrumented(&o, overlay, &job) == 0;
-        if (o.mca && misses)
-            kc_mca_stage(&user, res);     /* while the instrumented compile runs */
-        if (started)
-            status = kc_finish_instrumented(&job, first_error, sizeof first_error, &quotes);
-        ku_buf_free(&quotes);
-        for (int i = 0; ins && i < o.nsources; i++)
-            if (ins[i].temp[0])
-                unlink(ins[i].temp);
-        if (overlay[0])
-            unlink(overlay);
-        free(ins);
-        if (status < 0) {
-            status = kc_wait_compiler(kc_start_compiler(o.cc, -1, 1));
-            if (status == 0 && first_error[0])
-                kc_warn("instrumented compile failed (%s); built without instrumentation",
-                     first_error);
-            else if (status == 0 && made > 0 && !started)
-                kc_warn("could not start the instrumented compile; built without instrumentation");
-        }
+        status = compile_instrumented(&o, &user, res, misses);
     } else {
         /* Analyse (and run llvm-mca) while the compiler runs. */
         pid_t pid = o.analysis == 2 ? 0 : kc_start_compiler(o.cc, -1, 1);
@@ -415,22 +455,6 @@ int main(int argc, char **argv)
         record(&o, res, args);
         free(args);
     }
-    for (int i = 0; res && i < o.nsources; i++) {
-        ku_buf_free(&res[i].pp_files);
-        free(res[i].path);
-        ir_tu_free(res[i].ir);
-        store_analysis_free(res[i].an);
-        mcr_result_free(res[i].mca);
-        ku_buf_free(&res[i].inputs);
-        ku_buf_free(&res[i].warns);
-        free(res[i].itext);
-    }
-    if (res && o.mca && misses)
-        mcr_config_free(&kc_mca_cfg);
-    free(res);
-    free(o.cc);
-    free(o.xcc);
-    free(o.sources);
-    free(o.clang);
+    free_all(&o, res, misses);
     return status;
 }
