@@ -242,12 +242,13 @@ static void dependence_detail(db *d, const keel_rank_nest *n, const rt_facts *f,
 
 /* What keeps a nest that is not parallel off the GPU, from the dependence
  * reason keelcc stored (analysis/sync.c, analysis/parallel.c write them:
- * "synchronisation: omp flush(flag) (line 229)", "calls f (line 12)"). */
+ * "synchronisation: omp flush(flag) (line 229)", "calls f (line 12)",
+ * "cost of callee f (line 12) unknown: not defined in this source"). */
 static keel_why why_of_dependence(const char *detail)
 {
     if (strstr(detail, ": synchronisation: "))
         return KEEL_WHY_SYNC;
-    if (strstr(detail, ": calls "))
+    if (strstr(detail, ": calls ") || strstr(detail, ": cost of callee "))
         return KEEL_WHY_UNKNOWN_CALLEE;
     return KEEL_WHY_NOT_PARALLEL;
 }
