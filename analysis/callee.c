@@ -16,6 +16,7 @@
 #include <string.h>
 
 #define CALLEE_MAX_DEPTH 8
+#define CALLEE_MAX_CALLS 256    /* callees costed for one statement, nested ones included */
 
 /* What a trip count or an argument may be evaluated over: the loop
  * variables of the loops around the point (at the middle of their range)
@@ -28,6 +29,7 @@ typedef struct {
     const int64_t *pvals;
     const unsigned char *pknown;
     int depth;
+    int *budget;           /* callees still allowed for this statement */
 } env_t;
 
 static int iv_value(const env_t *e, int l, int64_t *v);
@@ -546,6 +548,10 @@ static int call_cost(const ir_tu *tu, const char *name, int nargs, char *const *
         snprintf(why, whylen, "not defined in this source");
         return 1;
     }
+    if (at->budget && --*at->budget < 0) {
+        say(why, whylen, "more than %d nested calls to cost", CALLEE_MAX_CALLS);
+        return 1;
+    }
     if (depth > CALLEE_MAX_DEPTH) {
         snprintf(why, whylen, "calls nested deeper than %d (recursion?)", CALLEE_MAX_DEPTH);
         return 1;
@@ -574,7 +580,7 @@ static int call_cost(const ir_tu *tu, const char *name, int nargs, char *const *
             pk[p] = 1;
         kx_free(x);
     }
-    env_t e = { tu, -1, t.np, t.pnames, pv, pk, depth };
+    env_t e = { tu, -1, t.np, t.pnames, pv, pk, depth, at->budget };
     rc = 0;
     for (int l = 0; l < tu->nloops && rc == 0; l++) {
         if (tu->loops[l].function != f)
@@ -631,7 +637,8 @@ static int call_cost(const ir_tu *tu, const char *name, int nargs, char *const *
 int callee_call_cost(const ir_tu *tu, const char *name, int nargs, const char *const *args,
                      launch_cost *out, char *why, size_t whylen)
 {
-    env_t top = { tu, -1, 0, NULL, NULL, NULL, 0 };
+    int budget = CALLEE_MAX_CALLS;
+    env_t top = { tu, -1, 0, NULL, NULL, NULL, 0, &budget };
     char inner[256];
     int rc = call_cost(tu, name, nargs, (char *const *)args, &top, 1, out, inner, sizeof inner);
     if (rc > 0)
@@ -643,7 +650,8 @@ int callee_stmt_cost(const ir_tu *tu, int loop, int stmt, launch_cost *add, char
                      size_t whylen)
 {
     const ir_stmt *st = &tu->loops[loop].stmts[stmt];
-    env_t e = { tu, loop, 0, NULL, NULL, NULL, 0 };
+    int budget = CALLEE_MAX_CALLS;
+    env_t e = { tu, loop, 0, NULL, NULL, NULL, 0, &budget };
     int rc = stmt_calls(tu, st, &e, add, why, whylen);
     if (rc != 0)
         memset(add, 0, sizeof *add);

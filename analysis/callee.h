@@ -12,7 +12,8 @@
  * evaluates to a constant (loop variables of the callee at the middle of
  * their range, as the runtime takes them).  Anything else -- an external
  * callee, a trip count over a global or over an argument that is not a
- * constant at the call, recursion -- is *unknown*, with a one-line reason
+ * constant at the call, calls nested more than 8 deep (recursion) or more
+ * than 256 callees for one statement -- is *unknown*, with a one-line reason
  * ("cost of callee conj_grad unknown: ..."): the nest's cost is then
  * unknown and the nest stays on the CPU (sync_nest_blocked).
  *
