@@ -1142,123 +1142,155 @@ static void bestmap_json(keel_json *j, const keel_bestmap *bm)
     keel_json_end(j);
 }
 
-/* One verdict at the given values: the bound facts, the models, measured
- * history, the overlap check, the best mapping. */
-static int explain_verdict(explain_run *x)
+/* What explain decided at the given values. */
+typedef struct {
+    rt_launch in;
+    rt_estimate e;             /* the times decided on (history's when it decides) */
+    double model_cpu_s, model_gpu_s, model_xfer_s;
+    int verdict, model_verdict;
+    const char *why;           /* NULL, "not parallel", "no device", "too small", ovwhy */
+    char key[512];             /* the size key */
+    int hist;                  /* trusted history decided */
+    rt_history_pred hp;
+    int ov;                    /* overlap check: 1 at launch, -1 impossible, 0 none */
+    char ovwhy[400];
+    keel_bestmap bm;
+} explain_out;
+
+/* Measured history and the run-time overlap check over the model's verdict. */
+static void explain_decide(const explain_run *x, explain_out *o)
 {
     char err[512];
     const rt_facts *f = x->f;
-    keel_json *j = x->j;
-    char **names = x->sets.names;
-    long long *values = x->sets.values;
-    int n = x->sets.n, rc = 0;
-    rt_launch in;
-    rt_estimate e;
-    if (rt_facts_bind_on(f, &x->host, &x->gpu, x->threads, n, (const char *const *)names,
-                         values, &in, err, sizeof err)) {
-        if (!j)
-            rt_facts_print(f, NULL, stdout);
+    int n = x->sets.n;
+    double size = 0;
+    o->model_cpu_s = o->e.cpu_s, o->model_gpu_s = o->e.gpu_s, o->model_xfer_s = o->e.xfer_s;
+    o->why = o->in.not_parallel ? "not parallel" : !x->have_gpu ? "no device"
+             : o->e.too_small ? "too small" : NULL;
+    if (o->in.not_parallel || !x->have_gpu)
+        o->verdict = 0;
+    o->model_verdict = o->verdict;
+    o->hist = size_key(f, &o->in, n, x->sets.names, x->sets.values, o->key, sizeof o->key,
+                       &size) == 0 &&
+              rt_history_lookup(x->path, rt_facts_loop_id(f), o->key, size, &o->hp, err,
+                                sizeof err) == 0 &&
+              o->hp.decides;
+    if (o->hist) {
+        o->verdict = o->hp.gpu_s < o->hp.cpu_s && !o->in.not_parallel && x->have_gpu;
+        o->e.cpu_s = o->hp.cpu_s, o->e.gpu_s = o->hp.gpu_s, o->e.xfer_s = 0;
+    }
+    /* the run-time overlap check: no possible check is never the GPU */
+    o->ov = explain_overlap(rt_facts_overlap(f), n, (const char *const *)x->sets.names,
+                            x->sets.values, o->ovwhy, sizeof o->ovwhy);
+    if (o->ov < 0 && o->verdict)
+        o->verdict = 0, o->why = o->ovwhy;
+}
+
+static int explain_out_json(keel_json *j, const explain_out *o)
+{
+    keel_json_object(j, "overlap");
+    keel_json_str(j, "check", o->ov > 0 ? "at launch" : o->ov < 0 ? "impossible" : "none");
+    keel_json_str(j, "detail", o->ov ? o->ovwhy : NULL);
+    keel_json_end(j);
+    keel_json_str(j, "size_key", o->key);
+    if (o->hist) {
+        keel_json_object(j, "history");
+        keel_json_str(j, "how", o->hp.how);
+        keel_json_num(j, "cpu_s", o->hp.cpu_s);
+        keel_json_int(j, "cpu_samples", o->hp.cpu_samples);
+        keel_json_int(j, "cpu_sizes", o->hp.cpu_sizes);
+        keel_json_num(j, "gpu_s", o->hp.gpu_s);
+        keel_json_int(j, "gpu_samples", o->hp.gpu_samples);
+        keel_json_int(j, "gpu_sizes", o->hp.gpu_sizes);
+        keel_json_str(j, "model_said", o->model_verdict ? "GPU" : "CPU");
+        keel_json_end(j);
+    } else
+        keel_json_null(j, "history");
+    keel_json_str(j, "decided_by", o->hist ? "history" : "model");
+    keel_json_str(j, "verdict", o->verdict ? "GPU" : "CPU");
+    keel_json_str(j, "why", o->why);
+    keel_json_object(j, "seconds");
+    keel_json_num(j, "cpu", o->e.cpu_s);
+    keel_json_num(j, "gpu", o->e.gpu_s);
+    keel_json_num(j, "xfer", o->e.xfer_s);
+    keel_json_num(j, "hk", o->e.hk_kernel_s);
+    keel_json_end(j);
+    keel_json_object(j, "model_seconds");
+    keel_json_num(j, "cpu", o->model_cpu_s);
+    keel_json_num(j, "gpu", o->model_gpu_s);
+    keel_json_num(j, "xfer", o->model_xfer_s);
+    keel_json_end(j);
+    bestmap_json(j, &o->bm);
+    keel_json_end(j);
+    return keel_json_print(j, stdout);
+}
+
+static void explain_out_text(const explain_out *o)
+{
+    if (o->hist) {
+        char hc[32], hg[32];
+        rt_format_time(hc, sizeof hc, o->hp.cpu_s);
+        rt_format_time(hg, sizeof hg, o->hp.gpu_s);
+        printf("history     key %s: cpu %s (%d samples, %d sizes) | gpu %s (%d samples, %d sizes)"
+               " %s\n", o->key, hc, o->hp.cpu_samples, o->hp.cpu_sizes, hg, o->hp.gpu_samples,
+               o->hp.gpu_sizes, !strcmp(o->hp.how, "measured") ? "(calibrated: >= 10 samples each)"
+               : "(regression a*n^b+c over the sizes seen)");
+        printf("            model said %s\n", o->model_verdict ? "GPU" : "CPU");
+        printf("decided by  history (%s)\n", o->hp.how);
+    } else
+        printf("decided by  model (no trusted history for key %s)\n", o->key);
+    char cs[32], gs[32], xs[32];
+    rt_format_time(cs, sizeof cs, o->e.cpu_s);
+    rt_format_time(gs, sizeof gs, o->e.gpu_s);
+    rt_format_time(xs, sizeof xs, o->e.xfer_s);
+    printf("verdict     cpu %s | gpu %s + xfer %s -> %s%s%s%s\n", cs, gs, xs,
+           o->verdict ? "GPU" : "CPU", o->why ? " (" : "", o->why ? o->why : "",
+           o->why ? ")" : "");
+    if (o->ov > 0)
+        printf("overlap     %s: the GPU only if the written ranges are apart\n", o->ovwhy);
+    else if (o->ov < 0)
+        printf("overlap     %s: never the GPU\n", o->ovwhy);
+    else
+        printf("overlap     none (the verdict relies on no two bases being apart)\n");
+    printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", o->e.cpu_s, o->e.gpu_s,
+           o->e.xfer_s, o->e.hk_kernel_s);
+    printf("best map    %s\n", o->bm.change);
+}
+
+/* One verdict at the given values: bind the facts, run the models, print
+ * their terms, decide (history, overlap), the best mapping, the verdict. */
+static int explain_verdict(explain_run *x)
+{
+    char err[512];
+    explain_out *o = calloc(1, sizeof *o);
+    if (!o)
+        return keel_say(1, "out of memory");
+    if (rt_facts_bind_on(x->f, &x->host, &x->gpu, x->threads, x->sets.n,
+                         (const char *const *)x->sets.names, x->sets.values, &o->in, err,
+                         sizeof err)) {
+        if (!x->j)
+            rt_facts_print(x->f, NULL, stdout);
+        free(o);
         return keel_say(1, "%s (give it with --set)", err);
     }
     if (x->threads_given)
-        in.host_sequential = 0;
-    int verdict = rt_estimate_all(&x->host, x->threads, &x->gpu, &in, &e);
-    if (j) {
-        facts_json(j, f, &in);
-        estimate_json(j, &x->host, &x->gpu, &in, &e);
+        o->in.host_sequential = 0;
+    o->verdict = rt_estimate_all(&x->host, x->threads, &x->gpu, &o->in, &o->e);
+    if (x->j) {
+        facts_json(x->j, x->f, &o->in);
+        estimate_json(x->j, &x->host, &x->gpu, &o->in, &o->e);
     } else {
-        rt_facts_print(f, &in, stdout);
-        print_estimate(&x->host, &x->gpu, &in, &e);
+        rt_facts_print(x->f, &o->in, stdout);
+        print_estimate(&x->host, &x->gpu, &o->in, &o->e);
     }
-    double model_cpu_s = e.cpu_s, model_gpu_s = e.gpu_s, model_xfer_s = e.xfer_s;
-    const char *why = in.not_parallel ? "not parallel" : !x->have_gpu ? "no device"
-                      : e.too_small ? "too small" : NULL;
-    if (in.not_parallel || !x->have_gpu)
-        verdict = 0;
-    int model_verdict = verdict;
-    char key[512] = "";
-    double size = 0;
-    rt_history_pred hp_;
-    int hist = size_key(f, &in, n, names, values, key, sizeof key, &size) == 0 &&
-               rt_history_lookup(x->path, rt_facts_loop_id(f), key, size, &hp_, err,
-                                 sizeof err) == 0 &&
-               hp_.decides;
-    if (hist) {
-        verdict = hp_.gpu_s < hp_.cpu_s && !in.not_parallel && x->have_gpu;
-        e.cpu_s = hp_.cpu_s, e.gpu_s = hp_.gpu_s, e.xfer_s = 0;
-    }
-    /* the run-time overlap check: no possible check is never the GPU */
-    char ovwhy[400] = "";
-    int ov = explain_overlap(rt_facts_overlap(f), n, (const char *const *)names, values, ovwhy,
-                             sizeof ovwhy);
-    if (ov < 0 && verdict)
-        verdict = 0, why = ovwhy;
-    keel_bestmap bm;
-    explain_bestmap(x, &bm);
-    if (j) {
-        keel_json_object(j, "overlap");
-        keel_json_str(j, "check", ov > 0 ? "at launch" : ov < 0 ? "impossible" : "none");
-        keel_json_str(j, "detail", ov ? ovwhy : NULL);
-        keel_json_end(j);
-        keel_json_str(j, "size_key", key);
-        if (hist) {
-            keel_json_object(j, "history");
-            keel_json_str(j, "how", hp_.how);
-            keel_json_num(j, "cpu_s", hp_.cpu_s);
-            keel_json_int(j, "cpu_samples", hp_.cpu_samples);
-            keel_json_int(j, "cpu_sizes", hp_.cpu_sizes);
-            keel_json_num(j, "gpu_s", hp_.gpu_s);
-            keel_json_int(j, "gpu_samples", hp_.gpu_samples);
-            keel_json_int(j, "gpu_sizes", hp_.gpu_sizes);
-            keel_json_str(j, "model_said", model_verdict ? "GPU" : "CPU");
-            keel_json_end(j);
-        } else
-            keel_json_null(j, "history");
-        keel_json_str(j, "decided_by", hist ? "history" : "model");
-        keel_json_str(j, "verdict", verdict ? "GPU" : "CPU");
-        keel_json_str(j, "why", why);
-        keel_json_object(j, "seconds");
-        keel_json_num(j, "cpu", e.cpu_s);
-        keel_json_num(j, "gpu", e.gpu_s);
-        keel_json_num(j, "xfer", e.xfer_s);
-        keel_json_num(j, "hk", e.hk_kernel_s);
-        keel_json_end(j);
-        keel_json_object(j, "model_seconds");
-        keel_json_num(j, "cpu", model_cpu_s);
-        keel_json_num(j, "gpu", model_gpu_s);
-        keel_json_num(j, "xfer", model_xfer_s);
-        keel_json_end(j);
-        bestmap_json(j, &bm);
-        keel_json_end(j);
-        return keel_json_print(j, stdout);
-    }
-    if (hist) {
-        char hc[32], hg[32];
-        rt_format_time(hc, sizeof hc, hp_.cpu_s);
-        rt_format_time(hg, sizeof hg, hp_.gpu_s);
-        printf("history     key %s: cpu %s (%d samples, %d sizes) | gpu %s (%d samples, %d sizes)"
-               " %s\n", key, hc, hp_.cpu_samples, hp_.cpu_sizes, hg, hp_.gpu_samples,
-               hp_.gpu_sizes, !strcmp(hp_.how, "measured") ? "(calibrated: >= 10 samples each)"
-               : "(regression a*n^b+c over the sizes seen)");
-        printf("            model said %s\n", model_verdict ? "GPU" : "CPU");
-        printf("decided by  history (%s)\n", hp_.how);
-    } else
-        printf("decided by  model (no trusted history for key %s)\n", key);
-    char cs[32], gs[32], xs[32];
-    rt_format_time(cs, sizeof cs, e.cpu_s);
-    rt_format_time(gs, sizeof gs, e.gpu_s);
-    rt_format_time(xs, sizeof xs, e.xfer_s);
-    printf("verdict     cpu %s | gpu %s + xfer %s -> %s%s%s%s\n", cs, gs, xs,
-           verdict ? "GPU" : "CPU", why ? " (" : "", why ? why : "", why ? ")" : "");
-    if (ov > 0)
-        printf("overlap     %s: the GPU only if the written ranges are apart\n", ovwhy);
-    else if (ov < 0)
-        printf("overlap     %s: never the GPU\n", ovwhy);
+    explain_decide(x, o);
+    explain_bestmap(x, &o->bm);
+    int rc = 0;
+    if (x->j)
+        rc = explain_out_json(x->j, o);
     else
-        printf("overlap     none (the verdict relies on no two bases being apart)\n");
-    printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", e.cpu_s, e.gpu_s, e.xfer_s,
-           e.hk_kernel_s);
-    printf("best map    %s\n", bm.change);
+        explain_out_text(o);
+    free(o);
     return rc;
 }
 
