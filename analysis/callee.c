@@ -88,6 +88,17 @@ static void say(char *why, size_t whylen, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The reason of an unknown call made inside a callee: the innermost
+ * unknown call says why ("it calls ext (line 14): not defined in this
+ * source"), the calls around it are not repeated. */
+static void nested_why(char *why, size_t whylen, const char *name, int line, const char *inner)
+{
+    if (strncmp(inner, "it calls ", 9) == 0)
+        say(why, whylen, "%s", inner);
+    else
+        say(why, whylen, "it calls %s (line %d): %s", name, line, inner);
+}
+
 static int is_ident(int c)
 {
     return isalnum((unsigned char)c) || c == '_';
@@ -415,10 +426,11 @@ static int stmt_calls(const ir_tu *tu, const ir_stmt *st, const env_t *e, launch
                            sizeof inner);
         free_args(args, nargs);
         if (rc != 0) {
-            if (rc > 0)
-                say(why, whylen, e->depth == 0 ? "cost of callee %s (line %d) unknown: %s"
-                                                    : "it calls %s (line %d): %s",
-                         name, st->line, inner);
+            if (rc > 0 && e->depth == 0)
+                say(why, whylen, "cost of callee %s (line %d) unknown: %s", name, st->line,
+                    inner);
+            else if (rc > 0)        /* the innermost call that is unknown says why */
+                nested_why(why, whylen, name, st->line, inner);
             return rc;
         }
         cost_add(add, &one, 1);
@@ -527,7 +539,7 @@ static int outside_calls(const ir_tu *tu, int f, const func_text *t, const env_t
         free_args(args, nargs);
         if (rc != 0) {
             if (rc > 0)
-                say(why, whylen, "it calls %s (line %d): %s", name, line, inner);
+                nested_why(why, whylen, name, line, inner);
             return rc;
         }
         cost_add(add, &one, 1);

@@ -126,12 +126,13 @@ static void check_calls(const char *name, const char *src, const want_t *w, int 
  * passes 2*k (k = 16 at the call): the same 32 * 2 = 64 iterations, and
  * its own loop of 3 iterations around a sqrt (20 + 3 control... see
  * below).  A trip over a run-time argument, an external callee, an
- * external call inside a callee (inside or outside its loops): unknown. */
+ * external call inside a callee (inside or outside its loops, directly or
+ * through another callee), recursion: unknown. */
 static void test_costs(void)
 {
     const char *src =
-        "#include <math.h>\n"                                                 /* 1 */
-        "void ext(double *x);\n"                                              /* 2 */
+        "#include <math.h>\nstatic void rec(double *x, int d);"              /* 1 */
+        "void ext(double *x); static void chain(double *x);\n"                /* 2 */
         "static void scale(double *x, int n) {\n"                             /* 3 */
         "  for (int j = 0; j < n; j++)\n"                                     /* 4 */
         "    x[j] = x[j] * 2.0;\n"                                            /* 5 */
@@ -167,6 +168,18 @@ static void test_costs(void)
         "#pragma omp parallel for\n"                                          /* 35 */
         "  for (int i = 0; i < m; i++)\n"                                     /* 36 */
         "    hidden(a[i]);\n"                                                 /* 37 */
+        "  for (int i = 0; i < m; i++)\n"                                     /* 38 */
+        "    chain(a[i]);\n"                                                  /* 39 */
+        "  for (int i = 0; i < m; i++)\n"                                     /* 40 */
+        "    rec(a[i], 3);\n"                                                 /* 41 */
+        "}\n"                                                                 /* 42 */
+        "static void chain(double *x) {\n"                                    /* 43 */
+        "  for (int k = 0; k < 2; k++)\n"                                     /* 44 */
+        "    leaky(x, 4);\n"                                                  /* 45 */
+        "}\n"                                                                 /* 46 */
+        "static void rec(double *x, int d) {\n"                               /* 47 */
+        "  for (int k = 0; k < d; k++)\n"                                     /* 48 */
+        "    rec(x, d);\n"                                                    /* 49 */
         "}\n";
     /* twice(a[i], 16): scale over 32 iterations = 96 cycles, 224
      * instructions, 32 flops; its loop: sqrt statement = 20 (math) + 1
@@ -184,6 +197,10 @@ static void test_costs(void)
                         "not defined in this source", 33, "unknown", 0 },
         { 37, -1, 0, 0, "cost of callee hidden (line 37) unknown: it calls ext (line 17): "
                         "not defined in this source", 36, "unknown", 0 },
+        { 39, -1, 0, 0, "cost of callee chain (line 39) unknown: it calls ext (line 14): "
+                        "not defined in this source", 38, "unknown", 0 },
+        { 41, -1, 0, 0, "cost of callee rec (line 41) unknown: it calls rec (line 49): "
+                        "calls nested deeper than 8 (recursion?)", 40, "unknown", 0 },
     };
     check_calls("costs.c", src, w, (int)(sizeof w / sizeof *w));
 }
