@@ -1,13 +1,14 @@
 /*
  * walk_lines.c -- presumed locations of preprocessed input.
  *
- * A `.i` (or any file with `# N "file"` markers or `#line`) names its lines
- * by its markers, as clang's diagnostics and debug info do.  After the walk,
- * every line the IR stores of the main file (functions, loops, statements,
- * accesses, scalars, the sync construct) becomes its presumed line and the
- * loop's and function's file the presumed file (resolved like
- * wk_file_name); byte offsets and the lines instrumentation matches against
- * the text (pragma_line, target_line, region_line) stay physical.
+ * Preprocessed output (a `.i`, or any source whose first line is a GNU
+ * line marker `# N "file"`) names its lines by its markers, as clang's
+ * diagnostics and debug info do.  After the walk, every line the IR stores
+ * of the main file (functions, loops, statements, accesses, scalars, the
+ * sync construct) becomes its presumed line and the loop's and function's
+ * file the presumed file (resolved like wk_file_name); byte offsets and the
+ * lines instrumentation matches against the text (pragma_line,
+ * target_line, region_line) stay physical.
  */
 #include "walk_int.h"
 
@@ -19,30 +20,25 @@ typedef struct {
     char **names;     /* presumed files, resolved */
 } presumed_map;
 
-/* Has the text a line whose first non-blank is `#` followed by a digit or
- * `line`?  Only then can a presumed location differ from the physical one. */
+/* Is the text preprocessed output: its first line a GNU line marker
+ * `# N "file"` (what `clang -E` and `gcc -E` write)?  Only then are its
+ * lines named by its markers; a `#line` in an ordinary source keeps the
+ * walk's physical lines, which instrumentation matches against its text. */
 static int has_line_markers(const char *b, size_t len)
 {
-    int bol = 1;
-    for (size_t i = 0; i < len; i++) {
-        char c = b[i];
-        if (c == '\n') {
-            bol = 1;
-            continue;
-        }
-        if (!bol || c == ' ' || c == '\t')
-            continue;
-        bol = 0;
-        if (c != '#')
-            continue;
-        size_t k = i + 1;
-        while (k < len && (b[k] == ' ' || b[k] == '\t'))
-            k++;
-        if (k < len && (isdigit((unsigned char)b[k])
-                        || (len - k >= 4 && strncmp(b + k, "line", 4) == 0)))
-            return 1;
-    }
-    return 0;
+    size_t i = 1;
+    if (len < 4 || b[0] != '#')
+        return 0;
+    while (i < len && b[i] == ' ')
+        i++;
+    size_t d = i;
+    while (i < len && isdigit((unsigned char)b[i]))
+        i++;
+    if (i == d || i >= len || b[i] != ' ')
+        return 0;
+    while (i < len && b[i] == ' ')
+        i++;
+    return i < len && b[i] == '"';
 }
 
 /* A presumed file name as stored: its real path when it resolves (relative
