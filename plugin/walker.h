@@ -1,13 +1,15 @@
 /*
  * walker.h -- parse a C file with libclang and build its loop IR.
  *
- * The walker is the only code in keel that sees a CXCursor.  It parses the
- * file with the compile's own preprocessor and language flags, visits every
- * function definition outside system headers, and records every loop (for,
- * while, do) with its header, the pragmas that annotate it (read from the
- * source text, since OpenMP directives parsed by libclang hide their loops),
- * and every statement of its body with array accesses, scalar references,
- * operation counts and calls.
+ * The walker (walker.c and the walk_*.c files, listed in walk_int.h) is
+ * the only code in keel that sees a CXCursor (testsuite/arch/clang_home.sh
+ * keeps it so).  It parses the file with the compile's own preprocessor and
+ * language flags, visits every function definition outside system headers,
+ * and records every loop (for, while, do) with its header, the pragmas that
+ * annotate it (read from the source text, since OpenMP directives parsed by
+ * libclang hide their loops), and every statement of its body with array
+ * accesses, scalar references, operation counts and calls.  Preprocessed
+ * input is recorded at the locations its line markers name.
  */
 #ifndef KEEL_PLUGIN_WALKER_H
 #define KEEL_PLUGIN_WALKER_H
