@@ -1112,9 +1112,9 @@ int keel_cmd_explain(int argc, char **argv)
     char key[512] = "";
     double size = 0;
     rt_history_pred hp_;
-    int hist = size_key(f, &in, n, names, values, key, sizeof key, &size) == 0 &&
-               rt_history_lookup(path, rt_facts_loop_id(f), key, size, &hp_, err, sizeof err) == 0 &&
-               hp_.decides;
+    int looked = size_key(f, &in, n, names, values, key, sizeof key, &size) == 0 &&
+                 rt_history_lookup(path, rt_facts_loop_id(f), key, size, &hp_, err, sizeof err) == 0;
+    int hist = looked && hp_.decides;
     if (hist) {
         verdict = hp_.gpu_s < hp_.cpu_s && !in.not_parallel && have_gpu;
         e.cpu_s = hp_.cpu_s, e.gpu_s = hp_.gpu_s, e.xfer_s = 0;
@@ -1168,12 +1168,13 @@ int keel_cmd_explain(int argc, char **argv)
         rt_format_time(hg, sizeof hg, hp_.gpu_s);
         printf("history     key %s: cpu %s (%d samples, %d sizes) | gpu %s (%d samples, %d sizes)"
                " %s\n", key, hc, hp_.cpu_samples, hp_.cpu_sizes, hg, hp_.gpu_samples,
-               hp_.gpu_sizes, !strcmp(hp_.how, "measured") ? "(calibrated: >= 10 samples each)"
+               hp_.gpu_sizes, !strcmp(hp_.how, "measured") ? "(measured on both devices)"
                : "(regression a*n^b+c over the sizes seen)");
         printf("            model said %s\n", model_verdict ? "GPU" : "CPU");
         printf("decided by  history (%s)\n", hp_.how);
     } else
-        printf("decided by  model (no trusted history for key %s)\n", key);
+        printf("decided by  model (history at key %s: %d cpu, %d gpu samples; %d each decide)\n",
+               key, looked ? hp_.cpu_samples : 0, looked ? hp_.gpu_samples : 0, RT_HISTORY_TRUST);
     char cs[32], gs[32], xs[32];
     rt_format_time(cs, sizeof cs, e.cpu_s);
     rt_format_time(gs, sizeof gs, e.gpu_s);
