@@ -237,6 +237,19 @@ def terms_line(ds, prog, cpu, gpu, cs, gs, terms):
         gdom.replace(" time", ""))
 
 
+def host_mca_cpu(path):
+    """The `mca_cpu` of a machine profile file, or None."""
+    try:
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"\s*mca_cpu\s*=\s*(\S+)", line.split("#")[0])
+                if m:
+                    return m.group(1)
+    except OSError:
+        pass
+    return None
+
+
 def programs(a, kernels):
     files = {}
     for k in kernels:
@@ -258,10 +271,17 @@ def programs(a, kernels):
             os.makedirs(a.dbdir, exist_ok=True)
         else:
             tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
+        # llvm-mca's figures for the host these rows were measured on: its
+        # profile's mca_cpu first (explain takes the host's own CPU when
+        # stored, else the nearest stored one)
+        mcpu = a.mcpu
+        hc = host_mca_cpu(a.host)
+        if hc and hc not in mcpu.split(","):
+            mcpu = hc + "," + mcpu
         for ds in sorted(set(r[1] for r in rows)):
             dbs[ds] = os.path.join(a.dbdir or tmp, "keel-%s.db" % ds)
             if not (a.dbdir and os.path.exists(dbs[ds])):
-                build_db(a.keelcc, dbs[ds], a.mcpu, defines=["-D%s_DATASET" % ds])
+                build_db(a.keelcc, dbs[ds], mcpu, defines=["-D%s_DATASET" % ds])
     env = dict(os.environ)
     env.pop("KEEL_HOST", None)
     env.pop("KEEL_DEVICE", None)
