@@ -17,8 +17,9 @@
  * (the regression's n) is the models' CPU time, which grows with the
  * work.  It prints the models' error on the rows (the factor between
  * predicted and measured speedup) and plays them twice: with libkeelrt's
- * exploration band, and with each program's band the 90th percentile of
- * that error over the other programs' rows only (leave one program out).
+ * exploration band (RT_LEARN_BAND), and with each program's band the 90th
+ * percentile of that error over the other programs' rows only (leave one
+ * program out).
  * Nothing is timed here.
  */
 #include <stdio.h>
@@ -181,19 +182,19 @@ int main(int argc, char **argv)
     long total = (long)nrows * launches;
     printf("\n%d rows x %d launches = %ld launches of %d programs\n", nrows, launches, total, np);
     printf("models' error (predicted / measured speedup, either way): median %.2f, 75%% %.2f,"
-           " 90%% %.2f; exploration band ±%.3g (libkeelrt's RT_LEARN_BAND)\n",
+           " 90%% %.2f; libkeelrt explores predicted speedups in 1/%g..%g (RT_LEARN_BAND)\n",
            error_quantile(0.5, -1), error_quantile(0.75, -1), error_quantile(0.9, -1),
-           (double)RT_LEARN_BAND);
+           (double)RT_LEARN_BAND, (double)RT_LEARN_BAND);
     printf("%-34s %12s %10s %16s\n", "policy", "total s", "/ oracle", "wrong device");
     policy_line("oracle", t_oracle, t_oracle, 0);
     policy_line("learned (libkeelrt)", def.t_learn, t_oracle, def.wrong);
-    policy_line("learned, band leave-one-program-out", lopo.t_learn, t_oracle, lopo.wrong);
+    policy_line("learned, 90% error band (LOPO)", lopo.t_learn, t_oracle, lopo.wrong);
     policy_line("models alone", t_model, t_oracle, wrong_model);
     printf("%-34s %12.4f %10.3f %16s\n", "always GPU", t_gpu, t_gpu / t_oracle, "-");
     printf("explorations: %d (at most %d per program), their cost %.4f s (%.1f%% of the learned"
            " total); launches on the GPU: %d\n", def.explorations, RT_LEARN_EXPLORE, def.cost,
            100.0 * def.cost / def.t_learn, def.gpu);
-    printf("leave-one-program-out: explorations %d, their cost %.4f s (%.1f%%)\n",
+    printf("90%% error band, leave-one-program-out: explorations %d, their cost %.4f s (%.1f%%)\n",
            lopo.explorations, lopo.cost, 100.0 * lopo.cost / lopo.t_learn);
     return 0;
 }

@@ -1238,7 +1238,9 @@ static void explain_out_text(const explain_out *o)
                : "(regression a*n^b+c over the sizes seen)");
         printf("            model said %s\n", o->model_verdict ? "GPU" : "CPU");
         printf("decided by  history (%s)\n", o->hp.how);
-    } else
+    } else if (!o->hp.cpu_samples && !o->hp.gpu_samples)
+        printf("decided by  model (no trusted history for key %s)\n", o->key);
+    else
         printf("decided by  model (history at key %s: %d cpu, %d gpu samples; %d each decide)\n",
                o->key, o->hp.cpu_samples, o->hp.gpu_samples, RT_HISTORY_TRUST);
     char cs[32], gs[32], xs[32];

@@ -108,15 +108,17 @@ int rt_history_key(int n, const char *const *names, const long long *values, cha
  * multicore architectures", section 4: a per-task performance model
  * fitted to measured sizes) decides at sizes within a factor of
  * RT_LEARN_REACH of a measured one.  Not thread-safe: the caller locks. */
-/* The band is the models' own error on measured rows: the factor between
- * predicted and measured speedup (cpu / (gpu + transfer)) has its 90th
- * percentile at 13.6 over the 39 H100 rows of bench/measured-h100.txt
- * (median 3.6; bench/replay.sh prints it), so a predicted speedup within
- * 13.6x of 1 may well be on the wrong side of 1.  That set is the
- * development set of the models, so this is the dev-set figure;
- * bench/replay.sh also plays each program with the band computed from the
- * other programs' rows only. */
-#define RT_LEARN_BAND 13.6
+/* The band: the issue's 1/4..4.  A band from the models' own error was
+ * tried: the factor between predicted and measured speedup has its 90th
+ * percentile at 13.6 (15.4 with the host's own llvm-mca CPU) over the 39
+ * H100 rows of bench/measured-h100.txt, the models' development set.  In
+ * bench/replay.sh it reaches millisecond rows (ATAX, BICG, MVT at MEDIUM)
+ * and pays for it with explorations of second-long rows the models had
+ * right: 1.120 x the oracle's total against 1.107 (1.104 with the host's
+ * CPU) at 10 launches a row, 1.012 against 1.011 at 100.  Not justified
+ * there, so not the default; the replay prints that band's result, taken
+ * leave-one-program-out, beside this one's. */
+#define RT_LEARN_BAND 4.0
 #define RT_LEARN_REACH 4.0
 enum { RT_LEARN_SIZES = 32, RT_LEARN_EXPLORE = 8 };
 

@@ -51,27 +51,27 @@ int main(void)
     CHECK(c.device == 0 && same(c.how, "history: measured"));
     CHECK(rt_learn_cost(&l) == 0.75);
 
-    /* outside the band (20x > RT_LEARN_BAND = 13.6): the models, settled,
+    /* outside the band (20x > RT_LEARN_BAND = 4): the models, settled,
      * never exploring */
     rt_learn_init(&l);
-    CHECK(l.band == 13.6);
+    CHECK(l.band == 4.0);
     for (int i = 0; i < 3; i++) {
         rt_learn_choose(&l, 7, 20.0, 1.0, &c);
         CHECK(c.device == 1 && !c.explore && c.how == NULL && c.settled);
         rt_learn_add(&l, 7, 1, 1.0);
     }
     CHECK(l.explorations == 0);
-    /* a band set after init: 4x is inside, 4.5x is not */
+    /* a band set after init: 13x is inside 13.6, 14x is not */
     rt_learn_init(&l);
-    l.band = 4.0;
-    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    l.band = 13.6;
+    rt_learn_choose(&l, 1, 13.0, 1.0, &c);
     CHECK(!c.settled);
-    rt_learn_choose(&l, 2, 4.5, 1.0, &c);
+    rt_learn_choose(&l, 2, 14.0, 1.0, &c);
     CHECK(c.settled);
     /* a size launched a third time with nothing measured: settled */
-    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    rt_learn_choose(&l, 1, 13.0, 1.0, &c);
     CHECK(!c.settled);
-    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    rt_learn_choose(&l, 1, 13.0, 1.0, &c);
     CHECK(c.settled && c.device == 1 && !c.explore);
 
     /* the budget: 12 sizes in the band, at most RT_LEARN_EXPLORE explored */
