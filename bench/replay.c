@@ -15,7 +15,12 @@
  * measured time of that device is the launch's time and goes back with
  * rt_learn_add, as keel_done does in an offload build.  The size of a row
  * (the regression's n) is the models' CPU time, which grows with the
- * work.  Nothing is timed here.
+ * work.  It prints the models' error on the rows (the factor between
+ * predicted and measured speedup) and plays them twice: with libkeelrt's
+ * exploration band (RT_LEARN_BAND), and with each program's band the 90th
+ * percentile of that error over the other programs' rows only (leave one
+ * program out).
+ * Nothing is timed here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +28,102 @@
 
 #include "history.h"
 
-enum { MAXP = 64 };
+enum { MAXP = 64, MAXR = 1024 };
+
+typedef struct {
+    char prog[32], ds[32];
+    double mc, mg, c, g;        /* the models' times, the measured ones */
+    int p;                      /* program index */
+} row;
+
+static row R[MAXR];
+static char names[MAXP][32];
+static int nrows, np;
+
+/* The models' error on one row: the factor between predicted and measured
+ * speedup (>= 1). */
+static double row_error(const row *r)
+{
+    double e = (r->mc / r->mg) / (r->c / r->g);
+    return e >= 1 ? e : 1 / e;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The q-quantile (linear interpolation) of the models' error over the rows
+ * of every program except `skip` (-1: all rows); 0 when there are none. */
+static double error_quantile(double q, int skip)
+{
+    static double e[MAXR];
+    int k = 0;
+    for (int i = 0; i < nrows; i++)
+        if (R[i].p != skip)
+            e[k++] = row_error(&R[i]);
+    if (!k)
+        return 0;
+    qsort(e, (size_t)k, sizeof e[0], cmp_double);
+    double x = q * (k - 1);
+    int lo = (int)x, hi = lo + 1 < k ? lo + 1 : lo;
+    return e[lo] + (e[hi] - e[lo]) * (x - lo);
+}
+
+typedef struct {
+    double t_learn, cost;
+    int wrong, gpu, explorations;
+} outcome;
+
+/* Every row LAUNCHES times through rt_learn, one site per program, with
+ * the band of program p given by band_of(p) (0: libkeelrt's default). */
+static outcome play(int launches, double (*band_of)(int), int print)
+{
+    static rt_learn site[MAXP];
+    outcome o = { 0, 0, 0, 0, 0 };
+    for (int p = 0; p < np; p++) {
+        rt_learn_init(&site[p]);
+        double b = band_of ? band_of(p) : 0;
+        if (b > 1)
+            site[p].band = b;
+    }
+    for (int r = 0; r < nrows; r++) {
+        const row *x = &R[r];
+        char trace[1001 * 2];
+        size_t u = 0;
+        int best = x->g < x->c;
+        for (int k = 0; k < launches; k++) {
+            rt_learn_choice ch;
+            rt_learn_choose(&site[x->p], x->mc, x->mc, x->mg, &ch);
+            double t = ch.device ? x->g : x->c;
+            rt_learn_add(&site[x->p], x->mc, ch.device, t);
+            o.t_learn += t;
+            o.wrong += ch.device != best;
+            o.gpu += ch.device;
+            trace[u++] = ch.device ? 'G' : 'C';
+            if (ch.explore)
+                trace[u++] = '*';
+        }
+        trace[u] = 0;
+        if (print)
+            printf("%-10s %-11s %9.4g %9.4g %6s  %-5s %s\n", x->prog, x->ds, x->c, x->g,
+                   x->mg < x->mc ? "GPU" : "CPU", best ? "GPU" : "CPU", trace);
+    }
+    for (int p = 0; p < np; p++)
+        o.explorations += site[p].explorations, o.cost += rt_learn_cost(&site[p]);
+    return o;
+}
+
+static double band_lopo(int p)
+{
+    return error_quantile(0.9, p);
+}
+
+static void policy_line(const char *name, double t, double oracle, int wrong)
+{
+    printf("%-34s %12.4f %10.3f %16d\n", name, t, t / oracle, wrong);
+}
 
 int main(int argc, char **argv)
 {
@@ -32,78 +132,69 @@ int main(int argc, char **argv)
         fprintf(stderr, "replay: LAUNCHES must be 1..1000\n");
         return 2;
     }
-    static char names[MAXP][32];
-    static rt_learn site[MAXP];
-    int np = 0, rows = 0, wrong_model = 0, wrong_learn = 0, gpu_learn = 0;
-    double t_oracle = 0, t_gpu = 0, t_model = 0, t_learn = 0;
     char line[512];
-    printf("%-10s %-11s %9s %9s %6s  %-5s %s\n", "program", "dataset", "cpu_s", "gpu_s", "model",
-           "best", "launches (C cpu, G gpu, * explored)");
     while (fgets(line, sizeof line, stdin)) {
-        char prog[32], ds[32];
-        double mc, mg, c, g;
+        row x;
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
-        if (sscanf(line, "%31s %31s %lf %lf %lf %lf", prog, ds, &mc, &mg, &c, &g) != 6)
+        if (sscanf(line, "%31s %31s %lf %lf %lf %lf", x.prog, x.ds, &x.mc, &x.mg, &x.c, &x.g) != 6)
             continue;
-        if (!(mc > 0 && mg > 0 && c > 0 && g > 0)) {
-            fprintf(stderr, "replay: %s %s: times must be > 0: skipped\n", prog, ds);
+        if (!(x.mc > 0 && x.mg > 0 && x.c > 0 && x.g > 0)) {
+            fprintf(stderr, "replay: %s %s: times must be > 0: skipped\n", x.prog, x.ds);
             continue;
         }
+        if (nrows == MAXR) {
+            fprintf(stderr, "replay: more than %d rows: the rest skipped\n", MAXR);
+            break;
+        }
         int p = 0;
-        while (p < np && strcmp(names[p], prog) != 0)
+        while (p < np && strcmp(names[p], x.prog) != 0)
             p++;
         if (p == np) {
             if (np == MAXP) {
-                fprintf(stderr, "replay: more than %d programs: %s skipped\n", MAXP, prog);
+                fprintf(stderr, "replay: more than %d programs: %s skipped\n", MAXP, x.prog);
                 continue;
             }
-            snprintf(names[np], sizeof names[np], "%s", prog);
-            rt_learn_init(&site[np++]);
+            snprintf(names[np++], sizeof names[0], "%s", x.prog);
         }
-        char trace[1001 * 2];
-        size_t u = 0;
-        int model = mg < mc, best = g < c;
-        for (int k = 0; k < launches; k++) {
-            rt_learn_choice ch;
-            rt_learn_choose(&site[p], mc, mc, mg, &ch);
-            double t = ch.device ? g : c;
-            rt_learn_add(&site[p], mc, ch.device, t);
-            t_learn += t;
-            wrong_learn += ch.device != best;
-            gpu_learn += ch.device;
-            trace[u++] = ch.device ? 'G' : 'C';
-            if (ch.explore)
-                trace[u++] = '*';
-        }
-        trace[u] = 0;
-        t_oracle += launches * (best ? g : c);
-        t_gpu += launches * g;
-        t_model += launches * (model ? g : c);
-        wrong_model += model != best ? launches : 0;
-        rows++;
-        printf("%-10s %-11s %9.4g %9.4g %6s  %-5s %s\n", prog, ds, c, g, model ? "GPU" : "CPU",
-               best ? "GPU" : "CPU", trace);
+        x.p = p;
+        R[nrows++] = x;
     }
-    int explorations = 0;
-    double cost = 0;
-    for (int p = 0; p < np; p++)
-        explorations += site[p].explorations, cost += rt_learn_cost(&site[p]);
-    long total = (long)rows * launches;
-    if (!rows) {
+    if (!nrows) {
         fprintf(stderr, "replay: no rows\n");
         return 1;
     }
-    printf("\n%d rows x %d launches = %ld launches of %d programs\n", rows, launches, total, np);
-    printf("%-22s %12s %10s %16s\n", "policy", "total s", "/ oracle", "wrong device");
-    printf("%-22s %12.4f %10.3f %16d\n", "oracle", t_oracle, 1.0, 0);
-    printf("%-22s %12.4f %10.3f %16d\n", "learned (libkeelrt)", t_learn, t_learn / t_oracle,
-           wrong_learn);
-    printf("%-22s %12.4f %10.3f %16d\n", "models alone", t_model, t_model / t_oracle, wrong_model);
-    printf("%-22s %12.4f %10.3f %16s\n", "always GPU", t_gpu, t_gpu / t_oracle, "-");
+    printf("%-10s %-11s %9s %9s %6s  %-5s %s\n", "program", "dataset", "cpu_s", "gpu_s", "model",
+           "best", "launches (C cpu, G gpu, * explored)");
+    outcome def = play(launches, NULL, 1);
+    outcome lopo = play(launches, band_lopo, 0);
+    double t_oracle = 0, t_gpu = 0, t_model = 0;
+    int wrong_model = 0;
+    for (int r = 0; r < nrows; r++) {
+        const row *x = &R[r];
+        int model = x->mg < x->mc, best = x->g < x->c;
+        t_oracle += launches * (best ? x->g : x->c);
+        t_gpu += launches * x->g;
+        t_model += launches * (model ? x->g : x->c);
+        wrong_model += model != best ? launches : 0;
+    }
+    long total = (long)nrows * launches;
+    printf("\n%d rows x %d launches = %ld launches of %d programs\n", nrows, launches, total, np);
+    printf("models' error (predicted / measured speedup, either way): median %.2f, 75%% %.2f,"
+           " 90%% %.2f; libkeelrt explores predicted speedups in 1/%g..%g (RT_LEARN_BAND)\n",
+           error_quantile(0.5, -1), error_quantile(0.75, -1), error_quantile(0.9, -1),
+           (double)RT_LEARN_BAND, (double)RT_LEARN_BAND);
+    printf("%-34s %12s %10s %16s\n", "policy", "total s", "/ oracle", "wrong device");
+    policy_line("oracle", t_oracle, t_oracle, 0);
+    policy_line("learned (libkeelrt)", def.t_learn, t_oracle, def.wrong);
+    policy_line("learned, 90% error band (LOPO)", lopo.t_learn, t_oracle, lopo.wrong);
+    policy_line("models alone", t_model, t_oracle, wrong_model);
+    printf("%-34s %12.4f %10.3f %16s\n", "always GPU", t_gpu, t_gpu / t_oracle, "-");
     printf("explorations: %d (at most %d per program), their cost %.4f s (%.1f%% of the learned"
-           " total); launches on the GPU: %d\n", explorations, RT_LEARN_EXPLORE, cost,
-           100.0 * cost / t_learn, gpu_learn);
+           " total); launches on the GPU: %d\n", def.explorations, RT_LEARN_EXPLORE, def.cost,
+           100.0 * def.cost / def.t_learn, def.gpu);
+    printf("90%% error band, leave-one-program-out: explorations %d, their cost %.4f s (%.1f%%)\n",
+           lopo.explorations, lopo.cost, 100.0 * lopo.cost / lopo.t_learn);
     return 0;
 }

@@ -20,6 +20,10 @@ bench/chikin-kernels.tsv under every platform group of bench/chikin-table1.tsv
 the program is explained at the dataset's sizes (from its header) and the sums
 of CPU and of GPU + transfer times decide; --host/--device/--threads name the
 machine (default: bench/machines/lent-host.machine and lent-h100.machine, 16).
+With --terms it prints per row the predicted and measured CPU and GPU seconds,
+predicted / measured, and the term that dominated each prediction (CPU:
+compute, memory or target host fallback; GPU: kernel with its bound, launch or
+transfer).  These 39 H100 rows are the models' development set.
 
 --measured FILE compares with times measured elsewhere instead of Table I:
 one line per launch, `KERNEL SIZE THREADS HOST DEVICE CPU_SECONDS GPU_SECONDS`
@@ -202,6 +206,50 @@ def header_sizes(src, dataset):
     return out
 
 
+UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+# explain's term lines that add up to each side's time (summed over a
+# program's nests); the largest one dominates
+CPU_TERMS = ("compute time", "memory time", "target host fallback")
+GPU_TERMS = ("kernel time", "launch overhead", "transfer time")
+
+
+def explain_terms(out):
+    """The CPU and GPU terms of one `keel explain` text, in seconds, and the
+    GPU kernel's bound (bandwidth, latency, issue)."""
+    t = {}
+    for name in CPU_TERMS + GPU_TERMS:
+        m = re.search(r"^  %s\s+([0-9.eE+-]+) (s|ms|us|ns)\b" % re.escape(name), out, re.M)
+        t[name] = float(m.group(1)) * UNITS[m.group(2)] if m else 0.0
+    b = re.search(r"^  bound by\s+(\S+)", out, re.M)
+    t["bound"] = b.group(1) if b else "-"
+    return t
+
+
+def terms_line(ds, prog, cpu, gpu, cs, gs, terms):
+    """One row of --terms: predicted and measured time per side, their
+    ratio and the term that dominated the prediction."""
+    cdom = max(CPU_TERMS, key=lambda k: terms[k])
+    gdom = max(GPU_TERMS, key=lambda k: terms[k])
+    if gdom == "kernel time":
+        gdom = "kernel (%s)" % "/".join(sorted(terms["bounds"]))
+    return "%-10s %-9s cpu %9.3g / %9.3g = %5.2f  %-22s gpu %9.3g / %9.3g = %5.2f  %s" % (
+        ds, prog, cpu, cs, cpu / cs, cdom.replace(" time", ""), gpu, gs, gpu / gs,
+        gdom.replace(" time", ""))
+
+
+def host_mca_cpu(path):
+    """The `mca_cpu` of a machine profile file, or None."""
+    try:
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"\s*mca_cpu\s*=\s*(\S+)", line.split("#")[0])
+                if m:
+                    return m.group(1)
+    except OSError:
+        pass
+    return None
+
+
 def programs(a, kernels):
     files = {}
     for k in kernels:
@@ -223,10 +271,17 @@ def programs(a, kernels):
             os.makedirs(a.dbdir, exist_ok=True)
         else:
             tmp = tempfile.mkdtemp(prefix="keel-verdicts-")
+        # llvm-mca's figures for the host these rows were measured on: its
+        # profile's mca_cpu first (explain takes the host's own CPU when
+        # stored, else the nearest stored one)
+        mcpu = a.mcpu
+        hc = host_mca_cpu(a.host)
+        if hc and hc not in mcpu.split(","):
+            mcpu = hc + "," + mcpu
         for ds in sorted(set(r[1] for r in rows)):
             dbs[ds] = os.path.join(a.dbdir or tmp, "keel-%s.db" % ds)
             if not (a.dbdir and os.path.exists(dbs[ds])):
-                build_db(a.keelcc, dbs[ds], a.mcpu, defines=["-D%s_DATASET" % ds])
+                build_db(a.keelcc, dbs[ds], mcpu, defines=["-D%s_DATASET" % ds])
     env = dict(os.environ)
     env.pop("KEEL_HOST", None)
     env.pop("KEEL_DEVICE", None)
@@ -240,6 +295,8 @@ def programs(a, kernels):
         sizes = header_sizes(src, ds)
         db = a.db or dbs[ds]
         cpu = gpu = 0.0
+        terms = dict((k, 0.0) for k in CPU_TERMS + GPU_TERMS)
+        terms["bounds"] = set()
         for ln in nest_lines(src):
             loc = "omp-target/%s:%d" % (rel, ln)
             base = [a.keel, "explain", loc, "--host", a.host, "--device", a.device,
@@ -257,9 +314,15 @@ def programs(a, kernels):
             c, g, x = (float(v) for v in sec.groups())
             cpu += c
             gpu += g + x
+            t = explain_terms(r.stdout)
+            for k in CPU_TERMS + GPU_TERMS:
+                terms[k] += t[k]
+            terms["bounds"].add(t["bound"])
         pred = cpu / gpu
         cells.append(dict(group=ds, kern=prog, pred=pred, gpu=pred > 1, meas=cs / gs,
                           rc=cpu / cs, rg=gpu / gs))
+        if a.terms:
+            print(terms_line(ds, prog, cpu, gpu, cs, gs, terms))
         if a.cells:
             print("%-10s %-9s predicted %9.3gx (cpu %.3g s, gpu %.3g s)  measured %6.2fx (cpu %.3g s, gpu %.3g s)  %s" % (
                 ds, prog, pred, cpu, gpu, cs / gs, cs, gs,
@@ -326,6 +389,9 @@ def main():
     ap.add_argument("--kernels", default=os.path.join(ROOT, "bench", "chikin-kernels.tsv"))
     ap.add_argument("--measured", help="KERNEL SIZE THREADS HOST DEVICE CPU_S GPU_S lines")
     ap.add_argument("--cells", action="store_true", help="print every verdict")
+    ap.add_argument("--terms", action="store_true",
+                    help="with --programs: per row predicted and measured CPU and GPU seconds, "
+                    "their ratio and the term that dominated each prediction")
     ap.add_argument("--programs", help="program dataset cpu_s gpu_s lines (bench/measured-h100.txt)")
     ap.add_argument("--host", default=os.path.join(ROOT, "bench", "machines", "lent-host.machine"))
     ap.add_argument("--device", default=os.path.join(ROOT, "bench", "machines", "lent-h100.machine"))

@@ -1170,6 +1170,7 @@ static void explain_decide(const explain_run *x, explain_out *o)
     if (o->in.not_parallel || !x->have_gpu)
         o->verdict = 0;
     o->model_verdict = o->verdict;
+    memset(&o->hp, 0, sizeof o->hp);
     o->hist = size_key(f, &o->in, n, x->sets.names, x->sets.values, o->key, sizeof o->key,
                        &size) == 0 &&
               rt_history_lookup(x->path, rt_facts_loop_id(f), o->key, size, &o->hp, err,
@@ -1233,12 +1234,15 @@ static void explain_out_text(const explain_out *o)
         rt_format_time(hg, sizeof hg, o->hp.gpu_s);
         printf("history     key %s: cpu %s (%d samples, %d sizes) | gpu %s (%d samples, %d sizes)"
                " %s\n", o->key, hc, o->hp.cpu_samples, o->hp.cpu_sizes, hg, o->hp.gpu_samples,
-               o->hp.gpu_sizes, !strcmp(o->hp.how, "measured") ? "(calibrated: >= 10 samples each)"
+               o->hp.gpu_sizes, !strcmp(o->hp.how, "measured") ? "(measured on both devices)"
                : "(regression a*n^b+c over the sizes seen)");
         printf("            model said %s\n", o->model_verdict ? "GPU" : "CPU");
         printf("decided by  history (%s)\n", o->hp.how);
-    } else
+    } else if (!o->hp.cpu_samples && !o->hp.gpu_samples)
         printf("decided by  model (no trusted history for key %s)\n", o->key);
+    else
+        printf("decided by  model (history at key %s: %d cpu, %d gpu samples; %d each decide)\n",
+               o->key, o->hp.cpu_samples, o->hp.gpu_samples, RT_HISTORY_TRUST);
     char cs[32], gs[32], xs[32];
     rt_format_time(cs, sizeof cs, o->e.cpu_s);
     rt_format_time(gs, sizeof gs, o->e.gpu_s);

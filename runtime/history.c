@@ -209,7 +209,7 @@ void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_
     }
     int fc = rt_history_fit(k[0], ns[0], ts[0], &out->cpu_fit) == 0;
     int fg = rt_history_fit(k[1], ns[1], ts[1], &out->gpu_fit) == 0;
-    if (out->cpu_samples >= RT_HISTORY_TRUST && out->gpu_samples >= RT_HISTORY_TRUST) {
+    if (rt_history_trusted(out->cpu_samples, out->gpu_samples)) {
         out->decides = 1;
         out->how = "measured";
     } else if (fc && fg) {
@@ -239,6 +239,7 @@ void rt_learn_init(rt_learn *l)
     memset(l, 0, sizeof *l);
     for (int i = 0; i < RT_LEARN_SIZES; i++)
         l->explored[i] = -1;
+    l->band = RT_LEARN_BAND;
 }
 
 static int learn_find(const rt_learn *l, double n)
@@ -285,15 +286,21 @@ static int learn_regress(const rt_learn *l, double n, double *cpu_s, double *gpu
 void rt_learn_choose(rt_learn *l, double n, double model_cpu_s, double model_gpu_s,
                      rt_learn_choice *out)
 {
+    rt_learn_decide(l, n, model_cpu_s, model_gpu_s, model_gpu_s < model_cpu_s, out);
+}
+
+void rt_learn_decide(rt_learn *l, double n, double model_cpu_s, double model_gpu_s,
+                     int model_device, rt_learn_choice *out)
+{
     memset(out, 0, sizeof *out);
-    int model = model_gpu_s < model_cpu_s;
+    int model = model_device != 0;
     out->device = model;
     out->cpu_s = model_cpu_s, out->gpu_s = model_gpu_s;
     int i = learn_slot(l, n);
     int seen = i >= 0 && l->launches[i] > 0;
     if (i >= 0)
         l->launches[i]++;
-    if (i >= 0 && l->samples[i][0] > 0 && l->samples[i][1] > 0) {
+    if (i >= 0 && rt_history_trusted(l->samples[i][0], l->samples[i][1])) {
         out->cpu_s = l->mean[i][0], out->gpu_s = l->mean[i][1];
         out->device = out->gpu_s < out->cpu_s;
         out->how = "history: measured";
@@ -303,7 +310,7 @@ void rt_learn_choose(rt_learn *l, double n, double model_cpu_s, double model_gpu
     }
     double c, g, s = model_cpu_s / model_gpu_s;
     int k;
-    int band = model_cpu_s > 0 && model_gpu_s > 0 && s >= 1 / RT_LEARN_BAND && s <= RT_LEARN_BAND;
+    int band = model_cpu_s > 0 && model_gpu_s > 0 && s >= 1 / l->band && s <= l->band;
     if (learn_regress(l, n, &c, &g, &k) == 0) {
         out->cpu_s = c, out->gpu_s = g;
         out->device = g < c;

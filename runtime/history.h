@@ -6,8 +6,10 @@
  *     (the size key, "n=1100") on one device ("cpu" | "gpu") updates the
  *     running mean and variance (Welford) in one UPSERT, safe from many
  *     threads and processes (SQLite WAL, busy timeout);
- *   - a size with RT_HISTORY_TRUST samples on both devices is calibrated
- *     (StarPU: 10) and its means decide instead of the analytic models;
+ *   - a size with RT_HISTORY_TRUST samples on both devices is trusted and
+ *     its means decide instead of the analytic models (rt_history_trusted:
+ *     the one rule of `keel explain`, the database's history and the
+ *     in-run learning below);
  *   - otherwise a per-loop, per-device regression t = a n^b + c over the
  *     sizes seen (n: the nest's footprint in bytes, StarPU's data size)
  *     predicts unseen sizes once 3 distinct sizes are known on both.
@@ -22,7 +24,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RT_HISTORY_TRUST 10     /* StarPU's calibration threshold */
+/* One measurement on each device decides, as in libkeelrt's in-run
+ * learning.  StarPU calibrates with 10 samples to average out timing
+ * noise; here the analytic models' own error on measured rows is 2-15x (on
+ * the 39 H100 rows of bench/measured-h100.txt predicted / measured has
+ * median 0.41-0.45 and fewer than half within 2x), so one measured pair of
+ * the real devices is the better guide.  KEEL_CALIBRATE, which asks for
+ * samples explicitly, still collects RT_CALIBRATE_SAMPLES per device
+ * (StarPU's 10). */
+#define RT_HISTORY_TRUST 1
+#define RT_CALIBRATE_SAMPLES 10
+
+/* 1 when measurements at a size decide over the models: RT_HISTORY_TRUST
+ * samples on each device. */
+static inline int rt_history_trusted(long long cpu_samples, long long gpu_samples)
+{
+    return cpu_samples >= RT_HISTORY_TRUST && gpu_samples >= RT_HISTORY_TRUST;
+}
 
 typedef struct {
     double a, b, c;             /* t = a * n^b + c */
@@ -80,7 +98,7 @@ int rt_history_key(int n, const char *const *names, const long long *values, cha
 /* ---- learning in the process (libkeelrt, offload builds) ------------------
  * One site's own measurements of this run, in fixed arrays (no allocation,
  * no database): the mean time per size (the footprint n) and device.  When
- * the models' predicted speedup lies inside [1/RT_LEARN_BAND, RT_LEARN_BAND]
+ * the models' predicted speedup lies inside [1/band, band] (RT_LEARN_BAND)
  * and the site launches again at a size it has measured on the models'
  * device only, the launch runs once on the other device (at most
  * RT_LEARN_EXPLORE times per site); from then on the faster measured device
@@ -90,6 +108,16 @@ int rt_history_key(int n, const char *const *names, const long long *values, cha
  * multicore architectures", section 4: a per-task performance model
  * fitted to measured sizes) decides at sizes within a factor of
  * RT_LEARN_REACH of a measured one.  Not thread-safe: the caller locks. */
+/* The band: the issue's 1/4..4.  A band from the models' own error was
+ * tried: the factor between predicted and measured speedup has its 90th
+ * percentile at 13.6 (15.4 with the host's own llvm-mca CPU) over the 39
+ * H100 rows of bench/measured-h100.txt, the models' development set.  In
+ * bench/replay.sh it reaches millisecond rows (ATAX, BICG, MVT at MEDIUM)
+ * and pays for it with explorations of second-long rows the models had
+ * right: 1.120 x the oracle's total against 1.107 (1.104 with the host's
+ * CPU) at 10 launches a row, 1.012 against 1.011 at 100.  Not justified
+ * there, so not the default; the replay prints that band's result, taken
+ * leave-one-program-out, beside this one's. */
 #define RT_LEARN_BAND 4.0
 #define RT_LEARN_REACH 4.0
 enum { RT_LEARN_SIZES = 32, RT_LEARN_EXPLORE = 8 };
@@ -102,6 +130,7 @@ typedef struct {
     double mean[RT_LEARN_SIZES][2];
     signed char explored[RT_LEARN_SIZES];   /* the device explored there, or -1 */
     int explorations;
+    double band;                        /* RT_LEARN_BAND unless set after init */
 } rt_learn;
 
 typedef struct {
@@ -116,7 +145,13 @@ typedef struct {
 } rt_learn_choice;
 
 void rt_learn_init(rt_learn *l);
-/* The device for one launch at size n, given the models' times. */
+/* The device for one launch at size n, given the models' times (the GPU's
+ * with its transfer) and the models' verdict: rt_estimate_all's, which
+ * keeps a saving smaller than the launch and transfer on the CPU ("too
+ * small"); where nothing measured decides, that verdict stands. */
+void rt_learn_decide(rt_learn *l, double n, double model_cpu_s, double model_gpu_s,
+                     int model_device, rt_learn_choice *out);
+/* rt_learn_decide with the verdict the times give alone (GPU when faster). */
 void rt_learn_choose(rt_learn *l, double n, double model_cpu_s, double model_gpu_s,
                      rt_learn_choice *out);
 /* One measured launch (seconds > 0 and finite; else ignored). */

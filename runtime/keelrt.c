@@ -1176,7 +1176,7 @@ static int slot_find(keel_site *site, site_state *st, const long long *values)
 }
 
 /* KEEL_CALIBRATE: the device this launch should run on while its size has
- * fewer than RT_HISTORY_TRUST samples on either device (StarPU), or -1. */
+ * fewer than RT_CALIBRATE_SAMPLES samples on either device (StarPU), or -1. */
 static int calibrate_pick(keel_site *site, site_state *st, const long long *values)
 {
     int pick = -1;
@@ -1185,7 +1185,7 @@ static int calibrate_pick(keel_site *site, site_state *st, const long long *valu
     if (k >= 0) {
         const tslot *x = &T.slots[k];
         long long c0 = x->count[0] + x->db_samples[0], c1 = x->count[1] + x->db_samples[1];
-        if (c0 < RT_HISTORY_TRUST || c1 < RT_HISTORY_TRUST)
+        if (c0 < RT_CALIBRATE_SAMPLES || c1 < RT_CALIBRATE_SAMPLES)
             pick = c1 < c0 ? 1 : 0;  /* the device with fewer samples; CPU first */
     }
     pthread_mutex_unlock(&time_lock);
@@ -1344,8 +1344,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     else if (st->learn) {                   /* this run's own measurements */
         rt_learn_choice ch;
         pthread_mutex_lock(&time_lock);
-        rt_learn_choose(st->learn, in.bytes_in + in.bytes_out, e.cpu_s, e.gpu_s + e.xfer_s,
-                        &ch);
+        rt_learn_decide(st->learn, in.bytes_in + in.bytes_out, e.cpu_s, e.gpu_s + e.xfer_s,
+                        verdict, &ch);
         pthread_mutex_unlock(&time_lock);
         verdict = ch.device, reason = ch.how, settled = ch.settled;
         if (ch.explore)

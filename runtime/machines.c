@@ -281,16 +281,13 @@ static char *trim(char *s)
 }
 
 /* Parse text into m (m zeroed by the caller).  0, or -1 with a message. */
-static int parse_into(machine *m, const char *text, const char *origin, char *err, size_t errlen)
+/* Phase 1: the `kind = cpu|gpu` line, wherever it is (it decides what
+ * clock, mem_bw, l2 and mem_latency mean); -1 when there is none. */
+static int profile_kind(const char *text)
 {
-    rt_profile *p = &m->p;
-    char *copy = strdup(text ? text : "");
-    if (!copy)
-        return snprintf(err, errlen, "out of memory"), -1;
-    /* kind first: it decides what clock, mem_bw, l2 and mem_latency mean */
     int kind = -1;
-    for (char *l = copy; l && *l;) {
-        char *nl = strchr(l, '\n');
+    for (const char *l = text; l && *l;) {
+        const char *nl = strchr(l, '\n');
         size_t n = nl ? (size_t)(nl - l) : strlen(l);
         if (n > 4 && strncmp(l, "kind", 4) == 0) {
             char v[64];
@@ -303,13 +300,127 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
         }
         l = nl ? nl + 1 : NULL;
     }
-    if (kind < 0) {
-        free(copy);
-        return snprintf(err, errlen, "%s: no `kind = cpu` or `kind = gpu` line", origin), -1;
+    return kind;
+}
+
+/* Phase 2a: a key whose value is text (name, kind, desc, source,
+ * mca_cpu): 1 when it was one, -1 on a bad name, 0 for a numeric key. */
+static int text_key(machine *m, const char *key, const char *val, const char *where, char *err,
+                    size_t errlen)
+{
+    if (!strcmp(key, "name")) {
+        copy_str(m->name, sizeof m->name, val);
+        if (!*val || strchr(val, '/') || strlen(val) >= sizeof m->name)
+            return snprintf(err, errlen, "%s: bad name", where), -1;
+        return 1;
     }
+    if (!strcmp(key, "kind"))
+        return 1;
+    if (!strcmp(key, "desc")) {
+        copy_str(m->desc, sizeof m->desc, val);
+        return 1;
+    }
+    if (!strcmp(key, "source")) {
+        size_t used = strlen(m->source);
+        snprintf(m->source + used, sizeof m->source - used, "%s%s", used ? "; " : "", val);
+        return 1;
+    }
+    if (!strcmp(key, "mca_cpu")) {
+        copy_str(m->mca, sizeof m->mca, val);
+        return 1;
+    }
+    return 0;
+}
+
+/* Phase 2b: a numeric key, from the table of the profile's fields (the
+ * same key names a CPU or a GPU field by the kind); 0 or -1 with err. */
+static int number_key(rt_profile *p, int kind, const char *key, const char *val,
+                      const char *where, char *err, size_t errlen)
+{
+    double v;
+    if (parse_number(val, &v) || v < 0)
+        return snprintf(err, errlen, "%s: bad value '%s' for %s", where, val, key), -1;
+    int cpu = kind == RT_CPU;
+    struct { const char *k; double *d; int *i; } map[] = {
+        { "clock", cpu ? &p->freq_hz : &p->gpu_hz, NULL },
+        { "cores", NULL, &p->cores }, { "smt", NULL, &p->smt },
+        { "sockets", NULL, &p->sockets },
+        { "mem_bw", cpu ? &p->mem_bw : &p->gpu_bw, NULL },
+        { "line", &p->line, NULL },
+        { "l2", cpu ? &p->l2 : &p->gpu_l2, NULL }, { "l3", &p->l3, NULL },
+        { "mem_latency", cpu ? &p->cpu_mem_lat : &p->mem_lat, NULL },
+        { "mlp", &p->mlp, NULL }, { "peak_flops", &p->peak_flops, NULL },
+        { "fork", &p->fork_cycles, NULL }, { "join", &p->join_cycles, NULL },
+        { "schedule", &p->sched_cycles, NULL }, { "loop_overhead", &p->loop_overhead, NULL },
+        { "sms", NULL, &p->sms }, { "bus_bw", &p->bus_bw, NULL },
+        { "max_warps_sm", NULL, &p->max_warps_sm },
+        { "max_threads_sm", NULL, &p->max_threads_sm },
+        { "max_blocks_sm", NULL, &p->max_blocks_sm },
+        { "issue_cycles", &p->issue_cycles, NULL }, { "schedulers", NULL, &p->schedulers },
+        { "departure_coal", &p->dep_coal, NULL }, { "departure_uncoal", &p->dep_uncoal, NULL },
+        { "threads_per_block", NULL, &p->threads_per_block },
+        { "max_blocks", NULL, &p->max_blocks }, { "launch", &p->launch_s, NULL },
+        { "sector", &p->sector, NULL },
+        { "l1_latency", &p->l1_lat, NULL }, { "l2_latency", &p->l2_lat, NULL },
+        { "target_fallback", &p->target_fallback, NULL },
+        { "page", &p->page, NULL }, { "tlb_entries", &p->tlb_entries, NULL },
+        { "tlb_miss", &p->tlb_miss_cycles, NULL },
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(key, map[i].k)) {
+            if (map[i].d)
+                *map[i].d = v;
+            else if (v > 1e9 || v != (double)(int)v)
+                return snprintf(err, errlen, "%s: %s wants an integer", where, key), -1;
+            else
+                *map[i].i = (int)v;
+            return 0;
+        }
+    return snprintf(err, errlen, "%s: unknown key '%s'", where, key), -1;
+}
+
+/* Phase 3: what every model divides by must be there; the defaults of
+ * the optional figures.  The missing key's name, or NULL. */
+static const char *profile_complete(rt_profile *p, int kind)
+{
+    const char *miss = NULL;
+if (kind == RT_CPU) {
+    if (!(p->freq_hz > 0)) miss = "clock";
+    else if (p->cores <= 0) miss = "cores";
+    else if (!(p->mem_bw > 0)) miss = "mem_bw";
+    if (p->smt <= 0) p->smt = 1;
+    if (!(p->line > 0)) p->line = 64;
+} else {
+    if (!(p->gpu_hz > 0)) miss = "clock";
+    else if (p->sms <= 0) miss = "sms";
+    else if (!(p->gpu_bw > 0)) miss = "mem_bw";
+    else if (p->max_warps_sm <= 0 || p->max_threads_sm <= 0 || p->max_blocks_sm <= 0)
+        miss = "max_warps_sm, max_threads_sm and max_blocks_sm";
+    else if (!(p->mem_lat > 0)) miss = "mem_latency";
+    if (!(p->sector > 0)) p->sector = 32;
+    if (p->schedulers <= 0) p->schedulers = 1;
+    if (!(p->issue_cycles > 0)) p->issue_cycles = 1;
+    if (p->threads_per_block <= 0) p->threads_per_block = 128;
+    if (p->max_blocks <= 0) p->max_blocks = 65536;
+    if (!(p->l1_lat > 0)) p->l1_lat = p->mem_lat;
+    if (!(p->l2_lat > 0)) p->l2_lat = p->mem_lat;
+}
+    return miss;
+}
+
+/* A profile's text (`key = value` lines, '#' comments) into m; 0, or -1
+ * with err naming ORIGIN and the line. */
+static int parse_into(machine *m, const char *text, const char *origin, char *err, size_t errlen)
+{
+    rt_profile *p = &m->p;
+    int kind = profile_kind(text ? text : "");
+    if (kind < 0)
+        return snprintf(err, errlen, "%s: no `kind = cpu` or `kind = gpu` line", origin), -1;
+    char *copy = strdup(text ? text : "");
+    if (!copy)
+        return snprintf(err, errlen, "out of memory"), -1;
     p->kind = kind;
     int lineno = 0, rc = 0;
-
     for (char *l = copy, *next; l && rc == 0; l = next) {
         next = strchr(l, '\n');
         if (next)
@@ -321,112 +432,28 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
         char *t = trim(l);
         if (!*t)
             continue;
+        char where[1024];
+        snprintf(where, sizeof where, "%s:%d", origin, lineno);
         char *eq = strchr(t, '=');
         if (!eq) {
             rc = -1;
-            snprintf(err, errlen, "%s:%d: want `key = value`", origin, lineno);
+            snprintf(err, errlen, "%s: want `key = value`", where);
             break;
         }
         *eq = 0;
         char *key = trim(t), *val = trim(eq + 1);
-        if (!strcmp(key, "name")) {
-            if (!*val || strchr(val, '/') || strlen(val) >= sizeof m->name)
-                rc = -1, snprintf(err, errlen, "%s:%d: bad name", origin, lineno);
-            copy_str(m->name, sizeof m->name, val);
-            continue;
-        }
-        if (!strcmp(key, "kind"))
-            continue;
-        if (!strcmp(key, "desc")) {
-            copy_str(m->desc, sizeof m->desc, val);
-            continue;
-        }
-        if (!strcmp(key, "source")) {
-            size_t used = strlen(m->source);
-            snprintf(m->source + used, sizeof m->source - used, "%s%s", used ? "; " : "", val);
-            continue;
-        }
-        if (!strcmp(key, "mca_cpu")) {
-            copy_str(m->mca, sizeof m->mca, val);
-            continue;
-        }
-        double v;
-        if (parse_number(val, &v) || v < 0) {
-            rc = -1;
-            snprintf(err, errlen, "%s:%d: bad value '%s' for %s", origin, lineno, val, key);
-            break;
-        }
-        int cpu = kind == RT_CPU;
-        struct { const char *k; double *d; int *i; } map[] = {
-            { "clock", cpu ? &p->freq_hz : &p->gpu_hz, NULL },
-            { "cores", NULL, &p->cores }, { "smt", NULL, &p->smt },
-            { "sockets", NULL, &p->sockets },
-            { "mem_bw", cpu ? &p->mem_bw : &p->gpu_bw, NULL },
-            { "line", &p->line, NULL },
-            { "l2", cpu ? &p->l2 : &p->gpu_l2, NULL }, { "l3", &p->l3, NULL },
-            { "mem_latency", cpu ? &p->cpu_mem_lat : &p->mem_lat, NULL },
-            { "mlp", &p->mlp, NULL }, { "peak_flops", &p->peak_flops, NULL },
-            { "fork", &p->fork_cycles, NULL }, { "join", &p->join_cycles, NULL },
-            { "schedule", &p->sched_cycles, NULL }, { "loop_overhead", &p->loop_overhead, NULL },
-            { "sms", NULL, &p->sms }, { "bus_bw", &p->bus_bw, NULL },
-            { "max_warps_sm", NULL, &p->max_warps_sm },
-            { "max_threads_sm", NULL, &p->max_threads_sm },
-            { "max_blocks_sm", NULL, &p->max_blocks_sm },
-            { "issue_cycles", &p->issue_cycles, NULL }, { "schedulers", NULL, &p->schedulers },
-            { "departure_coal", &p->dep_coal, NULL }, { "departure_uncoal", &p->dep_uncoal, NULL },
-            { "threads_per_block", NULL, &p->threads_per_block },
-            { "max_blocks", NULL, &p->max_blocks }, { "launch", &p->launch_s, NULL },
-            { "sector", &p->sector, NULL },
-            { "l1_latency", &p->l1_lat, NULL }, { "l2_latency", &p->l2_lat, NULL },
-            { "target_fallback", &p->target_fallback, NULL },
-            { "page", &p->page, NULL }, { "tlb_entries", &p->tlb_entries, NULL },
-            { "tlb_miss", &p->tlb_miss_cycles, NULL },
-        };
-        int found = 0;
-        for (size_t i = 0; i < sizeof map / sizeof map[0] && !found; i++)
-            if (!strcmp(key, map[i].k)) {
-                found = 1;
-                if (map[i].d)
-                    *map[i].d = v;
-                else if (v > 1e9 || v != (double)(int)v)
-                    rc = -1, snprintf(err, errlen, "%s:%d: %s wants an integer", origin, lineno, key);
-                else
-                    *map[i].i = (int)v;
-            }
-        if (!found) {
-            rc = -1;
-            snprintf(err, errlen, "%s:%d: unknown key '%s'", origin, lineno, key);
-        }
+        rc = text_key(m, key, val, where, err, errlen);
+        if (rc == 0)
+            rc = number_key(p, kind, key, val, where, err, errlen);
+        else if (rc > 0)
+            rc = 0;
     }
-
     free(copy);
     if (rc)
         return -1;
     if (!m->name[0])
         return snprintf(err, errlen, "%s: no `name = ...` line", origin), -1;
-    /* what every model divides by must be there */
-    const char *miss = NULL;
-    if (kind == RT_CPU) {
-        if (!(p->freq_hz > 0)) miss = "clock";
-        else if (p->cores <= 0) miss = "cores";
-        else if (!(p->mem_bw > 0)) miss = "mem_bw";
-        if (p->smt <= 0) p->smt = 1;
-        if (!(p->line > 0)) p->line = 64;
-    } else {
-        if (!(p->gpu_hz > 0)) miss = "clock";
-        else if (p->sms <= 0) miss = "sms";
-        else if (!(p->gpu_bw > 0)) miss = "mem_bw";
-        else if (p->max_warps_sm <= 0 || p->max_threads_sm <= 0 || p->max_blocks_sm <= 0)
-            miss = "max_warps_sm, max_threads_sm and max_blocks_sm";
-        else if (!(p->mem_lat > 0)) miss = "mem_latency";
-        if (!(p->sector > 0)) p->sector = 32;
-        if (p->schedulers <= 0) p->schedulers = 1;
-        if (!(p->issue_cycles > 0)) p->issue_cycles = 1;
-        if (p->threads_per_block <= 0) p->threads_per_block = 128;
-        if (p->max_blocks <= 0) p->max_blocks = 65536;
-        if (!(p->l1_lat > 0)) p->l1_lat = p->mem_lat;
-        if (!(p->l2_lat > 0)) p->l2_lat = p->mem_lat;
-    }
+    const char *miss = profile_complete(p, kind);
     if (miss)
         return snprintf(err, errlen, "%s: profile '%s' needs %s", origin, m->name, miss), -1;
     p->name = m->name;

@@ -247,7 +247,11 @@ static void warp_access(const rt_access *a, double *trans, double *bytes)
  * the count-weighted mean bytes of one warp memory instruction.  A body
  * with no memory instruction runs Comp_cycles x N per wave (case 3 with
  * Mem_L = 0). */
-void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
+/* Phase 1, the grid: blocks of threads_per_block threads over the work
+ * items (at most max_blocks, #OMP_Rep rounds beyond), the blocks an SM
+ * holds at once (its tightest block, thread and warp limit), the warps N
+ * resident per SM and the waves #Rep. */
+static void gpu_grid(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
 {
     double tpb = gpu->threads_per_block > 0 ? gpu->threads_per_block : 128;
     double wpb = ceil(tpb / 32);
@@ -267,7 +271,13 @@ void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
     out->active_sms = out->blocks < gpu->sms ? out->blocks : gpu->sms;
     out->n_warps = out->active_blocks_sm * wpb;
     out->rep = ceil(out->blocks / (out->active_blocks_sm * out->active_sms));
+}
 
+/* Phase 2, the instruction mix: coalesced and uncoalesced warp memory
+ * instructions, an uncoalesced one's transactions, and Hong-Kim's
+ * latencies, departure delay and cycle counts from them. */
+static void gpu_mix(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
+{
     double coal = 0, uncoal = 0, uncoal_trans = 0, bytes = 0;
     for (int i = 0; i < in->naccesses && i < RT_MAX_ACCESSES; i++) {
         double t, b, c = in->acc[i].count;
@@ -291,6 +301,12 @@ void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
     out->mem_cycles = out->mem_l_uncoal * uncoal + out->mem_l_coal * coal;
     out->comp_cycles = gpu->issue_cycles * out->total_insts;
     out->load_bytes_per_warp = out->mem_insts > 0 ? bytes / out->mem_insts : 0;
+}
+
+/* Phase 3, Hong-Kim's MWP, CWP and the case that gives Exec (the
+ * reference figure hk_kernel_s). */
+static void gpu_hong_kim(const rt_profile *gpu, rt_estimate *out)
+{
     double n = out->n_warps, reps = out->rep * out->omp_rep;
     if (out->mem_insts <= 0) {
         out->mwp_without_bw = out->mwp_peak_bw = out->mwp = n;
@@ -322,26 +338,30 @@ void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
         }
     }
     out->hk_kernel_s = out->exec_cycles / gpu->gpu_hz;
+}
 
-    /* The bound model (what the verdict uses; Hong-Kim above is kept as
-     * the reference and printed beside it):
-     *   bandwidth  t_bw    = DRAM bytes (32-byte sectors per warp request,
-     *                        facts.c) / device bandwidth     (roofline)
-     *   latency    t_lat   = waves x chain x latency / clock
-     *              Little's law: a warp has one round of independent loads
-     *              in flight at a time, so each of its `chain` dependent
-     *              rounds (one per innermost iteration) costs the full
-     *              latency, however few warps are resident (the latency
+/* Phase 4, the bound model (what the verdict uses; Hong-Kim above is kept as
+ * the reference and printed beside it):
+ *   bandwidth  t_bw    = DRAM bytes (32-byte sectors per warp request,
+ *                        facts.c) / device bandwidth     (roofline)
+ *   latency    t_lat   = waves x chain x latency / clock
+ *              Little's law: a warp has one round of independent loads
+ *              in flight at a time, so each of its `chain` dependent
+ *              rounds (one per innermost iteration) costs the full
+ *              latency, however few warps are resident (the latency
  *              of a round is its slowest access: a DRAM access, or an L1
  *              hit when the thread's previous round loaded the sector,
  *              or an L2 hit for an address every warp shares; chikin
  *              Table III gives the three for the V100); waves =
-     *              #Rep x #OMP_Rep rounds of warps per SM
-     *   issue      t_issue = warp instructions / (active SMs x schedulers)
-     *                        x issue cycles / clock
-     *   kernel = max(t_bw, t_lat, t_issue).  The latency bound is the
-     *   Little's-law reading of Hong-Kim's Mem_L x N / MWP, without its
-     *   departure-delay constants. */
+ *              #Rep x #OMP_Rep rounds of warps per SM
+ *   issue      t_issue = warp instructions / (active SMs x schedulers)
+ *                        x issue cycles / clock
+ *   kernel = max(t_bw, t_lat, t_issue).  The latency bound is the
+ *   Little's-law reading of Hong-Kim's Mem_L x N / MWP, without its
+ *   departure-delay constants. */
+static void gpu_bounds(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
+{
+    double items = in->work_items > 0 ? in->work_items : 0;
     double tpw = 32;
     out->warps_total = ceil(items / tpw);
     out->waves = out->rep * out->omp_rep;
@@ -365,6 +385,15 @@ void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
         out->kernel_s = out->gpu_lat_s, out->gpu_bound = "latency";
     if (out->gpu_issue_s > out->kernel_s)
         out->kernel_s = out->gpu_issue_s, out->gpu_bound = "issue";
+}
+
+void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
+{
+    gpu_grid(gpu, in, out);
+    gpu_mix(gpu, in, out);
+    gpu_hong_kim(gpu, out);
+    gpu_bounds(gpu, in, out);
+    /* launches: one per kernel and step */
     double steps = in->steps >= 1 ? in->steps : 1, kernels = in->kernels >= 1 ? in->kernels : 1;
     out->steps = steps, out->kernels = kernels;
     out->launch_s = gpu->launch_s * kernels * steps;

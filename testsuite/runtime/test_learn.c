@@ -2,6 +2,8 @@
  * test_learn.c -- rt_learn (history.h), one site's learning in the
  * process, with times given instead of run: exploring once inside the
  * band, following the measurements, the exploration budget and its cost,
+ * the models' verdict (with its "too small" margin) where nothing is
+ * measured, the one trust rule,
  * the regression a n^b + c carried to nearby sizes, nothing beyond.
  */
 #include <math.h>
@@ -49,24 +51,27 @@ int main(void)
     CHECK(c.device == 0 && same(c.how, "history: measured"));
     CHECK(rt_learn_cost(&l) == 0.75);
 
-    /* outside the band (10x): the models, settled, never exploring */
+    /* outside the band (20x > RT_LEARN_BAND = 4): the models, settled,
+     * never exploring */
     rt_learn_init(&l);
+    CHECK(l.band == 4.0);
     for (int i = 0; i < 3; i++) {
-        rt_learn_choose(&l, 7, 10.0, 1.0, &c);
+        rt_learn_choose(&l, 7, 20.0, 1.0, &c);
         CHECK(c.device == 1 && !c.explore && c.how == NULL && c.settled);
         rt_learn_add(&l, 7, 1, 1.0);
     }
     CHECK(l.explorations == 0);
-    /* 4x is inside, 4.5x is not */
+    /* a band set after init: 13x is inside 13.6, 14x is not */
     rt_learn_init(&l);
-    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    l.band = 13.6;
+    rt_learn_choose(&l, 1, 13.0, 1.0, &c);
     CHECK(!c.settled);
-    rt_learn_choose(&l, 2, 4.5, 1.0, &c);
+    rt_learn_choose(&l, 2, 14.0, 1.0, &c);
     CHECK(c.settled);
     /* a size launched a third time with nothing measured: settled */
-    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    rt_learn_choose(&l, 1, 13.0, 1.0, &c);
     CHECK(!c.settled);
-    rt_learn_choose(&l, 1, 4.0, 1.0, &c);
+    rt_learn_choose(&l, 1, 13.0, 1.0, &c);
     CHECK(c.settled && c.device == 1 && !c.explore);
 
     /* the budget: 12 sizes in the band, at most RT_LEARN_EXPLORE explored */
@@ -80,7 +85,30 @@ int main(void)
         rt_learn_add(&l, s * 1000, c.device, 2.0);
     }
     CHECK(explored == RT_LEARN_EXPLORE && l.explorations == 8);
+
     CHECK(rt_learn_cost(&l) == 8.0);
+    /* the models' verdict stands where nothing is measured: their times say
+     * GPU by 1.5x, their verdict CPU ("too small": the saving does not
+     * cover the launch and transfer once more), so the first launch runs
+     * on the CPU and the second explores the GPU; measured faster there, the
+     * GPU from then on */
+    rt_learn_init(&l);
+    rt_learn_decide(&l, 64, 1.5e-5, 1.0e-5, 0, &c);
+    CHECK(c.device == 0 && !c.explore && c.how == NULL && !c.settled);
+    rt_learn_add(&l, 64, 0, 2.0e-5);
+    rt_learn_decide(&l, 64, 1.5e-5, 1.0e-5, 0, &c);
+    CHECK(c.device == 1 && c.explore && same(c.how, "history: exploring"));
+    rt_learn_add(&l, 64, 1, 0.5e-5);
+    rt_learn_decide(&l, 64, 1.5e-5, 1.0e-5, 0, &c);
+    CHECK(c.device == 1 && same(c.how, "history: measured") && c.settled);
+    /* rt_learn_choose is the verdict of the times alone: GPU */
+    rt_learn_init(&l);
+    rt_learn_choose(&l, 64, 1.5e-5, 1.0e-5, &c);
+    CHECK(c.device == 1 && c.how == NULL);
+
+    /* one rule for measured history: one sample on each device */
+    CHECK(rt_history_trusted(1, 1) && !rt_history_trusted(1, 0) && !rt_history_trusted(0, 7));
+    CHECK(RT_CALIBRATE_SAMPLES == 10);
 
     /* the regression: CPU 1e-9 n^2, GPU 1e-6 n measured at 3 sizes carry to
      * 3000 (CPU 9 ms, GPU 3 ms: GPU though the models say CPU by 3x) but not

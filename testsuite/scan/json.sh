@@ -163,7 +163,7 @@ for l in "k.c:3 n=700 cpu 0.25x" "k.c:3 n=700 cpu -1" "k.c:3 n=700 cpu 1 2" "k.c
 done
 "$K" history --json >h.json && "$K" history >h.txt || bad "history"
 valid history h.json
-expect_eq "$(keys h.json '$[0]')" "file:text line:integer size_key:text device:text samples:integer mean_s:real stddev_s:real trusted:false" "history keys"
+expect_eq "$(keys h.json '$[0]')" "file:text line:integer size_key:text device:text samples:integer mean_s:real stddev_s:real trusted:true" "history keys"
 expect_eq "$(jx h.json '$[0].line') $(jx h.json '$[0].size_key') $(jx h.json '$[0].samples')" \
     "$(awk 'NR == 2 { split($1, a, ":"); print a[2], $2, $4 }' h.txt)" "history: the text's row"
 
