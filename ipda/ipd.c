@@ -297,6 +297,96 @@ static int find_loop(const ip_ref *r, const ip_loop *L)
     return -1;
 }
 
+/* Is 0 <= d < S over r's loops: d = v + c for one loop variable v of r
+ * (coefficient 1, step +-1) with min(v) + c >= 0 and S - max(v) - c >= 1
+ * constants?  (Then S >= 1 too.) */
+static int digit_in_range(const ip_ref *r, const kx_expr *d, const char *S)
+{
+    const ip_loop *v = NULL;
+    for (int i = 0; i < r->nloops; i++)
+        if (r->loops[i]->iv && kx_mentions(d, r->loops[i]->iv)) {
+            if (v)
+                return 0;
+            v = r->loops[i];
+        }
+    if (!v || (v->step != 1 && v->step != -1) || !v->lower || !v->upper)
+        return 0;
+    kx_expr *a = kx_coeff(d, v->iv), *one = kx_int(1), *sv = kx_sym(v->iv), *s = kx_sym(S);
+    kx_expr *c = kx_sub(d, sv);
+    /* v runs over [min, max]: step 1 lower..upper-1, step -1 upper+1..lower */
+    kx_expr *mn = v->step == 1 ? kx_copy(v->lower) : kx_add(v->upper, one);
+    kx_expr *mx = v->step == 1 ? kx_sub(v->upper, one) : kx_copy(v->lower);
+    kx_expr *lo = c && mn ? kx_add(mn, c) : NULL, *hi = c && mx ? kx_add(mx, c) : NULL;
+    kx_expr *room = hi && s ? kx_sub(s, hi) : NULL;
+    int64_t k, l, h;
+    int ok = a && kx_is_const(a, &k) && k == 1 && c && kx_is_const(c, &k) && lo
+             && kx_is_const(lo, &l) && l >= 0 && room && kx_is_const(room, &h) && h >= 1;
+    kx_free(a); kx_free(one); kx_free(sv); kx_free(s); kx_free(c);
+    kx_free(mn); kx_free(mx); kx_free(lo); kx_free(hi); kx_free(room);
+    return ok;
+}
+
+/* Delinearisation of a one-dimensional offset e of r in the radix S (a
+ * program symbol): e = d[0]*S^deg + d[1]*S^(deg-1) + ... + d[deg], each
+ * digit free of S, every digit but the first provably in [0, S)
+ * (digit_in_range).  Two offsets so split with the same S and degree are
+ * equal exactly when their digits are, so each digit is a subscript of its
+ * own: `B[(i*n + j)*n + k]` is tested as B[i][j][k].  Returns deg + 1
+ * digits in d (the caller frees them), or 0. */
+static int delinearize(const ip_ref *r, const kx_expr *e, const char *S, int deg,
+                       kx_expr **d)
+{
+    if (!e || kx_has_opaque(e) || deg < 1 || deg > 8 || kx_degree(e, S) != deg)
+        return 0;
+    int ok = 1;
+    for (int k = 0; k <= deg; k++) {
+        d[k] = kx_coeff_pow(e, S, deg - k);
+        ok = ok && d[k] && !kx_mentions(d[k], S) && (k == 0 || digit_in_range(r, d[k], S));
+    }
+    if (!ok)
+        for (int k = 0; k <= deg; k++) {
+            kx_free(d[k]);
+            d[k] = NULL;
+        }
+    return ok ? deg + 1 : 0;
+}
+
+/* Split the offsets *a0 of a and *b0 of b into digits (delinearize) in a
+ * radix both share: a program symbol that is no loop variable of either.
+ * On success ai[0..n-1] and bi[0..n-1] replace them and n is returned;
+ * else 0 and nothing changes. */
+static int delinearize_pair(const ip_ref *a, const ip_ref *b, kx_expr **ai, kx_expr **bi)
+{
+    char **names = NULL;
+    int nn = ai[0] && bi[0] ? kx_symbols(ai[0], &names) : 0, n = 0;
+    for (int i = 0; i < nn && !n; i++) {
+        int is_iv = strstr(names[i], "__") != NULL;
+        for (int k = 0; k < a->nloops && !is_iv; k++)
+            is_iv = a->loops[k]->iv && strcmp(a->loops[k]->iv, names[i]) == 0;
+        for (int k = 0; k < b->nloops && !is_iv; k++)
+            is_iv = b->loops[k]->iv && strcmp(b->loops[k]->iv, names[i]) == 0;
+        int deg = kx_degree(ai[0], names[i]);
+        if (is_iv || deg != kx_degree(bi[0], names[i]))
+            continue;
+        kx_expr *da[9] = { 0 }, *db[9] = { 0 };
+        int m = delinearize(a, ai[0], names[i], deg, da);
+        if (m && delinearize(b, bi[0], names[i], deg, db)) {
+            kx_free(ai[0]);
+            kx_free(bi[0]);
+            for (int k = 0; k < m; k++) {
+                ai[k] = da[k];
+                bi[k] = db[k];
+            }
+            n = m;
+        } else {
+            for (int k = 0; k < m; k++)
+                kx_free(da[k]);
+        }
+    }
+    kx_free_names(names, nn > 0 ? nn : 0);
+    return n;
+}
+
 int ip_depend(const ip_ref *a, const ip_ref *b, const ip_loop *L, ip_dep *out)
 {
     memset(out, 0, sizeof *out);
@@ -326,6 +416,11 @@ int ip_depend(const ip_ref *a, const ip_ref *b, const ip_loop *L, ip_dep *out)
     } else {
         ai[0] = ip_linearize(a->ndims, a->index, a->nextents, a->extent);
         bi[0] = ip_linearize(b->ndims, b->index, b->nextents, b->extent);
+    }
+    if (nd == 1) {
+        int m = delinearize_pair(a, b, ai, bi);
+        if (m > 0)
+            nd = m;
     }
     for (int i = lb; i < b->nloops; i++) {
         const char *iv = b->loops[i]->iv;
