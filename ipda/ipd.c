@@ -8,7 +8,9 @@
  * variables as sum c_v * v + rest = 0.  The equation is accepted as affine
  * only when that decomposition rebuilds it exactly, so an opaque atom over a
  * loop variable or a product of two loop variables is never mistaken for a
- * solvable equation.
+ * solvable equation.  One-dimensional offsets of both references are first
+ * split into digits of a shared program symbol where the bounds allow it
+ * (delinearize_pair), so a flattened nest is tested dimension by dimension.
  */
 #include "ipd.h"
 
