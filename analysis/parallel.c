@@ -9,6 +9,7 @@
  */
 #include "parallel.h"
 
+#include "callee.h"
 #include "launch.h"
 #include "omp.h"
 #include "sync.h"
@@ -1497,11 +1498,16 @@ static int exit_or_call_verdict(const ctx_t *c, int L, par_loop *out)
             return 1;
         }
         for (int s = 0; s < m->nstmts; s++)
-            if (m->stmts[s].ncalls) {
-                snprintf(out->reason, sizeof out->reason, "calls %s (line %d)",
-                         m->stmts[s].calls[0], m->stmts[s].line);
-                return 1;
-            }
+            for (int c = 0; c < m->stmts[s].ncalls; c++)
+                if (!sync_call_harmless(m->stmts[s].calls[c])) {   /* timers: no effect */
+                    /* a callee whose cost is unknown says why (callee.h) */
+                    launch_cost add;
+                    if (sync_call(m->stmts[s].calls[c])
+                        || callee_stmt_cost(tu, k, s, &add, out->reason, sizeof out->reason) != 1)
+                        snprintf(out->reason, sizeof out->reason, "calls %s (line %d)",
+                                 m->stmts[s].calls[c], m->stmts[s].line);
+                    return 1;
+                }
     }
     return 0;
 }
