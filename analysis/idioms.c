@@ -599,19 +599,14 @@ static int is_chain_iv(const ir_tu *tu, const int *ch, int nch, const char *name
     return 0;
 }
 
-static void statement(ctx *c, int sl, int si)
+/* Each array the statement writes: scatter or histogram through an index
+ * array, gather from one, reduction into an element it reads, transpose,
+ * stencil per distinct array read, else stream. */
+static void array_writes(ctx *c, int sl, int si, const int *ch, int nch, int any_indirect)
 {
     const ir_tu *tu = c->tu;
     const ir_loop *l = &tu->loops[sl];
     const ir_stmt *s = &l->stmts[si];
-    int *ch;
-    int nch = chain(c, sl, &ch);
-    if (c->failed)
-        return;
-    int any_indirect = 0;
-    for (int a = 0; a < s->nacc; a++)
-        any_indirect |= acc_indirect(tu, sl, &s->acc[a]);
-
     for (int a = 0; a < s->nacc; a++) {
         const ir_access *w = &s->acc[a];
         if (!w->is_write)
@@ -650,7 +645,14 @@ static void statement(ctx *c, int sl, int si)
         if (!special)
             add(c, IDIOM_STREAM, sl, sl, si, "W %s", wt);
     }
-    /* gather into a scalar: indirect reads, no array written */
+}
+
+/* Gather into a scalar: indirect reads, no array written. */
+static void scalar_gather(ctx *c, int sl, int si, int any_indirect)
+{
+    const ir_tu *tu = c->tu;
+    const ir_loop *l = &tu->loops[sl];
+    const ir_stmt *s = &l->stmts[si];
     int array_write = 0, scalar_write = 0;
     for (int a = 0; a < s->nacc; a++)
         array_write |= s->acc[a].is_write;
@@ -662,6 +664,14 @@ static void statement(ctx *c, int sl, int si)
                 add(c, IDIOM_GATHER, sl, sl, si, "W scalar; R %s", atext(c, &s->acc[b]));
                 break;
             }
+}
+
+/* Folds into a scalar under a condition (see below). */
+static void conditional_scalar_folds(ctx *c, int sl, int si, const int *ch, int nch)
+{
+    const ir_tu *tu = c->tu;
+    const ir_loop *l = &tu->loops[sl];
+    const ir_stmt *s = &l->stmts[si];
     /* folds the reading rule misses, attached to the statement's loop
      * (no break in it): a counter under a condition (`if (a[i] > t) c++`),
      * a select under a condition that compares the scalar with the value
@@ -704,6 +714,13 @@ static void statement(ctx *c, int sl, int si)
                 break;
             }
         }
+}
+
+/* Folds into one element the loop does not move (see below). */
+static void conditional_element_folds(ctx *c, int sl, int si)
+{
+    const ir_loop *l = &c->tu->loops[sl];
+    const ir_stmt *s = &l->stmts[si];
     /* the same folds into one element the loop does not move (a struct
      * member, `if (a[i] > m->max) m->max = a[i]`, `m->at = i`) */
     if (s->conditional && l->iv && !l->n_break && !l->n_goto && !l->n_return) {
@@ -736,6 +753,14 @@ static void statement(ctx *c, int sl, int si)
                 add(c, IDIOM_REDUCTION, sl, sl, si, "fold %s; over %s", X, l->iv);
         }
     }
+}
+
+/* Scalar accumulators: a scalar the statement reads and writes. */
+static void scalar_accumulators(ctx *c, int sl, int si, const int *ch, int nch)
+{
+    const ir_tu *tu = c->tu;
+    const ir_loop *l = &tu->loops[sl];
+    const ir_stmt *s = &l->stmts[si];
     /* scalar accumulators */
     for (int v = 0; v < s->nscalars; v++) {
         const ir_scalar *sc = &s->scalars[v];
@@ -751,6 +776,24 @@ static void statement(ctx *c, int sl, int si)
         if (!dup && read)
             try_reduction(c, sl, si, NULL, sc->name, ch, nch);
     }
+}
+
+static void statement(ctx *c, int sl, int si)
+{
+    const ir_tu *tu = c->tu;
+    const ir_stmt *s = &tu->loops[sl].stmts[si];
+    int *ch;
+    int nch = chain(c, sl, &ch);
+    if (c->failed)
+        return;
+    int any_indirect = 0;
+    for (int a = 0; a < s->nacc; a++)
+        any_indirect |= acc_indirect(tu, sl, &s->acc[a]);
+    array_writes(c, sl, si, ch, nch, any_indirect);
+    scalar_gather(c, sl, si, any_indirect);
+    conditional_scalar_folds(c, sl, si, ch, nch);
+    conditional_element_folds(c, sl, si);
+    scalar_accumulators(c, sl, si, ch, nch);
 }
 
 int idiom_analyze(const ir_tu *tu, idiom_result *out, char *err, size_t errlen)

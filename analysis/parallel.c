@@ -815,18 +815,17 @@ static void red_add(char *red, size_t cap, const char *name, int op)
         snprintf(red + n, cap - n, "%s%s", n ? ", " : "", item);
 }
 
-/* Scalars of loop L: 0 fine (private or none), 1 reduction (each named in
- * red with its operator), 2 carried (reason written). */
-static int scalars(const ctx_t *c, int L, char *reason, size_t cap, char *red, size_t redcap)
+/* The statements of L's nest in source order into *out (the caller frees
+ * it); their count, or -1 when out of memory. */
+static int nest_statements(const ir_tu *tu, int L, stmt_ref **out)
 {
-    const ir_tu *tu = c->tu;
-    int ns = 0, result = 0;
+    int ns = 0;
     for (int l = L, end = ir_nest_end(tu, L); l < end; l++)
         if (ir_loop_within(tu, l, L))
             ns += tu->loops[l].nstmts;
     stmt_ref *st = malloc(sizeof *st * (size_t)(ns ? ns : 1));
     if (!st)
-        return 2;
+        return -1;
     ns = 0;
     for (int l = L, end = ir_nest_end(tu, L); l < end; l++)
         if (ir_loop_within(tu, l, L))
@@ -834,104 +833,163 @@ static int scalars(const ctx_t *c, int L, char *reason, size_t cap, char *red, s
                 st[ns++] = (stmt_ref){ tu->loops[l].stmts[s].line, tu->loops[l].stmts[s].col,
                                        l, &tu->loops[l].stmts[s] };
     qsort(st, (size_t)ns, sizeof *st, cmp_stmt);
+    *out = st;
+    return ns;
+}
+
+/* Whether statement j reads (*r) and writes (*wr) scalar name. */
+static void scalar_rw(const stmt_ref *sj, const char *name, int *r, int *wr)
+{
+    *r = *wr = 0;
+    for (int u = 0; u < sj->s->nscalars; u++)
+        if (strcmp(sj->s->scalars[u].name, name) == 0) {
+            if (sj->s->scalars[u].is_write) *wr = 1; else *r = 1;
+        }
+}
+
+/* The index of the first statement that writes name, or -1. */
+static int first_writer(const stmt_ref *st, int ns, const char *name)
+{
+    for (int j = 0; j < ns; j++)
+        for (int u = 0; u < st[j].s->nscalars; u++)
+            if (st[j].s->scalars[u].is_write && strcmp(st[j].s->scalars[u].name, name) == 0)
+                return j;
+    return -1;
+}
+
+/* Every statement that mentions name: *first the first of them; returns
+ * whether all writes are updates `s op= e` of one operator (*uop) and no
+ * statement reads it otherwise. */
+static int only_updates(const stmt_ref *st, int ns, const char *name, int *first, int *uop)
+{
+    int all_updates = 1, reads_elsewhere = 0;
+    *first = -1;
+    *uop = 0;
+    for (int j = 0; j < ns; j++) {
+        int r, wr;
+        scalar_rw(&st[j], name, &r, &wr);
+        if (!r && !wr)
+            continue;
+        if (*first < 0)
+            *first = j;
+        int upd = compound_update(st[j].s, name);
+        if (wr && !upd)
+            all_updates = 0;
+        if (upd && *uop && upd != *uop)
+            all_updates = 0;     /* s += a; s *= b: no one operator */
+        if (upd && !*uop)
+            *uop = upd;
+        if (r && !upd)
+            reads_elsewhere = 1;
+    }
+    return all_updates && !reads_elsewhere;
+}
+
+/* Private to an iteration: its first reference (statement i) an
+ * unconditional plain write, every other reference inside the writer's
+ * loop.  *has_read: statement i also reads it. */
+static int private_scalar(const ir_tu *tu, const stmt_ref *st, int ns, int i, int first,
+                          const char *name, int *has_read)
+{
+    *has_read = 0;
+    for (int u = 0; u < st[i].s->nscalars; u++)
+        if (!st[i].s->scalars[u].is_write && strcmp(st[i].s->scalars[u].name, name) == 0)
+            *has_read = 1;
+    int ok = first == i && !*has_read && !st[i].s->conditional;
+    for (int j = i + 1; j < ns && ok; j++)
+        for (int u = 0; u < st[j].s->nscalars; u++)
+            if (strcmp(st[j].s->scalars[u].name, name) == 0
+                && !ir_loop_within(tu, st[j].loop, st[i].loop))
+                ok = 0;
+    return ok;
+}
+
+/* The loop's OpenMP clauses as evidence where keel cannot decide:
+ * private/firstprivate/lastprivate(x) when x's first reference writes it
+ * only under a condition (written on every path, as far as the author
+ * knows: lavaMD's `pointer`); reduction(op: x) when every statement that
+ * mentions x both reads and writes it through a math function keel does
+ * not read (`s = fma(a[i], b[i], s)`).  A read keel sees before any write,
+ * or an update it reads as no fold (`s = s * a + 1`), is a dependence
+ * found: no clause removes it.  0: no clause decides; 1: private by its
+ * clause; 2: a reduction by its clause (added to red). */
+static int clause_scalar(const ir_loop *lp, const stmt_ref *st, int ns, int i, int first,
+                         int has_read, const char *name, char *red, size_t redcap)
+{
+    char rop[32] = "";
+    if (first == i && !has_read && st[i].s->conditional
+        && (omp_loop_lists(lp, "private", name, NULL, 0)
+            || omp_loop_lists(lp, "firstprivate", name, NULL, 0)
+            || omp_loop_lists(lp, "lastprivate", name, NULL, 0)))
+        return 1;
+    if (!omp_loop_lists(lp, "reduction", name, rop, sizeof rop))
+        return 0;
+    int self = 1;
+    for (int j = 0; j < ns && self; j++) {
+        int r, wr;
+        scalar_rw(&st[j], name, &r, &wr);
+        self = r == wr && (!r || st[j].s->ops.fmath > 0);
+    }
+    if (!self)
+        return 0;
+    char item[320];
+    snprintf(item, sizeof item, "%.200s (%.31s, by its clause)", name, rop);
+    size_t n = strlen(red);
+    if (n + strlen(item) + 3 < redcap) {
+        if (n)
+            strcat(red, ", ");
+        strcat(red, item);
+    }
+    return 2;
+}
+
+/* One scalar w written by statement i (its first writer): 0 nothing
+ * carried, 1 a reduction (added to red), 2 carried (reason written). */
+static int judge_scalar(const ctx_t *c, int L, const stmt_ref *st, int ns, int i,
+                        const ir_scalar *w, char *reason, size_t cap, char *red, size_t redcap)
+{
+    const ir_tu *tu = c->tu;
+    int first, uop, fs = 0;
+    if (only_updates(st, ns, w->name, &first, &uop)
+        || (fs = fold_scalar(c, st, ns, L, w->name))) {
+        red_add(red, redcap, w->name, fs ? 'm' : uop);
+        return 1;
+    }
+    int has_read;
+    if (private_scalar(tu, st, ns, i, first, w->name, &has_read))
+        return 0;
+    int cl = clause_scalar(&tu->loops[L], st, ns, i, first, has_read, w->name, red, redcap);
+    if (cl)
+        return cl == 2;
+    snprintf(reason, cap, "scalar %s (line %d) is read before it is written "
+             "in an iteration", w->name, w->line);
+    return 2;
+}
+
+/* Scalars of loop L (its loop variables and what steps with them aside),
+ * each judged once at its first writer: 0 fine (private or none), 1
+ * reduction (each named in red with its operator), 2 carried (reason
+ * written). */
+static int scalars(const ctx_t *c, int L, char *reason, size_t cap, char *red, size_t redcap)
+{
+    const ir_tu *tu = c->tu;
+    int result = 0;
+    stmt_ref *st;
+    int ns = nest_statements(tu, L, &st);
+    if (ns < 0)
+        return 2;
     for (int i = 0; i < ns && result < 2; i++) {
         for (int v = 0; v < st[i].s->nscalars; v++) {
             const ir_scalar *w = &st[i].s->scalars[v];
             if (!w->is_write || is_iv_in(tu, L, w->name) || derived_iv(tu, L, w->name)
                 || stepped_by(tu, L, w->name))
                 continue;
-            /* judged once, at the first statement that writes it */
-            int first_write = -1;
-            for (int j = 0; j < ns && first_write < 0; j++)
-                for (int u = 0; u < st[j].s->nscalars; u++)
-                    if (st[j].s->scalars[u].is_write
-                        && strcmp(st[j].s->scalars[u].name, w->name) == 0)
-                        first_write = j;
-            if (first_write != i)
+            if (first_writer(st, ns, w->name) != i)
                 continue;
-            /* the first statement that mentions it; all updates `s op= e`? */
-            int first = -1, all_updates = 1, reads_elsewhere = 0, uop = 0;
-            for (int j = 0; j < ns; j++) {
-                int r = 0, wr = 0;
-                for (int u = 0; u < st[j].s->nscalars; u++)
-                    if (strcmp(st[j].s->scalars[u].name, w->name) == 0) {
-                        if (st[j].s->scalars[u].is_write) wr = 1; else r = 1;
-                    }
-                if (!r && !wr)
-                    continue;
-                if (first < 0)
-                    first = j;
-                int upd = compound_update(st[j].s, w->name);
-                if (wr && !upd)
-                    all_updates = 0;
-                if (upd && uop && upd != uop)
-                    all_updates = 0;     /* s += a; s *= b: no one operator */
-                if (upd && !uop)
-                    uop = upd;
-                if (r && !upd)
-                    reads_elsewhere = 1;
-            }
-            int fs = 0;
-            if ((all_updates && !reads_elsewhere) || (fs = fold_scalar(c, st, ns, L, w->name))) {
+            int r = judge_scalar(c, L, st, ns, i, w, reason, cap, red, redcap);
+            if (r == 1)
                 result = result ? result : 1;
-                red_add(red, redcap, w->name, fs ? 'm' : uop);
-                continue;
-            }
-            /* private: first reference an unconditional plain write, every
-             * other reference inside the writer's loop */
-            int has_read = 0;
-            for (int u = 0; u < st[i].s->nscalars; u++)
-                if (!st[i].s->scalars[u].is_write
-                    && strcmp(st[i].s->scalars[u].name, w->name) == 0)
-                    has_read = 1;
-            int ok = first == i && !has_read && !st[i].s->conditional;
-            for (int j = i + 1; j < ns && ok; j++)
-                for (int u = 0; u < st[j].s->nscalars; u++)
-                    if (strcmp(st[j].s->scalars[u].name, w->name) == 0
-                        && !ir_loop_within(tu, st[j].loop, st[i].loop))
-                        ok = 0;
-            /* The loop's OpenMP clauses as evidence where keel cannot
-             * decide: private/firstprivate/lastprivate(x) when x's first
-             * reference writes it only under a condition (written on every
-             * path, as far as the author knows: lavaMD's `pointer`);
-             * reduction(op: x) when every statement that mentions x both
-             * reads and writes it through a math function keel does not
-             * read (`s = fma(a[i], b[i], s)`).  A read keel sees before any
-             * write, or an update it reads as no fold (`s = s * a + 1`), is
-             * a dependence found: no clause removes it. */
-            const ir_loop *lp = &tu->loops[L];
-            char rop[32] = "";
-            if (!ok && first == i && !has_read && st[i].s->conditional
-                && (omp_loop_lists(lp, "private", w->name, NULL, 0)
-                    || omp_loop_lists(lp, "firstprivate", w->name, NULL, 0)
-                    || omp_loop_lists(lp, "lastprivate", w->name, NULL, 0)))
-                continue;
-            if (!ok && omp_loop_lists(lp, "reduction", w->name, rop, sizeof rop)) {
-                int self = 1;
-                for (int j = 0; j < ns && self; j++) {
-                    int r = 0, wr = 0;
-                    for (int u = 0; u < st[j].s->nscalars; u++)
-                        if (strcmp(st[j].s->scalars[u].name, w->name) == 0) {
-                            if (st[j].s->scalars[u].is_write) wr = 1; else r = 1;
-                        }
-                    self = r == wr && (!r || st[j].s->ops.fmath > 0);
-                }
-                if (self) {
-                    result = result ? result : 1;
-                    char item[320];
-                    snprintf(item, sizeof item, "%.200s (%.31s, by its clause)", w->name, rop);
-                    size_t n = strlen(red);
-                    if (n + strlen(item) + 3 < redcap) {
-                        if (n)
-                            strcat(red, ", ");
-                        strcat(red, item);
-                    }
-                    continue;
-                }
-            }
-            if (!ok) {
-                snprintf(reason, cap, "scalar %s (line %d) is read before it is written "
-                         "in an iteration", w->name, w->line);
+            if (r == 2) {
                 result = 2;
                 break;
             }
@@ -1363,14 +1421,17 @@ static int condition_set(const ir_tu *tu, int L, const ir_stmt *cs, const char *
     return 0;
 }
 
-static void verdict(const ctx_t *c, int L, par_loop *out)
+/* What a loop's shape decides before any access pair is tested: threads
+ * that wait for each other, a body that changes the loop's control, a loop
+ * that is not canonical (its trip count read from data or set by the
+ * body).  1 when out holds the verdict. */
+static int control_verdict(const ctx_t *c, int L, par_loop *out)
 {
     const ir_tu *tu = c->tu;
     const ir_loop *l = &tu->loops[L];
-    out->verdict = PAR_UNKNOWN;
     /* threads that wait for or exclude each other: no dependence question */
     if (sync_loop_holds(tu, L, out->reason, sizeof out->reason))
-        return;
+        return 1;
     const char *cname = NULL;
     int cline = 0, cw = control_written(tu, L, &cname, &cline);
     if (cw == 1) {
@@ -1378,12 +1439,12 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
         out->verdict = PAR_SEQUENTIAL;
         snprintf(out->reason, sizeof out->reason, "the body changes the loop's control: "
                  "it writes %s (line %d)", cname, cline);
-        return;
+        return 1;
     }
     if (cw == 2) {
         snprintf(out->reason, sizeof out->reason, "the body may change the loop's control: "
                  "it writes through a pointer and the address of %s is taken", cname);
-        return;
+        return 1;
     }
     if (!l->canonical || !l->iv) {
         /* the condition (recorded as the loop's first statement) reads
@@ -1398,7 +1459,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                     out->verdict = PAR_SEQUENTIAL;
                     snprintf(out->reason, sizeof out->reason, "the trip count depends on data: "
                              "the condition reads %s (line %d)", ta, cs->line);
-                    return;
+                    return 1;
                 }
         const char *set = NULL;
         int set_line = 0;
@@ -1407,11 +1468,19 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             snprintf(out->reason, sizeof out->reason, "the trip count depends on earlier "
                      "iterations: the condition reads %s, which the body sets (line %d)",
                      set, set_line);
-            return;
+            return 1;
         }
         snprintf(out->reason, sizeof out->reason, "not a canonical loop");
-        return;
+        return 1;
     }
+    return 0;
+}
+
+/* An early exit (goto, return, or break from L itself) or a call anywhere
+ * in the nest: 1 when out holds the verdict. */
+static int exit_or_call_verdict(const ctx_t *c, int L, par_loop *out)
+{
+    const ir_tu *tu = c->tu;
     for (int k = L, end = ir_nest_end(tu, L); k < end; k++) {
         if (!ir_loop_within(tu, k, L))
             continue;
@@ -1426,7 +1495,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                 out->verdict = PAR_SEQUENTIAL;
             snprintf(out->reason, sizeof out->reason, "exits early: %s in the loop (line %d)",
                      m->n_break && k == L ? "break" : m->n_return ? "return" : "goto", m->line);
-            return;
+            return 1;
         }
         for (int s = 0; s < m->nstmts; s++)
             for (int c = 0; c < m->stmts[s].ncalls; c++)
@@ -1437,12 +1506,47 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
                         || callee_stmt_cost(tu, k, s, &add, out->reason, sizeof out->reason) != 1)
                         snprintf(out->reason, sizeof out->reason, "calls %s (line %d)",
                                  m->stmts[s].calls[c], m->stmts[s].line);
-                    return;
+                    return 1;
                 }
     }
+    return 0;
+}
+
+/* What the access pairs of a nest found for L: the first pair of each kind
+ * (seq: carried at a known distance or on one element; unk: not testable;
+ * maybe: carried, distance unknown) and the reductions carried. */
+typedef struct {
+    char seq[512], unk[512], maybe[512], red[400];
+    int reduction;
+} pair_findings;
+
+/* The reason text of one dependent pair a, b into dst (512 bytes). */
+static void pair_reason(char *dst, const ip_dep *d, const ref_t *a, const char *ta,
+                        const ref_t *b, const char *tb, const char *not_run)
+{
+    char dist[48];
+    if (d->has_distance)
+        snprintf(dist, sizeof dist, "distance %lld", (long long)d->distance);
+    else if (d->invariant)
+        snprintf(dist, sizeof dist, "same element every iteration");
+    else
+        snprintf(dist, sizeof dist, "distance unknown");
+    int len = snprintf(dst, 512, "%s (%s, line %d) and %s (%s, line %d): %s%s (%s%s)",
+             ta, a->a->is_write ? "write" : "read", a->a->line,
+             tb, b->a->is_write ? "write" : "read", b->a->line,
+             d->kind == IP_UNKNOWN ? "not testable" : dist,
+             d->kind == IP_CARRIED && !d->has_distance && !d->invariant
+                 ? ", not excluded" : "", d->test, not_run);
+    (void)len;     /* a long reason is cut, which is fine */
+}
+
+/* Test every pair of accesses to one array in L's nest (one a write) for a
+ * dependence carried by L, until one is carried for certain. */
+static void test_pairs(const ctx_t *c, int L, pair_findings *f)
+{
+    const ir_tu *tu = c->tu;
     const ip_loop *IL = &c->il[L];
-    char seq[512] = "", unk[512] = "", maybe[512] = "", red[400] = "";
-    int reduction = 0, pairs = 0;
+    int pairs = 0;
     /* per access, computed once for L: is it tainted (tainted()), is its
      * array private to an iteration (private_array()), part of a min/max
      * fold (fold_ref())?  0 not yet known,
@@ -1451,11 +1555,11 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
     signed char *taint = calloc((size_t)(pe - p0) + 1, 3);
     signed char *priv = taint ? taint + (pe - p0) + 1 : NULL;
     signed char *fold = taint ? taint + 2 * ((pe - p0) + 1) : NULL;
-    for (int p = p0; p < pe && !seq[0]; p++) {
+    for (int p = p0; p < pe && !f->seq[0]; p++) {
         const ref_t *a = &c->refs[p];
         if (!ir_loop_within(tu, a->loop, L))
             continue;
-        for (int q = p; q < pe && !seq[0]; q++) {
+        for (int q = p; q < pe && !f->seq[0]; q++) {
             const ref_t *b = &c->refs[q];
             if (!ir_loop_within(tu, b->loop, L) || !same_array(a->a->array, b->a->array)
                 || !(a->a->is_write || b->a->is_write))
@@ -1463,7 +1567,7 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             if (memo(priv, p - p0, private_array(c, L, a)))
                 continue;
             if (++pairs > MAX_PAIRS_PER_LOOP) {
-                snprintf(unk, sizeof unk, "more than %d access pairs to test: not tested further",
+                snprintf(f->unk, sizeof f->unk, "more than %d access pairs to test: not tested further",
                          MAX_PAIRS_PER_LOOP);
                 p = pe;
                 break;
@@ -1496,52 +1600,49 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
              * is: an array reduction (a histogram when e is indirect) */
             int ra = reduction_ref(c, a);
             if ((d.kind == IP_CARRIED || d.kind == IP_UNKNOWN) && ra && ra == reduction_ref(c, b)) {
-                reduction = 1;
-                red_add(red, sizeof red, a->a->is_write ? ta : tb, ra);
+                f->reduction = 1;
+                red_add(f->red, sizeof f->red, a->a->is_write ? ta : tb, ra);
                 continue;
             }
             /* min/max folds into one element (a struct member, t[i] over k) */
             if ((d.kind == IP_CARRIED || d.kind == IP_UNKNOWN) && !ra
                 && memo(fold, p - p0, fold_ref(c, L, a)) && memo(fold, q - p0, fold_ref(c, L, b))) {
-                reduction = 1;
-                red_add(red, sizeof red, a->a->is_write ? ta : tb, 'm');
+                f->reduction = 1;
+                red_add(f->red, sizeof f->red, a->a->is_write ? ta : tb, 'm');
                 continue;
             }
-            char *dst = d.kind == IP_UNKNOWN ? unk
-                        : (d.has_distance || d.invariant) ? seq : maybe;
-            if (dst[0])
-                continue;
-            char dist[48];
-            if (d.has_distance)
-                snprintf(dist, sizeof dist, "distance %lld", (long long)d.distance);
-            else if (d.invariant)
-                snprintf(dist, sizeof dist, "same element every iteration");
-            else
-                snprintf(dist, sizeof dist, "distance unknown");
-            int len = snprintf(dst, 512, "%s (%s, line %d) and %s (%s, line %d): %s%s (%s%s)",
-                     ta, a->a->is_write ? "write" : "read", a->a->line,
-                     tb, b->a->is_write ? "write" : "read", b->a->line,
-                     d.kind == IP_UNKNOWN ? "not testable" : dist,
-                     d.kind == IP_CARRIED && !d.has_distance && !d.invariant
-                         ? ", not excluded" : "", d.test, not_run);
-            (void)len;     /* a long reason is cut, which is fine */
+            char *dst = d.kind == IP_UNKNOWN ? f->unk
+                        : (d.has_distance || d.invariant) ? f->seq : f->maybe;
+            if (!dst[0])
+                pair_reason(dst, &d, a, ta, b, tb, not_run);
         }
     }
     free(taint);
+}
+
+static void verdict(const ctx_t *c, int L, par_loop *out)
+{
+    out->verdict = PAR_UNKNOWN;
+    if (control_verdict(c, L, out) || exit_or_call_verdict(c, L, out))
+        return;
+    pair_findings f;
+    memset(&f, 0, sizeof f);
+    test_pairs(c, L, &f);
+    /* the scalars, then the strongest finding decides */
     char sc[512] = "";
-    int s = seq[0] ? 0 : scalars(c, L, sc, sizeof sc, red, sizeof red);
-    if (seq[0] || s == 2) {
+    int s = f.seq[0] ? 0 : scalars(c, L, sc, sizeof sc, f.red, sizeof f.red);
+    if (f.seq[0] || s == 2) {
         out->verdict = PAR_SEQUENTIAL;
-        memcpy(out->reason, seq[0] ? seq : sc, sizeof out->reason);
-    } else if (unk[0]) {
+        memcpy(out->reason, f.seq[0] ? f.seq : sc, sizeof out->reason);
+    } else if (f.unk[0]) {
         out->verdict = PAR_UNKNOWN;
-        memcpy(out->reason, unk, sizeof out->reason);
-    } else if (maybe[0]) {
+        memcpy(out->reason, f.unk, sizeof out->reason);
+    } else if (f.maybe[0]) {
         out->verdict = PAR_SEQUENTIAL;
-        memcpy(out->reason, maybe, sizeof out->reason);
-    } else if (reduction || s == 1) {
+        memcpy(out->reason, f.maybe, sizeof out->reason);
+    } else if (f.reduction || s == 1) {
         out->verdict = PAR_REDUCTION;
-        snprintf(out->reason, sizeof out->reason, "only reductions are carried: %s", red);
+        snprintf(out->reason, sizeof out->reason, "only reductions are carried: %s", f.red);
     } else {
         out->verdict = PAR_PARALLEL;
         snprintf(out->reason, sizeof out->reason, "no dependence carried");
@@ -1600,6 +1701,108 @@ static char *summary(const par_result *r, int T)
     return out;
 }
 
+/* The ip_loop of every loop and the ip_ref of every access, grouped by
+ * loop (ref_first), each with the chain of loops around it. */
+static void build_refs(ctx_t *c)
+{
+    const ir_tu *tu = c->tu;
+    for (int l = 0; l < tu->nloops; l++) {
+        const ir_loop *lp = &tu->loops[l];
+        c->il[l] = (ip_loop){ lp->canonical ? lp->iv : NULL, lp->lower, lp->upper, lp->step };
+    }
+    for (int l = 0; l < tu->nloops; l++) {
+        int chain[64], nc = 0;
+        for (int k = l; k >= 0 && nc < 64; k = tu->loops[k].parent)
+            chain[nc++] = k;
+        c->ref_first[l] = c->nrefs;
+        for (int s = 0; s < tu->loops[l].nstmts; s++)
+            for (int a = 0; a < tu->loops[l].stmts[s].nacc; a++) {
+                ref_t *rf = &c->refs[c->nrefs++];
+                const ir_access *ac = &tu->loops[l].stmts[s].acc[a];
+                rf->loop = l; rf->stmt = s; rf->acc = a; rf->a = ac;
+                for (int k = 0; k < nc; k++)
+                    rf->chain[k] = &c->il[chain[nc - 1 - k]];
+                rf->ref = (ip_ref){ ac->array, ac->is_write, ac->ndims, ac->index,
+                                    ac->nextents, ac->extent, nc, rf->chain };
+            }
+    }
+    c->ref_first[tu->nloops] = c->nrefs;
+}
+
+/* Thread loops: the GPU mapping of each outermost nest from the verdicts
+ * (OpenMP's own mapping where the nest has one), the rule the runtime's
+ * models use (analysis/launch.h).  -1 when out of memory. */
+static int map_thread_loops(const ir_tu *tu, par_result *r)
+{
+    int *roles = malloc(sizeof *roles * (size_t)(tu->nloops + 1));
+    if (roles && omp_map_roles(tu, roles) != 0) {
+        free(roles);
+        roles = NULL;   /* no OpenMP mapping: keel's own choice */
+    }
+    int *par = malloc(sizeof *par * (size_t)(tu->nloops + 1));
+    unsigned char *thr = calloc((size_t)tu->nloops + 1, 1);
+    unsigned char *ker = calloc((size_t)tu->nloops + 1, 1);
+    if (!par || !thr || !ker) {
+        free(par), free(thr), free(ker), free(roles);
+        return -1;
+    }
+    for (int l = 0; l < tu->nloops; l++)
+        par[l] = launch_parallel(roles ? roles[l] : 0, r->loops[l].verdict);
+    for (int l = 0; l < tu->nloops; l++)
+        if (tu->loops[l].parent < 0) {
+            int region;
+            launch_map(tu, roles, par, l, thr, ker, &region);
+        }
+    for (int l = 0; l < tu->nloops; l++)
+        r->loops[l].thread_loop = thr[l];
+    free(par), free(thr), free(ker);
+    free(roles);
+    return 0;
+}
+
+/* The stride of every access under a thread loop along that loop and
+ * along its own loop, their classes, and false sharing of writes. */
+static void thread_strides(const ctx_t *c, par_result *r)
+{
+    const ir_tu *tu = c->tu;
+    for (int i = 0; i < c->nrefs; i++) {
+        const ref_t *rf = &c->refs[i];
+        int T = -1;   /* the nearest thread loop around the access */
+        for (int k = rf->loop; k >= 0 && T < 0; k = tu->loops[k].parent)
+            if (r->loops[k].thread_loop)
+                T = k;
+        if (T < 0)
+            continue;
+        char *ivs[64];
+        int n = 0;
+        for (int k = rf->loop; k >= 0 && n < 64; k = tu->loops[k].parent)
+            if (tu->loops[k].iv)
+                ivs[n++] = tu->loops[k].iv;
+        par_stride *ps = &r->strides[r->nstrides++];
+        ps->loop = rf->loop; ps->stmt = rf->stmt; ps->acc = rf->acc; ps->thread_loop = T;
+        kx_expr *addr = launch_linearize(rf->a);
+        const ir_loop *tl = &tu->loops[T], *il = &tu->loops[rf->loop];
+        /* a subscript (or base) the loop changes, such as an index computed
+         * in the body (`b = key[i]; if (...) b = ...; h[b]`), is no
+         * expression of the iteration: irregular, never uniform */
+        ps->stride = tl->canonical && !tainted(tu, T, rf->a) ? ip_stride(addr, tl->iv, tl->step)
+                                                             : NULL;
+        ps->cls = ip_classify(ps->stride, ivs, n);
+        ps->inner_stride = il->canonical && !tainted(tu, rf->loop, rf->a)
+                           ? ip_stride(addr, il->iv, il->step) : NULL;
+        ps->inner_cls = ip_classify(ps->inner_stride, ivs, n);
+        int64_t k;
+        if (rf->a->is_write && ps->stride && kx_is_const(ps->stride, &k) && rf->a->elem_size > 0) {
+            int64_t bytes = k * rf->a->elem_size;
+            ps->false_sharing = bytes != 0 && bytes > -64 && bytes < 64;
+        }
+        kx_free(addr);
+    }
+    for (int l = 0; l < tu->nloops; l++)
+        if (r->loops[l].thread_loop)
+            r->loops[l].coalescing = summary(r, l);
+}
+
 int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -1637,102 +1840,22 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         isl_options_set_on_error(c.isl, ISL_ON_ERROR_CONTINUE);
         isl_ctx_set_max_operations(c.isl, 200000);
     }
-    for (int l = 0; l < tu->nloops; l++) {
-        const ir_loop *lp = &tu->loops[l];
-        c.il[l] = (ip_loop){ lp->canonical ? lp->iv : NULL, lp->lower, lp->upper, lp->step };
-    }
-    for (int l = 0; l < tu->nloops; l++) {
-        int chain[64], nc = 0;
-        for (int k = l; k >= 0 && nc < 64; k = tu->loops[k].parent)
-            chain[nc++] = k;
-        c.ref_first[l] = c.nrefs;
-        for (int s = 0; s < tu->loops[l].nstmts; s++)
-            for (int a = 0; a < tu->loops[l].stmts[s].nacc; a++) {
-                ref_t *rf = &c.refs[c.nrefs++];
-                const ir_access *ac = &tu->loops[l].stmts[s].acc[a];
-                rf->loop = l; rf->stmt = s; rf->acc = a; rf->a = ac;
-                for (int k = 0; k < nc; k++)
-                    rf->chain[k] = &c.il[chain[nc - 1 - k]];
-                rf->ref = (ip_ref){ ac->array, ac->is_write, ac->ndims, ac->index,
-                                    ac->nextents, ac->extent, nc, rf->chain };
-            }
-    }
-    c.ref_first[tu->nloops] = c.nrefs;
+    build_refs(&c);
     for (int l = 0; l < tu->nloops; l++)
         verdict(&c, l, &r->loops[l]);
-    int *roles = malloc(sizeof *roles * (size_t)(tu->nloops + 1));
-    if (roles && omp_map_roles(tu, roles) != 0) {
-        free(roles);
-        roles = NULL;   /* no OpenMP mapping: keel's own choice */
-    }
-    /* thread loops: the GPU mapping of each outermost nest, the rule the
-     * runtime's models use (analysis/launch.h) */
-    int *par = malloc(sizeof *par * (size_t)(tu->nloops + 1));
-    unsigned char *thr = calloc((size_t)tu->nloops + 1, 1);
-    unsigned char *ker = calloc((size_t)tu->nloops + 1, 1);
-    if (!par || !thr || !ker) {
-        free(par), free(thr), free(ker), free(roles);
-        free(c.il);
-        free(c.refs);
-        free(c.ref_first);
-        if (c.isl)
-            isl_ctx_free(c.isl);
-        par_free(r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    for (int l = 0; l < tu->nloops; l++)
-        par[l] = launch_parallel(roles ? roles[l] : 0, r->loops[l].verdict);
-    for (int l = 0; l < tu->nloops; l++)
-        if (tu->loops[l].parent < 0) {
-            int region;
-            launch_map(tu, roles, par, l, thr, ker, &region);
-        }
-    for (int l = 0; l < tu->nloops; l++)
-        r->loops[l].thread_loop = thr[l];
-    free(par), free(thr), free(ker);
-    free(roles);
-    for (int i = 0; i < c.nrefs; i++) {
-        const ref_t *rf = &c.refs[i];
-        int T = -1;   /* the nearest thread loop around the access */
-        for (int k = rf->loop; k >= 0 && T < 0; k = tu->loops[k].parent)
-            if (r->loops[k].thread_loop)
-                T = k;
-        if (T < 0)
-            continue;
-        char *ivs[64];
-        int n = 0;
-        for (int k = rf->loop; k >= 0 && n < 64; k = tu->loops[k].parent)
-            if (tu->loops[k].iv)
-                ivs[n++] = tu->loops[k].iv;
-        par_stride *ps = &r->strides[r->nstrides++];
-        ps->loop = rf->loop; ps->stmt = rf->stmt; ps->acc = rf->acc; ps->thread_loop = T;
-        kx_expr *addr = launch_linearize(rf->a);
-        const ir_loop *tl = &tu->loops[T], *il = &tu->loops[rf->loop];
-        /* a subscript (or base) the loop changes, such as an index computed
-         * in the body (`b = key[i]; if (...) b = ...; h[b]`), is no
-         * expression of the iteration: irregular, never uniform */
-        ps->stride = tl->canonical && !tainted(tu, T, rf->a) ? ip_stride(addr, tl->iv, tl->step)
-                                                             : NULL;
-        ps->cls = ip_classify(ps->stride, ivs, n);
-        ps->inner_stride = il->canonical && !tainted(tu, rf->loop, rf->a)
-                           ? ip_stride(addr, il->iv, il->step) : NULL;
-        ps->inner_cls = ip_classify(ps->inner_stride, ivs, n);
-        int64_t k;
-        if (rf->a->is_write && ps->stride && kx_is_const(ps->stride, &k) && rf->a->elem_size > 0) {
-            int64_t bytes = k * rf->a->elem_size;
-            ps->false_sharing = bytes != 0 && bytes > -64 && bytes < 64;
-        }
-        kx_free(addr);
-    }
-    for (int l = 0; l < tu->nloops; l++)
-        if (r->loops[l].thread_loop)
-            r->loops[l].coalescing = summary(r, l);
+    int rc = map_thread_loops(tu, r);
+    if (rc == 0)
+        thread_strides(&c, r);
     free(c.il);
     free(c.refs);
     free(c.ref_first);
     if (c.isl)
         isl_ctx_free(c.isl);
+    if (rc != 0) {
+        par_free(r);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     *out = r;
     return 0;
 }

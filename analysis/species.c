@@ -389,12 +389,13 @@ static int by_first(const arr *A, int nnames, int writes, int *order)
     return n;
 }
 
-int species_classify(const ir_tu *tu, int root, species_class *out)
+/* Every access of the nest at root into n->acc in statement order, and
+ * the deepest statement (the first one at the greatest depth) into *deep
+ * and *deep_loop.  -1 when out of memory. */
+static int collect_accesses(nest *n, const ir_stmt **deep, int *deep_loop)
 {
-    memset(out, 0, sizeof *out);
-    nest n = { .tu = tu, .root = root };
-    const ir_stmt *deep = NULL;
-    int deep_loop = -1, deep_depth = -1, deep_line = 0;
+    const ir_tu *tu = n->tu;
+    int root = n->root, deep_depth = -1, deep_line = 0;
     for (int l = root; l < ir_nest_end(tu, root); l++) {
         if (!ir_loop_within(tu, l, root))
             continue;
@@ -402,68 +403,292 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
             const ir_stmt *st = &tu->loops[l].stmts[s];
             if (tu->loops[l].depth > deep_depth ||
                 (tu->loops[l].depth == deep_depth && st->line < deep_line)) {
-                deep = st;
-                deep_loop = l;
+                *deep = st;
+                *deep_loop = l;
                 deep_depth = tu->loops[l].depth;
                 deep_line = st->line;
             }
             for (int a = 0; a < st->nacc; a++) {
-                acc_ref *r = ku_push(&n.acc, &n.nacc, sizeof *n.acc);
-                if (!r) {
-                    free(n.acc);
+                acc_ref *r = ku_push(&n->acc, &n->nacc, sizeof *n->acc);
+                if (!r)
                     return -1;
-                }
                 *r = (acc_ref){ l, st, &st->acc[a] };
             }
         }
+    }
+    return 0;
+}
+
+/* The work-unit variables n->P: the loop variables written accesses
+ * mention (outermost first), else every loop variable of the nest. */
+static void work_units(nest *n)
+{
+    const ir_tu *tu = n->tu;
+    int root = n->root;
+    for (int i = 0; i < n->nacc; i++) {
+        if (!n->acc[i].a->is_write)
+            continue;
+        int *ch;
+        int nch = chain(n, n->acc[i].loop, &ch);
+        for (int k = nch - 1; k >= 0; k--) {
+            const char *iv = tu->loops[ch[k]].iv;
+            if (iv && mentions_any(n->acc[i].a, iv) && !in_P(n, iv))
+                add_P(n, iv);
+        }
+        free(ch);
+    }
+    /* writes that mention no loop variable (a sum into s or h[0]): every
+     * iteration is a work unit, so every loop variable is one */
+    if (n->nP == 0)
+        for (int l = root; l < ir_nest_end(tu, root); l++)
+            if (ir_loop_within(tu, l, root) && tu->loops[l].iv && !in_P(n, tu->loops[l].iv))
+                add_P(n, tu->loops[l].iv);
+}
+
+/* The thread variable (the outermost work-unit variable around the
+ * deepest statement, or NULL) and m, the product of the largest trips of
+ * the other loops around it. */
+static kx_expr *thread_and_m(nest *n, int deep_loop, const char **thread)
+{
+    const ir_tu *tu = n->tu;
+    int root = n->root;
+    kx_expr *m = kx_int(1);
+    *thread = NULL;
+    int *ch;
+    int nch = chain(n, deep_loop, &ch);
+    for (int k = 0; k < nch; k++) {
+        const ir_loop *L = &tu->loops[ch[k]];
+        if (L->iv && in_P(n, L->iv)) {
+            if (!*thread)
+                *thread = L->iv;
+        } else if (L->trip) {
+            kx_expr *t = extreme(n, L->parent >= 0 && ch[k] != root ? L->parent : ch[k],
+                                 L->trip, 1);
+            kx_expr *nm = kx_mul(m, t);
+            kx_free(m);
+            kx_free(t);
+            m = nm;
+        }
+    }
+    free(ch);
+    return m;
+}
+
+/* Per array x of the nest: its element size, its writes, its counted
+ * reads (those not at a written tuple), and whether it is read at a
+ * written tuple (rmw). */
+static void array_uses(nest *n, arr *A, const char **names, int nnames)
+{
+    for (int k = 0; k < nnames; k++) {
+        arr *x = &A[k];
+        x->name = names[k];
+        x->first_read = x->first_write = -1;
+        for (int i = 0; i < n->nacc; i++) {
+            const ir_access *a = n->acc[i].a;
+            if (strcmp(a->array, x->name))
+                continue;
+            if (a->elem_size > x->elem)
+                x->elem = a->elem_size;
+            if (a->is_write)
+                note(n, &x->writes, &x->nwrites, &x->first_write, i);
+        }
+        for (int i = 0; i < n->nacc; i++) {
+            const ir_access *a = n->acc[i].a;
+            if (strcmp(a->array, x->name) || a->is_write)
+                continue;
+            int at_written = 0;
+            for (int w = 0; w < x->nwrites && !at_written; w++)
+                at_written = same_tuple(a, n->acc[x->writes[w]].a);
+            if (at_written) {
+                x->rmw = 1;
+                continue;
+            }
+            note(n, &x->reads, &x->nreads, &x->first_read, i);
+        }
+    }
+}
+
+/* The neighbourhood of the reads of x: distinct tuples all at constant
+ * offsets give `neighbourhood(AxB)`, else `element`. */
+static void neighbourhood_text(nest *n, const arr *x, int nd, dims *dm, ku_buf *b)
+{
+    int64_t *mn = dm->mn, *mx = dm->mx;
+    int distinct = 1, constant = 1;
+    const ir_access *base = n->acc[x->reads[0]].a;
+    for (int dd = 0; dd < nd; dd++)
+        mn[dd] = mx[dd] = 0;
+    for (int r = 1; r < x->nreads && constant; r++) {
+        const ir_access *o = n->acc[x->reads[r]].a;
+        int diffz = 1;
+        for (int dd = 0; dd < nd && constant; dd++) {
+            kx_expr *df = kx_sub(o->index[dd], base->index[dd]);
+            int64_t v;
+            if (!kx_is_const(df, &v))
+                constant = 0;
+            else {
+                if (v < mn[dd])
+                    mn[dd] = v;
+                if (v > mx[dd])
+                    mx[dd] = v;
+                diffz &= v == 0;
+            }
+            kx_free(df);
+        }
+        if (!diffz)
+            distinct = 2;
+    }
+    if (constant && distinct == 2) {
+        ku_buf_put(b, "neighbourhood(");
+        for (int dd = 0; dd < nd; dd++) {
+            char t[32];
+            snprintf(t, sizeof t, "%s%lld", dd ? "x" : "",
+                     (long long)(mx[dd] - mn[dd] + 1));
+            ku_buf_put(b, t);
+        }
+        ku_buf_put(b, ")");
+    } else {
+        ku_buf_put(b, "element");
+    }
+}
+
+/* How the work units read input x over its range dm (`|shared`, `|full`,
+ * `|chunk(...)`, `|neighbourhood(...)` or `|element`) into b; returns
+ * whether every counted read is coalesced along the thread variable. */
+static int read_pattern(nest *n, const arr *x, int nd, dims *dm, const char *thread, ku_buf *b)
+{
+    const ir_tu *tu = n->tu;
+    kx_expr **lo = dm->lo, **hi = dm->hi;
+    int *nonP_dim = dm->flag;
+    /* variables of the counted reads */
+    int anyP = 0, anyOther = 0, anyIv = 0, allC = 1;
+    for (int r = 0; r < x->nreads; r++) {
+        const acc_ref *ar = &n->acc[x->reads[r]];
+        int *ch;
+        int nch = chain(n, ar->loop, &ch);
+        for (int q = 0; q < nch; q++) {
+            const char *iv = tu->loops[ch[q]].iv;
+            if (!iv)
+                continue;
+            for (int dd = 0; dd < ar->a->ndims && dd < nd; dd++) {
+                if (!kx_mentions(ar->a->index[dd], iv))
+                    continue;
+                anyIv = 1;
+                if (in_P(n, iv))
+                    anyP = 1;
+                else {
+                    anyOther = 1;
+                    nonP_dim[dd] = 1;
+                }
+            }
+        }
+        free(ch);
+        if (!coalesced(ar->a, thread))
+            allC = 0;
+    }
+    ku_buf_put(b, "|");
+    if (!anyIv) {
+        ku_buf_put(b, "shared");
+    } else if (!anyP) {
+        ku_buf_put(b, "full");
+    } else if (anyOther) {
+        ku_buf_put(b, "chunk(");
+        for (int dd = 0; dd < nd; dd++) {
+            if (dd)
+                ku_buf_put(b, ",");
+            if (nonP_dim[dd]) {
+                put_expr(b, lo[dd]);
+                ku_buf_put(b, ":");
+                put_expr(b, hi[dd]);
+            } else {
+                ku_buf_put(b, "-");
+            }
+        }
+        ku_buf_put(b, ")");
+    } else {
+        neighbourhood_text(n, x, nd, dm, b);
+    }
+    return allC;
+}
+
+/* Output x over its range dm into b (`|element` when its writes move with
+ * the work units, else `|shared`); its element count into *el; returns
+ * whether every write is coalesced (never for a shared one), and
+ * *elementwise. */
+static int write_pattern(nest *n, const arr *x, int nd, dims *dm, const char *thread, ku_buf *b,
+                         kx_expr **el_out, int *elementwise_out)
+{
+    kx_expr **lo = dm->lo, **hi = dm->hi;
+    int elementwise = 0, allC = 1;
+    for (int r = 0; r < x->nwrites; r++) {
+        const acc_ref *ar = &n->acc[x->writes[r]];
+        for (int q = 0; q < n->nP; q++)
+            elementwise |= mentions_any(ar->a, n->P[q]);
+        if (!coalesced(ar->a, thread))
+            allC = 0;
+    }
+    kx_expr *el = nd ? elements(nd, lo, hi) : kx_int(1);
+    if (nd)
+        put_range(b, nd, lo, hi);
+    else
+        ku_buf_put(b, "1");
+    ku_buf_put(b, elementwise ? "|element" : "|shared");
+    if (!elementwise)
+        allC = 0;
+    *el_out = el;
+    *elementwise_out = elementwise;
+    return allC;
+}
+
+/* Work units when no output moves with them: every iteration of the
+ * deepest statement, summed over its loops (NULL when the sum is not
+ * known). */
+static kx_expr *deep_iterations(nest *n, int deep_loop)
+{
+    const ir_tu *tu = n->tu;
+    kx_expr *w = NULL;
+    counts_q q = { kx_int(1), 1 };
+    int *ch;
+    int nch = chain(n, deep_loop, &ch);
+    for (int k = 0; k < nch; k++) {
+        counts_q s;
+        if (counts_sum(tu, ch[k], &q, &s)) {
+            kx_free(q.p);
+            q.p = NULL;
+            break;
+        }
+        kx_free(q.p);
+        q = s;
+    }
+    free(ch);
+    if (q.p && q.den == 1)
+        w = q.p;
+    else if (q.p) {
+        kx_expr *args[2] = { q.p, kx_int(q.den) };
+        w = kx_op(KX_DIV, NULL, 2, args);
+        kx_free(args[0]);
+        kx_free(args[1]);
+    }
+    return w;
+}
+
+int species_classify(const ir_tu *tu, int root, species_class *out)
+{
+    memset(out, 0, sizeof *out);
+    nest n = { .tu = tu, .root = root };
+    const ir_stmt *deep = NULL;
+    int deep_loop = -1;
+    if (collect_accesses(&n, &deep, &deep_loop)) {
+        free(n.acc);
+        return -1;
     }
     if (n.nacc == 0) {
         free(n.acc);
         return 1;
     }
     qsort(n.acc, (size_t)n.nacc, sizeof n.acc[0], cmp_stmt);
-
-    /* work-unit variables */
-    for (int i = 0; i < n.nacc; i++) {
-        if (!n.acc[i].a->is_write)
-            continue;
-        int *ch;
-        int nch = chain(&n, n.acc[i].loop, &ch);
-        for (int k = nch - 1; k >= 0; k--) {
-            const char *iv = tu->loops[ch[k]].iv;
-            if (iv && mentions_any(n.acc[i].a, iv) && !in_P(&n, iv))
-                add_P(&n, iv);
-        }
-        free(ch);
-    }
-    /* writes that mention no loop variable (a sum into s or h[0]): every
-     * iteration is a work unit, so every loop variable is one */
-    if (n.nP == 0)
-        for (int l = root; l < ir_nest_end(tu, root); l++)
-            if (ir_loop_within(tu, l, root) && tu->loops[l].iv && !in_P(&n, tu->loops[l].iv))
-                add_P(&n, tu->loops[l].iv);
-    /* thread variable and m from the deepest statement's loops */
-    const char *thread = NULL;
-    kx_expr *m = kx_int(1);
-    {
-        int *ch;
-        int nch = chain(&n, deep_loop, &ch);
-        for (int k = 0; k < nch; k++) {
-            const ir_loop *L = &tu->loops[ch[k]];
-            if (L->iv && in_P(&n, L->iv)) {
-                if (!thread)
-                    thread = L->iv;
-            } else if (L->trip) {
-                kx_expr *t = extreme(&n, L->parent >= 0 && ch[k] != root ? L->parent : ch[k],
-                                     L->trip, 1);
-                kx_expr *nm = kx_mul(m, t);
-                kx_free(m);
-                kx_free(t);
-                m = nm;
-            }
-        }
-        free(ch);
-    }
+    work_units(&n);
+    const char *thread;
+    kx_expr *m = thread_and_m(&n, deep_loop, &thread);
 
     /* arrays in order of first appearance */
     const char **names = calloc((size_t)n.nacc, sizeof *names);
@@ -484,33 +709,7 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
         free(n.P);
         return -1;
     }
-    for (int k = 0; k < nnames; k++) {
-        arr *x = &A[k];
-        x->name = names[k];
-        x->first_read = x->first_write = -1;
-        for (int i = 0; i < n.nacc; i++) {
-            const ir_access *a = n.acc[i].a;
-            if (strcmp(a->array, x->name))
-                continue;
-            if (a->elem_size > x->elem)
-                x->elem = a->elem_size;
-            if (a->is_write)
-                note(&n, &x->writes, &x->nwrites, &x->first_write, i);
-        }
-        for (int i = 0; i < n.nacc; i++) {
-            const ir_access *a = n.acc[i].a;
-            if (strcmp(a->array, x->name) || a->is_write)
-                continue;
-            int at_written = 0;
-            for (int w = 0; w < x->nwrites && !at_written; w++)
-                at_written = same_tuple(a, n.acc[x->writes[w]].a);
-            if (at_written) {
-                x->rmw = 1;
-                continue;
-            }
-            note(&n, &x->reads, &x->nreads, &x->first_read, i);
-        }
-    }
+    array_uses(&n, A, names, nnames);
 
     /* the arrays in order of their first counted read, and of their first
      * write: the input and output lists of the class */
@@ -529,97 +728,11 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
         dims dm;
         if (range(&n, x->reads, x->nreads, nd, &dm))
             continue;
-        kx_expr **lo = dm.lo, **hi = dm.hi;
-        int *nonP_dim = dm.flag;
-        int64_t *mn = dm.mn, *mx = dm.mx;
         if (ninputs++)
             ku_buf_put(&b, " ^ ");
-        put_range(&b, nd, lo, hi);
-        /* variables of the counted reads */
-        int anyP = 0, anyOther = 0, anyIv = 0, allC = 1;
-        for (int r = 0; r < x->nreads; r++) {
-            const acc_ref *ar = &n.acc[x->reads[r]];
-            int *ch;
-            int nch = chain(&n, ar->loop, &ch);
-            for (int q = 0; q < nch; q++) {
-                const char *iv = tu->loops[ch[q]].iv;
-                if (!iv)
-                    continue;
-                for (int dd = 0; dd < ar->a->ndims && dd < nd; dd++) {
-                    if (!kx_mentions(ar->a->index[dd], iv))
-                        continue;
-                    anyIv = 1;
-                    if (in_P(&n, iv))
-                        anyP = 1;
-                    else {
-                        anyOther = 1;
-                        nonP_dim[dd] = 1;
-                    }
-                }
-            }
-            free(ch);
-            if (!coalesced(ar->a, thread))
-                allC = 0;
-        }
-        ku_buf_put(&b, "|");
-        if (!anyIv) {
-            ku_buf_put(&b, "shared");
-        } else if (!anyP) {
-            ku_buf_put(&b, "full");
-        } else if (anyOther) {
-            ku_buf_put(&b, "chunk(");
-            for (int dd = 0; dd < nd; dd++) {
-                if (dd)
-                    ku_buf_put(&b, ",");
-                if (nonP_dim[dd]) {
-                    put_expr(&b, lo[dd]);
-                    ku_buf_put(&b, ":");
-                    put_expr(&b, hi[dd]);
-                } else {
-                    ku_buf_put(&b, "-");
-                }
-            }
-            ku_buf_put(&b, ")");
-        } else {
-            /* neighbourhood: distinct tuples, all at constant offsets */
-            int distinct = 1, constant = 1;
-            const ir_access *base = n.acc[x->reads[0]].a;
-            for (int dd = 0; dd < nd; dd++)
-                mn[dd] = mx[dd] = 0;
-            for (int r = 1; r < x->nreads && constant; r++) {
-                const ir_access *o = n.acc[x->reads[r]].a;
-                int diffz = 1;
-                for (int dd = 0; dd < nd && constant; dd++) {
-                    kx_expr *df = kx_sub(o->index[dd], base->index[dd]);
-                    int64_t v;
-                    if (!kx_is_const(df, &v))
-                        constant = 0;
-                    else {
-                        if (v < mn[dd])
-                            mn[dd] = v;
-                        if (v > mx[dd])
-                            mx[dd] = v;
-                        diffz &= v == 0;
-                    }
-                    kx_free(df);
-                }
-                if (!diffz)
-                    distinct = 2;
-            }
-            if (constant && distinct == 2) {
-                ku_buf_put(&b, "neighbourhood(");
-                for (int dd = 0; dd < nd; dd++) {
-                    char t[32];
-                    snprintf(t, sizeof t, "%s%lld", dd ? "x" : "",
-                             (long long)(mx[dd] - mn[dd] + 1));
-                    ku_buf_put(&b, t);
-                }
-                ku_buf_put(&b, ")");
-            } else {
-                ku_buf_put(&b, "element");
-            }
-        }
-        kx_expr *el = elements(nd, lo, hi), *sz = kx_int(x->elem);
+        put_range(&b, nd, dm.lo, dm.hi);
+        int allC = read_pattern(&n, x, nd, &dm, thread, &b);
+        kx_expr *el = elements(nd, dm.lo, dm.hi), *sz = kx_int(x->elem);
         kx_expr *by = kx_mul(el, sz);
         add_to(&d, by);
         if (allC)
@@ -638,25 +751,11 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
         dims dm;
         if (range(&n, x->writes, x->nwrites, nd, &dm))
             continue;
-        kx_expr **lo = dm.lo, **hi = dm.hi;
         if (noutputs++)
             ku_buf_put(&b, " ^ ");
-        int elementwise = 0, allC = 1;
-        for (int r = 0; r < x->nwrites; r++) {
-            const acc_ref *ar = &n.acc[x->writes[r]];
-            for (int q = 0; q < n.nP; q++)
-                elementwise |= mentions_any(ar->a, n.P[q]);
-            if (!coalesced(ar->a, thread))
-                allC = 0;
-        }
-        kx_expr *el = nd ? elements(nd, lo, hi) : kx_int(1);
-        if (nd)
-            put_range(&b, nd, lo, hi);
-        else
-            ku_buf_put(&b, "1");
-        ku_buf_put(&b, elementwise ? "|element" : "|shared");
-        if (!elementwise)
-            allC = 0;
+        kx_expr *el;
+        int elementwise;
+        int allC = write_pattern(&n, x, nd, &dm, thread, &b, &el, &elementwise);
         if (!w && elementwise)
             w = kx_copy(el);
         kx_expr *sz = kx_int(x->elem);
@@ -674,31 +773,8 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
     }
     if (noutputs == 0)
         ku_buf_put(&b, "1|shared");
-    if (!w) {
-        /* every iteration of the deepest statement is a work unit */
-        counts_q q = { kx_int(1), 1 };
-        int *ch;
-        int nch = chain(&n, deep_loop, &ch);
-        for (int k = 0; k < nch; k++) {
-            counts_q s;
-            if (counts_sum(tu, ch[k], &q, &s)) {
-                kx_free(q.p);
-                q.p = NULL;
-                break;
-            }
-            kx_free(q.p);
-            q = s;
-        }
-        free(ch);
-        if (q.p && q.den == 1)
-            w = q.p;
-        else if (q.p) {
-            kx_expr *args[2] = { q.p, kx_int(q.den) };
-            w = kx_op(KX_DIV, NULL, 2, args);
-            kx_free(args[0]);
-            kx_free(args[1]);
-        }
-    }
+    if (!w)
+        w = deep_iterations(&n, deep_loop);
     kx_expr *u = kx_sub(d, c);
     int64_t f = deep ? deep->ops.fadd + deep->ops.fmul + deep->ops.fdiv + deep->ops.fmath +
                        deep->ops.iadd + deep->ops.imul + deep->ops.idiv + deep->ops.cmp

@@ -1191,22 +1191,28 @@ int kx_mentions(const kx_expr *e, const char *name)
  * sorted again. */
 kx_expr *kx_coeff(const kx_expr *e, const char *name)
 {
+    return kx_coeff_pow(e, name, 1);
+}
+
+kx_expr *kx_coeff_pow(const kx_expr *e, const char *name, int k)
+{
     kx_expr *r;
-    if (!e || !name || !(r = expr_alloc((size_t)e->n)))
+    if (!e || !name || k < 0 || !(r = expr_alloc((size_t)e->n)))
         return NULL;
     for (int i = 0; i < e->n; i++) {
         const kx_term *s = &e->t[i];
-        if (term_power(s, name) != 1)
+        if (term_power(s, name) != k)
             continue;
         kx_term *d = &r->t[r->n++];
         d->coeff = s->coeff;
-        if (s->nf > 1 && !(d->f = xcalloc((size_t)s->nf - 1, sizeof *d->f))) {
+        int nf = s->nf - (k > 0);
+        if (nf > 0 && !(d->f = xcalloc((size_t)nf, sizeof *d->f))) {
             kx_free(r);
             return NULL;
         }
         for (int j = 0; j < s->nf; j++) {
             const kx_factor *f = &s->f[j];
-            if (f->kind == KX_SYMBOL && strcmp(f->name, name) == 0)
+            if (k > 0 && f->kind == KX_SYMBOL && strcmp(f->name, name) == 0)
                 continue;
             if (factor_copy(&d->f[d->nf++], f)) {
                 kx_free(r);

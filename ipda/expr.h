@@ -119,6 +119,10 @@ int kx_mentions(const kx_expr *e, const char *name);
  * exactly 1 in `name`, divided by `name` (e.g. coeff of i in 2*i*n + i + j
  * is 2*n + 1).  Terms with higher powers are not included. */
 kx_expr *kx_coeff(const kx_expr *e, const char *name);
+/* The coefficient of name^k: the terms of degree exactly k in `name`,
+ * divided by name^k (k = 0: the terms without `name`).  The coefficient of
+ * n^2 in i*n^2 + j*n + n^2 + k is i + 1. */
+kx_expr *kx_coeff_pow(const kx_expr *e, const char *name, int k);
 /* The symbols occurring in e (also inside opaque operands), sorted, without
  * duplicates.  Returns the count; *names is a malloc'd array of malloc'd
  * strings the caller frees with kx_free_names (NULL when the count is 0);

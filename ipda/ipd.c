@@ -8,7 +8,9 @@
  * variables as sum c_v * v + rest = 0.  The equation is accepted as affine
  * only when that decomposition rebuilds it exactly, so an opaque atom over a
  * loop variable or a product of two loop variables is never mistaken for a
- * solvable equation.
+ * solvable equation.  One-dimensional offsets of both references are first
+ * split into digits of a shared program symbol where the bounds allow it
+ * (delinearize_pair), so a flattened nest is tested dimension by dimension.
  */
 #include "ipd.h"
 
@@ -155,14 +157,14 @@ static int outside_sym(const ip_loop *L, const kx_expr *rest, int64_t a)
     return r;
 }
 
-/* One subscript equation diff = 0.  *dist gets the distance for DIM_DIST;
- * *test the name of the test that decided. */
-static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const char **test)
+/* The affine form of a subscript equation: diff = sum coef[v]*v + rest
+ * over the loop variables c->vars, with rest and every coefficient free of
+ * them, checked by rebuilding diff.  1 when it holds; coef[] and *rest_out
+ * are set either way and the caller frees them. */
+static int affine_split(const dep_ctx *c, const kx_expr *diff, kx_expr **coef,
+                        kx_expr **rest_out)
 {
-    kx_expr *coef[64] = { 0 };
     kx_expr *rest = kx_copy(diff), *zero = kx_int(0);
-    int r = DIM_NONAFFINE;
-    *test = "non-affine";
     /* In a polynomial of symbols (no opaque atom, which a substitution
      * rebuilds and may re-fold) a variable the equation does not mention
      * has coefficient 0 and substituting it changes nothing: only the
@@ -201,91 +203,144 @@ static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const 
     for (int w = 0; w < c->nvars && ok && rest; w++)
         if (kx_mentions(rest, c->vars[w]))
             ok = 0;
-    if (!ok || !re || !kx_equal(re, diff))
-        goto done;
+    ok = ok && re && kx_equal(re, diff);
+    kx_free(re);
+    kx_free(zero);
+    *rest_out = rest;
+    return ok;
+}
 
-    /* which variables occur, and are all coefficients constants? */
-    int nused = 0, allconst = 1, ix = -1, ixb = -1;
-    int64_t cv[64] = { 0 }, restc = 0;
-    int rest_const = kx_is_const(rest, &restc);
+/* An affine equation sum coef[v]*v + rest = 0 with what the tests ask of
+ * it: which variables occur (nused; ix and ixb: L's variable in a and in
+ * b, -1 when absent), whether all their coefficients are constants (cv)
+ * and whether rest is one (restc). */
+typedef struct {
+    kx_expr *const *coef;
+    const kx_expr *rest;
+    int64_t cv[64], restc;
+    int nused, allconst, rest_const, ix, ixb;
+} dim_eq;
+
+static void eq_terms(const dep_ctx *c, kx_expr *const *coef, const kx_expr *rest, dim_eq *e)
+{
+    memset(e, 0, sizeof *e);
+    e->coef = coef;
+    e->rest = rest;
+    e->allconst = 1;
+    e->ix = e->ixb = -1;
+    e->rest_const = kx_is_const(rest, &e->restc);
     for (int v = 0; v < c->nvars; v++) {
         if (kx_is_zero(coef[v]))
             continue;
-        nused++;
-        if (!kx_is_const(coef[v], &cv[v]))
-            allconst = 0;
-        if (strcmp(c->vars[v], c->x) == 0) ix = v;
-        if (strcmp(c->vars[v], c->xb) == 0) ixb = v;
+        e->nused++;
+        if (!kx_is_const(coef[v], &e->cv[v]))
+            e->allconst = 0;
+        if (strcmp(c->vars[v], c->x) == 0) e->ix = v;
+        if (strcmp(c->vars[v], c->xb) == 0) e->ixb = v;
     }
-    if (nused == 0) {                                   /* ZIV */
-        *test = "ZIV";
-        r = rest_const && restc != 0 ? DIM_INDEP : DIM_ANY;
-        goto done;
-    }
-    int only_x = nused == (ix >= 0) + (ixb >= 0);
-    if (only_x && ix >= 0 && ixb >= 0) {
-        kx_expr *sum = kx_add(coef[ix], coef[ixb]);
-        int strong = kx_is_zero(sum);
-        int crossing = !strong && kx_equal(coef[ix], coef[ixb]);
-        kx_free(sum);
-        if (strong) {                                   /* a*(x - x') + rest = 0 */
-            *test = "strong SIV";
-            /* a symbolic coefficient may be 0 at run time (a BLAS
-             * increment): then every iteration meets every other */
-            if (!allconst) { r = DIM_SYMCOEF; goto done; }
-            if (kx_is_zero(rest)) { *dist = 0; r = DIM_DIST; goto done; }
-            if (!rest_const) { r = DIM_MAYBE; goto done; }
-            int64_t a = cv[ix];
-            if (restc % a != 0) { r = DIM_INDEP; goto done; }
-            int64_t dx = restc / a;                     /* x' - x */
-            int64_t s = c->L->step ? c->L->step : 1;
-            if (dx % s != 0) { r = DIM_INDEP; goto done; }
-            int64_t d = dx / s, trip = const_trip(c->L);
-            if (trip >= 0 && (d >= trip || -d >= trip)) { r = DIM_INDEP; goto done; }
-            *dist = d;
-            r = DIM_DIST;
-            goto done;
-        }
-        if (crossing) {                                 /* a*(x + x') + rest = 0 */
-            *test = "weak-crossing SIV";
-            if (!allconst) { r = DIM_SYMCOEF; goto done; }
-            if (!rest_const) { r = DIM_MAYBE; goto done; }
-            r = (-restc) % cv[ix] != 0 ? DIM_INDEP : DIM_MAYBE;
-            goto done;
-        }
-    }
-    if (only_x && (ix < 0 || ixb < 0)) {                /* a*x + rest = 0 */
-        *test = "weak-zero SIV";
-        int v = ix >= 0 ? ix : ixb;
-        if (!allconst) { r = DIM_SYMCOEF; goto done; }
-        if (!rest_const) {
-            r = (cv[v] == 1 || cv[v] == -1) && outside_sym(c->L, rest, cv[v]) ? DIM_INDEP
-                                                                              : DIM_MAYBE;
-            goto done;
-        }
-        if ((-restc) % cv[v] != 0 || outside(c->L, -restc / cv[v])
-            || ((cv[v] == 1 || cv[v] == -1) && outside_sym(c->L, rest, cv[v])))
-            r = DIM_INDEP;
-        else
-            r = DIM_MAYBE;
-        goto done;
-    }
-    /* MIV: GCD test */
+}
+
+/* a*(x - x') + rest = 0 */
+static int strong_siv(const dep_ctx *c, const dim_eq *e, int64_t *dist)
+{
+    /* a symbolic coefficient may be 0 at run time (a BLAS increment): then
+     * every iteration meets every other */
+    if (!e->allconst) return DIM_SYMCOEF;
+    if (kx_is_zero(e->rest)) { *dist = 0; return DIM_DIST; }
+    if (!e->rest_const) return DIM_MAYBE;
+    int64_t a = e->cv[e->ix];
+    if (e->restc % a != 0) return DIM_INDEP;
+    int64_t dx = e->restc / a;                          /* x' - x */
+    int64_t s = c->L->step ? c->L->step : 1;
+    if (dx % s != 0) return DIM_INDEP;
+    int64_t d = dx / s, trip = const_trip(c->L);
+    if (trip >= 0 && (d >= trip || -d >= trip)) return DIM_INDEP;
+    *dist = d;
+    return DIM_DIST;
+}
+
+/* a*(x + x') + rest = 0 */
+static int weak_crossing_siv(const dim_eq *e)
+{
+    if (!e->allconst) return DIM_SYMCOEF;
+    if (!e->rest_const) return DIM_MAYBE;
+    return (-e->restc) % e->cv[e->ix] != 0 ? DIM_INDEP : DIM_MAYBE;
+}
+
+/* a*x + rest = 0 (x of a or of b alone) */
+static int weak_zero_siv(const dep_ctx *c, const dim_eq *e)
+{
+    int v = e->ix >= 0 ? e->ix : e->ixb;
+    if (!e->allconst) return DIM_SYMCOEF;
+    int unit = e->cv[v] == 1 || e->cv[v] == -1;
+    if (!e->rest_const)
+        return unit && outside_sym(c->L, e->rest, e->cv[v]) ? DIM_INDEP : DIM_MAYBE;
+    if ((-e->restc) % e->cv[v] != 0 || outside(c->L, -e->restc / e->cv[v])
+        || (unit && outside_sym(c->L, e->rest, e->cv[v])))
+        return DIM_INDEP;
+    return DIM_MAYBE;
+}
+
+/* MIV: the GCD test */
+static int gcd_miv(const dep_ctx *c, const dim_eq *e, const char **test)
+{
     *test = "GCD";
-    if (!allconst) { r = DIM_SYMCOEF; goto done; }
-    if (!rest_const) { *test = "MIV"; r = DIM_MAYBE; goto done; }
+    if (!e->allconst) return DIM_SYMCOEF;
+    if (!e->rest_const) { *test = "MIV"; return DIM_MAYBE; }
     int64_t g = 0;
     for (int v = 0; v < c->nvars; v++)
-        g = gcd64(g, cv[v]);
-    r = g != 0 && restc % g != 0 ? DIM_INDEP : DIM_MAYBE;
+        g = gcd64(g, e->cv[v]);
+    int r = g != 0 && e->restc % g != 0 ? DIM_INDEP : DIM_MAYBE;
     if (r == DIM_MAYBE)
         *test = "MIV";
-done:
+    return r;
+}
+
+/* The test that fits the equation's shape (ZIV, strong, weak-crossing or
+ * weak-zero SIV, else GCD), and its answer. */
+static int solve_dim(const dep_ctx *c, const dim_eq *e, int64_t *dist, const char **test)
+{
+    if (e->nused == 0) {
+        *test = "ZIV";
+        return e->rest_const && e->restc != 0 ? DIM_INDEP : DIM_ANY;
+    }
+    int only_x = e->nused == (e->ix >= 0) + (e->ixb >= 0);
+    if (only_x && e->ix >= 0 && e->ixb >= 0) {
+        kx_expr *sum = kx_add(e->coef[e->ix], e->coef[e->ixb]);
+        int strong = kx_is_zero(sum);
+        int crossing = !strong && kx_equal(e->coef[e->ix], e->coef[e->ixb]);
+        kx_free(sum);
+        if (strong) {
+            *test = "strong SIV";
+            return strong_siv(c, e, dist);
+        }
+        if (crossing) {
+            *test = "weak-crossing SIV";
+            return weak_crossing_siv(e);
+        }
+    }
+    if (only_x && (e->ix < 0 || e->ixb < 0)) {
+        *test = "weak-zero SIV";
+        return weak_zero_siv(c, e);
+    }
+    return gcd_miv(c, e, test);
+}
+
+/* One subscript equation diff = 0.  *dist gets the distance for DIM_DIST;
+ * *test the name of the test that decided. */
+static int test_dim(const dep_ctx *c, const kx_expr *diff, int64_t *dist, const char **test)
+{
+    kx_expr *coef[64] = { 0 }, *rest = NULL;
+    int r = DIM_NONAFFINE;
+    *test = "non-affine";
+    if (affine_split(c, diff, coef, &rest)) {
+        dim_eq e;
+        eq_terms(c, coef, rest, &e);
+        r = solve_dim(c, &e, dist, test);
+    }
     for (int v = 0; v < c->nvars; v++)
         kx_free(coef[v]);
     kx_free(rest);
-    kx_free(re);
-    kx_free(zero);
     return r;
 }
 
@@ -295,6 +350,96 @@ static int find_loop(const ip_ref *r, const ip_loop *L)
         if (r->loops[i] == L)
             return i;
     return -1;
+}
+
+/* Is 0 <= d < S over r's loops: d = v + c for one loop variable v of r
+ * (coefficient 1, step +-1) with min(v) + c >= 0 and S - max(v) - c >= 1
+ * constants?  (Then S >= 1 too.) */
+static int digit_in_range(const ip_ref *r, const kx_expr *d, const char *S)
+{
+    const ip_loop *v = NULL;
+    for (int i = 0; i < r->nloops; i++)
+        if (r->loops[i]->iv && kx_mentions(d, r->loops[i]->iv)) {
+            if (v)
+                return 0;
+            v = r->loops[i];
+        }
+    if (!v || (v->step != 1 && v->step != -1) || !v->lower || !v->upper)
+        return 0;
+    kx_expr *a = kx_coeff(d, v->iv), *one = kx_int(1), *sv = kx_sym(v->iv), *s = kx_sym(S);
+    kx_expr *c = kx_sub(d, sv);
+    /* v runs over [min, max]: step 1 lower..upper-1, step -1 upper+1..lower */
+    kx_expr *mn = v->step == 1 ? kx_copy(v->lower) : kx_add(v->upper, one);
+    kx_expr *mx = v->step == 1 ? kx_sub(v->upper, one) : kx_copy(v->lower);
+    kx_expr *lo = c && mn ? kx_add(mn, c) : NULL, *hi = c && mx ? kx_add(mx, c) : NULL;
+    kx_expr *room = hi && s ? kx_sub(s, hi) : NULL;
+    int64_t k, l, h;
+    int ok = a && kx_is_const(a, &k) && k == 1 && c && kx_is_const(c, &k) && lo
+             && kx_is_const(lo, &l) && l >= 0 && room && kx_is_const(room, &h) && h >= 1;
+    kx_free(a); kx_free(one); kx_free(sv); kx_free(s); kx_free(c);
+    kx_free(mn); kx_free(mx); kx_free(lo); kx_free(hi); kx_free(room);
+    return ok;
+}
+
+/* Delinearisation of a one-dimensional offset e of r in the radix S (a
+ * program symbol): e = d[0]*S^deg + d[1]*S^(deg-1) + ... + d[deg], each
+ * digit free of S, every digit but the first provably in [0, S)
+ * (digit_in_range).  Two offsets so split with the same S and degree are
+ * equal exactly when their digits are, so each digit is a subscript of its
+ * own: `B[(i*n + j)*n + k]` is tested as B[i][j][k].  Returns deg + 1
+ * digits in d (the caller frees them), or 0. */
+static int delinearize(const ip_ref *r, const kx_expr *e, const char *S, int deg,
+                       kx_expr **d)
+{
+    if (!e || kx_has_opaque(e) || deg < 1 || deg > 8 || kx_degree(e, S) != deg)
+        return 0;
+    int ok = 1;
+    for (int k = 0; k <= deg; k++) {
+        d[k] = kx_coeff_pow(e, S, deg - k);
+        ok = ok && d[k] && !kx_mentions(d[k], S) && (k == 0 || digit_in_range(r, d[k], S));
+    }
+    if (!ok)
+        for (int k = 0; k <= deg; k++) {
+            kx_free(d[k]);
+            d[k] = NULL;
+        }
+    return ok ? deg + 1 : 0;
+}
+
+/* Split the offsets *a0 of a and *b0 of b into digits (delinearize) in a
+ * radix both share: a program symbol that is no loop variable of either.
+ * On success ai[0..n-1] and bi[0..n-1] replace them and n is returned;
+ * else 0 and nothing changes. */
+static int delinearize_pair(const ip_ref *a, const ip_ref *b, kx_expr **ai, kx_expr **bi)
+{
+    char **names = NULL;
+    int nn = ai[0] && bi[0] ? kx_symbols(ai[0], &names) : 0, n = 0;
+    for (int i = 0; i < nn && !n; i++) {
+        int is_iv = strstr(names[i], "__") != NULL;
+        for (int k = 0; k < a->nloops && !is_iv; k++)
+            is_iv = a->loops[k]->iv && strcmp(a->loops[k]->iv, names[i]) == 0;
+        for (int k = 0; k < b->nloops && !is_iv; k++)
+            is_iv = b->loops[k]->iv && strcmp(b->loops[k]->iv, names[i]) == 0;
+        int deg = kx_degree(ai[0], names[i]);
+        if (is_iv || deg != kx_degree(bi[0], names[i]))
+            continue;
+        kx_expr *da[9] = { 0 }, *db[9] = { 0 };
+        int m = delinearize(a, ai[0], names[i], deg, da);
+        if (m && delinearize(b, bi[0], names[i], deg, db)) {
+            kx_free(ai[0]);
+            kx_free(bi[0]);
+            for (int k = 0; k < m; k++) {
+                ai[k] = da[k];
+                bi[k] = db[k];
+            }
+            n = m;
+        } else {
+            for (int k = 0; k < m; k++)
+                kx_free(da[k]);
+        }
+    }
+    kx_free_names(names, nn > 0 ? nn : 0);
+    return n;
 }
 
 int ip_depend(const ip_ref *a, const ip_ref *b, const ip_loop *L, ip_dep *out)
@@ -326,6 +471,11 @@ int ip_depend(const ip_ref *a, const ip_ref *b, const ip_loop *L, ip_dep *out)
     } else {
         ai[0] = ip_linearize(a->ndims, a->index, a->nextents, a->extent);
         bi[0] = ip_linearize(b->ndims, b->index, b->nextents, b->extent);
+    }
+    if (nd == 1) {
+        int m = delinearize_pair(a, b, ai, bi);
+        if (m > 0)
+            nd = m;
     }
     for (int i = lb; i < b->nloops; i++) {
         const char *iv = b->loops[i]->iv;

@@ -23,7 +23,11 @@
  * the same element in two different iterations of a given loop L while all
  * loops outside L are at the same iteration (direction '=' outside, '<' or
  * '>' at L).  Per subscript it applies the ZIV, strong SIV, weak-zero SIV,
- * weak-crossing SIV or GCD test, then combines the dimensions.  The answer
+ * weak-crossing SIV or GCD test, then combines the dimensions.  Two
+ * one-dimensional offsets that are polynomials in one program symbol S
+ * (`(i*n + j)*n + k`) are first split into their digits in radix S when
+ * the loop bounds put every digit but the first in [0, S), and each digit
+ * is tested as a subscript of its own.  The answer
  * is one of: independent (proved), only loop-independent (distance 0 at L,
  * proved), carried (an exact distance, every iteration the same element, or
  * a dependence the tests could not exclude), or unknown (a subscript that

@@ -308,8 +308,60 @@ static void test_deep_nests(void)
     }
 }
 
+/* Verdicts of the three loops of `for i, j, k in [0, n)` around
+ * W[widx] = R[ridx], one letter each: P(arallel) S(equential) R(eduction)
+ * U(nknown). */
+static void nest3(const char *warr, const char *widx, const char *rarr, const char *ridx,
+                  char *out)
+{
+    ir_tu *tu = ir_tu_new("t.c");
+    ir_add_function(tu, "f", "t.c", 1, 1);
+    int i = loop(tu, -1, "i", "n", NULL);
+    int j = loop(tu, i, "j", "n", NULL);
+    int k = loop(tu, j, "k", "n", NULL);
+    ir_add_stmt(&tu->loops[k], 20, 1, "W = R", 0);
+    acc1(tu, k, 0, rarr, 0, ridx);
+    acc1(tu, k, 0, warr, 1, widx);
+    par_result *r;
+    char err[64];
+    strcpy(out, "error");
+    if (par_analyze(tu, &r, err, sizeof err) == 0) {
+        for (int l = 0; l < 3; l++)
+            out[l] = "PRSU"[r->loops[l].verdict == PAR_PARALLEL    ? 0
+                            : r->loops[l].verdict == PAR_REDUCTION ? 1
+                            : r->loops[l].verdict == PAR_SEQUENTIAL ? 2 : 3];
+        out[3] = 0;
+        par_free(r);
+    }
+    ir_tu_free(tu);
+}
+
+/* A flattened 3-D offset (i*n + j)*n + k splits into the digits [i][j][k]
+ * in radix n when every digit but the first is provably in [0, n), and is
+ * then tested as three subscripts, as the same nest written B[i][j][k]. */
+static void test_delinearize(void)
+{
+    char v[8];
+    /* B[i][j][k] = A[i+1][j][k] */
+    nest3("B", "i*n^2 + j*n + k", "A", "i*n^2 + n^2 + j*n + k", v);
+    CHECK_STR(v, "PPP");
+    /* in place along i: A[i][j][k] = A[i-1][j][k] carries i only */
+    nest3("A", "i*n^2 + j*n + k", "A", "i*n^2 - n^2 + j*n + k", v);
+    CHECK_STR(v, "SPP");
+    /* in place along j: A[i][j][k] = A[i][j-1][k], but j runs from 0, so
+     * the digit j - 1 is not in [0, n): not split; the symbolic GCD decides
+     * nothing at i and j, and at k the distance n is not shown to pass the
+     * trip count */
+    nest3("A", "i*n^2 + j*n + k", "A", "i*n^2 + j*n - n + k", v);
+    CHECK_STR(v, "UUS");
+    /* k + 1 reaches n: not a digit; i and j stay unknown, k carries */
+    nest3("A", "i*n^2 + j*n + k", "A", "i*n^2 + j*n + k + 1", v);
+    CHECK_STR(v, "UUS");
+}
+
 int main(void)
 {
+    test_delinearize();
     test_deep_nests();
     test_paper_strides();
     test_verdicts();

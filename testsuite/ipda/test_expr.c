@@ -308,6 +308,16 @@ static void test_queries(void)
     CHECK_STR(P(kx_coeff(e, "n")), "2*i");
     CHECK_STR(P(kx_coeff(e, "m")), "i^2");
     CHECK_STR(P(kx_coeff(e, "q")), "0");
+    CHECK_STR(P(kx_coeff_pow(e, "i", 2)), "m");
+    CHECK_STR(P(kx_coeff_pow(e, "i", 3)), "0");
+    CHECK_STR(P(kx_coeff_pow(e, "m", 0)), "2*i*n + i + j + div(i, 2)");
+    {
+        kx_expr *f = X("i*n^2 + j*n + n^2 + k - 1");
+        CHECK_STR(P(kx_coeff_pow(f, "n", 2)), "i + 1");
+        CHECK_STR(P(kx_coeff_pow(f, "n", 1)), "j");
+        CHECK_STR(P(kx_coeff_pow(f, "n", 0)), "k - 1");
+        kx_free(f);
+    }
     CHECK_INT(kx_degree(e, "i"), 2);
     CHECK_INT(kx_degree(e, "n"), 1);
     CHECK_INT(kx_degree(e, "q"), 0);
