@@ -14,8 +14,9 @@
  * it, and the reader that uses it.
  *
  * X(name, show) -- name: the C member and the SQL column (TEXT; NULL:
- * unknown); show: `keel show`'s label for a line of its own, or NULL where
- * keel show prints the fact in a form of its own (the four older facts).
+ * unknown); show: `keel show`'s label for a line of its own (and the key
+ * of show --json), printed when the fact is known, or NULL where keel show
+ * prints the fact in a form of its own (the four older facts).
  */
 #ifndef KEEL_DB_LOOP_FACTS_H
 #define KEEL_DB_LOOP_FACTS_H
