@@ -25,7 +25,8 @@
     X(idioms, NULL)           /* comma-separated idioms, "" for none (v4) */      \
     X(algorithm_class, NULL)  /* boat-hull class of an outermost nest (v4) */     \
     X(parallel, NULL)         /* IPDA's verdict: parallel, reduction, ... (v2) */ \
-    X(coalescing, NULL)       /* thread loops: their accesses' strides (v2) */
+    X(coalescing, NULL)       /* thread loops: their accesses' strides (v2) */    \
+    X(serial_why, "why serial") /* not parallel: IPDA's reason, e.g. "calls g (line 5)" */
 
 enum {
 #define DB_LOOP_FACT_ENUM_(name, show) DB_LOOP_FACT_##name,

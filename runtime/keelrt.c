@@ -929,7 +929,12 @@ __attribute__((destructor)) static void verbose_summary(void)
                l == 1 ? "" : "es", l - g, g);
         if (st->fixed >= 0)
             append(line, sizeof line, &u, " (%s)", st->fixed_why ? st->fixed_why : "?");
-        else
+        if (st->fixed >= 0 && st->ok && !rt_facts_parallel(st->facts) &&
+            st->fixed_why == not_parallel_why(st->facts) &&
+            rt_facts_fact(st->facts, DB_LOOP_FACT_serial_why))
+            append(line, sizeof line, &u, ", why: %s",
+                   rt_facts_fact(st->facts, DB_LOOP_FACT_serial_why));
+        if (st->fixed < 0)
             append(line, sizeof line, &u, ", models evaluated %lld", ev);
         long long ex = atomic_load_explicit(&st->explored, memory_order_relaxed);
         if (ex && st->learn) {
