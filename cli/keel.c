@@ -765,6 +765,9 @@ static void show_text(const db_loop_info *l)
     printf("parallel    %s\n", s ? s : "-");
     free(s);
     printf("coalescing  %s\n", l->coalescing ? l->coalescing : "-");
+    for (int k = 0; k < DB_NLOOP_FACTS; k++)   /* facts with a line of their own, when known */
+        if (db_loop_fact_show[k] && db_loop_fact(l, k))
+            printf("%-11s %s\n", db_loop_fact_show[k], db_loop_fact(l, k));
     show_gpu_map(l);
     if (l->has_cycles)
         printf("cycles/iter %.2f\n", l->cycles_per_iter);
@@ -966,6 +969,9 @@ static void show_json(keel_json *j, db *d, const db_loop_info *l)
     keel_json_str(j, "algorithm_class", l->algorithm_class);
     keel_json_str(j, "parallel", l->parallel);
     keel_json_str(j, "coalescing", l->coalescing);
+    for (int k = 0; k < DB_NLOOP_FACTS; k++)
+        if (db_loop_fact_show[k] && db_loop_fact(l, k))
+            keel_json_str(j, db_loop_fact_names[k], db_loop_fact(l, k));
     keel_json_str(j, "gpu_map", l->gpu_map);
     keel_json_int(j, "gpu_collapse", l->gpu_collapse);
     keel_json_str(j, "gpu_teams", l->gpu_teams);

@@ -64,17 +64,9 @@ static const char *const stmt_sql[ST_COUNT] = {
         " l.parent_id, p.line, p.col, l.file, l.line, l.col, l.end_line, l.depth, l.kind,"
         " l.canonical, l.iv, el.text, eu.text, l.step, et.text, l.pragmas,"
         " l.n_if, l.n_break, l.n_continue, l.n_goto, l.n_return,"
-        " l.idioms, l.algorithm_class, l.parallel, l.coalescing, l.cycles_per_iter,"
+        " l.cycles_per_iter,"
         " l.gpu_map, l.gpu_collapse, l.gpu_teams, l.gpu_threads, l.region_line,"
-        " t.variant, t.hash, t.object"
-        " FROM loops l"
-        " JOIN translation_units t ON t.id = l.tu_id"
-        " JOIN functions f ON f.id = l.function_id"
-        " LEFT JOIN loops p ON p.id = l.parent_id"
-        " LEFT JOIN expressions el ON el.id = l.lower_id"
-        " LEFT JOIN expressions eu ON eu.id = l.upper_id"
-        " LEFT JOIN expressions et ON et.id = l.trip_id"
-        " WHERE l.id = ?1",
+        " t.variant, t.hash, t.object",   /* then the facts: loop_sql() */
     [ST_CHILDREN] = "SELECT id, line, col FROM loops WHERE parent_id = ?1 ORDER BY line, col, id",
     [ST_STMTS] =
         "SELECT id, line, col, text, conditional, fadd, fmul, fdiv, ffma, fmath,"
@@ -444,6 +436,43 @@ int db_open_read(const char *path, db **out, char *err, size_t errlen)
     return db_open_file_(path, DB_READONLY, out, &kind, err, errlen);
 }
 
+/* ---- the per-loop facts (loop_facts.h) --------------------------------- */
+
+#define FACT_NAME_(name, show) #name,
+const char *const db_loop_fact_names[DB_NLOOP_FACTS] = { DB_LOOP_FACTS(FACT_NAME_) };
+#undef FACT_NAME_
+#define FACT_SHOW_(name, show) show,
+const char *const db_loop_fact_show[DB_NLOOP_FACTS] = { DB_LOOP_FACTS(FACT_SHOW_) };
+#undef FACT_SHOW_
+
+const char *db_loop_fact(const db_loop_info *l, int k)
+{
+    switch (k) {
+#define FACT_CASE_(name, show) case DB_LOOP_FACT_##name: return l->name;
+    DB_LOOP_FACTS(FACT_CASE_)
+#undef FACT_CASE_
+    }
+    return NULL;
+}
+
+int db_loop_fact_columns_(db *d, unsigned char *have, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    memset(have, 0, DB_NLOOP_FACTS);
+    if (sqlite3_prepare_v2(d->h, "SELECT name FROM pragma_table_info('loops')", -1, &st,
+                           NULL) != SQLITE_OK)
+        return db_fail_sql_(d, "read the loops columns", err, errlen);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *c = (const char *)sqlite3_column_text(st, 0);
+        for (int k = 0; c && k < DB_NLOOP_FACTS; k++)
+            if (strcmp(c, db_loop_fact_names[k]) == 0)
+                have[k] = 1;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : db_fail_sql_(d, "read the loops columns", err, errlen);
+}
+
 void db_close(db *d)
 {
     if (!d)
@@ -454,6 +483,7 @@ void db_close(db *d)
             sqlite3_finalize(d->stmt[i].st);
         sqlite3_close_v2(d->h);
     }
+    free(d->loop_sql);
     free(d->path);
     free(d);
 }
@@ -757,6 +787,46 @@ static int read_loop_parts(db *d, arena *a, db_loop_info *l, char *err, size_t e
     return 0;
 }
 
+/* ST_LOOP's columns, then the fact columns from LOOP_FACT_COL0 on in list
+ * order: the file's own column, or NULL where a database written before
+ * the fact lacks it.  Built once per connection (d->loop_sql, which keys
+ * the statement cache). */
+enum { LOOP_FACT_COL0 = 38 };
+
+static sqlite3_stmt *loop_stmt(db *d, int64_t loop_id, char *err, size_t errlen)
+{
+    static const char from[] =
+        " FROM loops l"
+        " JOIN translation_units t ON t.id = l.tu_id"
+        " JOIN functions f ON f.id = l.function_id"
+        " LEFT JOIN loops p ON p.id = l.parent_id"
+        " LEFT JOIN expressions el ON el.id = l.lower_id"
+        " LEFT JOIN expressions eu ON eu.id = l.upper_id"
+        " LEFT JOIN expressions et ON et.id = l.trip_id"
+        " WHERE l.id = ?1";
+    if (!d->loop_sql) {
+        unsigned char have[DB_NLOOP_FACTS];
+        if (db_loop_fact_columns_(d, have, err, errlen))
+            return NULL;
+        size_t n = strlen(stmt_sql[ST_LOOP]) + sizeof from;
+        for (int k = 0; k < DB_NLOOP_FACTS; k++)
+            n += strlen(db_loop_fact_names[k]) + 8;
+        char *s = malloc(n);
+        if (!s)
+            return ku_fail(err, errlen, "%s: read loop: out of memory", d->path), NULL;
+        size_t at = (size_t)snprintf(s, n, "%s", stmt_sql[ST_LOOP]);
+        for (int k = 0; k < DB_NLOOP_FACTS; k++)
+            at += (size_t)snprintf(s + at, n - at, have[k] ? ", l.%s" : ", NULL",
+                                   db_loop_fact_names[k]);
+        snprintf(s + at, n - at, "%s", from);
+        d->loop_sql = s;
+    }
+    sqlite3_stmt *st = db_stmt_(d, d->loop_sql, err, errlen);
+    if (st)
+        sqlite3_bind_int64(st, 1, loop_id);
+    return st;
+}
+
 int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t errlen)
 {
     arena a = { 0 };
@@ -765,7 +835,7 @@ int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t er
     int rc;
 
     *out = NULL;
-    if (!(st = get_id(d, ST_LOOP, loop_id, err, errlen)))
+    if (!(st = loop_stmt(d, loop_id, err, errlen)))
         return -1;
     rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
@@ -806,20 +876,20 @@ int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t er
     l->n_continue = sqlite3_column_int(st, 26);
     l->n_goto = sqlite3_column_int(st, 27);
     l->n_return = sqlite3_column_int(st, 28);
-    l->idioms = arena_text(&a, st, 29);
-    l->algorithm_class = arena_text(&a, st, 30);
-    l->parallel = arena_text(&a, st, 31);
-    l->coalescing = arena_text(&a, st, 32);
-    l->has_cycles = sqlite3_column_type(st, 33) != SQLITE_NULL;
-    l->cycles_per_iter = sqlite3_column_double(st, 33);
-    l->gpu_map = arena_text(&a, st, 34);
-    l->gpu_collapse = sqlite3_column_int(st, 35);
-    l->gpu_teams = arena_text(&a, st, 36);
-    l->gpu_threads = arena_text(&a, st, 37);
-    l->region_line = sqlite3_column_int(st, 38);
-    l->tu_variant = arena_text(&a, st, 39);
-    l->tu_hash = arena_text(&a, st, 40);
-    l->tu_object = arena_text(&a, st, 41);
+    l->has_cycles = sqlite3_column_type(st, 29) != SQLITE_NULL;
+    l->cycles_per_iter = sqlite3_column_double(st, 29);
+    l->gpu_map = arena_text(&a, st, 30);
+    l->gpu_collapse = sqlite3_column_int(st, 31);
+    l->gpu_teams = arena_text(&a, st, 32);
+    l->gpu_threads = arena_text(&a, st, 33);
+    l->region_line = sqlite3_column_int(st, 34);
+    l->tu_variant = arena_text(&a, st, 35);
+    l->tu_hash = arena_text(&a, st, 36);
+    l->tu_object = arena_text(&a, st, 37);
+    int col = LOOP_FACT_COL0;
+#define READ_FACT_(name, show) l->name = arena_text(&a, st, col++);
+    DB_LOOP_FACTS(READ_FACT_)
+#undef READ_FACT_
     /* Keep ST_LOOP stepped (not reset) while reading the parts: its open
      * read transaction makes all of them one consistent snapshot. */
     if (read_loop_parts(d, &a, l, err, errlen)) {

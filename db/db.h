@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "loop_facts.h"
+
 #define DB_SCHEMA_VERSION 14  /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
@@ -152,15 +154,15 @@ int db_add_scalar(db *d, int64_t stmt_id, const db_scalar_row *s,
 int db_commit_tu(db *d, char *err, size_t errlen);
 void db_rollback_tu(db *d);
 
-/* Fill the analysis columns of a loop (idioms, algorithm class, IPDA
- * verdict, coalescing summary, llvm-mca cycles per iteration).  A NULL string, or
- * has_cycles == 0, leaves that column as it is.  Works inside a TU
- * transaction or on its own (then it is one autocommit statement). */
+/* Fill the analysis columns of a loop: the per-loop facts of loop_facts.h
+ * (idioms, algorithm class, IPDA verdict, coalescing summary, ...) and
+ * llvm-mca's cycles per iteration.  A NULL string, or has_cycles == 0,
+ * leaves that column as it is.  Works inside a TU transaction or on its
+ * own (then it is one autocommit statement). */
 typedef struct {
-    const char *idioms;            /* comma-separated, e.g. "matmul,reduction" */
-    const char *algorithm_class;   /* e.g. "N|element -> N|element" */
-    const char *parallel;          /* IPDA: "parallel", "reduction", "sequential", "unknown" */
-    const char *coalescing;        /* thread loops: e.g. "3 coalesced, 1 uniform" */
+#define DB_LOOP_FACT_IN_(name, show) const char *name;
+    DB_LOOP_FACTS(DB_LOOP_FACT_IN_)
+#undef DB_LOOP_FACT_IN_
     int has_cycles;
     double cycles_per_iter;
 } db_loop_facts;
@@ -309,7 +311,9 @@ typedef struct {
     char *trip;
     char *pragmas;              /* JSON array text */
     int n_if, n_break, n_continue, n_goto, n_return;
-    char *idioms, *algorithm_class, *parallel, *coalescing;
+#define DB_LOOP_FACT_OUT_(name, show) char *name;    /* loop_facts.h; NULL: unknown */
+    DB_LOOP_FACTS(DB_LOOP_FACT_OUT_)
+#undef DB_LOOP_FACT_OUT_
     int has_cycles;
     double cycles_per_iter;
     char *gpu_map, *gpu_teams, *gpu_threads;   /* schema v6, NULL when none */
@@ -326,6 +330,8 @@ typedef struct {
  * NULL), or -1 with a message. */
 int db_get_loop(db *d, int64_t loop_id, db_loop_info **out, char *err, size_t errlen);
 void db_free_loop(db_loop_info *l);      /* NULL is fine */
+/* Per-loop fact k (DB_LOOP_FACT_*) of a loaded loop, NULL when unknown. */
+const char *db_loop_fact(const db_loop_info *l, int k);
 
 /* IPDA reader.  db_get_stride: 0 and the row's texts as malloc'd strings in
  * *stride, *cls, *inner_stride, *inner_cls (caller frees; stride texts may

@@ -29,9 +29,13 @@ struct db {
         const char *sql;    /* the key: the address of a file's SQL text */
         sqlite3_stmt *st;
     } stmt[DB_STMT_CACHE];
+    char *loop_sql;         /* db_get_loop's SELECT for this file's fact columns */
 };
 
 sqlite3 *db_sqlite_(db *d);
+/* Which per-loop fact columns (loop_facts.h) the file's loops table has:
+ * have[k] 1 or 0; 0, or -1 with a message. */
+int db_loop_fact_columns_(db *d, unsigned char *have, char *err, size_t errlen);
 int db_writable_(db *d);
 const char *db_path_(db *d);
 /* "<path>: <what>: <SQLite's message>" (plainer words for a file that is

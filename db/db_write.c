@@ -82,11 +82,12 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_INS_EXT] = "INSERT INTO access_extents(access_id, dim, expr_id) VALUES (?1, ?2, ?3)",
     [ST_INS_SCALAR] =
         "INSERT INTO scalars(stmt_id, name, is_write, line, col) VALUES (?1, ?2, ?3, ?4, ?5)",
+    /* ?1 the loop, ?2 cycles_per_iter, ?3... the facts in list order */
+#define SET_FACT_(name, show) ", " #name " = coalesce(?, " #name ")"
     [ST_SET_FACTS] =
-        "UPDATE loops SET idioms = coalesce(?2, idioms),"
-        " algorithm_class = coalesce(?3, algorithm_class),"
-        " parallel = coalesce(?4, parallel), coalescing = coalesce(?5, coalescing),"
-        " cycles_per_iter = coalesce(?6, cycles_per_iter) WHERE id = ?1",
+        "UPDATE loops SET cycles_per_iter = coalesce(?2, cycles_per_iter)"
+        DB_LOOP_FACTS(SET_FACT_) " WHERE id = ?1",
+#undef SET_FACT_
     [ST_INS_STRIDE] =
         "INSERT INTO access_strides(access_id, thread_loop_id, stride, class, inner_stride,"
         " inner_class, false_sharing) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -263,6 +264,26 @@ static int quick_check(db *d, char *err, size_t errlen)
     return bad ? -1 : 0;
 }
 
+/* The per-loop fact columns (loop_facts.h) a database lacks, added: a
+ * fact needs no schema version of its own.  Another writer may add the
+ * same column at the same moment; its "duplicate column" is no error. */
+static int add_fact_columns(db *d, char *err, size_t errlen)
+{
+    unsigned char have[DB_NLOOP_FACTS];
+    if (db_loop_fact_columns_(d, have, err, errlen))
+        return -1;
+    for (int k = 0; k < DB_NLOOP_FACTS; k++) {
+        if (have[k])
+            continue;
+        char sql[128];
+        snprintf(sql, sizeof sql, "ALTER TABLE loops ADD COLUMN %s TEXT", db_loop_fact_names[k]);
+        if (sqlite3_exec(d->h, sql, NULL, NULL, NULL) != SQLITE_OK &&
+            !strstr(sqlite3_errmsg(d->h), "duplicate column"))
+            return db_fail_sql_(d, "add a loop fact column", err, errlen);
+    }
+    return 0;
+}
+
 int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
 {
     db *d;
@@ -284,6 +305,8 @@ int db_open(const char *path, int mode, db **out, char *err, size_t errlen)
          * writer opens gets it and older keels simply ignore it */
         if (db_exec_(d, "CREATE INDEX IF NOT EXISTS loops_file_line_col ON loops(file, line, col)",
                  "create index", err, errlen))
+            goto fail;
+        if (add_fact_columns(d, err, errlen))
             goto fail;
     }
     *out = d;
@@ -563,14 +586,14 @@ int db_set_loop_facts(db *d, int64_t loop_id, const db_loop_facts *f, char *err,
         return ku_fail(err, errlen, "%s: set loop facts: database is open read-only", d->path);
     if (!(st = get_id(d, ST_SET_FACTS, loop_id, err, errlen)))
         return -1;
-    db_bind_text_(st, 2, f->idioms);
-    db_bind_text_(st, 3, f->algorithm_class);
-    db_bind_text_(st, 4, f->parallel);
-    db_bind_text_(st, 5, f->coalescing);
     if (f->has_cycles)
-        sqlite3_bind_double(st, 6, f->cycles_per_iter);
+        sqlite3_bind_double(st, 2, f->cycles_per_iter);
     else
-        sqlite3_bind_null(st, 6);
+        sqlite3_bind_null(st, 2);
+    int i = 3;
+#define BIND_FACT_(name, show) db_bind_text_(st, i++, f->name);
+    DB_LOOP_FACTS(BIND_FACT_)
+#undef BIND_FACT_
     if (db_run_(d, st, "set loop facts", err, errlen))
         return -1;
     if (sqlite3_changes(d->h) != 1)

@@ -363,7 +363,9 @@ static int store_parallel(db *d, const ir_tu *tu, const par_result *r, const int
     int rc = 0;
     for (int l = 0; l < r->nloops && rc == 0; l++) {
         const char *v = par_verdict_name(r->loops[l].verdict);
-        db_loop_facts f = { .parallel = v, .coalescing = r->loops[l].coalescing };
+        db_loop_facts f = { .parallel = v, .coalescing = r->loops[l].coalescing,
+                            .serial_why = r->loops[l].verdict == PAR_PARALLEL ? NULL
+                                                                  : r->loops[l].reason };
         rc = db_set_loop_facts(d, loop_ids[l], &f, err, errlen);
         if (rc == 0)
             rc = db_add_dependence(d, loop_ids[l], v, r->loops[l].reason, err, errlen);

@@ -95,6 +95,7 @@ typedef struct fl_plan fl_plan;   /* the per-site plan (see "the per-site plan")
 struct rt_facts {
     fl_plan *plan;            /* compiled at the first bind, published atomically */
     char *file, *function, *label;
+    char *fact[DB_NLOOP_FACTS];   /* the launch loop's per-loop facts (loop_facts.h) */
     int line;
     int64_t loop_id;
     int nloops, nstmts, naccs;
@@ -260,6 +261,11 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
         f->file = dup(l->file);
         f->function = dup(l->function);
         f->line = l->line;
+        for (int k = 0; k < DB_NLOOP_FACTS; k++)
+            if (db_loop_fact(l, k) && !(f->fact[k] = dup(db_loop_fact(l, k)))) {
+                db_free_loop(l);
+                return ku_fail(err, errlen, "out of memory");
+            }
     }
     if (add_idioms(f, l->idioms)) {
         db_free_loop(l);
@@ -725,6 +731,8 @@ void rt_facts_free(rt_facts *f)
     free(f->file);
     free(f->function);
     free(f->label);
+    for (int k = 0; k < DB_NLOOP_FACTS; k++)
+        free(f->fact[k]);
     free(f);
 }
 
@@ -1752,6 +1760,11 @@ int rt_facts_symbols(const rt_facts *f, const char *const **names)
 {
     *names = (const char *const *)f->syms;
     return f->nsyms;
+}
+
+const char *rt_facts_fact(const rt_facts *f, int k)
+{
+    return k >= 0 && k < DB_NLOOP_FACTS ? f->fact[k] : NULL;
 }
 
 const char *rt_facts_file(const rt_facts *f) { return f->file; }

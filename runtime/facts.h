@@ -90,6 +90,9 @@ const rt_overlap *rt_facts_overlap(const rt_facts *f);
  * sorted; *names is owned by f.  Returns the count. */
 int rt_facts_symbols(const rt_facts *f, const char *const **names);
 
+/* The launch loop's per-loop fact k (DB_LOOP_FACT_*, db/loop_facts.h) as
+ * keelcc stored it; NULL when unknown or not stored. */
+const char *rt_facts_fact(const rt_facts *f, int k);
 const char *rt_facts_file(const rt_facts *f);       /* as stored */
 int64_t rt_facts_loop_id(const rt_facts *f);         /* loops.id of the launch loop */
 int rt_facts_line(const rt_facts *f);

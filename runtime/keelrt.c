@@ -492,6 +492,17 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p ? p : "?";
 }
 
+/* Why a site whose launch loop is not parallel stays on the CPU: the loop's
+ * verdict as `keel loops` shows it (loops.parallel: "reduction",
+ * "sequential", "unknown"), so a loop has one label everywhere; "not
+ * parallel" where that verdict says parallel (an OpenMP construct keeps
+ * the loop sequential) or is unknown to an older database. */
+static const char *not_parallel_why(const rt_facts *f)
+{
+    const char *v = rt_facts_fact(f, DB_LOOP_FACT_parallel);
+    return v && *v && strcmp(v, "parallel") != 0 ? v : "not parallel";
+}
+
 /* The verdict of a site that does not depend on its values, or -1. */
 static int fixed_verdict(site_state *st, const keel_site *site)
 {
@@ -512,7 +523,7 @@ static int fixed_verdict(site_state *st, const keel_site *site)
         return st->fixed_why = st->why, 0;
     }
     if (!rt_facts_parallel(st->facts))
-        return st->fixed_why = "not parallel", 0;
+        return st->fixed_why = not_parallel_why(st->facts), 0;
     /* a verdict that relies on bases being apart, with no way to check */
     const rt_overlap *ov = rt_facts_overlap(st->facts);
     if (ov && rt_overlap_prepare(ov, site->nsyms, site->syms, &st->ov_slot, st->why,
@@ -918,7 +929,12 @@ __attribute__((destructor)) static void verbose_summary(void)
                l == 1 ? "" : "es", l - g, g);
         if (st->fixed >= 0)
             append(line, sizeof line, &u, " (%s)", st->fixed_why ? st->fixed_why : "?");
-        else
+        if (st->fixed >= 0 && st->ok && !rt_facts_parallel(st->facts) &&
+            st->fixed_why == not_parallel_why(st->facts) &&
+            rt_facts_fact(st->facts, DB_LOOP_FACT_serial_why))
+            append(line, sizeof line, &u, ", why: %s",
+                   rt_facts_fact(st->facts, DB_LOOP_FACT_serial_why));
+        if (st->fixed < 0)
             append(line, sizeof line, &u, ", models evaluated %lld", ev);
         long long ex = atomic_load_explicit(&st->explored, memory_order_relaxed);
         if (ex && st->learn) {
@@ -1336,7 +1352,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     if (e.too_small)
         reason = "too small";
     if (in.not_parallel)
-        verdict = 0, reason = "not parallel";
+        verdict = 0, reason = not_parallel_why(st->facts);
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
     else if (hit < 0 && history_decides(site, st, values, &in, &verdict, &reason))
