@@ -9,14 +9,17 @@
  * instrumented nest becomes
  *
  *     x = 1; _Pragma("clang diagnostic push") _Pragma("... ignored \"-Weverything\"")
- *       { struct keel_site {...}; int keel_decide(void *, ...); ...
+ *       { struct keel_site {...};
+ *         int keel_decide_report__0(void *, ...) __asm__("keel_decide_report");
  *         static struct keel_site keel_site_0 = { "db", "/abs/gemm.c" "#h=HASH", 42, 5, 3, ... };
  *         ...call... _Pragma("clang diagnostic pop")
  *     #pragma omp parallel for
  *         for (...) ...; }
  *
- * (the opening all on one line): the declarations are the block's own (the
- * entry points take `void *`, so blocks never conflict), the opening goes
+ * (the opening all on one line): the declarations are the block's own, the
+ * entry points it calls under names of its own bound to libkeelrt's symbols
+ * by asm labels (so that blocks never conflict and compiling a file stays
+ * linear in its blocks; see site_struct), the opening goes
  * on a blank line between the last statement and the loop, else at the end
  * of the line of that statement, else before a comment following it; the
  * `}` on a blank line after the loop, else at the end of its last line,
@@ -639,15 +642,40 @@ static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m,
 
 /* ---- the text ------------------------------------------------------------- */
 
-/* The struct must match keelrt.h's keel_site field for field; the entry
- * points take `void *` (a block's struct is a type of its own). */
-static const char prelude_decls[] =
+/* The struct must match keelrt.h's keel_site field for field.  The entry
+ * points a block calls are declared in it under names of the block's own,
+ * `keel_decide__N`, bound to libkeelrt's symbols by an asm label: a block
+ * declaration of an external name joins every earlier one of that name in
+ * the file (clang links each to the chain and checks it against them, a
+ * cost that grows with the number of blocks), while distinct names cost
+ * the same in every block; the objects' undefined symbols stay libkeelrt's
+ * (ELF: the label is the symbol).  They take `void *`, so a block's struct
+ * (a type of its own) and a user's declaration of the same symbol never
+ * conflict. */
+static const char site_struct[] =
     "struct keel_site { const char *db; const char *file; int line, col; int nsyms;"
-    " const char *const *syms; void *state; };"
-    " int keel_decide(void *, const long long *);"
-    " long long keel_begin(void *, int); void keel_done(void *, long long);"
-    " __attribute__((pure)) int keel_decide_report(void *, const long long *);"
-    " __attribute__((const)) int keel_decide_report_const(void *, const long long *); ";
+    " const char *const *syms; void *state; };";
+
+enum { RT_DECIDE, RT_BEGIN, RT_DONE, RT_REPORT, RT_REPORT_CONST };
+static const struct {
+    const char *type;     /* attributes and return type */
+    const char *name;     /* libkeelrt's symbol */
+    const char *params;
+} rt_entry[] = {
+    [RT_DECIDE] = { "int", "keel_decide", "void *, const long long *" },
+    [RT_BEGIN] = { "long long", "keel_begin", "void *, int" },
+    [RT_DONE] = { "void", "keel_done", "void *, long long" },
+    [RT_REPORT] = { "__attribute__((pure)) int", "keel_decide_report", "void *, const long long *" },
+    [RT_REPORT_CONST] = { "__attribute__((const)) int", "keel_decide_report_const",
+                          "void *, const long long *" },
+};
+
+/* ` TYPE keel_x__N(PARAMS) __asm__("keel_x");` */
+static void put_entry_decl(ku_buf *b, int n, int e)
+{
+    ku_buf_printf(b, " %s %s__%d(%s) __asm__(\"%s\");", rt_entry[e].type, rt_entry[e].name, n,
+                  rt_entry[e].params, rt_entry[e].name);
+}
 
 static const char quiet_on[] =
     "_Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Weverything\\\"\") ";
@@ -784,10 +812,10 @@ static void free_names(ir_loop *view, int nbases)
     free(view->syms);
 }
 
-/* `keel_decide(&keel_site_N, values)`. */
+/* `keel_decide__N(&keel_site_N, values)`. */
 static void put_call(ku_buf *b, int n, const ir_loop *l)
 {
-    ku_buf_printf(b, "keel_decide(&keel_site_%d, ", n);
+    ku_buf_printf(b, "keel_decide__%d(&keel_site_%d, ", n, n);
     if (l->nsyms == 0) {
         ku_buf_put(b, "0)");
         return;
@@ -838,18 +866,18 @@ static void put_report(ku_buf *b, int n, const ir_loop *l)
 {
     if (profile_neutral) {
         if (l->nsyms == 0) {
-            ku_buf_printf(b, "keel_v_%d = keel_decide_report_const(&keel_site_%d, 0);", n, n);
+            ku_buf_printf(b, "keel_v_%d = keel_decide_report_const__%d(&keel_site_%d, 0);", n, n, n);
             return;
         }
-        ku_buf_printf(b, "keel_v_%d = keel_decide_report(&keel_site_%d, (const long long[]){",
-                      n, n);
+        ku_buf_printf(b, "keel_v_%d = keel_decide_report__%d(&keel_site_%d, (const long long[]){",
+                      n, n, n);
         put_values(b, l);
         ku_buf_put(b, " });");
         return;
     }
     if (l->nsyms == 0) {
-        ku_buf_printf(b, "if (keel_v_%d < 0) keel_v_%d = keel_decide_report_const(&keel_site_%d, 0);",
-                      n, n, n);
+        ku_buf_printf(b, "if (keel_v_%d < 0) keel_v_%d = keel_decide_report_const__%d(&keel_site_%d, 0);",
+                      n, n, n, n);
         return;
     }
     ku_buf_printf(b, "long long keel_x_%d[] = {", n);
@@ -860,7 +888,7 @@ static void put_report(ku_buf *b, int n, const ir_loop *l)
     ku_buf_put(b, ") { ");
     for (int k = 0; k < l->nsyms; k++)
         ku_buf_printf(b, "keel_last_%d[%d] = keel_x_%d[%d]; ", n, k, n, k);
-    ku_buf_printf(b, "keel_v_%d = keel_decide_report(&keel_site_%d, keel_x_%d); }", n, n, n);
+    ku_buf_printf(b, "keel_v_%d = keel_decide_report__%d(&keel_site_%d, keel_x_%d); }", n, n, n, n);
 }
 
 /* A nest that can only ever run where it is (issue 15): its outermost loop
@@ -1267,7 +1295,14 @@ static void put_opening(ku_buf *b, int n, const ir_loop *l, int decl, const char
                         const char *build)
 {
     ku_buf t = { 0 };
-    ku_buf_printf(&t, "%s{ %s", quiet_on, prelude_decls);
+    ku_buf_printf(&t, "%s{ %s", quiet_on, site_struct);
+    if (decl) {
+        put_entry_decl(&t, n, RT_DECIDE);
+        put_entry_decl(&t, n, RT_BEGIN);
+        put_entry_decl(&t, n, RT_DONE);
+    } else
+        put_entry_decl(&t, n, l->nsyms > 0 ? RT_REPORT : RT_REPORT_CONST);
+    ku_buf_putc(&t, ' ');
     put_site(&t, n, l, db_path, build);
     if (decl) {
         ku_buf_printf(&t, "int keel_on_gpu_%d = ", n);
@@ -1275,8 +1310,8 @@ static void put_opening(ku_buf *b, int n, const ir_loop *l, int decl, const char
         /* used by the clause only when OpenMP is on */
         ku_buf_printf(&t, "; (void)keel_on_gpu_%d;", n);
         /* launch timing for the history (keel_done after the region) */
-        ku_buf_printf(&t, " long long keel_t_%d = keel_begin(&keel_site_%d, keel_on_gpu_%d);",
-                      n, n, n);
+        ku_buf_printf(&t, " long long keel_t_%d = keel_begin__%d(&keel_site_%d, keel_on_gpu_%d);",
+                      n, n, n, n);
     } else {
         put_report_state(&t, n, l);
         put_report(&t, n, l);
@@ -1395,8 +1430,8 @@ int instrument_source_with(const ir_tu *tu, const par_result *shared, const char
         }
         char done[256] = "";
         if (offload)    /* the region's time, for the history (keelrt.h) */
-            snprintf(done, sizeof done, "%skeel_done(&keel_site_%d, keel_t_%d); %s", quiet_on, n,
-                     n, quiet_off);
+            snprintf(done, sizeof done, "%skeel_done__%d(&keel_site_%d, keel_t_%d); %s", quiet_on,
+                     n, n, n, quiet_off);
         if (close_flat) {
             ku_buf_printf(&close, "%s%s }", done[0] ? " " : "", done);
         } else {
