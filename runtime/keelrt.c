@@ -438,7 +438,7 @@ typedef struct site_state {
     atomic_flag writing;
     atomic_int logged;         /* decisions kept for this site */
     _Atomic long long *memo;   /* MEMO_WAYS x nsyms values (the base addresses "&p" included) */
-    int *ov_slot;              /* the overlap condition's bases in the values (overlap.h) */
+    rt_ov_plan *ov_plan;       /* the overlap condition compiled for the values (overlap.h) */
     rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
     /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
     atomic_llong launches, on_gpu, pred_ns, evaluated, explored;
@@ -515,7 +515,7 @@ static int fixed_verdict(site_state *st, const keel_site *site)
         return st->fixed_why = "not parallel", 0;
     /* a verdict that relies on bases being apart, with no way to check */
     const rt_overlap *ov = rt_facts_overlap(st->facts);
-    if (ov && rt_overlap_prepare(ov, site->nsyms, site->syms, &st->ov_slot, st->why,
+    if (ov && rt_overlap_prepare(ov, site->nsyms, site->syms, &st->ov_plan, st->why,
                                  sizeof st->why))
         return st->fixed_why = st->why, 0;
     return -1;
@@ -606,7 +606,7 @@ static site_state *site_init(keel_site *site)
                                      __ATOMIC_ACQUIRE)) {
         rt_facts_free(st->facts);
         free(st->memo);
-        free(st->ov_slot);
+        rt_overlap_plan_free(st->ov_plan);
         free(st->learn);
         free(st->path);
         free(st);
@@ -1356,7 +1356,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
      * the base addresses with the sizes */
     char ovwhy[160];
     const rt_overlap *ov = verdict ? rt_facts_overlap(st->facts) : NULL;
-    if (ov && rt_overlap_check(ov, st->ov_slot, site->nsyms, site->syms, values, ovwhy,
+    if (ov && rt_overlap_check(ov, st->ov_plan, site->nsyms, site->syms, values, ovwhy,
                                sizeof ovwhy) != 0)
         verdict = 0, reason = ovwhy;
     *pred_ns = pred_ns_of(&e, verdict);
