@@ -330,11 +330,23 @@ static db *db_acquire(const char *site_db, int held[3])
 
 /* ---- nests read ahead ------------------------------------------------------
  * Opening the database costs far more than reading one nest, so while it is
- * open for one site the runtime also reads the next PREFETCH outermost
- * nests of the same file (sites tend to run in source order); a later site
- * takes its facts from here without opening anything.  Under facts_lock. */
+ * open for one site the runtime also reads the next outermost nests of the
+ * same file (sites tend to run in source order); a later site takes its
+ * facts from here without opening anything.  Reading a nest costs about as
+ * much as opening the database, so the read-ahead grows with the opens a
+ * run has needed (pf_depth): none at the first (a program with one hot
+ * nest pays for that nest only), then 4, 16 and PREFETCH.  Under
+ * facts_lock. */
 
 enum { PREFETCH = 64, PF_BUCKETS = 1024 };
+
+static int pf_opens;          /* databases opened for a site's facts so far */
+
+/* How many nests the open after `opens` earlier ones reads ahead. */
+static int pf_depth(int opens)
+{
+    return opens <= 0 ? 0 : opens == 1 ? 4 : opens == 2 ? 16 : PREFETCH;
+}
 
 typedef struct pf_entry {
     struct pf_entry *next;
@@ -380,15 +392,19 @@ static rt_facts *pf_take(const char *file, int line, int col, const char *hash, 
     return f;
 }
 
-/* Read the PREFETCH outermost nests of file after line:col that are not
- * read yet, with d open: for sites of build hash hash, only that build's
- * nests (for sites without one, "", any). */
-static void pf_read_ahead(db *d, const char *file, int line, int col, const char *hash)
+/* Read the next `depth` (<= PREFETCH) outermost nests of file after
+ * line:col that are not read yet, with d open: for sites of build hash
+ * hash, only that build's nests (for sites without one, "", any). */
+static void pf_read_ahead(db *d, const char *file, int line, int col, const char *hash,
+                          int depth)
 {
     int lines[PREFETCH], cols[PREFETCH];
     char err[256];
     const char *build = hash[0] ? hash : NULL;
-    int n = db_next_roots(d, file, line, col, build, PREFETCH, lines, cols, err, sizeof err);
+    if (depth <= 0)
+        return;
+    int n = db_next_roots(d, file, line, col, build, depth < PREFETCH ? depth : PREFETCH, lines,
+                          cols, err, sizeof err);
     for (int i = 0; i < n; i++) {
         pf_entry **e = pf_find(file, lines[i], cols[i], hash);
         rt_facts *f;
@@ -571,7 +587,8 @@ static site_state *site_init(keel_site *site)
                     have[0] = '\0';
                 /* the site names its file as stored: so will its neighbours */
                 if (site->col > 0 && strcmp(rt_facts_file(st->facts), file) == 0)
-                    pf_read_ahead(d, file, site->line, site->col, st->hash);
+                    pf_read_ahead(d, file, site->line, site->col, st->hash,
+                                  pf_depth(pf_opens));
             }
             else if (r == 1)
                 warn_once(W_LOOP, "no loop at %s:%d in the database", file, site->line);
@@ -579,6 +596,7 @@ static site_state *site_init(keel_site *site)
                 warn_once(W_DB, "%s", err);
             db_close(d);
             fds_release(held);
+            pf_opens++;
         }
         pthread_mutex_unlock(&facts_lock);
         free(site_db);
