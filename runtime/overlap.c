@@ -421,38 +421,49 @@ int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, rt_
 static int aff_eval(const rt_ov_plan *p, const ov_aff *x, const int64_t *iv,
                     const long long *values, int64_t *v)
 {
-    __int128 sum = 0, mag = 0;
+    /* |each partial product| <= bound, |each partial sum| <= mag: neither
+     * the products nor the sums below can overflow */
+    int64_t sum = 0;
+    uint64_t mag = 0;
     for (int i = 0; i < x->n; i++) {
         const ov_term *t = &p->terms[x->first + i];
-        __int128 q = t->coeff, bound = q < 0 ? -q : q;
+        int64_t q = t->coeff;
+        uint64_t bound = q < 0 ? -(uint64_t)q : (uint64_t)q;
+        if (bound > INT64_MAX)
+            return 0;
         for (int k = 0; k < t->nf; k++) {
             int s = t->f[k];
             int64_t val = s < MAX_DEPTH ? iv[s] : (int64_t)values[s - MAX_DEPTH];
-            __int128 a = val < 0 ? -(__int128)val : val;
-            bound *= a > 1 ? a : 1;
-            if (bound > INT64_MAX)
+            uint64_t m = val < 0 ? -(uint64_t)val : (uint64_t)val;
+            if (__builtin_mul_overflow(bound, m > 1 ? m : 1, &bound) || bound > INT64_MAX)
                 return 0;
             q *= val;
         }
-        sum += q;
-        mag += bound;
-        if (mag > INT64_MAX)
+        if (__builtin_add_overflow(mag, bound, &mag) || mag > INT64_MAX)
             return 0;
+        sum += q;
     }
-    *v = (int64_t)sum;
+    *v = sum;
     return 1;
 }
 
 /* rt_overlap_elems from the plan: 1, or 0 when the by-name check must
- * run. */
+ * run.  A loop's interval depends only on the loops around it, so the
+ * accesses of one check share them: box_lo/box_hi[k] hold loop k's once
+ * known[k] is set (box arrays NULL: none kept). */
 static int plan_elems(const rt_ov_plan *p, const rt_overlap *o, int a, const long long *values,
-                      int64_t *lo, int64_t *hi)
+                      int64_t *box_lo, int64_t *box_hi, unsigned char *known, int64_t *lo,
+                      int64_t *hi)
 {
     const ov_acc_plan *ap = &p->acc[a];
     int d = ap->depth;
     int64_t ivlo[MAX_DEPTH], ivhi[MAX_DEPTH], v[MAX_DEPTH];
     for (int j = 0; j < d; j++) {
         int k = ap->path[j];
+        if (known && known[k]) {
+            ivlo[j] = box_lo[k], ivhi[j] = box_hi[k];
+            continue;
+        }
         int64_t step = o->loops[k].step, l0, t0;
         int64_t first_lo = 0, first_hi = 0, last_lo = 0, last_hi = 0;
         for (unsigned m = 0; m < 1u << j; m++) {
@@ -471,6 +482,8 @@ static int plan_elems(const rt_ov_plan *p, const rt_overlap *o, int a, const lon
         }
         ivlo[j] = first_lo < last_lo ? first_lo : last_lo;
         ivhi[j] = first_hi > last_hi ? first_hi : last_hi;
+        if (known)
+            box_lo[k] = ivlo[j], box_hi[k] = ivhi[j], known[k] = 1;
     }
     for (unsigned m = 0; m < 1u << d; m++) {
         for (int t = 0; t < d; t++)
@@ -528,13 +541,20 @@ int rt_overlap_check(const rt_overlap *o, const rt_ov_plan *p, int n, const char
         return check_named(o, p->slot, n, names, values, why, whylen);
     uint64_t alo[MAX_BASES], ahi[MAX_BASES], wlo[MAX_BASES], whi[MAX_BASES];
     unsigned char have[MAX_BASES], wr[MAX_BASES];
+    enum { BOX_LOOPS = 64 };   /* nests up to this many loops share their intervals */
+    int64_t box_lo[BOX_LOOPS], box_hi[BOX_LOOPS];
+    unsigned char known[BOX_LOOPS];
+    int share = o->nloops <= BOX_LOOPS;
     memset(have, 0, (size_t)o->nbases);
     memset(wr, 0, (size_t)o->nbases);
+    if (share)
+        memset(known, 0, (size_t)o->nloops);
     for (int a = 0; a < o->naccs; a++) {
         const rt_ov_access *ac = &o->accs[a];
         int b = ac->base;
         int64_t e0 = 0, e1 = 0;
-        if (!plan_elems(p, o, a, values, &e0, &e1))
+        if (!plan_elems(p, o, a, values, share ? box_lo : NULL, share ? box_hi : NULL,
+                        share ? known : NULL, &e0, &e1))
             return check_named(o, p->slot, n, names, values, why, whylen);
         uint64_t addr = (uint64_t)values[p->slot[b]];
         __int128 b0 = (__int128)addr + (__int128)ac->elem * e0;
