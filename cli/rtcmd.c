@@ -893,7 +893,8 @@ static int explain_overlap(const rt_overlap *o, int n, const char *const *names,
     const char **nm = calloc((size_t)m + 1, sizeof *nm);
     long long *v = calloc((size_t)m + 1, sizeof *v);
     char (*amp)[80] = calloc((size_t)o->nbases + 1, sizeof *amp);
-    int *slot = NULL, rc = 1;
+    rt_ov_plan *slot = NULL;
+    int rc = 1;
     if (!nm || !v || !amp) {
         snprintf(why, whylen, "out of memory");
         rc = -1;
@@ -929,7 +930,7 @@ static int explain_overlap(const rt_overlap *o, int n, const char *const *names,
                                     (long long)hi, wrote ? " written" : "");
     }
 out:
-    free(slot);
+    rt_overlap_plan_free(slot);
     free(nm);
     free(v);
     free(amp);

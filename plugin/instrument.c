@@ -9,14 +9,17 @@
  * instrumented nest becomes
  *
  *     x = 1; _Pragma("clang diagnostic push") _Pragma("... ignored \"-Weverything\"")
- *       { struct keel_site {...}; int keel_decide(void *, ...); ...
+ *       { struct keel_site {...};
+ *         int keel_decide_report__0(void *, ...) __asm__("keel_decide_report");
  *         static struct keel_site keel_site_0 = { "db", "/abs/gemm.c" "#h=HASH", 42, 5, 3, ... };
  *         ...call... _Pragma("clang diagnostic pop")
  *     #pragma omp parallel for
  *         for (...) ...; }
  *
- * (the opening all on one line): the declarations are the block's own (the
- * entry points take `void *`, so blocks never conflict), the opening goes
+ * (the opening all on one line): the declarations are the block's own, the
+ * entry points it calls under names of its own bound to libkeelrt's symbols
+ * by asm labels (so that blocks never conflict and compiling a file stays
+ * linear in its blocks; see site_struct), the opening goes
  * on a blank line between the last statement and the loop, else at the end
  * of the line of that statement, else before a comment following it; the
  * `}` on a blank line after the loop, else at the end of its last line,
@@ -149,26 +152,13 @@ static void map_free(text_map *m)
     free(m->lines);
 }
 
-/* Which bytes are comments and literals, where lines start, which lines
- * are directives, and each line's presumed number. */
-static int map_build(text_map *m, const char *src, size_t len)
+/* Pass 1: which bytes are comments and literals (a literal also ends at a
+ * newline that is not spliced, as an unterminated one in `#error don't`
+ * does). */
+static void map_classify(text_map *m)
 {
-    memset(m, 0, sizeof *m);
-    m->src = src;
-    m->len = len;
-    int nl = 1;
-    for (size_t i = 0; i < len; i++)
-        nl += src[i] == '\n';
-    m->kind = malloc(len + 1);
-    m->lines = calloc((size_t)nl + 2, sizeof *m->lines);
-    if (!m->kind || !m->lines) {
-        map_free(m);
-        return -1;
-    }
-    m->nlines = nl;
-
-    /* Pass 1: comments and literals (a literal also ends at a newline that
-     * is not spliced, as an unterminated one in `#error don't` does). */
+    const char *src = m->src;
+    size_t len = m->len;
     enum { S_CODE, S_LINE, S_BLOCK, S_STR, S_CHR } st = S_CODE;
     for (size_t i = 0; i < len; i++) {
         char c = src[i], n = i + 1 < len ? src[i + 1] : '\0';
@@ -216,16 +206,19 @@ static int map_build(text_map *m, const char *src, size_t len)
         }
     }
     m->kind[len] = K_CODE;
+}
 
-    /* Pass 2: lines and directives.  A directive's first code byte on its
-     * line is '#'; it goes on over lines ending in a backslash. */
+/* Pass 2: where each line starts and ends, its first and last code
+ * bytes. */
+static void map_lines(text_map *m)
+{
     int line = 1;
     m->lines[1].start = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i < len && src[i] != '\n')
+    for (size_t i = 0; i <= m->len; i++) {
+        if (i < m->len && m->src[i] != '\n')
             continue;
         m->lines[line].end = i;
-        if (i < len) {
+        if (i < m->len) {
             m->lines[line + 1].start = i + 1;
             line++;
         }
@@ -239,40 +232,78 @@ static int map_build(text_map *m, const char *src, size_t len)
         li->tail = li->end;
         while (li->tail > li->start && !is_code_byte(m, li->tail - 1))
             li->tail--;
-        size_t o = li->start;
-        while (o < li->end && !is_code_byte(m, o))
-            o++;
-        if (l > 1 && m->lines[l - 1].dir[0]) {
-            const line_info *pl = &m->lines[l - 1];
-            size_t b = pl->end;
-            while (b > pl->start && (src[b - 1] == '\r'))
-                b--;
-            if (b > pl->start && src[b - 1] == '\\') {
-                li->dir_first = pl->dir_first;
-                memcpy(li->dir, pl->dir, sizeof li->dir);
-                continue;
-            }
-        }
-        if (o >= li->end || src[o] != '#' || m->kind[o] != K_CODE)
-            continue;
-        size_t q = o + 1;
-        while (q < li->end && is_blank(src[q]))
-            q++;
-        size_t e = q;
-        while (e < li->end && is_ident((unsigned char)src[e]) && e - q < 11)
-            e++;
-        if (q < li->end && src[q] >= '0' && src[q] <= '9')
-            strcpy(li->dir, "line#");    /* # 12 "file" */
-        else if (e > q)
-            snprintf(li->dir, sizeof li->dir, "%.*s", (int)(e - q), src + q);
-        else
-            strcpy(li->dir, "#");
-        li->dir_first = l;
     }
+}
 
-    /* Presumed numbers: `#line N` / `# N` set the next line's number.  One
-     * inside a conditional, or one whose number is not plain digits, makes
-     * every later line unknown. */
+/* Pass 3: line l's directive, if it is (part of) one.  A directive's
+ * first code byte on its line is '#'; it goes on over lines ending in a
+ * backslash. */
+static void map_directive(text_map *m, int l)
+{
+    const char *src = m->src;
+    line_info *li = &m->lines[l];
+    size_t o = li->start;
+    while (o < li->end && !is_code_byte(m, o))
+        o++;
+    if (l > 1 && m->lines[l - 1].dir[0]) {
+        const line_info *pl = &m->lines[l - 1];
+        size_t b = pl->end;
+        while (b > pl->start && (src[b - 1] == '\r'))
+            b--;
+        if (b > pl->start && src[b - 1] == '\\') {
+            li->dir_first = pl->dir_first;
+            memcpy(li->dir, pl->dir, sizeof li->dir);
+            return;
+        }
+    }
+    if (o >= li->end || src[o] != '#' || m->kind[o] != K_CODE)
+        return;
+    size_t q = o + 1;
+    while (q < li->end && is_blank(src[q]))
+        q++;
+    size_t e = q;
+    while (e < li->end && is_ident((unsigned char)src[e]) && e - q < 11)
+        e++;
+    if (q < li->end && src[q] >= '0' && src[q] <= '9')
+        strcpy(li->dir, "line#");    /* # 12 "file" */
+    else if (e > q)
+        snprintf(li->dir, sizeof li->dir, "%.*s", (int)(e - q), src + q);
+    else
+        strcpy(li->dir, "#");
+    li->dir_first = l;
+}
+
+/* The number a `#line N` / `# N` directive on line li gives the next line;
+ * *plain 0 when it is not plain digits followed by a blank, a quote or the
+ * line's end. */
+static long line_directive_number(const text_map *m, const line_info *li, int *plain)
+{
+    const char *src = m->src;
+    size_t q = li->start;
+    while (q < li->end && src[q] != '#')
+        q++;
+    q++;
+    while (q < li->end && is_blank(src[q]))
+        q++;
+    if (!strcmp(li->dir, "line"))
+        q += 4;
+    while (q < li->end && is_blank(src[q]))
+        q++;
+    long v = 0;
+    int digits = 0;
+    while (q < li->end && src[q] >= '0' && src[q] <= '9' && v < 100000000L) {
+        v = v * 10 + (src[q++] - '0');
+        digits++;
+    }
+    *plain = digits && !(q < li->end && !is_blank(src[q]) && src[q] != '"');
+    return v;
+}
+
+/* Pass 4: presumed numbers.  `#line N` / `# N` set the next line's number.
+ * One inside a conditional, or one whose number is not plain digits, makes
+ * every later line unknown. */
+static void map_presumed(text_map *m)
+{
     int pres = 1, depth = 0, known = 1;
     for (int l = 1; l <= m->nlines; l++) {
         line_info *li = &m->lines[l];
@@ -285,28 +316,37 @@ static int map_build(text_map *m, const char *src, size_t len)
         else if (!strcmp(li->dir, "endif") && depth > 0)
             depth--;
         else if (!strcmp(li->dir, "line") || !strcmp(li->dir, "line#")) {
-            size_t q = li->start;
-            while (q < li->end && src[q] != '#')
-                q++;
-            q++;
-            while (q < li->end && is_blank(src[q]))
-                q++;
-            if (!strcmp(li->dir, "line"))
-                q += 4;
-            while (q < li->end && is_blank(src[q]))
-                q++;
-            long v = 0;
-            int digits = 0;
-            while (q < li->end && src[q] >= '0' && src[q] <= '9' && v < 100000000L) {
-                v = v * 10 + (src[q++] - '0');
-                digits++;
-            }
-            if (!digits || depth > 0 || (q < li->end && !is_blank(src[q]) && src[q] != '"')
-                || (l < m->nlines && m->lines[l + 1].dir_first == l))
+            int plain;
+            long v = line_directive_number(m, li, &plain);
+            if (!plain || depth > 0 || (l < m->nlines && m->lines[l + 1].dir_first == l))
                 known = 0;
             pres = (int)v;
         }
     }
+}
+
+/* Which bytes are comments and literals, where lines start, which lines
+ * are directives, and each line's presumed number. */
+static int map_build(text_map *m, const char *src, size_t len)
+{
+    memset(m, 0, sizeof *m);
+    m->src = src;
+    m->len = len;
+    int nl = 1;
+    for (size_t i = 0; i < len; i++)
+        nl += src[i] == '\n';
+    m->kind = malloc(len + 1);
+    m->lines = calloc((size_t)nl + 2, sizeof *m->lines);
+    if (!m->kind || !m->lines) {
+        map_free(m);
+        return -1;
+    }
+    m->nlines = nl;
+    map_classify(m);
+    map_lines(m);
+    for (int l = 1; l <= m->nlines; l++)
+        map_directive(m, l);
+    map_presumed(m);
     return 0;
 }
 
@@ -639,15 +679,40 @@ static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m,
 
 /* ---- the text ------------------------------------------------------------- */
 
-/* The struct must match keelrt.h's keel_site field for field; the entry
- * points take `void *` (a block's struct is a type of its own). */
-static const char prelude_decls[] =
+/* The struct must match keelrt.h's keel_site field for field.  The entry
+ * points a block calls are declared in it under names of the block's own,
+ * `keel_decide__N`, bound to libkeelrt's symbols by an asm label: a block
+ * declaration of an external name joins every earlier one of that name in
+ * the file (clang links each to the chain and checks it against them, a
+ * cost that grows with the number of blocks), while distinct names cost
+ * the same in every block; the objects' undefined symbols stay libkeelrt's
+ * (ELF: the label is the symbol).  They take `void *`, so a block's struct
+ * (a type of its own) and a user's declaration of the same symbol never
+ * conflict. */
+static const char site_struct[] =
     "struct keel_site { const char *db; const char *file; int line, col; int nsyms;"
-    " const char *const *syms; void *state; };"
-    " int keel_decide(void *, const long long *);"
-    " long long keel_begin(void *, int); void keel_done(void *, long long);"
-    " __attribute__((pure)) int keel_decide_report(void *, const long long *);"
-    " __attribute__((const)) int keel_decide_report_const(void *, const long long *); ";
+    " const char *const *syms; void *state; };";
+
+enum { RT_DECIDE, RT_BEGIN, RT_DONE, RT_REPORT, RT_REPORT_CONST };
+static const struct {
+    const char *type;     /* attributes and return type */
+    const char *name;     /* libkeelrt's symbol */
+    const char *params;
+} rt_entry[] = {
+    [RT_DECIDE] = { "int", "keel_decide", "void *, const long long *" },
+    [RT_BEGIN] = { "long long", "keel_begin", "void *, int" },
+    [RT_DONE] = { "void", "keel_done", "void *, long long" },
+    [RT_REPORT] = { "__attribute__((pure)) int", "keel_decide_report", "void *, const long long *" },
+    [RT_REPORT_CONST] = { "__attribute__((const)) int", "keel_decide_report_const",
+                          "void *, const long long *" },
+};
+
+/* ` TYPE keel_x__N(PARAMS) __asm__("keel_x");` */
+static void put_entry_decl(ku_buf *b, int n, int e)
+{
+    ku_buf_printf(b, " %s %s__%d(%s) __asm__(\"%s\");", rt_entry[e].type, rt_entry[e].name, n,
+                  rt_entry[e].params, rt_entry[e].name);
+}
 
 static const char quiet_on[] =
     "_Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Weverything\\\"\") ";
@@ -784,10 +849,10 @@ static void free_names(ir_loop *view, int nbases)
     free(view->syms);
 }
 
-/* `keel_decide(&keel_site_N, values)`. */
+/* `keel_decide__N(&keel_site_N, values)`. */
 static void put_call(ku_buf *b, int n, const ir_loop *l)
 {
-    ku_buf_printf(b, "keel_decide(&keel_site_%d, ", n);
+    ku_buf_printf(b, "keel_decide__%d(&keel_site_%d, ", n, n);
     if (l->nsyms == 0) {
         ku_buf_put(b, "0)");
         return;
@@ -838,18 +903,18 @@ static void put_report(ku_buf *b, int n, const ir_loop *l)
 {
     if (profile_neutral) {
         if (l->nsyms == 0) {
-            ku_buf_printf(b, "keel_v_%d = keel_decide_report_const(&keel_site_%d, 0);", n, n);
+            ku_buf_printf(b, "keel_v_%d = keel_decide_report_const__%d(&keel_site_%d, 0);", n, n, n);
             return;
         }
-        ku_buf_printf(b, "keel_v_%d = keel_decide_report(&keel_site_%d, (const long long[]){",
-                      n, n);
+        ku_buf_printf(b, "keel_v_%d = keel_decide_report__%d(&keel_site_%d, (const long long[]){",
+                      n, n, n);
         put_values(b, l);
         ku_buf_put(b, " });");
         return;
     }
     if (l->nsyms == 0) {
-        ku_buf_printf(b, "if (keel_v_%d < 0) keel_v_%d = keel_decide_report_const(&keel_site_%d, 0);",
-                      n, n, n);
+        ku_buf_printf(b, "if (keel_v_%d < 0) keel_v_%d = keel_decide_report_const__%d(&keel_site_%d, 0);",
+                      n, n, n, n);
         return;
     }
     ku_buf_printf(b, "long long keel_x_%d[] = {", n);
@@ -860,7 +925,7 @@ static void put_report(ku_buf *b, int n, const ir_loop *l)
     ku_buf_put(b, ") { ");
     for (int k = 0; k < l->nsyms; k++)
         ku_buf_printf(b, "keel_last_%d[%d] = keel_x_%d[%d]; ", n, k, n, k);
-    ku_buf_printf(b, "keel_v_%d = keel_decide_report(&keel_site_%d, keel_x_%d); }", n, n, n);
+    ku_buf_printf(b, "keel_v_%d = keel_decide_report__%d(&keel_site_%d, keel_x_%d); }", n, n, n, n);
 }
 
 /* A nest that can only ever run where it is (issue 15): its outermost loop
@@ -1267,7 +1332,14 @@ static void put_opening(ku_buf *b, int n, const ir_loop *l, int decl, const char
                         const char *build)
 {
     ku_buf t = { 0 };
-    ku_buf_printf(&t, "%s{ %s", quiet_on, prelude_decls);
+    ku_buf_printf(&t, "%s{ %s", quiet_on, site_struct);
+    if (decl) {
+        put_entry_decl(&t, n, RT_DECIDE);
+        put_entry_decl(&t, n, RT_BEGIN);
+        put_entry_decl(&t, n, RT_DONE);
+    } else
+        put_entry_decl(&t, n, l->nsyms > 0 ? RT_REPORT : RT_REPORT_CONST);
+    ku_buf_putc(&t, ' ');
     put_site(&t, n, l, db_path, build);
     if (decl) {
         ku_buf_printf(&t, "int keel_on_gpu_%d = ", n);
@@ -1275,8 +1347,8 @@ static void put_opening(ku_buf *b, int n, const ir_loop *l, int decl, const char
         /* used by the clause only when OpenMP is on */
         ku_buf_printf(&t, "; (void)keel_on_gpu_%d;", n);
         /* launch timing for the history (keel_done after the region) */
-        ku_buf_printf(&t, " long long keel_t_%d = keel_begin(&keel_site_%d, keel_on_gpu_%d);",
-                      n, n, n);
+        ku_buf_printf(&t, " long long keel_t_%d = keel_begin__%d(&keel_site_%d, keel_on_gpu_%d);",
+                      n, n, n, n);
     } else {
         put_report_state(&t, n, l);
         put_report(&t, n, l);
@@ -1293,6 +1365,183 @@ int instrument_source(const ir_tu *tu, const char *path, const char *build, cons
                       size_t *out_len)
 {
     return instrument_source_with(tu, NULL, path, build, src, len, db_path, mode, out, out_len);
+}
+
+/* Where one nest's texts go (plan_site) and what they are. */
+typedef struct {
+    int offload;          /* the verdict goes to an if(target: ...) clause */
+    int target_last;      /* line of the target pragma's last line (offload) */
+    size_t at;            /* where the opening belongs (opening_at) */
+    size_t where;         /* where it goes */
+    size_t end;           /* one past the nest (or its region) */
+    size_t end_at;        /* where the closing goes */
+    int open_flat, close_flat;   /* on the user's lines (else on lines of their own) */
+} site_plan;
+
+/* Phase 1: whether loop i gets a decision, and in which form. */
+static int choose_site(const ir_tu *tu, const par_result *par, const text_map *m,
+                       const char *path, instrument_mode mode, int i, site_plan *p)
+{
+    const ir_loop *l = &tu->loops[i];
+    if (l->offset < 0 || l->end_offset <= l->offset || (size_t)l->end_offset > m->len
+        || strcmp(l->file, path) != 0)
+        return 0;
+    int region = in_region(l, m->len);
+    p->offload = mode == INSTRUMENT_OFFLOAD && l->target_line > 0 && !has_if_clause(l)
+              && (region || target_attached(m, l));
+    /* the `target` construct the verdict goes to: the loop's own, or a
+     * bare `target` region around it */
+    p->target_last = p->offload ? l->target_line : 0;
+    if (mode == INSTRUMENT_OFFLOAD && !p->offload && l->target_line == 0 && region
+        && nest_worksharing(tu, i) && enclosing_target(m, l, &p->target_last) > 0)
+        p->offload = 1;
+    if (!p->offload && (l->depth != 0 || never_offloaded(tu, i) || !can_matter(tu, par, m, i)))
+        return 0;
+    return 1;
+}
+
+/* Phase 2: where the opening and the closing go; 0 when the nest is left
+ * alone.  The decision is made on the host before the construct -- before
+ * the outermost `target` / `target data` region around the loop, never
+ * inside device code -- and, in offload mode, handed to if(target: ...),
+ * which clang-19 evaluates only in a build with offload targets: a
+ * host-only build still decides and logs. */
+static int place_site(text_map *m, const ir_loop *l, size_t empty_after, site_plan *p)
+{
+    const char *src = m->src;
+    int region = in_region(l, m->len);
+    size_t start = region ? (size_t)l->region_offset : (size_t)l->offset;
+    p->end = region ? (size_t)l->region_end_offset : (size_t)l->end_offset;
+    p->where = p->end_at = 0;
+    if (opening_at(m, start, &p->at) != 0)
+        return 0;
+    /* Both texts go where they move none of the user's bytes ... */
+    size_t from = quiet_from(m, p->at);
+    int after_empty = from > 0 && src[from - 1] == ';' && empty_loop_body(m, from - 1);
+    if (after_empty)
+        from = m->lines[line_of(m, from)].end + 1;   /* not on its line */
+    p->open_flat = from <= p->at && quiet_spot(m, from, p->at, 1, &p->where) == 0;
+    p->close_flat = quiet_spot(m, p->end, quiet_to(m, p->end), 1, &p->end_at) == 0;
+    if (p->open_flat && p->close_flat)
+        return 1;
+    /* ... else (a loop sharing its first or last line with code) on lines
+     * of their own, followed by `#line N` and blanks up to the column
+     * where the line goes on: only where no empty body clang could warn
+     * about follows, never right after an empty loop body, and never
+     * before a comment spliced onto the next line (clang warns at its
+     * column). */
+    const line_info *lo = &m->lines[line_of(m, p->at)], *lc = &m->lines[line_of(m, p->end)];
+    size_t first = p->open_flat ? p->end : p->at;
+    return !(first < empty_after || (!p->open_flat && (after_empty || lo->presumed <= 0))
+             || (!p->close_flat && (lc->tail <= p->end || lc->presumed <= 0))
+             || !pad_fits(m, p->at,
+                          !p->open_flat && lo->lead < p->at ? p->at - lo->start : 0, p->end,
+                          p->close_flat ? 0 : p->end - lc->start));
+}
+
+/* Phase 3: the opening and closing texts of site n (l: the nest with the
+ * values its call passes); p->where / p->end_at move to the start of
+ * their lines where the texts take lines of their own. */
+static void put_site_texts(const text_map *m, const ir_loop *l, int n, const char *db_path,
+                           const char *build, site_plan *p, ku_buf *open, ku_buf *close)
+{
+    const char *src = m->src;
+    const line_info *lo = &m->lines[line_of(m, p->at)], *lc = &m->lines[line_of(m, p->end)];
+    if (p->open_flat) {
+        if (p->where > 0 && !is_blank(src[p->where - 1]) && src[p->where - 1] != '\n')
+            ku_buf_putc(open, ' ');
+        put_opening(open, n, l, p->offload, db_path, build);
+    } else {
+        int starts_line = lo->lead >= p->at;
+        if (!starts_line)
+            ku_buf_putc(open, '\n');
+        put_opening(open, n, l, p->offload, db_path, build);
+        ku_buf_printf(open, "\n#line %d\n", lo->presumed);
+        if (starts_line)
+            p->where = lo->start;
+        else {
+            put_pad(open, m, p->at);
+            p->where = p->at;
+        }
+    }
+    char done[256] = "";
+    if (p->offload)    /* the region's time, for the history (keelrt.h) */
+        snprintf(done, sizeof done, "%skeel_done__%d(&keel_site_%d, keel_t_%d); %s", quiet_on,
+                 n, n, n, quiet_off);
+    if (p->close_flat) {
+        ku_buf_printf(close, "%s%s }", done[0] ? " " : "", done);
+    } else {
+        ku_buf_printf(close, "\n%s}\n#line %d\n", done, lc->presumed);
+        put_pad(close, m, p->end);
+        p->end_at = p->end;
+    }
+}
+
+/* Phase 4: site n's insertions -- the opening, the closing and, in
+ * offload mode, the if(target: ...) clause after the last code byte of the
+ * target pragma's last line (shared by the nests of one target region: it
+ * goes to the GPU when every one of them would, CPU when in doubt).  The
+ * buffers are taken or freed. */
+static int add_site(const text_map *m, const site_plan *p, int n, ku_buf *open, ku_buf *close,
+                    insertion **ins, int *nins)
+{
+    ku_buf clause = { 0 };
+    size_t clause_at = 0;
+    int shared = -1;   /* the insertion of a clause this target has already */
+    if (p->offload) {
+        const line_info *li = &m->lines[p->target_last];
+        size_t o = li->end;
+        while (o > li->start && !is_code_byte(m, o - 1))
+            o--;
+        clause_at = o;
+        for (int k = 0; k < *nins; k++)
+            if ((*ins)[k].offset == clause_at && (*ins)[k].is_clause)
+                shared = k;
+        if (shared < 0)
+            ku_buf_printf(&clause, " if(target: keel_on_gpu_%d)", n);
+        else {
+            ku_buf_putn(&clause, (*ins)[shared].text, (*ins)[shared].len - 1);
+            ku_buf_printf(&clause, " && keel_on_gpu_%d)", n);
+        }
+    }
+    int rc = add(ins, nins, p->where, 1, open);
+    if (rc == 0)
+        rc = add(ins, nins, p->end_at, 0, close);
+    else
+        ku_buf_free(close);
+    if (rc == 0 && p->offload && shared >= 0 && !clause.oom) {
+        free((*ins)[shared].text);
+        (*ins)[shared].len = clause.len;
+        (*ins)[shared].text = ku_buf_take(&clause);
+    } else if (rc == 0 && p->offload) {
+        rc = add(ins, nins, clause_at, 1, &clause);
+        if (rc == 0)
+            (*ins)[*nins - 1].is_clause = 1;
+    } else
+        ku_buf_free(&clause);
+    return rc;
+}
+
+/* Phase 5: the source with the insertions spliced in, in offset order. */
+static int splice(const char *src, size_t len, insertion *ins, int nins, char **out,
+                  size_t *out_len)
+{
+    qsort(ins, (size_t)nins, sizeof *ins, by_offset);
+    ku_buf b = { 0 };
+    size_t pos = 0;
+    for (int k = 0; k < nins; k++) {
+        ku_buf_putn(&b, src + pos, ins[k].offset - pos);
+        ku_buf_putn(&b, ins[k].text, ins[k].len);
+        pos = ins[k].offset;
+    }
+    ku_buf_putn(&b, src + pos, len - pos);
+    size_t n = b.len;
+    *out = ku_buf_take(&b);
+    if (!*out)
+        return -1;
+    if (out_len)
+        *out_len = n;
+    return 0;
 }
 
 int instrument_source_with(const ir_tu *tu, const par_result *shared, const char *path,
@@ -1317,149 +1566,25 @@ int instrument_source_with(const ir_tu *tu, const par_result *shared, const char
     insertion *ins = NULL;
     int nins = 0, nsites = 0, rc = 0;
     size_t empty_after = last_empty_body(&m);
-
     for (int i = 0; i < tu->nloops && rc == 0; i++) {
-        const ir_loop *l = &tu->loops[i];
-        if (l->offset < 0 || l->end_offset <= l->offset || (size_t)l->end_offset > len
-            || strcmp(l->file, path) != 0)
+        site_plan p;
+        if (!choose_site(tu, par, &m, path, mode, i, &p)
+            || !place_site(&m, &tu->loops[i], empty_after, &p))
             continue;
-        int region = in_region(l, len);
-        int offload = mode == INSTRUMENT_OFFLOAD && l->target_line > 0 && !has_if_clause(l)
-                   && (region || target_attached(&m, l));
-        /* the `target` construct the verdict goes to: the loop's own, or a
-         * bare `target` region around it */
-        int target_last = offload ? l->target_line : 0;
-        if (mode == INSTRUMENT_OFFLOAD && !offload && l->target_line == 0 && region
-            && nest_worksharing(tu, i) && enclosing_target(&m, l, &target_last) > 0)
-            offload = 1;
-        if (!offload && (l->depth != 0 || never_offloaded(tu, i) || !can_matter(tu, par, &m, i)))
-            continue;
-
-        /* The decision is made on the host before the construct -- before
-         * the outermost `target` / `target data` region around the loop,
-         * never inside device code -- and, in offload mode, handed to
-         * if(target: ...), which clang-19 evaluates only in a build with
-         * offload targets: a host-only build still decides and logs. */
-        ku_buf open = { 0 }, close = { 0 }, clause = { 0 };
-        size_t at = 0, where = 0, end_at = 0, clause_at = 0;
-        size_t start = region ? (size_t)l->region_offset : (size_t)l->offset;
-        size_t end = region ? (size_t)l->region_end_offset : (size_t)l->end_offset;
-        int n = nsites;
-        if (opening_at(&m, start, &at) != 0)
-            continue;
-        /* Both texts go where they move none of the user's bytes ... */
-        size_t from = quiet_from(&m, at);
-        int after_empty = from > 0 && src[from - 1] == ';' && empty_loop_body(&m, from - 1);
-        if (after_empty)
-            from = m.lines[line_of(&m, from)].end + 1;   /* not on its line */
-        int open_flat = from <= at && quiet_spot(&m, from, at, 1, &where) == 0;
-        int close_flat = quiet_spot(&m, end, quiet_to(&m, end), 1, &end_at) == 0;
-        const line_info *lo = &m.lines[line_of(&m, at)], *lc = &m.lines[line_of(&m, end)];
-        if (!open_flat || !close_flat) {
-            /* ... else (a loop sharing its first or last line with code)
-             * on lines of their own, followed by `#line N` and blanks up to
-             * the column where the line goes on: only where no empty body
-             * clang could warn about follows, never right after an empty
-             * loop body, and never before a comment spliced onto the next
-             * line (clang warns at its column). */
-            size_t first = open_flat ? end : at;
-            if (first < empty_after || (!open_flat && (after_empty || lo->presumed <= 0))
-                || (!close_flat && (lc->tail <= end || lc->presumed <= 0))
-                || !pad_fits(&m, at, !open_flat && lo->lead < at ? at - lo->start : 0, end,
-                             close_flat ? 0 : end - lc->start))
-                continue;
-        }
         ir_loop view;
         int nbases;
         if (site_names(tu, par, &m, i, &view, &nbases) != 0) {
             rc = -1;
             break;
         }
-        l = &view;
-        if (open_flat) {
-            if (where > 0 && !is_blank(src[where - 1]) && src[where - 1] != '\n')
-                ku_buf_putc(&open, ' ');
-            put_opening(&open, n, l, offload, db_path, build);
-        } else {
-            int starts_line = lo->lead >= at;
-            if (!starts_line)
-                ku_buf_putc(&open, '\n');
-            put_opening(&open, n, l, offload, db_path, build);
-            ku_buf_printf(&open, "\n#line %d\n", lo->presumed);
-            if (starts_line)
-                where = lo->start;
-            else {
-                put_pad(&open, &m, at);
-                where = at;
-            }
-        }
-        char done[256] = "";
-        if (offload)    /* the region's time, for the history (keelrt.h) */
-            snprintf(done, sizeof done, "%skeel_done(&keel_site_%d, keel_t_%d); %s", quiet_on, n,
-                     n, quiet_off);
-        if (close_flat) {
-            ku_buf_printf(&close, "%s%s }", done[0] ? " " : "", done);
-        } else {
-            ku_buf_printf(&close, "\n%s}\n#line %d\n", done, lc->presumed);
-            put_pad(&close, &m, end);
-            end_at = end;
-        }
-        int shared = -1;   /* the insertion of a clause this target has already */
-        if (offload) {
-            /* after the last code byte of the target pragma's last line */
-            const line_info *li = &m.lines[target_last];
-            size_t o = li->end;
-            while (o > li->start && !is_code_byte(&m, o - 1))
-                o--;
-            clause_at = o;
-            for (int k = 0; k < nins; k++)
-                if (ins[k].offset == clause_at && ins[k].is_clause)
-                    shared = k;
-            if (shared < 0)
-                ku_buf_printf(&clause, " if(target: keel_on_gpu_%d)", n);
-            else {
-                /* several nests in one target region: it goes to the GPU
-                 * when every one of them would (CPU when in doubt) */
-                ku_buf_putn(&clause, ins[shared].text, ins[shared].len - 1);
-                ku_buf_printf(&clause, " && keel_on_gpu_%d)", n);
-            }
-        }
+        ku_buf open = { 0 }, close = { 0 };
+        put_site_texts(&m, &view, nsites, db_path, build, &p, &open, &close);
+        rc = add_site(&m, &p, nsites, &open, &close, &ins, &nins);
         nsites++;
-        rc = add(&ins, &nins, where, 1, &open);
-        if (rc == 0)
-            rc = add(&ins, &nins, end_at, 0, &close);
-        else
-            ku_buf_free(&close);
-        if (rc == 0 && offload && shared >= 0 && !clause.oom) {
-            free(ins[shared].text);
-            ins[shared].len = clause.len;
-            ins[shared].text = ku_buf_take(&clause);
-        } else if (rc == 0 && offload) {
-            rc = add(&ins, &nins, clause_at, 1, &clause);
-            if (rc == 0)
-                ins[nins - 1].is_clause = 1;
-        } else
-            ku_buf_free(&clause);
         free_names(&view, nbases);
     }
-
-    if (rc == 0 && nsites > 0) {
-        qsort(ins, (size_t)nins, sizeof *ins, by_offset);
-        ku_buf b = { 0 };
-        size_t pos = 0;
-        for (int k = 0; k < nins; k++) {
-            ku_buf_putn(&b, src + pos, ins[k].offset - pos);
-            ku_buf_putn(&b, ins[k].text, ins[k].len);
-            pos = ins[k].offset;
-        }
-        ku_buf_putn(&b, src + pos, len - pos);
-        size_t n = b.len;
-        *out = ku_buf_take(&b);
-        if (!*out)
-            rc = -1;
-        else if (out_len)
-            *out_len = n;
-    }
+    if (rc == 0 && nsites > 0)
+        rc = splice(src, len, ins, nins, out, out_len);
     for (int k = 0; k < nins; k++)
         free(ins[k].text);
     free(ins);

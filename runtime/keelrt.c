@@ -330,11 +330,23 @@ static db *db_acquire(const char *site_db, int held[3])
 
 /* ---- nests read ahead ------------------------------------------------------
  * Opening the database costs far more than reading one nest, so while it is
- * open for one site the runtime also reads the next PREFETCH outermost
- * nests of the same file (sites tend to run in source order); a later site
- * takes its facts from here without opening anything.  Under facts_lock. */
+ * open for one site the runtime also reads the next outermost nests of the
+ * same file (sites tend to run in source order); a later site takes its
+ * facts from here without opening anything.  Reading a nest costs about as
+ * much as opening the database, so the read-ahead grows with the opens a
+ * run has needed (pf_depth): none at the first (a program with one hot
+ * nest pays for that nest only), then 4, 16 and PREFETCH.  Under
+ * facts_lock. */
 
 enum { PREFETCH = 64, PF_BUCKETS = 1024 };
+
+static int pf_opens;          /* databases opened for a site's facts so far */
+
+/* How many nests the open after `opens` earlier ones reads ahead. */
+static int pf_depth(int opens)
+{
+    return opens <= 0 ? 0 : opens == 1 ? 4 : opens == 2 ? 16 : PREFETCH;
+}
 
 typedef struct pf_entry {
     struct pf_entry *next;
@@ -380,15 +392,19 @@ static rt_facts *pf_take(const char *file, int line, int col, const char *hash, 
     return f;
 }
 
-/* Read the PREFETCH outermost nests of file after line:col that are not
- * read yet, with d open: for sites of build hash hash, only that build's
- * nests (for sites without one, "", any). */
-static void pf_read_ahead(db *d, const char *file, int line, int col, const char *hash)
+/* Read the next `depth` (<= PREFETCH) outermost nests of file after
+ * line:col that are not read yet, with d open: for sites of build hash
+ * hash, only that build's nests (for sites without one, "", any). */
+static void pf_read_ahead(db *d, const char *file, int line, int col, const char *hash,
+                          int depth)
 {
     int lines[PREFETCH], cols[PREFETCH];
     char err[256];
     const char *build = hash[0] ? hash : NULL;
-    int n = db_next_roots(d, file, line, col, build, PREFETCH, lines, cols, err, sizeof err);
+    if (depth <= 0)
+        return;
+    int n = db_next_roots(d, file, line, col, build, depth < PREFETCH ? depth : PREFETCH, lines,
+                          cols, err, sizeof err);
     for (int i = 0; i < n; i++) {
         pf_entry **e = pf_find(file, lines[i], cols[i], hash);
         rt_facts *f;
@@ -438,7 +454,7 @@ typedef struct site_state {
     atomic_flag writing;
     atomic_int logged;         /* decisions kept for this site */
     _Atomic long long *memo;   /* MEMO_WAYS x nsyms values (the base addresses "&p" included) */
-    int *ov_slot;              /* the overlap condition's bases in the values (overlap.h) */
+    rt_ov_plan *ov_plan;       /* the overlap condition compiled for the values (overlap.h) */
     rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
     /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
     atomic_llong launches, on_gpu, pred_ns, evaluated, explored;
@@ -526,7 +542,7 @@ static int fixed_verdict(site_state *st, const keel_site *site)
         return st->fixed_why = not_parallel_why(st->facts), 0;
     /* a verdict that relies on bases being apart, with no way to check */
     const rt_overlap *ov = rt_facts_overlap(st->facts);
-    if (ov && rt_overlap_prepare(ov, site->nsyms, site->syms, &st->ov_slot, st->why,
+    if (ov && rt_overlap_prepare(ov, site->nsyms, site->syms, &st->ov_plan, st->why,
                                  sizeof st->why))
         return st->fixed_why = st->why, 0;
     return -1;
@@ -582,7 +598,8 @@ static site_state *site_init(keel_site *site)
                     have[0] = '\0';
                 /* the site names its file as stored: so will its neighbours */
                 if (site->col > 0 && strcmp(rt_facts_file(st->facts), file) == 0)
-                    pf_read_ahead(d, file, site->line, site->col, st->hash);
+                    pf_read_ahead(d, file, site->line, site->col, st->hash,
+                                  pf_depth(pf_opens));
             }
             else if (r == 1)
                 warn_once(W_LOOP, "no loop at %s:%d in the database", file, site->line);
@@ -590,6 +607,7 @@ static site_state *site_init(keel_site *site)
                 warn_once(W_DB, "%s", err);
             db_close(d);
             fds_release(held);
+            pf_opens++;
         }
         pthread_mutex_unlock(&facts_lock);
         free(site_db);
@@ -617,7 +635,7 @@ static site_state *site_init(keel_site *site)
                                      __ATOMIC_ACQUIRE)) {
         rt_facts_free(st->facts);
         free(st->memo);
-        free(st->ov_slot);
+        rt_overlap_plan_free(st->ov_plan);
         free(st->learn);
         free(st->path);
         free(st);
@@ -1372,7 +1390,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
      * the base addresses with the sizes */
     char ovwhy[160];
     const rt_overlap *ov = verdict ? rt_facts_overlap(st->facts) : NULL;
-    if (ov && rt_overlap_check(ov, st->ov_slot, site->nsyms, site->syms, values, ovwhy,
+    if (ov && rt_overlap_check(ov, st->ov_plan, site->nsyms, site->syms, values, ovwhy,
                                sizeof ovwhy) != 0)
         verdict = 0, reason = ovwhy;
     *pred_ns = pred_ns_of(&e, verdict);

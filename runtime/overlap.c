@@ -7,6 +7,9 @@
  * Runs on a launch with new values only (a memo hit never gets here), with
  * no allocation: loop depth and bases are bounded (MAX_DEPTH, MAX_BASES;
  * deeper nests or more bases cannot be checked, so they stay on the CPU).
+ * The condition is compiled once per site into a flat plan (offsets and
+ * bounds as (coefficient, slots) terms), so that a check looks no name
+ * up; see "the per-site plan" below.
  */
 #include "overlap.h"
 
@@ -158,23 +161,238 @@ int rt_overlap_bytes(const rt_overlap *o, int a, uint64_t addr, int n, const cha
     return 0;
 }
 
-int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, int **slot,
+/* 0 when every base's written hull is apart from every other base's
+ * hull, else 1 with the pair in why. */
+static int apart(const rt_overlap *o, const unsigned char *have, const unsigned char *wr,
+                 const uint64_t *alo, const uint64_t *ahi, const uint64_t *wlo,
+                 const uint64_t *whi, char *why, size_t whylen)
+{
+    for (int x = 0; x < o->nbases; x++)
+        for (int y = 0; y < o->nbases && wr[x]; y++)
+            if (y != x && have[y] && wlo[x] < ahi[y] && alo[y] < whi[x] && whi[x] > wlo[x]
+                && ahi[y] > alo[y])
+                return snprintf(why, whylen, "overlap: %s (written) and %s", o->bases[x].name,
+                                o->bases[y].name), 1;
+    return 0;
+}
+
+/* ---- the per-site plan --------------------------------------------------- */
+
+/* A site passes the same symbol array at every call, so the condition is
+ * compiled for it once (rt_overlap_prepare): each loop's lower bound and
+ * trip count and each access's offset become a list of terms, a
+ * coefficient times up to MAX_FACTORS slots (`i * m + j`: 1 x [i] x [m] +
+ * 1 x [j]), a slot being a loop variable's place on the path or the index
+ * of a passed value, resolved once as lookup() resolves the name there.
+ * An expression of degree > 1 in a symbol, with an opaque atom or a name
+ * nobody binds does not compile.  A check then runs with no name lookup,
+ * no parse and no allocation.  Its result is the by-name check's exactly:
+ * a sum is used only when no step of kx_eval's, in any order, could have
+ * overflowed (aff_eval), and anything else -- such a sum, a loop that
+ * overflows, a range outside the address space, a condition with a part
+ * that does not compile -- runs the by-name check (check_named) instead,
+ * which says why. */
+
+enum { MAX_FACTORS = 6 };   /* symbols in one term of a compiled expression */
+
+/* coeff x the product of the factors, a factor being a slot: < MAX_DEPTH,
+ * iv[slot]; else values[slot - MAX_DEPTH]. */
+typedef struct {
+    int64_t coeff;
+    int nf;
+    int f[MAX_FACTORS];
+} ov_term;
+
+typedef struct {
+    int n, first;             /* terms[first .. first + n) */
+} ov_aff;
+
+typedef struct {
+    int depth;                /* loops on the path */
+    int path[MAX_DEPTH];      /* loop indices, outermost first */
+    ov_aff offset;
+} ov_acc_plan;
+
+struct rt_ov_plan {
+    int nbases;
+    int *slot;                /* values[slot[b]]: base b's address */
+    int compiled;             /* 0: every check runs by name */
+    ov_aff *lower, *trip;     /* per loop */
+    ov_acc_plan *acc;         /* per access */
+    ov_term *terms;
+    int nterms, cap;
+};
+
+int rt_overlap_plan_slot(const rt_ov_plan *p, int b)
+{
+    return p && b >= 0 && b < p->nbases ? p->slot[b] : -1;
+}
+
+int rt_overlap_plan_compiled(const rt_ov_plan *p)
+{
+    return p && p->compiled;
+}
+
+void rt_overlap_plan_free(rt_ov_plan *p)
+{
+    if (!p)
+        return;
+    free(p->slot);
+    free(p->lower);
+    free(p->trip);
+    free(p->acc);
+    free(p->terms);
+    free(p);
+}
+
+/* The slot lookup() reads for `name` with the first d loops of path
+ * bound, or -1. */
+static int plan_slot(const rt_overlap *o, const int *path, int d, int n,
+                     const char *const *names, const char *name)
+{
+    for (int t = 0; t < d; t++) {
+        const char *iv = o->loops[path[t]].iv;
+        if (iv && !strcmp(iv, name))
+            return t;
+    }
+    for (int i = 0; i < n; i++)
+        if (names[i] && names[i][0] != '&' && !strcmp(names[i], name))
+            return MAX_DEPTH + i;
+    return -1;
+}
+
+static int plan_push(rt_ov_plan *p, int64_t coeff, const int *f, int nf)
+{
+    if (p->nterms == p->cap) {
+        int cap = p->cap * 2 + 16;
+        ov_term *t = realloc(p->terms, sizeof *t * (size_t)cap);
+        if (!t)
+            return -1;
+        p->terms = t, p->cap = cap;
+    }
+    ov_term *t = &p->terms[p->nterms++];
+    t->coeff = coeff, t->nf = nf;
+    memcpy(t->f, f, sizeof *f * (size_t)nf);
+    return 1;
+}
+
+/* The terms of e (degree <= 1 in every symbol, no opaque atom) times the
+ * factors f[0..nf-1], appended: 1, 0 when e does not compile, -1 when out
+ * of memory.  e = coeff(s) x s + e[s := 0] for its first symbol s. */
+static int plan_terms(rt_ov_plan *p, const rt_overlap *o, const int *path, int d, int n,
+                      const char *const *names, const kx_expr *e, int *f, int nf)
+{
+    int64_t c;
+    if (kx_is_const(e, &c))
+        return c ? plan_push(p, c, f, nf) : 1;
+    if (kx_has_opaque(e) || nf == MAX_FACTORS)
+        return 0;
+    char **syms = NULL;
+    int ns = kx_symbols(e, &syms);
+    if (ns <= 0)
+        return ns < 0 ? -1 : 0;
+    int slot = kx_degree(e, syms[0]) == 1 ? plan_slot(o, path, d, n, names, syms[0]) : -1, rc = 0;
+    if (slot >= 0) {
+        kx_expr *zero = kx_int(0), *cf = kx_coeff(e, syms[0]);
+        kx_expr *rest = zero ? kx_subst(e, syms[0], zero) : NULL;
+        if (!zero || !cf || !rest)
+            rc = -1;
+        else {
+            f[nf] = slot;
+            rc = plan_terms(p, o, path, d, n, names, cf, f, nf + 1);
+            if (rc == 1)
+                rc = plan_terms(p, o, path, d, n, names, rest, f, nf);
+        }
+        kx_free(zero), kx_free(cf), kx_free(rest);
+    }
+    kx_free_names(syms, ns);
+    return rc;
+}
+
+/* e compiled with the first d loops of path bound into *x: 1, 0 when it
+ * does not compile, -1 when out of memory. */
+static int plan_aff(rt_ov_plan *p, const rt_overlap *o, const int *path, int d, int n,
+                    const char *const *names, const kx_expr *e, ov_aff *x)
+{
+    int f[MAX_FACTORS];
+    x->first = p->nterms;
+    int rc = e ? plan_terms(p, o, path, d, n, names, e, f, 0) : 0;
+    x->n = p->nterms - x->first;
+    return rc;
+}
+
+/* Compile every loop and access of o (p->compiled stays 0 where one does
+ * not compile, or a by-name check would fail whatever the values are).
+ * -1: out of memory. */
+static int plan_compile(rt_ov_plan *p, const rt_overlap *o, int n, const char *const *names)
+{
+    p->lower = calloc((size_t)o->nloops + 1, sizeof *p->lower);
+    p->trip = calloc((size_t)o->nloops + 1, sizeof *p->trip);
+    p->acc = calloc((size_t)o->naccs + 1, sizeof *p->acc);
+    unsigned char *done = calloc((size_t)o->nloops + 1, 1);
+    int rc = !p->lower || !p->trip || !p->acc || !done ? -1 : 1;
+    for (int a = 0; a < o->naccs && rc == 1; a++) {
+        const rt_ov_access *ac = &o->accs[a];
+        ov_acc_plan *ap = &p->acc[a];
+        int rev[MAX_DEPTH], d = 0;
+        for (int k = ac->loop; k >= 0 && rc == 1; k = o->loops[k].parent) {
+            if (!o->loops[k].iv)
+                continue;
+            if (d == MAX_DEPTH)
+                rc = 0;
+            else
+                rev[d++] = k;
+        }
+        for (int t = 0; t < d && rc == 1; t++)
+            ap->path[t] = rev[d - 1 - t];
+        ap->depth = d;
+        for (int j = 0; j < d && rc == 1; j++) {
+            int k = ap->path[j];
+            const rt_ov_loop *l = &o->loops[k];
+            if (!l->lower || !l->trip || l->step == 0 || !corner_exact(o, ap->path, j, l->lower)
+                || !corner_exact(o, ap->path, j, l->trip))
+                rc = 0;
+            else if (!done[k]) {
+                rc = plan_aff(p, o, ap->path, j, n, names, l->lower, &p->lower[k]);
+                if (rc == 1)
+                    rc = plan_aff(p, o, ap->path, j, n, names, l->trip, &p->trip[k]);
+                done[k] = 1;
+            }
+        }
+        if (rc == 1 && (!ac->offset || ac->elem <= 0 || !corner_exact(o, ap->path, d, ac->offset)))
+            rc = 0;
+        if (rc == 1)
+            rc = plan_aff(p, o, ap->path, d, n, names, ac->offset, &ap->offset);
+    }
+    free(done);
+    if (rc < 0)
+        return -1;
+    p->compiled = rc == 1;
+    return 0;
+}
+
+int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, rt_ov_plan **plan,
                        char *why, size_t whylen)
 {
-    *slot = NULL;
+    *plan = NULL;
     if (o->nbases > MAX_BASES)
         return snprintf(why, whylen, "overlap unchecked: more than %d bases", MAX_BASES), -1;
     for (int a = 0; a < o->naccs; a++)
         if (!o->accs[a].offset || o->accs[a].elem <= 0)
             return snprintf(why, whylen, "overlap unchecked: %s has no bounded extent",
                             o->accs[a].text), -1;
-    int *s = calloc((size_t)o->nbases + 1, sizeof *s);
-    if (!s)
+    rt_ov_plan *p = calloc(1, sizeof *p);
+    int *s = p ? calloc((size_t)o->nbases + 1, sizeof *s) : NULL;
+    if (!s) {
+        free(p);
         return snprintf(why, whylen, "out of memory"), -1;
+    }
+    p->slot = s;
+    p->nbases = o->nbases;
     for (int b = 0; b < o->nbases; b++) {
         const char *nm = o->bases[b].name;
         if (!o->bases[b].checkable) {
-            free(s);
+            rt_overlap_plan_free(p);
             return snprintf(why, whylen, "overlap unchecked: %s cannot be read before the loop",
                             nm), -1;
         }
@@ -183,22 +401,113 @@ int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, int
             if (names[i] && names[i][0] == '&' && !strcmp(names[i] + 1, nm))
                 s[b] = i;
         if (s[b] < 0) {
-            free(s);
+            rt_overlap_plan_free(p);
             return snprintf(why, whylen, "overlap unchecked: the call does not pass %s", nm), -1;
         }
     }
-    *slot = s;
+    if (plan_compile(p, o, n, names) != 0) {
+        rt_overlap_plan_free(p);
+        return snprintf(why, whylen, "out of memory"), -1;
+    }
+    *plan = p;
     return 0;
 }
 
-int rt_overlap_check(const rt_overlap *o, const int *slot, int n, const char *const *names,
-                     const long long *values, char *why, size_t whylen)
+/* x with the loop variables iv and the call's values; 0 when kx_eval
+ * could overflow in some order of its steps (then the by-name check runs):
+ * every step is bounded by a term's coefficient times the product of its
+ * factors' magnitudes (at least 1 each), and the sum of those bounds must
+ * stay below 2^63. */
+static int aff_eval(const rt_ov_plan *p, const ov_aff *x, const int64_t *iv,
+                    const long long *values, int64_t *v)
 {
+    /* |each partial product| <= bound, |each partial sum| <= mag: neither
+     * the products nor the sums below can overflow */
+    int64_t sum = 0;
+    uint64_t mag = 0;
+    for (int i = 0; i < x->n; i++) {
+        const ov_term *t = &p->terms[x->first + i];
+        int64_t q = t->coeff;
+        uint64_t bound = q < 0 ? -(uint64_t)q : (uint64_t)q;
+        if (bound > INT64_MAX)
+            return 0;
+        for (int k = 0; k < t->nf; k++) {
+            int s = t->f[k];
+            int64_t val = s < MAX_DEPTH ? iv[s] : (int64_t)values[s - MAX_DEPTH];
+            uint64_t m = val < 0 ? -(uint64_t)val : (uint64_t)val;
+            if (__builtin_mul_overflow(bound, m > 1 ? m : 1, &bound) || bound > INT64_MAX)
+                return 0;
+            q *= val;
+        }
+        if (__builtin_add_overflow(mag, bound, &mag) || mag > INT64_MAX)
+            return 0;
+        sum += q;
+    }
+    *v = sum;
+    return 1;
+}
+
+/* rt_overlap_elems from the plan: 1, or 0 when the by-name check must
+ * run.  A loop's interval depends only on the loops around it, so the
+ * accesses of one check share them: box_lo/box_hi[k] hold loop k's once
+ * known[k] is set (box arrays NULL: none kept). */
+static int plan_elems(const rt_ov_plan *p, const rt_overlap *o, int a, const long long *values,
+                      int64_t *box_lo, int64_t *box_hi, unsigned char *known, int64_t *lo,
+                      int64_t *hi)
+{
+    const ov_acc_plan *ap = &p->acc[a];
+    int d = ap->depth;
+    int64_t ivlo[MAX_DEPTH], ivhi[MAX_DEPTH], v[MAX_DEPTH];
+    for (int j = 0; j < d; j++) {
+        int k = ap->path[j];
+        if (known && known[k]) {
+            ivlo[j] = box_lo[k], ivhi[j] = box_hi[k];
+            continue;
+        }
+        int64_t step = o->loops[k].step, l0, t0;
+        int64_t first_lo = 0, first_hi = 0, last_lo = 0, last_hi = 0;
+        for (unsigned m = 0; m < 1u << j; m++) {
+            for (int t = 0; t < j; t++)
+                v[t] = (m >> t) & 1 ? ivhi[t] : ivlo[t];
+            if (!aff_eval(p, &p->lower[k], v, values, &l0) || !aff_eval(p, &p->trip[k], v, values, &t0))
+                return 0;
+            __int128 last = (__int128)l0 + (__int128)step * (t0 > 1 ? t0 - 1 : 0);
+            if (last > INT64_MAX || last < INT64_MIN)
+                return 0;
+            int64_t l1 = (int64_t)last;
+            if (m == 0 || l0 < first_lo) first_lo = l0;
+            if (m == 0 || l0 > first_hi) first_hi = l0;
+            if (m == 0 || l1 < last_lo) last_lo = l1;
+            if (m == 0 || l1 > last_hi) last_hi = l1;
+        }
+        ivlo[j] = first_lo < last_lo ? first_lo : last_lo;
+        ivhi[j] = first_hi > last_hi ? first_hi : last_hi;
+        if (known)
+            box_lo[k] = ivlo[j], box_hi[k] = ivhi[j], known[k] = 1;
+    }
+    for (unsigned m = 0; m < 1u << d; m++) {
+        for (int t = 0; t < d; t++)
+            v[t] = (m >> t) & 1 ? ivhi[t] : ivlo[t];
+        int64_t x;
+        if (!aff_eval(p, &ap->offset, v, values, &x))
+            return 0;
+        if (m == 0 || x < *lo)
+            *lo = x;
+        if (m == 0 || x > *hi)
+            *hi = x;
+    }
+    return 1;
+}
+
+/* The check with every expression evaluated by name. */
+static int check_named(const rt_overlap *o, const int *slot, int n, const char *const *names,
+                       const long long *values, char *why, size_t whylen)
+{
+    if (o->nbases > MAX_BASES)
+        return snprintf(why, whylen, "overlap unchecked: more than %d bases", MAX_BASES), -1;
     /* per base: the hull of all its ranges and of its written ones */
     uint64_t alo[MAX_BASES], ahi[MAX_BASES], wlo[MAX_BASES], whi[MAX_BASES];
     unsigned char have[MAX_BASES], wr[MAX_BASES];
-    if (o->nbases > MAX_BASES)
-        return snprintf(why, whylen, "overlap unchecked: more than %d bases", MAX_BASES), -1;
     memset(have, 0, sizeof have);
     memset(wr, 0, sizeof wr);
     for (int a = 0; a < o->naccs; a++) {
@@ -218,11 +527,58 @@ int rt_overlap_check(const rt_overlap *o, const int *slot, int n, const char *co
             wr[b] = 1;
         }
     }
-    for (int x = 0; x < o->nbases; x++)
-        for (int y = 0; y < o->nbases && wr[x]; y++)
-            if (y != x && have[y] && wlo[x] < ahi[y] && alo[y] < whi[x] && whi[x] > wlo[x]
-                && ahi[y] > alo[y])
-                return snprintf(why, whylen, "overlap: %s (written) and %s", o->bases[x].name,
-                                o->bases[y].name), 1;
-    return 0;
+    return apart(o, have, wr, alo, ahi, wlo, whi, why, whylen);
+}
+
+int rt_overlap_check(const rt_overlap *o, const rt_ov_plan *p, int n, const char *const *names,
+                     const long long *values, char *why, size_t whylen)
+{
+    if (o->nbases > MAX_BASES)
+        return snprintf(why, whylen, "overlap unchecked: more than %d bases", MAX_BASES), -1;
+    if (!p || p->nbases != o->nbases)
+        return snprintf(why, whylen, "overlap unchecked: no plan for this condition"), -1;
+    if (!p->compiled)
+        return check_named(o, p->slot, n, names, values, why, whylen);
+    uint64_t alo[MAX_BASES], ahi[MAX_BASES], wlo[MAX_BASES], whi[MAX_BASES];
+    unsigned char have[MAX_BASES], wr[MAX_BASES];
+    enum { BOX_LOOPS = 64 };   /* nests up to this many loops share their intervals */
+    int64_t box_lo[BOX_LOOPS], box_hi[BOX_LOOPS];
+    unsigned char known[BOX_LOOPS];
+    int share = o->nloops <= BOX_LOOPS;
+    memset(have, 0, (size_t)o->nbases);
+    memset(wr, 0, (size_t)o->nbases);
+    if (share)
+        memset(known, 0, (size_t)o->nloops);
+    for (int a = 0; a < o->naccs; a++) {
+        const rt_ov_access *ac = &o->accs[a];
+        int b = ac->base;
+        int64_t e0 = 0, e1 = 0;
+        if (!plan_elems(p, o, a, values, share ? box_lo : NULL, share ? box_hi : NULL,
+                        share ? known : NULL, &e0, &e1))
+            return check_named(o, p->slot, n, names, values, why, whylen);
+        uint64_t addr = (uint64_t)values[p->slot[b]];
+        __int128 b0 = (__int128)addr + (__int128)ac->elem * e0;
+        __int128 b1 = (__int128)addr + (__int128)ac->elem * ((__int128)e1 + 1);
+        if (b0 < 0 || b1 > (__int128)UINT64_MAX)
+            return check_named(o, p->slot, n, names, values, why, whylen);
+        uint64_t lo = (uint64_t)b0, hi = (uint64_t)b1;
+        if (!have[b] || lo < alo[b]) alo[b] = lo;
+        if (!have[b] || hi > ahi[b]) ahi[b] = hi;
+        have[b] = 1;
+        if (ac->is_write) {
+            if (!wr[b] || lo < wlo[b]) wlo[b] = lo;
+            if (!wr[b] || hi > whi[b]) whi[b] = hi;
+            wr[b] = 1;
+        }
+    }
+    return apart(o, have, wr, alo, ahi, wlo, whi, why, whylen);
+}
+
+int rt_overlap_check_named(const rt_overlap *o, const rt_ov_plan *p, int n,
+                           const char *const *names, const long long *values, char *why,
+                           size_t whylen)
+{
+    if (!p || p->nbases != o->nbases)
+        return snprintf(why, whylen, "overlap unchecked: no plan for this condition"), -1;
+    return check_named(o, p->slot, n, names, values, why, whylen);
 }

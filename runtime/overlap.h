@@ -64,11 +64,21 @@ typedef struct {
     const rt_ov_access *accs;
 } rt_overlap;
 
-/* What a site passes: slot[b] (malloc'd, nbases entries) is the index in
- * the site's values of "&NAME" for base b.  0, or -1 with the reason in
- * why (no check is possible: the verdict is CPU for every launch). */
-int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, int **slot,
+/* A site's compiled condition (overlap.c): where its values hold each
+ * base's address, and the condition's offsets and bounds as affine terms
+ * over those values. */
+typedef struct rt_ov_plan rt_ov_plan;
+
+/* The plan for a site passing names[0..n-1] at every call (*plan,
+ * rt_overlap_plan_free).  0, or -1 with the reason in why (no check is
+ * possible: the verdict is CPU for every launch). */
+int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, rt_ov_plan **plan,
                        char *why, size_t whylen);
+void rt_overlap_plan_free(rt_ov_plan *p);      /* NULL is fine */
+/* The index in the site's values of base b's address, else -1; whether
+ * every part of the condition compiled (else every check runs by name). */
+int rt_overlap_plan_slot(const rt_ov_plan *p, int b);
+int rt_overlap_plan_compiled(const rt_ov_plan *p);
 
 /* Element offsets [*lo, *hi] access a reaches, the symbols bound to
  * values (names[i] = values[i]).  0, or -1 with a reason. */
@@ -81,11 +91,17 @@ int rt_overlap_bytes(const rt_overlap *o, int a, uint64_t addr, int n, const cha
                      const long long *values, uint64_t *lo, uint64_t *hi, char *why,
                      size_t whylen);
 
-/* The check: values[slot[b]] is base b's address.  0 when every written
- * range is disjoint from every range of another base, 1 when two overlap
- * (why: "overlap: out[i] and in[i - 1]"), -1 when a range cannot be
- * computed (why says so).  Only 1 and -1 forbid the GPU. */
-int rt_overlap_check(const rt_overlap *o, const int *slot, int n, const char *const *names,
+/* The check for a call of the site the plan was prepared for (the same
+ * names): 0 when every written range is disjoint from every range of
+ * another base, 1 when two overlap (why: "overlap: out[i] and in[i - 1]"),
+ * -1 when a range cannot be computed (why says so).  Only 1 and -1 forbid
+ * the GPU.  The same answer as with every expression evaluated by name. */
+int rt_overlap_check(const rt_overlap *o, const rt_ov_plan *plan, int n, const char *const *names,
                      const long long *values, char *why, size_t whylen);
+/* The same check with every expression evaluated by name (the reference
+ * the compiled plan must agree with). */
+int rt_overlap_check_named(const rt_overlap *o, const rt_ov_plan *plan, int n,
+                           const char *const *names, const long long *values, char *why,
+                           size_t whylen);
 
 #endif

@@ -63,13 +63,19 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
 
 #define QUIET_ON "_Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Weverything\\\"\") "
 #define QUIET_OFF "_Pragma(\"clang diagnostic pop\")"
-#define DECLS "struct keel_site { const char *db; const char *file; int line, col; int nsyms;" \
-              " const char *const *syms; void *state; };" \
-              " int keel_decide(void *, const long long *);" \
-              " long long keel_begin(void *, int); void keel_done(void *, long long);" \
-              " __attribute__((pure)) int keel_decide_report(void *, const long long *);" \
-              " __attribute__((const)) int keel_decide_report_const(void *, const long long *); "
-#define DONE(N) QUIET_ON "keel_done(&keel_site_" #N ", keel_t_" #N "); " QUIET_OFF
+#define STRUCT "struct keel_site { const char *db; const char *file; int line, col; int nsyms;" \
+               " const char *const *syms; void *state; };"
+/* The entry points a block calls, under the block's own names bound to
+ * libkeelrt's symbols: report mode (a nest with values, without), offload. */
+#define RT_DECL(TYPE, NAME, N, PARAMS) " " TYPE " " NAME "__" #N "(" PARAMS ") __asm__(\"" NAME "\");"
+#define DECLS_REPORT(N) STRUCT RT_DECL("__attribute__((pure)) int", "keel_decide_report", N, \
+                                       "void *, const long long *") " "
+#define DECLS_CONST(N) STRUCT RT_DECL("__attribute__((const)) int", "keel_decide_report_const", N, \
+                                      "void *, const long long *") " "
+#define DECLS_OFFLOAD(N) STRUCT RT_DECL("int", "keel_decide", N, "void *, const long long *") \
+    RT_DECL("long long", "keel_begin", N, "void *, int") \
+    RT_DECL("void", "keel_done", N, "void *, long long") " "
+#define DONE(N) QUIET_ON "keel_done__" #N "(&keel_site_" #N ", keel_t_" #N "); " QUIET_OFF
 /* The pieces of an opening: site N of the file (H: a build-hash suffix),
  * with one value S or none, and its report call. */
 #define SYMS1(N, S) "static const char *const keel_syms_" #N "[] = { \"" S "\" }; "
@@ -78,26 +84,26 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
 #define REPORT1(N, S) "static int keel_v_" #N " = -1; static long long keel_last_" #N "[1];" \
     " long long keel_x_" #N "[] = { (long long)(" S ") }; if (keel_v_" #N " < 0 || keel_last_" #N \
     "[0] != keel_x_" #N "[0]) { keel_last_" #N "[0] = keel_x_" #N "[0]; keel_v_" #N \
-    " = keel_decide_report(&keel_site_" #N ", keel_x_" #N "); } "
-#define OPEN1H(N, S, H, LINE, COL) QUIET_ON "{ " DECLS SYMS1(N, S) \
+    " = keel_decide_report__" #N "(&keel_site_" #N ", keel_x_" #N "); } "
+#define OPEN1H(N, S, H, LINE, COL) QUIET_ON "{ " DECLS_REPORT(N) SYMS1(N, S) \
     SITE(N, H, LINE, COL, 1, "keel_syms_" #N) REPORT1(N, S) QUIET_OFF
 #define OPEN1(N, S, LINE, COL) OPEN1H(N, S, "", LINE, COL)
-#define OPEN0(N, LINE, COL) QUIET_ON "{ " DECLS SITE(N, "", LINE, COL, 0, "0") \
+#define OPEN0(N, LINE, COL) QUIET_ON "{ " DECLS_CONST(N) SITE(N, "", LINE, COL, 0, "0") \
     "static int keel_v_" #N " = -1; if (keel_v_" #N " < 0) keel_v_" #N \
-    " = keel_decide_report_const(&keel_site_" #N ", 0); " QUIET_OFF
-#define OFFLOAD1(N, S, LINE, COL) QUIET_ON "{ " DECLS SYMS1(N, S) \
-    SITE(N, "", LINE, COL, 1, "keel_syms_" #N) "int keel_on_gpu_" #N " = keel_decide(&keel_site_" #N \
+    " = keel_decide_report_const__" #N "(&keel_site_" #N ", 0); " QUIET_OFF
+#define OFFLOAD1(N, S, LINE, COL) QUIET_ON "{ " DECLS_OFFLOAD(N) SYMS1(N, S) \
+    SITE(N, "", LINE, COL, 1, "keel_syms_" #N) "int keel_on_gpu_" #N " = keel_decide__" #N "(&keel_site_" #N \
     ", (const long long[]){ (long long)(" S ") }); (void)keel_on_gpu_" #N "; long long keel_t_" #N \
-    " = keel_begin(&keel_site_" #N ", keel_on_gpu_" #N "); " QUIET_OFF
+    " = keel_begin__" #N "(&keel_site_" #N ", keel_on_gpu_" #N "); " QUIET_OFF
 
 /* OFFLOAD1 for a nest whose overlap condition names the bases b and a:
  * their addresses follow the value S. */
-#define OFFLOAD_BA(N, S, LINE, COL) QUIET_ON "{ " DECLS \
+#define OFFLOAD_BA(N, S, LINE, COL) QUIET_ON "{ " DECLS_OFFLOAD(N) \
     "static const char *const keel_syms_" #N "[] = { \"" S "\", \"&b\", \"&a\" }; " \
-    SITE(N, "", LINE, COL, 3, "keel_syms_" #N) "int keel_on_gpu_" #N " = keel_decide(&keel_site_" #N \
+    SITE(N, "", LINE, COL, 3, "keel_syms_" #N) "int keel_on_gpu_" #N " = keel_decide__" #N "(&keel_site_" #N \
     ", (const long long[]){ (long long)(" S "), (long long)(__INTPTR_TYPE__)(b)," \
     " (long long)(__INTPTR_TYPE__)(a) }); (void)keel_on_gpu_" #N "; long long keel_t_" #N \
-    " = keel_begin(&keel_site_" #N ", keel_on_gpu_" #N "); " QUIET_OFF
+    " = keel_begin__" #N "(&keel_site_" #N ", keel_on_gpu_" #N "); " QUIET_OFF
 
 /* Expected text: the template with every "@" replaced by the file's path. */
 static char *expect(const char *tmpl, const char *path)
@@ -170,17 +176,11 @@ static void check_layout(void)
         CHECK(0);
         return;
     }
-    /* The prelude's declarations under other names, next to the header's. */
-    char decls[] = DECLS;
+    /* The prelude's struct under another name, next to the header's. */
+    char decls[] = STRUCT;
     char *p;
     while ((p = strstr(decls, "keel_site ")) != NULL)
         memcpy(p, "keel_sitp ", 10);
-    while ((p = strstr(decls, "keel_decide")) != NULL)
-        memcpy(p, "keel_decidp", 11);
-    while ((p = strstr(decls, "keel_begin")) != NULL)
-        memcpy(p, "keel_begip", 10);
-    while ((p = strstr(decls, "keel_done")) != NULL)
-        memcpy(p, "keel_donp", 9);
     fprintf(f, "#include <stddef.h>\n#include \"%s\"\n%s", KEEL_RT_HEADER, decls);
     const char *fields[] = { "db", "file", "line", "col", "nsyms", "syms", "state" };
     for (int i = 0; i < 7; i++)
@@ -286,7 +286,7 @@ static void test_one_line(void)
     size_t len = 0;
     CHECK_INT(instrument_source(tu, path, NULL, src, strlen(src), "/db/keel.db",
                                 INSTRUMENT_REPORT, &out, &len), 36);
-    CHECK_INT(len, 94953);
+    CHECK_INT(len, 89317);
     CHECK(out && compiles(out, len));
     free(out);
     ir_tu_free(tu);
@@ -650,11 +650,11 @@ int main(void)
         "}\n",
         INSTRUMENT_OFFLOAD,
         "void h(int tsteps, int n, double *a, double *b) {\n"
-        "  int t, i; " QUIET_ON "{ " DECLS
+        "  int t, i; " QUIET_ON "{ " DECLS_REPORT(0)
         "static const char *const keel_syms_0[] = { \"tsteps\", \"n\", \"&b\", \"&a\" }; "
         "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, 4, keel_syms_0, 0 }; "
         "static int keel_v_0 = -1; static long long keel_last_0[4]; "
-        "long long keel_x_0[] = { (long long)(tsteps), (long long)(n), (long long)(__INTPTR_TYPE__)(b), (long long)(__INTPTR_TYPE__)(a) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1] || keel_last_0[2] != keel_x_0[2] || keel_last_0[3] != keel_x_0[3]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_last_0[2] = keel_x_0[2]; keel_last_0[3] = keel_x_0[3]; keel_v_0 = keel_decide_report(&keel_site_0, keel_x_0); } "
+        "long long keel_x_0[] = { (long long)(tsteps), (long long)(n), (long long)(__INTPTR_TYPE__)(b), (long long)(__INTPTR_TYPE__)(a) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1] || keel_last_0[2] != keel_x_0[2] || keel_last_0[3] != keel_x_0[3]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_last_0[2] = keel_x_0[2]; keel_last_0[3] = keel_x_0[3]; keel_v_0 = keel_decide_report__0(&keel_site_0, keel_x_0); } "
         QUIET_OFF "\n"
         "  for (t = 0; t < tsteps; t++) { " OFFLOAD_BA(1, "n", 6, 5) "\n"
         "#pragma omp target teams distribute parallel for \\\n"
@@ -742,7 +742,7 @@ int main(void)
             "      a[i] += 1;\n"
             "  }\n"
             "}\n", INSTRUMENT_REPORT, path, sizeof path);
-        const char *call = got ? strstr(got, "{ keel_decide(") : NULL;
+        const char *call = got ? strstr(got, "keel_site_0 =") : NULL;
         const char *region = got ? strstr(got, "#pragma omp target data") : NULL;
         if (got && !(call && region && call < region))
             fprintf(stderr, "region.c: %s\n", got);

@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "expr.h"
@@ -55,10 +56,11 @@ int main(void)
     range(&o1, 1, 8192, 3, nm1, v1, -1, 98, 8184, 8984);
     range(&o1, 2, 8192, 3, nm1, v1, 1, 100, 8200, 9000);
 
-    int *slot = NULL;
+    rt_ov_plan *slot = NULL;
     char why[160] = "";
     CHECK_INT(rt_overlap_prepare(&o1, 3, nm1, &slot, why, sizeof why), 0);
-    CHECK(slot && slot[0] == 1 && slot[1] == 2);
+    CHECK(rt_overlap_plan_slot(slot, 0) == 1 && rt_overlap_plan_slot(slot, 1) == 2);
+    CHECK(rt_overlap_plan_compiled(slot));
     /* in's bytes [in - 8, in + 808): out right below, 8 bytes apart */
     v1[1] = 4096, v1[2] = 4096 + 808;
     CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 0);
@@ -74,7 +76,7 @@ int main(void)
     /* out right above in's last byte (in + 808) */
     v1[1] = 8192 + 808, v1[2] = 8192;
     CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 0);
-    free(slot);
+    rt_overlap_plan_free(slot);
 
     /* 2. for (i = n - 1; i >= 0; i -= 2) y[i] = x[n - 1 - i];  (floats): a
      * falling loop, i = 99, 97, ..., 1 at n = 100 (its trip count h = 50) */
@@ -88,7 +90,8 @@ int main(void)
     range(&o2, 0, 1000, 4, nm2, v2, 1, 99, 1004, 1400);
     range(&o2, 1, 2000, 4, nm2, v2, 0, 98, 2000, 2396);
     CHECK_INT(rt_overlap_prepare(&o2, 4, nm2, &slot, why, sizeof why), 0);
-    CHECK(slot && slot[0] == 0 && slot[1] == 2);
+    CHECK(rt_overlap_plan_slot(slot, 0) == 0 && rt_overlap_plan_slot(slot, 1) == 2);
+    CHECK(rt_overlap_plan_compiled(slot));
     /* shift_scale(a + 1, a): y = x + 4 bytes */
     v2[0] = 2004, v2[2] = 2000;
     CHECK_INT(rt_overlap_check(&o2, slot, 4, nm2, v2, why, sizeof why), 1);
@@ -98,7 +101,7 @@ int main(void)
     CHECK_INT(rt_overlap_check(&o2, slot, 4, nm2, v2, why, sizeof why), 0);
     v2[0] = 2000 + 391;
     CHECK_INT(rt_overlap_check(&o2, slot, 4, nm2, v2, why, sizeof why), 1);
-    free(slot);
+    rt_overlap_plan_free(slot);
     /* a negative stride in the offset: for (i = 0; i < n; i++) z[-3 * i + 7] */
     kx_expr *neg = E("-3 * i + 7");
     rt_ov_loop l2b[] = { { -1, "i", zero, n_, 1 } };
@@ -139,7 +142,34 @@ int main(void)
     CHECK_INT(rt_overlap_check(&o3, slot, 4, nm3, v3, why, sizeof why), 0);
     v3[2] = v3[3] - 7599;
     CHECK_INT(rt_overlap_check(&o3, slot, 4, nm3, v3, why, sizeof why), 1);
-    free(slot);
+    /* the compiled plan answers exactly as the check by name, sizes that
+     * overflow (the plan hands those to the check by name) included */
+    CHECK(rt_overlap_plan_compiled(slot));
+    {
+        const long long sz[] = { -5, 0, 1, 2, 3, 20, 1000, 1LL << 31, 1LL << 40, INT64_MAX / 2,
+                                 INT64_MAX };
+        const long long dx[] = { -(1LL << 40), -8000, -7600, -7599, 0, 7599, 7600, 1LL << 40 };
+        int cases = 0, differ = 0, seen[3] = { 0, 0, 0 };
+        for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++)
+            for (size_t j = 0; j < sizeof sz / sizeof sz[0]; j++)
+                for (size_t k = 0; k < sizeof dx / sizeof dx[0]; k++) {
+                    long long v[] = { sz[i], sz[j], (1LL << 50) + dx[k], 1LL << 50 };
+                    char w1[160] = "", w2[160] = "";
+                    int r1 = rt_overlap_check(&o3, slot, 4, nm3, v, w1, sizeof w1);
+                    int r2 = rt_overlap_check_named(&o3, slot, 4, nm3, v, w2, sizeof w2);
+                    cases++;
+                    if (r1 != r2 || (r1 && strcmp(w1, w2))) {
+                        fprintf(stderr, "n=%lld m=%lld d=%lld: %d %s / %d %s\n", sz[i], sz[j],
+                                dx[k], r1, w1, r2, w2);
+                        differ++;
+                    }
+                    seen[r2 + 1]++;
+                }
+        CHECK_INT(cases, 968);
+        CHECK_INT(differ, 0);
+        CHECK(seen[0] > 0 && seen[1] > 0 && seen[2] > 0);   /* -1, 0 and 1 all met */
+    }
+    rt_overlap_plan_free(slot);
 
     /* a triangular nest: for (i = 0; i < n; i++) for (j = i; j < n; j++)
      * C[i][j]: j's bounds over i's box give j = 0..n - 1 */
@@ -172,13 +202,13 @@ int main(void)
     v1[0] = 100, v1[1] = 0, v1[2] = 1 << 30;
     CHECK_INT(rt_overlap_check(&o8, slot, 3, nm1, v1, why, sizeof why), -1);
     CHECK_STR(why, "overlap unchecked: out[i * i] is not affine in its loops");
-    free(slot);
+    rt_overlap_plan_free(slot);
     const char *nm9[] = { "&out", "&in" };   /* n not passed: no bound */
     long long v9[] = { 0, 1 << 30 };
     CHECK_INT(rt_overlap_prepare(&o1, 2, nm9, &slot, why, sizeof why), 0);
     CHECK_INT(rt_overlap_check(&o1, slot, 2, nm9, v9, why, sizeof why), -1);
     CHECK(!strncmp(why, "overlap unchecked: ", 19));
-    free(slot);
+    rt_overlap_plan_free(slot);
 
     kx_expr *all[] = { zero, n_, i_, im1, ip1, nm1e, half, rev, neg, one, nm2e, m_, bij, aup,
                        adn, nmi, cij, sq };
