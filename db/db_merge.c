@@ -48,6 +48,7 @@
 #include "db_private.h"
 #include "util.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +64,8 @@ static int history_create(sqlite3 *h, char *err, size_t errlen)
     if (r == SQLITE_OK)
         r = sqlite3_step(q);
     sqlite3_finalize(q);
-    if (r != SQLITE_DONE) {
-        snprintf(err, errlen, "%s", sqlite3_errmsg(h));
-        return -1;
-    }
+    if (r != SQLITE_DONE)
+        return ku_fail(err, errlen, "%s", sqlite3_errmsg(h));
     return 0;
 }
 
@@ -578,6 +577,7 @@ fail_detach:
 
 int db_merge_begin(db *out, db_merger **mp, char *err, size_t errlen)
 {
+    assert(out && mp);
     *mp = NULL;
     merger *m = calloc(1, sizeof *m);
     if (!m)
@@ -594,6 +594,7 @@ int db_merge_begin(db *out, db_merger **mp, char *err, size_t errlen)
 
 int db_merge_input(db_merger *m, const char *in, db_merge_stats *st, char *err, size_t errlen)
 {
+    assert(m && in && st);
     memset(st, 0, sizeof *st);
     m->err[0] = 0;
     if (merge_one(m, in, &st->taken, &st->kept, &st->decisions, &st->history_samples))
@@ -603,6 +604,7 @@ int db_merge_input(db_merger *m, const char *in, db_merge_stats *st, char *err, 
 
 void db_merge_totals(db_merger *m, long long *sources, long long *loops)
 {
+    assert(m && sources && loops);
     int ok;
     *sources = run(m, "SELECT count(*) FROM translation_units", 0, &ok);
     *loops = run(m, "SELECT count(*) FROM loops", 0, &ok);
