@@ -1,12 +1,14 @@
 /*
  * launch.c -- what libkeelrt's models need per launch root, per access and
  * per statement (see launch.h), computed from the loop IR and IPDA's
- * verdicts.  These rules used to live in runtime/facts.c, which re-derived
+ * verdicts.  A statement's cost includes the loops of the functions it
+ * calls when their cost is known (callee.h).  These rules used to live in runtime/facts.c, which re-derived
  * them from the database at every program start; now keelcc runs them once
  * and stores the results (plugin/store.c), and the runtime binds them.
  */
 #include "launch.h"
 
+#include "callee.h"
 #include "omp.h"
 #include "sync.h"
 #include "util.h"
@@ -366,7 +368,19 @@ int launch_analyze(const ir_tu *tu, const par_result *par, launch_result **out,
     for (int l = 0; l < tu->nloops; l++)
         for (int si = 0; si < tu->loops[l].nstmts; si++) {
             const ir_stmt *st = &tu->loops[l].stmts[si];
-            r->costs[s++] = launch_stmt_cost(st);
+            launch_cost c = launch_stmt_cost(st), add;
+            char why[256];
+            /* a callee of known cost (callee.h) is part of the statement;
+             * an unknown one keeps the nest off the GPU (nest_blocked) */
+            int cr = st->ncalls ? callee_stmt_cost(tu, l, si, &add, why, sizeof why) : 1;
+            if (cr < 0)
+                goto done;
+            if (cr == 0) {
+                c.cycles += add.cycles;
+                c.gpu_insts += add.gpu_insts;
+                c.flops += add.flops;
+            }
+            r->costs[s++] = c;
             for (int k = 0; k < st->nacc; k++, a++)
                 if (access_strides(tu, l, &st->acc[k], &r->nstrides[a], &r->strides[a]))
                     goto done;

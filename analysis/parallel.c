@@ -9,6 +9,7 @@
  */
 #include "parallel.h"
 
+#include "callee.h"
 #include "launch.h"
 #include "omp.h"
 #include "sync.h"
@@ -1428,11 +1429,16 @@ static void verdict(const ctx_t *c, int L, par_loop *out)
             return;
         }
         for (int s = 0; s < m->nstmts; s++)
-            if (m->stmts[s].ncalls) {
-                snprintf(out->reason, sizeof out->reason, "calls %s (line %d)",
-                         m->stmts[s].calls[0], m->stmts[s].line);
-                return;
-            }
+            for (int c = 0; c < m->stmts[s].ncalls; c++)
+                if (!sync_call_harmless(m->stmts[s].calls[c])) {   /* timers: no effect */
+                    /* a callee whose cost is unknown says why (callee.h) */
+                    launch_cost add;
+                    if (sync_call(m->stmts[s].calls[c])
+                        || callee_stmt_cost(tu, k, s, &add, out->reason, sizeof out->reason) != 1)
+                        snprintf(out->reason, sizeof out->reason, "calls %s (line %d)",
+                                 m->stmts[s].calls[c], m->stmts[s].line);
+                    return;
+                }
     }
     const ip_loop *IL = &c->il[L];
     char seq[512] = "", unk[512] = "", maybe[512] = "", red[400] = "";

@@ -7,6 +7,7 @@
  */
 #include "sync.h"
 
+#include "callee.h"
 #include "omp.h"
 
 #include <stdio.h>
@@ -48,6 +49,35 @@ int sync_call(const char *name)
     for (size_t i = 0; i < sizeof pre / sizeof *pre; i++)
         if (prefix(name, pre[i]))
             return 1;
+    return 0;
+}
+
+int sync_call_harmless(const char *name)
+{
+    static const char *const exact[] = {
+        /* timers: they read a clock (and the NPB-style timer_* keep it in
+         * their own table); no work, nothing the loop reads */
+        "timer_start", "timer_stop", "timer_clear", "timer_read", "wtime", "elapsed_time",
+        "omp_get_wtime", "omp_get_wtick", "clock", "clock_gettime", "gettimeofday", "time",
+        /* OpenMP's queries of the team */
+        "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads",
+        "omp_get_num_procs", "omp_in_parallel",
+        /* C's math library (<math.h>, float and long double forms too) */
+        "sqrt", "cbrt", "hypot", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+        "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+        "asinh", "acosh", "atanh", "fabs", "floor", "ceil", "round", "trunc", "rint",
+        "nearbyint", "lround", "llround", "lrint", "fmod", "remainder", "fmin", "fmax",
+        "fdim", "fma", "erf", "erfc", "tgamma", "lgamma", "copysign", "ldexp", "frexp",
+        "modf", "scalbn", "abs", "labs", "llabs",
+    };
+    if (!name)
+        return 0;
+    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++) {
+        size_t n = strlen(exact[i]);
+        if (strncmp(name, exact[i], n) == 0
+            && (name[n] == '\0' || ((name[n] == 'f' || name[n] == 'l') && name[n + 1] == '\0')))
+            return 1;
+    }
     return 0;
 }
 
@@ -154,13 +184,17 @@ int sync_nest_blocked(const ir_tu *tu, int root, char *reason, size_t reasonlen)
         return 1;
     for (int k = root; k < tu->nloops && ir_loop_within(tu, k, root); k++) {
         const ir_loop *m = &tu->loops[k];
-        for (int s = 0; s < m->nstmts; s++)
-            if (m->stmts[s].ncalls) {
-                snprintf(reason, reasonlen,
-                         "calls %s (line %d): its work is not in the nest's cost",
-                         m->stmts[s].calls[0], m->stmts[s].line);
+        for (int s = 0; s < m->nstmts; s++) {
+            if (!m->stmts[s].ncalls)
+                continue;
+            launch_cost add;
+            int rc = callee_stmt_cost(tu, k, s, &add, reason, reasonlen);
+            if (rc < 0)
+                snprintf(reason, reasonlen, "cost of callee %s unknown: out of memory",
+                         m->stmts[s].calls[0]);
+            if (rc != 0)
                 return 1;
-            }
+        }
     }
     return 0;
 }

@@ -9,10 +9,12 @@
  * (a loop that writes nothing and whose exit waits for another thread)
  * relies on threads running at the same time and seeing each other's
  * writes: as a GPU kernel it would hang or race.  A nest that calls a
- * function keel does not know to be free of work (libm and OpenMP's
- * thread queries are not recorded as calls at all) has a cost keel cannot
- * see: its verdict is unknown, and unknown is the CPU.  These rules decide
- * from the loop IR only (no libclang, no database).
+ * function whose cost keel cannot state (callee.h: not defined in this
+ * source, trip counts that are not constants at the call) has a cost keel
+ * cannot see: its verdict is unknown, and unknown is the CPU; harmless
+ * calls (timers, math functions) and callees of known cost do not count.
+ * These rules decide from the loop IR (and, for a callee, its source
+ * text); no libclang, no database.
  */
 #ifndef KEEL_ANALYSIS_SYNC_H
 #define KEEL_ANALYSIS_SYNC_H
@@ -31,9 +33,15 @@ int sync_directive(const char *pragma_text);
  * (__atomic_*, __sync_*, __c11_atomic_*)? */
 int sync_call(const char *name);
 
+/* Is a call to `name` harmless: no work worth costing and nothing the
+ * dependence test must stop at -- timers (timer_start/stop/read/clear,
+ * wtime, omp_get_wtime, clock_gettime, gettimeofday, clock, time),
+ * OpenMP's team queries, C's math functions (their f and l forms too)? */
+int sync_call_harmless(const char *name);
+
 /* Why the nest rooted at loop `root` can never run on the GPU: 1 with a
  * one-line reason ("synchronisation: omp flush(flag) (line 228)", "calls
- * conj_grad (line 259): its work is not in the nest's cost"), 0 when
+ * "cost of callee conj_grad unknown: ... (line 259)": callee.h), 0 when
  * nothing in the nest (the root's statements and those of every loop
  * inside it) keeps it off. */
 int sync_nest_blocked(const ir_tu *tu, int root, char *reason, size_t reasonlen);

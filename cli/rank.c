@@ -9,13 +9,17 @@
  * reason keelcc stored (stored_reason, the hook for unknown callees,
  * synchronisation, skipped nests), no launch facts, not parallel, a size
  * that cannot be evaluated, then the models' answer (CPU faster at every
- * size, or the sizes are below the crossover).
+ * size, or the sizes are below the crossover).  Beside it, for a parallel
+ * nest, the best legal mapping keel sees at N and what to change to get it
+ * (bestmap.h).
  */
 #define _XOPEN_SOURCE 700
 
 #include "rank.h"
 
 #include "keel.h"
+
+#include "bestmap.h"
 
 #include "calib.h"
 #include "db_report.h"
@@ -242,12 +246,13 @@ static void dependence_detail(db *d, const keel_rank_nest *n, const rt_facts *f,
 
 /* What keeps a nest that is not parallel off the GPU, from the dependence
  * reason keelcc stored (analysis/sync.c, analysis/parallel.c write them:
- * "synchronisation: omp flush(flag) (line 229)", "calls f (line 12)"). */
+ * "synchronisation: omp flush(flag) (line 229)", "calls f (line 12)",
+ * "cost of callee f (line 12) unknown: not defined in this source"). */
 static keel_why why_of_dependence(const char *detail)
 {
     if (strstr(detail, ": synchronisation: "))
         return KEEL_WHY_SYNC;
-    if (strstr(detail, ": calls "))
+    if (strstr(detail, ": calls ") || strstr(detail, ": cost of callee "))
         return KEEL_WHY_UNKNOWN_CALLEE;
     return KEEL_WHY_NOT_PARALLEL;
 }
@@ -297,6 +302,15 @@ static void evaluate(db *d, const keel_rank_opts *o, keel_rank_nest *n)
     } else
         n->evaluated = 1;
     n->xover_status = rt_sweep_crossover(f, &s, 1, XOVER_HI, &n->xover, err, sizeof err);
+    /* what a good port would give, at N (bestmap.h) */
+    keel_bestmap bm;
+    if (stored == KEEL_WHY_NONE && rt_facts_parallel(f)
+        && keel_bestmap_find(d, f, &s, o->size, &bm, err, sizeof err) == 0 && bm.searched) {
+        n->port_better = bm.better;
+        n->port_gpu_s = bm.gpu_best_s;
+        if (bm.better)
+            keel_fmtn(n->port, sizeof n->port, "%s", bm.change);
+    }
 
     if (stored != KEEL_WHY_NONE) {
         n->why = stored;

@@ -75,6 +75,13 @@ static int print_json(const keel_ranking *r, const keel_machines *m, long long s
             keel_json_str(j, "reason", keel_why_name(n->why));
             keel_json_str(j, "reason_text", why);
         }
+        if (n->port_better) {
+            keel_json_num(j, "best_mapping_gpu_s", n->port_gpu_s);
+            keel_json_str(j, "best_mapping", n->port);
+        } else {
+            keel_json_null(j, "best_mapping_gpu_s");
+            keel_json_null(j, "best_mapping");
+        }
         keel_json_end(j);
     }
     keel_json_end(j);
@@ -138,6 +145,16 @@ static void print_text(const keel_ranking *r, const keel_machines *m, long long 
     }
     if (shown < r->n)
         printf("(the top %d of %d nests: --all for every one, --top N for more)\n", shown, r->n);
+    int ports = 0;
+    for (int k = 0; k < shown; k++)
+        ports += r->v[k].port_better;
+    if (ports)
+        printf("\nWhat a good port would give (the best legal mapping keel sees, at N=%lld;"
+               " the verdicts above are about the code as compiled):\n", size);
+    for (int k = 0; k < shown; k++)
+        if (r->v[k].port_better)
+            printf("  N%-4d %s:%d  %s\n", r->v[k].num, keel_short_path(r->v[k].file),
+                   r->v[k].line, keel_printable(r->v[k].port));
 }
 
 int keel_cmd_rank(const char *dbpath, const char *file, int json, int top, long long size,

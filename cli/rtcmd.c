@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bestmap.h"
 #include "calib.h"
 #include "db.h"
 #include "db_report.h"
@@ -609,6 +610,116 @@ static int history_line(void *ctx, const db_history_row *r)
     return 0;
 }
 
+/* keel history --add: one line "FILE:LINE SYM=V,... cpu|gpu SECONDS" (a
+ * comment after '#'); blank lines are skipped.  0 (*added counts it), or
+ * the exit status with the message said. */
+static int history_add_line(db *d, const char *path, const char *add, int lineno, char *line,
+                            int *added)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = 0;
+    char loc[512], set[512], dev[16], num[64], *end = NULL, extra[2], err[512];
+    double secs = 0;
+    int got = sscanf(line, "%511s %511s %15s %63s %1s", loc, set, dev, num, extra);
+    if (got == 4)       /* SECONDS: a whole positive finite number */
+        secs = strtod(num, &end);
+    if (got != 4 || *end || !(secs > 0) || !isfinite(secs))
+        return strspn(line, " \t\r\n") != strlen(line)
+               ? keel_say(1, "%s:%d: want FILE:LINE SYM=V,... cpu|gpu SECONDS", add, lineno)
+               : 0;
+    char *lfile = NULL, **names = NULL;
+    long long *values = NULL;
+    int lno, lcol, n = 0, rc = 0;
+    rt_facts *f = NULL;
+    rt_launch l;
+    char key[512];
+    double size;
+    if (keel_site(loc, &lfile, &lno, &lcol, 0))
+        rc = keel_say(1, "%s:%d: bad location '%s' (want FILE:LINE or FILE:LINE:COL)",
+                      add, lineno, loc);
+    else if (keel_parse_set(set, &names, &values, &n))
+        rc = keel_say(1, "%s:%d: bad values '%s'", add, lineno, set);
+    else if (rt_facts_load(d, lfile, lno, lcol, &f, err, sizeof err) != 0)
+        rc = keel_say(1, "%s:%d: no loop at %s", add, lineno, loc);
+    else if (rt_facts_bind(f, n, (const char *const *)names, values, &l, err, sizeof err))
+        rc = keel_say(1, "%s:%d: %s", add, lineno, err);
+    else if (size_key(f, &l, n, names, values, key, sizeof key, &size))
+        rc = keel_say(1, "%s:%d: size key of '%s' longer than %zu bytes, or out of memory",
+                      add, lineno, set, sizeof key - 1);
+    else if (rt_history_add(path, rt_facts_loop_id(f), key, size, dev, secs, err, sizeof err))
+        rc = keel_say(1, "%s:%d: %s", add, lineno, err);
+    else
+        (*added)++;
+    rt_facts_free(f);
+    free(lfile);
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(values);
+    return rc;
+}
+
+/* keel history --add FILE ("-": stdin): every line, then the count. */
+static int history_add(db *d, const char *path, const char *add, int json)
+{
+    FILE *in = strcmp(add, "-") ? fopen(add, "r") : stdin;
+    if (!in)
+        return keel_say(1, "%s: %s", add, strerror(errno));
+    char line[1024];
+    int lineno = 0, added = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, in))
+        rc = history_add_line(d, path, add, ++lineno, line, &added);
+    if (rc == 0 && ferror(in))     /* a folder reads as an error, not as no lines */
+        rc = keel_say(1, "%s: %s", add, strerror(errno));
+    if (in != stdin)
+        fclose(in);
+    if (rc == 0 && json) {
+        keel_json *j = keel_json_new();
+        if (j) {
+            keel_json_object(j, NULL);
+            keel_json_int(j, "added", added);
+            keel_json_end(j);
+        }
+        rc = keel_json_print(j, stdout);
+        keel_json_free(j);
+    } else if (rc == 0)
+        printf("added %d measurement%s\n", added, added == 1 ? "" : "s");
+    return rc;
+}
+
+/* keel history's listing: every measured row, a table or a JSON array. */
+static int history_list(db *d, int json)
+{
+    keel_json *j = json ? keel_json_new() : NULL;
+    int rc = 0;
+    if (json && !j)
+        return keel_say(1, "out of memory");
+    if (!db_report_has_history(d)) {
+        if (json) {         /* no history table yet: an empty array */
+            keel_json_array(j, NULL);
+            keel_json_end(j);
+            rc = keel_json_print(j, stdout);
+            keel_json_free(j);
+            return rc;
+        }
+        printf("no measurements yet (keel history --add FILE, or libkeelrt's records)\n");
+        return 0;
+    }
+    if (j)
+        keel_json_array(j, NULL);
+    else
+        printf("%-40s %-24s %-4s %7s %12s %12s %s\n", "LOOP", "SIZE KEY", "DEV", "SAMPLES",
+               "MEAN", "STDDEV", "TRUSTED");
+    db_report_history_all(d, history_line, j);
+    if (j) {
+        keel_json_end(j);
+        rc = keel_json_print(j, stdout);
+        keel_json_free(j);
+    }
+    return rc;
+}
+
 /* keel history [--add FILE] [--json] [DB] */
 int keel_cmd_history(int argc, char **argv)
 {
@@ -628,110 +739,8 @@ int keel_cmd_history(int argc, char **argv)
     db *d = NULL;
     if (db_open(path, DB_READONLY, &d, err, sizeof err))
         return keel_say(1, "%s", err);
-    int rc = 0;
-    if (add) {
-        /* FILE:LINE SYM=V,... cpu|gpu SECONDS, one measurement a line */
-        FILE *in = strcmp(add, "-") ? fopen(add, "r") : stdin;
-        if (!in) {
-            int e = errno;   /* before db_close, which may set it */
-            db_close(d);
-            return keel_say(1, "%s: %s", add, strerror(e));
-        }
-        char line[1024];
-        int lineno = 0, added = 0;
-        while (rc == 0 && fgets(line, sizeof line, in)) {
-            lineno++;
-            char *hash = strchr(line, '#');
-            if (hash)
-                *hash = 0;
-            char loc[512], set[512], dev[16], num[64], *end = NULL, extra[2];
-            double secs = 0;
-            int got = sscanf(line, "%511s %511s %15s %63s %1s", loc, set, dev, num, extra);
-            if (got == 4)       /* SECONDS: a whole positive finite number */
-                secs = strtod(num, &end);
-            if (got != 4 || *end || !(secs > 0) || !isfinite(secs)) {
-                if (strspn(line, " \t\r\n") != strlen(line))
-                    rc = keel_say(1, "%s:%d: want FILE:LINE SYM=V,... cpu|gpu SECONDS", add, lineno);
-                continue;
-            }
-            char *lfile = NULL, **names = NULL;
-            long long *values = NULL;
-            int lno, lcol, n = 0;
-            rt_facts *f = NULL;
-            rt_launch l;
-            char key[512];
-            double size;
-            if (keel_site(loc, &lfile, &lno, &lcol, 0))
-                rc = keel_say(1, "%s:%d: bad location '%s' (want FILE:LINE or FILE:LINE:COL)",
-                              add, lineno, loc);
-            else if (keel_parse_set(set, &names, &values, &n))
-                rc = keel_say(1, "%s:%d: bad values '%s'", add, lineno, set);
-            else if (rt_facts_load(d, lfile, lno, lcol, &f, err, sizeof err) != 0)
-                rc = keel_say(1, "%s:%d: no loop at %s", add, lineno, loc);
-            else if (rt_facts_bind(f, n, (const char *const *)names, values, &l, err, sizeof err))
-                rc = keel_say(1, "%s:%d: %s", add, lineno, err);
-            else if (size_key(f, &l, n, names, values, key, sizeof key, &size))
-                rc = keel_say(1, "%s:%d: size key of '%s' longer than %zu bytes, or out of memory",
-                              add, lineno, set, sizeof key - 1);
-            else if (rt_history_add(path, rt_facts_loop_id(f), key, size, dev, secs, err,
-                                    sizeof err))
-                rc = keel_say(1, "%s:%d: %s", add, lineno, err);
-            else
-                added++;
-            rt_facts_free(f);
-            free(lfile);
-            for (int i = 0; i < n; i++)
-                free(names[i]);
-            free(names);
-            free(values);
-        }
-        if (rc == 0 && ferror(in))     /* a folder reads as an error, not as no lines */
-            rc = keel_say(1, "%s: %s", add, strerror(errno));
-        if (in != stdin)
-            fclose(in);
-        if (rc == 0 && json) {
-            keel_json *j = keel_json_new();
-            if (j) {
-                keel_json_object(j, NULL);
-                keel_json_int(j, "added", added);
-                keel_json_end(j);
-            }
-            rc = keel_json_print(j, stdout);
-            keel_json_free(j);
-        } else if (rc == 0)
-            printf("added %d measurement%s\n", added, added == 1 ? "" : "s");
-        db_close(d);
-        return rc;
-    }
-    keel_json *j = json ? keel_json_new() : NULL;
-    if (json && !j) {
-        db_close(d);
-        return keel_say(1, "out of memory");
-    }
-    if (!db_report_has_history(d)) {
-        db_close(d);
-        if (json) {         /* no history table yet: an empty array */
-            keel_json_array(j, NULL);
-            keel_json_end(j);
-            int rc = keel_json_print(j, stdout);
-            keel_json_free(j);
-            return rc;
-        }
-        printf("no measurements yet (keel history --add FILE, or libkeelrt's records)\n");
-        return 0;
-    }
-    if (j)
-        keel_json_array(j, NULL);
-    else
-        printf("%-40s %-24s %-4s %7s %12s %12s %s\n", "LOOP", "SIZE KEY", "DEV", "SAMPLES",
-               "MEAN", "STDDEV", "TRUSTED");
-    db_report_history_all(d, history_line, j);
+    int rc = add ? history_add(d, path, add, json) : history_list(d, json);
     db_close(d);
-    if (j) {
-        keel_json_end(j);
-        rc = keel_json_print(j, stdout);
-        keel_json_free(j);
-    }
     return rc;
 }
 
@@ -929,111 +938,118 @@ out:
 
 /* keel explain FILE:LINE[:COL] [--set ...] [--device] [--host] [--threads]
  * [--sweep] [--json] [DB] */
-int keel_cmd_explain(int argc, char **argv)
+/* One `keel explain` run, passed from phase to phase. */
+typedef struct {
+    const char *loc, *path, *dev, *hostname, *sweep;
+    char *file;
+    int line, col, threads, threads_given, json;
+    set_list sets;             /* --set values */
+    char sym[128];             /* --sweep SYM=LO:HI */
+    long long lo, hi;
+    rt_profile host, gpu;
+    const rt_profile *hp;      /* --host's profile, NULL: this host (calibrated) */
+    int have_gpu;
+    char gname[128];           /* the detected GPU's name, "" */
+    db *d;
+    rt_facts *f;
+    keel_json *j;
+} explain_run;
+
+/* Options and the site.  0, or the exit status (-1: exit 0, e.g. --help). */
+static int explain_args(int argc, char **argv, explain_run *x)
 {
-    const char *loc = NULL, *path = NULL, *dev = getenv("KEEL_DEVICE"), *hostname = getenv("KEEL_HOST");
-    char err[512], real[PATH_MAX], *file = NULL, **pos = NULL;
-    int threads = 0, rc = 0, json = 0, npos = 0, line, col;
-    const char *sweep = NULL;     /* --sweep SYM=LO:HI (runtime/sweep.c) */
-    set_list sets = { 0 };
+    char **pos = NULL;
+    int npos = 0, rc = 0;
     const keel_opt opts[] = {
-        KEEL_OPT_FLAG("json", &json),
-        KEEL_OPT_CALL("set", &sets, add_set),
-        KEEL_OPT_TEXT("device", &dev),
-        KEEL_OPT_TEXT("host", &hostname),
-        KEEL_OPT_INT("threads", &threads, 1, 1 << 20),
-        KEEL_OPT_TEXT("sweep", &sweep),
+        KEEL_OPT_FLAG("json", &x->json),
+        KEEL_OPT_CALL("set", &x->sets, add_set),
+        KEEL_OPT_TEXT("device", &x->dev),
+        KEEL_OPT_TEXT("host", &x->hostname),
+        KEEL_OPT_INT("threads", &x->threads, 1, 1 << 20),
+        KEEL_OPT_TEXT("sweep", &x->sweep),
         KEEL_OPT_LAST,
     };
     int got = keel_getopts("explain", NULL, opts, argc, argv, 2, &pos, &npos);
-    char **names = sets.names;
-    long long *values = sets.values;
-    int n = sets.n;
     if (got >= 0)
         rc = got ? got : -1;
     else if (npos == 0)
         rc = keel_say(2, "explain needs FILE:LINE (see keel explain --help)");
-    else if (keel_parse_site(pos[0], &file, &line, &col))
+    else if (keel_parse_site(pos[0], &x->file, &x->line, &x->col))
         rc = 2;
-    char sym[128];
-    long long lo = 0, hi = 0;
-    if (rc == 0 && sweep)
-        rc = parse_sweep(sweep, sym, sizeof sym, &lo, &hi);
-    if (rc) {
-        free(file);
-        for (int i = 0; i < n; i++)
-            free(names[i]);
-        free(names);
-        free(values);
-        return rc < 0 ? 0 : rc;
+    if (rc == 0 && x->sweep)
+        rc = parse_sweep(x->sweep, x->sym, sizeof x->sym, &x->lo, &x->hi);
+    if (rc == 0) {
+        x->loc = pos[0];
+        x->path = npos == 2 ? pos[1] : keel_default_db();
     }
-    loc = pos[0];
-    path = npos == 2 ? pos[1] : keel_default_db();
-    const char *f0 = file;
-    keel_json *j = NULL;
-    db *d = NULL;
-    rt_facts *f = NULL;
+    return rc;
+}
 
-    rt_profile host = *rt_profile_host_default(), gpu;
-    const rt_profile *hp = hostname ? rt_profile_find(hostname) : NULL, *gp = NULL;
-    int have_gpu = 0;
-    char gname[128] = "";
-    if ((hostname && !*hostname) || (dev && !*dev)) {
-        rc = keel_say(2, "--%s wants a profile name (see keel devices)", dev && !*dev ? "device" : "host");
-        goto done;
-    }
-    if (hostname && (!hp || hp->kind != RT_CPU)) {
-        rc = keel_say(2, "no CPU profile '%s' (see keel devices)", hostname);
-        goto done;
-    }
-    if (dev && *dev) {
-        if (!(gp = rt_profile_find(dev)) || gp->kind != RT_GPU) {
-            rc = keel_say(2, "no GPU profile '%s' (see keel devices)", dev);
-            goto done;
-        }
-        gpu = *gp;
-        have_gpu = 1;
-    } else if (rt_cuda_detect(&gpu, gname, sizeof gname))
-        have_gpu = 1;
+/* The host and GPU profiles: --host / --device, else this host and the
+ * detected GPU (else h100). */
+static int explain_machines(explain_run *x)
+{
+    x->host = *rt_profile_host_default();
+    if ((x->hostname && !*x->hostname) || (x->dev && !*x->dev))
+        return keel_say(2, "--%s wants a profile name (see keel devices)",
+                        x->dev && !*x->dev ? "device" : "host");
+    x->hp = x->hostname ? rt_profile_find(x->hostname) : NULL;
+    if (x->hostname && (!x->hp || x->hp->kind != RT_CPU))
+        return keel_say(2, "no CPU profile '%s' (see keel devices)", x->hostname);
+    if (x->dev && *x->dev) {
+        const rt_profile *gp = rt_profile_find(x->dev);
+        if (!gp || gp->kind != RT_GPU)
+            return keel_say(2, "no GPU profile '%s' (see keel devices)", x->dev);
+        x->gpu = *gp;
+        x->have_gpu = 1;
+    } else if (rt_cuda_detect(&x->gpu, x->gname, sizeof x->gname))
+        x->have_gpu = 1;
     else
-        gpu = *rt_profile_find("h100");
+        x->gpu = *rt_profile_find("h100");
+    return 0;
+}
 
-    if (db_open(path, DB_READONLY, &d, err, sizeof err)) {
-        rc = keel_say(1, "%s", err);
-        goto done;
-    }
-    int r = rt_facts_load(d, f0, line, col, &f, err, sizeof err);
-    if (r == 1 && realpath(f0, real))
-        r = rt_facts_load(d, real, line, col, &f, err, sizeof err);
+/* The database, the nest's facts, the host's calibration, the threads. */
+static int explain_load(explain_run *x)
+{
+    char err[512], real[PATH_MAX];
+    if (db_open(x->path, DB_READONLY, &x->d, err, sizeof err))
+        return keel_say(1, "%s", err);
+    int r = rt_facts_load(x->d, x->file, x->line, x->col, &x->f, err, sizeof err);
+    if (r == 1 && realpath(x->file, real))
+        r = rt_facts_load(x->d, real, x->line, x->col, &x->f, err, sizeof err);
     if (r < 0)
-        rc = keel_say(1, "%s", err);
-    else if (r == 1)
-        rc = keel_say(1, "no loop at %s in %s", loc, path);
-    if (rc)
-        goto done;
+        return keel_say(1, "%s", err);
+    if (r == 1)
+        return keel_say(1, "no loop at %s in %s", x->loc, x->path);
     /* `--host host` names this host: its calibration when one is stored,
      * as with no --host at all; another name is that profile as written */
-    if (hp == rt_profile_host_default())
-        hp = NULL;
-    if (hp)
-        host = *hp;
+    if (x->hp == rt_profile_host_default())
+        x->hp = NULL;
+    if (x->hp)
+        x->host = *x->hp;
     else {
         rt_calibration cal;
-        if (rt_calibration_load(path, &cal, err, sizeof err) == 0)
-            rt_profile_from_calibration(&cal, &host);
+        if (rt_calibration_load(x->path, &cal, err, sizeof err) == 0)
+            rt_profile_from_calibration(&cal, &x->host);
     }
     /* --threads asks what the host would do running the nest with that many
      * threads, even when the program runs it sequentially as compiled. */
-    int threads_given = threads > 0;
-    if (threads <= 0)
-        threads = hp ? rt_profile_threads(hp) : rt_default_threads();
+    x->threads_given = x->threads > 0;
+    if (x->threads <= 0)
+        x->threads = x->hp ? rt_profile_threads(x->hp) : rt_default_threads();
+    if (x->json && !(x->j = keel_json_new()))
+        return keel_say(1, "out of memory");
+    return 0;
+}
 
+/* The loop, the symbols it needs, the values given, the machines. */
+static void explain_header(const explain_run *x)
+{
+    const rt_facts *f = x->f;
+    keel_json *j = x->j;
     const char *const *need;
-    int nneed = rt_facts_symbols(f, &need);
-    if (json && !(j = keel_json_new())) {
-        rc = keel_say(1, "out of memory");
-        goto done;
-    }
+    int nneed = rt_facts_symbols(f, &need), n = x->sets.n;
     if (j) {
         keel_json_object(j, NULL);
         keel_json_object(j, "loop");
@@ -1048,154 +1064,255 @@ int keel_cmd_explain(int argc, char **argv)
         keel_json_end(j);
         keel_json_object(j, "values");
         for (int i = 0; i < n; i++)
-            keel_json_int(j, names[i], values[i]);
+            keel_json_int(j, x->sets.names[i], x->sets.values[i]);
         keel_json_end(j);
         keel_json_object(j, "host");
-        keel_json_str(j, "name", host.name);
-        keel_json_str(j, "desc", host.desc);
+        keel_json_str(j, "name", x->host.name);
+        keel_json_str(j, "desc", x->host.desc);
         keel_json_end(j);
         keel_json_object(j, "device");
-        keel_json_str(j, "name", gpu.name);
-        keel_json_str(j, "detected", gname[0] ? gname : NULL);
+        keel_json_str(j, "name", x->gpu.name);
+        keel_json_str(j, "detected", x->gname[0] ? x->gname : NULL);
         keel_json_end(j);
-    } else {
-        printf("loop        %s:%d %s%s%s%s\n", rt_facts_file(f), rt_facts_line(f),
-               rt_facts_function(f), *rt_facts_label(f) ? " [" : "", rt_facts_label(f),
-               *rt_facts_label(f) ? "]" : "");
-        printf("needs       ");
-        for (int i = 0; i < nneed; i++)
-            printf("%s%s", i ? "," : "", need[i]);
-        printf("%s\nvalues      ", nneed ? "" : "-");
-        for (int i = 0; i < n; i++)
-            printf("%s%s=%lld", i ? "," : "", names[i], values[i]);
-        printf("%s\nhost        %s (%s)\n", n ? "" : "-", host.name, host.desc);
-        printf("device      %s%s%s\n", gpu.name, gname[0] ? " = " : "", gname);
+        return;
     }
-    if (sweep) {
-        rt_sweep sw = { .host = &host, .gpu = &gpu, .threads = threads,
-                        .threads_given = threads_given, .nfixed = n,
-                        .names = (const char *const *)names, .values = values };
-        if (j) {
-            if ((rc = sweep_json(j, f, &sw, sym, lo, hi)) == 0) {
-                keel_json_end(j);
-                rc = keel_json_print(j, stdout);
-            }
-        } else if ((rc = rt_sweep_print(f, &sw, sweep, stdout, err, sizeof err)) != 0)
-            keel_say(rc, "%s", err);
-        goto done;
+    printf("loop        %s:%d %s%s%s%s\n", rt_facts_file(f), rt_facts_line(f),
+           rt_facts_function(f), *rt_facts_label(f) ? " [" : "", rt_facts_label(f),
+           *rt_facts_label(f) ? "]" : "");
+    printf("needs       ");
+    for (int i = 0; i < nneed; i++)
+        printf("%s%s", i ? "," : "", need[i]);
+    printf("%s\nvalues      ", nneed ? "" : "-");
+    for (int i = 0; i < n; i++)
+        printf("%s%s=%lld", i ? "," : "", x->sets.names[i], x->sets.values[i]);
+    printf("%s\nhost        %s (%s)\n", n ? "" : "-", x->host.name, x->host.desc);
+    printf("device      %s%s%s\n", x->gpu.name, x->gname[0] ? " = " : "", x->gname);
+}
+
+/* --sweep: the table (or its JSON) instead of one verdict. */
+static int explain_sweep(const explain_run *x)
+{
+    char err[512];
+    int rc;
+    rt_sweep sw = { .host = &x->host, .gpu = &x->gpu, .threads = x->threads,
+                    .threads_given = x->threads_given, .nfixed = x->sets.n,
+                    .names = (const char *const *)x->sets.names, .values = x->sets.values };
+    if (x->j) {
+        if ((rc = sweep_json(x->j, x->f, &sw, x->sym, x->lo, x->hi)) == 0) {
+            keel_json_end(x->j);
+            rc = keel_json_print(x->j, stdout);
+        }
+    } else if ((rc = rt_sweep_print(x->f, &sw, x->sweep, stdout, err, sizeof err)) != 0)
+        keel_say(rc, "%s", err);
+    return rc;
+}
+
+/* The best legal mapping keel sees at the given values (bestmap.h);
+ * *bm.searched 0 when it could not be evaluated. */
+static void explain_bestmap(const explain_run *x, keel_bestmap *bm)
+{
+    char err[256];
+    int n = x->sets.n;
+    rt_sweep sw = { .host = &x->host, .gpu = &x->gpu, .threads = x->threads,
+                    .threads_given = x->threads_given, .sym = n ? x->sets.names[0] : "*",
+                    .nfixed = n ? n - 1 : 0,
+                    .names = (const char *const *)x->sets.names + (n ? 1 : 0),
+                    .values = x->sets.values + (n ? 1 : 0) };
+    if (keel_bestmap_find(x->d, x->f, &sw, n ? x->sets.values[0] : 1, bm, err, sizeof err)) {
+        memset(bm, 0, sizeof *bm);
+        keel_fmtn(bm->change, sizeof bm->change, "not searched (%s)", err);
     }
+}
+
+static void bestmap_json(keel_json *j, const keel_bestmap *bm)
+{
+    keel_json_object(j, "best_mapping");
+    keel_json_bool(j, "searched", bm->searched);
+    keel_json_int(j, "candidates", bm->candidates);
+    keel_json_bool(j, "better", bm->better);
+    if (bm->better)
+        keel_json_int(j, "thread_loop_line", bm->line);
+    else
+        keel_json_null(j, "thread_loop_line");
+    keel_json_num(j, "items", bm->items_best);
+    keel_json_num(j, "items_as_compiled", bm->items_as);
+    keel_json_num(j, "gpu_s", bm->gpu_best_s);
+    keel_json_num(j, "gpu_as_compiled_s", bm->gpu_as_s);
+    keel_json_str(j, "change", bm->change);
+    keel_json_end(j);
+}
+
+/* What explain decided at the given values. */
+typedef struct {
     rt_launch in;
-    rt_estimate e;
-    if (rt_facts_bind_on(f, &host, &gpu, threads, n,
-                         (const char *const *)names, values, &in, err, sizeof err)) {
-        if (!j)
-            rt_facts_print(f, NULL, stdout);
-        rc = keel_say(1, "%s (give it with --set)", err);
-        goto done;
-    }
-    if (threads_given)
-        in.host_sequential = 0;
-    int verdict = rt_estimate_all(&host, threads, &gpu, &in, &e);
-    if (j) {
-        facts_json(j, f, &in);
-        estimate_json(j, &host, &gpu, &in, &e);
-    } else {
-        rt_facts_print(f, &in, stdout);
-        print_estimate(&host, &gpu, &in, &e);
-    }
-    double model_cpu_s = e.cpu_s, model_gpu_s = e.gpu_s, model_xfer_s = e.xfer_s;
-    const char *why = in.not_parallel ? "not parallel" : !have_gpu ? "no device"
-                      : e.too_small ? "too small" : NULL;
-    if (in.not_parallel || !have_gpu)
-        verdict = 0;
-    int model_verdict = verdict;
-    char key[512] = "";
+    rt_estimate e;             /* the times decided on (history's when it decides) */
+    double model_cpu_s, model_gpu_s, model_xfer_s;
+    int verdict, model_verdict;
+    const char *why;           /* NULL, "not parallel", "no device", "too small", ovwhy */
+    char key[512];             /* the size key */
+    int hist;                  /* trusted history decided */
+    rt_history_pred hp;
+    int ov;                    /* overlap check: 1 at launch, -1 impossible, 0 none */
+    char ovwhy[400];
+    keel_bestmap bm;
+} explain_out;
+
+/* Measured history and the run-time overlap check over the model's verdict. */
+static void explain_decide(const explain_run *x, explain_out *o)
+{
+    char err[512];
+    const rt_facts *f = x->f;
+    int n = x->sets.n;
     double size = 0;
-    rt_history_pred hp_;
-    int hist = size_key(f, &in, n, names, values, key, sizeof key, &size) == 0 &&
-               rt_history_lookup(path, rt_facts_loop_id(f), key, size, &hp_, err, sizeof err) == 0 &&
-               hp_.decides;
-    if (hist) {
-        verdict = hp_.gpu_s < hp_.cpu_s && !in.not_parallel && have_gpu;
-        e.cpu_s = hp_.cpu_s, e.gpu_s = hp_.gpu_s, e.xfer_s = 0;
+    o->model_cpu_s = o->e.cpu_s, o->model_gpu_s = o->e.gpu_s, o->model_xfer_s = o->e.xfer_s;
+    o->why = o->in.not_parallel ? "not parallel" : !x->have_gpu ? "no device"
+             : o->e.too_small ? "too small" : NULL;
+    if (o->in.not_parallel || !x->have_gpu)
+        o->verdict = 0;
+    o->model_verdict = o->verdict;
+    o->hist = size_key(f, &o->in, n, x->sets.names, x->sets.values, o->key, sizeof o->key,
+                       &size) == 0 &&
+              rt_history_lookup(x->path, rt_facts_loop_id(f), o->key, size, &o->hp, err,
+                                sizeof err) == 0 &&
+              o->hp.decides;
+    if (o->hist) {
+        o->verdict = o->hp.gpu_s < o->hp.cpu_s && !o->in.not_parallel && x->have_gpu;
+        o->e.cpu_s = o->hp.cpu_s, o->e.gpu_s = o->hp.gpu_s, o->e.xfer_s = 0;
     }
     /* the run-time overlap check: no possible check is never the GPU */
-    char ovwhy[400] = "";
-    int ov = explain_overlap(rt_facts_overlap(f), n, (const char *const *)names, values, ovwhy,
-                             sizeof ovwhy);
-    if (ov < 0 && verdict)
-        verdict = 0, why = ovwhy;
-    if (j) {
-        keel_json_object(j, "overlap");
-        keel_json_str(j, "check", ov > 0 ? "at launch" : ov < 0 ? "impossible" : "none");
-        keel_json_str(j, "detail", ov ? ovwhy : NULL);
+    o->ov = explain_overlap(rt_facts_overlap(f), n, (const char *const *)x->sets.names,
+                            x->sets.values, o->ovwhy, sizeof o->ovwhy);
+    if (o->ov < 0 && o->verdict)
+        o->verdict = 0, o->why = o->ovwhy;
+}
+
+static int explain_out_json(keel_json *j, const explain_out *o)
+{
+    keel_json_object(j, "overlap");
+    keel_json_str(j, "check", o->ov > 0 ? "at launch" : o->ov < 0 ? "impossible" : "none");
+    keel_json_str(j, "detail", o->ov ? o->ovwhy : NULL);
+    keel_json_end(j);
+    keel_json_str(j, "size_key", o->key);
+    if (o->hist) {
+        keel_json_object(j, "history");
+        keel_json_str(j, "how", o->hp.how);
+        keel_json_num(j, "cpu_s", o->hp.cpu_s);
+        keel_json_int(j, "cpu_samples", o->hp.cpu_samples);
+        keel_json_int(j, "cpu_sizes", o->hp.cpu_sizes);
+        keel_json_num(j, "gpu_s", o->hp.gpu_s);
+        keel_json_int(j, "gpu_samples", o->hp.gpu_samples);
+        keel_json_int(j, "gpu_sizes", o->hp.gpu_sizes);
+        keel_json_str(j, "model_said", o->model_verdict ? "GPU" : "CPU");
         keel_json_end(j);
-        keel_json_str(j, "size_key", key);
-        if (hist) {
-            keel_json_object(j, "history");
-            keel_json_str(j, "how", hp_.how);
-            keel_json_num(j, "cpu_s", hp_.cpu_s);
-            keel_json_int(j, "cpu_samples", hp_.cpu_samples);
-            keel_json_int(j, "cpu_sizes", hp_.cpu_sizes);
-            keel_json_num(j, "gpu_s", hp_.gpu_s);
-            keel_json_int(j, "gpu_samples", hp_.gpu_samples);
-            keel_json_int(j, "gpu_sizes", hp_.gpu_sizes);
-            keel_json_str(j, "model_said", model_verdict ? "GPU" : "CPU");
-            keel_json_end(j);
-        } else
-            keel_json_null(j, "history");
-        keel_json_str(j, "decided_by", hist ? "history" : "model");
-        keel_json_str(j, "verdict", verdict ? "GPU" : "CPU");
-        keel_json_str(j, "why", why);
-        keel_json_object(j, "seconds");
-        keel_json_num(j, "cpu", e.cpu_s);
-        keel_json_num(j, "gpu", e.gpu_s);
-        keel_json_num(j, "xfer", e.xfer_s);
-        keel_json_num(j, "hk", e.hk_kernel_s);
-        keel_json_end(j);
-        keel_json_object(j, "model_seconds");
-        keel_json_num(j, "cpu", model_cpu_s);
-        keel_json_num(j, "gpu", model_gpu_s);
-        keel_json_num(j, "xfer", model_xfer_s);
-        keel_json_end(j);
-        keel_json_end(j);
-        rc = keel_json_print(j, stdout);
-        goto done;
-    }
-    if (hist) {
-        char hc[32], hg[32];
-        rt_format_time(hc, sizeof hc, hp_.cpu_s);
-        rt_format_time(hg, sizeof hg, hp_.gpu_s);
-        printf("history     key %s: cpu %s (%d samples, %d sizes) | gpu %s (%d samples, %d sizes)"
-               " %s\n", key, hc, hp_.cpu_samples, hp_.cpu_sizes, hg, hp_.gpu_samples,
-               hp_.gpu_sizes, !strcmp(hp_.how, "measured") ? "(calibrated: >= 10 samples each)"
-               : "(regression a*n^b+c over the sizes seen)");
-        printf("            model said %s\n", model_verdict ? "GPU" : "CPU");
-        printf("decided by  history (%s)\n", hp_.how);
     } else
-        printf("decided by  model (no trusted history for key %s)\n", key);
+        keel_json_null(j, "history");
+    keel_json_str(j, "decided_by", o->hist ? "history" : "model");
+    keel_json_str(j, "verdict", o->verdict ? "GPU" : "CPU");
+    keel_json_str(j, "why", o->why);
+    keel_json_object(j, "seconds");
+    keel_json_num(j, "cpu", o->e.cpu_s);
+    keel_json_num(j, "gpu", o->e.gpu_s);
+    keel_json_num(j, "xfer", o->e.xfer_s);
+    keel_json_num(j, "hk", o->e.hk_kernel_s);
+    keel_json_end(j);
+    keel_json_object(j, "model_seconds");
+    keel_json_num(j, "cpu", o->model_cpu_s);
+    keel_json_num(j, "gpu", o->model_gpu_s);
+    keel_json_num(j, "xfer", o->model_xfer_s);
+    keel_json_end(j);
+    bestmap_json(j, &o->bm);
+    keel_json_end(j);
+    return keel_json_print(j, stdout);
+}
+
+static void explain_out_text(const explain_out *o)
+{
+    if (o->hist) {
+        char hc[32], hg[32];
+        rt_format_time(hc, sizeof hc, o->hp.cpu_s);
+        rt_format_time(hg, sizeof hg, o->hp.gpu_s);
+        printf("history     key %s: cpu %s (%d samples, %d sizes) | gpu %s (%d samples, %d sizes)"
+               " %s\n", o->key, hc, o->hp.cpu_samples, o->hp.cpu_sizes, hg, o->hp.gpu_samples,
+               o->hp.gpu_sizes, !strcmp(o->hp.how, "measured") ? "(calibrated: >= 10 samples each)"
+               : "(regression a*n^b+c over the sizes seen)");
+        printf("            model said %s\n", o->model_verdict ? "GPU" : "CPU");
+        printf("decided by  history (%s)\n", o->hp.how);
+    } else
+        printf("decided by  model (no trusted history for key %s)\n", o->key);
     char cs[32], gs[32], xs[32];
-    rt_format_time(cs, sizeof cs, e.cpu_s);
-    rt_format_time(gs, sizeof gs, e.gpu_s);
-    rt_format_time(xs, sizeof xs, e.xfer_s);
+    rt_format_time(cs, sizeof cs, o->e.cpu_s);
+    rt_format_time(gs, sizeof gs, o->e.gpu_s);
+    rt_format_time(xs, sizeof xs, o->e.xfer_s);
     printf("verdict     cpu %s | gpu %s + xfer %s -> %s%s%s%s\n", cs, gs, xs,
-           verdict ? "GPU" : "CPU", why ? " (" : "", why ? why : "", why ? ")" : "");
-    if (ov > 0)
-        printf("overlap     %s: the GPU only if the written ranges are apart\n", ovwhy);
-    else if (ov < 0)
-        printf("overlap     %s: never the GPU\n", ovwhy);
+           o->verdict ? "GPU" : "CPU", o->why ? " (" : "", o->why ? o->why : "",
+           o->why ? ")" : "");
+    if (o->ov > 0)
+        printf("overlap     %s: the GPU only if the written ranges are apart\n", o->ovwhy);
+    else if (o->ov < 0)
+        printf("overlap     %s: never the GPU\n", o->ovwhy);
     else
         printf("overlap     none (the verdict relies on no two bases being apart)\n");
-    printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", e.cpu_s, e.gpu_s, e.xfer_s,
-           e.hk_kernel_s);
-done:
-    keel_json_free(j);
-    rt_facts_free(f);
-    db_close(d);
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    free(values);
-    free(file);
+    printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", o->e.cpu_s, o->e.gpu_s,
+           o->e.xfer_s, o->e.hk_kernel_s);
+    printf("best map    %s\n", o->bm.change);
+}
+
+/* One verdict at the given values: bind the facts, run the models, print
+ * their terms, decide (history, overlap), the best mapping, the verdict. */
+static int explain_verdict(explain_run *x)
+{
+    char err[512];
+    explain_out *o = calloc(1, sizeof *o);
+    if (!o)
+        return keel_say(1, "out of memory");
+    if (rt_facts_bind_on(x->f, &x->host, &x->gpu, x->threads, x->sets.n,
+                         (const char *const *)x->sets.names, x->sets.values, &o->in, err,
+                         sizeof err)) {
+        if (!x->j)
+            rt_facts_print(x->f, NULL, stdout);
+        free(o);
+        return keel_say(1, "%s (give it with --set)", err);
+    }
+    if (x->threads_given)
+        o->in.host_sequential = 0;
+    o->verdict = rt_estimate_all(&x->host, x->threads, &x->gpu, &o->in, &o->e);
+    if (x->j) {
+        facts_json(x->j, x->f, &o->in);
+        estimate_json(x->j, &x->host, &x->gpu, &o->in, &o->e);
+    } else {
+        rt_facts_print(x->f, &o->in, stdout);
+        print_estimate(&x->host, &x->gpu, &o->in, &o->e);
+    }
+    explain_decide(x, o);
+    explain_bestmap(x, &o->bm);
+    int rc = 0;
+    if (x->j)
+        rc = explain_out_json(x->j, o);
+    else
+        explain_out_text(o);
+    free(o);
     return rc;
+}
+
+int keel_cmd_explain(int argc, char **argv)
+{
+    explain_run x = { .dev = getenv("KEEL_DEVICE"), .hostname = getenv("KEEL_HOST") };
+    int rc = explain_args(argc, argv, &x);
+    if (rc == 0)
+        rc = explain_machines(&x);
+    if (rc == 0)
+        rc = explain_load(&x);
+    if (rc == 0) {
+        explain_header(&x);
+        rc = x.sweep ? explain_sweep(&x) : explain_verdict(&x);
+    }
+    keel_json_free(x.j);
+    rt_facts_free(x.f);
+    db_close(x.d);
+    for (int i = 0; i < x.sets.n; i++)
+        free(x.sets.names[i]);
+    free(x.sets.names);
+    free(x.sets.values);
+    free(x.file);
+    return rc < 0 ? 0 : rc;
 }

@@ -1782,6 +1782,40 @@ int rt_facts_loop_view(const rt_facts *f, int k, rt_loop_view *out)
     return 0;
 }
 
+const char *rt_facts_loop_iv(const rt_facts *f, int k)
+{
+    return k >= 0 && k < f->nloops ? f->loops[k].iv : NULL;
+}
+
+/* Another GPU mapping of a freshly loaded nest (`keel explain`'s best
+ * mapping): the thread loops, each loop's thread loop and each access's
+ * stride along it, as analyse() derives them at load. */
+int rt_facts_remap(rt_facts *f, const unsigned char *thread, char *err, size_t errlen)
+{
+    if (f->plan || f->region) {
+        snprintf(err, errlen, f->region ? "a time-stepped region is not remapped"
+                                        : "the facts were bound already");
+        return -1;
+    }
+    for (int k = 0; k < f->nloops; k++) {
+        int p = f->loops[k].parent;
+        f->loops[k].thread = thread[k] != 0;
+        f->loops[k].thread_on_path = f->loops[k].thread ? k : p >= 0 ? f->loops[p].thread_on_path : -1;
+    }
+    for (int a = 0; a < f->naccs; a++) {
+        fl_acc *ac = &f->accs[a];
+        int t = f->loops[f->stmts[ac->stmt].loop].thread_on_path;
+        kx_free(ac->stride);
+        ac->stride = NULL;
+        ac->no_thread = t < 0;
+        if (t >= 0 && ac->lin[t] && !(ac->stride = kx_copy(ac->lin[t]))) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int rt_facts_access_view(const rt_facts *f, int a, rt_access_view *out)
 {
     memset(out, 0, sizeof *out);

@@ -122,6 +122,15 @@ int rt_facts_loop_view(const rt_facts *f, int k, rt_loop_view *out);
 int rt_facts_access_view(const rt_facts *f, int a, rt_access_view *out);
 void rt_facts_view_free(rt_loop_view *l, rt_access_view *a);   /* either may be NULL */
 
+/* Loop k's induction variable (preorder, 0: the launch loop), NULL: none. */
+const char *rt_facts_loop_iv(const rt_facts *f, int k);
+/* Map a nest that was loaded and not yet bound with other thread loops
+ * (thread[k] per loop in preorder): each access's inter-thread stride
+ * becomes its linearised difference along the new thread loop of its
+ * path.  For `keel explain`'s best mapping; a time-stepped region is not
+ * remapped.  0, or -1 with a message. */
+int rt_facts_remap(rt_facts *f, const unsigned char *thread, char *err, size_t errlen);
+
 /* Print the static facts (loops, parallel verdicts, mapping, accesses with
  * their stride expressions) and, when l is not NULL, the bound accesses
  * with their classes; for `keel explain`. */

@@ -107,6 +107,7 @@ int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_poin
     out->xfer_s = e.xfer_s;
     out->flops = in.flops;
     out->bytes = in.bytes_in + in.bytes_out;
+    out->items = in.work_items;
     out->not_parallel = in.not_parallel;
     out->gpu_wins = wins && !in.not_parallel;
     out->too_small = e.too_small && !in.not_parallel;

@@ -36,6 +36,7 @@ typedef struct {
     long long n;
     double cpu_s, gpu_s, xfer_s;
     double flops, bytes;    /* of the launch, for the roofline */
+    double items;           /* GPU work items of the launch (its mapping's threads) */
     int not_parallel;
     int gpu_wins;           /* the GPU is worth it (rt_estimate_all) and the nest is parallel */
     int too_small;          /* the GPU is faster, by less than its launch and transfer */

@@ -182,11 +182,11 @@ static void test_callees(void)
         "    work(i, y);\n"                                                   /* 16 */
         "}\n";
     want_t w[] = {
-        { 3, "unknown", "calls work (line 4)", 0,
-          "calls work (line 4): its work is not in the nest's cost" },
+        { 3, "unknown", "cost of callee work (line 4) unknown: not defined in this source", 0,
+          "cost of callee work (line 4) unknown: not defined in this source" },
         { 9, "parallel", "no dependence carried", 1, NULL },
-        { 15, "unknown", "calls work (line 16)", 0,
-          "calls work (line 16): its work is not in the nest's cost" },
+        { 15, "unknown", "cost of callee work (line 16) unknown: not defined in this source", 0,
+          "cost of callee work (line 16) unknown: not defined in this source" },
     };
     check_nests("callees.c", src, w, 3);
 }

@@ -135,7 +135,7 @@ for dev in h100 v100; do
     expect_eq "$(sqlite3 :memory: "select count(*) from json_each(readfile('ex.json'), '\$.facts')")" \
         "$(sed -n '/^loops (preorder/,/^machines/p' ex.txt | grep -vc '^machines')" "explain $dev: the facts' lines"
 done
-expect_eq "$(keys ex.json)" "loop:object needs:array values:object host:object device:object facts:array launch:object cpu:object gpu:object transfer:object overlap:object size_key:text history:null decided_by:text verdict:text why:null seconds:object model_seconds:object" "explain keys"
+expect_eq "$(keys ex.json)" "loop:object needs:array values:object host:object device:object facts:array launch:object cpu:object gpu:object transfer:object overlap:object size_key:text history:null decided_by:text verdict:text why:null seconds:object model_seconds:object best_mapping:object" "explain keys"
 expect_eq "$(jx ex.json '$.loop.function') $(jx ex.json '$.needs[0]') $(jx ex.json '$.values.n') $(jx ex.json '$.host.name') $(jx ex.json '$.device.name') $(jx ex.json '$.size_key')" \
     "mm n 700 power9 v100 n=700" "explain values"
 "$K" explain k.c:11 --set n=700 --device h100 --json >ex2.json 2>err.txt || bad "explain recur: $(cat err.txt)"
