@@ -501,10 +501,400 @@ static int no_json(void *dest, const char *arg)
     return keel_say(2, "report --html writes HTML: --json is for keel report without --html");
 }
 
+/* One report being written: the options, the profiles, the database and
+ * what was read from it.  The page owns rs, ns and rk (report_free). */
+typedef struct {
+    const char *dbpath, *file;
+    long long size;
+    const rt_profile *const *gpus;
+    int ndev, threads, threads_given;
+    rt_profile host;
+    db *d;
+    rows rs;
+    nest *ns;         /* NULL when it could not be allocated */
+    int nn;
+    keel_ranking rk;
+} report;
+
+static void report_free(report *h)
+{
+    free_nests(&h->rs, h->ns, h->nn);
+    keel_ranking_free(&h->rk);
+    db_close(h->d);
+}
+
+/* The nests: an outermost loop and the rows after it that are deeper. */
+static void group_nests(report *h)
+{
+    h->ns = calloc((size_t)h->rs.n + 1, sizeof *h->ns);
+    for (int i = 0; h->ns && i < h->rs.n; i++) {
+        if (h->rs.r[i].depth == 0 || h->nn == 0) {
+            h->ns[h->nn].first = i;
+            h->ns[h->nn].num = h->nn + 1;
+            h->nn++;
+        }
+        h->ns[h->nn - 1].nrows++;
+    }
+}
+
+/* A nest's predictions at the reference size, its crossovers, its hull
+ * points (first device), its logged decisions and measured history. */
+static void predict_nest(report *h, nest *n)
+{
+    const row *r = &h->rs.r[n->first];
+    n->label = nest_label(&h->rs, n);
+    n->hull_class = hull_class(r->cls);
+    rt_facts *f = NULL;
+    if (rt_facts_load(h->d, r->file, r->line, r->col, &f, n->err, sizeof n->err) != 0) {
+        rt_facts_free(f);
+        return;
+    }
+    const char *const *need;
+    n->nneed = rt_facts_symbols(f, &need);
+    n->loaded = 1;
+    n->ref_ok = 1;
+    char err[512];
+    for (int dv = 0; dv < h->ndev; dv++) {
+        rt_sweep s = { .host = &h->host, .gpu = h->gpus[dv], .threads = h->threads,
+                       .threads_given = h->threads_given, .sym = "*" };
+        if (rt_sweep_at(f, &s, h->size, &n->ref[dv], n->err, sizeof n->err))
+            n->ref_ok = 0;
+        n->not_parallel = n->ref[dv].not_parallel;
+        n->xover_status[dv] = rt_sweep_crossover(f, &s, 1, XOVER_HI, &n->xover[dv], n->err,
+                                                 sizeof n->err);
+        if (dv == 0)
+            for (long long v = HULL_LO; v <= HULL_HI && n->nhull < 16; v *= 2)
+                if (rt_sweep_at(f, &s, v, &n->hull[n->nhull], err, sizeof err) == 0)
+                    n->nhull++;
+    }
+    rt_facts_free(f);
+    load_decisions(h->d, r->loop_id, h->gpus[0]->name, n);
+    load_history(h->d, r->loop_id, n);
+}
+
+/* The ranking: rank.c's, for the first device; its N-numbers are ours.
+ * 0, or -1 with the reason in err. */
+static int rank_nests(report *h, char *err, size_t errlen)
+{
+    keel_rank_opts ro = { .host = &h->host, .gpu = h->gpus[0], .threads = h->threads,
+                          .threads_given = h->threads_given, .size = h->size, .file = h->file };
+    if (!h->ns)
+        return ku_fail(err, errlen, "out of memory");
+    if (keel_rank(h->d, &ro, &h->rk, err, errlen))
+        return -1;
+    for (int k = 0; k < h->rk.n; k++) {
+        int i = h->rk.v[k].num - 1;
+        if (i >= 0 && i < h->nn) {
+            h->ns[i].rank = &h->rk.v[k];
+            h->ns[i].rank_pos = k + 1;
+        }
+    }
+    return 0;
+}
+
+/* <head>, the title paragraph (database, profiles), the page check. */
+static void write_head(FILE *o, const report *h)
+{
+    char now[32];
+    time_t tt = time(NULL);
+    strftime(now, sizeof now, "%Y-%m-%d %H:%M UTC", gmtime(&tt));
+    fputs("<!DOCTYPE html>\n<html lang=\"en\" xmlns=\"http://www.w3.org/1999/xhtml\"><head>"
+          "<meta charset=\"utf-8\"/><title>keel report</title><style>", o);
+    fputs(css, o);
+    fputs("</style><script>", o);
+    fputs(script_head, o);
+    fputs("</script></head>\n<body>\n<h1>keel report</h1>\n<p>Database <code>", o);
+    html_esc(o, h->dbpath);
+    fprintf(o, "</code>, written %s. Host CPU profile <b>", now);
+    html_esc(o, h->host.name);
+    fputs("</b> (", o);
+    html_esc(o, h->host.desc);
+    fprintf(o, "; %d thread%s for nests with OpenMP pragmas%s), GPU profile%s", h->threads,
+            h->threads == 1 ? "" : "s",
+            h->threads_given ? ", and for every nest (--threads)" : ", one for the others",
+            h->ndev > 1 ? "s" : "");
+    for (int dv = 0; dv < h->ndev; dv++) {
+        fputs(dv ? ", <b>" : " <b>", o);
+        html_esc(o, h->gpus[dv]->name);
+        fputs("</b>", o);
+    }
+    fputs(". Predictions are keel's models (the ones keel_decide runs): Liao-Chapman + roofline"
+          " on the CPU, Hong-Kim + boat-hull transfer on the GPU.</p>\n", o);
+    fputs("<p id=\"selfcheck\" data-status=\"not-run\">page check: not run (scripts off)</p>"
+          "<p id=\"script-errors\"></p>\n", o);
+}
+
+/* The summary table: sources, functions, nests, loops, GPU wins per device. */
+static void write_summary(FILE *o, const report *h)
+{
+    const rows *rs = &h->rs;
+    int nsrc = 0, nfun = 0;
+    for (int i = 0; i < rs->n; i++) {
+        if (i == 0 || strcmp(rs->r[i].file, rs->r[i - 1].file))
+            nsrc++, nfun++;
+        else if (strcmp(rs->r[i].function, rs->r[i - 1].function))
+            nfun++;
+    }
+    fprintf(o, "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\"><tr><th>sources</th>"
+               "<th>functions</th><th>nests</th><th>loops</th>");
+    for (int dv = 0; dv < h->ndev; dv++) {
+        fputs("<th>GPU wins at N=", o);
+        fprintf(o, "%lld on ", h->size);
+        html_esc(o, h->gpus[dv]->name);
+        fputs("</th>", o);
+    }
+    fprintf(o, "</tr>\n<tr><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">"
+               "%d</td><td class=\"num\">%d</td>", nsrc, nfun, h->nn, rs->n);
+    for (int dv = 0; dv < h->ndev; dv++) {
+        int w = 0;
+        for (int k = 0; k < h->nn; k++)
+            w += h->ns[k].ref_ok && h->ns[k].ref[dv].gpu_wins;
+        fprintf(o, "<td class=\"num\">%d of %d</td>", w, h->nn);
+    }
+    fputs("</tr></table>\n<p>Sections: <a href=\"#roofline\">roofline</a>, <a href=\"#hull\">"
+          "boat-hull view per class</a>, <a href=\"#nests\">nests per source and function</a>."
+          "</p>\n", o);
+}
+
+/* A roofline chart per device, of the nests ranked highest. */
+static void write_rooflines(FILE *o, const report *h)
+{
+    fputs("<h2 id=\"roofline\">Roofline per device</h2>\n", o);
+    for (int dv = 0; dv < h->ndev; dv++) {
+        int order[ROOF_NESTS], norder = 0;
+        for (int k = 0; k < h->rk.n && norder < ROOF_NESTS; k++) {
+            int i = h->rk.v[k].num - 1;
+            const rt_sweep_point *pt = i >= 0 && i < h->nn ? &h->ns[i].ref[dv] : NULL;
+            if (pt && h->ns[i].ref_ok && pt->flops > 0 && pt->bytes > 0)
+                order[norder++] = i;
+        }
+        html_roofline(o, &h->host, h->gpus[dv], dv, h->ns, order, norder, h->size);
+    }
+}
+
+/* The boat-hull view: per class its nests in rank order, HULL_PER_CHART a
+ * chart, at most HULL_PER_CLASS (the rest are in their tables with their
+ * own charts). */
+static void write_hulls(FILE *o, const report *h)
+{
+    const nest *ns = h->ns;
+    int nn = h->nn;
+    fputs("<h2 id=\"hull\">Boat-hull view per class</h2>\n<p>Classes in the boat-hull notation,"
+          " ranges left out; predicted time of each nest against its problem size on the host"
+          " and on ", o);
+    html_esc(o, h->gpus[0]->name);
+    fputs(".</p>\n", o);
+    int *members = calloc((size_t)nn + 1, sizeof *members);
+    char *done = calloc((size_t)nn + 1, 1);
+    for (int k0 = 0; members && done && k0 < h->rk.n; k0++) {
+        int k = h->rk.v[k0].num - 1;
+        if (k < 0 || k >= nn || done[k] || !ns[k].hull_class)
+            continue;
+        int nm = 0, nclass = 0;
+        for (int j0 = k0; j0 < h->rk.n; j0++) {
+            int j = h->rk.v[j0].num - 1;
+            if (j >= 0 && j < nn && !done[j] && ns[j].hull_class
+                && strcmp(ns[j].hull_class, ns[k].hull_class) == 0) {
+                done[j] = 1;
+                nclass++;
+                if (ns[j].nhull > 0 && nm < HULL_PER_CLASS)
+                    members[nm++] = j;
+            }
+        }
+        int parts = (nm + HULL_PER_CHART - 1) / HULL_PER_CHART;
+        for (int part = 0; part < parts; part++) {
+            int m0 = part * HULL_PER_CHART;
+            int mn = nm - m0 < HULL_PER_CHART ? nm - m0 : HULL_PER_CHART;
+            html_hull_chart(o, ns[k].hull_class, part + 1, parts, ns, members + m0, mn,
+                            &h->host, h->gpus[0]);
+        }
+        if (nclass > nm && nm > 0) {
+            fputs("<p class=\"note\">Class <code>", o);
+            html_esc(o, ns[k].hull_class);
+            fprintf(o, "</code>: the %d nests ranked highest of its %d are drawn.</p>\n", nm,
+                    nclass);
+        }
+    }
+    free(members);
+    free(done);
+}
+
+/* The heading of a source and of a function's nest table, as k starts them. */
+static void write_nest_heading(FILE *o, const report *h, int k)
+{
+    const row *r0 = &h->rs.r[h->ns[k].first];
+    int new_file = k == 0 || strcmp(r0->file, h->rs.r[h->ns[k - 1].first].file);
+    int new_fun = new_file || strcmp(r0->function, h->rs.r[h->ns[k - 1].first].function);
+    if (new_fun && k > 0)
+        fputs("</table>\n", o);
+    if (new_file) {
+        fputs("<h3>", o);
+        html_esc(o, r0->file);
+        fputs("</h3>\n", o);
+    }
+    if (new_fun) {
+        fputs("<h4>", o);
+        html_esc(o, r0->function);
+        fputs("</h4>\n<table class=\"nests\"><tr><th>nest</th><th>loop</th><th>iv</th>"
+              "<th>trip</th><th>idioms</th><th>class</th><th>parallel</th><th>strides</th>"
+              "<th>cycles/iter</th><th>time against N</th>", o);
+        for (int dv = 0; dv < h->ndev; dv++) {
+            fputs("<th>crossover ", o);
+            html_esc(o, h->gpus[dv]->name);
+            fputs("</th>", o);
+        }
+        fputs("</tr>\n", o);
+    }
+}
+
+/* A nest's first cell: its anchor, crossovers as data, its rank. */
+static void write_nest_cell(FILE *o, const report *h, const nest *n, const row *r)
+{
+    fprintf(o, "<tr class=\"nest\" id=\"nest-%d\" data-file=\"", n->num);
+    html_esc(o, r->file);
+    fprintf(o, "\" data-line=\"%d\"", r->line);
+    for (int dv = 0; dv < h->ndev; dv++) {
+        char b[64];
+        xover_text(b, sizeof b, n, dv);
+        fputs(" data-crossover-", o);
+        html_esc(o, h->gpus[dv]->name);
+        fputs("=\"", o);
+        html_esc(o, b);
+        fputs("\"", o);
+    }
+    fprintf(o, "><td rowspan=\"%d\"><b>N%d</b>", n->nrows, n->num);
+    if (n->rank)
+        fprintf(o, "<br/><small>rank %d<br/><span class=\"v-%s\">%s</span></small>",
+                n->rank_pos, verdict_class(n->rank), keel_rank_verdict(n->rank));
+    fputs("</td>", o);
+}
+
+/* One loop's cells: place, iv, trip, idioms, class, verdict, strides, cycles. */
+static void write_loop_cells(FILE *o, const row *r)
+{
+    fprintf(o, "<td class=\"loc\">%*s%d:%d</td><td>", 0, "", r->line, r->col);
+    for (int s = 0; s < r->depth; s++)
+        fputs("&#183;", o);
+    html_esc(o, r->iv[0] ? r->iv : "-");
+    fputs("</td><td class=\"loc\">", o);
+    html_esc(o, r->trip[0] ? r->trip : "-");
+    fputs("</td><td>", o);
+    html_esc(o, r->idioms[0] ? r->idioms : "-");
+    fputs("</td><td class=\"cls\">", o);
+    html_esc(o, r->cls[0] ? r->cls : "");
+    fputs("</td><td>", o);
+    html_esc(o, r->parallel[0] ? r->parallel : "-");
+    fputs("</td><td>", o);
+    html_esc(o, r->coalescing[0] ? r->coalescing : "-");
+    fputs("</td><td class=\"num\">", o);
+    if (r->has_cycles)
+        fprintf(o, "%.2f", r->cycles);
+    else
+        fputs("-", o);
+    fputs("</td>", o);
+}
+
+/* A nest's chart cell and its crossover cell per device. */
+static void write_nest_predictions(FILE *o, const report *h, const nest *n)
+{
+    char why[512] = "";
+    if (n->rank)
+        keel_why_text(n->rank, why, sizeof why);
+    else if (n->err[0])
+        keel_fmtn(why, sizeof why, "%s", n->err);
+    fprintf(o, "<td rowspan=\"%d\" class=\"chart\">", n->nrows);
+    html_nest_chart(o, n, why);
+    fputs("</td>", o);
+    for (int dv = 0; dv < h->ndev; dv++) {
+        char b[64];
+        xover_text(b, sizeof b, n, dv);
+        int win = n->ref_ok && n->ref[dv].gpu_wins;
+        int unknown = !n->loaded || !n->ref_ok
+                      || (n->xover_status[dv] < 0 && !n->not_parallel);
+        fprintf(o, "<td class=\"num %s\"><span class=\"xover\">",
+                unknown ? "unk" : win ? "gpu" : "cpu");
+        html_esc(o, b);
+        fputs("</span>", o);
+        if (n->ref_ok) {
+            char c[32], g[32];
+            rt_format_time(c, sizeof c, n->ref[dv].cpu_s);
+            rt_format_time(g, sizeof g, n->ref[dv].gpu_s + n->ref[dv].xfer_s);
+            fprintf(o, "<br/><small>N=%lld: cpu %s, gpu+xfer %s</small>", h->size, c, g);
+        } else if (n->err[0]) {
+            fputs("<br/><small>", o);
+            html_esc(o, n->err);
+            fputs("</small>", o);
+        }
+        fputs("</td>", o);
+    }
+}
+
+/* Per source and function, each nest with its loops. */
+static void write_nests(FILE *o, const report *h)
+{
+    fputs("<h2 id=\"nests\">Nests per source and function</h2>\n<p>Crossover: the smallest"
+          " problem size N (every size symbol of the nest = N) at which the GPU with its"
+          " transfers beats the CPU, searched up to 2^20; the same as <code>keel explain"
+          " FILE:LINE --sweep '*=1:1048576'</code>.</p>\n", o);
+    for (int k = 0; k < h->nn; k++) {
+        const nest *n = &h->ns[k];
+        write_nest_heading(o, h, k);
+        for (int i = n->first; i < n->first + n->nrows; i++) {
+            const row *r = &h->rs.r[i];
+            if (i == n->first)
+                write_nest_cell(o, h, n, r);
+            else
+                fputs("<tr>", o);
+            write_loop_cells(o, r);
+            if (i == n->first)
+                write_nest_predictions(o, h, n);
+            else
+                for (int dv = 0; dv < h->ndev; dv++)
+                    fputs("<td></td>", o);
+            fputs("</tr>\n", o);
+        }
+    }
+    if (h->nn)
+        fputs("</table>\n", o);
+}
+
+/* Decisions, after the tables: one block per nest that has any. */
+static void write_decisions(FILE *o, const report *h)
+{
+    int any_meas = 0;
+    for (int k = 0; k < h->nn; k++)
+        any_meas |= h->ns[k].nmeas > 0;
+    if (db_report_decision_count(h->d, 0, NULL) > 0 || any_meas) {
+        fputs("<h2 id=\"decisions\">Logged decisions and measured history</h2>\n<p>Launches"
+              " the runtime decided (libkeelrt, with the real sizes) and the times it measured,"
+              " per nest.</p>\n", o);
+        for (int k = 0; k < h->nn; k++) {
+            const row *r0 = &h->rs.r[h->ns[k].first];
+            int nd = decisions(o, h->d, r0->loop_id, h->ns[k].num, r0->file, r0->line);
+            measured(o, &h->ns[k], r0->file, r0->line, nd == 0);
+        }
+    }
+}
+
+/* The whole page, in the order of the file's prose block. */
+static void write_page(FILE *o, const report *h)
+{
+    write_head(o, h);
+    ranking(o, &h->rk, h->gpus[0], &h->host, h->threads, h->size);
+    write_summary(o, h);
+    write_rooflines(o, h);
+    write_hulls(o, h);
+    write_nests(o, h);
+    write_decisions(o, h);
+    fputs("<p><small>Written by keel report --html; no external resources. Its one script"
+          " checks the page (#selfcheck) and shows script errors.</small></p>\n<script>", o);
+    fputs(script_check, o);
+    fputs("</script>\n</body></html>\n", o);
+}
+
 int keel_cmd_html(int argc, char **argv)
 {
-    const char *out_path = NULL, *dbpath = NULL, *file = NULL, *devlist = "h100",
-               *hostname = NULL;
+    const char *out_path = NULL, *file = NULL, *devlist = "h100", *hostname = NULL;
     int threads = 0, npos;
     long long size = 1000;
     const keel_opt opts[] = {
@@ -525,346 +915,47 @@ int keel_cmd_html(int argc, char **argv)
         return keel_say(2, "too many arguments for report --html");
     if (!out_path)
         return keel_say(2, "report --html needs FILE");
-    dbpath = npos ? pos[0] : keel_default_db();
+    report h = { .dbpath = npos ? pos[0] : keel_default_db(), .file = file, .size = size };
 
-    /* profiles */
     keel_machines mach;
-    r = keel_machines_pick(dbpath, devlist, hostname, threads, &mach);
+    r = keel_machines_pick(h.dbpath, devlist, hostname, threads, &mach);
     if (r >= 0)
         return r;
-    const rt_profile *const *gpus = mach.gpus;
-    int ndev = mach.ndev, threads_given = mach.threads_given;
-    rt_profile host = mach.host;
-    threads = mach.threads;
+    h.gpus = mach.gpus;
+    h.ndev = mach.ndev;
+    h.threads_given = mach.threads_given;
+    h.host = mach.host;
+    h.threads = mach.threads;
 
     char err[512] = "";
-    db *d;
-    if (db_open(dbpath, DB_READONLY, &d, err, sizeof err))
+    if (db_open(h.dbpath, DB_READONLY, &h.d, err, sizeof err))
         return keel_say(1, "%s", err);
-
-    rows rs = { 0 };
     err[0] = 0;
     db_loop_filter flt = { .file = file, .file_match = DB_FILE_SUFFIX };
-    if (db_each_loop(d, &flt, collect, &rs, err, sizeof err) != 0) {
-        db_close(d);
+    if (db_each_loop(h.d, &flt, collect, &h.rs, err, sizeof err) != 0) {
+        db_close(h.d);
         return keel_say(1, "%s", err[0] ? err : "out of memory");
     }
-    /* nests: an outermost loop and the rows after it that are deeper */
-    nest *ns = calloc((size_t)rs.n + 1, sizeof *ns);
-    int nn = 0;
-    for (int i = 0; ns && i < rs.n; i++) {
-        if (rs.r[i].depth == 0 || nn == 0) {
-            ns[nn].first = i;
-            ns[nn].num = nn + 1;
-            nn++;
-        }
-        ns[nn - 1].nrows++;
-    }
-    for (int k = 0; ns && k < nn; k++) {
-        nest *n = &ns[k];
-        const row *r = &rs.r[n->first];
-        n->label = nest_label(&rs, n);
-        n->hull_class = hull_class(r->cls);
-        rt_facts *f = NULL;
-        if (rt_facts_load(d, r->file, r->line, r->col, &f, n->err, sizeof n->err) != 0) {
-            rt_facts_free(f);
-            continue;
-        }
-        const char *const *need;
-        n->nneed = rt_facts_symbols(f, &need);
-        n->loaded = 1;
-        n->ref_ok = 1;
-        for (int dv = 0; dv < ndev; dv++) {
-            rt_sweep s = { .host = &host, .gpu = gpus[dv], .threads = threads,
-                           .threads_given = threads_given, .sym = "*" };
-            if (rt_sweep_at(f, &s, size, &n->ref[dv], n->err, sizeof n->err))
-                n->ref_ok = 0;
-            n->not_parallel = n->ref[dv].not_parallel;
-            n->xover_status[dv] = rt_sweep_crossover(f, &s, 1, XOVER_HI, &n->xover[dv], n->err,
-                                                     sizeof n->err);
-            if (dv == 0)
-                for (long long v = HULL_LO; v <= HULL_HI && n->nhull < 16; v *= 2)
-                    if (rt_sweep_at(f, &s, v, &n->hull[n->nhull], err, sizeof err) == 0)
-                        n->nhull++;
-        }
-        rt_facts_free(f);
-        load_decisions(d, r->loop_id, gpus[0]->name, n);
-        load_history(d, r->loop_id, n);
-    }
-    /* the ranking: rank.c's, for the first device; its N-numbers are ours */
-    keel_rank_opts ro = { .host = &host, .gpu = gpus[0], .threads = threads,
-                          .threads_given = threads_given, .size = size, .file = file };
-    keel_ranking rk = { 0 };
-    if (!ns || keel_rank(d, &ro, &rk, err, sizeof err)) {
-        free_nests(&rs, ns, nn);
-        db_close(d);
-        return keel_say(1, "%s", ns ? err : "out of memory");
-    }
-    for (int k = 0; k < rk.n; k++) {
-        int i = rk.v[k].num - 1;
-        if (i >= 0 && i < nn) {
-            ns[i].rank = &rk.v[k];
-            ns[i].rank_pos = k + 1;
-        }
+    group_nests(&h);
+    for (int k = 0; h.ns && k < h.nn; k++)
+        predict_nest(&h, &h.ns[k]);
+    if (rank_nests(&h, err, sizeof err)) {
+        report_free(&h);
+        return keel_say(1, "%s", err);
     }
 
     FILE *o = fopen(out_path, "w");
     if (!o) {
         int e = errno;   /* before db_close, which may set it */
-        free_nests(&rs, ns, nn);
-        keel_ranking_free(&rk);
-        db_close(d);
+        report_free(&h);
         return keel_say(1, "%s: cannot write: %s", out_path, strerror(e));
     }
-    char now[32];
-    time_t tt = time(NULL);
-    strftime(now, sizeof now, "%Y-%m-%d %H:%M UTC", gmtime(&tt));
-    fputs("<!DOCTYPE html>\n<html lang=\"en\" xmlns=\"http://www.w3.org/1999/xhtml\"><head>"
-          "<meta charset=\"utf-8\"/><title>keel report</title><style>", o);
-    fputs(css, o);
-    fputs("</style><script>", o);
-    fputs(script_head, o);
-    fputs("</script></head>\n<body>\n<h1>keel report</h1>\n<p>Database <code>", o);
-    html_esc(o, dbpath);
-    fprintf(o, "</code>, written %s. Host CPU profile <b>", now);
-    html_esc(o, host.name);
-    fputs("</b> (", o);
-    html_esc(o, host.desc);
-    fprintf(o, "; %d thread%s for nests with OpenMP pragmas%s), GPU profile%s", threads,
-            threads == 1 ? "" : "s",
-            threads_given ? ", and for every nest (--threads)" : ", one for the others",
-            ndev > 1 ? "s" : "");
-    for (int dv = 0; dv < ndev; dv++) {
-        fputs(dv ? ", <b>" : " <b>", o);
-        html_esc(o, gpus[dv]->name);
-        fputs("</b>", o);
-    }
-    fputs(". Predictions are keel's models (the ones keel_decide runs): Liao-Chapman + roofline"
-          " on the CPU, Hong-Kim + boat-hull transfer on the GPU.</p>\n", o);
-    fputs("<p id=\"selfcheck\" data-status=\"not-run\">page check: not run (scripts off)</p>"
-          "<p id=\"script-errors\"></p>\n", o);
-    ranking(o, &rk, gpus[0], &host, threads, size);
-
-    /* summary */
-    int nsrc = 0, nfun = 0;
-    for (int i = 0; i < rs.n; i++) {
-        if (i == 0 || strcmp(rs.r[i].file, rs.r[i - 1].file))
-            nsrc++, nfun++;
-        else if (strcmp(rs.r[i].function, rs.r[i - 1].function))
-            nfun++;
-    }
-    fprintf(o, "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\"><tr><th>sources</th>"
-               "<th>functions</th><th>nests</th><th>loops</th>");
-    for (int dv = 0; dv < ndev; dv++) {
-        fputs("<th>GPU wins at N=", o);
-        fprintf(o, "%lld on ", size);
-        html_esc(o, gpus[dv]->name);
-        fputs("</th>", o);
-    }
-    fprintf(o, "</tr>\n<tr><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">"
-               "%d</td><td class=\"num\">%d</td>", nsrc, nfun, nn, rs.n);
-    for (int dv = 0; dv < ndev; dv++) {
-        int w = 0;
-        for (int k = 0; k < nn; k++)
-            w += ns[k].ref_ok && ns[k].ref[dv].gpu_wins;
-        fprintf(o, "<td class=\"num\">%d of %d</td>", w, nn);
-    }
-    fputs("</tr></table>\n<p>Sections: <a href=\"#roofline\">roofline</a>, <a href=\"#hull\">"
-          "boat-hull view per class</a>, <a href=\"#nests\">nests per source and function</a>."
-          "</p>\n", o);
-
-    fputs("<h2 id=\"roofline\">Roofline per device</h2>\n", o);
-    for (int dv = 0; dv < ndev; dv++) {
-        int order[ROOF_NESTS], norder = 0;
-        for (int k = 0; k < rk.n && norder < ROOF_NESTS; k++) {
-            int i = rk.v[k].num - 1;
-            const rt_sweep_point *pt = i >= 0 && i < nn ? &ns[i].ref[dv] : NULL;
-            if (pt && ns[i].ref_ok && pt->flops > 0 && pt->bytes > 0)
-                order[norder++] = i;
-        }
-        html_roofline(o, &host, gpus[dv], dv, ns, order, norder, size);
-    }
-
-    fputs("<h2 id=\"hull\">Boat-hull view per class</h2>\n<p>Classes in the boat-hull notation,"
-          " ranges left out; predicted time of each nest against its problem size on the host"
-          " and on ", o);
-    html_esc(o, gpus[0]->name);
-    fputs(".</p>\n", o);
-    /* per class its nests in rank order, HULL_PER_CHART a chart, at most
-     * HULL_PER_CLASS (the rest are in their tables with their own charts) */
-    int *members = calloc((size_t)nn + 1, sizeof *members);
-    char *done = calloc((size_t)nn + 1, 1);
-    for (int k0 = 0; members && done && k0 < rk.n; k0++) {
-        int k = rk.v[k0].num - 1;
-        if (k < 0 || k >= nn || done[k] || !ns[k].hull_class)
-            continue;
-        int nm = 0, nclass = 0;
-        for (int j0 = k0; j0 < rk.n; j0++) {
-            int j = rk.v[j0].num - 1;
-            if (j >= 0 && j < nn && !done[j] && ns[j].hull_class
-                && strcmp(ns[j].hull_class, ns[k].hull_class) == 0) {
-                done[j] = 1;
-                nclass++;
-                if (ns[j].nhull > 0 && nm < HULL_PER_CLASS)
-                    members[nm++] = j;
-            }
-        }
-        int parts = (nm + HULL_PER_CHART - 1) / HULL_PER_CHART;
-        for (int part = 0; part < parts; part++) {
-            int m0 = part * HULL_PER_CHART;
-            int mn = nm - m0 < HULL_PER_CHART ? nm - m0 : HULL_PER_CHART;
-            html_hull_chart(o, ns[k].hull_class, part + 1, parts, ns, members + m0, mn, &host,
-                            gpus[0]);
-        }
-        if (nclass > nm && nm > 0) {
-            fputs("<p class=\"note\">Class <code>", o);
-            html_esc(o, ns[k].hull_class);
-            fprintf(o, "</code>: the %d nests ranked highest of its %d are drawn.</p>\n", nm,
-                    nclass);
-        }
-    }
-    free(members);
-    free(done);
-
-    fputs("<h2 id=\"nests\">Nests per source and function</h2>\n<p>Crossover: the smallest"
-          " problem size N (every size symbol of the nest = N) at which the GPU with its"
-          " transfers beats the CPU, searched up to 2^20; the same as <code>keel explain"
-          " FILE:LINE --sweep '*=1:1048576'</code>.</p>\n", o);
-    for (int k = 0; k < nn; k++) {
-        const nest *n = &ns[k];
-        const row *r0 = &rs.r[n->first];
-        int new_file = k == 0 || strcmp(r0->file, rs.r[ns[k - 1].first].file);
-        int new_fun = new_file || strcmp(r0->function, rs.r[ns[k - 1].first].function);
-        if (new_fun && k > 0)
-            fputs("</table>\n", o);
-        if (new_file) {
-            fputs("<h3>", o);
-            html_esc(o, r0->file);
-            fputs("</h3>\n", o);
-        }
-        if (new_fun) {
-            fputs("<h4>", o);
-            html_esc(o, r0->function);
-            fputs("</h4>\n<table class=\"nests\"><tr><th>nest</th><th>loop</th><th>iv</th>"
-                  "<th>trip</th><th>idioms</th><th>class</th><th>parallel</th><th>strides</th>"
-                  "<th>cycles/iter</th><th>time against N</th>", o);
-            for (int dv = 0; dv < ndev; dv++) {
-                fputs("<th>crossover ", o);
-                html_esc(o, gpus[dv]->name);
-                fputs("</th>", o);
-            }
-            fputs("</tr>\n", o);
-        }
-        for (int i = n->first; i < n->first + n->nrows; i++) {
-            const row *r = &rs.r[i];
-            if (i == n->first) {
-                fprintf(o, "<tr class=\"nest\" id=\"nest-%d\" data-file=\"", n->num);
-                html_esc(o, r->file);
-                fprintf(o, "\" data-line=\"%d\"", r->line);
-                for (int dv = 0; dv < ndev; dv++) {
-                    char b[64];
-                    xover_text(b, sizeof b, n, dv);
-                    fputs(" data-crossover-", o);
-                    html_esc(o, gpus[dv]->name);
-                    fputs("=\"", o);
-                    html_esc(o, b);
-                    fputs("\"", o);
-                }
-                fprintf(o, "><td rowspan=\"%d\"><b>N%d</b>", n->nrows, n->num);
-                if (n->rank)
-                    fprintf(o, "<br/><small>rank %d<br/><span class=\"v-%s\">%s</span></small>",
-                            n->rank_pos, verdict_class(n->rank), keel_rank_verdict(n->rank));
-                fputs("</td>", o);
-            } else
-                fputs("<tr>", o);
-            fprintf(o, "<td class=\"loc\">%*s%d:%d</td><td>", 0, "", r->line, r->col);
-            for (int s = 0; s < r->depth; s++)
-                fputs("&#183;", o);
-            html_esc(o, r->iv[0] ? r->iv : "-");
-            fputs("</td><td class=\"loc\">", o);
-            html_esc(o, r->trip[0] ? r->trip : "-");
-            fputs("</td><td>", o);
-            html_esc(o, r->idioms[0] ? r->idioms : "-");
-            fputs("</td><td class=\"cls\">", o);
-            html_esc(o, r->cls[0] ? r->cls : "");
-            fputs("</td><td>", o);
-            html_esc(o, r->parallel[0] ? r->parallel : "-");
-            fputs("</td><td>", o);
-            html_esc(o, r->coalescing[0] ? r->coalescing : "-");
-            fputs("</td><td class=\"num\">", o);
-            if (r->has_cycles)
-                fprintf(o, "%.2f", r->cycles);
-            else
-                fputs("-", o);
-            fputs("</td>", o);
-            if (i == n->first) {
-                char why[512] = "";
-                if (n->rank)
-                    keel_why_text(n->rank, why, sizeof why);
-                else if (n->err[0])
-                    keel_fmtn(why, sizeof why, "%s", n->err);
-                fprintf(o, "<td rowspan=\"%d\" class=\"chart\">", n->nrows);
-                html_nest_chart(o, n, why);
-                fputs("</td>", o);
-            }
-            for (int dv = 0; dv < ndev; dv++) {
-                if (i != n->first) {
-                    fputs("<td></td>", o);
-                    continue;
-                }
-                char b[64];
-                xover_text(b, sizeof b, n, dv);
-                int win = n->ref_ok && n->ref[dv].gpu_wins;
-                int unknown = !n->loaded || !n->ref_ok
-                              || (n->xover_status[dv] < 0 && !n->not_parallel);
-                fprintf(o, "<td class=\"num %s\"><span class=\"xover\">",
-                        unknown ? "unk" : win ? "gpu" : "cpu");
-                html_esc(o, b);
-                fputs("</span>", o);
-                if (n->ref_ok) {
-                    char c[32], g[32];
-                    rt_format_time(c, sizeof c, n->ref[dv].cpu_s);
-                    rt_format_time(g, sizeof g, n->ref[dv].gpu_s + n->ref[dv].xfer_s);
-                    fprintf(o, "<br/><small>N=%lld: cpu %s, gpu+xfer %s</small>", size, c, g);
-                } else if (n->err[0]) {
-                    fputs("<br/><small>", o);
-                    html_esc(o, n->err);
-                    fputs("</small>", o);
-                }
-                fputs("</td>", o);
-            }
-            fputs("</tr>\n", o);
-        }
-    }
-    if (nn)
-        fputs("</table>\n", o);
-    /* decisions, after the tables: one block per nest that has any */
-    int any_meas = 0;
-    for (int k = 0; k < nn; k++)
-        any_meas |= ns[k].nmeas > 0;
-    if (db_report_decision_count(d, 0, NULL) > 0 || any_meas) {
-        fputs("<h2 id=\"decisions\">Logged decisions and measured history</h2>\n<p>Launches"
-              " the runtime decided (libkeelrt, with the real sizes) and the times it measured,"
-              " per nest.</p>\n", o);
-        for (int k = 0; k < nn; k++) {
-            const row *r0 = &rs.r[ns[k].first];
-            int nd = decisions(o, d, r0->loop_id, ns[k].num, r0->file, r0->line);
-            measured(o, &ns[k], r0->file, r0->line, nd == 0);
-        }
-    }
-    fputs("<p><small>Written by keel report --html; no external resources. Its one script"
-          " checks the page (#selfcheck) and shows script errors.</small></p>\n<script>", o);
-    fputs(script_check, o);
-    fputs("</script>\n</body></html>\n", o);
+    write_page(o, &h);
     int werr = ferror(o);
-    keel_ranking_free(&rk);
-    if (fclose(o) != 0 || werr) {
-        free_nests(&rs, ns, nn);
-        db_close(d);
+    int cerr = fclose(o) != 0;
+    report_free(&h);
+    if (cerr || werr)
         return keel_say(1, "%s: write failed", out_path);
-    }
-    free_nests(&rs, ns, nn);
-    db_close(d);
     printf("%s\n", out_path);
     return 0;
 }

@@ -276,6 +276,117 @@ void html_roofline(FILE *o, const rt_profile *host, const rt_profile *gpu, int d
     fputs(". Every nest's figures are in its table below.</figcaption></figure>\n", o);
 }
 
+/* A nest's two curves (CPU solid, GPU + transfer dashed) and its crossover. */
+static void hull_curves(FILE *o, const axes *a, int clip, const nest *n, const char *color)
+{
+    for (int side = 0; side < 2; side++) {
+        fprintf(o, "<polyline clip-path=\"url(#clip%d)\" fill=\"none\" stroke=\"%s\""
+                   " stroke-width=\"2\"%s points=\"", clip, color,
+                side ? " stroke-dasharray=\"6,4\"" : "");
+        for (int j = 0; j < n->nhull; j++) {
+            double t = side ? n->hull[j].gpu_s + n->hull[j].xfer_s : n->hull[j].cpu_s;
+            if (t > 0)
+                fprintf(o, "%s%.1f,%.1f", j ? " " : "", px(a, (double)n->hull[j].n),
+                        py(a, t));
+        }
+        fprintf(o, "\"><title>N%d %s</title></polyline>\n", n->num,
+                side ? "gpu + transfer" : "cpu");
+    }
+    if (n->xover_status[0] == 1 && n->xover[0] >= HULL_LO && n->xover[0] <= HULL_HI) {
+        double x = px(a, (double)n->xover[0]);
+        fprintf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\""
+                   " stroke-dasharray=\"2,3\"><title>N%d crossover %lld</title></line>\n",
+                x, a->mt, x, a->h - a->mb, color, n->num, n->xover[0]);
+    }
+}
+
+/* A nest's logged launches, hollow: circle CPU, square GPU + transfer. */
+static void hull_decisions(FILE *o, const axes *a, const nest *n, const char *color)
+{
+    for (int j = 0; j < n->ndec; j++) {
+        double x = n->dec[j].n;
+        if (x < HULL_LO || x > HULL_HI)
+            continue;
+        for (int side = 0; side < 2; side++) {
+            double t = side ? n->dec[j].gpu_s : n->dec[j].cpu_s;
+            if (t < pow(10, a->y0) || t > pow(10, a->y1))
+                continue;
+            if (side)
+                fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"none\""
+                           " stroke=\"%s\" stroke-width=\"1.5\">", px(a, x) - 4, py(a, t) - 4,
+                        color);
+            else
+                fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"none\" stroke=\"%s\""
+                           " stroke-width=\"1.5\">", px(a, x), py(a, t), color);
+            fprintf(o, "<title>N%d logged launch ", n->num);
+            html_esc(o, n->dec[j].what);
+            fprintf(o, ": %s</title></%s>\n", side ? "gpu + transfer" : "cpu",
+                    side ? "rect" : "circle");
+        }
+    }
+}
+
+/* A nest's measured times, filled (circle CPU, square GPU), and its label. */
+static void hull_measured(FILE *o, const axes *a, const nest *n, const char *color)
+{
+    for (int j = 0; j < n->nmeas; j++) {
+        double x = n->meas[j].n, t = n->meas[j].t;
+        if (x < HULL_LO || x > HULL_HI || t < pow(10, a->y0) || t > pow(10, a->y1))
+            continue;
+        if (n->meas[j].gpu)
+            fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\">",
+                    px(a, x) - 4, py(a, t) - 4, color);
+        else
+            fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\">", px(a, x),
+                    py(a, t), color);
+        fprintf(o, "<title>N%d measured ", n->num);
+        html_esc(o, n->meas[j].what);
+        fprintf(o, " on the %s: mean of %d</title></%s>\n", n->meas[j].gpu ? "gpu" : "cpu",
+                n->meas[j].samples, n->meas[j].gpu ? "rect" : "circle");
+    }
+    if (n->nhull > 0 && n->hull[n->nhull - 1].cpu_s <= pow(10, a->y1)) {
+        const rt_sweep_point *l = &n->hull[n->nhull - 1];
+        fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"pt\" fill=\"%s\">N%d</text>\n",
+                px(a, (double)l->n) - 30, py(a, l->cpu_s) - 4, color, n->num);
+    }
+}
+
+/* The hull chart's caption: its nests, what the marks are. */
+static void hull_caption(FILE *o, const char *cls, int part, int parts, const nest *ns,
+                         const int *members, int nm, const rt_profile *host,
+                         const rt_profile *gpu, int clipped, int ndec, int nmeas)
+{
+    fputs("</svg><figcaption>", o);
+    html_esc(o, cls);
+    if (parts > 1)
+        fprintf(o, " (chart %d of %d: at most 4 nests a chart)", part, parts);
+    fputs(": ", o);
+    for (int k = 0; k < nm; k++) {
+        fprintf(o, "%s<span style=\"color:%s\">N%d</span>", k ? ", " : "", palette[k % NPAL],
+                ns[members[k]].num);
+    }
+    fprintf(o, ". Solid: CPU (%s), dashed: GPU + transfer (", host->name);
+    html_esc(o, gpu->name);
+    fputs("); dotted: crossover. The lower of the two curves is where the nest should run.", o);
+    if (clipped)
+        fputs(" Times above 10^4 s run off the top of the chart.", o);
+    if (ndec) {
+        long long all = 0;
+        for (int k = 0; k < nm; k++)
+            all += ns[members[k]].ndec_all;
+        fputs(" Hollow marks: launches the runtime logged (circle CPU, square GPU + transfer),"
+              " at the geometric mean of their sizes", o);
+        if (all > ndec)
+            fprintf(o, "; the latest %d per nest are drawn, %d of the %lld logged", MAXDEC,
+                    ndec, all);
+        fputs(".", o);
+    }
+    if (nmeas)
+        fputs(" Filled marks: measured times from the history (circle CPU, square GPU with"
+              " transfers), mean per size.", o);
+    fputs("</figcaption></figure>\n", o);
+}
+
 /* Boat-hull view of one class: time against N, CPU solid, GPU + transfer
  * dashed, crossovers marked. */
 void html_hull_chart(FILE *o, const char *cls, int part, int parts, const nest *ns,
@@ -318,96 +429,11 @@ void html_hull_chart(FILE *o, const char *cls, int part, int parts, const nest *
     for (int k = 0; k < nm; k++) {
         const nest *n = &ns[members[k]];
         const char *color = palette[k % NPAL];
-        for (int side = 0; side < 2; side++) {
-            fprintf(o, "<polyline clip-path=\"url(#clip%d)\" fill=\"none\" stroke=\"%s\""
-                       " stroke-width=\"2\"%s points=\"", clip, color,
-                    side ? " stroke-dasharray=\"6,4\"" : "");
-            for (int j = 0; j < n->nhull; j++) {
-                double t = side ? n->hull[j].gpu_s + n->hull[j].xfer_s : n->hull[j].cpu_s;
-                if (t > 0)
-                    fprintf(o, "%s%.1f,%.1f", j ? " " : "", px(&a, (double)n->hull[j].n),
-                            py(&a, t));
-            }
-            fprintf(o, "\"><title>N%d %s</title></polyline>\n", n->num,
-                    side ? "gpu + transfer" : "cpu");
-        }
-        if (n->xover_status[0] == 1 && n->xover[0] >= HULL_LO && n->xover[0] <= HULL_HI) {
-            double x = px(&a, (double)n->xover[0]);
-            fprintf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\""
-                       " stroke-dasharray=\"2,3\"><title>N%d crossover %lld</title></line>\n",
-                    x, a.mt, x, a.h - a.mb, color, n->num, n->xover[0]);
-        }
-        for (int j = 0; j < n->ndec; j++) {
-            double x = n->dec[j].n;
-            if (x < HULL_LO || x > HULL_HI)
-                continue;
-            for (int side = 0; side < 2; side++) {
-                double t = side ? n->dec[j].gpu_s : n->dec[j].cpu_s;
-                if (t < pow(10, a.y0) || t > pow(10, a.y1))
-                    continue;
-                if (side)
-                    fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"none\""
-                               " stroke=\"%s\" stroke-width=\"1.5\">", px(&a, x) - 4, py(&a, t) - 4,
-                            color);
-                else
-                    fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"none\" stroke=\"%s\""
-                               " stroke-width=\"1.5\">", px(&a, x), py(&a, t), color);
-                fprintf(o, "<title>N%d logged launch ", n->num);
-                html_esc(o, n->dec[j].what);
-                fprintf(o, ": %s</title></%s>\n", side ? "gpu + transfer" : "cpu",
-                        side ? "rect" : "circle");
-            }
-        }
-        for (int j = 0; j < n->nmeas; j++) {
-            double x = n->meas[j].n, t = n->meas[j].t;
-            if (x < HULL_LO || x > HULL_HI || t < pow(10, a.y0) || t > pow(10, a.y1))
-                continue;
-            if (n->meas[j].gpu)
-                fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\">",
-                        px(&a, x) - 4, py(&a, t) - 4, color);
-            else
-                fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\">", px(&a, x),
-                        py(&a, t), color);
-            fprintf(o, "<title>N%d measured ", n->num);
-            html_esc(o, n->meas[j].what);
-            fprintf(o, " on the %s: mean of %d</title></%s>\n", n->meas[j].gpu ? "gpu" : "cpu",
-                    n->meas[j].samples, n->meas[j].gpu ? "rect" : "circle");
-        }
-        if (n->nhull > 0 && n->hull[n->nhull - 1].cpu_s <= pow(10, a.y1)) {
-            const rt_sweep_point *l = &n->hull[n->nhull - 1];
-            fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"pt\" fill=\"%s\">N%d</text>\n",
-                    px(&a, (double)l->n) - 30, py(&a, l->cpu_s) - 4, color, n->num);
-        }
+        hull_curves(o, &a, clip, n, color);
+        hull_decisions(o, &a, n, color);
+        hull_measured(o, &a, n, color);
     }
-    fputs("</svg><figcaption>", o);
-    html_esc(o, cls);
-    if (parts > 1)
-        fprintf(o, " (chart %d of %d: at most 4 nests a chart)", part, parts);
-    fputs(": ", o);
-    for (int k = 0; k < nm; k++) {
-        fprintf(o, "%s<span style=\"color:%s\">N%d</span>", k ? ", " : "", palette[k % NPAL],
-                ns[members[k]].num);
-    }
-    fprintf(o, ". Solid: CPU (%s), dashed: GPU + transfer (", host->name);
-    html_esc(o, gpu->name);
-    fputs("); dotted: crossover. The lower of the two curves is where the nest should run.", o);
-    if (clipped)
-        fputs(" Times above 10^4 s run off the top of the chart.", o);
-    if (ndec) {
-        long long all = 0;
-        for (int k = 0; k < nm; k++)
-            all += ns[members[k]].ndec_all;
-        fputs(" Hollow marks: launches the runtime logged (circle CPU, square GPU + transfer),"
-              " at the geometric mean of their sizes", o);
-        if (all > ndec)
-            fprintf(o, "; the latest %d per nest are drawn, %d of the %lld logged", MAXDEC,
-                    ndec, all);
-        fputs(".", o);
-    }
-    if (nmeas)
-        fputs(" Filled marks: measured times from the history (circle CPU, square GPU with"
-              " transfers), mean per size.", o);
-    fputs("</figcaption></figure>\n", o);
+    hull_caption(o, cls, part, parts, ns, members, nm, host, gpu, clipped, ndec, nmeas);
 }
 
 void html_nest_chart(FILE *o, const nest *n, const char *why)

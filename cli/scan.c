@@ -436,6 +436,170 @@ static int set_build(void *dest, const char *arg)
     return 0;
 }
 
+/* Key every entry; mark those scanned before with the same key (unless
+ * force) as done.  The number left to analyse; *skipped the others. */
+static int mark_stored(db *d, entries *es, int mca, int force, int *skipped)
+{
+    int todo = 0;
+    for (int i = 0; i < es->n; i++) {
+        entry *e = &es->e[i];
+        char *st = NULL, *msg = NULL;
+        make_key(e, mca);
+        if (!e->key[0]) {
+            e->state = 2;
+            e->failed = 1;
+            e->reason = strdup("cannot read the source");
+        } else if (!force && db_scan_stored(d, e->abs, e->key, &st, &msg)) {
+            e->state = 2;
+            e->skipped = 1;
+            (*skipped)++;
+            if (strcmp(st, "ok") != 0) {
+                e->failed = 1;
+                e->reason = msg;
+                msg = NULL;
+            }
+        } else
+            todo++;
+        free(st);
+        free(msg);
+    }
+    return todo;
+}
+
+/* keelcc ended for e with status (as ku_wait gives it): its outcome, from
+ * the status or the translation unit keelcc stored, into e and scan_state. */
+static void finish_entry(db *d, entry *e, int status)
+{
+    e->state = 2;
+    char *st = NULL, *msg = NULL;
+    if (status > 128 || status < 0) {
+        char b[96], t[80];
+        ku_status_text(status, t, sizeof t);
+        keel_fmtn(b, sizeof b, "keelcc %s", t);
+        e->failed = 1;
+        e->reason = strdup(b);
+    } else if (status != 0 || !db_scan_tu_status(d, e->abs, &st, &msg)) {
+        e->failed = 1;
+        e->reason = last_line(e->log);
+        if (e->reason && !e->reason[0]) {
+            free(e->reason);
+            e->reason = strdup("keelcc recorded nothing");
+        }
+    } else {
+        if (strcmp(st, "ok") != 0) {
+            e->failed = 1;
+            e->reason = msg ? strdup(msg) : strdup("analysis failed");
+        }
+        save_state(d, e, st, msg);
+    }
+    free(st);
+    free(msg);
+    if (e->log[0])
+        unlink(e->log);
+}
+
+/* Run keelcc over the todo entries not done yet, jobs at a time. */
+static void run_all(db *d, entries *es, const char *keelcc, const char *dbopt, int mca,
+                    int jobs, int todo)
+{
+    /* the compiler keelcc uses for the assembly, unless the user chose one */
+    const char *cc = getenv("KEEL_CC");
+    if (!cc || !*cc)
+        setenv("KEEL_CC", "clang-19", 1);
+    int tty = isatty(2), running = 0, finished = 0, next = 0;
+    while (finished < todo) {
+        while (running < jobs && next < es->n) {
+            entry *e = &es->e[next++];
+            if (e->state != 0)
+                continue;
+            e->pid = start(keelcc, dbopt, mca, e);
+            if (e->pid < 0) {
+                e->state = 2;
+                e->failed = 1;
+                finished++;
+                continue;
+            }
+            e->state = 1;
+            running++;
+            progress(tty, finished, todo, e->abs);
+        }
+        if (running == 0)
+            break;
+        pid_t pid;
+        int status = ku_wait_any(&pid);
+        if (pid < 0)
+            break;
+        entry *e = NULL;
+        for (int i = 0; i < es->n && !e; i++)
+            if (es->e[i].state == 1 && es->e[i].pid == pid)
+                e = &es->e[i];
+        if (!e)
+            continue;
+        running--;
+        finished++;
+        finish_entry(d, e, status);
+        progress(tty, finished, todo, e->abs);
+    }
+    if (tty)
+        fputs("\r\033[K", stderr);
+}
+
+/* What a scan found, as counted at its end. */
+typedef struct {
+    int analysed, skipped, failed;
+    long loops, nests;
+} scan_totals;
+
+/* The --json summary.  0, or keel_json_print's status. */
+static int print_json(const entries *es, const scan_totals *t, const char *dbpath)
+{
+    keel_json *j = keel_json_new();
+    if (j) {
+        keel_json_object(j, NULL);
+        keel_json_int(j, "files", es->n);
+        keel_json_int(j, "analysed", t->analysed);
+        keel_json_int(j, "skipped", t->skipped);
+        keel_json_int(j, "failed", t->failed);
+        keel_json_int(j, "not_c", es->not_c);
+        keel_json_int(j, "repeated", es->dups);
+        keel_json_int(j, "loops", t->loops);
+        keel_json_int(j, "nests", t->nests);
+        keel_json_str(j, "db", dbpath);
+        keel_json_array(j, "failures");
+        for (int i = 0; i < es->n; i++)
+            if (es->e[i].failed) {
+                keel_json_object(j, NULL);
+                keel_json_str(j, "file", es->e[i].abs);
+                keel_json_str(j, "reason", es->e[i].reason ? es->e[i].reason : "?");
+                keel_json_bool(j, "unchanged", es->e[i].skipped);
+                keel_json_end(j);
+            }
+        keel_json_end(j);
+        keel_json_end(j);
+    }
+    int jr = keel_json_print(j, stdout);
+    keel_json_free(j);
+    return jr;
+}
+
+/* The text summary and the failures, one a line. */
+static void print_text(const entries *es, const scan_totals *t, const char *dbpath)
+{
+    printf("keel scan: %d C files in the compile database: %d analysed, %d unchanged"
+           " (skipped), %d failed\n", es->n, t->analysed, t->skipped, t->failed);
+    if (es->not_c || es->dups)
+        printf("keel scan: %d entries not C, %d repeated files (first compile used)\n",
+               es->not_c, es->dups);
+    printf("keel scan: %ld loops in %ld nests in %s\n", t->loops, t->nests, dbpath);
+    if (t->failed) {
+        printf("failed:\n");
+        for (int i = 0; i < es->n; i++)
+            if (es->e[i].failed)
+                printf("  %s: %s%s\n", rel(es->e[i].abs), es->e[i].reason ? es->e[i].reason : "?",
+                       es->e[i].skipped ? " (unchanged since the last scan)" : "");
+    }
+}
+
 int keel_cmd_scan(int argc, char **argv)
 {
     const char *build = NULL, *dbpath;
@@ -482,148 +646,22 @@ int keel_cmd_scan(int argc, char **argv)
     keel_fmtn(dbopt, sizeof dbopt, "--keel-db=%s", realpath(dbpath, absdb) ? absdb : dbpath);
     keelcc_path(keelcc, sizeof keelcc);
 
-    int todo = 0, skipped = 0;
-    for (int i = 0; i < es.n; i++) {
-        entry *e = &es.e[i];
-        char *st = NULL, *msg = NULL;
-        make_key(e, mca);
-        if (!e->key[0]) {
-            e->state = 2;
-            e->failed = 1;
-            e->reason = strdup("cannot read the source");
-        } else if (!force && db_scan_stored(d, e->abs, e->key, &st, &msg)) {
-            e->state = 2;
-            e->skipped = 1;
-            skipped++;
-            if (strcmp(st, "ok") != 0) {
-                e->failed = 1;
-                e->reason = msg;
-                msg = NULL;
-            }
-        } else
-            todo++;
-        free(st);
-        free(msg);
-    }
+    scan_totals t = { 0 };
+    int todo = mark_stored(d, &es, mca, force, &t.skipped);
+    run_all(d, &es, keelcc, dbopt, mca, jobs, todo);
 
-    /* the compiler keelcc uses for the assembly, unless the user chose one */
-    const char *cc = getenv("KEEL_CC");
-    if (!cc || !*cc)
-        setenv("KEEL_CC", "clang-19", 1);
-    int tty = isatty(2), running = 0, finished = 0, next = 0;
-    while (finished < todo) {
-        while (running < jobs && next < es.n) {
-            entry *e = &es.e[next++];
-            if (e->state != 0)
-                continue;
-            e->pid = start(keelcc, dbopt, mca, e);
-            if (e->pid < 0) {
-                e->state = 2;
-                e->failed = 1;
-                finished++;
-                continue;
-            }
-            e->state = 1;
-            running++;
-            progress(tty, finished, todo, e->abs);
-        }
-        if (running == 0)
-            break;
-        pid_t pid;
-        int status = ku_wait_any(&pid);
-        if (pid < 0)
-            break;
-        entry *e = NULL;
-        for (int i = 0; i < es.n && !e; i++)
-            if (es.e[i].state == 1 && es.e[i].pid == pid)
-                e = &es.e[i];
-        if (!e)
-            continue;
-        running--;
-        finished++;
-        e->state = 2;
-        char *st = NULL, *msg = NULL;
-        if (status > 128 || status < 0) {
-            char b[96], t[80];
-            ku_status_text(status, t, sizeof t);
-            keel_fmtn(b, sizeof b, "keelcc %s", t);
-            e->failed = 1;
-            e->reason = strdup(b);
-        } else if (status != 0 || !db_scan_tu_status(d, e->abs, &st, &msg)) {
-            e->failed = 1;
-            e->reason = last_line(e->log);
-            if (e->reason && !e->reason[0]) {
-                free(e->reason);
-                e->reason = strdup("keelcc recorded nothing");
-            }
-        } else {
-            if (strcmp(st, "ok") != 0) {
-                e->failed = 1;
-                e->reason = msg ? strdup(msg) : strdup("analysis failed");
-            }
-            save_state(d, e, st, msg);
-        }
-        free(st);
-        free(msg);
-        if (e->log[0])
-            unlink(e->log);
-        progress(tty, finished, todo, e->abs);
-    }
-    if (tty)
-        fputs("\r\033[K", stderr);
-
-    long loops, nests;
-    int failed = 0, analysed = 0;
-    count_loops(d, &es, &loops, &nests);
+    count_loops(d, &es, &t.loops, &t.nests);
     for (int i = 0; i < es.n; i++) {
-        failed += es.e[i].failed;
-        analysed += !es.e[i].failed && !es.e[i].skipped;
+        t.failed += es.e[i].failed;
+        t.analysed += !es.e[i].failed && !es.e[i].skipped;
     }
-    int rc = failed ? 1 : 0;
+    int rc = t.failed ? 1 : 0;
     if (json) {
-        keel_json *j = keel_json_new();
-        if (j) {
-            keel_json_object(j, NULL);
-            keel_json_int(j, "files", es.n);
-            keel_json_int(j, "analysed", analysed);
-            keel_json_int(j, "skipped", skipped);
-            keel_json_int(j, "failed", failed);
-            keel_json_int(j, "not_c", es.not_c);
-            keel_json_int(j, "repeated", es.dups);
-            keel_json_int(j, "loops", loops);
-            keel_json_int(j, "nests", nests);
-            keel_json_str(j, "db", dbpath);
-            keel_json_array(j, "failures");
-            for (int i = 0; i < es.n; i++)
-                if (es.e[i].failed) {
-                    keel_json_object(j, NULL);
-                    keel_json_str(j, "file", es.e[i].abs);
-                    keel_json_str(j, "reason", es.e[i].reason ? es.e[i].reason : "?");
-                    keel_json_bool(j, "unchanged", es.e[i].skipped);
-                    keel_json_end(j);
-                }
-            keel_json_end(j);
-            keel_json_end(j);
-        }
-        int jr = keel_json_print(j, stdout);
-        keel_json_free(j);
+        int jr = print_json(&es, &t, dbpath);
         if (jr)
             rc = jr;
-    } else {
-        printf("keel scan: %d C files in the compile database: %d analysed, %d unchanged"
-               " (skipped), %d failed\n", es.n, analysed, skipped, failed);
-        if (es.not_c || es.dups)
-            printf("keel scan: %d entries not C, %d repeated files (first compile used)\n",
-                   es.not_c, es.dups);
-        printf("keel scan: %ld loops in %ld nests in %s\n", loops, nests, dbpath);
-        if (failed) {
-            printf("failed:\n");
-            for (int i = 0; i < es.n; i++)
-                if (es.e[i].failed)
-                    printf("  %s: %s%s\n", rel(es.e[i].abs), es.e[i].reason ? es.e[i].reason : "?",
-                           es.e[i].skipped ? " (unchanged since the last scan)" : "");
-        }
-    }
+    } else
+        print_text(&es, &t, dbpath);
     for (int i = 0; i < es.n; i++)
         entry_free(&es.e[i]);
     free(es.e);

@@ -26,6 +26,7 @@
 
 #include "util.h"
 
+#include <assert.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -231,6 +232,7 @@ static sqlite3_stmt *value_stmt(db_json *j, int q)
 
 void db_json_str(db_json *j, const char *key, const char *s)
 {
+    assert(j);
     sqlite3_stmt *st = value_stmt(j, Q_SCALAR);
     if (st)
         bind_utf8(j, st, 4, s);
@@ -239,6 +241,7 @@ void db_json_str(db_json *j, const char *key, const char *s)
 
 void db_json_int(db_json *j, const char *key, long long v)
 {
+    assert(j);
     sqlite3_stmt *st = value_stmt(j, Q_SCALAR);
     if (st)
         sqlite3_bind_int64(st, 4, v);
@@ -247,6 +250,7 @@ void db_json_int(db_json *j, const char *key, long long v)
 
 void db_json_num(db_json *j, const char *key, double v)
 {
+    assert(j);
     sqlite3_stmt *st = value_stmt(j, Q_SCALAR);
     if (st && isfinite(v))
         sqlite3_bind_double(st, 4, v);
@@ -255,11 +259,13 @@ void db_json_num(db_json *j, const char *key, double v)
 
 void db_json_null(db_json *j, const char *key)
 {
+    assert(j);
     add(j, Q_SCALAR, key);
 }
 
 void db_json_bool(db_json *j, const char *key, int v)
 {
+    assert(j);
     sqlite3_stmt *st = value_stmt(j, Q_JSON);
     if (st)
         sqlite3_bind_text(st, 4, v ? "true" : "false", -1, SQLITE_STATIC);
@@ -268,6 +274,7 @@ void db_json_bool(db_json *j, const char *key, int v)
 
 void db_json_list(db_json *j, const char *key, const char *text)
 {
+    assert(j);
     sqlite3_stmt *st = value_stmt(j, Q_LIST);
     if (st)
         bind_utf8(j, st, 4, text);
@@ -276,6 +283,7 @@ void db_json_list(db_json *j, const char *key, const char *text)
 
 void db_json_csv(db_json *j, const char *key, const char *text)
 {
+    assert(j);
     if (!text || text[0] == '[') {
         db_json_list(j, key, text);
         return;
@@ -319,16 +327,19 @@ static void open_container(db_json *j, const char *key, int is_obj)
 
 void db_json_object(db_json *j, const char *key)
 {
+    assert(j);
     open_container(j, key, 1);
 }
 
 void db_json_array(db_json *j, const char *key)
 {
+    assert(j);
     open_container(j, key, 0);
 }
 
 void db_json_end(db_json *j)
 {
+    assert(j);
     if (j->err[0])
         return;
     if (j->depth == 0) {
@@ -366,6 +377,7 @@ void db_json_end(db_json *j)
 
 const char *db_json_doc(db_json *j, const char **why)
 {
+    assert(j);
     if (!j->err[0] && (j->depth || !j->doc))
         fail(j, "unfinished document");
     *why = j->err[0] ? j->err : NULL;
@@ -416,6 +428,7 @@ void db_json_lists_close(void)
 
 char *db_json_array_of(int n, char *const *items)
 {
+    assert(n >= 0 && (items || n == 0));
     if (list_open() != 0)
         return NULL;
     int ok = sqlite3_step(list_clear) == SQLITE_DONE;
@@ -458,6 +471,7 @@ char *db_json_list_text(const char *text, const char *sep)
 int db_json_compdb_each(const char *text, const char *path, db_json_compdb_fn fn, void *ctx,
                         char *err, size_t errlen)
 {
+    assert(text && fn);
     sqlite3 *m = NULL;
     sqlite3_stmt *q = NULL, *qa = NULL;
     char **args = NULL;
@@ -652,6 +666,7 @@ static sqlite3 *memory_db(char *err, size_t errlen)
 int db_json_mca_region(const char *json, int region, db_json_mca *out, char *err,
                        size_t errlen)
 {
+    assert(out);
     memset(out, 0, sizeof *out);
     sqlite3 *h = memory_db(err, errlen);
     if (!h)
@@ -667,6 +682,7 @@ int db_json_mca_region(const char *json, int region, db_json_mca *out, char *err
 int db_json_mca_regions(const char *json, int nregions, db_json_mca *out, char *err,
                         size_t errlen)
 {
+    assert(out && nregions >= 0);
     sqlite3 *h = memory_db(err, errlen);
     if (!h)
         return -1;

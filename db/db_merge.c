@@ -48,6 +48,7 @@
 #include "db_private.h"
 #include "util.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +64,8 @@ static int history_create(sqlite3 *h, char *err, size_t errlen)
     if (r == SQLITE_OK)
         r = sqlite3_step(q);
     sqlite3_finalize(q);
-    if (r != SQLITE_DONE) {
-        snprintf(err, errlen, "%s", sqlite3_errmsg(h));
-        return -1;
-    }
+    if (r != SQLITE_DONE)
+        return ku_fail(err, errlen, "%s", sqlite3_errmsg(h));
     return 0;
 }
 
@@ -419,86 +418,109 @@ static int history_restore(merger *m, long long *samples)
     return 0;
 }
 
-static int merge_one(merger *m, const char *in, int *taken, int *kept, long long *decisions,
-                     long long *hist)
+/* After a failure: DETACH src, m->err becomes "IN: reason". */
+static void detach(merger *m, const char *in)
 {
-    int ok;
+    char keep[1024];
+    snprintf(keep, sizeof keep, "%s", m->err);
+    exec1(m, "DETACH DATABASE src");
+    ku_fail(m->err, sizeof m->err, "%s: %s", in, keep);
+}
+
+/* ATTACH the input as schema src and check that each table merge reads
+ * from it is an ordinary table.  0; -1 with the reason in m->err (src is
+ * detached again when it was attached). */
+static int attach_input(merger *m, const char *in)
+{
     sqlite3_stmt *a;
-    int have_hist = 0;
-    ku_buf b = { 0 };
-    *taken = *kept = 0;
-    *decisions = *hist = 0;
     if (sqlite3_prepare_v2(m->h, "ATTACH DATABASE ?1 AS src", -1, &a, NULL) != SQLITE_OK)
-        return ku_fail(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h)), -1;
+        return ku_fail(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
     sqlite3_bind_text(a, 1, in, -1, SQLITE_STATIC);
     int r = sqlite3_step(a);
     sqlite3_finalize(a);
     if (r != SQLITE_DONE)
-        return ku_fail(m->err, sizeof m->err, "%s: %s", in, sqlite3_errmsg(m->h)), -1;
+        return ku_fail(m->err, sizeof m->err, "%s: %s", in, sqlite3_errmsg(m->h));
     static const char *const run_time[] = { "decisions", "history", "host_calibration" };
     for (int i = 0; i < m->n + 3; i++) {
         const char *name = i < m->n ? m->t[i].name : run_time[i - m->n];
         if ((i >= m->n || m->t[i].tu_owned) && src_not_table(m, name)) {
             ku_fail(m->err, sizeof m->err, "%s is not a table", name);
-            goto fail_detach;
+            detach(m, in);
+            return -1;
         }
     }
-    if (exec1(m, "BEGIN IMMEDIATE"))
-        goto fail_detach;
+    return 0;
+}
+
+/* temp.merge_pick: the input's TUs newer than OUT's of the same build
+ * (or that OUT lacks); how many are taken and kept out. */
+static int pick_tus(merger *m, int *taken, int *kept)
+{
+    int ok;
     if (exec1(m, "DROP TABLE IF EXISTS temp.merge_pick;"
                  "CREATE TEMP TABLE merge_pick(id INTEGER PRIMARY KEY, path TEXT, variant TEXT);"
                  "INSERT INTO temp.merge_pick SELECT s.id, s.path, s.variant"
                  " FROM src.translation_units s"
                  " WHERE NOT EXISTS (SELECT 1 FROM main.translation_units o WHERE o.path = s.path"
                  "                    AND o.variant IS s.variant AND o.compiled_at >= s.compiled_at)"))
-        goto fail;
+        return -1;
     *taken = (int)run(m, "SELECT count(*) FROM temp.merge_pick", 0, &ok);
     *kept = (int)run(m, "SELECT count(*) FROM src.translation_units WHERE id NOT IN"
                         " (SELECT id FROM temp.merge_pick)", 0, &ok);
-    table *dec = find(m, "decisions");
-    long long dec_before = dec ? run(m, "SELECT count(*) FROM main.decisions", 0, &ok) : 0;
-    if (dec) {
-        /* OUT's decisions of the TUs about to be replaced, by location. */
-        ku_buf_put(&b, "DROP TABLE IF EXISTS temp.merge_dec;"
-                       "CREATE TEMP TABLE merge_dec AS SELECT t.path AS m_path,"
-                       " t.variant AS m_variant, l.file AS m_file,"
-                       " l.line AS m_line, l.col AS m_col, ");
-        decision_cols(&b, dec, "d");
-        ku_buf_put(&b, " FROM main.decisions d"
-                       " JOIN main.loops l ON l.id = d.loop_id"
-                       " JOIN main.translation_units t ON t.id = l.tu_id"
-                       " WHERE " REPLACED_BUILD);
-        if (exec_buf(m, &b))
-            goto fail;
-        /* The input's decisions of the TUs it loses, by location. */
-        ku_buf_put(&b, "INSERT INTO temp.merge_dec SELECT t.path, t.variant, l.file, l.line,"
-                       " l.col, ");
-        decision_cols(&b, dec, "d");
-        ku_buf_put(&b, " FROM src.decisions d JOIN src.loops l ON l.id = d.loop_id"
-                       " JOIN src.translation_units t ON t.id = l.tu_id"
-                       " WHERE t.id NOT IN (SELECT id FROM temp.merge_pick)");
-        if (exec_buf(m, &b))
-            goto fail;
-    }
-    if (history_save(m, &have_hist))
-        goto fail;
-    if (exec1(m, "DELETE FROM main.translation_units AS t WHERE " REPLACED_BUILD))
-        goto fail;
+    return 0;
+}
+
+/* temp.merge_dec: OUT's decisions of the TUs about to be replaced and the
+ * input's decisions of the TUs it loses, by location. */
+static int decisions_save(merger *m, table *dec)
+{
+    ku_buf b = { 0 };
+    ku_buf_put(&b, "DROP TABLE IF EXISTS temp.merge_dec;"
+                   "CREATE TEMP TABLE merge_dec AS SELECT t.path AS m_path,"
+                   " t.variant AS m_variant, l.file AS m_file,"
+                   " l.line AS m_line, l.col AS m_col, ");
+    decision_cols(&b, dec, "d");
+    ku_buf_put(&b, " FROM main.decisions d"
+                   " JOIN main.loops l ON l.id = d.loop_id"
+                   " JOIN main.translation_units t ON t.id = l.tu_id"
+                   " WHERE " REPLACED_BUILD);
+    if (exec_buf(m, &b))
+        return -1;
+    ku_buf_put(&b, "INSERT INTO temp.merge_dec SELECT t.path, t.variant, l.file, l.line,"
+                   " l.col, ");
+    decision_cols(&b, dec, "d");
+    ku_buf_put(&b, " FROM src.decisions d JOIN src.loops l ON l.id = d.loop_id"
+                   " JOIN src.translation_units t ON t.id = l.tu_id"
+                   " WHERE t.id NOT IN (SELECT id FROM temp.merge_pick)");
+    return exec_buf(m, &b);
+}
+
+/* Each TU-owned table's id offset: the input's ids are shifted past OUT's. */
+static int id_offsets(merger *m)
+{
+    int ok;
     for (int i = 0; i < m->n; i++) {
         table *t = &m->t[i];
         t->done = 0;
         t->off = 0;
         if (t->tu_owned && t->has_id) {
+            ku_buf b = { 0 };
             ku_buf_put(&b, "SELECT coalesce(max(id), 0) FROM main.");
             put_ident(&b, t->name);
             char *sqlm = ku_buf_take(&b);
             t->off = sqlm ? run(m, sqlm, 0, &ok) : 0;
             free(sqlm);
             if (!sqlm || !ok)
-                goto fail;
+                return -1;
         }
     }
-    /* Tables in foreign-key order: a table after the tables it refers to. */
+    return 0;
+}
+
+/* Copy the picked TUs' rows, tables in foreign-key order: a table after
+ * the tables it refers to. */
+static int copy_tables(merger *m)
+{
     for (int progress = 1; progress;) {
         progress = 0;
         for (int i = 0; i < m->n; i++) {
@@ -514,63 +536,97 @@ static int merge_one(merger *m, const char *in, int *taken, int *kept, long long
             if (!ready)
                 continue;
             if (copy_table(m, t))
-                goto fail;
+                return -1;
             t->done = progress = 1;
         }
     }
+    return 0;
+}
+
+/* Saved decisions onto the winning TU's loop at the same place, without
+ * duplicating a row that is there already. */
+static int decisions_restore(merger *m, table *dec)
+{
+    ku_buf b = { 0 };
+    ku_buf_put(&b, "INSERT INTO main.decisions (loop_id, ");
+    decision_cols(&b, dec, NULL);
+    ku_buf_put(&b, ") SELECT l.id, ");
+    decision_cols(&b, dec, "d");
+    ku_buf_put(&b, " FROM temp.merge_dec d"
+                   " JOIN main.translation_units t ON " SAME_BUILD("d")
+                   " JOIN main.loops l ON l.tu_id = t.id AND l.file = d.m_file"
+                   "  AND l.line = d.m_line AND l.col = d.m_col"
+                   " WHERE NOT EXISTS (SELECT 1 FROM main.decisions x WHERE x.loop_id = l.id"
+                   "   AND x.bindings IS d.bindings AND x.device IS d.device"
+                   "   AND x.decided_at IS d.decided_at AND x.verdict IS d.verdict)");
+    return exec_buf(m, &b);
+}
+
+/* The input's host calibrations OUT has not (same host, same time). */
+static int calibrations_add(merger *m, table *hc)
+{
+    ku_buf b = { 0 };
+    ku_buf_put(&b, "INSERT INTO main.host_calibration (");
+    decision_cols(&b, hc, NULL);
+    ku_buf_put(&b, ") SELECT ");
+    decision_cols(&b, hc, NULL);
+    ku_buf_put(&b, " FROM src.host_calibration s"
+                   " WHERE NOT EXISTS (SELECT 1 FROM main.host_calibration o"
+                   " WHERE o.host IS s.host AND o.measured_at IS s.measured_at)");
+    return exec_buf(m, &b);
+}
+
+/* The merge of one attached input inside the open transaction. */
+static int merge_rows(merger *m, int *taken, int *kept, long long *decisions, long long *hist)
+{
+    int ok, have_hist = 0;
+    if (pick_tus(m, taken, kept))
+        return -1;
+    table *dec = find(m, "decisions");
+    long long dec_before = dec ? run(m, "SELECT count(*) FROM main.decisions", 0, &ok) : 0;
+    if (dec && decisions_save(m, dec))
+        return -1;
+    if (history_save(m, &have_hist))
+        return -1;
+    if (exec1(m, "DELETE FROM main.translation_units AS t WHERE " REPLACED_BUILD))
+        return -1;
+    if (id_offsets(m) || copy_tables(m))
+        return -1;
     if (dec) {
-        /* Saved decisions onto the winning TU's loop at the same place,
-         * without duplicating a row that is there already. */
-        ku_buf_put(&b, "INSERT INTO main.decisions (loop_id, ");
-        decision_cols(&b, dec, NULL);
-        ku_buf_put(&b, ") SELECT l.id, ");
-        decision_cols(&b, dec, "d");
-        ku_buf_put(&b, " FROM temp.merge_dec d"
-                       " JOIN main.translation_units t ON " SAME_BUILD("d")
-                       " JOIN main.loops l ON l.tu_id = t.id AND l.file = d.m_file"
-                       "  AND l.line = d.m_line AND l.col = d.m_col"
-                       " WHERE NOT EXISTS (SELECT 1 FROM main.decisions x WHERE x.loop_id = l.id"
-                       "   AND x.bindings IS d.bindings AND x.device IS d.device"
-                       "   AND x.decided_at IS d.decided_at AND x.verdict IS d.verdict)");
-        if (exec_buf(m, &b))
-            goto fail;
+        if (decisions_restore(m, dec))
+            return -1;
         *decisions = run(m, "SELECT count(*) FROM main.decisions", 0, &ok) - dec_before;
     }
     if (have_hist && history_restore(m, hist))
-        goto fail;
+        return -1;
     table *hc = find(m, "host_calibration");
-    if (hc) {
-        ku_buf_put(&b, "INSERT INTO main.host_calibration (");
-        decision_cols(&b, hc, NULL);
-        ku_buf_put(&b, ") SELECT ");
-        decision_cols(&b, hc, NULL);
-        ku_buf_put(&b, " FROM src.host_calibration s"
-                       " WHERE NOT EXISTS (SELECT 1 FROM main.host_calibration o"
-                       " WHERE o.host IS s.host AND o.measured_at IS s.measured_at)");
-        if (exec_buf(m, &b))
-            goto fail;
-    }
-    if (exec1(m, "COMMIT"))
-        goto fail;
-    exec1(m, "DROP TABLE IF EXISTS temp.merge_pick; DROP TABLE IF EXISTS temp.merge_dec");
-    exec1(m, "DETACH DATABASE src");
+    if (hc && calibrations_add(m, hc))
+        return -1;
     return 0;
-fail:
-    ku_buf_free(&b);
-    {
+}
+
+static int merge_one(merger *m, const char *in, int *taken, int *kept, long long *decisions,
+                     long long *hist)
+{
+    *taken = *kept = 0;
+    *decisions = *hist = 0;
+    if (attach_input(m, in))
+        return -1;
+    if (exec1(m, "BEGIN IMMEDIATE")) {
+        detach(m, in);
+        return -1;
+    }
+    if (merge_rows(m, taken, kept, decisions, hist) || exec1(m, "COMMIT")) {
         char keep[1024];
         snprintf(keep, sizeof keep, "%s", m->err);
         exec1(m, "ROLLBACK");
         ku_fail(m->err, sizeof m->err, "%s", keep);
+        detach(m, in);
+        return -1;
     }
-fail_detach:
-    {
-        char keep[1024];
-        snprintf(keep, sizeof keep, "%s", m->err);
-        exec1(m, "DETACH DATABASE src");
-        ku_fail(m->err, sizeof m->err, "%s: %s", in, keep);
-    }
-    return -1;
+    exec1(m, "DROP TABLE IF EXISTS temp.merge_pick; DROP TABLE IF EXISTS temp.merge_dec");
+    exec1(m, "DETACH DATABASE src");
+    return 0;
 }
 
 
@@ -578,6 +634,7 @@ fail_detach:
 
 int db_merge_begin(db *out, db_merger **mp, char *err, size_t errlen)
 {
+    assert(out && mp);
     *mp = NULL;
     merger *m = calloc(1, sizeof *m);
     if (!m)
@@ -594,6 +651,7 @@ int db_merge_begin(db *out, db_merger **mp, char *err, size_t errlen)
 
 int db_merge_input(db_merger *m, const char *in, db_merge_stats *st, char *err, size_t errlen)
 {
+    assert(m && in && st);
     memset(st, 0, sizeof *st);
     m->err[0] = 0;
     if (merge_one(m, in, &st->taken, &st->kept, &st->decisions, &st->history_samples))
@@ -603,6 +661,7 @@ int db_merge_input(db_merger *m, const char *in, db_merge_stats *st, char *err, 
 
 void db_merge_totals(db_merger *m, long long *sources, long long *loops)
 {
+    assert(m && sources && loops);
     int ok;
     *sources = run(m, "SELECT count(*) FROM translation_units", 0, &ok);
     *loops = run(m, "SELECT count(*) FROM loops", 0, &ok);

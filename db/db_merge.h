@@ -20,8 +20,9 @@
 
 typedef struct db_merger db_merger;
 
-/* Read OUT's tables and foreign keys.  -1 with the reason (without OUT's
- * path: the caller adds it). */
+/* Read OUT's tables and foreign keys into a new merger, *m (the caller's:
+ * free it with db_merge_end before closing OUT, which it borrows).  -1
+ * with the reason (without OUT's path: the caller adds it), *m NULL. */
 int db_merge_begin(db *out, db_merger **m, char *err, size_t errlen);
 
 typedef struct {
@@ -30,7 +31,8 @@ typedef struct {
     long long decisions;        /* decisions added to OUT */
     long long history_samples;  /* measured samples added to OUT's history */
 } db_merge_stats;
-/* Merge the database at path `in` into OUT.  -1 with "IN: reason". */
+/* Merge the database at path `in` into OUT (in is only read; nothing of
+ * it is kept after the call), its counts in *st.  -1 with "IN: reason". */
 int db_merge_input(db_merger *m, const char *in, db_merge_stats *st, char *err, size_t errlen);
 /* OUT's translation units and loops now. */
 void db_merge_totals(db_merger *m, long long *sources, long long *loops);

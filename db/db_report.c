@@ -9,8 +9,11 @@
 #include "db_report.h"
 #include "db_private.h"
 
+#include <assert.h>
+
 long long db_report_decision_count(db *d, int64_t loop_id, const char *device)
 {
+    assert(d);
     sqlite3_stmt *q;
     long long n = 0;
     /* one text per case, so that each can use the loop_id index */
@@ -31,6 +34,7 @@ long long db_report_decision_count(db *d, int64_t loop_id, const char *device)
 
 int db_report_decisions(db *d, int64_t loop_id, int limit, db_decision_fn fn, void *ctx)
 {
+    assert(d && fn);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(db_sqlite_(d), "SELECT bindings, device, threads, cpu_s, gpu_s,"
                            " xfer_s, verdict, decided_at FROM decisions WHERE loop_id = ?1"
@@ -61,6 +65,7 @@ int db_report_decisions(db *d, int64_t loop_id, int limit, db_decision_fn fn, vo
 int db_report_decision_points(db *d, int64_t loop_id, const char *device, int limit,
                               db_decision_point_fn fn, void *ctx)
 {
+    assert(d && fn);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(db_sqlite_(d), "SELECT bindings, cpu_s, gpu_s + xfer_s FROM decisions"
                            " WHERE loop_id = ?1 AND device = ?2 ORDER BY id DESC LIMIT ?3",
@@ -79,6 +84,7 @@ int db_report_decision_points(db *d, int64_t loop_id, const char *device, int li
 
 int db_report_launch_sizes(db *d, int64_t loop_id, int limit, db_launch_size_fn fn, void *ctx)
 {
+    assert(d && fn);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(db_sqlite_(d), "SELECT bindings, count(*) AS c, max(id) AS newest"
                            " FROM decisions WHERE loop_id = ?1 AND bindings IS NOT NULL"
@@ -128,12 +134,14 @@ static int each_history(db *d, const char *sql, int64_t loop_id, int with_loop,
 
 int db_report_history(db *d, int64_t loop_id, db_history_fn fn, void *ctx)
 {
+    assert(d && fn);
     return each_history(d, "SELECT size_key, device, samples, mean_s, m2, n FROM history"
                            " WHERE loop_id = ?1 ORDER BY size_key, device", loop_id, 0, fn, ctx);
 }
 
 int db_report_history_all(db *d, db_history_fn fn, void *ctx)
 {
+    assert(d && fn);
     return each_history(d, "SELECT l.file, l.line, h.size_key, h.device, h.samples, h.mean_s,"
                            " h.m2, h.n FROM history h JOIN loops l ON l.id = h.loop_id"
                            " ORDER BY l.file, l.line, h.n, h.device", 0, 1, fn, ctx);
@@ -141,6 +149,7 @@ int db_report_history_all(db *d, db_history_fn fn, void *ctx)
 
 int db_report_has_history(db *d)
 {
+    assert(d);
     sqlite3_stmt *q;
     int has = 0;
     if (sqlite3_prepare_v2(db_sqlite_(d), "SELECT 1 FROM sqlite_master WHERE type = 'table'"

@@ -7,7 +7,9 @@
 
 #include "db_scan.h"
 #include "db_private.h"
+#include "util.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +25,10 @@ static const char scan_table[] =
 
 int db_scan_init(db *d, char *err, size_t errlen)
 {
+    assert(d);
     char *emsg = NULL;
     if (sqlite3_exec(db_sqlite_(d), scan_table, NULL, NULL, &emsg) != SQLITE_OK) {
-        snprintf(err, errlen, "%s", emsg ? emsg : "cannot create scan_state");
+        ku_fail(err, errlen, "%s", emsg ? emsg : "cannot create scan_state");
         sqlite3_free(emsg);
         return -1;
     }
@@ -58,6 +61,7 @@ static int status_row(db *d, const char *sql, const char *p1, const char *p2,
 
 int db_scan_stored(db *d, const char *path, const char *key, char **status, char **message)
 {
+    assert(d && path && key && status && message);
     return status_row(d, "SELECT s.status, s.message FROM scan_state s"
                          " WHERE s.path = ?1 AND s.key = ?2"
                          "   AND EXISTS (SELECT 1 FROM translation_units t WHERE t.path = ?1)",
@@ -66,6 +70,7 @@ int db_scan_stored(db *d, const char *path, const char *key, char **status, char
 
 int db_scan_tu_status(db *d, const char *path, char **status, char **message)
 {
+    assert(d && path && status && message);
     return status_row(d, "SELECT status, message FROM translation_units WHERE path = ?1"
                          " ORDER BY id DESC LIMIT 1", path, NULL, "?", status, message);
 }
@@ -73,6 +78,7 @@ int db_scan_tu_status(db *d, const char *path, char **status, char **message)
 void db_scan_save(db *d, const char *path, const char *key, const char *status,
                   const char *message, const char *now)
 {
+    assert(d && path && key && status && now);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(db_sqlite_(d),
             "INSERT INTO scan_state(path, key, status, message, scanned_at)"
@@ -91,6 +97,7 @@ void db_scan_save(db *d, const char *path, const char *key, const char *status,
 
 void db_scan_count_loops(db *d, const char *path, long *loops, long *nests)
 {
+    assert(d && path && loops && nests);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(db_sqlite_(d),
             "SELECT count(*), count(*) FILTER (WHERE l.depth = 0) FROM loops l"

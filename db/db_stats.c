@@ -6,6 +6,7 @@
 #include "db_stats.h"
 #include "db_private.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* The first column of sql's first row into *out (-1 when the table or
@@ -33,6 +34,7 @@ static int count(db *d, const char *sql, long long *out, char *err, size_t errle
 
 int db_stats_read(db *d, db_stats *s, char *err, size_t errlen)
 {
+    assert(d && s);
     static const char *const verdict_sql[DB_VERDICTS] = {
         "SELECT count(*) FROM loop_dependences WHERE verdict = 'parallel'",
         "SELECT count(*) FROM loop_dependences WHERE verdict = 'reduction'",
@@ -75,6 +77,7 @@ int db_stats_read(db *d, db_stats *s, char *err, size_t errlen)
 
 int db_stats_reasons(db *d, db_stats_reason_fn fn, void *ctx, char *err, size_t errlen)
 {
+    assert(d && fn);
     static const struct { const char *kind, *sql; } q[] = {
         { "build", "SELECT path, coalesce(message, ''), 1 FROM translation_units"
                    " WHERE status <> 'ok' ORDER BY path" },

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE         /* posix_spawn_file_actions_addchdir_np (glibc >= 2.29) */
 #include "util.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -24,6 +25,7 @@ extern char **environ;
 
 int ku_spawn(char *const *argv, const ku_io *io, pid_t *pid)
 {
+    assert(argv && argv[0] && pid);
     posix_spawn_file_actions_t fa;
     int rc = posix_spawn_file_actions_init(&fa);
     if (rc)

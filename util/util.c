@@ -7,6 +7,7 @@
 #define _GNU_SOURCE         /* mkstemps */
 #include "util.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -22,6 +23,9 @@
 
 void ku_buf_putn(ku_buf *b, const char *s, size_t n)
 {
+    assert(b && (s || n == 0));
+    /* the buffer owns s: NULL with nothing counted, or len < cap */
+    assert(b->s ? b->len < b->cap : b->len == 0 && b->cap == 0);
     if (b->oom)
         return;
     if (b->len + n + 1 > b->cap) {
@@ -46,6 +50,7 @@ void ku_buf_putn(ku_buf *b, const char *s, size_t n)
 
 void ku_buf_put(ku_buf *b, const char *s)
 {
+    assert(s);
     ku_buf_putn(b, s, strlen(s));
 }
 
@@ -64,6 +69,7 @@ void ku_buf_printf(ku_buf *b, const char *fmt, ...)
 
 void ku_buf_vprintf(ku_buf *b, const char *fmt, va_list ap)
 {
+    assert(b && fmt);
     char small[256];
     va_list again;
     va_copy(again, ap);
@@ -84,6 +90,7 @@ void ku_buf_vprintf(ku_buf *b, const char *fmt, va_list ap)
 
 char *ku_buf_take(ku_buf *b)
 {
+    assert(b && (!b->oom || !b->s));
     char *s = b->oom ? NULL : b->s ? b->s : calloc(1, 1);
     memset(b, 0, sizeof *b);
     return s;
@@ -111,6 +118,7 @@ static size_t slots(size_t n)
 
 void *ku_push(void *arr, int *n, size_t size)
 {
+    assert(arr && n && size > 0);
     if (*n < 0 || *n == INT32_MAX)
         return NULL;
     size_t have = slots((size_t)*n), need = (size_t)*n + 1;
@@ -150,6 +158,7 @@ int ku_push_ptr(void *arr, int *n, const void *s)
 
 uint64_t ku_fnv1a64_update(uint64_t h, const void *p, size_t n)
 {
+    assert(p || n == 0);
     const unsigned char *s = p;
     for (size_t i = 0; i < n; i++)
         h = (h ^ s[i]) * KU_FNV1A64_PRIME;
@@ -174,6 +183,7 @@ const char *ku_tmpdir(void)
 
 int ku_mkstemp(char *path, size_t n, const char *dir, const char *prefix, const char *suffix)
 {
+    assert(path && n > 0 && prefix && suffix);
     int k = snprintf(path, n, "%s/%sXXXXXX%s", dir ? dir : ku_tmpdir(), prefix, suffix);
     if (k < 0 || (size_t)k >= n) {
         if (n)
@@ -188,6 +198,7 @@ int ku_mkstemp(char *path, size_t n, const char *dir, const char *prefix, const 
 
 int ku_mkdtemp(char *path, size_t n, const char *prefix)
 {
+    assert(path && n > 0 && prefix);
     int k = snprintf(path, n, "%s/%sXXXXXX", ku_tmpdir(), prefix);
     if (k < 0 || (size_t)k >= n || !mkdtemp(path)) {
         if (n)
@@ -201,6 +212,7 @@ int ku_mkdtemp(char *path, size_t n, const char *prefix)
 
 int ku_beside_self(const char *rel, int mode, char *out, size_t n)
 {
+    assert(rel && out);
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
@@ -220,6 +232,7 @@ int ku_beside_self(const char *rel, int mode, char *out, size_t n)
 
 char *ku_read_file(const char *path, size_t *len)
 {
+    assert(path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -243,6 +256,7 @@ char *ku_read_file(const char *path, size_t *len)
 
 int ku_write_file(const char *path, const char *text, size_t len)
 {
+    assert(path && (text || len == 0));
     FILE *f = fopen(path, "wb");
     if (!f)
         return -1;
@@ -256,6 +270,7 @@ int ku_quiet;
 
 void ku_vmsg(const char *prog, const char *kind, const char *fmt, va_list ap)
 {
+    assert(prog && fmt);
     if (ku_quiet && kind && strcmp(kind, "warning") == 0)
         return;
     /* one write, so that lines of concurrent processes do not interleave */
@@ -282,6 +297,7 @@ void ku_msg(const char *prog, const char *kind, const char *fmt, ...)
 
 int ku_fail(char *err, size_t errlen, const char *fmt, ...)
 {
+    assert(fmt);
     if (err && errlen) {
         va_list ap;
         va_start(ap, fmt);

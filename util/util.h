@@ -23,7 +23,10 @@
  *               ku_fail: format a message into a caller's buffer, return -1
  *               (errors are values).  Both are format-checked.
  *
- * Nothing here exits or aborts; every failure is a return value.
+ * Nothing here exits; every failure is a return value.  assert() states
+ * the callers' side of each contract (no NULL where a pointer is needed,
+ * a buffer that owns its text); it is live only in the checked libraries
+ * the unit tests link, never in what keel ships (CMakeLists.txt).
  */
 #ifndef KEEL_UTIL_H
 #define KEEL_UTIL_H
