@@ -311,7 +311,7 @@ static void xover_text(char *b, size_t n, const nest *ns, int dev)
     if (!ns->loaded)
         keel_fmtn(b, n, "-");
     else if (ns->not_parallel)
-        keel_fmtn(b, n, "never (not parallel)");
+        keel_fmtn(b, n, "never (%s)", ns->serial ? ns->serial : "not parallel");
     else if (ns->xover_status[dev] < 0)
         keel_fmtn(b, n, "-");
     else if (ns->nneed == 0)
@@ -560,6 +560,7 @@ static void predict_nest(report *h, nest *n)
         if (rt_sweep_at(f, &s, h->size, &n->ref[dv], n->err, sizeof n->err))
             n->ref_ok = 0;
         n->not_parallel = n->ref[dv].not_parallel;
+        n->serial = n->ref[dv].serial;
         n->xover_status[dv] = rt_sweep_crossover(f, &s, 1, XOVER_HI, &n->xover[dv], n->err,
                                                  sizeof n->err);
         if (dv == 0)

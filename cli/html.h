@@ -53,6 +53,7 @@ typedef struct {
     int xover_status[MAXDEV];    /* 1 found, 0 never, -1 error */
     long long xover[MAXDEV];
     int not_parallel;
+    const char *serial;     /* not parallel: the loop's label (rt_facts_serial_label) */
     char err[256];
     rt_sweep_point ref[MAXDEV];  /* at --size */
     int ref_ok;

@@ -1166,7 +1166,7 @@ static void explain_decide(const explain_run *x, explain_out *o)
     int n = x->sets.n;
     double size = 0;
     o->model_cpu_s = o->e.cpu_s, o->model_gpu_s = o->e.gpu_s, o->model_xfer_s = o->e.xfer_s;
-    o->why = o->in.not_parallel ? "not parallel" : !x->have_gpu ? "no device"
+    o->why = o->in.not_parallel ? rt_facts_serial_label(f) : !x->have_gpu ? "no device"
              : o->e.too_small ? "too small" : NULL;
     if (o->in.not_parallel || !x->have_gpu)
         o->verdict = 0;

@@ -1747,6 +1747,16 @@ const rt_overlap *rt_facts_overlap(const rt_facts *f)
     return f->nov > 0 ? &f->spec : NULL;
 }
 
+const char *rt_facts_serial_label(const rt_facts *f)
+{
+    static const char *const labels[] = { "reduction", "sequential", "unknown" };
+    const char *v = f ? rt_facts_fact(f, DB_LOOP_FACT_parallel) : NULL;
+    for (size_t k = 0; v && k < sizeof labels / sizeof labels[0]; k++)
+        if (strcmp(v, labels[k]) == 0)
+            return labels[k];
+    return "not parallel";
+}
+
 int rt_facts_parallel(const rt_facts *f)
 {
     /* a time-stepped region's launch loop is sequential, its kernels are

@@ -80,6 +80,13 @@ int rt_facts_check(const rt_facts *f, int n, const char *const *names, char *err
  * parallel nests decided as one offload region (the GPU can run the nest
  * at all). */
 int rt_facts_parallel(const rt_facts *f);
+/* Why a nest whose launch loop is not parallel stays on the CPU, as one
+ * label everywhere (libkeelrt, keel explain, sweeps, the reports): the
+ * loop's verdict as `keel loops` shows it, "reduction", "sequential" or
+ * "unknown"; "not parallel" where that verdict says parallel (an OpenMP
+ * construct keeps the loop sequential) or a database older than the
+ * column holds none.  A static string. */
+const char *rt_facts_serial_label(const rt_facts *f);
 
 /* The nest's run-time overlap condition (overlap.h), NULL when its
  * verdict relies on no two bases being apart (or keelcc stored none: a

@@ -508,15 +508,11 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p ? p : "?";
 }
 
-/* Why a site whose launch loop is not parallel stays on the CPU: the loop's
- * verdict as `keel loops` shows it (loops.parallel: "reduction",
- * "sequential", "unknown"), so a loop has one label everywhere; "not
- * parallel" where that verdict says parallel (an OpenMP construct keeps
- * the loop sequential) or is unknown to an older database. */
+/* Why a site whose launch loop is not parallel stays on the CPU: the
+ * loop's one label (rt_facts_serial_label). */
 static const char *not_parallel_why(const rt_facts *f)
 {
-    const char *v = rt_facts_fact(f, DB_LOOP_FACT_parallel);
-    return v && *v && strcmp(v, "parallel") != 0 ? v : "not parallel";
+    return rt_facts_serial_label(f);
 }
 
 /* The verdict of a site that does not depend on its values, or -1. */

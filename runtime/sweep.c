@@ -109,6 +109,7 @@ int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_poin
     out->bytes = in.bytes_in + in.bytes_out;
     out->items = in.work_items;
     out->not_parallel = in.not_parallel;
+    out->serial = in.not_parallel ? rt_facts_serial_label(f) : NULL;
     out->gpu_wins = wins && !in.not_parallel;
     out->too_small = e.too_small && !in.not_parallel;
     return 0;
@@ -116,7 +117,13 @@ int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_poin
 
 const char *rt_sweep_label(const rt_sweep_point *p)
 {
-    return p->not_parallel ? "CPU (not parallel)" : p->gpu_wins ? "GPU"
+    if (p->not_parallel) {
+        const char *s = p->serial ? p->serial : "not parallel";
+        return !strcmp(s, "reduction") ? "CPU (reduction)"
+               : !strcmp(s, "sequential") ? "CPU (sequential)"
+               : !strcmp(s, "unknown") ? "CPU (unknown)" : "CPU (not parallel)";
+    }
+    return p->gpu_wins ? "GPU"
            : p->too_small ? "CPU (too small)" : "CPU";
 }
 

@@ -38,12 +38,14 @@ typedef struct {
     double flops, bytes;    /* of the launch, for the roofline */
     double items;           /* GPU work items of the launch (its mapping's threads) */
     int not_parallel;
+    const char *serial;     /* not parallel: the loop's label (rt_facts_serial_label), static */
     int gpu_wins;           /* the GPU is worth it (rt_estimate_all) and the nest is parallel */
     int too_small;          /* the GPU is faster, by less than its launch and transfer */
 } rt_sweep_point;
 
 /* The row's verdict as every output shows it: "GPU", "CPU", "CPU (too
- * small)", "CPU (not parallel)". */
+ * small)", or for a nest that is not parallel "CPU (reduction)", "CPU
+ * (sequential)", "CPU (unknown)", "CPU (not parallel)". */
 const char *rt_sweep_label(const rt_sweep_point *p);
 
 /* Predictions at size n.  0, or -1 with a message (a symbol missing, a

@@ -102,7 +102,7 @@ while read -r name line mini xl kernels bytes want; do
             && ok || bad "$name: explain verdict: $(grep '^verdict' ex.txt)"
     else
         expect_eq "$(grep -c '^  region' ex.txt)" 0 "$name: no region"
-        grep -q '^verdict .* -> CPU (not parallel)$' ex.txt && ok \
+        grep -q '^verdict .* -> CPU (sequential)$' ex.txt && ok \
             || bad "$name: explain verdict: $(grep '^verdict' ex.txt)"
     fi
 done <cases.txt

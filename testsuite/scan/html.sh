@@ -9,7 +9,7 @@
 # device, a boat-hull chart per class, and exactly the three nests; each
 # nest's crossover equals what `keel explain --sweep '*=1:1048576'` finds
 # for that nest and device (the same model calls), the recurrence says
-# "never (not parallel)", and the matmul has a finite crossover.  The sweep
+# "never (sequential)", and the matmul has a finite crossover.  The sweep
 # table has one row per power of two.  keel loops fits 120 columns with a
 # very long path and keeps its end; --wide is the full table.
 BIN=$(cd "$1" && pwd) || exit 1
@@ -62,8 +62,8 @@ fi
 [ "$(grep -c '^chart roofline' parsed.txt)" = 2 ] && grep -q '^chart roofline h100$' parsed.txt \
     && grep -q '^chart roofline v100$' parsed.txt && ok || bad "a roofline per device"
 grep -q '^chart hull ' parsed.txt && ok || bad "boat-hull charts"
-grep -q "^nest $tmp/$long/k.c 11 h100=never_(not_parallel) v100=never_(not_parallel)$" parsed.txt \
-    && ok || { bad "recurrence: never (not parallel)"; grep '^nest' parsed.txt; }
+grep -q "^nest $tmp/$long/k.c 11 h100=never_(sequential) v100=never_(sequential)$" parsed.txt \
+    && ok || { bad "recurrence: never (sequential)"; grep '^nest' parsed.txt; }
 
 # logged decisions: a table in their section and hollow marks on the hull view
 grep -q 'id="decisions"' r.html && bad "a decisions section without decisions" || ok

@@ -139,7 +139,7 @@ expect_eq "$(keys ex.json)" "loop:object needs:array values:object host:object d
 expect_eq "$(jx ex.json '$.loop.function') $(jx ex.json '$.needs[0]') $(jx ex.json '$.values.n') $(jx ex.json '$.host.name') $(jx ex.json '$.device.name') $(jx ex.json '$.size_key')" \
     "mm n 700 power9 v100 n=700" "explain values"
 "$K" explain k.c:11 --set n=700 --device h100 --json >ex2.json 2>err.txt || bad "explain recur: $(cat err.txt)"
-expect_eq "$(jx ex2.json '$.verdict') $(jx ex2.json '$.why')" "CPU not parallel" "explain: not parallel"
+expect_eq "$(jx ex2.json '$.verdict') $(jx ex2.json '$.why')" "CPU sequential" "explain: a recurrence is sequential, as keel loops says"
 expect_eq "$(keys ex2.json | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')" "$(keys ex.json | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')" "explain: the same keys for another nest"
 
 # ---- explain --sweep: the rows and the crossover of the text ----
