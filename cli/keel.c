@@ -27,6 +27,7 @@
 #include "db.h"
 #include "db_launch.h"
 #include "db_mca.h"
+#include "db_report.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -278,6 +279,17 @@ static const char *clean_file(const char *f)
     return f;
 }
 
+/* A file keelcc compiled but could not analyse, after the loops table. */
+static int loops_failed_unit(void *ctx, const char *path, const char *variant,
+                             const char *message)
+{
+    (void)ctx;
+    printf("not analysed: %s%s%s%s: %s\n", keel_short_path(path),
+           variant ? " (" : "", variant ? keel_printable(variant) : "", variant ? ")" : "",
+           message ? keel_printable(message) : "the analysis failed");
+    return 0;
+}
+
 static int cmd_loops(const char *dbpath, const char *file, const char *func, int json, int wide)
 {
     char err[512];
@@ -312,10 +324,14 @@ static int cmd_loops(const char *dbpath, const char *file, const char *func, int
         if (json) {
             keel_json_end(c.j);
             rc = keel_json_print(c.j, stdout);
-        } else if (wide)
-            loops_table(&c);
-        else
-            loops_compact(&c);
+        } else {
+            if (wide)
+                loops_table(&c);
+            else
+                loops_compact(&c);
+            if (!func)      /* a failed file has no functions to match */
+                db_report_failed_units(d, flt.file, loops_failed_unit, NULL);
+        }
     }
     for (int r = 0; r < (json ? 0 : c.nrows); r++)
         for (int i = 0; i < NCOLS; i++)

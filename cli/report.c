@@ -11,13 +11,67 @@
 #include "rank.h"
 
 #include "db.h"
+#include "db_report.h"
 #include "rt.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int print_json(const keel_ranking *r, const keel_machines *m, long long size)
+/* The files keelcc compiled but could not analyse: none of their loops is
+ * ranked, so the report names them. */
+typedef struct {
+    int n, cap;
+    char **path, **variant, **message;
+    int oom;
+} failed_units;
+
+static char *dup_or_null(const char *s, int *oom)
+{
+    char *d = s ? strdup(s) : NULL;
+    if (s && !d)
+        *oom = 1;
+    return d;
+}
+
+static int failed_unit(void *ctx, const char *path, const char *variant, const char *message)
+{
+    failed_units *f = ctx;
+    if (f->n == f->cap) {
+        int cap = f->cap ? 2 * f->cap : 8;
+        char **p = realloc(f->path, cap * sizeof *p);
+        if (p)
+            f->path = p;
+        char **v = p ? realloc(f->variant, cap * sizeof *v) : NULL;
+        if (v)
+            f->variant = v;
+        char **m = v ? realloc(f->message, cap * sizeof *m) : NULL;
+        if (!m)
+            return f->oom = 1;
+        f->message = m;
+        f->cap = cap;
+    }
+    f->path[f->n] = dup_or_null(path, &f->oom);
+    f->variant[f->n] = dup_or_null(variant, &f->oom);
+    f->message[f->n] = dup_or_null(message, &f->oom);
+    f->n++;
+    return 0;
+}
+
+static void failed_units_free(failed_units *f)
+{
+    for (int i = 0; i < f->n; i++) {
+        free(f->path[i]);
+        free(f->variant[i]);
+        free(f->message[i]);
+    }
+    free(f->path);
+    free(f->variant);
+    free(f->message);
+}
+
+static int print_json(const keel_ranking *r, const keel_machines *m, long long size,
+                      const failed_units *fu)
 {
     keel_json *j = keel_json_new();
     if (!j)
@@ -85,10 +139,33 @@ static int print_json(const keel_ranking *r, const keel_machines *m, long long s
         keel_json_end(j);
     }
     keel_json_end(j);
+    keel_json_array(j, "not_analysed");
+    for (int i = 0; i < fu->n; i++) {
+        keel_json_object(j, NULL);
+        keel_json_str(j, "file", fu->path[i]);
+        if (fu->variant[i])
+            keel_json_str(j, "variant", fu->variant[i]);
+        else
+            keel_json_null(j, "variant");
+        keel_json_str(j, "reason", fu->message[i] ? fu->message[i] : "the analysis failed");
+        keel_json_end(j);
+    }
+    keel_json_end(j);
     keel_json_end(j);
     int rc = keel_json_print(j, stdout);
     keel_json_free(j);
     return rc;
+}
+
+static void print_failed(const failed_units *fu)
+{
+    if (fu->n)
+        printf("\nNot analysed (keelcc compiled them but could not read them; their loops are"
+               " in no ranking):\n");
+    for (int i = 0; i < fu->n; i++)
+        printf("  %s%s%s%s: %s\n", keel_short_path(fu->path[i]), fu->variant[i] ? " (" : "",
+               fu->variant[i] ? keel_printable(fu->variant[i]) : "", fu->variant[i] ? ")" : "",
+               fu->message[i] ? keel_printable(fu->message[i]) : "the analysis failed");
 }
 
 static void print_text(const keel_ranking *r, const keel_machines *m, long long size, int top)
@@ -175,13 +252,19 @@ int keel_cmd_rank(const char *dbpath, const char *file, int json, int top, long 
         db_close(d);
         return keel_say(1, "%s", err);
     }
+    failed_units fu = { 0 };
+    db_report_failed_units(d, file, failed_unit, &fu);
     db_close(d);
-    if (json)
-        rc = print_json(&r, &m, size);
+    if (fu.oom)
+        rc = keel_say(1, "out of memory");
+    else if (json)
+        rc = print_json(&r, &m, size, &fu);
     else {
         print_text(&r, &m, size, top);
+        print_failed(&fu);
         rc = 0;
     }
+    failed_units_free(&fu);
     keel_ranking_free(&r);
     return rc;
 }

@@ -159,3 +159,25 @@ int db_report_has_history(db *d)
     sqlite3_finalize(q);
     return has;
 }
+
+int db_report_failed_units(db *d, const char *file, db_failed_unit_fn fn, void *ctx)
+{
+    assert(d && fn);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db_sqlite_(d), "SELECT path, variant, message FROM translation_units"
+                           " WHERE status = 'error' AND (?1 IS NULL OR path = ?1"
+                           " OR substr(path, -length(?1) - 1) = '/' || ?1)"
+                           " ORDER BY path, variant", -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    db_bind_text_(q, 1, file && *file ? file : NULL);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *variant = (const char *)sqlite3_column_text(q, 1);
+        n++;
+        if (fn(ctx, (const char *)sqlite3_column_text(q, 0), variant && *variant ? variant : NULL,
+               (const char *)sqlite3_column_text(q, 2)))
+            break;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? n : -1;
+}

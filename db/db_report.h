@@ -69,4 +69,14 @@ int db_report_has_history(db *d);
  * file:line.  0, or 1 when there is no history table. */
 int db_report_history_all(db *d, db_history_fn fn, void *ctx);
 
+/* A translation unit keelcc compiled but could not analyse (status
+ * `error`: none of its loops is in the database): its path as stored, its
+ * build variant (NULL when it has none) and why. */
+typedef int (*db_failed_unit_fn)(void *ctx, const char *path, const char *variant,
+                                 const char *message);
+/* The units of file (NULL: every file; a stored path, or its last path
+ * components) whose analysis failed, by path.  Returns the rows visited;
+ * -1 when they cannot be read. */
+int db_report_failed_units(db *d, const char *file, db_failed_unit_fn fn, void *ctx);
+
 #endif

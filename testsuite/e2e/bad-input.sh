@@ -101,6 +101,20 @@ if command -v gcc >/dev/null 2>&1; then
     expect_eq "$(lines err.txt)" 1 "gcc-only code warning lines"
     grep -q '^keelcc: warning: nested.c: analysis skipped: ' err.txt && ok || bad "warning: $(cat err.txt)"
     expect_eq "$(sqlite3 k.db "SELECT status FROM translation_units WHERE path LIKE '%/nested.c'")" error "status of unparsable TU"
+    # ... and every listing names it with the reason instead of an empty table
+    "$KEEL" loops --file nested.c k.db >out.txt 2>err.txt
+    expect_eq "$?" 0 "keel loops --file on a file not analysed: exit status"
+    expect_eq "$(grep -c '^not analysed: ' out.txt)" 1 "keel loops --file names the file not analysed"
+    grep -q '^not analysed: nested.c: nested.c:1:[0-9]*: error: function definition is not allowed here$' out.txt \
+        && ok || bad "keel loops' reason: $(cat out.txt)"
+    "$KEEL" loops k.db | grep -c '^not analysed: nested.c: ' >n.txt
+    expect_eq "$(cat n.txt)" 1 "keel loops names it after the table"
+    "$KEEL" report k.db >rep.txt 2>err.txt || bad "keel report: $(cat err.txt)"
+    grep -q '^  nested.c: nested.c:1:[0-9]*: error: function definition is not allowed here$' rep.txt \
+        && ok || bad "keel report's not analysed section: $(tail -3 rep.txt)"
+    "$KEEL" report --json k.db >rep.json 2>err.txt || bad "keel report --json: $(cat err.txt)"
+    expect_eq "$(sqlite3 :memory: "SELECT json_extract(value, '\$.file') LIKE '%/nested.c', json_extract(value, '\$.variant') IS NULL, json_extract(value, '\$.reason') LIKE '%function definition is not allowed here' FROM json_each(readfile('rep.json'), '\$.not_analysed')")" \
+        "1|1|1" "keel report --json: not_analysed"
 fi
 
 # keel loops --wide prints locations of any length in full.
