@@ -499,6 +499,18 @@ static int plan_elems(const rt_ov_plan *p, const rt_overlap *o, int a, const lon
     return 1;
 }
 
+/* Grow base b's byte range [lo[b], hi[b]) to take in [l, h); seen[b]
+ * says whether it holds a range yet. */
+static void widen(uint64_t *lo, uint64_t *hi, unsigned char *seen, int b, uint64_t l,
+                  uint64_t h)
+{
+    if (!seen[b] || l < lo[b])
+        lo[b] = l;
+    if (!seen[b] || h > hi[b])
+        hi[b] = h;
+    seen[b] = 1;
+}
+
 /* The check with every expression evaluated by name. */
 static int check_named(const rt_overlap *o, const int *slot, int n, const char *const *names,
                        const long long *values, char *why, size_t whylen)
@@ -518,14 +530,9 @@ static int check_named(const rt_overlap *o, const int *slot, int n, const char *
         if (rt_overlap_bytes(o, a, (uint64_t)values[slot[b]], n, names, values, &lo, &hi, e2,
                              sizeof e2))
             return snprintf(why, whylen, "overlap unchecked: %s", e2), -1;
-        if (!have[b] || lo < alo[b]) alo[b] = lo;
-        if (!have[b] || hi > ahi[b]) ahi[b] = hi;
-        have[b] = 1;
-        if (ac->is_write) {
-            if (!wr[b] || lo < wlo[b]) wlo[b] = lo;
-            if (!wr[b] || hi > whi[b]) whi[b] = hi;
-            wr[b] = 1;
-        }
+        widen(alo, ahi, have, b, lo, hi);
+        if (ac->is_write)
+            widen(wlo, whi, wr, b, lo, hi);
     }
     return apart(o, have, wr, alo, ahi, wlo, whi, why, whylen);
 }
@@ -562,14 +569,9 @@ int rt_overlap_check(const rt_overlap *o, const rt_ov_plan *p, int n, const char
         if (b0 < 0 || b1 > (__int128)UINT64_MAX)
             return check_named(o, p->slot, n, names, values, why, whylen);
         uint64_t lo = (uint64_t)b0, hi = (uint64_t)b1;
-        if (!have[b] || lo < alo[b]) alo[b] = lo;
-        if (!have[b] || hi > ahi[b]) ahi[b] = hi;
-        have[b] = 1;
-        if (ac->is_write) {
-            if (!wr[b] || lo < wlo[b]) wlo[b] = lo;
-            if (!wr[b] || hi > whi[b]) whi[b] = hi;
-            wr[b] = 1;
-        }
+        widen(alo, ahi, have, b, lo, hi);
+        if (ac->is_write)
+            widen(wlo, whi, wr, b, lo, hi);
     }
     return apart(o, have, wr, alo, ahi, wlo, whi, why, whylen);
 }
