@@ -941,6 +941,63 @@ static void int_or_null(keel_json *j, const char *key, int have, long long v)
 
 /* show --json: every field of the text form, with the dependence, strides
  * and llvm-mca sections. */
+/* show --json's statements: each with its operation counts, calls,
+ * accesses and scalar references (the loop's own statements only). */
+static void statements_json(keel_json *j, const db_loop_info *l)
+{
+    keel_json_array(j, "statements");
+    for (int i = 0; i < l->nstmts; i++) {
+        const db_stmt_info *st = &l->stmts[i];
+        keel_json_object(j, NULL);
+        keel_json_int(j, "line", st->line);
+        keel_json_int(j, "col", st->col);
+        keel_json_str(j, "text", st->text);
+        keel_json_bool(j, "conditional", st->conditional);
+        keel_json_object(j, "ops");
+        static const char *const opname[] = { "fadd", "fmul", "fdiv", "ffma", "fmath",
+                                              "iadd", "imul", "idiv", "cmp" };
+        int ops[] = { st->fadd, st->fmul, st->fdiv, st->ffma, st->fmath,
+                      st->iadd, st->imul, st->idiv, st->cmp };
+        for (int k = 0; k < 9; k++)
+            keel_json_int(j, opname[k], ops[k]);
+        keel_json_end(j);
+        keel_json_list(j, "calls", st->calls);
+        keel_json_array(j, "accesses");
+        for (int k = 0; k < st->naccesses; k++) {
+            const db_access_info *a = &st->accesses[k];
+            keel_json_object(j, NULL);
+            keel_json_str(j, "array", a->array);
+            keel_json_bool(j, "write", a->is_write);
+            keel_json_array(j, "subscripts");
+            for (int x = 0; x < a->ndims; x++)
+                keel_json_str(j, NULL, a->index[x]);
+            keel_json_end(j);
+            keel_json_array(j, "extents");
+            for (int x = 0; x < a->nextents; x++)
+                keel_json_str(j, NULL, a->extent[x]);
+            keel_json_end(j);
+            int_or_null(j, "elem_size", a->elem_size != 0, a->elem_size);
+            keel_json_bool(j, "affine", a->affine);
+            keel_json_int(j, "line", a->line);
+            keel_json_int(j, "col", a->col);
+            keel_json_end(j);
+        }
+        keel_json_end(j);
+        keel_json_array(j, "scalars");
+        for (int k = 0; k < st->nscalars; k++) {
+            keel_json_object(j, NULL);
+            keel_json_str(j, "name", st->scalars[k].name);
+            keel_json_bool(j, "write", st->scalars[k].is_write);
+            keel_json_int(j, "line", st->scalars[k].line);
+            keel_json_int(j, "col", st->scalars[k].col);
+            keel_json_end(j);
+        }
+        keel_json_end(j);
+        keel_json_end(j);
+    }
+    keel_json_end(j);
+}
+
 static void show_json(keel_json *j, db *d, const db_loop_info *l)
 {
     keel_json_object(j, NULL);
@@ -997,57 +1054,7 @@ static void show_json(keel_json *j, db *d, const db_loop_info *l)
         keel_json_num(j, "cycles_per_iter", l->cycles_per_iter);
     else
         keel_json_null(j, "cycles_per_iter");
-    keel_json_array(j, "statements");
-    for (int i = 0; i < l->nstmts; i++) {
-        const db_stmt_info *st = &l->stmts[i];
-        keel_json_object(j, NULL);
-        keel_json_int(j, "line", st->line);
-        keel_json_int(j, "col", st->col);
-        keel_json_str(j, "text", st->text);
-        keel_json_bool(j, "conditional", st->conditional);
-        keel_json_object(j, "ops");
-        static const char *const opname[] = { "fadd", "fmul", "fdiv", "ffma", "fmath",
-                                              "iadd", "imul", "idiv", "cmp" };
-        int ops[] = { st->fadd, st->fmul, st->fdiv, st->ffma, st->fmath,
-                      st->iadd, st->imul, st->idiv, st->cmp };
-        for (int k = 0; k < 9; k++)
-            keel_json_int(j, opname[k], ops[k]);
-        keel_json_end(j);
-        keel_json_list(j, "calls", st->calls);
-        keel_json_array(j, "accesses");
-        for (int k = 0; k < st->naccesses; k++) {
-            const db_access_info *a = &st->accesses[k];
-            keel_json_object(j, NULL);
-            keel_json_str(j, "array", a->array);
-            keel_json_bool(j, "write", a->is_write);
-            keel_json_array(j, "subscripts");
-            for (int x = 0; x < a->ndims; x++)
-                keel_json_str(j, NULL, a->index[x]);
-            keel_json_end(j);
-            keel_json_array(j, "extents");
-            for (int x = 0; x < a->nextents; x++)
-                keel_json_str(j, NULL, a->extent[x]);
-            keel_json_end(j);
-            int_or_null(j, "elem_size", a->elem_size != 0, a->elem_size);
-            keel_json_bool(j, "affine", a->affine);
-            keel_json_int(j, "line", a->line);
-            keel_json_int(j, "col", a->col);
-            keel_json_end(j);
-        }
-        keel_json_end(j);
-        keel_json_array(j, "scalars");
-        for (int k = 0; k < st->nscalars; k++) {
-            keel_json_object(j, NULL);
-            keel_json_str(j, "name", st->scalars[k].name);
-            keel_json_bool(j, "write", st->scalars[k].is_write);
-            keel_json_int(j, "line", st->scalars[k].line);
-            keel_json_int(j, "col", st->scalars[k].col);
-            keel_json_end(j);
-        }
-        keel_json_end(j);
-        keel_json_end(j);
-    }
-    keel_json_end(j);
+    statements_json(j, l);
     ipda_json(j, d, l);
     char err[256];
     keel_json_array(j, "mca");
