@@ -14,26 +14,15 @@
 #include "launch.h"
 #include "parallel.h"
 #include "sync.h"
+#include "walk_src.h"
 #include "walker.h"
 
 static char tmpdir[] = "/tmp/keel-sync-XXXXXX";
 
 static ir_tu *walk_src(const char *name, const char *src)
 {
-    char path[256], err[512];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return NULL;
-    fputs(src, f);
-    fclose(f);
     const char *args[] = { "-fopenmp" };
-    ir_tu *tu = NULL;
-    if (walk_file(path, 1, args, &tu, err, sizeof err) != 0) {
-        fprintf(stderr, "walk %s: %s\n", name, err);
-        return NULL;
-    }
-    return tu;
+    return walk_src_in(tmpdir, name, src, 1, args);
 }
 
 /* Expected per outermost nest: its line, the dependence verdict and reason

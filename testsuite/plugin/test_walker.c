@@ -12,25 +12,14 @@
 
 #include "check.h"
 #include "omp.h"
+#include "walk_src.h"
 #include "walker.h"
 
 static char tmpdir[] = "/tmp/keel-walker-XXXXXX";
 
 static ir_tu *walk_src(const char *name, const char *src, int nargs, const char *const *args)
 {
-    char path[256], err[512];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return NULL;
-    fputs(src, f);
-    fclose(f);
-    ir_tu *tu = NULL;
-    if (walk_file(path, nargs, args, &tu, err, sizeof err) != 0) {
-        fprintf(stderr, "walk %s: %s\n", name, err);
-        return NULL;
-    }
-    return tu;
+    return walk_src_in(tmpdir, name, src, nargs, args);
 }
 
 static char *pr(const kx_expr *e)
