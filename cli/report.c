@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "keel.h"
+#include "util.h"
 #include "rank.h"
 
 #include "db.h"
@@ -21,8 +22,11 @@
 /* The files keelcc compiled but could not analyse: none of their loops is
  * ranked, so the report names them. */
 typedef struct {
-    int n, cap;
-    char **path, **variant, **message;
+    char *path, *variant, *message;
+} failed_unit_row;
+typedef struct {
+    failed_unit_row *v;
+    int n;
     int oom;
 } failed_units;
 
@@ -37,37 +41,23 @@ static char *dup_or_null(const char *s, int *oom)
 static int failed_unit(void *ctx, const char *path, const char *variant, const char *message)
 {
     failed_units *f = ctx;
-    if (f->n == f->cap) {
-        int cap = f->cap ? 2 * f->cap : 8;
-        char **p = realloc(f->path, cap * sizeof *p);
-        if (p)
-            f->path = p;
-        char **v = p ? realloc(f->variant, cap * sizeof *v) : NULL;
-        if (v)
-            f->variant = v;
-        char **m = v ? realloc(f->message, cap * sizeof *m) : NULL;
-        if (!m)
-            return f->oom = 1;
-        f->message = m;
-        f->cap = cap;
-    }
-    f->path[f->n] = dup_or_null(path, &f->oom);
-    f->variant[f->n] = dup_or_null(variant, &f->oom);
-    f->message[f->n] = dup_or_null(message, &f->oom);
-    f->n++;
+    failed_unit_row *r = ku_push(&f->v, &f->n, sizeof *f->v);
+    if (!r)
+        return f->oom = 1;
+    r->path = dup_or_null(path, &f->oom);
+    r->variant = dup_or_null(variant, &f->oom);
+    r->message = dup_or_null(message, &f->oom);
     return 0;
 }
 
 static void failed_units_free(failed_units *f)
 {
     for (int i = 0; i < f->n; i++) {
-        free(f->path[i]);
-        free(f->variant[i]);
-        free(f->message[i]);
+        free(f->v[i].path);
+        free(f->v[i].variant);
+        free(f->v[i].message);
     }
-    free(f->path);
-    free(f->variant);
-    free(f->message);
+    free(f->v);
 }
 
 static int print_json(const keel_ranking *r, const keel_machines *m, long long size,
@@ -142,12 +132,13 @@ static int print_json(const keel_ranking *r, const keel_machines *m, long long s
     keel_json_array(j, "not_analysed");
     for (int i = 0; i < fu->n; i++) {
         keel_json_object(j, NULL);
-        keel_json_str(j, "file", fu->path[i]);
-        if (fu->variant[i])
-            keel_json_str(j, "variant", fu->variant[i]);
+        const failed_unit_row *u = &fu->v[i];
+        keel_json_str(j, "file", u->path);
+        if (u->variant)
+            keel_json_str(j, "variant", u->variant);
         else
             keel_json_null(j, "variant");
-        keel_json_str(j, "reason", fu->message[i] ? fu->message[i] : "the analysis failed");
+        keel_json_str(j, "reason", u->message ? u->message : "the analysis failed");
         keel_json_end(j);
     }
     keel_json_end(j);
@@ -162,10 +153,12 @@ static void print_failed(const failed_units *fu)
     if (fu->n)
         printf("\nNot analysed (keelcc compiled them but could not read them; their loops are"
                " in no ranking):\n");
-    for (int i = 0; i < fu->n; i++)
-        printf("  %s%s%s%s: %s\n", keel_short_path(fu->path[i]), fu->variant[i] ? " (" : "",
-               fu->variant[i] ? keel_printable(fu->variant[i]) : "", fu->variant[i] ? ")" : "",
-               fu->message[i] ? keel_printable(fu->message[i]) : "the analysis failed");
+    for (int i = 0; i < fu->n; i++) {
+        const failed_unit_row *u = &fu->v[i];
+        printf("  %s%s%s%s: %s\n", keel_short_path(u->path), u->variant ? " (" : "",
+               u->variant ? keel_printable(u->variant) : "", u->variant ? ")" : "",
+               u->message ? keel_printable(u->message) : "the analysis failed");
+    }
 }
 
 static void print_text(const keel_ranking *r, const keel_machines *m, long long size, int top)
