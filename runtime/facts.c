@@ -1547,9 +1547,16 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
         top = f->loops[top].parent;
     double fp = footprint_bytes(s, a, top, sector);
     s->gpu_minfp += fp;
+    /* Hong-Kim's departure delays: a request that leaves the SM holds its
+     * memory pipeline Departure_del_coal cycles when it is one
+     * transaction, Departure_del_uncoal per transaction otherwise */
+    double trans, wbytes;
+    rt_warp_access(x, &trans, &wbytes);
+    double dep = trans > 1 ? gpu->dep_uncoal * trans : gpu->dep_coal;
     if (x->cls == RT_UNIFORM) {
         s->gpu_sum += wf * fp;
         s->round_lat[cl] = fmax(s->round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
+        s->out->gpu_dep_cycles += x->count * dep;
         return;
     }
     double span = x->cls == RT_IRREGULAR ? 32 * sector : fabs((double)x->stride) * e * 32;
@@ -1559,9 +1566,15 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
     if (cl == li && !f->loops[li].thread && il > 0 && il * e < sector && wb >= 32 * sector)
         miss = il * e / sector, wb *= miss;
     /* latency of this access in a round: the rounds that find their
-     * sector already loaded by the thread's previous round hit L1 */
+     * sector already loaded by the thread's previous round hit L1; the
+     * others go to DRAM, an uncoalesced request in Hong-Kim's
+     * Mem_L_Uncoal = Mem_LD + (#Uncoal_per_mw - 1) x Departure_del_uncoal
+     * (its last transaction leaves that much after the first); only
+     * those leave the SM and pay the departure delays */
     double l1 = gpu->l1_lat > 0 ? gpu->l1_lat : gpu->mem_lat;
-    s->round_lat[cl] = fmax(s->round_lat[cl], miss * gpu->mem_lat + (1 - miss) * l1);
+    double mem_l = gpu->mem_lat + (trans > 1 ? (trans - 1) * gpu->dep_uncoal : 0);
+    s->round_lat[cl] = fmax(s->round_lat[cl], miss * mem_l + (1 - miss) * l1);
+    s->out->gpu_dep_cycles += x->count * miss * dep;
     double warps = ceil(s->kitems[root] / 32);
     s->gpu_sum += wf * warps * s->gpu_it[cl] * s->sw[ac->stmt] * wb * s->launches[root];
 }

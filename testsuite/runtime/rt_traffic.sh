@@ -167,5 +167,28 @@ echo "t.c:5 n=1000 tpu 1" >bad.txt
 "$BIN/keel" history --add bad.txt t.db >/dev/null 2>err.txt && bad "bad device accepted"
 expect_eq "$(cat err.txt)" "keel: bad.txt:1: device 'tpu' is neither cpu nor gpu" "bad device message"
 
+# Hong-Kim's memory warp parallelism in the latency bound: rowsum
+# (t.c:44), n = 10240 items (80 blocks of 128 on 10 SMs: 8 blocks, N = 32
+# warps per SM, 1 wave), m = 1000, on a GPU with departure delays 4 / 10
+# cycles, L1 40, DRAM 500.  A[i][k]: stride m across threads, 32
+# transactions; along k the thread reads the rest of its 32-byte sector:
+# a quarter of the rounds go to DRAM, at Mem_L_Uncoal = 500 + 31 x 10 =
+# 810 cycles, the others hit L1 (40): 0.25 x 810 + 0.75 x 40 = 232.5 per
+# round, 1000 rounds; s[i] (coalesced store) one round of 500:
+# 233000 cycles.  Departures: 1000 x 0.25 x 32 x 10 + 4 = 80004 cycles.
+# MWP_Without_BW = 233000 / 80004 = 2.912 < N: latency = 32 x 80004
+# cycles = 2.56 ms at 1 GHz (the bandwidth bound is 820.8 us).
+printf 'name = dep\nkind = gpu\nsms = 10\nclock = 1 GHz\nmem_bw = 100 GB/s\nbus_bw = 10 GB/s\nmax_warps_sm = 64\nmax_threads_sm = 2048\nmax_blocks_sm = 32\nmem_latency = 500 cycles\nl1_latency = 40 cycles\ndeparture_coal = 4 cycles\ndeparture_uncoal = 10 cycles\nl2 = 0 B\n' >dep.machine
+"$BIN/keel" explain t.c:44 --host ./tiny.machine --device ./dep.machine \
+    --set n=10240,m=1000 t.db >out.txt 2>err.txt || bad "explain rowsum: $(cat err.txt)"
+expect_eq "$(sed -n 's/^  GPU latency chain .*rounds per work item, \([0-9]*\) cycles.*/\1/p' out.txt)" 233000 \
+    "rowsum chain latency (Mem_L_Uncoal)"
+expect_eq "$(field 'chain departures')" 80004 "rowsum departures"
+expect_eq "$(sed -n 's/^  MWP_Without_BW *\([0-9.]*\), MWP_peak_BW.*, MWP \([0-9.]*\)$/\1 \2/p' out.txt)" \
+    "2.912 2.912" "rowsum MWP_Without_BW, MWP"
+grep -q '^  latency bound  *2.6 ms (1 waves x 233000 cycles of 1001 rounds x N/MWP 10.99; 320 warps)$' out.txt \
+    && ok || bad "rowsum latency bound: $(grep 'latency bound' out.txt)"
+grep -q '^  bound by  *latency$' out.txt && ok || bad "rowsum bound: $(grep 'bound by' out.txt)"
+
 echo "rt_traffic: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
