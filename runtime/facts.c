@@ -1398,6 +1398,15 @@ static void bind_wsets(bind_scratch *s, int threads)
     }
 }
 
+/* 1 when loop li holds an access to another array than access a's. */
+static int other_array_in(const rt_facts *f, int a, int li)
+{
+    for (int b = 0; b < f->naccs; b++)
+        if (f->stmts[f->accs[b].stmt].loop == li && f->accs[b].arr != f->accs[a].arr)
+            return 1;
+    return 0;
+}
+
 /* Access a's GPU request (per work item) into the launch's table; the
  * loop its loads are counted in (register promotion) in *cl. */
 static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
@@ -1411,7 +1420,8 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
      * (an accumulator such as C[i][j] in a k loop) is loaded before the
      * loop and stored after it by any optimising compiler */
     *cl = li;
-    if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && s->lin[a * nl + li] == 0)
+    if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && s->lin[a * nl + li] == 0 &&
+        !(ac->is_write && other_array_in(f, a, li)))
         *cl = f->loops[li].parent;
     int in_kernel = s->kr[li] >= 0;
     rt_access x = { .elem_size = (int)e,
