@@ -387,9 +387,12 @@ static void ex_latency(const ex_ctx *c)
     const rt_launch *in = c->in;
     char lb[32];
     rt_format_time(lb, sizeof lb, e->gpu_lat_s);
-    printf("%s (%.0f waves x %.6g cycles of %.6g rounds x N/MWP %.4g; %.0f warps)", lb,
-           e->waves, e->gpu_lat_cycles, in->gpu_chain > 0 ? in->gpu_chain : e->mem_insts,
-           e->lat_mwp > 0 ? e->n_warps / e->lat_mwp : 0, e->warps_total);
+    printf("%s (%.0f waves x %.6g cycles of %.6g rounds", lb, e->waves, e->gpu_lat_cycles,
+           in->gpu_chain > 0 ? in->gpu_chain : e->mem_insts);
+    if (in->gpu_lat_cycles > 0 && in->gpu_lat_max_cycles > e->waves * e->gpu_lat_cycles)
+        printf(", longest item %.6g cycles", in->gpu_lat_max_cycles);
+    printf(" x N/MWP %.4g; %.0f warps)", e->lat_mwp > 0 ? e->n_warps / e->lat_mwp : 0,
+           e->warps_total);
 }
 static void ex_bound(const ex_ctx *c) { printf("%s", c->e->gpu_bound ? c->e->gpu_bound : "-"); }
 

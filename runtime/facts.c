@@ -1589,6 +1589,75 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
     s->gpu_sum += wf * warps * s->gpu_it[cl] * s->sw[ac->stmt] * wb * s->launches[root];
 }
 
+/* The chain latency of the work item whose thread-loop iv is v: the trips
+ * below the thread loop tl evaluated again with iv = v (theirs at the
+ * middle of their new ranges), the rounds' latencies kept.  The trips and
+ * ivs are restored.  -1 when a trip does not evaluate. */
+static double chain_at(bind_scratch *s, int tl, int64_t v)
+{
+    const rt_facts *f = s->f;
+    int nl = s->nl;
+    double it[nl > 0 ? nl : 1], lat = 0;
+    int64_t saved_iv[nl > 0 ? nl : 1];
+    memcpy(saved_iv, s->ivals, sizeof(int64_t) * (size_t)nl);
+    s->ivals[tl] = v;
+    it[tl] = s->gpu_it[tl];
+    int rc = 0;
+    for (int k = tl + 1; k < nl && f->loops[k].parent >= tl; k++) {
+        const fl_loop *l = &f->loops[k];
+        int p = l->parent;
+        int64_t t = UNKNOWN_TRIP, lo = 0;
+        char e2[64];
+        if (l->trip && cx_eval(s->plan ? &s->plan->trip[k] : NULL, &s->c, p, l->trip, &t, e2,
+                               sizeof e2))
+            rc = -1;
+        if (l->lower && cx_eval(s->plan ? &s->plan->lower[k] : NULL, &s->c, p, l->lower, &lo, e2,
+                                sizeof e2))
+            rc = -1;
+        if (rc)
+            break;
+        if (t < 0)
+            t = 0;
+        s->ivals[k] = lo + (l->step ? l->step : 1) * (t > 0 ? (t - 1) / 2 : 0);
+        it[k] = it[p] * (l->thread ? 1 : (double)t);
+    }
+    for (int k = tl; k < nl && !rc && (k == tl || f->loops[k].parent >= tl); k++)
+        if (s->has_mem[k])
+            lat += it[k] * scale(s, k) *
+                   (s->round_lat[k] > 0 ? s->round_lat[k] : s->gpu->mem_lat);
+    memcpy(s->ivals, saved_iv, sizeof(int64_t) * (size_t)nl);
+    return rc ? -1 : lat;
+}
+
+/* The longest work item's chain (a triangular nest's first or last row,
+ * whichever holds more rounds): a kernel whose warps run at once ends
+ * with its slowest warp, not with the average the trips at the middle of
+ * their ranges give.  Evaluated at both ends of the outermost thread
+ * loop of a plain nest (the trips below it are linear in its iv in the
+ * nests keelcc maps, so an end is the extreme); the rounds above it (and
+ * a time-stepped region's kernels) keep the average. */
+static void bind_longest_chain(bind_scratch *s)
+{
+    const rt_facts *f = s->f;
+    rt_launch *out = s->out;
+    int tl = -1;
+    for (int k = 0; k < s->nl && tl < 0; k++)
+        if (f->loops[k].thread)
+            tl = k;
+    if (f->region || tl < 0 || s->trip[tl] < 2)
+        return;
+    double here = chain_at(s, tl, s->ivals[tl]);
+    if (here < 0)
+        return;
+    const fl_loop *l = &f->loops[tl];
+    int64_t lo = s->ivals[tl] - (l->step ? l->step : 1) * (int64_t)((s->trip[tl] - 1) / 2);
+    int64_t hi = lo + (l->step ? l->step : 1) * (int64_t)(s->trip[tl] - 1);
+    double a = chain_at(s, tl, lo), b = chain_at(s, tl, hi), m = fmax(a, b);
+    /* the rest of the chain (rounds outside the thread loop) as bound */
+    if (m > here)
+        out->gpu_lat_max_cycles = out->gpu_lat_cycles + (m - here);
+}
+
 /* Every access: its GPU request, TLB misses, CPU and GPU bytes (one
  * stream per (array, loop, strides): a stencil's neighbours and repeated
  * reads share their lines); then what stays in the GPU's L2 and the
@@ -1622,6 +1691,8 @@ static void bind_accesses(bind_scratch *s)
             out->gpu_lat_cycles += s->gpu_it[k] * scale(s, k) *
                                    (s->round_lat[k] > 0 ? s->round_lat[k] : s->gpu->mem_lat);
         }
+    out->gpu_lat_max_cycles = out->gpu_lat_cycles;
+    bind_longest_chain(s);
 }
 
 /* Per array: the largest footprint among its accesses, counted in when

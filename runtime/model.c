@@ -9,7 +9,9 @@
  * GPU: the Hong-Kim MWP/CWP model as given in chikin Figs. 4-5 with its
  *   #OMP_Rep factor (chikin section IV.B), the coalesced / uncoalesced
  *   memory instruction counts coming from per-access stride classes
- *   (chikin IV.C), plus a fixed kernel launch overhead.
+ *   (chikin IV.C), plus a fixed kernel launch overhead; the verdict uses
+ *   bounds (bandwidth, latency, issue) whose latency bound applies
+ *   Hong-Kim's memory warp parallelism to a warp's chain of rounds.
  * Transfer: the boat hull model's t0 = d / B_bus (boat-hull-model.txt,
  *   section "data transfers", Tables 2 and 3 for B_bus).
  *
@@ -344,7 +346,7 @@ static void gpu_hong_kim(const rt_profile *gpu, rt_estimate *out)
  * the reference and printed beside it):
  *   bandwidth  t_bw    = DRAM bytes (32-byte sectors per warp request,
  *                        facts.c) / device bandwidth     (roofline)
- *   latency    t_lat   = waves x chain latency x N / MWP / clock
+ *   latency    t_lat   = max(waves x chain latency, longest chain) x N / MWP / clock
  *              A warp has one round of independent loads in flight at a
  *              time, so each of its `chain` dependent rounds (one per
  *              innermost iteration) costs the latency of its slowest
@@ -374,6 +376,9 @@ static void gpu_hong_kim(const rt_profile *gpu, rt_estimate *out)
  *              min(MWP_Without_BW, N)); MWP_peak_BW gives a wave's DRAM
  *              bytes over the bandwidth, which is t_bw (printed, not
  *              applied twice).
+ *              A kernel ends with its slowest warp: the chain is the
+ *              longer of waves x the average work item's and the longest
+ *              work item's (facts.c: a triangular nest's longest row).
  *   issue      t_issue = warp instructions / (active SMs x schedulers)
  *                        x issue cycles / clock
  *   kernel = max(t_bw, t_lat, t_issue). */
@@ -404,7 +409,13 @@ static void gpu_bounds(const rt_profile *gpu, const rt_launch *in, rt_estimate *
     double mwp = out->lat_mwp_without_bw;
     if (n < mwp) mwp = n;
     out->lat_mwp = mwp;
-    out->gpu_lat_s = mwp > 0 ? out->waves * lat * (n / mwp) / gpu->gpu_hz : 0;
+    /* a kernel ends with its slowest warp: in one wave the longest work
+     * item's chain (a triangular nest's longest row), over many the
+     * average per wave, whichever is longer */
+    double chain_s = out->waves * lat;
+    if (in->gpu_lat_cycles > 0 && in->gpu_lat_max_cycles > chain_s)
+        chain_s = in->gpu_lat_max_cycles;
+    out->gpu_lat_s = mwp > 0 ? chain_s * (n / mwp) / gpu->gpu_hz : 0;
     double insts = in->comp_insts + (in->gpu_mem_insts > 0 ? in->gpu_mem_insts : out->mem_insts);
     double sched = gpu->schedulers > 0 ? gpu->schedulers : 1;
     double issue_rate = out->active_sms * sched;

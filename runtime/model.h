@@ -160,6 +160,8 @@ typedef struct {
     double gpu_lat_cycles;     /* their latency, cycles: each round's slowest access, a
                                 * DRAM, L2 or L1 latency by the traffic model (0: use
                                 * gpu_chain x Mem_LD) */
+    double gpu_lat_max_cycles; /* the chain latency of the longest work item (a
+                                * triangular nest's longest row; 0: gpu_lat_cycles) */
     double gpu_dep_cycles;     /* departure delays of those rounds, cycles: Hong-Kim's
                                 * Departure_del_coal per coalesced request and
                                 * Departure_del_uncoal x transactions per uncoalesced

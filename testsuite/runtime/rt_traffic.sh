@@ -193,5 +193,17 @@ grep -q '^  latency bound  *2.6 ms (1 waves x 233000 cycles of 1001 rounds x N/M
     && ok || bad "rowsum latency bound: $(grep 'latency bound' out.txt)"
 grep -q '^  bound by  *latency$' out.txt && ok || bad "rowsum bound: $(grep 'bound by' out.txt)"
 
+# A kernel ends with its slowest warp: tri (t.c:55), n = 1024 on dep: 8
+# blocks on 8 SMs, N = 4, one wave.  A[j][i] coalesced, a new line every
+# j (DRAM, 500 cycles); the j trip n - i is 513 at the middle i = 511:
+# 513 rounds + s[i]'s store = 514 rounds, 257000 cycles; the longest item
+# (i = 0) has 1024 + 1 rounds: 512500 cycles.  Departures 513 x 4 + 4 =
+# 2056: MWP_Without_BW 125 > N: latency 512500 cycles = 512.5 us.
+"$BIN/keel" explain t.c:55 --host ./tiny.machine --device ./dep.machine \
+    --set n=1024 t.db >out.txt 2>err.txt || bad "explain tri: $(cat err.txt)"
+grep -q '^  latency bound  *512.5 us (1 waves x 257000 cycles of 514 rounds, longest item 512500 cycles x N/MWP 1; 32 warps)$' out.txt \
+    && ok || bad "tri latency bound: $(grep 'latency bound' out.txt)"
+expect_eq "$(field 'chain departures')" 2056 "tri departures"
+
 echo "rt_traffic: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

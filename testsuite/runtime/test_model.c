@@ -417,7 +417,7 @@ static void test_gpu_bounds(void)
  *           (N warps x the departures: the SM's memory pipeline)
  * With departures 1000 x 4 (coalesced) MWP_Without_BW = 251.5, and
  * with 8 bytes of DRAM per warp MWP_peak_BW is huge: MWP = N, Little's
- * law: 1006000 / clock. */
+ * law: 1006000 / clock; with a longest item of 3e6 cycles, 3e6 / clock. */
 static void test_gpu_mwp(void)
 {
     const rt_profile *h = rt_profile_find("h100");
@@ -447,6 +447,12 @@ static void test_gpu_mwp(void)
     NEAR(e.lat_mwp_without_bw, 1006000.0 / 4000);
     NEAR(e.lat_mwp, 4);
     NEAR(e.gpu_lat_s, 1006000.0 / h->gpu_hz);
+    /* the longest item's chain (3e6 cycles) outlasts one wave of the
+     * average: the kernel ends with it */
+    in.gpu_lat_max_cycles = 3e6;
+    rt_gpu_model(h, &in, &e);
+    NEAR(e.gpu_lat_s, 3e6 / h->gpu_hz);
+    in.gpu_lat_max_cycles = 0;
     /* no chain from the traffic model: one round per memory instruction
      * of Hong-Kim's Mem_L and Departure_delay (the stride-1000 access is
      * 32 transactions: Mem_L_Uncoal 1006, Departure_delay 320) */

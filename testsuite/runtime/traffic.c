@@ -48,3 +48,14 @@ void rowsum(int n, int m, double A[n][m], double s[n])
         s[i] = t;
     }
 }
+
+void tri(int n, double A[n][n], double s[n])
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++) {
+        double t = 0;
+        for (int j = i; j < n; j++)
+            t += A[j][i];
+        s[i] = t;
+    }
+}
