@@ -5,8 +5,11 @@
  * a temporary copy, dated as the source, and the compiler reads it through
  * a VFS overlay on the source's own path, so __FILE__, quoted includes,
  * dependency files and objects name the source, never the copy; the
- * compile's messages get the user's own text quoted back.  Linking adds
- * libkeelrt (shared or static, its symbols kept local in a library).
+ * compile's messages get the user's own text quoted back.  The sites name
+ * the source as the compiler was given it and, unless the database was
+ * given by an absolute path, no database: objects do not depend on the
+ * build folder.  Linking adds libkeelrt (shared or static, its symbols kept
+ * local in a library) and a tiny object naming the link's database.
  */
 #include "kc_int.h"
 
@@ -490,7 +493,9 @@ static const char *link_db_object(const options *o)
 /* Link arguments for libkeelrt: one runtime per process.
  *
  * `-x none` first: a user's `-x c` / `--language=c` before the sources
- * would otherwise make the compiler read libkeelrt.a as C source.
+ * would otherwise make the compiler read libkeelrt.a as C source.  Then
+ * the object that names the database (link_db_object): every executable
+ * and shared library keelcc links knows its own.
  *
  * A shared library (-shared) links the shared libkeelrt.so (as needed,
  * with a run path to it unless it sits in a system folder): the library
