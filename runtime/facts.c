@@ -619,15 +619,39 @@ int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
     return rt_facts_load_build(d, file, line, col, NULL, out, err, errlen);
 }
 
+/* The part of a site's file name that a stored (resolved) path ends in:
+ * after its last "." or ".." component and any leading "/" ("../src/k.c":
+ * "src/k.c", "./k.c": "k.c", "/src/k.c": "src/k.c"). */
+static const char *name_tail(const char *file)
+{
+    const char *tail = file, *p = file;
+    while (*p) {
+        const char *c = p, *e = strchr(p, '/');
+        size_t n = e ? (size_t)(e - c) : strlen(c);
+        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            tail = e ? e + 1 : c + n;
+        p = e ? e + 1 : c + n;
+    }
+    return *tail ? tail : file;
+}
+
 int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
                         rt_facts **out, char *err, size_t errlen)
 {
     found m = { 0 };
     int64_t exact;
     *out = NULL;
-    /* the instrumentation passes the path as stored: one index lookup */
+    /* a site naming its path as stored: one index lookup */
     int x = db_find_loop_build(d, file, line, col, hash, &exact, err, errlen);
     if (x < 0)
+        return -1;
+    /* one naming its source as the compiler was given it ("k.c",
+     * "../src/k.c", a prefix-mapped path): its build's loop in a stored
+     * path that ends so, one name or many alike (the hash is the source's
+     * bytes and its flags) */
+    const char *tail = name_tail(file);
+    if (x == 1 && hash && *hash && (x = db_find_loop_hash(d, tail, line, col, hash, &exact, err,
+                                                           errlen)) < 0)
         return -1;
     if (x == 0) {
         m.id = malloc(sizeof *m.id);
@@ -639,7 +663,7 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
         m.id[0] = exact;
         m.n = 1;
     }
-    db_loop_filter flt = { .file = file, .file_match = DB_FILE_SUFFIX, .line = line, .col = col };
+    db_loop_filter flt = { .file = tail, .file_match = DB_FILE_SUFFIX, .line = line, .col = col };
     int r = m.n ? 0 : db_each_loop(d, &flt, found_row, &m, err, errlen);
     int rc = 0;
     if (r > 0)
