@@ -14,6 +14,7 @@
 #include "omp.h"
 #include "sync.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1714,6 +1715,8 @@ static void build_refs(ctx_t *c)
         int chain[64], nc = 0;
         for (int k = l; k >= 0 && nc < 64; k = tu->loops[k].parent)
             chain[nc++] = k;
+        /* par_analyze refused nests deeper than PAR_MAX_DEPTH: the chain is whole */
+        assert(nc == tu->loops[l].depth + 1);
         c->ref_first[l] = c->nrefs;
         for (int s = 0; s < tu->loops[l].nstmts; s++)
             for (int a = 0; a < tu->loops[l].stmts[s].nacc; a++) {
@@ -1841,6 +1844,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         isl_ctx_set_max_operations(c.isl, 200000);
     }
     build_refs(&c);
+    assert(c.nrefs == nacc && c.ref_first[tu->nloops] == nacc);
     for (int l = 0; l < tu->nloops; l++)
         verdict(&c, l, &r->loops[l]);
     int rc = map_thread_loops(tu, r);

@@ -43,6 +43,7 @@
  */
 #include "species.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,7 @@ static int chain(nest *n, int l, int **out)
     int k = 0;
     *out = NULL;
     for (; l >= 0; l = n->tu->loops[l].parent) {
+        assert(l < n->tu->nloops);
         int *e = ku_push(out, &k, sizeof **out);
         if (!e) {
             n->oom = 1;
@@ -386,6 +388,7 @@ static int by_first(const arr *A, int nnames, int writes, int *order)
             order[j] = order[j - 1];
         order[j] = k;
     }
+    assert(n <= nnames);
     return n;
 }
 
@@ -723,6 +726,7 @@ static void classify_inputs(classify *k)
     int ninputs = 0;
     for (int o = 0; o < k->nread; o++) {
         arr *x = &k->A[k->by_read[o]];
+        assert(x->first_read >= 0 && x->nreads > 0);   /* by_first keeps only those */
         int nd = n->acc[x->first_read].a->ndims;
         dims dm;
         if (range(n, x->reads, x->nreads, nd, &dm))
@@ -753,6 +757,7 @@ static void classify_outputs(classify *k)
     int noutputs = 0;
     for (int o = 0; o < k->nwrite; o++) {
         arr *x = &k->A[k->by_write[o]];
+        assert(x->first_write >= 0 && x->nwrites > 0);
         int nd = n->acc[x->first_write].a->ndims;
         dims dm;
         if (range(n, x->writes, x->nwrites, nd, &dm))
