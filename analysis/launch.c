@@ -392,8 +392,7 @@ done:
     free(kernel);
     if (rc) {
         launch_free(r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     *out = r;
     return 0;

@@ -1832,8 +1832,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         free(c.refs);
         free(c.ref_first);
         par_free(r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     r->nloops = tu->nloops;
     int exact_left = EXACT_MAX_QUERIES;
@@ -1857,8 +1856,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         isl_ctx_free(c.isl);
     if (rc != 0) {
         par_free(r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     *out = r;
     return 0;
