@@ -4,8 +4,11 @@
  *
  * Each IR loop becomes an ip_loop; each access an ip_ref whose loop chain is
  * its statement's loop and that loop's ancestors.  A loop's verdict comes
- * from ip_depend on every pair of references to one array (at least one a
- * write) inside it, plus the scalars written inside it.
+ * first from its shape (control_verdict: waits, writes to its control, not
+ * canonical; exit_or_call_verdict: early exits, calls), then from ip_depend
+ * on every pair of references to one array (at least one a write) inside
+ * it, a pair the tests leave open asked of isl (exact_independent, within
+ * a budget per translation unit), plus the scalars written inside it.
  */
 #include "parallel.h"
 

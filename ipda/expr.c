@@ -12,7 +12,8 @@
  * count (the runtime may read one expression from several threads).
  *
  * The zero polynomial has no terms; a constant c != 0 is one term with no
- * factors.
+ * factors.  The checked build (assert on) verifies the canonical form below
+ * on every expression built from terms (set_size).
  *
  * Canonical order.  Atoms are ordered by atom_cmp: symbols before opaque
  * atoms; symbols by strcmp of their names; opaque atoms by kind (in the

@@ -11,6 +11,10 @@
  * solvable equation.  One-dimensional offsets of both references are first
  * split into digits of a shared program symbol where the bounds allow it
  * (delinearize_pair), so a flattened nest is tested dimension by dimension.
+ *
+ * ip_depend runs in four phases over one dep_pair scratch: the subscripts
+ * compared (pair_subscripts), b's variables renamed (rename_b), each
+ * dimension's equation tested (test_dims), the verdict (dep_verdict).
  */
 #include "ipd.h"
 

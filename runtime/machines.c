@@ -3,7 +3,7 @@
  * writer, the built-in profiles written in it (each number with its
  * source), and lookup by name, by file, and by CUDA device name.
  *
- * Format (README.md, "Machines as data"): one `key = value` per line, '#'
+ * Format (docs/models.md, "Machines as data"): one `key = value` per line, '#'
  * starts a comment, blank lines are ignored.  Numbers take an optional unit:
  * an SI prefix k M G T or a binary one Ki Mi Gi followed by B, Hz, B/s or
  * flop/s, or a time ns us ms s, or the words cycles / threads / warps /
