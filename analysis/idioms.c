@@ -807,8 +807,7 @@ int idiom_analyze(const ir_tu *tu, idiom_result *out, char *err, size_t errlen)
         }
     if (c.failed) {
         idiom_result_free(out);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     return 0;
 }

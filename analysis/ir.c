@@ -6,6 +6,7 @@
  */
 #include "ir.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,8 @@ int ir_add_loop(ir_tu *tu, int function, int parent, ir_loop_kind kind,
     ir_loop *l = grow(&tu->loops, &tu->nloops, sizeof *l);
     if (!l)
         return -1;
+    /* a loop's parent is added before it: nest_end and depth rely on it */
+    assert(parent >= -1 && parent < tu->nloops - 1);
     l->function = function;
     l->parent = parent;
     l->depth = parent < 0 ? 0 : tu->loops[parent].depth + 1;

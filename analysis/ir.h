@@ -16,8 +16,9 @@
  * front end can read them as for loops (a single step, a start set just
  * before); otherwise they are recorded with canonical = 0 and no bounds.
  *
- * The C front end that fills this (plugin/walker.c) is the only code that
- * knows about libclang; everything after it reads ir_tu only.
+ * The C front end that fills this (the walker module: plugin/walker.c and
+ * plugin/walk_*.c) is the only code that knows about libclang; everything
+ * after it reads ir_tu only.
  *
  * Ownership: an ir_tu owns everything reachable from it, including the
  * kx_expr objects stored into it (the ir_* setters take ownership of the
@@ -243,8 +244,8 @@ int ir_is_affine_in(const kx_expr *e, char *const *ivs, int n);
  * functions), in order.  Returns the count; *out is malloc'd (free it). */
 int ir_children(const ir_tu *tu, int parent, int **out);
 
-/* Write a stable, line-oriented text form of the whole IR (golden tests and
- * `keelcc --keel-dump-ir`). */
+/* Write a stable, line-oriented text form of the whole IR (`keelcc
+ * --keel-dump-ir`; the walker tests print it when a check fails). */
 void ir_dump(const ir_tu *tu, FILE *out);
 
 #endif

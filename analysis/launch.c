@@ -2,9 +2,9 @@
  * launch.c -- what libkeelrt's models need per launch root, per access and
  * per statement (see launch.h), computed from the loop IR and IPDA's
  * verdicts.  A statement's cost includes the loops of the functions it
- * calls when their cost is known (callee.h).  These rules used to live in runtime/facts.c, which re-derived
- * them from the database at every program start; now keelcc runs them once
- * and stores the results (plugin/store.c), and the runtime binds them.
+ * calls when their cost is known (callee.h).  keelcc runs these rules once
+ * per translation unit and stores the results (plugin/store.c); the
+ * runtime only binds them to the values of a launch (runtime/facts.c).
  */
 #include "launch.h"
 
@@ -392,8 +392,7 @@ done:
     free(kernel);
     if (rc) {
         launch_free(r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     *out = r;
     return 0;

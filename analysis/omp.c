@@ -144,9 +144,10 @@ static int add_clause(omp_directive *d, const char *name, size_t nlen, const cha
     return 0;
 }
 
-int omp_parse(const char *text, omp_directive *d, char *err, size_t errlen)
+/* Phase 1 of omp_parse: past `[#] [pragma] omp` at the start of text (white
+ * space allowed around each), or NULL when text is no OpenMP directive. */
+static const char *omp_sentinel(const char *text)
 {
-    memset(d, 0, sizeof *d);
     const char *p = text ? text : "";
     while (isspace((unsigned char)*p))
         p++;
@@ -160,13 +161,17 @@ int omp_parse(const char *text, omp_directive *d, char *err, size_t errlen)
             p++;
     }
     if (strncmp(p, "omp", 3) != 0 || (p[3] && !isspace((unsigned char)p[3])))
-        return 0;
-    d->is_omp = 1;
-    p += 3;
+        return NULL;
+    return p + 3;
+}
 
-    /* The directive name: construct words until a clause starts. */
-    char name[256] = "";
-    size_t nlen = 0;
+/* Phase 2 of omp_parse: the directive name from p, construct words until a
+ * clause starts, into name[namesz] (*nlen bytes; words that do not fit
+ * are dropped) and their bits into d->constructs.  Returns where the
+ * clauses start. */
+static const char *omp_name(const char *p, omp_directive *d, char *name, size_t namesz,
+                            size_t *nlen)
+{
     for (;;) {
         while (isspace((unsigned char)*p) || *p == ',')
             p++;
@@ -196,14 +201,14 @@ int omp_parse(const char *text, omp_directive *d, char *err, size_t errlen)
         }
         /* `cancel for`, `cancellation point parallel`: the construct named
          * is the one cancelled, not this directive's. */
-        if (!(nlen >= 6 && strncmp(name, "cancel", 6) == 0))
+        if (!(*nlen >= 6 && strncmp(name, "cancel", 6) == 0))
             d->constructs |= bit;
-        if (nlen + wl + 2 < sizeof name) {
-            if (nlen)
-                name[nlen++] = ' ';
-            memcpy(name + nlen, w, wl);
-            nlen += wl;
-            name[nlen] = '\0';
+        if (*nlen + wl + 2 < namesz) {
+            if (*nlen)
+                name[(*nlen)++] = ' ';
+            memcpy(name + *nlen, w, wl);
+            *nlen += wl;
+            name[*nlen] = '\0';
         }
         if (name_arg) {   /* skip the argument: it belongs to the name */
             int depth = 0;
@@ -219,11 +224,15 @@ int omp_parse(const char *text, omp_directive *d, char *err, size_t errlen)
                 break;
         }
     }
-    d->name = dupn(name, nlen);
-    if (!d->name)
-        goto oom;
+    return p;
+}
 
-    /* Clauses: word [ '(' balanced ')' ], separated by spaces or commas. */
+/* Phase 3 of omp_parse: the clauses from p, word [ '(' balanced ')' ],
+ * separated by spaces or commas, into d.  -1 with err set when an
+ * argument is unbalanced or memory runs out. */
+static int omp_clauses(const char *text, const char *p, omp_directive *d, char *err,
+                       size_t errlen)
+{
     for (;;) {
         while (isspace((unsigned char)*p) || *p == ',')
             p++;
@@ -254,16 +263,29 @@ int omp_parse(const char *text, omp_directive *d, char *err, size_t errlen)
                 return -1;
             }
             if (add_clause(d, ws, wl, a, (size_t)(r - a), 1) != 0)
-                goto oom;
+                return ku_fail(err, errlen, "out of memory");
             p = r + 1;
         } else if (add_clause(d, ws, wl, NULL, 0, 0) != 0) {
-            goto oom;
+            return ku_fail(err, errlen, "out of memory");
         }
     }
     return 0;
-oom:
-    snprintf(err, errlen, "out of memory");
-    return -1;
+}
+
+int omp_parse(const char *text, omp_directive *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    const char *p = omp_sentinel(text);
+    if (!p)
+        return 0;
+    d->is_omp = 1;
+    char name[256] = "";
+    size_t nlen = 0;
+    p = omp_name(p, d, name, sizeof name, &nlen);
+    d->name = dupn(name, nlen);
+    if (!d->name)
+        return ku_fail(err, errlen, "out of memory");
+    return omp_clauses(text, p, d, err, errlen);
 }
 
 const omp_clause *omp_clause_find(const omp_directive *d, const char *name)

@@ -4,8 +4,11 @@
  *
  * Each IR loop becomes an ip_loop; each access an ip_ref whose loop chain is
  * its statement's loop and that loop's ancestors.  A loop's verdict comes
- * from ip_depend on every pair of references to one array (at least one a
- * write) inside it, plus the scalars written inside it.
+ * first from its shape (control_verdict: waits, writes to its control, not
+ * canonical; exit_or_call_verdict: early exits, calls), then from ip_depend
+ * on every pair of references to one array (at least one a write) inside
+ * it, a pair the tests leave open asked of isl (exact_independent, within
+ * a budget per translation unit), plus the scalars written inside it.
  */
 #include "parallel.h"
 
@@ -14,6 +17,7 @@
 #include "omp.h"
 #include "sync.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1714,6 +1718,8 @@ static void build_refs(ctx_t *c)
         int chain[64], nc = 0;
         for (int k = l; k >= 0 && nc < 64; k = tu->loops[k].parent)
             chain[nc++] = k;
+        /* par_analyze refused nests deeper than PAR_MAX_DEPTH: the chain is whole */
+        assert(nc == tu->loops[l].depth + 1);
         c->ref_first[l] = c->nrefs;
         for (int s = 0; s < tu->loops[l].nstmts; s++)
             for (int a = 0; a < tu->loops[l].stmts[s].nacc; a++) {
@@ -1829,8 +1835,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         free(c.refs);
         free(c.ref_first);
         par_free(r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     r->nloops = tu->nloops;
     int exact_left = EXACT_MAX_QUERIES;
@@ -1841,6 +1846,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         isl_ctx_set_max_operations(c.isl, 200000);
     }
     build_refs(&c);
+    assert(c.nrefs == nacc && c.ref_first[tu->nloops] == nacc);
     for (int l = 0; l < tu->nloops; l++)
         verdict(&c, l, &r->loops[l]);
     int rc = map_thread_loops(tu, r);
@@ -1853,8 +1859,7 @@ int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
         isl_ctx_free(c.isl);
     if (rc != 0) {
         par_free(r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     *out = r;
     return 0;

@@ -43,6 +43,7 @@
  */
 #include "species.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,7 @@ static int chain(nest *n, int l, int **out)
     int k = 0;
     *out = NULL;
     for (; l >= 0; l = n->tu->loops[l].parent) {
+        assert(l < n->tu->nloops);
         int *e = ku_push(out, &k, sizeof **out);
         if (!e) {
             n->oom = 1;
@@ -386,6 +388,7 @@ static int by_first(const arr *A, int nnames, int writes, int *order)
             order[j] = order[j - 1];
         order[j] = k;
     }
+    assert(n <= nnames);
     return n;
 }
 
@@ -671,100 +674,108 @@ static kx_expr *deep_iterations(nest *n, int deep_loop)
     return w;
 }
 
-int species_classify(const ir_tu *tu, int root, species_class *out)
+/* The scratch of one classification, filled phase by phase: the nest's
+ * accesses, its arrays, the class text and the parameter sums. */
+typedef struct {
+    nest n;
+    const ir_stmt *deep;      /* the deepest statement (f), its loop */
+    int deep_loop;
+    const char *thread;       /* the thread variable t, or NULL */
+    const char **names;       /* arrays in order of first appearance */
+    int nnames;
+    arr *A;                   /* per name: its writes and counted reads */
+    int *by_read, *by_write;  /* indices into A: the inputs, the outputs */
+    int nread, nwrite;
+    ku_buf b;                 /* the class text */
+    kx_expr *w, *m, *d, *c;   /* the parameters summed so far */
+} classify;
+
+/* Phase 3: the arrays of the nest in order of first appearance, what each
+ * one does (array_uses), and the input and output orders (by first
+ * counted read, by first write).  -1 when the array table cannot be
+ * allocated; a failure after it only sets n.oom. */
+static int classify_arrays(classify *k)
 {
-    memset(out, 0, sizeof *out);
-    nest n = { .tu = tu, .root = root };
-    const ir_stmt *deep = NULL;
-    int deep_loop = -1;
-    if (collect_accesses(&n, &deep, &deep_loop)) {
-        free(n.acc);
-        return -1;
-    }
-    if (n.nacc == 0) {
-        free(n.acc);
-        return 1;
-    }
-    qsort(n.acc, (size_t)n.nacc, sizeof n.acc[0], cmp_stmt);
-    work_units(&n);
-    const char *thread;
-    kx_expr *m = thread_and_m(&n, deep_loop, &thread);
-
-    /* arrays in order of first appearance */
-    const char **names = calloc((size_t)n.nacc, sizeof *names);
-    int nnames = 0;
-    for (int i = 0; names && i < n.nacc; i++) {
+    nest *n = &k->n;
+    k->names = calloc((size_t)n->nacc, sizeof *k->names);
+    for (int i = 0; k->names && i < n->nacc; i++) {
         int seen = 0;
-        for (int k = 0; k < nnames && !seen; k++)
-            seen = strcmp(names[k], n.acc[i].a->array) == 0;
+        for (int j = 0; j < k->nnames && !seen; j++)
+            seen = strcmp(k->names[j], n->acc[i].a->array) == 0;
         if (!seen)
-            names[nnames++] = n.acc[i].a->array;
+            k->names[k->nnames++] = n->acc[i].a->array;
     }
-    /* per array: written? counted reads */
-    arr *A = names ? calloc((size_t)nnames + 1, sizeof *A) : NULL;
-    if (!A) {
-        kx_free(m);
-        free(names);
-        free(n.acc);
-        free(n.P);
+    k->A = k->names ? calloc((size_t)k->nnames + 1, sizeof *k->A) : NULL;
+    if (!k->A)
         return -1;
-    }
-    array_uses(&n, A, names, nnames);
+    array_uses(n, k->A, k->names, k->nnames);
+    k->by_read = malloc(sizeof *k->by_read * (size_t)(k->nnames + 1));
+    k->by_write = malloc(sizeof *k->by_write * (size_t)(k->nnames + 1));
+    k->nread = k->by_read ? by_first(k->A, k->nnames, 0, k->by_read) : 0;
+    k->nwrite = k->by_write ? by_first(k->A, k->nnames, 1, k->by_write) : 0;
+    n->oom |= !k->by_read || !k->by_write;
+    return 0;
+}
 
-    /* the arrays in order of their first counted read, and of their first
-     * write: the input and output lists of the class */
-    int *by_read = malloc(sizeof *by_read * (size_t)(nnames + 1));
-    int *by_write = malloc(sizeof *by_write * (size_t)(nnames + 1));
-    int nread = by_read ? by_first(A, nnames, 0, by_read) : 0;
-    int nwrite = by_write ? by_first(A, nnames, 1, by_write) : 0;
-    n.oom |= !by_read || !by_write;
-    ku_buf b = {0};
-    kx_expr *d = kx_int(0), *c = kx_int(0), *w = NULL;
-    /* inputs, by first counted read */
+/* Phase 4: the inputs, by first counted read: "range|pattern" each,
+ * joined by " ^ ", then the arrow; their bytes into d (and c when every
+ * counted read is coalesced). */
+static void classify_inputs(classify *k)
+{
+    nest *n = &k->n;
     int ninputs = 0;
-    for (int o = 0; o < nread; o++) {
-        arr *x = &A[by_read[o]];
-        int nd = n.acc[x->first_read].a->ndims;
+    for (int o = 0; o < k->nread; o++) {
+        arr *x = &k->A[k->by_read[o]];
+        assert(x->first_read >= 0 && x->nreads > 0);   /* by_first keeps only those */
+        int nd = n->acc[x->first_read].a->ndims;
         dims dm;
-        if (range(&n, x->reads, x->nreads, nd, &dm))
+        if (range(n, x->reads, x->nreads, nd, &dm))
             continue;
         if (ninputs++)
-            ku_buf_put(&b, " ^ ");
-        put_range(&b, nd, dm.lo, dm.hi);
-        int allC = read_pattern(&n, x, nd, &dm, thread, &b);
+            ku_buf_put(&k->b, " ^ ");
+        put_range(&k->b, nd, dm.lo, dm.hi);
+        int allC = read_pattern(n, x, nd, &dm, k->thread, &k->b);
         kx_expr *el = elements(nd, dm.lo, dm.hi), *sz = kx_int(x->elem);
         kx_expr *by = kx_mul(el, sz);
-        add_to(&d, by);
+        add_to(&k->d, by);
         if (allC)
-            add_to(&c, by);
+            add_to(&k->c, by);
         kx_free(el);
         kx_free(sz);
         kx_free(by);
         dims_free(&dm, nd);
     }
-    ku_buf_put(&b, ninputs ? " -> " : "-> ");
-    /* outputs, by first write */
+    ku_buf_put(&k->b, ninputs ? " -> " : "-> ");
+}
+
+/* Phase 5: the outputs, by first write ("1|shared" when none); their
+ * bytes into d and c (twice for one read at its written elements), and w
+ * from the first element output. */
+static void classify_outputs(classify *k)
+{
+    nest *n = &k->n;
     int noutputs = 0;
-    for (int o = 0; o < nwrite; o++) {
-        arr *x = &A[by_write[o]];
-        int nd = n.acc[x->first_write].a->ndims;
+    for (int o = 0; o < k->nwrite; o++) {
+        arr *x = &k->A[k->by_write[o]];
+        assert(x->first_write >= 0 && x->nwrites > 0);
+        int nd = n->acc[x->first_write].a->ndims;
         dims dm;
-        if (range(&n, x->writes, x->nwrites, nd, &dm))
+        if (range(n, x->writes, x->nwrites, nd, &dm))
             continue;
         if (noutputs++)
-            ku_buf_put(&b, " ^ ");
+            ku_buf_put(&k->b, " ^ ");
         kx_expr *el;
         int elementwise;
-        int allC = write_pattern(&n, x, nd, &dm, thread, &b, &el, &elementwise);
-        if (!w && elementwise)
-            w = kx_copy(el);
+        int allC = write_pattern(n, x, nd, &dm, k->thread, &k->b, &el, &elementwise);
+        if (!k->w && elementwise)
+            k->w = kx_copy(el);
         kx_expr *sz = kx_int(x->elem);
         kx_expr *by = kx_mul(el, sz);
         int times = x->rmw ? 2 : 1;
         for (int t = 0; t < times; t++) {
-            add_to(&d, by);
+            add_to(&k->d, by);
             if (allC)
-                add_to(&c, by);
+                add_to(&k->c, by);
         }
         kx_free(el);
         kx_free(sz);
@@ -772,38 +783,84 @@ int species_classify(const ir_tu *tu, int root, species_class *out)
         dims_free(&dm, nd);
     }
     if (noutputs == 0)
-        ku_buf_put(&b, "1|shared");
-    if (!w)
-        w = deep_iterations(&n, deep_loop);
-    kx_expr *u = kx_sub(d, c);
+        ku_buf_put(&k->b, "1|shared");
+}
+
+/* Phase 6: the class into *out (text, and each parameter printed; w from
+ * the deepest statement's iterations when no output gave it, u = d - c,
+ * f_complexity from the deepest statement's operations). */
+static void classify_emit(classify *k, species_class *out)
+{
+    if (!k->w)
+        k->w = deep_iterations(&k->n, k->deep_loop);
+    kx_expr *u = kx_sub(k->d, k->c);
+    const ir_stmt *deep = k->deep;
     int64_t f = deep ? deep->ops.fadd + deep->ops.fmul + deep->ops.fdiv + deep->ops.fmath +
                        deep->ops.iadd + deep->ops.imul + deep->ops.idiv + deep->ops.cmp
                      : 0;
     kx_expr *fe = kx_int(f);
-    out->text = ku_buf_take(&b);
-    out->w = dup_print(w);
-    out->m = dup_print(m);
-    out->d = dup_print(d);
-    out->c = dup_print(c);
+    out->text = ku_buf_take(&k->b);
+    out->w = dup_print(k->w);
+    out->m = dup_print(k->m);
+    out->d = dup_print(k->d);
+    out->c = dup_print(k->c);
     out->u = dup_print(u);
     out->f_complexity = dup_print(fe);
-    kx_free(w);
-    kx_free(m);
-    kx_free(d);
-    kx_free(c);
     kx_free(u);
     kx_free(fe);
-    for (int k = 0; k < nnames; k++) {
-        free(A[k].reads);
-        free(A[k].writes);
+}
+
+/* Everything the scratch owns (the class text is taken by classify_emit
+ * or never started). */
+static void classify_free(classify *k)
+{
+    kx_free(k->w);
+    kx_free(k->m);
+    kx_free(k->d);
+    kx_free(k->c);
+    for (int j = 0; k->A && j < k->nnames; j++) {
+        free(k->A[j].reads);
+        free(k->A[j].writes);
     }
-    free(A);
-    free(by_read);
-    free(by_write);
-    free(names);
-    free(n.acc);
-    free(n.P);
-    if (n.oom || !out->text || !out->w || !out->m || !out->d || !out->c || !out->u ||
+    free(k->A);
+    free(k->by_read);
+    free(k->by_write);
+    free(k->names);
+    free(k->n.acc);
+    free(k->n.P);
+    ku_buf_free(&k->b);
+}
+
+int species_classify(const ir_tu *tu, int root, species_class *out)
+{
+    memset(out, 0, sizeof *out);
+    classify k = { .n = { .tu = tu, .root = root }, .deep_loop = -1 };
+    /* 1. every access of the nest, in statement order; none: no class */
+    if (collect_accesses(&k.n, &k.deep, &k.deep_loop)) {
+        classify_free(&k);
+        return -1;
+    }
+    if (k.n.nacc == 0) {
+        classify_free(&k);
+        return 1;
+    }
+    qsort(k.n.acc, (size_t)k.n.nacc, sizeof k.n.acc[0], cmp_stmt);
+    /* 2. the work-unit variables P, the thread variable and m */
+    work_units(&k.n);
+    k.m = thread_and_m(&k.n, k.deep_loop, &k.thread);
+    /* 3-6. arrays, inputs, outputs, the class */
+    if (classify_arrays(&k)) {
+        classify_free(&k);
+        return -1;
+    }
+    k.d = kx_int(0);
+    k.c = kx_int(0);
+    classify_inputs(&k);
+    classify_outputs(&k);
+    classify_emit(&k, out);
+    int oom = k.n.oom;
+    classify_free(&k);
+    if (oom || !out->text || !out->w || !out->m || !out->d || !out->c || !out->u ||
         !out->f_complexity) {
         species_class_free(out);
         return -1;

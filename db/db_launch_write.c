@@ -6,6 +6,7 @@
  */
 #include "db_launch.h"
 #include "db_private.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ int db_launch_writer_open(db *d, db_launch_writer **out, char *err, size_t errle
     db_launch_writer *w = calloc(1, sizeof *w);
     *out = NULL;
     if (!w)
-        return snprintf(err, errlen, "%s: out of memory", db_path_(d)), -1;
+        return ku_fail(err, errlen, "%s: out of memory", db_path_(d));
     w->d = d;
     for (int i = 0; i < 5; i++)
         if (prepare(d, writer_sql[i], &w->st[i], err, errlen)) {

@@ -7,6 +7,7 @@
  */
 #include "db_mca.h"
 #include "db_private.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -80,10 +81,8 @@ int db_mca_cache_put(db *d, int64_t tu_id, const char *key, const char *target,
 int db_mca_add_result(db *d, int64_t loop_id, const db_mca_row *r, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
-    if (!db_writable_(d)) {
-        snprintf(err, errlen, "%s: mca result: database is open read-only", db_path_(d));
-        return -1;
-    }
+    if (!db_writable_(d))
+        return ku_fail(err, errlen, "%s: mca result: database is open read-only", db_path_(d));
     if (sqlite3_prepare_v2(db_sqlite_(d),
                            "INSERT OR REPLACE INTO mca_results(loop_id, target, triple, status, reason,"
                            " asm_label, asm_copies, asm_innermost, vector, cycles_per_asm_iter,"

@@ -12,7 +12,8 @@
  * count (the runtime may read one expression from several threads).
  *
  * The zero polynomial has no terms; a constant c != 0 is one term with no
- * factors.
+ * factors.  The checked build (assert on) verifies the canonical form below
+ * on every expression built from terms (set_size).
  *
  * Canonical order.  Atoms are ordered by atom_cmp: symbols before opaque
  * atoms; symbols by strcmp of their names; opaque atoms by kind (in the
@@ -59,6 +60,7 @@
  */
 #include "expr.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -220,9 +222,16 @@ static kx_expr *expr_alloc(size_t cap)
     return e;
 }
 
-/* Compute e->w from its terms (operands already carry theirs). */
+#ifndef NDEBUG
+static int canonical(const kx_expr *e);
+#endif
+
+/* Compute e->w from its terms (operands already carry theirs).  Every
+ * expression built from terms passes here, so here the checked build
+ * asserts the canonical form. */
 static void set_size(kx_expr *e)
 {
+    assert(canonical(e));
     size_t w = 0;
     for (int i = 0; i < e->n; i++) {
         const kx_term *t = &e->t[i];
@@ -314,6 +323,31 @@ static int mono_cmp(const kx_term *a, const kx_term *b)
     }
     return cmp_int(a->nf, b->nf);
 }
+
+#ifndef NDEBUG
+/* The representation's invariants (see the top of this file): no zero
+ * coefficient, no power below 1, every operand of an opaque atom present,
+ * factors strictly ascending by atom_cmp and terms strictly ascending by
+ * mono_cmp (so no atom twice in a term, no monomial twice).  For assert()
+ * only: the checked build's unit tests and the fuzzer run it. */
+static int canonical(const kx_expr *e)
+{
+    for (int i = 0; i < e->n; i++) {
+        const kx_term *t = &e->t[i];
+        if (t->coeff == 0 || (i > 0 && mono_cmp(&e->t[i - 1], t) >= 0))
+            return 0;
+        for (int j = 0; j < t->nf; j++) {
+            const kx_factor *f = &t->f[j];
+            if (f->pow < 1 || (j > 0 && atom_cmp(&t->f[j - 1], f) >= 0))
+                return 0;
+            for (int k = 0; k < f->nargs; k++)
+                if (!f->args[k])
+                    return 0;
+        }
+    }
+    return 1;
+}
+#endif
 
 static int mono_cmp_q(const void *a, const void *b)
 {

@@ -11,9 +11,14 @@
  * solvable equation.  One-dimensional offsets of both references are first
  * split into digits of a shared program symbol where the bounds allow it
  * (delinearize_pair), so a flattened nest is tested dimension by dimension.
+ *
+ * ip_depend runs in four phases over one dep_pair scratch: the subscripts
+ * compared (pair_subscripts), b's variables renamed (rename_b), each
+ * dimension's equation tested (test_dims), the verdict (dep_verdict).
  */
 #include "ipd.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -442,6 +447,151 @@ static int delinearize_pair(const ip_ref *a, const ip_ref *b, kx_expr **ai, kx_e
     return n;
 }
 
+/* The scratch of one dependence test, filled phase by phase: the
+ * equations' context, the subscripts of a and of b (b's renamed), and b's
+ * renamed variable names (owned, indexed by loop). */
+typedef struct {
+    dep_ctx c;
+    int nd;                   /* subscripts compared */
+    kx_expr *ai[32], *bi[32];
+    char *renamed[64];
+} dep_pair;
+
+/* What the per-dimension tests found, for dep_verdict. */
+typedef struct {
+    int indep, have_d, nonaffine, symcoef, allany;
+    int64_t d0;               /* the distance when have_d */
+    const char *maybe_test;   /* the first inconclusive test's name */
+} dep_dims;
+
+/* Phase 1: the subscripts compared: a's and b's index when their ranks
+ * agree, else their linearised offsets; a single offset is split into
+ * digits when it can be (delinearize_pair).  -1 when there are more than
+ * ai[] holds. */
+static int pair_subscripts(const ip_ref *a, const ip_ref *b, dep_pair *p)
+{
+    p->nd = a->ndims == b->ndims ? a->ndims : 1;
+    if (p->nd > 32)
+        return -1;
+    if (a->ndims == b->ndims) {
+        for (int k = 0; k < p->nd; k++) {
+            p->ai[k] = kx_copy(a->index[k]);
+            p->bi[k] = kx_copy(b->index[k]);
+        }
+    } else {
+        p->ai[0] = ip_linearize(a->ndims, a->index, a->nextents, a->extent);
+        p->bi[0] = ip_linearize(b->ndims, b->index, b->nextents, b->extent);
+    }
+    if (p->nd == 1) {
+        int m = delinearize_pair(a, b, p->ai, p->bi);
+        if (m > 0)
+            p->nd = m;
+    }
+    assert(p->nd >= 0 && p->nd <= 32);
+    return 0;
+}
+
+/* Phase 2: b's loop variables from L (b's loop lb) inwards renamed in b's
+ * subscripts (`i` -> `i__b`) and added to the equations' variables, L's
+ * own as c.xb.  -1 when out of memory or L has no variable in b. */
+static int rename_b(const ip_ref *b, int lb, dep_pair *p)
+{
+    for (int i = lb; i < b->nloops; i++) {
+        const char *iv = b->loops[i]->iv;
+        if (!iv)
+            continue;
+        size_t n = strlen(iv);
+        p->renamed[i] = malloc(n + 4);
+        if (!p->renamed[i])
+            return -1;
+        memcpy(p->renamed[i], iv, n);
+        memcpy(p->renamed[i] + n, "__b", 4);
+        kx_expr *s = kx_sym(p->renamed[i]);
+        for (int k = 0; k < p->nd; k++) {
+            if (p->bi[k] && !kx_has_opaque(p->bi[k]) && !kx_mentions(p->bi[k], iv))
+                continue;       /* a polynomial without iv: unchanged */
+            kx_expr *t = kx_subst(p->bi[k], iv, s);
+            kx_free(p->bi[k]);
+            p->bi[k] = t;
+        }
+        kx_free(s);
+        assert(p->c.nvars < (int)(sizeof p->c.vars / sizeof p->c.vars[0]));
+        p->c.vars[p->c.nvars++] = p->renamed[i];
+        if (i == lb)
+            p->c.xb = p->renamed[i];
+    }
+    return p->c.xb ? 0 : -1;
+}
+
+/* Phase 3: each dimension's equation ai[k] - bi[k] = 0 tested (test_dim)
+ * and summed up in *s; stops at the first that proves independence (its
+ * test's name into out->test). */
+static void test_dims(dep_pair *p, dep_dims *s, ip_dep *out)
+{
+    *s = (dep_dims){ .allany = 1 };
+    for (int k = 0; k < p->nd; k++) {
+        kx_expr *diff = kx_sub(p->ai[k], p->bi[k]);
+        int64_t d = 0;
+        const char *test = "non-affine";
+        int r = diff ? test_dim(&p->c, diff, &d, &test) : DIM_NONAFFINE;
+        kx_free(diff);
+        if (r != DIM_ANY)
+            s->allany = 0;
+        if (r == DIM_INDEP) {
+            s->indep = 1;
+            snprintf(out->test, sizeof out->test, "%s", test);
+            break;
+        } else if (r == DIM_DIST) {
+            if (s->have_d && d != s->d0) {
+                s->indep = 1;
+                snprintf(out->test, sizeof out->test, "strong SIV");
+                break;
+            }
+            s->have_d = 1;
+            s->d0 = d;
+        } else if (r == DIM_NONAFFINE) {
+            s->nonaffine = 1;
+        } else if (r == DIM_SYMCOEF) {
+            s->symcoef = 1;
+            if (!s->maybe_test)
+                s->maybe_test = test;
+        } else if (r == DIM_MAYBE && !s->maybe_test) {
+            s->maybe_test = test;
+        }
+    }
+}
+
+/* Phase 4: the verdict from the dimensions' summary: independent, one
+ * distance (0: loop-independent), unknown (non-affine, symbolic
+ * coefficients), invariant (every dimension any), else carried. */
+static void dep_verdict(const dep_dims *s, ip_dep *out)
+{
+    if (s->indep) {
+        out->kind = IP_INDEPENDENT;
+    } else if (s->have_d && s->d0 == 0) {
+        out->kind = IP_LOOP_INDEP;
+        snprintf(out->test, sizeof out->test, "strong SIV");
+    } else if (s->have_d) {
+        out->kind = IP_CARRIED;
+        out->has_distance = 1;
+        out->distance = s->d0;
+        snprintf(out->test, sizeof out->test, "strong SIV");
+    } else if (s->nonaffine) {
+        out->kind = IP_UNKNOWN;
+        snprintf(out->test, sizeof out->test, "non-affine");
+    } else if (s->symcoef) {
+        out->kind = IP_UNKNOWN;
+        snprintf(out->test, sizeof out->test, "%s", s->maybe_test ? s->maybe_test : "symbolic");
+    } else if (s->allany) {
+        out->kind = IP_CARRIED;
+        out->invariant = 1;
+        snprintf(out->test, sizeof out->test, "ZIV");
+    } else {
+        out->kind = IP_CARRIED;
+        snprintf(out->test, sizeof out->test, "%s", s->maybe_test ? s->maybe_test : "MIV");
+    }
+}
+
 int ip_depend(const ip_ref *a, const ip_ref *b, const ip_loop *L, ip_dep *out)
 {
     memset(out, 0, sizeof *out);
@@ -450,120 +600,27 @@ int ip_depend(const ip_ref *a, const ip_ref *b, const ip_loop *L, ip_dep *out)
     int la = find_loop(a, L), lb = find_loop(b, L);
     if (la < 0 || lb < 0 || la != lb || !L->iv || a->nloops + b->nloops > 60)
         return -1;
-    dep_ctx c = { .L = L, .x = L->iv };
-    char *renamed[64] = { 0 };
-    int rc = 0;
+    dep_pair p = { .c = { .L = L, .x = L->iv } };
     /* loops outside L are at the same iteration in a and b: their variables
      * are parameters of the equations, like program symbols */
     for (int i = la; i < a->nloops; i++)
         if (a->loops[i]->iv)
-            c.vars[c.nvars++] = (char *)a->loops[i]->iv;
-    /* b's index with its loop variables from L inwards renamed */
-    int nd = a->ndims == b->ndims ? a->ndims : 1;
-    kx_expr *bi[32] = { 0 }, *ai[32] = { 0 };
-    if (nd > 32)
+            p.c.vars[p.c.nvars++] = (char *)a->loops[i]->iv;
+    int rc = 0;
+    if (pair_subscripts(a, b, &p))
         return -1;
-    if (a->ndims == b->ndims) {
-        for (int k = 0; k < nd; k++) {
-            ai[k] = kx_copy(a->index[k]);
-            bi[k] = kx_copy(b->index[k]);
-        }
+    if (rename_b(b, lb, &p) == 0) {
+        dep_dims s;
+        test_dims(&p, &s, out);
+        dep_verdict(&s, out);
     } else {
-        ai[0] = ip_linearize(a->ndims, a->index, a->nextents, a->extent);
-        bi[0] = ip_linearize(b->ndims, b->index, b->nextents, b->extent);
+        rc = -1;
     }
-    if (nd == 1) {
-        int m = delinearize_pair(a, b, ai, bi);
-        if (m > 0)
-            nd = m;
-    }
-    for (int i = lb; i < b->nloops; i++) {
-        const char *iv = b->loops[i]->iv;
-        if (!iv)
-            continue;
-        size_t n = strlen(iv);
-        renamed[i] = malloc(n + 4);
-        if (!renamed[i]) { rc = -1; goto out; }
-        memcpy(renamed[i], iv, n);
-        memcpy(renamed[i] + n, "__b", 4);
-        kx_expr *s = kx_sym(renamed[i]);
-        for (int k = 0; k < nd; k++) {
-            if (bi[k] && !kx_has_opaque(bi[k]) && !kx_mentions(bi[k], iv))
-                continue;       /* a polynomial without iv: unchanged */
-            kx_expr *t = kx_subst(bi[k], iv, s);
-            kx_free(bi[k]);
-            bi[k] = t;
-        }
-        kx_free(s);
-        c.vars[c.nvars++] = renamed[i];
-        if (i == lb)
-            c.xb = renamed[i];
-    }
-    if (!c.xb) { rc = -1; goto out; }
-
-    int indep = 0, have_d = 0, nonaffine = 0, symcoef = 0, allany = 1;
-    int64_t d0 = 0;
-    const char *maybe_test = NULL;
-    for (int k = 0; k < nd; k++) {
-        kx_expr *diff = kx_sub(ai[k], bi[k]);
-        int64_t d = 0;
-        const char *test = "non-affine";
-        int r = diff ? test_dim(&c, diff, &d, &test) : DIM_NONAFFINE;
-        kx_free(diff);
-        if (r != DIM_ANY)
-            allany = 0;
-        if (r == DIM_INDEP) {
-            indep = 1;
-            snprintf(out->test, sizeof out->test, "%s", test);
-            break;
-        } else if (r == DIM_DIST) {
-            if (have_d && d != d0) {
-                indep = 1;
-                snprintf(out->test, sizeof out->test, "strong SIV");
-                break;
-            }
-            have_d = 1;
-            d0 = d;
-        } else if (r == DIM_NONAFFINE) {
-            nonaffine = 1;
-        } else if (r == DIM_SYMCOEF) {
-            symcoef = 1;
-            if (!maybe_test)
-                maybe_test = test;
-        } else if (r == DIM_MAYBE && !maybe_test) {
-            maybe_test = test;
-        }
-    }
-    if (indep) {
-        out->kind = IP_INDEPENDENT;
-    } else if (have_d && d0 == 0) {
-        out->kind = IP_LOOP_INDEP;
-        snprintf(out->test, sizeof out->test, "strong SIV");
-    } else if (have_d) {
-        out->kind = IP_CARRIED;
-        out->has_distance = 1;
-        out->distance = d0;
-        snprintf(out->test, sizeof out->test, "strong SIV");
-    } else if (nonaffine) {
-        out->kind = IP_UNKNOWN;
-        snprintf(out->test, sizeof out->test, "non-affine");
-    } else if (symcoef) {
-        out->kind = IP_UNKNOWN;
-        snprintf(out->test, sizeof out->test, "%s", maybe_test ? maybe_test : "symbolic");
-    } else if (allany) {
-        out->kind = IP_CARRIED;
-        out->invariant = 1;
-        snprintf(out->test, sizeof out->test, "ZIV");
-    } else {
-        out->kind = IP_CARRIED;
-        snprintf(out->test, sizeof out->test, "%s", maybe_test ? maybe_test : "MIV");
-    }
-out:
-    for (int k = 0; k < nd; k++) {
-        kx_free(ai[k]);
-        kx_free(bi[k]);
+    for (int k = 0; k < p.nd; k++) {
+        kx_free(p.ai[k]);
+        kx_free(p.bi[k]);
     }
     for (int i = 0; i < 64; i++)
-        free(renamed[i]);
+        free(p.renamed[i]);
     return rc;
 }

@@ -60,8 +60,7 @@ static int store_stmt(db *d, int64_t loop_id, const ir_stmt *s, int64_t *stmt_id
         char **idx = calloc((size_t)ac->ndims + 1, sizeof *idx);
         char **ext = calloc((size_t)ac->nextents + 1, sizeof *ext);
         if (!idx || !ext) {
-            snprintf(err, errlen, "out of memory");
-            rc = -1;
+            rc = ku_fail(err, errlen, "out of memory");
         } else {
             for (int k = 0; k < ac->ndims; k++)
                 idx[k] = print_or_null(ac->index[k]);
@@ -183,14 +182,14 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
     kx_oom_take();       /* an expression that failed to grow is not "unknown" */
     store_analysis *a = calloc(1, sizeof *a);
     if (!a)
-        return snprintf(err, errlen, "out of memory"), -1;
+        return ku_fail(err, errlen, "out of memory");
     int n = tu->nloops;
     a->nloops = n;
     a->cls = calloc((size_t)n + 1, sizeof *a->cls);
     a->has_cls = calloc((size_t)n + 1, 1);
     a->counts = calloc(2 * (size_t)n + 1, sizeof *a->counts);
     int rc = !a->cls || !a->has_cls || !a->counts
-                 ? (snprintf(err, errlen, "out of memory"), -1) : 0;
+                 ? ku_fail(err, errlen, "out of memory") : 0;
     /* IPDA failing leaves every loop `unknown` with the reason (one note);
      * the other analyses go on. */
     char perr[256], note[320];
@@ -199,7 +198,7 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
         a->par_failed = 1;
         snprintf(note, sizeof note, "IPDA failed (%s): every loop stored as unknown", perr);
         if (!a->par || add_note(a, note) != 0)
-            rc = (snprintf(err, errlen, "out of memory"), -1);
+            rc = ku_fail(err, errlen, "out of memory");
     }
     if (rc == 0)
         rc = launch_analyze(tu, a->par, &a->launch, err, errlen);
@@ -214,17 +213,17 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
                 snprintf(note, sizeof note, "line %d: the nest's algorithm class was not"
                          " computed (out of memory)", tu->loops[l].line);
                 if (add_note(a, note) != 0)
-                    rc = (snprintf(err, errlen, "out of memory"), -1);
+                    rc = ku_fail(err, errlen, "out of memory");
             }
             a->has_cls[l] = c == 0;
         }
         for (int total = 0; total <= 1 && rc == 0; total++)
             if (counts_loop_compute_memo(tu, l, total, &a->counts[2 * l + total], &memo) != 0)
-                rc = (snprintf(err, errlen, "out of memory"), -1);
+                rc = ku_fail(err, errlen, "out of memory");
     }
     counts_memo_free(&memo);
     if (kx_oom_take() && rc == 0)
-        rc = (snprintf(err, errlen, "out of memory"), -1);
+        rc = ku_fail(err, errlen, "out of memory");
     if (rc != 0) {
         store_analysis_free(a);
         return -1;
@@ -396,7 +395,7 @@ static int store_parallel(db *d, const ir_tu *tu, const par_result *r, const int
         free(icls);
     }
     if (!first && rc == 0)
-        rc = (snprintf(err, errlen, "out of memory"), -1);
+        rc = ku_fail(err, errlen, "out of memory");
     free(first);
     return rc;
 }
@@ -440,8 +439,7 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
     int64_t *stmt_ids = calloc((size_t)nstmt + 1, sizeof *stmt_ids);  /* IR order */
     nacc = nstmt = 0;
     if (!func_ids || !loop_ids || !acc_ids || !stmt_ids) {
-        snprintf(err, errlen, "out of memory");
-        rc = -1;
+        rc = ku_fail(err, errlen, "out of memory");
     }
     for (int f = 0; tu && rc == 0 && f < tu->nfuncs; f++) {
         db_function_row fr = { .name = tu->funcs[f].name, .file = tu->funcs[f].file,
@@ -492,7 +490,7 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
     free(stmt_ids);
     /* an expression that could not be printed would be stored as unknown */
     if (kx_oom_take() && rc == 0)
-        rc = (snprintf(err, errlen, "out of memory"), -1);
+        rc = ku_fail(err, errlen, "out of memory");
     if (rc == 0)
         return db_commit_tu(d, err, errlen);
     db_rollback_tu(d);

@@ -125,16 +125,95 @@ int wk_increment_step(walker *w, CXCursor inc, const char *var, int64_t *step)
     return 0;
 }
 
-/* Fill the header of for loop `loop` from its init/cond/inc cursors (any
- * may be null). */
-static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCursor inc)
-{
-    char *iv = NULL;
-    kx_expr *bound = NULL;
-    enum CXBinaryOperatorKind op = CXBinaryOperator_Invalid;
+/* What for_header reads from a for loop's condition: the induction
+ * variable, the bound it is compared with, and the comparison (iv OP
+ * bound). */
+typedef struct {
+    char *iv;
+    kx_expr *bound;
+    enum CXBinaryOperatorKind op;
+} for_cond;
 
-    /* The condition names the induction variable: `iv OP bound` or `bound OP iv`;
-     * in a conjunction, the first comparison that does. */
+/* Comparison k with its sides swapped: n > i is i < n. */
+static enum CXBinaryOperatorKind swap_sides(enum CXBinaryOperatorKind k)
+{
+    return k == CXBinaryOperator_LT ? CXBinaryOperator_GT
+         : k == CXBinaryOperator_GT ? CXBinaryOperator_LT
+         : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
+         : k == CXBinaryOperator_GE ? CXBinaryOperator_LE : k;
+}
+
+/* Comparison k of sides l->c[0] and l->c[1], neither of them a variable
+ * the increment steps (i + m <= n, n - 1 > i): the variable the increment
+ * steps with coefficient +-1 in lhs - rhs, into *fc. */
+static void cond_affine(walker *w, const child_list *l, enum CXBinaryOperatorKind k,
+                        CXCursor inc, for_cond *fc)
+{
+    CXCursor parts[MAX_CHILDREN];
+    int np = clang_Cursor_isNull(inc) ? 0 : wk_comma_parts(inc, parts, MAX_CHILDREN);
+    for (int i = 0; i < np && !fc->iv; i++) {
+        child_list pl = wk_children(parts[i]);
+        char *v = pl.n >= 1 ? var_name(pl.c[0]) : NULL;
+        int64_t st = 0;
+        if (!v || !wk_increment_step(w, inc, v, &st)) {
+            free(v);
+            continue;
+        }
+        kx_expr *a = wk_to_expr(w, l->c[0]), *b = wk_to_expr(w, l->c[1]);
+        kx_expr *d = a && b ? kx_sub(a, b) : NULL, *cf = d ? kx_coeff(d, v) : NULL;
+        int64_t cv = 0;
+        if (d && cf && kx_degree(d, v) == 1 && kx_is_const(cf, &cv) && (cv == 1 || cv == -1)) {
+            kx_expr *vs = kx_sym(v), *t = kx_mul(cf, vs);
+            kx_expr *rest = kx_sub(d, t);
+            if (rest && !kx_mentions(rest, v)) {
+                /* cv = 1: v + rest OP 0, v OP -rest; cv = -1: rest OP v */
+                fc->iv = v;
+                v = NULL;
+                fc->bound = cv == 1 ? kx_neg(rest) : kx_copy(rest);
+                fc->op = cv == 1 ? k : swap_sides(k);
+            }
+            kx_free(vs);
+            kx_free(t);
+            kx_free(rest);
+        }
+        kx_free(a);
+        kx_free(b);
+        kx_free(d);
+        kx_free(cf);
+        free(v);
+    }
+}
+
+/* Comparison k of sides l->c[0] and l->c[1]: `iv OP bound` or `bound OP
+ * iv` when a side is a variable the increment steps, else cond_affine. */
+static void cond_compare(walker *w, const child_list *l, enum CXBinaryOperatorKind k,
+                         CXCursor inc, for_cond *fc)
+{
+    char *left = var_name(l->c[0]), *right = var_name(l->c[1]);
+    int64_t dummy;
+    if (left && wk_increment_step(w, inc, left, &dummy)) {
+        fc->iv = left;
+        fc->bound = wk_to_expr(w, l->c[1]);
+        fc->op = k;
+        free(right);
+    } else if (right && wk_increment_step(w, inc, right, &dummy)) {
+        fc->iv = right;
+        fc->bound = wk_to_expr(w, l->c[0]);
+        fc->op = swap_sides(k);
+        free(left);
+    } else {
+        free(left);
+        free(right);
+        cond_affine(w, l, k, inc, fc);
+    }
+}
+
+/* Phase 1 of for_header: the condition names the induction variable, `iv
+ * OP bound` or `bound OP iv`; in a conjunction, the first comparison that
+ * does.  Its bound is read with w->bound_entry set when the comparison is
+ * evaluated whenever the condition is (the leftmost ones). */
+static void header_cond(walker *w, int loop, CXCursor cond, CXCursor inc, for_cond *fc)
+{
     CXCursor stack[MAX_CHILDREN];
     int leftmost[MAX_CHILDREN];   /* evaluated whenever the condition is */
     int ns = 0;
@@ -143,7 +222,7 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
         stack[ns++] = wk_peel(cond);
     }
     w->bound_loop = loop;
-    while (ns > 0 && !iv) {
+    while (ns > 0 && !fc->iv) {
         int first = leftmost[--ns];
         CXCursor c = stack[ns];
         w->bound_entry = first;
@@ -164,105 +243,72 @@ static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCurs
         }
         if (k < CXBinaryOperator_LT || k > CXBinaryOperator_NE || k == CXBinaryOperator_EQ)
             continue;
-        char *left = var_name(l.c[0]), *right = var_name(l.c[1]);
-        int64_t dummy;
-        if (left && wk_increment_step(w, inc, left, &dummy)) {
-            iv = left;
-            bound = wk_to_expr(w, l.c[1]);
-            op = k;
-            free(right);
-        } else if (right && wk_increment_step(w, inc, right, &dummy)) {
-            iv = right;
-            bound = wk_to_expr(w, l.c[0]);
-            /* n > i is i < n */
-            op = k == CXBinaryOperator_LT ? CXBinaryOperator_GT
-               : k == CXBinaryOperator_GT ? CXBinaryOperator_LT
-               : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
-               : k == CXBinaryOperator_GE ? CXBinaryOperator_LE : k;
-            free(left);
-        } else {
-            free(left);
-            free(right);
-            /* i + m <= n, n - 1 > i: the variable the increment steps with
-             * coefficient +-1 in lhs - rhs */
-            CXCursor parts[MAX_CHILDREN];
-            int np = clang_Cursor_isNull(inc) ? 0 : wk_comma_parts(inc, parts, MAX_CHILDREN);
-            for (int i = 0; i < np && !iv; i++) {
-                child_list pl = wk_children(parts[i]);
-                char *v = pl.n >= 1 ? var_name(pl.c[0]) : NULL;
-                int64_t st = 0;
-                if (!v || !wk_increment_step(w, inc, v, &st)) {
-                    free(v);
-                    continue;
-                }
-                kx_expr *a = wk_to_expr(w, l.c[0]), *b = wk_to_expr(w, l.c[1]);
-                kx_expr *d = a && b ? kx_sub(a, b) : NULL, *cf = d ? kx_coeff(d, v) : NULL;
-                int64_t cv = 0;
-                if (d && cf && kx_degree(d, v) == 1 && kx_is_const(cf, &cv) && (cv == 1 || cv == -1)) {
-                    kx_expr *vs = kx_sym(v), *t = kx_mul(cf, vs);
-                    kx_expr *rest = kx_sub(d, t);
-                    if (rest && !kx_mentions(rest, v)) {
-                        /* cv = 1: v + rest OP 0, v OP -rest; cv = -1: rest OP v */
-                        iv = v;
-                        v = NULL;
-                        bound = cv == 1 ? kx_neg(rest) : kx_copy(rest);
-                        op = cv == 1 ? k
-                           : k == CXBinaryOperator_LT ? CXBinaryOperator_GT
-                           : k == CXBinaryOperator_GT ? CXBinaryOperator_LT
-                           : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
-                           : k == CXBinaryOperator_GE ? CXBinaryOperator_LE : k;
-                    }
-                    kx_free(vs);
-                    kx_free(t);
-                    kx_free(rest);
-                }
-                kx_free(a);
-                kx_free(b);
-                kx_free(d);
-                kx_free(cf);
-                free(v);
-            }
-        }
+        cond_compare(w, &l, k, inc, fc);
     }
     w->bound_loop = -1;
-    if (!iv && !clang_Cursor_isNull(inc)) {
-        /* No usable condition: the variable the increment steps. */
-        CXCursor parts[MAX_CHILDREN];
-        int n = wk_comma_parts(inc, parts, MAX_CHILDREN);
-        for (int i = 0; i < n && !iv; i++) {
-            child_list l = wk_children(parts[i]);
-            if (l.n >= 1)
-                iv = var_name(l.c[0]);
-        }
-    }
-    if (!iv) {
-        ir_set_bounds(&w->ir->loops[loop], NULL, NULL, NULL, 0);
-        return;
-    }
+}
 
-    w->bound_loop = -1;
+/* Phase 2 of for_header, when the condition gave no variable: the first
+ * variable increment inc steps, or NULL. */
+static char *header_inc_var(CXCursor inc)
+{
+    char *iv = NULL;
+    CXCursor parts[MAX_CHILDREN];
+    int n = wk_comma_parts(inc, parts, MAX_CHILDREN);
+    for (int i = 0; i < n && !iv; i++) {
+        child_list l = wk_children(parts[i]);
+        if (l.n >= 1)
+            iv = var_name(l.c[0]);
+    }
+    return iv;
+}
+
+/* Phase 3 of for_header: the step of fc->iv, its lower bound from the init
+ * (read as on entry) and its exclusive upper bound from fc's comparison
+ * when the step's direction allows one, set on loop `loop`; takes fc's
+ * variable and bound. */
+static void header_bounds(walker *w, int loop, CXCursor init, CXCursor inc, for_cond *fc)
+{
+    enum CXBinaryOperatorKind op = fc->op;
     int64_t step = 0;
     if (!clang_Cursor_isNull(inc))
-        wk_increment_step(w, inc, iv, &step);
+        wk_increment_step(w, inc, fc->iv, &step);
     w->bound_loop = loop;
     w->bound_entry = 1;   /* the init runs on entry */
-    kx_expr *lower = clang_Cursor_isNull(init) ? NULL : wk_init_value(w, init, iv);
+    kx_expr *lower = clang_Cursor_isNull(init) ? NULL : wk_init_value(w, init, fc->iv);
     w->bound_loop = -1;
     kx_expr *upper = NULL;
-    if (bound) {
+    if (fc->bound) {
         kx_expr *one = kx_int(1);
         if ((step > 0 && op == CXBinaryOperator_LT) || (step < 0 && op == CXBinaryOperator_GT)
             || (op == CXBinaryOperator_NE && (step == 1 || step == -1)))
-            upper = kx_copy(bound);
+            upper = kx_copy(fc->bound);
         else if (step > 0 && op == CXBinaryOperator_LE)
-            upper = kx_add(bound, one);
+            upper = kx_add(fc->bound, one);
         else if (step < 0 && op == CXBinaryOperator_GE)
-            upper = kx_sub(bound, one);
+            upper = kx_sub(fc->bound, one);
         kx_free(one);
-        kx_free(bound);
+        kx_free(fc->bound);
     }
-    ir_set_bounds(&w->ir->loops[loop], iv, lower, upper, step);
-    free(iv);
+    ir_set_bounds(&w->ir->loops[loop], fc->iv, lower, upper, step);
+    free(fc->iv);
+}
+
+/* Fill the header of for loop `loop` from its init/cond/inc cursors (any
+ * may be null), in three phases over one for_cond: the comparison that
+ * names the induction variable, else the variable the increment steps;
+ * then its step and bounds.  No variable: no bounds. */
+static void for_header(walker *w, int loop, CXCursor init, CXCursor cond, CXCursor inc)
+{
+    for_cond fc = { NULL, NULL, CXBinaryOperator_Invalid };
+    header_cond(w, loop, cond, inc, &fc);
+    if (!fc.iv && !clang_Cursor_isNull(inc))
+        fc.iv = header_inc_var(inc);
+    if (!fc.iv) {
+        ir_set_bounds(&w->ir->loops[loop], NULL, NULL, NULL, 0);
+        return;
+    }
+    header_bounds(w, loop, init, inc, &fc);
 }
 
 static void walk_stmt(walker *w, CXCursor c);

@@ -238,7 +238,7 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     rt_facts *f = ld->f;
     int r = db_get_loop(d, id, &l, err, errlen);
     if (r != 0)
-        return r < 0 ? -1 : (snprintf(err, errlen, "loop %lld vanished", (long long)id), -1);
+        return r < 0 ? -1 : ku_fail(err, errlen, "loop %lld vanished", (long long)id);
     fl_loop *fl = ku_push(&f->loops, &f->nloops, sizeof *f->loops);
     if (!fl) {
         db_free_loop(l);
@@ -269,18 +269,18 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     }
     if (add_idioms(f, l->idioms)) {
         db_free_loop(l);
-        return snprintf(err, errlen, "out of memory"), -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     for (int i = 0; i < l->nstmts; i++)
         if (add_stmt(ld, li, &l->stmts[i])) {
             db_free_loop(l);
-            return snprintf(err, errlen, "out of memory"), -1;
+            return ku_fail(err, errlen, "out of memory");
         }
     int nch = l->nchildren;
     int64_t *kids = malloc(sizeof *kids * (size_t)(nch > 0 ? nch : 1));
     if (!kids) {
         db_free_loop(l);
-        return snprintf(err, errlen, "out of memory"), -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     for (int i = 0; i < nch; i++)
         kids[i] = l->children[i].id;
@@ -290,7 +290,7 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     char e2[128];
     if (db_mca_each(d, self, mca_row, &f->loops[li], e2, sizeof e2) > 0) {
         free(kids);
-        return snprintf(err, errlen, "out of memory"), -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     for (int i = 0; i < nch; i++)
         if (load_loop(d, ld, kids[i], li, err, errlen)) {
@@ -502,14 +502,14 @@ static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
         ac->diff = calloc((size_t)(ac->ndims * f->nloops + 1), sizeof *ac->diff);
         ac->lin = calloc((size_t)f->nloops + 1, sizeof *ac->lin);
         if (!ac->diff || !ac->lin)
-            return snprintf(err, errlen, "out of memory"), -1;
+            return ku_fail(err, errlen, "out of memory");
     }
     launch_ctx c = { f, malloc(sizeof *c.loops * (size_t)(f->nloops + 1)),
                      malloc(sizeof *c.accs * (size_t)(f->naccs + 1)),
                      malloc(sizeof *c.stmts * (size_t)(f->nstmts + 1)) };
     if (!c.loops || !c.accs || !c.stmts) {
         free(c.loops), free(c.accs), free(c.stmts);
-        return snprintf(err, errlen, "out of memory"), -1;
+        return ku_fail(err, errlen, "out of memory");
     }
     for (int k = 0; k < f->nloops; k++)
         c.loops[k] = (id_index){ f->loops[k].id, k };
@@ -526,15 +526,12 @@ static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
         r = -1;
     else if ((r = db_launch_each_stride(d, f->loops[0].id, launch_stride_row, &c, err,
                                         errlen)) > 0) {
-        snprintf(err, errlen, "a stored stride does not parse (or out of memory)");
-        r = -1;
+        r = ku_fail(err, errlen, "a stored stride does not parse (or out of memory)");
     } else if ((r = db_launch_each_overlap(d, f->loops[0].id, launch_overlap_row, &c, err,
                                            errlen)) > 0) {
-        snprintf(err, errlen, "a stored overlap offset does not parse (or out of memory)");
-        r = -1;
+        r = ku_fail(err, errlen, "a stored overlap offset does not parse (or out of memory)");
     } else if (r == 0 && overlap_spec(f)) {
-        snprintf(err, errlen, "out of memory");
-        r = -1;
+        r = ku_fail(err, errlen, "out of memory");
     }
     free(c.loops), free(c.accs), free(c.stmts);
     return r;
@@ -658,7 +655,7 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
         m.file = malloc(sizeof *m.file);
         if (!m.id || !m.file || !(m.file[0] = strdup(file))) {
             free(m.id), free(m.file);
-            return snprintf(err, errlen, "out of memory"), -1;
+            return ku_fail(err, errlen, "out of memory");
         }
         m.id[0] = exact;
         m.n = 1;
@@ -667,33 +664,33 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
     int r = m.n ? 0 : db_each_loop(d, &flt, found_row, &m, err, errlen);
     int rc = 0;
     if (r > 0)
-        rc = (snprintf(err, errlen, "out of memory"), -1);
+        rc = ku_fail(err, errlen, "out of memory");
     else if (r < 0)
         rc = -1;
     else if (m.n == 0)
         rc = 1;
     else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
-        rc = (snprintf(err, errlen, "%s:%d is ambiguous: %s and %s", file, line, m.file[0],
-                       m.file[m.n - 1]), -1);
+        rc = ku_fail(err, errlen, "%s:%d is ambiguous: %s and %s", file, line, m.file[0],
+                     m.file[m.n - 1]);
     if (rc == 0) {
         loader ld = { 0 };
         rt_facts *f = calloc(1, sizeof *f);
         ld.f = f;
         if (!f)
-            rc = (snprintf(err, errlen, "out of memory"), -1);
+            rc = ku_fail(err, errlen, "out of memory");
         else if (load_loop(d, &ld, m.id[0], -1, err, errlen)) {
             rt_facts_free(f);
             rc = -1;
         } else if ((x = bind_launch(d, f, err, errlen)) != 0) {
             if (x > 0)
-                snprintf(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
-                         "its analysis failed): recompile it with keelcc", f->file ? f->file : file, line);
+                ku_fail(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
+                        "its analysis failed): recompile it with keelcc", f->file ? f->file : file,
+                        line);
             rt_facts_free(f);
             rc = -1;
         } else if (analyse(f)) {
-            snprintf(err, errlen, "out of memory");
+            rc = ku_fail(err, errlen, "out of memory");
             rt_facts_free(f);
-            rc = -1;
         } else
             *out = f;
     }

@@ -3,7 +3,7 @@
  * writer, the built-in profiles written in it (each number with its
  * source), and lookup by name, by file, and by CUDA device name.
  *
- * Format (README.md, "Machines as data"): one `key = value` per line, '#'
+ * Format (docs/models.md, "Machines as data"): one `key = value` per line, '#'
  * starts a comment, blank lines are ignored.  Numbers take an optional unit:
  * an SI prefix k M G T or a binary one Ki Mi Gi followed by B, Hz, B/s or
  * flop/s, or a time ns us ms s, or the words cycles / threads / warps /
@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "model.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -311,7 +312,7 @@ static int text_key(machine *m, const char *key, const char *val, const char *wh
     if (!strcmp(key, "name")) {
         copy_str(m->name, sizeof m->name, val);
         if (!*val || strchr(val, '/') || strlen(val) >= sizeof m->name)
-            return snprintf(err, errlen, "%s: bad name", where), -1;
+            return ku_fail(err, errlen, "%s: bad name", where);
         return 1;
     }
     if (!strcmp(key, "kind"))
@@ -339,7 +340,7 @@ static int number_key(rt_profile *p, int kind, const char *key, const char *val,
 {
     double v;
     if (parse_number(val, &v) || v < 0)
-        return snprintf(err, errlen, "%s: bad value '%s' for %s", where, val, key), -1;
+        return ku_fail(err, errlen, "%s: bad value '%s' for %s", where, val, key);
     int cpu = kind == RT_CPU;
     struct { const char *k; double *d; int *i; } map[] = {
         { "clock", cpu ? &p->freq_hz : &p->gpu_hz, NULL },
@@ -371,12 +372,12 @@ static int number_key(rt_profile *p, int kind, const char *key, const char *val,
             if (map[i].d)
                 *map[i].d = v;
             else if (v > 1e9 || v != (double)(int)v)
-                return snprintf(err, errlen, "%s: %s wants an integer", where, key), -1;
+                return ku_fail(err, errlen, "%s: %s wants an integer", where, key);
             else
                 *map[i].i = (int)v;
             return 0;
         }
-    return snprintf(err, errlen, "%s: unknown key '%s'", where, key), -1;
+    return ku_fail(err, errlen, "%s: unknown key '%s'", where, key);
 }
 
 /* Phase 3: what every model divides by must be there; the defaults of
@@ -415,10 +416,10 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
     rt_profile *p = &m->p;
     int kind = profile_kind(text ? text : "");
     if (kind < 0)
-        return snprintf(err, errlen, "%s: no `kind = cpu` or `kind = gpu` line", origin), -1;
+        return ku_fail(err, errlen, "%s: no `kind = cpu` or `kind = gpu` line", origin);
     char *copy = strdup(text ? text : "");
     if (!copy)
-        return snprintf(err, errlen, "out of memory"), -1;
+        return ku_fail(err, errlen, "out of memory");
     p->kind = kind;
     int lineno = 0, rc = 0;
     for (char *l = copy, *next; l && rc == 0; l = next) {
@@ -436,8 +437,7 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
         snprintf(where, sizeof where, "%s:%d", origin, lineno);
         char *eq = strchr(t, '=');
         if (!eq) {
-            rc = -1;
-            snprintf(err, errlen, "%s: want `key = value`", where);
+            rc = ku_fail(err, errlen, "%s: want `key = value`", where);
             break;
         }
         *eq = 0;
@@ -452,10 +452,10 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
     if (rc)
         return -1;
     if (!m->name[0])
-        return snprintf(err, errlen, "%s: no `name = ...` line", origin), -1;
+        return ku_fail(err, errlen, "%s: no `name = ...` line", origin);
     const char *miss = profile_complete(p, kind);
     if (miss)
-        return snprintf(err, errlen, "%s: profile '%s' needs %s", origin, m->name, miss), -1;
+        return ku_fail(err, errlen, "%s: profile '%s' needs %s", origin, m->name, miss);
     p->name = m->name;
     p->desc = m->desc;
     p->source = m->source;
@@ -476,7 +476,7 @@ const rt_profile *rt_profile_parse(const char *text, const char *origin, char *e
 {
     machine *m = calloc(1, sizeof *m);
     if (!m)
-        return snprintf(err, errlen, "out of memory"), NULL;
+        return ku_fail(err, errlen, "out of memory"), NULL;
     if (parse_into(m, text, origin ? origin : "profile", err, errlen)) {
         free(m);
         return NULL;
@@ -492,16 +492,16 @@ const rt_profile *rt_profile_load(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return snprintf(err, errlen, "%s: %s", path, strerror(errno)), NULL;
+        return ku_fail(err, errlen, "%s: %s", path, strerror(errno)), NULL;
     char buf[16384];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     int big = !feof(f);
     fclose(f);
     if (big)
-        return snprintf(err, errlen, "%s: larger than 16 KiB", path), NULL;
+        return ku_fail(err, errlen, "%s: larger than 16 KiB", path), NULL;
     buf[n] = 0;
     if (memchr(buf, 0, n))
-        return snprintf(err, errlen, "%s: not a text file", path), NULL;
+        return ku_fail(err, errlen, "%s: not a text file", path), NULL;
     return rt_profile_parse(buf, path, err, errlen);
 }
 
