@@ -66,7 +66,7 @@ export KEEL_DB=k.db
 "$K" loops --json >loops.json && "$K" loops --wide >loops.txt || bad "loops"
 valid loops loops.json
 expect_eq "$(sqlite3 :memory: "select json_array_length(readfile('loops.json'))")" "$(($(wc -l <loops.txt) - 1))" "loops: rows"
-expect_eq "$(keys loops.json '$[2]')" "loop_id:integer file:text line:integer col:integer function:text depth:integer parent_line:integer iv:text trip:text pragmas:array idioms:array algorithm_class:null parallel:text coalescing:null cycles_per_iter:real" "loops keys"
+expect_eq "$(keys loops.json '$[2]')" "loop_id:integer file:text line:integer col:integer function:text depth:integer parent_line:integer iv:text trip:text pragmas:array idioms:array algorithm_class:null parallel:text coalescing:null cycles_per_iter:real site:text site_why:text no_answer:null" "loops keys"
 expect_eq "$(jx loops.json '$[2].idioms[1]') $(jx loops.json '$[2].parallel') $(jx loops.json '$[3].parallel')" "reduction reduction sequential" "loops values"
 # the same verdicts in the same order as the text table
 expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.line') || '=' || json_extract(value, '\$.parallel'), ' ') from json_each(readfile('loops.json'))")" \
