@@ -590,15 +590,37 @@ static int nest_lookup(void *ctx, const char *name, int64_t *value)
     return 0;
 }
 
-/* A term of an evaluator message as the user wrote it: ?"MIN(i,j)" (an
- * opaque atom, kx's text form) as `MIN(i,j)`, anything else as it is. */
-static void term_text(const char *t, char *out, size_t n)
+void instrument_term_text(const char *t, char *out, size_t n)
 {
     size_t len = strlen(t);
-    if (len >= 3 && t[0] == '?' && t[1] == '"' && t[len - 1] == '"')
-        snprintf(out, n, "`%.*s`", (int)(len - 3), t + 2);
-    else
-        snprintf(out, n, "%.*s", (int)(n > 0 ? n - 1 : 0), t);
+    ku_buf b = { 0 };
+    if (len >= 3 && t[0] == '?' && t[1] == '"' && t[len - 1] == '"') {
+        ku_buf_printf(&b, "`%.*s`", (int)(len - 3), t + 2);
+    } else if (strncmp(t, "load.", 5) == 0 && t[len - 1] == ')' && strchr(t, '(')) {
+        /* load.A(x, y): one atom when its first '(' closes at the end */
+        const char *open = strchr(t, '(');
+        int depth = 0, one = 1;
+        for (const char *p = open; *p && one; p++) {
+            depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+            one = depth > 0 || p[1] == '\0';
+        }
+        if (one) {
+            ku_buf_printf(&b, "`%.*s[", (int)(open - t - 5), t + 5);
+            depth = 0;
+            for (const char *p = open + 1; p < t + len - 1; p++) {
+                depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+                if (depth == 0 && *p == ',') {
+                    ku_buf_put(&b, "][");
+                    while (p[1] == ' ')
+                        p++;
+                } else
+                    ku_buf_putc(&b, *p);
+            }
+            ku_buf_put(&b, "]`");
+        }
+    }
+    snprintf(out, n, "%.*s", (int)(n > 0 ? n - 1 : 0), b.s && !b.oom ? b.s : t);
+    ku_buf_free(&b);
 }
 
 /* Can the runtime evaluate e with the nest's symbols (and its loops'
@@ -618,7 +640,7 @@ static int evaluable(const kx_expr *e, nest_ctx *n, const char *what, char *why,
                  err + 15);
     else if (strncmp(err, "cannot evaluate ", 16) == 0) {
         char term[200];
-        term_text(err + 16, term, sizeof term);
+        instrument_term_text(err + 16, term, sizeof term);
         snprintf(why, wl, "bounds not readable before the nest: %s holds %s", what, term);
     }
     else
@@ -637,11 +659,11 @@ static void shape_why(const ir_loop *l, char *why, size_t wl)
                  l->control_maybe ? "may write (through a pointer)" : "writes", l->control_write);
     else if (!l->iv)
         snprintf(why, wl, "a %s loop with no induction variable keel can read", kind);
+    else if (!l->step)
+        snprintf(why, wl, "a %s loop whose step is not a constant", kind);
     else if (!l->lower || !l->upper)
         snprintf(why, wl, "a %s loop whose condition or start is not an affine bound on `%s`",
                  kind, l->iv);
-    else if (!l->step)
-        snprintf(why, wl, "a %s loop whose step is not a constant", kind);
     else
         snprintf(why, wl, "a %s loop whose iteration count keel cannot derive", kind);
 }
@@ -1491,6 +1513,27 @@ typedef struct {
     int open_flat, close_flat;   /* on the user's lines (else on lines of their own) */
 } site_plan;
 
+/* An inner loop's reason: its nest's. */
+static void inner_why(const ir_tu *tu, int i, char *why, size_t wl)
+{
+    int r = i;
+    while (tu->loops[r].parent >= 0)
+        r = tu->loops[r].parent;
+    snprintf(why, wl, "inner loop of the nest at line %d (decided with it)", tu->loops[r].line);
+}
+
+/* Does loop l come from a macro: its keyword is not at its line and
+ * column in the text? */
+static int written_by_macro(const text_map *m, const ir_loop *l)
+{
+    static const char *const kw[] = { "for", "while", "do" };
+    if (l->line < 1 || l->line > m->nlines || l->col < 1)
+        return 0;
+    size_t o = m->lines[l->line].start + (size_t)l->col - 1, n = strlen(kw[l->kind]);
+    return o + n > m->lines[l->line].end || memcmp(m->src + o, kw[l->kind], n) != 0
+        || (o + n < m->len && is_ident((unsigned char)m->src[o + n]));
+}
+
 /* Phase 1: whether loop i gets a decision, and in which form; when not,
  * why[] says why. */
 static int choose_site(const ir_tu *tu, const par_result *par, const text_map *m,
@@ -1503,8 +1546,14 @@ static int choose_site(const ir_tu *tu, const par_result *par, const text_map *m
                  l->file);
         return 0;
     }
+    if ((l->offset < 0 || l->end_offset < 0) && mode != INSTRUMENT_OFFLOAD
+        && (l->depth != 0 || never_offloaded(tu, i, why, wl)))
+        return l->depth != 0 ? (inner_why(tu, i, why, wl), 0) : 0;
     if (l->offset < 0 || l->end_offset < 0) {
-        snprintf(why, wl, "written inside a macro's expansion (keel edits no macro)");
+        snprintf(why, wl, written_by_macro(m, l)
+                 ? "written inside a macro's expansion (keel edits no macro)"
+                 : "keel cannot tell where it ends in the source (its body ends in neither"
+                   " `;` nor `}`)");
         return 0;
     }
     if (l->end_offset <= l->offset || (size_t)l->end_offset > m->len) {
@@ -1523,10 +1572,7 @@ static int choose_site(const ir_tu *tu, const par_result *par, const text_map *m
     if (p->offload)
         return 1;
     if (l->depth != 0) {
-        int r = i;
-        while (tu->loops[r].parent >= 0)
-            r = tu->loops[r].parent;
-        snprintf(why, wl, "inner loop of the nest at line %d (decided with it)", tu->loops[r].line);
+        inner_why(tu, i, why, wl);
         return 0;
     }
     return !never_offloaded(tu, i, why, wl) && can_matter(tu, par, m, i, why, wl);

@@ -65,6 +65,11 @@ typedef struct {
     char why[512];
 } instrument_site;
 
+/* A term of an evaluator message (kx's text) as the user wrote it, for a
+ * reason: ?"MIN(i,j)" (an atom keel keeps as text) as `MIN(i,j)`,
+ * load.idx(i) as `idx[i]`, anything else as it is; at most n - 1 bytes. */
+void instrument_term_text(const char *t, char *out, size_t n);
+
 /* instrument_source_with that also fills sites[0..tu->nloops-1] (NULL:
  * not filled), the loops' plan: the same choice as the text's, so what
  * it says is what the text does. */

@@ -18,6 +18,7 @@
 #include "db_json.h"
 #include "db_launch.h"
 #include "idioms.h"
+#include "instrument.h"
 #include "launch.h"
 #include "omp.h"
 #include "species.h"
@@ -228,17 +229,6 @@ static int any_name(void *ctx, const char *name, int64_t *value)
     return 1;
 }
 
-/* A term of an evaluator message as the user wrote it: ?"MIN(i,j)" (an
- * opaque atom, kx's text form) as `MIN(i,j)`, anything else as it is. */
-static void term_text(const char *t, char *out, size_t n)
-{
-    size_t len = strlen(t);
-    if (len >= 3 && t[0] == '?' && t[1] == '"' && t[len - 1] == '"')
-        snprintf(out, n, "`%.*s`", (int)(len - 3), t + 2);
-    else
-        snprintf(out, n, "%.*s", (int)(n > 0 ? n - 1 : 0), t);
-}
-
 /* Why the runtime (and keel explain) cannot evaluate e: "" when it can. */
 static void opaque_why(const kx_expr *e, const char *what, int line, char *why, size_t wl)
 {
@@ -248,7 +238,7 @@ static void opaque_why(const kx_expr *e, const char *what, int line, char *why, 
     if (e && kx_eval(e, any_name, NULL, &v, msg, sizeof msg) != 0
         && strncmp(msg, "cannot evaluate ", 16) == 0) {
         char t[200];
-        term_text(msg + 16, t, sizeof t);
+        instrument_term_text(msg + 16, t, sizeof t);
         snprintf(why, wl, "the %s of the loop at line %d holds %s, which keel cannot evaluate",
                  what, line, t);
     }
