@@ -596,6 +596,8 @@ void instrument_term_text(const char *t, char *out, size_t n)
     ku_buf b = { 0 };
     if (len >= 3 && t[0] == '?' && t[1] == '"' && t[len - 1] == '"') {
         ku_buf_printf(&b, "`%.*s`", (int)(len - 3), t + 2);
+    } else if (strncmp(t, "call.", 5) == 0 && t[len - 1] == ')' && strchr(t, '(')) {
+        ku_buf_printf(&b, "`%s`", t + 5);     /* call.f(x): `f(x)` */
     } else if (strncmp(t, "load.", 5) == 0 && t[len - 1] == ')' && strchr(t, '(')) {
         /* load.A(x, y): one atom when its first '(' closes at the end */
         const char *open = strchr(t, '(');

@@ -67,7 +67,8 @@ typedef struct {
 
 /* A term of an evaluator message (kx's text) as the user wrote it, for a
  * reason: ?"MIN(i,j)" (an atom keel keeps as text) as `MIN(i,j)`,
- * load.idx(i) as `idx[i]`, anything else as it is; at most n - 1 bytes. */
+ * load.idx(i) as `idx[i]`, call.f(n) as `f(n)`, anything else as it is;
+ * at most n - 1 bytes. */
 void instrument_term_text(const char *t, char *out, size_t n);
 
 /* instrument_source_with that also fills sites[0..tu->nloops-1] (NULL:
