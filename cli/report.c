@@ -182,12 +182,12 @@ static void print_reasons(const keel_ranking *r, int shown)
         if (!head++)
             printf("\nWhy keel does not decide these nests at run time, or cannot answer for"
                    " them:\n");
-        printf("  N%-4d %s:%d\n", n->num, keel_short_path(n->file), n->line);
+        printf("  - N%d %s:%d\n", n->num, keel_short_path(n->file), n->line);
         if (none)
-            printf("        not instrumented because %s\n",
+            printf("      not instrumented because %s\n",
                    keel_printable(n->site_why ? n->site_why : "?"));
         if (n->no_answer)
-            printf("        no answer because %s\n", keel_printable(n->no_answer));
+            printf("      no answer because %s\n", keel_printable(n->no_answer));
     }
     if (off)
         printf("\nNo nest has a keel_decide call: %s.\n", keel_printable(off));

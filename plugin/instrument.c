@@ -637,7 +637,9 @@ static int evaluable(const kx_expr *e, nest_ctx *n, const char *what, char *why,
         return 1;
     char *text = kx_print(e);
     const char *t = text ? text : "?";
-    if (strncmp(err, "unbound symbol ", 15) == 0)
+    if (strncmp(err, "unbound symbol ", 15) == 0 && strlen(t) > 60)   /* the name says it */
+        snprintf(why, wl, "%s needs %s, which is not known before the nest", what, err + 15);
+    else if (strncmp(err, "unbound symbol ", 15) == 0)
         snprintf(why, wl, "%s (%s) needs %s, which is not known before the nest", what, t,
                  err + 15);
     else if (strncmp(err, "cannot evaluate ", 16) == 0) {

@@ -241,6 +241,17 @@ expect_eq "$(grep -c '^r.c:9 .*NOTE\|^r.c:9 .*no ' loops.txt)" 0 "keel loops: no
 expect_eq "$(head -1 wide.txt | grep -c 'CYCLES/ITER  SITE  NOT INSTRUMENTED  *NO ANSWER$')" 1 "keel loops --wide: the reason columns"
 expect_eq "$(grep -c '^r.c:55 .*  none  no parallel or reduction loop in the nest (unknown: cost of callee foo (line 56) unknown: not defined in this source)  *dependence unknown (cost of callee foo' wide.txt)" 1 "keel loops --wide: the reasons whole"
 
+# keel report: the reasons of the nests shown, after the ranking
+"$BIN/keel" report --all r.db >report.txt 2>&1 || bad "keel report: $(cat report.txt)"
+sed -n '/^Why keel does not decide/,$p' report.txt >why.txt
+expect_eq "$(grep -c '^  - N[0-9]* r\.[ch]:[0-9]*$' why.txt)" 17 "keel report: the nests with a reason (every one but the two with a call)"
+expect_eq "$(grep -A2 '^  - N[0-9]* r.c:55$' why.txt | tail -2)" "      not instrumented because no parallel or reduction loop in the nest (unknown: cost of callee foo (line 56) unknown: not defined in this source)
+      no answer because dependence unknown (cost of callee foo (line 56) unknown: not defined in this source): CPU by default" "keel report: both reasons of a nest"
+expect_eq "$(grep -c 'r.c:9$\|r.c:15$' why.txt)" 0 "keel report: no reason for a decided nest"
+"$BIN/keel" report --json r.db >report.json || bad "keel report --json"
+expect_eq "$(sqlite3 :memory: "select json_extract(value, '\$.site') || '|' || json_extract(value, '\$.site_why') from json_each(readfile('report.json'), '\$.ranking') where json_extract(value, '\$.line') = 105")" \
+    "none|preprocessor branch around the nest: #else on line 104 above it" "keel report --json: site and site_why"
+
 # the sites called "call" are the sites that report at run time
 "$BIN/keelcc" --keel-db=r.db -O1 r.c m.c -o prog 2>cc.txt || bad "keelcc prog: $(cat cc.txt)"
 KEEL_VERBOSE=1 ./prog 2>run.txt >/dev/null || bad "prog failed"
