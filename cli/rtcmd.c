@@ -387,9 +387,12 @@ static void ex_latency(const ex_ctx *c)
     const rt_launch *in = c->in;
     char lb[32];
     rt_format_time(lb, sizeof lb, e->gpu_lat_s);
-    printf("%s (Little: %.0f waves x %.6g cycles of %.6g rounds; %.0f warps)", lb, e->waves,
-           in->gpu_lat_cycles > 0 ? in->gpu_lat_cycles : in->gpu_chain * c->gpu->mem_lat,
-           in->gpu_chain, e->warps_total);
+    printf("%s (%.0f waves x %.6g cycles of %.6g rounds", lb, e->waves, e->gpu_lat_cycles,
+           in->gpu_chain > 0 ? in->gpu_chain : e->mem_insts);
+    if (in->gpu_lat_cycles > 0 && in->gpu_lat_max_cycles > e->waves * e->gpu_lat_cycles)
+        printf(", longest item %.6g cycles", in->gpu_lat_max_cycles);
+    printf(" x N/MWP %.4g; %.0f warps)", e->lat_mwp > 0 ? e->n_warps / e->lat_mwp : 0,
+           e->warps_total);
 }
 static void ex_bound(const ex_ctx *c) { printf("%s", c->e->gpu_bound ? c->e->gpu_bound : "-"); }
 
@@ -501,6 +504,10 @@ static const ex_row ex_rows[] = {
     { 's', NULL, GPU(name), "", "GPU  %s: bounds (what the verdict uses)", 0, 0, 0, 0 },
     { 'n', "bandwidth_bound_s", E(gpu_bw_s), "bandwidth bound", "T", 0, 0, 0, 0 },
     { 'n', "latency_bound_s", E(gpu_lat_s), "latency bound", NULL, 0, NULL, ex_latency, 0 },
+    { 'n', "departure_cycles", E(gpu_dep_cycles), "chain departures", "%.6g cycles", 0, 0, 0, 0 },
+    { 'n', "mwp_without_bw_chain", E(lat_mwp_without_bw), "MWP_Without_BW", "%.4g", 0, 0, 0, 0 },
+    { 'n', "mwp_peak_bw_chain", E(lat_mwp_peak_bw), NULL, ", MWP_peak_BW %.4g", 0, 0, 0, 0 },
+    { 'n', "mwp_chain", E(lat_mwp), NULL, ", MWP %.4g", 0, 0, 0, 0 },
     { 'n', "waves", E(waves), NULL, NULL, 0, 0, 0, 0 },
     { 'n', "warps", E(warps_total), NULL, NULL, 0, 0, 0, 0 },
     { 'n', "issue_bound_s", E(gpu_issue_s), "issue bound", "T", 0, 0, 0, 0 },

@@ -43,6 +43,7 @@ enum {
     ST_FIND_LOOP,
     ST_NEXT_ROOTS,
     ST_LOOP_HASH,
+    ST_FIND_LOOP_HASH,
     ST_COUNT
 };
 
@@ -104,6 +105,14 @@ static const char *const stmt_sql[ST_COUNT] = {
         " ORDER BY l.line, l.col LIMIT ?4",
     [ST_LOOP_HASH] =
         "SELECT t.hash FROM loops l JOIN translation_units t ON t.id = l.tu_id WHERE l.id = ?1",
+    [ST_FIND_LOOP_HASH] =
+        /* the few translation units of one build hash, their loops by loops_tu */
+        "SELECT l.id FROM translation_units t JOIN loops l ON l.tu_id = t.id"
+        " WHERE t.hash = ?4 AND l.line = ?2"
+        " AND l.col BETWEEN ?3 AND CASE WHEN ?3 = 0 THEN 2147483647 ELSE ?3 END"
+        " AND (l.file = ?1 OR (length(l.file) > length(?1)"
+        "   AND substr(l.file, -length(?1)) = ?1 AND substr(l.file, -length(?1) - 1, 1) = '/'))"
+        " ORDER BY l.col, l.id LIMIT 1",
 };
 
 /* ---- errors -------------------------------------------------------------- */
@@ -518,6 +527,25 @@ int db_find_loop_build(db *d, const char *file, int line, int col, const char *h
     if (!(st = get(d, ST_FIND_LOOP, err, errlen)))
         return -1;
     db_bind_text_(st, 1, file);
+    sqlite3_bind_int(st, 2, line);
+    sqlite3_bind_int(st, 3, col);
+    db_bind_text_(st, 4, hash);
+    if ((rc = db_step_row_(d, st, "read loops", err, errlen)) == 0) {
+        *id = sqlite3_column_int64(st, 0);
+        db_done_(st);
+    }
+    return rc;
+}
+
+int db_find_loop_hash(db *d, const char *tail, int line, int col, const char *hash,
+                      int64_t *id, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    int rc;
+    *id = 0;
+    if (!(st = get(d, ST_FIND_LOOP_HASH, err, errlen)))
+        return -1;
+    db_bind_text_(st, 1, tail);
     sqlite3_bind_int(st, 2, line);
     sqlite3_bind_int(st, 3, col);
     db_bind_text_(st, 4, hash);

@@ -252,6 +252,14 @@ int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
  * compares hashes: a stale database). */
 int db_find_loop_build(db *d, const char *file, int line, int col, const char *hash,
                        int64_t *id, char *err, size_t errlen);
+/* The loop at line:col (col 0: the first on the line) of a translation
+ * unit whose hash is `hash` (a site's build hash), in a file named `tail`
+ * or ending in "/" tail (a site names its source as the compiler was given
+ * it, relative or prefix-mapped; the database stores resolved paths): of
+ * several (one source copied to several folders, built alike) the first
+ * recorded.  0 with *id, 1 when there is none, -1 with a message. */
+int db_find_loop_hash(db *d, const char *tail, int line, int col, const char *hash,
+                      int64_t *id, char *err, size_t errlen);
 
 typedef struct {
     char *name;

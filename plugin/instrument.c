@@ -849,10 +849,6 @@ static const char *build_hash(const char *build)
     return build && strlen(build) == 16 && strspn(build, "0123456789abcdef") == 16 ? build : NULL;
 }
 
-/* `static ... keel_site_N = {...};` for loop l.  The file is the path as
- * the database stores it followed by "#h=" and the build hash (the
- * translation_units.hash of this compile): the runtime takes the facts of
- * this build of the source, never another variant's or an older version's. */
 /* The user's prefix maps (-ffile-prefix-map=OLD=NEW and the like), in
  * command order: the last whose OLD begins a path rewrites it, as the
  * compiler rewrites the names it embeds (instrument_add_prefix_map). */
@@ -871,24 +867,57 @@ int instrument_add_prefix_map(const char *old, size_t old_len, const char *new_p
     return 0;
 }
 
-/* put_literal of path with the last matching prefix map applied. */
-static void put_mapped(ku_buf *b, const char *path)
+/* path with the last matching prefix map applied into t. */
+static void map_into(ku_buf *t, const char *path)
 {
     for (int k = nmaps - 1; k >= 0; k--)
         if (map_old_len[k] > 0 && strncmp(path, map_old[k], map_old_len[k]) == 0) {
-            ku_buf t = { 0 };
-            ku_buf_put(&t, map_new[k]);
-            ku_buf_put(&t, path + map_old_len[k]);
-            if (t.oom)
-                b->oom = 1;
-            else
-                put_literal(b, t.s);
-            ku_buf_free(&t);
+            ku_buf_put(t, map_new[k]);
+            ku_buf_put(t, path + map_old_len[k]);
             return;
         }
-    put_literal(b, path);
+    ku_buf_put(t, path);
 }
 
+char *instrument_mapped_path(const char *path)
+{
+    ku_buf t = { 0 };
+    map_into(&t, path);
+    if (t.oom) {
+        ku_buf_free(&t);
+        return NULL;
+    }
+    return ku_buf_take(&t);
+}
+
+/* put_literal of path with the last matching prefix map applied. */
+static void put_mapped(ku_buf *b, const char *path)
+{
+    ku_buf t = { 0 };
+    map_into(&t, path);
+    if (t.oom)
+        b->oom = 1;
+    else
+        put_literal(b, t.s ? t.s : "");
+    ku_buf_free(&t);
+}
+
+static const char *site_stored, *site_given;
+
+void instrument_site_source(const char *stored, const char *given)
+{
+    site_stored = stored;
+    site_given = given;
+}
+
+/* `static ... keel_site_N = {...};` for loop l.  Its database is the
+ * literal db_path, or (NULL) the linked program's INSTRUMENT_LINK_DB, a
+ * weak hidden reference: NULL when the program was linked without keelcc
+ * (the runtime then needs KEEL_DB).  Its file is the source as the
+ * compiler was given it (instrument_site_source) followed by "#h=" and the
+ * build hash (the translation_units.hash of this compile): the runtime
+ * takes the facts of this build of the source, never another variant's or
+ * an older version's, and the hash tells apart two sources of one name. */
 static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, const char *build)
 {
     if (l->nsyms > 0) {
@@ -899,10 +928,17 @@ static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, co
         }
         ku_buf_put(b, " };\n");
     }
+    if (!db_path)
+        ku_buf_put(b, "extern const char " INSTRUMENT_LINK_DB
+                   "[] __attribute__((weak, visibility(\"hidden\"))); ");
     ku_buf_printf(b, "static struct keel_site keel_site_%d = { ", n);
-    put_mapped(b, db_path);
+    if (db_path)
+        put_mapped(b, db_path);
+    else
+        ku_buf_put(b, INSTRUMENT_LINK_DB);
     ku_buf_put(b, ", ");
-    put_mapped(b, l->file);
+    put_mapped(b, site_given && site_stored && l->file && strcmp(l->file, site_stored) == 0
+                      ? site_given : l->file);
     if (build)
         ku_buf_printf(b, " \"#h=%s\"", build);
     ku_buf_printf(b, ", %d, %d, %d, ", l->line, l->col, l->nsyms);

@@ -40,7 +40,9 @@ typedef enum { INSTRUMENT_OFF, INSTRUMENT_REPORT, INSTRUMENT_OFFLOAD } instrumen
  * the 16 hex digits keelcc records as this compile's translation_units.hash
  * (the source's bytes and its variant's flags), appended to each site's file
  * as "#h=HASH" so the runtime uses this build's facts only (NULL or not 16
- * hex digits: no suffix).  db_path: the database the sites name.  Returns
+ * hex digits: no suffix).  db_path: the database the sites name, NULL: the
+ * one the link names (INSTRUMENT_LINK_DB, defined by keelcc's link step, so
+ * that the object holds no build folder).  Returns
  * the number of sites and the new text in *out (malloc'd, NUL-terminated,
  * *out_len bytes; NULL when there are no sites), or -1 on allocation
  * failure. */
@@ -92,5 +94,21 @@ void instrument_set_profile_neutral(int on);
  * objects do not depend on the build folder.  The strings must outlive
  * instrumentation.  -1 when too many maps were given (the rest ignored). */
 int instrument_add_prefix_map(const char *old, size_t old_len, const char *new_prefix);
+
+/* path with the last matching prefix map applied (malloc'd), NULL when out
+ * of memory. */
+char *instrument_mapped_path(const char *path);
+
+/* The sites of loops whose file is `stored` (the resolved path the IR
+ * names) name their source `given`: the name the compiler was given (as
+ * __FILE__ spells it, prefix maps applied), not the resolved path, so an
+ * object does not depend on the build folder.  NULL: the stored path.  The
+ * strings must outlive the instrumentation of that source. */
+void instrument_site_source(const char *stored, const char *given);
+
+/* The weak hidden symbol a linked program or library defines with the
+ * absolute path of its database (keelcc's link step); sites compiled with a
+ * relative database point at it. */
+#define INSTRUMENT_LINK_DB "keel_link_db"
 
 #endif

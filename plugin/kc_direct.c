@@ -162,7 +162,7 @@ static void direct_base(const options *o, dc_hash *base)
                                         "KEEL_RT_LIB", NULL };
     dc_hash h;
     dc_init(&h);
-    dc_str(&h, "keelcc direct mode 2");
+    dc_str(&h, "keelcc direct mode 3");
     dc_str(&h, KEEL_VERSION);
     dc_program(&h, "/proc/self/exe");
     char walker[PATH_MAX + 64];

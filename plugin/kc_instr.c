@@ -5,8 +5,11 @@
  * a temporary copy, dated as the source, and the compiler reads it through
  * a VFS overlay on the source's own path, so __FILE__, quoted includes,
  * dependency files and objects name the source, never the copy; the
- * compile's messages get the user's own text quoted back.  Linking adds
- * libkeelrt (shared or static, its symbols kept local in a library).
+ * compile's messages get the user's own text quoted back.  The sites name
+ * the source as the compiler was given it and, unless the database was
+ * given by an absolute path, no database: objects do not depend on the
+ * build folder.  Linking adds libkeelrt (shared or static, its symbols kept
+ * local in a library) and a tiny object naming the link's database.
  */
 #include "kc_int.h"
 
@@ -215,10 +218,14 @@ static void restore_quotes(const char *msgs, size_t len, const ku_buf *quotes, F
 /* The file name whose loops instrumentation edits in source text src:
  * the source's own path, or for preprocessed text (its first line a
  * `# N "file"` marker, as `clang -E` and `gcc -E` write) the file that
- * marker names, resolved as the walker stores presumed locations. */
-static void presumed_source(const char *src, size_t len, const char *path, char *out, size_t n)
+ * marker names, resolved as the walker stores presumed locations.  given
+ * gets the name the sites carry: the source as given on the command line,
+ * or the marker's name as written (what __FILE__ is there). */
+static void presumed_source(const char *src, size_t len, const char *path, const char *arg,
+                            char *out, size_t n, char *given, size_t gn)
 {
     snprintf(out, n, "%s", path);
+    snprintf(given, gn, "%s", arg);
     size_t i = 0;
     if (len < 5 || src[0] != '#')
         return;
@@ -244,6 +251,7 @@ static void presumed_source(const char *src, size_t len, const char *path, char 
         return;
     name[k] = '\0';
     snprintf(out, n, "%s", realpath(name, real) ? real : name);
+    snprintf(given, gn, "%s", name);
 }
 
 /* What the instrumentation did with each loop of r (plan, one entry per
@@ -270,8 +278,9 @@ static void record_sites(analysed *r, const instrument_site *plan, const char *n
 int kc_make_copies(const options *o, analysed *res, instrumented *ins, char *overlay,
                        size_t overlay_len, ku_buf *quotes)
 {
-    char db[PATH_MAX + 1];
-    kc_absolute_db(o->db_path, db, sizeof db);
+    /* a database given by an absolute path is named in the objects; the
+     * default or a relative one is the linked program's (keel_link_db) */
+    const char *db = o->db_path[0] == '/' ? o->db_path : NULL;
     const char *tmp = ku_tmpdir();
     if (!yaml_safe(tmp) || strchr(tmp, '\''))
         tmp = "/tmp";
@@ -292,14 +301,17 @@ int kc_make_copies(const options *o, analysed *res, instrumented *ins, char *ove
             outlen = res[i].ilen;
         } else {
             src = named && res[i].ir ? ku_read_file(o->sources[i], &len) : NULL;
-            char ipath[PATH_MAX];
+            char ipath[PATH_MAX], given[PATH_MAX];
             if (src)
-                presumed_source(src, len, res[i].path, ipath, sizeof ipath);
+                presumed_source(src, len, res[i].path, o->sources[i], ipath, sizeof ipath, given,
+                                sizeof given);
+            instrument_site_source(ipath, given);
             instrument_site *plan = src && res[i].an
                 ? calloc((size_t)res[i].ir->nloops + 1, sizeof *plan) : NULL;
             int sites = src ? instrument_source_sites(res[i].ir, store_analysis_par(res[i].an),
                                                       ipath, res[i].hash, src, len, db,
                                                       o->instrument, &text, &outlen, plan) : 0;
+            instrument_site_source(NULL, NULL);
             record_sites(&res[i], plan, !res[i].ir ? NULL : !safe
                          ? "its path cannot be named in clang's file overlay (not UTF-8, or a"
                            " control character): built without instrumentation"
@@ -448,10 +460,73 @@ int kc_finish_instrumented(instrumented_job *j, char *first_error, size_t errlen
     return status == 0 ? 0 : -1;
 }
 
+/* The database a linked program or library uses: the absolute path of the
+ * link's (--keel-db, KEEL_DB, else ./keel.db, prefix maps applied) in a
+ * weak hidden INSTRUMENT_LINK_DB, so that sites compiled with a relative
+ * database (the default) need no build folder in their objects.  The tiny
+ * object is compiled by the compiler from its standard input (no file name
+ * of ours in it), then read by the linker from a descriptor named the same
+ * in every build, as the overlay is: two identical links stay identical.
+ * Returns the path to link, or NULL (the program then needs KEEL_DB). */
+#define LINK_DB_FD 986
+static const char *link_db_object(const options *o)
+{
+    static char name[32];
+    char db[PATH_MAX + 1], csrc[KU_TMP_PATH], obj[KU_TMP_PATH];
+    kc_absolute_db(o->db_path, db, sizeof db);
+    char *mapped = instrument_mapped_path(db);
+    ku_buf t = { 0 };
+    ku_buf_put(&t, "__attribute__((weak, visibility(\"hidden\"))) const char "
+               INSTRUMENT_LINK_DB "[] = \"");
+    for (const unsigned char *p = (const unsigned char *)(mapped ? mapped : ""); *p; p++)
+        if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\' || *p == '?')
+            ku_buf_printf(&t, "\\%03o", *p);
+        else
+            ku_buf_putc(&t, (char)*p);
+    ku_buf_put(&t, "\";\n");
+    int named = mapped != NULL;
+    free(mapped);
+    const char *ret = NULL;
+    int cfd = -1, ofd = -1;
+    if (!t.oom && named && (cfd = ku_mkstemp(csrc, sizeof csrc, NULL, "keel-link-", ".c")) >= 0
+        && (ofd = ku_mkstemp(obj, sizeof obj, NULL, "keel-link-", ".o")) >= 0
+        && write(cfd, t.s, t.len) == (ssize_t)t.len) {
+        char *argv[] = { (char *)o->compiler, "-c", "-x", "c", "-w", "-o", obj, "-", NULL };
+        ku_io io = { .in = csrc, .out = "/dev/null", .err = "/dev/null", .err_fd = -1 };
+        pid_t pid;
+        int fd;
+        if (ku_spawn(argv, &io, &pid) == 0 && ku_wait(pid) == 0
+            && (fd = open(obj, O_RDONLY)) >= 0) {
+            if (fcntl(LINK_DB_FD, F_GETFD) == -1 && errno == EBADF
+                && dup2(fd, LINK_DB_FD) == LINK_DB_FD) {   /* inherited: no CLOEXEC */
+                close(fd);
+                fd = LINK_DB_FD;
+            }
+            snprintf(name, sizeof name, "/dev/fd/%d", fd);
+            ret = name;    /* open until keelcc ends: every compile it starts may link */
+        }
+    }
+    if (cfd >= 0) {
+        close(cfd);
+        unlink(csrc);
+    }
+    if (ofd >= 0) {
+        close(ofd);
+        unlink(obj);
+    }
+    ku_buf_free(&t);
+    if (!ret)
+        kc_warn("the program will not know its database (set KEEL_DB when it runs): "
+                "cannot compile the object that names it");
+    return ret;
+}
+
 /* Link arguments for libkeelrt: one runtime per process.
  *
  * `-x none` first: a user's `-x c` / `--language=c` before the sources
- * would otherwise make the compiler read libkeelrt.a as C source.
+ * would otherwise make the compiler read libkeelrt.a as C source.  Then
+ * the object that names the database (link_db_object): every executable
+ * and shared library keelcc links knows its own.
  *
  * A shared library (-shared) links the shared libkeelrt.so (as needed,
  * with a run path to it unless it sits in a system folder): the library
@@ -480,6 +555,9 @@ void kc_add_runtime_link(options *o, const char *lib)
     }
     kc_push(o, &o->ncc, &o->cc, "-x");
     kc_push(o, &o->ncc, &o->cc, "none");
+    const char *dbo = link_db_object(o);
+    if (dbo)
+        kc_push(o, &o->ncc, &o->cc, dbo);
     if (shared && kc_has_suffix(lib, ".a")) {
         size_t n = strlen(lib);
         snprintf(so, sizeof so, "%.*s.so", (int)(n - 2), lib);

@@ -619,15 +619,39 @@ int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
     return rt_facts_load_build(d, file, line, col, NULL, out, err, errlen);
 }
 
+/* The part of a site's file name that a stored (resolved) path ends in:
+ * after its last "." or ".." component and any leading "/" ("../src/k.c":
+ * "src/k.c", "./k.c": "k.c", "/src/k.c": "src/k.c"). */
+static const char *name_tail(const char *file)
+{
+    const char *tail = file, *p = file;
+    while (*p) {
+        const char *c = p, *e = strchr(p, '/');
+        size_t n = e ? (size_t)(e - c) : strlen(c);
+        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            tail = e ? e + 1 : c + n;
+        p = e ? e + 1 : c + n;
+    }
+    return *tail ? tail : file;
+}
+
 int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
                         rt_facts **out, char *err, size_t errlen)
 {
     found m = { 0 };
     int64_t exact;
     *out = NULL;
-    /* the instrumentation passes the path as stored: one index lookup */
+    /* a site naming its path as stored: one index lookup */
     int x = db_find_loop_build(d, file, line, col, hash, &exact, err, errlen);
     if (x < 0)
+        return -1;
+    /* one naming its source as the compiler was given it ("k.c",
+     * "../src/k.c", a prefix-mapped path): its build's loop in a stored
+     * path that ends so, one name or many alike (the hash is the source's
+     * bytes and its flags) */
+    const char *tail = name_tail(file);
+    if (x == 1 && hash && *hash && (x = db_find_loop_hash(d, tail, line, col, hash, &exact, err,
+                                                           errlen)) < 0)
         return -1;
     if (x == 0) {
         m.id = malloc(sizeof *m.id);
@@ -639,7 +663,7 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
         m.id[0] = exact;
         m.n = 1;
     }
-    db_loop_filter flt = { .file = file, .file_match = DB_FILE_SUFFIX, .line = line, .col = col };
+    db_loop_filter flt = { .file = tail, .file_match = DB_FILE_SUFFIX, .line = line, .col = col };
     int r = m.n ? 0 : db_each_loop(d, &flt, found_row, &m, err, errlen);
     int rc = 0;
     if (r > 0)
@@ -1398,6 +1422,15 @@ static void bind_wsets(bind_scratch *s, int threads)
     }
 }
 
+/* 1 when loop li holds an access to another array than access a's. */
+static int other_array_in(const rt_facts *f, int a, int li)
+{
+    for (int b = 0; b < f->naccs; b++)
+        if (f->stmts[f->accs[b].stmt].loop == li && f->accs[b].arr != f->accs[a].arr)
+            return 1;
+    return 0;
+}
+
 /* Access a's GPU request (per work item) into the launch's table; the
  * loop its loads are counted in (register promotion) in *cl. */
 static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
@@ -1411,7 +1444,8 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
      * (an accumulator such as C[i][j] in a k loop) is loaded before the
      * loop and stored after it by any optimising compiler */
     *cl = li;
-    if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && s->lin[a * nl + li] == 0)
+    if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && s->lin[a * nl + li] == 0 &&
+        !(ac->is_write && other_array_in(f, a, li)))
         *cl = f->loops[li].parent;
     int in_kernel = s->kr[li] >= 0;
     rt_access x = { .elem_size = (int)e,
@@ -1547,9 +1581,16 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
         top = f->loops[top].parent;
     double fp = footprint_bytes(s, a, top, sector);
     s->gpu_minfp += fp;
+    /* Hong-Kim's departure delays: a request that leaves the SM holds its
+     * memory pipeline Departure_del_coal cycles when it is one
+     * transaction, Departure_del_uncoal per transaction otherwise */
+    double trans, wbytes;
+    rt_warp_access(x, &trans, &wbytes);
+    double dep = trans > 1 ? gpu->dep_uncoal * trans : gpu->dep_coal;
     if (x->cls == RT_UNIFORM) {
         s->gpu_sum += wf * fp;
         s->round_lat[cl] = fmax(s->round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
+        s->out->gpu_dep_cycles += x->count * dep;
         return;
     }
     double span = x->cls == RT_IRREGULAR ? 32 * sector : fabs((double)x->stride) * e * 32;
@@ -1559,11 +1600,86 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
     if (cl == li && !f->loops[li].thread && il > 0 && il * e < sector && wb >= 32 * sector)
         miss = il * e / sector, wb *= miss;
     /* latency of this access in a round: the rounds that find their
-     * sector already loaded by the thread's previous round hit L1 */
+     * sector already loaded by the thread's previous round hit L1; the
+     * others go to DRAM, an uncoalesced request in Hong-Kim's
+     * Mem_L_Uncoal = Mem_LD + (#Uncoal_per_mw - 1) x Departure_del_uncoal
+     * (its last transaction leaves that much after the first); only
+     * those leave the SM and pay the departure delays */
     double l1 = gpu->l1_lat > 0 ? gpu->l1_lat : gpu->mem_lat;
-    s->round_lat[cl] = fmax(s->round_lat[cl], miss * gpu->mem_lat + (1 - miss) * l1);
+    double mem_l = gpu->mem_lat + (trans > 1 ? (trans - 1) * gpu->dep_uncoal : 0);
+    s->round_lat[cl] = fmax(s->round_lat[cl], miss * mem_l + (1 - miss) * l1);
+    s->out->gpu_dep_cycles += x->count * miss * dep;
     double warps = ceil(s->kitems[root] / 32);
     s->gpu_sum += wf * warps * s->gpu_it[cl] * s->sw[ac->stmt] * wb * s->launches[root];
+}
+
+/* The chain latency of the work item whose thread-loop iv is v: the trips
+ * below the thread loop tl evaluated again with iv = v (theirs at the
+ * middle of their new ranges), the rounds' latencies kept.  The trips and
+ * ivs are restored.  -1 when a trip does not evaluate. */
+static double chain_at(bind_scratch *s, int tl, int64_t v)
+{
+    const rt_facts *f = s->f;
+    int nl = s->nl;
+    double it[nl > 0 ? nl : 1], lat = 0;
+    int64_t saved_iv[nl > 0 ? nl : 1];
+    memcpy(saved_iv, s->ivals, sizeof(int64_t) * (size_t)nl);
+    s->ivals[tl] = v;
+    it[tl] = s->gpu_it[tl];
+    int rc = 0;
+    for (int k = tl + 1; k < nl && f->loops[k].parent >= tl; k++) {
+        const fl_loop *l = &f->loops[k];
+        int p = l->parent;
+        int64_t t = UNKNOWN_TRIP, lo = 0;
+        char e2[64];
+        if (l->trip && cx_eval(s->plan ? &s->plan->trip[k] : NULL, &s->c, p, l->trip, &t, e2,
+                               sizeof e2))
+            rc = -1;
+        if (l->lower && cx_eval(s->plan ? &s->plan->lower[k] : NULL, &s->c, p, l->lower, &lo, e2,
+                                sizeof e2))
+            rc = -1;
+        if (rc)
+            break;
+        if (t < 0)
+            t = 0;
+        s->ivals[k] = lo + (l->step ? l->step : 1) * (t > 0 ? (t - 1) / 2 : 0);
+        it[k] = it[p] * (l->thread ? 1 : (double)t);
+    }
+    for (int k = tl; k < nl && !rc && (k == tl || f->loops[k].parent >= tl); k++)
+        if (s->has_mem[k])
+            lat += it[k] * scale(s, k) *
+                   (s->round_lat[k] > 0 ? s->round_lat[k] : s->gpu->mem_lat);
+    memcpy(s->ivals, saved_iv, sizeof(int64_t) * (size_t)nl);
+    return rc ? -1 : lat;
+}
+
+/* The longest work item's chain (a triangular nest's first or last row,
+ * whichever holds more rounds): a kernel whose warps run at once ends
+ * with its slowest warp, not with the average the trips at the middle of
+ * their ranges give.  Evaluated at both ends of the outermost thread
+ * loop of a plain nest (the trips below it are linear in its iv in the
+ * nests keelcc maps, so an end is the extreme); the rounds above it (and
+ * a time-stepped region's kernels) keep the average. */
+static void bind_longest_chain(bind_scratch *s)
+{
+    const rt_facts *f = s->f;
+    rt_launch *out = s->out;
+    int tl = -1;
+    for (int k = 0; k < s->nl && tl < 0; k++)
+        if (f->loops[k].thread)
+            tl = k;
+    if (f->region || tl < 0 || s->trip[tl] < 2)
+        return;
+    double here = chain_at(s, tl, s->ivals[tl]);
+    if (here < 0)
+        return;
+    const fl_loop *l = &f->loops[tl];
+    int64_t lo = s->ivals[tl] - (l->step ? l->step : 1) * (int64_t)((s->trip[tl] - 1) / 2);
+    int64_t hi = lo + (l->step ? l->step : 1) * (int64_t)(s->trip[tl] - 1);
+    double a = chain_at(s, tl, lo), b = chain_at(s, tl, hi), m = fmax(a, b);
+    /* the rest of the chain (rounds outside the thread loop) as bound */
+    if (m > here)
+        out->gpu_lat_max_cycles = out->gpu_lat_cycles + (m - here);
 }
 
 /* Every access: its GPU request, TLB misses, CPU and GPU bytes (one
@@ -1599,6 +1715,8 @@ static void bind_accesses(bind_scratch *s)
             out->gpu_lat_cycles += s->gpu_it[k] * scale(s, k) *
                                    (s->round_lat[k] > 0 ? s->round_lat[k] : s->gpu->mem_lat);
         }
+    out->gpu_lat_max_cycles = out->gpu_lat_cycles;
+    bind_longest_chain(s);
 }
 
 /* Per array: the largest footprint among its accesses, counted in when

@@ -36,7 +36,10 @@ int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
 /* rt_facts_load for a site of one build: of several build variants of the
  * source with a loop at file:line:col, the one whose translation_units.hash
  * is hash (NULL: rt_facts_load); another variant's when none is (the
- * caller compares db_loop_source_hash: a stale database). */
+ * caller compares db_loop_source_hash: a stale database).  file may name
+ * the source as the compiler was given it (relative, "../", prefix-mapped):
+ * the hash then picks, of the stored paths ending in its last components,
+ * this build's, even when several sources share a name. */
 int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
                         rt_facts **out, char *err, size_t errlen);
 void rt_facts_free(rt_facts *f);     /* NULL is fine */

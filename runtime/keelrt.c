@@ -308,7 +308,7 @@ static db *db_acquire(const char *site_db, int held[3])
         return NULL;
     if (!path || !*path) {
         G.db_failed = 1;
-        warn_once(W_DB, "no database path");
+        warn_once(W_DB, "no database: the program was linked without keelcc (set KEEL_DB)");
         return NULL;
     }
     fds_hold(held);
@@ -392,23 +392,26 @@ static rt_facts *pf_take(const char *file, int line, int col, const char *hash, 
     return f;
 }
 
-/* Read the next `depth` (<= PREFETCH) outermost nests of file after
- * line:col that are not read yet, with d open: for sites of build hash
- * hash, only that build's nests (for sites without one, "", any). */
-static void pf_read_ahead(db *d, const char *file, int line, int col, const char *hash,
-                          int depth)
+/* Read the next `depth` (<= PREFETCH) outermost nests of the stored file
+ * after line:col that are not read yet, with d open, for the sites that
+ * name it `file` (as the compiler was given it, or as stored): for sites
+ * of build hash hash, only that build's nests (for sites without one, "",
+ * any). */
+static void pf_read_ahead(db *d, const char *stored, const char *file, int line, int col,
+                          const char *hash, int depth)
 {
     int lines[PREFETCH], cols[PREFETCH];
     char err[256];
     const char *build = hash[0] ? hash : NULL;
     if (depth <= 0)
         return;
-    int n = db_next_roots(d, file, line, col, build, depth < PREFETCH ? depth : PREFETCH, lines,
-                          cols, err, sizeof err);
+    int n = db_next_roots(d, stored, line, col, build, depth < PREFETCH ? depth : PREFETCH,
+                          lines, cols, err, sizeof err);
     for (int i = 0; i < n; i++) {
         pf_entry **e = pf_find(file, lines[i], cols[i], hash);
         rt_facts *f;
-        if (*e || rt_facts_load_build(d, file, lines[i], cols[i], build, &f, err, sizeof err) != 0)
+        if (*e || rt_facts_load_build(d, stored, lines[i], cols[i], build, &f, err,
+                                      sizeof err) != 0)
             continue;
         pf_entry *x = malloc(sizeof *x + strlen(file) + 1);
         if (!x) {
@@ -592,10 +595,11 @@ static site_state *site_init(keel_site *site)
                 if (db_loop_source_hash(d, rt_facts_loop_id(st->facts), have, sizeof have, err,
                                         sizeof err) < 0)
                     have[0] = '\0';
-                /* the site names its file as stored: so will its neighbours */
-                if (site->col > 0 && strcmp(rt_facts_file(st->facts), file) == 0)
-                    pf_read_ahead(d, file, site->line, site->col, st->hash,
-                                  pf_depth(pf_opens));
+                /* its neighbours: the stored file's next nests, for sites
+                 * that name the file as this one does */
+                if (site->col > 0 && rt_facts_file(st->facts))
+                    pf_read_ahead(d, rt_facts_file(st->facts), file, site->line, site->col,
+                                  st->hash, pf_depth(pf_opens));
             }
             else if (r == 1)
                 warn_once(W_LOOP, "no loop at %s:%d in the database", file, site->line);

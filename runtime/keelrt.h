@@ -2,8 +2,8 @@
  * keelrt.h -- libkeelrt's public interface: the CPU/GPU verdict at launch.
  *
  * keelcc's instrumentation calls keel_decide just before a loop nest runs,
- * with the nest's key (database path recorded at compile time, file, line
- * and column of its `for`) and the run-time values of the symbols the
+ * with the nest's key (the database, file, line and column of its `for`)
+ * and the run-time values of the symbols the
  * models need (loop bounds, array extents, stride symbols).  The runtime
  * opens the program attribute database once (lazily, thread-safe), reads
  * and pre-parses the nest's facts once per site, evaluates the CPU, GPU
@@ -15,6 +15,8 @@
  *
  * Environment, read once at the first call:
  *   KEEL_DB=path            database (overrides site->db)
+ *   KEEL_PREFIX_MAP=NEW=OLD names of a build with -ffile-prefix-map=OLD=NEW
+ *                           (site->db, site->file) turned back
  *   KEEL_VERBOSE=1          warnings, and at exit one line per site on stderr
  *                           (launches, how many on CPU / GPU, predicted time)
  *   KEEL_VERBOSE=2          warnings and one line per launch on stderr
@@ -37,8 +39,13 @@ extern "C" {
 /* One launch site.  Static storage in the instrumented program; `state`
  * starts NULL and belongs to the runtime (its per-site cache). */
 typedef struct keel_site {
-    const char *db;               /* database path recorded at compile time */
-    const char *file;             /* source file of the loop (absolute or a suffix) */
+    const char *db;               /* database: the absolute path given at compile
+                                   * time, else the one keelcc's link step wrote
+                                   * into the program or library (keel_link_db),
+                                   * NULL when linked otherwise (KEEL_DB needed) */
+    const char *file;             /* source file of the loop as the compiler was
+                                   * given it (or its stored path), then "#h=" and
+                                   * the build hash that picks its database rows */
     int line, col;                /* position of the loop's `for` keyword */
     int nsyms;
     const char *const *syms;      /* names of the symbols in values[] */

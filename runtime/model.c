@@ -9,7 +9,9 @@
  * GPU: the Hong-Kim MWP/CWP model as given in chikin Figs. 4-5 with its
  *   #OMP_Rep factor (chikin section IV.B), the coalesced / uncoalesced
  *   memory instruction counts coming from per-access stride classes
- *   (chikin IV.C), plus a fixed kernel launch overhead.
+ *   (chikin IV.C), plus a fixed kernel launch overhead; the verdict uses
+ *   bounds (bandwidth, latency, issue) whose latency bound applies
+ *   Hong-Kim's memory warp parallelism to a warp's chain of rounds.
  * Transfer: the boat hull model's t0 = d / B_bus (boat-hull-model.txt,
  *   section "data transfers", Tables 2 and 3 for B_bus).
  *
@@ -187,7 +189,7 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
 /* Transactions of one warp-wide memory instruction and the bytes it moves
  * (128-byte segments for the count, as in Hong-Kim; a uniform access is
  * one transaction of one 32-byte sector). */
-static void warp_access(const rt_access *a, double *trans, double *bytes)
+void rt_warp_access(const rt_access *a, double *trans, double *bytes)
 {
     double e = a->elem_size > 0 ? a->elem_size : 8;
     switch (a->cls) {
@@ -281,7 +283,7 @@ static void gpu_mix(const rt_profile *gpu, const rt_launch *in, rt_estimate *out
     double coal = 0, uncoal = 0, uncoal_trans = 0, bytes = 0;
     for (int i = 0; i < in->naccesses && i < RT_MAX_ACCESSES; i++) {
         double t, b, c = in->acc[i].count;
-        warp_access(&in->acc[i], &t, &b);
+        rt_warp_access(&in->acc[i], &t, &b);
         if (t <= 1)
             coal += c;
         else
@@ -344,21 +346,42 @@ static void gpu_hong_kim(const rt_profile *gpu, rt_estimate *out)
  * the reference and printed beside it):
  *   bandwidth  t_bw    = DRAM bytes (32-byte sectors per warp request,
  *                        facts.c) / device bandwidth     (roofline)
- *   latency    t_lat   = waves x chain x latency / clock
- *              Little's law: a warp has one round of independent loads
- *              in flight at a time, so each of its `chain` dependent
- *              rounds (one per innermost iteration) costs the full
- *              latency, however few warps are resident (the latency
- *              of a round is its slowest access: a DRAM access, or an L1
- *              hit when the thread's previous round loaded the sector,
- *              or an L2 hit for an address every warp shares; chikin
- *              Table III gives the three for the V100); waves =
- *              #Rep x #OMP_Rep rounds of warps per SM
+ *   latency    t_lat   = max(waves x chain latency, longest chain) x N / MWP / clock
+ *              A warp has one round of independent loads in flight at a
+ *              time, so each of its `chain` dependent rounds (one per
+ *              innermost iteration) costs the latency of its slowest
+ *              access (a DRAM access, or an L1 hit when the thread's
+ *              previous round loaded the sector, or an L2 hit for an
+ *              address every warp shares; chikin Table III gives the
+ *              three for the V100), an uncoalesced one Hong-Kim's
+ *              Mem_L_Uncoal = Mem_LD + (#Uncoal_per_mw - 1) x
+ *              Departure_del_uncoal; waves = #Rep x #OMP_Rep rounds of
+ *              warps per SM.  The N warps of an SM overlap their chains
+ *              only as far as Hong-Kim's memory warp parallelism lets them
+ *              (Hong & Kim, ISCA 2009, section 4; chikin Fig. 5), with the
+ *              chain's totals in place of one memory instruction's:
+ *                MWP_Without_BW = Mem_L / Departure_delay
+ *                               = chain latency / chain departure delays
+ *                BW_per_warp    = Freq x Load_bytes_per_warp / Mem_L
+ *                               = Freq x (DRAM bytes / warps) / chain latency
+ *                MWP_peak_BW    = Mem_Bandwidth / (BW_per_warp x #ActiveSM)
+ *                MWP            = min(MWP_Without_BW, MWP_peak_BW, N)
+ *              and the memory time of a wave is Hong-Kim's memory-bound
+ *              Mem_cycles x N / MWP (its case 2 without the compute term,
+ *              which the issue bound covers).  As N / min(a, b, N) =
+ *              max(N / a, N / b, 1), each limit is a bound of its own:
+ *              MWP = N gives Little's law (every warp's chain overlaps
+ *              the others); MWP_Without_BW gives N x the departure delays
+ *              (the SM's memory pipeline is busy: t_lat uses
+ *              min(MWP_Without_BW, N)); MWP_peak_BW gives a wave's DRAM
+ *              bytes over the bandwidth, which is t_bw (printed, not
+ *              applied twice).
+ *              A kernel ends with its slowest warp: the chain is the
+ *              longer of waves x the average work item's and the longest
+ *              work item's (facts.c: a triangular nest's longest row).
  *   issue      t_issue = warp instructions / (active SMs x schedulers)
  *                        x issue cycles / clock
- *   kernel = max(t_bw, t_lat, t_issue).  The latency bound is the
- *   Little's-law reading of Hong-Kim's Mem_L x N / MWP, without its
- *   departure-delay constants. */
+ *   kernel = max(t_bw, t_lat, t_issue). */
 static void gpu_bounds(const rt_profile *gpu, const rt_launch *in, rt_estimate *out)
 {
     double items = in->work_items > 0 ? in->work_items : 0;
@@ -368,9 +391,31 @@ static void gpu_bounds(const rt_profile *gpu, const rt_launch *in, rt_estimate *
     double bytes_dram = in->gpu_bytes > 0 ? in->gpu_bytes : in->bytes_in + in->bytes_out;
     out->gpu_bytes = bytes_dram;
     out->gpu_bw_s = gpu->gpu_bw > 0 ? bytes_dram / gpu->gpu_bw : 0;
+    /* the chain of one warp: from the traffic model (facts.c), else one
+     * round per memory instruction of Hong-Kim's Mem_L and Departure_delay */
     double chain = in->gpu_chain > 0 ? in->gpu_chain : out->mem_insts;
-    double lat_cycles = in->gpu_lat_cycles > 0 ? in->gpu_lat_cycles : chain * gpu->mem_lat;
-    out->gpu_lat_s = out->waves * lat_cycles / gpu->gpu_hz;
+    double lat = in->gpu_lat_cycles > 0 ? in->gpu_lat_cycles : chain * out->mem_l;
+    double dep = in->gpu_lat_cycles > 0 ? in->gpu_dep_cycles : out->mem_insts * out->departure_delay;
+    out->gpu_lat_cycles = lat, out->gpu_dep_cycles = dep;
+    double n = out->n_warps > 0 ? out->n_warps : 1;
+    out->lat_mwp_without_bw = dep > 0 ? lat / dep : n;
+    double per_warp = out->warps_total > 0 ? bytes_dram / out->warps_total : 0;
+    double bw_warp = lat > 0 ? gpu->gpu_hz * per_warp / lat : 0;
+    out->lat_mwp_peak_bw = bw_warp > 0 && out->active_sms > 0
+                               ? gpu->gpu_bw / (bw_warp * out->active_sms) : n;
+    /* N / min(a, b, N) = max(N / a, N / b, 1): the MWP_peak_BW limit is
+     * the bandwidth bound below, taken there with the L2's reuse and
+     * without rounding a partial wave up to N warps on every SM */
+    double mwp = out->lat_mwp_without_bw;
+    if (n < mwp) mwp = n;
+    out->lat_mwp = mwp;
+    /* a kernel ends with its slowest warp: in one wave the longest work
+     * item's chain (a triangular nest's longest row), over many the
+     * average per wave, whichever is longer */
+    double chain_s = out->waves * lat;
+    if (in->gpu_lat_cycles > 0 && in->gpu_lat_max_cycles > chain_s)
+        chain_s = in->gpu_lat_max_cycles;
+    out->gpu_lat_s = mwp > 0 ? chain_s * (n / mwp) / gpu->gpu_hz : 0;
     double insts = in->comp_insts + (in->gpu_mem_insts > 0 ? in->gpu_mem_insts : out->mem_insts);
     double sched = gpu->schedulers > 0 ? gpu->schedulers : 1;
     double issue_rate = out->active_sms * sched;

@@ -160,6 +160,12 @@ typedef struct {
     double gpu_lat_cycles;     /* their latency, cycles: each round's slowest access, a
                                 * DRAM, L2 or L1 latency by the traffic model (0: use
                                 * gpu_chain x Mem_LD) */
+    double gpu_lat_max_cycles; /* the chain latency of the longest work item (a
+                                * triangular nest's longest row; 0: gpu_lat_cycles) */
+    double gpu_dep_cycles;     /* departure delays of those rounds, cycles: Hong-Kim's
+                                * Departure_del_coal per coalesced request and
+                                * Departure_del_uncoal x transactions per uncoalesced
+                                * one that leaves the SM (0: from the access table) */
     double gpu_mem_insts;      /* memory instructions of one work item (registers excluded) */
     /* time-stepped regions: a sequential loop around parallel nests (issue 10.4) */
     double steps;              /* iterations of the sequential loop (1: a plain nest) */
@@ -204,6 +210,10 @@ typedef struct {
     /* bound model: max(bandwidth, latency (Little's law), issue) */
     double gpu_bytes, gpu_bw_s;
     double warps_total, waves, gpu_lat_s;
+    double gpu_lat_cycles, gpu_dep_cycles;   /* one warp's chain: latency, departures */
+    double lat_mwp_without_bw, lat_mwp_peak_bw;   /* Hong-Kim's MWP limits of the chain */
+    double lat_mwp;            /* min(MWP_Without_BW, N): the latency bound's (MWP_peak_BW
+                                * is the bandwidth bound) */
     double gpu_issue_s;
     const char *gpu_bound;     /* "bandwidth" | "latency" | "issue" */
     double kernel_s, launch_s, gpu_s;   /* gpu_s = steps x (kernels x launch + kernel) */
@@ -218,6 +228,9 @@ typedef struct {
 /* The models.  threads <= 0 means the profile's cores. */
 void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_estimate *out);
 void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out);
+/* One warp-wide memory instruction of access a: its transactions (Hong-Kim's
+ * #Uncoal_per_mw when above 1; 128-byte segments) and the bytes it moves. */
+void rt_warp_access(const rt_access *a, double *trans, double *bytes);
 void rt_xfer_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out);
 /* All three; returns 1 when the GPU is worth it: the saving cpu_s -
  * (gpu_s + xfer_s) exceeds the launch and transfer time (launch_s +

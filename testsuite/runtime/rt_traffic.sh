@@ -32,15 +32,18 @@ unset KEEL_HOST KEEL_DEVICE OMP_NUM_THREADS
 "$BIN/keel" explain t.c:5 --host ./tiny.machine --device ./nol2.machine --threads 1 \
     --set n=1000 t.db >out.txt 2>err.txt || bad "explain tiny: $(cat err.txt)"
 expect_eq "$(field 'CPU DRAM traffic')" 64128000 "column walk, 4 KiB cache"
-# the accumulator s[i] does not move with j: kept in a register, one load
-# and one store per work item; A[j][i] 1000 per item
-expect_eq "$(grep -c 's\[i\] .* x 1 per work item' out.txt)" 2 "register accumulator"
+# the accumulator s[i] does not move with j: its load is kept in a
+# register (one per work item), but its store stays in the j loop, as A
+# and s may alias (neither is restrict): 1000 per item; A[j][i] 1000
+expect_eq "$(grep -c 'R s\[i\] .* x 1 per work item' out.txt)" 1 "register accumulator"
+expect_eq "$(grep -c 'W s\[i\] .* x 1000 per work item' out.txt)" 1 "accumulator store per round"
 expect_eq "$(grep -c 'A\[j\]\[i\] .* x 1000 per work item' out.txt)" 1 "column loads per item"
 # GPU without L2: 1000 items = 32 warps; s[i] coalesced 8-byte: 256 B per
-# warp request, once per item: 2 x 32 x 256 = 16384 B; A[j][i] coalesced
-# across i: 32 x 1000 x 256 = 8192000 B: 8208384 B (> the 8016000 B
+# warp request: the load once per item 32 x 256 = 8192 B, the store (read
+# first: no write-allocate) 32 x 1000 x 256 = 8192000 B; A[j][i] coalesced
+# across i: 32 x 1000 x 256 = 8192000 B: 16392192 B (> the 8016000 B
 # footprint).  Latency chain: 1 round at i (s) + 1000 at j = 1001.
-expect_eq "$(field 'GPU DRAM traffic')" 8208384 "GPU sectors, no L2"
+expect_eq "$(field 'GPU DRAM traffic')" 16392192 "GPU sectors, no L2"
 expect_eq "$(field 'GPU latency chain')" 1001 "GPU latency chain"
 expect_eq "$(sed -n 's/^machines *//p' out.txt)" "host tiny, device nol2" "machines line"
 # big: one iteration of i (64128 B) fits 1 MiB: each access moves its
@@ -166,6 +169,41 @@ grep -q '^decided by  model' out.txt && ok || bad "untrusted size: $(grep '^deci
 echo "t.c:5 n=1000 tpu 1" >bad.txt
 "$BIN/keel" history --add bad.txt t.db >/dev/null 2>err.txt && bad "bad device accepted"
 expect_eq "$(cat err.txt)" "keel: bad.txt:1: device 'tpu' is neither cpu nor gpu" "bad device message"
+
+# Hong-Kim's memory warp parallelism in the latency bound: rowsum
+# (t.c:44), n = 10240 items (80 blocks of 128 on 10 SMs: 8 blocks, N = 32
+# warps per SM, 1 wave), m = 1000, on a GPU with departure delays 4 / 10
+# cycles, L1 40, DRAM 500.  A[i][k]: stride m across threads, 32
+# transactions; along k the thread reads the rest of its 32-byte sector:
+# a quarter of the rounds go to DRAM, at Mem_L_Uncoal = 500 + 31 x 10 =
+# 810 cycles, the others hit L1 (40): 0.25 x 810 + 0.75 x 40 = 232.5 per
+# round, 1000 rounds; s[i] (coalesced store) one round of 500:
+# 233000 cycles.  Departures: 1000 x 0.25 x 32 x 10 + 4 = 80004 cycles.
+# MWP_Without_BW = 233000 / 80004 = 2.912 < N: latency = 32 x 80004
+# cycles = 2.56 ms at 1 GHz (the bandwidth bound is 820.8 us).
+printf 'name = dep\nkind = gpu\nsms = 10\nclock = 1 GHz\nmem_bw = 100 GB/s\nbus_bw = 10 GB/s\nmax_warps_sm = 64\nmax_threads_sm = 2048\nmax_blocks_sm = 32\nmem_latency = 500 cycles\nl1_latency = 40 cycles\ndeparture_coal = 4 cycles\ndeparture_uncoal = 10 cycles\nl2 = 0 B\n' >dep.machine
+"$BIN/keel" explain t.c:44 --host ./tiny.machine --device ./dep.machine \
+    --set n=10240,m=1000 t.db >out.txt 2>err.txt || bad "explain rowsum: $(cat err.txt)"
+expect_eq "$(sed -n 's/^  GPU latency chain .*rounds per work item, \([0-9]*\) cycles.*/\1/p' out.txt)" 233000 \
+    "rowsum chain latency (Mem_L_Uncoal)"
+expect_eq "$(field 'chain departures')" 80004 "rowsum departures"
+expect_eq "$(sed -n 's/^  MWP_Without_BW *\([0-9.]*\), MWP_peak_BW.*, MWP \([0-9.]*\)$/\1 \2/p' out.txt)" \
+    "2.912 2.912" "rowsum MWP_Without_BW, MWP"
+grep -q '^  latency bound  *2.6 ms (1 waves x 233000 cycles of 1001 rounds x N/MWP 10.99; 320 warps)$' out.txt \
+    && ok || bad "rowsum latency bound: $(grep 'latency bound' out.txt)"
+grep -q '^  bound by  *latency$' out.txt && ok || bad "rowsum bound: $(grep 'bound by' out.txt)"
+
+# A kernel ends with its slowest warp: tri (t.c:55), n = 1024 on dep: 8
+# blocks on 8 SMs, N = 4, one wave.  A[j][i] coalesced, a new line every
+# j (DRAM, 500 cycles); the j trip n - i is 513 at the middle i = 511:
+# 513 rounds + s[i]'s store = 514 rounds, 257000 cycles; the longest item
+# (i = 0) has 1024 + 1 rounds: 512500 cycles.  Departures 513 x 4 + 4 =
+# 2056: MWP_Without_BW 125 > N: latency 512500 cycles = 512.5 us.
+"$BIN/keel" explain t.c:55 --host ./tiny.machine --device ./dep.machine \
+    --set n=1024 t.db >out.txt 2>err.txt || bad "explain tri: $(cat err.txt)"
+grep -q '^  latency bound  *512.5 us (1 waves x 257000 cycles of 514 rounds, longest item 512500 cycles x N/MWP 1; 32 warps)$' out.txt \
+    && ok || bad "tri latency bound: $(grep 'latency bound' out.txt)"
+expect_eq "$(field 'chain departures')" 2056 "tri departures"
 
 echo "rt_traffic: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

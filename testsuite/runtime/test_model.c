@@ -378,8 +378,15 @@ static void test_gpu_bounds(void)
     /* many items, bandwidth bound: 1e8 items, 0.8 GB: 1e8/128 = 781250
      * blocks > 65536 -> #OMP_Rep = ceil(1e8 / (65536 x 128)) = 12,
      * 16 blocks/SM on 84 SMs: #Rep = ceil(65536 / 1344) = 49: 588 waves
-     * x 1 round x 1029 / 1.53e9 = 395.46 us; bandwidth 8e8 / 900e9 =
-     * 888.9 us; issue 3125000 warps x 2 / 336 / 1.53e9 = 12.16 us */
+     * x 1 round x 1029 cycles; N = 64.  MWP of the chain:
+     *   MWP_Without_BW = 1029 / 4 = 257.25 > N: latency 588 x 1029 /
+     *   1.53e9 = 395.46 us
+     *   bytes per warp = 8e8 / 3125000 warps = 256
+     *   BW_per_warp = 1.53e9 x 256 / 1029; MWP_peak_BW = 900e9 /
+     *   (BW_per_warp x 84) = 28.1545 < N: the bandwidth bound, 8e8 /
+     *   900e9 = 888.9 us (Hong-Kim's per-wave form, 588 x 64 x 84 x 256
+     *   / 900e9 = 899.16 us, rounds the partial wave up);
+     *   issue 3125000 warps x 2 / 336 / 1.53e9 = 12.16 us */
     memset(&in, 0, sizeof in);
     in.work_items = 1e8;
     in.comp_insts = 1;
@@ -391,10 +398,71 @@ static void test_gpu_bounds(void)
     rt_gpu_model(v, &in, &e);
     NEAR(e.omp_rep, 12);
     NEAR(e.rep, 49);
+    NEAR(e.lat_mwp_without_bw, 1029.0 / 4);
+    NEAR(e.lat_mwp_peak_bw, 900e9 / (1.53e9 * 256 / 1029 * 84));
+    NEAR(e.lat_mwp, 64);
     NEAR(e.gpu_lat_s, 588.0 * 1029 / 1.53e9);
+    NEAR(e.gpu_bw_s, 8e8 / 900e9);
     NEAR(e.gpu_issue_s, 3125000.0 * 2 / 336 / 1.53e9);
     CHECK_STR(e.gpu_bound, "bandwidth");
     NEAR(e.kernel_s, 8e8 / 900e9);
+}
+
+/* Hong-Kim's MWP in the latency bound, from the traffic model's chain.
+ * The built-in h100 (132 SMs, DRAM 696 cycles, departure delays 4 / 10),
+ * 2048 items: 16 blocks on 16 SMs, N = 4, 1 wave.  A chain of 1000 rounds, 1006 cycles each (an uncoalesced DRAM
+ * load, Mem_L_Uncoal = 696 + 31 x 10), departures 1000 x 32 x 10:
+ *   MWP_Without_BW = 1006000 / 320000 = 3.14375 < N = 4
+ *   latency = 1 x 1006000 x 4 / 3.14375 / clock = 4 x 320000 / clock
+ *           (N warps x the departures: the SM's memory pipeline)
+ * With departures 1000 x 4 (coalesced) MWP_Without_BW = 251.5, and
+ * with 8 bytes of DRAM per warp MWP_peak_BW is huge: MWP = N, Little's
+ * law: 1006000 / clock; with a longest item of 3e6 cycles, 3e6 / clock. */
+static void test_gpu_mwp(void)
+{
+    const rt_profile *h = rt_profile_find("h100");
+    rt_launch in = { 0 };
+    rt_estimate e = { 0 };
+    in.work_items = 2048;
+    in.comp_insts = 10;
+    in.naccesses = 1;
+    in.acc[0] = (rt_access){ RT_STRIDED, 1000, 8, 1000 };
+    in.gpu_chain = 1000;
+    in.gpu_lat_cycles = 1000.0 * (h->mem_lat + 31 * h->dep_uncoal);
+    in.gpu_dep_cycles = 1000.0 * 32 * h->dep_uncoal;
+    in.gpu_mem_insts = 1000;
+    in.gpu_bytes = 64 * 8;
+    rt_gpu_model(h, &in, &e);
+    NEAR(e.blocks, 16);
+    NEAR(e.n_warps, 4);
+    NEAR(e.waves, 1);
+    NEAR(e.gpu_lat_cycles, 1000.0 * (696 + 310));
+    NEAR(e.gpu_dep_cycles, 320000);
+    NEAR(e.lat_mwp_without_bw, 1006000.0 / 320000);
+    NEAR(e.lat_mwp, 1006000.0 / 320000);
+    NEAR(e.gpu_lat_s, 4 * 320000.0 / h->gpu_hz);
+    CHECK_STR(e.gpu_bound, "latency");
+    in.gpu_dep_cycles = 1000.0 * h->dep_coal;
+    rt_gpu_model(h, &in, &e);
+    NEAR(e.lat_mwp_without_bw, 1006000.0 / 4000);
+    NEAR(e.lat_mwp, 4);
+    NEAR(e.gpu_lat_s, 1006000.0 / h->gpu_hz);
+    /* the longest item's chain (3e6 cycles) outlasts one wave of the
+     * average: the kernel ends with it */
+    in.gpu_lat_max_cycles = 3e6;
+    rt_gpu_model(h, &in, &e);
+    NEAR(e.gpu_lat_s, 3e6 / h->gpu_hz);
+    in.gpu_lat_max_cycles = 0;
+    /* no chain from the traffic model: one round per memory instruction
+     * of Hong-Kim's Mem_L and Departure_delay (the stride-1000 access is
+     * 32 transactions: Mem_L_Uncoal 1006, Departure_delay 320) */
+    in.gpu_chain = 0, in.gpu_lat_cycles = 0, in.gpu_dep_cycles = 0;
+    rt_gpu_model(h, &in, &e);
+    NEAR(e.mem_l, 1006);
+    NEAR(e.departure_delay, 320);
+    NEAR(e.gpu_lat_cycles, 1006000);
+    NEAR(e.gpu_dep_cycles, 320000);
+    NEAR(e.gpu_lat_s, 4 * 320000.0 / h->gpu_hz);
 }
 
 /* Machines as data: units, a user profile, errors, and every built-in
@@ -723,6 +791,7 @@ int main(void)
     test_gpu();
     test_xfer();
     test_gpu_bounds();
+    test_gpu_mwp();
     test_profile_text();
     test_history_fit();
     test_verdicts();

@@ -37,3 +37,25 @@ void planes(int nx, int ny, int nz, float *a, float *b)
                 b[c] = a[c] * 2.0f;
             }
 }
+
+void rowsum(int n, int m, double A[n][m], double s[n])
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++) {
+        double t = 0;
+        for (int k = 0; k < m; k++)
+            t += A[i][k];
+        s[i] = t;
+    }
+}
+
+void tri(int n, double A[n][n], double s[n])
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++) {
+        double t = 0;
+        for (int j = i; j < n; j++)
+            t += A[j][i];
+        s[i] = t;
+    }
+}
