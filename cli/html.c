@@ -379,6 +379,17 @@ static void rank_row(FILE *o, const keel_rank_nest *n, int pos)
     html_esc(o, x);
     fputs("</td><td>", o);
     html_esc(o, why[0] ? why : "-");
+    /* the nest as keelcc left it: no call before it, no sized answer */
+    if (n->site && !strcmp(n->site, "none")) {
+        fputs("<br/><small class=\"site-why\">not instrumented because ", o);
+        html_esc(o, n->site_why ? n->site_why : "?");
+        fputs("</small>", o);
+    }
+    if (n->no_answer) {
+        fputs("<br/><small class=\"no-answer\">no answer because ", o);
+        html_esc(o, n->no_answer);
+        fputs("</small>", o);
+    }
     fputs("</td></tr>\n", o);
 }
 

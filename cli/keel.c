@@ -81,10 +81,12 @@ static const char *short_path_raw(const char *path)
 /* ---- keel loops ---------------------------------------------------------- */
 
 enum { C_LOC, C_FUNC, C_DEPTH, C_PARENT, C_IV, C_TRIP, C_PRAGMAS,
-       C_IDIOMS, C_CLASS, C_PARALLEL, C_COALESCING, C_CYCLES, NCOLS };
+       C_IDIOMS, C_CLASS, C_PARALLEL, C_COALESCING, C_CYCLES, C_SITE, C_SITE_WHY, C_NO_ANSWER,
+       C_NOTE, NCOLS };
 static const char *const col_names[NCOLS] = {
     "LOCATION", "FUNCTION", "DEPTH", "PARENT", "IV", "TRIP", "PRAGMAS",
-    "IDIOMS", "CLASS", "PARALLEL", "COALESCING", "CYCLES/ITER",
+    "IDIOMS", "CLASS", "PARALLEL", "COALESCING", "CYCLES/ITER", "SITE", "NOT INSTRUMENTED",
+    "NO ANSWER", NULL,
 };
 
 typedef struct {
@@ -138,8 +140,33 @@ static int loops_json_row(loops_ctx *c, const db_loop_summary *r)
         keel_json_num(j, "cycles_per_iter", r->cycles_per_iter);
     else
         keel_json_null(j, "cycles_per_iter");
+    keel_json_str(j, "site", r->fact[DB_LOOP_FACT_site]);
+    keel_json_str(j, "site_why", r->fact[DB_LOOP_FACT_site_why]);
+    keel_json_str(j, "no_answer", r->fact[DB_LOOP_FACT_no_answer]);
     keel_json_end(j);
     return 0;
+}
+
+/* The compact table's note on a nest: "no answer: WHY" when keel gives
+ * no verdict that follows its sizes, "no call: WHY" when keelcc put no
+ * decision before this nest (not for a build without instrumentation,
+ * site "off": that holds for every loop), joined by "; " -- "no answer,
+ * no call: WHY" when both come from the same unknown dependence verdict;
+ * NULL for none (inner loops are decided with their nest: their notes are
+ * the nest's). */
+static char *loop_note(const db_loop_summary *r)
+{
+    static const char unknown_dep[] = "dependence unknown", not_par[] = "no parallel or reduction loop";
+    const char *why = r->fact[DB_LOOP_FACT_site_why], *na = r->fact[DB_LOOP_FACT_no_answer];
+    const char *site = r->fact[DB_LOOP_FACT_site];
+    int none = r->depth == 0 && site && !strcmp(site, "none");
+    if (!none && !na)
+        return NULL;
+    if (none && na && why && !strncmp(na, unknown_dep, sizeof unknown_dep - 1)
+        && !strncmp(why, not_par, sizeof not_par - 1))
+        return fmt("no answer, no call: %s", na);
+    return fmt("%s%s%s%s%s", na ? "no answer: " : "", na ? na : "", none && na ? "; " : "",
+               none ? "no call: " : "", none ? (why ? why : "?") : "");
 }
 
 /* db_each_loop callback: print a JSON row or keep a table row. */
@@ -166,6 +193,10 @@ static int loops_row(void *ctx, const db_loop_summary *r)
     row[C_PARALLEL] = r->parallel ? keel_list_text(r->parallel, ", ") : NULL;
     row[C_COALESCING] = xstrdup(r->coalescing);
     row[C_CYCLES] = r->has_cycles ? fmt("%.2f", r->cycles_per_iter) : NULL;
+    row[C_SITE] = xstrdup(r->fact[DB_LOOP_FACT_site]);
+    row[C_SITE_WHY] = xstrdup(r->fact[DB_LOOP_FACT_site_why]);
+    row[C_NO_ANSWER] = xstrdup(r->fact[DB_LOOP_FACT_no_answer]);
+    row[C_NOTE] = loop_note(r);
     for (int i = 0; i < NCOLS; i++) {
         if (i < C_IDIOMS && !row[i])
             c->oom = 1;
@@ -189,6 +220,7 @@ static void loops_table(loops_ctx *c)
     int last = 0;
     for (int i = 0; i < NCOLS; i++) {
         c->present[i] |= i < C_IDIOMS;
+        c->present[i] &= i != C_NOTE;   /* the compact table's own */
         if (!c->present[i])
             continue;
         last = i;
@@ -221,8 +253,11 @@ static void loops_table(loops_ctx *c)
 
 /* keel loops without --wide: LOCATION (indented by depth), IDIOMS,
  * VERDICT, CYCLES, at most 120 columns: long idioms are cut at the end,
- * long locations at the start ("..." marks the cut). */
-enum { COMPACT_WIDTH = 120, IDIOMS_MAX = 30 };
+ * long locations at the start ("..." marks the cut).  Where a nest has a
+ * note (loop_note), a last column NOTE holds it, cut at the end to the
+ * width left, at least NOTE_MIN (one line a loop; keel show, --wide and
+ * --json give it whole). */
+enum { COMPACT_WIDTH = 120, IDIOMS_MAX = 30, NOTE_MIN = 40 };
 
 static void loops_compact(loops_ctx *c)
 {
@@ -242,11 +277,15 @@ static void loops_compact(loops_ctx *c)
         if (n > wloc)
             wloc = n;
     }
-    size_t room = COMPACT_WIDTH - (w[0] + w[1] + w[2] + 6);
+    int notes = c->present[C_NOTE];
+    size_t room = COMPACT_WIDTH - (w[0] + w[1] + w[2] + 6) - (notes ? NOTE_MIN + 2 : 0);
     if (wloc > room)
         wloc = room;
-    fprintf(c->out, "%-*s  %-*s  %-*s  %s\n", (int)wloc, "LOCATION", (int)w[0], names[0],
-            (int)w[1], names[1], names[2]);
+    size_t used = wloc + w[0] + w[1] + w[2] + 8;
+    int wnote = used + NOTE_MIN < COMPACT_WIDTH ? (int)(COMPACT_WIDTH - used) : NOTE_MIN;
+    fprintf(c->out, "%-*s  %-*s  %-*s  %-*s", (int)wloc, "LOCATION", (int)w[0], names[0],
+            (int)w[1], names[1], notes ? (int)w[2] : 0, names[2]);
+    fputs(notes ? "  NOTE\n" : "\n", c->out);
     for (int r = 0; r < c->nrows; r++) {
         char loc[COMPACT_WIDTH + 1], idi[IDIOMS_MAX + 1];
         int depth = atoi(c->rows[r][C_DEPTH]);
@@ -264,9 +303,16 @@ static void loops_compact(loops_ctx *c)
             snprintf(idi, sizeof idi, "%.*s...", (int)w[0] - 3, id);
         else
             snprintf(idi, sizeof idi, "%s", id);
-        fprintf(c->out, "%-*s  %-*s  %-*s  %s\n", (int)wloc, loc, (int)w[0], idi, (int)w[1],
-                c->rows[r][C_PARALLEL] ? c->rows[r][C_PARALLEL] : "-",
+        const char *note = c->rows[r][C_NOTE];
+        fprintf(c->out, "%-*s  %-*s  %-*s  %-*s", (int)wloc, loc, (int)w[0], idi, (int)w[1],
+                c->rows[r][C_PARALLEL] ? c->rows[r][C_PARALLEL] : "-", note ? (int)w[2] : 0,
                 c->rows[r][C_CYCLES] ? c->rows[r][C_CYCLES] : "-");
+        if (note && strlen(note) > (size_t)wnote)
+            fprintf(c->out, "  %.*s...\n", wnote - 3, note);
+        else if (note)
+            fprintf(c->out, "  %s\n", note);
+        else
+            fputc('\n', c->out);
     }
 }
 
@@ -738,6 +784,26 @@ static void show_gpu_map(const db_loop_info *l)
         printf("region      inside the device region opened at line %d\n", l->region_line);
 }
 
+/* What keelcc's instrumentation did with the loop and, on a nest, why
+ * keel gives no verdict that follows its sizes (nothing when the database
+ * predates these facts). */
+static void show_site(const db_loop_info *l)
+{
+    const char *site = db_loop_fact(l, DB_LOOP_FACT_site);
+    const char *why = db_loop_fact(l, DB_LOOP_FACT_site_why);
+    const char *na = db_loop_fact(l, DB_LOOP_FACT_no_answer);
+    if (site && !strcmp(site, "call"))
+        printf("site        a keel_decide call before the nest\n");
+    else if (site && !strcmp(site, "off"))
+        printf("site        none: %s\n", why ? why : "built without instrumentation");
+    else if (site && !strcmp(site, "clause"))
+        printf("site        the verdict goes to its omp target construct's if(target: ...)\n");
+    else if (site)
+        printf("site        none: not instrumented because %s\n", why ? why : "?");
+    if (na)
+        printf("answer      none: no answer because %s\n", na);
+}
+
 static void show_text(const db_loop_info *l)
 {
     printf("loop        %s:%d:%d\n", short_path(l->file), l->line, l->col);
@@ -784,6 +850,7 @@ static void show_text(const db_loop_info *l)
     for (int k = 0; k < DB_NLOOP_FACTS; k++)   /* facts with a line of their own, when known */
         if (db_loop_fact_show[k] && db_loop_fact(l, k))
             printf("%-11s %s\n", db_loop_fact_show[k], db_loop_fact(l, k));
+    show_site(l);
     show_gpu_map(l);
     if (l->has_cycles)
         printf("cycles/iter %.2f\n", l->cycles_per_iter);
@@ -1045,6 +1112,9 @@ static void show_json(keel_json *j, db *d, const db_loop_info *l)
     for (int k = 0; k < DB_NLOOP_FACTS; k++)
         if (db_loop_fact_show[k] && db_loop_fact(l, k))
             keel_json_str(j, db_loop_fact_names[k], db_loop_fact(l, k));
+    keel_json_str(j, "site", db_loop_fact(l, DB_LOOP_FACT_site));
+    keel_json_str(j, "site_why", db_loop_fact(l, DB_LOOP_FACT_site_why));
+    keel_json_str(j, "no_answer", db_loop_fact(l, DB_LOOP_FACT_no_answer));
     keel_json_str(j, "gpu_map", l->gpu_map);
     keel_json_int(j, "gpu_collapse", l->gpu_collapse);
     keel_json_str(j, "gpu_teams", l->gpu_teams);

@@ -121,6 +121,14 @@ static int collect(void *ctx, const db_loop_summary *s)
             c->failed = 1;
             return 1;
         }
+        const char *f[3] = { s->fact[DB_LOOP_FACT_site], s->fact[DB_LOOP_FACT_site_why],
+                             s->fact[DB_LOOP_FACT_no_answer] };
+        char **to[3] = { &n->site, &n->site_why, &n->no_answer };
+        for (int k = 0; k < 3; k++)
+            if (f[k] && !(*to[k] = strdup(f[k]))) {
+                c->failed = 1;
+                return 1;
+            }
         n->num = r->n;
         n->loop_id = s->loop_id;
         n->line = s->line;
@@ -425,6 +433,9 @@ void keel_ranking_free(keel_ranking *r)
         free(r->v[k].file);
         free(r->v[k].function);
         free(r->v[k].idioms);
+        free(r->v[k].site);
+        free(r->v[k].site_why);
+        free(r->v[k].no_answer);
     }
     free(r->v);
     memset(r, 0, sizeof *r);

@@ -126,6 +126,9 @@ static int print_json(const keel_ranking *r, const keel_machines *m, long long s
             keel_json_null(j, "best_mapping_gpu_s");
             keel_json_null(j, "best_mapping");
         }
+        keel_json_str(j, "site", n->site);
+        keel_json_str(j, "site_why", n->site_why);
+        keel_json_str(j, "no_answer", n->no_answer);
         keel_json_end(j);
     }
     keel_json_end(j);
@@ -159,6 +162,35 @@ static void print_failed(const failed_units *fu)
                u->variant ? keel_printable(u->variant) : "", u->variant ? ")" : "",
                u->message ? keel_printable(u->message) : "the analysis failed");
     }
+}
+
+/* Of the nests shown, those the program never decides at run time (no
+ * keel_decide call before them: not instrumented because ...) and those
+ * keel gives no verdict that follows their sizes (no answer because ...);
+ * a build without instrumentation is said once. */
+static void print_reasons(const keel_ranking *r, int shown)
+{
+    int head = 0;
+    const char *off = NULL;
+    for (int k = 0; k < shown; k++) {
+        const keel_rank_nest *n = &r->v[k];
+        int none = n->site && !strcmp(n->site, "none");
+        if (n->site && !strcmp(n->site, "off") && !off)
+            off = n->site_why ? n->site_why : "built without instrumentation";
+        if (!none && !n->no_answer)
+            continue;
+        if (!head++)
+            printf("\nWhy keel does not decide these nests at run time, or cannot answer for"
+                   " them:\n");
+        printf("  - N%d %s:%d\n", n->num, keel_short_path(n->file), n->line);
+        if (none)
+            printf("      not instrumented because %s\n",
+                   keel_printable(n->site_why ? n->site_why : "?"));
+        if (n->no_answer)
+            printf("      no answer because %s\n", keel_printable(n->no_answer));
+    }
+    if (off)
+        printf("\nNo nest has a keel_decide call: %s.\n", keel_printable(off));
 }
 
 static void print_text(const keel_ranking *r, const keel_machines *m, long long size, int top)
@@ -225,6 +257,7 @@ static void print_text(const keel_ranking *r, const keel_machines *m, long long 
         if (r->v[k].port_better)
             printf("  N%-4d %s:%d  %s\n", r->v[k].num, keel_short_path(r->v[k].file),
                    r->v[k].line, keel_printable(r->v[k].port));
+    print_reasons(r, shown);
 }
 
 int keel_cmd_rank(const char *dbpath, const char *file, int json, int top, long long size,

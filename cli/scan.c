@@ -68,9 +68,15 @@ typedef struct {
 } entry;
 
 typedef struct {
+    char *file;         /* absolute, resolved */
+    char *why;          /* e.g. "C++ source (.cpp): keel analyses C" */
+} not_c_entry;
+
+typedef struct {
     int n;
     entry *e;           /* grown by ku_push */
     int not_c, dups;
+    not_c_entry *skipped;   /* the not_c entries, grown by ku_push */
 } entries;
 
 static void entry_free(entry *e)
@@ -169,20 +175,43 @@ static void drop_compiler(entry *e)
     e->argc -= k;
 }
 
-static int is_c(const entry *e)
+/* Is the entry's file compiled as C: the last -x says c, or without one
+ * its name ends in .c?  When not, why[] says why it is skipped. */
+static int is_c(const entry *e, char *why, size_t wl)
 {
-    int lang = -1;
+    static const struct { const char *suffix, *lang; } langs[] = {
+        { ".cpp", "C++" }, { ".cc", "C++" }, { ".cxx", "C++" }, { ".c++", "C++" },
+        { ".C", "C++" }, { ".cp", "C++" }, { ".cu", "CUDA" }, { ".cuh", "CUDA" },
+        { ".f", "Fortran" }, { ".F", "Fortran" }, { ".f90", "Fortran" }, { ".F90", "Fortran" },
+        { ".f77", "Fortran" }, { ".f95", "Fortran" }, { ".for", "Fortran" },
+        { ".m", "Objective-C" }, { ".mm", "Objective-C++" }, { ".s", "assembly" },
+        { ".S", "assembly" }, { ".asm", "assembly" }, { ".cl", "OpenCL" },
+        { ".ll", "LLVM IR" }, { ".rs", "Rust" },
+    };
+    const char *lang = NULL;
     for (int i = 0; i < e->argc; i++) {
         const char *a = e->argv[i];
         if (strcmp(a, "-x") == 0 && i + 1 < e->argc)
-            lang = strcmp(e->argv[i + 1], "c") == 0;
+            lang = e->argv[i + 1];
         else if (strncmp(a, "-x", 2) == 0 && a[2])
-            lang = strcmp(a + 2, "c") == 0;
+            lang = a + 2;
     }
-    if (lang >= 0)
-        return lang;
+    if (lang) {
+        keel_fmtn(why, wl, "compiled as %s (-x %s): keel analyses C", lang, lang);
+        return strcmp(lang, "c") == 0;
+    }
     size_t n = strlen(e->file);
-    return n > 2 && strcmp(e->file + n - 2, ".c") == 0;
+    if (n > 2 && strcmp(e->file + n - 2, ".c") == 0)
+        return 1;
+    const char *dot = strrchr(e->file, '.'), *slash = strrchr(e->file, '/');
+    if (dot && (!slash || dot > slash))
+        for (size_t k = 0; k < sizeof langs / sizeof *langs; k++)
+            if (strcmp(dot, langs[k].suffix) == 0) {
+                keel_fmtn(why, wl, "%s source (%s): keel analyses C", langs[k].lang, dot);
+                return 0;
+            }
+    keel_fmtn(why, wl, "not a .c file and no -x c: keel analyses C");
+    return 0;
 }
 
 /* FNV-1a, 64 bits, continued from h (util.h). */
@@ -258,10 +287,18 @@ static int compdb_entry(void *ctx, const db_json_compdb_entry *je)
     e.abs = strdup(realpath(joined, real) ? real : joined);
     if (!e.abs)
         goto oom;
-    if (!is_c(&e)) {
-        out->not_c++;
-        entry_free(&e);
-        return 0;
+    char why[160];
+    if (!is_c(&e, why, sizeof why)) {
+        not_c_entry *nc = ku_push(&out->skipped, &out->not_c, sizeof *out->skipped);
+        if (nc && (nc->file = strdup(e.abs)) && (nc->why = strdup(why))) {
+            entry_free(&e);
+            return 0;
+        }
+        if (nc) {
+            free(nc->file);
+            out->not_c--;
+        }
+        goto oom;
     }
     for (int i = 0; i < out->n; i++)
         if (strcmp(out->e[i].abs, e.abs) == 0) {
@@ -575,6 +612,14 @@ static int print_json(const entries *es, const scan_totals *t, const char *dbpat
                 keel_json_end(j);
             }
         keel_json_end(j);
+        keel_json_array(j, "not_c_files");
+        for (int i = 0; i < es->not_c; i++) {
+            keel_json_object(j, NULL);
+            keel_json_str(j, "file", es->skipped[i].file);
+            keel_json_str(j, "reason", es->skipped[i].why);
+            keel_json_end(j);
+        }
+        keel_json_end(j);
         keel_json_end(j);
     }
     int jr = keel_json_print(j, stdout);
@@ -590,6 +635,12 @@ static void print_text(const entries *es, const scan_totals *t, const char *dbpa
     if (es->not_c || es->dups)
         printf("keel scan: %d entries not C, %d repeated files (first compile used)\n",
                es->not_c, es->dups);
+    enum { NOT_C_SHOWN = 20 };
+    for (int i = 0; i < es->not_c && i < NOT_C_SHOWN; i++)
+        printf("%s  %s: %s\n", i ? "" : "not C:\n", rel(es->skipped[i].file),
+               es->skipped[i].why);
+    if (es->not_c > NOT_C_SHOWN)
+        printf("  ... and %d more (keel scan --json names them all)\n", es->not_c - NOT_C_SHOWN);
     printf("keel scan: %ld loops in %ld nests in %s\n", t->loops, t->nests, dbpath);
     if (t->failed) {
         printf("failed:\n");
@@ -665,6 +716,11 @@ int keel_cmd_scan(int argc, char **argv)
     for (int i = 0; i < es.n; i++)
         entry_free(&es.e[i]);
     free(es.e);
+    for (int i = 0; i < es.not_c; i++) {
+        free(es.skipped[i].file);
+        free(es.skipped[i].why);
+    }
+    free(es.skipped);
     db_close(d);
     return rc;
 }

@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 enum {
-    ST_LOOPS, ST_LOOP, ST_CHILDREN, ST_STMTS, ST_ACCESSES, ST_SUBS, ST_EXTS,
+    ST_LOOPS, ST_LOOPS_FROM, ST_LOOP, ST_CHILDREN, ST_STMTS, ST_ACCESSES, ST_SUBS, ST_EXTS,
     ST_SCALARS,
     ST_SEL_STRIDE, ST_SEL_DEP,   /* IPDA, schema v2 */
     ST_FIND_LOOP,
@@ -49,17 +49,19 @@ enum {
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_LOOPS] =
-        "SELECT loop_id, file, line, col, function, depth, parent_line, iv, trip, pragmas,"
-        " idioms, algorithm_class, parallel, coalescing, cycles_per_iter"
-        " FROM loop_summary"
+        "SELECT s.loop_id, s.file, s.line, s.col, s.function, s.depth, s.parent_line, s.iv,"
+        " s.trip, s.pragmas, s.idioms, s.algorithm_class, s.parallel, s.coalescing,"
+        " s.cycles_per_iter",    /* then the facts: loops_stmt() */
+    [ST_LOOPS_FROM] =
+        " FROM loop_summary s JOIN loops l ON l.id = s.loop_id"
         " WHERE (?1 IS NULL OR CASE ?2"
-        "   WHEN 0 THEN file = ?1"
-        "   WHEN 1 THEN file = ?1 OR (length(file) > length(?1)"
-        "     AND substr(file, -length(?1)) = ?1 AND substr(file, -length(?1) - 1, 1) = '/')"
-        "   ELSE instr(file, ?1) > 0 END)"
-        " AND (?3 IS NULL OR function = ?3)"
-        " AND (?4 = 0 OR line = ?4) AND (?5 = 0 OR col = ?5)"
-        " ORDER BY file, line, col, loop_id",
+        "   WHEN 0 THEN s.file = ?1"
+        "   WHEN 1 THEN s.file = ?1 OR (length(s.file) > length(?1)"
+        "     AND substr(s.file, -length(?1)) = ?1 AND substr(s.file, -length(?1) - 1, 1) = '/')"
+        "   ELSE instr(s.file, ?1) > 0 END)"
+        " AND (?3 IS NULL OR s.function = ?3)"
+        " AND (?4 = 0 OR s.line = ?4) AND (?5 = 0 OR s.col = ?5)"
+        " ORDER BY s.file, s.line, s.col, s.loop_id",
     [ST_LOOP] =
         "SELECT l.id, l.tu_id, t.path, t.status, l.function_id, f.name, f.file, f.line,"
         " l.parent_id, p.line, p.col, l.file, l.line, l.col, l.end_line, l.depth, l.kind,"
@@ -493,6 +495,7 @@ void db_close(db *d)
         sqlite3_close_v2(d->h);
     }
     free(d->loop_sql);
+    free(d->loops_sql);
     free(d->path);
     free(d);
 }
@@ -587,6 +590,9 @@ int db_next_roots(db *d, const char *file, int line, int col, const char *hash, 
     return n;
 }
 
+static int facts_sql(db *d, const char *head, const char *from, char **sql, char *err,
+                     size_t errlen);
+
 int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
                  char *err, size_t errlen)
 {
@@ -595,7 +601,8 @@ int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
     int rc, r = 0;
     if (!filter)
         filter = &all;
-    if (!(st = get(d, ST_LOOPS, err, errlen)))
+    if (facts_sql(d, stmt_sql[ST_LOOPS], stmt_sql[ST_LOOPS_FROM], &d->loops_sql, err, errlen)
+        || !(st = db_stmt_(d, d->loops_sql, err, errlen)))
         return -1;
     db_bind_text_(st, 1, filter->file && *filter->file ? filter->file : NULL);
     sqlite3_bind_int(st, 2, filter->file_match);
@@ -621,6 +628,8 @@ int db_each_loop(db *d, const db_loop_filter *filter, db_loop_fn fn, void *ctx,
             .has_cycles = sqlite3_column_type(st, 14) != SQLITE_NULL,
             .cycles_per_iter = sqlite3_column_double(st, 14),
         };
+        for (int k = 0; k < DB_NLOOP_FACTS; k++)
+            s.fact[k] = col_text(st, 15 + k);
         if ((r = fn(ctx, &s)) != 0)
             break;
     }
@@ -821,6 +830,31 @@ static int read_loop_parts(db *d, arena *a, db_loop_info *l, char *err, size_t e
  * the statement cache). */
 enum { LOOP_FACT_COL0 = 38 };
 
+/* head, then `, l.FACT` for each fact column of this file (NULL where it
+ * lacks one), then from: malloc'd in *sql once per connection. */
+static int facts_sql(db *d, const char *head, const char *from, char **sql, char *err,
+                     size_t errlen)
+{
+    if (*sql)
+        return 0;
+    unsigned char have[DB_NLOOP_FACTS];
+    if (db_loop_fact_columns_(d, have, err, errlen))
+        return -1;
+    size_t n = strlen(head) + strlen(from) + 1;
+    for (int k = 0; k < DB_NLOOP_FACTS; k++)
+        n += strlen(db_loop_fact_names[k]) + 8;
+    char *s = malloc(n);
+    if (!s)
+        return ku_fail(err, errlen, "%s: read loop: out of memory", d->path);
+    size_t at = (size_t)snprintf(s, n, "%s", head);
+    for (int k = 0; k < DB_NLOOP_FACTS; k++)
+        at += (size_t)snprintf(s + at, n - at, have[k] ? ", l.%s" : ", NULL",
+                               db_loop_fact_names[k]);
+    snprintf(s + at, n - at, "%s", from);
+    *sql = s;
+    return 0;
+}
+
 static sqlite3_stmt *loop_stmt(db *d, int64_t loop_id, char *err, size_t errlen)
 {
     static const char from[] =
@@ -832,23 +866,8 @@ static sqlite3_stmt *loop_stmt(db *d, int64_t loop_id, char *err, size_t errlen)
         " LEFT JOIN expressions eu ON eu.id = l.upper_id"
         " LEFT JOIN expressions et ON et.id = l.trip_id"
         " WHERE l.id = ?1";
-    if (!d->loop_sql) {
-        unsigned char have[DB_NLOOP_FACTS];
-        if (db_loop_fact_columns_(d, have, err, errlen))
-            return NULL;
-        size_t n = strlen(stmt_sql[ST_LOOP]) + sizeof from;
-        for (int k = 0; k < DB_NLOOP_FACTS; k++)
-            n += strlen(db_loop_fact_names[k]) + 8;
-        char *s = malloc(n);
-        if (!s)
-            return ku_fail(err, errlen, "%s: read loop: out of memory", d->path), NULL;
-        size_t at = (size_t)snprintf(s, n, "%s", stmt_sql[ST_LOOP]);
-        for (int k = 0; k < DB_NLOOP_FACTS; k++)
-            at += (size_t)snprintf(s + at, n - at, have[k] ? ", l.%s" : ", NULL",
-                                   db_loop_fact_names[k]);
-        snprintf(s + at, n - at, "%s", from);
-        d->loop_sql = s;
-    }
+    if (facts_sql(d, stmt_sql[ST_LOOP], from, &d->loop_sql, err, errlen))
+        return NULL;
     sqlite3_stmt *st = db_stmt_(d, d->loop_sql, err, errlen);
     if (st)
         sqlite3_bind_int64(st, 1, loop_id);

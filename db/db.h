@@ -201,6 +201,7 @@ typedef struct {
     const char *idioms, *algorithm_class, *parallel, *coalescing;
     int has_cycles;             /* cycles_per_iter is not NULL */
     double cycles_per_iter;
+    const char *fact[DB_NLOOP_FACTS];   /* the per-loop facts (loop_facts.h), NULL: unknown */
 } db_loop_summary;
 
 enum {

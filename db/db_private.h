@@ -30,6 +30,7 @@ struct db {
         sqlite3_stmt *st;
     } stmt[DB_STMT_CACHE];
     char *loop_sql;         /* db_get_loop's SELECT for this file's fact columns */
+    char *loops_sql;        /* db_each_loop's, the same way */
 };
 
 sqlite3 *db_sqlite_(db *d);

@@ -26,7 +26,10 @@
     X(algorithm_class, NULL)  /* boat-hull class of an outermost nest (v4) */     \
     X(parallel, NULL)         /* IPDA's verdict: parallel, reduction, ... (v2) */ \
     X(coalescing, NULL)       /* thread loops: their accesses' strides (v2) */    \
-    X(serial_why, "why serial") /* not parallel: IPDA's reason, e.g. "calls g (line 5)" */
+    X(serial_why, "why serial") /* not parallel: IPDA's reason, e.g. "calls g (line 5)" */ \
+    X(site, NULL)             /* keelcc's instrumentation: "call", "clause", "none", "off" */ \
+    X(site_why, NULL)         /* site "none"/"off": why, e.g. "inner loop of the nest at line 3" */ \
+    X(no_answer, NULL)        /* outermost: why keel gives no verdict that follows sizes */
 
 enum {
 #define DB_LOOP_FACT_ENUM_(name, show) DB_LOOP_FACT_##name,

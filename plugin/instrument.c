@@ -489,9 +489,25 @@ static int directive_only_group(const text_map *m, int l)
     return 0;
 }
 
+/* The code token just before offset pos, for a reason: up to 24 bytes of
+ * it in out (an identifier, or one character); returns its offset. */
+static size_t token_text(const text_map *m, size_t pos, char *out, size_t n)
+{
+    size_t o = pos;
+    while (o > 0 && !is_code_byte(m, o - 1))
+        o--;
+    size_t e = o;
+    while (o > 0 && m->kind[o - 1] == K_CODE && is_ident((unsigned char)m->src[o - 1]) && e - o < 24)
+        o--;
+    if (o == e && o > 0)
+        o--;
+    snprintf(out, n, "%.*s", (int)(e - o), m->src + o);
+    return o;
+}
+
 /* Where the opening of a call before the loop at `offset` can go: 0 and
- * *at, or -1 when the loop must be left alone. */
-static int opening_at(const text_map *m, size_t offset, size_t *at)
+ * *at, or -1 when the loop must be left alone, why[] saying why. */
+static int opening_at(const text_map *m, size_t offset, size_t *at, char *why, size_t wl)
 {
     size_t pos = offset, cur = offset;
     for (int guard = 0; guard < 10000; guard++) {
@@ -501,8 +517,13 @@ static int opening_at(const text_map *m, size_t offset, size_t *at)
         case P_BOUNDARY:
             *at = pos;
             return 0;
-        case P_REFUSE:
+        case P_REFUSE: {
+            char t[32];
+            size_t o = token_text(m, cur, t, sizeof t);
+            snprintf(why, wl, "no statement boundary before the nest: it follows `%s` on line %d",
+                     t, line_of(m, o));
             return -1;
+        }
         case P_MACRO:
             pos = cur = tok;
             break;
@@ -517,13 +538,19 @@ static int opening_at(const text_map *m, size_t offset, size_t *at)
                 pos = cur = m->lines[dl].start;
             else if (!strcmp(d, "endif")) {
                 int top = directive_only_group(m, dl);
-                if (top <= 0)
+                if (top <= 0) {
+                    snprintf(why, wl, "preprocessor branch around the nest: the #if group"
+                             " closed by the #endif on line %d holds code", dl);
                     return -1;
+                }
                 dl = top;       /* `#ifdef _OPENMP / #pragma ... / #endif` */
                 pos = cur = m->lines[dl].start;
             } else if (!strcmp(d, "else") || !strcmp(d, "elif") || !strcmp(d, "elifdef")
-                       || !strcmp(d, "elifndef"))
+                       || !strcmp(d, "elifndef")) {
+                snprintf(why, wl, "preprocessor branch around the nest: #%s on line %d above it",
+                         d, dl);
                 return -1;
+            }
             else
                 cur = m->lines[dl].start;   /* #define, #line, ...: look above */
             if (dl == 1) {
@@ -535,6 +562,7 @@ static int opening_at(const text_map *m, size_t offset, size_t *at)
         }
         }
     }
+    snprintf(why, wl, "more than 10000 macros and directives before the nest");
     return -1;
 }
 
@@ -562,13 +590,86 @@ static int nest_lookup(void *ctx, const char *name, int64_t *value)
     return 0;
 }
 
+void instrument_term_text(const char *t, char *out, size_t n)
+{
+    size_t len = strlen(t);
+    ku_buf b = { 0 };
+    if (len >= 3 && t[0] == '?' && t[1] == '"' && t[len - 1] == '"') {
+        ku_buf_printf(&b, "`%.*s`", (int)(len - 3), t + 2);
+    } else if (strncmp(t, "call.", 5) == 0 && t[len - 1] == ')' && strchr(t, '(')) {
+        ku_buf_printf(&b, "`%s`", t + 5);     /* call.f(x): `f(x)` */
+    } else if (strncmp(t, "load.", 5) == 0 && t[len - 1] == ')' && strchr(t, '(')) {
+        /* load.A(x, y): one atom when its first '(' closes at the end */
+        const char *open = strchr(t, '(');
+        int depth = 0, one = 1;
+        for (const char *p = open; *p && one; p++) {
+            depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+            one = depth > 0 || p[1] == '\0';
+        }
+        if (one) {
+            ku_buf_printf(&b, "`%.*s[", (int)(open - t - 5), t + 5);
+            depth = 0;
+            for (const char *p = open + 1; p < t + len - 1; p++) {
+                depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+                if (depth == 0 && *p == ',') {
+                    ku_buf_put(&b, "][");
+                    while (p[1] == ' ')
+                        p++;
+                } else
+                    ku_buf_putc(&b, *p);
+            }
+            ku_buf_put(&b, "]`");
+        }
+    }
+    snprintf(out, n, "%.*s", (int)(n > 0 ? n - 1 : 0), b.s && !b.oom ? b.s : t);
+    ku_buf_free(&b);
+}
+
 /* Can the runtime evaluate e with the nest's symbols (and its loops'
- * variables) alone? */
-static int evaluable(const kx_expr *e, nest_ctx *n)
+ * variables) alone?  When not, why[] says so for `what` (e.g. "the trip
+ * count of the loop at line 5"): the name the call cannot pass, or the
+ * term keel cannot compute before the nest. */
+static int evaluable(const kx_expr *e, nest_ctx *n, const char *what, char *why, size_t wl)
 {
     int64_t v;
-    char err[128];
-    return kx_eval(e, nest_lookup, n, &v, err, sizeof err) == 0;
+    char err[256];
+    if (kx_eval(e, nest_lookup, n, &v, err, sizeof err) == 0)
+        return 1;
+    char *text = kx_print(e);
+    const char *t = text ? text : "?";
+    if (strncmp(err, "unbound symbol ", 15) == 0 && strlen(t) > 60)   /* the name says it */
+        snprintf(why, wl, "%s needs %s, which is not known before the nest", what, err + 15);
+    else if (strncmp(err, "unbound symbol ", 15) == 0)
+        snprintf(why, wl, "%s (%s) needs %s, which is not known before the nest", what, t,
+                 err + 15);
+    else if (strncmp(err, "cannot evaluate ", 16) == 0) {
+        char term[200];
+        instrument_term_text(err + 16, term, sizeof term);
+        snprintf(why, wl, "bounds not readable before the nest: %s holds %s", what, term);
+    }
+    else
+        snprintf(why, wl, "%s (%s) cannot be computed: %s", what, t, err);
+    free(text);
+    return 0;
+}
+
+/* Why loop l has no trip count or is not a canonical for loop, in a few
+ * words, from what the front end recorded. */
+static void shape_why(const ir_loop *l, char *why, size_t wl)
+{
+    const char *kind = l->kind == IR_FOR ? "for" : l->kind == IR_WHILE ? "while" : "do";
+    if (l->control_write)
+        snprintf(why, wl, "its body %s `%s`, which its condition reads",
+                 l->control_maybe ? "may write (through a pointer)" : "writes", l->control_write);
+    else if (!l->iv)
+        snprintf(why, wl, "a %s loop with no induction variable keel can read", kind);
+    else if (!l->step)
+        snprintf(why, wl, "a %s loop whose step is not a constant", kind);
+    else if (!l->lower || !l->upper)
+        snprintf(why, wl, "a %s loop whose condition or start is not an affine bound on `%s`",
+                 kind, l->iv);
+    else
+        snprintf(why, wl, "a %s loop whose iteration count keel cannot derive", kind);
 }
 
 /* Is symbol `name` written in the loop's head (from its keyword to the
@@ -654,7 +755,8 @@ static int text_written_in_head(const text_map *m, const ir_loop *l, const char 
  * known trip count and lower bound of the nest can be evaluated from the
  * values the call passes, and none of those values is assigned by the
  * loop's own head (read before the loop, it would be read uninitialised). */
-static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m, int i)
+static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m, int i,
+                      char *why, size_t wl)
 {
     const ir_loop *root = &tu->loops[i];
     nest_ctx n = { root, tu, i, i };
@@ -664,16 +766,39 @@ static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m,
     for (int k = n.first; k <= n.last && par; k++)
         offloadable |= par->loops[k].verdict == PAR_PARALLEL
                     || par->loops[k].verdict == PAR_REDUCTION;
-    if (!offloadable || !root->trip || !evaluable(root->trip, &n))
+    if (!par) {
+        snprintf(why, wl, "no dependence verdict: the dependence test failed on this file");
+        return 0;
+    }
+    if (!offloadable) {
+        const par_loop *pl = &par->loops[i];
+        snprintf(why, wl, "no parallel or reduction loop in the nest (%s%s%.400s)",
+                 par_verdict_name(pl->verdict), pl->reason[0] ? ": " : "", pl->reason);
+        return 0;
+    }
+    char what[64], shape[160];
+    if (!root->trip) {
+        shape_why(root, shape, sizeof shape);
+        snprintf(why, wl, "trip count unknown: %s", shape);
+        return 0;
+    }
+    if (!evaluable(root->trip, &n, "its trip count", why, wl))
         return 0;
     for (int k = n.first; k <= n.last; k++) {
         const ir_loop *l = &tu->loops[k];
-        if ((l->trip && !evaluable(l->trip, &n)) || (l->lower && !evaluable(l->lower, &n)))
+        snprintf(what, sizeof what, "the trip count of the loop at line %d", l->line);
+        if (l->trip && !evaluable(l->trip, &n, what, why, wl))
+            return 0;
+        snprintf(what, sizeof what, "the start of the loop at line %d", l->line);
+        if (l->lower && !evaluable(l->lower, &n, what, why, wl))
             return 0;
     }
     for (int k = 0; k < root->nsyms; k++)
-        if (written_in_head(m, root, root->syms[k]) || text_written_in_head(m, root, root->syms[k]))
+        if (written_in_head(m, root, root->syms[k]) || text_written_in_head(m, root, root->syms[k])) {
+            snprintf(why, wl, "its bound `%s` is assigned in the loop's own head (a call before"
+                     " the loop would read it unset)", root->syms[k]);
             return 0;
+        }
     return 1;
 }
 
@@ -972,13 +1097,21 @@ static void put_report(ku_buf *b, int n, const ir_loop *l)
  * a few iterations launched billions of times from a goto loop) that
  * overhead was most of the program's time.  Loops are in pre-order: the
  * nest is the run of deeper loops after it. */
-static int never_offloaded(const ir_tu *tu, int i)
+static int never_offloaded(const ir_tu *tu, int i, char *why, size_t wl)
 {
     const ir_loop *l = &tu->loops[i];
     if (l->npragmas > 0)
         return 0;
-    if (l->kind != IR_FOR || !l->canonical || l->n_break)
+    if (l->kind != IR_FOR || !l->canonical) {
+        char shape[160];
+        shape_why(l, shape, sizeof shape);
+        snprintf(why, wl, "not a canonical for loop (%s): it can only run where it is", shape);
         return 1;
+    }
+    if (l->n_break) {
+        snprintf(why, wl, "a break leaves the loop: it can only run where it is");
+        return 1;
+    }
     /* Also a nest of at most TINY iterations in all, every trip count a
      * constant: a few microseconds of straight-line work at most, never
      * worth a kernel launch (csmith's array initialisations). */
@@ -987,13 +1120,19 @@ static int never_offloaded(const ir_tu *tu, int i)
     for (int k = i; k < tu->nloops && (k == i || tu->loops[k].depth > l->depth); k++) {
         const ir_loop *m = &tu->loops[k];
         int64_t t;
-        if (m->n_goto || m->n_return)
+        if (m->n_goto || m->n_return) {
+            snprintf(why, wl, "a %s in the loop at line %d leaves the nest: it can only run where"
+                     " it is", m->n_goto ? "goto" : "return", m->line);
             return 1;
+        }
         if (iters > 0 && m->trip && kx_is_const(m->trip, &t) && t >= 0 && t <= TINY)
             iters = iters * (t ? t : 1) <= TINY ? iters * (t ? t : 1) : 0;
         else
             iters = 0;
     }
+    if (iters > 0)
+        snprintf(why, wl, "%lld iterations in all, every trip count a constant: too few to be"
+                 " worth a decision (at most %d)", (long long)iters, TINY);
     return iters > 0;
 }
 
@@ -1414,14 +1553,53 @@ typedef struct {
     int open_flat, close_flat;   /* on the user's lines (else on lines of their own) */
 } site_plan;
 
-/* Phase 1: whether loop i gets a decision, and in which form. */
+/* An inner loop's reason: its nest's. */
+static void inner_why(const ir_tu *tu, int i, char *why, size_t wl)
+{
+    int r = i;
+    while (tu->loops[r].parent >= 0)
+        r = tu->loops[r].parent;
+    snprintf(why, wl, "inner loop of the nest at line %d (decided with it)", tu->loops[r].line);
+}
+
+/* Does loop l come from a macro: its keyword is not at its line and
+ * column in the text? */
+static int written_by_macro(const text_map *m, const ir_loop *l)
+{
+    static const char *const kw[] = { "for", "while", "do" };
+    if (l->line < 1 || l->line > m->nlines || l->col < 1)
+        return 0;
+    size_t o = m->lines[l->line].start + (size_t)l->col - 1, n = strlen(kw[l->kind]);
+    return o + n > m->lines[l->line].end || memcmp(m->src + o, kw[l->kind], n) != 0
+        || (o + n < m->len && is_ident((unsigned char)m->src[o + n]));
+}
+
+/* Phase 1: whether loop i gets a decision, and in which form; when not,
+ * why[] says why. */
 static int choose_site(const ir_tu *tu, const par_result *par, const text_map *m,
-                       const char *path, instrument_mode mode, int i, site_plan *p)
+                       const char *path, instrument_mode mode, int i, site_plan *p,
+                       char *why, size_t wl)
 {
     const ir_loop *l = &tu->loops[i];
-    if (l->offset < 0 || l->end_offset <= l->offset || (size_t)l->end_offset > m->len
-        || strcmp(l->file, path) != 0)
+    if (strcmp(l->file, path) != 0) {
+        snprintf(why, wl, "in %s, not in the source compiled (keel edits that file only)",
+                 l->file);
         return 0;
+    }
+    if ((l->offset < 0 || l->end_offset < 0) && mode != INSTRUMENT_OFFLOAD
+        && (l->depth != 0 || never_offloaded(tu, i, why, wl)))
+        return l->depth != 0 ? (inner_why(tu, i, why, wl), 0) : 0;
+    if (l->offset < 0 || l->end_offset < 0) {
+        snprintf(why, wl, written_by_macro(m, l)
+                 ? "written inside a macro's expansion (keel edits no macro)"
+                 : "keel cannot tell where it ends in the source (its body ends in neither"
+                   " `;` nor `}`)");
+        return 0;
+    }
+    if (l->end_offset <= l->offset || (size_t)l->end_offset > m->len) {
+        snprintf(why, wl, "its place in the source is not known");
+        return 0;
+    }
     int region = in_region(l, m->len);
     p->offload = mode == INSTRUMENT_OFFLOAD && l->target_line > 0 && !has_if_clause(l)
               && (region || target_attached(m, l));
@@ -1431,9 +1609,13 @@ static int choose_site(const ir_tu *tu, const par_result *par, const text_map *m
     if (mode == INSTRUMENT_OFFLOAD && !p->offload && l->target_line == 0 && region
         && nest_worksharing(tu, i) && enclosing_target(m, l, &p->target_last) > 0)
         p->offload = 1;
-    if (!p->offload && (l->depth != 0 || never_offloaded(tu, i) || !can_matter(tu, par, m, i)))
+    if (p->offload)
+        return 1;
+    if (l->depth != 0) {
+        inner_why(tu, i, why, wl);
         return 0;
-    return 1;
+    }
+    return !never_offloaded(tu, i, why, wl) && can_matter(tu, par, m, i, why, wl);
 }
 
 /* Phase 2: where the opening and the closing go; 0 when the nest is left
@@ -1442,14 +1624,15 @@ static int choose_site(const ir_tu *tu, const par_result *par, const text_map *m
  * inside device code -- and, in offload mode, handed to if(target: ...),
  * which clang-19 evaluates only in a build with offload targets: a
  * host-only build still decides and logs. */
-static int place_site(text_map *m, const ir_loop *l, size_t empty_after, site_plan *p)
+static int place_site(text_map *m, const ir_loop *l, size_t empty_after, site_plan *p,
+                      char *why, size_t wl)
 {
     const char *src = m->src;
     int region = in_region(l, m->len);
     size_t start = region ? (size_t)l->region_offset : (size_t)l->offset;
     p->end = region ? (size_t)l->region_end_offset : (size_t)l->end_offset;
     p->where = p->end_at = 0;
-    if (opening_at(m, start, &p->at) != 0)
+    if (opening_at(m, start, &p->at, why, wl) != 0)
         return 0;
     /* Both texts go where they move none of the user's bytes ... */
     size_t from = quiet_from(m, p->at);
@@ -1468,11 +1651,29 @@ static int place_site(text_map *m, const ir_loop *l, size_t empty_after, site_pl
      * column). */
     const line_info *lo = &m->lines[line_of(m, p->at)], *lc = &m->lines[line_of(m, p->end)];
     size_t first = p->open_flat ? p->end : p->at;
-    return !(first < empty_after || (!p->open_flat && (after_empty || lo->presumed <= 0))
-             || (!p->close_flat && (lc->tail <= p->end || lc->presumed <= 0))
-             || !pad_fits(m, p->at,
-                          !p->open_flat && lo->lead < p->at ? p->at - lo->start : 0, p->end,
-                          p->close_flat ? 0 : p->end - lc->start));
+    const char *side = p->open_flat ? "last" : "first";
+    int lside = line_of(m, p->open_flat ? p->end : p->at);
+    if (first < empty_after)
+        snprintf(why, wl, "its %s line %d holds other code and an empty body (`if (c);`)"
+                 " follows in the file: keel adds no line there", side, lside);
+    else if (!p->open_flat && after_empty)
+        snprintf(why, wl, "it follows an empty loop body on line %d", lside);
+    else if (!p->open_flat && lo->presumed <= 0)
+        snprintf(why, wl, "its first line %d holds other code and its line number is not known"
+                 " (a #line inside a conditional above it)", lside);
+    else if (!p->close_flat && lc->tail <= p->end)
+        snprintf(why, wl, "no place for keel's closing brace after it on line %d (a comment"
+                 " continued onto the next line)", line_of(m, p->end));
+    else if (!p->close_flat && lc->presumed <= 0)
+        snprintf(why, wl, "its last line %d holds other code and its line number is not known"
+                 " (a #line inside a conditional above it)", line_of(m, p->end));
+    else if (!pad_fits(m, p->at, !p->open_flat && lo->lead < p->at ? p->at - lo->start : 0,
+                       p->end, p->close_flat ? 0 : p->end - lc->start))
+        snprintf(why, wl, "too many nests share line %d with other code (keel's allowance of"
+                 " blanks for the line is spent)", lside);
+    else
+        return 1;
+    return 0;
 }
 
 /* Phase 3: the opening and closing texts of site n (l: the nest with the
@@ -1584,6 +1785,15 @@ int instrument_source_with(const ir_tu *tu, const par_result *shared, const char
                            const char *build, const char *src, size_t len, const char *db_path,
                            instrument_mode mode, char **out, size_t *out_len)
 {
+    return instrument_source_sites(tu, shared, path, build, src, len, db_path, mode, out,
+                                   out_len, NULL);
+}
+
+int instrument_source_sites(const ir_tu *tu, const par_result *shared, const char *path,
+                            const char *build, const char *src, size_t len, const char *db_path,
+                            instrument_mode mode, char **out, size_t *out_len,
+                            instrument_site *sites)
+{
     build = build_hash(build);
     *out = NULL;
     if (out_len)
@@ -1604,9 +1814,19 @@ int instrument_source_with(const ir_tu *tu, const par_result *shared, const char
     size_t empty_after = last_empty_body(&m);
     for (int i = 0; i < tu->nloops && rc == 0; i++) {
         site_plan p;
-        if (!choose_site(tu, par, &m, path, mode, i, &p)
-            || !place_site(&m, &tu->loops[i], empty_after, &p))
+        char why[sizeof sites->why] = "";
+        if (!choose_site(tu, par, &m, path, mode, i, &p, why, sizeof why)
+            || !place_site(&m, &tu->loops[i], empty_after, &p, why, sizeof why)) {
+            if (sites) {
+                sites[i].kind = INSTRUMENT_SITE_NONE;
+                snprintf(sites[i].why, sizeof sites[i].why, "%s", why[0] ? why : "?");
+            }
             continue;
+        }
+        if (sites) {
+            sites[i].kind = p.offload ? INSTRUMENT_SITE_CLAUSE : INSTRUMENT_SITE_CALL;
+            sites[i].why[0] = '\0';
+        }
         ir_loop view;
         int nbases;
         if (site_names(tu, par, &m, i, &view, &nbases) != 0) {

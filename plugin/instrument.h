@@ -55,6 +55,32 @@ int instrument_source_with(const ir_tu *tu, const par_result *par, const char *p
                            const char *build, const char *src, size_t len, const char *db_path,
                            instrument_mode mode, char **out, size_t *out_len);
 
+/* What instrumentation did with one loop: a keel_decide call before it
+ * (INSTRUMENT_SITE_CALL), the verdict on its `omp target` construct's
+ * if(target: ...) clause (INSTRUMENT_SITE_CLAUSE), or nothing, `why` then
+ * saying why not in one line, e.g. "inner loop of the nest at line 12",
+ * "preprocessor branch around the nest: #else on line 40 above it",
+ * "no loop of the nest is parallel or a reduction (line 5: unknown: ...)". */
+typedef enum { INSTRUMENT_SITE_NONE, INSTRUMENT_SITE_CALL, INSTRUMENT_SITE_CLAUSE } instrument_site_kind;
+typedef struct {
+    instrument_site_kind kind;
+    char why[512];
+} instrument_site;
+
+/* A term of an evaluator message (kx's text) as the user wrote it, for a
+ * reason: ?"MIN(i,j)" (an atom keel keeps as text) as `MIN(i,j)`,
+ * load.idx(i) as `idx[i]`, call.f(n) as `f(n)`, anything else as it is;
+ * at most n - 1 bytes. */
+void instrument_term_text(const char *t, char *out, size_t n);
+
+/* instrument_source_with that also fills sites[0..tu->nloops-1] (NULL:
+ * not filled), the loops' plan: the same choice as the text's, so what
+ * it says is what the text does. */
+int instrument_source_sites(const ir_tu *tu, const par_result *par, const char *path,
+                            const char *build, const char *src, size_t len, const char *db_path,
+                            instrument_mode mode, char **out, size_t *out_len,
+                            instrument_site *sites);
+
 /* on: write profile-neutral text from now on -- keel adds no branch to
  * the user's functions (for builds with source-based coverage or
  * instrumentation profiles, whose counts and function hashes must be the

@@ -254,6 +254,24 @@ static void presumed_source(const char *src, size_t len, const char *path, const
     snprintf(given, gn, "%s", name);
 }
 
+/* What the instrumentation did with each loop of r (plan, one entry per
+ * loop), as the loops' site facts; with `none_why` every loop "none" for
+ * that reason instead. */
+static void record_sites(analysed *r, const instrument_site *plan, const char *none_why)
+{
+    static const char *const kinds[] = { "none", "call", "clause" };
+    int rc = 0;
+    if (!r->an)
+        return;
+    if (none_why || !plan)
+        rc = store_analysis_no_sites(r->an, none_why ? none_why : "not instrumented");
+    for (int l = 0; !none_why && plan && rc == 0 && l < r->ir->nloops; l++)
+        rc = store_analysis_set_site(r->an, l, kinds[plan[l].kind],
+                                     plan[l].kind == INSTRUMENT_SITE_NONE ? plan[l].why : NULL);
+    if (rc != 0)
+        kc_warn("%s: out of memory recording which loops are instrumented", r->path);
+}
+
 /* Write instrumented copies of the analysed sources (each with its source's
  * modification time) and the overlay that maps the sources onto them (path
  * in overlay[]).  Returns how many sources are instrumented. */
@@ -288,10 +306,18 @@ int kc_make_copies(const options *o, analysed *res, instrumented *ins, char *ove
                 presumed_source(src, len, res[i].path, o->sources[i], ipath, sizeof ipath, given,
                                 sizeof given);
             instrument_site_source(ipath, given);
-            int sites = src ? instrument_source_with(res[i].ir, store_analysis_par(res[i].an),
-                                                     ipath, res[i].hash, src, len, db,
-                                                     o->instrument, &text, &outlen) : 0;
+            instrument_site *plan = src && res[i].an
+                ? calloc((size_t)res[i].ir->nloops + 1, sizeof *plan) : NULL;
+            int sites = src ? instrument_source_sites(res[i].ir, store_analysis_par(res[i].an),
+                                                      ipath, res[i].hash, src, len, db,
+                                                      o->instrument, &text, &outlen, plan) : 0;
             instrument_site_source(NULL, NULL);
+            record_sites(&res[i], plan, !res[i].ir ? NULL : !safe
+                         ? "its path cannot be named in clang's file overlay (not UTF-8, or a"
+                           " control character): built without instrumentation"
+                         : !src ? "the source could not be read again to instrument it"
+                         : sites < 0 || !plan ? "out of memory instrumenting the source" : NULL);
+            free(plan);
             res[i].ihave = sites > 0 ? 1 : sites < 0 ? -1 : 0;
             res[i].no_sites = src && sites == 0;
             if (sites > 0) {
@@ -312,6 +338,8 @@ int kc_make_copies(const options *o, analysed *res, instrumented *ins, char *ove
             if (fd < 0 || write(fd, text, outlen) != (ssize_t)outlen
                 || futimens(fd, times) != 0) {
                 kc_warn("%s: not instrumented: cannot write a temporary file", o->sources[i]);
+                store_analysis_no_sites(res[i].an, "a temporary copy could not be written:"
+                                        " built without instrumentation");
                 if (fd >= 0)
                     unlink(ins[i].temp);
                 ins[i].temp[0] = '\0';
@@ -333,6 +361,9 @@ int kc_make_copies(const options *o, analysed *res, instrumented *ins, char *ove
             unlink(overlay);
         }
         kc_warn("not instrumented: cannot write a temporary file");
+        for (int i = 0; i < o->nsources; i++)
+            store_analysis_no_sites(res[i].an, "clang's file overlay could not be written:"
+                                    " built without instrumentation");
         overlay[0] = '\0';
         return 0;
     }

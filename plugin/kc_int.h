@@ -74,6 +74,7 @@ typedef struct {
     int oom;               /* an argument list could not grow */
     int nnotc;             /* inputs not analysed as not C: name, reason, ... */
     char **notc;
+    const char *plain_why; /* instrument off: why (stored as each loop's site_why) */
 } options;
 
 /* Analyse each source into IR (done while the compiler runs). */

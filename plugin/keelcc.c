@@ -296,18 +296,29 @@ static int plain_compile(const options *o, int argc, char **argv)
 static void settle_modes(options *o, char lib[PATH_MAX + 64])
 {
     char header[PATH_MAX + 64];
+    static char why[PATH_MAX + 128];
     kc_runtime_paths(header, lib, sizeof header);
-    if (o->analysis != 1)
+    if (o->instrument == INSTRUMENT_OFF)
+        o->plain_why = "built with instrumentation off (--keel-instrument=off or"
+                       " KEEL_INSTRUMENT=off)";
+    if (o->analysis != 1) {
         o->instrument = INSTRUMENT_OFF;
+        o->plain_why = "analysed only (keelcc --keel-analysis=only, as keel scan runs it):"
+                       " nothing was compiled";
+    }
     if (o->instrument != INSTRUMENT_OFF && (access(header, R_OK) != 0 || access(lib, R_OK) != 0)) {
         kc_warn("libkeelrt not found (%s): building without instrumentation", lib);
         o->instrument = INSTRUMENT_OFF;
+        snprintf(why, sizeof why, "libkeelrt not found (%s): built without instrumentation", lib);
+        o->plain_why = why;
     }
     /* The instrumented compile needs clang's -ivfsoverlay, the llvm-mca
      * stage clang's remarks: GCC builds as given (analysed only). */
     const char *cbase = strrchr(o->compiler, '/');
     cbase = cbase ? cbase + 1 : o->compiler;
     if (strstr(cbase, "gcc") && !strstr(cbase, "clang")) {
+        if (o->instrument != INSTRUMENT_OFF)
+            o->plain_why = "compiled by GCC: keelcc instruments clang builds only";
         o->instrument = INSTRUMENT_OFF;
         o->mca = 0;
     }
@@ -340,6 +351,16 @@ static int compile_instrumented(options *o, const options *user, analysed *res, 
         unlink(overlay);
     free(ins);
     if (status < 0) {
+        /* the build has no call: say so for every loop */
+        char why[640];
+        if (first_error[0])
+            snprintf(why, sizeof why, "the instrumented compile failed (%s): built without"
+                     " instrumentation", first_error);
+        else
+            snprintf(why, sizeof why, "the instrumented compile could not be started: built"
+                     " without instrumentation");
+        for (int i = 0; made > 0 && i < o->nsources; i++)
+            store_analysis_no_sites(res[i].an, why);
         status = kc_wait_compiler(kc_start_compiler(o->cc, -1, 1));
         if (status == 0 && first_error[0])
             kc_warn("instrumented compile failed (%s); built without instrumentation",
@@ -409,6 +430,8 @@ int main(int argc, char **argv)
             o.ncc = user_ncc;
             o.cc[o.ncc] = NULL;
             o.instrument = INSTRUMENT_OFF;
+            o.plain_why = "out of memory adding libkeelrt to the link: built without"
+                          " instrumentation";
             instrument = 0;
         }
     }
@@ -435,6 +458,11 @@ int main(int argc, char **argv)
             return 127;
         if (res)
             analyse(&o, res);
+        for (int i = 0; res && i < o.nsources; i++)
+            if (res[i].an && store_analysis_no_sites(res[i].an, o.plain_why ? o.plain_why
+                                                     : "built without instrumentation") != 0)
+                kc_warn("%s: out of memory recording why no loop is instrumented",
+                        o.sources[i]);
         if (res && o.mca && misses)
             kc_mca_stage(&user, res);
         status = pid ? kc_wait_compiler(pid) : 0;

@@ -18,6 +18,7 @@
 #include "db_json.h"
 #include "db_launch.h"
 #include "idioms.h"
+#include "instrument.h"
 #include "launch.h"
 #include "omp.h"
 #include "species.h"
@@ -104,6 +105,9 @@ struct store_analysis {
     launch_result *launch;      /* the runtime's facts */
     int nnotes;                 /* analyses that failed in part (store_analysis_note) */
     char **notes;
+    char **no_answer;           /* per loop: why keel cannot answer for the nest, NULL: it can */
+    const char **site;          /* per loop: "call", "clause", "none"; NULL: not told */
+    char **site_why;            /* per loop, site "none": why */
 };
 
 /* Record a note: one warning for keelcc, and part of the translation
@@ -162,6 +166,13 @@ void store_analysis_free(store_analysis *a)
     for (int k = 0; k < a->nnotes; k++)
         free(a->notes[k]);
     free(a->notes);
+    for (int l = 0; l < a->nloops; l++) {
+        free(a->no_answer ? a->no_answer[l] : NULL);
+        free(a->site_why ? a->site_why[l] : NULL);
+    }
+    free(a->no_answer);
+    free(a->site);
+    free(a->site_why);
     free(a->cls);
     free(a->has_cls);
     free(a->counts);
@@ -174,6 +185,93 @@ void store_analysis_free(store_analysis *a)
 const par_result *store_analysis_par(const store_analysis *a)
 {
     return a && !a->par_failed ? a->par : NULL;
+}
+
+int store_analysis_set_site(store_analysis *a, int loop, const char *site, const char *why)
+{
+    if (!a || loop < 0 || loop >= a->nloops)
+        return 0;
+    if (!a->site && !(a->site = calloc((size_t)a->nloops, sizeof *a->site)))
+        return -1;
+    if (!a->site_why && !(a->site_why = calloc((size_t)a->nloops, sizeof *a->site_why)))
+        return -1;
+    char *w = why && *why ? strdup(why) : NULL;
+    if (why && *why && !w)
+        return -1;
+    free(a->site_why[loop]);
+    a->site[loop] = site;
+    a->site_why[loop] = w;
+    return 0;
+}
+
+int store_analysis_no_sites(store_analysis *a, const char *why)
+{
+    int rc = 0;
+    for (int l = 0; a && l < a->nloops && rc == 0; l++)
+        rc = store_analysis_set_site(a, l, "off", why);
+    return rc;
+}
+
+const char *store_analysis_no_answer(const store_analysis *a, int loop)
+{
+    return a && a->no_answer && loop >= 0 && loop < a->nloops ? a->no_answer[loop] : NULL;
+}
+
+/* Every name evaluates to 1: what fails is an atom the evaluator has no
+ * rule for (a call, a load, a member `v->n`), as the runtime's check
+ * (rt_facts_check) finds it when every symbol is given. */
+static int any_name(void *ctx, const char *name, int64_t *value)
+{
+    (void)ctx;
+    (void)name;
+    *value = 1;
+    return 1;
+}
+
+/* Why the runtime (and keel explain) cannot evaluate e: "" when it can. */
+static void opaque_why(const kx_expr *e, const char *what, int line, char *why, size_t wl)
+{
+    char msg[256];
+    int64_t v;
+    why[0] = '\0';
+    if (e && kx_eval(e, any_name, NULL, &v, msg, sizeof msg) != 0
+        && strncmp(msg, "cannot evaluate ", 16) == 0) {
+        char t[200];
+        instrument_term_text(msg + 16, t, sizeof t);
+        snprintf(why, wl, "the %s of the loop at line %d holds %s, which keel cannot evaluate",
+                 what, line, t);
+    }
+}
+
+/* Why keel gives no CPU/GPU verdict that follows the sizes of the nest
+ * rooted at loop r, in one line; NULL when it gives one.  In this order:
+ * a bound the runtime cannot evaluate (keel explain stops there), a
+ * launch loop the runtime takes as not parallel (neither parallel nor a
+ * time-stepped region: rt_facts_parallel) whose dependence verdict is
+ * "unknown" (the verdict is then CPU by default, not an answer: an
+ * unknown callee, a call that may write anything), a trip count that is
+ * not known (the models assume 128 iterations). */
+static char *nest_no_answer(const ir_tu *tu, const par_result *par, const launch_result *lr,
+                            int r)
+{
+    char why[640] = "";
+    int last = r;
+    while (last + 1 < tu->nloops && tu->loops[last + 1].depth > tu->loops[r].depth)
+        last++;
+    for (int k = r; k <= last && !why[0]; k++) {
+        opaque_why(tu->loops[k].trip, "trip count", tu->loops[k].line, why, sizeof why);
+        if (!why[0])
+            opaque_why(tu->loops[k].lower, "start", tu->loops[k].line, why, sizeof why);
+    }
+    int launches = lr && (lr->parallel[r] || lr->nests[r].region);
+    if (!why[0] && par && !launches && par->loops[r].verdict == PAR_UNKNOWN)
+        snprintf(why, sizeof why, "dependence unknown (%s): CPU by default",
+                 par->loops[r].reason[0] ? par->loops[r].reason : "no reason given");
+    for (int k = r; k <= last && !why[0]; k++)
+        if (!tu->loops[k].trip)
+            snprintf(why, sizeof why, "the trip count of the loop at line %d is not known"
+                     " (the models assume 128 iterations)", tu->loops[k].line);
+    return why[0] ? strdup(why) : NULL;
 }
 
 int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errlen)
@@ -204,6 +302,11 @@ int store_analyse(const ir_tu *tu, store_analysis **out, char *err, size_t errle
         rc = launch_analyze(tu, a->par, &a->launch, err, errlen);
     if (rc == 0)
         rc = idiom_analyze(tu, &a->idioms, err, errlen);
+    if (rc == 0 && !(a->no_answer = calloc((size_t)n + 1, sizeof *a->no_answer)))
+        rc = (snprintf(err, errlen, "out of memory"), -1);
+    for (int l = 0; l < n && rc == 0; l++)
+        if (tu->loops[l].parent < 0)
+            a->no_answer[l] = nest_no_answer(tu, a->par, a->launch, l);
     counts_memo memo = { 0 };   /* loop totals, each computed once */
     for (int l = 0; l < n && rc == 0; l++) {
         if (tu->loops[l].parent < 0) {
@@ -294,7 +397,10 @@ static int store_analyses(db *d, const ir_tu *tu, const store_analysis *an,
         char *list = idiom_loop_list(ir, l);
         const species_class *sc = an->has_cls[l] ? &an->cls[l] : NULL;
         db_loop_facts f = { .idioms = list ? list : "",
-                            .algorithm_class = sc ? sc->text : NULL };
+                            .algorithm_class = sc ? sc->text : NULL,
+                            .no_answer = an->no_answer ? an->no_answer[l] : NULL,
+                            .site = an->site ? an->site[l] : NULL,
+                            .site_why = an->site_why ? an->site_why[l] : NULL };
         rc = db_set_loop_facts(d, loop_ids[l], &f, err, errlen);
         if (rc == 0 && sc) {
             db_class_row cr = { .class_text = sc->text, .w = sc->w, .m = sc->m, .d = sc->d,

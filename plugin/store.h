@@ -32,6 +32,21 @@ const char *store_analysis_note(const store_analysis *a, int k); /* NULL when ou
 /* The IPDA result store_analyse computed, for the instrumentation to reuse
  * (the analysis runs once per file); NULL for NULL or when IPDA failed. */
 const par_result *store_analysis_par(const store_analysis *a);
+/* What keelcc's instrumentation did with loop `loop`: site "call" (a
+ * keel_decide call before the nest), "clause" (an if(target: ...)
+ * clause) or "none" with why (copied), stored as loops.site and
+ * loops.site_why.  store_analysis_no_sites: every loop "off" for one
+ * reason (a build without instrumentation, e.g. "analysed only (keelcc
+ * --keel-analysis=only, ...)").  0, or -1 out of memory. */
+int store_analysis_set_site(store_analysis *a, int loop, const char *site, const char *why);
+int store_analysis_no_sites(store_analysis *a, const char *why);
+/* Why keel gives no CPU/GPU verdict that follows the sizes of the nest
+ * rooted at outermost loop `loop` (loops.no_answer), NULL when it gives
+ * one: "the trip count of the loop at line 7 holds ?\"MIN(i,j)\", which
+ * keel cannot evaluate", "dependence unknown (...): CPU by default", "the
+ * trip count of the loop at line 9 is not known (the models assume 128
+ * iterations)". */
+const char *store_analysis_no_answer(const store_analysis *a, int loop);
 
 /* Step 3: replace the rows of the translation unit described by `row` with
  * the IR `tu` (NULL: only the translation-unit row, e.g. status "error")

@@ -10,6 +10,7 @@ one fact a line:
     order-as-json yes|no                   the rows in `keel report --json`'s order
     rank POS NK VERDICT reason=CODE at=AT  each ranking row
     nest NK VERDICT CODE / why NK TEXT     the same by nest
+    site-why NK TEXT / no-answer NK TEXT   the nest's reasons under its why
     links-ok yes|no                        every link of the ranking names a nest
                                            row and every nest row is linked
     crossover-cell NK CLASS                the first device's crossover cell
@@ -111,7 +112,11 @@ class Dom(HTMLParser):
     def handle_data(self, data):
         for i in self.follow:
             self.texts[i] += data
-        if self.cell is not None:
+        note = [k for k in ('site-why', 'no-answer') if self.stack_has('small', k)]
+        if self.cell is not None and note:
+            r = self.rank_rows[-1]
+            r[note[0]] = r.get(note[0], '') + data
+        elif self.cell is not None:
             self.cell += data
         if self.svg == 'hull' and self.stack and self.stack[-1][0] == 'title':
             w = data.split()
@@ -138,6 +143,9 @@ def main():
         verdict, at, why = (c[4], c[5], c[10]) if len(c) == 11 else ('?', '?', '?')
         print('rank %d N%s %s reason=%s at=%s' % (pos, r['nest'], verdict, r['reason'], at.replace(' ', '_')))
         print('nest N%s %s %s' % (r['nest'], verdict, r['reason']))
+        for k in ('site-why', 'no-answer'):
+            if k in r:
+                print('%s N%s %s' % (k, r['nest'], r[k].strip()))
         print('why N%s %s' % (r['nest'], why))
     ids = set(d.nest_rows)
     links_ok = set(d.links) == ids and len(d.links) == len(ids)

@@ -78,6 +78,11 @@ expect "nest N3 CPU too-small"
 grep -q '^why N3 too small: the GPU wins from N=[0-9]*, above the logged sizes$' dom.txt && ok || bad "why N3"
 expect "nest N4 unknown not-evaluable"
 expect 'why N4 size not evaluable: cannot evaluate call.count(n)'
+# under the why, the nest as keelcc left it: no call before it, no sized answer
+expect 'site-why N2 not instrumented because no parallel or reduction loop in the nest (sequential: x[i] (write, line 15) and x[i - 1] (read, line 15): distance 1 (strong SIV))'
+expect 'site-why N4 not instrumented because bounds not readable before the nest: its trip count holds `count(n)`'
+expect 'no-answer N4 no answer because the trip count of the loop at line 26 holds `count(n)`, which keel cannot evaluate'
+[ "$(grep -c '^site-why N1 \|^no-answer N1 \|^no-answer N2 ' dom.txt)" = 0 ] && ok || bad "reasons on nests that have none"
 expect "crossover-cell N4 unk"
 expect "crossover-cell N2 cpu"
 expect "chart N1 nestchart"

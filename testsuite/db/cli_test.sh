@@ -143,7 +143,7 @@ cp out.txt ipda.json
 j() { sql "select $1 from json_each(readfile('ipda.json')$2)"; }
 [ "$(sql "select json_valid(readfile('ipda.json'))")" = 1 ] && ok || bad "show --json ipda: invalid JSON"
 # every key, in order, with its JSON type
-[ "$(j "group_concat(key || ':' || type, ' ')")" = "loop_id:integer file:text line:integer col:integer end_line:integer function:text function_file:text function_line:integer unit:text unit_status:text variant:null hash:text object:null kind:text canonical:true depth:integer parent_line:integer parent_col:integer inner:array iv:text lower:text upper:text step:integer trip:text pragmas:array n_if:integer n_break:integer n_continue:integer n_goto:integer n_return:integer idioms:array algorithm_class:null parallel:text coalescing:null gpu_map:null gpu_collapse:integer gpu_teams:null gpu_threads:null region_line:null cycles_per_iter:real statements:array dependence:object overlap:array strides:array mca:array counts:array boat_hull:null footprint:array" ] \
+[ "$(j "group_concat(key || ':' || type, ' ')")" = "loop_id:integer file:text line:integer col:integer end_line:integer function:text function_file:text function_line:integer unit:text unit_status:text variant:null hash:text object:null kind:text canonical:true depth:integer parent_line:integer parent_col:integer inner:array iv:text lower:text upper:text step:integer trip:text pragmas:array n_if:integer n_break:integer n_continue:integer n_goto:integer n_return:integer idioms:array algorithm_class:null parallel:text coalescing:null site:null site_why:null no_answer:null gpu_map:null gpu_collapse:integer gpu_teams:null gpu_threads:null region_line:null cycles_per_iter:real statements:array dependence:object overlap:array strides:array mca:array counts:array boat_hull:null footprint:array" ] \
     && ok || bad "show --json keys: $(j "group_concat(key || ':' || type, ' ')")"
 [ "$(j "group_concat(value, ',')" ",'\$.idioms'")" = "matmul,reduction" ] && ok || bad "show --json: idioms as an array"
 [ "$(sql "select json_extract(readfile('ipda.json'), '\$.dependence.verdict') || ' ' || json_extract(readfile('ipda.json'), '\$.dependence.reason')")" = "parallel no dependence carried" ] \
@@ -182,9 +182,12 @@ idioms|array,null
 iv|null,text
 line|integer
 loop_id|integer
+no_answer|null
 parallel|null,text
 parent_line|integer,null
 pragmas|array,null
+site|null
+site_why|null
 trip|null,text
 T
 same "loops --json: one type per field" types.txt want.txt

@@ -48,13 +48,19 @@ void recur(int n, double *x)
         x[i] = x[i - 1] * 0.5 + x[i];
 }
 C
-printf '[{"directory": "%s", "command": "cc -O2 -c k.c", "file": "k.c"}]\n' "$tmp" \
-    > build/compile_commands.json
+printf '[{"directory": "%s", "command": "cc -O2 -c k.c", "file": "k.c"},
+  {"directory": "%s", "command": "nvcc -c k.cu", "file": "k.cu"},
+  {"directory": "%s", "arguments": ["cc", "-x", "c++", "-c", "k.c"], "file": "k.c"}]\n' \
+    "$tmp" "$tmp" "$tmp" > build/compile_commands.json
 
 # ---- scan ----
 "$K" scan -p build --json k.db >scan.json 2>err.txt || bad "scan: $(cat err.txt)"
 valid scan scan.json
-expect_eq "$(keys scan.json)" "files:integer analysed:integer skipped:integer failed:integer not_c:integer repeated:integer loops:integer nests:integer db:text failures:array" "scan keys"
+expect_eq "$(keys scan.json)" "files:integer analysed:integer skipped:integer failed:integer not_c:integer repeated:integer loops:integer nests:integer db:text failures:array not_c_files:array" "scan keys"
+# the entries skipped as not C, each named with its reason
+expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.file') || ': ' || json_extract(value, '\$.reason'), '; ') from json_each(readfile('scan.json'), '\$.not_c_files')")" \
+    "$tmp/k.cu: CUDA source (.cu): keel analyses C; $tmp/k.c: compiled as c++ (-x c++): keel analyses C" "scan: not C files named"
+expect_eq "$(jx scan.json '$.not_c')" 2 "scan: not C count"
 expect_eq "$(jx scan.json '$.files') $(jx scan.json '$.analysed') $(jx scan.json '$.loops') $(jx scan.json '$.nests') $(jx scan.json '$.db')" "1 1 4 2 k.db" "scan values"
 "$K" scan -p build k.db >scan.txt 2>&1
 "$K" scan -p build k.db --json >scan2.json 2>&1
@@ -66,7 +72,7 @@ export KEEL_DB=k.db
 "$K" loops --json >loops.json && "$K" loops --wide >loops.txt || bad "loops"
 valid loops loops.json
 expect_eq "$(sqlite3 :memory: "select json_array_length(readfile('loops.json'))")" "$(($(wc -l <loops.txt) - 1))" "loops: rows"
-expect_eq "$(keys loops.json '$[2]')" "loop_id:integer file:text line:integer col:integer function:text depth:integer parent_line:integer iv:text trip:text pragmas:array idioms:array algorithm_class:null parallel:text coalescing:null cycles_per_iter:real" "loops keys"
+expect_eq "$(keys loops.json '$[2]')" "loop_id:integer file:text line:integer col:integer function:text depth:integer parent_line:integer iv:text trip:text pragmas:array idioms:array algorithm_class:null parallel:text coalescing:null cycles_per_iter:real site:text site_why:text no_answer:null" "loops keys"
 expect_eq "$(jx loops.json '$[2].idioms[1]') $(jx loops.json '$[2].parallel') $(jx loops.json '$[3].parallel')" "reduction reduction sequential" "loops values"
 # the same verdicts in the same order as the text table
 expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.line') || '=' || json_extract(value, '\$.parallel'), ' ') from json_each(readfile('loops.json'))")" \

@@ -81,6 +81,8 @@ rc=$?
 cat > want.txt <<'T'
 keel scan: 4 C files in the compile database: 3 analysed, 0 unchanged (skipped), 1 failed
 keel scan: 1 entries not C, 1 repeated files (first compile used)
+not C:
+  main.cpp: C++ source (.cpp): keel analyses C
 keel scan: 5 loops in 3 nests in k.db
 failed:
   broken.c: broken.c:4:9: error: expected ')'
