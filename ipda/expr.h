@@ -147,6 +147,17 @@ typedef int (*kx_lookup_fn)(void *ctx, const char *name, int64_t *value);
 int kx_eval(const kx_expr *e, kx_lookup_fn lookup, void *ctx, int64_t *out,
             char *err, size_t errlen);
 
+/* Range evaluation (interval arithmetic): lookup gives each symbol's
+ * closed range [*lo, *hi] (1) or does not know it (0).  Fills [*lo, *hi]
+ * with a range holding every value e takes when each symbol lies in its
+ * range (each occurrence of a symbol taken independently: a bound, not
+ * the exact range).  div, mod, min and max are bounded; a load, a call or
+ * unknown text, a divisor whose range holds 0 or an int64 overflow give
+ * -1 with a message in err.  0 on success. */
+typedef int (*kx_range_fn)(void *ctx, const char *name, int64_t *lo, int64_t *hi);
+int kx_eval_range(const kx_expr *e, kx_range_fn lookup, void *ctx, int64_t *lo, int64_t *hi,
+                  char *err, size_t errlen);
+
 /* Telescoping sums.  When e is load.A(x + 1) - load.A(x) with x of degree
  * 1 in v, coefficient 1 (`rowstr[j+1] - rowstr[j]`: the trip count of a CSR
  * row), the sum of e over v = lo .. hi - 1 is load.A(x[v := hi]) -
