@@ -320,6 +320,14 @@ static int ex_target(const ex_ctx *c) { return c->in->omp_target; }
 static int ex_no_target(const ex_ctx *c) { return !c->in->omp_target; }
 
 static int ex_mca_exact(const ex_ctx *c) { return c->in->mca_target[0] && c->in->mca_exact; }
+static int ex_bounded(const ex_ctx *c) { return c->in->trip_bounds > 0; }
+static void ex_bounds(const ex_ctx *c)
+{
+    printf("%d loop%s counted at %s largest trip count over the enclosing loops' ranges "
+           "(a bound, not an exact count: the work modelled is at most this)",
+           c->in->trip_bounds, c->in->trip_bounds == 1 ? "" : "s",
+           c->in->trip_bounds == 1 ? "its" : "their");
+}
 
 static void ex_machines(const ex_ctx *c)
 {
@@ -401,6 +409,7 @@ static void ex_bound(const ex_ctx *c) { printf("%s", c->e->gpu_bound ? c->e->gpu
 static const ex_row ex_rows[] = {
     { '{', "launch", NOF, "", NULL, 0, NULL, ex_machines, NULL },
     { 'n', "parallel_iterations", IN(par_iters), "parallel iterations", "%.0f", 0, 0, 0, 0 },
+    { 'i', "trip_bounds", IN(trip_bounds), "trip counts", NULL, 0, ex_bounded, ex_bounds, 0 },
     { 'n', "cycles_per_iteration", IN(cycles_per_iter), "cycles per iteration",
       "%.6g (Machine_c_per_iter, inner loops included)", 0, 0, 0, 0 },
     { 'n', "gpu_work_items", IN(work_items), "GPU work items", "%.0f", 0, 0, 0, 0 },

@@ -12,7 +12,11 @@
  * once; nothing about the nest is derived here.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
  * range (lower + step * floor((trip - 1) / 2)), which makes triangular
- * inner trip counts their average.  Unknown trip counts count 128
+ * inner trip counts their average.  A trip count with min, max, div or mod
+ * of an enclosing loop's variable (`k < min(i, j)`) has no such average:
+ * it is bounded instead, by its largest value over the ranges those
+ * variables take (interval arithmetic, kx_eval_range), and the launch says
+ * so (rt_launch.trip_bounds).  Unknown trip counts count 128
  * iterations and conditional statements half their executions, the
  * assumptions of Chikin et al. (section IV.B, "Instruction Loadout").
  *
@@ -52,6 +56,8 @@ typedef struct {
     char *iv;                 /* NULL when unknown */
     kx_expr *trip, *lower;    /* NULL when unknown */
     int64_t step;
+    kx_expr *last;            /* lower + step * (trip - 1): the iv's last value; NULL */
+    int bounded;              /* 1: trip is bounded, not averaged (bind_trips) */
     char *gpu_map;            /* keelcc's OpenMP GPU mapping of the loop (schema v6), NULL: none */
     int nchildren;
     int parallel;             /* launch_loops.parallel: iterations may go to GPU threads */
@@ -541,8 +547,46 @@ static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
 }
 
 /* Thread loop of each access's path, its stride along it, the symbols. */
+/* Does e hold min, max, div or mod of the variable of loop k or of a loop
+ * around it?  Such a trip count is not a polynomial in them, and its value
+ * at the middle of their ranges is not its average (bind_trips). */
+static int opaque_in_ivs(const rt_facts *f, int k, const kx_expr *e)
+{
+    if (!e || !kx_has_opaque(e) || kx_is_affine(e))
+        return 0;
+    for (int q = k; q >= 0; q = f->loops[q].parent)
+        if (f->loops[q].iv && kx_mentions(e, f->loops[q].iv)) {
+            /* the iv outside every opaque atom only: still a polynomial there */
+            kx_expr *z = kx_int(0), *c = z ? kx_subst(e, f->loops[q].iv, z) : NULL;
+            int in_atom = 0;
+            if (c) {
+                kx_expr *d = kx_sub(e, c);   /* the terms that mention the iv */
+                in_atom = !d || kx_has_opaque(d);
+                kx_free(d);
+            }
+            kx_free(z);
+            kx_free(c);
+            if (in_atom)
+                return 1;
+        }
+    return 0;
+}
+
 static int analyse(rt_facts *f)
 {
+    for (int k = 0; k < f->nloops; k++) {
+        fl_loop *l = &f->loops[k];
+        int64_t step = l->step ? l->step : 1;
+        l->bounded = l->parent >= 0 && opaque_in_ivs(f, l->parent, l->trip);
+        if (l->trip && l->lower) {
+            kx_expr *st = kx_int(step), *m = st ? kx_mul(l->trip, st) : NULL;
+            kx_expr *a = m ? kx_add(l->lower, m) : NULL;
+            l->last = a ? kx_sub(a, st) : NULL;
+            kx_free(st), kx_free(m), kx_free(a);
+            if (!l->last)
+                return -1;
+        }
+    }
     for (int k = 0; k < f->nloops; k++) {
         int p = f->loops[k].parent;
         f->loops[k].thread_on_path = f->loops[k].thread ? k : p >= 0 ? f->loops[p].thread_on_path : -1;
@@ -695,6 +739,7 @@ void rt_facts_free(rt_facts *f)
         free(f->loops[k].mca);
         kx_free(f->loops[k].trip);
         kx_free(f->loops[k].lower);
+        kx_free(f->loops[k].last);
     }
     for (int a = 0; a < f->naccs; a++) {
         fl_acc *ac = &f->accs[a];
@@ -1092,6 +1137,45 @@ static int scratch_init(bind_scratch *s, double *buf)
     return 0;
 }
 
+/* The range of symbol `name` at loop rc->loop for kx_eval_range: a loop
+ * variable (of that loop or one around it) takes values from its lower
+ * bound to its last value, each bounded over the ranges of the loops
+ * around it in turn; any other symbol is its bound value. */
+typedef struct {
+    bind_ctx *c;
+    int loop;
+    int depth;
+} range_ctx;
+
+static int range_lookup(void *vctx, const char *name, int64_t *lo, int64_t *hi)
+{
+    range_ctx *rc = vctx;
+    const rt_facts *f = rc->c->f;
+    for (int k = rc->loop; k >= 0; k = f->loops[k].parent) {
+        const fl_loop *l = &f->loops[k];
+        if (!l->iv || strcmp(l->iv, name))
+            continue;
+        if (!l->lower || !l->last || rc->depth > 64)
+            return 0;
+        range_ctx up = { rc->c, l->parent, rc->depth + 1 };
+        int64_t a0, a1, b0, b1;
+        char e2[8];
+        if (kx_eval_range(l->lower, range_lookup, &up, &a0, &a1, e2, sizeof e2)
+            || kx_eval_range(l->last, range_lookup, &up, &b0, &b1, e2, sizeof e2))
+            return 0;
+        *lo = a0 < b0 ? a0 : b0;
+        *hi = a1 > b1 ? a1 : b1;
+        return 1;
+    }
+    int64_t v;
+    bind_ctx *c = rc->c;
+    c->loop = -1;          /* a passed value, not an iv */
+    if (!lookup(c, name, &v))
+        return 0;
+    *lo = *hi = v;
+    return 1;
+}
+
 /* Trip counts (parents first), ivs at the middle of their range, and
  * iterations of each loop per launch-loop iteration (CPU) and per work
  * item (GPU: the thread loop's own iterations are the items; in a
@@ -1104,7 +1188,16 @@ static int bind_trips(bind_scratch *s, char *err, size_t errlen)
         int p = l->parent;
         int64_t t = UNKNOWN_TRIP, lo = 0;
         const fl_plan *P = s->plan;
-        if (l->trip && cx_eval(P ? &P->trip[k] : NULL, &s->c, p, l->trip, &t, err, errlen))
+        if (l->bounded) {
+            /* the largest trip count over the enclosing loops' ranges: an
+             * upper bound of every iteration's count (interval arithmetic,
+             * kx_eval_range), so the nest's work is at most what is modelled */
+            range_ctx rc = { &s->c, p, 0 };
+            int64_t tlo;
+            if (kx_eval_range(l->trip, range_lookup, &rc, &tlo, &t, err, errlen))
+                return -1;
+            s->out->trip_bounds++;
+        } else if (l->trip && cx_eval(P ? &P->trip[k] : NULL, &s->c, p, l->trip, &t, err, errlen))
             return -1;
         if (l->lower && cx_eval(P ? &P->lower[k] : NULL, &s->c, p, l->lower, &lo, err, errlen))
             return -1;
@@ -1874,8 +1967,9 @@ void rt_facts_print(const rt_facts *f, const rt_launch *l, FILE *out)
         for (int p = lp->parent; p >= 0; p = f->loops[p].parent)
             depth++;
         char *trip = lp->trip ? kx_print(lp->trip) : NULL;
-        fprintf(out, "  %*s%d:%d  %s  trip %s  %s  %s%s%s%s\n", 2 * depth, "", lp->line, lp->col,
+        fprintf(out, "  %*s%d:%d  %s  trip %s%s  %s  %s%s%s%s\n", 2 * depth, "", lp->line, lp->col,
                 lp->iv ? lp->iv : "?", trip ? trip : "? (128)",
+                lp->bounded ? " (at most its largest value over the enclosing loops)" : "",
                 lp->parallel ? "parallel" : "sequential",
                 lp->thread ? "map threads" : k == 0 && lp->parallel ? "map teams" : "",
                 lp->gpu_map ? " (OpenMP offload: " : "", lp->gpu_map ? lp->gpu_map : "",
