@@ -1140,10 +1140,17 @@ static void bestmap_json(keel_json *j, const keel_bestmap *bm)
     keel_json_bool(j, "searched", bm->searched);
     keel_json_int(j, "candidates", bm->candidates);
     keel_json_bool(j, "better", bm->better);
-    if (bm->better)
+    if (bm->better) {
         keel_json_int(j, "thread_loop_line", bm->line);
-    else
+        keel_json_int(j, "collapse", bm->collapse);
+        keel_json_int(j, "fastest_loop_line", bm->fast_line);
+        keel_json_str(j, "privatise", bm->privatise[0] ? bm->privatise : NULL);
+    } else {
         keel_json_null(j, "thread_loop_line");
+        keel_json_null(j, "collapse");
+        keel_json_null(j, "fastest_loop_line");
+        keel_json_null(j, "privatise");
+    }
     keel_json_num(j, "items", bm->items_best);
     keel_json_num(j, "items_as_compiled", bm->items_as);
     keel_json_num(j, "gpu_s", bm->gpu_best_s);
@@ -1269,6 +1276,8 @@ static void explain_out_text(const explain_out *o)
     printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", o->e.cpu_s, o->e.gpu_s,
            o->e.xfer_s, o->e.hk_kernel_s);
     printf("best map    %s\n", o->bm.change);
+    if (o->bm.privatise[0] && o->bm.serial_why[0])
+        printf("            sequential as written: %s\n", o->bm.serial_why);
 }
 
 /* One verdict at the given values: bind the facts, run the models, print

@@ -62,6 +62,9 @@ typedef struct {
     int nchildren;
     int parallel;             /* launch_loops.parallel: iterations may go to GPU threads */
     int thread;               /* 1: this loop's iterations go to GPU threads */
+    int spread;               /* 1: a loop (not the kernel's root) whose iterations
+                               * are spread over the work items: a thread loop, or
+                               * an inner loop of a compiled collapse(n >= 3) space */
     int thread_on_path;       /* index of the thread loop enclosing this loop (incl. itself), -1 */
     int kroot;                /* 1: the outermost loop of one kernel of a time-stepped region */
     int nmca;                 /* llvm-mca figures per target CPU (mca_results), */
@@ -577,6 +580,7 @@ static int analyse(rt_facts *f)
     for (int k = 0; k < f->nloops; k++) {
         fl_loop *l = &f->loops[k];
         int64_t step = l->step ? l->step : 1;
+        l->spread = l->thread || (l->parent >= 0 && l->gpu_map && !strcmp(l->gpu_map, "collapsed"));
         l->bounded = l->parent >= 0 && opaque_in_ivs(f, l->parent, l->trip);
         if (l->trip && l->lower) {
             kx_expr *st = kx_int(step), *m = st ? kx_mul(l->trip, st) : NULL;
@@ -1206,7 +1210,7 @@ static int bind_trips(bind_scratch *s, char *err, size_t errlen)
         s->trip[k] = (double)t;
         s->ivals[k] = lo + (l->step ? l->step : 1) * (t > 0 ? (t - 1) / 2 : 0);
         s->cpu_it[k] = k == 0 ? 1 : s->cpu_it[p] * s->trip[k];
-        s->gpu_it[k] = k == 0 || l->kroot ? 1 : s->gpu_it[p] * (l->thread ? 1 : s->trip[k]);
+        s->gpu_it[k] = k == 0 || l->kroot ? 1 : s->gpu_it[p] * (l->spread ? 1 : s->trip[k]);
         s->kr[k] = !f->region ? 0 : l->kroot ? k : p >= 0 ? s->kr[p] : -1;
     }
     return 0;
@@ -1230,10 +1234,19 @@ static void bind_kernels(bind_scratch *s)
         s->launches[r] = 1;
         for (int q = f->loops[r].parent; q > 0; q = f->loops[q].parent)
             s->launches[r] *= s->trip[q];
+        /* a collapsed space (collapse(3): the loops between the root and
+         * the thread loop spread too) has the product of their trips */
         double items = s->trip[r], inner = 0;
-        for (int k = r + 1; k < nl; k++)
-            if (f->loops[k].thread && s->kr[k] == r && s->trip[k] > inner)
-                inner = s->trip[k];
+        for (int k = r + 1; k < nl; k++) {
+            if (!f->loops[k].thread || s->kr[k] != r)
+                continue;
+            double prod = s->trip[k];
+            for (int q = f->loops[k].parent; q > r; q = f->loops[q].parent)
+                if (f->loops[q].spread)
+                    prod *= s->trip[q];
+            if (prod > inner)
+                inner = prod;
+        }
         if (inner > 0 && !f->loops[r].thread)
             items *= inner;
         s->kitems[r] = items;
@@ -1915,9 +1928,18 @@ int rt_facts_remap(rt_facts *f, const unsigned char *thread, char *err, size_t e
     }
     for (int k = 0; k < f->nloops; k++) {
         int p = f->loops[k].parent;
-        f->loops[k].thread = thread[k] != 0;
+        f->loops[k].thread = (thread[k] & RT_REMAP_THREAD) != 0;
+        f->loops[k].spread = f->loops[k].thread && p >= 0;
         f->loops[k].thread_on_path = f->loops[k].thread ? k : p >= 0 ? f->loops[p].thread_on_path : -1;
     }
+    /* the fastest index of a collapsed space, where one is named: the
+     * loops inside it see their neighbouring threads along it */
+    for (int k = 0; k < f->nloops; k++)
+        for (int q = k; q >= 0; q = f->loops[q].parent)
+            if (thread[q] & RT_REMAP_FASTEST) {
+                f->loops[k].thread_on_path = q;
+                break;
+            }
     for (int a = 0; a < f->naccs; a++) {
         fl_acc *ac = &f->accs[a];
         int t = f->loops[f->stmts[ac->stmt].loop].thread_on_path;
@@ -1930,6 +1952,56 @@ int rt_facts_remap(rt_facts *f, const unsigned char *thread, char *err, size_t e
         }
     }
     return 0;
+}
+
+/* Is loop l loop k or inside it? */
+static int fl_within(const rt_facts *f, int l, int k)
+{
+    for (; l >= 0; l = f->loops[l].parent)
+        if (l == k)
+            return 1;
+    return 0;
+}
+
+int rt_facts_scratch_arrays(const rt_facts *f, int k, char *buf, size_t len)
+{
+    int n = 0;
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    if (k < 0 || k >= f->nloops)
+        return 0;
+    for (int a = 0; a < f->naccs; a++) {
+        const fl_acc *ac = &f->accs[a];
+        if (ac->arr != a)                 /* each array once, at its first access */
+            continue;
+        int written = 0, ok = 1, first = -1, first_line = 0;
+        for (int b = a; b < f->naccs && ok; b++) {
+            const fl_acc *x = &f->accs[b];
+            if (x->arr != a)
+                continue;
+            const fl_stmt *st = &f->stmts[x->stmt];
+            /* only inside loop k, and the same elements in every iteration
+             * of k: no subscript moves with k or a loop around it */
+            ok = fl_within(f, st->loop, k);
+            for (int j = 0; j < x->ndims && ok; j++)
+                for (int q = k; q >= 0 && ok; q = f->loops[q].parent)
+                    ok = x->diff && x->diff[j * f->nloops + q] && kx_is_zero(x->diff[j * f->nloops + q]);
+            written |= x->is_write;
+            if (ok && (first < 0 || st->line < first_line || (st->line == first_line && !x->is_write)))
+                first = b, first_line = st->line;
+        }
+        /* written first: the earliest access by line is an unconditional
+         * write, and no read shares its statement's line */
+        if (!ok || !written || first < 0 || !f->accs[first].is_write
+            || f->stmts[f->accs[first].stmt].conditional)
+            continue;
+        int n0 = snprintf(buf + used, used < len ? len - used : 0, "%s%s", n ? ", " : "", ac->array);
+        if (n0 > 0)
+            used += (size_t)n0;
+        n++;
+    }
+    return n;
 }
 
 int rt_facts_access_view(const rt_facts *f, int a, rt_access_view *out)
