@@ -1186,6 +1186,27 @@ int kx_mentions(const kx_expr *e, const char *name)
     return 0;
 }
 
+int kx_piecewise_in(const kx_expr *e, const char *name)
+{
+    for (int i = 0; e && name && i < e->n; i++)
+        for (int j = 0; j < e->t[i].nf; j++) {
+            const kx_factor *f = &e->t[i].f[j];
+            int64_t c;
+            if (f->kind == KX_SYMBOL)
+                continue;
+            /* div(x, c): a rounding of a polynomial; look inside x */
+            if (f->kind == KX_DIV && f->nargs == 2 && kx_is_const(f->args[1], &c) && c != 0) {
+                if (kx_piecewise_in(f->args[0], name))
+                    return 1;
+                continue;
+            }
+            for (int k = 0; k < f->nargs; k++)
+                if (kx_mentions(f->args[k], name))
+                    return 1;
+        }
+    return 0;
+}
+
 /* The terms of degree exactly 1 in `name`, each with that factor removed.
  * The remaining monomials stay distinct but may change order, so they are
  * sorted again. */

@@ -113,6 +113,12 @@ int kx_has_opaque(const kx_expr *e);                 /* any opaque atom at all *
 int kx_is_affine(const kx_expr *e);
 /* Highest power of symbol `name` in any term (0 when absent). */
 int kx_degree(const kx_expr *e, const char *name);
+/* Does symbol `name` occur inside an opaque atom other than a division by
+ * a constant of a polynomial (min, max, mod, div by a non-constant, a load,
+ * a call, unknown text): is e, as a function of name, more than a
+ * polynomial rounded down?  (kx_piecewise_in("n - max(i - ub, 0)", "i") is
+ * 1; of "div(n - i + 1, 2)" 0.) */
+int kx_piecewise_in(const kx_expr *e, const char *name);
 /* Does symbol `name` occur anywhere (also inside opaque operands)? */
 int kx_mentions(const kx_expr *e, const char *name);
 /* The coefficient of name^1 as an expression: the sum of the terms of degree

@@ -550,28 +550,17 @@ static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
 }
 
 /* Thread loop of each access's path, its stride along it, the symbols. */
-/* Does e hold min, max, div or mod of the variable of loop k or of a loop
- * around it?  Such a trip count is not a polynomial in them, and its value
- * at the middle of their ranges is not its average (bind_trips). */
+/* Does e hold min, max, mod (or a division by a non-constant) of the
+ * variable of loop k or of a loop around it?  Such a trip count is not a
+ * polynomial in them (a step's div(n - i + 1, 2) is one, rounded), and its
+ * value at the middle of their ranges is not its average (bind_trips). */
 static int opaque_in_ivs(const rt_facts *f, int k, const kx_expr *e)
 {
-    if (!e || !kx_has_opaque(e) || kx_is_affine(e))
+    if (!e || !kx_has_opaque(e))
         return 0;
     for (int q = k; q >= 0; q = f->loops[q].parent)
-        if (f->loops[q].iv && kx_mentions(e, f->loops[q].iv)) {
-            /* the iv outside every opaque atom only: still a polynomial there */
-            kx_expr *z = kx_int(0), *c = z ? kx_subst(e, f->loops[q].iv, z) : NULL;
-            int in_atom = 0;
-            if (c) {
-                kx_expr *d = kx_sub(e, c);   /* the terms that mention the iv */
-                in_atom = !d || kx_has_opaque(d);
-                kx_free(d);
-            }
-            kx_free(z);
-            kx_free(c);
-            if (in_atom)
-                return 1;
-        }
+        if (f->loops[q].iv && kx_piecewise_in(e, f->loops[q].iv))
+            return 1;
     return 0;
 }
 

@@ -53,6 +53,14 @@ void other(int n, int c)
             a[i] += b[k];
 }
 
+void stride2(int n)
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        for (int k = i; k < n; k += 2)
+            a[i] += b[k];
+}
+
 int main(void)
 {
     for (int i = 0; i < 128; i++)
@@ -61,6 +69,7 @@ int main(void)
     band(100, 10);
     lower(101);
     other(10, 1);
+    stride2(101);
     double t = 0;
     for (int i = 0; i < 128; i++)
         t += a[i];
@@ -102,6 +111,11 @@ expect_eq "$(facts 17 n=100,ub=10)" "1 10000 100" "MAX bound"
 # lower, n = 101: affine, i at the middle of [0, 100] = 50, trip
 # 101 - 51 = 50, 101 x 50 = 5050, the exact count: not a bound
 expect_eq "$(facts 25 n=101)" "0 5050 101" "triangular: the average, exact"
+
+# stride2, n = 101: div(-i + n + 1, 2) is a rounded polynomial: averaged,
+# i = 50 gives div(52, 2) = 26, 101 x 26 = 2626 (exact 2601), not a bound
+expect_eq "$(trip 42)" "div(-i + n + 1, 2)" "a step of 2"
+expect_eq "$(facts 41 n=101)" "0 2626 101" "a step of 2: the average"
 
 "$BIN/keel" explain t.c:9 --set n=100,m=40 "$work/t.db" > ex.txt 2>&1 || bad "explain tri: $(cat ex.txt)"
 grep -q '^    10:9  k  trip min(i, m) (at most its largest value over the enclosing loops)  ' ex.txt \

@@ -696,6 +696,18 @@ static void test_range(void)
         CHECK_INT(lo, -1);
         CHECK_STR(range_err, bad[k].err);
     }
+    /* which trip counts are bounded rather than averaged */
+    static const struct { const char *e; int want; } pw[] = {
+        { "n - max(i - ub, 0)", 1 }, { "min(i, m)", 1 }, { "mod(i, 4)", 1 },
+        { "div(n - i + 1, 2)", 0 }, { "n - i", 0 }, { "div(n, i)", 1 },
+        { "div(min(i, n), 2)", 1 }, { "max(n, m) - i", 0 }, { "load.a(i)", 1 },
+    };
+    char perr[200];
+    for (size_t k = 0; k < sizeof pw / sizeof *pw; k++) {
+        kx_expr *e = kx_parse(pw[k].e, perr, sizeof perr);
+        CHECK_INT(kx_piecewise_in(e, "i"), pw[k].want);
+        kx_free(e);
+    }
     CHECK_INT(kx_eval_range(NULL, range_of, NULL, &lo, &hi, range_err, sizeof range_err), -1);
     CHECK_STR(range_err, "no expression");
 }
