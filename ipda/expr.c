@@ -1514,9 +1514,13 @@ static int range_atom(ranger *r, const kx_factor *f, int64_t *lo, int64_t *hi)
             return range_fail(r, "unbound symbol '%s'", f->name);
         return 0;
     }
-    if (f->kind > KX_MAX || f->nargs != 2)
-        return range_fail(r, "cannot bound %s", f->kind == KX_LOAD ? "a load" :
-                          f->kind == KX_CALL ? "a call" : "unknown text");
+    if (f->kind > KX_MAX || f->nargs != 2) {
+        ku_buf b = { 0 };
+        print_atom(&b, f->kind, f->name, f->nargs, f->args);
+        range_fail(r, "cannot bound %s", b.s ? b.s : "(out of memory)");
+        free(b.s);
+        return -1;
+    }
     if (range_expr(r, f->args[0], &x0, &x1) || range_expr(r, f->args[1], &y0, &y1))
         return -1;
     switch (f->kind) {

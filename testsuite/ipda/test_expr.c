@@ -685,8 +685,9 @@ static void test_range(void)
         CHECK_STR(range_err, "");
     }
     static const struct { const char *e, *err; } bad[] = {
-        { "load.m3(i)", "cannot bound a load" },
-        { "call.f(i)", "cannot bound a call" },
+        { "load.m3(i)", "cannot bound load.m3(i)" },
+        { "call.f(i)", "cannot bound call.f(i)" },
+        { "n - ?\"r->len\"", "cannot bound ?\"r->len\"" },
         { "n - q", "unbound symbol 'q'" },
         { "div(n, m)", "a divisor whose range holds 0" },
         { "i*9223372036854775807", "int64 overflow in a product" },
