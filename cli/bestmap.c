@@ -1,8 +1,12 @@
 /*
  * bestmap.c -- the best legal GPU mapping of a nest keel can see (see
  * bestmap.h): the chain of parallel loops under the launch loop, each of
- * them tried as the thread index through the runtime's own models, the
- * fastest one described as the change a port would make.
+ * them tried as the thread index, the first three collapsed with each one
+ * innermost (the interchange that decides coalescing), and, where the
+ * chain ends at a sequential loop whose scratch arrays carry its
+ * dependences, the collapse a privatisation would allow, named as a
+ * change; all through the runtime's own models, the fastest one described
+ * as the change a port would make.
  */
 #define _XOPEN_SOURCE 700
 
