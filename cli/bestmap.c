@@ -1,14 +1,19 @@
 /*
  * bestmap.c -- the best legal GPU mapping of a nest keel can see (see
  * bestmap.h): the chain of parallel loops under the launch loop, each of
- * them tried as the thread index through the runtime's own models, the
- * fastest one described as the change a port would make.
+ * them tried as the thread index, the first three collapsed with each one
+ * innermost (the interchange that decides coalescing), and, where the
+ * chain ends at a sequential loop whose scratch arrays carry its
+ * dependences, the collapse a privatisation would allow, named as a
+ * change; all through the runtime's own models, the fastest one described
+ * as the change a port would make.
  */
 #define _XOPEN_SOURCE 700
 
 #include "bestmap.h"
 
 #include "keel.h"
+#include "loop_facts.h"
 #include "rt.h"
 
 #include <stdio.h>
@@ -92,6 +97,88 @@ static int chain_of(const shape_t *s, int *c)
     return m;
 }
 
+/* One candidate mapping of the chain c[0..]: the loops c[0..g-1] collapsed
+ * (g = 1: c[0] alone; g = 2 with `moved` > 1: c[0] and c[moved], the loop
+ * moved out first), the fastest-varying index c[fast] of the space (the
+ * innermost collapsed loop as written, or another after an interchange).
+ * Every loop of the chain is parallel, so every such order is legal. */
+typedef struct {
+    int g, moved, fast;
+    int priv;                 /* c[g-1] is sequential: its scratch arrays privatised first */
+} cand_t;
+
+static int cand_list(int nc, cand_t *v, int cap)
+{
+    int n = 0;
+    for (int m = 0; m < nc && n < cap; m++)          /* c[0] with c[m] (m = 0: alone) */
+        v[n++] = (cand_t){ m == 0 ? 1 : 2, m, m, 0 };
+    if (nc >= 2 && n < cap)                          /* collapse(2), c[0] fastest */
+        v[n++] = (cand_t){ 2, 1, 0, 0 };
+    for (int f = 2; nc >= 3 && f >= 0 && n < cap; f--) /* collapse(3), each one fastest */
+        v[n++] = (cand_t){ 3, 0, f, 0 };
+    return n;
+}
+
+static void cand_threads(const cand_t *cd, const int *c, unsigned char *thread)
+{
+    if (cd->g == 1)
+        thread[c[0]] = RT_REMAP_THREAD;
+    else if (cd->g == 2)
+        thread[c[cd->moved]] = RT_REMAP_THREAD;
+    else
+        for (int m = 1; m < cd->g; m++)
+            thread[c[m]] = RT_REMAP_THREAD;
+    /* an interchange: the fastest index is not the innermost as written */
+    int inner = cd->g == 1 ? 0 : cd->g == 2 ? cd->moved : cd->g - 1;
+    if (cd->fast != inner)
+        thread[c[cd->fast]] |= RT_REMAP_FASTEST;
+}
+
+/* The change, in words. */
+static void cand_words(const rt_facts *f, const int *c, const cand_t *cd,
+                       const char *scratch_names, char *what, size_t len)
+{
+    char a[64], b[64], m1[64], fa[64];
+    iv_name(f, c[0], a, sizeof a);
+    iv_name(f, c[cd->fast], fa, sizeof fa);
+    if (cd->g == 1) {
+        keel_fmtn(what, len, "map only the %s loop to GPU threads, the loops inside it "
+                 "sequential in each thread", a);
+        return;
+    }
+    iv_name(f, c[1], m1, sizeof m1);
+    if (cd->priv) {
+        char l[64], head[200];
+        iv_name(f, c[cd->g - 1], l, sizeof l);
+        if (cd->g == 2)
+            keel_fmtn(head, sizeof head, "collapse(2) the %s and %s loops", a, l);
+        else
+            keel_fmtn(head, sizeof head, "collapse(%d) the loops from %s to %s", cd->g, a, l);
+        keel_fmtn(what, len, "privatise %s per %s iteration (written first in every iteration, "
+                 "at subscripts that do not move with %s: declare them inside the %s loop), "
+                 "then, if keel finds %s parallel, %s", scratch_names, l, l, l, l, head);
+        return;
+    }
+    if (cd->g == 2 && cd->moved == 1 && cd->fast == 1)
+        keel_fmtn(what, len, "collapse(2) the %s and %s loops", a, m1);
+    else if (cd->g == 2 && cd->moved == 1)
+        keel_fmtn(what, len, "interchange the %s and %s loops, then collapse(2) them "
+                 "(%s innermost: consecutive threads step along it)", a, m1, fa);
+    else if (cd->g == 2) {
+        iv_name(f, c[cd->moved], b, sizeof b);
+        keel_fmtn(what, len, "move the %s loop out to just inside %s (past %s%s), "
+                 "then collapse(2) the %s and %s loops", b, a, m1, cd->moved > 2 ? " ..." : "",
+                 a, b);
+    } else {
+        iv_name(f, c[2], b, sizeof b);
+        if (cd->fast == 2)
+            keel_fmtn(what, len, "collapse(3) the %s, %s and %s loops", a, m1, b);
+        else
+            keel_fmtn(what, len, "reorder the %s, %s and %s loops so that %s is innermost "
+                     "(consecutive threads step along it), then collapse(3) them", a, m1, b, fa);
+    }
+}
+
 int keel_bestmap_find(db *d, const rt_facts *f, const rt_sweep *s, long long n,
                       keel_bestmap *out, char *err, size_t errlen)
 {
@@ -116,15 +203,44 @@ int keel_bestmap_find(db *d, const rt_facts *f, const rt_sweep *s, long long n,
                  region ? "a time-stepped region" : "the launch loop is not parallel");
         return 0;
     }
-    int c[BESTMAP_CHAIN], nc = chain_of(&sh, c), best = -1;
+    int c[BESTMAP_CHAIN + 1], nc = chain_of(&sh, c), best = -1;
+    cand_t cands[BESTMAP_CHAIN + 5];
+    int ncand = cand_list(nc, cands, BESTMAP_CHAIN + 4);
+    /* the chain ends at a sequential loop L, the only one inside its last
+     * loop, whose scratch arrays (written first in every iteration of L,
+     * at subscripts that do not move with it) carry dependences across
+     * L's iterations: privatising them is a change to name, with what
+     * the collapse would give if L is then parallel -- not assumed */
+    char scratch[160] = "", why[200] = "";
+    int L = -1;
+    if (nc < BESTMAP_CHAIN) {
+        int e = c[nc - 1], nchild = 0;
+        for (int j = e + 1; j < sh.n && sh.depth[j] > sh.depth[e]; j++)
+            if (sh.depth[j] == sh.depth[e] + 1)
+                L = j, nchild++;
+        if (nchild != 1 || sh.parallel[L] || rt_facts_scratch_arrays(f, L, scratch, sizeof scratch) == 0)
+            L = -1;
+    }
+    if (L >= 0) {
+        rt_facts *g = NULL;
+        char e2[128];
+        if (rt_facts_load(d, rt_facts_file(f), sh.line[L], sh.col[L], &g, e2, sizeof e2) == 0) {
+            const char *w = rt_facts_fact(g, DB_LOOP_FACT_serial_why);
+            keel_fmtn(why, sizeof why, "%s", w ? w : "");
+        }
+        rt_facts_free(g);
+        c[nc] = L;
+        cands[ncand++] = (cand_t){ nc + 1, nc == 1 ? 1 : 0, nc, 1 };
+    }
     out->searched = 1;
     out->candidates = 1;
-    for (int m = 0; m < nc; m++) {
+    for (int m = 0; m < ncand; m++) {
         unsigned char thread[64] = { 0 };
-        thread[c[m]] = 1;
+        cand_threads(&cands[m], c, thread);
         int same = 1;
         for (int k = 0; k < sh.n; k++)
-            same &= (thread[k] != 0) == (sh.thread[k] != 0);
+            same &= (thread[k] == RT_REMAP_THREAD) == (sh.thread[k] != 0)
+                    && !(thread[k] & RT_REMAP_FASTEST);
         if (same)
             continue;
         rt_facts *g = NULL;
@@ -153,21 +269,15 @@ int keel_bestmap_find(db *d, const rt_facts *f, const rt_sweep *s, long long n,
         return 0;
     }
     out->better = 1;
-    out->line = sh.line[c[best]];
-    char a[64], b[64], what[200], ia[48], ib[48], ta[32], tb[32], tc[32];
-    iv_name(f, c[0], a, sizeof a);
-    iv_name(f, c[best], b, sizeof b);
-    if (best == 0)
-        keel_fmtn(what, sizeof what, "map only the %s loop to GPU threads, the loops inside "
-                 "it sequential in each thread", a);
-    else if (best == 1)
-        keel_fmtn(what, sizeof what, "collapse(2) the %s and %s loops", a, b);
-    else {
-        char mid[64];
-        iv_name(f, c[1], mid, sizeof mid);
-        keel_fmtn(what, sizeof what, "move the %s loop out to just inside %s (past %s%s), "
-                 "then collapse(2) the %s and %s loops", b, a, mid, best > 2 ? " ..." : "",
-                 a, b);
+    const cand_t *cb = &cands[best];
+    out->line = sh.line[c[cb->g == 2 ? cb->moved : cb->g == 1 ? 0 : cb->g - 1]];
+    out->collapse = cb->g;
+    out->fast_line = sh.line[c[cb->fast]];
+    char what[400], ia[48], ib[48], ta[32], tb[32], tc[32];
+    cand_words(f, c, cb, scratch, what, sizeof what);
+    if (cb->priv) {
+        keel_fmtn(out->privatise, sizeof out->privatise, "%s", scratch);
+        keel_fmtn(out->serial_why, sizeof out->serial_why, "%s", why);
     }
     group(ia, sizeof ia, out->items_best);
     group(ib, sizeof ib, out->items_as);

@@ -10,7 +10,10 @@
  * such a chain is equal at all its levels, so any of its loops may be the
  * GPU's thread index and the launch loop's iterations spread over teams
  * with it (collapse(2) for the loop directly inside; a loop deeper in the
- * chain is first moved out past the loops between).  Each candidate is
+ * chain is first moved out past the loops between), the first three may
+ * be collapsed together (collapse(3)), and any loop of a collapsed space
+ * may be made its innermost (an interchange), which decides the accesses'
+ * coalescing: consecutive threads step along the innermost.  Each candidate is
  * evaluated by the same models at the same values (runtime/sweep.h) with
  * the thread loop changed (rt_facts_remap), so the work items and the
  * coalescing of every access follow the new thread index.  Time-stepped
@@ -31,10 +34,14 @@ typedef struct {
     int candidates;           /* legal mappings evaluated (the compiled one included) */
     int better;               /* 1: another mapping is faster by 5% or more */
     int line;                 /* the best mapping's thread loop: its line */
+    int collapse;             /* loops in its collapsed space (1: the launch loop alone) */
+    int fast_line;            /* its fastest-varying loop (consecutive threads): its line */
     double items_as, items_best;       /* GPU work items */
     double gpu_as_s, gpu_best_s;       /* kernel times (the transfer is the same) */
     double cpu_s, xfer_s;
-    char change[320];         /* what to change and what it gives; else why nothing */
+    char privatise[160];      /* arrays to privatise first ("u1, u2"), "" none */
+    char serial_why[200];     /* then: why the loop is sequential as written */
+    char change[600];         /* what to change and what it gives; else why nothing */
 } keel_bestmap;
 
 /* The best mapping of nest f (loaded from d, not necessarily bound) at

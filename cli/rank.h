@@ -73,7 +73,7 @@ typedef struct {
     char detail[320];           /* the why's particulars, "" when none */
     int port_better;            /* a legal mapping keel sees beats the compiled one (bestmap.h) */
     double port_gpu_s;          /* its GPU kernel time at N (the compiled one's when not) */
-    char port[320];             /* what to change and what it gives (at N), "" when nothing */
+    char port[600];             /* what to change and what it gives (at N), "" when nothing */
     char *site, *site_why;      /* what keelcc's instrumentation did (loops.site, site_why) */
     char *no_answer;            /* why keel gives no verdict that follows its sizes */
 } keel_rank_nest;

@@ -320,6 +320,14 @@ static int ex_target(const ex_ctx *c) { return c->in->omp_target; }
 static int ex_no_target(const ex_ctx *c) { return !c->in->omp_target; }
 
 static int ex_mca_exact(const ex_ctx *c) { return c->in->mca_target[0] && c->in->mca_exact; }
+static int ex_bounded(const ex_ctx *c) { return c->in->trip_bounds > 0; }
+static void ex_bounds(const ex_ctx *c)
+{
+    printf("%d loop%s counted at %s largest trip count over the enclosing loops' ranges "
+           "(a bound, not an exact count: the work modelled is at most this)",
+           c->in->trip_bounds, c->in->trip_bounds == 1 ? "" : "s",
+           c->in->trip_bounds == 1 ? "its" : "their");
+}
 
 static void ex_machines(const ex_ctx *c)
 {
@@ -404,6 +412,7 @@ static void ex_bound(const ex_ctx *c) { printf("%s", c->e->gpu_bound ? c->e->gpu
 static const ex_row ex_rows[] = {
     { '{', "launch", NOF, "", NULL, 0, NULL, ex_machines, NULL },
     { 'n', "parallel_iterations", IN(par_iters), "parallel iterations", "%.0f", 0, 0, 0, 0 },
+    { 'i', "trip_bounds", IN(trip_bounds), "trip counts", NULL, 0, ex_bounded, ex_bounds, 0 },
     { 'n', "cycles_per_iteration", IN(cycles_per_iter), "cycles per iteration",
       "%.6g (Machine_c_per_iter, inner loops included)", 0, 0, 0, 0 },
     { 'n', "gpu_work_items", IN(work_items), "GPU work items", "%.0f", 0, 0, 0, 0 },
@@ -1143,10 +1152,17 @@ static void bestmap_json(keel_json *j, const keel_bestmap *bm)
     keel_json_bool(j, "searched", bm->searched);
     keel_json_int(j, "candidates", bm->candidates);
     keel_json_bool(j, "better", bm->better);
-    if (bm->better)
+    if (bm->better) {
         keel_json_int(j, "thread_loop_line", bm->line);
-    else
+        keel_json_int(j, "collapse", bm->collapse);
+        keel_json_int(j, "fastest_loop_line", bm->fast_line);
+        keel_json_str(j, "privatise", bm->privatise[0] ? bm->privatise : NULL);
+    } else {
         keel_json_null(j, "thread_loop_line");
+        keel_json_null(j, "collapse");
+        keel_json_null(j, "fastest_loop_line");
+        keel_json_null(j, "privatise");
+    }
     keel_json_num(j, "items", bm->items_best);
     keel_json_num(j, "items_as_compiled", bm->items_as);
     keel_json_num(j, "gpu_s", bm->gpu_best_s);
@@ -1272,6 +1288,8 @@ static void explain_out_text(const explain_out *o)
     printf("seconds     cpu %.9g gpu %.9g xfer %.9g hk %.9g\n", o->e.cpu_s, o->e.gpu_s,
            o->e.xfer_s, o->e.hk_kernel_s);
     printf("best map    %s\n", o->bm.change);
+    if (o->bm.privatise[0] && o->bm.serial_why[0])
+        printf("            sequential as written: %s\n", o->bm.serial_why);
 }
 
 /* One verdict at the given values: bind the facts, run the models, print

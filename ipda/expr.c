@@ -1220,6 +1220,27 @@ int kx_mentions(const kx_expr *e, const char *name)
     return 0;
 }
 
+int kx_piecewise_in(const kx_expr *e, const char *name)
+{
+    for (int i = 0; e && name && i < e->n; i++)
+        for (int j = 0; j < e->t[i].nf; j++) {
+            const kx_factor *f = &e->t[i].f[j];
+            int64_t c;
+            if (f->kind == KX_SYMBOL)
+                continue;
+            /* div(x, c): a rounding of a polynomial; look inside x */
+            if (f->kind == KX_DIV && f->nargs == 2 && kx_is_const(f->args[1], &c) && c != 0) {
+                if (kx_piecewise_in(f->args[0], name))
+                    return 1;
+                continue;
+            }
+            for (int k = 0; k < f->nargs; k++)
+                if (kx_mentions(f->args[k], name))
+                    return 1;
+        }
+    return 0;
+}
+
 /* The terms of degree exactly 1 in `name`, each with that factor removed.
  * The remaining monomials stay distinct but may change order, so they are
  * sorted again. */
@@ -1470,6 +1491,147 @@ int kx_eval(const kx_expr *e, kx_lookup_fn lookup, void *ctx, int64_t *out,
         return -1;
     if (out)
         *out = v;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Range evaluation (interval arithmetic)
+ *
+ * Each symbol has a closed range [lo, hi]; a sum, a product, a power and
+ * every opaque operator keel can evaluate are taken over ranges with the
+ * rules of interval arithmetic (Moore, "Interval Analysis", 1966): a sum
+ * adds the ends, a product takes the least and greatest of the four end
+ * products, min and max are monotone in both operands, and C's truncating
+ * division is monotone in the real quotient, so over a divisor range that
+ * excludes 0 its extremes are at the four corners.  The result contains
+ * every value the expression takes when each symbol lies in its range --
+ * a sound bound, not an exact one: a symbol occurring twice is taken as two
+ * independent values (i - i gives [lo - hi, hi - lo]).
+ * ------------------------------------------------------------------ */
+
+typedef struct {
+    kx_range_fn lookup;
+    void *ctx;
+    char *err;
+    size_t errlen;
+} ranger;
+
+static int range_fail(ranger *r, const char *fmt, const char *what)
+{
+    if (r->err && r->errlen)
+        snprintf(r->err, r->errlen, fmt, what ? what : "");
+    return -1;
+}
+
+static int range_expr(ranger *r, const kx_expr *e, int64_t *lo, int64_t *hi);
+
+/* [a0, a1] * [b0, b1] */
+static int range_mul(int64_t a0, int64_t a1, int64_t b0, int64_t b1, int64_t *lo, int64_t *hi)
+{
+    int64_t p[4];
+    if (__builtin_mul_overflow(a0, b0, &p[0]) || __builtin_mul_overflow(a0, b1, &p[1])
+        || __builtin_mul_overflow(a1, b0, &p[2]) || __builtin_mul_overflow(a1, b1, &p[3]))
+        return -1;
+    *lo = *hi = p[0];
+    for (int i = 1; i < 4; i++) {
+        if (p[i] < *lo) *lo = p[i];
+        if (p[i] > *hi) *hi = p[i];
+    }
+    return 0;
+}
+
+static int range_atom(ranger *r, const kx_factor *f, int64_t *lo, int64_t *hi)
+{
+    int64_t x0, x1, y0, y1;
+    if (f->kind == KX_SYMBOL) {
+        if (!r->lookup || !r->lookup(r->ctx, f->name, lo, hi))
+            return range_fail(r, "unbound symbol '%s'", f->name);
+        return 0;
+    }
+    if (f->kind > KX_MAX || f->nargs != 2) {
+        ku_buf b = { 0 };
+        print_atom(&b, f->kind, f->name, f->nargs, f->args);
+        range_fail(r, "cannot bound %s", b.s ? b.s : "(out of memory)");
+        free(b.s);
+        return -1;
+    }
+    if (range_expr(r, f->args[0], &x0, &x1) || range_expr(r, f->args[1], &y0, &y1))
+        return -1;
+    switch (f->kind) {
+    case KX_MIN:
+        *lo = x0 < y0 ? x0 : y0;
+        *hi = x1 < y1 ? x1 : y1;
+        return 0;
+    case KX_MAX:
+        *lo = x0 > y0 ? x0 : y0;
+        *hi = x1 > y1 ? x1 : y1;
+        return 0;
+    case KX_DIV: {
+        if (y0 <= 0 && y1 >= 0)
+            return range_fail(r, "%sa divisor whose range holds 0", NULL);
+        int64_t q[4] = { 0, 0, 0, 0 }, xs[2] = { x0, x1 }, ys[2] = { y0, y1 };
+        for (int i = 0; i < 4; i++) {
+            int64_t a = xs[i / 2], b = ys[i % 2];
+            if (a == INT64_MIN && b == -1)
+                return range_fail(r, "int64 overflow in a division%s", NULL);
+            q[i] = a / b;
+        }
+        *lo = *hi = q[0];
+        for (int i = 1; i < 4; i++) {
+            if (q[i] < *lo) *lo = q[i];
+            if (q[i] > *hi) *hi = q[i];
+        }
+        return 0;
+    }
+    default: {   /* KX_MOD: |x % y| < |y| and takes x's sign (or is 0) */
+        if (y0 <= 0 && y1 >= 0)
+            return range_fail(r, "%sa divisor whose range holds 0", NULL);
+        int64_t m = y1 > 0 ? y1 : (y0 == INT64_MIN ? INT64_MAX : -y0);
+        m -= 1;                       /* largest |x % y| */
+        *lo = x0 >= 0 ? 0 : (x0 > -m ? x0 : -m);
+        *hi = x1 <= 0 ? 0 : (x1 < m ? x1 : m);
+        return 0;
+    }
+    }
+}
+
+static int range_expr(ranger *r, const kx_expr *e, int64_t *lo, int64_t *hi)
+{
+    int64_t s0 = 0, s1 = 0;
+    for (int i = 0; i < e->n; i++) {
+        const kx_term *t = &e->t[i];
+        int64_t t0 = t->coeff, t1 = t->coeff;
+        for (int j = 0; j < t->nf; j++) {
+            int64_t a0, a1;
+            if (range_atom(r, &t->f[j], &a0, &a1))
+                return -1;
+            for (int p = 0; p < t->f[j].pow; p++)
+                if (range_mul(t0, t1, a0, a1, &t0, &t1))
+                    return range_fail(r, "int64 overflow in a product%s", NULL);
+        }
+        if (__builtin_add_overflow(s0, t0, &s0) || __builtin_add_overflow(s1, t1, &s1))
+            return range_fail(r, "int64 overflow in a sum%s", NULL);
+    }
+    *lo = s0;
+    *hi = s1;
+    return 0;
+}
+
+int kx_eval_range(const kx_expr *e, kx_range_fn lookup, void *ctx, int64_t *lo, int64_t *hi,
+                  char *err, size_t errlen)
+{
+    ranger r = { lookup, ctx, err, errlen };
+    int64_t a, b;
+    if (err && errlen)
+        err[0] = '\0';
+    if (!e)
+        return range_fail(&r, "no expression%s", NULL);
+    if (range_expr(&r, e, &a, &b))
+        return -1;
+    if (lo)
+        *lo = a;
+    if (hi)
+        *hi = b;
     return 0;
 }
 

@@ -113,6 +113,12 @@ int kx_has_opaque(const kx_expr *e);                 /* any opaque atom at all *
 int kx_is_affine(const kx_expr *e);
 /* Highest power of symbol `name` in any term (0 when absent). */
 int kx_degree(const kx_expr *e, const char *name);
+/* Does symbol `name` occur inside an opaque atom other than a division by
+ * a constant of a polynomial (min, max, mod, div by a non-constant, a load,
+ * a call, unknown text): is e, as a function of name, more than a
+ * polynomial rounded down?  (kx_piecewise_in("n - max(i - ub, 0)", "i") is
+ * 1; of "div(n - i + 1, 2)" 0.) */
+int kx_piecewise_in(const kx_expr *e, const char *name);
 /* Does symbol `name` occur anywhere (also inside opaque operands)? */
 int kx_mentions(const kx_expr *e, const char *name);
 /* The coefficient of name^1 as an expression: the sum of the terms of degree
@@ -146,6 +152,17 @@ void kx_note_oom(void);
 typedef int (*kx_lookup_fn)(void *ctx, const char *name, int64_t *value);
 int kx_eval(const kx_expr *e, kx_lookup_fn lookup, void *ctx, int64_t *out,
             char *err, size_t errlen);
+
+/* Range evaluation (interval arithmetic): lookup gives each symbol's
+ * closed range [*lo, *hi] (1) or does not know it (0).  Fills [*lo, *hi]
+ * with a range holding every value e takes when each symbol lies in its
+ * range (each occurrence of a symbol taken independently: a bound, not
+ * the exact range).  div, mod, min and max are bounded; a load, a call or
+ * unknown text, a divisor whose range holds 0 or an int64 overflow give
+ * -1 with a message in err.  0 on success. */
+typedef int (*kx_range_fn)(void *ctx, const char *name, int64_t *lo, int64_t *hi);
+int kx_eval_range(const kx_expr *e, kx_range_fn lookup, void *ctx, int64_t *lo, int64_t *hi,
+                  char *err, size_t errlen);
 
 /* Telescoping sums.  When e is load.A(x + 1) - load.A(x) with x of degree
  * 1 in v, coefficient 1 (`rowstr[j+1] - rowstr[j]`: the trip count of a CSR

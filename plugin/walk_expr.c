@@ -161,6 +161,36 @@ kx_expr *wk_to_expr(walker *w, CXCursor c)
     return e;
 }
 
+/* `x < y ? x : y` (also <=, >, >= and the arms swapped: the expansion
+ * of the usual MIN / MAX / min / max macros) is min(x, y) or max(x, y),
+ * exactly, by C's semantics; any other conditional is not (NULL). */
+static kx_expr *minmax_expr(walker *w, CXCursor c)
+{
+    child_list l = wk_children(c);
+    if (l.n != 3)
+        return NULL;
+    CXCursor cond = wk_peel(l.c[0]);
+    if (clang_getCursorKind(cond) != CXCursor_BinaryOperator)
+        return NULL;
+    enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(cond);
+    int less = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE;
+    if (!less && k != CXBinaryOperator_GT && k != CXBinaryOperator_GE)
+        return NULL;
+    child_list xy = wk_children(cond);
+    if (xy.n != 2)
+        return NULL;
+    kx_expr *x = wk_to_expr(w, xy.c[0]), *y = wk_to_expr(w, xy.c[1]);
+    kx_expr *a = wk_to_expr(w, l.c[1]), *b = wk_to_expr(w, l.c[2]), *r = NULL;
+    int same = kx_equal(x, a) && kx_equal(y, b), swapped = kx_equal(x, b) && kx_equal(y, a);
+    if (x && y && (same || swapped)) {
+        kx_expr *args[2] = { x, y };
+        /* x < y ? x : y is min; x < y ? y : x is max; > the other way round */
+        r = kx_op(less == same ? KX_MIN : KX_MAX, NULL, 2, args);
+    }
+    kx_free(x), kx_free(y), kx_free(a), kx_free(b);
+    return r;
+}
+
 static kx_expr *to_expr_node(walker *w, CXCursor c)
 {
     c = wk_peel(c);
@@ -247,6 +277,10 @@ static kx_expr *to_expr_node(walker *w, CXCursor c)
         r = opaque_expr(w, KX_LOAD, name, index, n);
         free(name);
         return r;
+    }
+    case CXCursor_ConditionalOperator: {
+        kx_expr *r = minmax_expr(w, c);
+        return r ? r : wk_unknown_expr(w, c);
     }
     case CXCursor_CallExpr: {
         child_list l = wk_children(c);

@@ -12,7 +12,11 @@
  * once; nothing about the nest is derived here.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
  * range (lower + step * floor((trip - 1) / 2)), which makes triangular
- * inner trip counts their average.  Unknown trip counts count 128
+ * inner trip counts their average.  A trip count with min, max, div or mod
+ * of an enclosing loop's variable (`k < min(i, j)`) has no such average:
+ * it is bounded instead, by its largest value over the ranges those
+ * variables take (interval arithmetic, kx_eval_range), and the launch says
+ * so (rt_launch.trip_bounds).  Unknown trip counts count 128
  * iterations and conditional statements half their executions, the
  * assumptions of Chikin et al. (section IV.B, "Instruction Loadout").
  *
@@ -52,10 +56,15 @@ typedef struct {
     char *iv;                 /* NULL when unknown */
     kx_expr *trip, *lower;    /* NULL when unknown */
     int64_t step;
+    kx_expr *last;            /* lower + step * (trip - 1): the iv's last value; NULL */
+    int bounded;              /* 1: trip is bounded, not averaged (bind_trips) */
     char *gpu_map;            /* keelcc's OpenMP GPU mapping of the loop (schema v6), NULL: none */
     int nchildren;
     int parallel;             /* launch_loops.parallel: iterations may go to GPU threads */
     int thread;               /* 1: this loop's iterations go to GPU threads */
+    int spread;               /* 1: a loop (not the kernel's root) whose iterations
+                               * are spread over the work items: a thread loop, or
+                               * an inner loop of a compiled collapse(n >= 3) space */
     int thread_on_path;       /* index of the thread loop enclosing this loop (incl. itself), -1 */
     int kroot;                /* 1: the outermost loop of one kernel of a time-stepped region */
     int nmca;                 /* llvm-mca figures per target CPU (mca_results), */
@@ -538,8 +547,36 @@ static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
 }
 
 /* Thread loop of each access's path, its stride along it, the symbols. */
+/* Does e hold min, max, mod (or a division by a non-constant) of the
+ * variable of loop k or of a loop around it?  Such a trip count is not a
+ * polynomial in them (a step's div(n - i + 1, 2) is one, rounded), and its
+ * value at the middle of their ranges is not its average (bind_trips). */
+static int opaque_in_ivs(const rt_facts *f, int k, const kx_expr *e)
+{
+    if (!e || !kx_has_opaque(e))
+        return 0;
+    for (int q = k; q >= 0; q = f->loops[q].parent)
+        if (f->loops[q].iv && kx_piecewise_in(e, f->loops[q].iv))
+            return 1;
+    return 0;
+}
+
 static int analyse(rt_facts *f)
 {
+    for (int k = 0; k < f->nloops; k++) {
+        fl_loop *l = &f->loops[k];
+        int64_t step = l->step ? l->step : 1;
+        l->spread = l->thread || (l->parent >= 0 && l->gpu_map && !strcmp(l->gpu_map, "collapsed"));
+        l->bounded = l->parent >= 0 && opaque_in_ivs(f, l->parent, l->trip);
+        if (l->trip && l->lower) {
+            kx_expr *st = kx_int(step), *m = st ? kx_mul(l->trip, st) : NULL;
+            kx_expr *a = m ? kx_add(l->lower, m) : NULL;
+            l->last = a ? kx_sub(a, st) : NULL;
+            kx_free(st), kx_free(m), kx_free(a);
+            if (!l->last)
+                return -1;
+        }
+    }
     for (int k = 0; k < f->nloops; k++) {
         int p = f->loops[k].parent;
         f->loops[k].thread_on_path = f->loops[k].thread ? k : p >= 0 ? f->loops[p].thread_on_path : -1;
@@ -716,6 +753,7 @@ void rt_facts_free(rt_facts *f)
         free(f->loops[k].mca);
         kx_free(f->loops[k].trip);
         kx_free(f->loops[k].lower);
+        kx_free(f->loops[k].last);
     }
     for (int a = 0; a < f->naccs; a++) {
         fl_acc *ac = &f->accs[a];
@@ -1113,6 +1151,45 @@ static int scratch_init(bind_scratch *s, double *buf)
     return 0;
 }
 
+/* The range of symbol `name` at loop rc->loop for kx_eval_range: a loop
+ * variable (of that loop or one around it) takes values from its lower
+ * bound to its last value, each bounded over the ranges of the loops
+ * around it in turn; any other symbol is its bound value. */
+typedef struct {
+    bind_ctx *c;
+    int loop;
+    int depth;
+} range_ctx;
+
+static int range_lookup(void *vctx, const char *name, int64_t *lo, int64_t *hi)
+{
+    range_ctx *rc = vctx;
+    const rt_facts *f = rc->c->f;
+    for (int k = rc->loop; k >= 0; k = f->loops[k].parent) {
+        const fl_loop *l = &f->loops[k];
+        if (!l->iv || strcmp(l->iv, name))
+            continue;
+        if (!l->lower || !l->last || rc->depth > 64)
+            return 0;
+        range_ctx up = { rc->c, l->parent, rc->depth + 1 };
+        int64_t a0, a1, b0, b1;
+        char e2[8];
+        if (kx_eval_range(l->lower, range_lookup, &up, &a0, &a1, e2, sizeof e2)
+            || kx_eval_range(l->last, range_lookup, &up, &b0, &b1, e2, sizeof e2))
+            return 0;
+        *lo = a0 < b0 ? a0 : b0;
+        *hi = a1 > b1 ? a1 : b1;
+        return 1;
+    }
+    int64_t v;
+    bind_ctx *c = rc->c;
+    c->loop = -1;          /* a passed value, not an iv */
+    if (!lookup(c, name, &v))
+        return 0;
+    *lo = *hi = v;
+    return 1;
+}
+
 /* Trip counts (parents first), ivs at the middle of their range, and
  * iterations of each loop per launch-loop iteration (CPU) and per work
  * item (GPU: the thread loop's own iterations are the items; in a
@@ -1125,7 +1202,16 @@ static int bind_trips(bind_scratch *s, char *err, size_t errlen)
         int p = l->parent;
         int64_t t = UNKNOWN_TRIP, lo = 0;
         const fl_plan *P = s->plan;
-        if (l->trip && cx_eval(P ? &P->trip[k] : NULL, &s->c, p, l->trip, &t, err, errlen))
+        if (l->bounded) {
+            /* the largest trip count over the enclosing loops' ranges: an
+             * upper bound of every iteration's count (interval arithmetic,
+             * kx_eval_range), so the nest's work is at most what is modelled */
+            range_ctx rc = { &s->c, p, 0 };
+            int64_t tlo;
+            if (kx_eval_range(l->trip, range_lookup, &rc, &tlo, &t, err, errlen))
+                return -1;
+            s->out->trip_bounds++;
+        } else if (l->trip && cx_eval(P ? &P->trip[k] : NULL, &s->c, p, l->trip, &t, err, errlen))
             return -1;
         if (l->lower && cx_eval(P ? &P->lower[k] : NULL, &s->c, p, l->lower, &lo, err, errlen))
             return -1;
@@ -1134,7 +1220,7 @@ static int bind_trips(bind_scratch *s, char *err, size_t errlen)
         s->trip[k] = (double)t;
         s->ivals[k] = lo + (l->step ? l->step : 1) * (t > 0 ? (t - 1) / 2 : 0);
         s->cpu_it[k] = k == 0 ? 1 : s->cpu_it[p] * s->trip[k];
-        s->gpu_it[k] = k == 0 || l->kroot ? 1 : s->gpu_it[p] * (l->thread ? 1 : s->trip[k]);
+        s->gpu_it[k] = k == 0 || l->kroot ? 1 : s->gpu_it[p] * (l->spread ? 1 : s->trip[k]);
         s->kr[k] = !f->region ? 0 : l->kroot ? k : p >= 0 ? s->kr[p] : -1;
     }
     return 0;
@@ -1158,10 +1244,19 @@ static void bind_kernels(bind_scratch *s)
         s->launches[r] = 1;
         for (int q = f->loops[r].parent; q > 0; q = f->loops[q].parent)
             s->launches[r] *= s->trip[q];
+        /* a collapsed space (collapse(3): the loops between the root and
+         * the thread loop spread too) has the product of their trips */
         double items = s->trip[r], inner = 0;
-        for (int k = r + 1; k < nl; k++)
-            if (f->loops[k].thread && s->kr[k] == r && s->trip[k] > inner)
-                inner = s->trip[k];
+        for (int k = r + 1; k < nl; k++) {
+            if (!f->loops[k].thread || s->kr[k] != r)
+                continue;
+            double prod = s->trip[k];
+            for (int q = f->loops[k].parent; q > r; q = f->loops[q].parent)
+                if (f->loops[q].spread)
+                    prod *= s->trip[q];
+            if (prod > inner)
+                inner = prod;
+        }
         if (inner > 0 && !f->loops[r].thread)
             items *= inner;
         s->kitems[r] = items;
@@ -1937,9 +2032,18 @@ int rt_facts_remap(rt_facts *f, const unsigned char *thread, char *err, size_t e
     }
     for (int k = 0; k < f->nloops; k++) {
         int p = f->loops[k].parent;
-        f->loops[k].thread = thread[k] != 0;
+        f->loops[k].thread = (thread[k] & RT_REMAP_THREAD) != 0;
+        f->loops[k].spread = f->loops[k].thread && p >= 0;
         f->loops[k].thread_on_path = f->loops[k].thread ? k : p >= 0 ? f->loops[p].thread_on_path : -1;
     }
+    /* the fastest index of a collapsed space, where one is named: the
+     * loops inside it see their neighbouring threads along it */
+    for (int k = 0; k < f->nloops; k++)
+        for (int q = k; q >= 0; q = f->loops[q].parent)
+            if (thread[q] & RT_REMAP_FASTEST) {
+                f->loops[k].thread_on_path = q;
+                break;
+            }
     for (int a = 0; a < f->naccs; a++) {
         fl_acc *ac = &f->accs[a];
         int t = f->loops[f->stmts[ac->stmt].loop].thread_on_path;
@@ -1952,6 +2056,56 @@ int rt_facts_remap(rt_facts *f, const unsigned char *thread, char *err, size_t e
         }
     }
     return 0;
+}
+
+/* Is loop l loop k or inside it? */
+static int fl_within(const rt_facts *f, int l, int k)
+{
+    for (; l >= 0; l = f->loops[l].parent)
+        if (l == k)
+            return 1;
+    return 0;
+}
+
+int rt_facts_scratch_arrays(const rt_facts *f, int k, char *buf, size_t len)
+{
+    int n = 0;
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    if (k < 0 || k >= f->nloops)
+        return 0;
+    for (int a = 0; a < f->naccs; a++) {
+        const fl_acc *ac = &f->accs[a];
+        if (ac->arr != a)                 /* each array once, at its first access */
+            continue;
+        int written = 0, ok = 1, first = -1, first_line = 0;
+        for (int b = a; b < f->naccs && ok; b++) {
+            const fl_acc *x = &f->accs[b];
+            if (x->arr != a)
+                continue;
+            const fl_stmt *st = &f->stmts[x->stmt];
+            /* only inside loop k, and the same elements in every iteration
+             * of k: no subscript moves with k or a loop around it */
+            ok = fl_within(f, st->loop, k);
+            for (int j = 0; j < x->ndims && ok; j++)
+                for (int q = k; q >= 0 && ok; q = f->loops[q].parent)
+                    ok = x->diff && x->diff[j * f->nloops + q] && kx_is_zero(x->diff[j * f->nloops + q]);
+            written |= x->is_write;
+            if (ok && (first < 0 || st->line < first_line || (st->line == first_line && !x->is_write)))
+                first = b, first_line = st->line;
+        }
+        /* written first: the earliest access by line is an unconditional
+         * write, and no read shares its statement's line */
+        if (!ok || !written || first < 0 || !f->accs[first].is_write
+            || f->stmts[f->accs[first].stmt].conditional)
+            continue;
+        int n0 = snprintf(buf + used, used < len ? len - used : 0, "%s%s", n ? ", " : "", ac->array);
+        if (n0 > 0)
+            used += (size_t)n0;
+        n++;
+    }
+    return n;
 }
 
 int rt_facts_access_view(const rt_facts *f, int a, rt_access_view *out)
@@ -1989,8 +2143,9 @@ void rt_facts_print(const rt_facts *f, const rt_launch *l, FILE *out)
         for (int p = lp->parent; p >= 0; p = f->loops[p].parent)
             depth++;
         char *trip = lp->trip ? kx_print(lp->trip) : NULL;
-        fprintf(out, "  %*s%d:%d  %s  trip %s  %s  %s%s%s%s\n", 2 * depth, "", lp->line, lp->col,
+        fprintf(out, "  %*s%d:%d  %s  trip %s%s  %s  %s%s%s%s\n", 2 * depth, "", lp->line, lp->col,
                 lp->iv ? lp->iv : "?", trip ? trip : "? (128)",
+                lp->bounded ? " (at most its largest value over the enclosing loops)" : "",
                 lp->parallel ? "parallel" : "sequential",
                 lp->thread ? "map threads" : k == 0 && lp->parallel ? "map teams" : "",
                 lp->gpu_map ? " (OpenMP offload: " : "", lp->gpu_map ? lp->gpu_map : "",

@@ -138,11 +138,25 @@ void rt_facts_view_free(rt_loop_view *l, rt_access_view *a);   /* either may be 
 /* Loop k's induction variable (preorder, 0: the launch loop), NULL: none. */
 const char *rt_facts_loop_iv(const rt_facts *f, int k);
 /* Map a nest that was loaded and not yet bound with other thread loops
- * (thread[k] per loop in preorder): each access's inter-thread stride
- * becomes its linearised difference along the new thread loop of its
- * path.  For `keel explain`'s best mapping; a time-stepped region is not
+ * (thread[k] per loop in preorder, RT_REMAP_ bits): each access's
+ * inter-thread stride becomes its linearised difference along the new
+ * thread loop of its path, or along the loop marked fastest above it.
+ * Several thread loops on one path are one collapsed space (collapse(3)
+ * of the launch loop and two thread loops): its items are the product of
+ * their trip counts.  For `keel explain`'s best mapping; a time-stepped region is not
  * remapped.  0, or -1 with a message. */
+#define RT_REMAP_THREAD  1   /* thread[k]: loop k's iterations go to GPU threads */
+#define RT_REMAP_FASTEST 2   /* thread[k]: loop k is the fastest-varying index of a
+                              * collapsed space (the innermost after an interchange) */
 int rt_facts_remap(rt_facts *f, const unsigned char *thread, char *err, size_t errlen);
+/* Scratch arrays of loop k (preorder): arrays the nest touches only inside
+ * loop k, at subscripts that move with neither k nor any loop around it
+ * (every iteration of k touches the same elements), and whose first access
+ * by source line is an unconditional write.  Privatising them per
+ * iteration of k (one copy per iteration, or per GPU thread) removes the
+ * dependences they carry across k's iterations.  Their names, ", "
+ * separated, into buf (cut to len bytes); returns how many. */
+int rt_facts_scratch_arrays(const rt_facts *f, int k, char *buf, size_t len);
 
 /* Print the static facts (loops, parallel verdicts, mapping, accesses with
  * their stride expressions) and, when l is not NULL, the bound accesses

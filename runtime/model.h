@@ -173,6 +173,9 @@ typedef struct {
     double kernels;            /* parallel nests (kernels) per step */
     char mca_target[32];       /* llvm-mca CPU whose cycles were used ("" none) */
     int mca_exact;             /* 1: that is the host profile's mca_cpu */
+    int trip_bounds;           /* loops whose trip count is an upper bound, not an
+                                * average (min/max/div of an enclosing loop's
+                                * variable): the work modelled is at most this */
 } rt_launch;
 
 /* Every term of the models, for one launch. */

@@ -35,7 +35,7 @@ head -1 top.txt | grep -q '^What to port first: nests ranked by the time the GPU
     && ok || bad "first line: $(head -1 top.txt)"
 expect_eq "$(sed -n 4p top.txt | tr -s ' ')" "RANK NEST LOCATION FUNCTION VERDICT AT CPU GPU+XFER SAVES CROSSOVER REASON" "header"
 expect_eq "$(awk 'NR > 4 && $1 ~ /^[0-9]+$/' top.txt | wc -l)" 10 "ten rows by default"
-expect_eq "$(sed -n 15p top.txt)" "(the top 10 of 13 nests: --all for every one, --top N for more)" "the footnote, below the ten rows"
+expect_eq "$(grep "^(the top" top.txt)" "(the top 10 of 13 nests: --all for every one, --top N for more)" "the footnote"
 # text and JSON: one order
 expect_eq "$(awk 'NR > 4 && $1 ~ /^[0-9]+$/ { printf "%s ", $2 }' top.txt)" \
     "$(jq "'N' || json_extract(value, '\$.nest')" all.json "key < 10" | tr '\n' ' ')" "text order = JSON order"

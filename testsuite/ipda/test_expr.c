@@ -628,6 +628,91 @@ static void test_telescope(void)
     kx_free(hi);
 }
 
+/* Ranges for test_range: i in [0, 9], j in [2, 5], n = 10, ub = 3. */
+static int range_of(void *ctx, const char *name, int64_t *lo, int64_t *hi)
+{
+    (void)ctx;
+    static const struct { const char *n; int64_t lo, hi; } r[] = {
+        { "i", 0, 9 }, { "j", 2, 5 }, { "n", 10, 10 }, { "ub", 3, 3 }, { "m", -4, 7 } };
+    for (size_t k = 0; k < sizeof r / sizeof *r; k++)
+        if (!strcmp(r[k].n, name)) {
+            *lo = r[k].lo;
+            *hi = r[k].hi;
+            return 1;
+        }
+    return 0;
+}
+
+/* [lo, hi] of text under range_of, or -1 -1 with the error kept. */
+static char range_err[200];
+static void R(const char *text, int64_t *lo, int64_t *hi)
+{
+    char err[200];
+    kx_expr *e = kx_parse(text, err, sizeof err);
+    *lo = *hi = -1;
+    range_err[0] = '\0';
+    if (!e || kx_eval_range(e, range_of, NULL, lo, hi, range_err, sizeof range_err)) {
+        *lo = *hi = -1;
+        if (!e)
+            snprintf(range_err, sizeof range_err, "%s", err);
+    }
+    kx_free(e);
+}
+
+static void test_range(void)
+{
+    /* each expected pair worked by hand from the ranges in range_of */
+    static const struct { const char *e; int64_t lo, hi; } ok[] = {
+        { "n - i", 1, 10 },                 /* 10 - [0, 9] */
+        { "n - max(0, j - ub)", 8, 10 },    /* j - 3 in [-1, 2], max(0, .) in [0, 2] */
+        { "min(i, j)", 0, 5 },              /* [min(0,2), min(9,5)] */
+        { "max(i, j) + 1", 3, 10 },
+        { "i*j", 0, 45 },
+        { "i^2 - i", -9, 81 },              /* i taken twice, independently: a bound */
+        { "m^2", -28, 49 },                 /* [-4,7]*[-4,7]: -4*7 .. 7*7 */
+        { "div(i + 1, 2)", 0, 5 },          /* 1/2 .. 10/2 */
+        { "div(n, j)", 2, 5 },              /* 10/5 .. 10/2 */
+        { "div(m, -2)", -3, 2 },            /* -4/-2 = 2, 7/-2 = -3 */
+        { "mod(i, 4)", 0, 3 },
+        { "mod(m, j)", -4, 4 },             /* |m % j| <= 4, sign of m */
+        { "7", 7, 7 },
+    };
+    int64_t lo, hi;
+    for (size_t k = 0; k < sizeof ok / sizeof *ok; k++) {
+        R(ok[k].e, &lo, &hi);
+        CHECK_INT(lo, ok[k].lo);
+        CHECK_INT(hi, ok[k].hi);
+        CHECK_STR(range_err, "");
+    }
+    static const struct { const char *e, *err; } bad[] = {
+        { "load.m3(i)", "cannot bound load.m3(i)" },
+        { "call.f(i)", "cannot bound call.f(i)" },
+        { "n - ?\"r->len\"", "cannot bound ?\"r->len\"" },
+        { "n - q", "unbound symbol 'q'" },
+        { "div(n, m)", "a divisor whose range holds 0" },
+        { "i*9223372036854775807", "int64 overflow in a product" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        R(bad[k].e, &lo, &hi);
+        CHECK_INT(lo, -1);
+        CHECK_STR(range_err, bad[k].err);
+    }
+    /* which trip counts are bounded rather than averaged */
+    static const struct { const char *e; int want; } pw[] = {
+        { "n - max(i - ub, 0)", 1 }, { "min(i, m)", 1 }, { "mod(i, 4)", 1 },
+        { "div(n - i + 1, 2)", 0 }, { "n - i", 0 }, { "div(n, i)", 1 },
+        { "div(min(i, n), 2)", 1 }, { "max(n, m) - i", 0 }, { "load.a(i)", 1 },
+    };
+    char perr[200];
+    for (size_t k = 0; k < sizeof pw / sizeof *pw; k++) {
+        kx_expr *e = kx_parse(pw[k].e, perr, sizeof perr);
+        CHECK_INT(kx_piecewise_in(e, "i"), pw[k].want);
+        kx_free(e);
+    }
+    CHECK_INT(kx_eval_range(NULL, range_of, NULL, &lo, &hi, range_err, sizeof range_err), -1);
+    CHECK_STR(range_err, "no expression");
+}
+
 int main(void)
 {
     test_construction();
@@ -640,5 +725,6 @@ int main(void)
     test_text_round_trip();
     test_named();
     test_telescope();
+    test_range();
     return check_summary();
 }
