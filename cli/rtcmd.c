@@ -240,7 +240,7 @@ int keel_cmd_calibrate(int argc, char **argv)
     }
     printf("cores        %d\n", cal.cores);
     printf("clock        %.2f GHz%s\n", cal.freq_hz / 1e9,
-           cal.freq_hz > 0 ? "" : " (unknown: default)");
+           cal.freq_hz > 0 ? " (dependent-add chain, thread CPU time)" : " (unknown: default)");
     printf("bandwidth    %.2f GB/s (STREAM triad)\n", cal.mem_bw / 1e9);
     printf("peak         %.1f GFLOP/s (multiply-add chains)\n", cal.peak_flops / 1e9);
     printf("fork/join    %.0f ns (EPCC parallel)\n", cal.fork_ns);

@@ -1,15 +1,27 @@
 /*
  * calib.c -- rt_calibrate: run the measuring kernels of calib_omp.c and
- * read the clock from /proc/cpuinfo.  Part of the keel tool only.
+ * measure the clock the cores run at.  Part of the keel tool only.
+ *
+ * The clock is measured, not read: /proc/cpuinfo's "cpu MHz" is the
+ * nominal (often the TSC's) frequency, which a boosting core or a virtual
+ * machine does not run at -- and llvm-mca's cycles are core cycles.  The
+ * measurement is lmbench's (McVoy and Staelin, "lmbench: portable tools
+ * for performance analysis", USENIX 1996, `mhz`): a chain of dependent
+ * integer additions, one cycle each on every core keel targets, timed on
+ * the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID, so a shared machine's
+ * descheduling does not count), the fastest of several batches.
  */
 #include "calib.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 double rt_calibrate_triad(long n, int reps);
 double rt_calibrate_flops(long iters);
+
+static volatile unsigned long clock_sink;
 
 static double cpuinfo_hz(void)
 {
@@ -26,6 +38,54 @@ static double cpuinfo_hz(void)
         }
     fclose(f);
     return mhz * 1e6;
+}
+
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+        return -1;
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One addition of the chain; the empty asm makes x a register the
+ * compiler cannot see through, so the additions are neither folded nor
+ * reassociated (no instruction is emitted for it). */
+#define CHAIN1(x, i) do { (x) += (i); __asm__ volatile("" : "+r"(x)); } while (0)
+#define CHAIN8(x, i) do { CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); \
+                          CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); } while (0)
+
+double rt_clock_hz(double adds, const double *seconds, int n)
+{
+    double best = 0;
+    for (int k = 0; k < n; k++)
+        if (seconds[k] > 0 && (best == 0 || seconds[k] < best))
+            best = seconds[k];
+    return best > 0 ? adds / best : 0;
+}
+
+double rt_calibrate_clock(void)
+{
+    enum { BATCHES = 7 };
+    const unsigned long iters = 4UL << 20;        /* x 32 additions: ~30 ms at 4 GHz */
+    double sec[BATCHES];
+    unsigned long x = 1;
+    for (int b = 0; b <= BATCHES; b++) {          /* batch 0 warms the clock up */
+        double t0 = thread_cpu_s();
+        for (unsigned long i = 0; i < iters; i++) {
+            CHAIN8(x, i);
+            CHAIN8(x, i);
+            CHAIN8(x, i);
+            CHAIN8(x, i);
+        }
+        double t1 = thread_cpu_s();
+        if (b > 0)
+            sec[b - 1] = t0 >= 0 && t1 > t0 ? t1 - t0 : 0;
+    }
+    clock_sink = x;
+    /* the loop's own increment, compare and branch run beside the chain
+     * (independent of it), so the chain's 32 additions are the cycles */
+    return rt_clock_hz(32.0 * (double)iters, sec, BATCHES);
 }
 
 int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
@@ -46,7 +106,9 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
     double fork_ns = 0, sched_ns = 0, barrier_ns = 0;
     int threads = 0;
     memset(out, 0, sizeof *out);
-    out->freq_hz = cpuinfo_hz();
+    out->freq_hz = rt_calibrate_clock();
+    if (out->freq_hz <= 0)                   /* no thread CPU clock: the nominal one */
+        out->freq_hz = cpuinfo_hz();
     long c = sysconf(_SC_NPROCESSORS_ONLN);
     out->cores = c > 0 ? (int)c : 1;
     step(fn, arg, 1, "memory bandwidth (STREAM triad, 3 x 64 MiB, best of 5)");

@@ -4,7 +4,8 @@
  * per measurement, keyed by hostname: a copied database does not carry
  * one host's figures to another).
  *
- * rt_calibrate runs a STREAM-triad style kernel (sustained bandwidth), an
+ * rt_calibrate measures the core clock (a dependent-add chain), runs a
+ * STREAM-triad style kernel (sustained bandwidth), an
  * FMA kernel (peak flop rate) and EPCC-style OpenMP micro-benchmarks
  * (fork/join of an empty parallel region, the static schedule of a
  * parallel for, a barrier), the host fallback of an OpenMP `target`
@@ -30,6 +31,15 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
 /* Read this host's (gethostname) newest calibration; 0 found, 1 none,
  * -1 error. */
 int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen);
+
+/* The clock the cores run at, Hz: a chain of dependent integer additions
+ * (one cycle each) on the thread's CPU clock, the fastest of several
+ * batches (calib.c, after lmbench's mhz).  0 when there is no thread CPU
+ * clock. */
+double rt_calibrate_clock(void);
+/* adds / the smallest positive of seconds[0..n-1]: the clock of the least
+ * disturbed batch; 0 when none is positive. */
+double rt_clock_hz(double adds, const double *seconds, int n);
 
 /* EPCC-style overheads, measured in calib_omp.c (compiled with OpenMP):
  * ns per empty `parallel` region (fork + join), per `for schedule(static)`
