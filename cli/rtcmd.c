@@ -339,6 +339,13 @@ static void ex_threads(const ex_ctx *c)
            c->in->host_sequential ? " (no OpenMP pragma: runs as compiled, no parallel region)"
                                   : "");
 }
+static void ex_loop_overhead(const ex_ctx *c)
+{
+    if (c->in->loop_ctl_in_cycles)
+        printf("%.0f cycles (the loop's control is in llvm-mca's cycles)", c->e->loop_overhead_c);
+    else
+        printf("%.0f cycles (%.0f x chunk)", c->e->loop_overhead_c, c->cpu->loop_overhead);
+}
 static void ex_tlb_c(const ex_ctx *c)
 {
     printf("%.6g cycles (%s)", c->e->tlb_c, c->cpu->tlb_miss_cycles > 0
@@ -446,9 +453,8 @@ static const ex_row ex_rows[] = {
     { 'n', "schedule_times", E(schedule_times), NULL, ", Schedule_times %.0f", 0, 0, 0, 0 },
     { 'n', "fork_c", E(fork_c), "Fork_c", "%.0f cycles", 0, 0, 0, 0 },
     { 'n', "schedule_c", E(schedule_c), "Schedule_c", "%.0f cycles", 0, 0, 0, 0 },
-    { 'n', "loop_overhead_c", E(loop_overhead_c), "Loop_overhead_c", "%.0f cycles (",
-      0, 0, 0, 0 },
-    { 'n', NULL, CPU(loop_overhead), NULL, "%.0f x chunk)", 0, 0, 0, 0 },
+    { 'n', "loop_overhead_c", E(loop_overhead_c), "Loop_overhead_c", NULL, 0, NULL,
+      ex_loop_overhead, 0 },
     { 'n', "tlb_c", E(tlb_c), "Tlb_c", NULL, 0, NULL, ex_tlb_c, 0 },
     { 'n', "loop_chunk_c", E(loop_chunk_c), "Loop_chunk_c", "%.6g cycles", 0, 0, 0, 0 },
     { 'n', "parallel_for_c", E(parallel_for_c), "Parallel_for_c", "%.6g cycles", 0, 0, 0, 0 },

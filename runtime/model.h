@@ -136,6 +136,9 @@ typedef struct {
     /* CPU: the OpenMP parallel loop */
     double par_iters;          /* iterations of the parallel loop */
     double cycles_per_iter;    /* Machine_c_per_iter: one parallel iteration, inner loops included */
+    int loop_ctl_in_cycles;    /* 1: cycles_per_iter already holds the parallel loop's own
+                                * increment, compare and branch (llvm-mca timed the
+                                * loop's whole block): no Loop_overhead_c on top */
     /* GPU: the data-parallel kernel */
     double work_items;         /* GPU threads' work items (parallel iterations mapped to threads) */
     double comp_insts;         /* compute (non-memory) warp instructions per work item */
