@@ -342,7 +342,7 @@ static void ex_threads(const ex_ctx *c)
 static void ex_loop_overhead(const ex_ctx *c)
 {
     if (c->in->loop_ctl_in_cycles)
-        printf("%.0f cycles (the loop's control is in llvm-mca's cycles)", c->e->loop_overhead_c);
+        printf("%.0f cycles (the loop's control is in its cycles)", c->e->loop_overhead_c);
     else
         printf("%.0f cycles (%.0f x chunk)", c->e->loop_overhead_c, c->cpu->loop_overhead);
 }

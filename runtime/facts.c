@@ -1174,15 +1174,17 @@ static void bind_compute(bind_scratch *s)
     double cycles = 0, flops = 0, insts = 0;
     for (int i = 0; i < f->nstmts; i++)
         s->sw[i] = f->stmts[i].conditional ? 0.5 : 1.0;
-    /* the parallel loops' control is in their cycles when every one of
-     * them (the nest's loop, or each kernel root of a region) is timed by
-     * llvm-mca as a whole block */
-    int ctl = 1, roots = 0;
+    /* the parallel loop's control is in its cycles when llvm-mca timed it
+     * as a whole block (a nest's loop with no inner loop); a region's
+     * kernel roots are inner loops of the step loop, whose cycles carry
+     * their control either way (llvm-mca's block, or the 1 cycle added to
+     * their statements' estimates) */
+    int ctl = f->region;
     for (int k = 0; k < nl; k++) {
         int mca = 0;
         cycles += s->cpu_it[k] * rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca);
-        if (f->region ? f->loops[k].kroot : k == 0)
-            roots++, ctl &= mca;
+        if (k == 0 && !f->region)
+            ctl = mca;
         if (k != 0 && !f->loops[k].thread && !f->loops[k].kroot)
             insts += 2 * s->gpu_it[k] * scale(s, k);    /* GPU loop overhead: add + branch */
     }
@@ -1195,7 +1197,7 @@ static void bind_compute(bind_scratch *s)
     out->kernels = s->kernels > 0 ? s->kernels : 1;
     out->par_iters = f->region ? s->par_max : s->trip[0];
     out->cycles_per_iter = f->region ? (s->par_max > 0 ? cycles / s->par_max : 0) : cycles;
-    out->loop_ctl_in_cycles = roots > 0 && ctl;
+    out->loop_ctl_in_cycles = ctl;
     out->work_items = s->items_max;
     out->comp_insts = insts;
     out->flops = flops * s->trip[0];
