@@ -232,6 +232,7 @@ int keel_cmd_calibrate(int argc, char **argv)
         keel_json_num(j, "sched_ns", cal.sched_ns);
         keel_json_num(j, "barrier_ns", cal.join_ns);
         keel_json_num(j, "target_fallback_ns", cal.target_fallback_ns);
+        keel_json_str(j, "target_fallback_source", cal.target_note);
         keel_json_str(j, "stored_in", path);
         keel_json_end(j);
         int rc = keel_json_print(j, stdout);
@@ -246,8 +247,11 @@ int keel_cmd_calibrate(int argc, char **argv)
     printf("fork/join    %.0f ns (EPCC parallel)\n", cal.fork_ns);
     printf("static for   %.0f ns (EPCC for schedule(static))\n", cal.sched_ns);
     printf("barrier      %.0f ns (EPCC barrier)\n", cal.join_ns);
-    printf("target       %.0f ns (host fallback of a target region, beyond parallel for)\n",
-           cal.target_fallback_ns);
+    if (cal.target_fallback_ns > 0 || !cal.target_note[0])
+        printf("target       %.0f ns (host fallback of a target region, beyond parallel for%s%s)\n",
+               cal.target_fallback_ns, cal.target_note[0] ? "; " : "", cal.target_note);
+    else
+        printf("target       %s\n", cal.target_note);
     for (int f = 0; f < cal.bw_points; f++) {      /* PMaC: bandwidth per pattern */
         printf("%-12s", f ? "" : "patterns");
         printf(" %7.0f KiB:", cal.bw_fp[f] / 1024);

@@ -50,6 +50,16 @@ int rt_calibrate_omp(double *fork_ns, double *sched_ns, double *barrier_ns, int 
  * host (no device / offload disabled) beyond the same loop under
  * `parallel for` (calib_omp.c).  -1 (and 0) when built without OpenMP. */
 int rt_calibrate_target(double *fallback_ns);
+/* The host fallback of a `target` region as the programs' compiler builds
+ * it: cc (KEEL_CC's compiler, clang-19 by default) compiles a probe with
+ * -fopenmp -fopenmp-targets=<its own triple> and runs it with
+ * OMP_TARGET_OFFLOAD=DISABLED; the probe prints ns per `target teams
+ * distribute parallel for` region beyond the same loop as `parallel for`.
+ * 0 measured; 1 not measured (cc cannot build offload code: a `target`
+ * region then compiles to plain host code, with no fallback to pay), with
+ * the reason in note; -1 on a system error, with the reason in note. */
+int rt_calibrate_target_cc(const char *cc, double *fallback_ns, char *note, size_t notelen);
+
 /* Bandwidth per access pattern (unit, strided, column, gather) at
  * RT_BW_POINTS footprints, one thread and all threads (PMaC machine
  * profile; calib_omp.c); `line` is the cache line the bytes are counted in.

@@ -234,6 +234,7 @@ typedef struct {
     double freq_hz, mem_bw, peak_flops;
     double fork_ns, join_ns, sched_ns;   /* EPCC-style overheads */
     double target_fallback_ns;           /* host fallback of a `target` region (0: none) */
+    char target_note[200];               /* how it was measured, or why not (not stored) */
     int cores;
     /* bandwidth per access pattern and footprint (PMaC); bw_points 0: none */
     int bw_points, bw_threads;
