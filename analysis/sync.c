@@ -52,6 +52,34 @@ int sync_call(const char *name)
     return 0;
 }
 
+/* name is one of `bases` or, when f_l, that base with an f or l suffix
+ * (C's float and long double forms: sqrtf, sqrtl). */
+static int named(const char *name, const char *const *bases, size_t n, int f_l)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(bases[i]);
+        if (strncmp(name, bases[i], k) == 0
+            && (name[k] == '\0'
+                || (f_l && (name[k] == 'f' || name[k] == 'l') && name[k + 1] == '\0')))
+            return 1;
+    }
+    return 0;
+}
+
+int sync_math_function(const char *name)
+{
+    /* C11 7.12 (<math.h>), double forms */
+    static const char *const math[] = {
+        "sqrt", "cbrt", "hypot", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+        "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+        "asinh", "acosh", "atanh", "fabs", "floor", "ceil", "round", "trunc", "rint",
+        "nearbyint", "lround", "llround", "lrint", "fmod", "remainder", "fmin", "fmax",
+        "fdim", "fma", "erf", "erfc", "tgamma", "lgamma", "copysign", "ldexp", "frexp",
+        "modf", "scalbn",
+    };
+    return name && named(name, math, sizeof math / sizeof *math, 1);
+}
+
 int sync_call_harmless(const char *name)
 {
     static const char *const exact[] = {
@@ -62,23 +90,11 @@ int sync_call_harmless(const char *name)
         /* OpenMP's queries of the team */
         "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads",
         "omp_get_num_procs", "omp_in_parallel",
-        /* C's math library (<math.h>, float and long double forms too) */
-        "sqrt", "cbrt", "hypot", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
-        "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
-        "asinh", "acosh", "atanh", "fabs", "floor", "ceil", "round", "trunc", "rint",
-        "nearbyint", "lround", "llround", "lrint", "fmod", "remainder", "fmin", "fmax",
-        "fdim", "fma", "erf", "erfc", "tgamma", "lgamma", "copysign", "ldexp", "frexp",
-        "modf", "scalbn", "abs", "labs", "llabs",
+        /* <stdlib.h>'s integer absolute values */
+        "abs", "labs", "llabs",
     };
-    if (!name)
-        return 0;
-    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++) {
-        size_t n = strlen(exact[i]);
-        if (strncmp(name, exact[i], n) == 0
-            && (name[n] == '\0' || ((name[n] == 'f' || name[n] == 'l') && name[n + 1] == '\0')))
-            return 1;
-    }
-    return 0;
+    return name && (named(name, exact, sizeof exact / sizeof *exact, 0)
+                    || sync_math_function(name));
 }
 
 /* A loop that writes nothing, calls nothing and never leaves early, yet

@@ -39,6 +39,11 @@ int sync_call(const char *name);
  * OpenMP's team queries, C's math functions (their f and l forms too)? */
 int sync_call_harmless(const char *name);
 
+/* Is `name` one of C's <math.h> functions (C11 7.12: sqrt, exp, pow, fabs,
+ * fmin, ...) or its f or l form?  Pure as far as the nest is concerned;
+ * the front end counts a call to one as a math operation (fmath). */
+int sync_math_function(const char *name);
+
 /* Why the nest rooted at loop `root` can never run on the GPU: 1 with a
  * one-line reason ("synchronisation: omp flush(flag) (line 228)", "calls
  * "cost of callee conj_grad unknown: ... (line 259)": callee.h), 0 when

@@ -15,15 +15,17 @@
  * arrays (no condition).  Prints, tab-separated: first call (database open +
  * facts of one nest), first call of a second site (facts only), the mean
  * first call over NSITES more sites, warm calls with the same values
- * (memo hit), calls with alternating values (model evaluation each time,
- * logging off via KEEL_LOG=0 from the script), warm calls of a site whose
+ * (memo hit), calls alternating two sets of values (both held by the
+ * site's memo after the first two calls, so memo hits too; logging off via
+ * KEEL_LOG=0 from the script), warm calls of a site whose
  * answer is known to be CPU whatever the values (its call passes none of
  * the symbols the bounds need, as for a `v->length` or `sizeof` bound the
  * runtime cannot evaluate), calls alternating two sets of apart addresses
- * at the same sizes (overlap check + models each time), calls with
- * alternating values at the nest without a condition (models only),
- * calls whose sizes change at every call (a new (n, m) each time) at the
- * nest with the overlap check and at the nest without, all in ns.  With
+ * at the same sizes (memo hits), calls alternating two sets of values at
+ * the nest without a condition (memo hits), and the true misses: calls
+ * whose sizes change at every call (a new (n, m) each time, so the models
+ * run every time) at the nest with the overlap check and at the nest
+ * without, all in ns.  With
  * `timed`: the mean cost of a warm launch as offload-mode instrumentation
  * brackets it (keel_decide, keel_begin, keel_done around an empty region;
  * run with logging on so that the runtime really times it), in ns.

@@ -1421,8 +1421,8 @@ static const command commands[] = {
       "  history [DB]               measured times per loop, size and device\n",
       "usage: keel history [--add FILE] [--json] [DB]\n"
       "\n"
-      "Measured times per loop, size key and device (StarPU-style; >= 10\n"
-      "samples: trusted).\n"
+      "Measured times per loop, size key and device (StarPU-style).  A size\n"
+      "measured on both devices is trusted: its times decide over the models.\n"
       "\n"
       "  --add FILE       add measurements, one a line: FILE:LINE SYM=V,...\n"
       "                   cpu|gpu SECONDS ('-': stdin)\n"

@@ -598,6 +598,11 @@ static int history_line(void *ctx, const db_history_row *r)
     keel_json *j = ctx;
     char where[600], mean[32], sd[32];
     int samples = r->samples;
+    /* the rule keel explain and libkeelrt follow: measured on both devices
+     * at this size, the measurements decide over the models */
+    int decides = r->device && !strcmp(r->device, "cpu")
+                      ? rt_history_trusted(samples, r->other_samples)
+                      : rt_history_trusted(r->other_samples, samples);
     double sds = samples > 1 ? sqrt(r->m2 / (samples - 1)) : 0;
     if (j) {
         keel_json_object(j, NULL);
@@ -608,7 +613,7 @@ static int history_line(void *ctx, const db_history_row *r)
         keel_json_int(j, "samples", samples);
         keel_json_num(j, "mean_s", r->mean_s);
         keel_json_num(j, "stddev_s", sds);
-        keel_json_bool(j, "trusted", samples >= RT_HISTORY_TRUST);
+        keel_json_bool(j, "trusted", decides);
         keel_json_end(j);
         return 0;
     }
@@ -616,7 +621,7 @@ static int history_line(void *ctx, const db_history_row *r)
     rt_format_time(mean, sizeof mean, r->mean_s);
     rt_format_time(sd, sizeof sd, sds);
     printf("%-40s %-24s %-4s %7d %12s %12s %s\n", where, r->size_key, r->device, samples, mean,
-           sd, samples >= RT_HISTORY_TRUST ? "yes" : "no");
+           sd, decides ? "yes" : "no");
     return 0;
 }
 

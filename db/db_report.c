@@ -104,7 +104,8 @@ int db_report_launch_sizes(db *d, int64_t loop_id, int limit, db_launch_size_fn 
 }
 
 /* Rows of a history query (columns as db_history_row's, file and line
- * first when with_loop) to fn; 1 when the table is missing. */
+ * first and the other device's samples last when with_loop) to fn; 1 when
+ * the table is missing. */
 static int each_history(db *d, const char *sql, int64_t loop_id, int with_loop,
                         db_history_fn fn, void *ctx)
 {
@@ -124,6 +125,7 @@ static int each_history(db *d, const char *sql, int64_t loop_id, int with_loop,
             .mean_s = sqlite3_column_double(q, k + 3),
             .m2 = sqlite3_column_double(q, k + 4),
             .n = sqlite3_column_double(q, k + 5),
+            .other_samples = with_loop ? sqlite3_column_int(q, k + 6) : 0,
         };
         if (fn(ctx, &r))
             break;
@@ -143,7 +145,10 @@ int db_report_history_all(db *d, db_history_fn fn, void *ctx)
 {
     assert(d && fn);
     return each_history(d, "SELECT l.file, l.line, h.size_key, h.device, h.samples, h.mean_s,"
-                           " h.m2, h.n FROM history h JOIN loops l ON l.id = h.loop_id"
+                            " h.m2, h.n, coalesce((SELECT sum(o.samples) FROM history o"
+                           " WHERE o.loop_id = h.loop_id AND o.size_key = h.size_key"
+                           " AND o.device <> h.device), 0)"
+                           " FROM history h JOIN loops l ON l.id = h.loop_id"
                            " ORDER BY l.file, l.line, h.n, h.device", 0, 1, fn, ctx);
 }
 

@@ -51,12 +51,13 @@ int db_report_launch_sizes(db *d, int64_t loop_id, int limit, db_launch_size_fn 
 
 /* One row of the measured history: per loop, size key and device, the
  * samples, their mean and Welford's m2 (SCHEMA.md, history); file and
- * line of the loop (db_report_history_all only), n the launch's size. */
+ * line of the loop and the other device's samples at the same size key
+ * (db_report_history_all only; 0 elsewhere), n the launch's size. */
 typedef struct {
     const char *file;
     int line;
     const char *size_key, *device;
-    int samples;
+    int samples, other_samples;
     double mean_s, m2, n;
 } db_history_row;
 typedef int (*db_history_fn)(void *ctx, const db_history_row *row);
@@ -66,7 +67,8 @@ int db_report_history(db *d, int64_t loop_id, db_history_fn fn, void *ctx);
 /* 1 when the database has a history table, else 0. */
 int db_report_has_history(db *d);
 /* The whole history by file, line, size and device, with each loop's
- * file:line.  0, or 1 when there is no history table. */
+ * file:line and the other device's samples at the same size key.  0, or 1
+ * when there is no history table. */
 int db_report_history_all(db *d, db_history_fn fn, void *ctx);
 
 /* A translation unit keelcc compiled but could not analyse (status

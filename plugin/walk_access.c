@@ -631,7 +631,7 @@ static void scan_call(walker *w, CXCursor c, int in_subscript)
     if (!in_subscript && name) {
         /* OpenMP's thread queries read the team, write nothing: no
          * call the dependence test must stop at */
-        if (wk_is_math_function(name))
+        if (sync_math_function(name))
             o->fmath++;
         else if (strcmp(name, "omp_get_thread_num") != 0
                  && strcmp(name, "omp_get_num_threads") != 0)

@@ -350,22 +350,6 @@ int wk_base_extents(CXCursor base, kx_expr **ext, int max)
 
 /* ---- statements: accesses, scalars, ops ---------------------------------- */
 
-static const char *const math_functions[] = {
-    "sqrt", "sqrtf", "sqrtl", "exp", "expf", "exp2", "expm1", "log", "logf", "log2",
-    "log10", "log1p", "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf",
-    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs", "fabsf",
-    "floor", "floorf", "ceil", "ceilf", "fmin", "fmax", "fminf", "fmaxf", "fma",
-    "round", "trunc", "cbrt", "hypot", "erf", "fmod", NULL
-};
-
-int wk_is_math_function(const char *name)
-{
-    for (int i = 0; math_functions[i]; i++)
-        if (strcmp(name, math_functions[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* The enclosing loops' induction variables, innermost last. */
 int wk_enclosing_ivs(walker *w, char **ivs, int max)
 {

@@ -208,7 +208,6 @@ kx_expr *wk_bind_value(const walker *w, CXCursor decl);
 int wk_enclosing_ivs(walker *w, char **ivs, int max);
 int wk_integer_value(CXCursor c, int64_t *v);
 int wk_is_integer_type(CXType t);
-int wk_is_math_function(const char *name);
 kx_expr *wk_named_read(walker *w, CXCursor c);
 void wk_note_symbol(walker *w, CXCursor decl);
 CXCursor wk_ref_decl(CXCursor c);

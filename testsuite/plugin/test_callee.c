@@ -225,6 +225,13 @@ static void test_harmless(void)
     CHECK_INT(sync_call_harmless("expl"), 1);
     CHECK_INT(sync_call_harmless("sqrtx"), 0);
     CHECK_INT(sync_call_harmless("conj_grad"), 0);
+    CHECK_INT(sync_call_harmless("labs"), 1);
+    CHECK_INT(sync_call_harmless("timer_startf"), 0);     /* f/l forms: math only */
+    CHECK_INT(sync_math_function("fminf"), 1);
+    CHECK_INT(sync_math_function("lgammal"), 1);
+    CHECK_INT(sync_math_function("abs"), 0);               /* <stdlib.h>, an integer op */
+    CHECK_INT(sync_math_function("timer_start"), 0);
+    CHECK_INT(sync_math_function("fabsx"), 0);
     CHECK_INT(sync_call_harmless("vranlc"), 0);
 }
 

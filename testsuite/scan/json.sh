@@ -163,9 +163,18 @@ for l in "k.c:3 n=700 cpu 0.25x" "k.c:3 n=700 cpu -1" "k.c:3 n=700 cpu 1 2" "k.c
 done
 "$K" history --json >h.json && "$K" history >h.txt || bad "history"
 valid history h.json
-expect_eq "$(keys h.json '$[0]')" "file:text line:integer size_key:text device:text samples:integer mean_s:real stddev_s:real trusted:true" "history keys"
+expect_eq "$(keys h.json '$[0]')" "file:text line:integer size_key:text device:text samples:integer mean_s:real stddev_s:real trusted:false" "history keys"
 expect_eq "$(jx h.json '$[0].line') $(jx h.json '$[0].size_key') $(jx h.json '$[0].samples')" \
     "$(awk 'NR == 2 { split($1, a, ":"); print a[2], $2, $4 }' h.txt)" "history: the text's row"
+# a size is trusted (its times decide over the models) once measured on
+# both devices: one CPU row alone is not, a GPU row at the same size makes
+# both rows trusted, a GPU row at another size is not
+printf 'k.c:3 n=700 gpu 0.5\nk.c:3 n=900 gpu 0.5\n' | "$K" history --add - >/dev/null || bad "history --add gpu"
+"$K" history --json >h.json && "$K" history >h.txt || bad "history"
+expect_eq "$(sqlite3 :memory: "select group_concat(json_extract(value, '\$.size_key') || '/' || json_extract(value, '\$.device') || '=' || json_extract(value, '\$.trusted'), ' ') from json_each(readfile('h.json'))")" \
+    "n=700/cpu=1 n=700/gpu=1 n=900/gpu=0" "history: trusted when measured on both devices"
+expect_eq "$(awk 'NR > 1 { printf "%s%s/%s=%s", n++ ? " " : "", $2, $3, $NF }' h.txt)" \
+    "n=700/cpu=yes n=700/gpu=yes n=900/gpu=no" "history: the text's TRUSTED column"
 
 # ---- devices ----
 "$K" devices --json >d.json && "$K" devices >d.txt || bad "devices"
