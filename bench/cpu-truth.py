@@ -7,15 +7,25 @@ omp-target/) at each dataset (default MEDIUM and LARGE):
   1. keelcc analyses the source (-O2, llvm-mca on) into a scratch database
      per dataset, and `keel calibrate` measures this host into it;
   2. clang-19 -O2 -DPOLYBENCH_TIME builds the same source and runs it RUNS
-     times (default 3): the kernel time it prints (PolyBench's timer around
-     the kernel function, i.e. all of its outermost nests) -> the median;
+     times (default 3): the kernel times it prints (PolyBench's timer around
+     the kernel function, i.e. all of its outermost nests) -> the medians.
+     The timer prints two clocks: wall (CLOCK_MONOTONIC) and the process's
+     CPU time (CLOCK_PROCESS_CPUTIME_ID, user + system of all its threads).
+     On a shared machine a descheduled process stretches the wall time but
+     not its CPU time, so a one-thread run (sequential, or OpenMP at 1
+     thread) is scored on its CPU time; a run on all threads on its wall
+     time (its CPU time is the sum over threads).  --clock wall scores
+     every run on wall time.  Both are printed;
   3. `keel explain FILE:LINE --host host --json` for each
      outermost nest of the kernel function, every symbol bound to the
      dataset's value from the program's header: the predicted CPU seconds,
      summed over the nests.
 
-With --omp, the omp-target inputs too, built with clang-19 -fopenmp (no
-device: each `target` region runs its host fallback) and run with
+With --omp, the omp-target inputs too (--omp-only: those alone), built
+with clang-19 -fopenmp -DPOLYBENCH_OMP_WARMUP (no device: each `target`
+region runs its host fallback; the warm-up starts the OpenMP runtime
+before the timer, so its once-per-process start-up is not in the kernel
+time) and run with
 OMP_NUM_THREADS=1 and =all (the cores online); predicted with --threads 1 /
 all (their kernels are OpenMP regions: the calibrated fork/join, schedule
 and target-fallback figures count).
@@ -114,6 +124,11 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--omp", action="store_true",
                     help="also the omp-target inputs at 1 thread and all threads")
+    ap.add_argument("--clock", choices=("auto", "wall"), default="auto",
+                    help="auto (default): one-thread runs scored on their CPU time, "
+                         "all-thread runs on wall time; wall: every run on wall time")
+    ap.add_argument("--omp-only", action="store_true",
+                    help="the omp-target inputs alone (implies --omp)")
     ap.add_argument("--only", help="comma list of program names (file stems)")
     ap.add_argument("--work", help="scratch folder (kept); default a temporary one")
     ap.add_argument("--measured", metavar="OUTPUT",
@@ -139,16 +154,17 @@ def main():
     if a.measured:
         with open(a.measured) as f:
             for line in f:
-                m = re.match(r"(?:\[0\] )?(\S+)\s+(\S+)\s+thr (\d+) .* measured\s+(\S+) s "
+                m = re.match(r"(?:\[0\] )?(\S+)\s+(\S+)\s+thr (\d+) .* wall\s+(\S+) s\s+cpu\s+(\S+) s "
                              r"\(median of (\d+), min (\S+)\)", line)
                 if m:
                     known[(m.group(1), m.group(2), int(m.group(3)))] = (
-                        float(m.group(4)), int(m.group(5)), float(m.group(6)))
+                        float(m.group(4)), float(m.group(5)), int(m.group(6)), float(m.group(7)))
     rows = []
     for ds in a.datasets.split(","):
         db = os.path.join(work, "keel-%s.db" % ds)
-        progs = [(s, False) for s in sources(False)] + ([(s, True) for s in sources(True)]
-                                                        if a.omp else [])
+        a.omp = a.omp or a.omp_only
+        progs = ([] if a.omp_only else [(s, False) for s in sources(False)]) + (
+            [(s, True) for s in sources(True)] if a.omp else [])
         progs = [p for p in progs if not only or os.path.splitext(os.path.basename(p[0]))[0] in only]
         for src, omp in ([] if known and os.path.exists(db) else progs):
             name = os.path.splitext(os.path.basename(src))[0]
@@ -162,27 +178,32 @@ def main():
             name = os.path.splitext(os.path.basename(src))[0] + ("-omp" if omp else "")
             exe = os.path.join(work, "%s-%s" % (name, ds))
             flags = ["-O2", "-I" + util, "-I" + os.path.dirname(src), "-D%s_DATASET" % ds,
-                     "-DPOLYBENCH_TIME"] + (["-fopenmp"] if omp else [])
+                     "-DPOLYBENCH_TIME"] + (["-fopenmp", "-DPOLYBENCH_OMP_WARMUP"] if omp else [])
             if not known:
                 run([a.cc] + flags + [src, os.path.join(util, "polybench.c"), "-o", exe, "-lm"])
             sizes = header_sizes(src, ds)
             for thr in ([1, allthr] if omp else [1]):
                 renv = dict(env, OMP_NUM_THREADS=str(thr))
-                times = []
+                walls, cpus = [], []
+                by_cpu = a.clock == "auto" and thr == 1
                 if known:
                     k = known.get((name, ds, thr))
                     if not k:
                         continue
-                    times = [k[0]] * k[1]
-                    times[0] = k[2]             # the median and the minimum survive
+                    # the medians and the scored clock's minimum survive
+                    walls, cpus = [k[0]] * k[2], [k[1]] * k[2]
+                    (cpus if by_cpu else walls)[0] = k[3]
                 for _ in range(0 if known else a.runs):
                     r = run([exe], env=renv)
-                    m = re.search(r"time: ([0-9.]+) s", r.stderr)
-                    if m:
-                        times.append(float(m.group(1)))
-                if not times:
+                    m = re.search(r"^time: ([0-9.]+) s", r.stderr, re.M)
+                    c = re.search(r"^cpu: ([0-9.]+) s", r.stderr, re.M)
+                    if m and c:
+                        walls.append(float(m.group(1)))
+                        cpus.append(float(c.group(1)))
+                if not walls:
                     print("%s %s: no time printed" % (name, ds), file=sys.stderr)
                     continue
+                times = cpus if by_cpu else walls
                 meas = median(times)
                 if meas <= 0:
                     continue
@@ -195,11 +216,13 @@ def main():
                     if nn == 0:
                         continue
                     rows.append(dict(keel=ki, name=name, ds=ds, thr=thr, pred=pred, meas=meas,
-                                     r=pred / meas, rmin=pred / min(times), term=term, nests=nn))
-                    print("%s%-16s %-7s thr %-2d nests %d  predicted %10.4g s  measured %10.4g s "
-                          "(median of %d, min %.4g)  ratio %6.2f  %s" % (
-                              "[%d] " % ki if a.compare else "", name, ds, thr, nn, pred, meas,
-                              len(times), min(times), pred / meas, term))
+                                     r=pred / meas, rmin=pred / min(times), term=term, nests=nn,
+                                     rwall=pred / median(walls)))
+                    print("%s%-16s %-7s thr %-2d nests %d  predicted %10.4g s  measured wall "
+                          "%10.4g s cpu %10.4g s (median of %d, min %.4g)  ratio %6.2f (%s)  %s" % (
+                              "[%d] " % ki if a.compare else "", name, ds, thr, nn, pred,
+                              median(walls), median(cpus), len(times), min(times), pred / meas,
+                              "cpu" if by_cpu else "wall", term))
                 sys.stdout.flush()
     print("load average after: %s" % loadavg())
     if not rows:
@@ -220,6 +243,9 @@ def summary(rows):
     w2 = sum(1 for r in rs if 0.5 <= r <= 2)
     print("\nkernels %d   median predicted/measured %.2f   within 1.25x %d (%.0f%%)   "
           "within 2x %d (%.0f%%)" % (n, median(rs), w125, 100.0 * w125 / n, w2, 100.0 * w2 / n))
+    ws = [x["rwall"] for x in rows]
+    print("  against wall time for every run: median %.2f, within 1.25x %d, within 2x %d" % (
+        median(ws), sum(1 for r in ws if 0.8 <= r <= 1.25), sum(1 for r in ws if 0.5 <= r <= 2)))
     mins = [x["rmin"] for x in rows]
     print("  against the fastest run instead of the median: median %.2f, within 1.25x %d, "
           "within 2x %d" % (median(mins), sum(1 for r in mins if 0.8 <= r <= 1.25),

@@ -232,6 +232,7 @@ int keel_cmd_calibrate(int argc, char **argv)
         keel_json_num(j, "sched_ns", cal.sched_ns);
         keel_json_num(j, "barrier_ns", cal.join_ns);
         keel_json_num(j, "target_fallback_ns", cal.target_fallback_ns);
+        keel_json_str(j, "target_fallback_source", cal.target_note);
         keel_json_str(j, "stored_in", path);
         keel_json_end(j);
         int rc = keel_json_print(j, stdout);
@@ -240,14 +241,17 @@ int keel_cmd_calibrate(int argc, char **argv)
     }
     printf("cores        %d\n", cal.cores);
     printf("clock        %.2f GHz%s\n", cal.freq_hz / 1e9,
-           cal.freq_hz > 0 ? "" : " (unknown: default)");
+           cal.freq_hz > 0 ? " (dependent-add chain, thread CPU time)" : " (unknown: default)");
     printf("bandwidth    %.2f GB/s (STREAM triad)\n", cal.mem_bw / 1e9);
     printf("peak         %.1f GFLOP/s (multiply-add chains)\n", cal.peak_flops / 1e9);
     printf("fork/join    %.0f ns (EPCC parallel)\n", cal.fork_ns);
     printf("static for   %.0f ns (EPCC for schedule(static))\n", cal.sched_ns);
     printf("barrier      %.0f ns (EPCC barrier)\n", cal.join_ns);
-    printf("target       %.0f ns (host fallback of a target region, beyond parallel for)\n",
-           cal.target_fallback_ns);
+    if (cal.target_fallback_ns > 0 || !cal.target_note[0])
+        printf("target       %.0f ns (host fallback of a target region, beyond parallel for%s%s)\n",
+               cal.target_fallback_ns, cal.target_note[0] ? "; " : "", cal.target_note);
+    else
+        printf("target       %s\n", cal.target_note);
     for (int f = 0; f < cal.bw_points; f++) {      /* PMaC: bandwidth per pattern */
         printf("%-12s", f ? "" : "patterns");
         printf(" %7.0f KiB:", cal.bw_fp[f] / 1024);
@@ -346,6 +350,13 @@ static void ex_threads(const ex_ctx *c)
     printf("%d%s", c->e->threads,
            c->in->host_sequential ? " (no OpenMP pragma: runs as compiled, no parallel region)"
                                   : "");
+}
+static void ex_loop_overhead(const ex_ctx *c)
+{
+    if (c->in->loop_ctl_in_cycles)
+        printf("%.0f cycles (the loop's control is in its cycles)", c->e->loop_overhead_c);
+    else
+        printf("%.0f cycles (%.0f x chunk)", c->e->loop_overhead_c, c->cpu->loop_overhead);
 }
 static void ex_tlb_c(const ex_ctx *c)
 {
@@ -458,9 +469,8 @@ static const ex_row ex_rows[] = {
     { 'n', "schedule_times", E(schedule_times), NULL, ", Schedule_times %.0f", 0, 0, 0, 0 },
     { 'n', "fork_c", E(fork_c), "Fork_c", "%.0f cycles", 0, 0, 0, 0 },
     { 'n', "schedule_c", E(schedule_c), "Schedule_c", "%.0f cycles", 0, 0, 0, 0 },
-    { 'n', "loop_overhead_c", E(loop_overhead_c), "Loop_overhead_c", "%.0f cycles (",
-      0, 0, 0, 0 },
-    { 'n', NULL, CPU(loop_overhead), NULL, "%.0f x chunk)", 0, 0, 0, 0 },
+    { 'n', "loop_overhead_c", E(loop_overhead_c), "Loop_overhead_c", NULL, 0, NULL,
+      ex_loop_overhead, 0 },
     { 'n', "tlb_c", E(tlb_c), "Tlb_c", NULL, 0, NULL, ex_tlb_c, 0 },
     { 'n', "loop_chunk_c", E(loop_chunk_c), "Loop_chunk_c", "%.6g cycles", 0, 0, 0, 0 },
     { 'n', "parallel_for_c", E(parallel_for_c), "Parallel_for_c", "%.6g cycles", 0, 0, 0, 0 },

@@ -1,15 +1,39 @@
 /*
  * calib.c -- rt_calibrate: run the measuring kernels of calib_omp.c and
- * read the clock from /proc/cpuinfo.  Part of the keel tool only.
+ * measure the clock the cores run at.  Part of the keel tool only.
+ *
+ * The clock is measured, not read: /proc/cpuinfo's "cpu MHz" is the
+ * nominal (often the TSC's) frequency, which a boosting core or a virtual
+ * machine does not run at -- and llvm-mca's cycles are core cycles.  The
+ * measurement is lmbench's (McVoy and Staelin, "lmbench: portable tools
+ * for performance analysis", USENIX 1996, `mhz`): a chain of dependent
+ * integer additions, one cycle each on every core keel targets, timed on
+ * the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID, so a shared machine's
+ * descheduling does not count), the fastest of several batches.
+ *
+ * The host fallback of an OpenMP `target` region is measured in a probe
+ * that the programs' compiler (KEEL_CC's, else clang-19) builds with
+ * offload to this host and runs with OMP_TARGET_OFFLOAD=DISABLED; a
+ * compiler that cannot build offload code leaves it unset, and says so.
  */
 #include "calib.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 double rt_calibrate_triad(long n, int reps);
 double rt_calibrate_flops(long iters);
+
+static volatile unsigned long clock_sink;
 
 static double cpuinfo_hz(void)
 {
@@ -26,6 +50,195 @@ static double cpuinfo_hz(void)
         }
     fclose(f);
     return mhz * 1e6;
+}
+
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+        return -1;
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One addition of the chain; the empty asm makes x a register the
+ * compiler cannot see through, so the additions are neither folded nor
+ * reassociated (no instruction is emitted for it). */
+#define CHAIN1(x, i) do { (x) += (i); __asm__ volatile("" : "+r"(x)); } while (0)
+#define CHAIN8(x, i) do { CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); \
+                          CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); } while (0)
+
+double rt_clock_hz(double adds, const double *seconds, int n)
+{
+    double best = 0;
+    for (int k = 0; k < n; k++)
+        if (seconds[k] > 0 && (best == 0 || seconds[k] < best))
+            best = seconds[k];
+    return best > 0 ? adds / best : 0;
+}
+
+double rt_calibrate_clock(void)
+{
+    enum { BATCHES = 7 };
+    const unsigned long iters = 4UL << 20;        /* x 32 additions: ~30 ms at 4 GHz */
+    double sec[BATCHES];
+    unsigned long x = 1;
+    for (int b = 0; b <= BATCHES; b++) {          /* batch 0 warms the clock up */
+        double t0 = thread_cpu_s();
+        for (unsigned long i = 0; i < iters; i++) {
+            CHAIN8(x, i);
+            CHAIN8(x, i);
+            CHAIN8(x, i);
+            CHAIN8(x, i);
+        }
+        double t1 = thread_cpu_s();
+        if (b > 0)
+            sec[b - 1] = t0 >= 0 && t1 > t0 ? t1 - t0 : 0;
+    }
+    clock_sink = x;
+    /* the loop's own increment, compare and branch run beside the chain
+     * (independent of it), so the chain's 32 additions are the cycles */
+    return rt_clock_hz(32.0 * (double)iters, sec, BATCHES);
+}
+
+/* ---- the host fallback of a `target` region, as the compiler builds it --
+ * The programs keel decides for are built by clang (keelcc's compiler),
+ * whose OpenMP runtime is not the one this tool was linked with: the
+ * fallback is measured in a probe that compiler builds.  The probe times
+ * the same small loop as a `target teams distribute parallel for` region
+ * (offload disabled: the host version runs) and as a `parallel for`,
+ * EPCC-style: the smallest of 5 batches of 200 regions each, the
+ * difference per region, in ns, on stdout. */
+static const char probe_src[] =
+    "#include <stdio.h>\n#include <time.h>\n"
+    "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);\n"
+    "  return t.tv_sec + t.tv_nsec * 1e-9; }\n"
+    "static double v[1024];\n"
+    "int main(void) {\n"
+    "  double bt = 0, bp = 0;\n"
+    "  for (int b = 0; b <= 5; b++) {\n"
+    "    double t0 = now();\n"
+    "    for (int r = 0; r < 200; r++) {\n"
+    "      #pragma omp target teams distribute parallel for map(tofrom: v[0:1024])\n"
+    "      for (int i = 0; i < 1024; i++) v[i] = v[i] * 0.5 + 1.0;\n"
+    "    }\n"
+    "    double t = (now() - t0) / 200; t0 = now();\n"
+    "    for (int r = 0; r < 200; r++) {\n"
+    "      #pragma omp parallel for schedule(static)\n"
+    "      for (int i = 0; i < 1024; i++) v[i] = v[i] * 0.5 + 1.0;\n"
+    "    }\n"
+    "    double p = (now() - t0) / 200;\n"
+    "    if (b > 0 && (bt == 0 || t < bt)) bt = t;\n"
+    "    if (b > 0 && (bp == 0 || p < bp)) bp = p;\n"
+    "  }\n"
+    "  printf(\"%.1f %g\\n\", bt > bp ? (bt - bp) * 1e9 : 0.0, v[7]);\n"
+    "  return 0;\n"
+    "}\n";
+
+/* Run argv (PATH searched) with stdin and stderr on /dev/null, stdout into
+ * out (NUL-terminated, cut at outlen - 1), environment plus `extra`
+ * (NAME=VALUE or NULL).  The exit status, or -1 when it could not run. */
+static int run_capture(char *const argv[], const char *extra, char *out, size_t outlen)
+{
+    int fd[2];
+    if (outlen)
+        out[0] = '\0';
+    if (pipe(fd))
+        return -1;
+    size_t n = 0;
+    while (environ && environ[n])
+        n++;
+    char **env = malloc((n + 2) * sizeof *env);
+    if (!env) {
+        close(fd[0]), close(fd[1]);
+        return -1;
+    }
+    memcpy(env, environ, n * sizeof *env);
+    env[n] = (char *)extra;
+    env[n + (extra != NULL)] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    free(env);
+    close(fd[1]);
+    if (rc) {
+        close(fd[0]);
+        return -1;
+    }
+    size_t got = 0;
+    char buf[256];
+    ssize_t r;
+    while ((r = read(fd[0], buf, sizeof buf)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (ssize_t i = 0; i < r && got + 1 < outlen; i++)
+            out[got++] = buf[i];
+    }
+    if (outlen)
+        out[got] = '\0';
+    close(fd[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int rt_calibrate_target_cc(const char *cc, double *fallback_ns, char *note, size_t notelen)
+{
+    char dir[4096], src[4200], exe[4200], triple[128], flag[160], out[256];
+    const char *tmp = getenv("TMPDIR");
+    *fallback_ns = 0;
+    /* the compiler's own target: the fallback of an offload to this host */
+    char *tv[] = { (char *)cc, "-print-target-triple", NULL };
+    if (run_capture(tv, NULL, triple, sizeof triple) != 0 || !*triple) {
+        snprintf(note, notelen, "not measured: %s does not run", cc);
+        return 1;
+    }
+    triple[strcspn(triple, "\r\n")] = '\0';
+    snprintf(dir, sizeof dir, "%s/keel-calib-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        snprintf(note, notelen, "not measured: no temporary folder (%s)", strerror(errno));
+        return -1;
+    }
+    snprintf(src, sizeof src, "%s/probe.c", dir);
+    snprintf(exe, sizeof exe, "%s/probe", dir);
+    snprintf(flag, sizeof flag, "-fopenmp-targets=%s", triple);
+    int rc = -1;
+    FILE *f = fopen(src, "w");
+    if (!f || fputs(probe_src, f) == EOF) {
+        snprintf(note, notelen, "not measured: cannot write the probe in %s", dir);
+    } else {
+        fclose(f), f = NULL;
+        char *cv[] = { (char *)cc, "-O2", "-fopenmp", flag, src, "-o", exe, NULL };
+        char *pv[] = { exe, NULL };
+        double ns;
+        if (run_capture(cv, NULL, out, sizeof out) != 0) {
+            snprintf(note, notelen, "not set: %s cannot build OpenMP offload code (%s), so a "
+                     "target region compiles to host code with no fallback to pay", cc, flag);
+            rc = 1;
+        } else if (run_capture(pv, "OMP_TARGET_OFFLOAD=DISABLED", out, sizeof out) != 0 ||
+                   sscanf(out, "%lf", &ns) != 1) {
+            snprintf(note, notelen, "not measured: the probe built by %s %s did not run", cc, flag);
+            rc = 1;
+        } else {
+            *fallback_ns = ns;
+            snprintf(note, notelen, "%s %s, OMP_TARGET_OFFLOAD=DISABLED", cc, flag);
+            rc = 0;
+        }
+    }
+    if (f)
+        fclose(f);
+    unlink(exe), unlink(src), rmdir(dir);
+    return rc;
 }
 
 int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
@@ -46,7 +259,9 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
     double fork_ns = 0, sched_ns = 0, barrier_ns = 0;
     int threads = 0;
     memset(out, 0, sizeof *out);
-    out->freq_hz = cpuinfo_hz();
+    out->freq_hz = rt_calibrate_clock();
+    if (out->freq_hz <= 0)                   /* no thread CPU clock: the nominal one */
+        out->freq_hz = cpuinfo_hz();
     long c = sysconf(_SC_NPROCESSORS_ONLN);
     out->cores = c > 0 ? (int)c : 1;
     step(fn, arg, 1, "memory bandwidth (STREAM triad, 3 x 64 MiB, best of 5)");
@@ -59,9 +274,21 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
         out->sched_ns = sched_ns;
         out->join_ns = barrier_ns;
     }
+    /* the fallback of the programs' compiler (KEEL_CC's, else clang-19, as
+     * keelcc); only where that compiler cannot be run at all, this tool's
+     * own OpenMP runtime's */
     double fb_ns = 0;
-    if (rt_calibrate_target(&fb_ns) == 0)
+    const char *cc = getenv("KEEL_CC");
+    if (!cc || !*cc || strchr(cc, ' '))      /* a launcher and a compiler: the default */
+        cc = "clang-19";
+    int t = rt_calibrate_target_cc(cc, &fb_ns, out->target_note, sizeof out->target_note);
+    if (t == 0)
         out->target_fallback_ns = fb_ns;
+    else if (strstr(out->target_note, "does not run") && rt_calibrate_target(&fb_ns) == 0) {
+        out->target_fallback_ns = fb_ns;
+        snprintf(out->target_note, sizeof out->target_note,
+                 "%s does not run: this tool's OpenMP runtime's fallback", cc);
+    }
     /* PMaC: bandwidth per access pattern and footprint; bytes counted in
      * the lines of the host defaults' profile, as the traffic model will */
     step(fn, arg, 4, "bandwidth per access pattern and footprint (PMaC; one thread, all threads)");

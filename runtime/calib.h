@@ -4,7 +4,8 @@
  * per measurement, keyed by hostname: a copied database does not carry
  * one host's figures to another).
  *
- * rt_calibrate runs a STREAM-triad style kernel (sustained bandwidth), an
+ * rt_calibrate measures the core clock (a dependent-add chain), runs a
+ * STREAM-triad style kernel (sustained bandwidth), an
  * FMA kernel (peak flop rate) and EPCC-style OpenMP micro-benchmarks
  * (fork/join of an empty parallel region, the static schedule of a
  * parallel for, a barrier), the host fallback of an OpenMP `target`
@@ -31,6 +32,15 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
  * -1 error. */
 int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen);
 
+/* The clock the cores run at, Hz: a chain of dependent integer additions
+ * (one cycle each) on the thread's CPU clock, the fastest of several
+ * batches (calib.c, after lmbench's mhz).  0 when there is no thread CPU
+ * clock. */
+double rt_calibrate_clock(void);
+/* adds / the smallest positive of seconds[0..n-1]: the clock of the least
+ * disturbed batch; 0 when none is positive. */
+double rt_clock_hz(double adds, const double *seconds, int n);
+
 /* EPCC-style overheads, measured in calib_omp.c (compiled with OpenMP):
  * ns per empty `parallel` region (fork + join), per `for schedule(static)`
  * beyond the work, per barrier; threads the runtime used.  Returns -1 when
@@ -40,6 +50,16 @@ int rt_calibrate_omp(double *fork_ns, double *sched_ns, double *barrier_ns, int 
  * host (no device / offload disabled) beyond the same loop under
  * `parallel for` (calib_omp.c).  -1 (and 0) when built without OpenMP. */
 int rt_calibrate_target(double *fallback_ns);
+/* The host fallback of a `target` region as the programs' compiler builds
+ * it: cc (KEEL_CC's compiler, clang-19 by default) compiles a probe with
+ * -fopenmp -fopenmp-targets=<its own triple> and runs it with
+ * OMP_TARGET_OFFLOAD=DISABLED; the probe prints ns per `target teams
+ * distribute parallel for` region beyond the same loop as `parallel for`.
+ * 0 measured; 1 not measured (cc cannot build offload code: a `target`
+ * region then compiles to plain host code, with no fallback to pay), with
+ * the reason in note; -1 on a system error, with the reason in note. */
+int rt_calibrate_target_cc(const char *cc, double *fallback_ns, char *note, size_t notelen);
+
 /* Bandwidth per access pattern (unit, strided, column, gather) at
  * RT_BW_POINTS footprints, one thread and all threads (PMaC machine
  * profile; calib_omp.c); `line` is the cache line the bytes are counted in.

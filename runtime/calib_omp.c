@@ -185,44 +185,86 @@ double rt_calibrate_flops(long iters)
  *   gather   a[idx[i]]               a random permutation of the elements
  * Bytes are counted as the traffic model counts them: elements x min(line,
  * 8 x stride) -- a column walk or a gather moves a line per element.  Each
- * figure is the best of 3 timings of enough passes to take ~10 ms (the
+ * figure is the best of 3 timings of enough passes to take ~5 ms, each
+ * timed on the threads' own CPU clocks (CLOCK_THREAD_CPUTIME_ID, the
+ * slowest thread's: on a shared machine a descheduled thread's wait is
+ * not the memory's time) (the
  * first pass warms the caches: a footprint that fits a cache is measured
  * in it), with one thread and with all of OpenMP's threads sharing the
  * array (static split of the outer loop). */
 /* `passes` walks of pattern p in one parallel region (no fork per pass:
  * small footprints measure the cache, not the runtime); each thread walks
- * its static share of the outer loop, nowait (the walks only read). */
-static double pattern_run(const double *a, const int *idx, long n, int p, int threads, int passes)
+ * its static share of the outer loop, nowait (the walks only read).  Each
+ * walk sums into ACC independent partial sums: one running sum is a chain
+ * of dependent floating-point additions (no reassociation without
+ * -ffast-math), which times the adder's latency -- a few cycles per
+ * element, far below what a cache delivers -- and not the memory; STREAM's
+ * kernels (McCalpin) have no loop-carried dependence for the same reason.
+ * n is a multiple of 4 x 512 x ACC (the footprints are powers of two). */
+enum { ACC = 8 };
+
+#define SUM8(s, e) do { s[0] += e(0); s[1] += e(1); s[2] += e(2); s[3] += e(3); \
+                        s[4] += e(4); s[5] += e(5); s[6] += e(6); s[7] += e(7); } while (0)
+
+static double thread_cpu(void)
 {
-    double s = 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double pattern_run(const double *a, const int *idx, long n, int p, int threads, int passes,
+                          double *secs)
+{
+    double s = 0, slowest = 0;
     long rows = n / 512;
     (void)threads, (void)rows;
-    #pragma omp parallel num_threads(threads) reduction(+ : s)
-    for (int k = 0; k < passes; k++) {
-        switch (p) {
-        case RT_PAT_UNIT:
-            #pragma omp for schedule(static) nowait
-            for (long i = 0; i < n; i++)
-                s += a[i];
-            break;
-        case RT_PAT_STRIDED:
-            #pragma omp for schedule(static) nowait
-            for (long i = 0; i < n / 4; i++)
-                s += a[4 * i];
-            break;
-        case RT_PAT_COLUMN:
-            #pragma omp for schedule(static) nowait
-            for (long j = 0; j < 512; j++)
-                for (long i = 0; i < rows; i++)
-                    s += a[i * 512 + j];
-            break;
-        default:
-            #pragma omp for schedule(static) nowait
-            for (long i = 0; i < n; i++)
-                s += a[idx[i]];
-            break;
+    #pragma omp parallel num_threads(threads) reduction(+ : s) reduction(max : slowest)
+    {
+        double acc[ACC] = { 0 };
+        double t0 = thread_cpu();
+        for (int k = 0; k < passes; k++) {
+            switch (p) {
+            case RT_PAT_UNIT:
+                #pragma omp for schedule(static) nowait
+                for (long i = 0; i < n; i += ACC) {
+#define E(q) a[i + (q)]
+                    SUM8(acc, E);
+#undef E
+                }
+                break;
+            case RT_PAT_STRIDED:
+                #pragma omp for schedule(static) nowait
+                for (long i = 0; i < n / 4; i += ACC) {
+#define E(q) a[4 * (i + (q))]
+                    SUM8(acc, E);
+#undef E
+                }
+                break;
+            case RT_PAT_COLUMN:
+                #pragma omp for schedule(static) nowait
+                for (long j = 0; j < 512; j++)
+                    for (long i = 0; i < rows; i += ACC) {
+#define E(q) a[(i + (q)) * 512 + j]
+                        SUM8(acc, E);
+#undef E
+                    }
+                break;
+            default:
+                #pragma omp for schedule(static) nowait
+                for (long i = 0; i < n; i += ACC) {
+#define E(q) a[idx[i + (q)]]
+                    SUM8(acc, E);
+#undef E
+                }
+                break;
+            }
         }
+        slowest = thread_cpu() - t0;
+        for (int q = 0; q < ACC; q++)
+            s += acc[q];
     }
+    *secs = slowest;
     return s;
 }
 
@@ -231,16 +273,12 @@ static double pattern_bw(const double *a, const int *idx, long n, int p, int thr
     double per_elem = p == RT_PAT_UNIT ? 8 : p == RT_PAT_STRIDED ? 32 : line;
     double elems = p == RT_PAT_STRIDED ? (double)(n / 4) : p == RT_PAT_COLUMN ? (double)(n / 512) * 512
                                                                                 : (double)n;
-    double best = 0;
-    sink = pattern_run(a, idx, n, p, threads, 1);       /* warm */
-    double t0 = now();
-    sink += pattern_run(a, idx, n, p, threads, 1);
-    double one = now() - t0;
+    double best = 0, one = 0, t = 0;
+    sink = pattern_run(a, idx, n, p, threads, 1, &t);       /* warm */
+    sink += pattern_run(a, idx, n, p, threads, 1, &one);
     int passes = one > 0 && one < 0.005 ? (int)(0.005 / one) + 1 : 1;
     for (int r = 0; r < 3; r++) {
-        t0 = now();
-        sink += pattern_run(a, idx, n, p, threads, passes);
-        double t = now() - t0;
+        sink += pattern_run(a, idx, n, p, threads, passes, &t);
         if (t > 0 && elems * per_elem * passes / t > best)
             best = elems * per_elem * passes / t;
     }

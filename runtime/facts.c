@@ -317,18 +317,21 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
  * overhead (increment, compare and branch fused).  `overhead` is 0 for
  * the launch loop, whose overhead Liao-Chapman counts separately. */
 static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_weight,
-                                  int overhead, const char *target)
+                                  int overhead, const char *target, int *from_mca)
 {
     const fl_loop *l = &f->loops[k];
+    *from_mca = 0;
     /* the chosen CPU's llvm-mca figure, else one of its family (pwr9 for
      * pwr8: llvm-mca rejects some POWER8 vector blocks), else the default */
     if (target && l->nchildren == 0) {
+        *from_mca = 1;
         for (int i = 0; i < l->nmca; i++)
             if (!strcmp(l->mca[i].target, target) && l->mca[i].cycles > 0)
                 return l->mca[i].cycles;
         for (int i = 0; i < l->nmca; i++)
             if (!strncmp(l->mca[i].target, target, 3) && l->mca[i].cycles > 0)
                 return l->mca[i].cycles;
+        *from_mca = 0;
     }
     double c = overhead ? 1 : 0;
     for (int s = 0; s < f->nstmts; s++)
@@ -1287,8 +1290,17 @@ static void bind_compute(bind_scratch *s)
     double cycles = 0, flops = 0, insts = 0;
     for (int i = 0; i < f->nstmts; i++)
         s->sw[i] = f->stmts[i].conditional ? 0.5 : 1.0;
+    /* the parallel loop's control is in its cycles when llvm-mca timed it
+     * as a whole block (a nest's loop with no inner loop); a region's
+     * kernel roots are inner loops of the step loop, whose cycles carry
+     * their control either way (llvm-mca's block, or the 1 cycle added to
+     * their statements' estimates) */
+    int ctl = f->region;
     for (int k = 0; k < nl; k++) {
-        cycles += s->cpu_it[k] * rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca);
+        int mca = 0;
+        cycles += s->cpu_it[k] * rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca);
+        if (k == 0 && !f->region)
+            ctl = mca;
         if (k != 0 && !f->loops[k].thread && !f->loops[k].kroot)
             insts += 2 * s->gpu_it[k] * scale(s, k);    /* GPU loop overhead: add + branch */
     }
@@ -1301,6 +1313,7 @@ static void bind_compute(bind_scratch *s)
     out->kernels = s->kernels > 0 ? s->kernels : 1;
     out->par_iters = f->region ? s->par_max : s->trip[0];
     out->cycles_per_iter = f->region ? (s->par_max > 0 ? cycles / s->par_max : 0) : cycles;
+    out->loop_ctl_in_cycles = ctl;
     out->work_items = s->items_max;
     out->comp_insts = insts;
     out->flops = flops * s->trip[0];

@@ -125,7 +125,11 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     out->fork_c = in->host_sequential ? 0 : cpu->fork_cycles * kernels;
     out->join_c = in->host_sequential ? 0 : cpu->join_cycles * kernels;
     out->schedule_c = in->host_sequential ? 0 : cpu->sched_cycles * kernels;
-    out->loop_overhead_c = cpu->loop_overhead * out->chunk;
+    /* Liao-Chapman's Machine_c_per_iter is the body alone, Loop_overhead_c
+     * the loop's control; llvm-mca's figure for a loop with no inner loop
+     * is its whole block -- body, increment, compare and branch -- so where
+     * that figure is Machine_c_per_iter the control is in it already */
+    out->loop_overhead_c = in->loop_ctl_in_cycles ? 0 : cpu->loop_overhead * out->chunk;
     /* Cache_c of Loop_chunk_c (chikin Fig. 3), its TLB part: the traffic
      * model's TLB misses (facts.c, page granule) spread over the parallel
      * iterations, one chunk's share times the miss penalty (chikin Table

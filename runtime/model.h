@@ -136,6 +136,9 @@ typedef struct {
     /* CPU: the OpenMP parallel loop */
     double par_iters;          /* iterations of the parallel loop */
     double cycles_per_iter;    /* Machine_c_per_iter: one parallel iteration, inner loops included */
+    int loop_ctl_in_cycles;    /* 1: cycles_per_iter already holds the parallel loop's own
+                                * increment, compare and branch (llvm-mca timed the
+                                * loop's whole block): no Loop_overhead_c on top */
     /* GPU: the data-parallel kernel */
     double work_items;         /* GPU threads' work items (parallel iterations mapped to threads) */
     double comp_insts;         /* compute (non-memory) warp instructions per work item */
@@ -247,6 +250,7 @@ typedef struct {
     double freq_hz, mem_bw, peak_flops;
     double fork_ns, join_ns, sched_ns;   /* EPCC-style overheads */
     double target_fallback_ns;           /* host fallback of a `target` region (0: none) */
+    char target_note[200];               /* how it was measured, or why not (not stored) */
     int cores;
     /* bandwidth per access pattern and footprint (PMaC); bw_points 0: none */
     int bw_points, bw_threads;

@@ -49,5 +49,24 @@ for h in "" "--host host"; do
 done
 "$BIN/keel" explain gemm.c:42 --set ni=20,nj=25,nk=30 --device h100 --host power9 k.db >out.txt
 grep -q 'at 3.00 GHz' out.txt && ok || bad "--host power9: $(grep GHz out.txt)"
+# Loop_overhead_c (Liao-Chapman's loop control, 4 cycles an iteration) is
+# for cycles that hold the body alone: gemm's i loop has inner loops, its
+# cycles are per statement, so 4 x 20 = 80; a loop with no inner loop is
+# timed by llvm-mca as its whole block, control included: 0 on top; so is
+# a time-stepped region's (its kernels are inner loops of the step loop,
+# their control in their cycles)
+grep -q '^  Loop_overhead_c  *80 cycles (4 x chunk)$' out.txt && ok ||
+    bad "gemm Loop_overhead_c: $(grep Loop_overhead_c out.txt)"
+printf 'void scale(int n, double *restrict a, const double *restrict b, double s)\n{\n    for (int i = 0; i < n; i++)\n        a[i] = b[i] * s;\n}\n' >one.c
+"$BIN/keelcc" --keel-db="$work/k.db" -O2 -c one.c -o one.o || bad "keelcc one.c"
+"$BIN/keel" explain one.c:3 --set n=1000 --host power9 --device h100 k.db >out.txt 2>&1
+grep -q "^  Loop_overhead_c  *0 cycles (the loop's control is in its cycles)$" out.txt && ok ||
+    bad "one-loop Loop_overhead_c: $(grep -e Loop_overhead_c -e llvm-mca out.txt)"
+printf 'void relax(int T, int n, double *restrict a, double *restrict b)\n{\n    for (int t = 0; t < T; t++) {\n        for (int i = 1; i < n - 1; i++)\n            b[i] = 0.5 * (a[i - 1] + a[i + 1]);\n        for (int i = 1; i < n - 1; i++)\n            a[i] = b[i];\n    }\n}\n' >reg.c
+"$BIN/keelcc" --keel-db="$work/k.db" -O2 -c reg.c -o reg.o || bad "keelcc reg.c"
+"$BIN/keel" explain reg.c:3 --set T=10,n=1000 --host power9 --device h100 k.db >out.txt 2>&1
+grep -q '^  region  *10 steps x 2 kernels' out.txt &&
+    grep -q "^  Loop_overhead_c  *0 cycles (the loop's control is in its cycles)$" out.txt && ok ||
+    bad "region Loop_overhead_c: $(grep -e region -e Loop_overhead_c out.txt)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,12 +4,15 @@
  * into host_calibration + host_bandwidth (schema v7) and comes back
  * exactly; a calibration without the table's rows, or a database whose
  * host_bandwidth table is gone, loads with no per-pattern figures (the
- * model then keeps the profile defaults).  Nothing is timed here.
+ * model then keeps the profile defaults).  The measured clock's arithmetic
+ * and the target-fallback probe's protocol, with stand-in compilers.
+ * Nothing is timed here.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -100,6 +103,16 @@ int main(void)
     rt_cpu_model(&p, 1, &tl, &te);
     CHECK(te.fallback_s == 0);
 
+    /* the measured clock: the chain's additions over the least disturbed
+     * batch (a descheduled or slowed batch only lengthens its time); a
+     * batch with no time is skipped, none at all is no figure:
+     * 128 x 2^20 additions in 0.032 s = 4194304000 Hz */
+    double secs[4] = { 0.05, 0.032, 0, 0.04 };
+    CHECK(rt_clock_hz(128.0 * 1048576, secs, 4) == 134217728.0 / 0.032);
+    CHECK(fabs(rt_clock_hz(128.0 * 1048576, secs, 4) - 4194304000.0) < 1e-3);
+    double none[2] = { 0, -1 };
+    CHECK(rt_clock_hz(1e9, none, 2) == 0);
+
     /* a newer calibration with one thread only and no patterns: the newest
      * row wins and carries no table */
     rt_calibration one;
@@ -133,6 +146,39 @@ int main(void)
     CHECK(back.target_fallback_ns == 0);
     rt_profile_from_calibration(&back, &p);
     CHECK(p.target_fallback == 0);
+
+    /* the fallback probe, with stand-in compilers (shell scripts): the
+     * figure is what the probe prints, the reason is said when there is
+     * none.  `nooff` cannot build offload code (fails on
+     * -fopenmp-targets); `fake` "builds" a probe that prints 1234.5 */
+    char cc[300], note[200];
+    double ns = -1;
+    snprintf(cc, sizeof cc, "%s/nooff", dir);
+    FILE *f = fopen(cc, "w");
+    CHECK(f != NULL);
+    fputs("#!/bin/sh\ncase \"$1\" in -print-target-triple) echo x86_64-pc-linux-gnu; exit 0;; esac\n"
+          "exit 1\n", f);
+    fclose(f);
+    chmod(cc, 0755);
+    CHECK_INT(rt_calibrate_target_cc(cc, &ns, note, sizeof note), 1);
+    CHECK(ns == 0);
+    CHECK(strstr(note, "cannot build OpenMP offload code (-fopenmp-targets=x86_64-pc-linux-gnu)") != NULL);
+    snprintf(cc, sizeof cc, "%s/fake", dir);
+    f = fopen(cc, "w");
+    CHECK(f != NULL);
+    fputs("#!/bin/sh\ncase \"$1\" in -print-target-triple) echo x86_64-pc-linux-gnu; exit 0;; esac\n"
+          "while [ \"$1\" != -o ]; do shift; done\n"
+          "printf '#!/bin/sh\\n[ \"$OMP_TARGET_OFFLOAD\" = DISABLED ] && echo \"1234.5 1\"\\n' >\"$2\"\n"
+          "chmod +x \"$2\"\n", f);
+    fclose(f);
+    chmod(cc, 0755);
+    CHECK_INT(rt_calibrate_target_cc(cc, &ns, note, sizeof note), 0);
+    CHECK(ns == 1234.5);
+    CHECK(strstr(note, "OMP_TARGET_OFFLOAD=DISABLED") != NULL);
+    unlink(cc);
+    snprintf(cc, sizeof cc, "%s/nooff", dir), unlink(cc);
+    CHECK_INT(rt_calibrate_target_cc("/nonexistent/cc", &ns, note, sizeof note), 1);
+    CHECK(strstr(note, "does not run") != NULL);
 
     unlink(path);
     char side[300];

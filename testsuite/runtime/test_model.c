@@ -111,6 +111,16 @@ static void test_cpu(void)
     NEAR(e.chunk, 334);
     NEAR(e.region_c, 51890);
     NEAR(e.cpu_s, 25.945e-6);
+    /* the same with the 100 cycles from llvm-mca's whole block (its
+     * increment, compare and branch included): no Loop_overhead_c,
+     * chunk cycles 33400, for 43554, region 50554 cycles = 25.277 us */
+    in.loop_ctl_in_cycles = 1;
+    rt_cpu_model(host, 3, &in, &e);
+    NEAR(e.loop_overhead_c, 0);
+    NEAR(e.loop_chunk_c, 33400);
+    NEAR(e.region_c, 50554);
+    NEAR(e.cpu_s, 25.277e-6);
+    in.loop_ctl_in_cycles = 0;
     /* threads <= 0: the profile's cores x smt (power9: 40 x 4 = 160);
      * 1000/160 -> chunk 7; SMT: 4 threads share each of 40 cores, so a core
      * runs 4 chunks: Loop_chunk_c = (100 x 7 + 4 x 7) x 4 = 2912,
