@@ -420,6 +420,8 @@ typedef struct {
     char file[256];
     int line, col;
     int vf, ic, unroll;
+    int nunroll;          /* partial or runtime unroll remarks at this position */
+    int unroll_mixed;     /* they named different counts */
     int full;             /* FullyUnrolled: completely unrolled */
 } remark;
 
@@ -429,7 +431,11 @@ static int remark_add(remark **r, int *n, const remark *x)
         remark *y = &(*r)[i];
         if (y->line == x->line && y->col == x->col && strcmp(y->file, x->file) == 0) {
             if (x->vf > 1) { y->vf = x->vf; y->ic = x->ic; }
-            if (x->unroll > 1) y->unroll = x->unroll;
+            if (x->unroll > 1) {
+                if (y->nunroll++ && y->unroll != x->unroll)
+                    y->unroll_mixed = 1;
+                y->unroll = x->unroll;
+            }
             if (x->full) y->full = 1;
             return 0;
         }
@@ -438,6 +444,7 @@ static int remark_add(remark **r, int *n, const remark *x)
     if (!slot)
         return -1;
     *slot = *x;
+    slot->nunroll = x->unroll > 1;
     return 0;
 }
 
@@ -761,8 +768,17 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
         P->asm_innermost = A->nchildren == 0;
         P->vector = A->vector;
         /* A vectorised loop whose vector body did not stay a loop (fully
-         * unrolled) keeps only its scalar copy: that one counts by its unroll. */
-        P->iters_per_asm = vectorised && prim_vec >= 0 ? P->vf * P->ic : P->unroll;
+         * unrolled) keeps only its scalar copy: that one counts by its unroll.
+         * The vector copy runs VF x IC source iterations, times the unroll
+         * count when the unroller unrolled every assembly copy by one count
+         * (as many unroll remarks at the loop's position as copies): the
+         * remarks do not say which copy they were about, and one remark for
+         * two copies is usually the scalar remainder's. */
+        int vec_unrolled = r >= 0 && rm[r].unroll > 1 && !rm[r].unroll_mixed
+                           && rm[r].nunroll >= P->ncopies;
+        P->iters_per_asm = vectorised && prim_vec >= 0
+                               ? P->vf * P->ic * (vec_unrolled ? P->unroll : 1)
+                               : P->unroll;
         if (!A->nchildren)
             ;
         else

@@ -20,8 +20,10 @@
  * source loop (loop versioning: a vector body and a scalar remainder); the
  * primary copy is the one holding vector instructions when the loop was
  * vectorised, else the largest.  One asm iteration of the primary copy runs
- * VF x IC source iterations (vectorised), the unroll count (partially
- * unrolled), else 1.
+ * VF x IC source iterations (vectorised; times the unroll count when there
+ * are as many unroll remarks of one count at the loop's position as
+ * assembly copies, i.e. the unroller unrolled the vector body too), the
+ * unroll count (partially unrolled, not vectorised), else 1.
  *
  * The llvm-mca input of a loop is the primary copy's instructions without
  * labels, directives and comments: for an innermost assembly loop every
