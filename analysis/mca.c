@@ -702,6 +702,27 @@ static int find_remark(const remark *r, int n, const ir_loop *L)
     return -1;
 }
 
+/* The assembly copies mapped to source loop i: their number; the largest
+ * (prim), the largest with vector instructions (vec) and without (sc), -1
+ * for none. */
+static int pick_copies(const asmtext *a, int i, int *prim, int *vec, int *sc)
+{
+    int n = 0;
+    *prim = *vec = *sc = -1;
+    for (int l = 0; l < a->nl; l++) {
+        if (a->l[l].map != i)
+            continue;
+        n++;
+        int sz = a->l[l].ninstr;
+        if (*prim < 0 || sz > a->l[*prim].ninstr)
+            *prim = l;
+        int *best = a->l[l].vector ? vec : sc;
+        if (*best < 0 || sz > a->l[*best].ninstr)
+            *best = l;
+    }
+    return n;
+}
+
 /* The unroll count of a vectorised loop's vector copy, from the unroll
  * remarks at the loop's position (which do not say which copy each was
  * about) and, where they leave a choice, the memory operations of the
@@ -800,18 +821,8 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
         P->ic = r >= 0 && rm[r].vf > 0 ? rm[r].ic : 1;
         P->unroll = r >= 0 && rm[r].unroll > 1 ? rm[r].unroll : 1;
         int vectorised = r >= 0 && rm[r].vf > 0;
-        int prim = -1, prim_vec = -1, prim_sc = -1;
-        for (int l = 0; l < a.nl; l++) {
-            if (a.l[l].map != i)
-                continue;
-            P->ncopies++;
-            if (prim < 0 || a.l[l].ninstr > a.l[prim].ninstr)
-                prim = l;
-            if (a.l[l].vector && (prim_vec < 0 || a.l[l].ninstr > a.l[prim_vec].ninstr))
-                prim_vec = l;
-            if (!a.l[l].vector && (prim_sc < 0 || a.l[l].ninstr > a.l[prim_sc].ninstr))
-                prim_sc = l;
-        }
+        int prim, prim_vec, prim_sc;
+        P->ncopies = pick_copies(&a, i, &prim, &prim_vec, &prim_sc);
         if (vectorised && prim_vec >= 0)
             prim = prim_vec;
         if (prim < 0) {
