@@ -49,6 +49,7 @@ typedef struct {
     int map;              /* source loop index, -1 unmapped */
     int any_main_loc;     /* has a .loc in a file of the TU's loops */
     int ninstr;           /* instructions in the llvm-mca body */
+    int nmem;             /* of them, with a memory operand */
     int vector;
     char *body;
 } aloop;
@@ -370,6 +371,20 @@ static int is_vector_instr(const asmtext *a, const char *s)
     return 0;
 }
 
+/* Does the instruction at s have a memory operand: `(` in AT&T x86 and
+ * PowerPC (`8(%rax)`, `8(3)`), `[` in AArch64 (`[x0, #8]`)? */
+static int has_mem_operand(const asmtext *a, const char *s)
+{
+    size_t n = strlen(s);
+    const char *c = a->slash_comments ? strstr(s, "//") : strchr(s, '#');
+    if (c)
+        n = (size_t)(c - s);
+    for (size_t k = 0; k < n; k++)
+        if (s[k] == (a->slash_comments ? '[' : '('))
+            return 1;
+    return 0;
+}
+
 /* Build loop l's llvm-mca body: innermost loops take every block of the loop
  * up to the last branch back to the header; outer loops their own blocks. */
 static int build_body(asmtext *a, int l)
@@ -402,6 +417,8 @@ static int build_body(asmtext *a, int l)
                 continue;
             append_instr(a, &buf, s);
             L->ninstr++;
+            if (has_mem_operand(a, s))
+                L->nmem++;
             if (is_vector_instr(a, s))
                 L->vector = 1;
         }
@@ -420,6 +437,8 @@ typedef struct {
     char file[256];
     int line, col;
     int vf, ic, unroll;
+    int nunroll;          /* partial or runtime unroll remarks at this position */
+    int ucount[4];        /* the counts of the first four */
     int full;             /* FullyUnrolled: completely unrolled */
 } remark;
 
@@ -429,7 +448,12 @@ static int remark_add(remark **r, int *n, const remark *x)
         remark *y = &(*r)[i];
         if (y->line == x->line && y->col == x->col && strcmp(y->file, x->file) == 0) {
             if (x->vf > 1) { y->vf = x->vf; y->ic = x->ic; }
-            if (x->unroll > 1) y->unroll = x->unroll;
+            if (x->unroll > 1) {
+                if (y->nunroll < 4)
+                    y->ucount[y->nunroll] = x->unroll;
+                y->nunroll++;
+                y->unroll = x->unroll;
+            }
             if (x->full) y->full = 1;
             return 0;
         }
@@ -438,6 +462,8 @@ static int remark_add(remark **r, int *n, const remark *x)
     if (!slot)
         return -1;
     *slot = *x;
+    slot->nunroll = x->unroll > 1;
+    slot->ucount[0] = x->unroll;
     return 0;
 }
 
@@ -676,6 +702,69 @@ static int find_remark(const remark *r, int n, const ir_loop *L)
     return -1;
 }
 
+/* The assembly copies mapped to source loop i: their number; the largest
+ * (prim), the largest with vector instructions (vec) and without (sc), -1
+ * for none. */
+static int pick_copies(const asmtext *a, int i, int *prim, int *vec, int *sc)
+{
+    int n = 0;
+    *prim = *vec = *sc = -1;
+    for (int l = 0; l < a->nl; l++) {
+        if (a->l[l].map != i)
+            continue;
+        n++;
+        int sz = a->l[l].ninstr;
+        if (*prim < 0 || sz > a->l[*prim].ninstr)
+            *prim = l;
+        int *best = a->l[l].vector ? vec : sc;
+        if (*best < 0 || sz > a->l[*best].ninstr)
+            *best = l;
+    }
+    return n;
+}
+
+/* The unroll count of a vectorised loop's vector copy, from the unroll
+ * remarks at the loop's position (which do not say which copy each was
+ * about) and, where they leave a choice, the memory operations of the
+ * vector copy (mem_v) and of its largest scalar copy (mem_s), of ncopies
+ * assembly copies in all:
+ *   - no unroll remark: 1;
+ *   - one copy, remarks of one count U: U;
+ *   - two copies (vector, scalar), one remark U or two remarks U1, U2:
+ *     the assignment of counts to copies (the copy without a remark: 1)
+ *     whose predicted ratio mem_v / mem_s = IC x u_v / u_s is nearest the
+ *     assembly's, in log; two remarks of one count: that count;
+ *   - anything else (more copies, three counts, no memory operations to
+ *     compare): 1, as when nothing was unrolled.
+ * The choices differ by a factor of U (or U1 / U2) either side, so the
+ * vector copy's extra loads or shuffles do not flip them. */
+static int vector_unroll(const remark *r, int ncopies, int ic, int mem_v, int mem_s)
+{
+    int n = r->nunroll;
+    if (n == 0 || n > 2)
+        return 1;
+    if (ncopies == 1)
+        return n == 1 || r->ucount[0] == r->ucount[1] ? r->ucount[0] : 1;
+    if (ncopies != 2)
+        return 1;
+    if (n == 2 && r->ucount[0] == r->ucount[1])
+        return r->ucount[0];
+    if (mem_v <= 0 || mem_s <= 0)
+        return 1;
+    /* Candidates (u_v, u_s), the smaller u_v first: it wins a tie. */
+    int lo = n == 1 ? 1 : r->ucount[0] < r->ucount[1] ? r->ucount[0] : r->ucount[1];
+    int hi = n == 1 ? r->ucount[0] : r->ucount[0] < r->ucount[1] ? r->ucount[1] : r->ucount[0];
+    int cand[2][2] = { { lo, hi }, { hi, lo } };
+    double q = log((double)mem_v / mem_s), best = INFINITY;
+    int pick = 1;
+    for (int c = 0; c < 2; c++) {
+        double d = fabs(q - log((double)ic * cand[c][0] / cand[c][1]));
+        if (d < best)
+            best = d, pick = cand[c][0];
+    }
+    return pick;
+}
+
 int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
                    int vscale, mca_plan **out, char *err, size_t errlen)
 {
@@ -732,16 +821,8 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
         P->ic = r >= 0 && rm[r].vf > 0 ? rm[r].ic : 1;
         P->unroll = r >= 0 && rm[r].unroll > 1 ? rm[r].unroll : 1;
         int vectorised = r >= 0 && rm[r].vf > 0;
-        int prim = -1, prim_vec = -1;
-        for (int l = 0; l < a.nl; l++) {
-            if (a.l[l].map != i)
-                continue;
-            P->ncopies++;
-            if (prim < 0 || a.l[l].ninstr > a.l[prim].ninstr)
-                prim = l;
-            if (a.l[l].vector && (prim_vec < 0 || a.l[l].ninstr > a.l[prim_vec].ninstr))
-                prim_vec = l;
-        }
+        int prim, prim_vec, prim_sc;
+        P->ncopies = pick_copies(&a, i, &prim, &prim_vec, &prim_sc);
         if (vectorised && prim_vec >= 0)
             prim = prim_vec;
         if (prim < 0) {
@@ -761,8 +842,15 @@ int mca_plan_build(const ir_tu *tu, const char *asm_text, const char *remarks,
         P->asm_innermost = A->nchildren == 0;
         P->vector = A->vector;
         /* A vectorised loop whose vector body did not stay a loop (fully
-         * unrolled) keeps only its scalar copy: that one counts by its unroll. */
-        P->iters_per_asm = vectorised && prim_vec >= 0 ? P->vf * P->ic : P->unroll;
+         * unrolled) keeps only its scalar copy: that one counts by its unroll.
+         * The vector copy runs VF x IC source iterations, times its unroll. */
+        int vec_unroll = vectorised && prim_vec >= 0 && r >= 0
+                             ? vector_unroll(&rm[r], P->ncopies, P->ic, a.l[prim_vec].nmem,
+                                             prim_sc >= 0 ? a.l[prim_sc].nmem : 0)
+                             : 1;
+        P->iters_per_asm = vectorised && prim_vec >= 0
+                               ? P->vf * P->ic * vec_unroll
+                               : P->unroll;
         if (!A->nchildren)
             ;
         else

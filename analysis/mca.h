@@ -20,8 +20,13 @@
  * source loop (loop versioning: a vector body and a scalar remainder); the
  * primary copy is the one holding vector instructions when the loop was
  * vectorised, else the largest.  One asm iteration of the primary copy runs
- * VF x IC source iterations (vectorised), the unroll count (partially
- * unrolled), else 1.
+ * VF x IC source iterations times the vector copy's own unroll count
+ * (vectorised), the unroll count (partially unrolled), else 1.  Unroll
+ * remarks do not say which copy they were about: with as many remarks of
+ * one count as copies every copy was unrolled; with one remark, or two of
+ * different counts, for a vector and a scalar copy, the assignment whose
+ * predicted ratio of memory operations (vector / scalar = IC x u_v / u_s)
+ * is nearest the assembly's wins.
  *
  * The llvm-mca input of a loop is the primary copy's instructions without
  * labels, directives and comments: for an innermost assembly loop every

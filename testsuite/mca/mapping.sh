@@ -5,15 +5,24 @@
 # kernels/gemm-orders.c: ijk gemm (inner k loop: scalar, runtime-unrolled by
 # 2, one copy) and ikj gemm (inner j loop: versioned into a vector copy,
 # VF 2 x IC 2, and a scalar remainder unrolled by 2: two copies, the vector
-# one primary, 4 source iterations per assembly iteration).  Compiled for
-# plain x86-64 at -O2 by clang-19, as keelcc's stage does.
+# one primary, 4 source iterations per assembly iteration).
+# kernels/inline-init.c: a setup loop and a two-sweep kernel inlined into
+# main, every loop holding divpd; each loop gets its own assembly loop, and
+# the sweeps' vector bodies, unrolled by 2 after VF 2 (an unroll remark for
+# each of the two copies), run 4 source iterations per assembly iteration.
+# kernels/inline-init-malloc.c: the same without versioning (one copy, one
+# remark).
+# kernels/unroll-copies.c: vector and scalar copies with one unroll remark,
+# or two of different counts: which copy each was about, from the copies'
+# memory operations.  Compiled for plain x86-64 at -O2 by clang-19, as
+# keelcc's stage does.
 set -eu
 MAP=$1
 DIR=$2
 work=$(mktemp -d /tmp/keel-mcamap-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fail=0
-for k in gemm-orders; do
+for k in gemm-orders inline-init inline-init-malloc unroll-copies; do
     src=$DIR/kernels/$k.c
     clang-19 -O2 --target=x86_64-linux-gnu -march=x86-64 -S -gline-tables-only \
         -fsave-optimization-record -foptimization-record-file="$work/$k.yaml" \
