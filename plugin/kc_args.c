@@ -276,7 +276,31 @@ static void prefix_map(const char *a)
     }
 }
 
-int kc_parse_args(int argc, char **argv, options *o)
+/* ---- the pass over the arguments -----------------------------------------
+ *
+ * kc_parse_args runs in phases over the options and one scratch struct:
+ * the defaults from the environment (kc_env_defaults), the arguments with
+ * response files' contents in (kc_expand_args), then one pass in which
+ * each argument is keel's own option (kc_keel_option) or the compiler's
+ * (kc_compiler_arg: a value option, an input or a flag), and the end of
+ * the command (kc_args_end).
+ */
+
+/* What the pass carries from one argument to the next, beside the options. */
+typedef struct {
+    const arg_list *args;  /* all arguments, response files' contents in */
+    int i;                 /* the argument read (index in args) */
+    int lang_c;            /* -x c: 1, -x other: 0, none: by suffix */
+    const char *lang_x;    /* the last -x value */
+    int inputs;            /* files, -, -l, -Wl, @file: without any, clang links nothing */
+    const char *openmp;    /* the -fopenmp[=lib] flag */
+} arg_pass;
+
+/* Phase 1: the defaults, from the environment ($KEEL_CC, $KEEL_DB,
+ * $KEEL_DISABLE, $KEEL_QUIET, $KEEL_INSTRUMENT, $KEEL_MCA, $KEEL_MCPU,
+ * $KEEL_LLVM_MCA, $KEEL_DIRECT); keel's options given later override them.
+ * -1 (the error said) when $KEEL_INSTRUMENT names no mode. */
+static int kc_env_defaults(options *o)
 {
     const char *env;
     o->compiler = launcher_compiler ? launcher_compiler
@@ -294,138 +318,202 @@ int kc_parse_args(int argc, char **argv, options *o)
     o->mcpu = (env = getenv("KEEL_MCPU")) && *env ? env : NULL;
     o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     o->direct = !((env = getenv("KEEL_DIRECT")) && strcmp(env, "off") == 0);
-    int lang_c = -1;   /* -x c: 1, -x other: 0, none: by suffix */
-    const char *lang_x = NULL;   /* the last -x value */
-    int inputs = 0;    /* files, -, -l, -Wl, @file: without any, clang links nothing */
-    const char *openmp = NULL;   /* the -fopenmp[=lib] flag */
+    return 0;
+}
 
-    kc_push(o, &o->ncc, &o->cc, o->compiler);
-    kc_push(o, &o->nxcc, &o->xcc, o->compiler);
-    /* The arguments with response files' contents after each @file. */
-    static arg_list args;
+/* Phase 2: argv[1..argc-1] into args, each @file followed by the
+ * arguments it holds (marked rsp); a list that could not grow sets o->oom. */
+static void kc_expand_args(int argc, char **argv, options *o, arg_list *args)
+{
     for (int i = 1; i < argc; i++) {
-        if (arg_add(&args, argv[i], 0) != 0)
+        if (arg_add(args, argv[i], 0) != 0)
             o->oom = 1;
-        if (argv[i][0] == '@' && argv[i][1] && expand_response(&args, argv[i] + 1, 0) != 0)
+        if (argv[i][0] == '@' && argv[i][1] && expand_response(args, argv[i] + 1, 0) != 0)
             o->oom = 1;
     }
+}
+
+/* Phase 3a: keel's own option a (--keel-..., given on the command line):
+ * 0 taken into o, 1 --keel-help, 2 --keel-version, -1 (the error said) an
+ * option keel does not know or a bad value. */
+static int kc_keel_option(const char *a, options *o)
+{
+    if (strncmp(a, "--keel-db=", 10) == 0)
+        o->db_path = a + 10;
+    else if (strcmp(a, "--keel-analysis=off") == 0)
+        o->analysis = 0;
+    else if (strcmp(a, "--keel-analysis=on") == 0)
+        o->analysis = 1;
+    else if (strcmp(a, "--keel-analysis=only") == 0)
+        o->analysis = 2;   /* keel scan: analyse, record, never compile */
+    else if (strncmp(a, "--keel-instrument=", 18) == 0) {
+        if (parse_instrument(a + 18, &o->instrument) != 0) {
+            fprintf(stderr, "keelcc: error: %s: expected off, report or offload\n", a);
+            return -1;
+        }
+    }
+    else if (strcmp(a, "--keel-dump-ir") == 0)
+        o->dump_ir = 1;
+    else if (strcmp(a, "--keel-quiet") == 0)
+        o->quiet = 1;
+    else if (strncmp(a, "--keel-mcpu=", 12) == 0)
+        o->mcpu = a + 12;
+    else if (strcmp(a, "--keel-mca=off") == 0 || strcmp(a, "--keel-mca=on") == 0)
+        o->mca = a[11] == 'n';
+    else if (strcmp(a, "--keel-direct=off") == 0 || strcmp(a, "--keel-direct=on") == 0)
+        o->direct = a[14] == 'n';
+    else if (strcmp(a, "--keel-help") == 0)
+        return 1;
+    else if (strcmp(a, "--keel-version") == 0)
+        return 2;
+    else {
+        fprintf(stderr, "keelcc: error: unknown keel option '%s' (see keelcc --keel-help)\n", a);
+        return -1;
+    }
+    return 0;
+}
+
+/* -x v: the language of the inputs after it. */
+static void set_lang(arg_pass *p, const char *v)
+{
+    p->lang_c = lang_is_c(v) ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
+    p->lang_x = v;
+}
+
+/* A value option a (-o, -x, -I, -MF...) and its value, the next argument
+ * (taken: p->i moves past it): to the compiler, and to libclang where the
+ * parse needs it. */
+static void kc_compiler_value(options *o, arg_pass *p, const char *a)
+{
+    const char *v = p->args->arg[++p->i];
+    if (!p->args->rsp[p->i])
+        kc_push(o, &o->ncc, &o->cc, v);
+    kc_push(o, &o->nxcc, &o->xcc, v);
+    if (strcmp(a, "-x") == 0)
+        set_lang(p, v);
+    if (strcmp(a, "-o") == 0)
+        o->output = v;
+    if (strcmp(a, "-MF") == 0)
+        o->dep_file = v;
+    if (cc_in_list(clang_value_opts, a)) {
+        kc_push(o, &o->nclang, &o->clang, a);
+        kc_push(o, &o->nclang, &o->clang, v);
+    }
+}
+
+/* An input a (a file, or - for standard input): a C source to analyse (by
+ * the -x in force, else by suffix), or one keel names as not C, or
+ * neither (objects, libraries...). */
+static void kc_compiler_input(options *o, arg_pass *p, const char *a)
+{
+    p->inputs++;
+    const char *why;
+    int lang_c = p->lang_c;
+    if (strcmp(a, "-") != 0 && (lang_c == 1 || (lang_c == -1 && (kc_has_suffix(a, ".c") || kc_has_suffix(a, ".i"))))) {
+        kc_push(o, &o->nsources, &o->sources, a);
+        if (lang_c == -1 ? kc_has_suffix(a, ".i") : strcmp(p->lang_x, "c") != 0)
+            o->cpp_output = 1;
+    }
+    else if (strcmp(a, "-") != 0 && (why = not_c(a, lang_c == 0 ? p->lang_x : NULL))) {
+        kc_push(o, &o->nnotc, &o->notc, a);
+        kc_push(o, &o->nnotc, &o->notc, why);
+    }
+}
+
+/* A flag a (no value argument after it): what the command does (-E, -c,
+ * -S, -MD...), its joined values (-ofile, -MFfile, -xc), -fopenmp,
+ * profile and prefix-map flags, and the flags the parse needs too. */
+static void kc_compiler_flag(options *o, arg_pass *p, const char *a)
+{
+    if (strcmp(a, "-E") == 0 || strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0
+        || strcmp(a, "-fsyntax-only") == 0)
+        o->compiles = 0;
+    if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0)
+        o->c_or_s = a[1];
+    if (strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0)
+        o->dep = 1;
+    if (strncmp(a, "-o", 2) == 0 && a[2])
+        o->output = a + 2;
+    if (strncmp(a, "-MF", 3) == 0 && a[3])
+        o->dep_file = a + 3;
+    if (strncmp(a, "-x", 2) == 0 && a[2])
+        set_lang(p, a + 2);
+    if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
+        p->openmp = a;
+    if (profile_flag(a))
+        instrument_set_profile_neutral(1);
+    prefix_map(a);
+    if (kc_joined_prefix(clang_value_opts, a) || strncmp(a, "-std=", 5) == 0
+        || strncmp(a, "--sysroot=", 10) == 0 || strncmp(a, "--target=", 9) == 0
+        || strcmp(a, "-ansi") == 0 || strcmp(a, "-m32") == 0 || strcmp(a, "-m64") == 0
+        || strcmp(a, "-funsigned-char") == 0 || strcmp(a, "-fsigned-char") == 0
+        || strcmp(a, "-nostdinc") == 0 || strcmp(a, "-undef") == 0 || parse_flag(a))
+        kc_push(o, &o->nclang, &o->clang, a);
+}
+
+/* Phase 3b: compiler argument a, already passed on to the compiler(s):
+ * counted as a link input where it is one, then sorted as a value option
+ * with its value, an input, or a flag. */
+static void kc_compiler_arg(options *o, arg_pass *p, const char *a)
+{
+    if (strcmp(a, "-Xlinker") == 0 || strncmp(a, "-l", 2) == 0 || strncmp(a, "-Wl,", 4) == 0)
+        p->inputs++;
+    if (cc_in_list(cc_value_options, a) && p->i + 1 < p->args->n)
+        kc_compiler_value(o, p, a);
+    else if (a[0] != '-' || strcmp(a, "-") == 0)
+        kc_compiler_input(o, p, a);
+    else
+        kc_compiler_flag(o, p, a);
+}
+
+/* Phase 4: the end of the command: the parse gets -fopenmp as the
+ * compiler sees it (the walker keeps the loops under directives visible:
+ * plugin/walker.c), and whether the command links. */
+static void kc_args_end(options *o, const arg_pass *p)
+{
+    if (p->openmp)
+        kc_push(o, &o->nclang, &o->clang, p->openmp);
+    o->links = o->compiles && !o->c_or_s && p->inputs > 0;
+}
+
+/* Fills o from the environment and the command line (argv[0] is keelcc):
+ * 0 done (o->oom: an argument list could not grow, run the plain
+ * compiler), 1 --keel-help, 2 --keel-version, -1 bad keel option or
+ * $KEEL_INSTRUMENT (the error said).  The strings o holds are argv's or
+ * response files' and live as long as the process. */
+int kc_parse_args(int argc, char **argv, options *o)
+{
+    if (kc_env_defaults(o) != 0)
+        return -1;
+    kc_push(o, &o->ncc, &o->cc, o->compiler);
+    kc_push(o, &o->nxcc, &o->xcc, o->compiler);
+    static arg_list args;
+    kc_expand_args(argc, argv, o, &args);
     if (o->oom)
         return 0;
-    argc = args.n + 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = args.arg[i - 1];
-        int from_rsp = args.rsp[i - 1];
+    arg_pass p = { .args = &args, .lang_c = -1 };
+    for (p.i = 0; p.i < args.n; p.i++) {
+        const char *a = args.arg[p.i];
+        int from_rsp = args.rsp[p.i];
         if (a[0] == '@' && a[1] && !from_rsp) {
-            inputs++;
+            p.inputs++;
             kc_push(o, &o->ncc, &o->cc, a);      /* the compiler reads it itself */
             continue;
         }
-        if (strncmp(a, "--keel-", 7) != 0)
+        int keel = strncmp(a, "--keel-", 7) == 0;
+        if (!keel)
             kc_push(o, &o->nxcc, &o->xcc, a);
-        if (strncmp(a, "--keel-", 7) == 0 && !from_rsp) {
-            if (strncmp(a, "--keel-db=", 10) == 0)
-                o->db_path = a + 10;
-            else if (strcmp(a, "--keel-analysis=off") == 0)
-                o->analysis = 0;
-            else if (strcmp(a, "--keel-analysis=on") == 0)
-                o->analysis = 1;
-            else if (strcmp(a, "--keel-analysis=only") == 0)
-                o->analysis = 2;   /* keel scan: analyse, record, never compile */
-            else if (strncmp(a, "--keel-instrument=", 18) == 0) {
-                if (parse_instrument(a + 18, &o->instrument) != 0) {
-                    fprintf(stderr, "keelcc: error: %s: expected off, report or offload\n", a);
-                    return -1;
-                }
-            }
-            else if (strcmp(a, "--keel-dump-ir") == 0)
-                o->dump_ir = 1;
-            else if (strcmp(a, "--keel-quiet") == 0)
-                o->quiet = 1;
-            else if (strncmp(a, "--keel-mcpu=", 12) == 0)
-                o->mcpu = a + 12;
-            else if (strcmp(a, "--keel-mca=off") == 0 || strcmp(a, "--keel-mca=on") == 0)
-                o->mca = a[11] == 'n';
-            else if (strcmp(a, "--keel-direct=off") == 0 || strcmp(a, "--keel-direct=on") == 0)
-                o->direct = a[14] == 'n';
-            else if (strcmp(a, "--keel-help") == 0)
-                return 1;
-            else if (strcmp(a, "--keel-version") == 0)
-                return 2;
-            else {
-                fprintf(stderr, "keelcc: error: unknown keel option '%s' (see keelcc --keel-help)\n", a);
-                return -1;
-            }
+        if (keel && !from_rsp) {
+            int r = kc_keel_option(a, o);
+            if (r != 0)
+                return r;
             continue;
         }
+        /* the compiler reads a response file's arguments itself */
         if (!from_rsp)
             kc_push(o, &o->ncc, &o->cc, a);
-
-        if (strcmp(a, "-Xlinker") == 0 || strncmp(a, "-l", 2) == 0 || strncmp(a, "-Wl,", 4) == 0)
-            inputs++;
-        if (cc_in_list(cc_value_options, a) && i + 1 < argc) {
-            const char *v = args.arg[i++];
-            if (!args.rsp[i - 1])
-                kc_push(o, &o->ncc, &o->cc, v);
-            kc_push(o, &o->nxcc, &o->xcc, v);
-            if (strcmp(a, "-x") == 0) {
-                lang_c = lang_is_c(v) ? 1 : strcmp(v, "none") == 0 ? -1 : 0;
-                lang_x = v;
-            }
-            if (strcmp(a, "-o") == 0)
-                o->output = v;
-            if (strcmp(a, "-MF") == 0)
-                o->dep_file = v;
-            if (cc_in_list(clang_value_opts, a)) {
-                kc_push(o, &o->nclang, &o->clang, a);
-                kc_push(o, &o->nclang, &o->clang, v);
-            }
-            continue;
-        }
-        if (a[0] != '-' || strcmp(a, "-") == 0) {
-            inputs++;
-            const char *why;
-            if (strcmp(a, "-") != 0 && (lang_c == 1 || (lang_c == -1 && (kc_has_suffix(a, ".c") || kc_has_suffix(a, ".i"))))) {
-                kc_push(o, &o->nsources, &o->sources, a);
-                if (lang_c == -1 ? kc_has_suffix(a, ".i") : strcmp(lang_x, "c") != 0)
-                    o->cpp_output = 1;
-            }
-            else if (strcmp(a, "-") != 0 && (why = not_c(a, lang_c == 0 ? lang_x : NULL))) {
-                kc_push(o, &o->nnotc, &o->notc, a);
-                kc_push(o, &o->nnotc, &o->notc, why);
-            }
-            continue;
-        }
-        if (strcmp(a, "-E") == 0 || strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0
-            || strcmp(a, "-fsyntax-only") == 0)
-            o->compiles = 0;
-        if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0)
-            o->c_or_s = a[1];
-        if (strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0)
-            o->dep = 1;
-        if (strncmp(a, "-o", 2) == 0 && a[2])
-            o->output = a + 2;
-        if (strncmp(a, "-MF", 3) == 0 && a[3])
-            o->dep_file = a + 3;
-        if (strncmp(a, "-x", 2) == 0 && a[2]) {
-            lang_c = lang_is_c(a + 2) ? 1 : strcmp(a + 2, "none") == 0 ? -1 : 0;
-            lang_x = a + 2;
-        }
-        if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
-            openmp = a;
-        if (profile_flag(a))
-            instrument_set_profile_neutral(1);
-        prefix_map(a);
-        if (kc_joined_prefix(clang_value_opts, a) || strncmp(a, "-std=", 5) == 0
-            || strncmp(a, "--sysroot=", 10) == 0 || strncmp(a, "--target=", 9) == 0
-            || strcmp(a, "-ansi") == 0 || strcmp(a, "-m32") == 0 || strcmp(a, "-m64") == 0
-            || strcmp(a, "-funsigned-char") == 0 || strcmp(a, "-fsigned-char") == 0
-            || strcmp(a, "-nostdinc") == 0 || strcmp(a, "-undef") == 0 || parse_flag(a))
-            kc_push(o, &o->nclang, &o->clang, a);
+        kc_compiler_arg(o, &p, a);
     }
-    /* Parsed with -fopenmp, as the compiler sees it (the walker keeps the
-     * loops under directives visible: plugin/walker.c). */
-    if (openmp)
-        kc_push(o, &o->nclang, &o->clang, openmp);
-    o->links = o->compiles && !o->c_or_s && inputs > 0;
+    kc_args_end(o, &p);
     return 0;
 }
