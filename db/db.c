@@ -518,13 +518,15 @@ int db_find_loop(db *d, const char *file, int line, int col, int64_t *id,
     return db_find_loop_build(d, file, line, col, NULL, id, err, errlen);
 }
 
-int db_find_loop_build(db *d, const char *file, int line, int col, const char *hash,
-                       int64_t *id, char *err, size_t errlen)
+/* One row of statement `which` (ST_FIND_LOOP or ST_FIND_LOOP_HASH), whose
+ * parameters are (path or tail, line, col, hash): the loop's id in *id. */
+static int find_loop_with(db *d, int which, const char *file, int line, int col,
+                          const char *hash, int64_t *id, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
     int rc;
     *id = 0;
-    if (!(st = get(d, ST_FIND_LOOP, err, errlen)))
+    if (!(st = get(d, which, err, errlen)))
         return -1;
     db_bind_text_(st, 1, file);
     sqlite3_bind_int(st, 2, line);
@@ -537,23 +539,16 @@ int db_find_loop_build(db *d, const char *file, int line, int col, const char *h
     return rc;
 }
 
+int db_find_loop_build(db *d, const char *file, int line, int col, const char *hash,
+                       int64_t *id, char *err, size_t errlen)
+{
+    return find_loop_with(d, ST_FIND_LOOP, file, line, col, hash, id, err, errlen);
+}
+
 int db_find_loop_hash(db *d, const char *tail, int line, int col, const char *hash,
                       int64_t *id, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
-    int rc;
-    *id = 0;
-    if (!(st = get(d, ST_FIND_LOOP_HASH, err, errlen)))
-        return -1;
-    db_bind_text_(st, 1, tail);
-    sqlite3_bind_int(st, 2, line);
-    sqlite3_bind_int(st, 3, col);
-    db_bind_text_(st, 4, hash);
-    if ((rc = db_step_row_(d, st, "read loops", err, errlen)) == 0) {
-        *id = sqlite3_column_int64(st, 0);
-        db_done_(st);
-    }
-    return rc;
+    return find_loop_with(d, ST_FIND_LOOP_HASH, tail, line, col, hash, id, err, errlen);
 }
 
 int db_loop_source_hash(db *d, int64_t loop_id, char *out, size_t n, char *err, size_t errlen)
