@@ -5,8 +5,9 @@
  *
  * Opening.  db_open_file_ stats the path first (so a missing file reads
  * "no such file" rather than SQLite's generic text), opens it, sets a 30 s
- * busy timeout and foreign_keys=ON, then classifies the file: SQLite
- * refuses a corrupt one with SQLITE_NOTADB on the first read; user_version
+ * busy timeout (and, for a writer, foreign_keys=ON), then classifies the
+ * file: SQLite refuses a corrupt one with SQLITE_NOTADB on the first read;
+ * user_version
  * 0 with no tables is a fresh file; user_version 0 with tables, or a
  * version without our keel_meta table, is someone else's database.
  * db_open_read stops there; db_open (db_write.c) goes on to the checks,
@@ -416,7 +417,8 @@ int db_open_file_(const char *path, int mode, db **out, int *kind_out, char *err
         goto fail;
     }
     sqlite3_busy_timeout(d->h, 30000);
-    if (db_exec_(d, "PRAGMA foreign_keys = ON", "open", err, errlen))
+    /* (a reader never writes: no foreign keys to enforce) */
+    if (mode == DB_WRITE && db_exec_(d, "PRAGMA foreign_keys = ON", "open", err, errlen))
         goto fail;
     kind = db_classify_(d, &version, err, errlen);
     /* a WAL database on read-only media: SQLite cannot create its -shm */
@@ -832,9 +834,11 @@ static int facts_sql(db *d, const char *head, const char *from, char **sql, char
 {
     if (*sql)
         return 0;
-    unsigned char have[DB_NLOOP_FACTS];
-    if (db_loop_fact_columns_(d, have, err, errlen))
+    /* one look at the loops table's columns per connection, for both SELECTs */
+    if (!d->fact_cols_read && db_loop_fact_columns_(d, d->fact_cols, err, errlen))
         return -1;
+    d->fact_cols_read = 1;
+    const unsigned char *have = d->fact_cols;
     size_t n = strlen(head) + strlen(from) + 1;
     for (int k = 0; k < DB_NLOOP_FACTS; k++)
         n += strlen(db_loop_fact_names[k]) + 8;
