@@ -602,9 +602,7 @@ static site_state *site_init(keel_site *site)
                                         sizeof err);
             if (r == 0) {
                 st->ok = 1;
-                if (db_loop_source_hash(d, rt_facts_loop_id(st->facts), have, sizeof have, err,
-                                        sizeof err) < 0)
-                    have[0] = '\0';
+                snprintf(have, sizeof have, "%s", rt_facts_source_hash(st->facts));
                 /* its neighbours: the stored file's next nests, for sites
                  * that name the file as this one does */
                 if (site->col > 0 && rt_facts_file(st->facts))
