@@ -37,8 +37,10 @@ int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err
         free(l);
         return ku_fail(err, errlen, "%s: out of memory", path);
     }
-    if (sqlite3_open_v2(path, &l->h, mode == DB_LOG_WRITE ? SQLITE_OPEN_READWRITE
-                                                          : SQLITE_OPEN_READONLY, NULL)
+    /* (one thread at a time, db_log.h: no per-call connection mutex) */
+    if (sqlite3_open_v2(path, &l->h, (mode == DB_LOG_WRITE ? SQLITE_OPEN_READWRITE
+                                                           : SQLITE_OPEN_READONLY) |
+                                         SQLITE_OPEN_NOMUTEX, NULL)
         != SQLITE_OK) {
         ku_fail(err, errlen, "%s: %s", path, l->h ? sqlite3_errmsg(l->h) : "cannot open");
         db_log_close(l);
