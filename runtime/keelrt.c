@@ -474,6 +474,7 @@ typedef struct site_state {
     int nsyms;
     atomic_flag writing;       /* a thread is storing into the memo */
     atomic_int logged;         /* decisions kept for this site */
+    atomic_int no_history;     /* its loop has no measured history (history_decides) */
     _Atomic(memo_tab *) memo;  /* the current table (see above) */
     rt_ov_plan *ov_plan;       /* the overlap condition compiled for the values (overlap.h) */
     rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
@@ -1149,14 +1150,21 @@ static void hcache_drop(int64_t loop_id)
         }
 }
 
-static int history_decides(const keel_site *site, const site_state *st, const long long *values,
+/* With no history for the site's loop (no history table, or a table
+ * without its loop), st->no_history is set: later launches skip the lock
+ * (keel_record clears it). */
+static int history_decides(const keel_site *site, site_state *st, const long long *values,
                            const rt_launch *in, int *verdict, const char **reason)
 {
     char key[512];
     rt_history_pred hp;
     int ok = 0;
+    int64_t id = rt_facts_loop_id(st->facts);
     pthread_mutex_lock(&facts_lock);
-    const rt_history_rows *rows = G.history != 0 ? hcache_get(rt_facts_loop_id(st->facts)) : NULL;
+    const rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
+    if (G.history == 0 ||
+        (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)))
+        atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
     if (rows && rows->n > 0 && rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
         rt_history_predict(rows, key, in->bytes_in + in->bytes_out, &hp);
         ok = hp.decides;
@@ -1190,6 +1198,7 @@ void keel_record(keel_site *site, const long long *values, int device, double se
                                device ? "gpu" : "cpu", seconds) == 0) {
                 G.history = 1;
                 hloops_add(rt_facts_loop_id(st->facts));
+                atomic_store_explicit(&st->no_history, 0, memory_order_relaxed);
             }
             log_close(h, held);
             hcache_drop(rt_facts_loop_id(st->facts));
@@ -1451,7 +1460,10 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     char err[256];
     const char *reason = NULL;
     bind[0] = '\0';
-    if (G.log || G.verbose)     /* only the log and verbose lines print it */
+    /* only the log (while it takes this site's decisions) and verbose
+     * lines print it: no formatting on a miss otherwise */
+    if (G.verbose >= 2 || (hit < 0 && G.log && st->ok &&
+                           atomic_load_explicit(&st->logged, memory_order_relaxed) < LOG_CAP))
         bindings_text(site, values, bind, sizeof bind);
     if (rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
                          &in, err, sizeof err)) {
@@ -1470,7 +1482,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
         verdict = 0, reason = not_parallel_why(st->facts);
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
-    else if (hit < 0 && history_decides(site, st, values, &in, &verdict, &reason))
+    else if (hit < 0 && !atomic_load_explicit(&st->no_history, memory_order_relaxed) &&
+             history_decides(site, st, values, &in, &verdict, &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     else if (st->learn) {                   /* this run's own measurements */
         rt_learn_choice ch;
