@@ -804,8 +804,8 @@ void rt_facts_free(rt_facts *f)
  * trip counts, kernels, compute, strides and differences, working sets,
  * then the accesses one by one, the GPU totals and the arrays.  Every
  * value-dependent expression is evaluated once per call (the differences
- * an access's footprints read at every level are kept in dv[], the
- * footprints at line and page granule in fpm[]), through the site's plan
+ * an access's footprints read at every level are kept in dv[], and what
+ * a footprint at any loop and granule needs in sp_*[], bind_spans), through the site's plan
  * where it has one, and the scratch arrays of a nest of usual size live
  * in one buffer on the stack: a call allocates nothing after the first.
  * `reference` evaluates everything where the model reads it, through
@@ -1082,8 +1082,13 @@ typedef struct {
     int *dv0;                 /* offset of access a's differences in dv[] / dvs[] */
     double *dv;               /* ndims x nl per access: |difference| when dvs is DV_OK */
     unsigned char *dvs;
-    double *fpm;              /* 2 x na x nl: footprints at line and page granule, */
-    unsigned char *fpk;       /* computed once per call where fpk is set */
+    /* na x nl, at (a, q) for q on access a's path (from its statement's
+     * loop out to q): what every footprint of a over those loops needs,
+     * computed once per call (bind_spans; not in the reference mode) */
+    double *sp_elems;         /* span_elems(a, q), -1 unknown */
+    double *sp_minlin;        /* the smallest non-zero linearised stride (INFINITY: none) */
+    double *sp_execs;         /* executions: the product of the trips */
+    unsigned char *sp_on;     /* 1: q is on a's path (the three above are set) */
     /* per statement */
     double *sw;               /* execution weight: 0.5 when conditional */
     /* nest-wide */
@@ -1113,7 +1118,7 @@ static int scratch_init(bind_scratch *s, double *buf)
     int nl = s->nl, na = s->na, ndv = 0;
     for (int a = 0; a < na; a++)
         ndv += f->accs[a].ndims * nl;
-    size_t nfp = 2 * (size_t)na * (size_t)nl + 1;
+    size_t nfp = 3 * (size_t)na * (size_t)nl + 1;
     size_t nd = (size_t)nl * 10 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
                 (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
     size_t ni = (size_t)nl * 2 + (size_t)na + 1;
@@ -1140,13 +1145,15 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->arr_bytes = d, d += na + 1;
     s->sw = d, d += f->nstmts + 1;
     s->dv = d, d += ndv + 1;
-    s->fpm = d, d += nfp;
+    s->sp_elems = d, d += (size_t)na * nl;
+    s->sp_minlin = d, d += (size_t)na * nl;
+    s->sp_execs = d, d += (size_t)na * nl + 1;
     int *ip = (int *)d;
     s->kr = ip, ip += nl;
     s->has_mem = ip, ip += nl;
     s->dv0 = ip, ip += na + 1;
     s->dvs = (unsigned char *)ip;
-    s->fpk = s->dvs + ndv + 1;
+    s->sp_on = s->dvs + ndv + 1;
     for (int a = 0, o = 0; a < na; a++) {
         s->dv0[a] = o;
         o += f->accs[a].ndims * nl;
@@ -1327,6 +1334,8 @@ static void bind_compute(bind_scratch *s)
     out->omp_target = f->omp_target;    /* keelcc's launches.omp_target */
 }
 
+static void bind_spans(bind_scratch *s, int a);
+
 /* Linearised strides along every loop of each access's path, elements
  * (-1: irregular, i.e. unknown), and the differences of its subscripts
  * along the same loops (evaluated once here; the footprints read them at
@@ -1366,6 +1375,7 @@ static void bind_strides(bind_scratch *s)
                 else
                     s->dvs[at] = DV_OK, s->dv[at] = fabs((double)dv);
             }
+        bind_spans(s, a);
     }
 }
 
@@ -1411,6 +1421,54 @@ static double span_elems(bind_scratch *s, int a, int q)
     return elems;
 }
 
+/* span_elems, the smallest stride and the executions of access a at every
+ * loop q of its path at once: each is a running sum, minimum or product
+ * going out from the statement's loop, so the value at q is the one
+ * span_elems and footprint_bytes reach when they stop at q -- the same
+ * operations in the same order, hence the same bits -- for the cost of one
+ * walk instead of one per (q, granule). */
+static void bind_spans(bind_scratch *s, int a)
+{
+    const rt_facts *f = s->f;
+    const fl_acc *ac = &f->accs[a];
+    const double *trip = s->trip;
+    int li = f->stmts[ac->stmt].loop, nl = s->nl, nd = ac->ndims;
+    double span[nd > 0 ? nd : 1], minlin = INFINITY, execs = 1;
+    int bad = 0;
+    for (int j = 0; j < nd; j++)
+        span[j] = 1;
+    for (int k = li; k >= 0; k = f->loops[k].parent) {
+        double tm1 = trip[k] > 0 ? trip[k] - 1 : 0;
+        for (int j = 0; j < nd && !bad; j++) {
+            int at = s->dv0[a] + j * nl + k, state = s->dvs[at];
+            if (state == DV_NONE) {
+                if (f->loops[k].iv)
+                    bad = 1;
+            } else if (state == DV_FAIL)
+                bad = 1;
+            else
+                span[j] += s->dv[at] * tm1;
+        }
+        double elems = -1;
+        if (!bad) {
+            elems = 1;
+            for (int j = 0; j < nd; j++)
+                elems *= span[j];
+        }
+        double v = s->lin[a * nl + k];
+        if (v != 0)
+            minlin = fmin(minlin, v < 0 ? INFINITY : v);
+        if (v < 0)
+            minlin = INFINITY;
+        execs *= trip[k] > 0 ? trip[k] : 0;
+        int at = a * nl + k;
+        s->sp_elems[at] = elems;
+        s->sp_minlin[at] = minlin;
+        s->sp_execs[at] = execs;
+        s->sp_on[at] = 1;
+    }
+}
+
 /* The memory-traffic model shared by the CPU and GPU sides (README, "memory
  * traffic").  Footprint of access a over loops li..q in bytes moved at a
  * granule of `line` bytes (a CPU cache line, a GPU sector): elements times
@@ -1423,6 +1481,12 @@ static double footprint_bytes(bind_scratch *s, int a, int q, double line)
     const fl_acc *ac = &f->accs[a];
     int li = f->stmts[ac->stmt].loop, nl = s->nl;
     double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1;
+    if (!s->reference && s->sp_on[a * nl + q]) {      /* bind_spans */
+        int at = a * nl + q;
+        minlin = s->sp_minlin[at];
+        double gran = isinf(minlin) ? line : fmin(line, e * minlin);
+        return s->sp_elems[at] < 0 ? s->sp_execs[at] * line : s->sp_elems[at] * gran;
+    }
     for (int k = li; k >= 0; k = f->loops[k].parent) {
         double v = s->lin[a * nl + k];
         if (v != 0)
@@ -1440,20 +1504,13 @@ static double footprint_bytes(bind_scratch *s, int a, int q, double line)
     return elems * gran;
 }
 
-/* footprint_bytes at the call's line (g 0) or page (g 1) granule, kept
- * for the call: the working sets, the CPU bytes and the TLB ask for the
- * same (access, loop) pairs.  The reference mode computes it each time. */
+/* footprint_bytes at the call's line (g 0) or page (g 1) granule: from
+ * what bind_spans kept for the call (the working sets, the CPU bytes and
+ * the TLB ask for the same (access, loop) pairs); the reference mode
+ * computes it each time. */
 static double footprint_at(bind_scratch *s, int a, int q, int g)
 {
-    double gran = g ? s->page : s->line;
-    if (s->reference)
-        return footprint_bytes(s, a, q, gran);
-    size_t at = ((size_t)g * s->na + (size_t)a) * s->nl + (size_t)q;
-    if (!s->fpk[at]) {
-        s->fpm[at] = footprint_bytes(s, a, q, gran);
-        s->fpk[at] = 1;
-    }
-    return s->fpm[at];
+    return footprint_bytes(s, a, q, g ? s->page : s->line);
 }
 
 /* Bytes a loop moves from the level below a cache of `cap` bytes when
@@ -1577,7 +1634,7 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
     /* elements it touches in one launch: the bounding box of the stored
      * differences (span_elems over the whole nest); an unknown difference
      * counts every execution as a new element */
-    double elems = span_elems(s, a, 0);
+    double elems = s->reference ? span_elems(s, a, 0) : s->sp_elems[a * nl + 0];
     if (elems < 0)
         elems = s->cpu_it[li] * s->trip[0];
     double bytes = elems * x.elem_size;
