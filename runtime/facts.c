@@ -881,6 +881,14 @@ struct fl_plan {
     int *dv_off;
     cx_term *pool;
     int npool;
+    /* the host's llvm-mca figures, for the CPU profile it was compiled
+     * with (bind_compute uses them when the call's profile asks for the
+     * same -mcpu): the target picked, and each loop's body cycles */
+    char *mca_want;           /* that profile's mca_cpu, copied; NULL: none */
+    const char *mca;          /* pick_mca's answer (owned by the facts) */
+    int mca_exact, mca_len;
+    double *body;             /* per loop: rt_loop_body_cycles */
+    int *body_mca;            /* per loop: its from_mca */
 };
 
 static void plan_free(fl_plan *p)
@@ -893,6 +901,8 @@ static void plan_free(fl_plan *p)
     free(p->trip), free(p->lower), free(p->stride), free(p->lin), free(p->diff);
     free(p->dv_off);
     free(p->pool);
+    free(p->mca_want);
+    free(p->body), free(p->body_mca);
     free(p);
 }
 
@@ -979,7 +989,10 @@ static int plan_all(const rt_facts *f, fl_plan *p, cx_term *pool, int *used)
     return 0;
 }
 
-static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names)
+static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact);
+
+static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
+                           const rt_profile *cpu)
 {
     int nl = f->nloops, na = f->naccs, ndv = 0;
     fl_plan *p = calloc(1, sizeof *p);
@@ -995,7 +1008,20 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names)
     p->stride = calloc((size_t)na + 1, sizeof *p->stride);
     p->lin = calloc((size_t)na * nl + 1, sizeof *p->lin);
     p->diff = calloc((size_t)ndv + 1, sizeof *p->diff);
-    int bad = !p->copy || !p->dv_off || !p->trip || !p->lower || !p->stride || !p->lin || !p->diff;
+    p->body = calloc((size_t)nl + 1, sizeof *p->body);
+    p->body_mca = calloc((size_t)nl + 1, sizeof *p->body_mca);
+    int bad = !p->copy || !p->dv_off || !p->trip || !p->lower || !p->stride || !p->lin ||
+              !p->diff || !p->body || !p->body_mca ||
+              (cpu->mca_cpu && !(p->mca_want = dup(cpu->mca_cpu)));
+    if (!bad) {               /* as bind_compute would for this profile */
+        double sw[f->nstmts > 0 ? f->nstmts : 1];
+        for (int i = 0; i < f->nstmts; i++)
+            sw[i] = f->stmts[i].conditional ? 0.5 : 1.0;
+        p->mca = pick_mca(f, cpu, &p->mca_exact);
+        p->mca_len = p->mca ? (int)strlen(p->mca) : 0;
+        for (int k = 0; k < nl; k++)
+            p->body[k] = rt_loop_body_cycles(f, k, sw, k != 0, p->mca, &p->body_mca[k]);
+    }
     for (int i = 0; i < n && !bad; i++)
         bad = names[i] && !(p->copy[i] = dup(names[i]));
     int used = 0;
@@ -1014,13 +1040,16 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names)
 
 /* The plan for this call's symbol array: the published one when it was
  * compiled for the same array holding the same names, else NULL (plain
- * evaluation).  The first call publishes one; a thread that loses the
- * race frees its own. */
-static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *names)
+ * evaluation).  With `fixed` the caller passes the same array holding the
+ * same names at every call (a keel_site's symbols): the array is then
+ * compared by address only.  The first call publishes one; a thread that
+ * loses the race frees its own. */
+static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *names,
+                               const rt_profile *cpu, int fixed)
 {
     fl_plan *p = __atomic_load_n(&((rt_facts *)f)->plan, __ATOMIC_ACQUIRE);
     if (!p) {
-        fl_plan *mine = plan_build(f, n, names), *none = NULL;
+        fl_plan *mine = plan_build(f, n, names, cpu), *none = NULL;
         if (!mine)
             return NULL;
         if (!__atomic_compare_exchange_n(&((rt_facts *)f)->plan, &none, mine, 0,
@@ -1032,27 +1061,44 @@ static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *name
     }
     if (p->names != names || p->n != n)
         return NULL;
+    if (fixed)
+        return p;
     for (int i = 0; i < n; i++)
         if (!names[i] != !p->copy[i] || (names[i] && strcmp(names[i], p->copy[i])))
             return NULL;
     return p;
 }
 
-/* x's value with the ivals and values of this call, else kx_eval of e. */
-static int cx_eval(const cx_expr *x, bind_ctx *c, int loop, const kx_expr *e, int64_t *v,
-                   char *err, size_t errlen)
+/* x's value with the ivals and values of this call, else kx_eval of e.
+ * The affine sum is used only when the sum of its terms' magnitudes stays
+ * below 2^63 (then no order of kx_eval's additions could overflow, and
+ * the sum taken modulo 2^64 is the exact one); a product or a magnitude
+ * that overflows falls back to kx_eval, as the same test in 128 bits did. */
+static inline int cx_eval(const cx_expr *x, bind_ctx *c, int loop, const kx_expr *e, int64_t *v,
+                          char *err, size_t errlen)
 {
     if (x && x->affine) {
-        __int128 sum = x->c0, mag = x->c0 < 0 ? -(__int128)x->c0 : x->c0;
-        int nl = c->f->nloops;
-        for (int i = 0; i < x->n; i++) {
-            int s = x->t[i].slot;
-            __int128 p = (__int128)x->t[i].coeff *
-                         (s < nl ? (int64_t)c->ivals[s] : (int64_t)c->values[s - nl]);
-            sum += p;
-            mag += p < 0 ? -p : p;
+        if (x->n == 0) {          /* a constant: a difference along most loops */
+            *v = x->c0;
+            return 0;
         }
-        if (mag <= INT64_MAX) {
+        uint64_t sum = (uint64_t)x->c0;
+        uint64_t mag = x->c0 < 0 ? -(uint64_t)x->c0 : (uint64_t)x->c0;
+        int nl = c->f->nloops, ok = 1;
+        for (int i = 0; i < x->n && ok; i++) {
+            int s = x->t[i].slot;
+            int64_t p;
+            if (__builtin_mul_overflow(x->t[i].coeff,
+                                       s < nl ? (int64_t)c->ivals[s] : (int64_t)c->values[s - nl],
+                                       &p))
+                ok = 0;
+            else {
+                uint64_t m = p < 0 ? -(uint64_t)p : (uint64_t)p;
+                ok = !__builtin_add_overflow(mag, m, &mag);
+                sum += (uint64_t)p;
+            }
+        }
+        if (ok && mag <= (uint64_t)INT64_MAX) {
             *v = (int64_t)sum;
             return 0;
         }
@@ -1075,6 +1121,7 @@ typedef struct {
     /* per loop */
     int64_t *ivals;
     double *trip, *cpu_it, *gpu_it, *kitems, *launches, *wset, *wset_pg, *round_lat;
+    double *scl;              /* scale_of(k), set by bind_kernels */
     int *kr, *has_mem;
     /* per access (x loop) */
     double *lin;              /* na x nl linearised strides, elements; -1 irregular */
@@ -1102,10 +1149,16 @@ typedef struct {
 
 /* Per-item counts of kernel root kr[k] scaled to the widest kernel's items
  * and by its launches per step (one equivalent kernel of items_max). */
-static double scale(const bind_scratch *s, int k)
+static double scale_of(const bind_scratch *s, int k)
 {
     return s->kr[k] >= 0 && s->items_max > 0
                ? s->kitems[s->kr[k]] * s->launches[s->kr[k]] / s->items_max : 0;
+}
+
+/* scale_of, kept per loop once the kernels are bound (bind_kernels). */
+static inline double scale(const bind_scratch *s, int k)
+{
+    return s->scl[k];
 }
 
 #define SCRATCH_STACK 8192
@@ -1140,7 +1193,7 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->wset = d, d += nl;
     s->wset_pg = d, d += nl;
     s->round_lat = d, d += nl;
-    d += nl;                               /* spare: keeps the count above honest */
+    s->scl = d, d += nl;                   /* (the tenth of the nl x 10 above) */
     s->lin = d, d += (size_t)na * nl + 1;
     s->arr_bytes = d, d += na + 1;
     s->sw = d, d += f->nstmts + 1;
@@ -1274,6 +1327,8 @@ static void bind_kernels(bind_scratch *s)
         if (items > s->items_max) s->items_max = items;
         if (s->trip[r] > s->par_max) s->par_max = s->trip[r];
     }
+    for (int k = 0; k < nl; k++)
+        s->scl[k] = scale_of(s, k);
 }
 
 /* Statements: executions per parallel iteration (CPU) and per work item;
@@ -1285,9 +1340,16 @@ static void bind_compute(bind_scratch *s)
     const rt_facts *f = s->f;
     rt_launch *out = s->out;
     int nl = s->nl, exact = 0;
-    s->mca = pick_mca(f, s->cpu, &exact);
+    const fl_plan *P = s->plan;
+    const char *want = s->cpu->mca_cpu;
+    /* the plan's figures when it was compiled for the same -mcpu */
+    int cached = P && P->body && (want ? P->mca_want && !strcmp(want, P->mca_want) : !P->mca_want);
+    if (cached)
+        s->mca = P->mca, exact = P->mca_exact;
+    else
+        s->mca = pick_mca(f, s->cpu, &exact);
     if (s->mca) {     /* as snprintf "%s" would, without formatting */
-        size_t len = strlen(s->mca);
+        size_t len = cached ? (size_t)P->mca_len : strlen(s->mca);
         if (len > sizeof out->mca_target - 1)
             len = sizeof out->mca_target - 1;
         memcpy(out->mca_target, s->mca, len);
@@ -1305,7 +1367,9 @@ static void bind_compute(bind_scratch *s)
     int ctl = f->region;
     for (int k = 0; k < nl; k++) {
         int mca = 0;
-        cycles += s->cpu_it[k] * rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca);
+        double body = cached ? (mca = P->body_mca[k], P->body[k])
+                             : rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca);
+        cycles += s->cpu_it[k] * body;
         if (k == 0 && !f->region)
             ctl = mca;
         if (k != 0 && !f->loops[k].thread && !f->loops[k].kroot)
@@ -1475,18 +1539,19 @@ static void bind_spans(bind_scratch *s, int a)
  * min(line, elem x the smallest non-zero linearised stride among those
  * loops) -- a unit-stride walk moves its bytes, a column walk a line per
  * element, an access invariant in all of them one line. */
-static double footprint_bytes(bind_scratch *s, int a, int q, double line)
+static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
 {
     const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    int nl = s->nl, at = a * nl + q;
     double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1;
-    if (!s->reference && s->sp_on[a * nl + q]) {      /* bind_spans */
-        int at = a * nl + q;
+    if (!s->reference && s->sp_on[at]) {      /* bind_spans */
+        if (s->sp_elems[at] < 0)
+            return s->sp_execs[at] * line;
         minlin = s->sp_minlin[at];
-        double gran = isinf(minlin) ? line : fmin(line, e * minlin);
-        return s->sp_elems[at] < 0 ? s->sp_execs[at] * line : s->sp_elems[at] * gran;
+        return s->sp_elems[at] * (isinf(minlin) ? line : fmin(line, e * minlin));
     }
+    int li = f->stmts[ac->stmt].loop;
     for (int k = li; k >= 0; k = f->loops[k].parent) {
         double v = s->lin[a * nl + k];
         if (v != 0)
@@ -1914,9 +1979,9 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
     return rt_facts_bind_on(f, NULL, NULL, 0, n, names, values, out, err, errlen);
 }
 
-int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu,
-                       int threads, int n, const char *const *names, const long long *values,
-                       int reference, rt_launch *out, char *err, size_t errlen)
+static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
+                     int n, const char *const *names, const long long *values, int reference,
+                     int fixed, rt_launch *out, char *err, size_t errlen)
 {
     double buf[SCRATCH_STACK / sizeof(double)];
     bind_scratch s = { .f = f, .cpu = cpu ? cpu : rt_profile_host_default(),
@@ -1933,7 +1998,7 @@ int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profil
         return -1;
     }
     s.c.ivals = s.ivals;
-    s.plan = reference ? NULL : plan_for(f, n, names);
+    s.plan = reference ? NULL : plan_for(f, n, names, s.cpu, fixed);
     int rc = -1;
     if (bind_trips(&s, err, errlen))
         goto done;
@@ -1955,11 +2020,25 @@ done:
     return rc;
 }
 
+int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu,
+                       int threads, int n, const char *const *names, const long long *values,
+                       int reference, rt_launch *out, char *err, size_t errlen)
+{
+    return bind_call(f, cpu, gpu, threads, n, names, values, reference, 0, out, err, errlen);
+}
+
 int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
                      int n, const char *const *names, const long long *values, rt_launch *out,
                      char *err, size_t errlen)
 {
-    return rt_facts_bind_mode(f, cpu, gpu, threads, n, names, values, 0, out, err, errlen);
+    return bind_call(f, cpu, gpu, threads, n, names, values, 0, 0, out, err, errlen);
+}
+
+int rt_facts_bind_site(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu,
+                       int threads, int n, const char *const *names, const long long *values,
+                       rt_launch *out, char *err, size_t errlen)
+{
+    return bind_call(f, cpu, gpu, threads, n, names, values, 0, 1, out, err, errlen);
 }
 
 /* ---- evaluability (once per site) ---------------------------------------- */

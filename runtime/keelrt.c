@@ -1465,8 +1465,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     if (G.verbose >= 2 || (hit < 0 && G.log && st->ok &&
                            atomic_load_explicit(&st->logged, memory_order_relaxed) < LOG_CAP))
         bindings_text(site, values, bind, sizeof bind);
-    if (rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
-                         &in, err, sizeof err)) {
+    if (rt_facts_bind_site(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms,
+                           values, &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         if (hit < 0)
             memo_put(st, values, 0, 0);    /* these values fail: CPU, once */
