@@ -1494,42 +1494,42 @@ static double span_elems(bind_scratch *s, int a, int q)
 static void bind_spans(bind_scratch *s, int a)
 {
     const rt_facts *f = s->f;
+    const fl_loop *loops = f->loops;
     const fl_acc *ac = &f->accs[a];
-    const double *trip = s->trip;
+    const double *trip = s->trip, *lin = s->lin + (size_t)a * (size_t)s->nl;
+    const double *dv = s->dv + s->dv0[a];
+    const unsigned char *dvs = s->dvs + s->dv0[a];
     int li = f->stmts[ac->stmt].loop, nl = s->nl, nd = ac->ndims;
-    double span[nd > 0 ? nd : 1], minlin = INFINITY, execs = 1;
-    int bad = 0;
-    for (int j = 0; j < nd; j++)
-        span[j] = 1;
-    for (int k = li; k >= 0; k = f->loops[k].parent) {
-        double tm1 = trip[k] > 0 ? trip[k] - 1 : 0;
-        for (int j = 0; j < nd && !bad; j++) {
-            int at = s->dv0[a] + j * nl + k, state = s->dvs[at];
-            if (state == DV_NONE) {
-                if (f->loops[k].iv)
-                    bad = 1;
-            } else if (state == DV_FAIL)
-                bad = 1;
-            else
-                span[j] += s->dv[at] * tm1;
-        }
-        double elems = -1;
-        if (!bad) {
-            elems = 1;
-            for (int j = 0; j < nd; j++)
-                elems *= span[j];
-        }
-        double v = s->lin[a * nl + k];
+    double *el = s->sp_elems + (size_t)a * (size_t)nl, *ml = s->sp_minlin + (size_t)a * (size_t)nl;
+    double *ex = s->sp_execs + (size_t)a * (size_t)nl;
+    unsigned char *on = s->sp_on + (size_t)a * (size_t)nl;
+    double minlin = INFINITY, execs = 1;
+    for (int k = li; k >= 0; k = loops[k].parent) {
+        double v = lin[k];
         if (v != 0)
             minlin = fmin(minlin, v < 0 ? INFINITY : v);
         if (v < 0)
             minlin = INFINITY;
         execs *= trip[k] > 0 ? trip[k] : 0;
-        int at = a * nl + k;
-        s->sp_elems[at] = elems;
-        s->sp_minlin[at] = minlin;
-        s->sp_execs[at] = execs;
-        s->sp_on[at] = 1;
+        el[k] = 1, ml[k] = minlin, ex[k] = execs, on[k] = 1;
+    }
+    /* dimension by dimension, each span a running sum out from li; the
+     * product over the dimensions in their order (a span is at least 1,
+     * so -1 marks "unknown from this loop out") */
+    for (int j = 0; j < nd; j++) {
+        double span = 1;
+        const double *d = dv + j * nl;
+        const unsigned char *st = dvs + j * nl;
+        for (int k = li; k >= 0 && el[k] >= 0; k = loops[k].parent) {
+            if (st[k] == DV_NONE ? loops[k].iv != NULL : st[k] == DV_FAIL) {
+                for (int q = k; q >= 0; q = loops[q].parent)
+                    el[q] = -1;
+                break;
+            }
+            if (st[k] != DV_NONE)
+                span += d[k] * (trip[k] > 0 ? trip[k] - 1 : 0);
+            el[k] *= span;
+        }
     }
 }
 

@@ -1426,9 +1426,10 @@ static long long pred_ns_of(const rt_estimate *e, int verdict)
 }
 
 /* Everything but the fast paths of keel_decide; runs under in_runtime.
- * *pred_ns: the predicted time of the launch on the chosen device. */
+ * *pred_ns: the predicted time of the launch on the chosen device; missed:
+ * keel_decide asked the memo already (no second lookup). */
 static int decide_slow(keel_site *site, site_state *st, const long long *values,
-                       long long *pred_ns)
+                       long long *pred_ns, int missed)
 {
     char bind[512];
     *pred_ns = 0;
@@ -1447,7 +1448,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
         return st->fixed;
     }
 
-    int hit = memo_get(st, values, pred_ns);
+    int hit = missed ? -1 : memo_get(st, values, pred_ns);
     if (hit >= 0 && G.verbose < 2 && !G.calibrate)
         return hit;
     if (hit >= 0 && G.verbose < 2) {      /* KEEL_CALIBRATE: a decided size */
@@ -1532,6 +1533,7 @@ int keel_decide(keel_site *site, const long long *values)
     /* fast paths: lock-free, allocation-free, no system call */
     site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
     long long pred_ns = 0;
+    int missed = 0;            /* the memo was asked and had no answer */
     if (st && G.verbose < 2 && !G.calibrate) {
         if (st->fixed >= 0) {
             if (G.verbose)
@@ -1545,13 +1547,14 @@ int keel_decide(keel_site *site, const long long *values)
                     tally(st, hit, pred_ns);
                 return hit;
             }
+            missed = 1;
         }
     }
     /* a signal handler that interrupted this thread inside the runtime */
     if (in_runtime)
         return 0;
     in_runtime = 1;
-    int v = decide_slow(site, st, values, &pred_ns);
+    int v = decide_slow(site, st, values, &pred_ns, missed);
     if (G.verbose == 1 && (st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)))
         tally(st, v, pred_ns);
     in_runtime = 0;
