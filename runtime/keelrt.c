@@ -476,6 +476,7 @@ typedef struct site_state {
     atomic_int logged;         /* decisions kept for this site */
     atomic_int no_history;     /* its loop has no measured history (history_decides) */
     _Atomic(memo_tab *) memo;  /* the current table (see above) */
+    atomic_uint memo_last;     /* its way of the last hit (a hint) */
     rt_ov_plan *ov_plan;       /* the overlap condition compiled for the values (overlap.h) */
     rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
     /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
@@ -706,32 +707,47 @@ static void memo_free(memo_tab *t)
     }
 }
 
+/* Way w of t's verdict when it holds exactly these values, else -1. */
+static inline int memo_way_get(const memo_tab *t, unsigned w, const long long *values,
+                               long long *pred_ns)
+{
+    int n = t->nsyms;
+    memo_way *m = &t->way[w];
+    const _Atomic long long *mv = t->vals + (size_t)w * (size_t)n;
+    unsigned s1 = atomic_load_explicit(&m->seq, memory_order_acquire);
+    if (s1 == 0 || (s1 & 1))
+        return -1;
+    int i = 0;
+    while (i < n && atomic_load_explicit(&mv[i], memory_order_relaxed) == values[i])
+        i++;
+    if (i < n)
+        return -1;
+    int v = atomic_load_explicit(&m->verdict, memory_order_relaxed);
+    long long p = atomic_load_explicit(&m->pred_ns, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&m->seq, memory_order_relaxed) != s1)
+        return -1;
+    *pred_ns = p;
+    return v;
+}
+
 /* The memo's verdict when one of its ways holds exactly these values
- * (its predicted time in *pred_ns), else -1. */
+ * (its predicted time in *pred_ns), else -1.  The way of the site's last
+ * hit is tried first (a nest launched again with the same sizes costs no
+ * hash), then the set of the values' hash. */
 static int memo_get(site_state *st, const long long *values, long long *pred_ns)
 {
     const memo_tab *t = atomic_load_explicit(&st->memo, memory_order_acquire);
-    int n = t->nsyms;
-    unsigned w0 = memo_set(values, n, t->nsets) * MEMO_ASSOC;
-    for (unsigned w = w0; w < w0 + MEMO_ASSOC; w++) {
-        memo_way *m = &t->way[w];
-        const _Atomic long long *mv = t->vals + (size_t)w * (size_t)n;
-        unsigned s1 = atomic_load_explicit(&m->seq, memory_order_acquire);
-        if (s1 == 0 || (s1 & 1))
-            continue;
-        int i = 0;
-        while (i < n && atomic_load_explicit(&mv[i], memory_order_relaxed) == values[i])
-            i++;
-        if (i < n)
-            continue;
-        int v = atomic_load_explicit(&m->verdict, memory_order_relaxed);
-        long long p = atomic_load_explicit(&m->pred_ns, memory_order_relaxed);
-        atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&m->seq, memory_order_relaxed) == s1) {
-            *pred_ns = p;
+    unsigned last = atomic_load_explicit(&st->memo_last, memory_order_relaxed);
+    int v;
+    if (last < t->nsets * MEMO_ASSOC && (v = memo_way_get(t, last, values, pred_ns)) >= 0)
+        return v;
+    unsigned w0 = memo_set(values, t->nsyms, t->nsets) * MEMO_ASSOC;
+    for (unsigned w = w0; w < w0 + MEMO_ASSOC; w++)
+        if (w != last && (v = memo_way_get(t, w, values, pred_ns)) >= 0) {
+            atomic_store_explicit(&st->memo_last, w, memory_order_relaxed);
             return v;
         }
-    }
     return -1;
 }
 
