@@ -1078,7 +1078,7 @@ static inline int cx_eval(const cx_expr *x, bind_ctx *c, int loop, const kx_expr
                           char *err, size_t errlen)
 {
     if (x && x->affine) {
-        if (x->n == 0) {          /* a constant: a difference along most loops */
+        if (x->n == 0 && x->c0 != INT64_MIN) {   /* a constant: most differences */
             *v = x->c0;
             return 0;
         }
