@@ -9,13 +9,18 @@
 # are built once with clang-19 and once with keelcc (both -O2 -fopenmp);
 # a few PolyBench kernels of this tree (polybench-inputs, sequential, the
 # dataset named below) are built the same two ways.  Each program then
-# runs, alternately, RUNS times (default 5) in three ways:
+# runs, alternately, RUNS times (default 5) in four ways:
 #   plain           the clang-19 build;
 #   keelcc          the keelcc build, no device (every decision is the
 #                   fixed answer CPU after the first call of a site);
 #   keelcc h100     the keelcc build with KEEL_DEVICE=h100: every launch
-#                   asks the models (or the site's memo) for a verdict.
-# OMP_NUM_THREADS=2, decisions logged as by default (KEEL_LOG unset).
+#                   asks the models (or the site's memo) for a verdict,
+#                   decisions logged as by default (KEEL_LOG unset);
+#   h100, no log    the same with KEEL_LOG=0: what the run-time log's
+#                   writes cost is the difference to the column before.
+# OMP_NUM_THREADS=2, OpenMP's default wait policy: a worker thread that
+# waits at a barrier spins, so a pause of the main thread (a database
+# read or write before a nest) shows in the CPU time up to twice.
 # Prints the median CPU time (seconds: user + system of the program and
 # its threads, from getrusage; needs python3) of each and the ratios to plain, with the machine's load average at the
 # start and the end (timings on a shared machine move: compare the ratios).
@@ -102,15 +107,20 @@ for r in $(seq "$RUNS"); do
         run plain plain "$p"
         run keel keel "$p" KEEL_DEVICE=
         run dev keel "$p" KEEL_DEVICE=h100
+        run nolog keel "$p" KEEL_DEVICE=h100 KEEL_LOG=0
     done
 done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-echo "instrumented overhead: median user time of $RUNS alternated runs, OMP_NUM_THREADS=2, $(nproc) cores, load average $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end (PolyBench: $PDATA)"
+echo "instrumented overhead: median CPU time (user + system) of $RUNS alternated runs, OMP_NUM_THREADS=2, $(nproc) cores, load average $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end (PolyBench: $PDATA)"
 echo
-printf '| %-10s | %8s | %8s | %6s | %11s | %6s |\n' program "plain s" "keelcc s" ratio "keelcc h100" ratio
-printf '|%s|%s|%s|%s|%s|%s|\n' ------------ ---------- ---------- -------: ------------- -------:
+printf '| %-10s | %8s | %8s | %6s | %11s | %6s | %11s | %6s |\n' program "plain s" "keelcc s" ratio \
+    "keelcc h100" ratio "h100, no log" ratio
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' ------------ ---------: ---------: -------: ------------: \
+    -------: -------------: -------:
+ratio() { awk "BEGIN { print ($1 > 0 ? $2 / $1 : 0) }"; }
 for p in $progs; do
     a=$(median "$work/$p.plain") b=$(median "$work/$p.keel") c=$(median "$work/$p.dev")
-    printf '| %-10s | %8.3f | %8.3f | %5.3fx | %11.3f | %5.3fx |\n' "$p" "$a" "$b" \
-        "$(awk "BEGIN { print ($a > 0 ? $b / $a : 0) }")" "$c" "$(awk "BEGIN { print ($a > 0 ? $c / $a : 0) }")"
+    d=$(median "$work/$p.nolog")
+    printf '| %-10s | %8.3f | %8.3f | %5.3fx | %11.3f | %5.3fx | %12.3f | %5.3fx |\n' "$p" "$a" "$b" \
+        "$(ratio "$a" "$b")" "$c" "$(ratio "$a" "$c")" "$d" "$(ratio "$a" "$d")"
 done
