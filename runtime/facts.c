@@ -863,6 +863,8 @@ typedef struct {
     int slot;                 /* < nloops: ivals[slot]; else values[slot - nloops] */
 } cx_term;
 
+enum { DV_NONE = 0, DV_FAIL, DV_OK };   /* a difference: absent, unevaluable, a value */
+
 typedef struct {
     int affine;               /* 0: evaluate with kx_eval */
     int n;                    /* terms */
@@ -889,6 +891,14 @@ struct fl_plan {
     int mca_exact, mca_len;
     double *body;             /* per loop: rt_loop_body_cycles */
     int *body_mca;            /* per loop: its from_mca */
+    /* bind_strides' results that no value changes (a stride or difference
+     * the plan compiled to a constant, an unknown one), laid out as the
+     * scratch arrays lin[], dv[] and dvs[]; the others are listed in var[]
+     * and evaluated per call */
+    double *lin_t, *dv_t;
+    unsigned char *dvs_t;
+    struct fl_var { int lin, at, li; const cx_expr *x; const kx_expr *e; } *var;
+    int nvar, ndv;
 };
 
 static void plan_free(fl_plan *p)
@@ -903,6 +913,7 @@ static void plan_free(fl_plan *p)
     free(p->pool);
     free(p->mca_want);
     free(p->body), free(p->body_mca);
+    free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
     free(p);
 }
 
@@ -991,6 +1002,50 @@ static int plan_all(const rt_facts *f, fl_plan *p, cx_term *pool, int *used)
 
 static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact);
 
+/* The constant part of bind_strides (see fl_plan): the same walk, each
+ * entry either its value for every call or a var[] to evaluate.  -1: out
+ * of memory. */
+static int plan_strides(const rt_facts *f, fl_plan *p, int ndv)
+{
+    int nl = f->nloops, na = f->naccs, nv = 0;
+    p->ndv = ndv;
+    p->lin_t = calloc((size_t)na * nl + 1, sizeof *p->lin_t);
+    p->dv_t = calloc((size_t)ndv + 1, sizeof *p->dv_t);
+    p->dvs_t = calloc((size_t)ndv + 1, 1);
+    p->var = calloc((size_t)na * nl + (size_t)ndv + 1, sizeof *p->var);
+    if (!p->lin_t || !p->dv_t || !p->dvs_t || !p->var)
+        return -1;
+    for (int a = 0; a < na; a++) {
+        const fl_acc *ac = &f->accs[a];
+        int li = f->stmts[ac->stmt].loop;
+        for (int k = li; k >= 0; k = f->loops[k].parent) {
+            const cx_expr *x = &p->lin[a * nl + k];
+            if (!f->loops[k].iv)
+                continue;
+            if (!ac->lin || !ac->lin[k])
+                p->lin_t[a * nl + k] = -1;
+            else if (x->affine && x->n == 0 && x->c0 != INT64_MIN)
+                p->lin_t[a * nl + k] = fabs((double)x->c0);
+            else
+                p->var[nv++] = (struct fl_var){ 1, a * nl + k, li, x, ac->lin[k] };
+        }
+        for (int j = 0; j < ac->ndims; j++)
+            for (int k = li; k >= 0; k = f->loops[k].parent) {
+                int at = p->dv_off[a] + j * nl + k;
+                const cx_expr *x = &p->diff[at];
+                const kx_expr *d = ac->diff[j * nl + k];
+                if (!d)
+                    p->dvs_t[at] = DV_NONE;
+                else if (x->affine && x->n == 0 && x->c0 != INT64_MIN)
+                    p->dvs_t[at] = DV_OK, p->dv_t[at] = fabs((double)x->c0);
+                else
+                    p->var[nv++] = (struct fl_var){ 0, at, li, x, d };
+            }
+    }
+    p->nvar = nv;
+    return 0;
+}
+
 static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
                            const rt_profile *cpu)
 {
@@ -1031,6 +1086,8 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
               plan_all(f, p, p->pool, &used);
     } else
         bad = 1;
+    if (!bad)
+        bad = plan_strides(f, p, ndv);
     if (bad) {
         plan_free(p);
         return NULL;
@@ -1106,7 +1163,6 @@ static inline int cx_eval(const cx_expr *x, bind_ctx *c, int loop, const kx_expr
     return eval_at(c, loop, e, v, err, errlen);
 }
 
-enum { DV_NONE = 0, DV_FAIL, DV_OK };   /* a difference: absent, unevaluable, a value */
 
 static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact);
 
@@ -1408,6 +1464,27 @@ static void bind_strides(bind_scratch *s)
 {
     const rt_facts *f = s->f;
     int nl = s->nl;
+    const fl_plan *P = s->plan;
+    if (P && P->lin_t) {      /* the plan's constants, then what the values change */
+        memcpy(s->lin, P->lin_t, sizeof *s->lin * (size_t)s->na * (size_t)nl);
+        memcpy(s->dv, P->dv_t, sizeof *s->dv * (size_t)P->ndv);
+        memcpy(s->dvs, P->dvs_t, (size_t)P->ndv);
+        for (int i = 0; i < P->nvar; i++) {
+            const struct fl_var *x = &P->var[i];
+            int64_t v;
+            char e2[64];
+            int bad = cx_eval(x->x, &s->c, x->li, x->e, &v, e2, sizeof e2);
+            if (x->lin)
+                s->lin[x->at] = bad ? -1 : fabs((double)v);
+            else if (bad)
+                s->dvs[x->at] = DV_FAIL;
+            else
+                s->dvs[x->at] = DV_OK, s->dv[x->at] = fabs((double)v);
+        }
+        for (int a = 0; a < s->na; a++)
+            bind_spans(s, a);
+        return;
+    }
     for (int a = 0; a < s->na; a++) {
         const fl_acc *ac = &f->accs[a];
         int li = f->stmts[ac->stmt].loop;
