@@ -32,6 +32,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -804,13 +805,17 @@ void rt_facts_free(rt_facts *f)
  * trip counts, kernels, compute, strides and differences, working sets,
  * then the accesses one by one, the GPU totals and the arrays.  Every
  * value-dependent expression is evaluated once per call (the differences
- * an access's footprints read at every level are kept in dv[], and what
- * a footprint at any loop and granule needs in sp_*[], bind_spans), through the site's plan
- * where it has one, and the scratch arrays of a nest of usual size live
- * in one buffer on the stack: a call allocates nothing after the first.
+ * an access's footprints read at every level are kept in dv[], and what a
+ * footprint at any loop and granule needs in sp_*[], bind_spans), through
+ * the site's plan where it has one (below: affine expressions compiled to
+ * terms, the strides and differences that are constants laid out once,
+ * the host's llvm-mca figures picked once).  The scratch arrays live in
+ * one buffer on the stack, or for a very large nest in a block kept per
+ * thread: a call allocates nothing after its thread's first.
  * `reference` evaluates everything where the model reads it, through
  * kx_eval, as binding always did; rt_agree's run of rt_fastpath checks
- * both give the same launch bit for bit. */
+ * both (and rt_facts_bind_site, keel_decide's path) give the same launch
+ * and the same estimates bit for bit. */
 
 typedef struct {
     const rt_facts *f;
@@ -1200,7 +1205,6 @@ typedef struct {
     int t;                    /* host threads */
     double line, cap, page, reach, sector, gpu_sum, gpu_minfp;
     int tlb;
-    void *heap;               /* the scratch block when it did not fit the stack buffer */
 } bind_scratch;
 
 /* Per-item counts of kernel root kr[k] scaled to the widest kernel's items
@@ -1219,6 +1223,36 @@ static inline double scale(const bind_scratch *s, int k)
 
 #define SCRATCH_STACK 8192
 
+/* The scratch block of a nest too large for the stack buffer: one per
+ * thread, grown when a larger nest comes and kept for the thread's next
+ * calls (freed when the thread exits), so that a call allocates nothing
+ * once its thread has bound a nest as large.  NULL when out of memory. */
+static _Thread_local void *tl_block;
+static _Thread_local size_t tl_size;
+static pthread_key_t tl_key;
+static pthread_once_t tl_once = PTHREAD_ONCE_INIT;
+static int tl_keyed;
+
+static void tl_init(void)
+{
+    tl_keyed = pthread_key_create(&tl_key, free) == 0;
+}
+
+static void *big_scratch(size_t bytes)
+{
+    if (bytes <= tl_size)
+        return tl_block;
+    void *p = malloc(bytes);
+    if (!p)
+        return NULL;
+    pthread_once(&tl_once, tl_init);
+    free(tl_block);
+    tl_block = p, tl_size = bytes;
+    if (tl_keyed)
+        pthread_setspecific(tl_key, p);    /* freed at the thread's exit */
+    return p;
+}
+
 /* Carve every array out of buf (SCRATCH_STACK bytes) or one heap block,
  * zero-filled.  -1 when out of memory. */
 static int scratch_init(bind_scratch *s, double *buf)
@@ -1233,11 +1267,8 @@ static int scratch_init(bind_scratch *s, double *buf)
     size_t ni = (size_t)nl * 2 + (size_t)na + 1;
     size_t bytes = nd * sizeof(double) + ni * sizeof(int) + (size_t)ndv + 1 + nfp;
     char *p = (char *)buf;
-    s->heap = NULL;
-    if (bytes > SCRATCH_STACK) {
-        if (!(p = s->heap = malloc(bytes)))
-            return -1;
-    }
+    if (bytes > SCRATCH_STACK && !(p = big_scratch(bytes)))
+        return -1;
     memset(p, 0, bytes);
     double *d = (double *)p;
     s->ivals = (int64_t *)d, d += nl;      /* int64_t and double share size and alignment */
@@ -2093,7 +2124,6 @@ static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     }
     rc = 0;
 done:
-    free(s.heap);
     return rc;
 }
 

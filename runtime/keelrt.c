@@ -476,7 +476,7 @@ typedef struct site_state {
     atomic_int logged;         /* decisions kept for this site */
     atomic_int no_history;     /* its loop has no measured history (history_decides) */
     _Atomic(memo_tab *) memo;  /* the current table (see above) */
-    atomic_uint memo_last;     /* its way of the last hit (a hint) */
+    atomic_uint memo_last[2];  /* its ways of the last two hits (hints) */
     rt_ov_plan *ov_plan;       /* the overlap condition compiled for the values (overlap.h) */
     rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
     /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
@@ -732,20 +732,26 @@ static inline int memo_way_get(const memo_tab *t, unsigned w, const long long *v
 }
 
 /* The memo's verdict when one of its ways holds exactly these values
- * (its predicted time in *pred_ns), else -1.  The way of the site's last
- * hit is tried first (a nest launched again with the same sizes costs no
- * hash), then the set of the values' hash. */
+ * (its predicted time in *pred_ns), else -1.  The ways of the site's last
+ * two hits are tried first (a nest launched again with the same sizes, or
+ * with two sets in turn, costs no hash), then the set of the values'
+ * hash; a hit there becomes the newest of the two. */
 static int memo_get(site_state *st, const long long *values, long long *pred_ns)
 {
     const memo_tab *t = atomic_load_explicit(&st->memo, memory_order_acquire);
-    unsigned last = atomic_load_explicit(&st->memo_last, memory_order_relaxed);
+    unsigned n = t->nsets * MEMO_ASSOC;
+    unsigned h0 = atomic_load_explicit(&st->memo_last[0], memory_order_relaxed);
+    unsigned h1 = atomic_load_explicit(&st->memo_last[1], memory_order_relaxed);
     int v;
-    if (last < t->nsets * MEMO_ASSOC && (v = memo_way_get(t, last, values, pred_ns)) >= 0)
+    if (h0 < n && (v = memo_way_get(t, h0, values, pred_ns)) >= 0)
+        return v;
+    if (h1 < n && h1 != h0 && (v = memo_way_get(t, h1, values, pred_ns)) >= 0)
         return v;
     unsigned w0 = memo_set(values, t->nsyms, t->nsets) * MEMO_ASSOC;
     for (unsigned w = w0; w < w0 + MEMO_ASSOC; w++)
-        if (w != last && (v = memo_way_get(t, w, values, pred_ns)) >= 0) {
-            atomic_store_explicit(&st->memo_last, w, memory_order_relaxed);
+        if (w != h0 && w != h1 && (v = memo_way_get(t, w, values, pred_ns)) >= 0) {
+            atomic_store_explicit(&st->memo_last[1], h0, memory_order_relaxed);
+            atomic_store_explicit(&st->memo_last[0], w, memory_order_relaxed);
             return v;
         }
     return -1;
@@ -769,13 +775,15 @@ static int memo_store(memo_tab *t, const long long *values, int verdict, long lo
     }
     memo_way *m = &t->way[w];
     _Atomic long long *mv = t->vals + (size_t)w * (size_t)n;
-    atomic_fetch_add_explicit(&m->seq, 1, memory_order_relaxed);
+    /* the only writer: plain stores of the sequence, no locked add */
+    unsigned q = atomic_load_explicit(&m->seq, memory_order_relaxed);
+    atomic_store_explicit(&m->seq, q + 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
     for (int i = 0; i < n; i++)
         atomic_store_explicit(&mv[i], values[i], memory_order_relaxed);
     atomic_store_explicit(&m->verdict, verdict, memory_order_relaxed);
     atomic_store_explicit(&m->pred_ns, pred_ns, memory_order_relaxed);
-    atomic_fetch_add_explicit(&m->seq, 1, memory_order_release);
+    atomic_store_explicit(&m->seq, q + 2, memory_order_release);
     return 0;
 }
 
@@ -1491,7 +1499,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
             verbose_line(site, st, bind, NULL, 0, err);
         return 0;
     }
-    atomic_fetch_add_explicit(&st->evaluated, 1, memory_order_relaxed);
+    if (G.verbose)              /* only KEEL_VERBOSE's summary reads it */
+        atomic_fetch_add_explicit(&st->evaluated, 1, memory_order_relaxed);
     int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick, settled = 1;
     if (e.too_small)
         reason = "too small";
