@@ -53,6 +53,7 @@ printf '| %-52s | %9.1f ns |\n' "two value sets alternating (memo hits)" "$(med 
 printf '| %-52s | %9.1f ns |\n' "warm call, answer known to be CPU (unevaluable bound)" "$(med 6)"
 printf '| %-52s | %9.1f ns |\n' "two address sets alternating (memo hits)" "$(med 7)"
 printf '| %-52s | %9.1f ns |\n' "two value sets alternating, no overlap condition" "$(med 8)"
+printf '| %-52s | %9.1f ns |\n' "a cycle of 48 size sets, overlap condition (memo hits)" "$(med 11)"
 printf '| %-52s | %9.1f ns |\n' "new sizes every call: overlap check + models (miss)" "$(med 9)"
 printf '| %-52s | %9.1f ns |\n' "new sizes every call: models only (miss)" "$(med 10)"
 printf '| %-52s | %9.1f ns |\n' "timed launch: keel_decide + keel_begin + keel_done" \

@@ -32,6 +32,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -807,13 +808,17 @@ void rt_facts_free(rt_facts *f)
  * trip counts, kernels, compute, strides and differences, working sets,
  * then the accesses one by one, the GPU totals and the arrays.  Every
  * value-dependent expression is evaluated once per call (the differences
- * an access's footprints read at every level are kept in dv[], the
- * footprints at line and page granule in fpm[]), through the site's plan
- * where it has one, and the scratch arrays of a nest of usual size live
- * in one buffer on the stack: a call allocates nothing after the first.
+ * an access's footprints read at every level are kept in dv[], and what a
+ * footprint at any loop and granule needs in sp_*[], bind_spans), through
+ * the site's plan where it has one (below: affine expressions compiled to
+ * terms, the strides and differences that are constants laid out once,
+ * the host's llvm-mca figures picked once).  The scratch arrays live in
+ * one buffer on the stack, or for a very large nest in a block kept per
+ * thread: a call allocates nothing after its thread's first.
  * `reference` evaluates everything where the model reads it, through
  * kx_eval, as binding always did; rt_agree's run of rt_fastpath checks
- * both give the same launch bit for bit. */
+ * both (and rt_facts_bind_site, keel_decide's path) give the same launch
+ * and the same estimates bit for bit. */
 
 typedef struct {
     const rt_facts *f;
@@ -866,6 +871,8 @@ typedef struct {
     int slot;                 /* < nloops: ivals[slot]; else values[slot - nloops] */
 } cx_term;
 
+enum { DV_NONE = 0, DV_FAIL, DV_OK };   /* a difference: absent, unevaluable, a value */
+
 typedef struct {
     int affine;               /* 0: evaluate with kx_eval */
     int n;                    /* terms */
@@ -884,6 +891,22 @@ struct fl_plan {
     int *dv_off;
     cx_term *pool;
     int npool;
+    /* the host's llvm-mca figures, for the CPU profile it was compiled
+     * with (bind_compute uses them when the call's profile asks for the
+     * same -mcpu): the target picked, and each loop's body cycles */
+    char *mca_want;           /* that profile's mca_cpu, copied; NULL: none */
+    const char *mca;          /* pick_mca's answer (owned by the facts) */
+    int mca_exact, mca_len;
+    double *body;             /* per loop: rt_loop_body_cycles */
+    int *body_mca;            /* per loop: its from_mca */
+    /* bind_strides' results that no value changes (a stride or difference
+     * the plan compiled to a constant, an unknown one), laid out as the
+     * scratch arrays lin[], dv[] and dvs[]; the others are listed in var[]
+     * and evaluated per call */
+    double *lin_t, *dv_t;
+    unsigned char *dvs_t;
+    struct fl_var { int lin, at, li; const cx_expr *x; const kx_expr *e; } *var;
+    int nvar, ndv;
 };
 
 static void plan_free(fl_plan *p)
@@ -896,6 +919,9 @@ static void plan_free(fl_plan *p)
     free(p->trip), free(p->lower), free(p->stride), free(p->lin), free(p->diff);
     free(p->dv_off);
     free(p->pool);
+    free(p->mca_want);
+    free(p->body), free(p->body_mca);
+    free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
     free(p);
 }
 
@@ -982,7 +1008,54 @@ static int plan_all(const rt_facts *f, fl_plan *p, cx_term *pool, int *used)
     return 0;
 }
 
-static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names)
+static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact);
+
+/* The constant part of bind_strides (see fl_plan): the same walk, each
+ * entry either its value for every call or a var[] to evaluate.  -1: out
+ * of memory. */
+static int plan_strides(const rt_facts *f, fl_plan *p, int ndv)
+{
+    int nl = f->nloops, na = f->naccs, nv = 0;
+    p->ndv = ndv;
+    p->lin_t = calloc((size_t)na * nl + 1, sizeof *p->lin_t);
+    p->dv_t = calloc((size_t)ndv + 1, sizeof *p->dv_t);
+    p->dvs_t = calloc((size_t)ndv + 1, 1);
+    p->var = calloc((size_t)na * nl + (size_t)ndv + 1, sizeof *p->var);
+    if (!p->lin_t || !p->dv_t || !p->dvs_t || !p->var)
+        return -1;
+    for (int a = 0; a < na; a++) {
+        const fl_acc *ac = &f->accs[a];
+        int li = f->stmts[ac->stmt].loop;
+        for (int k = li; k >= 0; k = f->loops[k].parent) {
+            const cx_expr *x = &p->lin[a * nl + k];
+            if (!f->loops[k].iv)
+                continue;
+            if (!ac->lin || !ac->lin[k])
+                p->lin_t[a * nl + k] = -1;
+            else if (x->affine && x->n == 0 && x->c0 != INT64_MIN)
+                p->lin_t[a * nl + k] = fabs((double)x->c0);
+            else
+                p->var[nv++] = (struct fl_var){ 1, a * nl + k, li, x, ac->lin[k] };
+        }
+        for (int j = 0; j < ac->ndims; j++)
+            for (int k = li; k >= 0; k = f->loops[k].parent) {
+                int at = p->dv_off[a] + j * nl + k;
+                const cx_expr *x = &p->diff[at];
+                const kx_expr *d = ac->diff[j * nl + k];
+                if (!d)
+                    p->dvs_t[at] = DV_NONE;
+                else if (x->affine && x->n == 0 && x->c0 != INT64_MIN)
+                    p->dvs_t[at] = DV_OK, p->dv_t[at] = fabs((double)x->c0);
+                else
+                    p->var[nv++] = (struct fl_var){ 0, at, li, x, d };
+            }
+    }
+    p->nvar = nv;
+    return 0;
+}
+
+static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
+                           const rt_profile *cpu)
 {
     int nl = f->nloops, na = f->naccs, ndv = 0;
     fl_plan *p = calloc(1, sizeof *p);
@@ -998,7 +1071,20 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names)
     p->stride = calloc((size_t)na + 1, sizeof *p->stride);
     p->lin = calloc((size_t)na * nl + 1, sizeof *p->lin);
     p->diff = calloc((size_t)ndv + 1, sizeof *p->diff);
-    int bad = !p->copy || !p->dv_off || !p->trip || !p->lower || !p->stride || !p->lin || !p->diff;
+    p->body = calloc((size_t)nl + 1, sizeof *p->body);
+    p->body_mca = calloc((size_t)nl + 1, sizeof *p->body_mca);
+    int bad = !p->copy || !p->dv_off || !p->trip || !p->lower || !p->stride || !p->lin ||
+              !p->diff || !p->body || !p->body_mca ||
+              (cpu->mca_cpu && !(p->mca_want = dup(cpu->mca_cpu)));
+    if (!bad) {               /* as bind_compute would for this profile */
+        double sw[f->nstmts > 0 ? f->nstmts : 1];
+        for (int i = 0; i < f->nstmts; i++)
+            sw[i] = f->stmts[i].conditional ? 0.5 : 1.0;
+        p->mca = pick_mca(f, cpu, &p->mca_exact);
+        p->mca_len = p->mca ? (int)strlen(p->mca) : 0;
+        for (int k = 0; k < nl; k++)
+            p->body[k] = rt_loop_body_cycles(f, k, sw, k != 0, p->mca, &p->body_mca[k]);
+    }
     for (int i = 0; i < n && !bad; i++)
         bad = names[i] && !(p->copy[i] = dup(names[i]));
     int used = 0;
@@ -1008,6 +1094,8 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names)
               plan_all(f, p, p->pool, &used);
     } else
         bad = 1;
+    if (!bad)
+        bad = plan_strides(f, p, ndv);
     if (bad) {
         plan_free(p);
         return NULL;
@@ -1017,13 +1105,16 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names)
 
 /* The plan for this call's symbol array: the published one when it was
  * compiled for the same array holding the same names, else NULL (plain
- * evaluation).  The first call publishes one; a thread that loses the
- * race frees its own. */
-static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *names)
+ * evaluation).  With `fixed` the caller passes the same array holding the
+ * same names at every call (a keel_site's symbols): the array is then
+ * compared by address only.  The first call publishes one; a thread that
+ * loses the race frees its own. */
+static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *names,
+                               const rt_profile *cpu, int fixed)
 {
     fl_plan *p = __atomic_load_n(&((rt_facts *)f)->plan, __ATOMIC_ACQUIRE);
     if (!p) {
-        fl_plan *mine = plan_build(f, n, names), *none = NULL;
+        fl_plan *mine = plan_build(f, n, names, cpu), *none = NULL;
         if (!mine)
             return NULL;
         if (!__atomic_compare_exchange_n(&((rt_facts *)f)->plan, &none, mine, 0,
@@ -1035,27 +1126,44 @@ static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *name
     }
     if (p->names != names || p->n != n)
         return NULL;
+    if (fixed)
+        return p;
     for (int i = 0; i < n; i++)
         if (!names[i] != !p->copy[i] || (names[i] && strcmp(names[i], p->copy[i])))
             return NULL;
     return p;
 }
 
-/* x's value with the ivals and values of this call, else kx_eval of e. */
-static int cx_eval(const cx_expr *x, bind_ctx *c, int loop, const kx_expr *e, int64_t *v,
-                   char *err, size_t errlen)
+/* x's value with the ivals and values of this call, else kx_eval of e.
+ * The affine sum is used only when the sum of its terms' magnitudes stays
+ * below 2^63 (then no order of kx_eval's additions could overflow, and
+ * the sum taken modulo 2^64 is the exact one); a product or a magnitude
+ * that overflows falls back to kx_eval, as the same test in 128 bits did. */
+static inline int cx_eval(const cx_expr *x, bind_ctx *c, int loop, const kx_expr *e, int64_t *v,
+                          char *err, size_t errlen)
 {
     if (x && x->affine) {
-        __int128 sum = x->c0, mag = x->c0 < 0 ? -(__int128)x->c0 : x->c0;
-        int nl = c->f->nloops;
-        for (int i = 0; i < x->n; i++) {
-            int s = x->t[i].slot;
-            __int128 p = (__int128)x->t[i].coeff *
-                         (s < nl ? (int64_t)c->ivals[s] : (int64_t)c->values[s - nl]);
-            sum += p;
-            mag += p < 0 ? -p : p;
+        if (x->n == 0 && x->c0 != INT64_MIN) {   /* a constant: most differences */
+            *v = x->c0;
+            return 0;
         }
-        if (mag <= INT64_MAX) {
+        uint64_t sum = (uint64_t)x->c0;
+        uint64_t mag = x->c0 < 0 ? -(uint64_t)x->c0 : (uint64_t)x->c0;
+        int nl = c->f->nloops, ok = 1;
+        for (int i = 0; i < x->n && ok; i++) {
+            int s = x->t[i].slot;
+            int64_t p;
+            if (__builtin_mul_overflow(x->t[i].coeff,
+                                       s < nl ? (int64_t)c->ivals[s] : (int64_t)c->values[s - nl],
+                                       &p))
+                ok = 0;
+            else {
+                uint64_t m = p < 0 ? -(uint64_t)p : (uint64_t)p;
+                ok = !__builtin_add_overflow(mag, m, &mag);
+                sum += (uint64_t)p;
+            }
+        }
+        if (ok && mag <= (uint64_t)INT64_MAX) {
             *v = (int64_t)sum;
             return 0;
         }
@@ -1063,7 +1171,6 @@ static int cx_eval(const cx_expr *x, bind_ctx *c, int loop, const kx_expr *e, in
     return eval_at(c, loop, e, v, err, errlen);
 }
 
-enum { DV_NONE = 0, DV_FAIL, DV_OK };   /* a difference: absent, unevaluable, a value */
 
 static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact);
 
@@ -1078,6 +1185,7 @@ typedef struct {
     /* per loop */
     int64_t *ivals;
     double *trip, *cpu_it, *gpu_it, *kitems, *launches, *wset, *wset_pg, *round_lat;
+    double *scl;              /* scale_of(k), set by bind_kernels */
     int *kr, *has_mem;
     /* per access (x loop) */
     double *lin;              /* na x nl linearised strides, elements; -1 irregular */
@@ -1085,8 +1193,13 @@ typedef struct {
     int *dv0;                 /* offset of access a's differences in dv[] / dvs[] */
     double *dv;               /* ndims x nl per access: |difference| when dvs is DV_OK */
     unsigned char *dvs;
-    double *fpm;              /* 2 x na x nl: footprints at line and page granule, */
-    unsigned char *fpk;       /* computed once per call where fpk is set */
+    /* na x nl, at (a, q) for q on access a's path (from its statement's
+     * loop out to q): what every footprint of a over those loops needs,
+     * computed once per call (bind_spans; not in the reference mode) */
+    double *sp_elems;         /* span_elems(a, q), -1 unknown */
+    double *sp_minlin;        /* the smallest non-zero linearised stride (INFINITY: none) */
+    double *sp_execs;         /* executions: the product of the trips */
+    unsigned char *sp_on;     /* 1: q is on a's path (the three above are set) */
     /* per statement */
     double *sw;               /* execution weight: 0.5 when conditional */
     /* nest-wide */
@@ -1095,18 +1208,53 @@ typedef struct {
     int t;                    /* host threads */
     double line, cap, page, reach, sector, gpu_sum, gpu_minfp;
     int tlb;
-    void *heap;               /* the scratch block when it did not fit the stack buffer */
 } bind_scratch;
 
 /* Per-item counts of kernel root kr[k] scaled to the widest kernel's items
  * and by its launches per step (one equivalent kernel of items_max). */
-static double scale(const bind_scratch *s, int k)
+static double scale_of(const bind_scratch *s, int k)
 {
     return s->kr[k] >= 0 && s->items_max > 0
                ? s->kitems[s->kr[k]] * s->launches[s->kr[k]] / s->items_max : 0;
 }
 
+/* scale_of, kept per loop once the kernels are bound (bind_kernels). */
+static inline double scale(const bind_scratch *s, int k)
+{
+    return s->scl[k];
+}
+
 #define SCRATCH_STACK 8192
+
+/* The scratch block of a nest too large for the stack buffer: one per
+ * thread, grown when a larger nest comes and kept for the thread's next
+ * calls (freed when the thread exits), so that a call allocates nothing
+ * once its thread has bound a nest as large.  NULL when out of memory. */
+static _Thread_local void *tl_block;
+static _Thread_local size_t tl_size;
+static pthread_key_t tl_key;
+static pthread_once_t tl_once = PTHREAD_ONCE_INIT;
+static int tl_keyed;
+
+static void tl_init(void)
+{
+    tl_keyed = pthread_key_create(&tl_key, free) == 0;
+}
+
+static void *big_scratch(size_t bytes)
+{
+    if (bytes <= tl_size)
+        return tl_block;
+    void *p = malloc(bytes);
+    if (!p)
+        return NULL;
+    pthread_once(&tl_once, tl_init);
+    free(tl_block);
+    tl_block = p, tl_size = bytes;
+    if (tl_keyed)
+        pthread_setspecific(tl_key, p);    /* freed at the thread's exit */
+    return p;
+}
 
 /* Carve every array out of buf (SCRATCH_STACK bytes) or one heap block,
  * zero-filled.  -1 when out of memory. */
@@ -1116,17 +1264,14 @@ static int scratch_init(bind_scratch *s, double *buf)
     int nl = s->nl, na = s->na, ndv = 0;
     for (int a = 0; a < na; a++)
         ndv += f->accs[a].ndims * nl;
-    size_t nfp = 2 * (size_t)na * (size_t)nl + 1;
+    size_t nfp = 3 * (size_t)na * (size_t)nl + 1;
     size_t nd = (size_t)nl * 10 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
                 (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
     size_t ni = (size_t)nl * 2 + (size_t)na + 1;
     size_t bytes = nd * sizeof(double) + ni * sizeof(int) + (size_t)ndv + 1 + nfp;
     char *p = (char *)buf;
-    s->heap = NULL;
-    if (bytes > SCRATCH_STACK) {
-        if (!(p = s->heap = malloc(bytes)))
-            return -1;
-    }
+    if (bytes > SCRATCH_STACK && !(p = big_scratch(bytes)))
+        return -1;
     memset(p, 0, bytes);
     double *d = (double *)p;
     s->ivals = (int64_t *)d, d += nl;      /* int64_t and double share size and alignment */
@@ -1138,18 +1283,20 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->wset = d, d += nl;
     s->wset_pg = d, d += nl;
     s->round_lat = d, d += nl;
-    d += nl;                               /* spare: keeps the count above honest */
+    s->scl = d, d += nl;                   /* (the tenth of the nl x 10 above) */
     s->lin = d, d += (size_t)na * nl + 1;
     s->arr_bytes = d, d += na + 1;
     s->sw = d, d += f->nstmts + 1;
     s->dv = d, d += ndv + 1;
-    s->fpm = d, d += nfp;
+    s->sp_elems = d, d += (size_t)na * nl;
+    s->sp_minlin = d, d += (size_t)na * nl;
+    s->sp_execs = d, d += (size_t)na * nl + 1;
     int *ip = (int *)d;
     s->kr = ip, ip += nl;
     s->has_mem = ip, ip += nl;
     s->dv0 = ip, ip += na + 1;
     s->dvs = (unsigned char *)ip;
-    s->fpk = s->dvs + ndv + 1;
+    s->sp_on = s->dvs + ndv + 1;
     for (int a = 0, o = 0; a < na; a++) {
         s->dv0[a] = o;
         o += f->accs[a].ndims * nl;
@@ -1270,6 +1417,8 @@ static void bind_kernels(bind_scratch *s)
         if (items > s->items_max) s->items_max = items;
         if (s->trip[r] > s->par_max) s->par_max = s->trip[r];
     }
+    for (int k = 0; k < nl; k++)
+        s->scl[k] = scale_of(s, k);
 }
 
 /* Statements: executions per parallel iteration (CPU) and per work item;
@@ -1281,9 +1430,16 @@ static void bind_compute(bind_scratch *s)
     const rt_facts *f = s->f;
     rt_launch *out = s->out;
     int nl = s->nl, exact = 0;
-    s->mca = pick_mca(f, s->cpu, &exact);
+    const fl_plan *P = s->plan;
+    const char *want = s->cpu->mca_cpu;
+    /* the plan's figures when it was compiled for the same -mcpu */
+    int cached = P && P->body && (want ? P->mca_want && !strcmp(want, P->mca_want) : !P->mca_want);
+    if (cached)
+        s->mca = P->mca, exact = P->mca_exact;
+    else
+        s->mca = pick_mca(f, s->cpu, &exact);
     if (s->mca) {     /* as snprintf "%s" would, without formatting */
-        size_t len = strlen(s->mca);
+        size_t len = cached ? (size_t)P->mca_len : strlen(s->mca);
         if (len > sizeof out->mca_target - 1)
             len = sizeof out->mca_target - 1;
         memcpy(out->mca_target, s->mca, len);
@@ -1301,7 +1457,9 @@ static void bind_compute(bind_scratch *s)
     int ctl = f->region;
     for (int k = 0; k < nl; k++) {
         int mca = 0;
-        cycles += s->cpu_it[k] * rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca);
+        double body = cached ? (mca = P->body_mca[k], P->body[k])
+                             : rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca);
+        cycles += s->cpu_it[k] * body;
         if (k == 0 && !f->region)
             ctl = mca;
         if (k != 0 && !f->loops[k].thread && !f->loops[k].kroot)
@@ -1330,6 +1488,8 @@ static void bind_compute(bind_scratch *s)
     out->omp_target = f->omp_target;    /* keelcc's launches.omp_target */
 }
 
+static void bind_spans(bind_scratch *s, int a);
+
 /* Linearised strides along every loop of each access's path, elements
  * (-1: irregular, i.e. unknown), and the differences of its subscripts
  * along the same loops (evaluated once here; the footprints read them at
@@ -1338,6 +1498,27 @@ static void bind_strides(bind_scratch *s)
 {
     const rt_facts *f = s->f;
     int nl = s->nl;
+    const fl_plan *P = s->plan;
+    if (P && P->lin_t) {      /* the plan's constants, then what the values change */
+        memcpy(s->lin, P->lin_t, sizeof *s->lin * (size_t)s->na * (size_t)nl);
+        memcpy(s->dv, P->dv_t, sizeof *s->dv * (size_t)P->ndv);
+        memcpy(s->dvs, P->dvs_t, (size_t)P->ndv);
+        for (int i = 0; i < P->nvar; i++) {
+            const struct fl_var *x = &P->var[i];
+            int64_t v;
+            char e2[64];
+            int bad = cx_eval(x->x, &s->c, x->li, x->e, &v, e2, sizeof e2);
+            if (x->lin)
+                s->lin[x->at] = bad ? -1 : fabs((double)v);
+            else if (bad)
+                s->dvs[x->at] = DV_FAIL;
+            else
+                s->dvs[x->at] = DV_OK, s->dv[x->at] = fabs((double)v);
+        }
+        for (int a = 0; a < s->na; a++)
+            bind_spans(s, a);
+        return;
+    }
     for (int a = 0; a < s->na; a++) {
         const fl_acc *ac = &f->accs[a];
         int li = f->stmts[ac->stmt].loop;
@@ -1369,6 +1550,7 @@ static void bind_strides(bind_scratch *s)
                 else
                     s->dvs[at] = DV_OK, s->dv[at] = fabs((double)dv);
             }
+        bind_spans(s, a);
     }
 }
 
@@ -1414,18 +1596,73 @@ static double span_elems(bind_scratch *s, int a, int q)
     return elems;
 }
 
+/* span_elems, the smallest stride and the executions of access a at every
+ * loop q of its path at once: each is a running sum, minimum or product
+ * going out from the statement's loop, so the value at q is the one
+ * span_elems and footprint_bytes reach when they stop at q -- the same
+ * operations in the same order, hence the same bits -- for the cost of one
+ * walk instead of one per (q, granule). */
+static void bind_spans(bind_scratch *s, int a)
+{
+    const rt_facts *f = s->f;
+    const fl_loop *loops = f->loops;
+    const fl_acc *ac = &f->accs[a];
+    const double *trip = s->trip, *lin = s->lin + (size_t)a * (size_t)s->nl;
+    const double *dv = s->dv + s->dv0[a];
+    const unsigned char *dvs = s->dvs + s->dv0[a];
+    int li = f->stmts[ac->stmt].loop, nl = s->nl, nd = ac->ndims;
+    double *el = s->sp_elems + (size_t)a * (size_t)nl, *ml = s->sp_minlin + (size_t)a * (size_t)nl;
+    double *ex = s->sp_execs + (size_t)a * (size_t)nl;
+    unsigned char *on = s->sp_on + (size_t)a * (size_t)nl;
+    double minlin = INFINITY, execs = 1;
+    for (int k = li; k >= 0; k = loops[k].parent) {
+        double v = lin[k];
+        if (v != 0)
+            minlin = fmin(minlin, v < 0 ? INFINITY : v);
+        if (v < 0)
+            minlin = INFINITY;
+        execs *= trip[k] > 0 ? trip[k] : 0;
+        el[k] = 1, ml[k] = minlin, ex[k] = execs, on[k] = 1;
+    }
+    /* dimension by dimension, each span a running sum out from li; the
+     * product over the dimensions in their order (a span is at least 1,
+     * so -1 marks "unknown from this loop out") */
+    for (int j = 0; j < nd; j++) {
+        double span = 1;
+        const double *d = dv + j * nl;
+        const unsigned char *st = dvs + j * nl;
+        for (int k = li; k >= 0 && el[k] >= 0; k = loops[k].parent) {
+            if (st[k] == DV_NONE ? loops[k].iv != NULL : st[k] == DV_FAIL) {
+                for (int q = k; q >= 0; q = loops[q].parent)
+                    el[q] = -1;
+                break;
+            }
+            if (st[k] != DV_NONE)
+                span += d[k] * (trip[k] > 0 ? trip[k] - 1 : 0);
+            el[k] *= span;
+        }
+    }
+}
+
 /* The memory-traffic model shared by the CPU and GPU sides (README, "memory
  * traffic").  Footprint of access a over loops li..q in bytes moved at a
  * granule of `line` bytes (a CPU cache line, a GPU sector): elements times
  * min(line, elem x the smallest non-zero linearised stride among those
  * loops) -- a unit-stride walk moves its bytes, a column walk a line per
  * element, an access invariant in all of them one line. */
-static double footprint_bytes(bind_scratch *s, int a, int q, double line)
+static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
 {
     const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    int nl = s->nl, at = a * nl + q;
     double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1;
+    if (!s->reference && s->sp_on[at]) {      /* bind_spans */
+        if (s->sp_elems[at] < 0)
+            return s->sp_execs[at] * line;
+        minlin = s->sp_minlin[at];
+        return s->sp_elems[at] * (isinf(minlin) ? line : fmin(line, e * minlin));
+    }
+    int li = f->stmts[ac->stmt].loop;
     for (int k = li; k >= 0; k = f->loops[k].parent) {
         double v = s->lin[a * nl + k];
         if (v != 0)
@@ -1443,20 +1680,13 @@ static double footprint_bytes(bind_scratch *s, int a, int q, double line)
     return elems * gran;
 }
 
-/* footprint_bytes at the call's line (g 0) or page (g 1) granule, kept
- * for the call: the working sets, the CPU bytes and the TLB ask for the
- * same (access, loop) pairs.  The reference mode computes it each time. */
+/* footprint_bytes at the call's line (g 0) or page (g 1) granule: from
+ * what bind_spans kept for the call (the working sets, the CPU bytes and
+ * the TLB ask for the same (access, loop) pairs); the reference mode
+ * computes it each time. */
 static double footprint_at(bind_scratch *s, int a, int q, int g)
 {
-    double gran = g ? s->page : s->line;
-    if (s->reference)
-        return footprint_bytes(s, a, q, gran);
-    size_t at = ((size_t)g * s->na + (size_t)a) * s->nl + (size_t)q;
-    if (!s->fpk[at]) {
-        s->fpm[at] = footprint_bytes(s, a, q, gran);
-        s->fpk[at] = 1;
-    }
-    return s->fpm[at];
+    return footprint_bytes(s, a, q, g ? s->page : s->line);
 }
 
 /* Bytes a loop moves from the level below a cache of `cap` bytes when
@@ -1580,7 +1810,7 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
     /* elements it touches in one launch: the bounding box of the stored
      * differences (span_elems over the whole nest); an unknown difference
      * counts every execution as a new element */
-    double elems = span_elems(s, a, 0);
+    double elems = s->reference ? span_elems(s, a, 0) : s->sp_elems[a * nl + 0];
     if (elems < 0)
         elems = s->cpu_it[li] * s->trip[0];
     double bytes = elems * x.elem_size;
@@ -1860,9 +2090,9 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
     return rt_facts_bind_on(f, NULL, NULL, 0, n, names, values, out, err, errlen);
 }
 
-int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu,
-                       int threads, int n, const char *const *names, const long long *values,
-                       int reference, rt_launch *out, char *err, size_t errlen)
+static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
+                     int n, const char *const *names, const long long *values, int reference,
+                     int fixed, rt_launch *out, char *err, size_t errlen)
 {
     double buf[SCRATCH_STACK / sizeof(double)];
     bind_scratch s = { .f = f, .cpu = cpu ? cpu : rt_profile_host_default(),
@@ -1879,7 +2109,7 @@ int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profil
         return -1;
     }
     s.c.ivals = s.ivals;
-    s.plan = reference ? NULL : plan_for(f, n, names);
+    s.plan = reference ? NULL : plan_for(f, n, names, s.cpu, fixed);
     int rc = -1;
     if (bind_trips(&s, err, errlen))
         goto done;
@@ -1897,15 +2127,28 @@ int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profil
     }
     rc = 0;
 done:
-    free(s.heap);
     return rc;
+}
+
+int rt_facts_bind_mode(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu,
+                       int threads, int n, const char *const *names, const long long *values,
+                       int reference, rt_launch *out, char *err, size_t errlen)
+{
+    return bind_call(f, cpu, gpu, threads, n, names, values, reference, 0, out, err, errlen);
 }
 
 int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
                      int n, const char *const *names, const long long *values, rt_launch *out,
                      char *err, size_t errlen)
 {
-    return rt_facts_bind_mode(f, cpu, gpu, threads, n, names, values, 0, out, err, errlen);
+    return bind_call(f, cpu, gpu, threads, n, names, values, 0, 0, out, err, errlen);
+}
+
+int rt_facts_bind_site(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu,
+                       int threads, int n, const char *const *names, const long long *values,
+                       rt_launch *out, char *err, size_t errlen)
+{
+    return bind_call(f, cpu, gpu, threads, n, names, values, 0, 1, out, err, errlen);
 }
 
 /* ---- evaluability (once per site) ---------------------------------------- */

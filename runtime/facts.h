@@ -56,6 +56,13 @@ int rt_facts_bind(const rt_facts *f, int n, const char *const *names,
 int rt_facts_bind_on(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu, int threads,
                      int n, const char *const *names, const long long *values, rt_launch *out,
                      char *err, size_t errlen);
+/* rt_facts_bind_on for a caller that passes the same names array, holding
+ * the same strings, at every call for f's life (a keel_site's symbols):
+ * the names are compared with those the per-call plan was compiled for
+ * once, not at every call.  The same launch bit for bit. */
+int rt_facts_bind_site(const rt_facts *f, const rt_profile *cpu, const rt_profile *gpu,
+                       int threads, int n, const char *const *names, const long long *values,
+                       rt_launch *out, char *err, size_t errlen);
 /* rt_facts_bind_on with `reference` 1: every difference of an access's
  * subscripts is evaluated again wherever the traffic model reads it (the
  * plain evaluation), instead of once per call.  Both give the same launch

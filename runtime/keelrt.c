@@ -24,11 +24,12 @@
  * cannot evaluate (`v->length`, `sizeof a / sizeof a[0]`) fix the verdict
  * for the life of the process, and every later call is one load and one
  * compare.  Otherwise the state holds the pre-parsed facts and a memo of
- * the last MEMO_WAYS launches (values, verdict), each way guarded by a
- * sequence counter so that readers never lock: a warm call with values
- * the site saw lately is a few loads and compares per way.  A call with
- * new values evaluates the models (no lock) and stores them in a way
- * (round robin once all are full) if no other thread is storing; a launch
+ * the launches it saw (values -> verdict; a hashed table of sets of ways
+ * that grows from 8 to at most 512 launches, see "the memo" below), each
+ * way guarded by a sequence counter so that readers never lock: a warm
+ * call with values the site saw lately is a hash and a few loads and
+ * compares.  A call with new values evaluates the models (no lock) and
+ * stores them in a way if no other thread is storing; a launch
  * whose values fail (an overflow) is memoised as CPU too.  New decisions
  * are kept in memory (at most LOG_CAP per site) and appended to the
  * database's `decisions` table while the program runs -- each site's
@@ -440,16 +441,36 @@ static void pf_read_ahead(db *d, const char *stored, const char *file, int line,
 
 /* ---- per-site state ------------------------------------------------------ */
 
-/* The memo holds the last MEMO_WAYS sets of values a site launched with
- * (a nest called in turn with a few sizes, like the stages of an FFT,
- * hits every time); each way is a sequence-counted record so that readers
- * never lock. */
-enum { MEMO_WAYS = 8 };
+/* The memo: per site, a table of the launches it saw (values -> verdict
+ * and predicted time), keyed on all the values (the base addresses "&p"
+ * included).  A hash of the values picks a set of MEMO_ASSOC ways; each
+ * way is a sequence-counted record so that readers never lock.  A table
+ * starts with MEMO_SETS0 sets (8 launches) and, when a new launch would
+ * push a remembered one out of a full set, is replaced by one MEMO_GROW
+ * times larger, up to MEMO_SETS_MAX sets (512 launches): a nest called in
+ * turn with the sizes of an FFT's stages, a multigrid's levels or the
+ * three dimensions of a transform hits every time after the first round,
+ * and a nest launched with ever new sizes stops growing at 512 (about
+ * 20 KiB for 5 values) and then overwrites, set by set, round robin.  A
+ * replaced table stays allocated (a reader may still be in it), so a site
+ * holds at most three tables. */
+enum { MEMO_ASSOC = 4, MEMO_SETS0 = 2, MEMO_GROW = 8, MEMO_SETS_MAX = 128 };
 typedef struct {
-    atomic_uint seq;           /* odd while the way is written */
+    atomic_uint seq;           /* 0: never written; odd while written */
     atomic_int verdict;
     atomic_llong pred_ns;      /* the predicted time of the verdict's device, ns */
 } memo_way;
+
+typedef struct memo_tab {
+    struct memo_tab *prev;     /* the smaller table this one replaced */
+    unsigned nsets;            /* a power of two */
+    int nsyms;
+    memo_way *way;             /* nsets x MEMO_ASSOC */
+    unsigned char *next;       /* per set: the way to overwrite next (the writer's) */
+    _Atomic long long *vals;   /* nsets x MEMO_ASSOC x nsyms */
+} memo_tab;
+static memo_tab *memo_new(unsigned nsets, int nsyms);
+static void memo_free(memo_tab *t);
 
 typedef struct site_state {
     char *path;                /* site->file without its "#h=" suffix, or NULL */
@@ -461,12 +482,11 @@ typedef struct site_state {
     int stale;                 /* facts of another version of the source */
     rt_facts *facts;
     int nsyms;
-    memo_way way[MEMO_WAYS];
-    atomic_int ways_used;      /* ways filled so far (filled in order) */
-    atomic_uint way_next;      /* the next way to overwrite once all are filled */
-    atomic_flag writing;
+    atomic_flag writing;       /* a thread is storing into the memo */
     atomic_int logged;         /* decisions kept for this site */
-    _Atomic long long *memo;   /* MEMO_WAYS x nsyms values (the base addresses "&p" included) */
+    atomic_int no_history;     /* its loop has no measured history (history_decides) */
+    _Atomic(memo_tab *) memo;  /* the current table (see above) */
+    atomic_uint memo_last[2];  /* its ways of the last two hits (hints) */
     rt_ov_plan *ov_plan;       /* the overlap condition compiled for the values (overlap.h) */
     rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
     /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
@@ -581,7 +601,7 @@ static site_state *site_init(keel_site *site)
     view.state = st;
     const char *file = site_file(&view);
     st->nsyms = site->nsyms > 0 ? site->nsyms : 0;
-    st->memo = calloc((size_t)st->nsyms * MEMO_WAYS + 1, sizeof *st->memo);
+    atomic_init(&st->memo, memo_new(MEMO_SETS0, st->nsyms));
     snprintf(st->where, sizeof st->where, "%s:%d", base_name(site_file(&(keel_site){
                  .file = site->file, .state = st })), site->line);
     /* policies that need no facts: no database opened at all */
@@ -642,7 +662,7 @@ static site_state *site_init(keel_site *site)
     if (!__atomic_compare_exchange_n(&site->state, &expected, st, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
         rt_facts_free(st->facts);
-        free(st->memo);
+        memo_free(atomic_load(&st->memo));
         rt_overlap_plan_free(st->ov_plan);
         free(st->learn);
         free(st->path);
@@ -657,52 +677,154 @@ static site_state *site_init(keel_site *site)
     return st;
 }
 
+/* The set of a table with nsets sets for these values: a multiply-add
+ * over the values (independent products, so a hit costs a few cycles
+ * more than comparing the values) and one mixing step. */
+static unsigned memo_set(const long long *values, int n, unsigned nsets)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < n; i++)
+        h += (uint64_t)values[i] * (0xff51afd7ed558ccdu + 2u * (uint64_t)i);
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53u;
+    return (unsigned)(h >> 40) & (nsets - 1);
+}
+
+/* A table of nsets sets for nsyms values, in one block, or NULL. */
+static memo_tab *memo_new(unsigned nsets, int nsyms)
+{
+    size_t ways = (size_t)nsets * MEMO_ASSOC;
+    size_t bytes = sizeof(memo_tab) + ways * sizeof(memo_way) +
+                   ways * (size_t)nsyms * sizeof(_Atomic long long) + nsets;
+    memo_tab *t = calloc(1, bytes);
+    if (!t)
+        return NULL;
+    t->nsets = nsets, t->nsyms = nsyms;
+    t->way = (memo_way *)(t + 1);
+    t->vals = (_Atomic long long *)(t->way + ways);
+    t->next = (unsigned char *)(t->vals + ways * (size_t)nsyms);
+    return t;
+}
+
+static void memo_free(memo_tab *t)
+{
+    while (t) {
+        memo_tab *p = t->prev;
+        free(t);
+        t = p;
+    }
+}
+
+/* Way w of t's verdict when it holds exactly these values, else -1. */
+static inline int memo_way_get(const memo_tab *t, unsigned w, const long long *values,
+                               long long *pred_ns)
+{
+    int n = t->nsyms;
+    memo_way *m = &t->way[w];
+    const _Atomic long long *mv = t->vals + (size_t)w * (size_t)n;
+    unsigned s1 = atomic_load_explicit(&m->seq, memory_order_acquire);
+    if (s1 == 0 || (s1 & 1))
+        return -1;
+    int i = 0;
+    while (i < n && atomic_load_explicit(&mv[i], memory_order_relaxed) == values[i])
+        i++;
+    if (i < n)
+        return -1;
+    int v = atomic_load_explicit(&m->verdict, memory_order_relaxed);
+    long long p = atomic_load_explicit(&m->pred_ns, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&m->seq, memory_order_relaxed) != s1)
+        return -1;
+    *pred_ns = p;
+    return v;
+}
+
 /* The memo's verdict when one of its ways holds exactly these values
- * (its predicted time in *pred_ns), else -1. */
+ * (its predicted time in *pred_ns), else -1.  The ways of the site's last
+ * two hits are tried first (a nest launched again with the same sizes, or
+ * with two sets in turn, costs no hash), then the set of the values'
+ * hash; a hit there becomes the newest of the two. */
 static int memo_get(site_state *st, const long long *values, long long *pred_ns)
 {
-    int used = atomic_load_explicit(&st->ways_used, memory_order_acquire);
-    for (int w = 0; w < used; w++) {
-        memo_way *m = &st->way[w];
-        const _Atomic long long *mv = st->memo + (size_t)w * (size_t)st->nsyms;
-        unsigned s1 = atomic_load_explicit(&m->seq, memory_order_acquire);
-        if (s1 & 1)
-            continue;
-        int i = 0;
-        while (i < st->nsyms && atomic_load_explicit(&mv[i], memory_order_relaxed) == values[i])
-            i++;
-        if (i < st->nsyms)
-            continue;
-        int v = atomic_load_explicit(&m->verdict, memory_order_relaxed);
-        long long t = atomic_load_explicit(&m->pred_ns, memory_order_relaxed);
-        atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&m->seq, memory_order_relaxed) == s1) {
-            *pred_ns = t;
+    const memo_tab *t = atomic_load_explicit(&st->memo, memory_order_acquire);
+    unsigned n = t->nsets * MEMO_ASSOC;
+    unsigned h0 = atomic_load_explicit(&st->memo_last[0], memory_order_relaxed);
+    unsigned h1 = atomic_load_explicit(&st->memo_last[1], memory_order_relaxed);
+    int v;
+    if (h0 < n && (v = memo_way_get(t, h0, values, pred_ns)) >= 0)
+        return v;
+    if (h1 < n && h1 != h0 && (v = memo_way_get(t, h1, values, pred_ns)) >= 0)
+        return v;
+    unsigned w0 = memo_set(values, t->nsyms, t->nsets) * MEMO_ASSOC;
+    for (unsigned w = w0; w < w0 + MEMO_ASSOC; w++)
+        if (w != h0 && w != h1 && (v = memo_way_get(t, w, values, pred_ns)) >= 0) {
+            atomic_store_explicit(&st->memo_last[1], h0, memory_order_relaxed);
+            atomic_store_explicit(&st->memo_last[0], w, memory_order_relaxed);
             return v;
         }
-    }
     return -1;
 }
 
-/* Store values in a free way, else over the oldest (round robin). */
-static void memo_put(site_state *st, const long long *values, int verdict, long long pred_ns)
+/* Store a launch into table t (the caller is its only writer): a free way
+ * of its set, else, with `evict`, the set's next way round robin.
+ * Returns 0, or 1 when the set is full and evict is 0. */
+static int memo_store(memo_tab *t, const long long *values, int verdict, long long pred_ns,
+                      int evict)
 {
-    if (atomic_flag_test_and_set_explicit(&st->writing, memory_order_acquire))
-        return;    /* another thread is storing: skip, never wait */
-    int used = atomic_load_explicit(&st->ways_used, memory_order_relaxed);
-    int w = used < MEMO_WAYS ? used
-          : (int)(atomic_fetch_add_explicit(&st->way_next, 1, memory_order_relaxed) % MEMO_WAYS);
-    memo_way *m = &st->way[w];
-    _Atomic long long *mv = st->memo + (size_t)w * (size_t)st->nsyms;
-    atomic_fetch_add_explicit(&m->seq, 1, memory_order_relaxed);
+    int n = t->nsyms;
+    unsigned set = memo_set(values, n, t->nsets), w0 = set * MEMO_ASSOC, w = w0;
+    while (w < w0 + MEMO_ASSOC && atomic_load_explicit(&t->way[w].seq, memory_order_relaxed))
+        w++;
+    if (w == w0 + MEMO_ASSOC) {
+        if (!evict)
+            return 1;
+        w = w0 + t->next[set];
+        t->next[set] = (unsigned char)((t->next[set] + 1) % MEMO_ASSOC);
+    }
+    memo_way *m = &t->way[w];
+    _Atomic long long *mv = t->vals + (size_t)w * (size_t)n;
+    /* the only writer: plain stores of the sequence, no locked add */
+    unsigned q = atomic_load_explicit(&m->seq, memory_order_relaxed);
+    atomic_store_explicit(&m->seq, q + 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
-    for (int i = 0; i < st->nsyms; i++)
+    for (int i = 0; i < n; i++)
         atomic_store_explicit(&mv[i], values[i], memory_order_relaxed);
     atomic_store_explicit(&m->verdict, verdict, memory_order_relaxed);
     atomic_store_explicit(&m->pred_ns, pred_ns, memory_order_relaxed);
-    atomic_fetch_add_explicit(&m->seq, 1, memory_order_release);
-    if (used < MEMO_WAYS)
-        atomic_store_explicit(&st->ways_used, used + 1, memory_order_release);
+    atomic_store_explicit(&m->seq, q + 2, memory_order_release);
+    return 0;
+}
+
+/* Store values in the memo; a full set of a table that may still grow
+ * moves the memo to a larger table (every launch it holds copied over)
+ * first.  Skipped, never waited for, while another thread stores. */
+static void memo_put(site_state *st, const long long *values, int verdict, long long pred_ns)
+{
+    if (atomic_flag_test_and_set_explicit(&st->writing, memory_order_acquire))
+        return;
+    memo_tab *t = atomic_load_explicit(&st->memo, memory_order_relaxed);
+    if (memo_store(t, values, verdict, pred_ns, t->nsets >= MEMO_SETS_MAX) != 0) {
+        unsigned ns = t->nsets * MEMO_GROW < MEMO_SETS_MAX ? t->nsets * MEMO_GROW : MEMO_SETS_MAX;
+        memo_tab *g = memo_new(ns, t->nsyms);
+        if (g) {
+            int n = t->nsyms;
+            for (size_t w = 0; w < (size_t)t->nsets * MEMO_ASSOC; w++) {
+                const memo_way *m = &t->way[w];
+                long long v[n > 0 ? n : 1];
+                if (!atomic_load_explicit(&m->seq, memory_order_relaxed))
+                    continue;
+                for (int i = 0; i < n; i++)
+                    v[i] = atomic_load_explicit(&t->vals[w * (size_t)n + (size_t)i],
+                                                memory_order_relaxed);
+                memo_store(g, v, atomic_load_explicit(&m->verdict, memory_order_relaxed),
+                           atomic_load_explicit(&m->pred_ns, memory_order_relaxed), 1);
+            }
+            memo_store(g, values, verdict, pred_ns, 1);
+            g->prev = t;
+            atomic_store_explicit(&st->memo, g, memory_order_release);
+        } else
+            memo_store(t, values, verdict, pred_ns, 1);     /* no memory: overwrite */
+    }
     atomic_flag_clear_explicit(&st->writing, memory_order_release);
 }
 
@@ -1067,14 +1189,21 @@ static void hcache_drop(int64_t loop_id)
         }
 }
 
-static int history_decides(const keel_site *site, const site_state *st, const long long *values,
+/* With no history for the site's loop (no history table, or a table
+ * without its loop), st->no_history is set: later launches skip the lock
+ * (keel_record clears it). */
+static int history_decides(const keel_site *site, site_state *st, const long long *values,
                            const rt_launch *in, int *verdict, const char **reason)
 {
     char key[512];
     rt_history_pred hp;
     int ok = 0;
+    int64_t id = rt_facts_loop_id(st->facts);
     pthread_mutex_lock(&facts_lock);
-    const rt_history_rows *rows = G.history != 0 ? hcache_get(rt_facts_loop_id(st->facts)) : NULL;
+    const rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
+    if (G.history == 0 ||
+        (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)))
+        atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
     if (rows && rows->n > 0 && rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
         rt_history_predict(rows, key, in->bytes_in + in->bytes_out, &hp);
         ok = hp.decides;
@@ -1108,6 +1237,7 @@ void keel_record(keel_site *site, const long long *values, int device, double se
                                device ? "gpu" : "cpu", seconds) == 0) {
                 G.history = 1;
                 hloops_add(rt_facts_loop_id(st->facts));
+                atomic_store_explicit(&st->no_history, 0, memory_order_relaxed);
             }
             log_close(h, held);
             hcache_drop(rt_facts_loop_id(st->facts));
@@ -1335,9 +1465,10 @@ static long long pred_ns_of(const rt_estimate *e, int verdict)
 }
 
 /* Everything but the fast paths of keel_decide; runs under in_runtime.
- * *pred_ns: the predicted time of the launch on the chosen device. */
+ * *pred_ns: the predicted time of the launch on the chosen device; missed:
+ * keel_decide asked the memo already (no second lookup). */
 static int decide_slow(keel_site *site, site_state *st, const long long *values,
-                       long long *pred_ns)
+                       long long *pred_ns, int missed)
 {
     char bind[512];
     *pred_ns = 0;
@@ -1356,7 +1487,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
         return st->fixed;
     }
 
-    int hit = memo_get(st, values, pred_ns);
+    int hit = missed ? -1 : memo_get(st, values, pred_ns);
     if (hit >= 0 && G.verbose < 2 && !G.calibrate)
         return hit;
     if (hit >= 0 && G.verbose < 2) {      /* KEEL_CALIBRATE: a decided size */
@@ -1369,10 +1500,13 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     char err[256];
     const char *reason = NULL;
     bind[0] = '\0';
-    if (G.log || G.verbose)     /* only the log and verbose lines print it */
+    /* only the log (while it takes this site's decisions) and verbose
+     * lines print it: no formatting on a miss otherwise */
+    if (G.verbose >= 2 || (hit < 0 && G.log && st->ok &&
+                           atomic_load_explicit(&st->logged, memory_order_relaxed) < LOG_CAP))
         bindings_text(site, values, bind, sizeof bind);
-    if (rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
-                         &in, err, sizeof err)) {
+    if (rt_facts_bind_site(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms,
+                           values, &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         if (hit < 0)
             memo_put(st, values, 0, 0);    /* these values fail: CPU, once */
@@ -1380,7 +1514,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
             verbose_line(site, st, bind, NULL, 0, err);
         return 0;
     }
-    atomic_fetch_add_explicit(&st->evaluated, 1, memory_order_relaxed);
+    if (G.verbose)              /* only KEEL_VERBOSE's summary reads it */
+        atomic_fetch_add_explicit(&st->evaluated, 1, memory_order_relaxed);
     int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick, settled = 1;
     if (e.too_small)
         reason = "too small";
@@ -1388,7 +1523,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
         verdict = 0, reason = not_parallel_why(st->facts);
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
-    else if (hit < 0 && history_decides(site, st, values, &in, &verdict, &reason))
+    else if (hit < 0 && !atomic_load_explicit(&st->no_history, memory_order_relaxed) &&
+             history_decides(site, st, values, &in, &verdict, &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     else if (st->learn) {                   /* this run's own measurements */
         rt_learn_choice ch;
@@ -1437,6 +1573,7 @@ int keel_decide(keel_site *site, const long long *values)
     /* fast paths: lock-free, allocation-free, no system call */
     site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
     long long pred_ns = 0;
+    int missed = 0;            /* the memo was asked and had no answer */
     if (st && G.verbose < 2 && !G.calibrate) {
         if (st->fixed >= 0) {
             if (G.verbose)
@@ -1450,13 +1587,14 @@ int keel_decide(keel_site *site, const long long *values)
                     tally(st, hit, pred_ns);
                 return hit;
             }
+            missed = 1;
         }
     }
     /* a signal handler that interrupted this thread inside the runtime */
     if (in_runtime)
         return 0;
     in_runtime = 1;
-    int v = decide_slow(site, st, values, &pred_ns);
+    int v = decide_slow(site, st, values, &pred_ns, missed);
     if (G.verbose == 1 && (st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)))
         tally(st, v, pred_ns);
     in_runtime = 0;

@@ -20,6 +20,17 @@ KEEL_MCA=off make -s -C "$SRC/polybench-inputs" DATASET=MINI O="$work/bin" CC="$
 # over 200 random bindings of every nest's sizes on two hosts (fastpath.c)
 if [ -n "$FASTPATH" ]; then
     "$FASTPATH" "$work/k.db" 153 200
+    # again with llvm-mca figures for two target CPUs on the innermost
+    # loops (some loops only one), so that the hosts pick different ones
+    cp "$work/k.db" "$work/mca.db"
+    sqlite3 "$work/mca.db" "
+        INSERT INTO mca_results(loop_id, target, status, cycles_per_src_iter)
+          SELECT id, 'znver5', 'ok', 1.25 + (id % 5) * 0.5 FROM loops
+           WHERE id NOT IN (SELECT parent_id FROM loops WHERE parent_id IS NOT NULL);
+        INSERT INTO mca_results(loop_id, target, status, cycles_per_src_iter)
+          SELECT id, 'pwr9', 'ok', 2.0 + (id % 4) * 0.75 FROM loops
+           WHERE id % 3 != 0 AND id NOT IN (SELECT parent_id FROM loops WHERE parent_id IS NOT NULL);"
+    "$FASTPATH" "$work/mca.db" 153 100
 fi
 # and the check can fail: one thread loop of gemm's nest at line 42 flipped
 cp "$work/k.db" "$work/bad.db"

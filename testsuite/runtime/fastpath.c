@@ -9,11 +9,15 @@
  * agree.sh), ROUNDS random bindings of the nest's free symbols (sizes from
  * 0 to 4096 with the small ones 0, 1, 2, negatives and a few huge values
  * that overflow mixed in, from a
- * fixed-seed generator), each bound on two hosts (the default, one
- * thread; a 16-core host profile) with rt_facts_bind_mode in both modes:
- * `reference` evaluates every subscript difference where the model reads
- * it, the fast mode once per call.  Every field of the launch (doubles
- * compared as bits), the return code and the message must be equal.
+ * fixed-seed generator), each bound on three hosts (the default, one
+ * thread; a 16-core host profile; one whose llvm-mca CPU is another, so
+ * that the per-site plan's cached pick does not apply) with
+ * rt_facts_bind_mode in both modes -- `reference` evaluates every
+ * subscript difference where the model reads it, the fast mode once per
+ * call -- and with rt_facts_bind_site, the per-site fast path keel_decide
+ * uses.  Every field of the launch (doubles compared as bits), the return
+ * code and the message must be equal, and so must the models' estimates
+ * (rt_estimate_all against the H100 profile, compared as bytes).
  * `dump` prints the fast mode's launches with rt_facts_bind_on, so that a
  * build before a change can be compared with a build after it (diff).
  */
@@ -125,10 +129,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "fastpath: %s\n", err);
         return 2;
     }
-    rt_profile big = *rt_profile_host_default();
+    rt_profile big = *rt_profile_host_default(), other = *rt_profile_host_default();
     big.cores = 16;
-    const rt_profile *hosts[2] = { NULL, &big };
-    int threads[2] = { 1, 0 };
+    other.mca_cpu = "znver5";
+    const rt_profile *hosts[3] = { NULL, &big, &other };
+    int threads[3] = { 1, 0, 4 };
+    const rt_profile *h100 = rt_profile_find("h100");
     int nests = 0, fails = 0, symbolic = 0;
     long binds = 0, bound = 0;
     for (int r = 0; r < v.n; r++) {
@@ -146,8 +152,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < rounds; i++) {
             for (int k = 0; k < n && k < 64; k++)
                 vals[k] = pick();
-            for (int h = 0; h < 2; h++) {
-                rt_launch fast, ref;
+            for (int h = 0; h < 3; h++) {
+                rt_launch fast, ref, site;
                 char e1[256] = "", e2[256] = "";
                 int n64 = n < 64 ? n : 64;
                 if (dumping) {
@@ -160,9 +166,23 @@ int main(int argc, char **argv)
                                             &fast, e1, sizeof e1);
                 int rr = rt_facts_bind_mode(f, hosts[h], NULL, threads[h], n64, names, vals, 1,
                                             &ref, e2, sizeof e2);
+                char e3[256] = "";
+                int rs = rt_facts_bind_site(f, hosts[h], NULL, threads[h], n64, names, vals, &site,
+                                            e3, sizeof e3);
                 binds++;
                 const char *what = rf != rr ? "return code" : strcmp(e1, e2) ? "message"
                                  : rf == 0 ? differs(&fast, &ref) : NULL;
+                if (!what)
+                    what = rs != rr ? "site: return code" : strcmp(e3, e2) ? "site: message"
+                         : rs == 0 && differs(&site, &ref) ? "site: launch" : NULL;
+                if (!what && rr == 0) {     /* the models see the same launch */
+                    const rt_profile *cpu = hosts[h] ? hosts[h] : rt_profile_host_default();
+                    rt_estimate ea, eb;
+                    int va = rt_estimate_all(cpu, threads[h], h100, &site, &ea);
+                    int vb = rt_estimate_all(cpu, threads[h], h100, &ref, &eb);
+                    if (va != vb || memcmp(&ea, &eb, sizeof ea))
+                        what = "site: estimate";
+                }
                 bound += rf == 0;
                 if (what && fails++ < 20)
                     printf("FAIL %s:%d round %d host %d: %s differs\n", v.file[r], v.line[r], i,

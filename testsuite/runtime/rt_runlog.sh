@@ -1,8 +1,10 @@
 #!/bin/sh
 # rt_runlog.sh BINDIR MEMO_CYCLE SRCDIR -- output that scales and a log
 # that survives the program:
-#  - a site cycling through 3, 8 and 9 size sets: the models are
-#    evaluated 3, 8 and 90 times over 10 rounds (a memo of 8 sets);
+#  - a site cycling through 3, 8, 9 and 60 size sets: the models are
+#    evaluated once per set over 10 rounds (a memo that grows to 512
+#    launches); one cycling through 1000 sets over 3 rounds: at least
+#    3000 - 2 x 512 evaluations (the memo stops growing);
 #  - KEEL_VERBOSE=1: one line per site at exit and one of totals;
 #    KEEL_VERBOSE=2: one line per launch;
 #  - decisions reach the database when the program calls abort() or is
@@ -22,7 +24,7 @@ export KEEL_DEVICE=h100 OMP_NUM_THREADS=16
 cp "$SRC/kernels.c" k.c
 "$BIN/keelcc" --keel-db="$work/k.db" --keel-mca=off --keel-quiet -c k.c -o k.o || bad "keelcc k.c"
 export KEEL_DB="$work/k.db"
-for kr in "3 3" "8 8" "9 90"; do
+for kr in "3 3" "8 8" "9 9" "60 60"; do
     set -- $kr
     KEEL_VERBOSE=1 "$CYCLE" k.c 4 n "$1" 10 >out.txt 2>err.txt
     expect_eq "$(grep -c '^keel: ' err.txt)" 2 "$1 sets: summary lines"
@@ -34,6 +36,12 @@ for kr in "3 3" "8 8" "9 90"; do
     expect_eq "$(sed -n '$p' err.txt)" "keel: 1 site, $(($1 * 10)) launches, CPU $((cpu * 10)), GPU $((gpu * 10))" \
         "$1 sets: totals"
 done
+# a cycle longer than the memo: it stays bounded (at most 512 hits a round)
+KEEL_VERBOSE=1 "$CYCLE" k.c 4 n 1000 3 >out.txt 2>err.txt
+ev=$(sed -n 's/^keel: k\.c:4 mm .*: \([0-9]*\) launches, .*models evaluated \([0-9]*\),.*/\1 \2/p' err.txt)
+set -- $ev
+expect_eq "$1" 3000 "1000 sets: launches"
+[ "${2:-0}" -ge 1976 ] && [ "${2:-0}" -le 3000 ] && ok || bad "1000 sets: $2 evaluations, want 1976..3000"
 # KEEL_VERBOSE=2: a line per launch, no summary
 KEEL_VERBOSE=2 "$CYCLE" k.c 4 n 3 2 >/dev/null 2>err.txt
 expect_eq "$(grep -c '^keel: k\.c:4 mm \[matmul,reduction\] n=[0-9]*: cpu ' err.txt)" 6 "verbose 2: a line per launch"
