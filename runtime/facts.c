@@ -69,6 +69,8 @@ typedef struct {
     int kroot;                /* 1: the outermost loop of one kernel of a time-stepped region */
     int nmca;                 /* llvm-mca figures per target CPU (mca_results), */
     fl_mca *mca;              /* every stored target, no cap (ku_push) */
+    int nrec;                 /* recurrences it carries (per-loop fact `recurrence`) */
+    rt_recur rec[RT_MAX_RECUR];
 } fl_loop;
 
 typedef struct {
@@ -265,6 +267,7 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     fl->gpu_map = dup(l->gpu_map);
     fl->nchildren = l->nchildren;
     fl->thread_on_path = -1;
+    fl->nrec = rt_recur_parse(db_loop_fact(l, DB_LOOP_FACT_recurrence), fl->rec, RT_MAX_RECUR);
     if (li == 0) {
         f->loop_id = l->id;
         f->file = dup(l->file);
@@ -316,8 +319,8 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
  * per-statement estimates (statements.est_cycles) plus 1 cycle of loop
  * overhead (increment, compare and branch fused).  `overhead` is 0 for
  * the launch loop, whose overhead Liao-Chapman counts separately. */
-static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_weight,
-                                  int overhead, const char *target, int *from_mca)
+static double rt_loop_own_cycles(const rt_facts *f, int k, const double *stmt_weight,
+                                 int overhead, const char *target, int *from_mca)
 {
     const fl_loop *l = &f->loops[k];
     *from_mca = 0;
@@ -337,6 +340,24 @@ static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_w
     for (int s = 0; s < f->nstmts; s++)
         if (f->stmts[s].loop == k)
             c += stmt_weight[s] * f->stmts[s].cpu_cycles;
+    return c;
+}
+
+/* The same, and a loop with no inner loop that carries a recurrence takes
+ * at least its bound (Rau's RecMII, rt_recur_cycles: llvm-mca assumes
+ * loads and stores never alias); *recur gets what the bound added. */
+static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_weight,
+                                  int overhead, const char *target, int *from_mca,
+                                  const rt_profile *cpu, double *recur)
+{
+    double c = rt_loop_own_cycles(f, k, stmt_weight, overhead, target, from_mca);
+    const fl_loop *l = &f->loops[k];
+    *recur = 0;
+    if (l->nchildren == 0 && l->nrec > 0) {
+        double b = rt_recur_cycles(cpu, l->rec, l->nrec);
+        if (b > c)
+            *recur = b - c, c = b;
+    }
     return c;
 }
 
@@ -1287,7 +1308,7 @@ static void bind_compute(bind_scratch *s)
         out->mca_target[len] = '\0';
         out->mca_exact = exact;
     }
-    double cycles = 0, flops = 0, insts = 0;
+    double cycles = 0, flops = 0, insts = 0, recur = 0;
     for (int i = 0; i < f->nstmts; i++)
         s->sw[i] = f->stmts[i].conditional ? 0.5 : 1.0;
     /* the parallel loop's control is in its cycles when llvm-mca timed it
@@ -1298,7 +1319,10 @@ static void bind_compute(bind_scratch *s)
     int ctl = f->region;
     for (int k = 0; k < nl; k++) {
         int mca = 0;
-        cycles += s->cpu_it[k] * rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca);
+        double rec = 0;
+        cycles += s->cpu_it[k] * rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca, s->cpu,
+                                                     &rec);
+        recur += s->cpu_it[k] * rec;
         if (k == 0 && !f->region)
             ctl = mca;
         if (k != 0 && !f->loops[k].thread && !f->loops[k].kroot)
@@ -1313,6 +1337,7 @@ static void bind_compute(bind_scratch *s)
     out->kernels = s->kernels > 0 ? s->kernels : 1;
     out->par_iters = f->region ? s->par_max : s->trip[0];
     out->cycles_per_iter = f->region ? (s->par_max > 0 ? cycles / s->par_max : 0) : cycles;
+    out->recur_cycles = f->region ? (s->par_max > 0 ? recur / s->par_max : 0) : recur;
     out->loop_ctl_in_cycles = ctl;
     out->work_items = s->items_max;
     out->comp_insts = insts;
