@@ -483,6 +483,31 @@ static int distance(const ir_access *w, const ir_access *r, const char *iv, int6
     return 0;
 }
 
+/* Does loop lp store anywhere that may be w's element, but through
+ * another write than w's own (same array, same subscripts)?  Distinct
+ * array objects never overlap; anything else may.  Only then must the
+ * compiler load the accumulator again after the store: with no such store
+ * between, the value stored is forwarded in a register (loads do not
+ * clobber it) and llvm-mca sees that chain itself. */
+static int other_store(const ir_loop *lp, const ir_access *w)
+{
+    for (int s = 0; s < lp->nstmts; s++)
+        for (int a = 0; a < lp->stmts[s].nacc; a++) {
+            const ir_access *o = &lp->stmts[s].acc[a];
+            if (!o->is_write || o == w)
+                continue;
+            int same_array = !strcmp(o->array, w->array);
+            if (!same_array && o->base == IR_BASE_ARRAY && w->base == IR_BASE_ARRAY)
+                continue;
+            int same = same_array && o->ndims == w->ndims;
+            for (int k = 0; same && k < w->ndims; k++)
+                same = o->index[k] && w->index[k] && kx_equal(o->index[k], w->index[k]);
+            if (!same)
+                return 1;
+        }
+    return 0;
+}
+
 /* Append "text" to *buf (grown); 0 or -1. */
 static int append(char **buf, size_t *len, size_t *cap, const char *text)
 {
@@ -554,7 +579,7 @@ char *recur_loop_fact(const ir_tu *tu, int l, int *oom)
                         root = -1;
                     parsed = 1;
                 }
-                recur_chain c = { .dist = d < 0 ? 1 : d, .mem = d < 0 };
+                recur_chain c = { .dist = d < 0 ? 1 : d, .mem = d < 0 && other_store(lp, w) };
                 char rt[96] = "?", wt[96] = "?";
                 /* the read and the write in the text: the read's first
                  * occurrence on the value's path; the write the

@@ -26,9 +26,12 @@
  *   - an accumulator: a read X[r] equal to the write X[w] whose subscripts
  *     do not move with the loop (`q[i] = q[i] + A[i][j]*p[j]` in the j
  *     loop), distance 1.  Where other arrays may alias X the compiler
- *     cannot keep X[w] in a register, so the store stays in the loop and
+ *     keeps the store in the loop; when the loop also stores elsewhere,
+ *     where X[w] may be (bicg's s[j] beside q[i]: a pointer may alias any
+ *     other, distinct array objects never), it must load X[w] again, so
  *     every iteration waits for a store-to-load forwarding round trip plus
- *     the operations ("mem").
+ *     the operations ("mem").  With no such store the value stored is
+ *     forwarded in a register: the operations alone.
  * The delay counts the operations on the path from the read to the value
  * stored, read from the statement's text: + and - (float or integer by the
  * statement's operation counts), *, /, %, comparisons and bit operations

@@ -164,8 +164,43 @@ static void test_unknown_ops(void)
     ir_tu_free(tu);
 }
 
+/* 2mm's accumulator, the loop's only store: forwarded in a register (no
+ * "mem"); two accumulators on distinct array objects (never overlapping)
+ * likewise; on pointers they may overlap: "mem" for both */
+static void test_register(void)
+{
+    for (int arrays = 0; arrays <= 2; arrays++) {
+        int k;
+        ir_tu *tu = nest(&k, 1);
+        int s = ir_add_stmt(&tu->loops[k], 20, 1, "tmp[i] += alpha * A[i][j] * B[j]", 0);
+        tu->loops[k].stmts[s].ops.fadd = 1, tu->loops[k].stmts[s].ops.fmul = 2;
+        acc(tu, k, s, "tmp", 0, "i", NULL);
+        acc(tu, k, s, "A", 0, "i", "j");
+        acc(tu, k, s, "B", 0, "j", NULL);
+        acc(tu, k, s, "tmp", 1, "i", NULL);
+        if (arrays) {
+            int s2 = ir_add_stmt(&tu->loops[k], 21, 1, "u[i] = u[i] * B[j]", 0);
+            tu->loops[k].stmts[s2].ops.fmul = 1;
+            acc(tu, k, s2, "u", 0, "i", NULL);
+            acc(tu, k, s2, "B", 0, "j", NULL);
+            acc(tu, k, s2, "u", 1, "i", NULL);
+            if (arrays == 2)
+                for (int st = 0; st < 2; st++)
+                    for (int a = 0; a < tu->loops[k].stmts[st].nacc; a++)
+                        tu->loops[k].stmts[st].acc[a].base = IR_BASE_ARRAY;
+        }
+        char *f = fact(tu, k);
+        CHECK_STR(f, arrays == 0 ? "tmp[i]->tmp[i] dist=1 fadd=1"
+                     : arrays == 1 ? "tmp[i]->tmp[i] dist=1 fadd=1 mem; u[i]->u[i] dist=1 fmul=1 mem"
+                                   : "tmp[i]->tmp[i] dist=1 fadd=1; u[i]->u[i] dist=1 fmul=1");
+        free(f);
+        ir_tu_free(tu);
+    }
+}
+
 int main(void)
 {
+    test_register();
     test_seidel();
     test_bicg();
     test_distance();
