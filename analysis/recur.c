@@ -534,6 +534,31 @@ static void access_text(const parser *p, int x, char *out, size_t outlen)
     out[o] = '\0';
 }
 
+/* Is every chain loop lp carries one recur_loop_fact finds?  Every
+ * statement unconditional and with no call, no scalar written (a scalar
+ * may carry a chain in a register), and every array the loop writes read
+ * only by the statement that writes it (no chain between statements). */
+static int complete(const ir_loop *lp)
+{
+    for (int s = 0; s < lp->nstmts; s++) {
+        const ir_stmt *st = &lp->stmts[s];
+        if (st->conditional || st->ncalls > 0)
+            return 0;
+        for (int v = 0; v < st->nscalars; v++)
+            if (st->scalars[v].is_write)
+                return 0;
+        for (int a = 0; a < st->nacc; a++) {
+            if (!st->acc[a].is_write)
+                continue;
+            for (int t = 0; t < lp->nstmts; t++)
+                for (int b = 0; t != s && b < lp->stmts[t].nacc; b++)
+                    if (!strcmp(lp->stmts[t].acc[b].array, st->acc[a].array))
+                        return 0;
+        }
+    }
+    return 1;
+}
+
 char *recur_loop_fact(const ir_tu *tu, int l, int *oom)
 {
     *oom = 0;
@@ -547,7 +572,7 @@ char *recur_loop_fact(const ir_tu *tu, int l, int *oom)
             return NULL;                       /* not innermost */
     char *buf = NULL;
     size_t len = 0, cap = 0;
-    int nchains = 0;
+    int nchains = 0, dropped = 0;
     parser *p = malloc(sizeof *p);
     if (!p) {
         *oom = 1;
@@ -600,8 +625,10 @@ char *recur_loop_fact(const ir_tu *tu, int l, int *oom)
                 int any = c.mem;
                 for (int k = 0; k < RECUR_NOPS; k++)
                     any |= c.ops[k] > 0;
-                if (!found || !any)
-                    continue;                  /* nothing known on the path */
+                if (!found || !any) {
+                    dropped = 1;               /* nothing known on the path */
+                    continue;
+                }
                 /* one chain per (read, write) text: `A[i] += A[i]` once */
                 char one[320];
                 int n = snprintf(one, sizeof one, "%s%s->%s dist=%d", nchains ? "; " : "", rt, wt,
@@ -625,5 +652,27 @@ char *recur_loop_fact(const ir_tu *tu, int l, int *oom)
         }
     }
     free(p);
+    /* every chain found: each says so */
+    if (buf && !dropped && nchains < RECUR_MAX_CHAINS && complete(lp)) {
+        char *out = malloc(len + 5 * (size_t)nchains + 1);
+        if (!out) {
+            *oom = 1;
+            free(buf);
+            return NULL;
+        }
+        size_t o = 0;
+        for (const char *q = buf;; q++) {
+            if (*q == ';' || !*q) {
+                memcpy(out + o, " all", 4);
+                o += 4;
+            }
+            if (!*q)
+                break;
+            out[o++] = *q;
+        }
+        out[o] = '\0';
+        free(buf);
+        buf = out;
+    }
     return buf;
 }

@@ -40,8 +40,13 @@
  *
  * The fact text (per-loop fact `recurrence`) holds one chain per such
  * pair, "; "-separated: "A[i][j-1]->A[i][j] dist=1 fadd=6 fdiv=1", with
- * " mem" for a store-to-load round trip; keys it does not know a reader
- * skips; the runtime reads it and takes the bound (runtime/model.c,
+ * " mem" for a store-to-load round trip and " all" when these are all the
+ * chains the loop carries (every statement unconditional, no call, no
+ * scalar written -- a scalar may carry a chain of its own in a register --
+ * and no array written by one statement read by another): then the
+ * loop's initiation interval is Rau's MII = max(ResMII, RecMII), the
+ * resources' bound being llvm-mca's block throughput.  Keys it does not
+ * know a reader skips; the runtime reads it and takes the bound (runtime/model.c,
  * rt_recur_parse and rt_recur_cycles).  Nothing here knows libclang or
  * SQLite.
  */

@@ -326,7 +326,7 @@ static const char *ex_str(const ex_ctx *c, const ex_row *r)
 }
 
 static int ex_tlb(const ex_ctx *c) { return c->cpu->tlb_entries > 0 && c->cpu->page > 0; }
-static int ex_recur(const ex_ctx *c) { return c->in->recur_cycles > 0; }
+static int ex_recur(const ex_ctx *c) { return c->in->recur_cycles != 0; }
 static int ex_region(const ex_ctx *c) { return c->in->steps > 1 || c->in->kernels > 1; }
 static int ex_esteps(const ex_ctx *c) { return c->e->steps > 1; }
 static int ex_eregion(const ex_ctx *c) { return c->e->steps > 1 || c->e->kernels > 1; }
@@ -437,7 +437,7 @@ static const ex_row ex_rows[] = {
     { 'n', "cycles_per_iteration", IN(cycles_per_iter), "cycles per iteration",
       "%.6g (Machine_c_per_iter, inner loops included)", 0, 0, 0, 0 },
     { 'n', "recurrence_cycles", IN(recur_cycles), "recurrence bound",
-      "%.6g of them: dependences through memory (Rau's RecMII)", 0, ex_recur, 0, 0 },
+      "%+.6g cycles of them: loop-carried chains (Rau's MII)", 0, ex_recur, 0, 0 },
     { 'n', "gpu_work_items", IN(work_items), "GPU work items", "%.0f", 0, 0, 0, 0 },
     { 'n', "compute_insts_per_item", IN(comp_insts), "compute insts / item", "%.6g", 0, 0, 0, 0 },
     { 'n', "flops", IN(flops), "flops", "%.6g", 0, 0, 0, 0 },

@@ -47,6 +47,8 @@
 typedef struct {
     char *target;             /* llvm-mca -mcpu */
     double cycles;            /* cycles per source iteration, innermost loops */
+    double rthru;             /* the block's reciprocal throughput (resources alone)
+                               * per source iteration; 0 unknown */
 } fl_mca;
 
 typedef struct {
@@ -240,6 +242,8 @@ static int mca_row(void *ctx, const db_mca_row *r)
     }
     m->target = t;
     m->cycles = r->cycles_per_src_iter;
+    m->rthru = r->src_iters_per_asm_iter > 0 && r->figs.block_rthroughput > 0
+                   ? r->figs.block_rthroughput / r->src_iters_per_asm_iter : 0;
     return 0;
 }
 
@@ -320,20 +324,22 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
  * overhead (increment, compare and branch fused).  `overhead` is 0 for
  * the launch loop, whose overhead Liao-Chapman counts separately. */
 static double rt_loop_own_cycles(const rt_facts *f, int k, const double *stmt_weight,
-                                 int overhead, const char *target, int *from_mca)
+                                 int overhead, const char *target, int *from_mca,
+                                 double *rthru)
 {
     const fl_loop *l = &f->loops[k];
     *from_mca = 0;
+    *rthru = 0;
     /* the chosen CPU's llvm-mca figure, else one of its family (pwr9 for
      * pwr8: llvm-mca rejects some POWER8 vector blocks), else the default */
     if (target && l->nchildren == 0) {
         *from_mca = 1;
         for (int i = 0; i < l->nmca; i++)
             if (!strcmp(l->mca[i].target, target) && l->mca[i].cycles > 0)
-                return l->mca[i].cycles;
+                return *rthru = l->mca[i].rthru, l->mca[i].cycles;
         for (int i = 0; i < l->nmca; i++)
             if (!strncmp(l->mca[i].target, target, 3) && l->mca[i].cycles > 0)
-                return l->mca[i].cycles;
+                return *rthru = l->mca[i].rthru, l->mca[i].cycles;
         *from_mca = 0;
     }
     double c = overhead ? 1 : 0;
@@ -345,18 +351,31 @@ static double rt_loop_own_cycles(const rt_facts *f, int k, const double *stmt_we
 
 /* The same, and a loop with no inner loop that carries a recurrence takes
  * at least its bound (Rau's RecMII, rt_recur_cycles: llvm-mca assumes
- * loads and stores never alias); *recur gets what the bound added. */
+ * loads and stores never alias); when keelcc found every chain the loop
+ * carries ("all") and llvm-mca's block throughput is known, Rau's whole
+ * MII = max(ResMII, RecMII): the resources' bound is llvm-mca's
+ * throughput, the recurrences' the host's latencies (llvm-mca's figure
+ * counts a register chain with its own model's latencies).  *recur gets
+ * what the bound changed (negative: less than llvm-mca's figure). */
 static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_weight,
                                   int overhead, const char *target, int *from_mca,
                                   const rt_profile *cpu, double *recur)
 {
-    double c = rt_loop_own_cycles(f, k, stmt_weight, overhead, target, from_mca);
+    double rthru;
+    double c = rt_loop_own_cycles(f, k, stmt_weight, overhead, target, from_mca, &rthru);
     const fl_loop *l = &f->loops[k];
     *recur = 0;
     if (l->nchildren == 0 && l->nrec > 0) {
         double b = rt_recur_cycles(cpu, l->rec, l->nrec);
-        if (b > c)
+        int all = 1;
+        for (int i = 0; i < l->nrec; i++)
+            all &= l->rec[i].all;
+        if (all && *from_mca && rthru > 0) {
+            double mii = b > rthru ? b : rthru;
+            *recur = mii - c, c = mii;
+        } else if (b > c) {
             *recur = b - c, c = b;
+        }
     }
     return c;
 }

@@ -130,6 +130,8 @@ int rt_recur_parse(const char *text, rt_recur *out, int max)
             const char *eq = memchr(t, '=', tl);
             if (tl == 3 && !strncmp(t, "mem", 3))
                 c.mem = 1;
+            if (tl == 3 && !strncmp(t, "all", 3))
+                c.all = 1;
             if (eq) {
                 size_t kl = (size_t)(eq - t);
                 int v = atoi(eq + 1);

@@ -95,10 +95,11 @@ double rt_latency(const rt_profile *p, int k, int *estimate);
 
 /* A recurrence carried by an innermost loop: keelcc's per-loop fact
  * `recurrence` (analysis/recur.h writes it): chains separated by ';',
- * each "READ->WRITE dist=D [fadd=N] [fmul=N] ... [mem]". */
+ * each "READ->WRITE dist=D [fadd=N] [fmul=N] ... [mem] [all]". */
 typedef struct {
     int dist;                  /* iterations the dependence spans (>= 1) */
     int mem;                   /* 1: a store-to-load forwarding round trip on the path */
+    int all;                   /* 1: the loop carries no other chain (keelcc's "all") */
     int ops[RT_LAT_STLF];      /* operations on the path, by RT_LAT_* */
 } rt_recur;
 #define RT_MAX_RECUR 8
@@ -165,8 +166,8 @@ typedef struct {
     /* CPU: the OpenMP parallel loop */
     double par_iters;          /* iterations of the parallel loop */
     double cycles_per_iter;    /* Machine_c_per_iter: one parallel iteration, inner loops included */
-    double recur_cycles;       /* of cycles_per_iter, what recurrence bounds added over
-                                * llvm-mca's figures (Rau's RecMII, rt_recur_cycles) */
+    double recur_cycles;       /* of cycles_per_iter, what recurrence bounds changed in
+                                * llvm-mca's figures (Rau's MII, rt_recur_cycles) */
     int loop_ctl_in_cycles;    /* 1: cycles_per_iter already holds the parallel loop's own
                                 * increment, compare and branch (llvm-mca timed the
                                 * loop's whole block): no Loop_overhead_c on top */

@@ -67,7 +67,7 @@ static void test_seidel(void)
         acc(tu, j, s, "A", 0, r[k][0], r[k][1]);
     acc(tu, j, s, "A", 1, "i", "j");
     char *f = fact(tu, j);
-    CHECK_STR(f, "A[i][j-1]->A[i][j] dist=1 fadd=6 fdiv=1");
+    CHECK_STR(f, "A[i][j-1]->A[i][j] dist=1 fadd=6 fdiv=1 all");
     /* the outer loop has an inner loop: no fact */
     int oom;
     CHECK(recur_loop_fact(tu, 0, &oom) == NULL);
@@ -100,7 +100,8 @@ static void test_bicg(void)
     acc(tu, j, s3, "c", 0, "i", NULL);
     acc(tu, j, s3, "A", 0, "i", "j");
     acc(tu, j, s3, "c", 1, "i", NULL);
-    /* under a condition: not counted */
+    /* under a condition: not counted (and the loop's chains are not all
+     * known: no "all") */
     int s4 = ir_add_stmt(&tu->loops[j], 23, 1, "d[i] = d[i] / 2.0", 1);
     tu->loops[j].stmts[s4].ops.fdiv = 1;
     acc(tu, j, s4, "d", 0, "i", NULL);
@@ -130,7 +131,7 @@ static void test_distance(void)
     acc(tu, j, s2, "y", 0, "j - 2", NULL);
     acc(tu, j, s2, "y", 1, "j", NULL);
     char *f = fact(tu, j);
-    CHECK_STR(f, "x[j+2]->x[j] dist=2 fadd=1 fmul=1");
+    CHECK_STR(f, "x[j+2]->x[j] dist=2 fadd=1 fmul=1 all");
     free(f);
     ir_tu_free(tu);
 }
@@ -158,7 +159,8 @@ static void test_unknown_ops(void)
     acc(tu, j, s3, "z", 1, "j", NULL);
     char *f = fact(tu, j);
     /* z: the first read is the condition's operand: the comparison (one
-     * integer cycle) and the select (nothing) */
+     * integer cycle) and the select (nothing); w's chain is dropped (its
+     * text does not parse), so not "all" */
     CHECK_STR(f, "t[i]->t[i] dist=1 mem; z[j-1]->z[j] dist=1 iadd=1");
     free(f);
     ir_tu_free(tu);
@@ -190,16 +192,36 @@ static void test_register(void)
                         tu->loops[k].stmts[st].acc[a].base = IR_BASE_ARRAY;
         }
         char *f = fact(tu, k);
-        CHECK_STR(f, arrays == 0 ? "tmp[i]->tmp[i] dist=1 fadd=1"
-                     : arrays == 1 ? "tmp[i]->tmp[i] dist=1 fadd=1 mem; u[i]->u[i] dist=1 fmul=1 mem"
-                                   : "tmp[i]->tmp[i] dist=1 fadd=1; u[i]->u[i] dist=1 fmul=1");
+        CHECK_STR(f, arrays == 0 ? "tmp[i]->tmp[i] dist=1 fadd=1 all"
+                     : arrays == 1 ? "tmp[i]->tmp[i] dist=1 fadd=1 mem all; u[i]->u[i] dist=1 fmul=1 mem all"
+                                   : "tmp[i]->tmp[i] dist=1 fadd=1 all; u[i]->u[i] dist=1 fmul=1 all");
         free(f);
         ir_tu_free(tu);
     }
 }
 
+/* a scalar written in the loop may carry a chain of its own: not "all" */
+static void test_scalar(void)
+{
+    int j;
+    ir_tu *tu = nest(&j, 1);
+    int s = ir_add_stmt(&tu->loops[j], 20, 1, "x[j] = x[j - 1] + w", 0);
+    tu->loops[j].stmts[s].ops.fadd = 1;
+    acc(tu, j, s, "x", 0, "j - 1", NULL);
+    acc(tu, j, s, "x", 1, "j", NULL);
+    int s2 = ir_add_stmt(&tu->loops[j], 21, 1, "w = w * 2.0", 0);
+    tu->loops[j].stmts[s2].ops.fmul = 1;
+    ir_add_scalar(&tu->loops[j].stmts[s2], "w", 0, 21, 1);
+    ir_add_scalar(&tu->loops[j].stmts[s2], "w", 1, 21, 1);
+    char *f = fact(tu, j);
+    CHECK_STR(f, "x[j-1]->x[j] dist=1 fadd=1");
+    free(f);
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
+    test_scalar();
     test_register();
     test_seidel();
     test_bicg();

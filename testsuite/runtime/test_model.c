@@ -825,9 +825,10 @@ static void test_recur(void)
     /* the reader: unknown keys skipped, a chain with no distance dropped */
     CHECK_INT(rt_recur_parse(NULL, c, RT_MAX_RECUR), 0);
     CHECK_INT(rt_recur_parse("", c, RT_MAX_RECUR), 0);
-    CHECK_INT(rt_recur_parse("a->b fadd=2; x dist=3 fmul=1 zz=9 mem", c, RT_MAX_RECUR), 1);
+    CHECK_INT(rt_recur_parse("a->b fadd=2; x dist=3 fmul=1 zz=9 mem all", c, RT_MAX_RECUR), 1);
     CHECK_INT(c[0].dist, 3);
     CHECK_INT(c[0].mem, 1);
+    CHECK_INT(c[0].all, 1);
     CHECK_INT(c[0].ops[RT_LAT_FMUL], 1);
     CHECK_INT(c[0].ops[RT_LAT_FADD], 0);
     CHECK_INT((long long)(rt_recur_cycles(&p, c, 1) * 1000), 3333);   /* (7 + 3) / 3 */
