@@ -534,6 +534,66 @@ static void access_text(const parser *p, int x, char *out, size_t outlen)
     out[o] = '\0';
 }
 
+/* Append chain c from read text rt to write text wt to the fact in *buf
+ * (one chain per (read, write) text: `A[i] += A[i]` once).  0 or -1. */
+static int emit(char **buf, size_t *len, size_t *cap, int *nchains, const char *rt,
+                const char *wt, const recur_chain *c)
+{
+    char one[320];
+    int n = snprintf(one, sizeof one, "%s%s->%s dist=%d", *nchains ? "; " : "", rt, wt, c->dist);
+    for (int k = 0; k < RECUR_NOPS && n < (int)sizeof one; k++)
+        if (c->ops[k])
+            n += snprintf(one + n, sizeof one - (size_t)n, " %s=%d", op_names[k], c->ops[k]);
+    if (c->mem && n < (int)sizeof one)
+        snprintf(one + n, sizeof one - (size_t)n, " mem");
+    if (*buf && strstr(*buf, one + (*nchains ? 2 : 0)))
+        return 0;
+    if (append(buf, len, cap, one))
+        return -1;
+    (*nchains)++;
+    return 0;
+}
+
+/* Parse statement text into p; the assignment's node, or -1. */
+static int parse_stmt(parser *p, const char *text)
+{
+    memset(p, 0, sizeof *p);
+    p->s = text;
+    p->len = (int)strlen(text);
+    int root = parse_expr(p);
+    skip_ws(p);
+    if (p->bad || p->pos < p->len || root < 0 || p->n[root].kind != N_ASSIGN)
+        return -1;
+    return root;
+}
+
+/* Is node x the plain name v (a scalar, not inside a subscript)? */
+static int leaf_is(const parser *p, int x, const char *v)
+{
+    const pnode *n = &p->n[x];
+    return n->kind == N_LEAF && !n->in_index && n->nsubs == 0 && n->name_hi > n->name_lo &&
+           (size_t)(n->name_hi - n->name_lo) == strlen(v) &&
+           !strncmp(p->s + n->name_lo, v, strlen(v));
+}
+
+/* Does statement s of lp both read and write scalar v, and no other
+ * statement of lp name v?  Then v is an accumulator whose chain
+ * recur_loop_fact reads from s's text. */
+static int scalar_accumulator(const ir_loop *lp, int s, const char *v)
+{
+    int rd = 0, wr = 0;
+    for (int t = 0; t < lp->nstmts; t++)
+        for (int k = 0; k < lp->stmts[t].nscalars; k++) {
+            const ir_scalar *x = &lp->stmts[t].scalars[k];
+            if (strcmp(x->name, v) != 0)
+                continue;
+            if (t != s)
+                return 0;
+            rd |= !x->is_write, wr |= x->is_write;
+        }
+    return rd && wr;
+}
+
 /* Is every chain loop lp carries one recur_loop_fact finds?  Every
  * statement unconditional and with no call, no scalar written (a scalar
  * may carry a chain in a register), and every array the loop writes read
@@ -545,7 +605,7 @@ static int complete(const ir_loop *lp)
         if (st->conditional || st->ncalls > 0)
             return 0;
         for (int v = 0; v < st->nscalars; v++)
-            if (st->scalars[v].is_write)
+            if (st->scalars[v].is_write && !scalar_accumulator(lp, s, st->scalars[v].name))
                 return 0;
         for (int a = 0; a < st->nacc; a++) {
             if (!st->acc[a].is_write)
@@ -557,6 +617,30 @@ static int complete(const ir_loop *lp)
         }
     }
     return 1;
+}
+
+/* The fact text buf (len bytes, nchains chains) with " all" after every
+ * chain; buf is freed; NULL when out of memory. */
+static char *mark_all(char *buf, size_t len, int nchains)
+{
+    char *out = malloc(len + 5 * (size_t)nchains + 1);
+    if (!out) {
+        free(buf);
+        return NULL;
+    }
+    size_t o = 0;
+    for (const char *q = buf;; q++) {
+        if (*q == ';' || !*q) {
+            memcpy(out + o, " all", 4);
+            o += 4;
+        }
+        if (!*q)
+            break;
+        out[o++] = *q;
+    }
+    out[o] = '\0';
+    free(buf);
+    return out;
 }
 
 char *recur_loop_fact(const ir_tu *tu, int l, int *oom)
@@ -594,16 +678,8 @@ char *recur_loop_fact(const ir_tu *tu, int l, int *oom)
                 int d = distance(w, r, lp->iv, lp->step);
                 if (d == 0)
                     continue;
-                if (!parsed) {
-                    memset(p, 0, sizeof *p);
-                    p->s = st->text;
-                    p->len = (int)strlen(st->text);
-                    root = parse_expr(p);
-                    skip_ws(p);
-                    if (p->bad || p->pos < p->len || root < 0 || p->n[root].kind != N_ASSIGN)
-                        root = -1;
-                    parsed = 1;
-                }
+                if (!parsed)
+                    root = parse_stmt(p, st->text), parsed = 1;
                 recur_chain c = { .dist = d < 0 ? 1 : d, .mem = d < 0 && other_store(lp, w) };
                 char rt[96] = "?", wt[96] = "?";
                 /* the read and the write in the text: the read's first
@@ -629,50 +705,50 @@ char *recur_loop_fact(const ir_tu *tu, int l, int *oom)
                     dropped = 1;               /* nothing known on the path */
                     continue;
                 }
-                /* one chain per (read, write) text: `A[i] += A[i]` once */
-                char one[320];
-                int n = snprintf(one, sizeof one, "%s%s->%s dist=%d", nchains ? "; " : "", rt, wt,
-                                 c.dist);
-                for (int k = 0; k < RECUR_NOPS && n < (int)sizeof one; k++)
-                    if (c.ops[k])
-                        n += snprintf(one + n, sizeof one - (size_t)n, " %s=%d", op_names[k],
-                                      c.ops[k]);
-                if (c.mem && n < (int)sizeof one)
-                    snprintf(one + n, sizeof one - (size_t)n, " mem");
-                if (buf && strstr(buf, one + (nchains ? 2 : 0)))
-                    continue;
-                if (append(&buf, &len, &cap, one)) {
+                if (emit(&buf, &len, &cap, &nchains, rt, wt, &c)) {
                     *oom = 1;
                     free(p);
                     free(buf);
                     return NULL;
                 }
-                nchains++;
+            }
+        }
+        /* scalar accumulators: w -= A[i][k] * A[k][j] (in a register) */
+        for (int v = 0; v < st->nscalars && nchains < RECUR_MAX_CHAINS; v++) {
+            const char *name = st->scalars[v].name;
+            if (!st->scalars[v].is_write || !scalar_accumulator(lp, s, name))
+                continue;
+            if (!parsed)
+                root = parse_stmt(p, st->text), parsed = 1;
+            recur_chain c = { .dist = 1 };
+            int found = 0;
+            if (root >= 0 && leaf_is(p, p->n[root].lhs, name))
+                for (int x = 0; x < p->nn && !found; x++) {
+                    if (!leaf_is(p, x, name) ||
+                        (x == p->n[root].lhs && !strcmp(p->n[root].op, "=")))
+                        continue;
+                    path_ops(p, x, root, is_float_stmt(st), c.ops);
+                    found = 1;
+                }
+            int any = 0;
+            for (int k = 0; k < RECUR_NOPS; k++)
+                any |= c.ops[k] > 0;
+            if (!found || !any) {
+                dropped = 1;
+                continue;
+            }
+            if (emit(&buf, &len, &cap, &nchains, name, name, &c)) {
+                *oom = 1;
+                free(p);
+                free(buf);
+                return NULL;
             }
         }
     }
     free(p);
     /* every chain found: each says so */
-    if (buf && !dropped && nchains < RECUR_MAX_CHAINS && complete(lp)) {
-        char *out = malloc(len + 5 * (size_t)nchains + 1);
-        if (!out) {
-            *oom = 1;
-            free(buf);
-            return NULL;
-        }
-        size_t o = 0;
-        for (const char *q = buf;; q++) {
-            if (*q == ';' || !*q) {
-                memcpy(out + o, " all", 4);
-                o += 4;
-            }
-            if (!*q)
-                break;
-            out[o++] = *q;
-        }
-        out[o] = '\0';
-        free(buf);
-        buf = out;
-    }
+    if (buf && !dropped && nchains < RECUR_MAX_CHAINS && complete(lp) &&
+        !(buf = mark_all(buf, len, nchains)))
+        *oom = 1;
     return buf;
 }

@@ -23,6 +23,9 @@
  *     A[i][j] = (... A[i][j-1] ...) (distance 1).  The compiler can keep
  *     that value in a register (LLVM's loop-load elimination), so no
  *     memory round trip is counted: the delay is the operations alone;
+ *   - a scalar accumulator, `w -= A[i][k] * A[k][j]` or w = f(w, ...),
+ *     the loop's only statement naming w: distance 1, in a register
+ *     (llvm-mca sees that chain, with its own model's latencies);
  *   - an accumulator: a read X[r] equal to the write X[w] whose subscripts
  *     do not move with the loop (`q[i] = q[i] + A[i][j]*p[j]` in the j
  *     loop), distance 1.  Where other arrays may alias X the compiler
@@ -41,9 +44,9 @@
  * The fact text (per-loop fact `recurrence`) holds one chain per such
  * pair, "; "-separated: "A[i][j-1]->A[i][j] dist=1 fadd=6 fdiv=1", with
  * " mem" for a store-to-load round trip and " all" when these are all the
- * chains the loop carries (every statement unconditional, no call, no
- * scalar written -- a scalar may carry a chain of its own in a register --
- * and no array written by one statement read by another): then the
+ * chains the loop carries (every statement unconditional, no call, every
+ * scalar written a scalar accumulator found above, no array written by
+ * one statement read by another): then the
  * loop's initiation interval is Rau's MII = max(ResMII, RecMII), the
  * resources' bound being llvm-mca's block throughput.  Keys it does not
  * know a reader skips; the runtime reads it and takes the bound (runtime/model.c,

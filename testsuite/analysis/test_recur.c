@@ -200,21 +200,37 @@ static void test_register(void)
     }
 }
 
-/* a scalar written in the loop may carry a chain of its own: not "all" */
+/* a scalar written in the loop that is not an accumulator (t, read by
+ * another statement) may carry a chain of its own: not "all"; ludcmp's
+ * scalar accumulator w -= A[i][k] * A[k][j]: one subtraction, "all" */
 static void test_scalar(void)
 {
     int j;
     ir_tu *tu = nest(&j, 1);
-    int s = ir_add_stmt(&tu->loops[j], 20, 1, "x[j] = x[j - 1] + w", 0);
+    int s = ir_add_stmt(&tu->loops[j], 20, 1, "x[j] = x[j - 1] + t", 0);
     tu->loops[j].stmts[s].ops.fadd = 1;
     acc(tu, j, s, "x", 0, "j - 1", NULL);
     acc(tu, j, s, "x", 1, "j", NULL);
-    int s2 = ir_add_stmt(&tu->loops[j], 21, 1, "w = w * 2.0", 0);
+    ir_add_scalar(&tu->loops[j].stmts[s], "t", 0, 20, 1);
+    int s2 = ir_add_stmt(&tu->loops[j], 21, 1, "t = t * 2.0", 0);
     tu->loops[j].stmts[s2].ops.fmul = 1;
-    ir_add_scalar(&tu->loops[j].stmts[s2], "w", 0, 21, 1);
-    ir_add_scalar(&tu->loops[j].stmts[s2], "w", 1, 21, 1);
+    ir_add_scalar(&tu->loops[j].stmts[s2], "t", 0, 21, 1);
+    ir_add_scalar(&tu->loops[j].stmts[s2], "t", 1, 21, 1);
     char *f = fact(tu, j);
     CHECK_STR(f, "x[j-1]->x[j] dist=1 fadd=1");
+    free(f);
+    ir_tu_free(tu);
+
+    tu = nest(&j, 1);
+    s = ir_add_stmt(&tu->loops[j], 20, 1, "w -= A[i][j] * A[j][i]", 0);
+    tu->loops[j].stmts[s].ops.fadd = 1, tu->loops[j].stmts[s].ops.fmul = 1;
+    acc(tu, j, s, "A", 0, "i", "j");
+    acc(tu, j, s, "A", 0, "j", "i");
+    ir_add_scalar(&tu->loops[j].stmts[s], "w", 0, 20, 1);
+    ir_add_scalar(&tu->loops[j].stmts[s], "w", 1, 20, 1);
+    ir_add_scalar(&tu->loops[j].stmts[s], "i", 0, 20, 1);
+    f = fact(tu, j);
+    CHECK_STR(f, "w->w dist=1 fadd=1 all");
     free(f);
     ir_tu_free(tu);
 }
