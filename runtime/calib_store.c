@@ -142,9 +142,10 @@ static void latencies_parse(const char *text, double lat[RT_NLAT])
     }
 }
 
-int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen)
+/* This host's newest calibration through l (dbpath names it in messages). */
+static int calibration_read(db_log *l, const char *dbpath, rt_calibration *c, char *err,
+                            size_t errlen)
 {
-    db_log *l = NULL;
     db_calib_row row;
     char host[256];
     int64_t id = 0;
@@ -152,10 +153,6 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
     host_name(host);
     /* this host's newest row; another host's is better than nothing? no:
      * a database copied between machines must not carry its calibration */
-    if (db_log_open(dbpath, DB_LOG_READ, 5, &l, err, errlen)) {
-        snprintf(err, errlen, "%s: cannot open", dbpath);
-        return -1;
-    }
     int rc = db_calib_newest(l, host, &row, &id);
     if (rc < 0)
         sql_err(dbpath, l, err, errlen);
@@ -171,6 +168,29 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
         latencies_parse(row.latencies, c->lat);
         bandwidth_load(l, id, c);
     }
+    return rc;
+}
+
+int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen)
+{
+    db_log *l = NULL;
+    memset(c, 0, sizeof *c);
+    if (db_log_open(dbpath, DB_LOG_READ, 5, &l, err, errlen)) {
+        snprintf(err, errlen, "%s: cannot open", dbpath);
+        return -1;
+    }
+    int rc = calibration_read(l, dbpath, c, err, errlen);
+    db_log_close(l);
+    return rc;
+}
+
+int rt_calibration_read(db *d, const char *dbpath, rt_calibration *c, char *err, size_t errlen)
+{
+    db_log *l = NULL;
+    memset(c, 0, sizeof *c);
+    if (db_log_borrow(d, &l, err, errlen))
+        return -1;
+    int rc = calibration_read(l, dbpath, c, err, errlen);
     db_log_close(l);
     return rc;
 }
