@@ -134,7 +134,8 @@ def main():
     ap.add_argument("--measured", metavar="OUTPUT",
                     help="take the measured times from an earlier run's output (and its "
                          "--work databases and calibration) instead of running: only the "
-                         "predictions are made again")
+                         "predictions are made again; with a --work folder of no databases, "
+                         "keelcc and keel calibrate build them anew")
     ap.add_argument("--compare", action="append", default=[], metavar="KEEL",
                     help="also predict with another keel binary (same measurements, same "
                          "calibration): a second table, e.g. the model before a change")
@@ -166,13 +167,14 @@ def main():
         progs = ([] if a.omp_only else [(s, False) for s in sources(False)]) + (
             [(s, True) for s in sources(True)] if a.omp else [])
         progs = [p for p in progs if not only or os.path.splitext(os.path.basename(p[0]))[0] in only]
-        for src, omp in ([] if known and os.path.exists(db) else progs):
+        fresh = not (known and os.path.exists(db))
+        for src, omp in (progs if fresh else []):
             name = os.path.splitext(os.path.basename(src))[0]
             flags = ["-O2", "-I" + util, "-I" + os.path.dirname(src), "-D%s_DATASET" % ds] + (
                 ["-fopenmp"] if omp else [])
             run([a.keelcc, "--keel-db=" + db] + flags + ["-c", src, "-o",
                 os.path.join(work, "%s-%s%s.o" % (name, ds, "-omp" if omp else ""))], env=env)
-        if not known:
+        if fresh:      # a new database (also with --measured): this host's calibration
             run([a.keel, "calibrate", db], env=env)
         for src, omp in progs:
             name = os.path.splitext(os.path.basename(src))[0] + ("-omp" if omp else "")

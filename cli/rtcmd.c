@@ -233,6 +233,11 @@ int keel_cmd_calibrate(int argc, char **argv)
         keel_json_num(j, "barrier_ns", cal.join_ns);
         keel_json_num(j, "target_fallback_ns", cal.target_fallback_ns);
         keel_json_str(j, "target_fallback_source", cal.target_note);
+        for (int k = 0; k < RT_NLAT; k++) {
+            char key[32];
+            snprintf(key, sizeof key, "latency_%s_cycles", rt_lat_name(k));
+            keel_json_num(j, key, cal.lat[k]);
+        }
         keel_json_str(j, "stored_in", path);
         keel_json_end(j);
         int rc = keel_json_print(j, stdout);
@@ -247,6 +252,10 @@ int keel_cmd_calibrate(int argc, char **argv)
     printf("fork/join    %.0f ns (EPCC parallel)\n", cal.fork_ns);
     printf("static for   %.0f ns (EPCC for schedule(static))\n", cal.sched_ns);
     printf("barrier      %.0f ns (EPCC barrier)\n", cal.join_ns);
+    printf("latencies   ");                      /* the recurrence bound's, model.h */
+    for (int k = 0; k < RT_NLAT; k++)
+        printf(" %s %.3g", rt_lat_name(k), cal.lat[k]);
+    printf(" cycles (dependent chains)\n");
     if (cal.target_fallback_ns > 0 || !cal.target_note[0])
         printf("target       %.0f ns (host fallback of a target region, beyond parallel for%s%s)\n",
                cal.target_fallback_ns, cal.target_note[0] ? "; " : "", cal.target_note);
@@ -317,6 +326,7 @@ static const char *ex_str(const ex_ctx *c, const ex_row *r)
 }
 
 static int ex_tlb(const ex_ctx *c) { return c->cpu->tlb_entries > 0 && c->cpu->page > 0; }
+static int ex_recur(const ex_ctx *c) { return c->in->recur_cycles != 0; }
 static int ex_region(const ex_ctx *c) { return c->in->steps > 1 || c->in->kernels > 1; }
 static int ex_esteps(const ex_ctx *c) { return c->e->steps > 1; }
 static int ex_eregion(const ex_ctx *c) { return c->e->steps > 1 || c->e->kernels > 1; }
@@ -426,6 +436,8 @@ static const ex_row ex_rows[] = {
     { 'i', "trip_bounds", IN(trip_bounds), "trip counts", NULL, 0, ex_bounded, ex_bounds, 0 },
     { 'n', "cycles_per_iteration", IN(cycles_per_iter), "cycles per iteration",
       "%.6g (Machine_c_per_iter, inner loops included)", 0, 0, 0, 0 },
+    { 'n', "recurrence_cycles", IN(recur_cycles), "recurrence bound",
+      "%+.6g cycles of them: loop-carried chains (Rau's MII)", 0, ex_recur, 0, 0 },
     { 'n', "gpu_work_items", IN(work_items), "GPU work items", "%.0f", 0, 0, 0, 0 },
     { 'n', "compute_insts_per_item", IN(comp_insts), "compute insts / item", "%.6g", 0, 0, 0, 0 },
     { 'n', "flops", IN(flops), "flops", "%.6g", 0, 0, 0, 0 },

@@ -29,7 +29,8 @@
     X(serial_why, "why serial") /* not parallel: IPDA's reason, e.g. "calls g (line 5)" */ \
     X(site, NULL)             /* keelcc's instrumentation: "call", "clause", "none", "off" */ \
     X(site_why, NULL)         /* site "none"/"off": why, e.g. "inner loop of the nest at line 3" */ \
-    X(no_answer, NULL)        /* outermost: why keel gives no verdict that follows sizes */
+    X(no_answer, NULL)        /* outermost: why keel gives no verdict that follows sizes */ \
+    X(recurrence, "recurrence") /* innermost: chains carried through it (analysis/recur.h) */
 
 enum {
 #define DB_LOOP_FACT_ENUM_(name, show) DB_LOOP_FACT_##name,

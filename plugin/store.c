@@ -15,6 +15,7 @@
 
 #include "parallel.h"
 #include "counts.h"
+#include "recur.h"
 #include "db_json.h"
 #include "db_launch.h"
 #include "idioms.h"
@@ -396,7 +397,10 @@ static int store_analyses(db *d, const ir_tu *tu, const store_analysis *an,
     for (int l = 0; l < tu->nloops && rc == 0; l++) {
         char *list = idiom_loop_list(ir, l);
         const species_class *sc = an->has_cls[l] ? &an->cls[l] : NULL;
-        db_loop_facts f = { .idioms = list ? list : "",
+        int oom = 0;
+        char *rec = recur_loop_fact(tu, l, &oom);   /* recurrences carried (recur.h) */
+        db_loop_facts f = { .recurrence = rec,
+                            .idioms = list ? list : "",
                             .algorithm_class = sc ? sc->text : NULL,
                             .no_answer = an->no_answer ? an->no_answer[l] : NULL,
                             .site = an->site ? an->site[l] : NULL,
@@ -408,6 +412,9 @@ static int store_analyses(db *d, const ir_tu *tu, const store_analysis *an,
             rc = db_set_class(d, loop_ids[l], &cr, err, errlen);
         }
         free(list);
+        free(rec);
+        if (rc == 0 && oom)
+            rc = -1, snprintf(err, errlen, "out of memory");
         if (rc == 0)
             rc = store_counts(d, an, l, loop_ids[l], err, errlen);
     }

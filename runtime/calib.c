@@ -11,6 +11,10 @@
  * the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID, so a shared machine's
  * descheduling does not count), the fastest of several batches.
  *
+ * The latencies of dependent chains (double add, multiply, divide;
+ * integer add, multiply, divide; a store-to-load round trip), which the
+ * CPU model's recurrence bound counts, are measured the same way.
+ *
  * The host fallback of an OpenMP `target` region is measured in a probe
  * that the programs' compiler (KEEL_CC's, else clang-19) builds with
  * offload to this host and runs with OMP_TARGET_OFFLOAD=DISABLED; a
@@ -98,6 +102,67 @@ double rt_calibrate_clock(void)
     /* the loop's own increment, compare and branch run beside the chain
      * (independent of it), so the chain's 32 additions are the cycles */
     return rt_clock_hz(32.0 * (double)iters, sec, BATCHES);
+}
+
+/* ---- latencies of dependent chains --------------------------------------
+ * The same method as the clock (lmbench's: a chain whose every operation
+ * waits for the one before, on the thread's CPU clock, the fastest of
+ * several batches), one chain per operation the recurrence bound counts
+ * (model.h RT_LAT_*).  Floating-point chains need no barrier: without
+ * -ffast-math the compiler may neither reassociate nor fold them; the
+ * integer ones go through the same empty asm as the clock's.  The
+ * store-to-load round trip is a double read, added to and written back to
+ * one volatile location, less the add's measured latency.  The integer
+ * divide divides a 2^40 dividend by 1 (its latency depends on the operands
+ * on some cores: this is one case of it). */
+static volatile double lat_dsink;
+static volatile long lat_isink;
+static volatile double lat_one_d = 1.0000001;
+static volatile long lat_one_i = 1;
+
+#define REP8(s) do { s; s; s; s; s; s; s; s; } while (0)
+#define LAT_ITERS (1L << 18)        /* x 8 operations: ~2M, a few ms for a divide chain */
+
+/* Seconds of the fastest of 5 batches (after one warm-up) of kernel k. */
+static double lat_batch(int k)
+{
+    double best = 0;
+    for (int b = 0; b <= 5; b++) {
+        double x = 1.5, y = lat_one_d;
+        long xi = 1L << 40, yi = lat_one_i | 1;
+        volatile double *m = &lat_dsink;
+        *m = 1.0;
+        double t0 = thread_cpu_s();
+        for (long i = 0; i < LAT_ITERS; i++) {
+            switch (k) {
+            case RT_LAT_FADD: REP8(x = x + y); break;
+            case RT_LAT_FMUL: REP8(x = x * y); break;
+            case RT_LAT_FDIV: REP8(x = x / y); break;
+            case RT_LAT_IADD: REP8(CHAIN1(xi, yi)); break;
+            case RT_LAT_IMUL: REP8(xi *= yi; __asm__ volatile("" : "+r"(xi))); break;
+            case RT_LAT_IDIV: REP8(xi /= yi; __asm__ volatile("" : "+r"(xi))); break;
+            default: REP8(*m = *m + y); break;     /* store, load, add */
+            }
+        }
+        double t1 = thread_cpu_s();
+        lat_dsink = x, lat_isink = xi;
+        double sec = t0 >= 0 && t1 > t0 ? t1 - t0 : 0;
+        if (b > 0 && sec > 0 && (best == 0 || sec < best))
+            best = sec;
+    }
+    return best;
+}
+
+void rt_calibrate_latencies(double freq_hz, double lat[RT_NLAT])
+{
+    for (int k = 0; k < RT_NLAT; k++) {
+        double sec = lat_batch(k);
+        lat[k] = sec > 0 && freq_hz > 0 ? sec * freq_hz / (8.0 * LAT_ITERS) : 0;
+    }
+    /* the round trip without its add */
+    if (lat[RT_LAT_STLF] > 0 && lat[RT_LAT_FADD] > 0)
+        lat[RT_LAT_STLF] = lat[RT_LAT_STLF] > lat[RT_LAT_FADD] ? lat[RT_LAT_STLF] - lat[RT_LAT_FADD]
+                                                               : 0;
 }
 
 /* ---- the host fallback of a `target` region, as the compiler builds it --
@@ -262,6 +327,7 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
     out->freq_hz = rt_calibrate_clock();
     if (out->freq_hz <= 0)                   /* no thread CPU clock: the nominal one */
         out->freq_hz = cpuinfo_hz();
+    rt_calibrate_latencies(out->freq_hz, out->lat);
     long c = sysconf(_SC_NPROCESSORS_ONLN);
     out->cores = c > 0 ? (int)c : 1;
     step(fn, arg, 1, "memory bandwidth (STREAM triad, 3 x 64 MiB, best of 5)");

@@ -45,6 +45,10 @@ double rt_calibrate_clock(void);
  * disturbed batch; 0 when none is positive. */
 double rt_clock_hz(double adds, const double *seconds, int n);
 
+/* Cycles of one operation of each dependent chain RT_LAT_* (model.h) at
+ * clock freq_hz, into lat (0 where not measured): calib.c. */
+void rt_calibrate_latencies(double freq_hz, double lat[RT_NLAT]);
+
 /* EPCC-style overheads, measured in calib_omp.c (compiled with OpenMP):
  * ns per empty `parallel` region (fork + join), per `for schedule(static)`
  * beyond the work, per barrier; threads the runtime used.  Returns -1 when

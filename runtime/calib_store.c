@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -45,7 +46,12 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
     if (db_log_check(l, err, errlen))
         goto done;
     db_calib_row row = { c->cores, c->freq_hz, c->mem_bw, c->peak_flops,
-                         c->fork_ns, c->join_ns, c->sched_ns, c->target_fallback_ns };
+                         c->fork_ns, c->join_ns, c->sched_ns, c->target_fallback_ns, "" };
+    /* the chain latencies as "fadd=2.01 fmul=3 ..." (cycles) */
+    for (int k = 0, n = 0; k < RT_NLAT && n < (int)sizeof row.latencies; k++)
+        if (c->lat[k] > 0)
+            n += snprintf(row.latencies + n, sizeof row.latencies - (size_t)n, "%s%s=%.4g",
+                          n ? " " : "", rt_lat_name(k), c->lat[k]);
     if (db_log_begin(l) || db_calib_add(l, host, &row, &id)) {
         sql_err(dbpath, l, err, errlen);
         goto done;
@@ -122,6 +128,20 @@ static void bandwidth_load(db_log *l, int64_t id, rt_calibration *c)
     c->bw_points = nfp;
 }
 
+/* "fadd=2.01 fmul=3 ..." into lat by RT_LAT_* (unknown names skipped). */
+static void latencies_parse(const char *text, double lat[RT_NLAT])
+{
+    for (const char *t = text; t && *t;) {
+        t += strspn(t, " ");
+        size_t n = strcspn(t, " ");
+        const char *eq = memchr(t, '=', n);
+        for (int k = 0; eq && k < RT_NLAT; k++)
+            if ((size_t)(eq - t) == strlen(rt_lat_name(k)) && !strncmp(t, rt_lat_name(k), (size_t)(eq - t)))
+                lat[k] = strtod(eq + 1, NULL);
+        t += n;
+    }
+}
+
 /* This host's newest calibration through l (dbpath names it in messages). */
 static int calibration_read(db_log *l, const char *dbpath, rt_calibration *c, char *err,
                             size_t errlen)
@@ -145,6 +165,7 @@ static int calibration_read(db_log *l, const char *dbpath, rt_calibration *c, ch
         c->join_ns = row.join_ns;
         c->sched_ns = row.sched_ns;
         c->target_fallback_ns = row.target_fallback_ns;
+        latencies_parse(row.latencies, c->lat);
         bandwidth_load(l, id, c);
     }
     return rc;

@@ -48,6 +48,8 @@
 typedef struct {
     char *target;             /* llvm-mca -mcpu */
     double cycles;            /* cycles per source iteration, innermost loops */
+    double rthru;             /* the block's reciprocal throughput (resources alone)
+                               * per source iteration; 0 unknown */
 } fl_mca;
 
 typedef struct {
@@ -70,6 +72,8 @@ typedef struct {
     int kroot;                /* 1: the outermost loop of one kernel of a time-stepped region */
     int nmca;                 /* llvm-mca figures per target CPU (mca_results), */
     fl_mca *mca;              /* every stored target, no cap (ku_push) */
+    int nrec;                 /* recurrences it carries (per-loop fact `recurrence`) */
+    rt_recur rec[RT_MAX_RECUR];
 } fl_loop;
 
 typedef struct {
@@ -240,6 +244,8 @@ static int mca_row(void *ctx, const db_mca_row *r)
     }
     m->target = t;
     m->cycles = r->cycles_per_src_iter;
+    m->rthru = r->src_iters_per_asm_iter > 0 && r->figs.block_rthroughput > 0
+                   ? r->figs.block_rthroughput / r->src_iters_per_asm_iter : 0;
     return 0;
 }
 
@@ -267,6 +273,7 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
     fl->gpu_map = dup(l->gpu_map);
     fl->nchildren = l->nchildren;
     fl->thread_on_path = -1;
+    fl->nrec = rt_recur_parse(db_loop_fact(l, DB_LOOP_FACT_recurrence), fl->rec, RT_MAX_RECUR);
     if (li == 0) {
         f->loop_id = l->id;
         f->file = dup(l->file);
@@ -319,27 +326,60 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
  * per-statement estimates (statements.est_cycles) plus 1 cycle of loop
  * overhead (increment, compare and branch fused).  `overhead` is 0 for
  * the launch loop, whose overhead Liao-Chapman counts separately. */
-static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_weight,
-                                  int overhead, const char *target, int *from_mca)
+static double rt_loop_own_cycles(const rt_facts *f, int k, const double *stmt_weight,
+                                 int overhead, const char *target, int *from_mca,
+                                 double *rthru)
 {
     const fl_loop *l = &f->loops[k];
     *from_mca = 0;
+    *rthru = 0;
     /* the chosen CPU's llvm-mca figure, else one of its family (pwr9 for
      * pwr8: llvm-mca rejects some POWER8 vector blocks), else the default */
     if (target && l->nchildren == 0) {
         *from_mca = 1;
         for (int i = 0; i < l->nmca; i++)
             if (!strcmp(l->mca[i].target, target) && l->mca[i].cycles > 0)
-                return l->mca[i].cycles;
+                return *rthru = l->mca[i].rthru, l->mca[i].cycles;
         for (int i = 0; i < l->nmca; i++)
             if (!strncmp(l->mca[i].target, target, 3) && l->mca[i].cycles > 0)
-                return l->mca[i].cycles;
+                return *rthru = l->mca[i].rthru, l->mca[i].cycles;
         *from_mca = 0;
     }
     double c = overhead ? 1 : 0;
     for (int s = 0; s < f->nstmts; s++)
         if (f->stmts[s].loop == k)
             c += stmt_weight[s] * f->stmts[s].cpu_cycles;
+    return c;
+}
+
+/* The same, and a loop with no inner loop that carries a recurrence takes
+ * at least its bound (Rau's RecMII, rt_recur_cycles: llvm-mca assumes
+ * loads and stores never alias); when keelcc found every chain the loop
+ * carries ("all") and llvm-mca's block throughput is known, Rau's whole
+ * MII = max(ResMII, RecMII): the resources' bound is llvm-mca's
+ * throughput, the recurrences' the host's latencies (llvm-mca's figure
+ * counts a register chain with its own model's latencies).  *recur gets
+ * what the bound changed (negative: less than llvm-mca's figure). */
+static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_weight,
+                                  int overhead, const char *target, int *from_mca,
+                                  const rt_profile *cpu, double *recur)
+{
+    double rthru;
+    double c = rt_loop_own_cycles(f, k, stmt_weight, overhead, target, from_mca, &rthru);
+    const fl_loop *l = &f->loops[k];
+    *recur = 0;
+    if (l->nchildren == 0 && l->nrec > 0) {
+        double b = rt_recur_cycles(cpu, l->rec, l->nrec);
+        int all = 1;
+        for (int i = 0; i < l->nrec; i++)
+            all &= l->rec[i].all;
+        if (all && *from_mca && rthru > 0) {
+            double mii = b > rthru ? b : rthru;
+            *recur = mii - c, c = mii;
+        } else if (b > c) {
+            *recur = b - c, c = b;
+        }
+    }
     return c;
 }
 
@@ -893,12 +933,15 @@ struct fl_plan {
     int npool;
     /* the host's llvm-mca figures, for the CPU profile it was compiled
      * with (bind_compute uses them when the call's profile asks for the
-     * same -mcpu): the target picked, and each loop's body cycles */
+     * same -mcpu with the same latencies): the target picked, and each
+     * loop's body cycles and recurrence bound */
     char *mca_want;           /* that profile's mca_cpu, copied; NULL: none */
     const char *mca;          /* pick_mca's answer (owned by the facts) */
     int mca_exact, mca_len;
     double *body;             /* per loop: rt_loop_body_cycles */
+    double *rec;              /* per loop: what its recurrence bound changed */
     int *body_mca;            /* per loop: its from_mca */
+    double lat[RT_NLAT];      /* that profile's latencies (the bound's delays) */
     /* bind_strides' results that no value changes (a stride or difference
      * the plan compiled to a constant, an unknown one), laid out as the
      * scratch arrays lin[], dv[] and dvs[]; the others are listed in var[]
@@ -920,7 +963,7 @@ static void plan_free(fl_plan *p)
     free(p->dv_off);
     free(p->pool);
     free(p->mca_want);
-    free(p->body), free(p->body_mca);
+    free(p->body), free(p->rec), free(p->body_mca);
     free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
     free(p);
 }
@@ -1072,9 +1115,11 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
     p->lin = calloc((size_t)na * nl + 1, sizeof *p->lin);
     p->diff = calloc((size_t)ndv + 1, sizeof *p->diff);
     p->body = calloc((size_t)nl + 1, sizeof *p->body);
+    p->rec = calloc((size_t)nl + 1, sizeof *p->rec);
     p->body_mca = calloc((size_t)nl + 1, sizeof *p->body_mca);
+    memcpy(p->lat, cpu->lat, sizeof p->lat);
     int bad = !p->copy || !p->dv_off || !p->trip || !p->lower || !p->stride || !p->lin ||
-              !p->diff || !p->body || !p->body_mca ||
+              !p->diff || !p->body || !p->rec || !p->body_mca ||
               (cpu->mca_cpu && !(p->mca_want = dup(cpu->mca_cpu)));
     if (!bad) {               /* as bind_compute would for this profile */
         double sw[f->nstmts > 0 ? f->nstmts : 1];
@@ -1083,7 +1128,8 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
         p->mca = pick_mca(f, cpu, &p->mca_exact);
         p->mca_len = p->mca ? (int)strlen(p->mca) : 0;
         for (int k = 0; k < nl; k++)
-            p->body[k] = rt_loop_body_cycles(f, k, sw, k != 0, p->mca, &p->body_mca[k]);
+            p->body[k] = rt_loop_body_cycles(f, k, sw, k != 0, p->mca, &p->body_mca[k], cpu,
+                                             &p->rec[k]);
     }
     for (int i = 0; i < n && !bad; i++)
         bad = names[i] && !(p->copy[i] = dup(names[i]));
@@ -1432,8 +1478,10 @@ static void bind_compute(bind_scratch *s)
     int nl = s->nl, exact = 0;
     const fl_plan *P = s->plan;
     const char *want = s->cpu->mca_cpu;
-    /* the plan's figures when it was compiled for the same -mcpu */
-    int cached = P && P->body && (want ? P->mca_want && !strcmp(want, P->mca_want) : !P->mca_want);
+    /* the plan's figures when it was compiled for the same -mcpu and the
+     * same latencies (the recurrence bound's) */
+    int cached = P && P->body && (want ? P->mca_want && !strcmp(want, P->mca_want) : !P->mca_want) &&
+                 !memcmp(P->lat, s->cpu->lat, sizeof P->lat);
     if (cached)
         s->mca = P->mca, exact = P->mca_exact;
     else
@@ -1446,7 +1494,7 @@ static void bind_compute(bind_scratch *s)
         out->mca_target[len] = '\0';
         out->mca_exact = exact;
     }
-    double cycles = 0, flops = 0, insts = 0;
+    double cycles = 0, flops = 0, insts = 0, recur = 0;
     for (int i = 0; i < f->nstmts; i++)
         s->sw[i] = f->stmts[i].conditional ? 0.5 : 1.0;
     /* the parallel loop's control is in its cycles when llvm-mca timed it
@@ -1457,9 +1505,12 @@ static void bind_compute(bind_scratch *s)
     int ctl = f->region;
     for (int k = 0; k < nl; k++) {
         int mca = 0;
-        double body = cached ? (mca = P->body_mca[k], P->body[k])
-                             : rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca);
+        double rec = 0;
+        double body = cached ? (mca = P->body_mca[k], rec = P->rec[k], P->body[k])
+                             : rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca, s->cpu,
+                                                   &rec);
         cycles += s->cpu_it[k] * body;
+        recur += s->cpu_it[k] * rec;
         if (k == 0 && !f->region)
             ctl = mca;
         if (k != 0 && !f->loops[k].thread && !f->loops[k].kroot)
@@ -1474,6 +1525,7 @@ static void bind_compute(bind_scratch *s)
     out->kernels = s->kernels > 0 ? s->kernels : 1;
     out->par_iters = f->region ? s->par_max : s->trip[0];
     out->cycles_per_iter = f->region ? (s->par_max > 0 ? cycles / s->par_max : 0) : cycles;
+    out->recur_cycles = f->region ? (s->par_max > 0 ? recur / s->par_max : 0) : recur;
     out->loop_ctl_in_cycles = ctl;
     out->work_items = s->items_max;
     out->comp_insts = insts;

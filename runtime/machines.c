@@ -366,6 +366,10 @@ static int number_key(rt_profile *p, int kind, const char *key, const char *val,
         { "target_fallback", &p->target_fallback, NULL },
         { "page", &p->page, NULL }, { "tlb_entries", &p->tlb_entries, NULL },
         { "tlb_miss", &p->tlb_miss_cycles, NULL },
+        { "latency_fadd", &p->lat[RT_LAT_FADD], NULL }, { "latency_fmul", &p->lat[RT_LAT_FMUL], NULL },
+        { "latency_fdiv", &p->lat[RT_LAT_FDIV], NULL }, { "latency_iadd", &p->lat[RT_LAT_IADD], NULL },
+        { "latency_imul", &p->lat[RT_LAT_IMUL], NULL }, { "latency_idiv", &p->lat[RT_LAT_IDIV], NULL },
+        { "latency_stlf", &p->lat[RT_LAT_STLF], NULL },
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(key, map[i].k)) {
@@ -574,6 +578,9 @@ void rt_profile_write(const rt_profile *p, FILE *out)
         if (p->tlb_entries > 0 || p->tlb_miss_cycles > 0)
             fprintf(out, "tlb_entries = %.17g\ntlb_miss = %.17g cycles\n", p->tlb_entries,
                     p->tlb_miss_cycles);
+        for (int k = 0; k < RT_NLAT; k++)
+            if (p->lat[k] > 0)
+                fprintf(out, "latency_%s = %.17g cycles\n", rt_lat_name(k), p->lat[k]);
     } else {
         fprintf(out, "sms = %d\nclock = %.17g GHz\nmem_bw = %.17g GB/s\nbus_bw = %.17g GB/s\n",
                 p->sms, p->gpu_hz / 1e9, p->gpu_bw / 1e9, p->bus_bw / 1e9);
@@ -688,8 +695,8 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
     *out = *rt_profile_host_default();
     out->desc = "this host (calibrated by `keel calibrate`)";
     out->source = "keel calibrate: STREAM-triad bandwidth, FMA peak, EPCC-style overheads, "
-                  "host fallback of a target region; cache and latency figures of the host "
-                  "defaults";
+                  "host fallback of a target region, dependent-chain latencies; cache and "
+                  "memory latency figures of the host defaults";
     if (c->freq_hz > 0) out->freq_hz = c->freq_hz;
     if (c->cores > 0) out->cores = c->cores, out->smt = 1;
     if (c->mem_bw > 0) out->mem_bw = c->mem_bw;
@@ -698,6 +705,10 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
     if (c->fork_ns > 0) out->fork_cycles = c->fork_ns * 1e-9 * out->freq_hz;
     if (c->join_ns > 0) out->join_cycles = c->join_ns * 1e-9 * out->freq_hz;
     if (c->sched_ns > 0) out->sched_cycles = c->sched_ns * 1e-9 * out->freq_hz;
+    /* latencies of dependent chains (calib.c), for the recurrence bound */
+    for (int k = 0; k < RT_NLAT; k++)
+        if (c->lat[k] > 0)
+            out->lat[k] = c->lat[k];
     /* the host fallback of a `target` region, measured (calib_omp.c) */
     if (c->target_fallback_ns > 0) out->target_fallback = c->target_fallback_ns * 1e-9;
     /* bandwidth per access pattern and footprint (PMaC): replaces mem_bw
@@ -705,7 +716,8 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
     if (c->bw_points > 0 && c->bw_points <= RT_BW_POINTS) {
         out->source = "keel calibrate: STREAM-triad bandwidth, bandwidth per access pattern "
                       "and footprint (PMaC), FMA peak, EPCC-style overheads, host fallback of a "
-                      "target region; cache and latency figures of the host defaults";
+                      "target region, dependent-chain latencies; cache and memory latency "
+                      "figures of the host defaults";
         out->bw_points = c->bw_points;
         out->bw_threads = c->bw_threads;
         memcpy(out->bw_fp, c->bw_fp, sizeof out->bw_fp);

@@ -22,6 +22,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Profiles (built-in texts, the parser, lookup) are in machines.c. */
@@ -79,6 +80,96 @@ double rt_pattern_bw(const rt_profile *cpu, int p, double fp, int cores)
     if (bw < one)           /* more threads can always run as one */
         bw = one;
     return bw > 0 ? bw : 0;
+}
+
+/* ---- latencies and the recurrence bound ----------------------------------- */
+
+const char *rt_lat_name(int k)
+{
+    static const char *const names[RT_NLAT] = { "fadd", "fmul", "fdiv", "iadd", "imul", "idiv",
+                                                "stlf" };
+    return k >= 0 && k < RT_NLAT ? names[k] : "?";
+}
+
+/* A profile without measured latencies takes these, all estimates for a
+ * current x86-64 core: double add and multiply 3 cycles, divide 13, 64-bit
+ * integer add 1, multiply 3, divide 14 (Agner Fog, "Instruction tables",
+ * AMD Zen 4: ADDSD/MULSD 3, DIVSD 13-15, ADD 1, IMUL r64 3, IDIV r64
+ * 10-18); a store-to-load forwarding round trip 6 (Agner Fog,
+ * "The microarchitecture of Intel, AMD and VIA CPUs": 4-5 cycles on
+ * Skylake, 7-8 on Zen 2; a middle value). */
+double rt_latency(const rt_profile *p, int k, int *estimate)
+{
+    static const double est[RT_NLAT] = { 3, 3, 13, 1, 3, 14, 6 };
+    if (estimate)
+        *estimate = 0;
+    if (k < 0 || k >= RT_NLAT)
+        return 0;
+    if (p && p->lat[k] > 0)
+        return p->lat[k];
+    if (estimate)
+        *estimate = 1;
+    return est[k];
+}
+
+int rt_recur_parse(const char *text, rt_recur *out, int max)
+{
+    int n = 0;
+    const char *s = text ? text : "";
+    while (*s && n < max) {
+        size_t seg = strcspn(s, ";");
+        rt_recur c;
+        memset(&c, 0, sizeof c);
+        for (const char *t = s, *end = s + seg; t < end;) {
+            while (t < end && *t == ' ')
+                t++;
+            const char *te = t;
+            while (te < end && *te != ' ')
+                te++;
+            size_t tl = (size_t)(te - t);
+            const char *eq = memchr(t, '=', tl);
+            if (tl == 3 && !strncmp(t, "mem", 3))
+                c.mem = 1;
+            if (tl == 3 && !strncmp(t, "all", 3))
+                c.all = 1;
+            if (eq) {
+                size_t kl = (size_t)(eq - t);
+                int v = atoi(eq + 1);
+                if (kl == 4 && !strncmp(t, "dist", 4))
+                    c.dist = v;
+                for (int k = 0; k < RT_LAT_STLF; k++)
+                    if (kl == strlen(rt_lat_name(k)) && !strncmp(t, rt_lat_name(k), kl) && v > 0)
+                        c.ops[k] = v;
+            }
+            t = te;
+        }
+        if (c.dist >= 1)
+            out[n++] = c;
+        s += seg;
+        if (*s == ';')
+            s++;
+    }
+    return n;
+}
+
+/* Rau ("Iterative modulo scheduling", 1994): RecMII = max over the
+ * dependence cycles c of delay(c) / distance(c) -- here without Rau's
+ * rounding up, an out-of-order core being under no integer initiation
+ * interval: the delay of a chain is its operations' latencies plus a
+ * store-to-load forwarding round trip when the value goes through memory. */
+double rt_recur_cycles(const rt_profile *p, const rt_recur *c, int n)
+{
+    double best = 0;
+    for (int i = 0; i < n; i++) {
+        if (c[i].dist < 1)
+            continue;
+        double delay = c[i].mem ? rt_latency(p, RT_LAT_STLF, NULL) : 0;
+        for (int k = 0; k < RT_LAT_STLF; k++)
+            delay += c[i].ops[k] * rt_latency(p, k, NULL);
+        if (delay / c[i].dist > best)
+            best = delay / c[i].dist;
+    }
+    return best;
 }
 
 /* ---- CPU ----------------------------------------------------------------- */

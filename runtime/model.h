@@ -29,6 +29,13 @@ enum { RT_PAT_UNIT = 0, RT_PAT_STRIDED, RT_PAT_COLUMN, RT_PAT_GATHER, RT_PATTERN
 #define RT_BW_POINTS 4
 const char *rt_pattern_name(int p);
 
+/* Latencies of a dependent chain (rt_profile.lat; `keel calibrate`
+ * measures them, calib.c): a double add, multiply, divide; a 64-bit
+ * integer add, multiply, divide; a store then a load of the same
+ * location (store-to-load forwarding). */
+enum { RT_LAT_FADD = 0, RT_LAT_FMUL, RT_LAT_FDIV, RT_LAT_IADD, RT_LAT_IMUL, RT_LAT_IDIV,
+       RT_LAT_STLF, RT_NLAT };
+
 /* A device.  CPU profiles fill the cpu block, GPU profiles the gpu block. */
 typedef struct {
     const char *name;          /* "h100", "power9", "host" ... */
@@ -56,6 +63,7 @@ typedef struct {
     double join_cycles;        /* Join_c: synchronisation at the end of the region */
     double sched_cycles;       /* Schedule_c: static schedule overhead */
     double loop_overhead;      /* Loop_overhead_per_iter, cycles */
+    double lat[RT_NLAT];            /* latencies, cycles, by RT_LAT_* (0: rt_latency's estimate) */
     /* calibrated bandwidth per pattern (keel calibrate; bw_points 0: none) */
     int bw_points, bw_threads;
     double bw_fp[RT_BW_POINTS];                 /* footprints, bytes, ascending */
@@ -79,6 +87,28 @@ typedef struct {
     int schedulers;            /* warp schedulers per SM (warp instructions / cycle) */
     double l1_lat, l2_lat;     /* load latency on an L1 / L2 hit, cycles */
 } rt_profile;
+
+const char *rt_lat_name(int k);           /* "fadd" ... "stlf" */
+/* The profile's latency k in cycles, else the estimate (model.c says
+ * where each comes from); *estimate 1 then (may be NULL). */
+double rt_latency(const rt_profile *p, int k, int *estimate);
+
+/* A recurrence carried by an innermost loop: keelcc's per-loop fact
+ * `recurrence` (analysis/recur.h writes it): chains separated by ';',
+ * each "READ->WRITE dist=D [fadd=N] [fmul=N] ... [mem] [all]". */
+typedef struct {
+    int dist;                  /* iterations the dependence spans (>= 1) */
+    int mem;                   /* 1: a store-to-load forwarding round trip on the path */
+    int all;                   /* 1: the loop carries no other chain (keelcc's "all") */
+    int ops[RT_LAT_STLF];      /* operations on the path, by RT_LAT_* */
+} rt_recur;
+#define RT_MAX_RECUR 8
+/* Parse fact text into at most max chains; the count (unknown keys are
+ * skipped, a chain with no distance >= 1 is dropped). */
+int rt_recur_parse(const char *text, rt_recur *out, int max);
+/* Rau's recurrence-constrained initiation interval (model.c): the largest
+ * over the chains of delay / distance, cycles per iteration of the loop. */
+double rt_recur_cycles(const rt_profile *p, const rt_recur *c, int n);
 
 /* Threads a host profile runs by default: cores x smt. */
 int rt_profile_threads(const rt_profile *p);
@@ -136,6 +166,8 @@ typedef struct {
     /* CPU: the OpenMP parallel loop */
     double par_iters;          /* iterations of the parallel loop */
     double cycles_per_iter;    /* Machine_c_per_iter: one parallel iteration, inner loops included */
+    double recur_cycles;       /* of cycles_per_iter, what recurrence bounds changed in
+                                * llvm-mca's figures (Rau's MII, rt_recur_cycles) */
     int loop_ctl_in_cycles;    /* 1: cycles_per_iter already holds the parallel loop's own
                                 * increment, compare and branch (llvm-mca timed the
                                 * loop's whole block): no Loop_overhead_c on top */
@@ -250,6 +282,7 @@ typedef struct {
     double freq_hz, mem_bw, peak_flops;
     double fork_ns, join_ns, sched_ns;   /* EPCC-style overheads */
     double target_fallback_ns;           /* host fallback of a `target` region (0: none) */
+    double lat[RT_NLAT];                 /* dependent-chain latencies, cycles (0: none) */
     char target_note[200];               /* how it was measured, or why not (not stored) */
     int cores;
     /* bandwidth per access pattern and footprint (PMaC); bw_points 0: none */

@@ -28,6 +28,8 @@ static void fill(rt_calibration *c)
     c->cores = 8, c->freq_hz = 3e9, c->mem_bw = 50e9, c->peak_flops = 1e11;
     c->fork_ns = 1500, c->join_ns = 700, c->sched_ns = 300;
     c->target_fallback_ns = 45000;
+    for (int k = 0; k < RT_NLAT; k++)
+        c->lat[k] = k == RT_LAT_FDIV ? 13.25 : 1.5 + k;
     c->bw_points = RT_BW_POINTS, c->bw_threads = 8;
     for (int f = 0; f < RT_BW_POINTS; f++) {
         c->bw_fp[f] = 32768.0 * pow(32, f);
@@ -113,6 +115,30 @@ int main(void)
     double none[2] = { 0, -1 };
     CHECK(rt_clock_hz(1e9, none, 2) == 0);
 
+    /* the dependent-chain latencies (the recurrence bound's): stored as
+     * text in the row, back exactly, in the profile */
+    int lat_same = 1;
+    for (int k = 0; k < RT_NLAT; k++)
+        lat_same &= back.lat[k] == c.lat[k] && p.lat[k] == c.lat[k];
+    CHECK(lat_same);
+    CHECK(sqlite3_prepare_v2(h, "SELECT latencies FROM host_calibration", -1, &q, NULL)
+          == SQLITE_OK);
+    CHECK(sqlite3_step(q) == SQLITE_ROW);
+    CHECK_STR((const char *)sqlite3_column_text(q, 0),
+              "fadd=1.5 fmul=2.5 fdiv=13.25 iadd=4.5 imul=5.5 idiv=6.5 stlf=7.5");
+    sqlite3_finalize(q);
+    /* the profile's text form carries them (keel devices --export) */
+    char *txt = NULL;
+    size_t tlen = 0;
+    FILE *mf = open_memstream(&txt, &tlen);
+    rt_profile_write(&p, mf);
+    fclose(mf);
+    CHECK(txt && strstr(txt, "latency_fdiv = 13.25 cycles\n") != NULL);
+    char perr[200];
+    const rt_profile *pp = txt ? rt_profile_parse(txt, "t", perr, sizeof perr) : NULL;
+    CHECK(pp && pp->lat[RT_LAT_STLF] == 7.5 && pp->lat[RT_LAT_FDIV] == 13.25);
+    free(txt);
+
     /* a newer calibration with one thread only and no patterns: the newest
      * row wins and carries no table */
     rt_calibration one;
@@ -146,6 +172,23 @@ int main(void)
     CHECK(back.target_fallback_ns == 0);
     rt_profile_from_calibration(&back, &p);
     CHECK(p.target_fallback == 0);
+    /* a table written before the latencies column: the first store adds
+     * it; a row without latencies loads none, and the profile's are the
+     * estimates (rt_latency) */
+    CHECK(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, "ALTER TABLE host_calibration DROP COLUMN latencies", NULL, NULL,
+                       NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
+    CHECK(back.lat[RT_LAT_FADD] == 0 && back.mem_bw == 50e9);
+    rt_profile_from_calibration(&back, &p);
+    int est = 0;
+    CHECK(rt_latency(&p, RT_LAT_FDIV, &est) == 13 && est == 1);
+    fill(&one);
+    one.lat[RT_LAT_FADD] = 2, one.bw_points = 0;     /* host_bandwidth is gone */
+    CHECK_INT(rt_calibration_store(path, &one, err, sizeof err), 0);
+    CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
+    CHECK(back.lat[RT_LAT_FADD] == 2 && back.lat[RT_LAT_STLF] == 7.5);
 
     /* the fallback probe, with stand-in compilers (shell scripts): the
      * figure is what the probe prints, the reason is said when there is

@@ -792,8 +792,52 @@ static void test_reuse(void)
     CHECK(up > 1e4 && up < 1e4 * (1 + 1e-6) + 1e6 * 1e-9 * 1.01);
 }
 
+/* The recurrence bound (Rau's RecMII, model.c): the fact text's chains,
+ * latencies from the profile or the estimates, delay / distance. */
+static void test_recur(void)
+{
+    rt_profile p;
+    memset(&p, 0, sizeof p);
+    p.lat[RT_LAT_FADD] = 2, p.lat[RT_LAT_FDIV] = 13.5, p.lat[RT_LAT_STLF] = 7;
+    rt_recur c[RT_MAX_RECUR];
+    /* seidel: 6 adds and a divide, distance 1, no memory round trip:
+     * 6 x 2 + 13.5 = 25.5 cycles */
+    CHECK_INT(rt_recur_parse("A[i][j-1]->A[i][j] dist=1 fadd=6 fdiv=1", c, RT_MAX_RECUR), 1);
+    CHECK_INT((long long)(rt_recur_cycles(&p, c, 1) * 1000), 25500);
+    /* an add and a divide, distance 1: 2 + 13.5 */
+    CHECK_INT(rt_recur_parse("x->y dist=1 fadd=1 fdiv=1", c, RT_MAX_RECUR), 1);
+    CHECK_INT((long long)(rt_recur_cycles(&p, c, 1) * 1000), 15500);
+    /* bicg's two accumulators (round trip 7 + add 2 = 9) and a chain
+     * over 2 iterations ((13.5 + 2 x 2) / 2 = 8.75): the largest, 9 */
+    CHECK_INT(rt_recur_parse("q[i]->q[i] dist=1 fadd=1 mem; x[j+2]->x[j] dist=2 fdiv=1 fadd=2",
+                             c, RT_MAX_RECUR), 2);
+    CHECK_INT((long long)(rt_recur_cycles(&p, c, 2) * 1000), 9000);
+    CHECK_INT((long long)(rt_recur_cycles(&p, c + 1, 1) * 1000), 8750);
+    /* unset latencies: the estimates (fmul 3, imul 3, idiv 14, iadd 1) */
+    CHECK_INT(rt_recur_parse("a->b dist=1 fmul=1 imul=1 idiv=1 iadd=1", c, RT_MAX_RECUR), 1);
+    CHECK_INT((long long)(rt_recur_cycles(&p, c, 1) * 1000), 21000);
+    int est = 0;
+    CHECK_INT((long long)rt_latency(&p, RT_LAT_FADD, &est), 2);
+    CHECK_INT(est, 0);
+    CHECK_INT((long long)rt_latency(&p, RT_LAT_IDIV, &est), 14);
+    CHECK_INT(est, 1);
+    CHECK_STR(rt_lat_name(RT_LAT_STLF), "stlf");
+    /* the reader: unknown keys skipped, a chain with no distance dropped */
+    CHECK_INT(rt_recur_parse(NULL, c, RT_MAX_RECUR), 0);
+    CHECK_INT(rt_recur_parse("", c, RT_MAX_RECUR), 0);
+    CHECK_INT(rt_recur_parse("a->b fadd=2; x dist=3 fmul=1 zz=9 mem all", c, RT_MAX_RECUR), 1);
+    CHECK_INT(c[0].dist, 3);
+    CHECK_INT(c[0].mem, 1);
+    CHECK_INT(c[0].all, 1);
+    CHECK_INT(c[0].ops[RT_LAT_FMUL], 1);
+    CHECK_INT(c[0].ops[RT_LAT_FADD], 0);
+    CHECK_INT((long long)(rt_recur_cycles(&p, c, 1) * 1000), 3333);   /* (7 + 3) / 3 */
+    CHECK_INT((long long)(rt_recur_cycles(&p, c, 0) * 1000), 0);
+}
+
 int main(void)
 {
+    test_recur();
     test_reuse();
     test_patterns();
     test_profiles();
