@@ -233,6 +233,10 @@ int keel_cmd_calibrate(int argc, char **argv)
         keel_json_num(j, "barrier_ns", cal.join_ns);
         keel_json_num(j, "target_fallback_ns", cal.target_fallback_ns);
         keel_json_str(j, "target_fallback_source", cal.target_note);
+        keel_json_num(j, "page", cal.page);
+        keel_json_num(j, "tlb_entries", cal.tlb_entries);
+        keel_json_num(j, "tlb_miss_ns", cal.tlb_miss_ns);
+        keel_json_str(j, "tlb_source", cal.tlb_note);
         keel_json_str(j, "stored_in", path);
         keel_json_end(j);
         int rc = keel_json_print(j, stdout);
@@ -252,6 +256,12 @@ int keel_cmd_calibrate(int argc, char **argv)
                cal.target_fallback_ns, cal.target_note[0] ? "; " : "", cal.target_note);
     else
         printf("target       %s\n", cal.target_note);
+    if (cal.tlb_entries > 0)
+        printf("TLB          %.0f entries, a miss %.2f ns (%.1f cycles) on a walk of independent "
+               "loads; %s\n", cal.tlb_entries, cal.tlb_miss_ns, cal.tlb_miss_ns * cal.freq_hz * 1e-9,
+               cal.tlb_note);
+    else
+        printf("TLB          %s\n", cal.tlb_note);
     for (int f = 0; f < cal.bw_points; f++) {      /* PMaC: bandwidth per pattern */
         printf("%-12s", f ? "" : "patterns");
         printf(" %7.0f KiB:", cal.bw_fp[f] / 1024);

@@ -289,8 +289,9 @@ int db_calib_add(db_log *l, const char *host, const db_calib_row *c, int64_t *id
     sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(l->h, "INSERT INTO host_calibration(host, cores, freq_hz,"
                                  " mem_bw, peak_flops, fork_ns, join_ns, sched_ns,"
-                                 " target_fallback_ns)"
-                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", -1, &q, NULL)
+                                 " target_fallback_ns, page_bytes, tlb_entries, tlb_miss_ns)"
+                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                           -1, &q, NULL)
         != SQLITE_OK)
         return -1;
     sqlite3_bind_text(q, 1, host, -1, SQLITE_TRANSIENT);
@@ -302,6 +303,9 @@ int db_calib_add(db_log *l, const char *host, const db_calib_row *c, int64_t *id
     sqlite3_bind_double(q, 7, c->join_ns);
     sqlite3_bind_double(q, 8, c->sched_ns);
     sqlite3_bind_double(q, 9, c->target_fallback_ns);
+    sqlite3_bind_double(q, 10, c->page_bytes);
+    sqlite3_bind_double(q, 11, c->tlb_entries);
+    sqlite3_bind_double(q, 12, c->tlb_miss_ns);
     int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : -1;
     if (rc == 0)
         *id = sqlite3_last_insert_rowid(l->h);
@@ -330,14 +334,21 @@ int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
 {
     sqlite3_stmt *q = NULL;
     memset(c, 0, sizeof *c);
-    /* target_fallback_ns exists from schema 14 on; an older file that
-     * libkeelrt reads without migrating has none (0: not measured) */
+    /* target_fallback_ns exists from schema 14 on, the TLB columns from
+     * 15; an older file that libkeelrt reads without migrating has none
+     * (0: not measured) */
     if (sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                 " join_ns, sched_ns, id, target_fallback_ns FROM host_calibration"
+                                 " join_ns, sched_ns, id, target_fallback_ns, page_bytes,"
+                                 " tlb_entries, tlb_miss_ns FROM host_calibration"
                                  " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
             != SQLITE_OK
         && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                    " join_ns, sched_ns, id, 0 FROM host_calibration"
+                                    " join_ns, sched_ns, id, target_fallback_ns, 0, 0, 0"
+                                    " FROM host_calibration"
+                                    " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
+            != SQLITE_OK
+        && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
+                                    " join_ns, sched_ns, id, 0, 0, 0, 0 FROM host_calibration"
                                     " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
             != SQLITE_OK)
         return -1;
@@ -353,6 +364,9 @@ int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
         c->sched_ns = sqlite3_column_double(q, 6);
         *id = sqlite3_column_int64(q, 7);
         c->target_fallback_ns = sqlite3_column_double(q, 8);   /* NULL: 0 */
+        c->page_bytes = sqlite3_column_double(q, 9);
+        c->tlb_entries = sqlite3_column_double(q, 10);
+        c->tlb_miss_ns = sqlite3_column_double(q, 11);
     }
     if (rc < 0) {
         /* keep SQLite's message for db_log_errmsg past the finalize */

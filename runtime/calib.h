@@ -66,4 +66,27 @@ int rt_calibrate_target_cc(const char *cc, double *fallback_ns, char *note, size
  * Fills c->bw_*; -1 when the arrays cannot be allocated. */
 int rt_calibrate_patterns(rt_calibration *c, double line);
 
+/* The TLB probe (calib_tlb.c, Saavedra-Smith / lmbench): ns per load of a
+ * walk with one load per base page over P pages and of the same loads on P
+ * consecutive lines, at each P tried. */
+#define RT_TLB_POINTS 32
+typedef struct {
+    int n;
+    double pages[RT_TLB_POINTS], page_ns[RT_TLB_POINTS], line_ns[RT_TLB_POINTS];
+} rt_tlb_curve;
+/* Measure this core's last-level TLB: *entries (pages it maps), *miss_ns
+ * (what one miss adds to a walk of independent loads), *page (the page the
+ * programs' arrays get: the huge page when transparent huge pages are
+ * "always", else the base page); the curve into *curve when not NULL.
+ * 0 measured; 1 no step found (note says so); -1 no memory. */
+int rt_calibrate_tlb(rt_tlb_curve *curve, double *page, double *entries, double *miss_ns,
+                     char *note, size_t notelen);
+/* The two-level step fit of the probe: of n points (pages ascending,
+ * diff_ns the page walk's ns per load minus the line walk's), the split
+ * with the least squared error around the two levels' means (at least two
+ * points each side); *entries = the largest pages below the step, *miss_ns
+ * = the upper level minus the lower.  0; 1 when the upper level is not
+ * above the lower (no TLB step); -1 when n < 4. */
+int rt_tlb_fit(const double *pages, const double *diff_ns, int n, double *entries, double *miss_ns);
+
 #endif

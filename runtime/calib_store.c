@@ -45,7 +45,8 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
     if (db_log_check(l, err, errlen))
         goto done;
     db_calib_row row = { c->cores, c->freq_hz, c->mem_bw, c->peak_flops,
-                         c->fork_ns, c->join_ns, c->sched_ns, c->target_fallback_ns };
+                         c->fork_ns, c->join_ns, c->sched_ns, c->target_fallback_ns,
+                         c->page, c->tlb_entries, c->tlb_miss_ns };
     if (db_log_begin(l) || db_calib_add(l, host, &row, &id)) {
         sql_err(dbpath, l, err, errlen);
         goto done;
@@ -148,6 +149,9 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
         c->join_ns = row.join_ns;
         c->sched_ns = row.sched_ns;
         c->target_fallback_ns = row.target_fallback_ns;
+        c->page = row.page_bytes;
+        c->tlb_entries = row.tlb_entries;
+        c->tlb_miss_ns = row.tlb_miss_ns;
         bandwidth_load(l, id, c);
     }
     db_log_close(l);

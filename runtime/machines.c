@@ -679,6 +679,13 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
     if (c->sched_ns > 0) out->sched_cycles = c->sched_ns * 1e-9 * out->freq_hz;
     /* the host fallback of a `target` region, measured (calib_omp.c) */
     if (c->target_fallback_ns > 0) out->target_fallback = c->target_fallback_ns * 1e-9;
+    /* the last-level TLB (calib_tlb.c): Liao-Chapman's Tlb_c figures, the
+     * miss in cycles of this clock */
+    if (c->page > 0 && c->tlb_entries > 0 && c->tlb_miss_ns > 0) {
+        out->page = c->page;
+        out->tlb_entries = c->tlb_entries;
+        out->tlb_miss_cycles = c->tlb_miss_ns * 1e-9 * out->freq_hz;
+    }
     /* bandwidth per access pattern and footprint (PMaC): replaces mem_bw
      * and the Little's-law default in the CPU memory term */
     if (c->bw_points > 0 && c->bw_points <= RT_BW_POINTS) {
