@@ -26,7 +26,8 @@ with clang-19 -fopenmp -DPOLYBENCH_OMP_WARMUP (no device: each `target`
 region runs its host fallback; the warm-up starts the OpenMP runtime
 before the timer, so its once-per-process start-up is not in the kernel
 time) and run with
-OMP_NUM_THREADS=1 and =all (the cores online); predicted with --threads 1 /
+OMP_TARGET_OFFLOAD=DISABLED and OMP_NUM_THREADS=1 and =all (the cores
+online; --threads 1,2,... names others); predicted with --threads 1 /
 all (their kernels are OpenMP regions: the calibrated fork/join, schedule
 and target-fallback figures count).
 

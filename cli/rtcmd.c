@@ -373,6 +373,13 @@ static void ex_tlb_c(const ex_ctx *c)
     printf("%.6g cycles (%s)", c->e->tlb_c, c->cpu->tlb_miss_cycles > 0
            ? "chunk's TLB misses x miss cycles" : "no TLB figures");
 }
+static void ex_loop_chunk(const ex_ctx *c)
+{
+    printf("%.6g cycles", c->e->loop_chunk_c);
+    if (c->e->heaviest_chunk)
+        printf(" (the heaviest chunk: %.6g cycles of work, the average chunk %.6g)",
+               c->e->machine_c, c->in->cycles_per_iter * c->e->chunk);
+}
 static void ex_bandwidth(const ex_ctx *c)
 {
     const rt_estimate *e = c->e;
@@ -482,7 +489,7 @@ static const ex_row ex_rows[] = {
     { 'n', "loop_overhead_c", E(loop_overhead_c), "Loop_overhead_c", NULL, 0, NULL,
       ex_loop_overhead, 0 },
     { 'n', "tlb_c", E(tlb_c), "Tlb_c", NULL, 0, NULL, ex_tlb_c, 0 },
-    { 'n', "loop_chunk_c", E(loop_chunk_c), "Loop_chunk_c", "%.6g cycles", 0, 0, 0, 0 },
+    { 'n', "loop_chunk_c", E(loop_chunk_c), "Loop_chunk_c", NULL, 0, NULL, ex_loop_chunk, 0 },
     { 'n', "parallel_for_c", E(parallel_for_c), "Parallel_for_c", "%.6g cycles", 0, 0, 0, 0 },
     { 'n', "join_c", E(join_c), "Join_c", "%.0f cycles", 0, 0, 0, 0 },
     { 'n', "parallel_region_c", E(region_c), "Parallel_Region_c", "%.6g cycles at ", 0, 0, 0, 0 },

@@ -9,7 +9,8 @@
  * FMA kernel (peak flop rate) and EPCC-style OpenMP micro-benchmarks
  * (fork/join of an empty parallel region, the static schedule of a
  * parallel for, a barrier), the host fallback of an OpenMP `target`
- * region, and fills an rt_calibration.  It takes a few
+ * region, the last-level TLB (calib_tlb.c: entries, miss cost, the page
+ * the programs' arrays get), and fills an rt_calibration.  It takes a few
  * seconds and is never called by keel_decide.
  */
 #ifndef KEEL_RUNTIME_CALIB_H

@@ -159,10 +159,11 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     /* Machine_c_per_iter x Chunk_size of the slowest thread: the heaviest
      * chunk's cycles where the binding evaluated them for these threads
      * (never less than the average chunk's) */
-    double machine_c = in->cycles_per_iter * out->chunk;
-    if (in->chunk_threads == t && in->chunk_cycles_max > machine_c)
-        machine_c = in->chunk_cycles_max;
-    out->loop_chunk_c = (machine_c + out->tlb_c + out->loop_overhead_c) * out->smt_share;
+    out->machine_c = in->cycles_per_iter * out->chunk;
+    out->heaviest_chunk = in->chunk_threads == t && in->chunk_cycles_max > out->machine_c;
+    if (out->heaviest_chunk)
+        out->machine_c = in->chunk_cycles_max;
+    out->loop_chunk_c = (out->machine_c + out->tlb_c + out->loop_overhead_c) * out->smt_share;
     out->parallel_for_c = out->schedule_times * (out->schedule_c + out->loop_chunk_c);
     out->region_c = out->fork_c + out->parallel_for_c + out->join_c;
     out->cpu_compute_s = out->region_c / cpu->freq_hz;

@@ -193,6 +193,8 @@ typedef struct {
     double chunk, schedule_times;
     double fork_c, join_c, schedule_c, loop_overhead_c, loop_chunk_c, parallel_for_c;
     double tlb_c;              /* Cache_c's TLB part: one chunk's misses x miss cycles */
+    double machine_c;          /* Machine_c_per_iter x Chunk_size of the slowest thread */
+    int heaviest_chunk;        /* 1: machine_c is the heaviest chunk's (above the average's) */
     double region_c;           /* Parallel_Region_c */
     double cpu_compute_s;      /* region_c / freq */
     double cpu_mem_s;          /* bytes / mem_bw */
