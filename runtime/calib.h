@@ -82,12 +82,12 @@ typedef struct {
  * 0 measured; 1 no step found (note says so); -1 no memory. */
 int rt_calibrate_tlb(rt_tlb_curve *curve, double *page, double *entries, double *miss_ns,
                      char *note, size_t notelen);
-/* The two-level step fit of the probe: of n points (pages ascending,
- * diff_ns the page walk's ns per load minus the line walk's), the split
- * with the least squared error around the two levels' means (at least two
- * points each side); *entries = the largest pages below the step, *miss_ns
- * = the upper level minus the lower.  0; 1 when the upper level is not
- * above the lower (no TLB step); -1 when n < 4. */
+/* The probe's fit: of n points (pages ascending, diff_ns the page walk's
+ * ns per load minus the line walk's), diff = lo + miss x max(0, 1 - C/P)
+ * by least squares (lo, miss) at each C = 2^(k/16) within the pages
+ * walked, the C with the least squared error: *entries = C, *miss_ns =
+ * miss.  0; 1 when the best miss is not positive (no rise: the TLB holds
+ * every size tried); -1 when n < 4. */
 int rt_tlb_fit(const double *pages, const double *diff_ns, int n, double *entries, double *miss_ns);
 
 #endif

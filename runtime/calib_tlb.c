@@ -19,11 +19,18 @@
  * the same number in both.  The loads are independent, as a column walk's
  * are, so the cost measured is what overlapping page walks cost a loop
  * (a dependent pointer chase would measure one walk's full latency, which
- * an array walk never waits for).  The difference curve is a step: low
- * while the pages fit, high past them; the split that fits two levels
- * best (least squares) gives the entries (the largest P below the step)
- * and the miss cost (the level above it minus the level below, in ns; the
- * caller converts to cycles of the measured clock).
+ * an array walk never waits for).  The difference is fitted with the
+ * traffic model's own reuse law for a walk over W pages with a reach of C
+ * (facts.c, rt_reuse_bytes: a share min(1, C / W) of the pages hits, the
+ * independent reference model of Coffman and Denning, which is also what
+ * an adaptive replacement keeps of a cyclic sweep):
+ *     diff(P) = lo + miss x max(0, 1 - C / P)
+ * -- least squares for lo and miss at each C of a fine grid, the C with
+ * the least squared error.  C is the entries the model's reach uses,
+ * miss the ns a missing access adds (the caller converts it to cycles of
+ * the measured clock).  A set-associative TLB in a virtual machine
+ * (nested page walks) rises gradually rather than in one step; this law
+ * follows that rise with the two figures the model has.
  *
  * The probe maps its pages with madvise(MADV_NOHUGEPAGE): it measures the
  * base page's TLB.  Which page a program's arrays get is the kernel's
@@ -57,33 +64,43 @@ int rt_tlb_fit(const double *pages, const double *diff_ns, int n, double *entrie
     *entries = 0, *miss_ns = 0;
     if (n < 4)
         return -1;
-    int best = -1;
-    double best_sse = 0;
-    /* at least two points on each side */
-    for (int s = 2; s <= n - 2; s++) {
-        double lo = 0, hi = 0, sse = 0;
-        for (int i = 0; i < s; i++)
-            lo += diff_ns[i];
-        for (int i = s; i < n; i++)
-            hi += diff_ns[i];
-        lo /= s, hi /= n - s;
+    double best_c = 0, best_m = 0, best_sse = -1;
+    /* C on a grid of 2^(k/16) pages over the range walked; for each, lo
+     * and miss by least squares (a straight line in x = max(0, 1 - C/P)) */
+    for (int k = 0; k < 16 * 40; k++) {
+        double c = pow(2.0, k / 16.0);
+        if (c < pages[0])
+            continue;
+        if (c > pages[n - 1])
+            break;
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
         for (int i = 0; i < n; i++) {
-            double d = diff_ns[i] - (i < s ? lo : hi);
+            double x = pages[i] > c ? 1 - c / pages[i] : 0;
+            sx += x, sy += diff_ns[i], sxx += x * x, sxy += x * diff_ns[i];
+        }
+        double den = n * sxx - sx * sx;
+        if (!(den > 0))
+            continue;
+        double m = (n * sxy - sx * sy) / den, lo = (sy - m * sx) / n, sse = 0;
+        for (int i = 0; i < n; i++) {
+            double x = pages[i] > c ? 1 - c / pages[i] : 0, d = diff_ns[i] - lo - m * x;
             sse += d * d;
         }
-        if (best < 0 || sse < best_sse)
-            best = s, best_sse = sse;
+        if (best_sse < 0 || sse < best_sse)
+            best_sse = sse, best_c = c, best_m = m;
     }
-    double lo = 0, hi = 0;
-    for (int i = 0; i < best; i++)
-        lo += diff_ns[i];
-    for (int i = best; i < n; i++)
-        hi += diff_ns[i];
-    lo /= best, hi /= n - best;
-    if (!(hi > lo))
-        return 1;                     /* no step: the TLB holds every size tried */
-    *entries = pages[best - 1];
-    *miss_ns = hi - lo;
+    /* no rise (the TLB holds every size tried): the law fits no better
+     * than a constant */
+    double mean = 0, sse0 = 0;
+    for (int i = 0; i < n; i++)
+        mean += diff_ns[i] / n;
+    for (int i = 0; i < n; i++)
+        sse0 += (diff_ns[i] - mean) * (diff_ns[i] - mean);
+    if (best_sse < 0 || !(best_m > 0) || !(sse0 > 1e-20 * n * mean * mean) ||
+        !(best_sse < sse0 * (1 - 1e-6)))
+        return 1;
+    *entries = best_c;
+    *miss_ns = best_m;
     return 0;
 }
 
@@ -185,10 +202,10 @@ int rt_calibrate_tlb(rt_tlb_curve *curve, double *page, double *entries, double 
         last = p;
         for (long i = 0; i < p; i++)
             off[i] = (size_t)i * base_page + (i % lines) * 64;
-        double t_pages = walk_ns(buf, off, p, 1L << 20, 3);
+        double t_pages = walk_ns(buf, off, p, 1L << 18, 7);
         for (long i = 0; i < p; i++)
             off[i] = (size_t)i * 64;
-        double t_lines = walk_ns(buf, off, p, 1L << 20, 3);
+        double t_lines = walk_ns(buf, off, p, 1L << 18, 7);
         pages[n] = p, diff[n] = t_pages - t_lines;
         if (curve && n < RT_TLB_POINTS)
             curve->pages[n] = p, curve->page_ns[n] = t_pages, curve->line_ns[n] = t_lines,
