@@ -54,8 +54,7 @@
 #include <unistd.h>
 
 /* Pages the probe walks: 2^(k/4) for k = 32..60, 256 to 32768 pages (a
- * 128 MiB mapping of which one line per page is touched ... and the page
- * itself, as the kernel backs it). */
+ * 128 MiB mapping; the kernel backs every page the walk touches). */
 #define TLB_K0 32
 #define TLB_K1 60
 
