@@ -5,8 +5,9 @@
  *
  * Opening.  db_open_file_ stats the path first (so a missing file reads
  * "no such file" rather than SQLite's generic text), opens it, sets a 30 s
- * busy timeout and foreign_keys=ON, then classifies the file: SQLite
- * refuses a corrupt one with SQLITE_NOTADB on the first read; user_version
+ * busy timeout (and, for a writer, foreign_keys=ON), then classifies the
+ * file: SQLite refuses a corrupt one with SQLITE_NOTADB on the first read;
+ * user_version
  * 0 with no tables is a fresh file; user_version 0 with tables, or a
  * version without our keel_meta table, is someone else's database.
  * db_open_read stops there; db_open (db_write.c) goes on to the checks,
@@ -37,7 +38,7 @@
 #include <unistd.h>
 
 enum {
-    ST_LOOPS, ST_LOOPS_FROM, ST_LOOP, ST_CHILDREN, ST_STMTS, ST_ACCESSES, ST_SUBS, ST_EXTS,
+    ST_LOOPS, ST_LOOPS_FROM, ST_LOOP, ST_CHILDREN, ST_STMTS, ST_ACCESSES, ST_DIMS,
     ST_SCALARS,
     ST_SEL_STRIDE, ST_SEL_DEP,   /* IPDA, schema v2 */
     ST_FIND_LOOP,
@@ -78,12 +79,11 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_ACCESSES] =
         "SELECT id, array, elem_size, is_write, ndims, nextents, affine, line, col"
         " FROM accesses WHERE stmt_id = ?1 ORDER BY id",
-    [ST_SUBS] =
-        "SELECT s.dim, e.text FROM access_subscripts s"
-        " LEFT JOIN expressions e ON e.id = s.expr_id WHERE s.access_id = ?1 ORDER BY s.dim",
-    [ST_EXTS] =
-        "SELECT s.dim, e.text FROM access_extents s"
-        " LEFT JOIN expressions e ON e.id = s.expr_id WHERE s.access_id = ?1 ORDER BY s.dim",
+    [ST_DIMS] =          /* an access's subscripts (0) and extents (1) */
+        "SELECT 0, s.dim, e.text FROM access_subscripts s"
+        " LEFT JOIN expressions e ON e.id = s.expr_id WHERE s.access_id = ?1"
+        " UNION ALL SELECT 1, s.dim, e.text FROM access_extents s"
+        " LEFT JOIN expressions e ON e.id = s.expr_id WHERE s.access_id = ?1",
     [ST_SCALARS] = "SELECT name, is_write, line, col FROM scalars WHERE stmt_id = ?1 ORDER BY id",
     [ST_SEL_STRIDE] =
         "SELECT l.line, s.stride, s.class, s.inner_stride, s.inner_class, s.false_sharing"
@@ -366,7 +366,8 @@ static int open_immutable(const char *path, sqlite3 **h)
         q += (*c == '%' || *c == '?' || *c == '#') ? sprintf(q, "%%%02X", (unsigned char)*c)
                                                   : (*q = *c, 1);
     strcpy(q, "?immutable=1");
-    int rc = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    int rc = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                             NULL);
     free(uri);
     return rc;
 }
@@ -400,8 +401,11 @@ int db_open_file_(const char *path, int mode, db **out, int *kind_out, char *err
         return ku_fail(err, errlen, "%s: out of memory", path);
     }
     d->mode = mode;
-    int flags = mode == DB_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                                 : SQLITE_OPEN_READONLY;
+    /* NOMUTEX: a db is used from one thread at a time (db.h), so SQLite
+     * need not lock the connection around every call (a tenth of the
+     * runtime's time reading a nest) */
+    int flags = (mode == DB_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                  : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &d->h, flags, NULL) != SQLITE_OK) {
         int e = d->h ? sqlite3_system_errno(d->h) : 0;
         if (!exists)    /* SQLite's last errno may be from a fallback try */
@@ -416,7 +420,8 @@ int db_open_file_(const char *path, int mode, db **out, int *kind_out, char *err
         goto fail;
     }
     sqlite3_busy_timeout(d->h, 30000);
-    if (db_exec_(d, "PRAGMA foreign_keys = ON", "open", err, errlen))
+    /* (a reader never writes: no foreign keys to enforce) */
+    if (mode == DB_WRITE && db_exec_(d, "PRAGMA foreign_keys = ON", "open", err, errlen))
         goto fail;
     kind = db_classify_(d, &version, err, errlen);
     /* a WAL database on read-only media: SQLite cannot create its -shm */
@@ -466,22 +471,22 @@ const char *db_loop_fact(const db_loop_info *l, int k)
     return NULL;
 }
 
+/* Which fact columns the loops table has, from the connection's parsed
+ * schema (sqlite3_table_column_metadata: no statement to prepare, unlike
+ * pragma_table_info, which cost a first call as much as a nest's rows).
+ * A database without a loops table has none. */
 int db_loop_fact_columns_(db *d, unsigned char *have, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
     memset(have, 0, DB_NLOOP_FACTS);
-    if (sqlite3_prepare_v2(d->h, "SELECT name FROM pragma_table_info('loops')", -1, &st,
-                           NULL) != SQLITE_OK)
-        return db_fail_sql_(d, "read the loops columns", err, errlen);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *c = (const char *)sqlite3_column_text(st, 0);
-        for (int k = 0; c && k < DB_NLOOP_FACTS; k++)
-            if (strcmp(c, db_loop_fact_names[k]) == 0)
-                have[k] = 1;
+    for (int k = 0; k < DB_NLOOP_FACTS; k++) {
+        int rc = sqlite3_table_column_metadata(d->h, "main", "loops", db_loop_fact_names[k],
+                                               NULL, NULL, NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            have[k] = 1;
+        else if (rc != SQLITE_ERROR)     /* SQLITE_ERROR: no such table or column */
+            return db_fail_sql_(d, "read the loops columns", err, errlen);
     }
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : db_fail_sql_(d, "read the loops columns", err, errlen);
+    return 0;
 }
 
 void db_close(db *d)
@@ -689,35 +694,51 @@ static void arena_free(block *b)
     }
 }
 
-/* Count the rows a statement with ?1 = id returns (for sizing arrays). */
-static int count_rows(db *d, int which, int64_t id, int *n, char *err, size_t errlen)
+/* Room for element *n of an array of `size`-byte elements at *v (room for
+ * *cap), in the arena: doubled when full (the old copy stays in the arena
+ * until it is freed), so each table is read in one pass, not counted
+ * first.  NULL when out of memory (a->oom). */
+static void *arena_push(arena *a, void *v, int *n, int *cap, size_t size)
 {
-    sqlite3_stmt *st = get_id(d, which, id, err, errlen);
-    int rc;
-    if (!st)
-        return -1;
-    *n = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        ++*n;
-    db_done_(st);
-    return rc == SQLITE_DONE ? 0 : db_fail_sql_(d, "read loop", err, errlen);
+    void **pv = v;
+    if (*n == *cap) {
+        int nc = *cap ? *cap * 2 : 4;
+        void *p = arena_alloc(a, (size_t)nc * size);
+        if (!p)
+            return NULL;
+        if (*n)
+            memcpy(p, *pv, (size_t)*n * size);
+        *pv = p;
+        *cap = nc;
+    }
+    return (char *)*pv + (size_t)(*n)++ * size;
 }
 
-/* Read the dimension texts (subscripts or extents) of one access into out[n]. */
-static int read_dims(db *d, arena *a, int which, int64_t access_id, int n, char ***out,
-                     char *err, size_t errlen)
+/* An array that stayed empty: one zeroed element, as callers expect a
+ * pointer whatever the count. */
+static void arena_nonempty(arena *a, void *v, size_t size)
+{
+    void **pv = v;
+    if (!*pv)
+        *pv = arena_alloc(a, size);
+}
+
+/* Read the dimension texts of one access: its subscripts into index[ndims]
+ * and its extents into extent[nextents], in one statement. */
+static int read_dims(db *d, arena *a, db_access_info *x, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
     int rc;
-    *out = n > 0 ? arena_alloc(a, n * sizeof(char *)) : NULL;
-    if (n > 0 && !*out)
+    x->index = x->ndims > 0 ? arena_alloc(a, x->ndims * sizeof(char *)) : NULL;
+    x->extent = x->nextents > 0 ? arena_alloc(a, x->nextents * sizeof(char *)) : NULL;
+    if (a->oom)
         return 0;
-    if (!(st = get_id(d, which, access_id, err, errlen)))
+    if (!(st = get_id(d, ST_DIMS, x->id, err, errlen)))
         return -1;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int dim = sqlite3_column_int(st, 0);
-        if (dim >= 0 && dim < n)
-            (*out)[dim] = arena_text(a, st, 1);
+        int ext = sqlite3_column_int(st, 0), dim = sqlite3_column_int(st, 1);
+        if (dim >= 0 && dim < (ext ? x->nextents : x->ndims))
+            (ext ? x->extent : x->index)[dim] = arena_text(a, st, 2);
     }
     db_done_(st);
     return rc == SQLITE_DONE ? 0 : db_fail_sql_(d, "read access", err, errlen);
@@ -726,18 +747,14 @@ static int read_dims(db *d, arena *a, int which, int64_t access_id, int n, char 
 static int read_stmt_parts(db *d, arena *a, db_stmt_info *s, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
-    int rc, i;
-    if (count_rows(d, ST_ACCESSES, s->id, &s->naccesses, err, errlen) ||
-        count_rows(d, ST_SCALARS, s->id, &s->nscalars, err, errlen))
-        return -1;
-    s->accesses = arena_alloc(a, (s->naccesses + 1) * sizeof *s->accesses);
-    s->scalars = arena_alloc(a, (s->nscalars + 1) * sizeof *s->scalars);
-    if (a->oom)
-        return 0;
+    int rc, i, cap = 0;
     if (!(st = get_id(d, ST_ACCESSES, s->id, err, errlen)))
         return -1;
-    for (i = 0; i < s->naccesses && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
-        db_access_info *x = &s->accesses[i];
+    s->naccesses = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_access_info *x = arena_push(a, &s->accesses, &s->naccesses, &cap, sizeof *x);
+        if (!x)
+            break;
         x->id = sqlite3_column_int64(st, 0);
         x->array = arena_text(a, st, 1);
         x->elem_size = sqlite3_column_int(st, 2);
@@ -748,25 +765,34 @@ static int read_stmt_parts(db *d, arena *a, db_stmt_info *s, char *err, size_t e
         x->line = sqlite3_column_int(st, 7);
         x->col = sqlite3_column_int(st, 8);
     }
-    s->naccesses = i;
     db_done_(st);
-    for (i = 0; i < s->naccesses; i++) {
-        db_access_info *x = &s->accesses[i];
-        if (read_dims(d, a, ST_SUBS, x->id, x->ndims, &x->index, err, errlen) ||
-            read_dims(d, a, ST_EXTS, x->id, x->nextents, &x->extent, err, errlen))
+    if (a->oom)
+        return 0;
+    if (rc != SQLITE_DONE)
+        return db_fail_sql_(d, "read loop", err, errlen);
+    arena_nonempty(a, &s->accesses, sizeof *s->accesses);
+    for (i = 0; i < s->naccesses; i++)
+        if (read_dims(d, a, &s->accesses[i], err, errlen))
             return -1;
-    }
     if (!(st = get_id(d, ST_SCALARS, s->id, err, errlen)))
         return -1;
-    for (i = 0; i < s->nscalars && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
-        db_scalar_info *x = &s->scalars[i];
+    cap = 0;
+    s->nscalars = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_scalar_info *x = arena_push(a, &s->scalars, &s->nscalars, &cap, sizeof *x);
+        if (!x)
+            break;
         x->name = arena_text(a, st, 0);
         x->is_write = sqlite3_column_int(st, 1);
         x->line = sqlite3_column_int(st, 2);
         x->col = sqlite3_column_int(st, 3);
     }
-    s->nscalars = i;
     db_done_(st);
+    if (a->oom)
+        return 0;
+    if (rc != SQLITE_DONE)
+        return db_fail_sql_(d, "read loop", err, errlen);
+    arena_nonempty(a, &s->scalars, sizeof *s->scalars);
     return 0;
 }
 
@@ -774,27 +800,32 @@ static int read_stmt_parts(db *d, arena *a, db_stmt_info *s, char *err, size_t e
 static int read_loop_parts(db *d, arena *a, db_loop_info *l, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
-    int rc, i;
-    if (count_rows(d, ST_CHILDREN, l->id, &l->nchildren, err, errlen) ||
-        count_rows(d, ST_STMTS, l->id, &l->nstmts, err, errlen))
-        return -1;
-    l->children = arena_alloc(a, (l->nchildren + 1) * sizeof *l->children);
-    l->stmts = arena_alloc(a, (l->nstmts + 1) * sizeof *l->stmts);
-    if (a->oom)
-        return 0;
+    int rc, i, cap = 0;
     if (!(st = get_id(d, ST_CHILDREN, l->id, err, errlen)))
         return -1;
-    for (i = 0; i < l->nchildren && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
-        l->children[i].id = sqlite3_column_int64(st, 0);
-        l->children[i].line = sqlite3_column_int(st, 1);
-        l->children[i].col = sqlite3_column_int(st, 2);
+    l->nchildren = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_loop_ref *c = arena_push(a, &l->children, &l->nchildren, &cap, sizeof *c);
+        if (!c)
+            break;
+        c->id = sqlite3_column_int64(st, 0);
+        c->line = sqlite3_column_int(st, 1);
+        c->col = sqlite3_column_int(st, 2);
     }
-    l->nchildren = i;
     db_done_(st);
+    if (a->oom)
+        return 0;
+    if (rc != SQLITE_DONE)
+        return db_fail_sql_(d, "read loop", err, errlen);
+    arena_nonempty(a, &l->children, sizeof *l->children);
     if (!(st = get_id(d, ST_STMTS, l->id, err, errlen)))
         return -1;
-    for (i = 0; i < l->nstmts && (rc = sqlite3_step(st)) == SQLITE_ROW; i++) {
-        db_stmt_info *s = &l->stmts[i];
+    cap = 0;
+    l->nstmts = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_stmt_info *s = arena_push(a, &l->stmts, &l->nstmts, &cap, sizeof *s);
+        if (!s)
+            break;
         s->id = sqlite3_column_int64(st, 0);
         s->line = sqlite3_column_int(st, 1);
         s->col = sqlite3_column_int(st, 2);
@@ -811,8 +842,12 @@ static int read_loop_parts(db *d, arena *a, db_loop_info *l, char *err, size_t e
         s->cmp = sqlite3_column_int(st, 13);
         s->calls = arena_text(a, st, 14);
     }
-    l->nstmts = i;
     db_done_(st);
+    if (a->oom)
+        return 0;
+    if (rc != SQLITE_DONE)
+        return db_fail_sql_(d, "read loop", err, errlen);
+    arena_nonempty(a, &l->stmts, sizeof *l->stmts);
     for (i = 0; i < l->nstmts; i++)
         if (read_stmt_parts(d, a, &l->stmts[i], err, errlen))
             return -1;
@@ -832,9 +867,11 @@ static int facts_sql(db *d, const char *head, const char *from, char **sql, char
 {
     if (*sql)
         return 0;
-    unsigned char have[DB_NLOOP_FACTS];
-    if (db_loop_fact_columns_(d, have, err, errlen))
+    /* one look at the loops table's columns per connection, for both SELECTs */
+    if (!d->fact_cols_read && db_loop_fact_columns_(d, d->fact_cols, err, errlen))
         return -1;
+    d->fact_cols_read = 1;
+    const unsigned char *have = d->fact_cols;
     size_t n = strlen(head) + strlen(from) + 1;
     for (int k = 0; k < DB_NLOOP_FACTS; k++)
         n += strlen(db_loop_fact_names[k]) + 8;

@@ -1,8 +1,10 @@
 /*
  * db_launch.c -- the readers of launches, launch_loops, access_loop_strides,
  * launch_overlap and the statements' cost columns (db_launch.h), for
- * libkeelrt: one call per table per nest, statements prepared per call (the
- * runtime reads a nest once per site).  The writer is db_launch_write.c (keelcc's side).
+ * libkeelrt: one call per table per nest, each statement prepared once per
+ * connection (db.c's statement cache, keyed by the address of its SQL: a
+ * connection that reads several nests parses each SQL text once).  The
+ * writer is db_launch_write.c (keelcc's side).
  */
 #include "db_launch.h"
 #include "db_private.h"
@@ -11,17 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The connection's statement for sql (prepared at its first use); the
+ * caller resets it with db_done_.  A table an older database lacks fails
+ * here, as "launch facts: no such table". */
 static int prepare(db *d, const char *sql, sqlite3_stmt **st, char *err, size_t errlen)
 {
-    if (sqlite3_prepare_v2(db_sqlite_(d), sql, -1, st, NULL) != SQLITE_OK)
+    char e2[8];
+    if (!(*st = db_stmt_(d, sql, e2, sizeof e2)))
         return db_fail_sql_(d, "launch facts", err, errlen);
     return 0;
 }
 
+static const char sql_get[] = "SELECT region, omp_target FROM launches WHERE loop_id = ?1";
+static const char sql_loops[] =
+    "SELECT loop_id, parallel, thread, kernel FROM launch_loops WHERE launch_id = ?1";
+static const char sql_strides[] =
+    "SELECT s.access_id, s.loop_id, s.dim, s.stride FROM access_loop_strides s"
+    " JOIN launch_loops l ON l.loop_id = s.loop_id AND l.launch_id = ?1";
+static const char sql_costs[] =
+    "SELECT s.id, s.est_cycles, s.est_gpu_insts, s.flops FROM statements s"
+    " JOIN launch_loops l ON l.loop_id = s.loop_id AND l.launch_id = ?1"
+    " WHERE s.est_cycles IS NOT NULL";
+static const char sql_overlap[] =
+    "SELECT access_id, base, offset, checkable FROM launch_overlap"
+    " WHERE launch_id = ?1 ORDER BY access_id";
+
 int db_launch_get(db *d, int64_t loop_id, int *region, int *omp_target, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
-    if (prepare(d, "SELECT region, omp_target FROM launches WHERE loop_id = ?1", &st, err, errlen))
+    if (prepare(d, sql_get, &st, err, errlen))
         return -1;
     sqlite3_bind_int64(st, 1, loop_id);
     int rc = sqlite3_step(st);
@@ -29,10 +49,10 @@ int db_launch_get(db *d, int64_t loop_id, int *region, int *omp_target, char *er
         *region = sqlite3_column_int(st, 0);
         *omp_target = sqlite3_column_int(st, 1);
     }
-    sqlite3_finalize(st);
-    if (rc == SQLITE_ROW)
-        return 0;
-    return rc == SQLITE_DONE ? 1 : db_fail_sql_(d, "launch facts", err, errlen);
+    int r = rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : db_fail_sql_(d, "launch facts", err,
+                                                                          errlen);
+    db_done_(st);
+    return r;
 }
 
 /* Run a read of rows for one launch id; row() turns the current row into a
@@ -52,7 +72,7 @@ static int each(db *d, const char *sql, int64_t launch_id, int (*row)(sqlite3_st
         db_fail_sql_(d, "launch facts", err, errlen);
         r = -1;
     }
-    sqlite3_finalize(st);
+    db_done_(st);
     return r;
 }
 
@@ -81,25 +101,19 @@ static int cost_row(sqlite3_stmt *st, const void *fn, void *ctx)
 int db_launch_each_loop(db *d, int64_t launch_id, db_launch_loop_fn fn, void *ctx,
                         char *err, size_t errlen)
 {
-    return each(d, "SELECT loop_id, parallel, thread, kernel FROM launch_loops"
-                   " WHERE launch_id = ?1", launch_id, loop_row, &fn, ctx, err, errlen);
+    return each(d, sql_loops, launch_id, loop_row, &fn, ctx, err, errlen);
 }
 
 int db_launch_each_stride(db *d, int64_t launch_id, db_launch_stride_fn fn, void *ctx,
                           char *err, size_t errlen)
 {
-    return each(d, "SELECT s.access_id, s.loop_id, s.dim, s.stride FROM access_loop_strides s"
-                   " JOIN launch_loops l ON l.loop_id = s.loop_id AND l.launch_id = ?1",
-                launch_id, stride_row, &fn, ctx, err, errlen);
+    return each(d, sql_strides, launch_id, stride_row, &fn, ctx, err, errlen);
 }
 
 int db_launch_each_cost(db *d, int64_t launch_id, db_launch_cost_fn fn, void *ctx,
                         char *err, size_t errlen)
 {
-    return each(d, "SELECT s.id, s.est_cycles, s.est_gpu_insts, s.flops FROM statements s"
-                   " JOIN launch_loops l ON l.loop_id = s.loop_id AND l.launch_id = ?1"
-                   " WHERE s.est_cycles IS NOT NULL",
-                launch_id, cost_row, &fn, ctx, err, errlen);
+    return each(d, sql_costs, launch_id, cost_row, &fn, ctx, err, errlen);
 }
 
 static int overlap_row(sqlite3_stmt *st, const void *fn, void *ctx)
@@ -112,7 +126,5 @@ static int overlap_row(sqlite3_stmt *st, const void *fn, void *ctx)
 int db_launch_each_overlap(db *d, int64_t launch_id, db_launch_overlap_fn fn, void *ctx,
                            char *err, size_t errlen)
 {
-    return each(d, "SELECT access_id, base, offset, checkable FROM launch_overlap"
-                   " WHERE launch_id = ?1 ORDER BY access_id", launch_id, overlap_row, &fn, ctx,
-                err, errlen);
+    return each(d, sql_overlap, launch_id, overlap_row, &fn, ctx, err, errlen);
 }

@@ -2,7 +2,9 @@
  * db_log.c -- the run-time log's SQL (db_log.h): decisions, history and
  * host calibration rows, over a connection of their own (not a db: the
  * runtime opens it for one read or write and closes it at once, with a
- * busy timeout of the caller's choosing, and it never migrates anything).
+ * busy timeout of the caller's choosing, and it never migrates anything),
+ * or, for reads while a db is open anyway, over that db's connection
+ * (db_log_borrow).
  *
  * The history statements are the ones StarPU's models need: Welford's
  * running mean and variance in one UPSERT per measurement, Chan et al.'s
@@ -10,6 +12,7 @@
  * first write from db_history_schema (db/SCHEMA.md).
  */
 #include "db_log.h"
+#include "db_private.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -23,6 +26,7 @@ struct db_log {
     sqlite3 *h;
     sqlite3_stmt *ins;          /* the decisions INSERT between begin and end */
     char *path;
+    int borrowed;               /* h is a db's connection (db_log_borrow): not closed here */
 };
 
 int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err, size_t errlen)
@@ -33,8 +37,10 @@ int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err
         free(l);
         return ku_fail(err, errlen, "%s: out of memory", path);
     }
-    if (sqlite3_open_v2(path, &l->h, mode == DB_LOG_WRITE ? SQLITE_OPEN_READWRITE
-                                                          : SQLITE_OPEN_READONLY, NULL)
+    /* (one thread at a time, db_log.h: no per-call connection mutex) */
+    if (sqlite3_open_v2(path, &l->h, (mode == DB_LOG_WRITE ? SQLITE_OPEN_READWRITE
+                                                           : SQLITE_OPEN_READONLY) |
+                                         SQLITE_OPEN_NOMUTEX, NULL)
         != SQLITE_OK) {
         ku_fail(err, errlen, "%s: %s", path, l->h ? sqlite3_errmsg(l->h) : "cannot open");
         db_log_close(l);
@@ -45,12 +51,30 @@ int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err
     return 0;
 }
 
+/* A db_log over d's connection, for reads while d is open anyway (the
+ * runtime reads the calibration and whether history exists with the
+ * connection that loads a site's facts: one open, one schema read). */
+int db_log_borrow(db *d, db_log **out, char *err, size_t errlen)
+{
+    db_log *l = calloc(1, sizeof *l);
+    *out = NULL;
+    if (!l || !(l->path = strdup(db_path_(d)))) {
+        free(l);
+        return ku_fail(err, errlen, "%s: out of memory", db_path_(d));
+    }
+    l->h = db_sqlite_(d);
+    l->borrowed = 1;
+    *out = l;
+    return 0;
+}
+
 void db_log_close(db_log *l)
 {
     if (!l)
         return;
     sqlite3_finalize(l->ins);
-    sqlite3_close(l->h);
+    if (!l->borrowed)
+        sqlite3_close(l->h);
     free(l->path);
     free(l);
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 typedef struct db_log db_log;
+typedef struct db db;
 
 enum {
     DB_LOG_READ  = 0,   /* read-only */
@@ -34,6 +35,10 @@ enum {
  * with "<path>: <SQLite's message>" in err (*out NULL). */
 int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err,
                 size_t errlen);
+/* A db_log that reads through d's connection (d stays the owner: close
+ * the db_log before d; db_log_close leaves the connection open).  For
+ * reads only; 0, or -1 with a message. */
+int db_log_borrow(db *d, db_log **out, char *err, size_t errlen);
 void db_log_close(db_log *l);                  /* NULL is fine */
 /* SQLite's message for the connection's last failure. */
 const char *db_log_errmsg(db_log *l);

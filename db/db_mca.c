@@ -3,8 +3,8 @@
  * keel tool.  The writers and the llvm-mca cache are in db_mca_write.c
  * (keelcc's side).
  *
- * Statements are prepared per call: the runtime reads a nest once per
- * site.
+ * The statement is prepared once per connection (db.c's statement cache):
+ * a nest's loops, and the nests a connection reads ahead, share it.
  */
 #include "db_mca.h"
 #include "db_private.h"
@@ -14,14 +14,16 @@
 
 int db_mca_each(db *d, int64_t loop_id, db_mca_fn fn, void *ctx, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
+    static const char sql[] =
+        "SELECT target, triple, status, reason, asm_label, asm_copies,"
+        " asm_innermost, vector, cycles_per_asm_iter, block_rthroughput, ipc,"
+        " uops_per_iter, top_resource, top_resource_cycles, vf, ic, unroll,"
+        " src_iters_per_asm_iter, cycles_per_src_iter, whole_iter_millicycles"
+        " FROM mca_results WHERE loop_id = ?1 ORDER BY id";
+    char e2[8];
     /* A database of another keel without the table: nothing to show. */
-    if (sqlite3_prepare_v2(db_sqlite_(d),
-                           "SELECT target, triple, status, reason, asm_label, asm_copies,"
-                           " asm_innermost, vector, cycles_per_asm_iter, block_rthroughput, ipc,"
-                           " uops_per_iter, top_resource, top_resource_cycles, vf, ic, unroll,"
-                           " src_iters_per_asm_iter, cycles_per_src_iter, whole_iter_millicycles"
-                           " FROM mca_results WHERE loop_id = ?1 ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st = db_stmt_(d, sql, e2, sizeof e2);
+    if (!st)
         return db_fail_sql_(d, "mca results", err, errlen);
     sqlite3_bind_int64(st, 1, loop_id);
     int rc, ret = 0;
@@ -56,9 +58,10 @@ int db_mca_each(db *d, int64_t loop_id, db_mca_fn fn, void *ctx, char *err, size
             break;
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        sqlite3_finalize(st);
-        return db_fail_sql_(d, "mca results", err, errlen);
+        ret = db_fail_sql_(d, "mca results", err, errlen);
+        db_done_(st);
+        return ret;
     }
-    sqlite3_finalize(st);
+    db_done_(st);
     return ret;
 }

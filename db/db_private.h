@@ -30,6 +30,8 @@ struct db {
         sqlite3_stmt *st;
     } stmt[DB_STMT_CACHE];
     char *loop_sql;         /* db_get_loop's SELECT for this file's fact columns */
+    int fact_cols_read;     /* fact_cols holds which fact columns this file has */
+    unsigned char fact_cols[DB_NLOOP_FACTS];
     char *loops_sql;        /* db_each_loop's, the same way */
 };
 

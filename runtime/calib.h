@@ -32,6 +32,10 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
 /* Read this host's (gethostname) newest calibration; 0 found, 1 none,
  * -1 error. */
 int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen);
+/* The same through d, a database open anyway (no connection of its own;
+ * dbpath, d's path, names it in messages). */
+typedef struct db db;
+int rt_calibration_read(db *d, const char *dbpath, rt_calibration *c, char *err, size_t errlen);
 
 /* The clock the cores run at, Hz: a chain of dependent integer additions
  * (one cycle each) on the thread's CPU clock, the fastest of several

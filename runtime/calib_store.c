@@ -123,9 +123,10 @@ static void bandwidth_load(db_log *l, int64_t id, rt_calibration *c)
     c->bw_points = nfp;
 }
 
-int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen)
+/* This host's newest calibration through l (dbpath names it in messages). */
+static int calibration_read(db_log *l, const char *dbpath, rt_calibration *c, char *err,
+                            size_t errlen)
 {
-    db_log *l = NULL;
     db_calib_row row;
     char host[256];
     int64_t id = 0;
@@ -133,10 +134,6 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
     host_name(host);
     /* this host's newest row; another host's is better than nothing? no:
      * a database copied between machines must not carry its calibration */
-    if (db_log_open(dbpath, DB_LOG_READ, 5, &l, err, errlen)) {
-        snprintf(err, errlen, "%s: cannot open", dbpath);
-        return -1;
-    }
     int rc = db_calib_newest(l, host, &row, &id);
     if (rc < 0)
         sql_err(dbpath, l, err, errlen);
@@ -154,6 +151,29 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
         c->tlb_miss_ns = row.tlb_miss_ns;
         bandwidth_load(l, id, c);
     }
+    return rc;
+}
+
+int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen)
+{
+    db_log *l = NULL;
+    memset(c, 0, sizeof *c);
+    if (db_log_open(dbpath, DB_LOG_READ, 5, &l, err, errlen)) {
+        snprintf(err, errlen, "%s: cannot open", dbpath);
+        return -1;
+    }
+    int rc = calibration_read(l, dbpath, c, err, errlen);
+    db_log_close(l);
+    return rc;
+}
+
+int rt_calibration_read(db *d, const char *dbpath, rt_calibration *c, char *err, size_t errlen)
+{
+    db_log *l = NULL;
+    memset(c, 0, sizeof *c);
+    if (db_log_borrow(d, &l, err, errlen))
+        return -1;
+    int rc = calibration_read(l, dbpath, c, err, errlen);
     db_log_close(l);
     return rc;
 }

@@ -104,6 +104,7 @@ typedef struct fl_plan fl_plan;   /* the per-site plan (see "the per-site plan")
 struct rt_facts {
     fl_plan *plan;            /* compiled at the first bind, published atomically */
     char *file, *function, *label;
+    char *hash;               /* translation_units.hash of the nest's source, NULL none */
     char *fact[DB_NLOOP_FACTS];   /* the launch loop's per-loop facts (loop_facts.h) */
     int line;
     int64_t loop_id;
@@ -269,6 +270,7 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
         f->loop_id = l->id;
         f->file = dup(l->file);
         f->function = dup(l->function);
+        f->hash = dup(l->tu_hash);
         f->line = l->line;
         for (int k = 0; k < DB_NLOOP_FACTS; k++)
             if (db_loop_fact(l, k) && !(f->fact[k] = dup(db_loop_fact(l, k)))) {
@@ -791,6 +793,7 @@ void rt_facts_free(rt_facts *f)
     free(f->stmts);
     free(f->accs);
     free(f->file);
+    free(f->hash);
     free(f->function);
     free(f->label);
     for (int k = 0; k < DB_NLOOP_FACTS; k++)
@@ -2058,6 +2061,7 @@ const char *rt_facts_fact(const rt_facts *f, int k)
 }
 
 const char *rt_facts_file(const rt_facts *f) { return f->file; }
+const char *rt_facts_source_hash(const rt_facts *f) { return f->hash ? f->hash : ""; }
 int64_t rt_facts_loop_id(const rt_facts *f) { return f->loop_id; }
 int rt_facts_line(const rt_facts *f) { return f->line; }
 const char *rt_facts_function(const rt_facts *f) { return f->function ? f->function : "?"; }

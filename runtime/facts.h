@@ -36,7 +36,7 @@ int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
 /* rt_facts_load for a site of one build: of several build variants of the
  * source with a loop at file:line:col, the one whose translation_units.hash
  * is hash (NULL: rt_facts_load); another variant's when none is (the
- * caller compares db_loop_source_hash: a stale database).  file may name
+ * caller compares rt_facts_source_hash: a stale database).  file may name
  * the source as the compiler was given it (relative, "../", prefix-mapped):
  * the hash then picks, of the stored paths ending in its last components,
  * this build's, even when several sources share a name. */
@@ -105,6 +105,8 @@ int rt_facts_symbols(const rt_facts *f, const char *const **names);
 const char *rt_facts_fact(const rt_facts *f, int k);
 const char *rt_facts_file(const rt_facts *f);       /* as stored */
 int64_t rt_facts_loop_id(const rt_facts *f);         /* loops.id of the launch loop */
+/* translation_units.hash of the launch loop's source, as loaded ("" none) */
+const char *rt_facts_source_hash(const rt_facts *f);
 int rt_facts_line(const rt_facts *f);
 const char *rt_facts_function(const rt_facts *f);
 const char *rt_facts_label(const rt_facts *f);      /* "matmul", class, or "" */

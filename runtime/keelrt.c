@@ -202,6 +202,7 @@ int rt_cuda_detect(rt_profile *out, char *name, size_t namelen)
 
 static void log_forget(void);
 static void time_forget(void);
+static void history_probe(db_log *h);
 
 static double mono_now(void)
 {
@@ -318,12 +319,21 @@ static db *db_acquire(const char *site_db, int held[3])
         fds_release(held);
         return NULL;
     }
+    /* what only the first open reads, through the same connection (no
+     * second open and schema read): this host's calibration, and whether
+     * the history table exists (a database without it is never opened
+     * again for history) */
     if (!G.db_seen) {
         rt_calibration cal;
         G.db_seen = 1;
         snprintf(G.db_used, sizeof G.db_used, "%s", path);
-        if (!G.host_set && rt_calibration_load(path, &cal, err, sizeof err) == 0)
+        if (!G.host_set && rt_calibration_read(d, path, &cal, err, sizeof err) == 0)
             rt_profile_from_calibration(&cal, &G.host);
+        db_log *h;
+        if (G.history < 0 && db_log_borrow(d, &h, err, sizeof err) == 0) {
+            history_probe(h);
+            db_log_close(h);
+        }
     }
     return d;
 }
@@ -592,9 +602,7 @@ static site_state *site_init(keel_site *site)
                                         sizeof err);
             if (r == 0) {
                 st->ok = 1;
-                if (db_loop_source_hash(d, rt_facts_loop_id(st->facts), have, sizeof have, err,
-                                        sizeof err) < 0)
-                    have[0] = '\0';
+                snprintf(have, sizeof have, "%s", rt_facts_source_hash(st->facts));
                 /* its neighbours: the stored file's next nests, for sites
                  * that name the file as this one does */
                 if (site->col > 0 && rt_facts_file(st->facts))
@@ -1016,6 +1024,17 @@ static void hloops_add(int64_t loop_id)
     hloops[i] = loop_id;
 }
 
+/* Whether the history table exists, and which loops it holds, once per
+ * process (under facts_lock): at the first open of the database. */
+static void history_probe(db_log *h)
+{
+    if (G.history < 0) {
+        G.history = db_history_exists(h);
+        if (G.history > 0)
+            hloops_ok = db_history_loops(h, &hloops, &nhloops) == 0;
+    }
+}
+
 static const rt_history_rows *hcache_get(int64_t loop_id)
 {
     int held[3];
@@ -1027,11 +1046,7 @@ static const rt_history_rows *hcache_get(int64_t loop_id)
     db_log *h = G.history != 0 ? log_open(DB_LOG_READ, held) : NULL;
     if (!h)
         return NULL;
-    if (G.history < 0) {
-        G.history = db_history_exists(h);
-        if (G.history > 0)
-            hloops_ok = db_history_loops(h, &hloops, &nhloops) == 0;
-    }
+    history_probe(h);
     int k = hcache_next;
     hcache_next = (hcache_next + 1) % HCACHE;
     if (H[k].used)

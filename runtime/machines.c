@@ -423,6 +423,27 @@ if (kind == RT_CPU) {
 
 /* A profile's text (`key = value` lines, '#' comments) into m; 0, or -1
  * with err naming ORIGIN and the line. */
+/* "origin:lineno" into where (n >= 16), cut to fit: what snprintf would
+ * write, without its cost on every line of every built-in profile (the
+ * runtime parses them all at its first call). */
+static void where_text(char *where, size_t n, const char *origin, int lineno)
+{
+    char num[16];
+    int k = 0;
+    unsigned v = lineno > 0 ? (unsigned)lineno : 0;
+    do
+        num[k++] = (char)('0' + v % 10);
+    while ((v /= 10) && k < (int)sizeof num);
+    size_t ol = strlen(origin);
+    if (ol > n - 2 - (size_t)k)
+        ol = n - 2 - (size_t)k;
+    memcpy(where, origin, ol);
+    where[ol++] = ':';
+    while (k > 0)
+        where[ol++] = num[--k];
+    where[ol] = 0;
+}
+
 static int parse_into(machine *m, const char *text, const char *origin, char *err, size_t errlen)
 {
     rt_profile *p = &m->p;
@@ -446,7 +467,7 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
         if (!*t)
             continue;
         char where[1024];
-        snprintf(where, sizeof where, "%s:%d", origin, lineno);
+        where_text(where, sizeof where, origin, lineno);
         char *eq = strchr(t, '=');
         if (!eq) {
             rc = ku_fail(err, errlen, "%s: want `key = value`", where);

@@ -40,6 +40,22 @@ expect_eq "$(OMP_TARGET_OFFLOAD=MANDATORY "$DECIDE" once k.c 4 n=10 $MM)" 1 "MAN
 expect_eq "$(KEEL_DEVICE=h100 OMP_TARGET_OFFLOAD=disabled "$DECIDE" once k.c 4 n=2000 $MM)" 0 "DISABLED"
 expect_eq "$(KEEL_FORCE=gpu OMP_TARGET_OFFLOAD=DISABLED "$DECIDE" once k.c 4 n=10 $MM)" 0 "DISABLED beats KEEL_FORCE"
 
+# this host's stored calibration reaches keel_decide (read with the
+# facts, through the same connection): a host calibrated at 1 MHz, 1 MB/s
+# and 1 Mflop/s runs mm n=10 (1000 multiply-adds) in about a second, so
+# the GPU wins where the host defaults keep it on the CPU; a calibration
+# of another host is not this one's
+cp k.db cal.db
+sqlite3 cal.db "INSERT INTO host_calibration(host, cores, freq_hz, mem_bw, peak_flops, fork_ns,
+    join_ns, sched_ns, target_fallback_ns) VALUES ('$(hostname)', 1, 1e6, 1e6, 1e6, 1000,
+    1000, 1000, 40000)" || bad "sqlite3 insert"
+expect_eq "$(KEEL_DB="$work/cal.db" KEEL_DEVICE=h100 KEEL_LOG=0 "$DECIDE" once k.c 4 n=10 $MM)" 1 \
+    "calibrated slow host: mm n=10"
+sqlite3 cal.db "UPDATE host_calibration SET host = 'not-$(hostname)'" || bad "sqlite3 update"
+expect_eq "$(KEEL_DB="$work/cal.db" KEEL_DEVICE=h100 KEEL_LOG=0 "$DECIDE" once k.c 4 n=10 $MM)" 0 \
+    "another host's calibration: mm n=10"
+rm -f cal.db
+
 # KEEL_VERBOSE: one line per launch
 KEEL_VERBOSE=2 KEEL_DEVICE=h100 "$DECIDE" twice k.c 4 n=2000 $MM >out.txt 2>err.txt
 expect_eq "$(cat out.txt)" "1 1" "verbose verdicts"
