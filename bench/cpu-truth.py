@@ -26,7 +26,8 @@ with clang-19 -fopenmp -DPOLYBENCH_OMP_WARMUP (no device: each `target`
 region runs its host fallback; the warm-up starts the OpenMP runtime
 before the timer, so its once-per-process start-up is not in the kernel
 time) and run with
-OMP_NUM_THREADS=1 and =all (the cores online); predicted with --threads 1 /
+OMP_TARGET_OFFLOAD=DISABLED and OMP_NUM_THREADS=1 and =all (the cores
+online; --threads 1,2,... names others); predicted with --threads 1 /
 all (their kernels are OpenMP regions: the calibrated fork/join, schedule
 and target-fallback figures count).
 
@@ -130,6 +131,8 @@ def main():
     ap.add_argument("--omp-only", action="store_true",
                     help="the omp-target inputs alone (implies --omp)")
     ap.add_argument("--only", help="comma list of program names (file stems)")
+    ap.add_argument("--threads", help="comma list of thread counts for the omp-target inputs "
+                    "(default: 1 and all the cores online)")
     ap.add_argument("--work", help="scratch folder (kept); default a temporary one")
     ap.add_argument("--measured", metavar="OUTPUT",
                     help="take the measured times from an earlier run's output (and its "
@@ -149,6 +152,7 @@ def main():
     allthr = os.cpu_count() or 1
     util = os.path.join(PB, "utilities")
     only = set(a.only.split(",")) if a.only else None
+    omp_thr = [int(t) for t in a.threads.split(",")] if a.threads else [1, allthr]
     print("load average before: %s" % loadavg())
 
     known = {}
@@ -184,8 +188,8 @@ def main():
             if not known:
                 run([a.cc] + flags + [src, os.path.join(util, "polybench.c"), "-o", exe, "-lm"])
             sizes = header_sizes(src, ds)
-            for thr in ([1, allthr] if omp else [1]):
-                renv = dict(env, OMP_NUM_THREADS=str(thr))
+            for thr in (omp_thr if omp else [1]):
+                renv = dict(env, OMP_NUM_THREADS=str(thr), OMP_TARGET_OFFLOAD="DISABLED")
                 walls, cpus = [], []
                 by_cpu = a.clock == "auto" and thr == 1
                 if known:

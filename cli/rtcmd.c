@@ -233,6 +233,10 @@ int keel_cmd_calibrate(int argc, char **argv)
         keel_json_num(j, "barrier_ns", cal.join_ns);
         keel_json_num(j, "target_fallback_ns", cal.target_fallback_ns);
         keel_json_str(j, "target_fallback_source", cal.target_note);
+        keel_json_num(j, "page", cal.page);
+        keel_json_num(j, "tlb_entries", cal.tlb_entries);
+        keel_json_num(j, "tlb_miss_ns", cal.tlb_miss_ns);
+        keel_json_str(j, "tlb_source", cal.tlb_note);
         for (int k = 0; k < RT_NLAT; k++) {
             char key[32];
             snprintf(key, sizeof key, "latency_%s_cycles", rt_lat_name(k));
@@ -261,6 +265,12 @@ int keel_cmd_calibrate(int argc, char **argv)
                cal.target_fallback_ns, cal.target_note[0] ? "; " : "", cal.target_note);
     else
         printf("target       %s\n", cal.target_note);
+    if (cal.tlb_entries > 0)
+        printf("TLB          %.0f entries, a miss %.2f ns (%.1f cycles) on a walk of independent "
+               "loads; %s\n", cal.tlb_entries, cal.tlb_miss_ns, cal.tlb_miss_ns * cal.freq_hz * 1e-9,
+               cal.tlb_note);
+    else
+        printf("TLB          %s\n", cal.tlb_note);
     for (int f = 0; f < cal.bw_points; f++) {      /* PMaC: bandwidth per pattern */
         printf("%-12s", f ? "" : "patterns");
         printf(" %7.0f KiB:", cal.bw_fp[f] / 1024);
@@ -373,6 +383,13 @@ static void ex_tlb_c(const ex_ctx *c)
     printf("%.6g cycles (%s)", c->e->tlb_c, c->cpu->tlb_miss_cycles > 0
            ? "chunk's TLB misses x miss cycles" : "no TLB figures");
 }
+static void ex_loop_chunk(const ex_ctx *c)
+{
+    printf("%.6g cycles", c->e->loop_chunk_c);
+    if (c->e->heaviest_chunk)
+        printf(" (the heaviest chunk: %.6g cycles of work, the average chunk %.6g)",
+               c->e->machine_c, c->in->cycles_per_iter * c->e->chunk);
+}
 static void ex_bandwidth(const ex_ctx *c)
 {
     const rt_estimate *e = c->e;
@@ -484,7 +501,7 @@ static const ex_row ex_rows[] = {
     { 'n', "loop_overhead_c", E(loop_overhead_c), "Loop_overhead_c", NULL, 0, NULL,
       ex_loop_overhead, 0 },
     { 'n', "tlb_c", E(tlb_c), "Tlb_c", NULL, 0, NULL, ex_tlb_c, 0 },
-    { 'n', "loop_chunk_c", E(loop_chunk_c), "Loop_chunk_c", "%.6g cycles", 0, 0, 0, 0 },
+    { 'n', "loop_chunk_c", E(loop_chunk_c), "Loop_chunk_c", NULL, 0, NULL, ex_loop_chunk, 0 },
     { 'n', "parallel_for_c", E(parallel_for_c), "Parallel_for_c", "%.6g cycles", 0, 0, 0, 0 },
     { 'n', "join_c", E(join_c), "Join_c", "%.0f cycles", 0, 0, 0, 0 },
     { 'n', "parallel_region_c", E(region_c), "Parallel_Region_c", "%.6g cycles at ", 0, 0, 0, 0 },

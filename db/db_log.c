@@ -311,20 +311,14 @@ int db_history_each(db_log *l, int64_t loop_id, db_history_fn fn, void *ctx)
 int db_calib_add(db_log *l, const char *host, const db_calib_row *c, int64_t *id)
 {
     sqlite3_stmt *q = NULL;
-    static const char ins[] = "INSERT INTO host_calibration(host, cores, freq_hz,"
-                              " mem_bw, peak_flops, fork_ns, join_ns, sched_ns,"
-                              " target_fallback_ns, latencies)"
-                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
-    /* the latencies column, like a per-loop fact's, needs no schema
-     * version: a table without it gets it here (another writer adding it
-     * at the same moment is no error) */
-    if (sqlite3_prepare_v2(l->h, ins, -1, &q, NULL) != SQLITE_OK) {
-        if (sqlite3_exec(l->h, "ALTER TABLE host_calibration ADD COLUMN latencies TEXT", NULL,
-                         NULL, NULL) != SQLITE_OK && !strstr(sqlite3_errmsg(l->h), "duplicate column"))
-            return -1;
-        if (sqlite3_prepare_v2(l->h, ins, -1, &q, NULL) != SQLITE_OK)
-            return -1;
-    }
+    if (sqlite3_prepare_v2(l->h, "INSERT INTO host_calibration(host, cores, freq_hz,"
+                                 " mem_bw, peak_flops, fork_ns, join_ns, sched_ns,"
+                                 " target_fallback_ns, page_bytes, tlb_entries, tlb_miss_ns,"
+                                 " latencies)"
+                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                           -1, &q, NULL)
+        != SQLITE_OK)
+        return -1;
     sqlite3_bind_text(q, 1, host, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(q, 2, c->cores);
     sqlite3_bind_double(q, 3, c->freq_hz);
@@ -334,10 +328,13 @@ int db_calib_add(db_log *l, const char *host, const db_calib_row *c, int64_t *id
     sqlite3_bind_double(q, 7, c->join_ns);
     sqlite3_bind_double(q, 8, c->sched_ns);
     sqlite3_bind_double(q, 9, c->target_fallback_ns);
+    sqlite3_bind_double(q, 10, c->page_bytes);
+    sqlite3_bind_double(q, 11, c->tlb_entries);
+    sqlite3_bind_double(q, 12, c->tlb_miss_ns);
     if (c->latencies[0])
-        sqlite3_bind_text(q, 10, c->latencies, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(q, 13, c->latencies, -1, SQLITE_TRANSIENT);
     else
-        sqlite3_bind_null(q, 10);
+        sqlite3_bind_null(q, 13);
     int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : -1;
     if (rc == 0)
         *id = sqlite3_last_insert_rowid(l->h);
@@ -366,20 +363,21 @@ int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
 {
     sqlite3_stmt *q = NULL;
     memset(c, 0, sizeof *c);
-    /* target_fallback_ns exists from schema 14 on; an older file that
-     * libkeelrt reads without migrating has none (0: not measured); the
-     * latencies column only once a calibration stored one */
+    /* target_fallback_ns exists from schema 14 on, the TLB figures and
+     * the latencies from 15; an older file that libkeelrt reads without
+     * migrating has none (0, "": not measured) */
     if (sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                 " join_ns, sched_ns, id, target_fallback_ns, latencies"
-                                 " FROM host_calibration"
+                                 " join_ns, sched_ns, id, target_fallback_ns, page_bytes,"
+                                 " tlb_entries, tlb_miss_ns, latencies FROM host_calibration"
                                  " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
             != SQLITE_OK
         && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                    " join_ns, sched_ns, id, target_fallback_ns FROM host_calibration"
+                                    " join_ns, sched_ns, id, target_fallback_ns, 0, 0, 0, NULL"
+                                    " FROM host_calibration"
                                     " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
             != SQLITE_OK
         && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                    " join_ns, sched_ns, id, 0 FROM host_calibration"
+                                    " join_ns, sched_ns, id, 0, 0, 0, 0, NULL FROM host_calibration"
                                     " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
             != SQLITE_OK)
         return -1;
@@ -395,7 +393,10 @@ int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
         c->sched_ns = sqlite3_column_double(q, 6);
         *id = sqlite3_column_int64(q, 7);
         c->target_fallback_ns = sqlite3_column_double(q, 8);   /* NULL: 0 */
-        const unsigned char *lt = sqlite3_column_count(q) > 9 ? sqlite3_column_text(q, 9) : NULL;
+        c->page_bytes = sqlite3_column_double(q, 9);
+        c->tlb_entries = sqlite3_column_double(q, 10);
+        c->tlb_miss_ns = sqlite3_column_double(q, 11);
+        const unsigned char *lt = sqlite3_column_text(q, 12);
         if (lt)
             snprintf(c->latencies, sizeof c->latencies, "%s", (const char *)lt);
     }

@@ -118,9 +118,9 @@ typedef struct {
     int cores;
     double freq_hz, mem_bw, peak_flops, fork_ns, join_ns, sched_ns;
     double target_fallback_ns;  /* 0: not measured (rows before schema 14) */
+    double page_bytes, tlb_entries, tlb_miss_ns;   /* 0: not measured (before schema 15) */
     char latencies[256];        /* dependent-chain latencies, "fadd=2.01 fmul=3 ..." in
-                                 * cycles ("": not measured; the column is added to an
-                                 * older table by the first calibration that stores one) */
+                                 * cycles ("": not measured, before schema 15) */
 } db_calib_row;
 
 typedef struct {

@@ -404,6 +404,16 @@ const char *const db_migrations[] = {
      * the same loop under `parallel for`; NULL in rows measured before. */
     "ALTER TABLE host_calibration ADD COLUMN target_fallback_ns REAL;\n"
     "PRAGMA user_version = 14;\n",
+    /* 14 -> 15: the last-level TLB `keel calibrate` measures
+     * (runtime/calib_tlb.c): the page the programs' arrays get, the
+     * entries, ns per miss; and the dependent-chain latencies of the
+     * recurrence bound (runtime/calib.c), `fadd=2 fmul=3 ...`; NULL in
+     * rows measured before. */
+    "ALTER TABLE host_calibration ADD COLUMN page_bytes REAL;\n"
+    "ALTER TABLE host_calibration ADD COLUMN tlb_entries REAL;\n"
+    "ALTER TABLE host_calibration ADD COLUMN tlb_miss_ns REAL;\n"
+    "ALTER TABLE host_calibration ADD COLUMN latencies TEXT;\n"
+    "PRAGMA user_version = 15;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

@@ -315,7 +315,7 @@ int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
 static void step(rt_calibrate_step_fn fn, void *arg, int k, const char *what)
 {
     if (fn)
-        fn(arg, k, 4, what);
+        fn(arg, k, 5, what);
 }
 
 int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
@@ -364,5 +364,8 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
         snprintf(err, errlen, "cannot allocate the triad arrays");
         return -1;
     }
+    step(fn, arg, 5, "last-level TLB (one load per page over 256 to 32768 pages, Saavedra-Smith)");
+    rt_calibrate_tlb(NULL, &out->page, &out->tlb_entries, &out->tlb_miss_ns, out->tlb_note,
+                     sizeof out->tlb_note);
     return 0;
 }

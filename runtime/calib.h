@@ -9,7 +9,8 @@
  * FMA kernel (peak flop rate) and EPCC-style OpenMP micro-benchmarks
  * (fork/join of an empty parallel region, the static schedule of a
  * parallel for, a barrier), the host fallback of an OpenMP `target`
- * region, and fills an rt_calibration.  It takes a few
+ * region, the last-level TLB (calib_tlb.c: entries, miss cost, the page
+ * the programs' arrays get), and fills an rt_calibration.  It takes a few
  * seconds and is never called by keel_decide.
  */
 #ifndef KEEL_RUNTIME_CALIB_H
@@ -73,5 +74,28 @@ int rt_calibrate_target_cc(const char *cc, double *fallback_ns, char *note, size
  * profile; calib_omp.c); `line` is the cache line the bytes are counted in.
  * Fills c->bw_*; -1 when the arrays cannot be allocated. */
 int rt_calibrate_patterns(rt_calibration *c, double line);
+
+/* The TLB probe (calib_tlb.c, Saavedra-Smith / lmbench): ns per load of a
+ * walk with one load per base page over P pages and of the same loads on P
+ * consecutive lines, at each P tried. */
+#define RT_TLB_POINTS 32
+typedef struct {
+    int n;
+    double pages[RT_TLB_POINTS], page_ns[RT_TLB_POINTS], line_ns[RT_TLB_POINTS];
+} rt_tlb_curve;
+/* Measure this core's last-level TLB: *entries (pages it maps), *miss_ns
+ * (what one miss adds to a walk of independent loads), *page (the page the
+ * programs' arrays get: the huge page when transparent huge pages are
+ * "always", else the base page); the curve into *curve when not NULL.
+ * 0 measured; 1 no step found (note says so); -1 no memory. */
+int rt_calibrate_tlb(rt_tlb_curve *curve, double *page, double *entries, double *miss_ns,
+                     char *note, size_t notelen);
+/* The probe's fit: of n points (pages ascending, diff_ns the page walk's
+ * ns per load minus the line walk's), diff = lo + miss x max(0, 1 - C/P)
+ * by least squares (lo, miss) at each C = 2^(k/16) within the pages
+ * walked, the C with the least squared error: *entries = C, *miss_ns =
+ * miss.  0; 1 when the best miss is not positive (no rise: the TLB holds
+ * every size tried); -1 when n < 4. */
+int rt_tlb_fit(const double *pages, const double *diff_ns, int n, double *entries, double *miss_ns);
 
 #endif

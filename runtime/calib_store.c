@@ -46,7 +46,8 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
     if (db_log_check(l, err, errlen))
         goto done;
     db_calib_row row = { c->cores, c->freq_hz, c->mem_bw, c->peak_flops,
-                         c->fork_ns, c->join_ns, c->sched_ns, c->target_fallback_ns, "" };
+                         c->fork_ns, c->join_ns, c->sched_ns, c->target_fallback_ns,
+                         c->page, c->tlb_entries, c->tlb_miss_ns, "" };
     /* the chain latencies as "fadd=2.01 fmul=3 ..." (cycles) */
     for (int k = 0, n = 0; k < RT_NLAT && n < (int)sizeof row.latencies; k++)
         if (c->lat[k] > 0)
@@ -166,6 +167,9 @@ static int calibration_read(db_log *l, const char *dbpath, rt_calibration *c, ch
         c->sched_ns = row.sched_ns;
         c->target_fallback_ns = row.target_fallback_ns;
         latencies_parse(row.latencies, c->lat);
+        c->page = row.page_bytes;
+        c->tlb_entries = row.tlb_entries;
+        c->tlb_miss_ns = row.tlb_miss_ns;
         bandwidth_load(l, id, c);
     }
     return rc;

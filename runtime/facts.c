@@ -1467,6 +1467,17 @@ static void bind_kernels(bind_scratch *s)
         s->scl[k] = scale_of(s, k);
 }
 
+/* Whether the site's plan holds the loops' body cycles for this call's
+ * CPU profile: compiled for the same -mcpu and the same latencies (the
+ * recurrence bound's). */
+static int plan_cycles_valid(const bind_scratch *s)
+{
+    const fl_plan *P = s->plan;
+    const char *want = s->cpu->mca_cpu;
+    return P && P->body && (want ? P->mca_want && !strcmp(want, P->mca_want) : !P->mca_want) &&
+           !memcmp(P->lat, s->cpu->lat, sizeof P->lat);
+}
+
 /* Statements: executions per parallel iteration (CPU) and per work item;
  * the launch's compute terms.  Per-item counts are scaled (scale()) so that
  * a step's kernels are one equivalent kernel of items_max items (their
@@ -1477,11 +1488,7 @@ static void bind_compute(bind_scratch *s)
     rt_launch *out = s->out;
     int nl = s->nl, exact = 0;
     const fl_plan *P = s->plan;
-    const char *want = s->cpu->mca_cpu;
-    /* the plan's figures when it was compiled for the same -mcpu and the
-     * same latencies (the recurrence bound's) */
-    int cached = P && P->body && (want ? P->mca_want && !strcmp(want, P->mca_want) : !P->mca_want) &&
-                 !memcmp(P->lat, s->cpu->lat, sizeof P->lat);
+    int cached = plan_cycles_valid(s);
     if (cached)
         s->mca = P->mca, exact = P->mca_exact;
     else
@@ -2072,6 +2079,67 @@ static void bind_longest_chain(bind_scratch *s)
         out->gpu_lat_max_cycles = out->gpu_lat_cycles + (m - here);
 }
 
+/* Cycles of one iteration of the parallel loop (loops[0]) whose variable
+ * is v: the inner loops' trips evaluated again with iv = v (theirs at the
+ * middle of their new ranges) times their bodies' cycles, as bind_compute
+ * sums them.  The ivs are restored.  -1 when a trip does not evaluate. */
+static double cpu_cycles_at(bind_scratch *s, int64_t v)
+{
+    const rt_facts *f = s->f;
+    int nl = s->nl, rc = 0, mca = 0;
+    double it[nl > 0 ? nl : 1], cycles = 0;
+    int64_t saved_iv[nl > 0 ? nl : 1];
+    memcpy(saved_iv, s->ivals, sizeof(int64_t) * (size_t)nl);
+    s->ivals[0] = v;
+    it[0] = 1;
+    for (int k = 1; k < nl && !rc; k++) {
+        const fl_loop *l = &f->loops[k];
+        int p = l->parent;
+        int64_t t = UNKNOWN_TRIP, lo = 0;
+        char e2[64];
+        if ((l->trip && cx_eval(s->plan ? &s->plan->trip[k] : NULL, &s->c, p, l->trip, &t, e2,
+                                sizeof e2)) ||
+            (l->lower && cx_eval(s->plan ? &s->plan->lower[k] : NULL, &s->c, p, l->lower, &lo, e2,
+                                 sizeof e2)))
+            rc = -1;
+        if (t < 0)
+            t = 0;
+        s->ivals[k] = lo + (l->step ? l->step : 1) * (t > 0 ? (t - 1) / 2 : 0);
+        it[k] = (p >= 0 ? it[p] : 1) * (double)t;
+    }
+    int cached = plan_cycles_valid(s);
+    for (int k = 0; k < nl && !rc; k++) {
+        double rec;
+        cycles += it[k] * (cached ? s->plan->body[k]
+                                  : rt_loop_body_cycles(f, k, s->sw, k != 0, s->mca, &mca, s->cpu,
+                                                        &rec));
+    }
+    memcpy(s->ivals, saved_iv, sizeof(int64_t) * (size_t)nl);
+    return rc ? -1 : cycles;
+}
+
+/* The heaviest chunk of the host's static schedule (Liao-Chapman's
+ * Loop_chunk_c is the slowest thread's): the cycles of the parallel
+ * loop's first and last iteration, and rt_static_heaviest_chunk over the
+ * s->t threads.  A plain nest whose inner trips depend on the parallel
+ * loop's variable only (in a time-stepped region the average stays). */
+static void bind_heaviest_chunk(bind_scratch *s)
+{
+    const rt_facts *f = s->f;
+    rt_launch *out = s->out;
+    if (f->region || s->nl < 2 || s->trip[0] < 2 || s->t < 2)
+        return;
+    const fl_loop *l = &f->loops[0];
+    int64_t step = l->step ? l->step : 1;
+    int64_t lo = s->ivals[0] - step * (int64_t)((s->trip[0] - 1) / 2);
+    int64_t hi = lo + step * (int64_t)(s->trip[0] - 1);
+    double w0 = cpu_cycles_at(s, lo), w1 = cpu_cycles_at(s, hi);
+    if (w0 < 0 || w1 < 0)
+        return;
+    out->chunk_cycles_max = rt_static_heaviest_chunk(s->trip[0], s->t, w0, w1);
+    out->chunk_threads = s->t;
+}
+
 /* Every access: its GPU request, TLB misses, CPU and GPU bytes (one
  * stream per (array, loop, strides): a stencil's neighbours and repeated
  * reads share their lines); then what stays in the GPU's L2 and the
@@ -2169,6 +2237,7 @@ static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     bind_compute(&s);
     bind_strides(&s);
     bind_wsets(&s, threads);
+    bind_heaviest_chunk(&s);
     bind_accesses(&s);
     bind_arrays(&s);
     if (!isfinite(out->cycles_per_iter) || !isfinite(out->work_items) ||

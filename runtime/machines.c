@@ -67,6 +67,18 @@ typedef struct machine {
  * two-node host has measured it; a user profile may set it. */
 #define TABLE2_TLB "page = 64 KiB\ntlb_entries = 1024\ntlb_miss = 14 cycles\n"
 
+/* Golden Cove's second-level TLB (Intel 64 and IA-32 Architectures
+ * Optimization Reference Manual, Golden Cove microarchitecture: 2048
+ * entries shared by 4 KiB and 2 MiB pages); the 4 KiB page of malloc'ed
+ * arrays with transparent huge pages on "madvise" and the cost of a miss
+ * to a walk of independent loads are estimates (keel calibrate's TLB
+ * probe, runtime/calib_tlb.c, measured about 1.4 ns, 3 to 4 cycles, on an
+ * x86 KVM guest; no Golden Cove host measured). */
+#define GOLDEN_COVE_TLB "source = datasheet: second-level TLB 2048 entries (Intel optimization " \
+    "manual, Golden Cove); estimates: 4 KiB pages, a miss adds 3 cycles to a walk of independent " \
+    "loads (keel calibrate's TLB probe on an x86 KVM guest)\npage = 4 KiB\ntlb_entries = 2048\n" \
+    "tlb_miss = 3 cycles\n"
+
 #define TABLE3_HITS "l1_latency = 28 cycles\nl2_latency = 193 cycles\n"
 
 static const char *const builtin_text[] = {
@@ -108,7 +120,7 @@ static const char *const builtin_text[] = {
     "chikin Table II reused\n"
     "clock = 2 GHz\ncores = 56\nsmt = 2\nmem_bw = 245 GB/s\nline = 64 B\n"
     "l2 = 2 MiB\nl3 = 105 MiB\nmem_latency = 110 ns\nmlp = 16\npeak_flops = 3584 Gflop/s\n"
-    "mca_cpu = sapphirerapids\n" TABLE2,
+    "mca_cpu = sapphirerapids\n" TABLE2 GOLDEN_COVE_TLB,
 
     "name = q8300\nkind = cpu\n"
     "desc = Intel Core 2 Quad Q8300, 4 threads\n"
@@ -711,6 +723,13 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
             out->lat[k] = c->lat[k];
     /* the host fallback of a `target` region, measured (calib_omp.c) */
     if (c->target_fallback_ns > 0) out->target_fallback = c->target_fallback_ns * 1e-9;
+    /* the last-level TLB (calib_tlb.c): Liao-Chapman's Tlb_c figures, the
+     * miss in cycles of this clock */
+    if (c->page > 0 && c->tlb_entries > 0 && c->tlb_miss_ns > 0) {
+        out->page = c->page;
+        out->tlb_entries = c->tlb_entries;
+        out->tlb_miss_cycles = c->tlb_miss_ns * 1e-9 * out->freq_hz;
+    }
     /* bandwidth per access pattern and footprint (PMaC): replaces mem_bw
      * and the Little's-law default in the CPU memory term */
     if (c->bw_points > 0 && c->bw_points <= RT_BW_POINTS) {

@@ -174,6 +174,20 @@ double rt_recur_cycles(const rt_profile *p, const rt_recur *c, int n)
 
 /* ---- CPU ----------------------------------------------------------------- */
 
+double rt_static_heaviest_chunk(double n, int t, double w0, double w1)
+{
+    n = floor(n);
+    if (n < 1 || t < 1)
+        return 0;
+    double c = ceil(n / t), slope = n > 1 ? (w1 - w0) / (n - 1) : 0;
+    /* the first chunk: iterations 0 .. c-1 */
+    double first = c * (w0 + (w0 + slope * (c - 1))) / 2;
+    /* the last: from (ceil(n / c) - 1) x c to n - 1 */
+    double start = (ceil(n / c) - 1) * c, len = n - start;
+    double last = len * ((w0 + slope * start) + w1) / 2;
+    return first > last ? first : last;
+}
+
 /* chikin Fig. 3 (Liao & Chapman [14]) for one statically scheduled
  * `parallel for` with no ordered, reduction, cache or synchronisation
  * construct inside (the cache part of their Cache_c is replaced by the
@@ -188,7 +202,12 @@ double rt_recur_cycles(const rt_profile *p, const rt_recur *c, int n)
  *   Loop_overhead_c   = Loop_overhead_per_iter x Chunk_size        (Table II: 4)
  *
  * static schedule: Chunk_size = ceil(iters / threads), Schedule_times = 1
- * (the slowest thread gets one chunk of the largest size).  Fork_c is
+ * (the slowest thread gets one chunk of the largest size).  Where the work
+ * of an iteration depends on the parallel loop's variable (a triangular
+ * nest, `for (j = i + 1; j < m; j++)`), the slowest thread is the one with
+ * the heaviest chunk, not the average iteration's: Machine_c_per_iter x
+ * Chunk_size is then the heaviest chunk's cycles (facts.c binds the inner
+ * work at the first and last chunk; rt_static_heaviest_chunk).  Fork_c is
  * Table II's "Parallel Startup", Join_c its "Synchronization Overhead".
  *
  * Roofline (roofline-lecture.txt): the time is at least the bytes moved
@@ -228,8 +247,14 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
      * term below. */
     out->tlb_c = iters > 0 && cpu->tlb_miss_cycles > 0
                      ? in->tlb_misses / iters * out->chunk * cpu->tlb_miss_cycles : 0;
-    out->loop_chunk_c = (in->cycles_per_iter * out->chunk + out->tlb_c + out->loop_overhead_c) *
-                        out->smt_share;
+    /* Machine_c_per_iter x Chunk_size of the slowest thread: the heaviest
+     * chunk's cycles where the binding evaluated them for these threads
+     * (never less than the average chunk's) */
+    out->machine_c = in->cycles_per_iter * out->chunk;
+    out->heaviest_chunk = in->chunk_threads == t && in->chunk_cycles_max > out->machine_c;
+    if (out->heaviest_chunk)
+        out->machine_c = in->chunk_cycles_max;
+    out->loop_chunk_c = (out->machine_c + out->tlb_c + out->loop_overhead_c) * out->smt_share;
     out->parallel_for_c = out->schedule_times * (out->schedule_c + out->loop_chunk_c);
     out->region_c = out->fork_c + out->parallel_for_c + out->join_c;
     out->cpu_compute_s = out->region_c / cpu->freq_hz;

@@ -211,6 +211,11 @@ typedef struct {
     int trip_bounds;           /* loops whose trip count is an upper bound, not an
                                 * average (min/max/div of an enclosing loop's
                                 * variable): the work modelled is at most this */
+    double chunk_cycles_max;   /* Machine_c of the heaviest chunk of schedule(static)
+                                * on chunk_threads threads: the inner work evaluated at
+                                * the first and last chunk's iterations (facts.c; 0:
+                                * not evaluated, cycles_per_iter x chunk applies) */
+    int chunk_threads;         /* the threads chunk_cycles_max was bound for */
 } rt_launch;
 
 /* Every term of the models, for one launch. */
@@ -220,6 +225,8 @@ typedef struct {
     double chunk, schedule_times;
     double fork_c, join_c, schedule_c, loop_overhead_c, loop_chunk_c, parallel_for_c;
     double tlb_c;              /* Cache_c's TLB part: one chunk's misses x miss cycles */
+    double machine_c;          /* Machine_c_per_iter x Chunk_size of the slowest thread */
+    int heaviest_chunk;        /* 1: machine_c is the heaviest chunk's (above the average's) */
     double region_c;           /* Parallel_Region_c */
     double cpu_compute_s;      /* region_c / freq */
     double cpu_mem_s;          /* bytes / mem_bw */
@@ -263,6 +270,16 @@ typedef struct {
     int too_small;
 } rt_estimate;
 
+/* The heaviest chunk of an OpenMP schedule(static) (no chunk size) of n
+ * iterations on t threads, for a work per iteration affine in the
+ * iteration's index: w0 the work of iteration 0, w1 that of iteration
+ * n - 1.  Chunks of ceil(n / t) iterations in order, the last one the
+ * rest (libomp's static schedule; OpenMP 5.2, 11.5.3: "approximately equal
+ * in size", at most one per thread); the heaviest is the first or the
+ * last, summed exactly (an affine sum is its length x the mean of its
+ * ends).  0 when n < 1 or t < 1. */
+double rt_static_heaviest_chunk(double n, int t, double w0, double w1);
+
 /* The models.  threads <= 0 means the profile's cores. */
 void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_estimate *out);
 void rt_gpu_model(const rt_profile *gpu, const rt_launch *in, rt_estimate *out);
@@ -284,6 +301,10 @@ typedef struct {
     double target_fallback_ns;           /* host fallback of a `target` region (0: none) */
     double lat[RT_NLAT];                 /* dependent-chain latencies, cycles (0: none) */
     char target_note[200];               /* how it was measured, or why not (not stored) */
+    /* last-level TLB (calib_tlb.c; 0: not measured): the page the programs'
+     * arrays get, bytes; entries; ns one miss adds to an array walk */
+    double page, tlb_entries, tlb_miss_ns;
+    char tlb_note[200];                  /* which page applies, or why not measured (not stored) */
     int cores;
     /* bandwidth per access pattern and footprint (PMaC); bw_points 0: none */
     int bw_points, bw_threads;

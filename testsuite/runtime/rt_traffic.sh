@@ -205,5 +205,29 @@ grep -q '^  latency bound  *512.5 us (1 waves x 257000 cycles of 514 rounds, lon
     && ok || bad "tri latency bound: $(grep 'latency bound' out.txt)"
 expect_eq "$(field 'chain departures')" 2056 "tri departures"
 
+# The heaviest chunk of a static schedule (Liao-Chapman's Loop_chunk_c is
+# the slowest thread's): tri (t.c:55), n = 1000, on duo (no loop overhead)
+# with 2 threads: chunks of 500; iteration i runs n - i inner iterations.
+# With b the inner iteration's cycles and b0 the parallel loop's own, the
+# model's cycles per iteration (the middle i = 499: 501 inner) are
+# b0 + 501 b, at n = 2000 (i = 999: 1001 inner) b0 + 1001 b, which gives
+# b and b0.  The first chunk is the heaviest: sum over i = 0..499 of
+# b0 + (1000 - i) b = 500 b0 + (500 x 1000 - 499 x 500 / 2) b
+# = 500 b0 + 375250 b; on one thread the chunk is all 1000 iterations at
+# the average, 1000 x (b0 + 501 b).
+sed 's/^mlp = 10$/mlp = 10\nloop_overhead = 0 cycles/' duo.machine >duo0.machine
+jnum() { python3 -c "import json,sys; d=json.load(open('$1')); print(repr(d['$2']['$3']))"; }
+"$BIN/keel" explain t.c:55 --host ./duo0.machine --threads 2 --set n=1000 --json t.db >c1.json \
+    2>err.txt || bad "explain tri 1000: $(cat err.txt)"
+"$BIN/keel" explain t.c:55 --host ./duo0.machine --threads 2 --set n=2000 --json t.db >c2.json \
+    2>err.txt || bad "explain tri 2000: $(cat err.txt)"
+"$BIN/keel" explain t.c:55 --host ./duo0.machine --threads 1 --set n=1000 --json t.db >c0.json \
+    2>err.txt || bad "explain tri 1 thread: $(cat err.txt)"
+c1=$(jnum c1.json launch cycles_per_iteration) c2=$(jnum c2.json launch cycles_per_iteration)
+got=$(jnum c1.json cpu loop_chunk_c) one=$(jnum c0.json cpu loop_chunk_c)
+expect_eq "$(python3 -c "b=($c2-$c1)/500; b0=$c1-501*b; w=500*b0+375250*b; print(abs($got-w) <= 1e-9*w, w > 1.49*500*$c1)")" \
+    "True True" "heaviest chunk of tri, 2 threads (Loop_chunk_c $got)"
+expect_eq "$(python3 -c "print(abs($one-1000*$c1) <= 1e-9*$one)")" True "tri on one thread: the average"
+
 echo "rt_traffic: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,7 +5,8 @@
  * exactly; a calibration without the table's rows, or a database whose
  * host_bandwidth table is gone, loads with no per-pattern figures (the
  * model then keeps the profile defaults).  The measured clock's arithmetic
- * and the target-fallback probe's protocol, with stand-in compilers.
+ * and the target-fallback probe's protocol, with stand-in compilers; the
+ * TLB figures (schema v15) and the TLB probe's step fit on exact curves.
  * Nothing is timed here.
  */
 #include <math.h>
@@ -28,6 +29,7 @@ static void fill(rt_calibration *c)
     c->cores = 8, c->freq_hz = 3e9, c->mem_bw = 50e9, c->peak_flops = 1e11;
     c->fork_ns = 1500, c->join_ns = 700, c->sched_ns = 300;
     c->target_fallback_ns = 45000;
+    c->page = 4096, c->tlb_entries = 2048, c->tlb_miss_ns = 1.5;
     for (int k = 0; k < RT_NLAT; k++)
         c->lat[k] = k == RT_LAT_FDIV ? 13.25 : 1.5 + k;
     c->bw_points = RT_BW_POINTS, c->bw_threads = 8;
@@ -104,6 +106,38 @@ int main(void)
     tl.host_sequential = 1;
     rt_cpu_model(&p, 1, &tl, &te);
     CHECK(te.fallback_s == 0);
+    /* the last-level TLB (schema v15): stored and read back exactly; in
+     * the profile the miss is cycles of the calibrated clock: 1.5 ns x
+     * 3 GHz = 4.5 cycles */
+    CHECK(back.page == 4096 && back.tlb_entries == 2048 && back.tlb_miss_ns == 1.5);
+    CHECK(p.page == 4096 && p.tlb_entries == 2048);
+    CHECK(fabs(p.tlb_miss_cycles - 4.5) < 1e-12);
+    /* Tlb_c = misses / iters x chunk x miss: 1000 iterations with 2000
+     * misses on 1 thread = 2000 x 4.5 = 9000 cycles */
+    memset(&tl, 0, sizeof tl);
+    tl.par_iters = 1000, tl.tlb_misses = 2000, tl.cycles_per_iter = 1;
+    rt_cpu_model(&p, 1, &tl, &te);
+    CHECK(fabs(te.tlb_c - 9000) < 1e-9);
+
+    /* the TLB probe's fit (calib_tlb.c): a curve that is the model's law
+     * with C = 2048 entries, lo 0.2 ns and a miss of 1.5 ns -- 0.2 up to
+     * 2048 pages, then 0.2 + 1.5 x (1 - 2048 / P): 0.95 at 4096, 1.325 at
+     * 8192, 1.5125 at 16384, 1.60625 at 32768 -- gives back 2048 and 1.5 */
+    double pg[8] = { 256, 512, 1024, 2048, 4096, 8192, 16384, 32768 };
+    double df[8] = { 0.2, 0.2, 0.2, 0.2, 0.95, 1.325, 1.5125, 1.60625 };
+    double ent = 0, miss = 0;
+    CHECK_INT(rt_tlb_fit(pg, df, 8, &ent, &miss), 0);
+    CHECK(ent == 2048 && fabs(miss - 1.5) < 1e-12);
+    /* a sharp step (every access past 4096 pages pays 1.5 ns): the law
+     * puts C between the last flat point and the first high one */
+    double st[8] = { 0.2, 0.2, 0.2, 0.2, 0.2, 1.7, 1.7, 1.7 };
+    CHECK_INT(rt_tlb_fit(pg, st, 8, &ent, &miss), 0);
+    CHECK(ent > 2048 && ent <= 4096 && miss > 1.5);
+    /* no step (every size fits) and too few points: no figure */
+    double flat[8] = { 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2 };
+    CHECK_INT(rt_tlb_fit(pg, flat, 8, &ent, &miss), 1);
+    CHECK(ent == 0 && miss == 0);
+    CHECK_INT(rt_tlb_fit(pg, df, 3, &ent, &miss), -1);
 
     /* the measured clock: the chain's additions over the least disturbed
      * batch (a descheduled or slowed batch only lengthens its time); a
@@ -172,12 +206,22 @@ int main(void)
     CHECK(back.target_fallback_ns == 0);
     rt_profile_from_calibration(&back, &p);
     CHECK(p.target_fallback == 0);
-    /* a table written before the latencies column: the first store adds
-     * it; a row without latencies loads none, and the profile's are the
-     * estimates (rt_latency) */
+    /* nor a TLB figure before schema v15: the profile keeps the host
+     * defaults' (none) */
     CHECK(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK);
-    CHECK(sqlite3_exec(h, "ALTER TABLE host_calibration DROP COLUMN latencies", NULL, NULL,
-                       NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, "UPDATE host_calibration SET page_bytes = NULL, tlb_entries = NULL,"
+                          " tlb_miss_ns = NULL", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
+    CHECK(back.page == 0 && back.tlb_entries == 0 && back.tlb_miss_ns == 0);
+    rt_profile_from_calibration(&back, &p);
+    CHECK(p.tlb_entries == rt_profile_host_default()->tlb_entries &&
+          p.tlb_miss_cycles == rt_profile_host_default()->tlb_miss_cycles);
+    /* nor latencies (a row measured before schema v15): none load, and the
+     * profile's are the estimates (rt_latency) */
+    CHECK(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, "UPDATE host_calibration SET latencies = NULL", NULL, NULL, NULL) ==
+          SQLITE_OK);
     sqlite3_close(h);
     CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
     CHECK(back.lat[RT_LAT_FADD] == 0 && back.mem_bw == 50e9);

@@ -835,9 +835,49 @@ static void test_recur(void)
     CHECK_INT((long long)(rt_recur_cycles(&p, c, 0) * 1000), 0);
 }
 
+/* The heaviest chunk of schedule(static) over a triangular nest (OpenMP
+ * 5.2 11.5.3; libomp: chunks of ceil(n / t) in order).  m = 2600, 16
+ * threads, `for (j = i + 1; j < m; j++)`: iteration i does 2599 - i inner
+ * iterations; chunks of 163, the last 2600 - 15 x 163 = 155 long.  The
+ * first chunk: 163 x 2599 - 162 x 163 / 2 = 423637 - 13203 = 410434; the
+ * last: 155 x (154 + 0) / 2 = 11935; the average chunk 3378700 / 16 =
+ * 211168.75.  Increasing work (j < i): the last chunk is the heaviest,
+ * 155 x (2445 + 2599) / 2 = 390910. */
+static void test_heaviest_chunk(void)
+{
+    CHECK(rt_static_heaviest_chunk(2600, 16, 2599, 0) == 410434);
+    CHECK(rt_static_heaviest_chunk(2600, 16, 0, 2599) == 390910);
+    /* uniform work: a full chunk, 163 x 7 */
+    CHECK(rt_static_heaviest_chunk(2600, 16, 7, 7) == 1141);
+    /* one thread: the whole range, 2600 x 2599 / 2 */
+    CHECK(rt_static_heaviest_chunk(2600, 1, 2599, 0) == 3378700);
+    CHECK(rt_static_heaviest_chunk(0, 16, 1, 1) == 0 && rt_static_heaviest_chunk(10, 0, 1, 1) == 0);
+    /* the CPU model: Machine_c x Chunk_size is the heaviest chunk's when
+     * bound for these threads, never below the average chunk's */
+    rt_profile cpu = *rt_profile_find("power9");
+    rt_launch in;
+    rt_estimate e;
+    memset(&in, 0, sizeof in);
+    in.par_iters = 2600, in.cycles_per_iter = 1299.5, in.loop_ctl_in_cycles = 1;
+    in.chunk_cycles_max = 410434, in.chunk_threads = 16;
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&cpu, 16, &in, &e);
+    CHECK(e.chunk == 163 && e.tlb_c == 0);
+    CHECK(e.loop_chunk_c == 410434);
+    /* bound for other threads: the average chunk, 163 x 1299.5 */
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&cpu, 8, &in, &e);
+    CHECK(e.loop_chunk_c == 325 * 1299.5);
+    in.chunk_threads = 16, in.chunk_cycles_max = 1000;     /* below the average: the average */
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&cpu, 16, &in, &e);
+    CHECK(e.loop_chunk_c == 163 * 1299.5);
+}
+
 int main(void)
 {
     test_recur();
+    test_heaviest_chunk();
     test_reuse();
     test_patterns();
     test_profiles();
