@@ -34,8 +34,9 @@
 # BT/bt.c, ...; copied into a temporary folder, never changed) two more
 # tables: BT's bt.c alone (`-O2 -fopenmp -c`, class S parameters) and the
 # whole class S build of BT CG EP FT IS LU MG SP (make, one job), each with
-# clang-19, keelcc cold (new database) and warm (the same build again into
-# the database the cold one left, from a fresh copy of the tree).
+# clang-19, keelcc cold (new database, a fresh copy of the tree) and warm
+# (the same build again in the same tree, its objects removed, into the
+# database the cold one left).
 set -eu
 BUILD=${1:-build}
 RUNS=${2:-5}
@@ -127,8 +128,15 @@ npb_tree() {
         "$work/npb/config/make.def.template" >"$work/npb/config/make.def"
     mkdir -p "$work/npb/bin"
 }
-npb_build() {   # npb_build CC OUT: the class S build of every benchmark
-    npb_tree "$1"
+npb_build() {   # npb_build CC OUT [again]: the class S build of every benchmark
+    if [ -n "${3:-}" ]; then
+        # the same tree again, objects and programs removed (setparams
+        # leaves an unchanged npbparams.h alone): an unchanged rebuild
+        find "$work/npb" -name '*.o' -exec rm -f {} +
+        rm -f "$work/npb/bin/"*
+    else
+        npb_tree "$1"
+    fi
     (cd "$work/npb" && python3 "$HERE/rusage.py" sh -c \
         'for b in bt cg ep ft is lu mg sp; do make $b CLASS=S || exit 1; done' 2>>"$work/log") >>"$2"
 }
@@ -142,7 +150,7 @@ for r in $(seq "$RUNS"); do
     npb_build clang-19 "$work/npb-plain"
     rm -f "$work"/n.db*
     KEEL_DB="$work/n.db" npb_build "$BIN/keelcc" "$work/npb-cold"
-    KEEL_DB="$work/n.db" npb_build "$BIN/keelcc" "$work/npb-warm"
+    KEEL_DB="$work/n.db" npb_build "$BIN/keelcc" "$work/npb-warm" again
 done
 npb_tree clang-19
 (cd "$work/npb/sys" && make -s setparams >/dev/null 2>&1 && cd ../BT && ../sys/setparams bt S)
