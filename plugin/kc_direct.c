@@ -461,7 +461,9 @@ int kc_direct_cacheable(const options *o, const analysed *r)
         return 0;
     if (o->instrument != INSTRUMENT_OFF && (r->ihave < 0 || (r->ihave == 1 && r->ilen > INT_MAX)))
         return 0;
-    if (o->mca) {
+    /* a source with no site runs no llvm-mca stage (kc_mca_stage): its
+     * build does not depend on it */
+    if (o->mca && !r->no_sites) {
         if (!r->mca || kc_mca_cfg.error)
             return 0;
         for (int t = 0; t < kc_mca_cfg.ntargets; t++)

@@ -175,6 +175,7 @@ void mcr_config_init(mcr_config *cfg, const char *list, const char *mca)
     cfg->host_target = -1;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     cfg->jobs = n < 1 ? 1 : n > 16 ? 16 : (int)n;
+    cfg->batch_lines = MCR_BATCH_LINES;
 
     char dir[KU_TMP_PATH], kept[KU_TMP_PATH];
     int have_kept = version_path(cfg->mca, kept, sizeof kept) == 0;
@@ -517,9 +518,19 @@ static const char *comment_of(const mcr_target *t)
 typedef struct {
     int target;
     int *jobs, njobs;     /* indices into the job array, in region order */
+    int lines;            /* their instruction lines */
     pid_t pid;
     char in[512], out[512], err[512];
 } batch;
+
+/* A block's instruction lines (what llvm-mca's simulation time follows). */
+static int line_count(const char *body)
+{
+    int n = 0;
+    for (const char *p = body; p && *p; p++)
+        n += *p == '\n';
+    return n;
+}
 
 static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char *dir,
                         mcr_result *r)
@@ -532,11 +543,24 @@ static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char 
             miss += !jobs[k].have && jobs[k].target == t;
         if (miss < 2)
             continue;           /* one block: the plain path */
-        /* One process per target: llvm-mca's start-up (about 0.08 s of
-         * CPU) costs more than simulating a source's blocks (a few ms
-         * each); the assembly compiles and the real compile keep the
-         * other cores busy meanwhile. */
-        int nchunks = 1;
+        /* One process per target, or per cfg->batch_lines instruction
+         * lines at most cfg->jobs: a large file's blocks (NPB bt.c: 150
+         * blocks, 7,800 lines, about 1 s of simulation) run on every core
+         * once the compiles are done; a small one (gemm: a few hundred
+         * lines) pays llvm-mca's start-up once.  Each region is simulated
+         * on its own, so the figures do not depend on the split. */
+        int lines = 0;
+        for (int k = 0; k < njobs; k++)
+            if (!jobs[k].have && jobs[k].target == t)
+                lines += line_count(jobs[k].body);
+        int per = cfg->batch_lines > 0 ? cfg->batch_lines : MCR_BATCH_LINES;
+        int nchunks = lines / per;
+        if (nchunks > cfg->jobs)
+            nchunks = cfg->jobs;
+        if (nchunks > miss)
+            nchunks = miss;
+        if (nchunks < 1)
+            nchunks = 1;
         int first = nb;
         for (int c = 0; c < nchunks; c++) {
             batch *x = ku_push(&b, &nb, sizeof *x);
@@ -545,15 +569,22 @@ static void run_batches(const mcr_config *cfg, job *jobs, int njobs, const char 
                 break;
             }
             x->target = t;
+            x->lines = 0;
         }
-        for (int k = 0, i = 0; k < njobs && !oom; k++)
+        /* each block to the chunk with the fewest lines so far, in job
+         * order (the region order of every chunk follows the jobs') */
+        for (int k = 0; k < njobs && !oom; k++)
             if (!jobs[k].have && jobs[k].target == t) {
-                batch *x = &b[first + i++ % (nb - first)];
+                batch *x = &b[first];
+                for (int c = first + 1; c < nb; c++)
+                    if (b[c].lines < x->lines)
+                        x = &b[c];
                 int *slot = ku_push(&x->jobs, &x->njobs, sizeof *slot);
                 if (!slot)
                     oom = 1;
                 else
                     *slot = k;
+                x->lines += line_count(jobs[k].body);
             }
     }
     for (int i = 0; i < nb && !oom; i++) {

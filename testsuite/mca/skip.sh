@@ -3,7 +3,9 @@
 # assembly, then llvm-mca) only for sources with a nest the runtime could
 # launch.  A source whose only loop prints (no instrumentation site) gets
 # no assembly compile and no llvm-mca run, and its object is byte for byte
-# clang-19's; a source with a site still gets both, and its cycles.
+# clang-19's; a source with a site still gets both, and its cycles.  A
+# rebuild of the unchanged source without a site is a direct-mode hit (no
+# llvm-mca stage to wait for: nothing recorded again).
 BIN=$1
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
@@ -45,5 +47,18 @@ done
 grep -q '^.*nosite\.c:4  *-  *[a-z]*  *-\(  .*\)\{0,1\}$' nosite.loops && ok || { bad "nosite cycles"; cat nosite.loops; }
 grep -q '^.*site\.c:3  *stream  *parallel  *[0-9][0-9.]*$' site.loops && ok || { bad "site cycles"; cat site.loops; }
 clang-19 -O2 -c nosite.c -o plain.o && cmp -s plain.o nosite.o && ok || bad "nosite object differs"
+# direct mode: the first build stores its entry once the file is over a
+# second old (the "too new" rule); the rebuild records nothing
+rm -f k.db*
+sleep 1.2
+KEEL_DB=k.db "$BIN/keelcc" -O2 -c nosite.c -o nosite.o 2>err.txt || bad "nosite: first build failed"
+sqlite3 k.db "UPDATE translation_units SET message = 'kept'"
+KEEL_DB=k.db "$BIN/keelcc" -O2 -c nosite.c -o again.o 2>>err.txt || bad "nosite: rebuild failed"
+[ -s err.txt ] && { bad "nosite rebuild: stderr"; cat err.txt; }
+[ "$(sqlite3 k.db 'SELECT count(*) FROM direct_cache')" = 1 ] && ok \
+    || bad "nosite: no direct-mode entry stored"
+[ "$(sqlite3 k.db "SELECT count(*) FROM translation_units WHERE message IS NOT 'kept'")" = 0 ] \
+    && ok || bad "nosite rebuild: recorded again, not a direct-mode hit"
+cmp -s plain.o again.o && ok || bad "nosite rebuild: object differs"
 echo "mca skip: $pass passed, $fail failed"
 [ $fail = 0 ]
