@@ -136,9 +136,9 @@ static void latencies_parse(const char *text, double lat[RT_NLAT])
         t += strspn(t, " ");
         size_t n = strcspn(t, " ");
         const char *eq = memchr(t, '=', n);
-        for (int k = 0; eq && k < RT_NLAT; k++)
-            if ((size_t)(eq - t) == strlen(rt_lat_name(k)) && !strncmp(t, rt_lat_name(k), (size_t)(eq - t)))
-                lat[k] = strtod(eq + 1, NULL);
+        int k = eq ? rt_lat_find(t, (size_t)(eq - t)) : -1;
+        if (k >= 0)
+            lat[k] = strtod(eq + 1, NULL);
         t += n;
     }
 }

@@ -91,6 +91,14 @@ const char *rt_lat_name(int k)
     return k >= 0 && k < RT_NLAT ? names[k] : "?";
 }
 
+int rt_lat_find(const char *name, size_t len)
+{
+    for (int k = 0; k < RT_NLAT; k++)
+        if (strlen(rt_lat_name(k)) == len && !strncmp(name, rt_lat_name(k), len))
+            return k;
+    return -1;
+}
+
 /* A profile without measured latencies takes these, all estimates for a
  * current x86-64 core: double add and multiply 3 cycles, divide 13, 64-bit
  * integer add 1, multiply 3, divide 14 (Agner Fog, "Instruction tables",
@@ -137,9 +145,9 @@ int rt_recur_parse(const char *text, rt_recur *out, int max)
                 int v = atoi(eq + 1);
                 if (kl == 4 && !strncmp(t, "dist", 4))
                     c.dist = v;
-                for (int k = 0; k < RT_LAT_STLF; k++)
-                    if (kl == strlen(rt_lat_name(k)) && !strncmp(t, rt_lat_name(k), kl) && v > 0)
-                        c.ops[k] = v;
+                int k = rt_lat_find(t, kl);
+                if (k >= 0 && k < RT_LAT_STLF && v > 0)     /* operations; stlf is no key */
+                    c.ops[k] = v;
             }
             t = te;
         }

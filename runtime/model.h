@@ -89,6 +89,8 @@ typedef struct {
 } rt_profile;
 
 const char *rt_lat_name(int k);           /* "fadd" ... "stlf" */
+/* The RT_LAT_* whose name is the len bytes at name, or -1. */
+int rt_lat_find(const char *name, size_t len);
 /* The profile's latency k in cycles, else the estimate (model.c says
  * where each comes from); *estimate 1 then (may be NULL). */
 double rt_latency(const rt_profile *p, int k, int *estimate);

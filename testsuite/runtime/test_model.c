@@ -822,6 +822,9 @@ static void test_recur(void)
     CHECK_INT((long long)rt_latency(&p, RT_LAT_IDIV, &est), 14);
     CHECK_INT(est, 1);
     CHECK_STR(rt_lat_name(RT_LAT_STLF), "stlf");
+    CHECK_INT(rt_lat_find("stlf", 4), RT_LAT_STLF);
+    CHECK_INT(rt_lat_find("fadd=2", 4), RT_LAT_FADD);
+    CHECK_INT(rt_lat_find("fad", 3), -1);
     /* the reader: unknown keys skipped, a chain with no distance dropped */
     CHECK_INT(rt_recur_parse(NULL, c, RT_MAX_RECUR), 0);
     CHECK_INT(rt_recur_parse("", c, RT_MAX_RECUR), 0);
