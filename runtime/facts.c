@@ -120,6 +120,9 @@ struct rt_facts {
     int nsyms;
     char **syms;
     int region;               /* 1: loops[0] is a sequential loop around parallel nests */
+    int uneven;               /* 1: an inner loop's bounds move with loops[0]'s variable
+                               * (directly or through an enclosing loop's): the
+                               * iterations of loops[0] differ in work */
     int omp_target;           /* 1: the kernels are OpenMP target constructs */
     /* the run-time overlap condition (launch_overlap, overlap.h): rows by
      * access id, then the plain view overlap.c checks */
@@ -635,6 +638,25 @@ static int analyse(rt_facts *f)
         else if (ac->lin[t] && !(ac->stride = kx_copy(ac->lin[t])))
             return -1;
     }
+    /* whether loops[0]'s iterations differ in work: a loop whose bounds
+     * mention a moving variable moves too, since cpu_cycles_at takes its
+     * variable at the middle of its range (preorder: a parent first) */
+    unsigned char *moves = calloc((size_t)f->nloops + 1, 1);
+    if (!moves)
+        return -1;
+    for (int k = 0; k < f->nloops; k++) {
+        const fl_loop *l = &f->loops[k];
+        int trip_moves = 0, lower_moves = k == 0;
+        for (int a = l->parent; a >= 0 && k > 0; a = f->loops[a].parent)
+            if (moves[a] && f->loops[a].iv) {
+                trip_moves |= l->trip && kx_mentions(l->trip, f->loops[a].iv);
+                lower_moves |= l->lower && kx_mentions(l->lower, f->loops[a].iv);
+            }
+        moves[k] = (unsigned char)(lower_moves || trip_moves);
+        if (k > 0 && (trip_moves || lower_moves))
+            f->uneven = 1;
+    }
+    free(moves);
     for (int k = 0; k < f->nloops; k++)
         if (collect_syms(f, f->loops[k].trip) || collect_syms(f, f->loops[k].lower))
             return -1;
@@ -2122,12 +2144,13 @@ static double cpu_cycles_at(bind_scratch *s, int64_t v)
  * Loop_chunk_c is the slowest thread's): the cycles of the parallel
  * loop's first and last iteration, and rt_static_heaviest_chunk over the
  * s->t threads.  A plain nest whose inner trips depend on the parallel
- * loop's variable only (in a time-stepped region the average stays). */
+ * loop's variable only (f->uneven, found at load; in a time-stepped region
+ * the average stays). */
 static void bind_heaviest_chunk(bind_scratch *s)
 {
     const rt_facts *f = s->f;
     rt_launch *out = s->out;
-    if (f->region || s->nl < 2 || s->trip[0] < 2 || s->t < 2)
+    if (f->region || !f->uneven || s->nl < 2 || s->trip[0] < 2 || s->t < 2)
         return;
     const fl_loop *l = &f->loops[0];
     int64_t step = l->step ? l->step : 1;
