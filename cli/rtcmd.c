@@ -192,24 +192,20 @@ static void calibrate_step(void *arg, int k, int n, const char *what)
         fprintf(stderr, "keel calibrate: %s in %.1f s\n", what, s);
 }
 
-/* Other work on the machine shares the cores the probes time: a load
- * average above the cores online means some probe waits for a core, and
- * the clock, the overheads and the TLB fit come out wrong (seen: a 4.1 GHz
- * clock, 1.3 ms fork/join at load 28 on 2 cores).  One warning line. */
+/* One warning line when other work shares the cores being measured
+ * (rt_calibrate_load_note; seen on a 2-core VM at load 28: a 4.1 GHz
+ * clock, 1.3 ms fork/join). */
 static void calibrate_load_warning(void)
 {
+    char text[128] = "", msg[256];
     FILE *f = fopen("/proc/loadavg", "r");
-    double load = 0;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (!f)
         return;
-    if (fscanf(f, "%lf", &load) != 1)
-        load = 0;
+    if (!fgets(text, sizeof text, f))
+        text[0] = '\0';
     fclose(f);
-    if (cores > 0 && load > (double)cores)
-        keel_say(0, "warning: load average %.1f on %ld cores: other work shares the cores "
-                    "being measured, so the figures will be off; calibrate on a quiet machine",
-                 load, cores);
+    if (rt_calibrate_load_note(text, sysconf(_SC_NPROCESSORS_ONLN), msg, sizeof msg))
+        keel_say(0, "warning: %s", msg);
 }
 
 int keel_cmd_calibrate(int argc, char **argv)

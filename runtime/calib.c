@@ -199,6 +199,17 @@ static const char probe_src[] =
     "  return 0;\n"
     "}\n";
 
+/* The load average against the cores online (calib.h). */
+int rt_calibrate_load_note(const char *loadavg, long cores, char *msg, size_t msglen)
+{
+    double load;
+    if (!loadavg || sscanf(loadavg, "%lf", &load) != 1 || cores <= 0 || load <= (double)cores)
+        return 0;
+    snprintf(msg, msglen, "load average %.1f on %ld cores: other work shares the cores being "
+             "measured, so the figures will be off; calibrate on a quiet machine", load, cores);
+    return 1;
+}
+
 /* Run argv (PATH searched) with stdin and stderr on /dev/null, stdout into
  * out (NUL-terminated, cut at outlen - 1), environment plus `extra`
  * (NAME=VALUE or NULL).  The exit status, or -1 when it could not run. */

@@ -26,6 +26,12 @@ int rt_calibrate(rt_calibration *out, char *err, size_t errlen);
 typedef void (*rt_calibrate_step_fn)(void *arg, int k, int n, const char *what);
 int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
                        char *err, size_t errlen);
+/* Whether other work shares the cores being measured: loadavg is
+ * /proc/loadavg's text, cores the cores online.  A 1-minute load average
+ * above the cores means some probe waits for a core, and the clock, the
+ * overheads and the TLB fit come out wrong.  1 with the warning (one line)
+ * in msg, else 0 (unreadable text included). */
+int rt_calibrate_load_note(const char *loadavg, long cores, char *msg, size_t msglen);
 /* Store *c as the newest calibration of this host (db must be writable,
  * schema >= 3).  0 or -1 with a message. */
 int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err, size_t errlen);

@@ -267,6 +267,19 @@ int main(void)
     CHECK_INT(rt_calibrate_target_cc("/nonexistent/cc", &ns, note, sizeof note), 1);
     CHECK(strstr(note, "does not run") != NULL);
 
+    /* the load warning: above the cores online, never at or below them */
+    char msg[256] = "";
+    CHECK_INT(rt_calibrate_load_note("2.70 2.11 4.09 5/85 7481\n", 2, msg, sizeof msg), 1);
+    CHECK_STR(msg, "load average 2.7 on 2 cores: other work shares the cores being measured, "
+                   "so the figures will be off; calibrate on a quiet machine");
+    msg[0] = '\0';
+    CHECK_INT(rt_calibrate_load_note("2.00 2.50 3.00 1/80 1\n", 2, msg, sizeof msg), 0);
+    CHECK_INT(rt_calibrate_load_note("0.69 2.79 6.27 1/80 1\n", 16, msg, sizeof msg), 0);
+    CHECK_INT(rt_calibrate_load_note("", 2, msg, sizeof msg), 0);
+    CHECK_INT(rt_calibrate_load_note(NULL, 2, msg, sizeof msg), 0);
+    CHECK_INT(rt_calibrate_load_note("9.0", 0, msg, sizeof msg), 0);
+    CHECK_STR(msg, "");
+
     unlink(path);
     char side[300];
     snprintf(side, sizeof side, "%s-wal", path), unlink(side);
