@@ -34,7 +34,8 @@ and target-fallback figures count).
 Prints one row per (program, dataset, threads): predicted, measured,
 predicted / measured and the term that dominated the prediction (compute:
 Liao-Chapman cycles from llvm-mca; memory: the traffic model's bytes over
-the calibrated bandwidth; fallback: the host fallback of target regions);
+the calibrated bandwidth; cache: the lines column walks and gathers get
+from L2 and L3; fallback: the host fallback of target regions);
 then the median ratio, the share within 1.25x and within 2x, and the ten
 worst (furthest from 1 in log).  Also the load average before and after:
 the measurement is only as quiet as the machine.  Python 3 standard
@@ -111,7 +112,7 @@ def predict(keel, db, src, sizes, threads, env):
         total += t
         if t > big:
             parts = {"compute": c.get("compute_s") or 0, "memory": c.get("memory_s") or 0,
-                     "fallback": c.get("target_fallback_s") or 0}
+                     "cache": c.get("cache_s") or 0, "fallback": c.get("target_fallback_s") or 0}
             big, term = t, max(parts, key=parts.get)
     return total, len(nests), term
 

@@ -458,6 +458,20 @@ static void ex_latency(const ex_ctx *c)
     printf(" x N/MWP %.4g; %.0f warps)", e->lat_mwp > 0 ? e->n_warps / e->lat_mwp : 0,
            e->warps_total);
 }
+static int ex_cache_lines(const ex_ctx *c) { return c->cpu->l1 > 0; }
+static int ex_cache(const ex_ctx *c) { return c->cpu->l1 > 0 && c->cpu->bw_points > 0; }
+static void ex_cache_hits(const ex_ctx *c)
+{
+    printf("%.6g B from L2, %.6g B from L3 (column walks and gathers, %.0f-byte L1)",
+           c->in->cpu_hit_bytes[0], c->in->cpu_hit_bytes[1], c->cpu->l1);
+}
+static void ex_cache_time(const ex_ctx *c)
+{
+    char b[32];
+    rt_format_time(b, sizeof b, c->e->cpu_cache_s);
+    printf("%s (L2 hits at %.2f GB/s, L3 hits at %.2f GB/s: calibrated gather)", b,
+           c->e->cache_bw[0] / 1e9, c->e->cache_bw[1] / 1e9);
+}
 static void ex_bound(const ex_ctx *c) { printf("%s", c->e->gpu_bound ? c->e->gpu_bound : "-"); }
 
 #define IN(f) EX_IN, offsetof(rt_launch, f)
@@ -491,6 +505,9 @@ static const ex_row ex_rows[] = {
     { 'n', NULL, GPU(mem_lat), NULL, "(DRAM %.0f, ", 0, 0, 0, 0 },
     { 'n', NULL, GPU(l2_lat), NULL, "L2 hit %.0f, ", 0, 0, 0, 0 },
     { 'n', NULL, GPU(l1_lat), NULL, "L1 hit %.0f)", 0, 0, 0, 0 },
+    { 'n', "cache_hit_bytes_l2", IN(cpu_hit_bytes[0]), "CPU cache hits", NULL, 0, ex_cache_lines,
+      ex_cache_hits, 0 },
+    { 'n', "cache_hit_bytes_l3", IN(cpu_hit_bytes[1]), NULL, NULL, 0, 0, 0, 0 },
     { 'n', "tlb_misses", IN(tlb_misses), "TLB misses", "%.6g per step (", 0, ex_tlb, 0, 0 },
     { 'n', NULL, CPU(page), NULL, "%.0f-byte pages, ", 0, ex_tlb, 0, 0 },
     { 'n', NULL, CPU(tlb_entries), NULL, "%.0f entries)", 0, ex_tlb, 0, 0 },
@@ -529,6 +546,7 @@ static const ex_row ex_rows[] = {
     { 'n', "node_bandwidth", E(node_bw), NULL, NULL, 0, 0, 0, 0 },
     { 'n', "core_bandwidth", E(core_bw), NULL, NULL, 0, 0, 0, 0 },
     { 'n', "memory_s", E(cpu_mem_s), "memory time", "T", 0, 0, 0, 0 },
+    { 'n', "cache_s", E(cpu_cache_s), "cache-level time", NULL, 0, ex_cache, ex_cache_time, 0 },
     { 'n', "target_fallback_s", E(fallback_s), "", NULL, 0, ex_target, ex_fallback, ex_no_target },
     { 'n', "flop_floor_s", E(cpu_flop_s), "flop floor (info)", "T", 0, 0, 0, 0 },
     { 'n', "steps", E(steps), "x steps", "%.0f", 0, ex_esteps, 0, 0 },

@@ -1253,6 +1253,7 @@ typedef struct {
     /* per loop */
     int64_t *ivals;
     double *trip, *cpu_it, *gpu_it, *kitems, *launches, *wset, *wset_pg, *round_lat;
+    double *wset_c;           /* wset with each element counted once (the cache levels) */
     double *scl;              /* scale_of(k), set by bind_kernels */
     int *kr, *has_mem;
     /* per access (x loop) */
@@ -1275,6 +1276,7 @@ typedef struct {
     const char *mca;
     int t;                    /* host threads */
     double line, cap, page, reach, sector, gpu_sum, gpu_minfp;
+    double cap1, cap2;        /* the L1 and the L2 a thread has (0: no cache-level term) */
     int tlb;
 } bind_scratch;
 
@@ -1333,7 +1335,7 @@ static int scratch_init(bind_scratch *s, double *buf)
     for (int a = 0; a < na; a++)
         ndv += f->accs[a].ndims * nl;
     size_t nfp = 3 * (size_t)na * (size_t)nl + 1;
-    size_t nd = (size_t)nl * 10 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
+    size_t nd = (size_t)nl * 11 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
                 (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
     size_t ni = (size_t)nl * 2 + (size_t)na + 1;
     size_t bytes = nd * sizeof(double) + ni * sizeof(int) + (size_t)ndv + 1 + nfp;
@@ -1351,7 +1353,8 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->wset = d, d += nl;
     s->wset_pg = d, d += nl;
     s->round_lat = d, d += nl;
-    s->scl = d, d += nl;                   /* (the tenth of the nl x 10 above) */
+    s->scl = d, d += nl;
+    s->wset_c = d, d += nl;                /* (the eleventh of the nl x 11 above) */
     s->lin = d, d += (size_t)na * nl + 1;
     s->arr_bytes = d, d += na + 1;
     s->sw = d, d += f->nstmts + 1;
@@ -1827,14 +1830,31 @@ static void bind_wsets(bind_scratch *s, int threads)
     if (cpu->smt > 0 && share > cpu->smt)
         share = cpu->smt;
     s->cap = (cpu->l2 + cpu->l3 / cores) / share;
+    /* the levels above it, for the cache-level term: a core's L1 and L2,
+     * shared the same way */
+    s->cap1 = cpu->l1 > 0 ? cpu->l1 / share : 0;
+    s->cap2 = cpu->l1 > 0 ? cpu->l2 / share : 0;
     /* the TLB: the same model at page granule, the reach a thread has of
      * its core's TLB (entries x page / SMT share) in place of the cache */
     s->page = cpu->page, s->reach = cpu->tlb_entries * cpu->page / share;
     s->tlb = s->page > 0 && cpu->tlb_entries > 0;
     for (int a = 0; a < s->na; a++) {
         int li = f->stmts[f->accs[a].stmt].loop;
+        /* the cache levels' working set counts an element once: an earlier
+         * access to the same element (the read and the write of A[i][j],
+         * or A[i][j] in two loops of the same iteration) holds its lines
+         * in every loop around both */
+        int dup = -1;
+        for (int b = 0; b < a && s->cap1 > 0 && dup < 0; b++)
+            if (f->accs[b].arr == f->accs[a].arr && same_subscripts(&f->accs[b], &f->accs[a]))
+                dup = f->stmts[f->accs[b].stmt].loop;
         for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent) {
-            s->wset[q] += ch < 0 ? s->line : footprint_at(s, a, ch, 0);
+            double fp = ch < 0 ? s->line : footprint_at(s, a, ch, 0);
+            s->wset[q] += fp;
+            while (dup >= 0 && dup != q && dup > q)     /* q around the earlier access? */
+                dup = f->loops[dup].parent;
+            if (dup != q)
+                s->wset_c[q] += fp;
             if (s->tlb)
                 s->wset_pg[q] += ch < 0 ? s->page : footprint_at(s, a, ch, 1);
         }
@@ -1949,7 +1969,22 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
     int li = f->stmts[ac->stmt].loop, nl = s->nl;
     rt_launch *out = s->out;
     double e = ac->elem > 0 ? ac->elem : 8, T = s->line;
+    /* the same walk with the L1's and the L2's capacity: the lines that
+     * leave L2 for L1 (T1) and L3 for L2 (T2), for the cache-level term.
+     * These small caches keep the C/W share of a working set W over
+     * their capacity C (rt_reuse_bytes: their replacement is no true LRU,
+     * and a sweep a little over the L1 still hits in most of it), counted
+     * on wset_c, where each element is counted once */
+    double T1 = s->line, T2 = s->line;
     for (int q = li; q >= 0; q = f->loops[q].parent) {
+        if (s->cap1 > 0) {
+            double r1 = s->trip[q] * T1, r2 = s->trip[q] * T2;
+            if (s->t > 1 && s->lin[a * nl + q] == 0 && (f->region ? f->loops[q].kroot : q == 0))
+                r1 = ceil(s->trip[q] / s->t) * T1, r2 = ceil(s->trip[q] / s->t) * T2;
+            double fp = footprint_at(s, a, q, 0);
+            T1 = rt_reuse_bytes(r1, fp, s->wset_c[q], s->cap1);
+            T2 = rt_reuse_bytes(r2, fp, s->wset_c[q], s->cap2);
+        }
         double rep = s->trip[q] * T;
         /* data invariant in the loop the threads split (B[k][j] of gemm
          * under a parallel i) is walked by all of them in step: the lines
@@ -1981,6 +2016,17 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
         break;
     }
     out->cpu_bytes_pat[pat] += wf * T / (out->steps > 0 ? out->steps : 1);
+    /* the cache-level term's lines: a column walk or a gather moves a
+     * line per element, in an order no stream prefetcher follows, so the
+     * lines it gets from L2 and from L3 cost what an independent load
+     * served there costs (model.c); a level holds at least what the one
+     * below it delivers, so the hits are the differences */
+    if (s->cap1 > 0 && (pat == RT_PAT_COLUMN || pat == RT_PAT_GATHER)) {
+        double st = out->steps > 0 ? out->steps : 1;
+        T2 = fmax(T2, T), T1 = fmax(T1, T2);
+        out->cpu_hit_bytes[0] += wf * (T1 - T2) / st;
+        out->cpu_hit_bytes[1] += wf * (T2 - T) / st;
+    }
 }
 
 /* GPU bytes of access a: 32-byte sectors per warp request.  A team-uniform
@@ -2265,7 +2311,8 @@ static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     bind_arrays(&s);
     if (!isfinite(out->cycles_per_iter) || !isfinite(out->work_items) ||
         !isfinite(out->bytes_in + out->bytes_out) || !isfinite(out->comp_insts) ||
-        !isfinite(out->cpu_bytes) || !isfinite(out->gpu_bytes) || !isfinite(out->tlb_misses)) {
+        !isfinite(out->cpu_bytes) || !isfinite(out->gpu_bytes) || !isfinite(out->tlb_misses) ||
+        !isfinite(out->cpu_hit_bytes[0] + out->cpu_hit_bytes[1])) {
         snprintf(err, errlen, "a model term overflows");
         goto done;
     }

@@ -216,9 +216,9 @@ static const char *const builtin_text[] = {
 static const char host_text[] =
     "name = host\nkind = cpu\n"
     "desc = this host (conservative defaults; run `keel calibrate` or set KEEL_HOST)\n"
-    "source = defaults: 2 GHz, 8 cores, 40 GB/s, 16 flop/cycle/core; 64-byte lines, 1 MiB L2, "
-    "16 MiB L3, 90 ns, 12 misses/core (x86 estimates); overheads chikin Table II\n"
-    "clock = 2 GHz\ncores = 8\nsmt = 1\nmem_bw = 40 GB/s\nline = 64 B\nl2 = 1 MiB\n"
+    "source = defaults: 2 GHz, 8 cores, 40 GB/s, 16 flop/cycle/core; 64-byte lines, 32 KiB L1d, "
+    "1 MiB L2, 16 MiB L3, 90 ns, 12 misses/core (x86 estimates); overheads chikin Table II\n"
+    "clock = 2 GHz\ncores = 8\nsmt = 1\nmem_bw = 40 GB/s\nline = 64 B\nl1 = 32 KiB\nl2 = 1 MiB\n"
     "l3 = 16 MiB\nmem_latency = 90 ns\nmlp = 12\npeak_flops = 256 Gflop/s\n" TABLE2;
 
 #define NBUILTIN (int)(sizeof builtin_text / sizeof builtin_text[0])
@@ -360,6 +360,7 @@ static int number_key(rt_profile *p, int kind, const char *key, const char *val,
         { "sockets", NULL, &p->sockets },
         { "mem_bw", cpu ? &p->mem_bw : &p->gpu_bw, NULL },
         { "line", &p->line, NULL },
+        { "l1", &p->l1, NULL },
         { "l2", cpu ? &p->l2 : &p->gpu_l2, NULL }, { "l3", &p->l3, NULL },
         { "mem_latency", cpu ? &p->cpu_mem_lat : &p->mem_lat, NULL },
         { "mlp", &p->mlp, NULL }, { "peak_flops", &p->peak_flops, NULL },
@@ -574,6 +575,8 @@ void rt_profile_write(const rt_profile *p, FILE *out)
         if (p->sockets > 1)
             fprintf(out, "sockets = %d\n", p->sockets);
         put_bytes(out, "line", p->line);
+        if (p->l1 > 0)
+            put_bytes(out, "l1", p->l1);
         put_bytes(out, "l2", p->l2);
         put_bytes(out, "l3", p->l3);
         fprintf(out, "mem_latency = %.17g ns\nmlp = %.17g\npeak_flops = %.17g Gflop/s\n",

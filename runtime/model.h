@@ -50,6 +50,7 @@ typedef struct {
     double mem_bw;             /* sustained memory bandwidth, bytes/s (STREAM triad) */
     double line;               /* cache line, bytes */
     double l2, l3;             /* L2 per core, L3 of the whole host, bytes */
+    double l1;                 /* L1 data cache per core, bytes (0: no cache-level term) */
     double cpu_mem_lat;        /* DRAM load latency, seconds */
     double mlp;                /* outstanding cache-line misses one core sustains */
     const char *mca_cpu;       /* llvm-mca -mcpu of this CPU ("pwr9"); NULL: any */
@@ -190,6 +191,13 @@ typedef struct {
     double gpu_bytes;          /* bytes the GPU moves from DRAM: 32-byte sectors per warp */
     double cpu_bytes_pat[RT_PATTERNS];  /* cpu_bytes by the access's pattern along its
                                          * innermost loop (sums to cpu_bytes) */
+    double cpu_hit_bytes[2];   /* bytes of lines a column walk or a gather (a line or more
+                                * apart along its innermost moving loop: no stream the
+                                * prefetcher follows) gets from L2 ([0]: L1 misses that
+                                * hit L2) and from L3 ([1]: L2 misses that hit the cache
+                                * a thread has), per step: the traffic model with the
+                                * L1's and the L2's capacity (facts.c) less the level's
+                                * below (0: the profile has no l1) */
     double tlb_misses;         /* TLB misses of the whole launch per step: the traffic
                                 * model counted at page granule, reuse within the TLB's
                                 * reach (0: the host profile has no TLB figures) */
@@ -232,6 +240,11 @@ typedef struct {
     double region_c;           /* Parallel_Region_c */
     double cpu_compute_s;      /* region_c / freq */
     double cpu_mem_s;          /* bytes / mem_bw */
+    double cpu_cache_s;        /* cache-level term: lines a column walk or a gather gets
+                                * from L2 and L3, each at the calibrated cost of an
+                                * independent load served there (added to the bound) */
+    double cache_bw[2];        /* the bandwidths it used: gather at the L2's and at the
+                                * thread's cache's footprint, bytes/s */
     double cpu_flop_s;         /* flops / peak_flops (reported, not in the bound) */
     double cpu_s;              /* steps x max(compute, memory) */
     int cores_used;            /* min(threads, cores): SMT threads share a core */

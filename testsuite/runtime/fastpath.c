@@ -86,6 +86,7 @@ static const char *differs(const rt_launch *a, const rt_launch *b)
     D(host_sequential); D(cpu_bytes); D(gpu_bytes);
     for (int i = 0; i < RT_PATTERNS; i++)
         D(cpu_bytes_pat[i]);
+    D(cpu_hit_bytes[0]); D(cpu_hit_bytes[1]);
     D(tlb_misses); D(gpu_chain); D(gpu_lat_cycles); D(gpu_lat_max_cycles); D(gpu_dep_cycles); D(gpu_mem_insts); D(steps);
     D(omp_target); D(kernels); D(mca_exact);
     if (strcmp(a->mca_target, b->mca_target))

@@ -229,5 +229,29 @@ expect_eq "$(python3 -c "b=($c2-$c1)/500; b0=$c1-501*b; w=500*b0+375250*b; print
     "True True" "heaviest chunk of tri, 2 threads (Loop_chunk_c $got)"
 expect_eq "$(python3 -c "print(abs($one-1000*$c1) <= 1e-9*$one)")" True "tri on one thread: the average"
 
+# The cache levels (the cache-level term's lines): colsum on a host with
+# a 4 KiB L1, 16 KiB L2 and 1 MiB L3, one core, n = 1000.  Only A[j][i]
+# counts: a column walk (8000 B between rows along j); s[i] moves with i
+# at unit stride.  Working set of one i iteration, each element once (the
+# write of s[i] is its read's element): s[i] 64 B + A's column, 1000 lines
+# = 64064 B.  Along j every line is new: 1000 x 64 = 64000 B at both
+# levels.  Along i: repeated 1000 x 64000 = 6.4e7 B, footprint 1e6
+# elements x 8 B = 8e6 B; the working set is over both caches, which keep
+# the share C / W of it: L1 h1 = 4096 / 64064, L2 h2 = 16384 / 64064;
+# lines into L1 T1 = h1 x 8e6 + (1 - h1) x 6.4e7, into L2 T2 = h2 x 8e6 +
+# (1 - h2) x 6.4e7.  The thread's cache (16 KiB + 1 MiB) holds the
+# 64128-B working set, so DRAM moves the footprint, 8e6 B (as above).
+# From L2: T1 - T2 = 5.6e7 x 12288 / 64064 = 1.07413e7 B; from L3:
+# T2 - 8e6 = 5.6e7 x 47680 / 64064 = 4.16783e7 B.  No l1: no such line.
+printf 'name = lv\nkind = cpu\nclock = 1 GHz\ncores = 1\nmem_bw = 1 GB/s\nline = 64 B\nl1 = 4 KiB\nl2 = 16 KiB\nl3 = 1 MiB\nmem_latency = 100 ns\nmlp = 10\n' >lv.machine
+"$BIN/keel" explain t.c:5 --host ./lv.machine --threads 1 --set n=1000 t.db >out.txt \
+    2>err.txt || bad "explain levels: $(cat err.txt)"
+expect_eq "$(sed -n 's/^  CPU cache hits *\([0-9.e+]*\) B from L2, \([0-9.e+]*\) B from L3 .*/\1 \2/p' out.txt)" \
+    "1.07413e+07 4.16783e+07" "lines from L2 and L3, column walk"
+expect_eq "$(field 'CPU DRAM traffic')" 8016000 "column walk, DRAM with the L3"
+"$BIN/keel" explain t.c:5 --host ./tiny.machine --threads 1 --set n=1000 t.db >out.txt \
+    2>err.txt || bad "explain tiny again: $(cat err.txt)"
+expect_eq "$(grep -c 'CPU cache hits' out.txt)" 0 "no l1, no cache-level lines"
+
 echo "rt_traffic: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -11,7 +11,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/keel-smooth-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 P=$SRC/polybench-inputs
 for src in linear-algebra/blas/gemm/gemm.c linear-algebra/kernels/mvt/mvt.c \
-           stencils/jacobi-2d/jacobi-2d.c stencils/heat-3d/heat-3d.c; do
+           stencils/jacobi-2d/jacobi-2d.c stencils/heat-3d/heat-3d.c \
+           datamining/covariance/covariance.c; do
     KEEL_DB="$work/k.db" "$BIN/keelcc" -O2 -I"$P/utilities" -I"$P/$(dirname "$src")" \
         -c "$P/$src" -o "$work/$(basename "$src").o"
 done

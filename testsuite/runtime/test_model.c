@@ -772,6 +772,57 @@ static void test_patterns(void)
     CHECK_INT(e.cpu_bw_calibrated, 0);
 }
 
+/* The cache-level term (model.c): lines a column walk or a gather gets
+ * from L2 and L3, each at keel calibrate's gather bandwidth at the
+ * footprint the level holds.  The host defaults' caches (32 KiB L1, 1 MiB
+ * L2, 16 MiB L3) on 4 cores: the L2's footprint is 1 MiB = 1048576 B, the
+ * thread's cache 1 MiB + 16 MiB / 4 = 5242880 B.  Gather table at 1e6 and
+ * 1e8 B: one thread 20 / 2 GB/s (all threads 80 / 8).  In log between the
+ * two: w = ln(1048576 / 1e6) / ln(100) = 0.0102996..., so at 1 MiB one
+ * thread 20 - 18 w; at 5242880 B, w' = ln(5.24288) / ln(100).  One core
+ * (one thread): 2e9 B from L2 and 1e9 B from L3 take
+ * 2e9 / (20e9 - 18e9 w) + 1e9 / (20e9 - 18e9 w'); with compute 1 s (2e9
+ * cycles at 2 GHz) and no DRAM bytes the CPU time is 1 s plus that.  With
+ * no l1 in the profile, or no table, the term is 0. */
+static void test_cache_level(void)
+{
+    rt_calibration c = { .freq_hz = 2e9, .cores = 4, .mem_bw = 30e9, .bw_points = 2,
+                         .bw_threads = 4, .bw_fp = { 1e6, 1e8 } };
+    for (int k = 0; k < RT_PATTERNS; k++)
+        c.bw_one[k][0] = 20e9, c.bw_one[k][1] = 2e9, c.bw_all[k][0] = 80e9, c.bw_all[k][1] = 8e9;
+    rt_profile p;
+    rt_profile_from_calibration(&c, &p);
+    NEAR(p.l1, 32768);
+    double w = log(1048576.0 / 1e6) / log(100.0), w2 = log(5242880.0 / 1e6) / log(100.0);
+    double bw2 = 20e9 - 18e9 * w, bw3 = 20e9 - 18e9 * w2;
+    rt_launch in = { .par_iters = 1, .cycles_per_iter = 2e9, .host_sequential = 1,
+                     .loop_ctl_in_cycles = 1, .cpu_hit_bytes = { 2e9, 1e9 } };
+    rt_estimate e;
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&p, 1, &in, &e);
+    NEAR(e.cache_bw[0], bw2);
+    NEAR(e.cache_bw[1], bw3);
+    NEAR(e.cpu_cache_s, 2e9 / bw2 + 1e9 / bw3);
+    NEAR(e.cpu_compute_s, 1.0);
+    NEAR(e.cpu_s, 1.0 + 2e9 / bw2 + 1e9 / bw3);
+    /* no L1 size: no term */
+    p.l1 = 0;
+    rt_cpu_model(&p, 1, &in, &e);
+    NEAR(e.cpu_cache_s, 0);
+    NEAR(e.cpu_s, 1.0);
+    /* no calibrated table (the host defaults have an L1): no term */
+    rt_cpu_model(rt_profile_host_default(), 1, &in, &e);
+    NEAR(e.cpu_cache_s, 0);
+    /* the machine file's key */
+    char err[200];
+    const rt_profile *m = rt_profile_parse("name = l1t\nkind = cpu\nclock = 1 GHz\ncores = 1\n"
+                                           "mem_bw = 1 GB/s\nl1 = 48 KiB\n", "test", err,
+                                           sizeof err);
+    CHECK(m != NULL);
+    if (m)
+        NEAR(m->l1, 49152);
+}
+
 /* The traffic model's reuse across a cache (facts.c rt_reuse_bytes): the
  * independent reference model (Coffman & Denning 1973, sec. 6.3) -- with
  * capacity C and a working set W > C, a share C / W of the re-references
@@ -883,6 +934,7 @@ int main(void)
     test_heaviest_chunk();
     test_reuse();
     test_patterns();
+    test_cache_level();
     test_profiles();
     test_cpu();
     test_gpu();
