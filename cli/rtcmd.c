@@ -255,6 +255,10 @@ int keel_cmd_calibrate(int argc, char **argv)
         keel_json_num(j, "tlb_entries", cal.tlb_entries);
         keel_json_num(j, "tlb_miss_ns", cal.tlb_miss_ns);
         keel_json_str(j, "tlb_source", cal.tlb_note);
+        keel_json_num(j, "l1_bytes", cal.l1);
+        keel_json_num(j, "l2_bytes", cal.l2);
+        keel_json_num(j, "l3_bytes", cal.l3);
+        keel_json_str(j, "cache_source", cal.cache_note);
         for (int k = 0; k < RT_NLAT; k++) {
             char key[32];
             snprintf(key, sizeof key, "latency_%s_cycles", rt_lat_name(k));
@@ -289,6 +293,11 @@ int keel_cmd_calibrate(int argc, char **argv)
                cal.tlb_note);
     else
         printf("TLB          %s\n", cal.tlb_note);
+    if (cal.l1 > 0 && cal.l2 > 0)
+        printf("caches       L1d %.0f KiB, L2 %.0f KiB per core, L3 %.0f KiB (%s)\n",
+               cal.l1 / 1024, cal.l2 / 1024, cal.l3 / 1024, cal.cache_note);
+    else
+        printf("caches       %s\n", cal.cache_note);
     for (int f = 0; f < cal.bw_points; f++) {      /* PMaC: bandwidth per pattern */
         printf("%-12s", f ? "" : "patterns");
         printf(" %7.0f KiB:", cal.bw_fp[f] / 1024);

@@ -314,8 +314,9 @@ int db_calib_add(db_log *l, const char *host, const db_calib_row *c, int64_t *id
     if (sqlite3_prepare_v2(l->h, "INSERT INTO host_calibration(host, cores, freq_hz,"
                                  " mem_bw, peak_flops, fork_ns, join_ns, sched_ns,"
                                  " target_fallback_ns, page_bytes, tlb_entries, tlb_miss_ns,"
-                                 " latencies)"
-                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                                 " latencies, l1_bytes, l2_bytes, l3_bytes)"
+                                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+                                 " ?14, ?15, ?16)",
                            -1, &q, NULL)
         != SQLITE_OK)
         return -1;
@@ -335,6 +336,9 @@ int db_calib_add(db_log *l, const char *host, const db_calib_row *c, int64_t *id
         sqlite3_bind_text(q, 13, c->latencies, -1, SQLITE_TRANSIENT);
     else
         sqlite3_bind_null(q, 13);
+    sqlite3_bind_double(q, 14, c->l1_bytes);
+    sqlite3_bind_double(q, 15, c->l2_bytes);
+    sqlite3_bind_double(q, 16, c->l3_bytes);
     int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : -1;
     if (rc == 0)
         *id = sqlite3_last_insert_rowid(l->h);
@@ -364,20 +368,28 @@ int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
     sqlite3_stmt *q = NULL;
     memset(c, 0, sizeof *c);
     /* target_fallback_ns exists from schema 14 on, the TLB figures and
-     * the latencies from 15; an older file that libkeelrt reads without
-     * migrating has none (0, "": not measured) */
+     * the latencies from 15, the caches from 18; an older file that
+     * libkeelrt reads without migrating has none (0, "": not measured) */
     if (sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
                                  " join_ns, sched_ns, id, target_fallback_ns, page_bytes,"
-                                 " tlb_entries, tlb_miss_ns, latencies FROM host_calibration"
+                                 " tlb_entries, tlb_miss_ns, latencies, l1_bytes, l2_bytes,"
+                                 " l3_bytes FROM host_calibration"
                                  " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
             != SQLITE_OK
         && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                    " join_ns, sched_ns, id, target_fallback_ns, 0, 0, 0, NULL"
+                                    " join_ns, sched_ns, id, target_fallback_ns, page_bytes,"
+                                    " tlb_entries, tlb_miss_ns, latencies, 0, 0, 0"
                                     " FROM host_calibration"
                                     " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
             != SQLITE_OK
         && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                    " join_ns, sched_ns, id, 0, 0, 0, 0, NULL FROM host_calibration"
+                                    " join_ns, sched_ns, id, target_fallback_ns, 0, 0, 0, NULL,"
+                                    " 0, 0, 0 FROM host_calibration"
+                                    " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
+            != SQLITE_OK
+        && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
+                                    " join_ns, sched_ns, id, 0, 0, 0, 0, NULL, 0, 0, 0"
+                                    " FROM host_calibration"
                                     " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
             != SQLITE_OK)
         return -1;
@@ -399,6 +411,9 @@ int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
         const unsigned char *lt = sqlite3_column_text(q, 12);
         if (lt)
             snprintf(c->latencies, sizeof c->latencies, "%s", (const char *)lt);
+        c->l1_bytes = sqlite3_column_double(q, 13);    /* NULL: 0 */
+        c->l2_bytes = sqlite3_column_double(q, 14);
+        c->l3_bytes = sqlite3_column_double(q, 15);
     }
     if (rc < 0) {
         /* keep SQLite's message for db_log_errmsg past the finalize */

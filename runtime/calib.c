@@ -378,5 +378,8 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
     step(fn, arg, 5, "last-level TLB (one load per page over 256 to 32768 pages, Saavedra-Smith)");
     rt_calibrate_tlb(NULL, &out->page, &out->tlb_entries, &out->tlb_miss_ns, out->tlb_note,
                      sizeof out->tlb_note);
+    /* the caches the traffic model's levels take (read, not timed) */
+    rt_calibrate_caches(NULL, out->cores, &out->l1, &out->l2, &out->l3, out->cache_note,
+                        sizeof out->cache_note);
     return 0;
 }

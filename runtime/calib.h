@@ -104,4 +104,17 @@ int rt_calibrate_tlb(rt_tlb_curve *curve, double *page, double *entries, double 
  * every size tried); -1 when n < 4. */
 int rt_tlb_fit(const double *pages, const double *diff_ns, int n, double *entries, double *miss_ns);
 
+/* This host's caches (calib_cache.c), read from the Linux cache listing
+ * under root (NULL: /sys/devices/system/cpu) for cpu0: *l1 the L1 data
+ * cache and *l2 the L2 of one core, *l3 the L3 of the whole host (an
+ * instance times the instances `cpus` online CPUs share), bytes, 0 where
+ * the listing has none.  0 read (note names the source); 1 no L1 data
+ * cache or no L2 listed (note says which). */
+int rt_calibrate_caches(const char *root, int cpus, double *l1, double *l2, double *l3,
+                        char *note, size_t notelen);
+/* "48K", "1024K", "32M" or bytes -> bytes; 0 when not a size. */
+double rt_cache_size_parse(const char *s);
+/* CPUs in a list such as "0-3,8"; 0 when it does not parse. */
+int rt_cpu_list_count(const char *s);
+
 #endif

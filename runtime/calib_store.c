@@ -47,7 +47,7 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
         goto done;
     db_calib_row row = { c->cores, c->freq_hz, c->mem_bw, c->peak_flops,
                          c->fork_ns, c->join_ns, c->sched_ns, c->target_fallback_ns,
-                         c->page, c->tlb_entries, c->tlb_miss_ns, "" };
+                         c->page, c->tlb_entries, c->tlb_miss_ns, c->l1, c->l2, c->l3, "" };
     /* the chain latencies as "fadd=2.01 fmul=3 ..." (cycles) */
     for (int k = 0, n = 0; k < RT_NLAT && n < (int)sizeof row.latencies; k++)
         if (c->lat[k] > 0)
@@ -170,6 +170,9 @@ static int calibration_read(db_log *l, const char *dbpath, rt_calibration *c, ch
         c->page = row.page_bytes;
         c->tlb_entries = row.tlb_entries;
         c->tlb_miss_ns = row.tlb_miss_ns;
+        c->l1 = row.l1_bytes;
+        c->l2 = row.l2_bytes;
+        c->l3 = row.l3_bytes;
         bandwidth_load(l, id, c);
     }
     return rc;

@@ -709,9 +709,23 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
 {
     *out = *rt_profile_host_default();
     out->desc = "this host (calibrated by `keel calibrate`)";
-    out->source = "keel calibrate: STREAM-triad bandwidth, FMA peak, EPCC-style overheads, "
-                  "host fallback of a target region, dependent-chain latencies; cache and "
-                  "memory latency figures of the host defaults";
+    /* [pattern table][caches read] */
+    static const char *const src[2][2] = {
+        { "keel calibrate: STREAM-triad bandwidth, FMA peak, EPCC-style overheads, host "
+          "fallback of a target region, dependent-chain latencies; cache and memory latency "
+          "figures of the host defaults",
+          "keel calibrate: STREAM-triad bandwidth, FMA peak, EPCC-style overheads, host "
+          "fallback of a target region, dependent-chain latencies, cache sizes the operating "
+          "system lists; memory latency figures of the host defaults" },
+        { "keel calibrate: STREAM-triad bandwidth, bandwidth per access pattern and footprint "
+          "(PMaC), FMA peak, EPCC-style overheads, host fallback of a target region, "
+          "dependent-chain latencies; cache and memory latency figures of the host defaults",
+          "keel calibrate: STREAM-triad bandwidth, bandwidth per access pattern and footprint "
+          "(PMaC), FMA peak, EPCC-style overheads, host fallback of a target region, "
+          "dependent-chain latencies, cache sizes the operating system lists; memory latency "
+          "figures of the host defaults" } };
+    int caches = c->l1 > 0 && c->l2 > 0, table = c->bw_points > 0 && c->bw_points <= RT_BW_POINTS;
+    out->source = src[table][caches];
     if (c->freq_hz > 0) out->freq_hz = c->freq_hz;
     if (c->cores > 0) out->cores = c->cores, out->smt = 1;
     if (c->mem_bw > 0) out->mem_bw = c->mem_bw;
@@ -733,13 +747,17 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
         out->tlb_entries = c->tlb_entries;
         out->tlb_miss_cycles = c->tlb_miss_ns * 1e-9 * out->freq_hz;
     }
+    /* the caches as keel calibrate read them (calib_cache.c): the traffic
+     * model's levels and its thread's cache (L2 + L3 / cores) */
+    if (caches) {
+        out->l1 = c->l1;
+        out->l2 = c->l2;
+        if (c->l3 > 0)
+            out->l3 = c->l3;
+    }
     /* bandwidth per access pattern and footprint (PMaC): replaces mem_bw
      * and the Little's-law default in the CPU memory term */
-    if (c->bw_points > 0 && c->bw_points <= RT_BW_POINTS) {
-        out->source = "keel calibrate: STREAM-triad bandwidth, bandwidth per access pattern "
-                      "and footprint (PMaC), FMA peak, EPCC-style overheads, host fallback of a "
-                      "target region, dependent-chain latencies; cache and memory latency "
-                      "figures of the host defaults";
+    if (table) {
         out->bw_points = c->bw_points;
         out->bw_threads = c->bw_threads;
         memcpy(out->bw_fp, c->bw_fp, sizeof out->bw_fp);

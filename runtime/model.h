@@ -320,6 +320,10 @@ typedef struct {
      * arrays get, bytes; entries; ns one miss adds to an array walk */
     double page, tlb_entries, tlb_miss_ns;
     char tlb_note[200];                  /* which page applies, or why not measured (not stored) */
+    /* the host's caches (calib_cache.c; 0: not read): L1 data and L2 of
+     * one core, L3 of the whole host, bytes */
+    double l1, l2, l3;
+    char cache_note[200];                /* where they were read, or why not (not stored) */
     int cores;
     /* bandwidth per access pattern and footprint (PMaC); bw_points 0: none */
     int bw_points, bw_threads;

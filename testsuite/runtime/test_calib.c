@@ -6,7 +6,9 @@
  * host_bandwidth table is gone, loads with no per-pattern figures (the
  * model then keeps the profile defaults).  The measured clock's arithmetic
  * and the target-fallback probe's protocol, with stand-in compilers; the
- * TLB figures (schema v15) and the TLB probe's step fit on exact curves.
+ * TLB figures (schema v15) and the TLB probe's step fit on exact curves;
+ * the cache sizes (schema v18) and their reading from a Linux cache
+ * listing built here.
  * Nothing is timed here.
  */
 #include <math.h>
@@ -30,6 +32,7 @@ static void fill(rt_calibration *c)
     c->fork_ns = 1500, c->join_ns = 700, c->sched_ns = 300;
     c->target_fallback_ns = 45000;
     c->page = 4096, c->tlb_entries = 2048, c->tlb_miss_ns = 1.5;
+    c->l1 = 49152, c->l2 = 1048576, c->l3 = 33554432;
     for (int k = 0; k < RT_NLAT; k++)
         c->lat[k] = k == RT_LAT_FDIV ? 13.25 : 1.5 + k;
     c->bw_points = RT_BW_POINTS, c->bw_threads = 8;
@@ -42,6 +45,81 @@ static void fill(rt_calibration *c)
     }
 }
 
+/* One file of a cache listing: root/cpu0/cache/indexK/name = text. */
+static void put(const char *root, int k, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/cpu0", root);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/cpu0/cache", root);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/cpu0/cache/index%d", root, k);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/cpu0/cache/index%d/%s", root, k, name);
+    FILE *f = fopen(path, "w");
+    if (f)
+        fprintf(f, "%s\n", text), fclose(f);
+}
+
+/* The cache sizes read from a Linux listing (calib_cache.c): a 2-CPU
+ * Zen 5 guest's -- L1d 48K, L1i 32K, L2 1024K, L3 32768K shared by CPUs
+ * 0-1 -- on 2 CPUs: 49152, 1048576, 33554432 B; on 16 CPUs with the L3
+ * shared by 8 (0-7): two instances, 64 MiB; no L2 listed: not read. */
+static void test_caches(const char *dir)
+{
+    char root[256], note[300];
+    snprintf(root, sizeof root, "%s/sys", dir);
+    mkdir(root, 0700);
+    static const char *const t[4][4] = { { "1", "Data", "48K", "0" },
+                                         { "1", "Instruction", "32K", "0" },
+                                         { "2", "Unified", "1024K", "0" },
+                                         { "3", "Unified", "32768K", "0-1" } };
+    for (int k = 0; k < 4; k++) {
+        put(root, k, "level", t[k][0]);
+        put(root, k, "type", t[k][1]);
+        put(root, k, "size", t[k][2]);
+        put(root, k, "shared_cpu_list", t[k][3]);
+    }
+    double l1, l2, l3;
+    CHECK_INT(rt_calibrate_caches(root, 2, &l1, &l2, &l3, note, sizeof note), 0);
+    CHECK(l1 == 49152 && l2 == 1048576 && l3 == 33554432);
+    CHECK(strstr(note, "cpu0/cache") != NULL);
+    put(root, 3, "shared_cpu_list", "0-7");
+    CHECK_INT(rt_calibrate_caches(root, 16, &l1, &l2, &l3, note, sizeof note), 0);
+    CHECK(l3 == 67108864);
+    put(root, 2, "size", "");
+    CHECK_INT(rt_calibrate_caches(root, 16, &l1, &l2, &l3, note, sizeof note), 1);
+    CHECK(l2 == 0 && l1 == 49152);
+    CHECK_STR(strstr(note, "lists no") ? strstr(note, "lists no") : note, "lists no L2");
+    /* the pieces: sizes with units, CPU lists */
+    CHECK(rt_cache_size_parse("48K") == 49152 && rt_cache_size_parse("32M") == 33554432);
+    CHECK(rt_cache_size_parse("512") == 512 && rt_cache_size_parse("KiB") == 0);
+    CHECK(rt_cache_size_parse("48KiB") == 49152 && rt_cache_size_parse("48Q") == 0);
+    CHECK_INT(rt_cpu_list_count("0-3,8,10-11"), 7);
+    CHECK_INT(rt_cpu_list_count("0"), 1);
+    CHECK_INT(rt_cpu_list_count("3-1"), 0);
+    /* the listing goes */
+    static const char *const names[4] = { "level", "type", "size", "shared_cpu_list" };
+    char path[512];
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s/cpu0/cache/index%d/%s", root, k, names[i]);
+            unlink(path);
+        }
+        snprintf(path, sizeof path, "%s/cpu0/cache/index%d", root, k);
+        rmdir(path);
+    }
+    snprintf(path, sizeof path, "%s/cpu0/cache", root);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/cpu0", root);
+    rmdir(path);
+    rmdir(root);
+    /* no listing at all */
+    snprintf(root, sizeof root, "%s/none", dir);
+    CHECK_INT(rt_calibrate_caches(root, 2, &l1, &l2, &l3, note, sizeof note), 1);
+    CHECK(l1 == 0 && l2 == 0 && l3 == 0);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/keel-calib-XXXXXX", path[256], err[512];
@@ -52,6 +130,7 @@ int main(void)
     CHECK_INT(db_open(path, DB_WRITE, &d, err, sizeof err), 0);
     db_close(d);
 
+    test_caches(dir);
     rt_calibration c, back;
     fill(&c);
     CHECK_INT(rt_calibration_store(path, &c, err, sizeof err), 0);
@@ -118,6 +197,12 @@ int main(void)
     tl.par_iters = 1000, tl.tlb_misses = 2000, tl.cycles_per_iter = 1;
     rt_cpu_model(&p, 1, &tl, &te);
     CHECK(fabs(te.tlb_c - 9000) < 1e-9);
+
+    /* the caches (schema v18): back exactly, and in the profile (the
+     * traffic model's levels) */
+    CHECK(back.l1 == 49152 && back.l2 == 1048576 && back.l3 == 33554432);
+    CHECK(p.l1 == 49152 && p.l2 == 1048576 && p.l3 == 33554432);
+    CHECK(strstr(p.source, "cache sizes the operating system lists") != NULL);
 
     /* the TLB probe's fit (calib_tlb.c): a curve that is the model's law
      * with C = 2048 entries, lo 0.2 ns and a miss of 1.5 ns -- 0.2 up to
@@ -217,6 +302,16 @@ int main(void)
     rt_profile_from_calibration(&back, &p);
     CHECK(p.tlb_entries == rt_profile_host_default()->tlb_entries &&
           p.tlb_miss_cycles == rt_profile_host_default()->tlb_miss_cycles);
+    /* nor caches before schema v18: the host defaults' (32 KiB L1d
+     * estimate, 1 MiB L2, 16 MiB L3) */
+    CHECK(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, "UPDATE host_calibration SET l1_bytes = NULL, l2_bytes = NULL,"
+                          " l3_bytes = NULL", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
+    CHECK(back.l1 == 0 && back.l2 == 0 && back.l3 == 0);
+    rt_profile_from_calibration(&back, &p);
+    CHECK(p.l1 == 32768 && p.l2 == 1048576 && p.l3 == 16777216);
     /* nor latencies (a row measured before schema v15): none load, and the
      * profile's are the estimates (rt_latency) */
     CHECK(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK);
