@@ -1268,6 +1268,7 @@ typedef struct {
     double *sp_elems;         /* span_elems(a, q), -1 unknown */
     double *sp_minlin;        /* the smallest non-zero linearised stride (INFINITY: none) */
     double *sp_execs;         /* executions: the product of the trips */
+    double *sp_moving;        /* the product of the trips of the loops that move it */
     unsigned char *sp_on;     /* 1: q is on a's path (the three above are set) */
     /* per statement */
     double *sw;               /* execution weight: 0.5 when conditional */
@@ -1334,7 +1335,7 @@ static int scratch_init(bind_scratch *s, double *buf)
     int nl = s->nl, na = s->na, ndv = 0;
     for (int a = 0; a < na; a++)
         ndv += f->accs[a].ndims * nl;
-    size_t nfp = 3 * (size_t)na * (size_t)nl + 1;
+    size_t nfp = 4 * (size_t)na * (size_t)nl + 1;
     size_t nd = (size_t)nl * 11 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
                 (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
     size_t ni = (size_t)nl * 2 + (size_t)na + 1;
@@ -1361,7 +1362,8 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->dv = d, d += ndv + 1;
     s->sp_elems = d, d += (size_t)na * nl;
     s->sp_minlin = d, d += (size_t)na * nl;
-    s->sp_execs = d, d += (size_t)na * nl + 1;
+    s->sp_execs = d, d += (size_t)na * nl;
+    s->sp_moving = d, d += (size_t)na * nl + 1;
     int *ip = (int *)d;
     s->kr = ip, ip += nl;
     s->has_mem = ip, ip += nl;
@@ -1696,9 +1698,9 @@ static void bind_spans(bind_scratch *s, int a)
     const unsigned char *dvs = s->dvs + s->dv0[a];
     int li = f->stmts[ac->stmt].loop, nl = s->nl, nd = ac->ndims;
     double *el = s->sp_elems + (size_t)a * (size_t)nl, *ml = s->sp_minlin + (size_t)a * (size_t)nl;
-    double *ex = s->sp_execs + (size_t)a * (size_t)nl;
+    double *ex = s->sp_execs + (size_t)a * (size_t)nl, *mv = s->sp_moving + (size_t)a * (size_t)nl;
     unsigned char *on = s->sp_on + (size_t)a * (size_t)nl;
-    double minlin = INFINITY, execs = 1;
+    double minlin = INFINITY, execs = 1, moving = 1;
     for (int k = li; k >= 0; k = loops[k].parent) {
         double v = lin[k];
         if (v != 0)
@@ -1706,7 +1708,9 @@ static void bind_spans(bind_scratch *s, int a)
         if (v < 0)
             minlin = INFINITY;
         execs *= trip[k] > 0 ? trip[k] : 0;
-        el[k] = 1, ml[k] = minlin, ex[k] = execs, on[k] = 1;
+        if (v != 0)
+            moving *= trip[k] > 0 ? trip[k] : 0;
+        el[k] = 1, ml[k] = minlin, ex[k] = execs, mv[k] = moving, on[k] = 1;
     }
     /* dimension by dimension, each span a running sum out from li; the
      * product over the dimensions in their order (a span is at least 1,
@@ -1733,18 +1737,23 @@ static void bind_spans(bind_scratch *s, int a)
  * granule of `line` bytes (a CPU cache line, a GPU sector): elements times
  * min(line, elem x the smallest non-zero linearised stride among those
  * loops) -- a unit-stride walk moves its bytes, a column walk a line per
- * element, an access invariant in all of them one line. */
+ * element, an access invariant in all of them one line.  The elements are
+ * the bounding box of the differences, at most the product of the trips of
+ * the loops that move the access: a diagonal A[j][j] over i and j touches
+ * trip_j elements, not trip_j^2. */
 static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
 {
     const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
     int nl = s->nl, at = a * nl + q;
-    double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1;
+    double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1, moving = 1;
     if (!s->reference && s->sp_on[at]) {      /* bind_spans */
         if (s->sp_elems[at] < 0)
             return s->sp_execs[at] * line;
         minlin = s->sp_minlin[at];
-        return s->sp_elems[at] * (isinf(minlin) ? line : fmin(line, e * minlin));
+        double el = s->sp_moving[at] >= 1 ? fmin(s->sp_elems[at], s->sp_moving[at])
+                                          : s->sp_elems[at];
+        return el * (isinf(minlin) ? line : fmin(line, e * minlin));
     }
     int li = f->stmts[ac->stmt].loop;
     for (int k = li; k >= 0; k = f->loops[k].parent) {
@@ -1754,6 +1763,8 @@ static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
         if (v < 0)
             minlin = INFINITY;
         execs *= s->trip[k] > 0 ? s->trip[k] : 0;
+        if (v != 0)
+            moving *= s->trip[k] > 0 ? s->trip[k] : 0;
         if (k == q)
             break;
     }
@@ -1761,6 +1772,8 @@ static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
     double elems = span_elems(s, a, q);
     if (elems < 0)
         return execs * line;
+    if (moving >= 1)
+        elems = fmin(elems, moving);
     return elems * gran;
 }
 

@@ -253,5 +253,22 @@ expect_eq "$(field 'CPU DRAM traffic')" 8016000 "column walk, DRAM with the L3"
     2>err.txt || bad "explain tiny again: $(cat err.txt)"
 expect_eq "$(grep -c 'CPU cache hits' out.txt)" 0 "no l1, no cache-level lines"
 
+# A diagonal's footprint (diag, t.c:66, n = 1000): A[j][j] moves only
+# with j, so it touches at most trip_j = 1000 elements, not the 1000 x 1000
+# of its bounding box.  Host with a 256 KiB cache, one core.  One i
+# iteration's working set: s[i] read and write (a line each), A's
+# diagonal over j (1000 lines, 64000 B) and B's column (64000 B):
+# 128128 B, fits.  s: its 1000 elements once, read and written: 2 x 8000;
+# A: its 1000 lines once, 64000; B: its 1e6 elements once, 8e6 B.  Total
+# 8080000 B.  (Counting the box, 6.4e7 B, the working set would not fit
+# and B's column would come again for every i: 128128000 B.)  The transfer
+# keeps the bounding box: 8e6 B of A + 8e6 of B + 8000 of s.
+printf 'name = mid\nkind = cpu\nclock = 1 GHz\ncores = 1\nmem_bw = 1 GB/s\nline = 64 B\nl2 = 256 KiB\nl3 = 0 B\nmem_latency = 100 ns\nmlp = 10\n' >mid.machine
+"$BIN/keel" explain t.c:66 --host ./mid.machine --threads 1 --set n=1000 t.db >out.txt \
+    2>err.txt || bad "explain diag: $(cat err.txt)"
+expect_eq "$(field 'CPU DRAM traffic')" 8080000 "diagonal: at most the trips that move it"
+expect_eq "$(sed -n 's/^  bytes in \/ out *\([0-9]*\) \/ \([0-9]*\) .*/\1 \2/p' out.txt)" "16008000 8000" \
+    "diagonal: the transfer's bounding box"
+
 echo "rt_traffic: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

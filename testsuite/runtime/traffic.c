@@ -59,3 +59,11 @@ void tri(int n, double A[n][n], double s[n])
         s[i] = t;
     }
 }
+
+void diag(int n, double A[n][n], double B[n][n], double s[n])
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            s[i] += A[j][j] * B[j][i];
+}
