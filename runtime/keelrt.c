@@ -481,6 +481,7 @@ typedef struct site_state {
     char why[160];
     int ok;                    /* facts loaded */
     int stale;                 /* facts of another version of the source */
+    int linked;                /* facts from the program's own table (keel_link_facts) */
     rt_facts *facts;
     int nsyms;
     atomic_flag writing;       /* a thread is storing into the memo */
@@ -578,6 +579,48 @@ static int fixed_verdict(site_state *st, const keel_site *site)
     return -1;
 }
 
+/* ---- facts linked into the program -----------------------------------------
+ * keelcc's link step puts the packed facts of the launch sites a program
+ * links (db_link_table) into a weak hidden keel_link_facts: a site of a
+ * build found there loads its facts from the program itself, without
+ * opening the database (rt_facts_load_linked); a program or library linked
+ * otherwise has none (the weak reference is NULL) and its sites read the
+ * database.  The linked facts are the facts of the site's own build (its
+ * hash is the key), so a database rebuilt or removed since the link
+ * changes nothing.  KEEL_FACTS=db reads the database all the same.  A
+ * packed form that is refused (truncated, corrupt) is warned about once
+ * and the site reads the database. */
+extern const unsigned char keel_link_facts[] __attribute__((weak, visibility("hidden")));
+
+/* Under facts_lock: st's facts from the program's own table; 1 when found
+ * (st->facts set, have its build hash). */
+static int linked_facts(site_state *st, const char *file, const keel_site *site, char have[17])
+{
+    char err[256];
+    const char *s = getenv("KEEL_FACTS");
+    if (!keel_link_facts || !st->hash[0] || site->col <= 0 || (s && !strcmp(s, "db")))
+        return 0;
+    int r = rt_facts_load_linked(keel_link_facts, file, site->line, site->col, st->hash,
+                                 &st->facts, err, sizeof err);
+    if (r < 0)
+        warn_once(W_LOOP, "%s:%d: %s: reading the database instead", base_name(file),
+                  site->line, err);
+    if (r != 0)
+        return 0;
+    snprintf(have, 17, "%s", st->hash);
+    st->linked = 1;
+    return 1;
+}
+
+/* Under facts_lock: the database a site names, for the run-time log and
+ * history to open when they need it (never opened here). */
+static void note_db(const char *site_db)
+{
+    const char *path = G.dbpath ? G.dbpath : site_db;
+    if (!*G.db_used && path && *path)
+        snprintf(G.db_used, sizeof G.db_used, "%s", path);
+}
+
 /* Every site that has a state, newest first (pushed with a
  * compare-and-swap; never unlinked): KEEL_VERBOSE=1's summary walks it. */
 static _Atomic(site_state *) all_sites;
@@ -613,6 +656,8 @@ static site_state *site_init(keel_site *site)
         char have[17] = "";
         pthread_mutex_lock(&facts_lock);
         st->facts = site->col > 0 ? pf_take(file, site->line, site->col, st->hash, have) : NULL;
+        if (!st->facts && linked_facts(st, file, site, have))
+            note_db(site_db ? site_db : site->db);
         db *d = st->facts ? NULL : db_acquire(site_db ? site_db : site->db, held);
         if (st->facts)
             st->ok = 1;
@@ -654,6 +699,12 @@ static site_state *site_init(keel_site *site)
         }
     }
     free(site_db);
+    /* history needs the database: a site with linked facts opens it for
+     * history only where history can decide its verdicts -- a process
+     * whose launches can run on a real GPU (and so be timed) or that
+     * calibrates (KEEL_CALIBRATE=1); keel_record's own rows count too */
+    if (st->linked && !G.real_gpu && !G.calibrate)
+        atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
     st->fixed = st->memo ? fixed_verdict(st, &view) : 0;
     if (st->fixed < 0 && G.learn && (st->learn = malloc(sizeof *st->learn)))
         rt_learn_init(st->learn);
