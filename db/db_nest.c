@@ -737,27 +737,51 @@ static int ends_in(const char *s, size_t n, const char *tail)
            (n > t && s[n - t - 1] == '/' && memcmp(s + n - t, tail, t) == 0);
 }
 
+static uint32_t u32_at(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Entry e against (line, col, hash): <0, 0, >0 as e sorts before, with,
+ * after it. */
+static int entry_cmp(const unsigned char *e, int line, int col, const char *hash)
+{
+    int l = (int)(int32_t)u32_at(e), c = (int)(int32_t)u32_at(e + 4);
+    if (l != line)
+        return l < line ? -1 : 1;
+    if (c != col)
+        return c < col ? -1 : 1;
+    return memcmp(e + 8, hash, 16);
+}
+
 int db_link_find(const unsigned char *table, const char *tail, int line, int col,
                  const char *hash, const unsigned char **nest, size_t *len)
 {
-    if (!table || !hash || !tail || memcmp(table, DB_LINK_MAGIC, 8) != 0)
+    if (!table || !hash || strlen(hash) != 16 || !tail ||
+        memcmp(table, DB_LINK_MAGIC, 8) != 0 || u32_at(table + 8) != DB_LINK_VERSION)
         return 1;
-    rd r = { .p = table + 8, .end = table + 20 };
-    uint64_t version = get_u(&r, 4), n = get_u(&r, 4);
-    if (version != DB_LINK_VERSION || n < 20)
+    size_t n = u32_at(table + 12), entries = u32_at(table + 16);
+    if (n < 20 || entries > (n - 20) / DB_LINK_ENTRY)
         return 1;
-    r.end = table + n;
-    int entries = get_count(&r, 20);
-    for (int i = 0; i < entries && !r.bad; i++) {
-        const char *h = get_str(&r), *file = get_str(&r);
-        int l = get_i32(&r), c = get_i32(&r);
-        int bytes = get_count(&r, 1);
-        const unsigned char *p = r.p;
-        r.p += r.bad ? 0 : bytes;
-        if (!r.bad && l == line && c == col && h && !strcmp(h, hash) && file &&
-            ends_in(file, strlen(file), tail)) {
-            *nest = p;
-            *len = (size_t)bytes;
+    const unsigned char *dir = table + 20;
+    size_t lo = 0, hi = entries;
+    while (lo < hi) {                  /* the first entry not before the key */
+        size_t mid = lo + (hi - lo) / 2;
+        if (entry_cmp(dir + mid * DB_LINK_ENTRY, line, col, hash) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < entries && entry_cmp(dir + lo * DB_LINK_ENTRY, line, col, hash) == 0; lo++) {
+        const unsigned char *e = dir + lo * DB_LINK_ENTRY;
+        size_t fo = u32_at(e + 24), no = u32_at(e + 28), nl = u32_at(e + 32);
+        const char *file = (const char *)table + fo;
+        const void *nul = fo < n ? memchr(file, '\0', n - fo) : NULL;
+        if (!nul || no > n || nl > n - no)
+            return 1;                  /* a damaged table: the database answers */
+        if (ends_in(file, (size_t)((const char *)nul - file), tail)) {
+            *nest = table + no;
+            *len = nl;
             return 0;
         }
     }

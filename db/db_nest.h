@@ -79,9 +79,13 @@ int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
 
 /* ---- the link table -------------------------------------------------------
  * keelcc's link step puts the packed nests of every launch site a program
- * holds into one table (DB_LINK_MAGIC, u32 version, u32 length of the
- * whole, u32 entries; per entry str build hash, str stored file, i32 line,
- * col, u32 n and n bytes of packed nest; little-endian, str as above).
+ * holds into one table: DB_LINK_MAGIC, u32 version, u32 length of the
+ * whole, u32 entries, then the directory -- per entry (DB_LINK_ENTRY
+ * bytes) i32 line, i32 col, the 16 hex digits of the build hash, u32
+ * offset of the stored file's name (NUL-terminated), u32 offset and u32
+ * length of the packed nest, u32 0 -- sorted by line, col and hash, then
+ * the names and nests; little-endian, offsets from the table's start.  A
+ * lookup is a binary search; nothing is decoded but the site's nest.
  *
  * db_link_table: the table for the launch sites (loops whose `site` fact
  * is "call" or "clause") of the translation units whose object is one of
@@ -90,11 +94,12 @@ int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
  * the same rows give the same bytes.  Writer side (keelcc only).
  *
  * db_link_find: in a table, the packed nest of the site at line:col of
- * build hash `hash` whose stored file is `file` or ends in "/" tail (tail:
+ * build hash `hash` whose stored file is `tail` or ends in "/" tail (tail:
  * the site's name for its source, without "./" or "../"); 0 with *nest
  * and *len, 1 when the table has none (or is not a table). */
 #define DB_LINK_MAGIC "KEELLINK"
 #define DB_LINK_VERSION 1
+#define DB_LINK_ENTRY 40
 int db_link_table(db *d, const char *const *objects, int nobjects, unsigned char **out,
                   size_t *n, char *err, size_t errlen);
 int db_link_find(const unsigned char *table, const char *tail, int line, int col,

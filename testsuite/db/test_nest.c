@@ -5,7 +5,8 @@
  * to the same bytes twice; every truncation, every flipped byte, another
  * version and a record that lies about its length (with a checksum that
  * matches) are refused with one message; a nest without launch facts is
- * not packed.
+ * not packed; the link table of an object holds its launch site, found by
+ * position, build hash and file name, and nothing else.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -340,6 +341,43 @@ int main(void)
           "structure: %s", err);
     CHECK(db_nest_from_packed(NULL, 0, &s, err, sizeof err) == -1, "NULL bytes");
     free(c);
+
+    /* the link table of the object /src/k.o: the launch site, found by
+     * line, column, build hash and the tail of its file name */
+    const char *objs[] = { "/nowhere/x.o", "/src/k.o" };
+    unsigned char *t = NULL;
+    size_t tn = 0;
+    CHECK(db_link_table(d, objs, 1, &t, &tn, err, sizeof err) == 0 && !t && tn == 0,
+          "an object keelcc never compiled: no table");
+    CHECK(db_link_table(d, objs, 2, &t, &tn, err, sizeof err) == 0 && t, "table: %s", err);
+    if (t) {
+        CHECK(memcmp(t, "KEELLINK", 8) == 0 && t[8] == 1 && t[16] == 1 && t[17] == 0,
+              "table header: one entry");
+        CHECK((t[12] | t[13] << 8 | t[14] << 16 | (uint32_t)t[15] << 24) == tn, "table length");
+        CHECK(tn == 20 + 40 + strlen("/src/k.c") + 1 + n, "table size %zu", tn);
+        const unsigned char *nest = NULL;
+        size_t nl = 0;
+        const char *h = "0123456789abcdef";
+        CHECK(db_link_find(t, "k.c", 3, 5, h, &nest, &nl) == 0 && nl == n &&
+              memcmp(nest, b, n) == 0, "the site's nest, as packed");
+        CHECK(db_link_find(t, "src/k.c", 3, 5, h, &nest, &nl) == 0, "a longer tail");
+        CHECK(db_link_find(t, "/src/k.c", 3, 5, h, &nest, &nl) == 0, "the stored path");
+        CHECK(db_link_find(t, "rc/k.c", 3, 5, h, &nest, &nl) == 1, "a tail that cuts a name");
+        CHECK(db_link_find(t, "k.c", 3, 5, "0123456789abcdee", &nest, &nl) == 1,
+              "another build");
+        CHECK(db_link_find(t, "k.c", 4, 9, h, &nest, &nl) == 1, "an inner loop: no site");
+        CHECK(db_link_find(t, "k.c", 3, 5, "0123", &nest, &nl) == 1, "a short hash");
+        CHECK(db_link_find(b, "k.c", 3, 5, h, &nest, &nl) == 1, "not a table");
+        unsigned char *t2 = NULL;
+        size_t tn2 = 0;
+        CHECK(db_link_table(d, objs, 2, &t2, &tn2, err, sizeof err) == 0 && tn2 == tn &&
+              memcmp(t, t2, tn) == 0, "two tables of the same rows differ");
+        free(t2);
+        /* a directory entry that points past the table: not found */
+        store_u(t + 20 + 28, tn + 100, 4);
+        CHECK(db_link_find(t, "k.c", 3, 5, h, &nest, &nl) == 1, "damaged entry");
+        free(t);
+    }
     free(b);
     db_close(d);
     unlink(path);
