@@ -16,6 +16,7 @@
  */
 #include "kc_int.h"
 
+#include "db_calib_pack.h"
 #include "db_nest.h"
 
 /* ---- instrumentation ----------------------------------------------------- */
@@ -520,8 +521,9 @@ static int link_objects(const options *o, char ***out)
 }
 
 /* The weak hidden table of packed facts (db_link_table) for the launch
- * sites of the link's input objects, as C text in t; nothing when there
- * are none or the database does not exist.  A failure is a warning: the
+ * sites of the link's input objects, and with it the packed calibration
+ * of this host (db_calib_pack), as C text in t; nothing when there are no
+ * such sites or the database does not exist.  A failure is a warning: the
  * program then reads its database as before. */
 static void put_link_facts(const options *o, ku_buf *t)
 {
@@ -531,10 +533,19 @@ static void put_link_facts(const options *o, ku_buf *t)
     unsigned char *table = NULL;
     size_t n = 0;
     struct stat sb;
+    unsigned char *calib = NULL;
+    size_t cn = 0;
     if (nobj > 0 && stat(o->db_path, &sb) == 0) {
         if (db_open(o->db_path, DB_READONLY, &d, err, sizeof err) != 0 ||
             db_link_table(d, (const char *const *)objs, nobj, &table, &n, err, sizeof err) != 0)
             kc_warn("the program will read its facts from the database: %s", err);
+        /* the facts' companion: this host's newest calibration, which the
+         * program uses when it runs here (runtime/keelrt.c) */
+        char host[256] = "?";
+        gethostname(host, sizeof host - 1);
+        host[sizeof host - 1] = '\0';
+        if (table && db_calib_pack(d, host, &calib, &cn, err, sizeof err) < 0)
+            kc_warn("the program will read this host's calibration from the database: %s", err);
         db_close(d);
     }
     if (table && n > 0) {
@@ -543,6 +554,13 @@ static void put_link_facts(const options *o, ku_buf *t)
         put_c_bytes(t, table, n);
         ku_buf_put(t, "\";\n");
     }
+    if (calib && cn > 0) {
+        ku_buf_put(t, "__attribute__((weak, visibility(\"hidden\"))) const unsigned char "
+                   INSTRUMENT_LINK_CALIB "[] = \"");
+        put_c_bytes(t, calib, cn);
+        ku_buf_put(t, "\";\n");
+    }
+    free(calib);
     free(table);
     for (int i = 0; i < nobj; i++)
         free(objs[i]);

@@ -4,11 +4,16 @@
  * Global state is set up once by pthread_once at the first call: the
  * environment, the device (a CUDA GPU found through libcuda.so.1 loaded
  * with dlopen, or the KEEL_DEVICE what-if profile) and the host profile
- * (the newest `keel calibrate` row, else the defaults of model.c).
+ * (KEEL_HOST, else the newest `keel calibrate` row: the one keelcc's link
+ * step packed into the program, replaced by the database's newest when
+ * the database is first opened; else the defaults of model.c).  A site
+ * finds its facts packed into the program by keelcc's link step (see
+ * "facts linked into the program") or reads them from the database.
  *
  * The runtime leaves the host program's file descriptors as they were: the
- * database is opened only while a site loads its facts (read-only, db.h)
- * or while the run-time log reads or writes history and decisions
+ * database is opened only while a site loads its facts (read-only, db.h;
+ * never for facts linked into the program) or while the run-time log
+ * reads or writes history and decisions
  * (db_log.h), under facts_lock, and closed again at once; all SQL is db/'s.
  * While it is open, descriptors 0-2 the program has closed are held on
  * /dev/null so that SQLite never takes them (it would park /dev/null there
@@ -204,6 +209,7 @@ int rt_cuda_detect(rt_profile *out, char *name, size_t namelen)
 static void log_forget(void);
 static void time_forget(void);
 static void history_probe(db_log *h);
+static void host_linked(void);
 
 static double mono_now(void)
 {
@@ -264,10 +270,72 @@ static void init(void)
               !G.calibrate;
     if ((s = getenv("KEEL_LEARN")) && *s)
         G.learn = G.learn && strcmp(s, "0") != 0;
+    host_linked();
     G.t_base = mono_now();
     /* a forked child does not write its parent's decisions */
     pthread_atfork(NULL, NULL, log_forget);
     pthread_atfork(NULL, NULL, time_forget);
+}
+
+/* ---- the host profile ------------------------------------------------------
+ * Decisions use host_profile(): G.host as init set it (KEEL_HOST's
+ * profile, else the calibration keelcc's link step packed into the program
+ * for this host -- keel_link_calib -- else model.c's defaults), or the
+ * newest `keel calibrate` row of the database, adopted when the process
+ * first opens the database for anything (a site's facts, history, the
+ * log): a calibration made after the link reaches the program from then
+ * on, and a program that never opens its database decides with what it
+ * carries.  An adopted profile is published with one atomic store and
+ * never freed (a reader may hold it); at most one per process. */
+extern const unsigned char keel_link_calib[] __attribute__((weak, visibility("hidden")));
+
+static _Atomic(const rt_profile *) host_now;   /* NULL: &G.host */
+
+static inline const rt_profile *host_profile(void)
+{
+    const rt_profile *p = atomic_load_explicit(&host_now, memory_order_acquire);
+    return p ? p : &G.host;
+}
+
+/* Under facts_lock (or in init): decisions from now on use cal. */
+static void host_adopt(const rt_calibration *cal)
+{
+    rt_profile *p = malloc(sizeof *p);
+    if (!p) {
+        warn_once(W_MEM, "out of memory");
+        return;
+    }
+    rt_profile_from_calibration(cal, p);
+    atomic_store_explicit(&host_now, p, memory_order_release);
+}
+
+/* In init: the calibration the link packed, when it is this host's. */
+static void host_linked(void)
+{
+    rt_calibration cal;
+    char err[256];
+    if (G.host_set || !keel_link_calib)
+        return;
+    const unsigned char *b = keel_link_calib;
+    size_t n = memcmp(b, "KEELCALB", 8) ? 0
+             : (size_t)b[12] | (size_t)b[13] << 8 | (size_t)b[14] << 16 | (size_t)b[15] << 24;
+    int r = rt_calibration_read_packed(b, n, &cal, err, sizeof err);
+    if (r == 0)
+        rt_profile_from_calibration(&cal, &G.host);
+    else if (r < 0)
+        warn_once(W_DB, "%s", err);
+}
+
+/* The first open of the database, whatever opened it (under facts_lock):
+ * this host's newest calibration and whether history exists. */
+static void db_first_seen(db_log *l, const char *path)
+{
+    rt_calibration cal;
+    char err[256];
+    G.db_seen = 1;
+    if (!G.host_set && rt_calibration_read_log(l, path, &cal, err, sizeof err) == 0)
+        host_adopt(&cal);
+    history_probe(l);
 }
 
 /* ---- the database: open, read, close ------------------------------------- */
@@ -325,14 +393,10 @@ static db *db_acquire(const char *site_db, int held[3])
      * the history table exists (a database without it is never opened
      * again for history) */
     if (!G.db_seen) {
-        rt_calibration cal;
-        G.db_seen = 1;
         snprintf(G.db_used, sizeof G.db_used, "%s", path);
-        if (!G.host_set && rt_calibration_read(d, path, &cal, err, sizeof err) == 0)
-            rt_profile_from_calibration(&cal, &G.host);
         db_log *h;
-        if (G.history < 0 && db_log_borrow(d, &h, err, sizeof err) == 0) {
-            history_probe(h);
+        if (db_log_borrow(d, &h, err, sizeof err) == 0) {
+            db_first_seen(h, path);
             db_log_close(h);
         }
     }
@@ -954,6 +1018,8 @@ static db_log *log_open(int mode, int held[3])
         }
         G.db_sound = 1;
     }
+    if (!G.db_seen)          /* linked facts: the first open of the database */
+        db_first_seen(l, G.db_used);
     return l;
 }
 
@@ -1279,8 +1345,8 @@ void keel_record(keel_site *site, const long long *values, int device, double se
     char err[128], key[512];
     int held[3];
     if ((st || (st = site_init(site))) && st->ok && !(site->nsyms > 0 && !values) &&
-        rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
-                         &in, err, sizeof err) == 0 &&
+        rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, site->nsyms, site->syms,
+                         values, &in, err, sizeof err) == 0 &&
         rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
         pthread_mutex_lock(&facts_lock);
         db_log *h = log_open(DB_LOG_WRITE, held);
@@ -1380,7 +1446,7 @@ static int slot_find(keel_site *site, site_state *st, const long long *values)
     tslot x = { .site = site, .used = 1, .nsyms = n };
     if (n > 0)
         memcpy(x.values, values, sizeof *values * (size_t)n);
-    if (!st->ok || rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, n, site->syms, values,
+    if (!st->ok || rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, n, site->syms, values,
                                     &in, err, sizeof err) ||
         rt_history_key(n, site->syms, values, x.key, sizeof x.key))
         return -1;
@@ -1557,7 +1623,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     if (G.verbose >= 2 || (hit < 0 && G.log && st->ok &&
                            atomic_load_explicit(&st->logged, memory_order_relaxed) < LOG_CAP))
         bindings_text(site, values, bind, sizeof bind);
-    if (rt_facts_bind_site(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms,
+    const rt_profile *host = host_profile();
+    if (rt_facts_bind_site(st->facts, host, &G.gpu, G.threads, site->nsyms, site->syms,
                            values, &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         if (hit < 0)
@@ -1568,7 +1635,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     }
     if (G.verbose)              /* only KEEL_VERBOSE's summary reads it */
         atomic_fetch_add_explicit(&st->evaluated, 1, memory_order_relaxed);
-    int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick, settled = 1;
+    int verdict = rt_estimate_all(host, G.threads, &G.gpu, &in, &e), pick, settled = 1;
     if (e.too_small)
         reason = "too small";
     if (in.not_parallel)

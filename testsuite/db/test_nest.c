@@ -6,7 +6,9 @@
  * version and a record that lies about its length (with a checksum that
  * matches) are refused with one message; a nest without launch facts is
  * not packed; the link table of an object holds its launch site, found by
- * position, build hash and file name, and nothing else.
+ * position, build hash and file name, and nothing else; a host's newest
+ * calibration packs and reads back as the log's rows, another host's is
+ * none, a damaged one is refused.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,7 +17,9 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "db_calib_pack.h"
 #include "db_launch.h"
+#include "db_log.h"
 #include "db_mca.h"
 #include "db_nest.h"
 #include "util.h"
@@ -155,6 +159,11 @@ static int ov_fn(void *c, const db_launch_overlap *x)
     add(c, "ov %lld %s %s %d\n", (long long)x->access_id, x->base,
         x->offset ? x->offset : "NULL", x->checkable);
     return 0;
+}
+
+static void bw_fn(void *c, const db_bw_row *r)
+{
+    add(c, "%s %g %d %g\n", r->pattern, r->footprint, r->threads, r->bytes_per_s);
 }
 
 static const char *s_(const char *s) { return s ? s : "NULL"; }
@@ -379,8 +388,64 @@ int main(void)
         free(t);
     }
     free(b);
+
+    /* a host's newest calibration, packed: the same rows as the log's */
+    db_calib_row cr = { .cores = 8, .freq_hz = 3e9, .mem_bw = 2.5e10, .peak_flops = 4e11,
+                        .fork_ns = 1500, .join_ns = 700, .sched_ns = 40,
+                        .target_fallback_ns = 12, .page_bytes = 4096, .tlb_entries = 1536,
+                        .tlb_miss_ns = 9.5, .latencies = "fadd=3 fmul=4" };
+    db_log *lw = NULL;
+    int64_t cid = 0;
+    db_bw_row bw1 = { "unit", 65536, 1, 4e10 }, bw2 = { "gather", 65536, 8, 1e10 };
+    if (db_log_open(path, DB_LOG_WRITE, 1000, &lw, err, sizeof err) || db_log_begin(lw) ||
+        db_calib_add(lw, "h0", &cr, &cid) || (cr.cores = 16, db_calib_add(lw, "h1", &cr, &cid)) ||
+        db_calib_add_bandwidth(lw, cid, &bw1) || db_calib_add_bandwidth(lw, cid, &bw2) ||
+        db_log_end(lw, 1)) {
+        printf("FAIL: cannot write a calibration: %s\n", err);
+        fails++;
+    }
+    db_log_close(lw);
+    unsigned char *cb = NULL;
+    size_t cn = 0;
+    CHECK(db_calib_pack(d, "nohost", &cb, &cn, err, sizeof err) == 1 && !cb, "no calibration");
+    CHECK(db_calib_pack(d, "h1", &cb, &cn, err, sizeof err) == 0 && cb, "calib pack: %s", err);
+    db_calib_src *cs = NULL;
+    CHECK(cb && db_calib_src_packed(cb, cn, &cs, err, sizeof err) == 0, "calib decode: %s", err);
+    if (cs) {
+        db_calib_row got;
+        int64_t gid = 0;
+        CHECK(db_calib_src_newest(cs, "h0", &got, &gid) == 1, "another host's calibration");
+        CHECK(db_calib_src_newest(cs, "h1", &got, &gid) == 0 && gid == cid && got.cores == 16 &&
+              got.freq_hz == 3e9 && got.mem_bw == 2.5e10 && got.peak_flops == 4e11 &&
+              got.fork_ns == 1500 && got.join_ns == 700 && got.sched_ns == 40 &&
+              got.target_fallback_ns == 12 && got.page_bytes == 4096 &&
+              got.tlb_entries == 1536 && got.tlb_miss_ns == 9.5 &&
+              !strcmp(got.latencies, "fadd=3 fmul=4"), "calibration row");
+        double fp[4] = { 0 };
+        CHECK(db_calib_src_footprints(cs, cid, fp, 4) == 1 && fp[0] == 65536, "footprints");
+        rows br = { "", 0 };
+        db_calib_src_each_bandwidth(cs, cid, bw_fn, &br);
+        CHECK(!strcmp(br.text, "unit 65536 1 4e+10\ngather 65536 8 1e+10\n"), "bandwidth:\n%s",
+              br.text);
+        db_calib_src_close(cs);
+    }
+    for (size_t k = 0; cb && k < cn; k += 7) {
+        cb[k] ^= 0x10;
+        cs = NULL;
+        CHECK(db_calib_src_packed(cb, cn, &cs, err, sizeof err) == -1 && !cs,
+              "calibration byte %zu flipped: accepted", k);
+        cb[k] ^= 0x10;
+    }
+    CHECK(cb && db_calib_src_packed(cb, cn - 1, &cs, err, sizeof err) == -1 &&
+          strstr(err, "packed calibration: truncated"), "truncated calibration: %s", err);
+    free(cb);
     db_close(d);
     unlink(path);
+    char side[sizeof path + 8];
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
     if (fails)
         return 1;
     printf("nest: packed and database rows agree; %zu bytes; every truncation and flip "

@@ -7,7 +7,8 @@
 # or rebuilt from an edited source after the link (the program keeps its
 # own facts; read from the database the sites are stale); a damaged packed
 # form is one warning and the database's answer; two identical links are
-# identical; a program linked without keelcc reads its database.
+# identical; a program linked without keelcc reads its database; this
+# host's calibration travels with the facts.
 BIN=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -142,6 +143,35 @@ if [ -n "$off" ]; then
 else
     bad "no packed nest found in prog"
 fi
+
+# this host's calibration travels with the facts: the link packs the
+# newest (keel_link_calib) and a program that opens no database decides
+# with it; one made after the link is the database's (KEEL_FACTS=db) and
+# reaches a linked program once it opens its database (for history or the
+# log: not observed here, since when the log opens it is the log's affair)
+calib() {   # calib MEM_BW: a calibration row of this host
+    sqlite3 k.db "INSERT INTO host_calibration(host, cores, freq_hz, mem_bw, peak_flops,
+        fork_ns, join_ns, sched_ns) VALUES ('$(hostname)', 2, 2.0e9, $1, 8e9, 2000, 1000, 50)"
+}
+predicted() {   # predicted ENV...: ax's CPU prediction at n=20 (too small for the GPU)
+    env KEEL_VERBOSE=1 KEEL_DEVICE=h100 KEEL_LOG=0 "$@" ./prog 20 2>&1 |
+        sed -n 's/^keel: k\.c:13 ax .*CPU 1, GPU 0, .*predicted \(.*\)$/\1/p'
+}
+default=$(predicted)
+calib 1.0e9
+$KC -O2 k.o main.o -o prog 2>>build.txt
+expect_eq "$(nm prog | grep -c ' keel_link_calib$')" 1 "prog holds this host's calibration"
+at_link=$(predicted)
+expect_eq "$(predicted KEEL_FACTS=db)" "$at_link" "the linked calibration is the database's"
+[ -n "$at_link" ] && [ "$at_link" != "$default" ] && ok ||
+    bad "calibration changes nothing: '$at_link' (defaults '$default')"
+mv k.db k.db.keep
+expect_eq "$(predicted)" "$at_link" "database deleted: the linked calibration"
+mv k.db.keep k.db
+calib 5.0e8
+later=$(predicted KEEL_FACTS=db)
+[ -n "$later" ] && [ "$later" != "$at_link" ] && ok || bad "a newer calibration: '$later'"
+expect_eq "$(predicted)" "$at_link" "no database opened: the linked calibration"
 
 echo "linked-facts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,8 +1,9 @@
 /*
- * db_nest.c -- a nest's facts as one row source, from the database or from
- * the packed form (db_nest.h).
+ * db_pack.c -- the packed forms that travel with a program: a nest's facts
+ * as one row source, from the database or from its packed form
+ * (db_nest.h), and a host's calibration likewise (db_calib_pack.h).
  *
- * The packed form, version 1 (every integer little-endian, a double as
+ * The packed nest, version 1 (every integer little-endian, a double as
  * the little-endian bits of its IEEE 754 binary64 value):
  *
  *   header   "KEELNEST", u32 version, u32 length of the whole (header
@@ -34,7 +35,9 @@
  * there).  A check that fails refuses the whole form.
  */
 #include "db_nest.h"
+#include "db_calib_pack.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,6 +271,8 @@ static int pack_ov(void *ctx, const db_launch_overlap *r)
     return w->oom;
 }
 
+static int seal(wbuf *w, const char *noun, char *err, size_t errlen);
+
 int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
                  size_t errlen)
 {
@@ -298,15 +303,10 @@ int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
         return w.oom ? ku_fail(err, errlen, "out of memory") : -1;
     }
     put_tag(&w, 'E');
-    if (w.oom || w.n > 0xffffffffu) {
+    if (seal(&w, "nest", err, errlen)) {
         free(w.p);
-        return ku_fail(err, errlen, w.oom ? "out of memory" : "nest too large to pack");
+        return -1;
     }
-    for (int i = 0; i < 4; i++)
-        w.p[12 + i] = (unsigned char)(w.n >> (8 * i));
-    uint64_t h = ku_fnv1a64(w.p + 24, w.n - 24);
-    for (int i = 0; i < 8; i++)
-        w.p[16 + i] = (unsigned char)(h >> (8 * i));
     *out = w.p;
     *n = w.n;
     return 0;
@@ -548,25 +548,49 @@ static void *carve(unsigned char **at, size_t n, size_t size)
     return p;
 }
 
+/* The header of a packed form: magic, version, length, checksum; 0 with r
+ * past it, or -1 with one message ("what: ..."). */
+static int check_header(const unsigned char *b, size_t n, const char *magic, unsigned version,
+                        const char *what, const char *noun, rd *r, char *err, size_t errlen)
+{
+    if (!b || n < HEADER + 1 || memcmp(b, magic, 8) != 0)
+        return ku_fail(err, errlen, "%s: not %s (no \"%.8s\" header)", what, noun, magic);
+    r->p = b + 8;
+    r->end = b + n;
+    uint64_t v = get_u(r, 4), len = get_u(r, 4), sum = get_u(r, 8);
+    if (v != version)
+        return ku_fail(err, errlen, "%s: format version %llu, this runtime reads %u", what,
+                       (unsigned long long)v, version);
+    if (len != n)
+        return ku_fail(err, errlen, "%s: truncated (%zu of %llu bytes)", what, n,
+                       (unsigned long long)len);
+    if (ku_fnv1a64(b + 24, n - 24) != sum)
+        return ku_fail(err, errlen, "%s: corrupt (checksum differs)", what);
+    return 0;
+}
+
+/* The length and checksum of a packed form written whole into w: 0, or
+ * -1 with a message. */
+static int seal(wbuf *w, const char *noun, char *err, size_t errlen)
+{
+    if (w->oom || w->n > 0xffffffffu)
+        return ku_fail(err, errlen, w->oom ? "out of memory" : "%s too large to pack", noun);
+    for (int i = 0; i < 4; i++)
+        w->p[12 + i] = (unsigned char)(w->n >> (8 * i));
+    uint64_t h = ku_fnv1a64(w->p + 24, w->n - 24);
+    for (int i = 0; i < 8; i++)
+        w->p[16 + i] = (unsigned char)(h >> (8 * i));
+    return 0;
+}
+
 int db_nest_from_packed(const void *bytes, size_t n, db_nest **out, char *err, size_t errlen)
 {
     const unsigned char *b = bytes;
-    *out = NULL;
-    if (!b || n < HEADER + 1 || memcmp(b, DB_NEST_MAGIC, 8) != 0)
-        return ku_fail(err, errlen, "packed facts: not a packed nest (no \"" DB_NEST_MAGIC
-                       "\" header)");
     rd r = { 0 };
-    r.p = b + 8;
-    r.end = b + n;
-    uint64_t version = get_u(&r, 4), len = get_u(&r, 4), sum = get_u(&r, 8);
-    if (version != DB_NEST_VERSION)
-        return ku_fail(err, errlen, "packed facts: format version %llu, this runtime reads %d",
-                       (unsigned long long)version, DB_NEST_VERSION);
-    if (len != n)
-        return ku_fail(err, errlen, "packed facts: truncated (%zu of %llu bytes)", n,
-                       (unsigned long long)len);
-    if (ku_fnv1a64(b + 24, n - 24) != sum)
-        return ku_fail(err, errlen, "packed facts: corrupt (checksum differs)");
+    *out = NULL;
+    if (check_header(b, n, DB_NEST_MAGIC, DB_NEST_VERSION, "packed facts", "a packed nest", &r,
+                     err, errlen))
+        return -1;
     int64_t root = get_i64(&r);
     const unsigned char *body = r.p;
     if (read_records(&r))
@@ -786,4 +810,187 @@ int db_link_find(const unsigned char *table, const char *tail, int line, int col
         }
     }
     return 1;
+}
+
+/* ---- a host's calibration (db_calib_pack.h) ------------------------------ */
+
+struct db_calib_src {
+    db_log *l;                  /* a log, or NULL: the packed calibration below */
+    const char *host;
+    int64_t id;
+    db_calib_row row;
+    int nfp, nbw;
+    double *fp;
+    db_bw_row *bw;
+};
+
+int db_calib_src_log(db_log *l, db_calib_src **out)
+{
+    db_calib_src *s = calloc(1, sizeof *s);
+    *out = s;
+    if (!s)
+        return -1;
+    s->l = l;
+    return 0;
+}
+
+int db_calib_src_packed(const void *bytes, size_t n, db_calib_src **out, char *err,
+                        size_t errlen)
+{
+    rd r = { 0 };
+    *out = NULL;
+    if (check_header(bytes, n, DB_CALIB_MAGIC, DB_CALIB_VERSION, "packed calibration",
+                     "a packed calibration", &r, err, errlen))
+        return -1;
+    r.p = (const unsigned char *)bytes + 24;
+    db_calib_src s = { 0 };
+    s.host = get_str(&r);
+    s.id = get_i64(&r);
+    s.row.cores = get_i32(&r);
+    double *f[] = { &s.row.freq_hz, &s.row.mem_bw, &s.row.peak_flops, &s.row.fork_ns,
+                    &s.row.join_ns, &s.row.sched_ns, &s.row.target_fallback_ns,
+                    &s.row.page_bytes, &s.row.tlb_entries, &s.row.tlb_miss_ns };
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        *f[i] = get_f64(&r);
+    const char *lat = get_str(&r);
+    snprintf(s.row.latencies, sizeof s.row.latencies, "%s", lat ? lat : "");
+    s.nfp = get_count(&r, 8);
+    const unsigned char *fp0 = r.p;
+    r.p += r.bad ? 0 : (size_t)s.nfp * 8;
+    s.nbw = get_count(&r, 21);
+    const unsigned char *bw0 = r.p;
+    for (int i = 0; i < s.nbw && !r.bad; i++) {
+        get_str(&r), get_f64(&r), get_i32(&r), get_f64(&r);
+    }
+    if (r.bad || r.p != r.end || !s.host)
+        return ku_fail(err, errlen, "packed calibration: corrupt (a record does not parse)");
+    db_calib_src *x = calloc(1, sizeof *x + (size_t)s.nfp * sizeof(double) +
+                                 (size_t)s.nbw * sizeof(db_bw_row));
+    if (!x)
+        return ku_fail(err, errlen, "out of memory");
+    *x = s;
+    x->fp = (double *)(x + 1);
+    x->bw = (db_bw_row *)(x->fp + s.nfp);
+    rd q = { .p = fp0, .end = r.end };
+    for (int i = 0; i < s.nfp; i++)
+        x->fp[i] = get_f64(&q);
+    q.p = bw0;
+    for (int i = 0; i < s.nbw; i++) {
+        x->bw[i].pattern = get_str(&q);
+        x->bw[i].footprint = get_f64(&q);
+        x->bw[i].threads = get_i32(&q);
+        x->bw[i].bytes_per_s = get_f64(&q);
+    }
+    *out = x;
+    return 0;
+}
+
+void db_calib_src_close(db_calib_src *s)
+{
+    free(s);
+}
+
+int db_calib_src_newest(db_calib_src *s, const char *host, db_calib_row *c, int64_t *id)
+{
+    if (s->l)
+        return db_calib_newest(s->l, host, c, id);
+    if (!host || strcmp(host, s->host) != 0)
+        return 1;
+    *c = s->row;
+    *id = s->id;
+    return 0;
+}
+
+int db_calib_src_footprints(db_calib_src *s, int64_t id, double *fp, int max)
+{
+    if (s->l)
+        return db_calib_footprints(s->l, id, fp, max);
+    int n = id == s->id ? (s->nfp < max ? s->nfp : max) : 0;
+    memcpy(fp, s->fp, sizeof *fp * (size_t)(n > 0 ? n : 0));
+    return n;
+}
+
+void db_calib_src_each_bandwidth(db_calib_src *s, int64_t id, db_bw_fn fn, void *ctx)
+{
+    if (s->l) {
+        db_calib_each_bandwidth(s->l, id, fn, ctx);
+        return;
+    }
+    for (int i = 0; id == s->id && i < s->nbw; i++)
+        fn(ctx, &s->bw[i]);
+}
+
+const char *db_calib_src_errmsg(db_calib_src *s)
+{
+    return s->l ? db_log_errmsg(s->l) : "";
+}
+
+/* ---- packing a calibration ----------------------------------------------- */
+
+typedef struct {
+    wbuf *w;
+    int n;
+} bw_pack;
+
+static void count_bw(void *ctx, const db_bw_row *r)
+{
+    (void)r;
+    ((bw_pack *)ctx)->n++;
+}
+
+static void put_bw(void *ctx, const db_bw_row *r)
+{
+    wbuf *w = ((bw_pack *)ctx)->w;
+    put_str(w, r->pattern ? r->pattern : "");
+    put_f64(w, r->footprint);
+    put_i32(w, r->threads);
+    put_f64(w, r->bytes_per_s);
+}
+
+int db_calib_pack(db *d, const char *host, unsigned char **out, size_t *n, char *err,
+                  size_t errlen)
+{
+    db_log *l = NULL;
+    db_calib_row row;
+    int64_t id = 0;
+    double fp[64];
+    *out = NULL;
+    *n = 0;
+    if (db_log_borrow(d, &l, err, errlen))
+        return -1;
+    int r = db_calib_newest(l, host, &row, &id);
+    if (r != 0) {
+        db_log_close(l);
+        return 1;                 /* no table (an older database) or no row: none */
+    }
+    wbuf w = { 0 };
+    put(&w, DB_CALIB_MAGIC, 8);
+    put_u(&w, DB_CALIB_VERSION, 4);
+    put_u(&w, 0, 4);
+    put_u(&w, 0, 8);
+    put_str(&w, host);
+    put_i64(&w, id);
+    put_i32(&w, row.cores);
+    double f[] = { row.freq_hz, row.mem_bw, row.peak_flops, row.fork_ns, row.join_ns,
+                   row.sched_ns, row.target_fallback_ns, row.page_bytes, row.tlb_entries,
+                   row.tlb_miss_ns };
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        put_f64(&w, f[i]);
+    put_str(&w, row.latencies);
+    int nfp = db_calib_footprints(l, id, fp, 64);
+    put_u(&w, (uint32_t)nfp, 4);
+    for (int i = 0; i < nfp; i++)
+        put_f64(&w, fp[i]);
+    bw_pack bp = { &w, 0 };
+    db_calib_each_bandwidth(l, id, count_bw, &bp);
+    put_u(&w, (uint32_t)bp.n, 4);
+    db_calib_each_bandwidth(l, id, put_bw, &bp);
+    db_log_close(l);
+    if (seal(&w, "calibration", err, errlen)) {
+        free(w.p);
+        return -1;
+    }
+    *out = w.p;
+    *n = w.n;
+    return 0;
 }
