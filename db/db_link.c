@@ -3,7 +3,7 @@
  * translation units a link holds (by the object each was compiled into),
  * the packed facts of every launch site, keyed by build hash, stored file
  * and position (layout in db_nest.h).  Writer side: keelcc's link step
- * calls it; the runtime only reads tables (db_link_find in db_nest.c).
+ * calls it; the runtime only reads tables (db_link_find in db_pack.c).
  */
 #include "db_nest.h"
 #include "db_private.h"

@@ -13,7 +13,7 @@
  * The packed form (db_nest_pack writes it from a database) is
  * self-contained: no pointers, every number little-endian whatever the
  * host, a magic "KEELNEST", a format version, its length and an FNV-1a
- * checksum of the whole, then tagged records (see db_nest.c).  A packed
+ * checksum of the whole, then tagged records (see db_pack.c).  A packed
  * form that is truncated, corrupt or of another version is refused whole
  * with one message; nothing of it is used.  From a packed form a loop holds
  * only the fields the runtime reads: id, file, function, tu_hash, line,
