@@ -15,10 +15,10 @@
 #                  threads, OMP_TARGET_OFFLOAD=DISABLED), for cpu-truth.py --measured
 #   progress.log   what ran, with the seconds since the start
 # A time guard (KEEL_BUNDLE_BUDGET seconds from the start, default 330) plans
-# the runs by BUNDLE/times.txt scaled by the times seen so far: MEDIUM first,
-# then LARGE, shortest first; each binary gets 3 runs where that leaves one run
-# for every binary after it, else fewer, else none (said in progress.log), and
-# whatever was measured is written.
+# the runs by BUNDLE/times.txt scaled by the times seen so far: every binary
+# once (MEDIUM first, then LARGE, shortest first), then every one a second
+# time, then a third; a run that would end past the budget is skipped (said
+# in progress.log), and measured.txt always holds what was measured.
 # KEEL_BUNDLE_QUICK=1: two programs, one run each (a test of the bundle).
 set -u
 B=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -72,7 +72,7 @@ say "3/4 gpu-probe"
 say "gpu-probe: $(tail -1 "$OUT/gpu-probe.txt")"
 
 say "4/4 CPU truth"
-B="$B" W="$W" T0="$T0" python3 - <<'PY' 2>&1 | tee -a "$OUT/progress.log"
+B="$B" W="$W" T0="$T0" python3 -u - <<'PY' 2>&1 | tee -a "$OUT/progress.log"
 import os, re, subprocess, sys, time
 B, OUT = os.environ["B"], os.environ["OUT"]
 T0 = float(os.environ["T0"])
@@ -110,54 +110,68 @@ def median(xs):
 def now():
     return time.time() - T0
 
-out = open(os.path.join(OUT, "measured.txt"), "w")
-out.write("# bench/h100-run.sh on %s, %d cores: kernel times, rows as bench/cpu-truth.py "
-          "prints them (predicted: not made here)\n" % (os.uname().nodename, nproc))
-out.write("load average before: %s\n" % open("/proc/loadavg").read().strip())
-out.flush()
-scale = 1.0      # measured / estimated so far (this host against the bundle's)
-for k, (exe, name, ds, thr, e) in enumerate(items):
-    e *= scale
-    left = budget - now()
-    # as many runs as leave one run for every item after this one, at least
-    # one when this one fits (the ones after it take longer)
-    rest = scale * sum(x[4] for x in items[k + 1:])
-    runs = max(min(runs_wanted, int((left - rest) / max(e, 1e-3))), 1 if left >= e else 0)
-    if runs < 1:
-        print("[%d s] skip %s %s thr %d: %.1f s a run, %.0f s left" % (now(), name, ds, thr, e, left))
-        continue
-    env = dict(os.environ, OMP_NUM_THREADS=str(thr), OMP_TARGET_OFFLOAD="DISABLED")
-    walls, cpus = [], []
-    for _ in range(runs):
+before = open("/proc/loadavg").read().strip()
+
+def write():
+    """measured.txt anew (a rename: whatever is there is whole)."""
+    tmp = os.path.join(OUT, ".measured.tmp")
+    with open(tmp, "w") as out:
+        out.write("# bench/h100-run.sh on %s, %d cores: kernel times, rows as bench/cpu-truth.py "
+                  "prints them (predicted: not made here)\n" % (os.uname().nodename, nproc))
+        out.write("load average before: %s\n" % before)
+        for exe, name, ds, thr, e in items:
+            walls, cpus = got.get((exe, thr), ([], []))
+            if not walls:
+                continue
+            times = cpus if thr == 1 else walls     # cpu-truth.py's --clock auto
+            out.write("%-16s %-7s thr %-2d nests 0  predicted nan s  measured wall %10.6g s cpu "
+                      "%10.6g s (median of %d, min %.6g)  ratio nan (%s)  -\n" % (
+                          name, ds, thr, median(walls), median(cpus), len(times), min(times),
+                          "cpu" if thr == 1 else "wall"))
+        out.write("load average after: %s\n" % open("/proc/loadavg").read().strip())
+    os.replace(tmp, os.path.join(OUT, "measured.txt"))
+
+# every binary once (MEDIUM, then LARGE, shortest first), then the second
+# runs, then the third, while the time lasts
+got, dead = {}, set()
+scale = 1.0      # this host's seconds / the bundle's, from the one-thread runs so far
+for rnd in range(runs_wanted):
+    for exe, name, ds, thr, e0 in items:
+        key = (exe, thr)
+        if key in dead or len(got.get(key, ([], []))[0]) != rnd:
+            continue
+        e, left = e0 * scale, budget - now()
+        if e > left:
+            print("[%d s] round %d: skip %s %s thr %d: %.1f s a run, %.0f s left" % (
+                now(), rnd + 1, name, ds, thr, e, left))
+            continue
+        env = dict(os.environ, OMP_NUM_THREADS=str(thr), OMP_TARGET_OFFLOAD="DISABLED")
         t = time.time()
         try:
             r = subprocess.run([os.path.join(B, "work", exe)], env=env, capture_output=True,
-                               text=True, timeout=max(5.0, budget - now() + 30))
+                               text=True, timeout=max(5.0, left + 30))
         except subprocess.TimeoutExpired:
             print("[%d s] %s %s thr %d: timed out" % (now(), name, ds, thr))
-            break
+            dead.add(key)
+            continue
         took = time.time() - t
-        if thr == 1 and e > 0.05:
-            scale = max(0.05, min(20.0, took / (e / scale)))
-        m = re.search(r"^time: ([0-9.]+) s", r.stderr, re.M)
-        c = re.search(r"^cpu: ([0-9.]+) s", r.stderr, re.M)
-        if r.returncode != 0 or not (m and c):
-            print("[%d s] %s %s thr %d: exit %d, no time printed" % (now(), name, ds, thr, r.returncode))
-            break
-        walls.append(float(m.group(1)))
-        cpus.append(float(c.group(1)))
-    if not walls:
-        continue
-    times = cpus if thr == 1 else walls     # cpu-truth.py's --clock auto
-    line = ("%-16s %-7s thr %-2d nests 0  predicted nan s  measured wall %10.6g s cpu %10.6g s "
-            "(median of %d, min %.6g)  ratio nan (%s)  -" % (
-                name, ds, thr, median(walls), median(cpus), len(times), min(times),
-                "cpu" if thr == 1 else "wall"))
-    out.write(line + "\n")
-    out.flush()
-    print("[%d s] %s" % (now(), line))
-out.write("load average after: %s\n" % open("/proc/loadavg").read().strip())
-out.close()
+        if thr == 1 and e0 > 0.05:
+            scale = max(0.05, min(20.0, took / e0))
+        mt = re.search(r"^time: ([0-9.]+) s", r.stderr, re.M)
+        mc = re.search(r"^cpu: ([0-9.]+) s", r.stderr, re.M)
+        if r.returncode != 0 or not (mt and mc):
+            print("[%d s] %s %s thr %d: exit %d, no time printed" % (
+                now(), name, ds, thr, r.returncode))
+            dead.add(key)
+            continue
+        walls, cpus = got.setdefault(key, ([], []))
+        walls.append(float(mt.group(1)))
+        cpus.append(float(mc.group(1)))
+        print("[%d s] run %d %s %s thr %d: wall %s s cpu %s s" % (
+            now(), rnd + 1, name, ds, thr, mt.group(1), mc.group(1)))
+        sys.stdout.flush()
+        write()
+write()
 PY
 rm -rf "$W"
 say "done; in $OUT: $(cd "$OUT" && ls | tr '\n' ' ')"
