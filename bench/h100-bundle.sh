@@ -12,11 +12,11 @@
 # EXTRALARGE (bench/verdicts.py --programs scores bench/measured-h100.txt's
 # rows from these databases), keelcc's llvm-mca rows for the CPUs in
 # $KEEL_BUNDLE_MCPU (default sapphirerapids, the lent host's CPU class).
-# The sources are copied into OUTDIR/src (a small tree with bench/cpu-truth.py
-# and bench/verdicts.py) so the databases name files that stay: the re-score
-# back here runs OUTDIR/src/bench/*.py.  Every shared library the binaries
+# The sources are copied into OUTDIR/src (a small tree with bench/cpu-truth.py,
+# bench/verdicts.py and their data files) so that the databases name files
+# that stay: back here, bench/h100-rescore.sh runs OUTDIR/src/bench/*.py.  Every shared library the binaries
 # need beyond glibc goes into OUTDIR/lib (run.sh sets LD_LIBRARY_PATH).
-# Each binary is run once here (one thread; the whole process's wall seconds)
+# Each binary is run once here (one thread; the whole process's CPU seconds)
 # into OUTDIR/times.txt: run.sh plans its runs by these figures.
 set -eu
 build=$(cd "${1:?usage: h100-bundle.sh BUILD OUTDIR}" && pwd)
@@ -49,13 +49,20 @@ done | sort -u | while read -r lib; do
     *) cp -L "$lib" "$out/lib/" ;;
     esac
 done
-# what each binary takes here, one thread, one run (run.sh's plan)
-: > "$out/times.txt"
-for f in "$out/work"/*-MEDIUM "$out/work"/*-LARGE; do
-    t0=$(date +%s%N)
-    OMP_NUM_THREADS=1 OMP_TARGET_OFFLOAD=DISABLED "$f" >/dev/null 2>&1 || true
-    t1=$(date +%s%N)
-    echo "$(basename "$f") $(awk "BEGIN { printf \"%.3f\", ($t1 - $t0) / 1e9 }")" |
-        tee -a "$out/times.txt"
-done
+# what each binary takes here, one thread, one run: the process's CPU seconds
+# (user + system; a shared machine's waits not counted) -- run.sh's plan
+python3 - "$out" <<'PY'
+import glob, os, resource, subprocess, sys
+out = sys.argv[1]
+env = dict(os.environ, OMP_NUM_THREADS="1", OMP_TARGET_OFFLOAD="DISABLED")
+with open(os.path.join(out, "times.txt"), "w") as f:
+    for ds in ("MEDIUM", "LARGE"):
+        for exe in sorted(glob.glob(os.path.join(out, "work", "*-" + ds))):
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([exe], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+            f.write("%s %.3f\n" % (os.path.basename(exe), cpu))
+            print("%s %.3f s" % (os.path.basename(exe), cpu), flush=True)
+PY
 du -sh "$out"

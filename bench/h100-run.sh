@@ -4,7 +4,7 @@
 #
 #   OUT=DIR bash BUNDLE/run.sh
 #
-# needs only bash, python3, coreutils and glibc there (nvcc and a GPU for
+# needs only bash, python3, coreutils, tar, gzip and glibc there (nvcc and a GPU for
 # step 4).  It sets LD_LIBRARY_PATH to BUNDLE/lib and writes into $OUT:
 #   host.txt       lscpu, nproc, nvidia-smi -q (head), uname, glibc, load, hostname
 #   calibrate.txt  `keel calibrate` into each database (a copy of BUNDLE/work's)
