@@ -966,7 +966,7 @@ static char *dup_text(const char *s)
 }
 
 /* CLOCK_MONOTONIC_COARSE, seconds: the age of the waiting rows only needs
- * the tick (a few ms against LOG_AGE's second) and reads no clock source */
+ * the tick (a few ms against LOG_AGE's second) and reads no hardware counter */
 static double coarse_now(void)
 {
     struct timespec ts;
