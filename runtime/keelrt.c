@@ -37,11 +37,11 @@
  * stores them in a way if no other thread is storing; a launch
  * whose values fail (an overflow) is memoised as CPU too.  New decisions
  * are kept in memory (at most LOG_CAP per site) and appended to the
- * database's `decisions` table while the program runs -- each site's
- * first decision at once, the others in batches -- so that a program that
- * aborts or is killed leaves its decisions; the rest go at exit.  The
- * first write of a process checks the whole file first: nothing is
- * written into a database that fails its integrity check.
+ * database's `decisions` table in batches, never inside a site's first
+ * call (see "the run-time log" below for what a killed program leaves);
+ * the rest go at exit.  The first write of a process checks the tables the
+ * log writes (not keelcc's): nothing is written into a database whose
+ * log tables fail their integrity check.
  *
  * Offload builds on a real GPU learn (rt_learn, history.h): where the
  * models' speedup lies within 1/4..4, a size launched again after one
@@ -98,12 +98,10 @@ enum { W_DB, W_LOOP, W_VALUE, W_DEVICE, W_MEM, W_COUNT };
 
 /* At most LOG_CAP decisions are kept per site and run: a nest launched
  * with ever new sizes must not turn into a database writer.  Decisions
- * reach the database while the program runs, so that one that aborts or
- * is killed leaves them: a site's first decision at once (for the first
- * LOG_URGENT sites; later ones join the batch), the others in batches of
- * LOG_BATCH rows or when the oldest waiting row is LOG_AGE seconds old
- * (looked at with the next decision), the rest at exit. */
-enum { LOG_CAP = 100, LOG_BATCH = 64, LOG_URGENT = 32 };
+ * wait in memory and are appended in one transaction when a decision that
+ * is not its site's first call finds LOG_BATCH rows waiting or the oldest
+ * waiting row LOG_AGE seconds old, and at exit (see log_decision). */
+enum { LOG_CAP = 100, LOG_BATCH = 64 };
 #define LOG_AGE 1.0
 
 static struct {
@@ -138,8 +136,7 @@ typedef struct {
 static struct {
     log_row *rows;          /* grown by ku_push */
     int n;
-    int urgent;             /* at-once writes so far */
-    double t_oldest;        /* when the oldest waiting row came (mono_now) */
+    double t_oldest;        /* when the oldest waiting row came (coarse_now) */
 } L;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -989,10 +986,12 @@ static void bindings_text(const keel_site *site, const long long *values, char *
  * (db_log.h), with the program's descriptors 0-2 held (see fds_hold) and
  * a 5 ms busy timeout (the log is a record, never worth a stall); caller
  * holds facts_lock and calls log_close.  Nothing is written into a
- * database that fails its integrity check: the first write of a process
- * checks the whole file (db_log_check) and a damaged file closes the log
- * for the rest of the run (a check that cannot run, on a lock, skips this
- * write only). */
+ * database whose log tables fail their integrity check: the first write
+ * of a process checks them (db_log_check: the schema page and freelist,
+ * decisions, history and the calibration tables with their indexes, not
+ * keelcc's tables, so the cost does not grow with keelcc's part of the
+ * file) and a damaged file closes the log for the rest of the run (a check
+ * that cannot run, on a lock, skips this write only). */
 static db_log *log_open(int mode, int held[3])
 {
     char err[512];
@@ -1083,8 +1082,26 @@ static char *dup_text(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+/* CLOCK_MONOTONIC_COARSE, seconds: the age of the waiting rows only needs
+ * the tick (a few ms against LOG_AGE's second) and reads no hardware counter */
+static double coarse_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Keep one new decision of st for the log.  first_call: this is the
+ * site's first call -- it only adds its row, never opens the database (a
+ * program pays no database write for its first launch of a nest).  Any
+ * other decision that finds LOG_BATCH rows waiting, or the oldest waiting
+ * row LOG_AGE seconds old, appends all of them in one transaction.  So a
+ * program that aborts or is killed leaves every decision that such a later
+ * decision found waiting; the rows made after its last write, and all of a
+ * run whose only decisions were first calls, are lost with it (exit and
+ * dlclose write them). */
 static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
-                         int verdict, const char *reason)
+                         int verdict, const char *reason, int first_call)
 {
     if (!G.log || !st->ok ||
         atomic_load_explicit(&st->logged, memory_order_relaxed) >= LOG_CAP ||
@@ -1095,8 +1112,8 @@ static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
         pthread_mutex_unlock(&log_lock);
         return;
     }
-    int first = atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed) == 0;
-    double now = mono_now();
+    atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed);
+    double now = coarse_now();
     if (L.n == 1)
         L.t_oldest = now;
     r->loop_id = rt_facts_loop_id(st->facts);
@@ -1110,10 +1127,7 @@ static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
         r->gpu_s = e->gpu_s;
         r->xfer_s = e->xfer_s;
     }
-    if (first && L.urgent < LOG_URGENT) {
-        L.urgent++;
-        log_flush();
-    } else if (L.n >= LOG_BATCH || now - L.t_oldest >= LOG_AGE)
+    if (!first_call && (L.n >= LOG_BATCH || now - L.t_oldest >= LOG_AGE))
         log_flush();
     pthread_mutex_unlock(&log_lock);
 }
@@ -1589,6 +1603,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
                        long long *pred_ns, int missed)
 {
     char bind[512];
+    int first_call = !st;       /* (the log writes nothing in a first call) */
     *pred_ns = 0;
     if (!st) {
         pthread_once(&once, init);
@@ -1667,7 +1682,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     if (hit < 0) {
         if (settled && !(reason && !strncmp(reason, "calibrating", 11)))
             memo_put(st, values, verdict, *pred_ns);
-        log_decision(st, bind, &e, verdict, reason);
+        log_decision(st, bind, &e, verdict, reason, first_call);
     }
     if (G.verbose >= 2)
         verbose_line(site, st, bind, &e, verdict, reason);
