@@ -414,18 +414,14 @@ const char *const db_migrations[] = {
     "ALTER TABLE host_calibration ADD COLUMN tlb_miss_ns REAL;\n"
     "ALTER TABLE host_calibration ADD COLUMN latencies TEXT;\n"
     "PRAGMA user_version = 15;\n",
-    /* 15 -> 16 and 16 -> 17: numbers other branches' migrations take (the
-     * changes are merged in order and renumbered); nothing here. */
-    "PRAGMA user_version = 16;\n",
-    "PRAGMA user_version = 17;\n",
-    /* 17 -> 18: this host's caches as `keel calibrate` reads them (the
+    /* 15 -> 16: this host's caches as `keel calibrate` reads them (the
      * operating system's report of the CPU's cache descriptors,
      * runtime/calib_cache.c): the L1 data cache and the L2 per core, the
      * L3 of the whole host, bytes; NULL in rows measured before. */
     "ALTER TABLE host_calibration ADD COLUMN l1_bytes REAL;\n"
     "ALTER TABLE host_calibration ADD COLUMN l2_bytes REAL;\n"
     "ALTER TABLE host_calibration ADD COLUMN l3_bytes REAL;\n"
-    "PRAGMA user_version = 18;\n",
+    "PRAGMA user_version = 16;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];
