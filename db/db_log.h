@@ -124,7 +124,7 @@ typedef struct {
     double freq_hz, mem_bw, peak_flops, fork_ns, join_ns, sched_ns;
     double target_fallback_ns;  /* 0: not measured (rows before schema 14) */
     double page_bytes, tlb_entries, tlb_miss_ns;   /* 0: not measured (before schema 15) */
-    double l1_bytes, l2_bytes, l3_bytes;   /* the host's caches (0: not read, before 18) */
+    double l1_bytes, l2_bytes, l3_bytes;   /* the host's caches (0: not read, before schema 16) */
     char latencies[256];        /* dependent-chain latencies, "fadd=2.01 fmul=3 ..." in
                                  * cycles ("": not measured, before schema 15) */
 } db_calib_row;
