@@ -110,7 +110,8 @@ double rt_calibrate_clock(void)
  * several batches), one chain per operation the recurrence bound counts
  * (model.h RT_LAT_*).  Floating-point chains need no barrier: without
  * -ffast-math the compiler may neither reassociate nor fold them; the
- * integer ones go through the same empty asm as the clock's.  The
+ * integer ones go through the same empty asm as the clock's (a select is
+ * `x = x > y ? x : y`, a max: a compare and a conditional move).  The
  * store-to-load round trip is a double read, added to and written back to
  * one volatile location, less the add's measured latency.  The integer
  * divide divides a 2^40 dividend by 1 (its latency depends on the operands
@@ -141,6 +142,8 @@ static double lat_batch(int k)
             case RT_LAT_IADD: REP8(CHAIN1(xi, yi)); break;
             case RT_LAT_IMUL: REP8(xi *= yi; __asm__ volatile("" : "+r"(xi))); break;
             case RT_LAT_IDIV: REP8(xi /= yi; __asm__ volatile("" : "+r"(xi))); break;
+            case RT_LAT_FSEL: REP8(x = x > y ? x : y); break;
+            case RT_LAT_ISEL: REP8(xi = xi > yi ? xi : yi; __asm__ volatile("" : "+r"(xi))); break;
             default: REP8(*m = *m + y); break;     /* store, load, add */
             }
         }
