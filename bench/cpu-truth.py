@@ -39,6 +39,17 @@ then the median ratio, the share within 1.25x and within 2x, and the ten
 worst (furthest from 1 in log).  Also the load average before and after:
 the measurement is only as quiet as the machine.  Python 3 standard
 library only; nothing here is a test (no timing is asserted anywhere).
+
+To measure another machine that has no compiler (bench/h100-bundle.sh):
+--build-only makes, into --work, every binary and database a run would use
+(keelcc's analyses with llvm-mca for --mcpu's CPUs, the CPUs of the
+machine to be measured), but neither calibrates nor times; that machine
+runs `keel calibrate` into the databases and times the binaries (three
+runs each), printing lines in this script's row format; back here,
+--measured that output with the same --work re-scores them with the
+databases' calibration of that machine (its hostname: run under it, e.g.
+`unshare -rU --uts`, since a calibration is read by this host's name) and
+--threads naming the thread counts it ran.
 """
 import argparse
 import json
@@ -139,6 +150,11 @@ def main():
                          "--work databases and calibration) instead of running: only the "
                          "predictions are made again; with a --work folder of no databases, "
                          "keelcc and keel calibrate build them anew")
+    ap.add_argument("--build-only", action="store_true",
+                    help="only build the binaries and keelcc's databases into --work (no "
+                         "keel calibrate, no runs): for a machine without a compiler")
+    ap.add_argument("--mcpu", help="llvm-mca CPUs keelcc records (KEEL_MCPU; default: "
+                    "keelcc's, this host's CPU)")
     ap.add_argument("--compare", action="append", default=[], metavar="KEEL",
                     help="also predict with another keel binary (same measurements, same "
                          "calibration): a second table, e.g. the model before a change")
@@ -149,6 +165,10 @@ def main():
     env = dict(os.environ)
     for k in ("KEEL_HOST", "KEEL_DEVICE", "OMP_NUM_THREADS", "KEEL_DB"):
         env.pop(k, None)
+    if a.mcpu:
+        env["KEEL_MCPU"] = a.mcpu
+    if a.build_only and (a.measured or not a.work):
+        ap.error("--build-only wants --work and no --measured")
     allthr = os.cpu_count() or 1
     util = os.path.join(PB, "utilities")
     only = set(a.only.split(",")) if a.only else None
@@ -178,7 +198,7 @@ def main():
                 ["-fopenmp"] if omp else [])
             run([a.keelcc, "--keel-db=" + db] + flags + ["-c", src, "-o",
                 os.path.join(work, "%s-%s%s.o" % (name, ds, "-omp" if omp else ""))], env=env)
-        if fresh:      # a new database (also with --measured): this host's calibration
+        if fresh and not a.build_only:      # a new database (also with --measured): this host's calibration
             run([a.keel, "calibrate", db], env=env)
         for src, omp in progs:
             name = os.path.splitext(os.path.basename(src))[0] + ("-omp" if omp else "")
@@ -187,6 +207,9 @@ def main():
                      "-DPOLYBENCH_TIME"] + (["-fopenmp", "-DPOLYBENCH_OMP_WARMUP"] if omp else [])
             if not known:
                 run([a.cc] + flags + [src, os.path.join(util, "polybench.c"), "-o", exe, "-lm"])
+            if a.build_only:
+                print("built %s %s" % (name, ds))
+                continue
             sizes = header_sizes(src, ds)
             for thr in (omp_thr if omp else [1]):
                 renv = dict(env, OMP_NUM_THREADS=str(thr), OMP_TARGET_OFFLOAD="DISABLED")
@@ -231,6 +254,8 @@ def main():
                               "cpu" if by_cpu else "wall", term))
                 sys.stdout.flush()
     print("load average after: %s" % loadavg())
+    if a.build_only:
+        return 0
     if not rows:
         return 1
     for ki, keel in enumerate([a.keel] + a.compare):

@@ -1,0 +1,42 @@
+#!/bin/sh
+# h100-rescore.sh BUNDLE RESULTS [KEEL] -- back here, score keel's models
+# with the calibration that BUNDLE/run.sh (bench/h100-run.sh) measured on
+# the other machine; RESULTS holds the files it wrote ($OUT: host.txt,
+# dbs.tar.gz, measured.txt ...).  No timing is done here.
+#
+#  1. the CPU truth: bench/cpu-truth.py --measured RESULTS/measured.txt over
+#     the calibrated databases (sequential and omp-target inputs, MEDIUM and
+#     LARGE; the omp-target ones at 1 thread and at that machine's cores);
+#  2. bench/measured-h100.txt's rows (bench/verdicts.py --programs --terms,
+#     16 threads) twice: with the host profile bench/machines/
+#     lent-host.machine, then with `--host host`, the calibration.
+#
+# A calibration is read by the hostname it was measured on, so both run
+# under that machine's hostname in a user and UTS namespace of their own
+# (unshare -rU --uts; nothing else changes).  KEEL defaults to the bundle's
+# keel (with BUNDLE/lib).  The scripts are the bundle's copies (BUNDLE/src):
+# the databases name those sources.
+set -eu
+bundle=$(cd "${1:?usage: h100-rescore.sh BUNDLE RESULTS [KEEL]}" && pwd)
+res=$(cd "${2:?usage: h100-rescore.sh BUNDLE RESULTS [KEEL]}" && pwd)
+keel=${3:-$bundle/bin/keel}
+export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+host=$(sed -n '/^== hostname$/{n;p;q}' "$res/host.txt")
+cores=$(sed -n '/^== nproc$/{n;p;q}' "$res/host.txt")
+[ -n "$host" ] && [ -n "$cores" ] || { echo "h100-rescore.sh: no hostname or nproc in $res/host.txt" >&2; exit 1; }
+work=$(mktemp -d)
+tar xzf "$res/dbs.tar.gz" -C "$work"
+as_host() { unshare -rU --uts sh -c 'hostname "$0" && exec "$@"' "$host" "$@"; }
+echo "== CPU truth on $host ($cores cores), with its calibration"
+as_host python3 "$bundle/src/bench/cpu-truth.py" --omp --work "$work" \
+    --measured "$res/measured.txt" --keel "$keel" --threads "1,$cores" ||
+    echo "cpu-truth.py: exit $? (no rows scored)"
+echo
+echo "== bench/measured-h100.txt, host profile lent-host.machine"
+as_host python3 "$bundle/src/bench/verdicts.py" --programs "$bundle/src/bench/measured-h100.txt" \
+    --terms --threads 16 --dbdir "$work" --keel "$keel" || echo "verdicts.py: exit $?"
+echo
+echo "== bench/measured-h100.txt, --host host: the calibration of $host"
+as_host python3 "$bundle/src/bench/verdicts.py" --programs "$bundle/src/bench/measured-h100.txt" \
+    --terms --host host --threads 16 --dbdir "$work" --keel "$keel" || echo "verdicts.py: exit $?"
+echo "(databases kept in $work)"
