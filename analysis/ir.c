@@ -460,6 +460,20 @@ static const char *kind_name(ir_loop_kind k)
     return k == IR_FOR ? "for" : k == IR_WHILE ? "while" : "do";
 }
 
+/* " to=a3 fadd=1 opaque": where a read's value goes (access 3, or s1:
+ * scalar 1) and through what; nothing for a read that goes nowhere. */
+static void put_flow(FILE *out, const ir_flow *f)
+{
+    if (f->to_kind == IR_FLOW_NONE)
+        return;
+    fprintf(out, " to=%c%d", f->to_kind == IR_FLOW_ACCESS ? 'a' : 's', f->to);
+    for (int k = 0; k < KU_CHAIN_NOPS; k++)
+        if (f->ops[k])
+            fprintf(out, " %s=%d", ku_chain_op_name(k), f->ops[k]);
+    if (f->opaque)
+        fputs(" opaque", out);
+}
+
 void ir_dump(const ir_tu *tu, FILE *out)
 {
     fprintf(out, "tu %s\n", base_name(tu->path));
@@ -540,11 +554,16 @@ void ir_dump(const ir_tu *tu, FILE *out)
                         put_expr(out, ac->extent[d]);
                     fputc(']', out);
                 }
-                fprintf(out, " elem=%d%s\n", ac->elem_size, ac->affine ? "" : " nonaffine");
+                fprintf(out, " elem=%d%s", ac->elem_size, ac->affine ? "" : " nonaffine");
+                put_flow(out, &ac->flow);
+                fputc('\n', out);
             }
-            for (int v = 0; v < st->nscalars; v++)
-                fprintf(out, "    %s %s\n", st->scalars[v].is_write ? "SW" : "SR",
+            for (int v = 0; v < st->nscalars; v++) {
+                fprintf(out, "    %s %s", st->scalars[v].is_write ? "SW" : "SR",
                         st->scalars[v].name);
+                put_flow(out, &st->scalars[v].flow);
+                fputc('\n', out);
+            }
             for (int c = 0; c < st->ncalls; c++)
                 fprintf(out, "    call %s\n", st->calls[c]);
         }

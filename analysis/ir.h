@@ -30,8 +30,32 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "chainops.h"
 #include "expr.h"
 #include "util.h"
+
+/* Where the value a reference reads goes within its statement, and the
+ * operations on the way (the front end fills it from the expanded tree;
+ * analysis/recur.c reads it): the value read flows to the write
+ * `to_kind`/`to` of the same statement (the left operand of the
+ * assignment whose right operand holds the read, or the same reference's
+ * write in `x += e`, `x++`; a local's initialiser to the local), through
+ * ops[KU_CHAIN_*] operations (util/chainops.h): the binary operators
+ * between the read and the value stored, float or integer by the
+ * operator's type, the compound assignment's own, one select per
+ * conditional expression the value passes (the comparison of its
+ * condition included) and per fmax/fmin call.  `opaque` is 1 when an
+ * operation whose latency is not counted lies on the way (another call,
+ * a conversion to or from a floating type).  A read inside a
+ * subscript, or one whose value is not stored, goes nowhere
+ * (IR_FLOW_NONE).  Plain values: nothing to free; zero is "nowhere". */
+enum { IR_FLOW_NONE = 0, IR_FLOW_ACCESS = 1, IR_FLOW_SCALAR = 2 };
+typedef struct {
+    int to_kind;          /* IR_FLOW_*: an access or a scalar of the statement */
+    int to;               /* its index in ir_stmt.acc / ir_stmt.scalars */
+    int opaque;           /* an operation of unknown latency on the way */
+    int ops[KU_CHAIN_NOPS];
+} ir_flow;
 
 typedef struct {
     char *array;          /* name of the array or pointer variable */
@@ -44,6 +68,7 @@ typedef struct {
     int affine;           /* every subscript affine in the enclosing loop variables */
     int line, col;
     int base;             /* what the name is (IR_BASE_*), set by the front end */
+    ir_flow flow;         /* a read: where its value goes (above) */
 } ir_access;
 
 /* ir_access.base: the memory an access names.  A pointer variable or an
@@ -64,6 +89,7 @@ typedef struct {
     char *name;
     int is_write;
     int line, col;
+    ir_flow flow;         /* a read: where its value goes */
 } ir_scalar;
 
 /* Operations per execution of a statement; address arithmetic inside

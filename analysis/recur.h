@@ -35,11 +35,16 @@
  *     every iteration waits for a store-to-load forwarding round trip plus
  *     the operations ("mem").  With no such store the value stored is
  *     forwarded in a register: the operations alone.
- * The delay counts the operations on the path from the read to the value
- * stored, read from the statement's text: + and - (float or integer by the
- * statement's operation counts), *, /, %, comparisons and bit operations
- * (integer ALU, one cycle); a call, a cast, a unary minus or a select
- * add nothing (a lower bound: their latency is not known here).
+ * The delay counts the operations on the way from the read to the value
+ * stored, as the front end found them in the statement's tree after
+ * preprocessing (ir.h, ir_flow): + and -, *, /, % (float or integer by
+ * the operator's type), comparisons and bit operations (integer ALU, one
+ * cycle), one compare-and-select per conditional expression or fmax/fmin
+ * call (fsel, isel: a max macro is the conditional it expands to).  A read
+ * that appears twice on the way (a max macro names its operand twice)
+ * gives the longer way.  Another call, or a conversion to or from a
+ * floating type, has a latency not known here: its chain keeps the
+ * operations it knows (a lower bound) and the loop gets no "all".
  *
  * The fact text (per-loop fact `recurrence`) holds one chain per such
  * pair, "; "-separated: "A[i][j-1]->A[i][j] dist=1 fadd=6 fdiv=1", with
@@ -60,8 +65,13 @@
 
 #include "ir.h"
 
-/* The operation kinds a chain counts. */
-enum { RECUR_FADD = 0, RECUR_FMUL, RECUR_FDIV, RECUR_IADD, RECUR_IMUL, RECUR_IDIV, RECUR_NOPS };
+/* The operation kinds a chain counts: util/chainops.h's list, which the
+ * runtime's latencies share. */
+enum {
+    RECUR_FADD = KU_CHAIN_FADD, RECUR_FMUL = KU_CHAIN_FMUL, RECUR_FDIV = KU_CHAIN_FDIV,
+    RECUR_IADD = KU_CHAIN_IADD, RECUR_IMUL = KU_CHAIN_IMUL, RECUR_IDIV = KU_CHAIN_IDIV,
+    RECUR_FSEL = KU_CHAIN_FSEL, RECUR_ISEL = KU_CHAIN_ISEL, RECUR_NOPS = KU_CHAIN_NOPS
+};
 
 typedef struct {
     int dist;                  /* iterations the dependence spans (>= 1) */
@@ -71,7 +81,7 @@ typedef struct {
 
 #define RECUR_MAX_CHAINS 8
 
-/* Operation names as the fact text writes them ("fadd" ...). */
+/* Operation names as the fact text writes them ("fadd" ...; chainops.h). */
 const char *recur_op_name(int k);
 
 /* The recurrences carried by loop l of tu as fact text (malloc'd; caller

@@ -9,6 +9,15 @@
  * multiply-add pairs apart), and calls other than math functions are
  * listed.  Left-deep operator chains are walked in a loop and expressions
  * nested deeper than MAX_SCAN_DEPTH are cut, with a reason.
+ *
+ * Each read also gets its flow (ir.h, ir_flow): the write of the statement
+ * its value reaches and the operations on the way, from the tree libclang
+ * built after preprocessing (a max macro is the conditional expression it
+ * expands to).  The walk carries the flow of the node it is in
+ * (walker.flow): an assignment starts it at its left operand's write, each
+ * operator, conditional expression and fmax/fmin call on the way down adds
+ * its operation, a subscript stops it, and another call or a conversion
+ * to or from a floating type marks it opaque.
  */
 #include "walk_int.h"
 
@@ -20,7 +29,8 @@ typedef struct {
 } scan_ctx;
 
 static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *data);
-static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript);
+static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript,
+                          const ir_flow *argflow);
 static int address_only(walker *w, CXCursor x);
 
 /* Is e >= 0 wherever the loops ch[0..nch-1] run: a constant >= 0 plus
@@ -178,6 +188,37 @@ fail:
     return 0;
 }
 
+/* The flow of a read just recorded whose reference is also written at
+ * record `wr` of kind `kind` (-1: read only): a read only goes where the
+ * node goes (walker.flow); the read of a read-modify-write goes to its
+ * own write through the operation its operator set (walker.rw), or
+ * nowhere known (an address passed to a callee). */
+static ir_flow read_flow(walker *w, int kind, int wr)
+{
+    ir_flow f = { 0 };
+    if (wr < 0)
+        return w->flow;
+    if (w->rw_set) {
+        f = w->rw;
+        f.to_kind = kind;
+        f.to = wr;
+        w->rw_set = 0;
+    }
+    return f;
+}
+
+/* Add the read and/or write (mode) of scalar `name` to the statement,
+ * with the read's flow. */
+static void put_scalar(walker *w, const char *name, int mode, int line, int col)
+{
+    int rd = mode & MODE_READ ? ir_add_scalar(w->stmt, name, 0, line, col) : -1;
+    int wr = mode & MODE_WRITE ? ir_add_scalar(w->stmt, name, 1, line, col) : -1;
+    if ((mode & MODE_READ && rd < 0) || (mode & MODE_WRITE && wr < 0))
+        w->oom = 1;
+    if (rd >= 0)
+        w->stmt->scalars[rd].flow = read_flow(w, IR_FLOW_SCALAR, wr);
+}
+
 /* Record one access (both passes of mode) of `name` with subscripts
  * idx[0..n-1] and extents ext[0..next-1] (both consumed) at cursor c. */
 static void put_access(walker *w, CXCursor c, const char *name, int elem, int mode, int n,
@@ -199,6 +240,7 @@ static void put_access(walker *w, CXCursor c, const char *name, int elem, int mo
         ext = text;
         next = 2;
     }
+    int added[2] = { -1, -1 };     /* the read's and the write's records */
     for (int pass = 0; pass < 2; pass++) {
         int is_write = pass == 1;
         if (!(mode & (is_write ? MODE_WRITE : MODE_READ)))
@@ -226,7 +268,10 @@ static void put_access(walker *w, CXCursor c, const char *name, int elem, int mo
             for (int d = 0; d < n && ac->affine; d++)
                 ac->affine = ac->index[d] && ir_is_affine_in(ac->index[d], ivs, nivs);
         }
+        added[pass] = a;
     }
+    if (added[0] >= 0)
+        w->stmt->acc[added[0]].flow = read_flow(w, IR_FLOW_ACCESS, added[1]);
     for (int d = 0; d < n; d++)
         kx_free(idx[d]);
     for (int d = 0; d < next; d++)
@@ -368,10 +413,7 @@ static void add_scalar(walker *w, CXCursor c, int mode)
         return;
     int line, col;
     wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-    if (mode & MODE_READ)
-        ir_add_scalar(w->stmt, name, 0, line, col);
-    if (mode & MODE_WRITE)
-        ir_add_scalar(w->stmt, name, 1, line, col);
+    put_scalar(w, name, mode, line, col);
     free(name);
 }
 
@@ -439,10 +481,8 @@ static void add_member(walker *w, CXCursor c, int mode, int in_subscript)
         if (!in_subscript || (mode & MODE_WRITE)) {
             int line, col;
             wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-            if (mode & MODE_READ || in_subscript)
-                ir_add_scalar(w->stmt, name, 0, line, col);
-            if (mode & MODE_WRITE)
-                ir_add_scalar(w->stmt, name, 1, line, col);
+            put_scalar(w, name, (mode & MODE_WRITE) | (mode & MODE_READ || in_subscript ? MODE_READ : 0),
+                       line, col);
         }
     } else {
         if (mode & MODE_WRITE)
@@ -493,6 +533,69 @@ static int is_float_mul(CXCursor c)
         && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Mul && wk_is_float(c);
 }
 
+/* The KU_CHAIN_* operation binary or compound operator op puts on a
+ * value's way (fl: of floating type), -1 for none (`&&`, `||`, `,`, `=`):
+ * comparisons, shifts and bit operations are one integer ALU operation. */
+static int chain_op(enum CXBinaryOperatorKind op, int fl)
+{
+    switch (op) {
+    case CXBinaryOperator_Add:
+    case CXBinaryOperator_Sub:
+    case CXBinaryOperator_AddAssign:
+    case CXBinaryOperator_SubAssign:
+        return fl ? KU_CHAIN_FADD : KU_CHAIN_IADD;
+    case CXBinaryOperator_Mul:
+    case CXBinaryOperator_MulAssign:
+        return fl ? KU_CHAIN_FMUL : KU_CHAIN_IMUL;
+    case CXBinaryOperator_Div:
+    case CXBinaryOperator_DivAssign:
+        return fl ? KU_CHAIN_FDIV : KU_CHAIN_IDIV;
+    case CXBinaryOperator_Rem:
+    case CXBinaryOperator_RemAssign:
+        return KU_CHAIN_IDIV;
+    case CXBinaryOperator_LAnd:
+    case CXBinaryOperator_LOr:
+    case CXBinaryOperator_Comma:
+    case CXBinaryOperator_Assign:
+        return -1;
+    default:
+        return KU_CHAIN_IADD;
+    }
+}
+
+/* The kind of floating type of c's value (CXType_Float, _Double...), or
+ * 0 for any other type. */
+static int float_kind(CXCursor c)
+{
+    return wk_is_float(c) ? (int)clang_getCanonicalType(clang_getCursorType(c)).kind : 0;
+}
+
+/* Does the value of c change between an integer and a floating type, or
+ * between two floating types, in the implicit or explicit conversions
+ * (and parentheses) around it (an instruction with a latency of its own,
+ * unlike an integer widening)? */
+static int converts(CXCursor c)
+{
+    int fk = float_kind(c);
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
+            return 0;
+        child_list l = wk_children(c);
+        if (l.n == 0 || (k == CXCursor_UnexposedExpr && l.n != 1))
+            return 0;
+        c = l.c[l.n - 1];
+        if (float_kind(c) != fk)
+            return 1;
+    }
+}
+
+/* Is f's way one this walk follows (a value that reaches a write)? */
+static int flowing(const ir_flow *f)
+{
+    return f->to_kind != IR_FLOW_NONE;
+}
+
 /* Scan an expression for accesses, scalars, ops and calls.  mode says how
  * the value of c itself is used (read, written, both); in_subscript turns
  * off op and scalar counting (address arithmetic). */
@@ -515,8 +618,34 @@ static void scan(walker *w, CXCursor c, int mode, int in_subscript)
         return;
     }
     w->scan_depth++;
+    ir_flow outer = w->flow;
+    if (in_subscript)
+        w->flow.to_kind = IR_FLOW_NONE;     /* an address, not the value stored */
+    else if (flowing(&w->flow) && converts(c))
+        w->flow.opaque = 1;
     scan_node(w, c, mode, in_subscript);
+    w->flow = outer;
     w->scan_depth--;
+}
+
+/* The flow to the first write recorded from access record na and scalar
+ * record ns on (the left operand's, which scanning it added before any
+ * write inside its subscripts), with no operation yet; none if there is
+ * no such write. */
+static ir_flow flow_to_write(const walker *w, int na, int ns)
+{
+    ir_flow f = { 0 };
+    for (int k = na; k < w->stmt->nacc; k++)
+        if (w->stmt->acc[k].is_write) {
+            f.to_kind = IR_FLOW_ACCESS, f.to = k;
+            return f;
+        }
+    for (int k = ns; k < w->stmt->nscalars; k++)
+        if (w->stmt->scalars[k].is_write) {
+            f.to_kind = IR_FLOW_SCALAR, f.to = k;
+            return f;
+        }
+    return f;
 }
 
 /* scan_node's phases, one per kind of node. */
@@ -536,7 +665,10 @@ static void scan_assign(walker *w, const child_list *lp, int in_subscript)
         else if (t.kind == CXType_Pointer)
             bound = b.is_ptr = wk_ptr_value(w, l->c[1], &b);
     }
+    int na = w->stmt->nacc, ns = w->stmt->nscalars;
     scan(w, l->c[0], MODE_WRITE, in_subscript);
+    if (!in_subscript)
+        w->flow = flow_to_write(w, na, ns);
     scan(w, l->c[1], MODE_READ, in_subscript);
     if (bound)
         wk_bind_put(w, &b);
@@ -554,6 +686,9 @@ static void scan_chain(walker *w, CXCursor c, const child_list *lp, int in_subsc
      * (thousands in generated code): walk its left spine in a loop,
      * keeping the right operands in order, instead of recursing. */
     CXCursor stack_right[32], *right = stack_right;
+    /* the flow of each right operand: the operators above it and its own */
+    ir_flow stack_flows[32], *flows = stack_flows;
+    ir_flow f = w->flow;
     int nr = 0, cap = 32;
     CXCursor cur = c;
     child_list cl = *lp;
@@ -566,20 +701,31 @@ static void scan_chain(walker *w, CXCursor c, const child_list *lp, int in_subsc
             if (fl && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
                 && (is_float_mul(cl.c[0]) || is_float_mul(cl.c[1])))
                 o->ffma++;
+            int k = chain_op(op, wk_is_float(cur));
+            if (flowing(&f) && k >= 0 && !clang_equalCursors(cur, w->flow_free))
+                f.ops[k]++;
         }
         if (nr == cap) {
             CXCursor *nrp = malloc(sizeof *nrp * (size_t)cap * 2);
-            if (!nrp) {
+            ir_flow *nfp = malloc(sizeof *nfp * (size_t)cap * 2);
+            if (!nrp || !nfp) {
+                free(nrp);
+                free(nfp);
                 w->oom = 1;
                 break;
             }
             memcpy(nrp, right, sizeof *nrp * (size_t)nr);
+            memcpy(nfp, flows, sizeof *nfp * (size_t)nr);
             if (right != stack_right)
-                free(right);
+                free(right), free(flows);
             right = nrp;
+            flows = nfp;
             cap *= 2;
         }
+        flows[nr] = f;
         right[nr++] = cl.c[1];
+        if (flowing(&f) && converts(cl.c[0]))
+            f.opaque = 1;
         cur = wk_peel(cl.c[0]);
         if (clang_getCursorKind(cur) != CXCursor_BinaryOperator
             || clang_getCursorBinaryOperatorKind(cur) == CXBinaryOperator_Assign)
@@ -588,11 +734,15 @@ static void scan_chain(walker *w, CXCursor c, const child_list *lp, int in_subsc
         if (cl.n != 2)
             break;
     }
+    w->flow = f;
     scan(w, cur, MODE_READ, in_subscript);
-    while (nr > 0)
-        scan(w, right[--nr], MODE_READ, in_subscript);
+    while (nr > 0) {
+        nr--;
+        w->flow = flows[nr];
+        scan(w, right[nr], MODE_READ, in_subscript);
+    }
     if (right != stack_right)
-        free(right);
+        free(right), free(flows);
 }
 
 /* ++/--, a dereference, an address, a sign or a negation. */
@@ -609,8 +759,13 @@ static void scan_unary(walker *w, CXCursor c, const child_list *lp, int mode, in
                 o->fadd++;
             else
                 o->iadd++;
+            /* the read goes to the write through one addition */
+            memset(&w->rw, 0, sizeof w->rw);
+            w->rw.ops[wk_is_float(c) ? KU_CHAIN_FADD : KU_CHAIN_IADD] = 1;
+            w->rw_set = 1;
         }
         scan(w, l.c[0], MODE_RW, in_subscript);
+        w->rw_set = 0;
         return;
     }
     if (op == CXUnaryOperator_Deref
@@ -621,6 +776,116 @@ static void scan_unary(walker *w, CXCursor c, const child_list *lp, int mode, in
     if (op == CXUnaryOperator_AddrOf && address_only(w, l.c[0]))
         return;
     scan(w, l.c[0], MODE_READ, in_subscript);
+}
+
+/* Is name fmax/fmin or its float or long double form? */
+static int is_select_call(const char *name)
+{
+    return name && (!strncmp(name, "fmax", 4) || !strncmp(name, "fmin", 4))
+           && (!name[4] || ((name[4] == 'f' || name[4] == 'l') && !name[5]));
+}
+
+/* The operations on the way from parameter p to the value of expression
+ * e (a function's return expression) into *f: for each reference of p,
+ * the operations above it, the larger count of each kind over all
+ * references kept (a max's operand is named in its comparison and in its
+ * arm); opaque for a call or conversion on a way.  Returns 0 when e holds
+ * a node this does not follow (then nothing is known of the function). */
+static int param_way(CXCursor e, CXCursor p, ir_flow way, CXCursor no_cmp, ir_flow *f,
+                     int depth)
+{
+    if (depth > 64)
+        return 0;
+    if (converts(e))
+        way.opaque = 1;
+    e = wk_peel(e);
+    child_list l = wk_children(e);
+    switch (clang_getCursorKind(e)) {
+    case CXCursor_DeclRefExpr:
+        if (clang_equalCursors(clang_getCursorReferenced(e), p)) {
+            f->to_kind = IR_FLOW_ACCESS;          /* found (the caller sets the target) */
+            f->opaque |= way.opaque;
+            for (int k = 0; k < KU_CHAIN_NOPS; k++)
+                if (way.ops[k] > f->ops[k])
+                    f->ops[k] = way.ops[k];
+        }
+        return 1;
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_CharacterLiteral:
+        return 1;
+    case CXCursor_BinaryOperator: {
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+        int k = chain_op(op, wk_is_float(e));
+        if (l.n != 2 || op == CXBinaryOperator_Assign || op == CXBinaryOperator_Comma)
+            return 0;
+        if (k >= 0 && !clang_equalCursors(e, no_cmp))
+            way.ops[k]++;
+        return param_way(l.c[0], p, way, no_cmp, f, depth + 1)
+               && param_way(l.c[1], p, way, no_cmp, f, depth + 1);
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+        if (l.n != 1 || (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus
+                         && op != CXUnaryOperator_LNot && op != CXUnaryOperator_Not))
+            return 0;
+        return param_way(l.c[0], p, way, no_cmp, f, depth + 1);
+    }
+    case CXCursor_ConditionalOperator: {
+        if (l.n != 3)
+            return 0;
+        way.ops[wk_is_float(e) ? KU_CHAIN_FSEL : KU_CHAIN_ISEL]++;
+        CXCursor cond = wk_peel(l.c[0]);
+        return param_way(l.c[0], p, way, cond, f, depth + 1)
+               && param_way(l.c[1], p, way, no_cmp, f, depth + 1)
+               && param_way(l.c[2], p, way, no_cmp, f, depth + 1);
+    }
+    default:
+        return 0;       /* a call, a load, an assignment...: not a plain expression */
+    }
+}
+
+/* Flows of the arguments of call c (args[k]: the (k+1)-th child's) when
+ * its callee is defined in this file as `{ return e; }`, e an expression
+ * of its parameters, literals and operators (nussinov's inline
+ * max_score): each the current flow plus the operations from its
+ * parameter to e's value, none for a parameter e does not use.  1 when
+ * so, 0 otherwise. */
+static int call_flows(walker *w, CXCursor c, ir_flow *args)
+{
+    CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    if (clang_getCursorKind(def) != CXCursor_FunctionDecl)
+        return 0;
+    child_list d = wk_children(def);
+    if (d.total > d.n || d.n < 1 || clang_getCursorKind(d.c[d.n - 1]) != CXCursor_CompoundStmt)
+        return 0;
+    child_list body = wk_children(d.c[d.n - 1]);
+    if (body.n != 1 || clang_getCursorKind(body.c[0]) != CXCursor_ReturnStmt)
+        return 0;
+    child_list ret = wk_children(body.c[0]);
+    child_list call = wk_children(c);
+    int np = 0;
+    if (ret.n != 1 || call.total > call.n)
+        return 0;
+    for (int k = 0; k < d.n; k++) {
+        if (clang_getCursorKind(d.c[k]) != CXCursor_ParmDecl)
+            continue;
+        if (np + 1 >= call.n)
+            return 0;
+        ir_flow f = { 0 }, way = { 0 };
+        if (!param_way(ret.c[0], d.c[k], way, clang_getNullCursor(), &f, 0))
+            return 0;
+        if (f.to_kind == IR_FLOW_NONE) {
+            args[np++] = f;                     /* not used: goes nowhere */
+            continue;
+        }
+        ir_flow a = w->flow;
+        a.opaque |= f.opaque;
+        for (int o = 0; o < KU_CHAIN_NOPS; o++)
+            a.ops[o] += f.ops[o];
+        args[np++] = a;
+    }
+    return np + 1 == call.n;
 }
 
 /* A call: a math function counted, any other listed; its arguments read. */
@@ -637,10 +902,22 @@ static void scan_call(walker *w, CXCursor c, int in_subscript)
                  && strcmp(name, "omp_get_num_threads") != 0)
             ir_add_call(w->stmt, name);
     }
+    /* fmax/fmin (and their float and long double forms) select one of
+     * their arguments; a function of this file that returns an expression
+     * of its parameters passes each argument through that expression's
+     * operations; any other call's latency is not known here */
+    ir_flow args[MAX_CHILDREN - 1];
+    int summed = 0;
+    if (is_select_call(name))
+        w->flow.ops[KU_CHAIN_FSEL]++;
+    else if (flowing(&w->flow) && !in_subscript)
+        summed = call_flows(w, c, args);
+    if (!summed && !is_select_call(name))
+        w->flow.opaque = 1;
     free(name);
     /* The first child is the callee; arguments are read, and an
      * object whose address is passed (`&x`, `&a[i]`) may be written. */
-    scan_operands(w, c, 0, in_subscript);
+    scan_operands(w, c, 0, in_subscript, summed ? args : NULL);
 }
 
 /* `T x = e;`: x written (and bound to e when it can be), e read. */
@@ -666,9 +943,12 @@ static void scan_var_decl(walker *w, CXCursor c, const child_list *lp, int in_su
             char *name = wk_cursor_spelling(c);
             int line, col;
             wk_expansion(clang_getCursorLocation(c), NULL, &line, &col, NULL);
-            if (name)
-                ir_add_scalar(w->stmt, name, 1, line, col);
+            int v = name ? ir_add_scalar(w->stmt, name, 1, line, col) : -1;
             free(name);
+            /* the initialiser's value goes to the local */
+            memset(&w->flow, 0, sizeof w->flow);
+            if (v >= 0 && !in_subscript)
+                w->flow.to_kind = IR_FLOW_SCALAR, w->flow.to = v;
             scan(w, init, MODE_READ, in_subscript);
         }
     }
@@ -679,6 +959,7 @@ static void scan_var_decl(walker *w, CXCursor c, const child_list *lp, int in_su
 static void scan_other(walker *w, CXCursor c, const child_list *lp, int mode, int in_subscript)
 {
     child_list l = *lp;
+    w->flow.opaque = 1;     /* a node whose operation is not counted */
     /* A store the walker cannot resolve makes the loop untestable. */
     if (mode & MODE_WRITE)
         unknown_access(w, c, mode);
@@ -692,7 +973,7 @@ static void scan_other(walker *w, CXCursor c, const child_list *lp, int mode, in
         const char *ld = text ? strstr(text, "load") : NULL;
         int load = ld && ld < text + strcspn(text, "(");
         free(text);
-        scan_operands(w, c, load ? -1 : 1, in_subscript);
+        scan_operands(w, c, load ? -1 : 1, in_subscript, NULL);
         return;
     }
     /* Any other node (initialiser lists, casts, ...) may have any number
@@ -732,14 +1013,26 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
         if (l.n != 2)
             return;
+        int k = -1, na = w->stmt->nacc, ns = w->stmt->nscalars;
         if (!in_subscript) {
             int fl = wk_is_float(l.c[0]);
             count_op(o, op, fl);
             if (fl && (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign)
                 && is_float_mul(l.c[1]))
                 o->ffma++;
+            /* x op= e: x's read and e's value go to x's write through op */
+            memset(&w->rw, 0, sizeof w->rw);
+            if ((k = chain_op(op, fl)) >= 0)
+                w->rw.ops[k] = 1;
+            w->rw_set = 1;
         }
         scan(w, l.c[0], MODE_RW, in_subscript);
+        w->rw_set = 0;
+        if (!in_subscript) {
+            w->flow = flow_to_write(w, na, ns);
+            if (flowing(&w->flow) && k >= 0)
+                w->flow.ops[k] = 1;
+        }
         scan(w, l.c[1], MODE_READ, in_subscript);
         return;
     }
@@ -751,7 +1044,18 @@ static void scan_node(walker *w, CXCursor c, int mode, int in_subscript)
         return;
     case CXCursor_ConditionalOperator:
         if (l.n == 3) {
+            /* every value on the way, the condition's included, goes
+             * through one select (with its comparison) */
+            if (flowing(&w->flow) && !in_subscript)
+                w->flow.ops[wk_is_float(c) ? KU_CHAIN_FSEL : KU_CHAIN_ISEL]++;
+            CXCursor cond = wk_peel(l.c[0]), outer_free = w->flow_free;
+            if (clang_getCursorKind(cond) == CXCursor_BinaryOperator) {
+                enum CXBinaryOperatorKind ck = clang_getCursorBinaryOperatorKind(cond);
+                if (ck >= CXBinaryOperator_LT && ck <= CXBinaryOperator_NE)
+                    w->flow_free = cond;
+            }
             scan(w, l.c[0], MODE_READ, in_subscript);
+            w->flow_free = outer_free;
             w->conditional++;
             scan(w, l.c[1], mode, in_subscript);
             scan(w, l.c[2], mode, in_subscript);
@@ -797,7 +1101,8 @@ static enum CXChildVisitResult scan_child(CXCursor c, CXCursor parent, void *dat
  * be written, since the callee gets its address; with writes > 0 so is
  * the element the first operand points at when it is a pointer (`p`,
  * `a + i`: a builtin's target); writes < 0: a load, nothing written. */
-static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
+static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript,
+                          const ir_flow *argflow)
 {
     child_list l = wk_children(c);
     if (l.total > l.n) {
@@ -806,7 +1111,10 @@ static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
         clang_visitChildren(c, scan_child, &ctx);
         return;
     }
+    ir_flow outer = w->flow;
     for (int k = 0; k < l.n; k++) {
+        if (argflow && k > 0 && k <= MAX_CHILDREN - 1)
+            w->flow = argflow[k - 1];
         CXCursor a = wk_peel(l.c[k]);
         child_list m = wk_children(a);
         if (clang_getCursorKind(a) == CXCursor_UnaryOperator
@@ -830,6 +1138,7 @@ static void scan_operands(walker *w, CXCursor c, int writes, int in_subscript)
         }
         scan(w, l.c[k], MODE_READ, in_subscript);
     }
+    w->flow = outer;
 }
 
 /* Record statement (or condition) c as a statement of the current loop. */
@@ -849,6 +1158,9 @@ void wk_record_stmt(walker *w, CXCursor c)
     }
     w->stmt = &l->stmts[s];
     w->stmt_offset = wk_start_offset(c);
+    memset(&w->flow, 0, sizeof w->flow);   /* a statement's own value goes nowhere */
+    w->rw_set = 0;
+    w->flow_free = clang_getNullCursor();
     scan(w, c, MODE_READ, 0);
     w->stmt = NULL;
     /* past the step of a derived induction variable: its later value */

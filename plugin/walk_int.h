@@ -8,7 +8,8 @@
  *   walk_expr.c    expressions -> kx_expr, declared extents
  *   walk_bind.c    values of locals known at a point (bindings)
  *   walk_memory.c  loop bounds held in memory, telescoping and derived pointers
- *   walk_access.c  accesses, scalars and operation counts of a statement
+ *   walk_access.c  accesses, scalars and operation counts of a statement,
+ *                  and where each value read goes (ir_flow)
  *   walk_loop.c    loops and their headers, statements, function definitions
  *   walk_omp.c     OpenMP sources: directives blanked, device regions
  * Names shared between them carry the wk_ prefix; the walker struct is the
@@ -93,6 +94,16 @@ typedef struct {
     int stmt_offset;     /* start of the statement being scanned */
     CXCursor prev_stmt;  /* the statement before the current one in its block */
     int scan_depth, expr_depth;   /* recursion of scan() and to_expr() */
+    /* The flow of values within the statement being scanned (ir.h,
+     * ir_flow; walk_access.c): where the value of the node being scanned
+     * goes and through which operations; the template of the read of a
+     * read-modify-write (`x += e`, `x++`: its operation) that the next
+     * such reference takes (rw_set); a comparison that counts as part of
+     * its conditional's select (not again on its own). */
+    ir_flow flow;
+    ir_flow rw;
+    int rw_set;
+    CXCursor flow_free;
     /* OpenMP: files parsed from a copy with executable directives blanked
      * (their original text, for pragmas and statement texts) and the
      * outermost directives of the first (-fopenmp) parse. */

@@ -110,7 +110,9 @@ double rt_calibrate_clock(void)
  * several batches), one chain per operation the recurrence bound counts
  * (model.h RT_LAT_*).  Floating-point chains need no barrier: without
  * -ffast-math the compiler may neither reassociate nor fold them; the
- * integer ones go through the same empty asm as the clock's.  The
+ * integer ones go through the same empty asm as the clock's.  A select is
+ * `x = x > y ? x : y`, a max (MAXSD; CMP and CMOV as gcc builds it: the
+ * instructions clang gives nussinov's max), behind an empty asm too.  The
  * store-to-load round trip is a double read, added to and written back to
  * one volatile location, less the add's measured latency.  The integer
  * divide divides a 2^40 dividend by 1 (its latency depends on the operands
@@ -121,6 +123,15 @@ static volatile double lat_one_d = 1.0000001;
 static volatile long lat_one_i = 1;
 
 #define REP8(s) do { s; s; s; s; s; s; s; s; } while (0)
+/* The empty asm for a double in a vector register: a max of the same two
+ * values again is otherwise folded away (max is idempotent). */
+#if defined(__x86_64__) || defined(__i386__)
+#define FBARRIER(x) __asm__ volatile("" : "+x"(x))
+#elif defined(__aarch64__)
+#define FBARRIER(x) __asm__ volatile("" : "+w"(x))
+#else
+#define FBARRIER(x) ((void)0)
+#endif
 #define LAT_ITERS (1L << 18)        /* x 8 operations: ~2M, a few ms for a divide chain */
 
 /* Seconds of the fastest of 5 batches (after one warm-up) of kernel k. */
@@ -141,6 +152,8 @@ static double lat_batch(int k)
             case RT_LAT_IADD: REP8(CHAIN1(xi, yi)); break;
             case RT_LAT_IMUL: REP8(xi *= yi; __asm__ volatile("" : "+r"(xi))); break;
             case RT_LAT_IDIV: REP8(xi /= yi; __asm__ volatile("" : "+r"(xi))); break;
+            case RT_LAT_FSEL: REP8(x = x > y ? x : y; FBARRIER(x)); break;
+            case RT_LAT_ISEL: REP8(xi = xi > yi ? xi : yi; __asm__ volatile("" : "+r"(xi))); break;
             default: REP8(*m = *m + y); break;     /* store, load, add */
             }
         }

@@ -382,6 +382,7 @@ static int number_key(rt_profile *p, int kind, const char *key, const char *val,
         { "latency_fadd", &p->lat[RT_LAT_FADD], NULL }, { "latency_fmul", &p->lat[RT_LAT_FMUL], NULL },
         { "latency_fdiv", &p->lat[RT_LAT_FDIV], NULL }, { "latency_iadd", &p->lat[RT_LAT_IADD], NULL },
         { "latency_imul", &p->lat[RT_LAT_IMUL], NULL }, { "latency_idiv", &p->lat[RT_LAT_IDIV], NULL },
+        { "latency_fsel", &p->lat[RT_LAT_FSEL], NULL }, { "latency_isel", &p->lat[RT_LAT_ISEL], NULL },
         { "latency_stlf", &p->lat[RT_LAT_STLF], NULL },
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)

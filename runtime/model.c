@@ -86,9 +86,7 @@ double rt_pattern_bw(const rt_profile *cpu, int p, double fp, int cores)
 
 const char *rt_lat_name(int k)
 {
-    static const char *const names[RT_NLAT] = { "fadd", "fmul", "fdiv", "iadd", "imul", "idiv",
-                                                "stlf" };
-    return k >= 0 && k < RT_NLAT ? names[k] : "?";
+    return k == RT_LAT_STLF ? "stlf" : ku_chain_op_name(k);
 }
 
 int rt_lat_find(const char *name, size_t len)
@@ -103,12 +101,17 @@ int rt_lat_find(const char *name, size_t len)
  * current x86-64 core: double add and multiply 3 cycles, divide 13, 64-bit
  * integer add 1, multiply 3, divide 14 (Agner Fog, "Instruction tables",
  * AMD Zen 4: ADDSD/MULSD 3, DIVSD 13-15, ADD 1, IMUL r64 3, IDIV r64
- * 10-18); a store-to-load forwarding round trip 6 (Agner Fog,
+ * 10-18); an integer compare-and-select 2 (CMP 1 + CMOVcc r,r 1); a double
+ * one 2 (MAXSD/MINSD: 1 on Zen 2, 4 on Skylake; a middle value); a
+ * store-to-load forwarding round trip 6 (Agner Fog,
  * "The microarchitecture of Intel, AMD and VIA CPUs": 4-5 cycles on
  * Skylake, 7-8 on Zen 2; a middle value). */
 double rt_latency(const rt_profile *p, int k, int *estimate)
 {
-    static const double est[RT_NLAT] = { 3, 3, 13, 1, 3, 14, 6 };
+    static const double est[RT_NLAT] = {
+        [RT_LAT_FADD] = 3, [RT_LAT_FMUL] = 3, [RT_LAT_FDIV] = 13, [RT_LAT_IADD] = 1,
+        [RT_LAT_IMUL] = 3, [RT_LAT_IDIV] = 14, [RT_LAT_FSEL] = 2, [RT_LAT_ISEL] = 2,
+        [RT_LAT_STLF] = 6 };
     if (estimate)
         *estimate = 0;
     if (k < 0 || k >= RT_NLAT)

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "chainops.h"
+
 enum { RT_CPU = 0, RT_GPU = 1 };
 
 /* PMaC-style bandwidth per access pattern (pmac-idioms-accelerators.txt):
@@ -30,11 +32,15 @@ enum { RT_PAT_UNIT = 0, RT_PAT_STRIDED, RT_PAT_COLUMN, RT_PAT_GATHER, RT_PATTERN
 const char *rt_pattern_name(int p);
 
 /* Latencies of a dependent chain (rt_profile.lat; `keel calibrate`
- * measures them, calib.c): a double add, multiply, divide; a 64-bit
- * integer add, multiply, divide; a store then a load of the same
- * location (store-to-load forwarding). */
-enum { RT_LAT_FADD = 0, RT_LAT_FMUL, RT_LAT_FDIV, RT_LAT_IADD, RT_LAT_IMUL, RT_LAT_IDIV,
-       RT_LAT_STLF, RT_NLAT };
+ * measures them, calib.c): the operations util/chainops.h lists (a double
+ * add, multiply, divide; a 64-bit integer add, multiply, divide; a double
+ * and an integer compare-and-select), the names the recurrence fact
+ * writes, then a store and a load of the same location (store-to-load
+ * forwarding). */
+enum { RT_LAT_FADD = KU_CHAIN_FADD, RT_LAT_FMUL = KU_CHAIN_FMUL, RT_LAT_FDIV = KU_CHAIN_FDIV,
+       RT_LAT_IADD = KU_CHAIN_IADD, RT_LAT_IMUL = KU_CHAIN_IMUL, RT_LAT_IDIV = KU_CHAIN_IDIV,
+       RT_LAT_FSEL = KU_CHAIN_FSEL, RT_LAT_ISEL = KU_CHAIN_ISEL,
+       RT_LAT_STLF = KU_CHAIN_NOPS, RT_NLAT };
 
 /* A device.  CPU profiles fill the cpu block, GPU profiles the gpu block. */
 typedef struct {

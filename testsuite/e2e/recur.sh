@@ -8,7 +8,8 @@
 #     q[i], whose store stays in the loop: a memory round trip and one
 #     addition); both are all the chains their loops carry ("all");
 #     none on the loops around them, none on jacobi-2d's (it reads B,
-#     writes A);
+#     writes A); the operations of chains through macros, selects,
+#     fmax, functions of this file and conversions (1b);
 #  2. keel explain takes the bound: with a host profile whose latencies are
 #     fadd 10, fdiv 40 cycles, seidel's j loop costs 6 x 10 + 40 = 100
 #     cycles, so at tsteps=1, n=3 (one i and one j iteration per step) a
@@ -47,6 +48,28 @@ expect_eq "$(fact "$B:47")" "q[i]->q[i] dist=1 fadd=1 mem all" "bicg j loop"
 J=$PB/stencils/jacobi-2d/jacobi-2d.c
 n=$("$BIN/keel" show "$J" k.db 2>/dev/null | grep -c '^recurrence')
 expect_eq "$n" "0" "jacobi-2d: no recurrence"
+
+# 1b. operations only the expanded tree shows (testsuite/e2e/src/recur_ops.c):
+#     a max macro and a max function (a compare-and-select, isel; the
+#     comparison is the select's own), a conditional expression and fmax on
+#     doubles (fsel), an integer scalar chain, an integer widening (no
+#     latency of its own) and a conversion to int and back (its latency
+#     unknown: the addition kept, no "all"); the function's call also
+#     keeps "all" off (the loop calls a function)
+R=$SRC/testsuite/e2e/src/recur_ops.c
+"$BIN/keelcc" --keel-db=k.db --keel-mca=off -O2 -c "$R" -o r.o 2>err.txt || bad "recur_ops: keelcc"
+expect_eq "$(cat err.txt)" "" "recur_ops: keelcc messages"
+expect_eq "$(fact "$R:10")" "table[i][j]->table[i][j] dist=1 isel=1 all" "max macro"
+expect_eq "$(fact "$R:17")" "x[i-1]->x[i] dist=1 fsel=1 all" "conditional on doubles"
+expect_eq "$(fact "$R:24")" "x[i-1]->x[i] dist=1 fmul=1 fsel=1 all" "fmax"
+expect_eq "$(fact "$R:32")" "s->s dist=1 iadd=1 imul=1 all" "integer scalar chain"
+expect_eq "$(fact "$R:40")" "x[i-1]->x[i] dist=1 iadd=1 all" "integer widening"
+expect_eq "$(fact "$R:48")" "x[i-1]->x[i] dist=1 iadd=1" "conversion to int and back"
+expect_eq "$(fact "$R:61")" "table[i][j]->table[i][j] dist=1 isel=1" "max function"
+N=$PB/medley/nussinov/nussinov.c
+"$BIN/keelcc" --keel-db=k.db --keel-mca=off -O2 -I"$PB/utilities" -DMINI_DATASET \
+    -c "$N" -o n.o 2>err.txt || bad "nussinov: keelcc"
+expect_eq "$(fact "$N:55")" "table[i][j]->table[i][j] dist=1 isel=1" "nussinov k loop"
 
 # 2. the bound in the model
 printf 'name = slowfp\nkind = cpu\nclock = 1 GHz\ncores = 1\nmem_bw = 100 GB/s\nline = 64 B\nl2 = 1 MiB\nl3 = 0 B\nmem_latency = 100 ns\nmlp = 10\nlatency_fadd = 10 cycles\nlatency_fdiv = 40 cycles\n' >slowfp.machine

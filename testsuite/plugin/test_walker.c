@@ -752,6 +752,72 @@ static void test_bounds_in_memory(void)
     ir_tu_free(tu);
 }
 
+/* Where each value read goes (ir_flow), from the tree after
+ * preprocessing: "R x[i] a1 fadd=1" is a read whose value reaches access
+ * record 1 through one double addition ("s0": scalar record 0); reads
+ * that go nowhere are left out. */
+static char *flows(const ir_stmt *s)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    size_t n = 0;
+    buf[k][0] = '\0';
+    for (int i = 0; i < s->nacc + s->nscalars && n < sizeof buf[k]; i++) {
+        const ir_flow *f = i < s->nacc ? &s->acc[i].flow : &s->scalars[i - s->nacc].flow;
+        if ((i < s->nacc ? s->acc[i].is_write : s->scalars[i - s->nacc].is_write)
+            || f->to_kind == IR_FLOW_NONE)
+            continue;
+        const char *name = i < s->nacc ? acc(&s->acc[i]) : s->scalars[i - s->nacc].name;
+        n += (size_t)snprintf(buf[k] + n, sizeof buf[k] - n, "%s%s %c%d", n ? "; " : "", name,
+                              f->to_kind == IR_FLOW_ACCESS ? 'a' : 's', f->to);
+        for (int o = 0; o < KU_CHAIN_NOPS && n < sizeof buf[k]; o++)
+            if (f->ops[o])
+                n += (size_t)snprintf(buf[k] + n, sizeof buf[k] - n, " %s=%d",
+                                      ku_chain_op_name(o), f->ops[o]);
+        if (f->opaque && n < sizeof buf[k])
+            n += (size_t)snprintf(buf[k] + n, sizeof buf[k] - n, " opaque");
+    }
+    return buf[k];
+}
+
+static void test_flows(void)
+{
+    ir_tu *tu = walk_src("flows.c",
+        "#define MAX(a, b) ((a) > (b) ? (a) : (b))\n"
+        "static double half(double v) { return v * 0.5; }\n"
+        "double g(double);\n"
+        "void f(int n, double *x, double *y, int *c)\n"
+        "{\n"
+        "    for (int i = 1; i < n; i++) {\n"
+        "        x[i] += y[i] * 2.0;\n"
+        "        double t = MAX(x[i - 1], y[i]);\n"
+        "        y[i] = half(t) + g(x[i]);\n"
+        "        c[i] = c[i - 1] + (int)y[i];\n"
+        "        c[c[i]]++;\n"
+        "    }\n"
+        "}\n", 0, NULL);
+    CHECK(tu && tu->nloops == 1 && tu->loops[0].nstmts == 5);
+    if (tu && tu->nloops == 1 && tu->loops[0].nstmts == 5) {
+        const ir_stmt *s = tu->loops[0].stmts;
+        /* x[i] += y[i] * 2.0: both reads reach the write (record 1), y
+         * through the multiply too */
+        CHECK_STR(flows(&s[0]), "R x[i] a1 fadd=1; R y[i] a1 fadd=1 fmul=1");
+        /* the macro expanded: each operand named twice (comparison, arm),
+         * each time through the select only */
+        CHECK_STR(flows(&s[1]), "R x[i - 1] s0 fsel=1; R y[i] s0 fsel=1; R x[i - 1] s0 fsel=1; "
+                                "R y[i] s0 fsel=1");
+        /* half() followed into its body (a multiply); g's latency unknown */
+        CHECK_STR(flows(&s[2]), "R x[i] a0 fadd=1 opaque; t a0 fadd=1 fmul=1");
+        /* (int)y[i]: a conversion on y's way */
+        CHECK_STR(flows(&s[3]), "R c[i - 1] a0 iadd=1; R y[i] a0 iadd=1 opaque");
+        /* c[c[i]]++: the element's read goes to its write through one
+         * addition; c[i], a subscript, goes nowhere */
+        CHECK_STR(flows(&s[4]), "R c[load.c(i)] a1 iadd=1");
+    }
+    ir_tu_free(tu);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -769,6 +835,7 @@ int main(void)
     test_control_and_steps();
     test_bounds_in_memory();
     test_bound_member_writes();
+    test_flows();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)

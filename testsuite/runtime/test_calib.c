@@ -244,7 +244,8 @@ int main(void)
           == SQLITE_OK);
     CHECK(sqlite3_step(q) == SQLITE_ROW);
     CHECK_STR((const char *)sqlite3_column_text(q, 0),
-              "fadd=1.5 fmul=2.5 fdiv=13.25 iadd=4.5 imul=5.5 idiv=6.5 stlf=7.5");
+              "fadd=1.5 fmul=2.5 fdiv=13.25 iadd=4.5 imul=5.5 idiv=6.5 fsel=7.5 isel=8.5 "
+              "stlf=9.5");
     sqlite3_finalize(q);
     /* the profile's text form carries them (keel devices --export) */
     char *txt = NULL;
@@ -255,7 +256,7 @@ int main(void)
     CHECK(txt && strstr(txt, "latency_fdiv = 13.25 cycles\n") != NULL);
     char perr[200];
     const rt_profile *pp = txt ? rt_profile_parse(txt, "t", perr, sizeof perr) : NULL;
-    CHECK(pp && pp->lat[RT_LAT_STLF] == 7.5 && pp->lat[RT_LAT_FDIV] == 13.25);
+    CHECK(pp && pp->lat[RT_LAT_STLF] == 9.5 && pp->lat[RT_LAT_FDIV] == 13.25);
     free(txt);
 
     /* a newer calibration with one thread only and no patterns: the newest
@@ -327,7 +328,7 @@ int main(void)
     one.lat[RT_LAT_FADD] = 2, one.bw_points = 0;     /* host_bandwidth is gone */
     CHECK_INT(rt_calibration_store(path, &one, err, sizeof err), 0);
     CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
-    CHECK(back.lat[RT_LAT_FADD] == 2 && back.lat[RT_LAT_STLF] == 7.5);
+    CHECK(back.lat[RT_LAT_FADD] == 2 && back.lat[RT_LAT_STLF] == 9.5);
 
     /* the fallback probe, with stand-in compilers (shell scripts): the
      * figure is what the probe prints, the reason is said when there is

@@ -872,6 +872,25 @@ static void test_recur(void)
     CHECK_INT(est, 0);
     CHECK_INT((long long)rt_latency(&p, RT_LAT_IDIV, &est), 14);
     CHECK_INT(est, 1);
+    /* selects (chainops.h): nussinov's max, an integer compare-and-select
+     * (estimate 2), and a double max then a multiply (2 + 3) */
+    CHECK_INT(rt_recur_parse("table[i][j]->table[i][j] dist=1 isel=1 all", c, RT_MAX_RECUR), 1);
+    CHECK_INT(c[0].ops[RT_LAT_ISEL], 1);
+    CHECK_INT((long long)(rt_recur_cycles(&p, c, 1) * 1000), 2000);
+    CHECK_INT(rt_recur_parse("x[i-1]->x[i] dist=1 fmul=1 fsel=1", c, RT_MAX_RECUR), 1);
+    CHECK_INT((long long)(rt_recur_cycles(&p, c, 1) * 1000), 5000);
+    CHECK_INT((long long)rt_latency(&p, RT_LAT_FSEL, &est), 2);
+    CHECK_INT(est, 1);
+    p.lat[RT_LAT_ISEL] = 1.5;               /* measured (keel calibrate) */
+    CHECK_INT(rt_recur_parse("a->a dist=1 isel=2", c, RT_MAX_RECUR), 1);
+    CHECK_INT((long long)(rt_recur_cycles(&p, c, 1) * 1000), 3000);
+    p.lat[RT_LAT_ISEL] = 0;
+    CHECK_STR(rt_lat_name(RT_LAT_ISEL), "isel");
+    CHECK_STR(rt_lat_name(RT_LAT_FSEL), "fsel");
+    CHECK_INT(rt_lat_find("isel", 4), RT_LAT_ISEL);
+    /* the writer's names are the reader's: one list */
+    for (int k = 0; k < RT_LAT_STLF; k++)
+        CHECK_INT(rt_lat_find(ku_chain_op_name(k), strlen(ku_chain_op_name(k))), k);
     CHECK_STR(rt_lat_name(RT_LAT_STLF), "stlf");
     CHECK_INT(rt_lat_find("stlf", 4), RT_LAT_STLF);
     CHECK_INT(rt_lat_find("fadd=2", 4), RT_LAT_FADD);
