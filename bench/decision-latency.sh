@@ -7,7 +7,8 @@
 # launch), and one more over global arrays (no check),
 # compiles it with keelcc into a fresh database, builds the benchmark
 # against libkeelrt.a and runs it under KEEL_DEVICE=h100 (so the models
-# really run), KEEL_LOG=0.  Median of 5 runs.
+# really run), KEEL_LOG=0; and again linked by keelcc, so that the sites
+# find their facts packed into the program.  Median of 5 runs.
 set -eu
 BUILD=${1:-build}
 LOOPS=${2:-4000}
@@ -34,13 +35,21 @@ t0=$(date +%s.%N)
 "$BIN/keelcc" --keel-db="$work/k.db" -O1 -c synth.c -o synth.o
 t1=$(date +%s.%N)
 cc -O2 -I"$ROOT/runtime" "$ROOT/bench/decision-latency.c" "$LIB/libkeelrt.a" -lsqlite3 -lpthread -ldl -lm -o dl
+# the same benchmark linked by keelcc with synth.o: the program carries the
+# packed facts of synth.c's sites (keel_link_facts), which its sites name
+# with synth.c's build hash as instrumented sites do
+cc -O2 -I"$ROOT/runtime" -c "$ROOT/bench/decision-latency.c" -o dl.o
+"$BIN/keelcc" --keel-db="$work/k.db" -O2 dl.o synth.o -o dl-linked -lm
+hash=$(sqlite3 k.db "SELECT hash FROM translation_units LIMIT 1")
 nloops=$(sqlite3 k.db "SELECT count(*) FROM loops")
 dbsize=$(du -k k.db | cut -f1)
 for r in 1 2 3 4 5; do
     KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 ./dl "$work/synth.c" 100 $((3 + 6 * nf)) >>runs.txt
     KEEL_DB="$work/k.db" KEEL_DEVICE=h100 ./dl "$work/synth.c" 0 timed >>timed.txt
+    KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 ./dl-linked "$work/synth.c#h=$hash" 100 \
+        $((3 + 6 * nf)) >>linked.txt
 done
-med() { cut -f"$1" runs.txt | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+med() { cut -f"$1" "${2:-runs.txt}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "decision latency: $nloops loops in the database ($dbsize KiB; keelcc took $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s), median of 5 runs"
 echo
 printf '| %-52s | %12s |\n' "what" "time"
@@ -48,6 +57,9 @@ printf '| %-52s | %12s |\n' "---------------------------------------------------
 printf '| %-52s | %9.1f us |\n' "first call: open database + load one nest's facts" "$(awk "BEGIN { print $(med 1) / 1000 }")"
 printf '| %-52s | %9.1f us |\n' "first call of a second site (facts only)" "$(awk "BEGIN { print $(med 2) / 1000 }")"
 printf '| %-52s | %9.1f us |\n' "first call, mean over 100 more sites" "$(awk "BEGIN { print $(med 3) / 1000 }")"
+printf '| %-52s | %9.1f us |\n' "first call, facts linked in (no database open)" "$(awk "BEGIN { print $(med 1 linked.txt) / 1000 }")"
+printf '| %-52s | %9.1f us |\n' "first call of a second site, facts linked in" "$(awk "BEGIN { print $(med 2 linked.txt) / 1000 }")"
+printf '| %-52s | %9.1f us |\n' "first call, facts linked in, mean over 100 more" "$(awk "BEGIN { print $(med 3 linked.txt) / 1000 }")"
 printf '| %-52s | %9.1f ns |\n' "warm call, same values (memo hit)" "$(med 4)"
 printf '| %-52s | %9.1f ns |\n' "two value sets alternating (memo hits)" "$(med 5)"
 printf '| %-52s | %9.1f ns |\n' "warm call, answer known to be CPU (unevaluable bound)" "$(med 6)"

@@ -42,12 +42,17 @@ int db_log_borrow(db *d, db_log **out, char *err, size_t errlen);
 void db_log_close(db_log *l);                  /* NULL is fine */
 /* SQLite's message for the connection's last failure. */
 const char *db_log_errmsg(db_log *l);
-/* The whole file checked (PRAGMA integrity_check: pages, records and that
- * every index holds its table's rows), before anything is written into it:
- * 0 when sound; -1 when damaged, with "<path>: database fails its integrity
- * check (<first complaint>); not written"; 1 when the check could not run
- * (a lock, say), with SQLite's message.  Its cost grows with the file
- * (about 10 ms for 3 MB). */
+/* The tables the log writes checked, before anything is written into
+ * them: sqlite_schema (page 1, the schema and the freelist, where new rows
+ * take their pages), then decisions, history, host_calibration and
+ * host_bandwidth where present, each with its indexes (PRAGMA
+ * integrity_check(TABLE): pages, records and that every index holds its
+ * table's rows).  keelcc's tables are not read, so the cost grows with the
+ * log's tables, not with the file; damage confined to keelcc's tables (or
+ * a page two tables share) is not seen here -- keelcc's own writer checks
+ * the whole file.  0 when sound; -1 when damaged, with "<path>: database
+ * fails its integrity check (<first complaint>); not written"; 1 when the
+ * check could not run (a lock, say), with SQLite's message. */
 int db_log_check(db_log *l, char *err, size_t errlen);
 /* BEGIN IMMEDIATE; 0 or -1. */
 int db_log_begin(db_log *l);

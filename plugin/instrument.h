@@ -110,5 +110,10 @@ void instrument_site_source(const char *stored, const char *given);
  * absolute path of its database (keelcc's link step); sites compiled with a
  * relative database point at it. */
 #define INSTRUMENT_LINK_DB "keel_link_db"
+/* The link step's table of packed facts (db_nest.h's link table), which
+ * libkeelrt reads through a weak reference of the same name. */
+#define INSTRUMENT_LINK_FACTS "keel_link_facts"
+/* ... and its packed calibration of the host it links on (db_calib_pack.h). */
+#define INSTRUMENT_LINK_CALIB "keel_link_calib"
 
 #endif

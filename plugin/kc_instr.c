@@ -9,9 +9,15 @@
  * the source as the compiler was given it and, unless the database was
  * given by an absolute path, no database: objects do not depend on the
  * build folder.  Linking adds libkeelrt (shared or static, its symbols kept
- * local in a library) and a tiny object naming the link's database.
+ * local in a library) and a tiny object naming the link's database and
+ * holding the packed facts of the launch sites of the objects it links
+ * (db_link_table), so that the program decides without opening the
+ * database.
  */
 #include "kc_int.h"
+
+#include "db_calib_pack.h"
+#include "db_nest.h"
 
 /* ---- instrumentation ----------------------------------------------------- */
 
@@ -469,6 +475,98 @@ int kc_finish_instrumented(instrumented_job *j, char *first_error, size_t errlen
  * in every build, as the overlay is: two identical links stay identical.
  * Returns the path to link, or NULL (the program then needs KEEL_DB). */
 #define LINK_DB_FD 986
+
+/* bytes as the text of a C string literal: printable ASCII as is, the rest
+ * (and '"', '\\', '?') as three-digit octal escapes, which no following
+ * digit can extend. */
+static void put_c_bytes(ku_buf *t, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < 0x20 || p[i] >= 0x7f || p[i] == '"' || p[i] == '\\' || p[i] == '?')
+            ku_buf_printf(t, "\\%03o", p[i]);
+        else
+            ku_buf_putc(t, (char)p[i]);
+}
+
+/* The link's input objects that keelcc compiled (absolute, as
+ * translation_units.object records them: the folder of the link joined
+ * with the argument, and its real path where that differs): the
+ * arguments that name an existing regular file ending in ".o", other than
+ * -o's value. */
+static int link_objects(const options *o, char ***out)
+{
+    char cwd[PATH_MAX], buf[PATH_MAX * 2 + 2], real[PATH_MAX];
+    char **v = NULL;
+    int n = 0;
+    struct stat sb;
+    if (!getcwd(cwd, sizeof cwd))
+        cwd[0] = '\0';
+    for (int i = 1; i < o->ncc; i++) {
+        const char *a = o->cc[i];
+        if (a[0] == '-' || strcmp(o->cc[i - 1], "-o") == 0 || !kc_has_suffix(a, ".o") ||
+            stat(a, &sb) != 0 || !S_ISREG(sb.st_mode))
+            continue;
+        snprintf(buf, sizeof buf, "%s%s%s", a[0] == '/' ? "" : cwd, a[0] == '/' ? "" : "/", a);
+        char *p = strdup(buf);
+        if (!p || ku_push_ptr(&v, &n, p)) {
+            free(p);
+            break;
+        }
+        if (realpath(a, real) && strcmp(real, buf) != 0 && (p = strdup(real)) &&
+            ku_push_ptr(&v, &n, p))
+            free(p);
+    }
+    *out = v;
+    return n;
+}
+
+/* The weak hidden table of packed facts (db_link_table) for the launch
+ * sites of the link's input objects, and with it the packed calibration
+ * of this host (db_calib_pack), as C text in t; nothing when there are no
+ * such sites or the database does not exist.  A failure is a warning: the
+ * program then reads its database as before. */
+static void put_link_facts(const options *o, ku_buf *t)
+{
+    char err[512], **objs = NULL;
+    int nobj = link_objects(o, &objs);
+    db *d = NULL;
+    unsigned char *table = NULL;
+    size_t n = 0;
+    struct stat sb;
+    unsigned char *calib = NULL;
+    size_t cn = 0;
+    if (nobj > 0 && stat(o->db_path, &sb) == 0) {
+        if (db_open(o->db_path, DB_READONLY, &d, err, sizeof err) != 0 ||
+            db_link_table(d, (const char *const *)objs, nobj, &table, &n, err, sizeof err) != 0)
+            kc_warn("the program will read its facts from the database: %s", err);
+        /* the facts' companion: this host's newest calibration, which the
+         * program uses when it runs here (runtime/keelrt.c) */
+        char host[256] = "?";
+        gethostname(host, sizeof host - 1);
+        host[sizeof host - 1] = '\0';
+        if (table && db_calib_pack(d, host, &calib, &cn, err, sizeof err) < 0)
+            kc_warn("the program will read this host's calibration from the database: %s", err);
+        db_close(d);
+    }
+    if (table && n > 0) {
+        ku_buf_put(t, "__attribute__((weak, visibility(\"hidden\"))) const unsigned char "
+                   INSTRUMENT_LINK_FACTS "[] = \"");
+        put_c_bytes(t, table, n);
+        ku_buf_put(t, "\";\n");
+    }
+    if (calib && cn > 0) {
+        ku_buf_put(t, "__attribute__((weak, visibility(\"hidden\"))) const unsigned char "
+                   INSTRUMENT_LINK_CALIB "[] = \"");
+        put_c_bytes(t, calib, cn);
+        ku_buf_put(t, "\";\n");
+    }
+    free(calib);
+    free(table);
+    for (int i = 0; i < nobj; i++)
+        free(objs[i]);
+    free(objs);
+}
+
 static const char *link_db_object(const options *o)
 {
     static char name[32];
@@ -478,12 +576,10 @@ static const char *link_db_object(const options *o)
     ku_buf t = { 0 };
     ku_buf_put(&t, "__attribute__((weak, visibility(\"hidden\"))) const char "
                INSTRUMENT_LINK_DB "[] = \"");
-    for (const unsigned char *p = (const unsigned char *)(mapped ? mapped : ""); *p; p++)
-        if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\' || *p == '?')
-            ku_buf_printf(&t, "\\%03o", *p);
-        else
-            ku_buf_putc(&t, (char)*p);
+    if (mapped)
+        put_c_bytes(&t, (const unsigned char *)mapped, strlen(mapped));
     ku_buf_put(&t, "\";\n");
+    put_link_facts(o, &t);
     int named = mapped != NULL;
     free(mapped);
     const char *ret = NULL;

@@ -42,6 +42,15 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
  * dbpath, d's path, names it in messages). */
 typedef struct db db;
 int rt_calibration_read(db *d, const char *dbpath, rt_calibration *c, char *err, size_t errlen);
+/* The same through a run-time log open anyway. */
+typedef struct db_log db_log;
+int rt_calibration_read_log(db_log *l, const char *dbpath, rt_calibration *c, char *err,
+                            size_t errlen);
+/* This host's calibration from a packed form (db_calib_pack: keelcc's link
+ * step packs the newest of the host it links on): 0 found, 1 the form is
+ * another host's, -1 refused (truncated, corrupt) with a message. */
+int rt_calibration_read_packed(const void *bytes, size_t n, rt_calibration *c, char *err,
+                               size_t errlen);
 
 /* The clock the cores run at, Hz: a chain of dependent integer additions
  * (one cycle each) on the thread's CPU clock, the fastest of several

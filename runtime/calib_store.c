@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db_calib_pack.h"
 #include "db_log.h"
 
 /* "DB: SQLite's message" into err; -1. */
@@ -111,16 +112,16 @@ static void bandwidth_row(void *ctx, const db_bw_row *r)
  * table is missing or holds no complete set: every pattern at every
  * footprint with one thread; the all-threads figures are those of the
  * largest thread count stored). */
-static void bandwidth_load(db_log *l, int64_t id, rt_calibration *c)
+static void bandwidth_load(db_calib_src *l, int64_t id, rt_calibration *c)
 {
     double fp[RT_BW_POINTS];
     int have[RT_PATTERNS][RT_BW_POINTS] = { { 0 } };
     c->bw_points = 0;
-    int nfp = db_calib_footprints(l, id, fp, RT_BW_POINTS);
+    int nfp = db_calib_src_footprints(l, id, fp, RT_BW_POINTS);
     if (nfp == 0)
         return;
     bw_load b = { c, fp, nfp, have };
-    db_calib_each_bandwidth(l, id, bandwidth_row, &b);
+    db_calib_src_each_bandwidth(l, id, bandwidth_row, &b);
     for (int p = 0; p < RT_PATTERNS; p++)
         for (int k = 0; k < nfp; k++)
             if (!have[p][k])
@@ -144,7 +145,7 @@ static void latencies_parse(const char *text, double lat[RT_NLAT])
 }
 
 /* This host's newest calibration through l (dbpath names it in messages). */
-static int calibration_read(db_log *l, const char *dbpath, rt_calibration *c, char *err,
+static int calibration_read(db_calib_src *l, const char *dbpath, rt_calibration *c, char *err,
                             size_t errlen)
 {
     db_calib_row row;
@@ -154,9 +155,9 @@ static int calibration_read(db_log *l, const char *dbpath, rt_calibration *c, ch
     host_name(host);
     /* this host's newest row; another host's is better than nothing? no:
      * a database copied between machines must not carry its calibration */
-    int rc = db_calib_newest(l, host, &row, &id);
+    int rc = db_calib_src_newest(l, host, &row, &id);
     if (rc < 0)
-        sql_err(dbpath, l, err, errlen);
+        snprintf(err, errlen, "%s: %s", dbpath, db_calib_src_errmsg(l));
     if (rc == 0) {
         c->cores = row.cores;
         c->freq_hz = row.freq_hz;
@@ -175,6 +176,19 @@ static int calibration_read(db_log *l, const char *dbpath, rt_calibration *c, ch
     return rc;
 }
 
+/* calibration_read over a log l (borrowed). */
+static int read_log(db_log *l, const char *dbpath, rt_calibration *c, char *err, size_t errlen)
+{
+    db_calib_src *src = NULL;
+    if (db_calib_src_log(l, &src)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = calibration_read(src, dbpath, c, err, errlen);
+    db_calib_src_close(src);
+    return rc;
+}
+
 int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t errlen)
 {
     db_log *l = NULL;
@@ -183,7 +197,7 @@ int rt_calibration_load(const char *dbpath, rt_calibration *c, char *err, size_t
         snprintf(err, errlen, "%s: cannot open", dbpath);
         return -1;
     }
-    int rc = calibration_read(l, dbpath, c, err, errlen);
+    int rc = read_log(l, dbpath, c, err, errlen);
     db_log_close(l);
     return rc;
 }
@@ -194,7 +208,26 @@ int rt_calibration_read(db *d, const char *dbpath, rt_calibration *c, char *err,
     memset(c, 0, sizeof *c);
     if (db_log_borrow(d, &l, err, errlen))
         return -1;
-    int rc = calibration_read(l, dbpath, c, err, errlen);
+    int rc = read_log(l, dbpath, c, err, errlen);
     db_log_close(l);
+    return rc;
+}
+
+int rt_calibration_read_log(db_log *l, const char *dbpath, rt_calibration *c, char *err,
+                            size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    return read_log(l, dbpath, c, err, errlen);
+}
+
+int rt_calibration_read_packed(const void *bytes, size_t n, rt_calibration *c, char *err,
+                               size_t errlen)
+{
+    db_calib_src *src = NULL;
+    memset(c, 0, sizeof *c);
+    if (db_calib_src_packed(bytes, n, &src, err, errlen))
+        return -1;
+    int rc = calibration_read(src, "packed calibration", c, err, errlen);
+    db_calib_src_close(src);
     return rc;
 }

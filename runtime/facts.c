@@ -1,10 +1,12 @@
 /*
- * facts.c -- a loop nest's facts from the database, pre-parsed once, bound
- * per launch (see facts.h).
+ * facts.c -- a loop nest's facts from the database or its packed form,
+ * pre-parsed once, bound per launch (see facts.h).
  *
  * The nest is kept flat: loops[] in preorder (loops[0] is the launch site,
  * every loop after its parent), stmts[] with the index of their innermost
- * loop, accs[] with the index of their statement.  Loading reads the nest
+ * loop, accs[] with the index of their statement.  Loading (load_nest, the
+ * one loader, over db_nest.h's row source: the database's rows or the
+ * packed form's) reads the nest
  * and the launch facts keelcc stored for it (db_launch.h, analysis/launch.h:
  * parallel verdicts, the GPU mapping, every access's iteration-point
  * differences along its enclosing loops, statement cost estimates, whether
@@ -40,6 +42,7 @@
 
 #include "db_launch.h"
 #include "db_mca.h"
+#include "db_nest.h"
 #include "expr.h"
 #include "util.h"
 
@@ -183,7 +186,7 @@ typedef struct {
     rt_facts *f;
 } loader;
 
-static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_t errlen);
+static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, size_t errlen);
 
 /* Append one statement of loop `li` with its accesses and scalars. */
 static int add_stmt(loader *ld, int li, const db_stmt_info *s)
@@ -252,16 +255,16 @@ static int mca_row(void *ctx, const db_mca_row *r)
     return 0;
 }
 
-static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_t errlen)
+static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, size_t errlen)
 {
     db_loop_info *l = NULL;
     rt_facts *f = ld->f;
-    int r = db_get_loop(d, id, &l, err, errlen);
+    int r = db_nest_loop(d, id, &l, err, errlen);
     if (r != 0)
         return r < 0 ? -1 : ku_fail(err, errlen, "loop %lld vanished", (long long)id);
     fl_loop *fl = ku_push(&f->loops, &f->nloops, sizeof *f->loops);
     if (!fl) {
-        db_free_loop(l);
+        db_nest_loop_free(d, l);
         return ku_fail(err, errlen, "out of memory");
     }
     int li = f->nloops - 1;
@@ -285,32 +288,32 @@ static int load_loop(db *d, loader *ld, int64_t id, int parent, char *err, size_
         f->line = l->line;
         for (int k = 0; k < DB_NLOOP_FACTS; k++)
             if (db_loop_fact(l, k) && !(f->fact[k] = dup(db_loop_fact(l, k)))) {
-                db_free_loop(l);
+                db_nest_loop_free(d, l);
                 return ku_fail(err, errlen, "out of memory");
             }
     }
     if (add_idioms(f, l->idioms)) {
-        db_free_loop(l);
+        db_nest_loop_free(d, l);
         return ku_fail(err, errlen, "out of memory");
     }
     for (int i = 0; i < l->nstmts; i++)
         if (add_stmt(ld, li, &l->stmts[i])) {
-            db_free_loop(l);
+            db_nest_loop_free(d, l);
             return ku_fail(err, errlen, "out of memory");
         }
     int nch = l->nchildren;
     int64_t *kids = malloc(sizeof *kids * (size_t)(nch > 0 ? nch : 1));
     if (!kids) {
-        db_free_loop(l);
+        db_nest_loop_free(d, l);
         return ku_fail(err, errlen, "out of memory");
     }
     for (int i = 0; i < nch; i++)
         kids[i] = l->children[i].id;
     int64_t self = l->id;
-    db_free_loop(l);
+    db_nest_loop_free(d, l);
     /* llvm-mca's figures per target CPU (older databases: none) */
     char e2[128];
-    if (db_mca_each(d, self, mca_row, &f->loops[li], e2, sizeof e2) > 0) {
+    if (db_nest_mca_each(d, self, mca_row, &f->loops[li], e2, sizeof e2) > 0) {
         free(kids);
         return ku_fail(err, errlen, "out of memory");
     }
@@ -550,9 +553,9 @@ static int launch_cost_row(void *vctx, const db_launch_cost *r)
 /* Read the launch facts, then the strides along the thread loops and the
  * symbols the launch needs.  Returns 0, 1 when keelcc stored no launch
  * facts, -1 with a message. */
-static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
+static int bind_launch(db_nest *d, rt_facts *f, char *err, size_t errlen)
 {
-    int r = db_launch_get(d, f->loops[0].id, &f->region, &f->omp_target, err, errlen);
+    int r = db_nest_launch_get(d, f->loops[0].id, &f->region, &f->omp_target, err, errlen);
     if (r != 0)
         return r;
     for (int a = 0; a < f->naccs; a++) {
@@ -579,13 +582,13 @@ static int bind_launch(db *d, rt_facts *f, char *err, size_t errlen)
     qsort(c.accs, (size_t)f->naccs, sizeof *c.accs, cmp_id);
     qsort(c.stmts, (size_t)f->nstmts, sizeof *c.stmts, cmp_id);
     r = 0;
-    if (db_launch_each_loop(d, f->loops[0].id, launch_loop_row, &c, err, errlen) < 0 ||
-        db_launch_each_cost(d, f->loops[0].id, launch_cost_row, &c, err, errlen) < 0)
+    if (db_nest_launch_each_loop(d, f->loops[0].id, launch_loop_row, &c, err, errlen) < 0 ||
+        db_nest_launch_each_cost(d, f->loops[0].id, launch_cost_row, &c, err, errlen) < 0)
         r = -1;
-    else if ((r = db_launch_each_stride(d, f->loops[0].id, launch_stride_row, &c, err,
+    else if ((r = db_nest_launch_each_stride(d, f->loops[0].id, launch_stride_row, &c, err,
                                         errlen)) > 0) {
         r = ku_fail(err, errlen, "a stored stride does not parse (or out of memory)");
-    } else if ((r = db_launch_each_overlap(d, f->loops[0].id, launch_overlap_row, &c, err,
+    } else if ((r = db_nest_launch_each_overlap(d, f->loops[0].id, launch_overlap_row, &c, err,
                                            errlen)) > 0) {
         r = ku_fail(err, errlen, "a stored overlap offset does not parse (or out of memory)");
     } else if (r == 0 && overlap_spec(f)) {
@@ -715,6 +718,49 @@ static int found_row(void *ctx, const db_loop_summary *r)
     return 0;
 }
 
+/* The one loader: the nest launched at loop `root` from src (the database
+ * or a packed form), its launch facts, then what is derived once.
+ * 0 with *out, -1 with a message. */
+static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_facts **out,
+                     char *err, size_t errlen)
+{
+    loader ld = { 0 };
+    int x;
+    rt_facts *f = calloc(1, sizeof *f);
+    ld.f = f;
+    if (!f)
+        return ku_fail(err, errlen, "out of memory");
+    if (load_loop(src, &ld, root, -1, err, errlen)) {
+        rt_facts_free(f);
+        return -1;
+    }
+    if ((x = bind_launch(src, f, err, errlen)) != 0) {
+        if (x > 0)
+            ku_fail(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
+                    "its analysis failed): recompile it with keelcc", f->file ? f->file : file,
+                    line);
+        rt_facts_free(f);
+        return -1;
+    }
+    if (analyse(f)) {
+        rt_facts_free(f);
+        return ku_fail(err, errlen, "out of memory");
+    }
+    *out = f;
+    return 0;
+}
+
+int rt_facts_load_packed(const void *bytes, size_t n, rt_facts **out, char *err, size_t errlen)
+{
+    db_nest *src = NULL;
+    *out = NULL;
+    if (db_nest_from_packed(bytes, n, &src, err, errlen))
+        return -1;
+    int rc = load_nest(src, db_nest_root(src), "packed facts", 0, out, err, errlen);
+    db_nest_close(src);
+    return rc;
+}
+
 int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
                   char *err, size_t errlen)
 {
@@ -735,6 +781,18 @@ static const char *name_tail(const char *file)
         p = e ? e + 1 : c + n;
     }
     return *tail ? tail : file;
+}
+
+int rt_facts_load_linked(const unsigned char *table, const char *file, int line, int col,
+                         const char *hash, rt_facts **out, char *err, size_t errlen)
+{
+    const unsigned char *nest;
+    size_t n;
+    *out = NULL;
+    if (!table || !hash || !*hash ||
+        db_link_find(table, name_tail(file), line, col, hash, &nest, &n) != 0)
+        return 1;
+    return rt_facts_load_packed(nest, n, out, err, errlen) ? -1 : 0;
 }
 
 int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
@@ -777,28 +835,10 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
     else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
         rc = ku_fail(err, errlen, "%s:%d is ambiguous: %s and %s", file, line, m.file[0],
                      m.file[m.n - 1]);
-    if (rc == 0) {
-        loader ld = { 0 };
-        rt_facts *f = calloc(1, sizeof *f);
-        ld.f = f;
-        if (!f)
-            rc = ku_fail(err, errlen, "out of memory");
-        else if (load_loop(d, &ld, m.id[0], -1, err, errlen)) {
-            rt_facts_free(f);
-            rc = -1;
-        } else if ((x = bind_launch(d, f, err, errlen)) != 0) {
-            if (x > 0)
-                ku_fail(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
-                        "its analysis failed): recompile it with keelcc", f->file ? f->file : file,
-                        line);
-            rt_facts_free(f);
-            rc = -1;
-        } else if (analyse(f)) {
-            rc = ku_fail(err, errlen, "out of memory");
-            rt_facts_free(f);
-        } else
-            *out = f;
-    }
+    db_nest *src = NULL;
+    if (rc == 0 && (rc = db_nest_from_db(d, &src, err, errlen)) == 0)
+        rc = load_nest(src, m.id[0], file, line, out, err, errlen);
+    db_nest_close(src);
     for (int i = 0; i < m.n; i++)
         free(m.file[i]);
     free(m.file);

@@ -12,7 +12,10 @@
  * and derives nothing: a database whose translation unit was written
  * before schema v8 has no launch facts and the load fails with "recompile
  * it with keelcc".  rt_facts_bind evaluates the expressions with the
- * symbol values of one launch and fills an rt_launch for the models.  The
+ * symbol values of one launch and fills an rt_launch for the models.
+ * rt_facts_load_packed reads the same rows from a packed form of the nest
+ * (db/db_nest.h: what keelcc's link step puts into the program), through
+ * the same loader: both routes give the same facts.  The
  * facts object is immutable after loading, so any number of threads may
  * bind it at once.
  */
@@ -42,6 +45,16 @@ int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
  * this build's, even when several sources share a name. */
 int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
                         rt_facts **out, char *err, size_t errlen);
+/* The nest of a packed form (db_nest_pack): 0 with *out, or -1 with one
+ * message when the form is truncated, corrupt or of another version. */
+int rt_facts_load_packed(const void *bytes, size_t n, rt_facts **out, char *err,
+                         size_t errlen);
+/* The nest of the site at file:line:col of build hash `hash` in a link
+ * table (db_link_table: what keelcc's link step puts into a program):
+ * 0 with *out, 1 when the table has no such site, -1 with a message when
+ * its packed form is refused. */
+int rt_facts_load_linked(const unsigned char *table, const char *file, int line, int col,
+                         const char *hash, rt_facts **out, char *err, size_t errlen);
 void rt_facts_free(rt_facts *f);     /* NULL is fine */
 
 /* Bind names[i] = values[i] and fill *out (of its access table, the first

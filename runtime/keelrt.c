@@ -4,11 +4,16 @@
  * Global state is set up once by pthread_once at the first call: the
  * environment, the device (a CUDA GPU found through libcuda.so.1 loaded
  * with dlopen, or the KEEL_DEVICE what-if profile) and the host profile
- * (the newest `keel calibrate` row, else the defaults of model.c).
+ * (KEEL_HOST, else the newest `keel calibrate` row: the one keelcc's link
+ * step packed into the program, replaced by the database's newest when
+ * the database is first opened; else the defaults of model.c).  A site
+ * finds its facts packed into the program by keelcc's link step (see
+ * "facts linked into the program") or reads them from the database.
  *
  * The runtime leaves the host program's file descriptors as they were: the
- * database is opened only while a site loads its facts (read-only, db.h)
- * or while the run-time log reads or writes history and decisions
+ * database is opened only while a site loads its facts (read-only, db.h;
+ * never for facts linked into the program) or while the run-time log
+ * reads or writes history and decisions
  * (db_log.h), under facts_lock, and closed again at once; all SQL is db/'s.
  * While it is open, descriptors 0-2 the program has closed are held on
  * /dev/null so that SQLite never takes them (it would park /dev/null there
@@ -32,11 +37,11 @@
  * stores them in a way if no other thread is storing; a launch
  * whose values fail (an overflow) is memoised as CPU too.  New decisions
  * are kept in memory (at most LOG_CAP per site) and appended to the
- * database's `decisions` table while the program runs -- each site's
- * first decision at once, the others in batches -- so that a program that
- * aborts or is killed leaves its decisions; the rest go at exit.  The
- * first write of a process checks the whole file first: nothing is
- * written into a database that fails its integrity check.
+ * database's `decisions` table in batches, never inside a site's first
+ * call (see "the run-time log" below for what a killed program leaves);
+ * the rest go at exit.  The first write of a process checks the tables the
+ * log writes (not keelcc's): nothing is written into a database whose
+ * log tables fail their integrity check.
  *
  * Offload builds on a real GPU learn (rt_learn, history.h): where the
  * models' speedup lies within 1/4..4, a size launched again after one
@@ -93,12 +98,10 @@ enum { W_DB, W_LOOP, W_VALUE, W_DEVICE, W_MEM, W_COUNT };
 
 /* At most LOG_CAP decisions are kept per site and run: a nest launched
  * with ever new sizes must not turn into a database writer.  Decisions
- * reach the database while the program runs, so that one that aborts or
- * is killed leaves them: a site's first decision at once (for the first
- * LOG_URGENT sites; later ones join the batch), the others in batches of
- * LOG_BATCH rows or when the oldest waiting row is LOG_AGE seconds old
- * (looked at with the next decision), the rest at exit. */
-enum { LOG_CAP = 100, LOG_BATCH = 64, LOG_URGENT = 32 };
+ * wait in memory and are appended in one transaction when a decision that
+ * is not its site's first call finds LOG_BATCH rows waiting or the oldest
+ * waiting row LOG_AGE seconds old, and at exit (see log_decision). */
+enum { LOG_CAP = 100, LOG_BATCH = 64 };
 #define LOG_AGE 1.0
 
 static struct {
@@ -133,8 +136,7 @@ typedef struct {
 static struct {
     log_row *rows;          /* grown by ku_push */
     int n;
-    int urgent;             /* at-once writes so far */
-    double t_oldest;        /* when the oldest waiting row came (mono_now) */
+    double t_oldest;        /* when the oldest waiting row came (coarse_now) */
 } L;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -204,6 +206,7 @@ int rt_cuda_detect(rt_profile *out, char *name, size_t namelen)
 static void log_forget(void);
 static void time_forget(void);
 static void history_probe(db_log *h);
+static void host_linked(void);
 
 static double mono_now(void)
 {
@@ -264,10 +267,72 @@ static void init(void)
               !G.calibrate;
     if ((s = getenv("KEEL_LEARN")) && *s)
         G.learn = G.learn && strcmp(s, "0") != 0;
+    host_linked();
     G.t_base = mono_now();
     /* a forked child does not write its parent's decisions */
     pthread_atfork(NULL, NULL, log_forget);
     pthread_atfork(NULL, NULL, time_forget);
+}
+
+/* ---- the host profile ------------------------------------------------------
+ * Decisions use host_profile(): G.host as init set it (KEEL_HOST's
+ * profile, else the calibration keelcc's link step packed into the program
+ * for this host -- keel_link_calib -- else model.c's defaults), or the
+ * newest `keel calibrate` row of the database, adopted when the process
+ * first opens the database for anything (a site's facts, history, the
+ * log): a calibration made after the link reaches the program from then
+ * on, and a program that never opens its database decides with what it
+ * carries.  An adopted profile is published with one atomic store and
+ * never freed (a reader may hold it); at most one per process. */
+extern const unsigned char keel_link_calib[] __attribute__((weak, visibility("hidden")));
+
+static _Atomic(const rt_profile *) host_now;   /* NULL: &G.host */
+
+static inline const rt_profile *host_profile(void)
+{
+    const rt_profile *p = atomic_load_explicit(&host_now, memory_order_acquire);
+    return p ? p : &G.host;
+}
+
+/* Under facts_lock (or in init): decisions from now on use cal. */
+static void host_adopt(const rt_calibration *cal)
+{
+    rt_profile *p = malloc(sizeof *p);
+    if (!p) {
+        warn_once(W_MEM, "out of memory");
+        return;
+    }
+    rt_profile_from_calibration(cal, p);
+    atomic_store_explicit(&host_now, p, memory_order_release);
+}
+
+/* In init: the calibration the link packed, when it is this host's. */
+static void host_linked(void)
+{
+    rt_calibration cal;
+    char err[256];
+    if (G.host_set || !keel_link_calib)
+        return;
+    const unsigned char *b = keel_link_calib;
+    size_t n = memcmp(b, "KEELCALB", 8) ? 0
+             : (size_t)b[12] | (size_t)b[13] << 8 | (size_t)b[14] << 16 | (size_t)b[15] << 24;
+    int r = rt_calibration_read_packed(b, n, &cal, err, sizeof err);
+    if (r == 0)
+        rt_profile_from_calibration(&cal, &G.host);
+    else if (r < 0)
+        warn_once(W_DB, "%s", err);
+}
+
+/* The first open of the database, whatever opened it (under facts_lock):
+ * this host's newest calibration and whether history exists. */
+static void db_first_seen(db_log *l, const char *path)
+{
+    rt_calibration cal;
+    char err[256];
+    G.db_seen = 1;
+    if (!G.host_set && rt_calibration_read_log(l, path, &cal, err, sizeof err) == 0)
+        host_adopt(&cal);
+    history_probe(l);
 }
 
 /* ---- the database: open, read, close ------------------------------------- */
@@ -325,14 +390,10 @@ static db *db_acquire(const char *site_db, int held[3])
      * the history table exists (a database without it is never opened
      * again for history) */
     if (!G.db_seen) {
-        rt_calibration cal;
-        G.db_seen = 1;
         snprintf(G.db_used, sizeof G.db_used, "%s", path);
-        if (!G.host_set && rt_calibration_read(d, path, &cal, err, sizeof err) == 0)
-            rt_profile_from_calibration(&cal, &G.host);
         db_log *h;
-        if (G.history < 0 && db_log_borrow(d, &h, err, sizeof err) == 0) {
-            history_probe(h);
+        if (db_log_borrow(d, &h, err, sizeof err) == 0) {
+            db_first_seen(h, path);
             db_log_close(h);
         }
     }
@@ -481,6 +542,7 @@ typedef struct site_state {
     char why[160];
     int ok;                    /* facts loaded */
     int stale;                 /* facts of another version of the source */
+    int linked;                /* facts from the program's own table (keel_link_facts) */
     rt_facts *facts;
     int nsyms;
     atomic_flag writing;       /* a thread is storing into the memo */
@@ -578,6 +640,48 @@ static int fixed_verdict(site_state *st, const keel_site *site)
     return -1;
 }
 
+/* ---- facts linked into the program -----------------------------------------
+ * keelcc's link step puts the packed facts of the launch sites a program
+ * links (db_link_table) into a weak hidden keel_link_facts: a site of a
+ * build found there loads its facts from the program itself, without
+ * opening the database (rt_facts_load_linked); a program or library linked
+ * otherwise has none (the weak reference is NULL) and its sites read the
+ * database.  The linked facts are the facts of the site's own build (its
+ * hash is the key), so a database rebuilt or removed since the link
+ * changes nothing.  KEEL_FACTS=db reads the database all the same.  A
+ * packed form that is refused (truncated, corrupt) is warned about once
+ * and the site reads the database. */
+extern const unsigned char keel_link_facts[] __attribute__((weak, visibility("hidden")));
+
+/* Under facts_lock: st's facts from the program's own table; 1 when found
+ * (st->facts set, have its build hash). */
+static int linked_facts(site_state *st, const char *file, const keel_site *site, char have[17])
+{
+    char err[256];
+    const char *s = getenv("KEEL_FACTS");
+    if (!keel_link_facts || !st->hash[0] || site->col <= 0 || (s && !strcmp(s, "db")))
+        return 0;
+    int r = rt_facts_load_linked(keel_link_facts, file, site->line, site->col, st->hash,
+                                 &st->facts, err, sizeof err);
+    if (r < 0)
+        warn_once(W_LOOP, "%s:%d: %s: reading the database instead", base_name(file),
+                  site->line, err);
+    if (r != 0)
+        return 0;
+    snprintf(have, 17, "%s", st->hash);
+    st->linked = 1;
+    return 1;
+}
+
+/* Under facts_lock: the database a site names, for the run-time log and
+ * history to open when they need it (never opened here). */
+static void note_db(const char *site_db)
+{
+    const char *path = G.dbpath ? G.dbpath : site_db;
+    if (!*G.db_used && path && *path)
+        snprintf(G.db_used, sizeof G.db_used, "%s", path);
+}
+
 /* Every site that has a state, newest first (pushed with a
  * compare-and-swap; never unlinked): KEEL_VERBOSE=1's summary walks it. */
 static _Atomic(site_state *) all_sites;
@@ -613,6 +717,8 @@ static site_state *site_init(keel_site *site)
         char have[17] = "";
         pthread_mutex_lock(&facts_lock);
         st->facts = site->col > 0 ? pf_take(file, site->line, site->col, st->hash, have) : NULL;
+        if (!st->facts && linked_facts(st, file, site, have))
+            note_db(site_db ? site_db : site->db);
         db *d = st->facts ? NULL : db_acquire(site_db ? site_db : site->db, held);
         if (st->facts)
             st->ok = 1;
@@ -654,6 +760,12 @@ static site_state *site_init(keel_site *site)
         }
     }
     free(site_db);
+    /* history needs the database: a site with linked facts opens it for
+     * history only where history can decide its verdicts -- a process
+     * whose launches can run on a real GPU (and so be timed) or that
+     * calibrates (KEEL_CALIBRATE=1); keel_record's own rows count too */
+    if (st->linked && !G.real_gpu && !G.calibrate)
+        atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
     st->fixed = st->memo ? fixed_verdict(st, &view) : 0;
     if (st->fixed < 0 && G.learn && (st->learn = malloc(sizeof *st->learn)))
         rt_learn_init(st->learn);
@@ -874,10 +986,12 @@ static void bindings_text(const keel_site *site, const long long *values, char *
  * (db_log.h), with the program's descriptors 0-2 held (see fds_hold) and
  * a 5 ms busy timeout (the log is a record, never worth a stall); caller
  * holds facts_lock and calls log_close.  Nothing is written into a
- * database that fails its integrity check: the first write of a process
- * checks the whole file (db_log_check) and a damaged file closes the log
- * for the rest of the run (a check that cannot run, on a lock, skips this
- * write only). */
+ * database whose log tables fail their integrity check: the first write
+ * of a process checks them (db_log_check: the schema page and freelist,
+ * decisions, history and the calibration tables with their indexes, not
+ * keelcc's tables, so the cost does not grow with keelcc's part of the
+ * file) and a damaged file closes the log for the rest of the run (a check
+ * that cannot run, on a lock, skips this write only). */
 static db_log *log_open(int mode, int held[3])
 {
     char err[512];
@@ -903,6 +1017,8 @@ static db_log *log_open(int mode, int held[3])
         }
         G.db_sound = 1;
     }
+    if (!G.db_seen)          /* linked facts: the first open of the database */
+        db_first_seen(l, G.db_used);
     return l;
 }
 
@@ -966,8 +1082,26 @@ static char *dup_text(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+/* CLOCK_MONOTONIC_COARSE, seconds: the age of the waiting rows only needs
+ * the tick (a few ms against LOG_AGE's second) and reads no hardware counter */
+static double coarse_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Keep one new decision of st for the log.  first_call: this is the
+ * site's first call -- it only adds its row, never opens the database (a
+ * program pays no database write for its first launch of a nest).  Any
+ * other decision that finds LOG_BATCH rows waiting, or the oldest waiting
+ * row LOG_AGE seconds old, appends all of them in one transaction.  So a
+ * program that aborts or is killed leaves every decision that such a later
+ * decision found waiting; the rows made after its last write, and all of a
+ * run whose only decisions were first calls, are lost with it (exit and
+ * dlclose write them). */
 static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
-                         int verdict, const char *reason)
+                         int verdict, const char *reason, int first_call)
 {
     if (!G.log || !st->ok ||
         atomic_load_explicit(&st->logged, memory_order_relaxed) >= LOG_CAP ||
@@ -978,8 +1112,8 @@ static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
         pthread_mutex_unlock(&log_lock);
         return;
     }
-    int first = atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed) == 0;
-    double now = mono_now();
+    atomic_fetch_add_explicit(&st->logged, 1, memory_order_relaxed);
+    double now = coarse_now();
     if (L.n == 1)
         L.t_oldest = now;
     r->loop_id = rt_facts_loop_id(st->facts);
@@ -993,10 +1127,7 @@ static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
         r->gpu_s = e->gpu_s;
         r->xfer_s = e->xfer_s;
     }
-    if (first && L.urgent < LOG_URGENT) {
-        L.urgent++;
-        log_flush();
-    } else if (L.n >= LOG_BATCH || now - L.t_oldest >= LOG_AGE)
+    if (!first_call && (L.n >= LOG_BATCH || now - L.t_oldest >= LOG_AGE))
         log_flush();
     pthread_mutex_unlock(&log_lock);
 }
@@ -1228,8 +1359,8 @@ void keel_record(keel_site *site, const long long *values, int device, double se
     char err[128], key[512];
     int held[3];
     if ((st || (st = site_init(site))) && st->ok && !(site->nsyms > 0 && !values) &&
-        rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms, values,
-                         &in, err, sizeof err) == 0 &&
+        rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, site->nsyms, site->syms,
+                         values, &in, err, sizeof err) == 0 &&
         rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
         pthread_mutex_lock(&facts_lock);
         db_log *h = log_open(DB_LOG_WRITE, held);
@@ -1329,7 +1460,7 @@ static int slot_find(keel_site *site, site_state *st, const long long *values)
     tslot x = { .site = site, .used = 1, .nsyms = n };
     if (n > 0)
         memcpy(x.values, values, sizeof *values * (size_t)n);
-    if (!st->ok || rt_facts_bind_on(st->facts, &G.host, &G.gpu, G.threads, n, site->syms, values,
+    if (!st->ok || rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, n, site->syms, values,
                                     &in, err, sizeof err) ||
         rt_history_key(n, site->syms, values, x.key, sizeof x.key))
         return -1;
@@ -1472,6 +1603,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
                        long long *pred_ns, int missed)
 {
     char bind[512];
+    int first_call = !st;       /* (the log writes nothing in a first call) */
     *pred_ns = 0;
     if (!st) {
         pthread_once(&once, init);
@@ -1506,7 +1638,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     if (G.verbose >= 2 || (hit < 0 && G.log && st->ok &&
                            atomic_load_explicit(&st->logged, memory_order_relaxed) < LOG_CAP))
         bindings_text(site, values, bind, sizeof bind);
-    if (rt_facts_bind_site(st->facts, &G.host, &G.gpu, G.threads, site->nsyms, site->syms,
+    const rt_profile *host = host_profile();
+    if (rt_facts_bind_site(st->facts, host, &G.gpu, G.threads, site->nsyms, site->syms,
                            values, &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         if (hit < 0)
@@ -1517,7 +1650,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     }
     if (G.verbose)              /* only KEEL_VERBOSE's summary reads it */
         atomic_fetch_add_explicit(&st->evaluated, 1, memory_order_relaxed);
-    int verdict = rt_estimate_all(&G.host, G.threads, &G.gpu, &in, &e), pick, settled = 1;
+    int verdict = rt_estimate_all(host, G.threads, &G.gpu, &in, &e), pick, settled = 1;
     if (e.too_small)
         reason = "too small";
     if (in.not_parallel)
@@ -1549,7 +1682,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     if (hit < 0) {
         if (settled && !(reason && !strncmp(reason, "calibrating", 11)))
             memo_put(st, values, verdict, *pred_ns);
-        log_decision(st, bind, &e, verdict, reason);
+        log_decision(st, bind, &e, verdict, reason, first_call);
     }
     if (G.verbose >= 2)
         verbose_line(site, st, bind, &e, verdict, reason);

@@ -18,6 +18,10 @@
  * uses.  Every field of the launch (doubles compared as bits), the return
  * code and the message must be equal, and so must the models' estimates
  * (rt_estimate_all against the H100 profile, compared as bytes).
+ * Each nest is also packed (db_nest_pack, the form keelcc's link step puts
+ * into a program) and loaded from the packed bytes (rt_facts_load_packed):
+ * its symbols, every per-site launch and every estimate must equal the
+ * database route's, byte for byte.
  * `dump` prints the fast mode's launches with rt_facts_bind_on, so that a
  * build before a change can be compared with a build after it (diff).
  */
@@ -27,6 +31,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_nest.h"
 #include "facts.h"
 
 typedef struct {
@@ -136,7 +141,7 @@ int main(int argc, char **argv)
     int threads[3] = { 1, 0, 4 };
     const rt_profile *h100 = rt_profile_find("h100");
     int nests = 0, fails = 0, symbolic = 0;
-    long binds = 0, bound = 0;
+    long binds = 0, bound = 0, packed_binds = 0;
     for (int r = 0; r < v.n; r++) {
         rt_facts *f;
         if (rt_facts_load(d, v.file[r], v.line[r], v.col[r], &f, err, sizeof err) != 0) {
@@ -145,8 +150,27 @@ int main(int argc, char **argv)
             continue;
         }
         nests++;
-        const char *const *names;
+        const char *const *names, *const *pnames;
         int n = rt_facts_symbols(f, &names);
+        /* the same nest from its packed form */
+        rt_facts *g = NULL;
+        unsigned char *packed = NULL;
+        size_t plen = 0;
+        if (!dumping &&
+            (db_nest_pack(d, rt_facts_loop_id(f), &packed, &plen, err, sizeof err) != 0 ||
+             rt_facts_load_packed(packed, plen, &g, err, sizeof err) != 0)) {
+            printf("FAIL %s:%d: packed route: %s\n", v.file[r], v.line[r], err);
+            fails++;
+        }
+        free(packed);
+        if (g) {
+            int pn = rt_facts_symbols(g, &pnames);
+            int same = pn == n && rt_facts_loop_id(g) == rt_facts_loop_id(f);
+            for (int k = 0; same && k < n; k++)
+                same = !strcmp(names[k], pnames[k]);
+            if (!same && fails++ < 20)
+                printf("FAIL %s:%d: packed route: other symbols or loop\n", v.file[r], v.line[r]);
+        }
         symbolic += n > 0;
         long long vals[64];
         for (int i = 0; i < rounds; i++) {
@@ -183,6 +207,23 @@ int main(int argc, char **argv)
                     if (va != vb || memcmp(&ea, &eb, sizeof ea))
                         what = "site: estimate";
                 }
+                if (!what && g) {          /* the packed route: the same launch */
+                    rt_launch pl;
+                    char e4[256] = "";
+                    int rp = rt_facts_bind_site(g, hosts[h], NULL, threads[h], n64, names, vals,
+                                                &pl, e4, sizeof e4);
+                    what = rp != rs ? "packed: return code" : strcmp(e3, e4) ? "packed: message"
+                         : rp == 0 && differs(&pl, &site) ? "packed: launch" : NULL;
+                    if (!what && rp == 0) {
+                        const rt_profile *cpu = hosts[h] ? hosts[h] : rt_profile_host_default();
+                        rt_estimate ea, eb;
+                        int va = rt_estimate_all(cpu, threads[h], h100, &site, &ea);
+                        int vb = rt_estimate_all(cpu, threads[h], h100, &pl, &eb);
+                        if (va != vb || memcmp(&ea, &eb, sizeof ea))
+                            what = "packed: estimate";
+                    }
+                    packed_binds += !what;
+                }
                 bound += rf == 0;
                 if (what && fails++ < 20)
                     printf("FAIL %s:%d round %d host %d: %s differs\n", v.file[r], v.line[r], i,
@@ -190,10 +231,11 @@ int main(int argc, char **argv)
             }
         }
         rt_facts_free(f);
+        rt_facts_free(g);
     }
     if (!dumping)
-        printf("fastpath: %d nests (%d with symbols), %ld bindings (%ld evaluated), %d differing\n",
-               nests, symbolic, binds, bound, fails);
+        printf("fastpath: %d nests (%d with symbols), %ld bindings (%ld evaluated, %ld packed "
+               "alike), %d differing\n", nests, symbolic, binds, bound, packed_binds, fails);
     for (int r = 0; r < v.n; r++)
         free(v.file[r]);
     free(v.file), free(v.line), free(v.col);

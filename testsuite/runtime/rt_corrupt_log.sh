@@ -1,14 +1,18 @@
 #!/bin/sh
 # rt_corrupt_log.sh BINDIR -- the run-time log writes nothing into a
-# database that fails its integrity check.  A keelcc-built program, run
-# with a what-if GPU (KEEL_DEVICE=h100, so its verdicts are logged), must
-# leave such a database byte for byte as it was -- the main file and its
-# WAL -- and print what the clang-19 build prints.  The damage is one that
-# SQLite's quick_check does not see: the index statements_loop is made to
-# claim another column than the one its entries hold, so integrity_check
-# reports rows missing from it while every page and record is sound.  The
-# control: the same program and an intact copy of the database do append
-# their decisions, and `keel history --add` refuses the damaged file too.
+# database whose log tables fail their integrity check, and checks only
+# those tables (decisions, history, the calibration tables, the schema page
+# and freelist), never keelcc's.  A keelcc-built program, run with a
+# what-if GPU (KEEL_DEVICE=h100, so its verdicts are logged), must leave a
+# database whose decisions table is damaged byte for byte as it was -- the
+# main file and its WAL -- and print what the clang-19 build prints.  The
+# damage is one that SQLite's quick_check does not see: the index
+# decisions_loop is made to claim another column than the one its entries
+# hold, so integrity_check(decisions) reports rows missing from it while
+# every page and record is sound.  `keel history --add` refuses that file
+# too.  The controls: an intact copy gets the run's decisions, and so does
+# a copy whose damage is in keelcc's part only (the index statements_loop
+# made wrong the same way): the program reads its facts from it as before.
 BIN=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -57,16 +61,20 @@ cp k.db good.db
 
 # control: an intact database gets the run's decisions
 expect_eq "$(KEEL_DEVICE=h100 KEEL_DB="$work/good.db" ./norms 2000)" "$want" "output, intact database"
-expect_eq "$(sqlite3 good.db 'SELECT count(*) > 0 FROM decisions')" 1 "decisions in the intact database"
+expect_eq "$(sqlite3 good.db 'SELECT count(*) FROM decisions')" 2 "decisions in the intact database"
 
-# the damage: quick_check passes, integrity_check does not
+# the damage: quick_check passes, integrity_check(decisions) does not;
+# decisions_loop needs entries to disagree with, so a first run logs some
+KEEL_DEVICE=h100 ./norms 2000 >/dev/null
+expect_eq "$(sqlite3 k.db 'SELECT count(*) FROM decisions')" 2 "decisions before the damage"
+cp k.db keel-part.db
 sqlite3 k.db "PRAGMA writable_schema = ON;
-  UPDATE sqlite_master SET sql = 'CREATE INDEX statements_loop ON statements(line)'
-  WHERE name = 'statements_loop';" || exit 1
+  UPDATE sqlite_master SET sql = 'CREATE INDEX decisions_loop ON decisions(threads)'
+  WHERE name = 'decisions_loop';" || exit 1
 expect_eq "$(sqlite3 k.db 'PRAGMA quick_check')" ok "quick_check of the damaged file"
-case $(sqlite3 k.db 'PRAGMA integrity_check' | head -1) in
-*"missing from index statements_loop"*) ok ;;
-*) bad "integrity_check of the damaged file: $(sqlite3 k.db 'PRAGMA integrity_check' | head -1)" ;;
+case $(sqlite3 k.db 'PRAGMA integrity_check(decisions)' | head -1) in
+*"missing from index decisions_loop"*) ok ;;
+*) bad "integrity_check(decisions) of the damaged file: $(sqlite3 k.db 'PRAGMA integrity_check(decisions)' | head -1)" ;;
 esac
 sqlite3 k.db 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 cp k.db before.db
@@ -78,10 +86,10 @@ cmp -s k.db before.db && ok || bad "the program wrote into a database that fails
 expect_eq "$(cat k.db-wal 2>/dev/null | cksum)" "$wal_before" "WAL of the damaged database"
 KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./norms 2000 >out.txt 2>err.txt
 expect_eq "$(cat out.txt)" "$want" "output, damaged database, KEEL_VERBOSE"
-grep -q "k.db: database fails its integrity check (row [0-9]* missing from index statements_loop); not written" err.txt &&
+grep -q "k.db: database fails its integrity check (row [0-9]* missing from index decisions_loop); not written" err.txt &&
     ok || bad "KEEL_VERBOSE names the failed check: $(cat err.txt)"
 cmp -s k.db before.db && ok || bad "KEEL_VERBOSE run wrote into the damaged database"
-expect_eq "$(sqlite3 k.db 'SELECT count(*) FROM decisions')" 0 "decisions in the damaged database"
+expect_eq "$(sqlite3 k.db 'SELECT count(*) FROM decisions')" 2 "decisions in the damaged database"
 
 # keel history --add is the same run-time log
 printf 'norms.c:6 n=2000,m=200 cpu 0.5\n' >times.txt
@@ -90,6 +98,44 @@ grep -q "fails its integrity check" hist.err && ok || bad "keel history --add: $
 cmp -s k.db before.db && ok || bad "keel history --add wrote into the damaged database"
 "$BIN/keel" history --add times.txt good.db >/dev/null 2>hist.err
 expect_eq "$(sqlite3 good.db 'SELECT samples FROM history')" 1 "keel history --add, intact database"
+
+# damage in keelcc's part only: the log's tables are sound, the run's
+# decisions go in (2 more), and the damage stays what it was
+sqlite3 keel-part.db "PRAGMA writable_schema = ON;
+  UPDATE sqlite_master SET sql = 'CREATE INDEX statements_loop ON statements(line)'
+  WHERE name = 'statements_loop';" || exit 1
+case $(sqlite3 keel-part.db 'PRAGMA integrity_check' | head -1) in
+*"missing from index statements_loop"*) ok ;;
+*) bad "integrity_check of keel-part.db: $(sqlite3 keel-part.db 'PRAGMA integrity_check' | head -1)" ;;
+esac
+KEEL_DEVICE=h100 KEEL_VERBOSE=1 KEEL_DB="$work/keel-part.db" ./norms 2000 >out.txt 2>err.txt
+expect_eq "$(cat out.txt)" "$want" "output, keelcc's part damaged"
+expect_eq "$(grep -c 'integrity' err.txt)" 0 "no integrity warning, keelcc's part damaged"
+expect_eq "$(sqlite3 keel-part.db 'SELECT count(*) FROM decisions')" 4 "decisions, keelcc's part damaged"
+expect_eq "$(sqlite3 keel-part.db 'PRAGMA integrity_check(decisions)')" ok "decisions still sound"
+
+# a damaged freelist (where new rows take their pages) is the log's too:
+# a dropped table leaves free pages, the first trunk page then names a
+# page past the end of the file
+cp good.db free.db
+sqlite3 free.db "CREATE TABLE filler(x); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL
+  SELECT i + 1 FROM c WHERE i < 400) INSERT INTO filler SELECT randomblob(200) FROM c;
+  DROP TABLE filler; PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null || exit 1
+be32() { od -An -tu1 -j"$2" -N4 "$1" | awk '{ print (($1 * 256 + $2) * 256 + $3) * 256 + $4 }'; }
+psize=$(sqlite3 free.db 'PRAGMA page_size') trunk=$(be32 free.db 32)
+[ "$trunk" -gt 0 ] && ok || bad "free.db has no freelist"
+printf '\177\377\377\377' | dd of=free.db bs=1 seek=$(((trunk - 1) * psize + 8)) conv=notrunc 2>/dev/null
+case $(sqlite3 free.db 'PRAGMA integrity_check(sqlite_schema)' | tr '\n' ' ') in
+*"freelist"*) ok ;;
+*) bad "integrity_check(sqlite_schema) of free.db: $(sqlite3 free.db 'PRAGMA integrity_check(sqlite_schema)')" ;;
+esac
+expect_eq "$(sqlite3 free.db 'PRAGMA integrity_check(decisions)')" ok "free.db: decisions sound"
+cp free.db free-before.db
+KEEL_DEVICE=h100 KEEL_VERBOSE=1 KEEL_DB="$work/free.db" ./norms 2000 >out.txt 2>err.txt
+expect_eq "$(cat out.txt)" "$want" "output, damaged freelist"
+grep -q "free.db: database fails its integrity check (.*freelist.*); not written" err.txt &&
+    ok || bad "KEEL_VERBOSE names the damaged freelist: $(cat err.txt)"
+cmp -s free.db free-before.db && ok || bad "the program wrote into a database with a damaged freelist"
 
 echo "rt_corrupt_log: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

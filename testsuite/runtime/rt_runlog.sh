@@ -7,8 +7,10 @@
 #    3000 - 2 x 512 evaluations (the memo stops growing);
 #  - KEEL_VERBOSE=1: one line per site at exit and one of totals;
 #    KEEL_VERBOSE=2: one line per launch;
-#  - decisions reach the database when the program calls abort() or is
-#    killed (SIGKILL): each site's first at once, the others in batches.
+#  - what the log leaves when the program calls abort() or is killed
+#    (SIGKILL): nothing from a site's first call; the rows a later decision
+#    found waiting, LOG_BATCH (64) of them or the oldest past LOG_AGE (1 s);
+#    every decision (LOG_CAP, 100 a site) at a normal exit.
 BIN=$1 CYCLE=$2 SRC=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -55,10 +57,15 @@ expect_eq "$(sed -n 1p err.txt)" "keel: k.c:4 mm [matmul,reduction]: 6 launches,
     "fixed verdict summary"
 
 # ---- decisions of a program that aborts or is killed ----------------------
+# dies N HOW [PAUSE_MS NEXT]: scale() with the sizes 1..N (a new decision
+# each); then, after a pause, NEXT: "s" scale() with sizes N+1 and N+2 (two
+# later decisions of a known site), "f" shift() once (a site's first
+# call); then HOW: abort(), SIGKILL, or a normal exit.
 cat >dies.c <<'SRC'
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 static double a[4096], b[4096];
 static void scale(int n) { for (int i = 0; i < n; i++) a[i] = a[i] * 0.5 + i; }
@@ -68,38 +75,60 @@ int main(int argc, char **argv)
     int many = atoi(argv[1]);
     for (int n = 1; n <= many; n++)     /* a new size every launch */
         scale(n);
-    if (argc > 3)
-        shift(1000);
+    if (argc > 4) {
+        long ms = atol(argv[3]);
+        struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+        nanosleep(&t, NULL);
+        if (argv[4][0] == 's')
+            scale(many + 1), scale(many + 2);
+        else
+            shift(1000);
+    }
     printf("%.1f\n", a[0] + b[0]);
     fflush(stdout);
     if (argv[2][0] == 'a')
         abort();
-    kill(getpid(), SIGKILL);
+    if (argv[2][0] == 'k')
+        kill(getpid(), SIGKILL);
     return 0;
 }
 SRC
 "$BIN/keelcc" --keel-db="$work/d.db" --keel-mca=off --keel-quiet -O1 dies.c -o dies || bad "keelcc dies.c"
 unset KEEL_DB
 rows() {
-    sqlite3 d.db "SELECT (SELECT count(*) FROM decisions d JOIN loops l ON l.id = d.loop_id WHERE l.line = 6),
-                         (SELECT count(*) FROM decisions d JOIN loops l ON l.id = d.loop_id WHERE l.line = 7)"
+    sqlite3 d.db "SELECT (SELECT count(*) FROM decisions d JOIN loops l ON l.id = d.loop_id WHERE l.line = 7),
+                         (SELECT count(*) FROM decisions d JOIN loops l ON l.id = d.loop_id WHERE l.line = 8)"
 }
-# one launch, then abort(): its decision is in
+# a site's first call writes nothing: one launch, then abort(), leaves none
 (./dies 1 abort >out.txt 2>/dev/null)
 expect_eq "$(cat out.txt)" 0.0 "abort: output"
-expect_eq "$(rows)" "1|0" "abort after one launch: its decision"
-# 100 sizes of scale (its 100 decisions: the first at once, a batch of 64),
-# then shift's first decision, written at once with the 35 still waiting
+expect_eq "$(rows)" "0|0" "abort after one launch (a first call)"
+# LOG_BATCH: scale's 64th decision writes the 64 waiting; the other 36 die
 sqlite3 d.db "DELETE FROM decisions"
-(./dies 100 abort x >/dev/null 2>&1)
-expect_eq "$(rows)" "100|1" "abort after 101 decisions"
+(./dies 100 abort >/dev/null 2>&1)
+expect_eq "$(rows)" "64|0" "abort after 100 decisions"
 sqlite3 d.db "DELETE FROM decisions"
-(./dies 100 kill x >/dev/null 2>&1)
-expect_eq "$(rows)" "100|1" "SIGKILL after 101 decisions"
+(./dies 100 kill >/dev/null 2>&1)
+expect_eq "$(rows)" "64|0" "SIGKILL after 100 decisions"
+# LOG_AGE: 3 decisions, a pause past a second, then a later decision of the
+# same site writes the 4 waiting; the one after it dies with the program
+sqlite3 d.db "DELETE FROM decisions"
+(./dies 3 kill 1300 s >/dev/null 2>&1)
+expect_eq "$(rows)" "4|0" "SIGKILL after a pause and two more decisions"
+# ... but a site's first call after the pause does not write: nothing
+sqlite3 d.db "DELETE FROM decisions"
+(./dies 3 kill 1300 f >/dev/null 2>&1)
+expect_eq "$(rows)" "0|0" "SIGKILL after a pause and another site's first call"
+# a normal exit writes every decision (LOG_CAP keeps 100 a site)
+sqlite3 d.db "DELETE FROM decisions"
+(./dies 120 exit 0 f >/dev/null 2>&1)
+expect_eq "$(rows)" "100|1" "exit after 121 decisions"
 # KEEL_LOG=0: none
 sqlite3 d.db "DELETE FROM decisions"
-(KEEL_LOG=0 ./dies 100 kill x >/dev/null 2>&1)
+(KEEL_LOG=0 ./dies 100 kill >/dev/null 2>&1)
 expect_eq "$(rows)" "0|0" "KEEL_LOG=0"
+(KEEL_LOG=0 ./dies 100 exit >/dev/null 2>&1)
+expect_eq "$(rows)" "0|0" "KEEL_LOG=0, normal exit"
 
 echo "rt_runlog: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

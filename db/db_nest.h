@@ -1,0 +1,108 @@
+/*
+ * db_nest.h -- one loop nest's facts as the runtime loads them, from the
+ * database or from a packed byte string that travels with the program.
+ *
+ * A db_nest is a row source: the same rows the runtime's loader reads
+ * (runtime/facts.c) -- each loop of the nest with its statements and
+ * accesses (db_get_loop's db_loop_info), its llvm-mca figures (db_mca_row),
+ * the launch row and the launch facts (db_launch.h) -- either read from an
+ * open database (db_nest_from_db) or decoded from a packed form
+ * (db_nest_from_packed).  The loader is written once, against this
+ * interface.
+ *
+ * The packed form (db_nest_pack writes it from a database) is
+ * self-contained: no pointers, every number little-endian whatever the
+ * host, a magic "KEELNEST", a format version, its length and an FNV-1a
+ * checksum of the whole, then tagged records (see db_pack.c).  A packed
+ * form that is truncated, corrupt or of another version is refused whole
+ * with one message; nothing of it is used.  From a packed form a loop holds
+ * only the fields the runtime reads: id, file, function, tu_hash, line,
+ * col, iv, lower, trip, step, gpu_map, the per-loop facts, its children
+ * (id, line, col) and its statements (id, line, col, conditional) with
+ * their accesses (id, array, elem_size, is_write, ndims, index, nextents,
+ * extent); an llvm-mca row holds target, ok, has_cycles_per_src_iter,
+ * cycles_per_src_iter, src_iters_per_asm_iter and figs.block_rthroughput.
+ * The other members are zero or NULL.
+ *
+ * The reader calls mirror db_get_loop, db_mca_each and db_launch_* (same
+ * return values).  A loop from db_nest_loop is released with
+ * db_nest_loop_free.  Ownership: a db_nest from a database borrows the db;
+ * one from bytes borrows the bytes; both must outlive it.
+ */
+#ifndef KEEL_DB_NEST_H
+#define KEEL_DB_NEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "db_launch.h"
+#include "db_mca.h"
+
+#define DB_NEST_MAGIC "KEELNEST"
+#define DB_NEST_VERSION 1
+
+typedef struct db_nest db_nest;
+
+int db_nest_from_db(db *d, db_nest **out, char *err, size_t errlen);
+/* Decode and check bytes[0..n): 0, or -1 with one message ("truncated",
+ * "corrupt", "format version N") and *out NULL. */
+int db_nest_from_packed(const void *bytes, size_t n, db_nest **out, char *err, size_t errlen);
+void db_nest_close(db_nest *s);           /* NULL is fine */
+
+/* The packed form's launch loop (loops.id when it was packed); 0 for a
+ * database. */
+int64_t db_nest_root(const db_nest *s);
+
+int db_nest_loop(db_nest *s, int64_t loop_id, db_loop_info **out, char *err, size_t errlen);
+void db_nest_loop_free(db_nest *s, db_loop_info *l);
+int db_nest_mca_each(db_nest *s, int64_t loop_id, db_mca_fn fn, void *ctx, char *err,
+                     size_t errlen);
+int db_nest_launch_get(db_nest *s, int64_t loop_id, int *region, int *omp_target, char *err,
+                       size_t errlen);
+int db_nest_launch_each_loop(db_nest *s, int64_t launch_id, db_launch_loop_fn fn, void *ctx,
+                             char *err, size_t errlen);
+int db_nest_launch_each_stride(db_nest *s, int64_t launch_id, db_launch_stride_fn fn,
+                               void *ctx, char *err, size_t errlen);
+int db_nest_launch_each_cost(db_nest *s, int64_t launch_id, db_launch_cost_fn fn, void *ctx,
+                             char *err, size_t errlen);
+int db_nest_launch_each_overlap(db_nest *s, int64_t launch_id, db_launch_overlap_fn fn,
+                                void *ctx, char *err, size_t errlen);
+
+/* The nest launched at loop `root` of d, packed into a new malloc'd
+ * *out of *n bytes.  0; 1 when keelcc stored no launch facts for it (an
+ * older keelcc, or its analysis failed: nothing to pack); -1 with a
+ * message. */
+int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
+                 size_t errlen);
+
+
+/* ---- the link table -------------------------------------------------------
+ * keelcc's link step puts the packed nests of every launch site a program
+ * holds into one table: DB_LINK_MAGIC, u32 version, u32 length of the
+ * whole, u32 entries, then the directory -- per entry (DB_LINK_ENTRY
+ * bytes) i32 line, i32 col, the 16 hex digits of the build hash, u32
+ * offset of the stored file's name (NUL-terminated), u32 offset and u32
+ * length of the packed nest, u32 0 -- sorted by line, col and hash, then
+ * the names and nests; little-endian, offsets from the table's start.  A
+ * lookup is a binary search; nothing is decoded but the site's nest.
+ *
+ * db_link_table: the table for the launch sites (loops whose `site` fact
+ * is "call" or "clause") of the translation units whose object is one of
+ * objects[] (absolute paths), in a new malloc'd *out of *n bytes; 0 (with
+ * *n 0 when there is nothing to pack), -1 with a message.  Deterministic:
+ * the same rows give the same bytes.  Writer side (keelcc only).
+ *
+ * db_link_find: in a table, the packed nest of the site at line:col of
+ * build hash `hash` whose stored file is `tail` or ends in "/" tail (tail:
+ * the site's name for its source, without "./" or "../"); 0 with *nest
+ * and *len, 1 when the table has none (or is not a table). */
+#define DB_LINK_MAGIC "KEELLINK"
+#define DB_LINK_VERSION 1
+#define DB_LINK_ENTRY 40
+int db_link_table(db *d, const char *const *objects, int nobjects, unsigned char **out,
+                  size_t *n, char *err, size_t errlen);
+int db_link_find(const unsigned char *table, const char *tail, int line, int col,
+                 const char *hash, const unsigned char **nest, size_t *len);
+
+#endif
