@@ -9,7 +9,10 @@
 #     LARGE; the omp-target ones at 1 thread and at that machine's cores);
 #  2. bench/measured-h100.txt's rows (bench/verdicts.py --programs --terms,
 #     16 threads) twice: with the host profile bench/machines/
-#     lent-host.machine, then with `--host host`, the calibration.
+#     lent-host.machine, then with `--host host`, the calibration.  The
+#     profiles (lent-host.machine, lent-h100.machine) are this
+#     repository's, not the bundle's copies: a profile edited since the
+#     bundle was made is the one scored.
 #
 # A calibration is read by the hostname it was measured on, so both run
 # under that machine's hostname in a user and UTS namespace of their own
@@ -20,6 +23,7 @@ set -eu
 bundle=$(cd "${1:?usage: h100-rescore.sh BUNDLE RESULTS [KEEL]}" && pwd)
 res=$(cd "${2:?usage: h100-rescore.sh BUNDLE RESULTS [KEEL]}" && pwd)
 keel=${3:-$bundle/bin/keel}
+machines=$(cd "$(dirname "$0")/machines" && pwd)
 export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 host=$(sed -n '/^== hostname$/{n;p;q}' "$res/host.txt")
 cores=$(sed -n '/^== nproc$/{n;p;q}' "$res/host.txt")
@@ -34,9 +38,11 @@ as_host python3 "$bundle/src/bench/cpu-truth.py" --omp --work "$work" \
 echo
 echo "== bench/measured-h100.txt, host profile lent-host.machine"
 as_host python3 "$bundle/src/bench/verdicts.py" --programs "$bundle/src/bench/measured-h100.txt" \
-    --terms --threads 16 --dbdir "$work" --keel "$keel" || echo "verdicts.py: exit $?"
+    --terms --threads 16 --dbdir "$work" --keel "$keel" \
+    --host "$machines/lent-host.machine" --device "$machines/lent-h100.machine" || echo "verdicts.py: exit $?"
 echo
 echo "== bench/measured-h100.txt, --host host: the calibration of $host"
 as_host python3 "$bundle/src/bench/verdicts.py" --programs "$bundle/src/bench/measured-h100.txt" \
-    --terms --host host --threads 16 --dbdir "$work" --keel "$keel" || echo "verdicts.py: exit $?"
+    --terms --host host --device "$machines/lent-h100.machine" --threads 16 --dbdir "$work" \
+    --keel "$keel" || echo "verdicts.py: exit $?"
 echo "(databases kept in $work)"
