@@ -543,8 +543,12 @@ static void put_link_facts(const options *o, int with_output, ku_buf *t)
     unsigned char *calib = NULL;
     size_t cn = 0;
     if (nobj > 0 && stat(o->db_path, &sb) == 0) {
-        if (db_open(o->db_path, DB_READONLY, &d, err, sizeof err) != 0 ||
-            db_link_table(d, (const char *const *)objs, nobj, &table, &n, err, sizeof err) != 0)
+        int opened = db_open(o->db_path, DB_READONLY, &d, err, sizeof err) == 0;
+        /* (with_output: recording the command's rows has named a database
+         * that does not open already) */
+        if ((!opened && !with_output) ||
+            (opened && db_link_table(d, (const char *const *)objs, nobj, &table, &n, err,
+                                     sizeof err) != 0))
             kc_warn("the program will read its facts from the database: %s", err);
         /* the facts' companion: this host's newest calibration, which the
          * program uses when it runs here (runtime/keelrt.c) */
