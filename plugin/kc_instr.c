@@ -492,8 +492,9 @@ static void put_c_bytes(ku_buf *t, const unsigned char *p, size_t n)
  * translation_units.object records them: the folder of the link joined
  * with the argument, and its real path where that differs): the
  * arguments that name an existing regular file ending in ".o", other than
- * -o's value. */
-static int link_objects(const options *o, char ***out)
+ * -o's value; with_output, also the command's own output (under which
+ * the rows of the sources it compiles are recorded). */
+static int link_objects(const options *o, int with_output, char ***out)
 {
     char cwd[PATH_MAX], buf[PATH_MAX * 2 + 2], real[PATH_MAX];
     char **v = NULL;
@@ -501,6 +502,12 @@ static int link_objects(const options *o, char ***out)
     struct stat sb;
     if (!getcwd(cwd, sizeof cwd))
         cwd[0] = '\0';
+    /* the sources this command compiles, recorded under its output
+     * (kc_object_of) once the compile has succeeded */
+    kc_object_of(o, 0, buf, sizeof buf);
+    char *own = with_output && buf[0] ? strdup(buf) : NULL;
+    if (own && ku_push_ptr(&v, &n, own))
+        free(own);
     for (int i = 1; i < o->ncc; i++) {
         const char *a = o->cc[i];
         if (a[0] == '-' || strcmp(o->cc[i - 1], "-o") == 0 || !kc_has_suffix(a, ".o") ||
@@ -525,10 +532,10 @@ static int link_objects(const options *o, char ***out)
  * of this host (db_calib_pack), as C text in t; nothing when there are no
  * such sites or the database does not exist.  A failure is a warning: the
  * program then reads its database as before. */
-static void put_link_facts(const options *o, ku_buf *t)
+static void put_link_facts(const options *o, int with_output, ku_buf *t)
 {
     char err[512], **objs = NULL;
-    int nobj = link_objects(o, &objs);
+    int nobj = link_objects(o, with_output, &objs);
     db *d = NULL;
     unsigned char *table = NULL;
     size_t n = 0;
@@ -536,8 +543,12 @@ static void put_link_facts(const options *o, ku_buf *t)
     unsigned char *calib = NULL;
     size_t cn = 0;
     if (nobj > 0 && stat(o->db_path, &sb) == 0) {
-        if (db_open(o->db_path, DB_READONLY, &d, err, sizeof err) != 0 ||
-            db_link_table(d, (const char *const *)objs, nobj, &table, &n, err, sizeof err) != 0)
+        int opened = db_open(o->db_path, DB_READONLY, &d, err, sizeof err) == 0;
+        /* (with_output: recording the command's rows has named a database
+         * that does not open already) */
+        if ((!opened && !with_output) ||
+            (opened && db_link_table(d, (const char *const *)objs, nobj, &table, &n, err,
+                                     sizeof err) != 0))
             kc_warn("the program will read its facts from the database: %s", err);
         /* the facts' companion: this host's newest calibration, which the
          * program uses when it runs here (runtime/keelrt.c) */
@@ -567,10 +578,12 @@ static void put_link_facts(const options *o, ku_buf *t)
     free(objs);
 }
 
-static const char *link_db_object(const options *o)
+/* The link object's C text (the database's name, the packed facts) compiled
+ * into obj; 0, or -1 when there is no object (a warning said why, or the
+ * database has no name the program could use). */
+static int make_link_object(const options *o, int with_output, const char *obj)
 {
-    static char name[32];
-    char db[PATH_MAX + 1], csrc[KU_TMP_PATH], obj[KU_TMP_PATH];
+    char db[PATH_MAX + 1], csrc[KU_TMP_PATH];
     kc_absolute_db(o->db_path, db, sizeof db);
     char *mapped = instrument_mapped_path(db);
     ku_buf t = { 0 };
@@ -579,42 +592,229 @@ static const char *link_db_object(const options *o)
     if (mapped)
         put_c_bytes(&t, (const unsigned char *)mapped, strlen(mapped));
     ku_buf_put(&t, "\";\n");
-    put_link_facts(o, &t);
-    int named = mapped != NULL;
+    put_link_facts(o, with_output, &t);
+    int named = mapped != NULL, rc = -1, cfd = -1;
     free(mapped);
-    const char *ret = NULL;
-    int cfd = -1, ofd = -1;
     if (!t.oom && named && (cfd = ku_mkstemp(csrc, sizeof csrc, NULL, "keel-link-", ".c")) >= 0
-        && (ofd = ku_mkstemp(obj, sizeof obj, NULL, "keel-link-", ".o")) >= 0
         && write(cfd, t.s, t.len) == (ssize_t)t.len) {
-        char *argv[] = { (char *)o->compiler, "-c", "-x", "c", "-w", "-o", obj, "-", NULL };
+        char *argv[] = { (char *)o->compiler, "-c", "-x", "c", "-w", "-o", (char *)obj, "-",
+                         NULL };
         ku_io io = { .in = csrc, .out = "/dev/null", .err = "/dev/null", .err_fd = -1 };
         pid_t pid;
-        int fd;
-        if (ku_spawn(argv, &io, &pid) == 0 && ku_wait(pid) == 0
-            && (fd = open(obj, O_RDONLY)) >= 0) {
-            if (fcntl(LINK_DB_FD, F_GETFD) == -1 && errno == EBADF
-                && dup2(fd, LINK_DB_FD) == LINK_DB_FD) {   /* inherited: no CLOEXEC */
-                close(fd);
-                fd = LINK_DB_FD;
-            }
-            snprintf(name, sizeof name, "/dev/fd/%d", fd);
-            ret = name;    /* open until keelcc ends: every compile it starts may link */
-        }
+        if (ku_spawn(argv, &io, &pid) == 0 && ku_wait(pid) == 0)
+            rc = 0;
     }
     if (cfd >= 0) {
         close(cfd);
         unlink(csrc);
     }
+    ku_buf_free(&t);
+    return rc;
+}
+
+static const char *link_db_object(const options *o)
+{
+    static char name[32];
+    char obj[KU_TMP_PATH];
+    const char *ret = NULL;
+    int ofd = ku_mkstemp(obj, sizeof obj, NULL, "keel-link-", ".o"), fd;
+    if (ofd >= 0 && make_link_object(o, 0, obj) == 0 && (fd = open(obj, O_RDONLY)) >= 0) {
+        if (fcntl(LINK_DB_FD, F_GETFD) == -1 && errno == EBADF
+            && dup2(fd, LINK_DB_FD) == LINK_DB_FD) {   /* inherited: no CLOEXEC */
+            close(fd);
+            fd = LINK_DB_FD;
+        }
+        snprintf(name, sizeof name, "/dev/fd/%d", fd);
+        ret = name;    /* open until keelcc ends: every compile it starts may link */
+    }
     if (ofd >= 0) {
         close(ofd);
         unlink(obj);
     }
-    ku_buf_free(&t);
     if (!ret)
         kc_warn("the program will not know its database (set KEEL_DB when it runs): "
                 "cannot compile the object that names it");
     return ret;
+}
+
+/* ---- the link of a command that also compiles ------------------------------
+ * `keelcc -O2 a.c b.c -o prog` compiles and links in one compiler run, and
+ * the rows of a.c and b.c are stored only once their compile has
+ * succeeded -- after the link object above was made.  So for such a
+ * command the compiler links through keelcc itself (--ld-path=keelcc, with
+ * KEEL_LINK_WAIT naming two pipes and the real linker): the compiler
+ * starts the linker only when every compile of the command has succeeded,
+ * and that is the moment keelcc records the rows; it then makes the link
+ * object again, now with the facts of the command's own sources, and the
+ * waiting linker process runs the real linker with that object in place of
+ * the first.  The executable is what the real linker makes from the same
+ * arguments and the link object; whatever fails, the linker runs with the
+ * first link object (the program then reads its database). */
+#define LINK_WAIT_ENV "KEEL_LINK_WAIT"
+
+/* The real linker the compiler would run (its -print-prog-name=ld), when
+ * the command leaves the linker to the compiler: no -fuse-ld, --ld-path or
+ * -B of the user's, which would pick another. */
+static int real_linker(const options *o, char *ld, size_t n)
+{
+    for (int i = 1; i < o->ncc; i++) {
+        const char *a = o->cc[i];
+        if (!strncmp(a, "-fuse-ld", 8) || !strncmp(a, "--ld-path", 9) || !strncmp(a, "-B", 2)
+            || !strcmp(a, "--prefix") || !strncmp(a, "--prefix=", 9) || !strcmp(a, "-###"))
+            return -1;
+    }
+    char out[KU_TMP_PATH];
+    int fd = ku_mkstemp(out, sizeof out, NULL, "keel-ld-", "");
+    if (fd < 0)
+        return -1;
+    close(fd);
+    char *argv[] = { (char *)o->compiler, "-print-prog-name=ld", NULL };
+    ku_io io = { .out = out, .err = "/dev/null", .err_fd = -1 };
+    pid_t pid;
+    int rc = -1;
+    if (ku_spawn(argv, &io, &pid) == 0 && ku_wait(pid) == 0) {
+        char *text = ku_read_file(out, NULL);
+        size_t len = text ? strcspn(text, "\n") : 0;
+        if (text && len > 0 && len < n && text[0] == '/') {
+            memcpy(ld, text, len);
+            ld[len] = '\0';
+            rc = access(ld, X_OK) == 0 ? 0 : -1;
+        }
+        free(text);
+    }
+    unlink(out);
+    return rc;
+}
+
+int kc_link_wait_arm(options *o, kc_link_wait *w)
+{
+    static char ldarg[PATH_MAX + 16];
+    char self[PATH_MAX], ld[PATH_MAX], env[PATH_MAX + 64];
+    memset(w, 0, sizeof *w);
+    w->req[0] = w->req[1] = w->ack[0] = w->ack[1] = -1;
+    if (!o->links || !o->compiles || o->nsources == 0 || o->analysis != 1)
+        return 0;
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0 || real_linker(o, ld, sizeof ld) != 0)
+        return 0;
+    self[len] = '\0';
+    if (pipe(w->req) != 0)
+        return 0;
+    if (pipe(w->ack) != 0) {
+        close(w->req[0]), close(w->req[1]);
+        w->req[0] = w->req[1] = -1;
+        return 0;
+    }
+    /* keelcc's ends are not inherited; the linker's are */
+    fcntl(w->req[0], F_SETFD, FD_CLOEXEC);
+    fcntl(w->ack[1], F_SETFD, FD_CLOEXEC);
+    snprintf(env, sizeof env, "%d:%d:%s", w->req[1], w->ack[0], ld);
+    snprintf(ldarg, sizeof ldarg, "--ld-path=%s", self);
+    if (setenv(LINK_WAIT_ENV, env, 1) != 0) {
+        kc_link_wait_end(w);
+        return 0;
+    }
+    kc_push(o, &o->ncc, &o->cc, ldarg);
+    if (o->oom) {
+        o->oom = 0;
+        unsetenv(LINK_WAIT_ENV);
+        kc_link_wait_end(w);
+        return 0;
+    }
+    w->armed = 1;
+    return 1;
+}
+
+void kc_link_wait_started(options *o, kc_link_wait *w)
+{
+    if (!w->armed)
+        return;
+    unsetenv(LINK_WAIT_ENV);
+    o->cc[--o->ncc] = NULL;    /* the --ld-path argument: that compile only */
+    close(w->req[1]);
+    close(w->ack[0]);
+    w->req[1] = w->ack[0] = -1;
+}
+
+int kc_link_wait_request(kc_link_wait *w)
+{
+    char c;
+    ssize_t r;
+    if (!w->armed)
+        return 0;
+    while ((r = read(w->req[0], &c, 1)) < 0 && errno == EINTR)
+        ;
+    return r == 1;
+}
+
+void kc_link_wait_answer(const options *o, kc_link_wait *w)
+{
+    int fd = ku_mkstemp(w->obj, sizeof w->obj, NULL, "keel-link-", ".o");
+    if (fd >= 0) {
+        close(fd);
+        if (make_link_object(o, 1, w->obj) != 0) {
+            unlink(w->obj);
+            w->obj[0] = '\0';
+        }
+    }
+    if (w->obj[0]) {
+        size_t n = strlen(w->obj);
+        if (write(w->ack[1], w->obj, n) != (ssize_t)n)
+            kc_warn("the program will read its facts from the database: the link did not"
+                    " take them");
+    }
+    close(w->ack[1]);
+    w->ack[1] = -1;
+}
+
+void kc_link_wait_end(kc_link_wait *w)
+{
+    for (int k = 0; k < 2; k++) {
+        if (w->req[k] >= 0)
+            close(w->req[k]);
+        if (w->ack[k] >= 0)
+            close(w->ack[k]);
+        w->req[k] = w->ack[k] = -1;
+    }
+    if (w->obj[0])
+        unlink(w->obj);
+    w->obj[0] = '\0';
+    w->armed = 0;
+}
+
+int kc_link_wrapper(int argc, char **argv)
+{
+    const char *env = getenv(LINK_WAIT_ENV);
+    int req = -1, ack = -1, at = 0;
+    char ld[PATH_MAX] = "", obj[PATH_MAX] = "", first[32];
+    if (!env || sscanf(env, "%d:%d:%n", &req, &ack, &at) != 2 || at <= 0
+        || snprintf(ld, sizeof ld, "%s", env + at) >= (int)sizeof ld || ld[0] != '/') {
+        fprintf(stderr, "keelcc: %s is not keelcc's: cannot link\n", LINK_WAIT_ENV);
+        return 127;
+    }
+    unsetenv(LINK_WAIT_ENV);
+    signal(SIGPIPE, SIG_IGN);    /* keelcc gone: link with the first object */
+    /* every compile has succeeded: keelcc records, then answers with the
+     * new link object's path (nothing: link with the first) */
+    size_t n = 0;
+    ssize_t r;
+    if (write(req, "L", 1) == 1) {
+        while (n + 1 < sizeof obj && ((r = read(ack, obj + n, sizeof obj - 1 - n)) > 0
+                                      || (r < 0 && errno == EINTR)))
+            n += r > 0 ? (size_t)r : 0;
+    }
+    obj[n] = '\0';
+    close(req);
+    close(ack);
+    snprintf(first, sizeof first, "/dev/fd/%d", LINK_DB_FD);
+    signal(SIGPIPE, SIG_DFL);
+    argv[0] = ld;
+    for (int i = 1; obj[0] && i < argc; i++)
+        if (strcmp(argv[i], first) == 0)
+            argv[i] = obj;
+    execv(ld, argv);
+    fprintf(stderr, "keelcc: cannot run the linker %s: %s\n", ld, strerror(errno));
+    return 127;
 }
 
 /* Link arguments for libkeelrt: one runtime per process.

@@ -144,6 +144,22 @@ void kc_build_hashes(const options *o, const char *path, const ir_tu *ir, char v
 void kc_object_of(const options *o, int i, char *out, size_t n);
 
 void kc_add_runtime_link(options *o, const char *lib);
+/* A command that compiles and links: the link waits for keelcc to record
+ * the compiled sources, then takes a link object with their facts
+ * (kc_instr.c).  arm before starting the compile (1: armed), started after
+ * it started, request blocks until the linker asks (1) or the compile
+ * ended without linking (0), answer makes the object and hands it over,
+ * end closes all.  kc_link_wrapper is keelcc run as that linker. */
+typedef struct {
+    int armed, req[2], ack[2];
+    char obj[KU_TMP_PATH];
+} kc_link_wait;
+int kc_link_wait_arm(options *o, kc_link_wait *w);
+void kc_link_wait_started(options *o, kc_link_wait *w);
+int kc_link_wait_request(kc_link_wait *w);
+void kc_link_wait_answer(const options *o, kc_link_wait *w);
+void kc_link_wait_end(kc_link_wait *w);
+int kc_link_wrapper(int argc, char **argv);
 int kc_finish_instrumented(instrumented_job *j, char *first_error, size_t errlen,
                                const ku_buf *quotes);
 int kc_make_copies(const options *o, analysed *res, instrumented *ins, char *overlay,

@@ -326,23 +326,52 @@ static void settle_modes(options *o, char lib[PATH_MAX + 64])
         kc_warn("%s: not analysed: %s", o->notc[k], o->notc[k + 1]);
 }
 
+/* Whether this command's rows are to be written: some source was analysed
+ * anew, or a reused build learned another search list. */
+static int to_record(const options *o, const analysed *res, int misses)
+{
+    int learned = 0;
+    for (int i = 0; res && i < o->nsources; i++)
+        learned |= res[i].hit && res[i].learn;
+    return res && (misses || learned);
+}
+
 /* Analyse, then compile the instrumented copies through the overlay while
  * the llvm-mca step runs; the plain compile when that cannot be done.
- * Returns the compile's status. */
-static int compile_instrumented(options *o, const options *user, analysed *res, int misses)
+ * A command that also links records its rows when the compiler starts the
+ * linker (every compile has succeeded then), so that the link object
+ * carries their facts (kc_link_wait_*); *recorded says it did.  Returns
+ * the compile's status. */
+static int compile_instrumented(options *o, const options *user, analysed *res, int misses,
+                                int user_ncc, int *recorded)
 {
     int status = -1;
     analyse(o, res);
     instrumented *ins = calloc((size_t)o->nsources, sizeof *ins);
     instrumented_job job;
+    kc_link_wait lw;
     char first_error[512] = "", overlay[PATH_MAX] = "";
     ku_buf quotes = { 0 };
     int made = ins ? kc_make_copies(o, res, ins, overlay, sizeof overlay, &quotes) : 0;
+    int armed = made > 0 && kc_link_wait_arm(o, &lw);
     int started = made > 0 && kc_start_instrumented(o, overlay, &job) == 0;
+    if (armed)
+        kc_link_wait_started(o, &lw);
     if (o->mca && misses)
         kc_mca_stage(user, res);     /* while the instrumented compile runs */
+    if (armed && started && kc_link_wait_request(&lw)) {
+        if (to_record(o, res, misses)) {
+            char *args = store_json_array(user_ncc - 1, o->cc + 1);
+            record(o, res, args);
+            free(args);
+        }
+        *recorded = 1;
+        kc_link_wait_answer(o, &lw);
+    }
     if (started)
         status = kc_finish_instrumented(&job, first_error, sizeof first_error, &quotes);
+    if (armed)
+        kc_link_wait_end(&lw);
     ku_buf_free(&quotes);
     for (int i = 0; ins && i < o->nsources; i++)
         if (ins[i].temp[0])
@@ -395,6 +424,8 @@ static void free_all(options *o, analysed *res, int misses)
 
 int main(int argc, char **argv)
 {
+    if (getenv("KEEL_LINK_WAIT"))    /* run by the compiler as its linker */
+        return kc_link_wrapper(argc, argv);
     options o;
     memset(&o, 0, sizeof o);
     clock_gettime(CLOCK_REALTIME, &o.start);
@@ -448,9 +479,9 @@ int main(int argc, char **argv)
     int misses = 0;
     for (int i = 0; res && i < o.nsources; i++)
         misses += !res[i].hit;
-    int status;
+    int status, recorded = 0;
     if (instrument && res) {
-        status = compile_instrumented(&o, &user, res, misses);
+        status = compile_instrumented(&o, &user, res, misses, user_ncc, &recorded);
     } else {
         /* Analyse (and run llvm-mca) while the compiler runs. */
         pid_t pid = o.analysis == 2 ? 0 : kc_start_compiler(o.cc, -1, 1);
@@ -475,10 +506,7 @@ int main(int argc, char **argv)
     /* A failed compile has told the user already; its stale rows stay. */
     o.ncc = user_ncc;
     o.cc[o.ncc] = NULL;
-    int learned = 0;
-    for (int i = 0; res && i < o.nsources; i++)
-        learned |= res[i].hit && res[i].learn;
-    if (res && status == 0 && (misses || learned)) {
+    if (status == 0 && !recorded && to_record(&o, res, misses)) {
         char *args = store_json_array(o.ncc - 1, o.cc + 1);
         record(&o, res, args);
         free(args);

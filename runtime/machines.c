@@ -12,8 +12,14 @@
  * of the SM clock (Hong-Kim's Mem_LD).  `source` lines accumulate.
  *
  * Parsed profiles are allocated once and never freed (a process reads a
- * handful); the built-ins are parsed on first use under pthread_once, user
- * profiles under a mutex, so lookup is safe from many threads.
+ * handful).  The built-in texts are parsed at build time: machines_gen
+ * (this file with RT_MACHINES_GEN, parser only) writes each parsed profile
+ * as an image into machines_table.h, and a lookup copies the one image it
+ * asks for -- so a program's first decision parses no text, and the
+ * figures stay in one place, the texts below (rt_profile_builtins_agree
+ * re-parses them to check the images).  Each built-in has a published
+ * state (an atomic, set once under a mutex), user profiles live under the
+ * same kind of mutex, so lookup is safe from many threads.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -24,6 +30,8 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,9 +231,14 @@ static const char host_text[] =
 
 #define NBUILTIN (int)(sizeof builtin_text / sizeof builtin_text[0])
 
+/* builtins[i] holds builtin_text[i] once parsed; host_default holds
+ * host_text.  built[i]: 0 not parsed yet, 1 parsed, -1 the text failed
+ * (never published).  Index NBUILTIN stands for host_text. */
 static machine builtins[NBUILTIN], host_default;
-static int nbuiltins;
-static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+static _Atomic int built[NBUILTIN + 1];
+static pthread_mutex_t builtin_lock = PTHREAD_MUTEX_INITIALIZER;
+static int nbuiltins, builtin_index[NBUILTIN];   /* the good ones, in text order */
+static pthread_once_t builtin_all_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t user_lock = PTHREAD_MUTEX_INITIALIZER;
 static machine *users;       /* loaded user profiles, newest first */
 
@@ -353,46 +366,61 @@ static int number_key(rt_profile *p, int kind, const char *key, const char *val,
     double v;
     if (parse_number(val, &v) || v < 0)
         return ku_fail(err, errlen, "%s: bad value '%s' for %s", where, val, key);
-    int cpu = kind == RT_CPU;
-    struct { const char *k; double *d; int *i; } map[] = {
-        { "clock", cpu ? &p->freq_hz : &p->gpu_hz, NULL },
-        { "cores", NULL, &p->cores }, { "smt", NULL, &p->smt },
-        { "sockets", NULL, &p->sockets },
-        { "mem_bw", cpu ? &p->mem_bw : &p->gpu_bw, NULL },
-        { "line", &p->line, NULL },
-        { "l1", &p->l1, NULL },
-        { "l2", cpu ? &p->l2 : &p->gpu_l2, NULL }, { "l3", &p->l3, NULL },
-        { "mem_latency", cpu ? &p->cpu_mem_lat : &p->mem_lat, NULL },
-        { "mlp", &p->mlp, NULL }, { "peak_flops", &p->peak_flops, NULL },
-        { "fork", &p->fork_cycles, NULL }, { "join", &p->join_cycles, NULL },
-        { "schedule", &p->sched_cycles, NULL }, { "loop_overhead", &p->loop_overhead, NULL },
-        { "sms", NULL, &p->sms }, { "bus_bw", &p->bus_bw, NULL },
-        { "max_warps_sm", NULL, &p->max_warps_sm },
-        { "max_threads_sm", NULL, &p->max_threads_sm },
-        { "max_blocks_sm", NULL, &p->max_blocks_sm },
-        { "issue_cycles", &p->issue_cycles, NULL }, { "schedulers", NULL, &p->schedulers },
-        { "departure_coal", &p->dep_coal, NULL }, { "departure_uncoal", &p->dep_uncoal, NULL },
-        { "threads_per_block", NULL, &p->threads_per_block },
-        { "max_blocks", NULL, &p->max_blocks }, { "launch", &p->launch_s, NULL },
-        { "sector", &p->sector, NULL },
-        { "l1_latency", &p->l1_lat, NULL }, { "l2_latency", &p->l2_lat, NULL },
-        { "target_fallback", &p->target_fallback, NULL },
-        { "page", &p->page, NULL }, { "tlb_entries", &p->tlb_entries, NULL },
-        { "tlb_miss", &p->tlb_miss_cycles, NULL },
-        { "latency_fadd", &p->lat[RT_LAT_FADD], NULL }, { "latency_fmul", &p->lat[RT_LAT_FMUL], NULL },
-        { "latency_fdiv", &p->lat[RT_LAT_FDIV], NULL }, { "latency_iadd", &p->lat[RT_LAT_IADD], NULL },
-        { "latency_imul", &p->lat[RT_LAT_IMUL], NULL }, { "latency_idiv", &p->lat[RT_LAT_IDIV], NULL },
-        { "latency_fsel", &p->lat[RT_LAT_FSEL], NULL }, { "latency_isel", &p->lat[RT_LAT_ISEL], NULL },
-        { "latency_stlf", &p->lat[RT_LAT_STLF], NULL },
+    /* one static table: the field's offset for a CPU and for a GPU
+     * profile (the same where the key means one thing), int or double */
+#define D(f) offsetof(rt_profile, f)
+    static const struct { const char *k; size_t cpu, gpu; char isint; } map[] = {
+        { "clock", D(freq_hz), D(gpu_hz), 0 },
+        { "cores", D(cores), D(cores), 1 }, { "smt", D(smt), D(smt), 1 },
+        { "sockets", D(sockets), D(sockets), 1 },
+        { "mem_bw", D(mem_bw), D(gpu_bw), 0 },
+        { "line", D(line), D(line), 0 },
+        { "l1", D(l1), D(l1), 0 },
+        { "l2", D(l2), D(gpu_l2), 0 }, { "l3", D(l3), D(l3), 0 },
+        { "mem_latency", D(cpu_mem_lat), D(mem_lat), 0 },
+        { "mlp", D(mlp), D(mlp), 0 }, { "peak_flops", D(peak_flops), D(peak_flops), 0 },
+        { "fork", D(fork_cycles), D(fork_cycles), 0 },
+        { "join", D(join_cycles), D(join_cycles), 0 },
+        { "schedule", D(sched_cycles), D(sched_cycles), 0 },
+        { "loop_overhead", D(loop_overhead), D(loop_overhead), 0 },
+        { "sms", D(sms), D(sms), 1 }, { "bus_bw", D(bus_bw), D(bus_bw), 0 },
+        { "max_warps_sm", D(max_warps_sm), D(max_warps_sm), 1 },
+        { "max_threads_sm", D(max_threads_sm), D(max_threads_sm), 1 },
+        { "max_blocks_sm", D(max_blocks_sm), D(max_blocks_sm), 1 },
+        { "issue_cycles", D(issue_cycles), D(issue_cycles), 0 },
+        { "schedulers", D(schedulers), D(schedulers), 1 },
+        { "departure_coal", D(dep_coal), D(dep_coal), 0 },
+        { "departure_uncoal", D(dep_uncoal), D(dep_uncoal), 0 },
+        { "threads_per_block", D(threads_per_block), D(threads_per_block), 1 },
+        { "max_blocks", D(max_blocks), D(max_blocks), 1 },
+        { "launch", D(launch_s), D(launch_s), 0 },
+        { "sector", D(sector), D(sector), 0 },
+        { "l1_latency", D(l1_lat), D(l1_lat), 0 }, { "l2_latency", D(l2_lat), D(l2_lat), 0 },
+        { "target_fallback", D(target_fallback), D(target_fallback), 0 },
+        { "page", D(page), D(page), 0 }, { "tlb_entries", D(tlb_entries), D(tlb_entries), 0 },
+        { "tlb_miss", D(tlb_miss_cycles), D(tlb_miss_cycles), 0 },
+        { "latency_fadd", D(lat[RT_LAT_FADD]), D(lat[RT_LAT_FADD]), 0 },
+        { "latency_fmul", D(lat[RT_LAT_FMUL]), D(lat[RT_LAT_FMUL]), 0 },
+        { "latency_fdiv", D(lat[RT_LAT_FDIV]), D(lat[RT_LAT_FDIV]), 0 },
+        { "latency_iadd", D(lat[RT_LAT_IADD]), D(lat[RT_LAT_IADD]), 0 },
+        { "latency_imul", D(lat[RT_LAT_IMUL]), D(lat[RT_LAT_IMUL]), 0 },
+        { "latency_idiv", D(lat[RT_LAT_IDIV]), D(lat[RT_LAT_IDIV]), 0 },
+        { "latency_fsel", D(lat[RT_LAT_FSEL]), D(lat[RT_LAT_FSEL]), 0 },
+        { "latency_isel", D(lat[RT_LAT_ISEL]), D(lat[RT_LAT_ISEL]), 0 },
+        { "latency_stlf", D(lat[RT_LAT_STLF]), D(lat[RT_LAT_STLF]), 0 },
     };
+#undef D
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (!strcmp(key, map[i].k)) {
-            if (map[i].d)
-                *map[i].d = v;
+        if (key[0] == map[i].k[0] && !strcmp(key, map[i].k)) {
+            char *f = (char *)p + (kind == RT_CPU ? map[i].cpu : map[i].gpu);
+            if (!map[i].isint)
+                memcpy(f, &v, sizeof v);
             else if (v > 1e9 || v != (double)(int)v)
                 return ku_fail(err, errlen, "%s: %s wants an integer", where, key);
-            else
-                *map[i].i = (int)v;
+            else {
+                int iv = (int)v;
+                memcpy(f, &iv, sizeof iv);
+            }
             return 0;
         }
     return ku_fail(err, errlen, "%s: unknown key '%s'", where, key);
@@ -502,13 +530,89 @@ static int parse_into(machine *m, const char *text, const char *origin, char *er
     return 0;
 }
 
+/* The image of a parsed profile: its text pointers cleared (they point
+ * into the machine itself and are set again when it is copied), so that
+ * the generated table does not depend on where anything was loaded. */
+static void machine_image(machine *m)
+{
+    m->p.name = m->p.desc = m->p.source = m->p.mca_cpu = NULL;
+    m->next = NULL;
+}
+
+#ifdef RT_MACHINES_GEN
+/* machines_gen.c includes this file for the parser and the texts alone. */
+#else
+#include "machines_table.h"   /* builtin_image[], builtin_image_ok[] (machines_gen) */
+
+_Static_assert(sizeof builtin_image[0] == sizeof(machine) &&
+               sizeof builtin_image / sizeof builtin_image[0] == NBUILTIN + 1,
+               "machines_table.h is stale: rebuild machines_gen");
+
+/* Built-in i (NBUILTIN: the host defaults) from its image, copied on
+ * first use; NULL when its text does not parse (a test checks that none
+ * fails). */
+static const machine *builtin(int i)
+{
+    int st = atomic_load_explicit(&built[i], memory_order_acquire);
+    if (st == 0) {
+        pthread_mutex_lock(&builtin_lock);
+        st = atomic_load_explicit(&built[i], memory_order_relaxed);
+        if (st == 0) {
+            machine *m = i == NBUILTIN ? &host_default : &builtins[i];
+            st = builtin_image_ok[i] ? 1 : -1;
+            if (st > 0) {
+                memcpy(m, builtin_image[i], sizeof *m);
+                m->p.name = m->name;
+                m->p.desc = m->desc;
+                m->p.source = m->source;
+                m->p.mca_cpu = m->mca[0] ? m->mca : NULL;
+            }
+            atomic_store_explicit(&built[i], st, memory_order_release);
+        }
+        pthread_mutex_unlock(&builtin_lock);
+    }
+    return st > 0 ? (i == NBUILTIN ? &host_default : &builtins[i]) : NULL;
+}
+
+int rt_profile_builtins_agree(char *err, size_t errlen)
+{
+    for (int i = 0; i <= NBUILTIN; i++) {
+        machine *m = calloc(1, sizeof *m);
+        if (!m)
+            return ku_fail(err, errlen, "out of memory");
+        char perr[256];
+        int ok = parse_into(m, i == NBUILTIN ? host_text : builtin_text[i], "built-in", perr,
+                            sizeof perr) == 0;
+        machine_image(m);
+        int same = ok == builtin_image_ok[i] && (!ok || !memcmp(m, builtin_image[i], sizeof *m));
+        free(m);
+        if (!same)
+            return ku_fail(err, errlen, "built-in profile %d: %s", i,
+                           ok ? "its image differs from its text" : perr);
+    }
+    return 0;
+}
+
+/* Whether built-in text t names `name` (its first line is `name = ...`,
+ * as every built-in's is), without parsing the rest. */
+static int builtin_named(const char *t, const char *name)
+{
+    static const char key[] = "name = ";
+    if (strncmp(t, key, sizeof key - 1) != 0)
+        return 0;
+    t += sizeof key - 1;
+    for (; *name && *t != '\n'; t++, name++)
+        if (tolower((unsigned char)*t) != tolower((unsigned char)*name))
+            return 0;
+    return !*name && *t == '\n';
+}
+
+/* For listing (keel devices): every built-in, in text order. */
 static void parse_builtins(void)
 {
-    char err[256];
     for (int i = 0; i < NBUILTIN; i++)
-        if (parse_into(&builtins[nbuiltins], builtin_text[i], "built-in", err, sizeof err) == 0)
-            nbuiltins++;
-    parse_into(&host_default, host_text, "built-in", err, sizeof err);
+        if (builtin(i))
+            builtin_index[nbuiltins++] = i;
 }
 
 const rt_profile *rt_profile_parse(const char *text, const char *origin, char *err, size_t errlen)
@@ -632,20 +736,20 @@ int rt_machines_dir(char *buf, size_t len)
 
 int rt_profile_count(void)
 {
-    pthread_once(&builtin_once, parse_builtins);
+    pthread_once(&builtin_all_once, parse_builtins);
     return nbuiltins;
 }
 
 const rt_profile *rt_profile_at(int i)
 {
-    pthread_once(&builtin_once, parse_builtins);
-    return i >= 0 && i < nbuiltins ? &builtins[i].p : NULL;
+    pthread_once(&builtin_all_once, parse_builtins);
+    return i >= 0 && i < nbuiltins ? &builtins[builtin_index[i]].p : NULL;
 }
 
 const rt_profile *rt_profile_host_default(void)
 {
-    pthread_once(&builtin_once, parse_builtins);
-    return &host_default.p;
+    const machine *m = builtin(NBUILTIN);
+    return m ? &m->p : NULL;
 }
 
 const rt_profile *rt_profile_find(const char *name)
@@ -653,14 +757,16 @@ const rt_profile *rt_profile_find(const char *name)
     char err[256], path[4096];
     if (!name || !*name)
         return NULL;
-    pthread_once(&builtin_once, parse_builtins);
     if (strchr(name, '/'))
         return rt_profile_load(name, err, sizeof err);
     if (eq_nocase(name, "host"))
-        return &host_default.p;
-    for (int i = 0; i < nbuiltins; i++)
-        if (eq_nocase(name, builtins[i].name))
-            return &builtins[i].p;
+        return rt_profile_host_default();
+    for (int i = 0; i < NBUILTIN; i++)
+        if (builtin_named(builtin_text[i], name)) {
+            const machine *m = builtin(i);
+            if (m)
+                return &m->p;
+        }
     const rt_profile *hit = NULL;
     pthread_mutex_lock(&user_lock);
     for (machine *m = users; m && !hit; m = m->next)
@@ -766,3 +872,4 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
         memcpy(out->bw_all, c->bw_all, sizeof out->bw_all);
     }
 }
+#endif /* RT_MACHINES_GEN */

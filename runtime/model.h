@@ -148,6 +148,9 @@ const rt_profile *rt_profile_find(const char *name);
 const rt_profile *rt_profile_match_gpu(const char *cuda_name);
 /* The conservative host defaults used when no calibration is stored. */
 const rt_profile *rt_profile_host_default(void);
+/* Whether every built-in's build-time image (machines_table.h) is what
+ * its text parses to now: 0, or -1 with err naming the first that is not. */
+int rt_profile_builtins_agree(char *err, size_t errlen);
 
 /* How neighbouring GPU threads (consecutive values of the iv mapped to
  * threads) address one access. */

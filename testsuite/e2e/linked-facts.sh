@@ -144,6 +144,36 @@ else
     bad "no packed nest found in prog"
 fi
 
+# one command that compiles and links: the compiler's link waits until
+# keelcc has recorded the command's own sources, so the program carries
+# their facts; it is byte for byte what three commands (compile, compile,
+# link) make; a compile that fails records nothing and links nothing
+KC1="$BIN/keelcc --keel-db=$work/one.db --keel-mca=off"
+$KC1 -O2 k.c main.c -o one >one.txt 2>&1 || bad "one-command build: $(cat one.txt)"
+expect_eq "$(cat one.txt)" "" "one-command build: quiet"
+expect_eq "$(nm one | grep -c ' keel_link_facts$')" 1 "one-command build holds its facts"
+expect_eq "$(sqlite3 one.db "SELECT count(*) FROM translation_units WHERE object = '$work/one'")" \
+    2 "one-command build: both sources recorded under the program"
+mv one.db one.db.keep
+for n in 300 4; do
+    expect_eq "$(run one $n)" "$(cat ref$n.txt)" "n=$n: one command, database deleted"
+done
+$KC1 -O2 -c k.c -o k3.o && $KC1 -O2 -c main.c -o main3.o && $KC1 -O2 k3.o main3.o -o three \
+    2>>build.txt
+cmp -s one three && ok || bad "one command and three commands make different programs"
+rm -f one.db three
+$KC1 -O2 -g k.c main.c -o one 2>>build.txt && rm one.db && $KC1 -O2 -g -c k.c -o k3.o &&
+    $KC1 -O2 -g -c main.c -o main3.o && $KC1 -O2 -g k3.o main3.o -o three 2>>build.txt
+cmp -s one three && ok || bad "with -g: one command and three commands make different programs"
+hash=$(sqlite3 one.db "SELECT hash FROM translation_units WHERE path = '$work/k.c'")
+sed 's/2 \* y\[i\]/3 * y[i]/' k.c.orig >k.c
+printf 'int broken(\n' >broken.c
+$KC1 -O2 k.c broken.c -o one4 >/dev/null 2>&1 && bad "a broken source links"
+expect_eq "$(sqlite3 one.db "SELECT hash FROM translation_units WHERE path = '$work/k.c'")" \
+    "$hash" "a failed one-command build keeps the old rows"
+[ -e one4 ] && bad "a failed one-command build made a program" || ok
+cp k.c.orig k.c
+
 # this host's calibration travels with the facts: the link packs the
 # newest (keel_link_calib) and a program that opens no database decides
 # with it; one made after the link is the database's (KEEL_FACTS=db) and

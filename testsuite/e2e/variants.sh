@@ -10,7 +10,8 @@
 #    loop's build; keel merge replaces a build only by the same build (path
 #    and variant), with decisions and history on their own build's loop;
 #  - a stale database: the source edited and recompiled after a program was
-#    built: that program's sites get CPU ("stale database"), silently
+#    built: that program keeps deciding with the facts linked into it; read
+#    from the database (KEEL_FACTS=db) its sites get CPU ("stale database"), silently
 #    unless KEEL_VERBOSE, and then with one warning; never the facts of the
 #    loop that now sits at the same line; the new program decides with the
 #    new facts.
@@ -198,8 +199,14 @@ int main(int argc, char **argv) {
 EOF
 "$KC" -O1 s.c -o new 2>/dev/null
 expect_eq "$(q "SELECT count(*) FROM translation_units WHERE path LIKE '%/s.c'")" 1 "edited: one build"
-expect_eq "$(KEEL_DEVICE=h100 ./old 2>&1)" "820.0 0" "stale: output, nothing on stderr"
+# the old program carries its own build's facts (linked in by its one
+# keelcc command) and keeps deciding with them; from the database
+# (KEEL_FACTS=db) its sites are stale
 KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./old >/dev/null 2>v.txt
+expect_eq "$(grep -c '^keel: s\.c:6 main \[stream\] n=41: .*-> ' v.txt)" 1 "edited: linked facts kept"
+expect_eq "$(grep -c 'warning' v.txt)" 0 "edited: linked facts, no warning"
+expect_eq "$(KEEL_FACTS=db KEEL_DEVICE=h100 ./old 2>&1)" "820.0 0" "stale: output, nothing on stderr"
+KEEL_FACTS=db KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./old >/dev/null 2>v.txt
 expect_eq "$(grep -c '^keel: warning: s\.c:6: the database describes another version of s\.c' v.txt)" 1 \
     "stale: one warning"
 expect_eq "$(grep -c 'warning' v.txt)" 1 "stale: only one warning: $(cat v.txt)"
@@ -210,7 +217,7 @@ keel: s.c:8 n=41: -> CPU (stale database)" "stale: CPU, no other loop's facts"
 KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./new >/dev/null 2>v.txt
 expect_eq "$(grep -c '^keel: s\.c:6 main \[transpose\]' v.txt)" 1 "new program: new facts"
 expect_eq "$(grep -c 'warning' v.txt)" 0 "new program: no warning"
-KEEL_DEVICE=h100 KEEL_FORCE=gpu ./old >/dev/null 2>&1
+KEEL_FACTS=db KEEL_DEVICE=h100 KEEL_FORCE=gpu ./old >/dev/null 2>&1
 expect_eq "$?" 0 "stale with a forced verdict: runs"
 
 echo "variants: $pass passed, $fail failed"

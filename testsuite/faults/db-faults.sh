@@ -124,12 +124,13 @@ check_fault() {     # KIND
     corrupt|truncate|truncate-page) [ "$BAD" = 1 ] && logsound "$F" && LOGBAD=0 ;;
     esac
     [ "$FILE" = 1 ] && [ "$LOGBAD" = 1 ] && cp "$F" "$work/before"
-    KEEL_DB=$F timeout 60 ./prog >r.out 2>r.err
+    # (KEEL_FACTS=db: the database route; prog carries its own facts too)
+    KEEL_FACTS=db KEEL_DB=$F timeout 60 ./prog >r.out 2>r.err
     rc=$?
     [ $rc = 0 ] || fail "program exit status $rc"
     cmp -s r.out ref.out || fail "program output differs"
     [ -s r.err ] && fail "program wrote to stderr without KEEL_VERBOSE: $(head -1 r.err)"
-    KEEL_DB=$F KEEL_VERBOSE=2 KEEL_DEVICE=h100 timeout 60 ./prog >r.out 2>r.err
+    KEEL_FACTS=db KEEL_DB=$F KEEL_VERBOSE=2 KEEL_DEVICE=h100 timeout 60 ./prog >r.out 2>r.err
     rc=$?
     [ $rc = 0 ] || fail "verbose program exit status $rc"
     cmp -s r.out ref.out || fail "verbose program output differs"

@@ -512,6 +512,17 @@ static void test_profile_text(void)
     CHECK_STR(err, "t: profile 'x' needs sms");
     CHECK(rt_profile_parse("name = x\nkind = cpu\ncores = 2.5\n", "t", err, sizeof err) == NULL);
     CHECK_STR(err, "t:3: cores wants an integer");
+    /* built-ins are parsed one at a time, on first use: a lookup by name
+     * (any case) and the listing give the same profile */
+    const rt_profile *h100 = rt_profile_find("H100"), *pcie = rt_profile_find("h100-pcie");
+    CHECK(h100 != NULL && pcie != NULL && h100 != pcie);
+    CHECK_STR(h100 ? h100->name : "", "h100");
+    CHECK(rt_profile_find("h10") == NULL);
+    CHECK_INT(rt_profile_count(), 12);
+    for (int i = 0; i < rt_profile_count(); i++)
+        CHECK(rt_profile_find(rt_profile_at(i)->name) == rt_profile_at(i));
+    CHECK(rt_profile_find("host") == rt_profile_host_default());
+    CHECK_INT(rt_profile_builtins_agree(err, sizeof err), 0);   /* images = texts */
     for (int i = -1; i < rt_profile_count(); i++) {
         const rt_profile *b = i < 0 ? rt_profile_host_default() : rt_profile_at(i);
         char buf[8192];
