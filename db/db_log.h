@@ -32,7 +32,12 @@ enum {
 };
 
 /* Open the database at path, waiting up to busy_ms on its locks.  0, or -1
- * with "<path>: <SQLite's message>" in err (*out NULL). */
+ * with "<path>: <SQLite's message>" in err (*out NULL).  Only a keel
+ * database of this keel's schema version is opened: another version (a
+ * newer keel's, or an older one keelcc has not migrated yet) or a file
+ * that is not a keel database is refused with one message and -2, so
+ * that the log never reads or writes tables whose columns it does not
+ * know. */
 int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err,
                 size_t errlen);
 /* A db_log that reads through d's connection (d stays the owner: close

@@ -991,7 +991,10 @@ static void bindings_text(const keel_site *site, const long long *values, char *
  * decisions, history and the calibration tables with their indexes, not
  * keelcc's tables, so the cost does not grow with keelcc's part of the
  * file) and a damaged file closes the log for the rest of the run (a check
- * that cannot run, on a lock, skips this write only). */
+ * that cannot run, on a lock, skips this write only).  So does a database
+ * of another schema version (db_log_open refuses it): a site with linked
+ * facts decides without the database, and its log must not write into a
+ * newer keel's tables. */
 static db_log *log_open(int mode, int held[3])
 {
     char err[512];
@@ -1002,7 +1005,12 @@ static db_log *log_open(int mode, int held[3])
         !S_ISREG(sb.st_mode))
         return NULL;
     fds_hold(held);
-    if (db_log_open(G.db_used, mode, 5, &l, err, sizeof err) != 0) {
+    int orc = db_log_open(G.db_used, mode, 5, &l, err, sizeof err);
+    if (orc != 0) {
+        if (orc == -2) {             /* another keel's schema, or not keel's: never again */
+            G.db_sound = -1;
+            warn_once(W_DB, "%s; not written", err);
+        }
         fds_release(held);
         return NULL;
     }

@@ -110,6 +110,19 @@ expect_eq "$(env KEEL_VERBOSE=1 KEEL_DEVICE=h100 ./prog 300 2>&1 | grep '^keel: 
     "keel: 3 sites, 3 launches, CPU 1, GPU 2" "garbage database, log on"
 mv k.db.keep k.db
 
+# a database of a newer keel's schema: the linked facts decide, the log
+# writes nothing into it and says why once
+cp k.db newer.db
+sqlite3 newer.db "PRAGMA user_version = 999"
+before=$(sqlite3 newer.db "SELECT count(*) FROM decisions")
+env KEEL_VERBOSE=1 KEEL_DEVICE=h100 KEEL_DB="$work/newer.db" ./prog 300 >newer.out 2>&1
+expect_eq "$(grep '^keel: 3 sites' newer.out)" "keel: 3 sites, 3 launches, CPU 1, GPU 2" \
+    "newer schema: the linked facts decide"
+expect_eq "$(grep -c 'schema version 999 is newer than this keel' newer.out)" 1 \
+    "newer schema: one warning"
+expect_eq "$(sqlite3 newer.db "SELECT count(*) FROM decisions")" "$before" \
+    "newer schema: nothing written"
+
 # the database rebuilt after the link from an edited k.c: the program
 # keeps its own facts; from the database its sites are stale
 cp k.c k.c.orig
