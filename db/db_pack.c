@@ -849,7 +849,8 @@ int db_calib_src_packed(const void *bytes, size_t n, db_calib_src **out, char *e
     s.row.cores = get_i32(&r);
     double *f[] = { &s.row.freq_hz, &s.row.mem_bw, &s.row.peak_flops, &s.row.fork_ns,
                     &s.row.join_ns, &s.row.sched_ns, &s.row.target_fallback_ns,
-                    &s.row.page_bytes, &s.row.tlb_entries, &s.row.tlb_miss_ns };
+                    &s.row.page_bytes, &s.row.tlb_entries, &s.row.tlb_miss_ns,
+                    &s.row.l1_bytes, &s.row.l2_bytes, &s.row.l3_bytes };
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         *f[i] = get_f64(&r);
     const char *lat = get_str(&r);
@@ -973,7 +974,7 @@ int db_calib_pack(db *d, const char *host, unsigned char **out, size_t *n, char 
     put_i32(&w, row.cores);
     double f[] = { row.freq_hz, row.mem_bw, row.peak_flops, row.fork_ns, row.join_ns,
                    row.sched_ns, row.target_fallback_ns, row.page_bytes, row.tlb_entries,
-                   row.tlb_miss_ns };
+                   row.tlb_miss_ns, row.l1_bytes, row.l2_bytes, row.l3_bytes };
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         put_f64(&w, f[i]);
     put_str(&w, row.latencies);
