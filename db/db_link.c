@@ -16,7 +16,8 @@
 static const char sql_sites[] =
     "SELECT l.id, t.hash, l.file, l.line, l.col FROM translation_units t"
     " JOIN loops l ON l.tu_id = t.id"
-    " WHERE t.object = ?1 AND t.hash IS NOT NULL AND t.status = 'ok'"
+    " WHERE (t.object = ?1 OR t.hash = ?1 OR '#' || t.id = ?1)"
+    "   AND t.hash IS NOT NULL AND t.status = 'ok'"
     "   AND l.site IN ('call', 'clause')"
     " ORDER BY t.hash, l.file, l.line, l.col, l.id";
 
@@ -98,6 +99,11 @@ int db_link_table(db *d, const char *const *objects, int nobjects, unsigned char
                        *f = (const char *)sqlite3_column_text(st, 2);
             if (!h || strlen(h) != 16 || !f)
                 continue;              /* not a build hash a site names */
+            int64_t id = sqlite3_column_int64(st, 0), seen = 0;
+            for (int i = 0; i < nrows && !seen; i++)
+                seen = rows[i].id == id;   /* named by its object and its build hash */
+            if (seen)
+                continue;
             site_row *r = ku_push(&rows, &nrows, sizeof *rows);
             if (!r || !(r->hash = strdup(h)) || !(r->file = strdup(f)))
                 rc = ku_fail(err, errlen, "out of memory");

@@ -88,8 +88,10 @@ int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
  * lookup is a binary search; nothing is decoded but the site's nest.
  *
  * db_link_table: the table for the launch sites (loops whose `site` fact
- * is "call" or "clause") of the translation units whose object is one of
- * objects[] (absolute paths), in a new malloc'd *out of *n bytes; 0 (with
+ * is "call" or "clause") of the translation units whose object or build
+ * hash is one of objects[] (absolute paths; or 16 hex digits, or "#" and
+ * a translation unit's id: a source compiled into several programs keeps
+ * one row, whose object is the last program's), each once, in a new malloc'd *out of *n bytes; 0 (with
  * *n 0 when there is nothing to pack), -1 with a message.  Deterministic:
  * the same rows give the same bytes.  Writer side (keelcc only).
  *

@@ -493,7 +493,8 @@ static void put_c_bytes(ku_buf *t, const unsigned char *p, size_t n)
  * with the argument, and its real path where that differs): the
  * arguments that name an existing regular file ending in ".o", other than
  * -o's value; with_output, also the command's own output (under which
- * the rows of the sources it compiles are recorded). */
+ * the rows of the sources it compiles are recorded) and their build
+ * hashes (o->own). */
 static int link_objects(const options *o, int with_output, char ***out)
 {
     char cwd[PATH_MAX], buf[PATH_MAX * 2 + 2], real[PATH_MAX];
@@ -508,6 +509,13 @@ static int link_objects(const options *o, int with_output, char ***out)
     char *own = with_output && buf[0] ? strdup(buf) : NULL;
     if (own && ku_push_ptr(&v, &n, own))
         free(own);
+    /* ... and by their build hashes: a source compiled into several
+     * programs (a shared utility) has one row, recorded under the last */
+    for (int i = 0; with_output && i < o->nown; i++) {
+        char *h = strdup(o->own[i]);
+        if (h && ku_push_ptr(&v, &n, h))
+            free(h);
+    }
     for (int i = 1; i < o->ncc; i++) {
         const char *a = o->cc[i];
         if (a[0] == '-' || strcmp(o->cc[i - 1], "-o") == 0 || !kc_has_suffix(a, ".o") ||

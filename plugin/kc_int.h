@@ -75,6 +75,9 @@ typedef struct {
     int nnotc;             /* inputs not analysed as not C: name, reason, ... */
     char **notc;
     const char *plain_why; /* instrument off: why (stored as each loop's site_why) */
+    int nown;              /* the sources this command compiled and recorded, as */
+    char own[64][24];      /* build hashes, or "#TU_ID" for a direct-mode hit: its
+                            * link packs their sites (the first 64) */
 } options;
 
 /* Analyse each source into IR (done while the compiler runs). */

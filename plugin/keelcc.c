@@ -366,6 +366,12 @@ static int compile_instrumented(options *o, const options *user, analysed *res, 
             free(args);
         }
         *recorded = 1;
+        o->nown = 0;
+        for (int i = 0; i < o->nsources && o->nown < (int)(sizeof o->own / sizeof *o->own); i++)
+            if (res[i].hash[0])
+                snprintf(o->own[o->nown++], sizeof o->own[0], "%s", res[i].hash);
+            else if (res[i].hit)
+                snprintf(o->own[o->nown++], sizeof o->own[0], "#%lld", (long long)res[i].hit_tu);
         kc_link_wait_answer(o, &lw);
     }
     if (started)

@@ -216,5 +216,20 @@ later=$(predicted KEEL_FACTS=db)
 [ -n "$later" ] && [ "$later" != "$at_link" ] && ok || bad "a newer calibration: '$later'"
 expect_eq "$(predicted)" "$at_link" "no database opened: the linked calibration"
 
+# a source compiled into two programs in one command each, twice (the
+# second time a direct-mode hit): it has one row, recorded under the last
+# program, and still each program carries its sites
+cp k.c.orig k.c
+KC2="$BIN/keelcc --keel-db=$work/two.db --keel-mca=off"
+for round in 1 2; do
+    $KC2 -O2 k.c main.c -o pa 2>>build.txt && $KC2 -O2 k.c main.c -o pb 2>>build.txt ||
+        bad "shared source: build round $round"
+done
+mv two.db two.db.keep
+for p in pa pb; do
+    expect_eq "$(run $p 300)" "$(cat ref300.txt)" "shared source: $p carries its sites"
+done
+mv two.db.keep two.db
+
 echo "linked-facts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
