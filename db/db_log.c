@@ -444,31 +444,14 @@ int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
 {
     sqlite3_stmt *q = NULL;
     memset(c, 0, sizeof *c);
-    /* target_fallback_ns exists from schema 14 on, the TLB figures and
-     * the latencies from 15, the caches from 18; an older file that
-     * libkeelrt reads without migrating has none (0, "": not measured) */
+    /* (every db_log is of this keel's schema: db_log_open refuses another
+     * version, and a borrowed db was opened by db_open, which does too) */
     if (sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
                                  " join_ns, sched_ns, id, target_fallback_ns, page_bytes,"
                                  " tlb_entries, tlb_miss_ns, latencies, l1_bytes, l2_bytes,"
                                  " l3_bytes FROM host_calibration"
                                  " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
-            != SQLITE_OK
-        && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                    " join_ns, sched_ns, id, target_fallback_ns, page_bytes,"
-                                    " tlb_entries, tlb_miss_ns, latencies, 0, 0, 0"
-                                    " FROM host_calibration"
-                                    " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
-            != SQLITE_OK
-        && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                    " join_ns, sched_ns, id, target_fallback_ns, 0, 0, 0, NULL,"
-                                    " 0, 0, 0 FROM host_calibration"
-                                    " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
-            != SQLITE_OK
-        && sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
-                                    " join_ns, sched_ns, id, 0, 0, 0, 0, NULL, 0, 0, 0"
-                                    " FROM host_calibration"
-                                    " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
-            != SQLITE_OK)
+        != SQLITE_OK)
         return -1;
     sqlite3_bind_text(q, 1, host, -1, SQLITE_TRANSIENT);
     int s = sqlite3_step(q), rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? 1 : -1;
