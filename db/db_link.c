@@ -99,11 +99,6 @@ int db_link_table(db *d, const char *const *objects, int nobjects, unsigned char
                        *f = (const char *)sqlite3_column_text(st, 2);
             if (!h || strlen(h) != 16 || !f)
                 continue;              /* not a build hash a site names */
-            int64_t id = sqlite3_column_int64(st, 0), seen = 0;
-            for (int i = 0; i < nrows && !seen; i++)
-                seen = rows[i].id == id;   /* named by its object and its build hash */
-            if (seen)
-                continue;
             site_row *r = ku_push(&rows, &nrows, sizeof *rows);
             if (!r || !(r->hash = strdup(h)) || !(r->file = strdup(f)))
                 rc = ku_fail(err, errlen, "out of memory");
@@ -117,8 +112,22 @@ int db_link_table(db *d, const char *const *objects, int nobjects, unsigned char
             rc = db_fail_sql_(d, "link table", err, errlen);
         db_done_(st);
     }
+    /* in the directory's order, each loop once (a translation unit named
+     * by its object and by its build hash comes twice: equal rows are
+     * neighbours, cmp_row ending on the id) */
+    if (rc == 0 && nrows > 1)     /* (after an allocation failure a row may lack its hash) */
+        qsort(rows, (size_t)nrows, sizeof *rows, cmp_row);
+    if (rc == 0) {
+        int kept = 0;
+        for (int i = 0; i < nrows; i++)
+            if (kept > 0 && rows[kept - 1].id == rows[i].id)
+                free(rows[i].hash), free(rows[i].file);
+            else
+                rows[kept++] = rows[i];
+        nrows = kept;
+    }
     /* the packed nests (none for a nest without launch facts: the runtime
-     * asks the database), in the directory's order */
+     * asks the database) */
     int entries = 0;
     size_t data = 0;
     for (int i = 0; i < nrows && rc == 0; i++) {
@@ -128,8 +137,6 @@ int db_link_table(db *d, const char *const *objects, int nobjects, unsigned char
         else if (r == 0)
             entries++, data += strlen(rows[i].file) + 1 + rows[i].len;
     }
-    if (nrows > 1)
-        qsort(rows, (size_t)nrows, sizeof *rows, cmp_row);
     lbuf b = { 0 };
     size_t head = 20 + (size_t)entries * DB_LINK_ENTRY, at = head;
     if (rc == 0 && entries > 0 && head + data > 0x7fffffff)
