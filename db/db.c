@@ -273,24 +273,23 @@ int db_exec_(db *d, const char *sql, const char *what, char *err, size_t errlen)
  * *version, or FILE_FOREIGN.  -1 when it cannot be read.  One statement,
  * so one snapshot: separate queries could see another process's schema
  * creation half-way (user_version 0 but tables present). */
-int db_classify_(db *d, int *version, char *err, size_t errlen)
+int db_classify_h_(sqlite3 *h, int *version)
 {
     static const char sql[] =
         "SELECT (SELECT user_version FROM pragma_user_version),"
         " (SELECT count(*) FROM sqlite_master),"
         " (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'keel_meta')";
     sqlite3_stmt *st;
-    int64_t v, ntables, has_meta;
-    if (sqlite3_prepare_v2(d->h, sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fail_sql_(d, "read schema", err, errlen);
+    if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
     if (sqlite3_step(st) != SQLITE_ROW) {
-        db_fail_sql_(d, "read schema", err, errlen);
+        sqlite3_reset(st);       /* keep SQLite's message past the finalize */
         sqlite3_finalize(st);
         return -1;
     }
-    v = sqlite3_column_int64(st, 0);
-    ntables = sqlite3_column_int64(st, 1);
-    has_meta = sqlite3_column_int64(st, 2);
+    int64_t v = sqlite3_column_int64(st, 0);
+    int64_t ntables = sqlite3_column_int64(st, 1);
+    int64_t has_meta = sqlite3_column_int64(st, 2);
     sqlite3_finalize(st);
     *version = (int)v;
     if (v == 0)
@@ -298,19 +297,29 @@ int db_classify_(db *d, int *version, char *err, size_t errlen)
     return has_meta ? FILE_KEEL : FILE_FOREIGN;
 }
 
-/* Refuse what a connection in d->mode cannot use; 0 when usable as is or
- * after migration. */
-int db_check_kind_(db *d, int kind, int version, char *err, size_t errlen)
+int db_classify_(db *d, int *version, char *err, size_t errlen)
 {
-    if (kind == FILE_FOREIGN || (kind == FILE_FRESH && d->mode == DB_READONLY))
-        return ku_fail(err, errlen, "%s: not a keel database", d->path);
+    int kind = db_classify_h_(d->h, version);
+    return kind < 0 ? db_fail_sql_(d, "read schema", err, errlen) : kind;
+}
+
+int db_check_version_(const char *path, int readonly, int kind, int version, char *err,
+                      size_t errlen)
+{
+    if (kind == FILE_FOREIGN || (kind == FILE_FRESH && readonly))
+        return ku_fail(err, errlen, "%s: not a keel database", path);
     if (kind == FILE_KEEL && version > DB_SCHEMA_VERSION)
         return ku_fail(err, errlen, "%s: database schema version %d is newer than this keel (%d)",
-                    d->path, version, DB_SCHEMA_VERSION);
-    if (kind == FILE_KEEL && version < DB_SCHEMA_VERSION && d->mode == DB_READONLY)
+                    path, version, DB_SCHEMA_VERSION);
+    if (kind == FILE_KEEL && version < DB_SCHEMA_VERSION && readonly)
         return ku_fail(err, errlen, "%s: database schema version %d is older than this keel (%d);"
-                    " recompile with keelcc to migrate it", d->path, version, DB_SCHEMA_VERSION);
+                    " recompile with keelcc to migrate it", path, version, DB_SCHEMA_VERSION);
     return 0;
+}
+
+int db_check_kind_(db *d, int kind, int version, char *err, size_t errlen)
+{
+    return db_check_version_(d->path, d->mode == DB_READONLY, kind, version, err, errlen);
 }
 
 void db_rollback_(db *d)

@@ -29,35 +29,16 @@ struct db_log {
     int borrowed;               /* h is a db's connection (db_log_borrow): not closed here */
 };
 
-/* 0 when l's file is a keel database of this schema version (db.c's
- * rule for a reader: keel_meta and user_version), else -1 with one line.
- * One statement, so one snapshot. */
+/* 0 when l's file is a keel database of this schema version (what db_open
+ * accepts read-only: the log reads and writes without migrating), else -1
+ * with one line. */
 static int schema_check(db_log *l, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(l->h,
-                           "SELECT (SELECT user_version FROM pragma_user_version),"
-                           " (SELECT count(*) FROM sqlite_master"
-                           "  WHERE type = 'table' AND name = 'keel_meta')",
-                           -1, &st, NULL) != SQLITE_OK)
+    int version;
+    int kind = db_classify_h_(l->h, &version);
+    if (kind < 0)
         return ku_fail(err, errlen, "%s: %s", l->path, sqlite3_errmsg(l->h));
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        ku_fail(err, errlen, "%s: %s", l->path, sqlite3_errmsg(l->h));
-        sqlite3_finalize(st);
-        return -1;
-    }
-    int version = sqlite3_column_int(st, 0);
-    int keel = sqlite3_column_int(st, 1) > 0;
-    sqlite3_finalize(st);
-    if (!keel || version <= 0)
-        return ku_fail(err, errlen, "%s: not a keel database", l->path);
-    if (version > DB_SCHEMA_VERSION)
-        return ku_fail(err, errlen, "%s: database schema version %d is newer than this keel (%d)",
-                       l->path, version, DB_SCHEMA_VERSION);
-    if (version < DB_SCHEMA_VERSION)
-        return ku_fail(err, errlen, "%s: database schema version %d is older than this keel (%d);"
-                       " recompile with keelcc to migrate it", l->path, version, DB_SCHEMA_VERSION);
-    return 0;
+    return db_check_version_(l->path, 1, kind, version, err, errlen);
 }
 
 int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err, size_t errlen)

@@ -71,11 +71,17 @@ void db_rollback_(db *d);
 /* ---- opening (db.c), for db_open in db_write.c ---- */
 enum { FILE_FRESH, FILE_KEEL, FILE_FOREIGN };
 /* Classify the open file: FILE_FRESH, FILE_KEEL with its *version, or
- * FILE_FOREIGN; -1 with a message when it cannot be read. */
+ * FILE_FOREIGN; -1 with a message when it cannot be read.  db_classify_h_:
+ * the same over a bare connection (the run-time log's), -1 with SQLite's
+ * message on h. */
 int db_classify_(db *d, int *version, char *err, size_t errlen);
+int db_classify_h_(sqlite3 *h, int *version);
 /* Refuse what a connection in d->mode cannot use (a foreign file, a newer
- * schema, an older one read-only); 0 or -1 with a message. */
+ * schema, an older one read-only); 0 or -1 with a message.
+ * db_check_version_: the same for the file at path, read-only or not. */
 int db_check_kind_(db *d, int kind, int version, char *err, size_t errlen);
+int db_check_version_(const char *path, int readonly, int kind, int version, char *err,
+                      size_t errlen);
 /* Everything of db_open but what only a writer does: checks the path,
  * opens the file in mode, classifies and checks it; 0 with *out and its
  * FILE_* kind, or -1 with a message. */
