@@ -35,6 +35,10 @@ typedef struct db_calib_src db_calib_src;
 /* Over an open run-time log (borrowed). */
 int db_calib_src_log(db_log *l, db_calib_src **out);
 /* Over packed bytes (borrowed; checked whole): 0, or -1 with a message. */
+/* The length a packed calibration at bytes states (its header), for a
+ * form that travels without one (keel_link_calib); 0 when bytes do not
+ * start with DB_CALIB_MAGIC. */
+size_t db_calib_packed_size(const void *bytes);
 int db_calib_src_packed(const void *bytes, size_t n, db_calib_src **out, char *err,
                         size_t errlen);
 void db_calib_src_close(db_calib_src *s);      /* NULL is fine */

@@ -834,6 +834,15 @@ int db_calib_src_log(db_log *l, db_calib_src **out)
     return 0;
 }
 
+size_t db_calib_packed_size(const void *bytes)
+{
+    const unsigned char *b = bytes;
+    if (!b || memcmp(b, DB_CALIB_MAGIC, 8) != 0)
+        return 0;
+    rd r = { .p = b + 12, .end = b + 16 };
+    return (size_t)get_u(&r, 4);
+}
+
 int db_calib_src_packed(const void *bytes, size_t n, db_calib_src **out, char *err,
                         size_t errlen)
 {

@@ -87,6 +87,7 @@
 
 #include "calib.h"
 #include "db.h"
+#include "db_calib_pack.h"
 #include "db_log.h"
 #include "facts.h"
 #include "history.h"
@@ -313,10 +314,8 @@ static void host_linked(void)
     char err[256];
     if (G.host_set || !keel_link_calib)
         return;
-    const unsigned char *b = keel_link_calib;
-    size_t n = memcmp(b, "KEELCALB", 8) ? 0
-             : (size_t)b[12] | (size_t)b[13] << 8 | (size_t)b[14] << 16 | (size_t)b[15] << 24;
-    int r = rt_calibration_read_packed(b, n, &cal, err, sizeof err);
+    int r = rt_calibration_read_packed(keel_link_calib, db_calib_packed_size(keel_link_calib),
+                                       &cal, err, sizeof err);
     if (r == 0)
         rt_profile_from_calibration(&cal, &G.host);
     else if (r < 0)

@@ -411,6 +411,8 @@ int main(void)
     CHECK(db_calib_pack(d, "nohost", &cb, &cn, err, sizeof err) == 1 && !cb, "no calibration");
     CHECK(db_calib_pack(d, "h1", &cb, &cn, err, sizeof err) == 0 && cb, "calib pack: %s", err);
     db_calib_src *cs = NULL;
+    CHECK(cb && db_calib_packed_size(cb) == cn, "calib: the size its header states");
+    CHECK(db_calib_packed_size("KEELNEST") == 0, "calib size: another magic");
     CHECK(cb && db_calib_src_packed(cb, cn, &cs, err, sizeof err) == 0, "calib decode: %s", err);
     if (cs) {
         db_calib_row got;
