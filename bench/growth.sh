@@ -13,7 +13,9 @@
 #                constant when the growth is linear;
 #   peak MiB     the largest resident size of any one process of the build
 #                (GNU time's %M: keelcc's own, its libclang parse, or the
-#                compiler it runs);
+#                compiler it runs), and keelcc's over clang's;
+#   extra KiB/line  keelcc's peak minus clang's, per line of the file:
+#                constant when memory grows linearly;
 #   no-instr     keelcc with KEEL_INSTRUMENT=off (parse, analyses and the
 #                database, then the plain compile): its CPU and peak apart
 #                from the compile of the instrumented text, whose site code
@@ -51,15 +53,15 @@ row() {   # row LABEL FILE
     nc=$(cut -d' ' -f1 <"$work/n" | median); nm=$(cut -d' ' -f2 <"$work/n" | median)
     awk -v l="$1" -v n="$lines" -v pc="$pc" -v kc="$kc" -v pm="$pm" -v km="$km" -v nc="$nc" \
         -v nm="$nm" 'BEGIN {
-        printf "| %-12s | %6d | %7.2f | %7.2f | %6.2fx | %8.1f | %6.0f | %6.0f | %5.2fx | %7.2f | %8.1f | %6.0f |\n",
+        printf "| %-12s | %6d | %7.2f | %7.2f | %6.2fx | %8.1f | %6.0f | %6.0f | %5.2fx | %6.2f | %7.2f | %8.1f | %6.0f |\n",
             l, n, pc, kc, (pc > 0 ? kc / pc : 0), (kc - pc) / n * 1e6, pm / 1024, km / 1024,
-            (pm > 0 ? km / pm : 0), nc, (nc - pc) / n * 1e6, nm / 1024 }'
+            (pm > 0 ? km / pm : 0), (km - pm) / n, nc, (nc - pc) / n * 1e6, nm / 1024 }'
 }
 header() {
-    printf '| %-12s | %6s | %7s | %7s | %7s | %8s | %6s | %6s | %6s | %7s | %8s | %6s |\n' "$1" "lines" \
-        "clang s" "keelcc s" "ratio" "extra µs/line" "clang MiB" "keelcc MiB" "ratio" \
+    printf '| %-12s | %6s | %7s | %7s | %7s | %8s | %6s | %6s | %6s | %6s | %7s | %8s | %6s |\n' "$1" "lines" \
+        "clang s" "keelcc s" "ratio" "extra µs/line" "clang MiB" "keelcc MiB" "ratio" "extra KiB/line" \
         "no-instr s" "no-instr µs/line" "no-instr MiB"
-    echo "|--------------|--------|---------|---------|---------|----------|--------|--------|-------|---------|----------|--------|"
+    echo "|--------------|--------|---------|---------|---------|----------|--------|--------|-------|--------|---------|----------|--------|"
 }
 echo "growth: -O0 -c, KEEL_MCA=off, CPU of the command and its children, median of $RUNS," \
      "$(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg) at the start"
