@@ -126,6 +126,7 @@ int ir_add_function(ir_tu *tu, const char *name, const char *file, int line, int
     }
     f->line = line;
     f->col = col;
+    f->inline_def = 0;
     return tu->nfuncs - 1;
 }
 

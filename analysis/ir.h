@@ -185,6 +185,8 @@ typedef struct {
     char *name;
     char *file;
     int line, col;
+    int inline_def;       /* inline with external linkage (C99 6.7.4p3: no
+                           * modifiable static object in its body) */
 } ir_function;
 
 typedef struct {

@@ -8,15 +8,27 @@
  * moves no byte of the user's to another line or column.  Each
  * instrumented nest becomes
  *
- *     x = 1; _Pragma("clang diagnostic push") _Pragma("... ignored \"-Weverything\"")
+ *     x = 1; keel_l_0: __attribute__((unused))
  *       { struct keel_site {...};
- *         int keel_decide_report__0(void *, ...) __asm__("keel_decide_report");
+ *         __extension__ int keel_decide_report__0(void *, ...) __asm__("keel_decide_report");
  *         static struct keel_site keel_site_0 = { "db", "/abs/gemm.c" "#h=HASH", 42, 5, 3, ... };
- *         ...call... _Pragma("clang diagnostic pop")
+ *         ...call...
  *     #pragma omp parallel for
  *         for (...) ...; }
  *
- * (the opening all on one line): the declarations are the block's own, the
+ * (the opening all on one line).  keel's text raises no warning of its own
+ * by construction, under any -W flag and C dialect, so it needs no
+ * diagnostic pragma (clang keeps a copy of every warning setting for each
+ * pragma location: a push / ignored "-Weverything" / pop per site cost
+ * about 33 KiB of compiler memory a site): declarations before statements
+ * in every block (C89's order), `__extension__` on each declaration that
+ * names `long long` or holds a compound literal or a run-time aggregate
+ * initializer (-Wlong-long, -Wc99-extensions under -std=c89 -pedantic),
+ * every variable read, and a label, marked unused, before the opening `{`
+ * and before keel_done: a statement that starts after an unbraced
+ * if / else / for / while body on that body's line is what
+ * -Wmisleading-indentation warns about, unless it is a label.  The
+ * declarations are the block's own, the
  * entry points it calls under names of its own bound to libkeelrt's symbols
  * by asm labels (so that blocks never conflict and compiling a file stays
  * linear in its blocks; see site_struct), the opening goes
@@ -813,10 +825,12 @@ static int can_matter(const ir_tu *tu, const par_result *par, const text_map *m,
  * the same in every block; the objects' undefined symbols stay libkeelrt's
  * (ELF: the label is the symbol).  They take `void *`, so a block's struct
  * (a type of its own) and a user's declaration of the same symbol never
- * conflict. */
+ * conflict.  nsyms is an int in a union as wide as a pointer: the field
+ * after it starts where keelrt.h's does, with no padding for -Wpadded to
+ * report, on 32- and 64-bit targets alike. */
 static const char site_struct[] =
-    "struct keel_site { const char *db; const char *file; int line, col; int nsyms;"
-    " const char *const *syms; void *state; };";
+    "struct keel_site { const char *db; const char *file; int line, col;"
+    " union { int n; void *align; } nsyms; const char *const *syms; void *state; };";
 
 enum { RT_DECIDE, RT_BEGIN, RT_DONE, RT_REPORT, RT_REPORT_CONST };
 static const struct {
@@ -832,16 +846,74 @@ static const struct {
                           "void *, const long long *" },
 };
 
-/* ` TYPE keel_x__N(PARAMS) __asm__("keel_x");` */
+/* ` __extension__ TYPE keel_x__N(PARAMS) __asm__("keel_x");` */
 static void put_entry_decl(ku_buf *b, int n, int e)
 {
-    ku_buf_printf(b, " %s %s__%d(%s) __asm__(\"%s\");", rt_entry[e].type, rt_entry[e].name, n,
+    ku_buf_printf(b, " __extension__ %s %s__%d(%s) __asm__(\"%s\");", rt_entry[e].type, rt_entry[e].name, n,
                   rt_entry[e].params, rt_entry[e].name);
 }
 
-static const char quiet_on[] =
-    "_Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Weverything\\\"\") ";
-static const char quiet_off[] = "_Pragma(\"clang diagnostic pop\")";
+
+/* The few sites whose text can warn whatever its form get a diagnostic
+ * pragma of their own, naming only the warnings in question (a per-site
+ * "-Weverything" copies every warning setting, ~33 KiB of compiler memory
+ * a site):
+ *   QUIET_UNINIT  the call passes a variable the nest itself sets (a
+ *                 private scalar of an OpenMP loop, say): its value before
+ *                 the loop may be unset (-Wuninitialized and kin);
+ *   QUIET_INLINE  the nest is in an inline function with external linkage:
+ *                 C99 6.7.4p3 wants no modifiable static there
+ *                 (-Wstatic-local-in-inline). */
+enum { QUIET_UNINIT = 1, QUIET_INLINE = 2 };
+
+static void put_quiet_on(ku_buf *b, int quiet)
+{
+    if (!quiet)
+        return;
+    ku_buf_put(b, "_Pragma(\"clang diagnostic push\") ");
+    if (quiet & QUIET_UNINIT)
+        ku_buf_put(b, "_Pragma(\"clang diagnostic ignored \\\"-Wuninitialized\\\"\") "
+                   "_Pragma(\"clang diagnostic ignored \\\"-Wconditional-uninitialized\\\"\") ");
+    if (quiet & QUIET_INLINE)
+        ku_buf_put(b, "_Pragma(\"clang diagnostic ignored \\\"-Wstatic-local-in-inline\\\"\") ");
+}
+
+static void put_quiet_off(ku_buf *b, int quiet)
+{
+    if (quiet)
+        ku_buf_put(b, "_Pragma(\"clang diagnostic pop\") ");
+}
+
+/* Is variable `name` set inside nest i (a scalar its statements write)?
+ * Scans only the nest's own loops. */
+static int set_in_nest(const ir_tu *tu, int i, const char *name)
+{
+    int end = ir_nest_end(tu, i);
+    for (int k = i; k < end; k++) {
+        if (!ir_loop_within(tu, k, i))
+            continue;
+        const ir_loop *l = &tu->loops[k];
+        for (int s = 0; s < l->nstmts; s++)
+            for (int v = 0; v < l->stmts[s].nscalars; v++)
+                if (l->stmts[s].scalars[v].is_write && l->stmts[s].scalars[v].name
+                    && !strcmp(l->stmts[s].scalars[v].name, name))
+                    return 1;
+    }
+    return 0;
+}
+
+/* The QUIET_ flags site i (view: the names its call passes) needs. */
+static int site_quiet(const ir_tu *tu, int i, const ir_loop *view)
+{
+    const ir_loop *l = &tu->loops[i];
+    int quiet = 0;
+    if (l->function >= 0 && l->function < tu->nfuncs && tu->funcs[l->function].inline_def)
+        quiet |= QUIET_INLINE;
+    for (int k = 0; k < view->nsyms && !(quiet & QUIET_UNINIT); k++)
+        if (set_in_nest(tu, i, view->syms[k] + (view->syms[k][0] == '&')))
+            quiet |= QUIET_UNINIT;
+    return quiet;
+}
 
 /* build: 16 lowercase hex digits, else NULL. */
 static const char *build_hash(const char *build)
@@ -941,7 +1013,7 @@ static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, co
                       ? site_given : l->file);
     if (build)
         ku_buf_printf(b, " \"#h=%s\"", build);
-    ku_buf_printf(b, ", %d, %d, %d, ", l->line, l->col, l->nsyms);
+    ku_buf_printf(b, ", %d, %d, { %d }, ", l->line, l->col, l->nsyms);
     if (l->nsyms > 0)
         ku_buf_printf(b, "keel_syms_%d, 0 };\n", n);
     else
@@ -1055,7 +1127,7 @@ static void put_report_state(ku_buf *b, int n, const ir_loop *l)
 {
     ku_buf_printf(b, "static int keel_v_%d = -1;", n);
     if (l->nsyms > 0 && !profile_neutral) {
-        ku_buf_printf(b, " static long long keel_last_%d[%d];", n, l->nsyms);
+        ku_buf_printf(b, " __extension__ static long long keel_last_%d[%d];", n, l->nsyms);
     }
     ku_buf_put(b, "\n");
 }
@@ -1064,13 +1136,14 @@ static void put_report(ku_buf *b, int n, const ir_loop *l)
 {
     if (profile_neutral) {
         if (l->nsyms == 0) {
-            ku_buf_printf(b, "keel_v_%d = keel_decide_report_const__%d(&keel_site_%d, 0);", n, n, n);
+            ku_buf_printf(b, "keel_v_%d = keel_decide_report_const__%d(&keel_site_%d, 0); (void)keel_v_%d;",
+                          n, n, n, n);
             return;
         }
-        ku_buf_printf(b, "keel_v_%d = keel_decide_report__%d(&keel_site_%d, (const long long[]){",
-                      n, n, n);
+        ku_buf_printf(b, "keel_v_%d = __extension__ keel_decide_report__%d(&keel_site_%d,"
+                      " (const long long[]){", n, n, n);
         put_values(b, l);
-        ku_buf_put(b, " });");
+        ku_buf_printf(b, " }); (void)keel_v_%d;", n);
         return;
     }
     if (l->nsyms == 0) {
@@ -1078,7 +1151,7 @@ static void put_report(ku_buf *b, int n, const ir_loop *l)
                       n, n, n, n);
         return;
     }
-    ku_buf_printf(b, "long long keel_x_%d[] = {", n);
+    ku_buf_printf(b, "__extension__ long long keel_x_%d[] = {", n);
     put_values(b, l);
     ku_buf_printf(b, " }; if (keel_v_%d < 0", n);
     for (int k = 0; k < l->nsyms; k++)
@@ -1497,17 +1570,18 @@ static void put_flat(ku_buf *b, const ku_buf *t)
         ku_buf_putc(b, t->s[k] == '\n' ? ' ' : t->s[k]);
 }
 
-/* The opening of a nest's block: `{` (already inside "-Weverything"
- * ignored: after a statement on the same line, -Wmisleading-indentation
- * would otherwise look at it), the declarations the call needs
+/* The opening of a nest's block: `keel_l_N: __attribute__((unused)) {`
+ * (a label: after a statement on the same line, -Wmisleading-indentation
+ * would otherwise look at the `{`), the declarations the call needs
  * (block scope: the site, the report state, libkeelrt's entry points
  * taking `void *`, so that blocks of one file never conflict), the call,
- * all inside "-Weverything" ignored, on one line. */
-static void put_opening(ku_buf *b, int n, const ir_loop *l, int decl, const char *db_path,
-                        const char *build)
+ * on one line, warning-free by construction (see the top of this file). */
+static void put_opening(ku_buf *b, int n, const ir_loop *l, int decl, int quiet,
+                        const char *db_path, const char *build)
 {
     ku_buf t = { 0 };
-    ku_buf_printf(&t, "%s{ %s", quiet_on, site_struct);
+    put_quiet_on(&t, quiet);
+    ku_buf_printf(&t, "keel_l_%d: __attribute__((unused)) { %s", n, site_struct);
     if (decl) {
         put_entry_decl(&t, n, RT_DECIDE);
         put_entry_decl(&t, n, RT_BEGIN);
@@ -1517,18 +1591,17 @@ static void put_opening(ku_buf *b, int n, const ir_loop *l, int decl, const char
     ku_buf_putc(&t, ' ');
     put_site(&t, n, l, db_path, build);
     if (decl) {
-        ku_buf_printf(&t, "int keel_on_gpu_%d = ", n);
+        ku_buf_printf(&t, "__extension__ int keel_on_gpu_%d = ", n);
         put_call(&t, n, l);
-        /* used by the clause only when OpenMP is on */
-        ku_buf_printf(&t, "; (void)keel_on_gpu_%d;", n);
         /* launch timing for the history (keel_done after the region) */
-        ku_buf_printf(&t, " long long keel_t_%d = keel_begin__%d(&keel_site_%d, keel_on_gpu_%d);",
-                      n, n, n, n);
+        ku_buf_printf(&t, "; __extension__ long long keel_t_%d = keel_begin__%d(&keel_site_%d,"
+                      " keel_on_gpu_%d);", n, n, n, n);
     } else {
         put_report_state(&t, n, l);
         put_report(&t, n, l);
     }
-    ku_buf_printf(&t, " %s", quiet_off);
+    ku_buf_putc(&t, ' ');
+    put_quiet_off(&t, quiet);
     put_flat(b, &t);
     if (t.oom)
         b->oom = 1;
@@ -1679,20 +1752,21 @@ static int place_site(text_map *m, const ir_loop *l, size_t empty_after, site_pl
 /* Phase 3: the opening and closing texts of site n (l: the nest with the
  * values its call passes); p->where / p->end_at move to the start of
  * their lines where the texts take lines of their own. */
-static void put_site_texts(const text_map *m, const ir_loop *l, int n, const char *db_path,
-                           const char *build, site_plan *p, ku_buf *open, ku_buf *close)
+static void put_site_texts(const text_map *m, const ir_loop *l, int n, int quiet,
+                           const char *db_path, const char *build, site_plan *p, ku_buf *open,
+                           ku_buf *close)
 {
     const char *src = m->src;
     const line_info *lo = &m->lines[line_of(m, p->at)], *lc = &m->lines[line_of(m, p->end)];
     if (p->open_flat) {
         if (p->where > 0 && !is_blank(src[p->where - 1]) && src[p->where - 1] != '\n')
             ku_buf_putc(open, ' ');
-        put_opening(open, n, l, p->offload, db_path, build);
+        put_opening(open, n, l, p->offload, quiet, db_path, build);
     } else {
         int starts_line = lo->lead >= p->at;
         if (!starts_line)
             ku_buf_putc(open, '\n');
-        put_opening(open, n, l, p->offload, db_path, build);
+        put_opening(open, n, l, p->offload, quiet, db_path, build);
         ku_buf_printf(open, "\n#line %d\n", lo->presumed);
         if (starts_line)
             p->where = lo->start;
@@ -1703,8 +1777,8 @@ static void put_site_texts(const text_map *m, const ir_loop *l, int n, const cha
     }
     char done[256] = "";
     if (p->offload)    /* the region's time, for the history (keelrt.h) */
-        snprintf(done, sizeof done, "%skeel_done__%d(&keel_site_%d, keel_t_%d); %s", quiet_on,
-                 n, n, n, quiet_off);
+        snprintf(done, sizeof done, "keel_d_%d: __attribute__((unused)) keel_done__%d(&keel_site_%d,"
+                 " keel_t_%d);", n, n, n, n);
     if (p->close_flat) {
         ku_buf_printf(close, "%s%s }", done[0] ? " " : "", done);
     } else {
@@ -1834,7 +1908,8 @@ int instrument_source_sites(const ir_tu *tu, const par_result *shared, const cha
             break;
         }
         ku_buf open = { 0 }, close = { 0 };
-        put_site_texts(&m, &view, nsites, db_path, build, &p, &open, &close);
+        put_site_texts(&m, &view, nsites, site_quiet(tu, i, &view), db_path, build, &p, &open,
+                       &close);
         rc = add_site(&m, &p, nsites, &open, &close, &ins, &nins);
         nsites++;
         free_names(&view, nbases);

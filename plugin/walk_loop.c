@@ -1009,6 +1009,9 @@ enum CXChildVisitResult wk_visit_top(CXCursor c, CXCursor parent, void *data)
     wk_expansion(loc, &file, &line, &col, NULL);
     char *name = wk_cursor_spelling(c), *fname = wk_file_name(file);
     w->func = name ? ir_add_function(w->ir, name, fname, line, col) : -1;
+    if (w->func >= 0)
+        w->ir->funcs[w->func].inline_def = clang_Cursor_isFunctionInlined(c)
+            && clang_getCursorLinkage(c) == CXLinkage_External;
     w->func_cursor = c;
     free(name);
     free(fname);
