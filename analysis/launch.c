@@ -35,6 +35,8 @@ static int inside(const ir_tu *tu, int l, int anc)
 /* One past the last loop of k's subtree (the IR is in preorder). */
 static int subtree_end(const ir_tu *tu, int k)
 {
+    if (!tu->unordered)
+        return ir_nest_end(tu, k);   /* pre-order: the nest is an index range */
     int e = k + 1;
     while (e < tu->nloops && inside(tu, e, k))
         e++;
@@ -233,16 +235,23 @@ static char *overlap_offset(const ir_access *a, int *oom)
 int launch_overlap_of(const ir_tu *tu, const par_result *par, int root, launch_overlap **out,
                       int *n)
 {
+    int acc0 = 0;
+    for (int l = 0; l < root; l++)
+        for (int s = 0; s < tu->loops[l].nstmts; s++)
+            acc0 += tu->loops[l].stmts[s].nacc;
+    return launch_overlap_at(tu, par, root, acc0, out, n);
+}
+
+int launch_overlap_at(const ir_tu *tu, const par_result *par, int root, int acc0,
+                      launch_overlap **out, int *n)
+{
     *out = NULL;
     *n = 0;
-    int end = subtree_end(tu, root), relies = 0, acc0 = 0;
+    int end = subtree_end(tu, root), relies = 0;
     for (int k = root; k < end && par; k++)
         relies |= par->loops[k].verdict == PAR_PARALLEL || par->loops[k].verdict == PAR_REDUCTION;
     if (!relies)
         return 0;
-    for (int l = 0; l < root; l++)
-        for (int s = 0; s < tu->loops[l].nstmts; s++)
-            acc0 += tu->loops[l].stmts[s].nacc;
     ov_base *b = NULL;
     int nb = 0, rc = -1, oom = 0;
     for (int k = root; k < end; k++)
@@ -336,9 +345,12 @@ int launch_analyze(const ir_tu *tu, const par_result *par, launch_result **out,
     r->overlap = calloc((size_t)tu->nloops + 1, sizeof *r->overlap);
     if (!r->noverlap || !r->overlap)
         goto done;
-    for (int l = 0; l < tu->nloops; l++)
-        if (launch_overlap_of(tu, par, l, &r->overlap[l], &r->noverlap[l]))
+    for (int l = 0, acc0 = 0; l < tu->nloops; l++) {
+        if (launch_overlap_at(tu, par, l, acc0, &r->overlap[l], &r->noverlap[l]))
             goto done;
+        for (int s = 0; s < tu->loops[l].nstmts; s++)
+            acc0 += tu->loops[l].stmts[s].nacc;
+    }
     r->nests = calloc((size_t)tu->nloops + 1, sizeof *r->nests);
     r->nstrides = calloc((size_t)r->naccs + 1, sizeof *r->nstrides);
     r->strides = calloc((size_t)r->naccs + 1, sizeof *r->strides);

@@ -116,6 +116,11 @@ typedef struct {
  * allocation failure. */
 int launch_overlap_of(const ir_tu *tu, const par_result *par, int root, launch_overlap **out,
                       int *n);
+/* launch_overlap_of for a caller that knows acc0, the index in IR order
+ * of the first access of loop `root` (the accesses of loops 0..root-1):
+ * its cost is then the nest's alone, not the file's. */
+int launch_overlap_at(const ir_tu *tu, const par_result *par, int root, int acc0,
+                      launch_overlap **out, int *n);
 void launch_overlap_free(launch_overlap *v, int n);
 
 /* par: IPDA's result for tu (its verdicts).  Returns 0 with *out, -1 with

@@ -1031,6 +1031,15 @@ static void put_values(ku_buf *b, const ir_loop *l)
                       l->syms[k] + (l->syms[k][0] == '&'));
 }
 
+/* The accesses of loop l's own statements. */
+static int loop_naccs(const ir_loop *l)
+{
+    int n = 0;
+    for (int s = 0; s < l->nstmts; s++)
+        n += l->stmts[s].nacc;
+    return n;
+}
+
 /* The values a nest's call passes: its symbols, then "&p" for each base of
  * its overlap condition (analysis/launch.h) the call can read before the
  * loop -- a variable the nest does not assign, nor the loop's head --, in
@@ -1038,14 +1047,14 @@ static void put_values(ku_buf *b, const ir_loop *l)
  * "&p" strings malloc'd, freed by free_names); the runtime finds a base
  * that is not passed and never offloads the nest. */
 static int site_names(const ir_tu *tu, const par_result *par, const text_map *m, int i,
-                      ir_loop *view, int *nbases)
+                      int acc0, ir_loop *view, int *nbases)
 {
     const ir_loop *l = &tu->loops[i];
     launch_overlap *ov = NULL;
     int nov = 0, n = l->nsyms;
     *view = *l;
     *nbases = 0;
-    if (launch_overlap_of(tu, par, i, &ov, &nov) != 0)
+    if (launch_overlap_at(tu, par, i, acc0, &ov, &nov) != 0)
         return -1;
     char **names = malloc(sizeof *names * (size_t)(l->nsyms + nov + 1));
     if (!names) {
@@ -1886,7 +1895,8 @@ int instrument_source_sites(const ir_tu *tu, const par_result *shared, const cha
     insertion *ins = NULL;
     int nins = 0, nsites = 0, rc = 0;
     size_t empty_after = last_empty_body(&m);
-    for (int i = 0; i < tu->nloops && rc == 0; i++) {
+    /* acc0: the accesses of the loops before i (launch_overlap_at) */
+    for (int i = 0, acc0 = 0; i < tu->nloops && rc == 0; acc0 += loop_naccs(&tu->loops[i]), i++) {
         site_plan p;
         char why[sizeof sites->why] = "";
         if (!choose_site(tu, par, &m, path, mode, i, &p, why, sizeof why)
@@ -1903,7 +1913,7 @@ int instrument_source_sites(const ir_tu *tu, const par_result *shared, const cha
         }
         ir_loop view;
         int nbases;
-        if (site_names(tu, par, &m, i, &view, &nbases) != 0) {
+        if (site_names(tu, par, &m, i, acc0, &view, &nbases) != 0) {
             rc = -1;
             break;
         }

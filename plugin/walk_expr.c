@@ -42,6 +42,53 @@ int wk_is_integer_type(CXType t)
 
 /* Remember the declaration a symbol refers to (the latest reference wins:
  * when a nest is finished, its own references are the latest). */
+static unsigned sym_hash(const char *s)
+{
+    unsigned h = 2166136261u;   /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The walker's record of variable `name`, else NULL: one hash probe, so
+ * that a file's cost stays linear in its distinct names. */
+sym_info *wk_sym_find(const walker *w, const char *name)
+{
+    if (w->sym_slots == 0)
+        return NULL;
+    unsigned mask = (unsigned)w->sym_slots - 1;
+    for (unsigned h = sym_hash(name) & mask;; h = (h + 1) & mask) {
+        int k = w->sym_index[h];
+        if (k == 0)
+            return NULL;
+        if (strcmp(w->syms[k - 1].name, name) == 0)
+            return &w->syms[k - 1];
+    }
+}
+
+/* Enter syms[k] into the index, doubling it past half full; -1 when out
+ * of memory. */
+static int sym_index_add(walker *w, int k)
+{
+    if (2 * (w->nsyms + 1) > w->sym_slots) {
+        int slots = w->sym_slots ? 2 * w->sym_slots : 64;
+        int *index = calloc((size_t)slots, sizeof *index);
+        if (!index)
+            return -1;
+        free(w->sym_index);
+        w->sym_index = index;
+        w->sym_slots = slots;
+        for (int i = 0; i < w->nsyms; i++)
+            if (i != k && sym_index_add(w, i) != 0)
+                return -1;
+    }
+    unsigned mask = (unsigned)w->sym_slots - 1, h = sym_hash(w->syms[k].name) & mask;
+    while (w->sym_index[h] != 0)
+        h = (h + 1) & mask;
+    w->sym_index[h] = k + 1;
+    return 0;
+}
+
 void wk_note_symbol(walker *w, CXCursor decl)
 {
     enum CXCursorKind k = clang_getCursorKind(decl);
@@ -50,10 +97,7 @@ void wk_note_symbol(walker *w, CXCursor decl)
     char *name = wk_cursor_spelling(decl);
     if (!name)
         return;
-    sym_info *si = NULL;
-    for (int i = 0; i < w->nsyms && !si; i++)
-        if (strcmp(w->syms[i].name, name) == 0)
-            si = &w->syms[i];
+    sym_info *si = wk_sym_find(w, name);
     if (si) {
         free(name);
     } else {
@@ -64,6 +108,10 @@ void wk_note_symbol(walker *w, CXCursor decl)
             return;
         }
         si->name = name;
+        if (sym_index_add(w, w->nsyms - 1) != 0) {
+            w->oom = 1;
+            return;
+        }
     }
     CXCursor parent = clang_getCursorSemanticParent(decl);
     /* A volatile variable is not a value keel may read again (reads of it

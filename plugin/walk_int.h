@@ -82,6 +82,8 @@ typedef struct {
     source_file *files;
     int nsyms;           /* variables seen in expressions: the last reference */
     sym_info *syms;
+    int *sym_index;      /* open-addressed hash of syms by name: index + 1, 0 empty */
+    int sym_slots;       /* its size, a power of two, 0 before the first symbol */
     int nreads;          /* memory reads a loop bound names (mem_read) */
     struct mem_read *reads;
     int ncond_loops;     /* loops that start under an if/?:/switch of their parent */
@@ -221,6 +223,7 @@ int wk_integer_value(CXCursor c, int64_t *v);
 int wk_is_integer_type(CXType t);
 kx_expr *wk_named_read(walker *w, CXCursor c);
 void wk_note_symbol(walker *w, CXCursor decl);
+sym_info *wk_sym_find(const walker *w, const char *name);
 CXCursor wk_ref_decl(CXCursor c);
 int wk_subscript_chain(CXCursor c, CXCursor *base, CXCursor *index);
 kx_expr *wk_to_expr(walker *w, CXCursor c);

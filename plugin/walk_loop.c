@@ -389,15 +389,10 @@ static void add_expr_syms(walker *w, ir_loop *root, int first, CXFile file, cons
                 w->oom = 1;
             continue;
         }
-        for (int s = 0; s < w->nsyms; s++) {
-            sym_info *si = &w->syms[s];
-            if (strcmp(si->name, name) != 0)
-                continue;
-            if (si->integer && (si->always_visible
-                                || (clang_File_isEqual(si->file, file) && si->offset < cut)))
-                ir_add_sym(root, name);
-            break;
-        }
+        const sym_info *si = wk_sym_find(w, name);
+        if (si && si->integer && (si->always_visible
+                                  || (clang_File_isEqual(si->file, file) && si->offset < cut)))
+            ir_add_sym(root, name);
     }
     kx_free_names(names, n);
 }
@@ -411,15 +406,10 @@ static int access_base(const walker *w, const ir_access *ac, CXFile file, int cu
 {
     if (ac->base == IR_BASE_MEMBER)
         return IR_BASE_MEMBER;
-    for (int s = 0; s < w->nsyms; s++) {
-        const sym_info *si = &w->syms[s];
-        if (strcmp(si->name, ac->array) != 0)
-            continue;
-        return si->addr && (si->always_visible
-                            || (clang_File_isEqual(si->file, file) && si->offset < cut))
-               ? si->addr : IR_BASE_OTHER;
-    }
-    return IR_BASE_OTHER;
+    const sym_info *si = wk_sym_find(w, ac->array);
+    return si && si->addr && (si->always_visible
+                              || (clang_File_isEqual(si->file, file) && si->offset < cut))
+           ? si->addr : IR_BASE_OTHER;
 }
 
 static void collect_syms(walker *w, int loop, CXFile file)

@@ -315,11 +315,13 @@ void wk_telescope_children(walker *w, int loop)
         kx_expr *H = NULL, *L = NULL;
         char *lowtext = C->lower ? kx_print(C->lower) : NULL;
         size_t tl = lowtext ? strlen(lowtext) : 0;
-        for (int s = 0; s < w->nsyms && !si && tl > 7 && !strncmp(lowtext, "load.", 5); s++) {
-            size_t al = strlen(w->syms[s].name);
-            if (w->syms[s].addr && !strncmp(lowtext + 5, w->syms[s].name, al)
-                && lowtext[5 + al] == '(' && lowtext[tl - 1] == ')')
-                si = &w->syms[s];
+        char *open = tl > 7 && !strncmp(lowtext, "load.", 5) ? strchr(lowtext + 5, '(') : NULL;
+        if (open && lowtext[tl - 1] == ')') {
+            *open = 0;   /* the name between "load." and "(" */
+            si = wk_sym_find(w, lowtext + 5);
+            *open = '(';
+            if (si && !si->addr)
+                si = NULL;
         }
         if (si) {
             char err[64];

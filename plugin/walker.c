@@ -176,6 +176,7 @@ int walk_file(const char *path, int nargs, const char *const *args, ir_tu **out,
     for (int i = 0; i < w.nsyms; i++)
         free(w.syms[i].name);
     free(w.syms);
+    free(w.sym_index);
     for (int i = 0; i < w.nreads; i++)
         free(w.reads[i].name), free(w.reads[i].field);
     free(w.reads);
