@@ -796,6 +796,26 @@ static void statement(ctx *c, int sl, int si)
     scalar_accumulators(c, sl, si, ch, nch);
 }
 
+/* r->first / r->order (a counting sort of the instances by loop), so that
+ * a loop's idioms cost its own instances, not the file's. */
+static int index_by_loop(idiom_result *r, int nloops)
+{
+    r->first = calloc((size_t)nloops + 2, sizeof *r->first);
+    r->order = malloc(sizeof *r->order * ((size_t)r->n + 1));
+    if (!r->first || !r->order)
+        return -1;
+    r->nloops = nloops;
+    for (int i = 0; i < r->n; i++)
+        if (r->v[i].loop >= 0 && r->v[i].loop < nloops)
+            r->first[r->v[i].loop + 2]++;
+    for (int l = 0; l < nloops; l++)
+        r->first[l + 2] += r->first[l + 1];
+    for (int i = 0; i < r->n; i++)   /* first[l + 1]: the next free slot of l */
+        if (r->v[i].loop >= 0 && r->v[i].loop < nloops)
+            r->order[r->first[r->v[i].loop + 1]++] = i;
+    return 0;
+}
+
 int idiom_analyze(const ir_tu *tu, idiom_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -805,6 +825,8 @@ int idiom_analyze(const ir_tu *tu, idiom_result *out, char *err, size_t errlen)
             statement(&c, l, s);
             scratch_free(&c);
         }
+    if (!c.failed && tu)
+        c.failed = index_by_loop(out, tu->nloops) != 0;
     if (c.failed) {
         idiom_result_free(out);
         return ku_fail(err, errlen, "out of memory");
@@ -821,6 +843,8 @@ void idiom_result_free(idiom_result *r)
         free(r->v[i].radius);
     }
     free(r->v);
+    free(r->first);
+    free(r->order);
     memset(r, 0, sizeof *r);
 }
 
@@ -846,6 +870,12 @@ static char *join(const int *have)
 char *idiom_loop_list(const idiom_result *r, int loop)
 {
     int have[IDIOM_NKINDS] = {0};
+    if (r->first) {
+        for (int k = loop >= 0 && loop < r->nloops ? r->first[loop] : 0;
+             loop >= 0 && loop < r->nloops && k < r->first[loop + 1]; k++)
+            have[r->v[r->order[k]].kind] = 1;
+        return join(have);
+    }
     for (int i = 0; i < r->n; i++)
         if (r->v[i].loop == loop)
             have[r->v[i].kind] = 1;
@@ -855,6 +885,13 @@ char *idiom_loop_list(const idiom_result *r, int loop)
 char *idiom_nest_list(const ir_tu *tu, const idiom_result *r, int loop)
 {
     int have[IDIOM_NKINDS] = {0};
+    if (r->first && !tu->unordered && loop >= 0 && loop < r->nloops) {
+        /* pre-order: the nest is loops [loop, nest end) */
+        int end = ir_nest_end(tu, loop);
+        for (int k = r->first[loop]; k < r->first[end < r->nloops ? end : r->nloops]; k++)
+            have[r->v[r->order[k]].kind] = 1;
+        return join(have);
+    }
     for (int i = 0; i < r->n; i++) {
         int l = r->v[i].loop;
         while (l >= 0 && l != loop)

@@ -55,6 +55,10 @@ typedef struct {
 typedef struct {
     int n;
     idiom_instance *v;  /* ordered by statement (loop pre-order, statement order) */
+    /* By loop (idiom_analyze; NULL in a result built otherwise): the
+     * instances attached to loop l are v[order[first[l] .. first[l+1]-1]]. */
+    int nloops;
+    int *first, *order;
 } idiom_result;
 
 const char *idiom_name(idiom_kind k);

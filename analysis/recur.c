@@ -304,9 +304,10 @@ char *recur_loop_fact(const ir_tu *tu, int l, int *oom)
     const ir_loop *lp = &tu->loops[l];
     if (lp->kind != IR_FOR || !lp->canonical || !lp->iv || lp->step == 0)
         return NULL;
-    for (int k = 0; k < tu->nloops; k++)
+    /* not innermost: in pre-order a child is the next loop, else any */
+    for (int k = tu->unordered ? 0 : l + 1; k < (tu->unordered ? tu->nloops : ir_nest_end(tu, l)); k++)
         if (tu->loops[k].parent == l)
-            return NULL;                       /* not innermost */
+            return NULL;
     chain_set cs;
     memset(&cs, 0, sizeof cs);
     for (int s = 0; s < lp->nstmts && !cs.oom; s++)
