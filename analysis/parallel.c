@@ -1659,12 +1659,13 @@ static int add_summary(char *buf, size_t cap, const char *label, int count)
     return snprintf(buf + n, cap - n, "%s%d %s", n ? ", " : "", count, label);
 }
 
-/* "3 coalesced, 1 uniform, 1 strided(nj)" for thread loop T. */
-static char *summary(const par_result *r, int T)
+/* "3 coalesced, 1 uniform, 1 strided(nj)" for thread loop T, whose
+ * strides lie in r->strides[from, to). */
+static char *summary(const par_result *r, int T, int from, int to)
 {
     char *labels[256];
     int counts[256], n = 0;
-    for (int i = 0; i < r->nstrides; i++) {
+    for (int i = from; i < to; i++) {
         const par_stride *s = &r->strides[i];
         if (s->thread_loop != T)
             continue;
@@ -1804,9 +1805,19 @@ static void thread_strides(const ctx_t *c, par_result *r)
         }
         kx_free(addr);
     }
-    for (int l = 0; l < tu->nloops; l++)
-        if (r->loops[l].thread_loop)
-            r->loops[l].coalescing = summary(r, l);
+    /* strides follow the refs, in loop pre-order: a thread loop's are
+     * those of the loops of its nest, an index range */
+    for (int l = 0, from = 0; l < tu->nloops; l++) {
+        while (from < r->nstrides && r->strides[from].loop < l)
+            from++;
+        if (!r->loops[l].thread_loop)
+            continue;
+        int to = from, end = ir_nest_end(tu, l);
+        while (to < r->nstrides && r->strides[to].loop < end)
+            to++;
+        r->loops[l].coalescing = tu->unordered ? summary(r, l, 0, r->nstrides)
+                                               : summary(r, l, from, to);
+    }
 }
 
 int par_analyze(const ir_tu *tu, par_result **out, char *err, size_t errlen)
