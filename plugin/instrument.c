@@ -20,7 +20,8 @@
  * by construction, under any -W flag and C dialect, so it needs no
  * diagnostic pragma (clang keeps a copy of every warning setting for each
  * pragma location: a push / ignored "-Weverything" / pop per site cost
- * about 33 KiB of compiler memory a site): declarations before statements
+ * about 33 KiB of compiler memory a site; the few sites that cannot do
+ * without get one naming only their warnings, see put_quiet_on): declarations before statements
  * in every block (C89's order), `__extension__` on each declaration that
  * names `long long` or holds a compound literal or a run-time aggregate
  * initializer (-Wlong-long, -Wc99-extensions under -std=c89 -pedantic),

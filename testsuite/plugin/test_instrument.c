@@ -333,6 +333,87 @@ static void test_empty_body(void)
     free(got);
 }
 
+/* keel's text warns under no flag by construction, with no diagnostic
+ * pragma: C89 code compiled -std=c89 -pedantic -Weverything (and -m32,
+ * where the site's layout differs; C99 for the inline function) gets no warning from the instrumented
+ * copy either; the sites that cannot do without -- a value the nest itself
+ * sets (a private scalar), a static in an inline function with external
+ * linkage -- get a pragma naming only those warnings. */
+static void test_strict_text(void)
+{
+    static const char src[] =
+        "#if defined __STDC_VERSION__ && __STDC_VERSION__ >= 199901L\n"
+        "inline int tri(int n);\n"
+        "inline int tri(int n)\n"
+        "{\n"
+        "    int s = 0, i;\n"
+        "    for (i = 0; i < n; i++)\n"
+        "        s += i;\n"
+        "    return s;\n"
+        "}\n"
+        "#endif\n"
+        "void f(int n, int *a, const int *k);\n"
+        "void f(int n, int *a, const int *k)\n"
+        "{\n"
+        "    int i, sel;\n"
+        "    if (n > 3)\n"
+        "        a[0] = 1;\n"
+        "    for (i = 0; i < n; i++)\n"
+        "        a[i] = 2 * a[i];\n"
+        "#pragma omp parallel for private(sel)\n"
+        "    for (i = 0; i < n; i++) {\n"
+        "        if (k[i] > 0)\n"
+        "            sel = i;\n"
+        "        else\n"
+        "            sel = n - 1 - i;\n"
+        "        a[i] = k[sel];\n"
+        "    }\n"
+        "}\n";
+    static const char *flags[] = {
+        "-std=c89 -pedantic -Weverything -Wno-source-uses-openmp",
+        "-m32 -std=c89 -pedantic -Weverything -Wno-source-uses-openmp",
+        "-std=c99 -pedantic -Weverything -Wno-source-uses-openmp",
+        "-std=c11 -Weverything -fopenmp", "-Wall -Wextra -Werror",
+    };
+    char path[256], cmd[1400];
+    for (int mode = 0; mode < 2; mode++) {
+        char *got = instrumented(mode ? "strict_off.c" : "strict.c", src,
+                                 mode ? INSTRUMENT_OFFLOAD : INSTRUMENT_REPORT, path, sizeof path);
+        CHECK(got != NULL);
+        if (!got)
+            return;
+        int pragmas = 0;
+        for (const char *p = got; (p = strstr(p, "_Pragma(\"clang diagnostic push\")")); p++)
+            pragmas++;
+        /* tri's site (static in an inline function) and f's second (sel) */
+        CHECK_INT(pragmas, 2);
+        CHECK(strstr(got, "ignored \\\"-Wstatic-local-in-inline\\\"") != NULL);
+        CHECK(strstr(got, "ignored \\\"-Wuninitialized\\\"") != NULL);
+        CHECK(strstr(got, "-Weverything") == NULL);
+        char copy[300];
+        snprintf(copy, sizeof copy, "%s/strict_copy.c", tmpdir);
+        FILE *f = fopen(copy, "wb");
+        if (!f) {
+            free(got);
+            CHECK(0);
+            return;
+        }
+        fputs(got, f);
+        fclose(f);
+        for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
+            /* the source itself is clean; so is the instrumented copy */
+            snprintf(cmd, sizeof cmd, "clang-19 -fsyntax-only -Werror -Wno-unsafe-buffer-usage %s %s"
+                     " && clang-19 -fsyntax-only -Werror -Wno-unsafe-buffer-usage %s %s",
+                     flags[i], path, flags[i], copy);
+            if (system(cmd) != 0) {
+                fprintf(stderr, "strict text: warnings under %s\n", flags[i]);
+                CHECK(0);
+            }
+        }
+        free(got);
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -340,6 +421,7 @@ int main(void)
         return 1;
     }
     check_layout();
+    test_strict_text();
 
     /* A parallel loop starting its line: the opening (declarations, site,
      * call) at the end of the line before, `}` at the end of its last line:
