@@ -549,7 +549,9 @@ typedef struct site_state {
     atomic_int no_history;     /* its loop has no measured history (history_decides) */
     _Atomic(memo_tab *) memo;  /* the current table (see above) */
     atomic_uint memo_last[2];  /* its ways of the last two hits (hints) */
-    rt_ov_plan *ov_plan;       /* the overlap condition compiled for the values (overlap.h) */
+    rt_ov_plan *ov_plan;       /* the overlap condition's slots (overlap.h), checked by name */
+    _Atomic(rt_ov_plan *) ov_full;   /* ... and compiled, from the second check on */
+    atomic_int ov_checks;      /* checks run by name so far (overlap_plan) */
     rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
     /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
     atomic_llong launches, on_gpu, pred_ns, evaluated, explored;
@@ -633,8 +635,8 @@ static int fixed_verdict(site_state *st, const keel_site *site)
         return st->fixed_why = not_parallel_why(st->facts), 0;
     /* a verdict that relies on bases being apart, with no way to check */
     const rt_overlap *ov = rt_facts_overlap(st->facts);
-    if (ov && rt_overlap_prepare(ov, site->nsyms, site->syms, &st->ov_plan, st->why,
-                                 sizeof st->why))
+    if (ov && rt_overlap_prepare_slots(ov, site->nsyms, site->syms, &st->ov_plan, st->why,
+                                       sizeof st->why))
         return st->fixed_why = st->why, 0;
     return -1;
 }
@@ -776,6 +778,7 @@ static site_state *site_init(keel_site *site)
         rt_facts_free(st->facts);
         memo_free(atomic_load(&st->memo));
         rt_overlap_plan_free(st->ov_plan);
+        rt_overlap_plan_free(atomic_load(&st->ov_full));
         free(st->learn);
         free(st->path);
         free(st);
@@ -1603,6 +1606,30 @@ static long long pred_ns_of(const rt_estimate *e, int verdict)
     return t > 0 && t < 9e9 ? (long long)(t * 1e9 + 0.5) : 0;
 }
 
+/* The plan a site's overlap check runs with.  The first check runs by
+ * name on the slots fixed_verdict found (most sites check once or a few
+ * times: compiling the condition would cost more than it saves); the
+ * second compiles the condition (rt_overlap_prepare, which cannot fail
+ * where the slots did not but for memory: then by name again) and
+ * publishes it for every later check.  The results are the same either
+ * way (overlap.c). */
+static const rt_ov_plan *overlap_plan(site_state *st, const keel_site *site,
+                                      const rt_overlap *ov)
+{
+    rt_ov_plan *p = atomic_load_explicit(&st->ov_full, memory_order_acquire), *none = NULL;
+    char why[160];
+    if (p || atomic_fetch_add_explicit(&st->ov_checks, 1, memory_order_relaxed) == 0)
+        return p ? p : st->ov_plan;
+    if (rt_overlap_prepare(ov, site->nsyms, site->syms, &p, why, sizeof why) != 0)
+        return st->ov_plan;
+    if (!atomic_compare_exchange_strong_explicit(&st->ov_full, &none, p, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        rt_overlap_plan_free(p);       /* another thread's is there */
+        return none;
+    }
+    return p;
+}
+
 /* Everything but the fast paths of keel_decide; runs under in_runtime.
  * *pred_ns: the predicted time of the launch on the chosen device; missed:
  * keel_decide asked the memo already (no second lookup). */
@@ -1682,8 +1709,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
      * the base addresses with the sizes */
     char ovwhy[160];
     const rt_overlap *ov = verdict ? rt_facts_overlap(st->facts) : NULL;
-    if (ov && rt_overlap_check(ov, st->ov_plan, site->nsyms, site->syms, values, ovwhy,
-                               sizeof ovwhy) != 0)
+    if (ov && rt_overlap_check(ov, overlap_plan(st, site, ov), site->nsyms, site->syms, values,
+                               ovwhy, sizeof ovwhy) != 0)
         verdict = 0, reason = ovwhy;
     *pred_ns = pred_ns_of(&e, verdict);
     if (hit < 0) {
