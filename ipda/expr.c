@@ -1327,6 +1327,21 @@ int kx_symbols(const kx_expr *e, char ***names)
     return n;
 }
 
+int kx_each_symbol(const kx_expr *e, kx_symbol_fn fn, void *ctx)
+{
+    for (int i = 0; e && i < e->n; i++)
+        for (int j = 0; j < e->t[i].nf; j++) {
+            const kx_factor *f = &e->t[i].f[j];
+            int r;
+            for (int k = 0; k < f->nargs; k++)
+                if ((r = kx_each_symbol(f->args[k], fn, ctx)) != 0)
+                    return r;
+            if (f->kind == KX_SYMBOL && (r = fn(ctx, f->name)) != 0)
+                return r;
+        }
+    return 0;
+}
+
 void kx_free_names(char **names, int n)
 {
     for (int i = 0; names && i < n; i++)

@@ -425,31 +425,28 @@ static int same_subscripts(const fl_acc *a, const fl_acc *b)
 }
 
 
+/* One symbol of an expression: a new one (not a loop variable, not seen)
+ * joins f->syms.  1 on allocation failure. */
+static int add_sym(void *ctx, const char *name)
+{
+    rt_facts *f = ctx;
+    for (int k = 0; k < f->nloops; k++)
+        if (f->loops[k].iv && !strcmp(f->loops[k].iv, name))
+            return 0;
+    for (int k = 0; k < f->nsyms; k++)
+        if (!strcmp(f->syms[k], name))
+            return 0;
+    char *copy = strdup(name);
+    if (!copy || ku_push_ptr(&f->syms, &f->nsyms, copy)) {
+        free(copy);
+        return 1;
+    }
+    return 0;
+}
+
 static int collect_syms(rt_facts *f, const kx_expr *e)
 {
-    char **names;
-    int n;
-    if (!e)
-        return 0;
-    if ((n = kx_symbols(e, &names)) < 0)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        int known = 0;
-        for (int k = 0; k < f->nloops && !known; k++)
-            known = f->loops[k].iv && !strcmp(f->loops[k].iv, names[i]);
-        for (int k = 0; k < f->nsyms && !known; k++)
-            known = !strcmp(f->syms[k], names[i]);
-        if (known)
-            continue;
-        char *name = strdup(names[i]);
-        if (!name || ku_push_ptr(&f->syms, &f->nsyms, name)) {
-            free(name);
-            kx_free_names(names, n);
-            return -1;
-        }
-    }
-    kx_free_names(names, n);
-    return 0;
+    return kx_each_symbol(e, add_sym, f) ? -1 : 0;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -291,8 +291,36 @@ static int stored_texts(const char *path, int min)
     return fails != 0;
 }
 
+/* kx_each_symbol's visitor: the names joined by ' ', stopping at "stop". */
+static int join_sym(void *ctx, const char *name)
+{
+    ku_buf *b = ctx;
+    if (!strcmp(name, "stop"))
+        return 7;
+    ku_buf_printf(b, "%s ", name);
+    return 0;
+}
+
+static void each_symbol_checks(void)
+{
+    char err[128];
+    kx_expr *e = kx_parse("max(n - 1, 0) + i*n + load.A(j, $\"s->n\")", err, sizeof err);
+    ku_buf b = { 0 };
+    CHECK(e && kx_each_symbol(e, join_sym, &b) == 0, "each symbol: %s", err);
+    char *t = ku_buf_take(&b);
+    CHECK(t && !strcmp(t, "i n n j s->n "), "symbols visited: %s", t ? t : "(null)");
+    free(t);
+    kx_free(e);
+    e = kx_parse("a + stop + z", err, sizeof err);
+    CHECK(e && kx_each_symbol(e, join_sym, &b) == 7, "a stop");
+    free(ku_buf_take(&b));
+    kx_free(e);
+    CHECK(kx_each_symbol(NULL, join_sym, &b) == 0, "NULL");
+}
+
 int main(int argc, char **argv)
 {
+    each_symbol_checks();
     bytes_are("0", "00");
     bytes_are("1", "01 02 00");
     bytes_are("-1", "01 01 00");
