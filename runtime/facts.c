@@ -111,7 +111,8 @@ typedef struct {
 typedef struct fl_plan fl_plan;   /* the per-site plan (see "the per-site plan") */
 
 struct rt_facts {
-    fl_plan *plan;            /* compiled at the first bind, published atomically */
+    fl_plan *plan;            /* compiled at the second bind, published atomically */
+    int binds;                /* binds without a plan so far (plan_for; atomic) */
     char *file, *function, *label;
     char *hash;               /* translation_units.hash of the nest's source, NULL none */
     char *fact[DB_NLOOP_FACTS];   /* the launch loop's per-loop facts (loop_facts.h) */
@@ -1251,6 +1252,10 @@ static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *name
 {
     fl_plan *p = __atomic_load_n(&((rt_facts *)f)->plan, __ATOMIC_ACQUIRE);
     if (!p) {
+        /* a site's first bind evaluates by name: compiling the plan costs
+         * more than one evaluation saves, and many sites bind once */
+        if (__atomic_fetch_add(&((rt_facts *)f)->binds, 1, __ATOMIC_RELAXED) == 0)
+            return NULL;
         fl_plan *mine = plan_build(f, n, names, cpu), *none = NULL;
         if (!mine)
             return NULL;
