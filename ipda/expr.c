@@ -141,6 +141,11 @@ void kx_free(kx_expr *e)
 {
     if (!e)
         return;
+    if (e->block) {            /* kx_decode's: one allocation, freed at its head */
+        if (e->block == 1)
+            free(e);
+        return;
+    }
     for (int i = 0; i < e->n; i++)
         term_clear(&e->t[i]);
     free(e->t);

@@ -34,6 +34,10 @@ struct kx_expr {
     int n;
     kx_term *t;         /* sorted by mono_cmp, monomials distinct */
     size_t w;           /* size: terms + factors + operand sizes */
+    int block;          /* 1: one allocation at this expression holds it all --
+                         * terms, factors, names, operands (kx_decode builds
+                         * them so) -- and kx_free frees only that; 2: an
+                         * operand inside such a block (never freed alone) */
 };
 
 /* 1 when e's terms and factors are in canonical order with no zero

@@ -3,19 +3,22 @@
  * keyed by text (see expr_pack.h for both layouts).
  *
  * Encoding walks the canonical representation (expr_int.h) as it is.
- * Decoding builds the same structures directly -- no algebra, no sorting:
- * a term array, per term its factor array, a copy of each name -- and
- * then checks that what it built is canonical (kx_int_canonical on every
- * level, the min/max operand order, the size limit), so a decoded
- * expression is one that kx_parse could have returned.  Before any
- * allocation every count is bounded by the bytes left (a term takes at
- * least two bytes, a factor three), so hostile bytes cannot make it
- * allocate more than a small multiple of their length.
+ * Decoding builds the same structures directly -- no algebra, no sorting
+ * -- in one allocation: a first pass over the bytes sizes it (and checks
+ * every length, count, kind and the depth), the second fills it (a term
+ * array, per term its factor array, each name, each operand) and checks
+ * that what it built is canonical (kx_int_canonical on every level, the
+ * min/max operand order, the size limit), so a decoded expression is one
+ * that kx_parse could have returned, held in one block that kx_free frees
+ * whole (expr_int.h's `block`).  Every count is bounded by the bytes left
+ * (a term takes at least two bytes, a factor three), so hostile bytes
+ * cannot make it allocate more than a small multiple of their length.
  *
  * Errors name the byte offset where the form went wrong.
  */
 #include "expr_pack.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -97,6 +100,8 @@ typedef struct {
     char *err;
     size_t errlen;
     int failed;
+    unsigned char *mem;         /* pass 2: the block, bump-allocated from */
+    size_t used, size;
 } reader;
 
 static int fail(reader *r, const char *what)
@@ -136,6 +141,65 @@ static int get_count(reader *r, uint64_t max, int per, int *out)
     return 0;
 }
 
+static size_t round8(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
+/* Pass 2: the next n bytes of the block (zeroed; pass 1 sized it). */
+static void *take(reader *r, size_t n)
+{
+    void *p = r->mem + r->used;
+    r->used += round8(n);
+    return p;
+}
+
+/* Pass 1: the bytes one block needs for the expression at r, checking what
+ * keeps pass 2 inside the bytes and the block (lengths, counts, kinds,
+ * depth); pass 2 checks the rest. */
+static int measure(reader *r, int depth, size_t *need)
+{
+    int nt;
+    if (depth > KX_MAX_DEPTH)
+        return fail(r, "nested too deep");
+    if (get_count(r, KX_MAX_SIZE, 2, &nt))
+        return -1;
+    *need += round8(sizeof(kx_expr)) + round8((size_t)nt * sizeof(kx_term));
+    for (int i = 0; i < nt; i++) {
+        uint64_t v;
+        int nf, nargs;
+        if (get_uv(r, &v) || get_count(r, KX_MAX_SIZE, 3, &nf))
+            return -1;
+        *need += round8((size_t)nf * sizeof(kx_factor));
+        for (int j = 0; j < nf; j++) {
+            if (r->at >= r->n)
+                return fail(r, "truncated");
+            unsigned kind = r->p[r->at];
+            if (kind > KIND_UNKNOWN)
+                return fail(r, "unknown atom kind");
+            r->at++;
+            if (get_uv(r, &v))
+                return -1;
+            nargs = kind >= 1 && kind <= 4 ? 2 : 0;
+            if (kind == 0 || kind >= 5) {        /* a name */
+                if (get_uv(r, &v))
+                    return -1;
+                if (v > r->n - r->at)
+                    return fail(r, "truncated");
+                r->at += (size_t)v;
+                *need += round8((size_t)v + 1);
+                if ((kind == 5 || kind == 6) && get_count(r, INT_MAX, 1, &nargs))
+                    return -1;
+            }
+            *need += round8((size_t)nargs * sizeof(kx_expr *));
+            for (int k = 0; k < nargs; k++)
+                if (measure(r, depth + 1, need))
+                    return -1;
+        }
+    }
+    return 0;
+}
+
 static int valid_ident(const char *s)
 {
     if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
@@ -156,21 +220,12 @@ static char *get_name(reader *r)
         fail(r, "empty name");
         return NULL;
     }
-    if (len > r->n - r->at) {
-        fail(r, "truncated");
-        return NULL;
-    }
     const unsigned char *s = r->p + r->at;
     if (memchr(s, 0, (size_t)len)) {
         fail(r, "NUL in a name");
         return NULL;
     }
-    char *d = malloc((size_t)len + 1);
-    if (!d) {
-        kx_note_oom();
-        fail(r, "out of memory");
-        return NULL;
-    }
+    char *d = take(r, (size_t)len + 1);
     memcpy(d, s, (size_t)len);
     d[len] = '\0';
     r->at += (size_t)len;
@@ -182,12 +237,7 @@ static kx_expr *get_expr(reader *r, int depth);
 static int get_factor(reader *r, kx_factor *f, int depth, size_t *w)
 {
     uint64_t pow;
-    if (r->at >= r->n)
-        return fail(r, "truncated");
-    unsigned kind = r->p[r->at];
-    if (kind > KIND_UNKNOWN)
-        return fail(r, "unknown atom kind");
-    r->at++;
+    unsigned kind = r->p[r->at++];
     f->kind = (int)kind - 1;
     if (get_uv(r, &pow))
         return -1;
@@ -212,15 +262,10 @@ static int get_factor(reader *r, kx_factor *f, int depth, size_t *w)
             return -1;
         break;
     default:
-        if (!(f->name = get_name(r)))
-            return -1;
-        return 0;
+        return (f->name = get_name(r)) ? 0 : -1;
     }
     if (nargs > 0) {
-        if (!(f->args = calloc((size_t)nargs, sizeof *f->args))) {
-            kx_note_oom();
-            return fail(r, "out of memory");
-        }
+        f->args = take(r, (size_t)nargs * sizeof *f->args);
         f->nargs = nargs;
         for (int k = 0; k < nargs; k++) {
             if (!(f->args[k] = get_expr(r, depth + 1)))
@@ -233,70 +278,71 @@ static int get_factor(reader *r, kx_factor *f, int depth, size_t *w)
     return 0;
 }
 
+/* Pass 2: the expression at r, built in the block. */
 static kx_expr *get_expr(reader *r, int depth)
 {
     int nt;
-    if (depth > KX_MAX_DEPTH) {
-        fail(r, "nested too deep");
-        return NULL;
-    }
     size_t start = r->at;
     if (get_count(r, KX_MAX_SIZE, 2, &nt))
         return NULL;
-    kx_expr *e = calloc(1, sizeof *e);
-    if (!e || (nt > 0 && !(e->t = calloc((size_t)nt, sizeof *e->t)))) {
-        free(e);
-        kx_note_oom();
-        fail(r, "out of memory");
-        return NULL;
-    }
+    kx_expr *e = take(r, sizeof *e);
+    e->block = depth == 0 ? 1 : 2;     /* the block's head, or inside it */
     e->n = nt;
+    e->t = nt > 0 ? take(r, (size_t)nt * sizeof *e->t) : NULL;
     size_t w = 0;
     for (int i = 0; i < nt; i++) {
         kx_term *t = &e->t[i];
         uint64_t z;
         int nf;
         if (get_uv(r, &z))
-            goto bad;
+            return NULL;
         t->coeff = (int64_t)((z >> 1) ^ (0 - (z & 1)));
         if (t->coeff == 0) {
             fail(r, "zero coefficient");
-            goto bad;
+            return NULL;
         }
         if (get_count(r, KX_MAX_SIZE, 3, &nf))
-            goto bad;
-        if (nf > 0 && !(t->f = calloc((size_t)nf, sizeof *t->f))) {
-            kx_note_oom();
-            fail(r, "out of memory");
-            goto bad;
-        }
+            return NULL;
+        t->f = nf > 0 ? take(r, (size_t)nf * sizeof *t->f) : NULL;
         t->nf = nf;
         w += 1 + (size_t)nf;
         for (int j = 0; j < nf; j++)
             if (get_factor(r, &t->f[j], depth, &w))
-                goto bad;
+                return NULL;
         if (w > KX_MAX_SIZE) {
             fail(r, "expression too large");
-            goto bad;
+            return NULL;
         }
     }
     e->w = w;
     if (!kx_int_canonical(e)) {
         r->at = start;
         fail(r, "terms or factors out of canonical order");
-        goto bad;
+        return NULL;
     }
     return e;
-bad:
-    kx_free(e);
-    return NULL;
 }
 
 kx_expr *kx_decode(const void *bytes, size_t n, size_t *used, char *err, size_t errlen)
 {
-    reader r = { bytes, n, 0, err, errlen, 0 };
+    reader r = { bytes, n, 0, err, errlen, 0, NULL, 0, 0 };
+    size_t need = 0;
+    if (measure(&r, 0, &need))
+        return NULL;
+    if (!(r.mem = calloc(1, need))) {
+        kx_note_oom();
+        ku_fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    r.size = need;
+    r.at = 0;
     kx_expr *e = get_expr(&r, 0);
-    if (e && used)
+    if (!e) {
+        free(r.mem);
+        return NULL;
+    }
+    assert(r.used == need && (void *)e == (void *)r.mem);
+    if (used)
         *used = r.at;
     return e;
 }
@@ -412,7 +458,7 @@ int kx_pool_check(const void *pool, size_t len, char *err, size_t errlen)
         if (prev && strcmp(prev, text) >= 0)
             return ku_fail(err, errlen, "expression pool: entries out of order at %u", i);
         prev = text;
-        reader r = { p, total, (size_t)(nul - p) + 1, err, errlen, 0 };
+        reader r = { p, total, (size_t)(nul - p) + 1, err, errlen, 0, NULL, 0, 0 };
         uint64_t n;
         if (get_uv(&r, &n) || n > total - r.at)
             return ku_fail(err, errlen, "expression pool: corrupt entry %u", i);
@@ -438,7 +484,7 @@ int kx_pool_get(const void *pool, size_t len, const char *text, kx_expr **out, c
         } else if (c > 0) {
             lo = mid + 1;
         } else {
-            reader r = { p, total, at + strlen(t) + 1, err, errlen, 0 };
+            reader r = { p, total, at + strlen(t) + 1, err, errlen, 0, NULL, 0, 0 };
             uint64_t n;
             if (get_uv(&r, &n))
                 return -1;

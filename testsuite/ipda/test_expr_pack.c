@@ -248,7 +248,10 @@ static int stored_texts(const char *path, int min)
     int n = 0, parsed = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
-        char *t = strdup(line);
+        size_t len = strlen(line) + 1;
+        char *t = malloc(len);
+        if (t)
+            memcpy(t, line, len);
         if (!t || ku_push_ptr(&v, &n, t)) {
             free(t);
             fclose(f);
