@@ -422,7 +422,9 @@ static const char *get_str(rd *r)
     uint64_t n = get_u(r, 4);
     if (r->bad || n == NO_STR)
         return NULL;
-    if (n >= (uint64_t)(r->end - r->p) || r->p[n] != '\0' || memchr(r->p, '\0', n)) {
+    /* (the filling pass reads bytes the counting pass checked) */
+    if (n >= (uint64_t)(r->end - r->p) || r->p[n] != '\0' ||
+        (!r->fill && memchr(r->p, '\0', n))) {
         r->bad = 1;
         return NULL;
     }
