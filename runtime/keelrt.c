@@ -123,7 +123,8 @@ static struct {
     int real_gpu;              /* a CUDA GPU was found (not a KEEL_DEVICE what-if) */
     int calibrate;             /* KEEL_CALIBRATE=1: alternate devices (keel_begin) */
     int learn;                 /* sites explore and learn (rt_learn): set up at init */
-    int offload_rt;            /* libomptarget is in the process: target regions can offload */
+    int offload_rt;            /* libomptarget is in the process: target regions can offload
+                                * (looked up only when real_gpu) */
     double t_base;             /* CLOCK_MONOTONIC at init, seconds (launch timing) */
 } G;
 
@@ -257,8 +258,11 @@ static void init(void)
         G.have_gpu = G.real_gpu = rt_cuda_detect(&G.gpu, G.gpu_name, sizeof G.gpu_name);
     G.calibrate = (s = getenv("KEEL_CALIBRATE")) && *s && strcmp(s, "0") != 0;
     /* an offload build links libomptarget: only then does if(target: 1)
-     * run a target region on the GPU */
-    void *self = dlopen ? dlopen(NULL, RTLD_LAZY) : NULL;
+     * run a target region on the GPU.  Only a process with a real GPU asks
+     * (every use of offload_rt needs real_gpu too): the failing lookup
+     * walks every loaded library's symbols: microseconds of a first call
+     * on a host without one */
+    void *self = G.real_gpu && dlopen ? dlopen(NULL, RTLD_LAZY) : NULL;
     if (self) {
         G.offload_rt = dlsym(self, "__tgt_target_kernel") != NULL;
         dlclose(self);
