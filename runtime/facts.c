@@ -10,8 +10,13 @@
  * and the launch facts keelcc stored for it (db_launch.h, analysis/launch.h:
  * parallel verdicts, the GPU mapping, every access's iteration-point
  * differences along its enclosing loops, statement cost estimates, whether
- * the kernels are `omp target` constructs) and parses every expression
- * once; nothing about the nest is derived here.  Binding evaluates them
+ * the kernels are `omp target` constructs) and reads every expression
+ * once: decoded from the packed form's expression pool when it carries
+ * one (expr_pack.h: keelcc's link step encodes them, so a linked program
+ * parses nothing), else parsed from its text (the database, a packed form
+ * of version 1); nothing about the nest is derived here.  The per-site
+ * plan (below) compiles at a site's second bind: its first evaluates by
+ * name, as the reference path does.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
  * range (lower + step * floor((trip - 1) / 2)), which makes triangular
  * inner trip counts their average.  A trip count with min, max, div or mod
@@ -985,8 +990,10 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
 
 /* ---- the per-site plan --------------------------------------------------- */
 
-/* A site passes the same symbol array at every call.  At its first call
- * the nest's expressions are compiled for that array: an affine one
+/* A site passes the same symbol array at every call.  At its second bind
+ * (the first evaluates by name: many sites bind once, and compiling costs
+ * several evaluations) the nest's expressions are compiled for that
+ * array: an affine one
  * (every bound, stride and difference of a usual nest) becomes a constant
  * and a short list of (coefficient, slot) terms, a slot being an
  * induction variable's index in ivals[] or the index of a passed value,
