@@ -10,8 +10,13 @@
  * and the launch facts keelcc stored for it (db_launch.h, analysis/launch.h:
  * parallel verdicts, the GPU mapping, every access's iteration-point
  * differences along its enclosing loops, statement cost estimates, whether
- * the kernels are `omp target` constructs) and parses every expression
- * once; nothing about the nest is derived here.  Binding evaluates them
+ * the kernels are `omp target` constructs) and reads every expression
+ * once: decoded from the packed form's expression pool when it carries
+ * one (expr_pack.h: keelcc's link step encodes them, so a linked program
+ * parses nothing), else parsed from its text (the database, a packed form
+ * of version 1); nothing about the nest is derived here.  The per-site
+ * plan (below) compiles at a site's second bind: its first evaluates by
+ * name, as the reference path does.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
  * range (lower + step * floor((trip - 1) / 2)), which makes triangular
  * inner trip counts their average.  A trip count with min, max, div or mod
@@ -44,6 +49,7 @@
 #include "db_mca.h"
 #include "db_nest.h"
 #include "expr.h"
+#include "expr_pack.h"
 #include "util.h"
 
 #define UNKNOWN_TRIP 128      /* chikin IV.B: loops of unknown count run 128 times */
@@ -110,7 +116,8 @@ typedef struct {
 typedef struct fl_plan fl_plan;   /* the per-site plan (see "the per-site plan") */
 
 struct rt_facts {
-    fl_plan *plan;            /* compiled at the first bind, published atomically */
+    fl_plan *plan;            /* compiled at the second bind, published atomically */
+    int binds;                /* binds without a plan so far (plan_for; atomic) */
     char *file, *function, *label;
     char *hash;               /* translation_units.hash of the nest's source, NULL none */
     char *fact[DB_NLOOP_FACTS];   /* the launch loop's per-loop facts (loop_facts.h) */
@@ -150,6 +157,36 @@ static kx_expr *parse_or_null(const char *text)
     return text ? kx_parse(text, err, sizeof err) : NULL;
 }
 
+/* ---- loading ------------------------------------------------------------- */
+
+typedef struct {
+    rt_facts *f;
+    const void *pool;         /* the packed form's expressions (expr_pack.h), NULL none */
+    size_t npool;
+    int bad;                  /* 1: a pooled expression did not decode (msg says why) */
+    char msg[160];
+} loader;
+
+/* A stored expression: decoded from the pool when the packed form carries
+ * it there, else parsed from its text (a database, an older packed form);
+ * NULL for NULL text or text that does not parse (unknown). */
+static kx_expr *expr_of(loader *ld, const char *text)
+{
+    kx_expr *e = NULL;
+    if (!text)
+        return NULL;
+    if (ld->pool) {
+        int r = kx_pool_get(ld->pool, ld->npool, text, &e, ld->msg, sizeof ld->msg);
+        if (r > 0)
+            return e;
+        if (r < 0) {
+            ld->bad = 1;
+            return NULL;
+        }
+    }
+    return parse_or_null(text);
+}
+
 /* "["matmul"]" -> "matmul": the first string of a JSON array of strings. */
 /* Add the idioms of one loop of the nest (comma text, as keelcc stores
  * loops.idioms) to the nest's label, each idiom once, in the order found:
@@ -179,12 +216,6 @@ static int add_idioms(rt_facts *f, const char *idioms)
     }
     return 0;
 }
-
-/* ---- loading ------------------------------------------------------------- */
-
-typedef struct {
-    rt_facts *f;
-} loader;
 
 static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, size_t errlen);
 
@@ -231,7 +262,7 @@ static int add_stmt(loader *ld, int li, const db_stmt_info *s)
              * more often than it has extents leaves the rest unknown */
             int e = j - (a->ndims - a->nextents);
             if (e >= 0 && e < a->nextents && a->extent[e])
-                ac->extent[j] = parse_or_null(a->extent[e]);
+                ac->extent[j] = expr_of(ld, a->extent[e]);
         }
     }
     return 0;
@@ -273,8 +304,8 @@ static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, 
     fl->line = l->line;
     fl->col = l->col;
     fl->iv = dup(l->iv);
-    fl->trip = parse_or_null(l->trip);
-    fl->lower = parse_or_null(l->lower);
+    fl->trip = expr_of(ld, l->trip);
+    fl->lower = expr_of(ld, l->lower);
     fl->step = l->step;
     fl->gpu_map = dup(l->gpu_map);
     fl->nchildren = l->nchildren;
@@ -400,31 +431,28 @@ static int same_subscripts(const fl_acc *a, const fl_acc *b)
 }
 
 
+/* One symbol of an expression: a new one (not a loop variable, not seen)
+ * joins f->syms.  1 on allocation failure. */
+static int add_sym(void *ctx, const char *name)
+{
+    rt_facts *f = ctx;
+    for (int k = 0; k < f->nloops; k++)
+        if (f->loops[k].iv && !strcmp(f->loops[k].iv, name))
+            return 0;
+    for (int k = 0; k < f->nsyms; k++)
+        if (!strcmp(f->syms[k], name))
+            return 0;
+    char *copy = strdup(name);
+    if (!copy || ku_push_ptr(&f->syms, &f->nsyms, copy)) {
+        free(copy);
+        return 1;
+    }
+    return 0;
+}
+
 static int collect_syms(rt_facts *f, const kx_expr *e)
 {
-    char **names;
-    int n;
-    if (!e)
-        return 0;
-    if ((n = kx_symbols(e, &names)) < 0)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        int known = 0;
-        for (int k = 0; k < f->nloops && !known; k++)
-            known = f->loops[k].iv && !strcmp(f->loops[k].iv, names[i]);
-        for (int k = 0; k < f->nsyms && !known; k++)
-            known = !strcmp(f->syms[k], names[i]);
-        if (known)
-            continue;
-        char *name = strdup(names[i]);
-        if (!name || ku_push_ptr(&f->syms, &f->nsyms, name)) {
-            free(name);
-            kx_free_names(names, n);
-            return -1;
-        }
-    }
-    kx_free_names(names, n);
-    return 0;
+    return kx_each_symbol(e, add_sym, f) ? -1 : 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -461,6 +489,7 @@ static int find_id(const id_index *v, int n, int64_t id)
 typedef struct {
     rt_facts *f;
     id_index *loops, *accs, *stmts;
+    loader *ld;
 } launch_ctx;
 
 static int launch_loop_row(void *vctx, const db_launch_loop *r)
@@ -488,7 +517,7 @@ static int launch_stride_row(void *vctx, const db_launch_stride *r)
         return 0;
     kx_expr **slot = r->dim < 0 ? &ac->lin[k] : &ac->diff[r->dim * f->nloops + k];
     kx_free(*slot);
-    *slot = parse_or_null(r->stride);
+    *slot = expr_of(c->ld, r->stride);
     return r->stride && !*slot ? 1 : 0;      /* 1: unparsable or out of memory */
 }
 
@@ -504,7 +533,7 @@ static int launch_overlap_row(void *vctx, const db_launch_overlap *r)
         return 1;
     o->acc = a;
     o->checkable = r->checkable;
-    o->offset = parse_or_null(r->offset);
+    o->offset = expr_of(c->ld, r->offset);
     return r->offset && !o->offset ? 1 : 0;
 }
 
@@ -553,8 +582,9 @@ static int launch_cost_row(void *vctx, const db_launch_cost *r)
 /* Read the launch facts, then the strides along the thread loops and the
  * symbols the launch needs.  Returns 0, 1 when keelcc stored no launch
  * facts, -1 with a message. */
-static int bind_launch(db_nest *d, rt_facts *f, char *err, size_t errlen)
+static int bind_launch(db_nest *d, loader *ld, char *err, size_t errlen)
 {
+    rt_facts *f = ld->f;
     int r = db_nest_launch_get(d, f->loops[0].id, &f->region, &f->omp_target, err, errlen);
     if (r != 0)
         return r;
@@ -567,7 +597,7 @@ static int bind_launch(db_nest *d, rt_facts *f, char *err, size_t errlen)
     }
     launch_ctx c = { f, malloc(sizeof *c.loops * (size_t)(f->nloops + 1)),
                      malloc(sizeof *c.accs * (size_t)(f->naccs + 1)),
-                     malloc(sizeof *c.stmts * (size_t)(f->nstmts + 1)) };
+                     malloc(sizeof *c.stmts * (size_t)(f->nstmts + 1)), ld };
     if (!c.loops || !c.accs || !c.stmts) {
         free(c.loops), free(c.accs), free(c.stmts);
         return ku_fail(err, errlen, "out of memory");
@@ -726,15 +756,20 @@ static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_
 {
     loader ld = { 0 };
     int x;
+    if (db_nest_exprs(src, &ld.pool, &ld.npool) &&
+        kx_pool_check(ld.pool, ld.npool, err, errlen))
+        return -1;
     rt_facts *f = calloc(1, sizeof *f);
     ld.f = f;
     if (!f)
         return ku_fail(err, errlen, "out of memory");
-    if (load_loop(src, &ld, root, -1, err, errlen)) {
+    if (load_loop(src, &ld, root, -1, err, errlen) ||
+        (ld.bad && ku_fail(err, errlen, "%s", ld.msg))) {
         rt_facts_free(f);
         return -1;
     }
-    if ((x = bind_launch(src, f, err, errlen)) != 0) {
+    if ((x = bind_launch(src, &ld, err, errlen)) != 0 ||
+        (ld.bad && (x = ku_fail(err, errlen, "%s", ld.msg)))) {
         if (x > 0)
             ku_fail(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
                     "its analysis failed): recompile it with keelcc", f->file ? f->file : file,
@@ -968,8 +1003,10 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
 
 /* ---- the per-site plan --------------------------------------------------- */
 
-/* A site passes the same symbol array at every call.  At its first call
- * the nest's expressions are compiled for that array: an affine one
+/* A site passes the same symbol array at every call.  At its second bind
+ * (the first evaluates by name: many sites bind once, and compiling costs
+ * several evaluations) the nest's expressions are compiled for that
+ * array: an affine one
  * (every bound, stride and difference of a usual nest) becomes a constant
  * and a short list of (coefficient, slot) terms, a slot being an
  * induction variable's index in ivals[] or the index of a passed value,
@@ -1270,6 +1307,10 @@ static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *name
 {
     fl_plan *p = __atomic_load_n(&((rt_facts *)f)->plan, __ATOMIC_ACQUIRE);
     if (!p) {
+        /* a site's first bind evaluates by name: compiling the plan costs
+         * more than one evaluation saves, and many sites bind once */
+        if (__atomic_fetch_add(&((rt_facts *)f)->binds, 1, __ATOMIC_RELAXED) == 0)
+            return NULL;
         fl_plan *mine = plan_build(f, n, names, cpu), *none = NULL;
         if (!mine)
             return NULL;

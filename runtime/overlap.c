@@ -465,8 +465,8 @@ static void flat_compile(rt_ov_plan *p, const rt_overlap *o)
     p->flat = 1;
 }
 
-int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, rt_ov_plan **plan,
-                       char *why, size_t whylen)
+static int prepare(const rt_overlap *o, int n, const char *const *names, rt_ov_plan **plan,
+                   char *why, size_t whylen, int compile)
 {
     *plan = NULL;
     if (o->nbases > MAX_BASES)
@@ -499,13 +499,25 @@ int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, rt_
             return snprintf(why, whylen, "overlap unchecked: the call does not pass %s", nm), -1;
         }
     }
-    if (plan_compile(p, o, n, names) != 0) {
+    if (compile && plan_compile(p, o, n, names) != 0) {
         rt_overlap_plan_free(p);
         return snprintf(why, whylen, "out of memory"), -1;
     }
     flat_compile(p, o);
     *plan = p;
     return 0;
+}
+
+int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, rt_ov_plan **plan,
+                       char *why, size_t whylen)
+{
+    return prepare(o, n, names, plan, why, whylen, 1);
+}
+
+int rt_overlap_prepare_slots(const rt_overlap *o, int n, const char *const *names,
+                             rt_ov_plan **plan, char *why, size_t whylen)
+{
+    return prepare(o, n, names, plan, why, whylen, 0);
 }
 
 /* x with the loop variables iv and the call's values; 0 when kx_eval

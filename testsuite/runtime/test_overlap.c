@@ -77,6 +77,23 @@ int main(void)
     v1[1] = 8192 + 808, v1[2] = 8192;
     CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 0);
     rt_overlap_plan_free(slot);
+    /* the slots alone (a site's first check): the same slots, nothing
+     * compiled, the same answers and reasons by name */
+    slot = NULL;
+    CHECK_INT(rt_overlap_prepare_slots(&o1, 3, nm1, &slot, why, sizeof why), 0);
+    CHECK(rt_overlap_plan_slot(slot, 0) == 1 && rt_overlap_plan_slot(slot, 1) == 2);
+    CHECK(!rt_overlap_plan_compiled(slot));
+    v1[1] = 4096, v1[2] = 4096 + 808;
+    CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 0);
+    v1[2] = 4096 + 807;
+    CHECK_INT(rt_overlap_check(&o1, slot, 3, nm1, v1, why, sizeof why), 1);
+    CHECK_STR(why, "overlap: out (written) and in");
+    rt_overlap_plan_free(slot);
+    const char *nm1x[] = { "n", "&out" };
+    slot = NULL;
+    CHECK_INT(rt_overlap_prepare_slots(&o1, 2, nm1x, &slot, why, sizeof why), -1);
+    CHECK_STR(why, "overlap unchecked: the call does not pass in");
+    CHECK(slot == NULL);
 
     /* 2. for (i = n - 1; i >= 0; i -= 2) y[i] = x[n - 1 - i];  (floats): a
      * falling loop, i = 99, 97, ..., 1 at n = 100 (its trip count h = 50) */
