@@ -1853,15 +1853,3 @@ int keel_decide_report_const(keel_site *site, const long long *values)
 {
     return keel_decide(site, values);
 }
-
-int rt_default_threads(void)
-{
-    const char *s = getenv("OMP_NUM_THREADS");
-    if (s && *s) {
-        long n = strtol(s, NULL, 10);   /* the first level of a list */
-        if (n > 0 && n < 1 << 20)
-            return (int)n;
-    }
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    return c > 0 ? (int)c : 1;
-}
