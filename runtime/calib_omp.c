@@ -26,6 +26,7 @@ static double now(void)
 }
 
 static volatile double sink;
+static double thread_cpu(void);
 
 static void delay(int n)
 {
@@ -126,21 +127,30 @@ int rt_calibrate_target(double *fallback_ns)
 #endif
 }
 
-/* STREAM triad over n doubles, best of reps; bytes/s. */
-double rt_calibrate_triad(long n, int reps)
+/* STREAM triad over n doubles on `threads` threads (0: OpenMP's
+ * default), best of reps; bytes/s.  The arrays are first touched by the
+ * same static split, so each thread's pages lie near it. */
+static double triad_on(long n, int reps, int threads)
 {
     double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n),
            *c = malloc(sizeof *c * (size_t)n), best = 0;
+    int t = threads;
+#ifdef _OPENMP
+    if (t <= 0)
+        t = omp_get_max_threads();
+#else
+    t = 1;
+#endif
     if (!a || !b || !c) {
         free(a), free(b), free(c);
         return 0;
     }
-    #pragma omp parallel for schedule(static)
+    #pragma omp parallel for schedule(static) num_threads(t)
     for (long i = 0; i < n; i++)
         a[i] = 0, b[i] = 1, c[i] = 2;
     for (int r = 0; r < reps; r++) {
         double t0 = now();
-        #pragma omp parallel for schedule(static)
+        #pragma omp parallel for schedule(static) num_threads(t)
         for (long i = 0; i < n; i++)
             a[i] = b[i] + 3.0 * c[i];
         double t = now() - t0;
@@ -150,6 +160,141 @@ double rt_calibrate_triad(long n, int reps)
     sink = a[n / 2];
     free(a), free(b), free(c);
     return best;
+}
+
+/* The same on t threads, each timed on its own CPU clock and the slowest
+ * one's time taken (as the pattern table's: a thread the system
+ * deschedules does not count its wait), best of reps; bytes/s. */
+static double triad_cpu(long n, int reps, int t)
+{
+    double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n),
+           *c = malloc(sizeof *c * (size_t)n), best = 0;
+    if (!a || !b || !c) {
+        free(a), free(b), free(c);
+        return 0;
+    }
+    #pragma omp parallel for schedule(static) num_threads(t)
+    for (long i = 0; i < n; i++)
+        a[i] = 0, b[i] = 1, c[i] = 2;
+    for (int r = 0; r <= reps; r++) {         /* r = 0 warms */
+        double slowest = 0;
+        #pragma omp parallel num_threads(t) reduction(max : slowest)
+        {
+            double t0 = thread_cpu();
+            #pragma omp for schedule(static) nowait
+            for (long i = 0; i < n; i++)
+                a[i] = b[i] + 3.0 * c[i];
+            slowest = thread_cpu() - t0;
+        }
+        if (r > 0 && slowest > 0 && 24.0 * n / slowest > best)
+            best = 24.0 * n / slowest;
+    }
+    sink = a[n / 2];
+    free(a), free(b), free(c);
+    return best;
+}
+
+/* STREAM triad over n doubles on all of OpenMP's threads, best of reps. */
+double rt_calibrate_triad(long n, int reps)
+{
+    return triad_on(n, reps, 0);
+}
+
+/* ---- what many threads get ----------------------------------------------
+ * One addition of a chain; the empty asm keeps x in a register the
+ * compiler cannot see through (no folding, no reassociation), as in
+ * calib.c's clock. */
+#define TC1(x, i) do { (x) += (i); __asm__ volatile("" : "+r"(x)); } while (0)
+#define TC8(x, i) do { TC1(x, i); TC1(x, i); TC1(x, i); TC1(x, i); \
+                       TC1(x, i); TC1(x, i); TC1(x, i); TC1(x, i); } while (0)
+/* eight independent chains, one addition each */
+#define TCI(i) do { TC1(y[0], i); TC1(y[1], i); TC1(y[2], i); TC1(y[3], i); \
+                    TC1(y[4], i); TC1(y[5], i); TC1(y[6], i); TC1(y[7], i); } while (0)
+
+static volatile unsigned long tc_sink;
+
+static int median_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double rt_median(double *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, median_cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* With t threads busy at once: the median over the threads of each one's
+ * dependent-chain clock (additions per second of its fastest batch) and of
+ * its independent additions per second (fastest batch).  The batches start
+ * together (a barrier), so every measured thread runs beside t - 1 others;
+ * each is timed on its own CPU clock, so a thread the system deschedules
+ * does not count its wait. */
+static void rates_on(int t, double *clock_hz, double *work)
+{
+    enum { BATCHES = 5 };
+    const unsigned long iters = 1UL << 19;   /* x 32 additions: ~4 ms at 4 GHz */
+    double ck[t > 0 ? t : 1], wk[t > 0 ? t : 1];
+    #pragma omp parallel num_threads(t)
+    {
+        int me = 0;
+#ifdef _OPENMP
+        me = omp_get_thread_num();
+#endif
+        double bc = 0, bw = 0;
+        unsigned long x = (unsigned long)me + 1, y[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+        for (int b = 0; b <= BATCHES; b++) {    /* batch 0 warms the clock up */
+            #pragma omp barrier
+            double t0 = thread_cpu();
+            for (unsigned long i = 0; i < iters; i++) {
+                TC8(x, i);
+                TC8(x, i);
+                TC8(x, i);
+                TC8(x, i);
+            }
+            double t1 = thread_cpu();
+            for (unsigned long i = 0; i < iters; i++) {
+                TCI(i);
+                TCI(i);
+                TCI(i);
+                TCI(i);
+            }
+            double t2 = thread_cpu();
+            if (b > 0 && t1 > t0 && (bc == 0 || t1 - t0 < bc))
+                bc = t1 - t0;
+            if (b > 0 && t2 > t1 && (bw == 0 || t2 - t1 < bw))
+                bw = t2 - t1;
+        }
+        if (me < t) {
+            ck[me] = bc > 0 ? 32.0 * (double)iters / bc : 0;
+            wk[me] = bw > 0 ? 32.0 * (double)iters / bw : 0;
+        }
+        tc_sink = x + y[0] + y[1] + y[2] + y[3] + y[4] + y[5] + y[6] + y[7];
+    }
+    *clock_hz = rt_median(ck, t);
+    *work = rt_median(wk, t);
+}
+
+int rt_calibrate_threads(rt_calibration *c)
+{
+    int all = 1;
+#ifdef _OPENMP
+    all = omp_get_max_threads();
+#endif
+    c->tc_points = 0;
+    for (int t = 1; c->tc_points < RT_TC_POINTS; t = t * 2 < all && t * 2 > t ? t * 2 : all) {
+        int k = c->tc_points;
+        c->tc_threads[k] = t;
+        rates_on(t, &c->tc_clock[k], &c->tc_work[k]);
+        c->tc_bw[k] = triad_cpu(8L << 20, 3, t);       /* 3 x 64 MiB, as mem_bw */
+        c->tc_points++;
+        if (t >= all)
+            break;
+    }
+    return c->tc_points > 0 && c->tc_clock[0] > 0 && c->tc_work[0] > 0 ? 0 : -1;
 }
 
 /* Multiply-add chains on every thread; flop/s. */

@@ -75,11 +75,51 @@ double rt_pattern_bw(const rt_profile *cpu, int p, double fp, int cores)
         all = cpu->bw_all[p][k] + w * (cpu->bw_all[p][k + 1] - cpu->bw_all[p][k]);
     }
     double bw = all;
+    /* between one thread and all of them, the shape of the measured triad
+     * curve (keel calibrate's STREAM triad at 1, 2, 4 ... threads): the
+     * share of the way from one thread's figure to all threads' that
+     * `cores` threads went on the triad */
+    double t1 = rt_curve_at(cpu->tc_threads, cpu->tc_bw, cpu->tc_points, 1);
+    double tall = rt_curve_at(cpu->tc_threads, cpu->tc_bw, cpu->tc_points, cpu->bw_threads);
+    if (cpu->tc_points > 1 && cpu->bw_threads > 1 && one > 0 && all > one && tall > t1 && t1 > 0) {
+        double share = (rt_curve_at(cpu->tc_threads, cpu->tc_bw, cpu->tc_points, cores) - t1) /
+                       (tall - t1);
+        share = share < 0 ? 0 : share > 1 ? 1 : share;
+        bw = one + (all - one) * share;
+    }
     if (one > 0 && cores > 0 && (bw <= 0 || one * cores < bw))
         bw = one * cores;
     if (bw < one)           /* more threads can always run as one */
         bw = one;
     return bw > 0 ? bw : 0;
+}
+
+double rt_curve_at(const double *threads, const double *v, int n, double t)
+{
+    if (n <= 0)
+        return 0;
+    if (t <= threads[0] || n == 1)
+        return v[0];
+    for (int k = 0; k + 1 < n; k++)
+        if (t <= threads[k + 1]) {
+            double w = (t - threads[k]) / (threads[k + 1] - threads[k]);
+            return v[k] + w * (v[k + 1] - v[k]);
+        }
+    return v[n - 1];
+}
+
+/* What `cores` threads busy at once leave each of them: keel calibrate's
+ * independent additions per second per thread with that many busy (a
+ * lower all-core clock, hardware threads sharing a core's ports), over one
+ * thread's alone.  llvm-mca's cycles are one thread owning its core at the
+ * one-thread clock (the clock keel calibrate measured alone), so a
+ * parallel loop's chunk takes its cycles over this rate. */
+double rt_thread_rate(const rt_profile *cpu, int cores)
+{
+    if (cpu->tc_points < 1 || cores <= 1 || !(cpu->tc_work[0] > 0))
+        return 1;
+    double r = rt_curve_at(cpu->tc_threads, cpu->tc_work, cpu->tc_points, cores) / cpu->tc_work[0];
+    return r > 0 && r < 1 ? r : 1;
 }
 
 /* ---- latencies and the recurrence bound ----------------------------------- */
@@ -265,10 +305,21 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     out->heaviest_chunk = in->chunk_threads == t && in->chunk_cycles_max > out->machine_c;
     if (out->heaviest_chunk)
         out->machine_c = in->chunk_cycles_max;
+    /* the heaviest chunk's thread makes its share of the TLB misses and of
+     * the cache-level waits too: both scale with its work over the
+     * average chunk's */
+    double avg_c = in->cycles_per_iter * out->chunk;
+    out->imbalance = out->heaviest_chunk && avg_c > 0 ? out->machine_c / avg_c : 1;
+    out->tlb_c *= out->imbalance;
     out->loop_chunk_c = (out->machine_c + out->tlb_c + out->loop_overhead_c) * out->smt_share;
     out->parallel_for_c = out->schedule_times * (out->schedule_c + out->loop_chunk_c);
     out->region_c = out->fork_c + out->parallel_for_c + out->join_c;
-    out->cpu_compute_s = out->region_c / cpu->freq_hz;
+    /* many threads: each runs its chunk at the rate keel calibrate measured
+     * for a thread with cores_used cores busy (rt_thread_rate); the
+     * overheads are measured at that load already */
+    out->thread_rate = in->host_sequential ? 1 : rt_thread_rate(cpu, out->cores_used);
+    out->cpu_compute_s = (out->region_c - out->loop_chunk_c * out->schedule_times +
+                          out->loop_chunk_c * out->schedule_times / out->thread_rate) / cpu->freq_hz;
     /* memory: the traffic model's bytes (facts.c) over the bandwidth the
      * cores in use can draw.  Little's law per core: mlp outstanding lines
      * of `line` bytes each take the DRAM latency, so one core moves at most
@@ -335,6 +386,7 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
         for (int k = 0; k < 2; k++)
             if (out->cache_bw[k] > 0)
                 out->cpu_cache_s += in->cpu_hit_bytes[k] / out->cache_bw[k];
+        out->cpu_cache_s *= out->imbalance;
     }
     one += out->cpu_cache_s;
     /* an OpenMP `target` region run on the host goes through the offload
