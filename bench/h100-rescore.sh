@@ -38,9 +38,12 @@ for d in "$work"/*.db; do
     "$keel" scan -p "$work/compile_commands.json" "$d" >/dev/null
 done
 as_host() { unshare -rU --uts sh -c 'hostname "$0" && exec "$@"' "$host" "$@"; }
-echo "== CPU truth on $host ($cores cores), with its calibration"
+# the thread counts measured.txt holds (1 and the cores; nproc / 4 too from
+# bundles that run it)
+thr=$(sed -n 's/.* thr \([0-9]*\) .*/\1/p' "$res/measured.txt" | sort -nu | paste -sd, -)
+echo "== CPU truth on $host ($cores cores; threads ${thr:-1,$cores}), with its calibration"
 as_host python3 "$bundle/src/bench/cpu-truth.py" --omp --work "$work" \
-    --measured "$res/measured.txt" --keel "$keel" --threads "1,$cores" ||
+    --measured "$res/measured.txt" --keel "$keel" --threads "${thr:-1,$cores}" ||
     echo "cpu-truth.py: exit $? (no rows scored)"
 echo
 echo "== bench/measured-h100.txt, host profile lent-host.machine"
