@@ -816,6 +816,18 @@ static void test_cache_level(void)
     NEAR(e.cpu_cache_s, 2e9 / bw2 + 1e9 / bw3);
     NEAR(e.cpu_compute_s, 1.0);
     NEAR(e.cpu_s, 1.0 + 2e9 / bw2 + 1e9 / bw3);
+    /* a parallel loop of 4 iterations on 2 threads whose heaviest chunk
+     * does 3e9 cycles against the average's 2 x 1e9: that thread makes 1.5
+     * times its share of the cache-level waits; 2 cores draw 2 x one
+     * thread's gather bandwidth (below all threads' 80 - 72 w) */
+    rt_launch par = in;
+    par.host_sequential = 0, par.par_iters = 4, par.cycles_per_iter = 1e9;
+    par.chunk_cycles_max = 3e9, par.chunk_threads = 2;
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&p, 2, &par, &e);
+    NEAR(e.imbalance, 1.5);
+    NEAR(e.cache_bw[0], 2 * bw2);
+    NEAR(e.cpu_cache_s, 1.5 * (2e9 / (2 * bw2) + 1e9 / (2 * bw3)));
     /* no L1 size: no term */
     p.l1 = 0;
     rt_cpu_model(&p, 1, &in, &e);
