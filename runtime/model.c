@@ -6,6 +6,9 @@
  *   restricted to one statically scheduled `parallel for` (the only
  *   work-sharing construct our loop nests produce), bounded below by a
  *   memory roofline (roofline-lecture.txt: time >= bytes / bandwidth).
+ *   At T threads a chunk runs at the rate keel calibrate measured for a
+ *   thread with T cores busy, and the bandwidth between one thread's and
+ *   all threads' follows the measured triad curve.
  * GPU: the Hong-Kim MWP/CWP model as given in chikin Figs. 4-5 with its
  *   #OMP_Rep factor (chikin section IV.B), the coalesced / uncoalesced
  *   memory instruction counts coming from per-access stride classes
