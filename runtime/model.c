@@ -242,6 +242,40 @@ double rt_static_heaviest_chunk(double n, int t, double w0, double w1)
     return first > last ? first : last;
 }
 
+/* The cache-level term of rt_cpu_model, into out->cpu_cache_s and
+ * out->cache_bw (out->cores_used and out->imbalance already set). */
+static void cpu_cache_level(const rt_profile *cpu, const rt_launch *in, rt_estimate *out)
+{
+    /* the cache levels (the ECM model's per-level transfers: Treibig &
+     * Hager, "Introducing a performance model for bandwidth-limited loop
+     * kernels", PPAM 2009 -- lines moved between two levels x that level's
+     * cost per line).  llvm-mca times a body as if every load hit L1; a
+     * stream the prefetcher follows arrives in time and stays in the
+     * roofline above, but a column walk or a gather (a line per element,
+     * a line or more apart: rt_launch.cpu_hit_bytes) waits for each line
+     * from L2 or L3.  Such a wait is a miss event of interval analysis
+     * (Eyerman, Eeckhout, Karkhanis & Smith, "A mechanistic performance
+     * model for superscalar out-of-order processors", TOCS 2009): it adds
+     * to the steady-state time, overlapped only with the misses the
+     * out-of-order window holds at once.  The cost per line is measured
+     * with that overlap: keel calibrate's gather (independent loads in a
+     * random order, 8 partial sums) at the footprint the level holds --
+     * the L2's for an L1 miss, the thread's cache (L2 + its share of L3)
+     * for an L2 miss.  Only for a calibrated host (the table) with an L1
+     * size: elsewhere no figure says what a hit costs. */
+    out->cpu_cache_s = 0;
+    out->cache_bw[0] = out->cache_bw[1] = 0;
+    if (cpu->bw_points > 0 && cpu->l1 > 0 && in->cpu_hit_bytes[0] + in->cpu_hit_bytes[1] > 0) {
+        double cap = cpu->l2 + cpu->l3 / (cpu->cores > 0 ? cpu->cores : 1);
+        out->cache_bw[0] = rt_pattern_bw(cpu, RT_PAT_GATHER, cpu->l2, out->cores_used);
+        out->cache_bw[1] = rt_pattern_bw(cpu, RT_PAT_GATHER, cap, out->cores_used);
+        for (int k = 0; k < 2; k++)
+            if (out->cache_bw[k] > 0)
+                out->cpu_cache_s += in->cpu_hit_bytes[k] / out->cache_bw[k];
+        out->cpu_cache_s *= out->imbalance;
+    }
+}
+
 /* chikin Fig. 3 (Liao & Chapman [14]) for one statically scheduled
  * `parallel for` with no ordered, reduction, cache or synchronisation
  * construct inside (the cache part of their Cache_c is replaced by the
@@ -363,34 +397,7 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     }
     out->cpu_flop_s = cpu->peak_flops > 0 ? in->flops / cpu->peak_flops : 0;
     double one = out->cpu_compute_s > out->cpu_mem_s ? out->cpu_compute_s : out->cpu_mem_s;
-    /* the cache levels (the ECM model's per-level transfers: Treibig &
-     * Hager, "Introducing a performance model for bandwidth-limited loop
-     * kernels", PPAM 2009 -- lines moved between two levels x that level's
-     * cost per line).  llvm-mca times a body as if every load hit L1; a
-     * stream the prefetcher follows arrives in time and stays in the
-     * roofline above, but a column walk or a gather (a line per element,
-     * a line or more apart: rt_launch.cpu_hit_bytes) waits for each line
-     * from L2 or L3.  Such a wait is a miss event of interval analysis
-     * (Eyerman, Eeckhout, Karkhanis & Smith, "A mechanistic performance
-     * model for superscalar out-of-order processors", TOCS 2009): it adds
-     * to the steady-state time, overlapped only with the misses the
-     * out-of-order window holds at once.  The cost per line is measured
-     * with that overlap: keel calibrate's gather (independent loads in a
-     * random order, 8 partial sums) at the footprint the level holds --
-     * the L2's for an L1 miss, the thread's cache (L2 + its share of L3)
-     * for an L2 miss.  Only for a calibrated host (the table) with an L1
-     * size: elsewhere no figure says what a hit costs. */
-    out->cpu_cache_s = 0;
-    out->cache_bw[0] = out->cache_bw[1] = 0;
-    if (cpu->bw_points > 0 && cpu->l1 > 0 && in->cpu_hit_bytes[0] + in->cpu_hit_bytes[1] > 0) {
-        double cap = cpu->l2 + cpu->l3 / cores;
-        out->cache_bw[0] = rt_pattern_bw(cpu, RT_PAT_GATHER, cpu->l2, out->cores_used);
-        out->cache_bw[1] = rt_pattern_bw(cpu, RT_PAT_GATHER, cap, out->cores_used);
-        for (int k = 0; k < 2; k++)
-            if (out->cache_bw[k] > 0)
-                out->cpu_cache_s += in->cpu_hit_bytes[k] / out->cache_bw[k];
-        out->cpu_cache_s *= out->imbalance;
-    }
+    cpu_cache_level(cpu, in, out);
     one += out->cpu_cache_s;
     /* an OpenMP `target` region run on the host goes through the offload
      * runtime's host fallback; its cost is a measured host property */
