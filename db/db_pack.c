@@ -938,6 +938,8 @@ int db_calib_src_packed(const void *bytes, size_t n, db_calib_src **out, char *e
         *f[i] = get_f64(&r);
     const char *lat = get_str(&r);
     snprintf(s.row.latencies, sizeof s.row.latencies, "%s", lat ? lat : "");
+    const char *tcv = get_str(&r);
+    snprintf(s.row.thread_curve, sizeof s.row.thread_curve, "%s", tcv ? tcv : "");
     s.nfp = get_count(&r, 8);
     const unsigned char *fp0 = r.p;
     r.p += r.bad ? 0 : (size_t)s.nfp * 8;
@@ -1061,6 +1063,7 @@ int db_calib_pack(db *d, const char *host, unsigned char **out, size_t *n, char 
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         put_f64(&w, f[i]);
     put_str(&w, row.latencies);
+    put_str(&w, row.thread_curve);
     int nfp = db_calib_footprints(l, id, fp, 64);
     put_u(&w, (uint32_t)nfp, 4);
     for (int i = 0; i < nfp; i++)

@@ -460,7 +460,8 @@ int main(void)
                         .fork_ns = 1500, .join_ns = 700, .sched_ns = 40,
                         .target_fallback_ns = 12, .page_bytes = 4096, .tlb_entries = 1536,
                         .tlb_miss_ns = 9.5, .l1_bytes = 49152, .l2_bytes = 1048576,
-                        .l3_bytes = 33554432, .latencies = "fadd=3 fmul=4" };
+                        .l3_bytes = 33554432, .latencies = "fadd=3 fmul=4",
+                        .thread_curve = "1:3e+09:1e+10:2e+10 2:2.9e+09:9e+09:3e+10" };
     db_log *lw = NULL;
     int64_t cid = 0;
     db_bw_row bw1 = { "unit", 65536, 1, 4e10 }, bw2 = { "gather", 65536, 8, 1e10 };
@@ -490,7 +491,9 @@ int main(void)
               got.target_fallback_ns == 12 && got.page_bytes == 4096 &&
               got.tlb_entries == 1536 && got.tlb_miss_ns == 9.5 && got.l1_bytes == 49152 &&
               got.l2_bytes == 1048576 && got.l3_bytes == 33554432 &&
-              !strcmp(got.latencies, "fadd=3 fmul=4"), "calibration row");
+              !strcmp(got.latencies, "fadd=3 fmul=4") &&
+              !strcmp(got.thread_curve, "1:3e+09:1e+10:2e+10 2:2.9e+09:9e+09:3e+10"),
+              "calibration row");
         double fp[4] = { 0 };
         CHECK(db_calib_src_footprints(cs, cid, fp, 4) == 1 && fp[0] == 65536, "footprints");
         rows br = { "", 0 };
