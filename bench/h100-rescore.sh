@@ -16,7 +16,8 @@
 #
 # A calibration is read by the hostname it was measured on, so both run
 # under that machine's hostname in a user and UTS namespace of their own
-# (unshare -rU --uts; nothing else changes).  KEEL defaults to the bundle's
+# (unshare -rU --uts; nothing else changes).  Databases of an older schema
+# are migrated to KEEL's first (an empty `keel scan`).  KEEL defaults to the bundle's
 # keel (with BUNDLE/lib).  The scripts are the bundle's copies (BUNDLE/src):
 # the databases name those sources.
 set -eu
@@ -30,10 +31,19 @@ cores=$(sed -n '/^== nproc$/{n;p;q}' "$res/host.txt")
 [ -n "$host" ] && [ -n "$cores" ] || { echo "h100-rescore.sh: no hostname or nproc in $res/host.txt" >&2; exit 1; }
 work=$(mktemp -d)
 tar xzf "$res/dbs.tar.gz" -C "$work"
+# databases of an older schema: keel opens them read-only and refuses; an
+# empty scan opens each for writing, which migrates it (and adds nothing)
+echo '[]' > "$work/compile_commands.json"
+for d in "$work"/*.db; do
+    "$keel" scan -p "$work/compile_commands.json" "$d" >/dev/null
+done
 as_host() { unshare -rU --uts sh -c 'hostname "$0" && exec "$@"' "$host" "$@"; }
-echo "== CPU truth on $host ($cores cores), with its calibration"
+# the thread counts measured.txt holds (1 and the cores; nproc / 4 too from
+# bundles that run it)
+thr=$(sed -n 's/.* thr \([0-9]*\) .*/\1/p' "$res/measured.txt" | sort -nu | paste -sd, -)
+echo "== CPU truth on $host ($cores cores; threads ${thr:-1,$cores}), with its calibration"
 as_host python3 "$bundle/src/bench/cpu-truth.py" --omp --work "$work" \
-    --measured "$res/measured.txt" --keel "$keel" --threads "1,$cores" ||
+    --measured "$res/measured.txt" --keel "$keel" --threads "${thr:-1,$cores}" ||
     echo "cpu-truth.py: exit $? (no rows scored)"
 echo
 echo "== bench/measured-h100.txt, host profile lent-host.machine"

@@ -11,8 +11,13 @@
 #   dbs.tar.gz     those calibrated databases (keel-MEDIUM/LARGE/EXTRALARGE.db)
 #   gpu-probe.txt  nvcc -arch=sm_90 bench/gpu-probe.cu, built and run (fails softly)
 #   measured.txt   every CPU-truth binary run 3 times, in bench/cpu-truth.py's
-#                  row format (sequential at 1 thread; omp-target at 1 and nproc
-#                  threads, OMP_TARGET_OFFLOAD=DISABLED), for cpu-truth.py --measured
+#                  row format (sequential at 1 thread; omp-target at 1, nproc / 4
+#                  (from 8 cores on) and nproc threads, OMP_TARGET_OFFLOAD=DISABLED),
+#                  for cpu-truth.py --measured
+# `keel calibrate` there measures what many threads get too (its "many threads"
+# lines: the clock and a thread's rate of independent work with 1, 2, 4 ... all
+# threads busy, the triad on as many): the CPU model at nproc / 4 and nproc
+# threads is scored against it.
 #   progress.log   what ran, with the seconds since the start
 # A time guard (KEEL_BUNDLE_BUDGET seconds from the start, default 330) plans
 # the runs by BUNDLE/times.txt scaled by the times seen so far: every binary
@@ -92,7 +97,8 @@ for ds in ("MEDIUM", "LARGE"):
         if not exe.endswith("-" + ds):
             continue
         name = exe[:-len(ds) - 1]
-        for thr in ([1, nproc] if name.endswith("-omp") else [1]):
+        thrs = [1] + ([nproc // 4] if nproc >= 8 else []) + ([nproc] if nproc > 1 else [])
+        for thr in (thrs if name.endswith("-omp") else [1]):
             # all threads: no faster than the one-thread run / threads, and a floor
             e = est[exe] if thr == 1 else est[exe] / thr + 0.05
             group.append((exe, name, ds, thr, e))

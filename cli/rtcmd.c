@@ -264,6 +264,16 @@ int keel_cmd_calibrate(int argc, char **argv)
             snprintf(key, sizeof key, "latency_%s_cycles", rt_lat_name(k));
             keel_json_num(j, key, cal.lat[k]);
         }
+        keel_json_array(j, "threads_curve");
+        for (int k = 0; k < cal.tc_points; k++) {
+            keel_json_object(j, NULL);
+            keel_json_int(j, "threads", (int)cal.tc_threads[k]);
+            keel_json_num(j, "clock_hz", cal.tc_clock[k]);
+            keel_json_num(j, "adds_per_s", cal.tc_work[k]);
+            keel_json_num(j, "triad_bytes_per_s", cal.tc_bw[k]);
+            keel_json_end(j);
+        }
+        keel_json_end(j);
         keel_json_str(j, "stored_in", path);
         keel_json_end(j);
         int rc = keel_json_print(j, stdout);
@@ -306,6 +316,11 @@ int keel_cmd_calibrate(int argc, char **argv)
                    cal.bw_all[p][f] / 1e9);
         printf(" GB/s (1/%d threads)\n", cal.bw_threads);
     }
+    for (int k = 0; k < cal.tc_points; k++)       /* what T threads busy at once get */
+        printf("%-12s %3.0f threads: clock %.2f GHz, independent adds %.2f G/s per thread "
+               "(%.2f of one alone), triad %.1f GB/s\n", k ? "" : "many threads", cal.tc_threads[k],
+               cal.tc_clock[k] / 1e9, cal.tc_work[k] / 1e9,
+               cal.tc_work[0] > 0 ? cal.tc_work[k] / cal.tc_work[0] : 0, cal.tc_bw[k] / 1e9);
     printf("stored in    %s\n", path);
     return 0;
 }
@@ -550,6 +565,10 @@ static const ex_row ex_rows[] = {
     { 'n', "join_c", E(join_c), "Join_c", "%.0f cycles", 0, 0, 0, 0 },
     { 'n', "parallel_region_c", E(region_c), "Parallel_Region_c", "%.6g cycles at ", 0, 0, 0, 0 },
     { 'n', "freq_hz", CPU(freq_hz), NULL, "%.2f GHz", 1e9, 0, 0, 0 },
+    { 'n', "thread_rate", E(thread_rate), "thread rate",
+      "%.3g of one thread alone (keel calibrate, the cores used busy)", 0, 0, 0, 0 },
+    { 'n', "imbalance", E(imbalance), "heaviest / average",
+      "%.3g (the heaviest chunk's TLB and cache-level share)", 0, 0, 0, 0 },
     { 'n', "compute_s", E(cpu_compute_s), "compute time", "T", 0, 0, 0, 0 },
     { 'n', "bandwidth", E(cpu_bw), "bandwidth", NULL, 0, NULL, ex_bandwidth, 0 },
     { 'n', "node_bandwidth", E(node_bw), NULL, NULL, 0, 0, 0, 0 },

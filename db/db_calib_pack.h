@@ -12,7 +12,7 @@
  * calibration's id, the db_calib_row fields (i32 cores, then f64 freq_hz,
  * mem_bw, peak_flops, fork_ns, join_ns, sched_ns, target_fallback_ns,
  * page_bytes, tlb_entries, tlb_miss_ns, l1_bytes, l2_bytes, l3_bytes, str
- * latencies), u32 footprints and
+ * latencies, str thread_curve), u32 footprints and
  * that many f64, u32 bandwidth rows and per row str pattern, f64
  * footprint, i32 threads, f64 bytes_per_s; little-endian, str as in
  * db_nest.h.  A form that is truncated, corrupt or of another version is
@@ -28,7 +28,7 @@
 #include "db_log.h"
 
 #define DB_CALIB_MAGIC "KEELCALB"
-#define DB_CALIB_VERSION 2   /* 2: the cache sizes */
+#define DB_CALIB_VERSION 3   /* 2: the cache sizes; 3: the thread curve */
 
 typedef struct db_calib_src db_calib_src;
 

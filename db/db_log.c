@@ -372,9 +372,9 @@ int db_calib_add(db_log *l, const char *host, const db_calib_row *c, int64_t *id
     if (sqlite3_prepare_v2(l->h, "INSERT INTO host_calibration(host, cores, freq_hz,"
                                  " mem_bw, peak_flops, fork_ns, join_ns, sched_ns,"
                                  " target_fallback_ns, page_bytes, tlb_entries, tlb_miss_ns,"
-                                 " latencies, l1_bytes, l2_bytes, l3_bytes)"
+                                 " latencies, l1_bytes, l2_bytes, l3_bytes, thread_curve)"
                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-                                 " ?14, ?15, ?16)",
+                                 " ?14, ?15, ?16, ?17)",
                            -1, &q, NULL)
         != SQLITE_OK)
         return -1;
@@ -397,6 +397,10 @@ int db_calib_add(db_log *l, const char *host, const db_calib_row *c, int64_t *id
     sqlite3_bind_double(q, 14, c->l1_bytes);
     sqlite3_bind_double(q, 15, c->l2_bytes);
     sqlite3_bind_double(q, 16, c->l3_bytes);
+    if (c->thread_curve[0])
+        sqlite3_bind_text(q, 17, c->thread_curve, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(q, 17);
     int rc = sqlite3_step(q) == SQLITE_DONE ? 0 : -1;
     if (rc == 0)
         *id = sqlite3_last_insert_rowid(l->h);
@@ -430,7 +434,7 @@ int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
     if (sqlite3_prepare_v2(l->h, "SELECT cores, freq_hz, mem_bw, peak_flops, fork_ns,"
                                  " join_ns, sched_ns, id, target_fallback_ns, page_bytes,"
                                  " tlb_entries, tlb_miss_ns, latencies, l1_bytes, l2_bytes,"
-                                 " l3_bytes FROM host_calibration"
+                                 " l3_bytes, thread_curve FROM host_calibration"
                                  " WHERE host = ?1 ORDER BY id DESC LIMIT 1", -1, &q, NULL)
         != SQLITE_OK)
         return -1;
@@ -455,6 +459,9 @@ int db_calib_newest(db_log *l, const char *host, db_calib_row *c, int64_t *id)
         c->l1_bytes = sqlite3_column_double(q, 13);    /* NULL: 0 */
         c->l2_bytes = sqlite3_column_double(q, 14);
         c->l3_bytes = sqlite3_column_double(q, 15);
+        const unsigned char *tc = sqlite3_column_text(q, 16);
+        if (tc)
+            snprintf(c->thread_curve, sizeof c->thread_curve, "%s", (const char *)tc);
     }
     if (rc < 0) {
         /* keep SQLite's message for db_log_errmsg past the finalize */

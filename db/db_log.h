@@ -132,6 +132,9 @@ typedef struct {
     double l1_bytes, l2_bytes, l3_bytes;   /* the host's caches (0: not read, before schema 16) */
     char latencies[256];        /* dependent-chain latencies, "fadd=2.01 fmul=3 ..." in
                                  * cycles ("": not measured, before schema 15) */
+    char thread_curve[512];     /* what T threads busy at once get, "T:clock:work:triad ..."
+                                 * (Hz, additions/s per thread, bytes/s; "": not measured,
+                                 * before schema 17) */
 } db_calib_row;
 
 typedef struct {

@@ -20,7 +20,8 @@
  * col, iv, lower, trip, step, gpu_map, the per-loop facts, its children
  * (id, line, col) and its statements (id, line, col, conditional) with
  * their accesses (id, array, elem_size, is_write, ndims, index, nextents,
- * extent); an llvm-mca row holds target, ok, has_cycles_per_src_iter,
+ * extent), and, when it was packed with a pool function, its expressions
+ * already in binary form (db_nest_exprs); an llvm-mca row holds target, ok, has_cycles_per_src_iter,
  * cycles_per_src_iter, src_iters_per_asm_iter and figs.block_rthroughput.
  * The other members are zero or NULL.
  *
@@ -40,7 +41,7 @@
 #include "db_mca.h"
 
 #define DB_NEST_MAGIC "KEELNEST"
-#define DB_NEST_VERSION 1
+#define DB_NEST_VERSION 2       /* 2: the 'X' record; version 1 still reads */
 
 typedef struct db_nest db_nest;
 
@@ -53,6 +54,11 @@ void db_nest_close(db_nest *s);           /* NULL is fine */
 /* The packed form's launch loop (loops.id when it was packed); 0 for a
  * database. */
 int64_t db_nest_root(const db_nest *s);
+
+/* The packed form's expression pool (the bytes a db_expr_pool_fn wrote
+ * when it was packed; opaque to db/): 1 with *bytes and *n, pointing into
+ * the packed bytes; 0 (NULL, 0) when it has none or s is a database. */
+int db_nest_exprs(const db_nest *s, const void **bytes, size_t *n);
 
 int db_nest_loop(db_nest *s, int64_t loop_id, db_loop_info **out, char *err, size_t errlen);
 void db_nest_loop_free(db_nest *s, db_loop_info *l);
@@ -69,12 +75,20 @@ int db_nest_launch_each_cost(db_nest *s, int64_t launch_id, db_launch_cost_fn fn
 int db_nest_launch_each_overlap(db_nest *s, int64_t launch_id, db_launch_overlap_fn fn,
                                 void *ctx, char *err, size_t errlen);
 
+/* What turns the expression texts of a nest (each a stored kx_expr text;
+ * duplicates possible) into one opaque pool the runtime reads them from
+ * instead of parsing them: 0 with a new malloc'd *out of *len bytes, -1
+ * with a message.  keelcc passes ipda's kx_pool_build (db/ does not link
+ * ipda: the bytes are opaque to it). */
+typedef int (*db_expr_pool_fn)(const char *const *texts, int n, unsigned char **out,
+                               size_t *len, char *err, size_t errlen);
+
 /* The nest launched at loop `root` of d, packed into a new malloc'd
- * *out of *n bytes.  0; 1 when keelcc stored no launch facts for it (an
- * older keelcc, or its analysis failed: nothing to pack); -1 with a
- * message. */
-int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
-                 size_t errlen);
+ * *out of *n bytes, with pool's pool of its expressions when pool is not
+ * NULL.  0; 1 when keelcc stored no launch facts for it (an older keelcc,
+ * or its analysis failed: nothing to pack); -1 with a message. */
+int db_nest_pack(db *d, int64_t root, db_expr_pool_fn pool, unsigned char **out, size_t *n,
+                 char *err, size_t errlen);
 
 
 /* ---- the link table -------------------------------------------------------
@@ -92,7 +106,8 @@ int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
  * hash is one of objects[] (absolute paths; or 16 hex digits, or "#" and
  * a translation unit's id: a source compiled into several programs keeps
  * one row, whose object is the last program's), each once, in a new malloc'd *out of *n bytes; 0 (with
- * *n 0 when there is nothing to pack), -1 with a message.  Deterministic:
+ * *n 0 when there is nothing to pack), -1 with a message; each nest
+ * packed with pool (db_nest_pack).  Deterministic:
  * the same rows give the same bytes.  Writer side (keelcc only).
  *
  * db_link_find: in a table, the packed nest of the site at line:col of
@@ -102,8 +117,8 @@ int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
 #define DB_LINK_MAGIC "KEELLINK"
 #define DB_LINK_VERSION 1
 #define DB_LINK_ENTRY 40
-int db_link_table(db *d, const char *const *objects, int nobjects, unsigned char **out,
-                  size_t *n, char *err, size_t errlen);
+int db_link_table(db *d, const char *const *objects, int nobjects, db_expr_pool_fn pool,
+                  unsigned char **out, size_t *n, char *err, size_t errlen);
 int db_link_find(const unsigned char *table, const char *tail, int line, int col,
                  const char *hash, const unsigned char **nest, size_t *len);
 

@@ -3,7 +3,7 @@
  * as one row source, from the database or from its packed form
  * (db_nest.h), and a host's calibration likewise (db_calib_pack.h).
  *
- * The packed nest, version 1 (every integer little-endian, a double as
+ * The packed nest, version 2 (every integer little-endian, a double as
  * the little-endian bits of its IEEE 754 binary64 value):
  *
  *   header   "KEELNEST", u32 version, u32 length of the whole (header
@@ -25,6 +25,14 @@
  *     'C' cost       i64 statement, f64 cycles, gpu_insts, flops
  *     'S' stride     i64 access, loop, i32 dim, str stride
  *     'O' overlap    i64 access, str base, offset, i32 checkable
+ *     'X' the expressions, at most once: u32 length, then that many bytes,
+ *                    opaque here: the binary forms of the expression texts
+ *                    above (lower, trip, extent, stride, offset) keyed by
+ *                    text, as the pool function given to db_nest_pack
+ *                    wrote them (keelcc's link step: ipda's kx_pool_build),
+ *                    so that the runtime decodes instead of parsing them;
+ *                    absent when none was given (and in version 1, which
+ *                    the reader still takes)
  *     'E' the end (the last byte)
  *   str      u32 length, then the bytes and a NUL; 0xffffffff: NULL
  *
@@ -64,6 +72,8 @@ struct db_nest {
     db_launch_cost *cost;
     db_launch_stride *stride;
     db_launch_overlap *ov;
+    const unsigned char *xp;    /* the expressions' binary forms ('X'), NULL none */
+    size_t nxp;
     void *mem;                  /* the one allocation behind the arrays */
 };
 
@@ -83,6 +93,8 @@ typedef struct {
     unsigned char *p;
     size_t n, cap;
     int oom;
+    char **x;                   /* the expression texts written, when a pool is asked for */
+    int nx, want_x;
 } wbuf;
 
 static void put(wbuf *w, const void *v, size_t n)
@@ -134,6 +146,19 @@ static void put_str(wbuf *w, const char *s)
     put(w, s, n + 1);
 }
 
+/* A string the runtime parses as an expression: also kept for the pool. */
+static void put_expr(wbuf *w, const char *s)
+{
+    put_str(w, s);
+    if (s && w->want_x && !w->oom) {
+        char *c = strdup(s);
+        if (!c || ku_push_ptr(&w->x, &w->nx, c)) {
+            free(c);
+            w->oom = 1;
+        }
+    }
+}
+
 typedef struct {
     wbuf *w;
     int64_t loop_id;
@@ -170,8 +195,8 @@ static int pack_loop(db *d, wbuf *w, int64_t id, int depth, char *err, size_t er
     put_str(w, l->function);
     put_str(w, l->tu_hash);
     put_str(w, l->iv);
-    put_str(w, l->lower);
-    put_str(w, l->trip);
+    put_expr(w, l->lower);
+    put_expr(w, l->trip);
     put_i64(w, l->step);
     put_str(w, l->gpu_map);
     put_u(w, DB_NLOOP_FACTS, 4);
@@ -202,7 +227,7 @@ static int pack_loop(db *d, wbuf *w, int64_t id, int depth, char *err, size_t er
                 put_str(w, a->index[j]);
             put_i32(w, a->nextents);
             for (int j = 0; j < a->nextents; j++)
-                put_str(w, a->extent[j]);
+                put_expr(w, a->extent[j]);
         }
     }
     int nch = l->nchildren;
@@ -256,7 +281,7 @@ static int pack_stride(void *ctx, const db_launch_stride *r)
     put_i64(w, r->access_id);
     put_i64(w, r->loop_id);
     put_i32(w, r->dim);
-    put_str(w, r->stride);
+    put_expr(w, r->stride);
     return w->oom;
 }
 
@@ -266,17 +291,24 @@ static int pack_ov(void *ctx, const db_launch_overlap *r)
     put_tag(w, 'O');
     put_i64(w, r->access_id);
     put_str(w, r->base);
-    put_str(w, r->offset);
+    put_expr(w, r->offset);
     put_i32(w, r->checkable);
     return w->oom;
 }
 
 static int seal(wbuf *w, const char *noun, char *err, size_t errlen);
 
-int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
-                 size_t errlen)
+static void free_texts(wbuf *w)
 {
-    wbuf w = { 0 };
+    for (int i = 0; i < w->nx; i++)
+        free(w->x[i]);
+    free(w->x);
+}
+
+int db_nest_pack(db *d, int64_t root, db_expr_pool_fn pool, unsigned char **out, size_t *n,
+                 char *err, size_t errlen)
+{
+    wbuf w = { .want_x = pool != NULL };
     int region = 0, omp = 0;
     *out = NULL;
     *n = 0;
@@ -290,6 +322,7 @@ int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
     put_i64(&w, root);
     if (pack_loop(d, &w, root, 0, err, errlen)) {
         free(w.p);
+        free_texts(&w);
         return -1;
     }
     put_tag(&w, 'R');
@@ -300,8 +333,27 @@ int db_nest_pack(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
         db_launch_each_stride(d, root, pack_stride, &w, err, errlen) < 0 ||
         db_launch_each_overlap(d, root, pack_ov, &w, err, errlen) < 0) {
         free(w.p);
+        free_texts(&w);
         return w.oom ? ku_fail(err, errlen, "out of memory") : -1;
     }
+    if (pool && !w.oom) {
+        unsigned char *x = NULL;
+        size_t nx = 0;
+        int pr = pool((const char *const *)w.x, w.nx, &x, &nx, err, errlen);
+        if (pr == 0 && nx > 0xfffffff0u)
+            pr = ku_fail(err, errlen, "expression pool too large to pack");
+        if (pr != 0) {
+            free(x);
+            free(w.p);
+            free_texts(&w);
+            return -1;
+        }
+        put_tag(&w, 'X');
+        put_u(&w, (uint32_t)nx, 4);
+        put(&w, x, nx);
+        free(x);
+    }
+    free_texts(&w);
     put_tag(&w, 'E');
     if (seal(&w, "nest", err, errlen)) {
         free(w.p);
@@ -329,6 +381,7 @@ typedef struct {
     db_stmt_info *stmts;
     db_access_info *accs;
     char **texts;
+    int s_x;                    /* 'X' records seen (at most one) */
 } rd;
 
 static uint64_t get_u(rd *r, int bytes)
@@ -369,7 +422,9 @@ static const char *get_str(rd *r)
     uint64_t n = get_u(r, 4);
     if (r->bad || n == NO_STR)
         return NULL;
-    if (n >= (uint64_t)(r->end - r->p) || r->p[n] != '\0' || memchr(r->p, '\0', n)) {
+    /* (the filling pass reads bytes the counting pass checked) */
+    if (n >= (uint64_t)(r->end - r->p) || r->p[n] != '\0' ||
+        (!r->fill && memchr(r->p, '\0', n))) {
         r->bad = 1;
         return NULL;
     }
@@ -530,6 +585,17 @@ static int read_records(rd *r)
             r->c.ov++;
             break;
         }
+        case 'X': {
+            uint64_t len = get_u(r, 4);
+            if (r->bad || r->s_x++ || len > (uint64_t)(r->end - r->p)) {
+                r->bad = 1;
+                break;
+            }
+            if (r->fill)
+                r->s->xp = r->p, r->s->nxp = (size_t)len;
+            r->p += len;
+            break;
+        }
         case 'E':
             ended = 1;
             break;
@@ -550,15 +616,16 @@ static void *carve(unsigned char **at, size_t n, size_t size)
 
 /* The header of a packed form: magic, version, length, checksum; 0 with r
  * past it, or -1 with one message ("what: ..."). */
-static int check_header(const unsigned char *b, size_t n, const char *magic, unsigned version,
-                        const char *what, const char *noun, rd *r, char *err, size_t errlen)
+static int check_header(const unsigned char *b, size_t n, const char *magic, unsigned oldest,
+                        unsigned version, const char *what, const char *noun, rd *r, char *err,
+                        size_t errlen)
 {
     if (!b || n < HEADER + 1 || memcmp(b, magic, 8) != 0)
         return ku_fail(err, errlen, "%s: not %s (no \"%.8s\" header)", what, noun, magic);
     r->p = b + 8;
     r->end = b + n;
     uint64_t v = get_u(r, 4), len = get_u(r, 4), sum = get_u(r, 8);
-    if (v != version)
+    if (v < oldest || v > version)
         return ku_fail(err, errlen, "%s: format version %llu, this runtime reads %u", what,
                        (unsigned long long)v, version);
     if (len != n)
@@ -588,8 +655,8 @@ int db_nest_from_packed(const void *bytes, size_t n, db_nest **out, char *err, s
     const unsigned char *b = bytes;
     rd r = { 0 };
     *out = NULL;
-    if (check_header(b, n, DB_NEST_MAGIC, DB_NEST_VERSION, "packed facts", "a packed nest", &r,
-                     err, errlen))
+    if (check_header(b, n, DB_NEST_MAGIC, 1, DB_NEST_VERSION, "packed facts", "a packed nest",
+                     &r, err, errlen))
         return -1;
     int64_t root = get_i64(&r);
     const unsigned char *body = r.p;
@@ -658,6 +725,13 @@ void db_nest_close(db_nest *s)
 int64_t db_nest_root(const db_nest *s)
 {
     return s->root;
+}
+
+int db_nest_exprs(const db_nest *s, const void **bytes, size_t *n)
+{
+    *bytes = s->xp;
+    *n = s->nxp;
+    return s->xp != NULL;
 }
 
 /* ---- the reader calls ---------------------------------------------------- */
@@ -848,8 +922,8 @@ int db_calib_src_packed(const void *bytes, size_t n, db_calib_src **out, char *e
 {
     rd r = { 0 };
     *out = NULL;
-    if (check_header(bytes, n, DB_CALIB_MAGIC, DB_CALIB_VERSION, "packed calibration",
-                     "a packed calibration", &r, err, errlen))
+    if (check_header(bytes, n, DB_CALIB_MAGIC, DB_CALIB_VERSION, DB_CALIB_VERSION,
+                     "packed calibration", "a packed calibration", &r, err, errlen))
         return -1;
     r.p = (const unsigned char *)bytes + 24;
     db_calib_src s = { 0 };
@@ -864,6 +938,8 @@ int db_calib_src_packed(const void *bytes, size_t n, db_calib_src **out, char *e
         *f[i] = get_f64(&r);
     const char *lat = get_str(&r);
     snprintf(s.row.latencies, sizeof s.row.latencies, "%s", lat ? lat : "");
+    const char *tcv = get_str(&r);
+    snprintf(s.row.thread_curve, sizeof s.row.thread_curve, "%s", tcv ? tcv : "");
     s.nfp = get_count(&r, 8);
     const unsigned char *fp0 = r.p;
     r.p += r.bad ? 0 : (size_t)s.nfp * 8;
@@ -987,6 +1063,7 @@ int db_calib_pack(db *d, const char *host, unsigned char **out, size_t *n, char 
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         put_f64(&w, f[i]);
     put_str(&w, row.latencies);
+    put_str(&w, row.thread_curve);
     int nfp = db_calib_footprints(l, id, fp, 64);
     put_u(&w, (uint32_t)nfp, 4);
     for (int i = 0; i < nfp; i++)

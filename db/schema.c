@@ -422,6 +422,13 @@ const char *const db_migrations[] = {
     "ALTER TABLE host_calibration ADD COLUMN l2_bytes REAL;\n"
     "ALTER TABLE host_calibration ADD COLUMN l3_bytes REAL;\n"
     "PRAGMA user_version = 16;\n",
+    /* 16 -> 17: what many threads get, as `keel calibrate` measures it
+     * (runtime/calib_omp.c): with T = 1, 2, 4 ... all threads busy at once,
+     * the median thread's dependent-chain clock (Hz) and independent
+     * additions per second, and the STREAM triad on T threads (bytes/s),
+     * as "T:clock:work:triad ..."; NULL in rows measured before. */
+    "ALTER TABLE host_calibration ADD COLUMN thread_curve TEXT;\n"
+    "PRAGMA user_version = 17;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

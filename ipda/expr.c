@@ -67,33 +67,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr_int.h"
 #include "util.h"
 
-#define KX_SYMBOL    (-1)         /* atom kind of a named symbol */
-#define KX_MAX_SIZE  100000       /* largest size w of any result */
-#define KX_MAX_DEPTH 200          /* deepest nesting kx_parse accepts */
-
 enum { ST_OK, ST_NOMEM, ST_OVERFLOW, ST_TOOBIG };
-
-typedef struct {
-    int kind;           /* KX_SYMBOL or a kx_opkind */
-    int pow;            /* >= 1 */
-    char *name;         /* symbol / function / array / unknown text, or NULL */
-    int nargs;          /* operands of an opaque atom */
-    kx_expr **args;
-} kx_factor;
-
-typedef struct {
-    int64_t coeff;      /* never 0 */
-    int nf;
-    kx_factor *f;       /* sorted by atom_cmp, atoms distinct */
-} kx_term;
-
-struct kx_expr {
-    int n;
-    kx_term *t;         /* sorted by mono_cmp, monomials distinct */
-    size_t w;           /* size: terms + factors + operand sizes */
-};
 
 static const char *const reserved[] = { "div", "mod", "min", "max", "call", "load" };
 
@@ -164,6 +141,11 @@ void kx_free(kx_expr *e)
 {
     if (!e)
         return;
+    if (e->block) {            /* kx_decode's: one allocation, freed at its head */
+        if (e->block == 1)
+            free(e);
+        return;
+    }
     for (int i = 0; i < e->n; i++)
         term_clear(&e->t[i]);
     free(e->t);
@@ -222,9 +204,7 @@ static kx_expr *expr_alloc(size_t cap)
     return e;
 }
 
-#ifndef NDEBUG
 static int canonical(const kx_expr *e);
-#endif
 
 /* Compute e->w from its terms (operands already carry theirs).  Every
  * expression built from terms passes here, so here the checked build
@@ -324,12 +304,11 @@ static int mono_cmp(const kx_term *a, const kx_term *b)
     return cmp_int(a->nf, b->nf);
 }
 
-#ifndef NDEBUG
 /* The representation's invariants (see the top of this file): no zero
  * coefficient, no power below 1, every operand of an opaque atom present,
  * factors strictly ascending by atom_cmp and terms strictly ascending by
- * mono_cmp (so no atom twice in a term, no monomial twice).  For assert()
- * only: the checked build's unit tests and the fuzzer run it. */
+ * mono_cmp (so no atom twice in a term, no monomial twice).  assert()
+ * runs it in the checked build; the decoder (expr_pack.c) always. */
 static int canonical(const kx_expr *e)
 {
     for (int i = 0; i < e->n; i++) {
@@ -347,7 +326,13 @@ static int canonical(const kx_expr *e)
     }
     return 1;
 }
-#endif
+
+/* The decoder's check (expr_pack.c): a decoded expression is used only
+ * when it is in canonical form. */
+int kx_int_canonical(const kx_expr *e)
+{
+    return canonical(e);
+}
 
 static int mono_cmp_q(const void *a, const void *b)
 {
@@ -1345,6 +1330,21 @@ int kx_symbols(const kx_expr *e, char ***names)
     free(l.v);
     *names = out;
     return n;
+}
+
+int kx_each_symbol(const kx_expr *e, kx_symbol_fn fn, void *ctx)
+{
+    for (int i = 0; e && i < e->n; i++)
+        for (int j = 0; j < e->t[i].nf; j++) {
+            const kx_factor *f = &e->t[i].f[j];
+            int r;
+            for (int k = 0; k < f->nargs; k++)
+                if ((r = kx_each_symbol(f->args[k], fn, ctx)) != 0)
+                    return r;
+            if (f->kind == KX_SYMBOL && (r = fn(ctx, f->name)) != 0)
+                return r;
+        }
+    return 0;
 }
 
 void kx_free_names(char **names, int n)

@@ -135,6 +135,11 @@ kx_expr *kx_coeff_pow(const kx_expr *e, const char *name, int k);
  * -1 on allocation failure. */
 int kx_symbols(const kx_expr *e, char ***names);
 void kx_free_names(char **names, int n);
+/* Every occurrence of a symbol in e (also inside opaque operands; a symbol
+ * as often as it occurs, in no promised order), without allocating: fn's
+ * first non-zero return stops the walk and is returned; else 0. */
+typedef int (*kx_symbol_fn)(void *ctx, const char *name);
+int kx_each_symbol(const kx_expr *e, kx_symbol_fn fn, void *ctx);
 
 /* Whether an allocation in ipda failed since the last call (then cleared):
  * kx_* functions return NULL both for "unknown" and on allocation failure,

@@ -15,6 +15,9 @@
  * integer add, multiply, divide; a store-to-load round trip), which the
  * CPU model's recurrence bound counts, are measured the same way.
  *
+ * What many threads get (the clock and a thread's rate of independent
+ * work with T threads busy, the triad on T threads) is calib_omp.c's.
+ *
  * The host fallback of an OpenMP `target` region is measured in a probe
  * that the programs' compiler (KEEL_CC's, else clang-19) builds with
  * offload to this host and runs with OMP_TARGET_OFFLOAD=DISABLED; a
@@ -339,7 +342,7 @@ int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
 static void step(rt_calibrate_step_fn fn, void *arg, int k, const char *what)
 {
     if (fn)
-        fn(arg, k, 5, what);
+        fn(arg, k, 6, what);
 }
 
 int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
@@ -391,6 +394,10 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
     step(fn, arg, 5, "last-level TLB (one load per page over 256 to 32768 pages, Saavedra-Smith)");
     rt_calibrate_tlb(NULL, &out->page, &out->tlb_entries, &out->tlb_miss_ns, out->tlb_note,
                      sizeof out->tlb_note);
+    /* what many threads get: the clock and independent work per thread with
+     * T threads busy, the triad on T threads (the CPU model at T threads) */
+    step(fn, arg, 6, "many threads (clock, independent work per thread, triad at 1, 2, 4 ... all)");
+    rt_calibrate_threads(out);
     /* the caches the traffic model's levels take (read, not timed) */
     rt_calibrate_caches(NULL, out->cores, &out->l1, &out->l2, &out->l3, out->cache_note,
                         sizeof out->cache_note);

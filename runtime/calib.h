@@ -10,7 +10,9 @@
  * (fork/join of an empty parallel region, the static schedule of a
  * parallel for, a barrier), the host fallback of an OpenMP `target`
  * region, the last-level TLB (calib_tlb.c: entries, miss cost, the page
- * the programs' arrays get), and fills an rt_calibration.  It takes a few
+ * the programs' arrays get), what T threads busy at once get (the clock,
+ * independent work per thread, the triad: calib_omp.c), and fills an
+ * rt_calibration.  It takes a few
  * seconds and is never called by keel_decide.
  */
 #ifndef KEEL_RUNTIME_CALIB_H
@@ -89,6 +91,21 @@ int rt_calibrate_target_cc(const char *cc, double *fallback_ns, char *note, size
  * profile; calib_omp.c); `line` is the cache line the bytes are counted in.
  * Fills c->bw_*; -1 when the arrays cannot be allocated. */
 int rt_calibrate_patterns(rt_calibration *c, double line);
+
+/* What many threads get (calib_omp.c): with T = 1, 2, 4, ... and all of
+ * OpenMP's threads busy at once, each thread's dependent-chain clock and
+ * rate of independent additions (the median thread's, each on its own CPU
+ * clock, the fastest of 5 batches) and the STREAM triad on T threads.
+ * Fills c->tc_*; -1 when nothing was measured. */
+int rt_calibrate_threads(rt_calibration *c);
+/* The thread curve as text, "T:clock:work:triad ..." (what
+ * host_calibration.thread_curve stores; calib_store.c), and back: the
+ * points read into c->tc_* (at most RT_TC_POINTS, ascending T; an entry
+ * that does not parse ends the list). */
+void rt_thread_curve_format(const rt_calibration *c, char *buf, size_t len);
+int rt_thread_curve_parse(const char *text, rt_calibration *c);
+/* The median of v[0..n-1] (v is sorted in place); 0 when n is 0. */
+double rt_median(double *v, int n);
 
 /* The TLB probe (calib_tlb.c, Saavedra-Smith / lmbench): ns per load of a
  * walk with one load per base page over P pages and of the same loads on P

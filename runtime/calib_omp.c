@@ -6,7 +6,9 @@
  * Overheads follow the EPCC syncbench method (Bull, "Measuring
  * synchronisation and scheduling overheads in OpenMP", EWOMP 1999): time
  * a construct around a small delay, subtract the time of the delay alone,
- * divide by the repetitions.  Bandwidth is a STREAM triad a[i] = b[i] +
+ * divide by the repetitions (the smallest of 10 batches of 200, so that a
+ * batch the system deschedules a thread in does not count).  Bandwidth is
+ * a STREAM triad a[i] = b[i] +
  * s*c[i] (McCalpin) counted as 24 bytes per element; peak is independent
  * multiply-add chains on every thread.
  */
@@ -26,6 +28,7 @@ static double now(void)
 }
 
 static volatile double sink;
+static double thread_cpu(void);
 
 static void delay(int n)
 {
@@ -38,35 +41,48 @@ static void delay(int n)
 int rt_calibrate_omp(double *fork_ns, double *sched_ns, double *barrier_ns, int *threads)
 {
 #ifdef _OPENMP
-    enum { REPS = 2000, D = 100 };
-    double t0 = now();
-    for (int r = 0; r < REPS; r++)
-        delay(D);
-    double ref = (now() - t0) / REPS;
+    /* each figure the smallest of BATCHES batches of REPS (a batch in
+     * which the system deschedules a thread only lengthens its time: on a
+     * shared machine one long batch measures the other work) */
+    enum { REPS = 200, BATCHES = 10, D = 100 };
+    double ref = 0, fork = 0, sched = 0, bar = 0;
     *threads = omp_get_max_threads();
     #pragma omp parallel
     delay(D);                    /* warm the thread pool */
-    t0 = now();
-    for (int r = 0; r < REPS; r++) {
-        #pragma omp parallel
-        delay(D);
-    }
-    *fork_ns = ((now() - t0) / REPS - ref) * 1e9;
-    t0 = now();
-    #pragma omp parallel
-    for (int r = 0; r < REPS; r++) {
-        #pragma omp for schedule(static)
-        for (int i = 0; i < *threads; i++)
+    for (int b = 0; b < BATCHES; b++) {
+        double t0 = now();
+        for (int r = 0; r < REPS; r++)
             delay(D);
+        double t = (now() - t0) / REPS;
+        ref = b == 0 || t < ref ? t : ref;
+        t0 = now();
+        for (int r = 0; r < REPS; r++) {
+            #pragma omp parallel
+            delay(D);
+        }
+        t = (now() - t0) / REPS;
+        fork = b == 0 || t < fork ? t : fork;
+        t0 = now();
+        #pragma omp parallel
+        for (int r = 0; r < REPS; r++) {
+            #pragma omp for schedule(static)
+            for (int i = 0; i < *threads; i++)
+                delay(D);
+        }
+        t = (now() - t0) / REPS;
+        sched = b == 0 || t < sched ? t : sched;
+        t0 = now();
+        #pragma omp parallel
+        for (int r = 0; r < REPS; r++) {
+            delay(D);
+            #pragma omp barrier
+        }
+        t = (now() - t0) / REPS;
+        bar = b == 0 || t < bar ? t : bar;
     }
-    *sched_ns = ((now() - t0) / REPS - ref) * 1e9;
-    t0 = now();
-    #pragma omp parallel
-    for (int r = 0; r < REPS; r++) {
-        delay(D);
-        #pragma omp barrier
-    }
-    *barrier_ns = ((now() - t0) / REPS - ref) * 1e9;
+    *fork_ns = (fork - ref) * 1e9;
+    *sched_ns = (sched - ref) * 1e9;
+    *barrier_ns = (bar - ref) * 1e9;
     if (*fork_ns < 0) *fork_ns = 0;
     if (*sched_ns < 0) *sched_ns = 0;
     if (*barrier_ns < 0) *barrier_ns = 0;
@@ -126,21 +142,30 @@ int rt_calibrate_target(double *fallback_ns)
 #endif
 }
 
-/* STREAM triad over n doubles, best of reps; bytes/s. */
-double rt_calibrate_triad(long n, int reps)
+/* STREAM triad over n doubles on `threads` threads (0: OpenMP's
+ * default), best of reps; bytes/s.  The arrays are first touched by the
+ * same static split, so each thread's pages lie near it. */
+static double triad_on(long n, int reps, int threads)
 {
     double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n),
            *c = malloc(sizeof *c * (size_t)n), best = 0;
+    int t = threads;
+#ifdef _OPENMP
+    if (t <= 0)
+        t = omp_get_max_threads();
+#else
+    t = 1;
+#endif
     if (!a || !b || !c) {
         free(a), free(b), free(c);
         return 0;
     }
-    #pragma omp parallel for schedule(static)
+    #pragma omp parallel for schedule(static) num_threads(t)
     for (long i = 0; i < n; i++)
         a[i] = 0, b[i] = 1, c[i] = 2;
     for (int r = 0; r < reps; r++) {
         double t0 = now();
-        #pragma omp parallel for schedule(static)
+        #pragma omp parallel for schedule(static) num_threads(t)
         for (long i = 0; i < n; i++)
             a[i] = b[i] + 3.0 * c[i];
         double t = now() - t0;
@@ -150,6 +175,141 @@ double rt_calibrate_triad(long n, int reps)
     sink = a[n / 2];
     free(a), free(b), free(c);
     return best;
+}
+
+/* The same on t threads, each timed on its own CPU clock and the slowest
+ * one's time taken (as the pattern table's: a thread the system
+ * deschedules does not count its wait), best of reps; bytes/s. */
+static double triad_cpu(long n, int reps, int t)
+{
+    double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n),
+           *c = malloc(sizeof *c * (size_t)n), best = 0;
+    if (!a || !b || !c) {
+        free(a), free(b), free(c);
+        return 0;
+    }
+    #pragma omp parallel for schedule(static) num_threads(t)
+    for (long i = 0; i < n; i++)
+        a[i] = 0, b[i] = 1, c[i] = 2;
+    for (int r = 0; r <= reps; r++) {         /* r = 0 warms */
+        double slowest = 0;
+        #pragma omp parallel num_threads(t) reduction(max : slowest)
+        {
+            double t0 = thread_cpu();
+            #pragma omp for schedule(static) nowait
+            for (long i = 0; i < n; i++)
+                a[i] = b[i] + 3.0 * c[i];
+            slowest = thread_cpu() - t0;
+        }
+        if (r > 0 && slowest > 0 && 24.0 * n / slowest > best)
+            best = 24.0 * n / slowest;
+    }
+    sink = a[n / 2];
+    free(a), free(b), free(c);
+    return best;
+}
+
+/* STREAM triad over n doubles on all of OpenMP's threads, best of reps. */
+double rt_calibrate_triad(long n, int reps)
+{
+    return triad_on(n, reps, 0);
+}
+
+/* ---- what many threads get ----------------------------------------------
+ * One addition of a chain; the empty asm keeps x in a register the
+ * compiler cannot see through (no folding, no reassociation), as in
+ * calib.c's clock. */
+#define TC1(x, i) do { (x) += (i); __asm__ volatile("" : "+r"(x)); } while (0)
+#define TC8(x, i) do { TC1(x, i); TC1(x, i); TC1(x, i); TC1(x, i); \
+                       TC1(x, i); TC1(x, i); TC1(x, i); TC1(x, i); } while (0)
+/* eight independent chains, one addition each */
+#define TCI(i) do { TC1(y[0], i); TC1(y[1], i); TC1(y[2], i); TC1(y[3], i); \
+                    TC1(y[4], i); TC1(y[5], i); TC1(y[6], i); TC1(y[7], i); } while (0)
+
+static volatile unsigned long tc_sink;
+
+static int median_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double rt_median(double *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, median_cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* With t threads busy at once: the median over the threads of each one's
+ * dependent-chain clock (additions per second of its fastest batch) and of
+ * its independent additions per second (fastest batch).  The batches start
+ * together (a barrier), so every measured thread runs beside t - 1 others;
+ * each is timed on its own CPU clock, so a thread the system deschedules
+ * does not count its wait. */
+static void rates_on(int t, double *clock_hz, double *work)
+{
+    enum { BATCHES = 5 };
+    const unsigned long iters = 1UL << 19;   /* x 32 additions: ~4 ms at 4 GHz */
+    double ck[t > 0 ? t : 1], wk[t > 0 ? t : 1];
+    #pragma omp parallel num_threads(t)
+    {
+        int me = 0;
+#ifdef _OPENMP
+        me = omp_get_thread_num();
+#endif
+        double bc = 0, bw = 0;
+        unsigned long x = (unsigned long)me + 1, y[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+        for (int b = 0; b <= BATCHES; b++) {    /* batch 0 warms the clock up */
+            #pragma omp barrier
+            double t0 = thread_cpu();
+            for (unsigned long i = 0; i < iters; i++) {
+                TC8(x, i);
+                TC8(x, i);
+                TC8(x, i);
+                TC8(x, i);
+            }
+            double t1 = thread_cpu();
+            for (unsigned long i = 0; i < iters; i++) {
+                TCI(i);
+                TCI(i);
+                TCI(i);
+                TCI(i);
+            }
+            double t2 = thread_cpu();
+            if (b > 0 && t1 > t0 && (bc == 0 || t1 - t0 < bc))
+                bc = t1 - t0;
+            if (b > 0 && t2 > t1 && (bw == 0 || t2 - t1 < bw))
+                bw = t2 - t1;
+        }
+        if (me < t) {
+            ck[me] = bc > 0 ? 32.0 * (double)iters / bc : 0;
+            wk[me] = bw > 0 ? 32.0 * (double)iters / bw : 0;
+        }
+        tc_sink = x + y[0] + y[1] + y[2] + y[3] + y[4] + y[5] + y[6] + y[7];
+    }
+    *clock_hz = rt_median(ck, t);
+    *work = rt_median(wk, t);
+}
+
+int rt_calibrate_threads(rt_calibration *c)
+{
+    int all = 1;
+#ifdef _OPENMP
+    all = omp_get_max_threads();
+#endif
+    c->tc_points = 0;
+    for (int t = 1; c->tc_points < RT_TC_POINTS; t = t * 2 < all && t * 2 > t ? t * 2 : all) {
+        int k = c->tc_points;
+        c->tc_threads[k] = t;
+        rates_on(t, &c->tc_clock[k], &c->tc_work[k]);
+        c->tc_bw[k] = triad_cpu(8L << 20, 3, t);       /* 3 x 64 MiB, as mem_bw */
+        c->tc_points++;
+        if (t >= all)
+            break;
+    }
+    return c->tc_points > 0 && c->tc_clock[0] > 0 && c->tc_work[0] > 0 ? 0 : -1;
 }
 
 /* Multiply-add chains on every thread; flop/s. */

@@ -3,7 +3,8 @@
  * the database's host_calibration and host_bandwidth rows: store (keel
  * calibrate) and read (libkeelrt at its first launch).  The SQL is db/'s
  * run-time log (db_log.h); here the rows are keyed by this machine's host
- * name and the per-pattern bandwidth (PMaC) is laid out by footprint.  A
+ * name, the per-pattern bandwidth (PMaC) is laid out by footprint and
+ * what many threads get is one text, "T:clock:work:triad ...".  A
  * database without host_bandwidth (before schema v7) simply has no
  * per-pattern figures.
  */
@@ -48,7 +49,8 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
         goto done;
     db_calib_row row = { c->cores, c->freq_hz, c->mem_bw, c->peak_flops,
                          c->fork_ns, c->join_ns, c->sched_ns, c->target_fallback_ns,
-                         c->page, c->tlb_entries, c->tlb_miss_ns, c->l1, c->l2, c->l3, "" };
+                         c->page, c->tlb_entries, c->tlb_miss_ns, c->l1, c->l2, c->l3, "", "" };
+    rt_thread_curve_format(c, row.thread_curve, sizeof row.thread_curve);
     /* the chain latencies as "fadd=2.01 fmul=3 ..." (cycles) */
     for (int k = 0, n = 0; k < RT_NLAT && n < (int)sizeof row.latencies; k++)
         if (c->lat[k] > 0)
@@ -144,6 +146,42 @@ static void latencies_parse(const char *text, double lat[RT_NLAT])
     }
 }
 
+void rt_thread_curve_format(const rt_calibration *c, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int k = 0; k < c->tc_points && k < RT_TC_POINTS && n < len; k++) {
+        int w = snprintf(buf + n, len - n, "%s%.0f:%.6g:%.6g:%.6g", k ? " " : "", c->tc_threads[k],
+                         c->tc_clock[k], c->tc_work[k], c->tc_bw[k]);
+        if (w < 0 || (size_t)w >= len - n) {      /* no room: the points that fit */
+            buf[n] = '\0';
+            break;
+        }
+        n += (size_t)w;
+    }
+}
+
+int rt_thread_curve_parse(const char *text, rt_calibration *c)
+{
+    int n = 0;
+    for (const char *t = text; t && *t && n < RT_TC_POINTS;) {
+        double v[4];
+        int used = 0;
+        t += strspn(t, " ");
+        if (!*t)
+            break;
+        if (sscanf(t, "%lf:%lf:%lf:%lf%n", &v[0], &v[1], &v[2], &v[3], &used) != 4 || v[0] < 1 ||
+            (n > 0 && v[0] <= c->tc_threads[n - 1]))
+            break;
+        c->tc_threads[n] = v[0], c->tc_clock[n] = v[1], c->tc_work[n] = v[2], c->tc_bw[n] = v[3];
+        n++;
+        t += used;
+    }
+    c->tc_points = n;
+    return n;
+}
+
 /* This host's newest calibration through l (dbpath names it in messages). */
 static int calibration_read(db_calib_src *l, const char *dbpath, rt_calibration *c, char *err,
                             size_t errlen)
@@ -174,6 +212,7 @@ static int calibration_read(db_calib_src *l, const char *dbpath, rt_calibration 
         c->l1 = row.l1_bytes;
         c->l2 = row.l2_bytes;
         c->l3 = row.l3_bytes;
+        rt_thread_curve_parse(row.thread_curve, c);
         bandwidth_load(l, id, c);
     }
     return rc;

@@ -10,8 +10,13 @@
  * and the launch facts keelcc stored for it (db_launch.h, analysis/launch.h:
  * parallel verdicts, the GPU mapping, every access's iteration-point
  * differences along its enclosing loops, statement cost estimates, whether
- * the kernels are `omp target` constructs) and parses every expression
- * once; nothing about the nest is derived here.  Binding evaluates them
+ * the kernels are `omp target` constructs) and reads every expression
+ * once: decoded from the packed form's expression pool when it carries
+ * one (expr_pack.h: keelcc's link step encodes them, so a linked program
+ * parses nothing), else parsed from its text (the database, a packed form
+ * of version 1); nothing about the nest is derived here.  The per-site
+ * plan (below) compiles at a site's second bind: its first evaluates by
+ * name, as the reference path does.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
  * range (lower + step * floor((trip - 1) / 2)), which makes triangular
  * inner trip counts their average.  A trip count with min, max, div or mod
@@ -44,6 +49,7 @@
 #include "db_mca.h"
 #include "db_nest.h"
 #include "expr.h"
+#include "expr_pack.h"
 #include "util.h"
 
 #define UNKNOWN_TRIP 128      /* chikin IV.B: loops of unknown count run 128 times */
@@ -110,7 +116,8 @@ typedef struct {
 typedef struct fl_plan fl_plan;   /* the per-site plan (see "the per-site plan") */
 
 struct rt_facts {
-    fl_plan *plan;            /* compiled at the first bind, published atomically */
+    fl_plan *plan;            /* compiled at the second bind, published atomically */
+    int binds;                /* binds without a plan so far (plan_for; atomic) */
     char *file, *function, *label;
     char *hash;               /* translation_units.hash of the nest's source, NULL none */
     char *fact[DB_NLOOP_FACTS];   /* the launch loop's per-loop facts (loop_facts.h) */
@@ -150,6 +157,36 @@ static kx_expr *parse_or_null(const char *text)
     return text ? kx_parse(text, err, sizeof err) : NULL;
 }
 
+/* ---- loading ------------------------------------------------------------- */
+
+typedef struct {
+    rt_facts *f;
+    const void *pool;         /* the packed form's expressions (expr_pack.h), NULL none */
+    size_t npool;
+    int bad;                  /* 1: a pooled expression did not decode (msg says why) */
+    char msg[160];
+} loader;
+
+/* A stored expression: decoded from the pool when the packed form carries
+ * it there, else parsed from its text (a database, an older packed form);
+ * NULL for NULL text or text that does not parse (unknown). */
+static kx_expr *expr_of(loader *ld, const char *text)
+{
+    kx_expr *e = NULL;
+    if (!text)
+        return NULL;
+    if (ld->pool) {
+        int r = kx_pool_get(ld->pool, ld->npool, text, &e, ld->msg, sizeof ld->msg);
+        if (r > 0)
+            return e;
+        if (r < 0) {
+            ld->bad = 1;
+            return NULL;
+        }
+    }
+    return parse_or_null(text);
+}
+
 /* "["matmul"]" -> "matmul": the first string of a JSON array of strings. */
 /* Add the idioms of one loop of the nest (comma text, as keelcc stores
  * loops.idioms) to the nest's label, each idiom once, in the order found:
@@ -179,12 +216,6 @@ static int add_idioms(rt_facts *f, const char *idioms)
     }
     return 0;
 }
-
-/* ---- loading ------------------------------------------------------------- */
-
-typedef struct {
-    rt_facts *f;
-} loader;
 
 static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, size_t errlen);
 
@@ -231,7 +262,7 @@ static int add_stmt(loader *ld, int li, const db_stmt_info *s)
              * more often than it has extents leaves the rest unknown */
             int e = j - (a->ndims - a->nextents);
             if (e >= 0 && e < a->nextents && a->extent[e])
-                ac->extent[j] = parse_or_null(a->extent[e]);
+                ac->extent[j] = expr_of(ld, a->extent[e]);
         }
     }
     return 0;
@@ -273,8 +304,8 @@ static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, 
     fl->line = l->line;
     fl->col = l->col;
     fl->iv = dup(l->iv);
-    fl->trip = parse_or_null(l->trip);
-    fl->lower = parse_or_null(l->lower);
+    fl->trip = expr_of(ld, l->trip);
+    fl->lower = expr_of(ld, l->lower);
     fl->step = l->step;
     fl->gpu_map = dup(l->gpu_map);
     fl->nchildren = l->nchildren;
@@ -400,31 +431,28 @@ static int same_subscripts(const fl_acc *a, const fl_acc *b)
 }
 
 
+/* One symbol of an expression: a new one (not a loop variable, not seen)
+ * joins f->syms.  1 on allocation failure. */
+static int add_sym(void *ctx, const char *name)
+{
+    rt_facts *f = ctx;
+    for (int k = 0; k < f->nloops; k++)
+        if (f->loops[k].iv && !strcmp(f->loops[k].iv, name))
+            return 0;
+    for (int k = 0; k < f->nsyms; k++)
+        if (!strcmp(f->syms[k], name))
+            return 0;
+    char *copy = strdup(name);
+    if (!copy || ku_push_ptr(&f->syms, &f->nsyms, copy)) {
+        free(copy);
+        return 1;
+    }
+    return 0;
+}
+
 static int collect_syms(rt_facts *f, const kx_expr *e)
 {
-    char **names;
-    int n;
-    if (!e)
-        return 0;
-    if ((n = kx_symbols(e, &names)) < 0)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        int known = 0;
-        for (int k = 0; k < f->nloops && !known; k++)
-            known = f->loops[k].iv && !strcmp(f->loops[k].iv, names[i]);
-        for (int k = 0; k < f->nsyms && !known; k++)
-            known = !strcmp(f->syms[k], names[i]);
-        if (known)
-            continue;
-        char *name = strdup(names[i]);
-        if (!name || ku_push_ptr(&f->syms, &f->nsyms, name)) {
-            free(name);
-            kx_free_names(names, n);
-            return -1;
-        }
-    }
-    kx_free_names(names, n);
-    return 0;
+    return kx_each_symbol(e, add_sym, f) ? -1 : 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -461,6 +489,7 @@ static int find_id(const id_index *v, int n, int64_t id)
 typedef struct {
     rt_facts *f;
     id_index *loops, *accs, *stmts;
+    loader *ld;
 } launch_ctx;
 
 static int launch_loop_row(void *vctx, const db_launch_loop *r)
@@ -488,7 +517,7 @@ static int launch_stride_row(void *vctx, const db_launch_stride *r)
         return 0;
     kx_expr **slot = r->dim < 0 ? &ac->lin[k] : &ac->diff[r->dim * f->nloops + k];
     kx_free(*slot);
-    *slot = parse_or_null(r->stride);
+    *slot = expr_of(c->ld, r->stride);
     return r->stride && !*slot ? 1 : 0;      /* 1: unparsable or out of memory */
 }
 
@@ -504,7 +533,7 @@ static int launch_overlap_row(void *vctx, const db_launch_overlap *r)
         return 1;
     o->acc = a;
     o->checkable = r->checkable;
-    o->offset = parse_or_null(r->offset);
+    o->offset = expr_of(c->ld, r->offset);
     return r->offset && !o->offset ? 1 : 0;
 }
 
@@ -553,8 +582,9 @@ static int launch_cost_row(void *vctx, const db_launch_cost *r)
 /* Read the launch facts, then the strides along the thread loops and the
  * symbols the launch needs.  Returns 0, 1 when keelcc stored no launch
  * facts, -1 with a message. */
-static int bind_launch(db_nest *d, rt_facts *f, char *err, size_t errlen)
+static int bind_launch(db_nest *d, loader *ld, char *err, size_t errlen)
 {
+    rt_facts *f = ld->f;
     int r = db_nest_launch_get(d, f->loops[0].id, &f->region, &f->omp_target, err, errlen);
     if (r != 0)
         return r;
@@ -567,7 +597,7 @@ static int bind_launch(db_nest *d, rt_facts *f, char *err, size_t errlen)
     }
     launch_ctx c = { f, malloc(sizeof *c.loops * (size_t)(f->nloops + 1)),
                      malloc(sizeof *c.accs * (size_t)(f->naccs + 1)),
-                     malloc(sizeof *c.stmts * (size_t)(f->nstmts + 1)) };
+                     malloc(sizeof *c.stmts * (size_t)(f->nstmts + 1)), ld };
     if (!c.loops || !c.accs || !c.stmts) {
         free(c.loops), free(c.accs), free(c.stmts);
         return ku_fail(err, errlen, "out of memory");
@@ -726,15 +756,20 @@ static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_
 {
     loader ld = { 0 };
     int x;
+    if (db_nest_exprs(src, &ld.pool, &ld.npool) &&
+        kx_pool_check(ld.pool, ld.npool, err, errlen))
+        return -1;
     rt_facts *f = calloc(1, sizeof *f);
     ld.f = f;
     if (!f)
         return ku_fail(err, errlen, "out of memory");
-    if (load_loop(src, &ld, root, -1, err, errlen)) {
+    if (load_loop(src, &ld, root, -1, err, errlen) ||
+        (ld.bad && ku_fail(err, errlen, "%s", ld.msg))) {
         rt_facts_free(f);
         return -1;
     }
-    if ((x = bind_launch(src, f, err, errlen)) != 0) {
+    if ((x = bind_launch(src, &ld, err, errlen)) != 0 ||
+        (ld.bad && (x = ku_fail(err, errlen, "%s", ld.msg)))) {
         if (x > 0)
             ku_fail(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
                     "its analysis failed): recompile it with keelcc", f->file ? f->file : file,
@@ -922,6 +957,19 @@ void rt_facts_free(rt_facts *f)
  * both (and rt_facts_bind_site, keel_decide's path) give the same launch
  * and the same estimates bit for bit. */
 
+/* fmin and fmax as glibc computes them on x86-64 (minsd / maxsd: the
+ * second argument when the two compare equal; a NaN argument yields the
+ * other), inline: the compiler otherwise calls libm for every one. */
+static inline double min_d(double x, double y)
+{
+    return isnan(y) ? x : x < y ? x : y;
+}
+
+static inline double max_d(double x, double y)
+{
+    return isnan(y) ? x : x > y ? x : y;
+}
+
 typedef struct {
     const rt_facts *f;
     int loop;                 /* ivs of this loop and its ancestors are bound */
@@ -955,8 +1003,10 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
 
 /* ---- the per-site plan --------------------------------------------------- */
 
-/* A site passes the same symbol array at every call.  At its first call
- * the nest's expressions are compiled for that array: an affine one
+/* A site passes the same symbol array at every call.  At its second bind
+ * (the first evaluates by name: many sites bind once, and compiling costs
+ * several evaluations) the nest's expressions are compiled for that
+ * array: an affine one
  * (every bound, stride and difference of a usual nest) becomes a constant
  * and a short list of (coefficient, slot) terms, a slot being an
  * induction variable's index in ivals[] or the index of a passed value,
@@ -1012,6 +1062,10 @@ struct fl_plan {
     unsigned char *dvs_t;
     struct fl_var { int lin, at, li; const cx_expr *x; const kx_expr *e; } *var;
     int nvar, ndv;
+    /* no trip count or lower bound below the first thread loop names its
+     * variable (each an affine expression): every work item's chain is
+     * the same, so bind_longest_chain has nothing to add */
+    int chain_flat;
 };
 
 static void plan_free(fl_plan *p)
@@ -1159,6 +1213,35 @@ static int plan_strides(const rt_facts *f, fl_plan *p, int ndv)
     return 0;
 }
 
+/* Whether chain_at gives the same chain whatever value the first thread
+ * loop's variable takes: the loops it walks (those below that loop) have
+ * trip counts and lower bounds compiled to terms none of which reads the
+ * variable's slot, so their trips, their variables and the chain come out
+ * of the same operations on the same numbers for every value. */
+static int plan_chain_flat(const rt_facts *f, const fl_plan *p)
+{
+    int nl = f->nloops, tl = -1;
+    for (int k = 0; k < nl && tl < 0; k++)
+        if (f->loops[k].thread)
+            tl = k;
+    if (tl < 0)
+        return 0;
+    for (int k = tl + 1; k < nl && f->loops[k].parent >= tl; k++) {
+        const cx_expr *x[2] = { f->loops[k].trip ? &p->trip[k] : NULL,
+                                f->loops[k].lower ? &p->lower[k] : NULL };
+        for (int w = 0; w < 2; w++) {
+            if (!x[w])
+                continue;
+            if (!x[w]->affine)
+                return 0;
+            for (int i = 0; i < x[w]->n; i++)
+                if (x[w]->t[i].slot == tl)
+                    return 0;
+        }
+    }
+    return 1;
+}
+
 static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
                            const rt_profile *cpu)
 {
@@ -1204,6 +1287,8 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
         bad = 1;
     if (!bad)
         bad = plan_strides(f, p, ndv);
+    if (!bad)
+        p->chain_flat = plan_chain_flat(f, p);
     if (bad) {
         plan_free(p);
         return NULL;
@@ -1222,6 +1307,10 @@ static const fl_plan *plan_for(const rt_facts *f, int n, const char *const *name
 {
     fl_plan *p = __atomic_load_n(&((rt_facts *)f)->plan, __ATOMIC_ACQUIRE);
     if (!p) {
+        /* a site's first bind evaluates by name: compiling the plan costs
+         * more than one evaluation saves, and many sites bind once */
+        if (__atomic_fetch_add(&((rt_facts *)f)->binds, 1, __ATOMIC_RELAXED) == 0)
+            return NULL;
         fl_plan *mine = plan_build(f, n, names, cpu), *none = NULL;
         if (!mine)
             return NULL;
@@ -1744,7 +1833,7 @@ static void bind_spans(bind_scratch *s, int a)
     for (int k = li; k >= 0; k = loops[k].parent) {
         double v = lin[k];
         if (v != 0)
-            minlin = fmin(minlin, v < 0 ? INFINITY : v);
+            minlin = min_d(minlin, v < 0 ? INFINITY : v);
         if (v < 0)
             minlin = INFINITY;
         execs *= trip[k] > 0 ? trip[k] : 0;
@@ -1781,25 +1870,36 @@ static void bind_spans(bind_scratch *s, int a)
  * the bounding box of the differences, at most the product of the trips of
  * the loops that move the access: a diagonal A[j][j] over i and j touches
  * trip_j elements, not trip_j^2. */
-static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
+static double footprint_walk(bind_scratch *s, int a, int q, double line);
+
+static inline __attribute__((always_inline)) double footprint_bytes(bind_scratch *s, int a, int q,
+                                                                    double line)
 {
-    const rt_facts *f = s->f;
-    const fl_acc *ac = &f->accs[a];
-    int nl = s->nl, at = a * nl + q;
-    double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1, moving = 1;
+    int at = a * s->nl + q;
     if (!s->reference && s->sp_on[at]) {      /* bind_spans */
         if (s->sp_elems[at] < 0)
             return s->sp_execs[at] * line;
-        minlin = s->sp_minlin[at];
-        double el = s->sp_moving[at] >= 1 ? fmin(s->sp_elems[at], s->sp_moving[at])
+        double e = s->f->accs[a].elem > 0 ? s->f->accs[a].elem : 8, minlin = s->sp_minlin[at];
+        double el = s->sp_moving[at] >= 1 ? min_d(s->sp_elems[at], s->sp_moving[at])
                                           : s->sp_elems[at];
-        return el * (isinf(minlin) ? line : fmin(line, e * minlin));
+        return el * (isinf(minlin) ? line : min_d(line, e * minlin));
     }
+    return footprint_walk(s, a, q, line);
+}
+
+/* footprint_bytes from the differences themselves (the reference mode, or
+ * a loop bind_spans did not reach). */
+static double footprint_walk(bind_scratch *s, int a, int q, double line)
+{
+    const rt_facts *f = s->f;
+    const fl_acc *ac = &f->accs[a];
+    int nl = s->nl;
+    double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1, moving = 1;
     int li = f->stmts[ac->stmt].loop;
     for (int k = li; k >= 0; k = f->loops[k].parent) {
         double v = s->lin[a * nl + k];
         if (v != 0)
-            minlin = fmin(minlin, v < 0 ? INFINITY : v);    /* < 0: irregular */
+            minlin = min_d(minlin, v < 0 ? INFINITY : v);    /* < 0: irregular */
         if (v < 0)
             minlin = INFINITY;
         execs *= s->trip[k] > 0 ? s->trip[k] : 0;
@@ -1808,12 +1908,12 @@ static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
         if (k == q)
             break;
     }
-    double gran = isinf(minlin) ? line : fmin(line, e * minlin);
+    double gran = isinf(minlin) ? line : min_d(line, e * minlin);
     double elems = span_elems(s, a, q);
     if (elems < 0)
         return execs * line;
     if (moving >= 1)
-        elems = fmin(elems, moving);
+        elems = min_d(elems, moving);
     return elems * gran;
 }
 
@@ -1821,7 +1921,7 @@ static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
  * what bind_spans kept for the call (the working sets, the CPU bytes and
  * the TLB ask for the same (access, loop) pairs); the reference mode
  * computes it each time. */
-static double footprint_at(bind_scratch *s, int a, int q, int g)
+static inline double footprint_at(bind_scratch *s, int a, int q, int g)
 {
     return footprint_bytes(s, a, q, g ? s->page : s->line);
 }
@@ -1843,7 +1943,7 @@ static double footprint_at(bind_scratch *s, int a, int q, int g)
  * continuous at wset = cap: no step at the cache's capacity. */
 double rt_reuse_bytes(double rep, double fp, double wset, double cap)
 {
-    double lo = fmin(rep, fp);
+    double lo = min_d(rep, fp);
     if (!(wset > cap))
         return lo;
     double h = cap > 0 ? cap / wset : 0;
@@ -2053,7 +2153,7 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
          * median 0.51 -> 0.44, within 2x 37 -> 33 of 112), so the CPU
          * keeps the step; the split-loop sharing and the hardware-thread
          * cache share keep it from cliffs */
-        T = s->wset[q] <= s->cap ? fmin(rep, footprint_at(s, a, q, 0)) : rep;
+        T = s->wset[q] <= s->cap ? min_d(rep, footprint_at(s, a, q, 0)) : rep;
     }
     out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
     /* its reference type for a calibrated host (PMaC, model.c): the stride
@@ -2076,7 +2176,7 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
      * below it delivers, so the hits are the differences */
     if (s->cap1 > 0 && (pat == RT_PAT_COLUMN || pat == RT_PAT_GATHER)) {
         double st = out->steps > 0 ? out->steps : 1;
-        T2 = fmax(T2, T), T1 = fmax(T1, T2);
+        T2 = max_d(T2, T), T1 = max_d(T1, T2);
         out->cpu_hit_bytes[0] += wf * (T1 - T2) / st;
         out->cpu_hit_bytes[1] += wf * (T2 - T) / st;
     }
@@ -2107,12 +2207,12 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
     double dep = trans > 1 ? gpu->dep_uncoal * trans : gpu->dep_coal;
     if (x->cls == RT_UNIFORM) {
         s->gpu_sum += wf * fp;
-        s->round_lat[cl] = fmax(s->round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
+        s->round_lat[cl] = max_d(s->round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
         s->out->gpu_dep_cycles += x->count * dep;
         return;
     }
     double span = x->cls == RT_IRREGULAR ? 32 * sector : fabs((double)x->stride) * e * 32;
-    double wb = fmin(32 * sector, fmax(sector, ceil(span / sector) * sector));
+    double wb = min_d(32 * sector, max_d(sector, ceil(span / sector) * sector));
     double il = s->lin[a * nl + li];
     double miss = 1;
     if (cl == li && !f->loops[li].thread && il > 0 && il * e < sector && wb >= 32 * sector)
@@ -2125,7 +2225,7 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
      * those leave the SM and pay the departure delays */
     double l1 = gpu->l1_lat > 0 ? gpu->l1_lat : gpu->mem_lat;
     double mem_l = gpu->mem_lat + (trans > 1 ? (trans - 1) * gpu->dep_uncoal : 0);
-    s->round_lat[cl] = fmax(s->round_lat[cl], miss * mem_l + (1 - miss) * l1);
+    s->round_lat[cl] = max_d(s->round_lat[cl], miss * mem_l + (1 - miss) * l1);
     s->out->gpu_dep_cycles += x->count * miss * dep;
     double warps = ceil(s->kitems[root] / 32);
     s->gpu_sum += wf * warps * s->gpu_it[cl] * s->sw[ac->stmt] * wb * s->launches[root];
@@ -2186,7 +2286,7 @@ static void bind_longest_chain(bind_scratch *s)
     for (int k = 0; k < s->nl && tl < 0; k++)
         if (f->loops[k].thread)
             tl = k;
-    if (f->region || tl < 0 || s->trip[tl] < 2)
+    if (f->region || tl < 0 || s->trip[tl] < 2 || (s->plan && s->plan->chain_flat))
         return;
     double here = chain_at(s, tl, s->ivals[tl]);
     if (here < 0)
@@ -2194,7 +2294,7 @@ static void bind_longest_chain(bind_scratch *s)
     const fl_loop *l = &f->loops[tl];
     int64_t lo = s->ivals[tl] - (l->step ? l->step : 1) * (int64_t)((s->trip[tl] - 1) / 2);
     int64_t hi = lo + (l->step ? l->step : 1) * (int64_t)(s->trip[tl] - 1);
-    double a = chain_at(s, tl, lo), b = chain_at(s, tl, hi), m = fmax(a, b);
+    double a = chain_at(s, tl, lo), b = chain_at(s, tl, hi), m = max_d(a, b);
     /* the rest of the chain (rounds outside the thread loop) as bound */
     if (m > here)
         out->gpu_lat_max_cycles = out->gpu_lat_cycles + (m - here);
@@ -2287,7 +2387,7 @@ static void bind_accesses(bind_scratch *s)
     }
     /* what stays in L2: everything when the footprint fits, else the
      * share of it L2 holds (rt_reuse_bytes: C / W of the re-reads hit) */
-    out->gpu_bytes = rt_reuse_bytes(fmax(s->gpu_minfp, s->gpu_sum), s->gpu_minfp, s->gpu_minfp,
+    out->gpu_bytes = rt_reuse_bytes(max_d(s->gpu_minfp, s->gpu_sum), s->gpu_minfp, s->gpu_minfp,
                                     s->gpu->gpu_l2);
     for (int k = 0; k < s->nl; k++)
         if (s->has_mem[k]) {

@@ -15,7 +15,9 @@
  * symbol values of one launch and fills an rt_launch for the models.
  * rt_facts_load_packed reads the same rows from a packed form of the nest
  * (db/db_nest.h: what keelcc's link step puts into the program), through
- * the same loader: both routes give the same facts.  The
+ * the same loader: both routes give the same facts (the packed form's
+ * expressions arrive already in binary form, ipda/expr_pack.h, and are
+ * decoded rather than parsed).  The
  * facts object is immutable after loading, so any number of threads may
  * bind it at once.
  */

@@ -123,7 +123,8 @@ static struct {
     int real_gpu;              /* a CUDA GPU was found (not a KEEL_DEVICE what-if) */
     int calibrate;             /* KEEL_CALIBRATE=1: alternate devices (keel_begin) */
     int learn;                 /* sites explore and learn (rt_learn): set up at init */
-    int offload_rt;            /* libomptarget is in the process: target regions can offload */
+    int offload_rt;            /* libomptarget is in the process: target regions can offload
+                                * (looked up only when real_gpu) */
     double t_base;             /* CLOCK_MONOTONIC at init, seconds (launch timing) */
 } G;
 
@@ -257,8 +258,11 @@ static void init(void)
         G.have_gpu = G.real_gpu = rt_cuda_detect(&G.gpu, G.gpu_name, sizeof G.gpu_name);
     G.calibrate = (s = getenv("KEEL_CALIBRATE")) && *s && strcmp(s, "0") != 0;
     /* an offload build links libomptarget: only then does if(target: 1)
-     * run a target region on the GPU */
-    void *self = dlopen ? dlopen(NULL, RTLD_LAZY) : NULL;
+     * run a target region on the GPU.  Only a process with a real GPU asks
+     * (every use of offload_rt needs real_gpu too): the failing lookup
+     * walks every loaded library's symbols: microseconds of a first call
+     * on a host without one */
+    void *self = G.real_gpu && dlopen ? dlopen(NULL, RTLD_LAZY) : NULL;
     if (self) {
         G.offload_rt = dlsym(self, "__tgt_target_kernel") != NULL;
         dlclose(self);
@@ -549,7 +553,14 @@ typedef struct site_state {
     atomic_int no_history;     /* its loop has no measured history (history_decides) */
     _Atomic(memo_tab *) memo;  /* the current table (see above) */
     atomic_uint memo_last[2];  /* its ways of the last two hits (hints) */
-    rt_ov_plan *ov_plan;       /* the overlap condition compiled for the values (overlap.h) */
+    rt_ov_plan *ov_plan;       /* the overlap condition's slots (overlap.h), checked by name */
+    _Atomic(rt_ov_plan *) ov_full;   /* ... and compiled, from the second check on */
+    atomic_int ov_checks;      /* checks run by name so far (overlap_plan) */
+    /* the history key's layout (site_key; under facts_lock): 0 not yet
+     * known, 1 hkey_ord[] lists the sizes' indices in the key's order,
+     * -1 rt_history_key formats it */
+    int hkey_state, hkey_n;
+    unsigned char hkey_ord[16];
     rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
     /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
     atomic_llong launches, on_gpu, pred_ns, evaluated, explored;
@@ -633,8 +644,8 @@ static int fixed_verdict(site_state *st, const keel_site *site)
         return st->fixed_why = not_parallel_why(st->facts), 0;
     /* a verdict that relies on bases being apart, with no way to check */
     const rt_overlap *ov = rt_facts_overlap(st->facts);
-    if (ov && rt_overlap_prepare(ov, site->nsyms, site->syms, &st->ov_plan, st->why,
-                                 sizeof st->why))
+    if (ov && rt_overlap_prepare_slots(ov, site->nsyms, site->syms, &st->ov_plan, st->why,
+                                       sizeof st->why))
         return st->fixed_why = st->why, 0;
     return -1;
 }
@@ -776,6 +787,7 @@ static site_state *site_init(keel_site *site)
         rt_facts_free(st->facts);
         memo_free(atomic_load(&st->memo));
         rt_overlap_plan_free(st->ov_plan);
+        rt_overlap_plan_free(atomic_load(&st->ov_full));
         free(st->learn);
         free(st->path);
         free(st);
@@ -1328,6 +1340,66 @@ static void hcache_drop(int64_t loop_id)
         }
 }
 
+/* rt_history_key's text for the site's values, without its sort and
+ * snprintf on every miss: the site passes the same names at every call,
+ * so the order of its sizes (not the "&p" bases) by name is found once;
+ * the values are then written as %lld writes them.  Sites whose key
+ * rt_history_key would build differently (a missing name, two equal
+ * names, more than 16 sizes) and keys that do not fit go to
+ * rt_history_key itself, which gives the answer.  Under facts_lock. */
+static int site_key(site_state *st, const keel_site *site, const long long *values, char *buf,
+                    size_t len)
+{
+    int n = site->nsyms;
+    const char *const *nm = site->syms;
+    if (st->hkey_state == 0) {
+        int m = 0, ok = 1;
+        for (int i = 0; i < n && ok; i++) {
+            if (!nm[i])
+                ok = 0;
+            else if (nm[i][0] != '&') {
+                if (m == 16)
+                    ok = 0;
+                else {      /* insertion by name; equal names go to rt_history_key */
+                    int at = m;
+                    while (at > 0 && strcmp(nm[st->hkey_ord[at - 1]], nm[i]) > 0)
+                        st->hkey_ord[at] = st->hkey_ord[at - 1], at--;
+                    if (at > 0 && !strcmp(nm[st->hkey_ord[at - 1]], nm[i]))
+                        ok = 0;
+                    st->hkey_ord[at] = (unsigned char)i, m++;
+                }
+            }
+        }
+        st->hkey_state = ok ? 1 : -1, st->hkey_n = m;
+    }
+    if (st->hkey_state < 0)
+        return rt_history_key(n, nm, values, buf, len);
+    size_t used = 0;
+    for (int k = 0; k < st->hkey_n; k++) {
+        const char *name = nm[st->hkey_ord[k]];
+        long long v = values[st->hkey_ord[k]];
+        char digits[24];
+        int nd = 0;
+        unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+        do
+            digits[nd++] = (char)('0' + u % 10), u /= 10;
+        while (u);
+        size_t nl = strlen(name), need = (k > 0) + nl + 1 + (v < 0) + (size_t)nd;
+        if (used + need >= len)
+            return rt_history_key(n, nm, values, buf, len);
+        if (k > 0)
+            buf[used++] = ',';
+        memcpy(buf + used, name, nl), used += nl;
+        buf[used++] = '=';
+        if (v < 0)
+            buf[used++] = '-';
+        while (nd > 0)
+            buf[used++] = digits[--nd];
+    }
+    buf[used] = '\0';
+    return 0;
+}
+
 /* With no history for the site's loop (no history table, or a table
  * without its loop), st->no_history is set: later launches skip the lock
  * (keel_record clears it). */
@@ -1343,7 +1415,7 @@ static int history_decides(const keel_site *site, site_state *st, const long lon
     if (G.history == 0 ||
         (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)))
         atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
-    if (rows && rows->n > 0 && rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
+    if (rows && rows->n > 0 && site_key(st, site, values, key, sizeof key) == 0) {
         rt_history_predict(rows, key, in->bytes_in + in->bytes_out, &hp);
         ok = hp.decides;
     }
@@ -1603,6 +1675,30 @@ static long long pred_ns_of(const rt_estimate *e, int verdict)
     return t > 0 && t < 9e9 ? (long long)(t * 1e9 + 0.5) : 0;
 }
 
+/* The plan a site's overlap check runs with.  The first check runs by
+ * name on the slots fixed_verdict found (most sites check once or a few
+ * times: compiling the condition would cost more than it saves); the
+ * second compiles the condition (rt_overlap_prepare, which cannot fail
+ * where the slots did not but for memory: then by name again) and
+ * publishes it for every later check.  The results are the same either
+ * way (overlap.c). */
+static const rt_ov_plan *overlap_plan(site_state *st, const keel_site *site,
+                                      const rt_overlap *ov)
+{
+    rt_ov_plan *p = atomic_load_explicit(&st->ov_full, memory_order_acquire), *none = NULL;
+    char why[160];
+    if (p || atomic_fetch_add_explicit(&st->ov_checks, 1, memory_order_relaxed) == 0)
+        return p ? p : st->ov_plan;
+    if (rt_overlap_prepare(ov, site->nsyms, site->syms, &p, why, sizeof why) != 0)
+        return st->ov_plan;
+    if (!atomic_compare_exchange_strong_explicit(&st->ov_full, &none, p, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        rt_overlap_plan_free(p);       /* another thread's is there */
+        return none;
+    }
+    return p;
+}
+
 /* Everything but the fast paths of keel_decide; runs under in_runtime.
  * *pred_ns: the predicted time of the launch on the chosen device; missed:
  * keel_decide asked the memo already (no second lookup). */
@@ -1682,8 +1778,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
      * the base addresses with the sizes */
     char ovwhy[160];
     const rt_overlap *ov = verdict ? rt_facts_overlap(st->facts) : NULL;
-    if (ov && rt_overlap_check(ov, st->ov_plan, site->nsyms, site->syms, values, ovwhy,
-                               sizeof ovwhy) != 0)
+    if (ov && rt_overlap_check(ov, overlap_plan(st, site, ov), site->nsyms, site->syms, values,
+                               ovwhy, sizeof ovwhy) != 0)
         verdict = 0, reason = ovwhy;
     *pred_ns = pred_ns_of(&e, verdict);
     if (hit < 0) {
@@ -1756,16 +1852,4 @@ int keel_decide_report(keel_site *site, const long long *values)
 int keel_decide_report_const(keel_site *site, const long long *values)
 {
     return keel_decide(site, values);
-}
-
-int rt_default_threads(void)
-{
-    const char *s = getenv("OMP_NUM_THREADS");
-    if (s && *s) {
-        long n = strtol(s, NULL, 10);   /* the first level of a list */
-        if (n > 0 && n < 1 << 20)
-            return (int)n;
-    }
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    return c > 0 ? (int)c : 1;
 }

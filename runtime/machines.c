@@ -864,6 +864,15 @@ void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
     }
     /* bandwidth per access pattern and footprint (PMaC): replaces mem_bw
      * and the Little's-law default in the CPU memory term */
+    /* what T threads busy at once get (calib_omp.c): a thread's rate of
+     * work and the triad's shape between one thread and all of them */
+    if (c->tc_points > 0 && c->tc_points <= RT_TC_POINTS) {
+        out->tc_points = c->tc_points;
+        memcpy(out->tc_threads, c->tc_threads, sizeof out->tc_threads);
+        memcpy(out->tc_clock, c->tc_clock, sizeof out->tc_clock);
+        memcpy(out->tc_work, c->tc_work, sizeof out->tc_work);
+        memcpy(out->tc_bw, c->tc_bw, sizeof out->tc_bw);
+    }
     if (table) {
         out->bw_points = c->bw_points;
         out->bw_threads = c->bw_threads;

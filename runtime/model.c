@@ -6,6 +6,9 @@
  *   restricted to one statically scheduled `parallel for` (the only
  *   work-sharing construct our loop nests produce), bounded below by a
  *   memory roofline (roofline-lecture.txt: time >= bytes / bandwidth).
+ *   At T threads a chunk runs at the rate keel calibrate measured for a
+ *   thread with T cores busy, and the bandwidth between one thread's and
+ *   all threads' follows the measured triad curve.
  * GPU: the Hong-Kim MWP/CWP model as given in chikin Figs. 4-5 with its
  *   #OMP_Rep factor (chikin section IV.B), the coalesced / uncoalesced
  *   memory instruction counts coming from per-access stride classes
@@ -75,11 +78,51 @@ double rt_pattern_bw(const rt_profile *cpu, int p, double fp, int cores)
         all = cpu->bw_all[p][k] + w * (cpu->bw_all[p][k + 1] - cpu->bw_all[p][k]);
     }
     double bw = all;
+    /* between one thread and all of them, the shape of the measured triad
+     * curve (keel calibrate's STREAM triad at 1, 2, 4 ... threads): the
+     * share of the way from one thread's figure to all threads' that
+     * `cores` threads went on the triad */
+    double t1 = rt_curve_at(cpu->tc_threads, cpu->tc_bw, cpu->tc_points, 1);
+    double tall = rt_curve_at(cpu->tc_threads, cpu->tc_bw, cpu->tc_points, cpu->bw_threads);
+    if (cpu->tc_points > 1 && cpu->bw_threads > 1 && one > 0 && all > one && tall > t1 && t1 > 0) {
+        double share = (rt_curve_at(cpu->tc_threads, cpu->tc_bw, cpu->tc_points, cores) - t1) /
+                       (tall - t1);
+        share = share < 0 ? 0 : share > 1 ? 1 : share;
+        bw = one + (all - one) * share;
+    }
     if (one > 0 && cores > 0 && (bw <= 0 || one * cores < bw))
         bw = one * cores;
     if (bw < one)           /* more threads can always run as one */
         bw = one;
     return bw > 0 ? bw : 0;
+}
+
+double rt_curve_at(const double *threads, const double *v, int n, double t)
+{
+    if (n <= 0)
+        return 0;
+    if (t <= threads[0] || n == 1)
+        return v[0];
+    for (int k = 0; k + 1 < n; k++)
+        if (t <= threads[k + 1]) {
+            double w = (t - threads[k]) / (threads[k + 1] - threads[k]);
+            return v[k] + w * (v[k + 1] - v[k]);
+        }
+    return v[n - 1];
+}
+
+/* What `cores` threads busy at once leave each of them: keel calibrate's
+ * independent additions per second per thread with that many busy (a
+ * lower all-core clock, hardware threads sharing a core's ports), over one
+ * thread's alone.  llvm-mca's cycles are one thread owning its core at the
+ * one-thread clock (the clock keel calibrate measured alone), so a
+ * parallel loop's chunk takes its cycles over this rate. */
+double rt_thread_rate(const rt_profile *cpu, int cores)
+{
+    if (cpu->tc_points < 1 || cores <= 1 || !(cpu->tc_work[0] > 0))
+        return 1;
+    double r = rt_curve_at(cpu->tc_threads, cpu->tc_work, cpu->tc_points, cores) / cpu->tc_work[0];
+    return r > 0 && r < 1 ? r : 1;
 }
 
 /* ---- latencies and the recurrence bound ----------------------------------- */
@@ -199,6 +242,40 @@ double rt_static_heaviest_chunk(double n, int t, double w0, double w1)
     return first > last ? first : last;
 }
 
+/* The cache-level term of rt_cpu_model, into out->cpu_cache_s and
+ * out->cache_bw (out->cores_used and out->imbalance already set). */
+static void cpu_cache_level(const rt_profile *cpu, const rt_launch *in, rt_estimate *out)
+{
+    /* the cache levels (the ECM model's per-level transfers: Treibig &
+     * Hager, "Introducing a performance model for bandwidth-limited loop
+     * kernels", PPAM 2009 -- lines moved between two levels x that level's
+     * cost per line).  llvm-mca times a body as if every load hit L1; a
+     * stream the prefetcher follows arrives in time and stays in the
+     * roofline above, but a column walk or a gather (a line per element,
+     * a line or more apart: rt_launch.cpu_hit_bytes) waits for each line
+     * from L2 or L3.  Such a wait is a miss event of interval analysis
+     * (Eyerman, Eeckhout, Karkhanis & Smith, "A mechanistic performance
+     * model for superscalar out-of-order processors", TOCS 2009): it adds
+     * to the steady-state time, overlapped only with the misses the
+     * out-of-order window holds at once.  The cost per line is measured
+     * with that overlap: keel calibrate's gather (independent loads in a
+     * random order, 8 partial sums) at the footprint the level holds --
+     * the L2's for an L1 miss, the thread's cache (L2 + its share of L3)
+     * for an L2 miss.  Only for a calibrated host (the table) with an L1
+     * size: elsewhere no figure says what a hit costs. */
+    out->cpu_cache_s = 0;
+    out->cache_bw[0] = out->cache_bw[1] = 0;
+    if (cpu->bw_points > 0 && cpu->l1 > 0 && in->cpu_hit_bytes[0] + in->cpu_hit_bytes[1] > 0) {
+        double cap = cpu->l2 + cpu->l3 / (cpu->cores > 0 ? cpu->cores : 1);
+        out->cache_bw[0] = rt_pattern_bw(cpu, RT_PAT_GATHER, cpu->l2, out->cores_used);
+        out->cache_bw[1] = rt_pattern_bw(cpu, RT_PAT_GATHER, cap, out->cores_used);
+        for (int k = 0; k < 2; k++)
+            if (out->cache_bw[k] > 0)
+                out->cpu_cache_s += in->cpu_hit_bytes[k] / out->cache_bw[k];
+        out->cpu_cache_s *= out->imbalance;
+    }
+}
+
 /* chikin Fig. 3 (Liao & Chapman [14]) for one statically scheduled
  * `parallel for` with no ordered, reduction, cache or synchronisation
  * construct inside (the cache part of their Cache_c is replaced by the
@@ -265,10 +342,21 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     out->heaviest_chunk = in->chunk_threads == t && in->chunk_cycles_max > out->machine_c;
     if (out->heaviest_chunk)
         out->machine_c = in->chunk_cycles_max;
+    /* the heaviest chunk's thread makes its share of the TLB misses and of
+     * the cache-level waits too: both scale with its work over the
+     * average chunk's */
+    double avg_c = in->cycles_per_iter * out->chunk;
+    out->imbalance = out->heaviest_chunk && avg_c > 0 ? out->machine_c / avg_c : 1;
+    out->tlb_c *= out->imbalance;
     out->loop_chunk_c = (out->machine_c + out->tlb_c + out->loop_overhead_c) * out->smt_share;
     out->parallel_for_c = out->schedule_times * (out->schedule_c + out->loop_chunk_c);
     out->region_c = out->fork_c + out->parallel_for_c + out->join_c;
-    out->cpu_compute_s = out->region_c / cpu->freq_hz;
+    /* many threads: each runs its chunk at the rate keel calibrate measured
+     * for a thread with cores_used cores busy (rt_thread_rate); the
+     * overheads are measured at that load already */
+    out->thread_rate = in->host_sequential ? 1 : rt_thread_rate(cpu, out->cores_used);
+    out->cpu_compute_s = (out->region_c - out->loop_chunk_c * out->schedule_times +
+                          out->loop_chunk_c * out->schedule_times / out->thread_rate) / cpu->freq_hz;
     /* memory: the traffic model's bytes (facts.c) over the bandwidth the
      * cores in use can draw.  Little's law per core: mlp outstanding lines
      * of `line` bytes each take the DRAM latency, so one core moves at most
@@ -309,33 +397,7 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     }
     out->cpu_flop_s = cpu->peak_flops > 0 ? in->flops / cpu->peak_flops : 0;
     double one = out->cpu_compute_s > out->cpu_mem_s ? out->cpu_compute_s : out->cpu_mem_s;
-    /* the cache levels (the ECM model's per-level transfers: Treibig &
-     * Hager, "Introducing a performance model for bandwidth-limited loop
-     * kernels", PPAM 2009 -- lines moved between two levels x that level's
-     * cost per line).  llvm-mca times a body as if every load hit L1; a
-     * stream the prefetcher follows arrives in time and stays in the
-     * roofline above, but a column walk or a gather (a line per element,
-     * a line or more apart: rt_launch.cpu_hit_bytes) waits for each line
-     * from L2 or L3.  Such a wait is a miss event of interval analysis
-     * (Eyerman, Eeckhout, Karkhanis & Smith, "A mechanistic performance
-     * model for superscalar out-of-order processors", TOCS 2009): it adds
-     * to the steady-state time, overlapped only with the misses the
-     * out-of-order window holds at once.  The cost per line is measured
-     * with that overlap: keel calibrate's gather (independent loads in a
-     * random order, 8 partial sums) at the footprint the level holds --
-     * the L2's for an L1 miss, the thread's cache (L2 + its share of L3)
-     * for an L2 miss.  Only for a calibrated host (the table) with an L1
-     * size: elsewhere no figure says what a hit costs. */
-    out->cpu_cache_s = 0;
-    out->cache_bw[0] = out->cache_bw[1] = 0;
-    if (cpu->bw_points > 0 && cpu->l1 > 0 && in->cpu_hit_bytes[0] + in->cpu_hit_bytes[1] > 0) {
-        double cap = cpu->l2 + cpu->l3 / cores;
-        out->cache_bw[0] = rt_pattern_bw(cpu, RT_PAT_GATHER, cpu->l2, out->cores_used);
-        out->cache_bw[1] = rt_pattern_bw(cpu, RT_PAT_GATHER, cap, out->cores_used);
-        for (int k = 0; k < 2; k++)
-            if (out->cache_bw[k] > 0)
-                out->cpu_cache_s += in->cpu_hit_bytes[k] / out->cache_bw[k];
-    }
+    cpu_cache_level(cpu, in, out);
     one += out->cpu_cache_s;
     /* an OpenMP `target` region run on the host goes through the offload
      * runtime's host fallback; its cost is a measured host property */

@@ -29,6 +29,9 @@ enum { RT_CPU = 0, RT_GPU = 1 };
  * column walk or a gather moves a line per element). */
 enum { RT_PAT_UNIT = 0, RT_PAT_STRIDED, RT_PAT_COLUMN, RT_PAT_GATHER, RT_PATTERNS };
 #define RT_BW_POINTS 4
+/* Thread counts `keel calibrate` measures many threads at (1, 2, 4, ...,
+ * all: 12 points reach 2048 threads). */
+#define RT_TC_POINTS 12
 const char *rt_pattern_name(int p);
 
 /* Latencies of a dependent chain (rt_profile.lat; `keel calibrate`
@@ -76,6 +79,14 @@ typedef struct {
     double bw_fp[RT_BW_POINTS];                 /* footprints, bytes, ascending */
     double bw_one[RT_PATTERNS][RT_BW_POINTS];   /* one thread, bytes/s */
     double bw_all[RT_PATTERNS][RT_BW_POINTS];   /* bw_threads threads, bytes/s */
+    /* what T threads busy at once get (keel calibrate; tc_points 0: not
+     * measured): per thread, the dependent-chain clock and independent
+     * additions per second; the STREAM triad over the T threads */
+    int tc_points;
+    double tc_threads[RT_TC_POINTS];   /* T, ascending, the first 1 */
+    double tc_clock[RT_TC_POINTS];     /* Hz, the median thread's */
+    double tc_work[RT_TC_POINTS];      /* additions / s, the median thread's */
+    double tc_bw[RT_TC_POINTS];        /* bytes / s */
     /* ---- GPU (Hong-Kim parameters, chikin Table III) ---- */
     int sms;                   /* streaming multiprocessors */
     double gpu_hz;             /* SM (processor) clock, the Freq of Hong-Kim */
@@ -247,7 +258,12 @@ typedef struct {
     double machine_c;          /* Machine_c_per_iter x Chunk_size of the slowest thread */
     int heaviest_chunk;        /* 1: machine_c is the heaviest chunk's (above the average's) */
     double region_c;           /* Parallel_Region_c */
-    double cpu_compute_s;      /* region_c / freq */
+    double thread_rate;        /* a thread's rate of work with cores_used busy, of one
+                                * thread's alone (rt_thread_rate; 1: one thread) */
+    double imbalance;          /* the heaviest chunk's work over the average chunk's
+                                * (1: even): the TLB and cache-level terms scale too */
+    double cpu_compute_s;      /* (Fork_c + Join_c + Schedule_c + Loop_chunk_c /
+                                * thread_rate) / freq */
     double cpu_mem_s;          /* bytes / mem_bw */
     double cpu_cache_s;        /* cache-level term: lines a column walk or a gather gets
                                 * from L2 and L3, each at the calibrated cost of an
@@ -338,7 +354,20 @@ typedef struct {
     int bw_points, bw_threads;
     double bw_fp[RT_BW_POINTS];
     double bw_one[RT_PATTERNS][RT_BW_POINTS], bw_all[RT_PATTERNS][RT_BW_POINTS];
+    /* what T threads busy at once get (calib_omp.c; tc_points 0: not
+     * measured), as rt_profile's tc_* */
+    int tc_points;
+    double tc_threads[RT_TC_POINTS], tc_clock[RT_TC_POINTS], tc_work[RT_TC_POINTS],
+        tc_bw[RT_TC_POINTS];
 } rt_calibration;
+/* The curve's value at t threads: linear between the measured thread
+ * counts, the nearest end's outside them; 0 when n is 0. */
+double rt_curve_at(const double *threads, const double *v, int n, double t);
+/* A thread's rate of work with `cores` cores busy, relative to one thread
+ * alone: tc_work at cores over tc_work at 1 (1 without the curve; at most
+ * 1). */
+double rt_thread_rate(const rt_profile *cpu, int cores);
+
 /* Bandwidth of pattern p at footprint fp bytes with `cores` cores busy,
  * from the profile's calibrated table (log-linear between the measured
  * footprints, clamped at the ends): min(all threads' figure, cores x one

@@ -74,11 +74,21 @@ typedef struct rt_ov_plan rt_ov_plan;
  * possible: the verdict is CPU for every launch). */
 int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, rt_ov_plan **plan,
                        char *why, size_t whylen);
+/* The same answer and the same bases' slots, without compiling the
+ * condition: every check with this plan runs by name (the same results,
+ * slower), so a site asks for the compiled plan only once it checks more
+ * than once. */
+int rt_overlap_prepare_slots(const rt_overlap *o, int n, const char *const *names,
+                             rt_ov_plan **plan, char *why, size_t whylen);
 void rt_overlap_plan_free(rt_ov_plan *p);      /* NULL is fine */
 /* The index in the site's values of base b's address, else -1; whether
  * every part of the condition compiled (else every check runs by name). */
 int rt_overlap_plan_slot(const rt_ov_plan *p, int b);
 int rt_overlap_plan_compiled(const rt_ov_plan *p);
+/* Whether the plan has its flat form (a rectangular box, each offset term
+ * naming at most one loop variable): a check then sums per-variable
+ * extremes instead of evaluating every corner. */
+int rt_overlap_plan_flat(const rt_ov_plan *p);
 
 /* Element offsets [*lo, *hi] access a reaches, the symbols bound to
  * values (names[i] = values[i]).  0, or -1 with a reason. */

@@ -9,7 +9,8 @@
 #include "model.h"
 
 /* Threads of the CPU model: OMP_NUM_THREADS (its first number) or the
- * cores online. */
+ * CPUs of this process's affinity mask, as an OpenMP runtime sizes its
+ * default team (threads.c). */
 int rt_default_threads(void);
 /* A CUDA GPU through libcuda.so.1 (dlopen): 1 with its profile and the
  * name CUDA reports, 0 when there is none. */

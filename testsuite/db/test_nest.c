@@ -229,6 +229,35 @@ static void store_u(unsigned char *p, uint64_t v, int bytes)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* A pool function for the test: the texts joined, each followed by '|'. */
+static int join_texts(const char *const *texts, int n, unsigned char **out, size_t *len,
+                      char *err, size_t errlen)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += strlen(texts[i]) + 1;
+    unsigned char *p = malloc(total + 1);
+    if (!p)
+        return ku_fail(err, errlen, "out of memory");
+    size_t at = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(p + at, texts[i], strlen(texts[i]));
+        at += strlen(texts[i]);
+        p[at++] = '|';
+    }
+    *out = p;
+    *len = total;
+    return 0;
+}
+
+static int fail_pool(const char *const *texts, int n, unsigned char **out, size_t *len,
+                     char *err, size_t errlen)
+{
+    (void)texts, (void)n, (void)len;
+    *out = NULL;
+    return ku_fail(err, errlen, "pool: no");
+}
+
 int main(void)
 {
     char err[512], path[] = "/tmp/keel-nest-XXXXXX";
@@ -244,8 +273,8 @@ int main(void)
     }
     unsigned char *b = NULL, *b2 = NULL;
     size_t n = 0, n2 = 0;
-    CHECK(db_nest_pack(d, root, &b, &n, err, sizeof err) == 0, "pack: %s", err);
-    CHECK(db_nest_pack(d, root, &b2, &n2, err, sizeof err) == 0, "pack again: %s", err);
+    CHECK(db_nest_pack(d, root, NULL, &b, &n, err, sizeof err) == 0, "pack: %s", err);
+    CHECK(db_nest_pack(d, root, NULL, &b2, &n2, err, sizeof err) == 0, "pack again: %s", err);
     CHECK(n == n2 && b && b2 && memcmp(b, b2, n) == 0, "two packs differ");
     free(b2);
     if (!b) {
@@ -254,7 +283,7 @@ int main(void)
     }
     /* the header, exactly */
     CHECK(memcmp(b, "KEELNEST", 8) == 0, "magic");
-    CHECK(b[8] == 1 && b[9] == 0 && b[10] == 0 && b[11] == 0, "version 1, little-endian");
+    CHECK(b[8] == 2 && b[9] == 0 && b[10] == 0 && b[11] == 0, "version 2, little-endian");
     CHECK((b[12] | b[13] << 8 | b[14] << 16 | (uint32_t)b[15] << 24) == n, "length field");
     int64_t r0 = 0;
     for (int i = 0; i < 8; i++)
@@ -306,13 +335,45 @@ int main(void)
     CHECK(db_nest_loop(sp, bare, &none, err, sizeof err) == 1 && !none, "foreign loop");
     int region, omp;
     CHECK(db_nest_launch_get(sp, inner, &region, &omp, err, sizeof err) == 1, "foreign launch");
+
+    /* with a pool function: its bytes travel as they are, after the rows
+     * (db/ does not look inside them); without one, none */
+    {
+        const void *x = NULL;
+        size_t xn = 9;
+        CHECK(db_nest_exprs(sp, &x, &xn) == 0 && !x && xn == 0, "no pool");
+        db_nest_close(sp);
+        sp = NULL;
+        unsigned char *bx = NULL;
+        size_t nx = 0;
+        CHECK(db_nest_pack(d, root, join_texts, &bx, &nx, err, sizeof err) == 0 && bx,
+              "pack with a pool: %s", err);
+        const char *want_x = "0|n|0|div(m + 1, 2)|m|2|2|m * i + j|";
+        CHECK(bx && nx == n + 1 + 4 + strlen(want_x), "pool record size %zu (%zu)", nx, n);
+        CHECK(bx && db_nest_from_packed(bx, nx, &sp, err, sizeof err) == 0, "decode: %s", err);
+        CHECK(sp && db_nest_exprs(sp, &x, &xn) == 1 && xn == strlen(want_x) &&
+              memcmp(x, want_x, xn) == 0, "pool bytes: %.*s", (int)xn, x ? (const char *)x : "");
+        rows rx = { "", 0 };
+        if (sp) {
+            dump(sp, root, &rx);
+            dump_launch(sp, &rx);
+        }
+        CHECK(strcmp(rx.text, want) == 0, "rows with a pool:\n%s", rx.text);
+        db_nest_close(sp);
+        sp = NULL;
+        free(bx);
+        bx = NULL;
+        CHECK(db_nest_pack(d, root, fail_pool, &bx, &nx, err, sizeof err) == -1 && !bx &&
+              strcmp(err, "pool: no") == 0, "a failing pool: %s", err);
+        CHECK(db_nest_exprs(sd, &x, &xn) == 0, "a database has no pool");
+        free(bx);
+    }
     db_nest_close(sd);
-    db_nest_close(sp);
 
     /* a nest without launch facts is not packed */
     unsigned char *nb = NULL;
     size_t nn = 7;
-    CHECK(db_nest_pack(d, bare, &nb, &nn, err, sizeof err) == 1 && !nb && nn == 0,
+    CHECK(db_nest_pack(d, bare, NULL, &nb, &nn, err, sizeof err) == 1 && !nb && nn == 0,
           "a nest without launch facts");
 
     /* every truncation, every flipped byte: refused, one message */
@@ -332,11 +393,16 @@ int main(void)
         db_nest_close(s);
     }
     memcpy(c, b, n);
-    c[8] = 2;
+    c[8] = 3;
     db_nest *s = NULL;
     CHECK(db_nest_from_packed(c, n, &s, err, sizeof err) == -1 &&
-          strcmp(err, "packed facts: format version 2, this runtime reads 1") == 0,
+          strcmp(err, "packed facts: format version 3, this runtime reads 2") == 0,
           "version: %s", err);
+    /* a version 1 form (no expression pool, the same records) still reads */
+    c[8] = 1;
+    CHECK(db_nest_from_packed(c, n, &s, err, sizeof err) == 0 && s, "version 1: %s", err);
+    db_nest_close(s);
+    s = NULL;
     memcpy(c, b, n);
     c[16] ^= 1;
     CHECK(db_nest_from_packed(c, n, &s, err, sizeof err) == -1 &&
@@ -356,9 +422,9 @@ int main(void)
     const char *objs[] = { "/nowhere/x.o", "/src/k.o" };
     unsigned char *t = NULL;
     size_t tn = 0;
-    CHECK(db_link_table(d, objs, 1, &t, &tn, err, sizeof err) == 0 && !t && tn == 0,
+    CHECK(db_link_table(d, objs, 1, NULL, &t, &tn, err, sizeof err) == 0 && !t && tn == 0,
           "an object keelcc never compiled: no table");
-    CHECK(db_link_table(d, objs, 2, &t, &tn, err, sizeof err) == 0 && t, "table: %s", err);
+    CHECK(db_link_table(d, objs, 2, NULL, &t, &tn, err, sizeof err) == 0 && t, "table: %s", err);
     if (t) {
         CHECK(memcmp(t, "KEELLINK", 8) == 0 && t[8] == 1 && t[16] == 1 && t[17] == 0,
               "table header: one entry");
@@ -379,7 +445,7 @@ int main(void)
         CHECK(db_link_find(b, "k.c", 3, 5, h, &nest, &nl) == 1, "not a table");
         unsigned char *t2 = NULL;
         size_t tn2 = 0;
-        CHECK(db_link_table(d, objs, 2, &t2, &tn2, err, sizeof err) == 0 && tn2 == tn &&
+        CHECK(db_link_table(d, objs, 2, NULL, &t2, &tn2, err, sizeof err) == 0 && tn2 == tn &&
               memcmp(t, t2, tn) == 0, "two tables of the same rows differ");
         free(t2);
         /* a directory entry that points past the table: not found */
@@ -394,7 +460,8 @@ int main(void)
                         .fork_ns = 1500, .join_ns = 700, .sched_ns = 40,
                         .target_fallback_ns = 12, .page_bytes = 4096, .tlb_entries = 1536,
                         .tlb_miss_ns = 9.5, .l1_bytes = 49152, .l2_bytes = 1048576,
-                        .l3_bytes = 33554432, .latencies = "fadd=3 fmul=4" };
+                        .l3_bytes = 33554432, .latencies = "fadd=3 fmul=4",
+                        .thread_curve = "1:3e+09:1e+10:2e+10 2:2.9e+09:9e+09:3e+10" };
     db_log *lw = NULL;
     int64_t cid = 0;
     db_bw_row bw1 = { "unit", 65536, 1, 4e10 }, bw2 = { "gather", 65536, 8, 1e10 };
@@ -424,7 +491,9 @@ int main(void)
               got.target_fallback_ns == 12 && got.page_bytes == 4096 &&
               got.tlb_entries == 1536 && got.tlb_miss_ns == 9.5 && got.l1_bytes == 49152 &&
               got.l2_bytes == 1048576 && got.l3_bytes == 33554432 &&
-              !strcmp(got.latencies, "fadd=3 fmul=4"), "calibration row");
+              !strcmp(got.latencies, "fadd=3 fmul=4") &&
+              !strcmp(got.thread_curve, "1:3e+09:1e+10:2e+10 2:2.9e+09:9e+09:3e+10"),
+              "calibration row");
         double fp[4] = { 0 };
         CHECK(db_calib_src_footprints(cs, cid, fp, 4) == 1 && fp[0] == 65536, "footprints");
         rows br = { "", 0 };

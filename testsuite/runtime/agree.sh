@@ -1,5 +1,5 @@
 #!/bin/sh
-# agree.sh BIN AGREE SRC [FASTPATH] -- build every polybench input with keelcc (MINI
+# agree.sh BIN AGREE SRC [FASTPATH [EXPRPACK]] -- build every polybench input with keelcc (MINI
 # dataset, no llvm-mca stage: the compared facts do not depend on it) and
 # check with AGREE (agree.c) that `keel show` and `keel explain` agree on
 # every nest: parallel verdict, mapping, strides, counts.
@@ -8,6 +8,7 @@ BIN=$1
 AGREE=$2
 SRC=$3
 FASTPATH=${4:-}
+EXPRPACK=${5:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-agree-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 KEEL_MCA=off make -s -C "$SRC/polybench-inputs" DATASET=MINI O="$work/bin" CC="$BIN/keelcc" \
@@ -16,6 +17,15 @@ KEEL_MCA=off make -s -C "$SRC/polybench-inputs" DATASET=MINI O="$work/bin" CC="$
 # builds, with and without -fopenmp, schema 9: one nest each; a different
 # count means a file or a nest was lost, or the inputs changed: update it)
 "$AGREE" "$work/k.db" 153
+# every expression text the polybench inputs stored (trip counts, bounds,
+# extents, strides, overlap offsets): decode(encode(parse(t))) prints as
+# parse(t), one by one and through one pool (the form linked programs carry)
+if [ -n "$EXPRPACK" ]; then
+    sqlite3 "$work/k.db" "SELECT text FROM expressions
+        UNION SELECT stride FROM access_loop_strides WHERE stride IS NOT NULL
+        UNION SELECT offset FROM launch_overlap WHERE offset IS NOT NULL" >"$work/texts"
+    "$EXPRPACK" "$work/texts" 150
+fi
 # the per-call binding gives the plain evaluation's launches, bit for bit,
 # over 200 random bindings of every nest's sizes on two hosts (fastpath.c)
 if [ -n "$FASTPATH" ]; then

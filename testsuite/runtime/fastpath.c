@@ -32,6 +32,7 @@
 
 #include "db.h"
 #include "db_nest.h"
+#include "expr_pack.h"
 #include "facts.h"
 
 typedef struct {
@@ -158,7 +159,7 @@ int main(int argc, char **argv)
         unsigned char *packed = NULL;
         size_t plen = 0;
         if (!dumping &&
-            (db_nest_pack(d, rt_facts_loop_id(f), &packed, &plen, err, sizeof err) != 0 ||
+            (db_nest_pack(d, rt_facts_loop_id(f), kx_pool_build, &packed, &plen, err, sizeof err) != 0 ||
              rt_facts_load_packed(packed, plen, &g, err, sizeof err) != 0)) {
             printf("FAIL %s:%d: packed route: %s\n", v.file[r], v.line[r], err);
             fails++;

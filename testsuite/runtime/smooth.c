@@ -3,8 +3,8 @@
  * thread counts, on nests keelcc stored (smooth.sh builds them).
  *
  * For each nest (FILE-SUFFIX:LINE), each host profile (the built-ins and
- * one with a calibration's per-pattern table, which brings in the
- * cache-level term) and each GPU profile, the CPU time and the GPU time (+ transfer) are evaluated with
+ * two with a calibration's per-pattern table, which brings in the
+ * cache-level term, one of them with a thread curve) and each GPU profile, the CPU time and the GPU time (+ transfer) are evaluated with
  * every needed symbol at n (rt_sweep_at, as `keel explain --sweep '*=..'`),
  * and the GPU kernel time alone,
  * on a grid of four points per octave, n = 16 .. 8192, and compared with
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
         { "/covariance/covariance.c", 45 },          /* two column walks, triangular */
     };
     static const char *const hosts[] = { "host", "power9", "power8", "xeon-8480", "i7-930",
-                                         "calibrated" };
+                                         "calibrated", "calibrated-16" };
     /* "calibrated": a host keel calibrate measured (the per-pattern table
      * and with it the cache-level term), figures of the order a 2-core
      * Zen 5 VM measured, one thread / two (GB/s at 32 KiB, 1, 16, 128 MiB) */
@@ -92,6 +92,28 @@ int main(int argc, char **argv)
                 c.bw_one[p][k] = one[p][k] * 1e9, c.bw_all[p][k] = 2 * one[p][k] * 1e9;
         rt_profile_from_calibration(&c, &calibrated);
         calibrated.name = "calibrated";
+    }
+    /* "calibrated-16": the same table on 16 cores (all threads 8x one
+     * thread's), with a thread curve: a thread's rate of work 1, 0.98,
+     * 0.9, 0.8, 0.7 of one alone with 1, 2, 4, 8, 16 busy, the triad 12,
+     * 22, 38, 55, 60 GB/s (a bandwidth that saturates) */
+    static rt_profile calibrated16;
+    {
+        rt_calibration c;
+        memset(&c, 0, sizeof c);
+        c.freq_hz = 2.5e9, c.cores = 16, c.mem_bw = 60e9, c.bw_points = 4, c.bw_threads = 16;
+        for (int k = 0; k < RT_BW_POINTS; k++)
+            c.bw_fp[k] = calibrated.bw_fp[k];
+        for (int p = 0; p < RT_PATTERNS; p++)
+            for (int k = 0; k < RT_BW_POINTS; k++)
+                c.bw_one[p][k] = calibrated.bw_one[p][k], c.bw_all[p][k] = 8 * calibrated.bw_one[p][k];
+        static const double rate[5] = { 1, 0.98, 0.9, 0.8, 0.7 }, tri[5] = { 12, 22, 38, 55, 60 };
+        c.tc_points = 5;
+        for (int k = 0; k < 5; k++)
+            c.tc_threads[k] = 1 << k, c.tc_clock[k] = 2.5e9, c.tc_work[k] = 10e9 * rate[k],
+            c.tc_bw[k] = tri[k] * 1e9;
+        rt_profile_from_calibration(&c, &calibrated16);
+        calibrated16.name = "calibrated-16";
     }
     static const char *const gpus[] = { "h100", "v100", "k80" };
     char err[512];
@@ -118,8 +140,9 @@ int main(int argc, char **argv)
         snprintf(nest, sizeof nest, "%s:%d", nests[ni].suffix + 1, nests[ni].line);
         for (size_t hi = 0; hi < sizeof hosts / sizeof hosts[0]; hi++)
             for (size_t gi = 0; gi < sizeof gpus / sizeof gpus[0]; gi++) {
-                const rt_profile *hp = strcmp(hosts[hi], "calibrated") ? rt_profile_find(hosts[hi])
-                                                                      : &calibrated;
+                const rt_profile *hp = !strcmp(hosts[hi], "calibrated")      ? &calibrated
+                                       : !strcmp(hosts[hi], "calibrated-16") ? &calibrated16
+                                                                             : rt_profile_find(hosts[hi]);
                 const rt_profile *gp = rt_profile_find(gpus[gi]);
                 rt_sweep s = { .host = hp, .gpu = gp, .threads = rt_profile_threads(hp),
                                .sym = "*" };

@@ -35,6 +35,10 @@ static void fill(rt_calibration *c)
     c->l1 = 49152, c->l2 = 1048576, c->l3 = 33554432;
     for (int k = 0; k < RT_NLAT; k++)
         c->lat[k] = k == RT_LAT_FDIV ? 13.25 : 1.5 + k;
+    c->tc_points = 3;
+    for (int k = 0; k < 3; k++)
+        c->tc_threads[k] = 1 << (2 * k), c->tc_clock[k] = 3e9 - 1e8 * k,
+        c->tc_work[k] = 1.2e10 - 1e9 * k, c->tc_bw[k] = 2e10 + 1.5e10 * k;
     c->bw_points = RT_BW_POINTS, c->bw_threads = 8;
     for (int f = 0; f < RT_BW_POINTS; f++) {
         c->bw_fp[f] = 32768.0 * pow(32, f);
@@ -146,6 +150,28 @@ int main(void)
             same &= back.bw_one[p][f] == c.bw_one[p][f] && back.bw_all[p][f] == c.bw_all[p][f];
     }
     CHECK(same);
+    /* what many threads get (schema v17): threads 1, 4, 16 back exactly */
+    CHECK_INT(back.tc_points, 3);
+    for (int k = 0; k < 3; k++)
+        CHECK(back.tc_threads[k] == c.tc_threads[k] && back.tc_clock[k] == c.tc_clock[k] &&
+              back.tc_work[k] == c.tc_work[k] && back.tc_bw[k] == c.tc_bw[k]);
+    char curve[512];
+    rt_thread_curve_format(&c, curve, sizeof curve);
+    CHECK_STR(curve, "1:3e+09:1.2e+10:2e+10 4:2.9e+09:1.1e+10:3.5e+10 16:2.8e+09:1e+10:5e+10");
+    {
+        rt_calibration t;
+        memset(&t, 0, sizeof t);
+        CHECK_INT(rt_thread_curve_parse("1:2:3:4 2:5:6:7", &t), 2);
+        CHECK(t.tc_threads[1] == 2 && t.tc_clock[1] == 5 && t.tc_work[1] == 6 && t.tc_bw[1] == 7);
+        /* a list stops at an entry that does not parse or does not ascend */
+        CHECK_INT(rt_thread_curve_parse("1:2:3:4 1:5:6:7", &t), 1);
+        CHECK_INT(rt_thread_curve_parse("1:2:3", &t), 0);
+        CHECK_INT(rt_thread_curve_parse("", &t), 0);
+        CHECK_INT(rt_thread_curve_parse(NULL, &t), 0);
+        /* no room for every point: the ones that fit */
+        rt_thread_curve_format(&c, curve, 30);
+        CHECK_STR(curve, "1:3e+09:1.2e+10:2e+10");
+    }
 
     /* 32 rows: 4 patterns x 4 footprints x {1, 8} threads */
     sqlite3 *h = NULL;

@@ -816,6 +816,18 @@ static void test_cache_level(void)
     NEAR(e.cpu_cache_s, 2e9 / bw2 + 1e9 / bw3);
     NEAR(e.cpu_compute_s, 1.0);
     NEAR(e.cpu_s, 1.0 + 2e9 / bw2 + 1e9 / bw3);
+    /* a parallel loop of 4 iterations on 2 threads whose heaviest chunk
+     * does 3e9 cycles against the average's 2 x 1e9: that thread makes 1.5
+     * times its share of the cache-level waits; 2 cores draw 2 x one
+     * thread's gather bandwidth (below all threads' 80 - 72 w) */
+    rt_launch par = in;
+    par.host_sequential = 0, par.par_iters = 4, par.cycles_per_iter = 1e9;
+    par.chunk_cycles_max = 3e9, par.chunk_threads = 2;
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&p, 2, &par, &e);
+    NEAR(e.imbalance, 1.5);
+    NEAR(e.cache_bw[0], 2 * bw2);
+    NEAR(e.cpu_cache_s, 1.5 * (2e9 / (2 * bw2) + 1e9 / (2 * bw3)));
     /* no L1 size: no term */
     p.l1 = 0;
     rt_cpu_model(&p, 1, &in, &e);
@@ -956,10 +968,79 @@ static void test_heaviest_chunk(void)
     memset(&e, 0, sizeof e);
     rt_cpu_model(&cpu, 16, &in, &e);
     CHECK(e.loop_chunk_c == 163 * 1299.5);
+    CHECK(e.imbalance == 1);
+    /* the heaviest chunk's thread makes its share of the TLB misses too:
+     * 26000 misses over 2600 iterations, 10 an iteration: the average
+     * chunk's 163 x 10 x 14 cycles (power9's miss, Table II) = 22820,
+     * times 410434 / (163 x 1299.5 = 211818.5) */
+    in.chunk_cycles_max = 410434, in.tlb_misses = 26000;
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&cpu, 16, &in, &e);
+    CHECK(fabs(e.imbalance - 410434 / 211818.5) < 1e-12);
+    CHECK(fabs(e.tlb_c - 22820.0 * 410434 / 211818.5) < 1e-6);
+    CHECK(fabs(e.loop_chunk_c - (410434 + 22820.0 * 410434 / 211818.5)) < 1e-6);
+}
+
+/* What many threads get (keel calibrate's thread curve).  Threads 1, 2, 4;
+ * independent additions per thread 10, 9, 6 G/s; triad 10, 12, 20 GB/s.
+ * rt_curve_at: linear between the points (3 threads: 9 + (6 - 9) / 2 =
+ * 7.5), the nearest end outside.  A thread's rate: 9 / 10 = 0.9 on 2
+ * cores, 7.5 / 10 = 0.75 on 3, 0.6 on 4 and beyond, 1 alone.  The compute
+ * of a parallel loop of 4 iterations of 1000 cycles on 4 threads at 1 GHz
+ * with no overheads: one chunk of 1000 cycles at rate 0.6 = 1000 / 0.6 ns;
+ * a sequential nest keeps rate 1.  The triad's shape between one thread's
+ * and all threads' pattern figure (test_patterns' unit at 1e7 bytes: one
+ * 7.5, all 30 GB/s, measured on 4 threads): 2 threads went (12 - 10) /
+ * (20 - 10) = 0.2 of the way: 7.5 + 22.5 x 0.2 = 12 GB/s (below 2 x 7.5);
+ * 3 threads (triad 16): 0.6: 7.5 + 13.5 = 21 GB/s (below 3 x 7.5 = 22.5);
+ * 4: 30. */
+static void test_threads(void)
+{
+    const double th[3] = { 1, 2, 4 }, work[3] = { 10e9, 9e9, 6e9 };
+    NEAR(rt_curve_at(th, work, 3, 3), 7.5e9);
+    NEAR(rt_curve_at(th, work, 3, 0.5), 10e9);
+    NEAR(rt_curve_at(th, work, 3, 16), 6e9);
+    CHECK(rt_curve_at(th, work, 0, 2) == 0);
+    rt_profile p = *rt_profile_host_default();
+    CHECK(rt_thread_rate(&p, 4) == 1);                  /* no curve: as one thread */
+    p.tc_points = 3;
+    memcpy(p.tc_threads, th, sizeof th), memcpy(p.tc_work, work, sizeof work);
+    p.tc_bw[0] = 10e9, p.tc_bw[1] = 12e9, p.tc_bw[2] = 20e9;
+    NEAR(rt_thread_rate(&p, 1), 1);
+    NEAR(rt_thread_rate(&p, 2), 0.9);
+    NEAR(rt_thread_rate(&p, 3), 0.75);
+    NEAR(rt_thread_rate(&p, 8), 0.6);
+    p.freq_hz = 1e9, p.cores = 4, p.smt = 1;
+    p.fork_cycles = p.join_cycles = p.sched_cycles = 0, p.tlb_miss_cycles = 0;
+    rt_launch in;
+    rt_estimate e;
+    memset(&in, 0, sizeof in);
+    in.par_iters = 4, in.cycles_per_iter = 1000, in.loop_ctl_in_cycles = 1;
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&p, 4, &in, &e);
+    NEAR(e.thread_rate, 0.6);
+    NEAR(e.cpu_compute_s, 1000 / 0.6 * 1e-9);
+    in.host_sequential = 1;
+    memset(&e, 0, sizeof e);
+    rt_cpu_model(&p, 4, &in, &e);
+    CHECK(e.thread_rate == 1);
+    NEAR(e.cpu_compute_s, 4000e-9);
+    /* the triad's shape between the pattern table's one thread and all */
+    p.bw_points = 2, p.bw_threads = 4, p.bw_fp[0] = 1e6, p.bw_fp[1] = 1e8;
+    p.bw_one[RT_PAT_UNIT][0] = 10e9, p.bw_one[RT_PAT_UNIT][1] = 5e9;
+    p.bw_all[RT_PAT_UNIT][0] = 40e9, p.bw_all[RT_PAT_UNIT][1] = 20e9;
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e7, 1), 7.5e9);
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e7, 2), 12e9);
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e7, 3), 21e9);
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e7, 4), 30e9);
+    /* a single point of the curve: the rule without it, min(all, c x one) */
+    p.tc_points = 1;
+    NEAR(rt_pattern_bw(&p, RT_PAT_UNIT, 1e7, 2), 15e9);
 }
 
 int main(void)
 {
+    test_threads();
     test_recur();
     test_heaviest_chunk();
     test_reuse();

@@ -202,8 +202,10 @@ expect_eq "$(jx m.json '$.inputs[0].path') $(jx m.json '$.inputs[0].sources_take
 # ---- calibrate ----
 "$K" calibrate --json c.db >c.json 2>err.txt || bad "calibrate: $(cat err.txt)"
 valid calibrate c.json
-expect_eq "$(keys c.json | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')" "cores freq_hz mem_bw peak_flops fork_ns sched_ns barrier_ns target_fallback_ns target_fallback_source page tlb_entries tlb_miss_ns tlb_source l1_bytes l2_bytes l3_bytes cache_source latency_fadd_cycles latency_fmul_cycles latency_fdiv_cycles latency_iadd_cycles latency_imul_cycles latency_idiv_cycles latency_fsel_cycles latency_isel_cycles latency_stlf_cycles stored_in " "calibrate keys"
+expect_eq "$(keys c.json | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')" "cores freq_hz mem_bw peak_flops fork_ns sched_ns barrier_ns target_fallback_ns target_fallback_source page tlb_entries tlb_miss_ns tlb_source l1_bytes l2_bytes l3_bytes cache_source latency_fadd_cycles latency_fmul_cycles latency_fdiv_cycles latency_iadd_cycles latency_imul_cycles latency_idiv_cycles latency_fsel_cycles latency_isel_cycles latency_stlf_cycles threads_curve stored_in " "calibrate keys"
 expect_eq "$(jx c.json '$.stored_in')" "c.db" "calibrate: stored in"
+# what many threads get: the curve starts at one thread
+expect_eq "$(jx c.json '$.threads_curve[0].threads')" "1" "calibrate: the thread curve's first point"
 # why the fallback is or is not set: a sentence, never empty
 [ -n "$(jx c.json '$.target_fallback_source')" ] && ok || bad "calibrate: no target_fallback_source"
 

@@ -1,0 +1,37 @@
+/*
+ * threads.c -- how many threads an OpenMP program here would start.
+ *
+ * The CPU model's default thread count is the team an OpenMP parallel
+ * region gets without a num_threads clause: OMP_NUM_THREADS (the first
+ * number of its list) when set, else the CPUs this process may run on.
+ * Both libgomp and LLVM's libomp size that default team by the process's
+ * affinity mask, not by the CPUs online, so a program started under
+ * `taskset -c 0-3` on a 16-core host runs 4 threads and keel models 4.
+ * The mask is also one system call, where counting the CPUs online reads
+ * a file under /sys (three), which a program's first decision pays.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+int rt_default_threads(void)
+{
+    const char *s = getenv("OMP_NUM_THREADS");
+    if (s && *s) {
+        long n = strtol(s, NULL, 10);   /* the first level of a list */
+        if (n > 0 && n < 1 << 20)
+            return (int)n;
+    }
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int c = CPU_COUNT(&set);
+        if (c > 0)
+            return c;
+    }
+    /* a mask wider than cpu_set_t (over 1024 CPUs) or no such call */
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c > 0 ? (int)c : 1;
+}
