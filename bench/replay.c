@@ -72,8 +72,8 @@ static double error_quantile(double q, int skip)
 }
 
 typedef struct {
-    double t_learn, cost;
-    int wrong, gpu, explorations;
+    double t_learn, cost, expected;
+    int wrong, gpu, explorations, held_back, found;
 } outcome;
 
 /* Every row LAUNCHES times through rt_learn, one site per program, with
@@ -81,7 +81,7 @@ typedef struct {
 static outcome play(int launches, double (*band_of)(int), int print)
 {
     static rt_learn site[MAXP];
-    outcome o = { 0, 0, 0, 0, 0 };
+    outcome o = { 0, 0, 0, 0, 0, 0, 0, 0 };
     for (int p = 0; p < np; p++) {
         rt_learn_init(&site[p]);
         double b = band_of ? band_of(p) : 0;
@@ -101,9 +101,14 @@ static outcome play(int launches, double (*band_of)(int), int print)
             o.t_learn += t;
             o.wrong += ch.device != best;
             o.gpu += ch.device;
+            o.held_back += ch.held_back;
+            if (ch.explore)
+                o.expected += ch.expect_s, o.found += ch.device == best && ch.device != (x->mg < x->mc);
             trace[u++] = ch.device ? 'G' : 'C';
             if (ch.explore)
                 trace[u++] = '*';
+            else if (ch.held_back)
+                trace[u++] = '.';
         }
         trace[u] = 0;
         if (print)
@@ -166,7 +171,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("%-10s %-11s %9s %9s %6s  %-5s %s\n", "program", "dataset", "cpu_s", "gpu_s", "model",
-           "best", "launches (C cpu, G gpu, * explored)");
+           "best", "launches (C cpu, G gpu, * explored, . held back by the budget)");
     outcome def = play(launches, NULL, 1);
     outcome lopo = play(launches, band_lopo, 0);
     double t_oracle = 0, t_gpu = 0, t_model = 0;
@@ -191,9 +196,14 @@ int main(int argc, char **argv)
     policy_line("learned, 90% error band (LOPO)", lopo.t_learn, t_oracle, lopo.wrong);
     policy_line("models alone", t_model, t_oracle, wrong_model);
     printf("%-34s %12.4f %10.3f %16s\n", "always GPU", t_gpu, t_gpu / t_oracle, "-");
-    printf("explorations: %d (at most %d per program), their cost %.4f s (%.1f%% of the learned"
-           " total); launches on the GPU: %d\n", def.explorations, RT_LEARN_EXPLORE, def.cost,
-           100.0 * def.cost / def.t_learn, def.gpu);
+    printf("explorations: %d (at most %d per program), their cost %.4f s (%.2f%% of the learned"
+           " total; expected %.4f s); launches on the GPU: %d\n", def.explorations,
+           RT_LEARN_EXPLORE, def.cost, 100.0 * def.cost / def.t_learn, def.expected, def.gpu);
+    printf("budget: an exploration runs when its expected cost fits in %g%% of its site's measured"
+           " time less what earlier explorations cost (RT_LEARN_BUDGET %g, chosen a priori);"
+           " launches held back by it: %d; explorations that found a faster device than the"
+           " models': %d\n", 100.0 * RT_LEARN_BUDGET, (double)RT_LEARN_BUDGET, def.held_back,
+           def.found);
     printf("90%% error band, leave-one-program-out: explorations %d, their cost %.4f s (%.1f%%)\n",
            lopo.explorations, lopo.cost, 100.0 * lopo.cost / lopo.t_learn);
     return 0;
