@@ -88,6 +88,11 @@ typedef struct {
  * db_decisions_end (commit when every row went in and commit is set, else
  * roll back).  0 or -1 each. */
 int db_decisions_begin(db_log *l);
+/* 1 when decisions already holds a row equal to r in every column but id
+ * and decided_at (an earlier run made the same decision: the same loop,
+ * values, threads, device, predicted times, verdict and reason), 0 when
+ * not, -1 on an error (a missing table, a damaged file: then write it). */
+int db_decisions_known(db_log *l, const db_decision_row *r);
 int db_decisions_add(db_log *l, const db_decision_row *r);
 int db_decisions_end(db_log *l, int commit);
 
