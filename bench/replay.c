@@ -15,13 +15,17 @@
  * measured time of that device is the launch's time and goes back with
  * rt_learn_add, as keel_done does in an offload build.  The size of a row
  * (the regression's n) is the models' CPU time, which grows with the
- * work.  It prints the models' error on the rows (the factor between
+ * work.  It prints what the explorations cost against what they were
+ * expected to cost and the launches the budget held back (RT_LEARN_BUDGET,
+ * history.h); how well two sizes of a program predict the third (a power
+ * law through two measured rows, the size as above); the models' error on the rows (the factor between
  * predicted and measured speedup) and plays them twice: with libkeelrt's
  * exploration band (RT_LEARN_BAND), and with each program's band the 90th
  * percentile of that error over the other programs' rows only (leave one
  * program out).
  * Nothing is timed here.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +124,56 @@ static outcome play(int launches, double (*band_of)(int), int print)
     return o;
 }
 
+/* Two sizes predict the third: for every program with three rows or more,
+ * every device and every row, t = a n^b through two other rows of the
+ * program (the nearest sizes below and above where there are, n the row's
+ * size as in play()), evaluated at the row's n against its measured
+ * time.  Prints the share within 1.5x and the median factor. */
+static void two_sizes(void)
+{
+    static double f[2 * MAXR];
+    int k = 0, within = 0;
+    for (int r = 0; r < nrows; r++)
+        for (int d = 0; d < 2; d++) {
+            int lo = -1, hi = -1;       /* nearest sizes below and above */
+            for (int q = 0; q < nrows; q++) {
+                if (q == r || R[q].p != R[r].p || R[q].mc == R[r].mc)
+                    continue;
+                if (R[q].mc < R[r].mc && (lo < 0 || R[q].mc > R[lo].mc))
+                    lo = q;
+                if (R[q].mc > R[r].mc && (hi < 0 || R[q].mc < R[hi].mc))
+                    hi = q;
+            }
+            int a = lo, b = hi;
+            if (a < 0 || b < 0) {       /* an end: the two nearest on the other side */
+                int side = a < 0 ? b : a;
+                int next = -1;
+                for (int q = 0; q < nrows && side >= 0; q++) {
+                    if (q == r || q == side || R[q].p != R[r].p || R[q].mc == R[side].mc)
+                        continue;
+                    int beyond = a < 0 ? R[q].mc > R[side].mc : R[q].mc < R[side].mc;
+                    if (beyond && (next < 0 || fabs(R[q].mc - R[side].mc) <
+                                                   fabs(R[next].mc - R[side].mc)))
+                        next = q;
+                }
+                a = side, b = next;
+            }
+            if (a < 0 || b < 0)
+                continue;
+            double ta = d ? R[a].g : R[a].c, tb = d ? R[b].g : R[b].c, t = d ? R[r].g : R[r].c;
+            double e = log(tb / ta) / log(R[b].mc / R[a].mc);
+            double pred = ta * pow(R[r].mc / R[a].mc, e), x = pred / t;
+            f[k++] = x >= 1 ? x : 1 / x;
+            within += x <= 1.5 && x >= 1 / 1.5;
+        }
+    if (!k)
+        return;
+    qsort(f, (size_t)k, sizeof f[0], cmp_double);
+    printf("two sizes predict the third (t = a n^b through a program's two nearest other rows,"
+           " per device): %d of %d within 1.5x, median factor %.2f, 90%% %.2f\n", within, k,
+           f[k / 2], f[(int)(0.9 * (k - 1))]);
+}
+
 static double band_lopo(int p)
 {
     return error_quantile(0.9, p);
@@ -206,5 +260,6 @@ int main(int argc, char **argv)
            def.found);
     printf("90%% error band, leave-one-program-out: explorations %d, their cost %.4f s (%.1f%%)\n",
            lopo.explorations, lopo.cost, 100.0 * lopo.cost / lopo.t_learn);
+    two_sizes();
     return 0;
 }
