@@ -4,7 +4,10 @@
  * run, and prints what following it would have cost against the oracle,
  * always offloading and the models alone.
  *
- *   replay [LAUNCHES] < rows
+ *   replay [LAUNCHES [BUDGET]] < rows
+ *
+ * BUDGET replaces RT_LEARN_BUDGET (a sensitivity check; libkeelrt's value
+ * is chosen a priori, history.h).
  *
  * Each row: `program dataset model_cpu_s model_gpu_s cpu_s gpu_s` (the
  * models' predicted times, e.g. keel explain's sums over the program's
@@ -41,6 +44,7 @@ typedef struct {
 } row;
 
 static row R[MAXR];
+static double budget = -1;      /* the second argument: RT_LEARN_BUDGET unless given */
 static char names[MAXP][32];
 static int nrows, np;
 
@@ -91,6 +95,8 @@ static outcome play(int launches, double (*band_of)(int), int print)
         double b = band_of ? band_of(p) : 0;
         if (b > 1)
             site[p].band = b;
+        if (budget >= 0)
+            site[p].budget = budget;
     }
     for (int r = 0; r < nrows; r++) {
         const row *x = &R[r];
@@ -187,6 +193,10 @@ static void policy_line(const char *name, double t, double oracle, int wrong)
 int main(int argc, char **argv)
 {
     int launches = argc > 1 ? atoi(argv[1]) : 10;
+    if (argc > 2 && (budget = atof(argv[2])) < 0) {
+        fprintf(stderr, "replay: BUDGET must be >= 0\n");
+        return 2;
+    }
     if (launches < 1 || launches > 1000) {
         fprintf(stderr, "replay: LAUNCHES must be 1..1000\n");
         return 2;
@@ -254,10 +264,11 @@ int main(int argc, char **argv)
            " total; expected %.4f s); launches on the GPU: %d\n", def.explorations,
            RT_LEARN_EXPLORE, def.cost, 100.0 * def.cost / def.t_learn, def.expected, def.gpu);
     printf("budget: an exploration runs when its expected cost fits in %g%% of its site's measured"
-           " time less what earlier explorations cost (RT_LEARN_BUDGET %g, chosen a priori);"
-           " launches held back by it: %d; explorations that found a faster device than the"
-           " models': %d\n", 100.0 * RT_LEARN_BUDGET, (double)RT_LEARN_BUDGET, def.held_back,
-           def.found);
+           " time less what earlier explorations cost (%s %g); launches held back by it: %d;"
+           " explorations that found a faster device than the models': %d\n",
+           100.0 * (budget >= 0 ? budget : RT_LEARN_BUDGET),
+           budget >= 0 ? "given, libkeelrt's RT_LEARN_BUDGET is" : "RT_LEARN_BUDGET, chosen a priori:",
+           (double)RT_LEARN_BUDGET, def.held_back, def.found);
     printf("90%% error band, leave-one-program-out: explorations %d, their cost %.4f s (%.1f%%)\n",
            lopo.explorations, lopo.cost, 100.0 * lopo.cost / lopo.t_learn);
     two_sizes();
