@@ -3,8 +3,9 @@
  * models (history.h): the size key, the fit, the prediction.  The rows
  * are read and written through the run-time log of db/ (db_log.h); and
  * rt_learn, one site's measurements of the running process, which
- * explores the other device once where the models are unsure and follows
- * the measurements from then on (history.h).
+ * explores the other device once where the models are unsure and the
+ * exploration's expected cost fits the site's budget, and follows the
+ * measurements from then on (history.h).
  */
 #include "history.h"
 
