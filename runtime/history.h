@@ -124,16 +124,13 @@ int rt_history_key(int n, const char *const *names, const long long *values, cha
  *     so far: measured where both devices are measured, else expected),
  * so the cost of all explorations stays within the budget fraction of the
  * site's own time, give or take the models' error on the last one. */
-/* The band: the issue's 1/4..4.  A band from the models' own error was
- * tried: the factor between predicted and measured speedup has its 90th
- * percentile at 13.6 (15.4 with the host's own llvm-mca CPU) over the 39
- * H100 rows of bench/measured-h100.txt, the models' development set.  In
- * bench/replay.sh it reaches millisecond rows (ATAX, BICG, MVT at MEDIUM)
- * and pays for it with explorations of second-long rows the models had
- * right: 1.120 x the oracle's total against 1.107 (1.104 with the host's
- * CPU) at 10 launches a row, 1.012 against 1.011 at 100.  Not justified
- * there, so not the default; the replay prints that band's result, taken
- * leave-one-program-out, beside this one's. */
+/* The band: the issue's 1/4..4.  A band taken from the models' own error
+ * (the 90th percentile of the factor between predicted and measured
+ * speedup over the other programs' rows of bench/measured-h100.txt, the
+ * models' development set) was tried; bench/replay.sh prints its result
+ * beside this one's.  Without the budget it reached millisecond rows and
+ * paid for it with explorations of second-long rows the models had right;
+ * with the budget the two give the same replay.  Not the default. */
 #define RT_LEARN_BAND 4.0
 #define RT_LEARN_REACH 4.0
 /* The budget fraction, chosen before any replay: learning may cost a site
