@@ -15,7 +15,10 @@
 #                   fixed answer CPU after the first call of a site);
 #   keelcc h100     the keelcc build with KEEL_DEVICE=h100: every launch
 #                   asks the models (or the site's memo) for a verdict,
-#                   decisions logged as by default (KEEL_LOG unset);
+#                   decisions logged as by default (KEEL_LOG unset): after
+#                   the first run the table holds every decision a run
+#                   makes, so a run reads them and writes nothing (a
+#                   program run again as before);
 #   h100, no log    the same with KEEL_LOG=0: what the run-time log's
 #                   writes cost is the difference to the column before.
 # OMP_NUM_THREADS=2, OpenMP's default wait policy: a worker thread that

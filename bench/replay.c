@@ -4,7 +4,10 @@
  * run, and prints what following it would have cost against the oracle,
  * always offloading and the models alone.
  *
- *   replay [LAUNCHES] < rows
+ *   replay [LAUNCHES [BUDGET]] < rows
+ *
+ * BUDGET replaces RT_LEARN_BUDGET (a sensitivity check; libkeelrt's value
+ * is chosen a priori, history.h).
  *
  * Each row: `program dataset model_cpu_s model_gpu_s cpu_s gpu_s` (the
  * models' predicted times, e.g. keel explain's sums over the program's
@@ -15,13 +18,17 @@
  * measured time of that device is the launch's time and goes back with
  * rt_learn_add, as keel_done does in an offload build.  The size of a row
  * (the regression's n) is the models' CPU time, which grows with the
- * work.  It prints the models' error on the rows (the factor between
+ * work.  It prints what the explorations cost against what they were
+ * expected to cost and the launches the budget held back (RT_LEARN_BUDGET,
+ * history.h); how well two sizes of a program predict the third (a power
+ * law through two measured rows, the size as above); the models' error on the rows (the factor between
  * predicted and measured speedup) and plays them twice: with libkeelrt's
  * exploration band (RT_LEARN_BAND), and with each program's band the 90th
  * percentile of that error over the other programs' rows only (leave one
  * program out).
  * Nothing is timed here.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +44,7 @@ typedef struct {
 } row;
 
 static row R[MAXR];
+static double budget = -1;      /* the second argument: RT_LEARN_BUDGET unless given */
 static char names[MAXP][32];
 static int nrows, np;
 
@@ -72,8 +80,8 @@ static double error_quantile(double q, int skip)
 }
 
 typedef struct {
-    double t_learn, cost;
-    int wrong, gpu, explorations;
+    double t_learn, cost, expected;
+    int wrong, gpu, explorations, held_back, found;
 } outcome;
 
 /* Every row LAUNCHES times through rt_learn, one site per program, with
@@ -81,12 +89,14 @@ typedef struct {
 static outcome play(int launches, double (*band_of)(int), int print)
 {
     static rt_learn site[MAXP];
-    outcome o = { 0, 0, 0, 0, 0 };
+    outcome o = { 0, 0, 0, 0, 0, 0, 0, 0 };
     for (int p = 0; p < np; p++) {
         rt_learn_init(&site[p]);
         double b = band_of ? band_of(p) : 0;
         if (b > 1)
             site[p].band = b;
+        if (budget >= 0)
+            site[p].budget = budget;
     }
     for (int r = 0; r < nrows; r++) {
         const row *x = &R[r];
@@ -101,9 +111,14 @@ static outcome play(int launches, double (*band_of)(int), int print)
             o.t_learn += t;
             o.wrong += ch.device != best;
             o.gpu += ch.device;
+            o.held_back += ch.held_back;
+            if (ch.explore)
+                o.expected += ch.expect_s, o.found += ch.device == best && ch.device != (x->mg < x->mc);
             trace[u++] = ch.device ? 'G' : 'C';
             if (ch.explore)
                 trace[u++] = '*';
+            else if (ch.held_back)
+                trace[u++] = '.';
         }
         trace[u] = 0;
         if (print)
@@ -113,6 +128,56 @@ static outcome play(int launches, double (*band_of)(int), int print)
     for (int p = 0; p < np; p++)
         o.explorations += site[p].explorations, o.cost += rt_learn_cost(&site[p]);
     return o;
+}
+
+/* Two sizes predict the third: for every program with three rows or more,
+ * every device and every row, t = a n^b through two other rows of the
+ * program (the nearest sizes below and above where there are, n the row's
+ * size as in play()), evaluated at the row's n against its measured
+ * time.  Prints the share within 1.5x and the median factor. */
+static void two_sizes(void)
+{
+    static double f[2 * MAXR];
+    int k = 0, within = 0;
+    for (int r = 0; r < nrows; r++)
+        for (int d = 0; d < 2; d++) {
+            int lo = -1, hi = -1;       /* nearest sizes below and above */
+            for (int q = 0; q < nrows; q++) {
+                if (q == r || R[q].p != R[r].p || R[q].mc == R[r].mc)
+                    continue;
+                if (R[q].mc < R[r].mc && (lo < 0 || R[q].mc > R[lo].mc))
+                    lo = q;
+                if (R[q].mc > R[r].mc && (hi < 0 || R[q].mc < R[hi].mc))
+                    hi = q;
+            }
+            int a = lo, b = hi;
+            if (a < 0 || b < 0) {       /* an end: the two nearest on the other side */
+                int side = a < 0 ? b : a;
+                int next = -1;
+                for (int q = 0; q < nrows && side >= 0; q++) {
+                    if (q == r || q == side || R[q].p != R[r].p || R[q].mc == R[side].mc)
+                        continue;
+                    int beyond = a < 0 ? R[q].mc > R[side].mc : R[q].mc < R[side].mc;
+                    if (beyond && (next < 0 || fabs(R[q].mc - R[side].mc) <
+                                                   fabs(R[next].mc - R[side].mc)))
+                        next = q;
+                }
+                a = side, b = next;
+            }
+            if (a < 0 || b < 0)
+                continue;
+            double ta = d ? R[a].g : R[a].c, tb = d ? R[b].g : R[b].c, t = d ? R[r].g : R[r].c;
+            double e = log(tb / ta) / log(R[b].mc / R[a].mc);
+            double pred = ta * pow(R[r].mc / R[a].mc, e), x = pred / t;
+            f[k++] = x >= 1 ? x : 1 / x;
+            within += x <= 1.5 && x >= 1 / 1.5;
+        }
+    if (!k)
+        return;
+    qsort(f, (size_t)k, sizeof f[0], cmp_double);
+    printf("two sizes predict the third (t = a n^b through a program's two nearest other rows,"
+           " per device): %d of %d within 1.5x, median factor %.2f, 90%% %.2f\n", within, k,
+           f[k / 2], f[(int)(0.9 * (k - 1))]);
 }
 
 static double band_lopo(int p)
@@ -128,6 +193,10 @@ static void policy_line(const char *name, double t, double oracle, int wrong)
 int main(int argc, char **argv)
 {
     int launches = argc > 1 ? atoi(argv[1]) : 10;
+    if (argc > 2 && (budget = atof(argv[2])) < 0) {
+        fprintf(stderr, "replay: BUDGET must be >= 0\n");
+        return 2;
+    }
     if (launches < 1 || launches > 1000) {
         fprintf(stderr, "replay: LAUNCHES must be 1..1000\n");
         return 2;
@@ -166,7 +235,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("%-10s %-11s %9s %9s %6s  %-5s %s\n", "program", "dataset", "cpu_s", "gpu_s", "model",
-           "best", "launches (C cpu, G gpu, * explored)");
+           "best", "launches (C cpu, G gpu, * explored, . held back by the budget)");
     outcome def = play(launches, NULL, 1);
     outcome lopo = play(launches, band_lopo, 0);
     double t_oracle = 0, t_gpu = 0, t_model = 0;
@@ -191,10 +260,17 @@ int main(int argc, char **argv)
     policy_line("learned, 90% error band (LOPO)", lopo.t_learn, t_oracle, lopo.wrong);
     policy_line("models alone", t_model, t_oracle, wrong_model);
     printf("%-34s %12.4f %10.3f %16s\n", "always GPU", t_gpu, t_gpu / t_oracle, "-");
-    printf("explorations: %d (at most %d per program), their cost %.4f s (%.1f%% of the learned"
-           " total); launches on the GPU: %d\n", def.explorations, RT_LEARN_EXPLORE, def.cost,
-           100.0 * def.cost / def.t_learn, def.gpu);
+    printf("explorations: %d (at most %d per program), their cost %.4f s (%.2f%% of the learned"
+           " total; expected %.4f s); launches on the GPU: %d\n", def.explorations,
+           RT_LEARN_EXPLORE, def.cost, 100.0 * def.cost / def.t_learn, def.expected, def.gpu);
+    printf("budget: an exploration runs when its expected cost fits in %g%% of its site's measured"
+           " time less what earlier explorations cost (%s %g); launches held back by it: %d;"
+           " explorations that found a faster device than the models': %d\n",
+           100.0 * (budget >= 0 ? budget : RT_LEARN_BUDGET),
+           budget >= 0 ? "given, libkeelrt's RT_LEARN_BUDGET is" : "RT_LEARN_BUDGET, chosen a priori:",
+           (double)RT_LEARN_BUDGET, def.held_back, def.found);
     printf("90%% error band, leave-one-program-out: explorations %d, their cost %.4f s (%.1f%%)\n",
            lopo.explorations, lopo.cost, 100.0 * lopo.cost / lopo.t_learn);
+    two_sizes();
     return 0;
 }

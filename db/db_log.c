@@ -25,6 +25,7 @@
 struct db_log {
     sqlite3 *h;
     sqlite3_stmt *ins;          /* the decisions INSERT between begin and end */
+    sqlite3_stmt *known;        /* db_decisions_known's SELECT, prepared once */
     char *path;
     int borrowed;               /* h is a db's connection (db_log_borrow): not closed here */
 };
@@ -59,6 +60,23 @@ int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err
         return -1;
     }
     sqlite3_busy_timeout(l->h, busy_ms);
+    /* A writer neither checkpoints when it closes nor syncs at commit: the
+     * WAL keeps this run's frames (a killed program keeps what it wrote:
+     * the OS has them), and SQLite checkpoints it when a commit finds
+     * wal_autocheckpoint (1000) pages in it, or when a connection of
+     * keelcc or keel closes last.  In WAL mode synchronous = NORMAL keeps
+     * the database consistent; a power loss may take back the last
+     * commits, never corrupt the file.  So most program runs write with
+     * no fsync at all: the checkpoint at close cost two fdatasync, the
+     * WAL's unlink and, at the next run's first commit, a new WAL's header
+     * and directory syncs. */
+    if (mode == DB_LOG_WRITE &&
+        (sqlite3_db_config(l->h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL) != SQLITE_OK ||
+         sqlite3_exec(l->h, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK)) {
+        ku_fail(err, errlen, "%s: %s", path, sqlite3_errmsg(l->h));
+        db_log_close(l);
+        return -1;
+    }
     if (schema_check(l, err, errlen) != 0) {
         db_log_close(l);
         return -2;
@@ -89,6 +107,7 @@ void db_log_close(db_log *l)
     if (!l)
         return;
     sqlite3_finalize(l->ins);
+    sqlite3_finalize(l->known);
     if (!l->borrowed)
         sqlite3_close(l->h);
     free(l->path);
@@ -179,7 +198,7 @@ int db_log_end(db_log *l, int commit)
 
 int db_decisions_begin(db_log *l)
 {
-    if (sqlite3_exec(l->h, "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+    if (sqlite3_exec(l->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
             SQLITE_OK ||
         sqlite3_prepare_v2(l->h, "INSERT INTO decisions(loop_id, bindings, threads, device,"
                                  " cpu_s, gpu_s, xfer_s, verdict, reason)"
@@ -192,6 +211,33 @@ int db_decisions_begin(db_log *l)
         return -1;
     }
     return 0;
+}
+
+int db_decisions_known(db_log *l, const db_decision_row *r)
+{
+    if (!l->known &&
+        sqlite3_prepare_v2(l->h, "SELECT 1 FROM decisions WHERE loop_id = ?1 AND bindings IS ?2"
+                                 " AND threads IS ?3 AND device IS ?4 AND cpu_s IS ?5"
+                                 " AND gpu_s IS ?6 AND xfer_s IS ?7 AND verdict IS ?8"
+                                 " AND reason IS ?9 LIMIT 1",
+                           -1, &l->known, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_stmt *q = l->known;
+    sqlite3_bind_int64(q, 1, r->loop_id);
+    sqlite3_bind_text(q, 2, r->bindings, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 3, r->threads);
+    sqlite3_bind_text(q, 4, r->device, -1, SQLITE_STATIC);
+    if (r->have_times) {
+        sqlite3_bind_double(q, 5, r->cpu_s);
+        sqlite3_bind_double(q, 6, r->gpu_s);
+        sqlite3_bind_double(q, 7, r->xfer_s);
+    }
+    sqlite3_bind_text(q, 8, r->gpu ? "GPU" : "CPU", -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 9, r->reason, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
 int db_decisions_add(db_log *l, const db_decision_row *r)

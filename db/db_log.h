@@ -10,7 +10,12 @@
  *   host_bandwidth    their bandwidth per access pattern (schema v7).
  *
  * A db_log is one SQLite connection opened for one read or one write and
- * closed again at once (a user program keeps no database open).  It never
+ * closed again at once (a user program keeps no database open).  A
+ * writer commits without syncing (synchronous = NORMAL, which WAL mode
+ * keeps consistent) and does not checkpoint when it closes: its frames
+ * stay in the WAL beside the database (FILE-wal, FILE-shm) until a commit
+ * finds 1000 pages there (SQLite's auto-checkpoint) or a keelcc or keel
+ * connection closes last.  It never
  * creates the file and never migrates a schema: a table that is missing is
  * "nothing known" to a reader and a failed write to a writer.  Only
  * prepared statements with bound parameters.  Use a db_log from one thread
@@ -78,11 +83,16 @@ typedef struct {
     const char *reason;         /* NULL when the models decided */
 } db_decision_row;
 
-/* Append decisions in one transaction: db_decisions_begin (synchronous =
- * NORMAL, BEGIN IMMEDIATE, the INSERT prepared), db_decisions_add per row,
+/* Append decisions in one transaction: db_decisions_begin (BEGIN
+ * IMMEDIATE, the INSERT prepared), db_decisions_add per row,
  * db_decisions_end (commit when every row went in and commit is set, else
  * roll back).  0 or -1 each. */
 int db_decisions_begin(db_log *l);
+/* 1 when decisions already holds a row equal to r in every column but id
+ * and decided_at (an earlier run made the same decision: the same loop,
+ * values, threads, device, predicted times, verdict and reason), 0 when
+ * not, -1 on an error (a missing table, a damaged file: then write it). */
+int db_decisions_known(db_log *l, const db_decision_row *r);
 int db_decisions_add(db_log *l, const db_decision_row *r);
 int db_decisions_end(db_log *l, int commit);
 

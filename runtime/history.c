@@ -3,8 +3,9 @@
  * models (history.h): the size key, the fit, the prediction.  The rows
  * are read and written through the run-time log of db/ (db_log.h); and
  * rt_learn, one site's measurements of the running process, which
- * explores the other device once where the models are unsure and follows
- * the measurements from then on (history.h).
+ * explores the other device once where the models are unsure and the
+ * exploration's expected cost fits the site's budget, and follows the
+ * measurements from then on (history.h).
  */
 #include "history.h"
 
@@ -240,6 +241,7 @@ void rt_learn_init(rt_learn *l)
     for (int i = 0; i < RT_LEARN_SIZES; i++)
         l->explored[i] = -1;
     l->band = RT_LEARN_BAND;
+    l->budget = RT_LEARN_BUDGET;
 }
 
 static int learn_find(const rt_learn *l, double n)
@@ -261,6 +263,8 @@ static int learn_slot(rt_learn *l, double n)
     l->launches[i] = 0;
     l->samples[i][0] = l->samples[i][1] = 0;
     l->mean[i][0] = l->mean[i][1] = 0;
+    l->model[i][0] = l->model[i][1] = 0;
+    l->expect[i] = 0;
     l->explored[i] = -1;
     return i;
 }
@@ -289,6 +293,29 @@ void rt_learn_choose(rt_learn *l, double n, double model_cpu_s, double model_gpu
     rt_learn_decide(l, n, model_cpu_s, model_gpu_s, model_gpu_s < model_cpu_s, out);
 }
 
+/* The expected cost of exploring device o at size i (history.h): the
+ * other device's time -- other_s where the regression gave it (> 0), else
+ * the models' time scaled by their largest measured error on o over the
+ * site's other sizes, or, where o is measured nowhere, by the error of the
+ * device in use at i times the band (the models' speedup may be off by
+ * that much: that is why the band explores) -- less the time measured at
+ * i on the device in use. */
+static double learn_expect(const rt_learn *l, int i, int o, double other_s)
+{
+    double t = l->mean[i][!o];
+    if (!(other_s > 0)) {
+        double r = 0;
+        for (int j = 0; j < l->n; j++)
+            if (j != i && l->samples[j][o] > 0 && l->model[j][o] > 0 &&
+                l->mean[j][o] / l->model[j][o] > r)
+                r = l->mean[j][o] / l->model[j][o];
+        if (r == 0)
+            r = (l->model[i][!o] > 0 ? t / l->model[i][!o] : 1) * l->band;
+        other_s = r * l->model[i][o];
+    }
+    return other_s > t ? other_s - t : 0;
+}
+
 void rt_learn_decide(rt_learn *l, double n, double model_cpu_s, double model_gpu_s,
                      int model_device, rt_learn_choice *out)
 {
@@ -298,8 +325,11 @@ void rt_learn_decide(rt_learn *l, double n, double model_cpu_s, double model_gpu
     out->cpu_s = model_cpu_s, out->gpu_s = model_gpu_s;
     int i = learn_slot(l, n);
     int seen = i >= 0 && l->launches[i] > 0;
-    if (i >= 0)
+    if (i >= 0) {
         l->launches[i]++;
+        if (model_cpu_s > 0 && model_gpu_s > 0)
+            l->model[i][0] = model_cpu_s, l->model[i][1] = model_gpu_s;
+    }
     if (i >= 0 && rt_history_trusted(l->samples[i][0], l->samples[i][1])) {
         out->cpu_s = l->mean[i][0], out->gpu_s = l->mean[i][1];
         out->device = out->gpu_s < out->cpu_s;
@@ -308,7 +338,7 @@ void rt_learn_decide(rt_learn *l, double n, double model_cpu_s, double model_gpu
         out->settled = 1;
         return;
     }
-    double c, g, s = model_cpu_s / model_gpu_s;
+    double c, g, s = model_cpu_s / model_gpu_s, other_s = 0;
     int k;
     int band = model_cpu_s > 0 && model_gpu_s > 0 && s >= 1 / l->band && s <= l->band;
     if (learn_regress(l, n, &c, &g, &k) == 0) {
@@ -320,20 +350,29 @@ void rt_learn_decide(rt_learn *l, double n, double model_cpu_s, double model_gpu
         if (!band)
             return;
         model = out->device;
+        other_s = model ? c : g;
     }
     if (band && seen && l->samples[i][model] > 0 && l->samples[i][!model] == 0 &&
         l->explored[i] < 0 && l->explorations < RT_LEARN_EXPLORE) {
-        l->explorations++;
-        l->explored[i] = (signed char)!model;
-        out->device = !model;
-        out->explore = 1;
-        out->how = "history: exploring";
-        out->samples = l->samples[i][model];
-        out->settled = 0;
-        return;
+        double x = learn_expect(l, i, !model, other_s);
+        out->expect_s = x;
+        if (x <= l->budget * l->run_s - rt_learn_spent(l)) {
+            l->explorations++;
+            l->explored[i] = (signed char)!model;
+            l->expect[i] = x;
+            out->device = !model;
+            out->explore = 1;
+            out->how = "history: exploring";
+            out->samples = l->samples[i][model];
+            out->settled = 0;
+            return;
+        }
+        out->held_back = 1;     /* the site's time grows: it may fit later */
     }
     if (!out->how)
         out->settled = !band || i < 0 || l->explorations >= RT_LEARN_EXPLORE;
+    if (out->held_back)
+        out->settled = 0;
     /* launches that are never timed (no keel_begin / keel_done around
      * them): nothing will come to learn from */
     if (i >= 0 && l->launches[i] > 2 && !l->samples[i][0] && !l->samples[i][1])
@@ -347,6 +386,7 @@ void rt_learn_add(rt_learn *l, double n, int device, double seconds)
         return;
     int c = ++l->samples[i][d];
     l->mean[i][d] += (seconds - l->mean[i][d]) / c;
+    l->run_s += seconds;
 }
 
 double rt_learn_cost(const rt_learn *l)
@@ -359,4 +399,13 @@ double rt_learn_cost(const rt_learn *l)
             cost += l->mean[i][e] - l->mean[i][!e];
     }
     return cost;
+}
+
+double rt_learn_spent(const rt_learn *l)
+{
+    double spent = rt_learn_cost(l);
+    for (int i = 0; i < l->n; i++)
+        if (l->explored[i] >= 0 && !(l->samples[i][0] > 0 && l->samples[i][1] > 0))
+            spent += l->expect[i];
+    return spent;
 }

@@ -133,6 +133,7 @@ typedef struct {
     int64_t loop_id;
     char *bind, *reason;
     int threads, verdict, have_e;
+    int known;                 /* log_flush: the table holds it already */
     double cpu_s, gpu_s, xfer_s;
 } log_row;
 static struct {
@@ -993,6 +994,24 @@ static void bindings_text(const keel_site *site, const long long *values, char *
 }
 
 /* ---- the run-time log: decisions and history ----------------------------
+ * The first write of a process checks the log's tables (below); 0 when
+ * the database may be written. */
+static int log_check(db_log *l)
+{
+    char err[512];
+    if (G.db_sound != 0)
+        return G.db_sound > 0 ? 0 : -1;
+    int rc = db_log_check(l, err, sizeof err);
+    if (rc != 0) {               /* damaged: never again; not checked: not now */
+        G.db_sound = rc < 0 ? -1 : 0;
+        warn_once(W_DB, "%s", err);
+        return -1;
+    }
+    G.db_sound = 1;
+    return 0;
+}
+
+/*
  * Open the facts' database for one read or write of the run-time log
  * (db_log.h), with the program's descriptors 0-2 held (see fds_hold) and
  * a 5 ms busy timeout (the log is a record, never worth a stall); caller
@@ -1005,8 +1024,9 @@ static void bindings_text(const keel_site *site, const long long *values, char *
  * that cannot run, on a lock, skips this write only).  So does a database
  * of another schema version (db_log_open refuses it): a site with linked
  * facts decides without the database, and its log must not write into a
- * newer keel's tables. */
-static db_log *log_open(int mode, int held[3])
+ * newer keel's tables.  check 0: the caller checks (log_check) before it
+ * writes, if it writes at all. */
+static db_log *log_open_as(int mode, int check, int held[3])
 {
     char err[512];
     db_log *l = NULL;
@@ -1025,20 +1045,19 @@ static db_log *log_open(int mode, int held[3])
         fds_release(held);
         return NULL;
     }
-    if (mode == DB_LOG_WRITE && G.db_sound == 0) {
-        int rc = db_log_check(l, err, sizeof err);
-        if (rc != 0) {               /* damaged: never again; not checked: not now */
-            G.db_sound = rc < 0 ? -1 : 0;
-            warn_once(W_DB, "%s", err);
-            db_log_close(l);
-            fds_release(held);
-            return NULL;
-        }
-        G.db_sound = 1;
+    if (mode == DB_LOG_WRITE && check && log_check(l) != 0) {
+        db_log_close(l);
+        fds_release(held);
+        return NULL;
     }
     if (!G.db_seen)          /* linked facts: the first open of the database */
         db_first_seen(l, G.db_used);
     return l;
+}
+
+static db_log *log_open(int mode, int held[3])
+{
+    return log_open_as(mode, 1, held);
 }
 
 static void log_close(db_log *l, const int held[3])
@@ -1055,27 +1074,42 @@ static void log_forget(void)
     L.n = 0;
 }
 
+static db_decision_row decision_row(const log_row *r)
+{
+    db_decision_row row = {
+        .loop_id = r->loop_id, .bindings = r->bind, .threads = r->threads,
+        .device = G.have_gpu ? G.gpu.name : "none", .have_times = r->have_e,
+        .cpu_s = r->cpu_s, .gpu_s = r->gpu_s, .xfer_s = r->xfer_s,
+        .gpu = r->verdict, .reason = r->reason,
+    };
+    return row;
+}
+
 /* Append the waiting decisions to the database in one transaction and
- * forget them; caller holds log_lock.  A busy database (5 ms) or any
- * other failure drops them: the log is a record, never worth a stall. */
+ * forget them; caller holds log_lock.  A decision the table already holds
+ * from an earlier run (db_decisions_known: equal in every column but id
+ * and decided_at) is not written again, so a program run again as before
+ * only reads: no check, no transaction, the table stops growing.  A busy
+ * database (5 ms) or any other failure drops them: the log is a record,
+ * never worth a stall. */
 static void log_flush(void)
 {
     int held[3];
     if (L.n == 0)
         return;
     pthread_mutex_lock(&facts_lock);
-    db_log *l = log_open(DB_LOG_WRITE, held);
-    if (l && db_decisions_begin(l) == 0) {
+    db_log *l = log_open_as(DB_LOG_WRITE, 0, held);
+    int fresh = 0;
+    for (int i = 0; l && i < L.n; i++) {
+        db_decision_row row = decision_row(&L.rows[i]);
+        L.rows[i].known = db_decisions_known(l, &row) == 1;
+        fresh += !L.rows[i].known;
+    }
+    if (l && fresh && log_check(l) == 0 && db_decisions_begin(l) == 0) {
         int ok = 1;
         for (int i = 0; i < L.n && ok; i++) {
-            const log_row *r = &L.rows[i];
-            db_decision_row row = {
-                .loop_id = r->loop_id, .bindings = r->bind, .threads = r->threads,
-                .device = G.have_gpu ? G.gpu.name : "none", .have_times = r->have_e,
-                .cpu_s = r->cpu_s, .gpu_s = r->gpu_s, .xfer_s = r->xfer_s,
-                .gpu = r->verdict, .reason = r->reason,
-            };
-            ok = db_decisions_add(l, &row) == 0;
+            db_decision_row row = decision_row(&L.rows[i]);
+            ok = L.rows[i].known || db_decisions_add(l, &row) == 0;
         }
         db_decisions_end(l, ok);
     }

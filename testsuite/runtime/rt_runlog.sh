@@ -10,7 +10,10 @@
 #  - what the log leaves when the program calls abort() or is killed
 #    (SIGKILL): nothing from a site's first call; the rows a later decision
 #    found waiting, LOG_BATCH (64) of them or the oldest past LOG_AGE (1 s);
-#    every decision (LOG_CAP, 100 a site) at a normal exit.
+#    every decision (LOG_CAP, 100 a site) at a normal exit;
+#  - a decision the table already holds is not written again;
+#  - the program's writes wait in the WAL (no checkpoint when its
+#    connection closes): the database file is not touched.
 BIN=$1 CYCLE=$2 SRC=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -123,6 +126,27 @@ expect_eq "$(rows)" "0|0" "SIGKILL after a pause and another site's first call"
 sqlite3 d.db "DELETE FROM decisions"
 (./dies 120 exit 0 f >/dev/null 2>&1)
 expect_eq "$(rows)" "100|1" "exit after 121 decisions"
+# the program's writes stay in the WAL: its connection neither checkpoints
+# when it closes nor syncs, so the database file itself is as before, and
+# every reader sees the rows
+sqlite3 d.db "DELETE FROM decisions; PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+main_before=$(cksum <d.db)
+(./dies 120 exit 0 f >/dev/null 2>&1)
+expect_eq "$(cksum <d.db)" "$main_before" "the database file after the program's writes"
+[ -s d.db-wal ] && ok || bad "the program's rows are not in the WAL"
+expect_eq "$(rows)" "100|1" "exit after 121 decisions, read through the WAL"
+# the same run again: every decision is in the table already, none is
+# written twice; new values are
+(./dies 120 exit 0 f >/dev/null 2>&1)
+expect_eq "$(rows)" "100|1" "the same run again"
+(./dies 130 exit 0 f >/dev/null 2>&1)
+expect_eq "$(rows)" "100|1" "a run whose first 100 decisions are known"
+(./dies 3 exit 0 s >/dev/null 2>&1)
+expect_eq "$(rows)" "100|1" "known values, a site's cap not reached"
+sqlite3 d.db "DELETE FROM decisions WHERE bindings = 'n=5'"
+expect_eq "$(rows)" "99|1" "one decision deleted"
+(./dies 5 exit 0 s >/dev/null 2>&1)
+expect_eq "$(rows)" "100|1" "the decision the table lost, written again"
 # KEEL_LOG=0: none
 sqlite3 d.db "DELETE FROM decisions"
 (KEEL_LOG=0 ./dies 100 kill >/dev/null 2>&1)
