@@ -350,10 +350,12 @@ static char **build_cc(int ncc, char *const *cc, const char *source, const group
             argv[n++] = (char *)a;
     }
     static char S[] = "-S", G[] = "-gline-tables-only", R[] = "-fsave-optimization-record",
-                O[] = "-o", HOST[] = "--offload-host-only", ISYS[] = "-isystem";
+                RP[] = MCR_REMARK_PASSES, O[] = "-o", HOST[] = "--offload-host-only",
+                ISYS[] = "-isystem";
     argv[n++] = S;
     argv[n++] = G;
     argv[n++] = R;
+    argv[n++] = RP;
     if (offload && !cross_target)
         argv[n++] = HOST;
     if ((owned[0] = dupf("-foptimization-record-file=%s", g->yaml_path)))
