@@ -108,6 +108,21 @@ void mcr_run_tus(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc,
                  mcr_result **out);
 void mcr_result_free(mcr_result *r);
 
+/* The assembly compiles of sources whose IR is not known yet, started
+ * early so that they run beside the parse (want[i]: start source i's).
+ * Hand the handle to mcr_run_tus_early, which takes over the compiles of
+ * the sources it runs and stops the others (a source that turns out to
+ * have no site), then free it with mcr_early_free (which stops any left).
+ * NULL when nothing was started (llvm-mca cannot run, out of memory). */
+typedef struct mcr_early mcr_early;
+mcr_early *mcr_early_start(const mcr_config *cfg, int n, const int *want, int ncc,
+                           char *const *cc, const char *const *sources, mcr_warn_fn warn,
+                           void *const *wctx);
+void mcr_run_tus_early(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc,
+                       char *const *cc, const char *const *sources, db *cache, mcr_warn_fn warn,
+                       void *const *wctx, mcr_result **out, mcr_early *early);
+void mcr_early_free(mcr_early *e);
+
 /* Write r's rows for the TU being written (tu_id, loop ids by IR index):
  * mca_results, the cache entries, loops.cycles_per_iter. */
 int mcr_store(const mcr_config *cfg, const mcr_result *r, db *d, int64_t tu_id,
