@@ -3,7 +3,9 @@
  *
  * Per source: one `clang -S` per group of targets (the compile's own
  * target, and each cross CPU), every source's at once, into a private
- * temporary folder (never the user's -o, never the user's -MF);
+ * temporary folder (never the user's -o, never the user's -MF); a large
+ * source's may start before its IR exists (mcr_early_start) and are
+ * stopped if it turns out to need none;
  * analysis/mca.c maps the assembly to the loop IR; each (loop, target)
  * block is hashed with the target and llvm-mca's version and looked up in
  * the cache; the misses of all the command's sources run through one
