@@ -3,6 +3,7 @@
  *
  *     decision-latency FILE NSITES LINE
  *     decision-latency FILE 0 timed
+ *     decision-latency FILE CALLS miss [LINE]
  *
  * FILE is the synthetic source whose loops are at lines 3, 9, 15, ...
  * (column 5; FILE as keelcc stored it, as the instrumentation passes it)
@@ -32,6 +33,12 @@
  * `timed`: the mean cost of a warm launch as offload-mode instrumentation
  * brackets it (keel_decide, keel_begin, keel_done around an empty region;
  * run with logging on so that the runtime really times it), in ns.
+ * With `miss`: one first call, then CALLS calls with new sizes at every
+ * call (as the miss rows above) at the nest with the overlap check, or at
+ * the nest at LINE; prints their mean in ns.  Run under valgrind
+ * --tool=callgrind with two values of CALLS, the difference of the totals
+ * over the difference of CALLS is the instructions one miss executes (the
+ * first call, the database and the facts cancel out).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +61,7 @@ static double now_ns(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4)
+    if (argc != 4 && !(argc == 5 && !strcmp(argv[3], "miss")))
         return 2;
     const char *file = argv[1];
     if (!strcmp(argv[3], "timed")) {     /* decision-latency FILE 0 timed */
@@ -73,8 +80,23 @@ int main(int argc, char **argv)
         printf("%.1f\n", (now_ns() - u0) / TIMED);
         return 0;
     }
-    int nsites = atoi(argv[2]);
     static const char *const syms[] = { "n", "m", "&a", "&b", "&c" };
+    if (!strcmp(argv[3], "miss") && (argc == 4 || argc == 5)) {
+        keel_site ms = { "unset.db", file, argc == 5 ? atoi(argv[4]) : 3, 5, argc == 5 ? 2 : 5,
+                         syms, NULL };
+        long long mv[] = { 2000, 1000, A1, B1, C1 };
+        int calls = atoi(argv[2]);
+        volatile int msink = keel_decide(&ms, mv);
+        double m0 = now_ns();
+        for (int r = 0; r < calls; r++) {
+            mv[0] = 1000 + r, mv[1] = 500 + (r * 7) % 1000;
+            msink += keel_decide(&ms, mv);
+        }
+        printf("%.1f\n", (now_ns() - m0) / (calls > 0 ? calls : 1));
+        (void)msink;
+        return 0;
+    }
+    int nsites = atoi(argv[2]);
     long long v1[] = { 2000, 1000, A1, B1, C1 }, v2[] = { 20, 10, A1, B1, C1 };
     long long v3[] = { 2000, 1000, C1, A1, B1 };
     keel_site *s = calloc((size_t)nsites + 2, sizeof *s);

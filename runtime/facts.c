@@ -922,6 +922,19 @@ void rt_facts_free(rt_facts *f)
  * both (and rt_facts_bind_site, keel_decide's path) give the same launch
  * and the same estimates bit for bit. */
 
+/* fmin and fmax as glibc computes them on x86-64 (minsd / maxsd: the
+ * second argument when the two compare equal; a NaN argument yields the
+ * other), inline: the compiler otherwise calls libm for every one. */
+static inline double min_d(double x, double y)
+{
+    return isnan(y) ? x : x < y ? x : y;
+}
+
+static inline double max_d(double x, double y)
+{
+    return isnan(y) ? x : x > y ? x : y;
+}
+
 typedef struct {
     const rt_facts *f;
     int loop;                 /* ivs of this loop and its ancestors are bound */
@@ -1012,6 +1025,10 @@ struct fl_plan {
     unsigned char *dvs_t;
     struct fl_var { int lin, at, li; const cx_expr *x; const kx_expr *e; } *var;
     int nvar, ndv;
+    /* no trip count or lower bound below the first thread loop names its
+     * variable (each an affine expression): every work item's chain is
+     * the same, so bind_longest_chain has nothing to add */
+    int chain_flat;
 };
 
 static void plan_free(fl_plan *p)
@@ -1159,6 +1176,35 @@ static int plan_strides(const rt_facts *f, fl_plan *p, int ndv)
     return 0;
 }
 
+/* Whether chain_at gives the same chain whatever value the first thread
+ * loop's variable takes: the loops it walks (those below that loop) have
+ * trip counts and lower bounds compiled to terms none of which reads the
+ * variable's slot, so their trips, their variables and the chain come out
+ * of the same operations on the same numbers for every value. */
+static int plan_chain_flat(const rt_facts *f, const fl_plan *p)
+{
+    int nl = f->nloops, tl = -1;
+    for (int k = 0; k < nl && tl < 0; k++)
+        if (f->loops[k].thread)
+            tl = k;
+    if (tl < 0)
+        return 0;
+    for (int k = tl + 1; k < nl && f->loops[k].parent >= tl; k++) {
+        const cx_expr *x[2] = { f->loops[k].trip ? &p->trip[k] : NULL,
+                                f->loops[k].lower ? &p->lower[k] : NULL };
+        for (int w = 0; w < 2; w++) {
+            if (!x[w])
+                continue;
+            if (!x[w]->affine)
+                return 0;
+            for (int i = 0; i < x[w]->n; i++)
+                if (x[w]->t[i].slot == tl)
+                    return 0;
+        }
+    }
+    return 1;
+}
+
 static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
                            const rt_profile *cpu)
 {
@@ -1204,6 +1250,8 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
         bad = 1;
     if (!bad)
         bad = plan_strides(f, p, ndv);
+    if (!bad)
+        p->chain_flat = plan_chain_flat(f, p);
     if (bad) {
         plan_free(p);
         return NULL;
@@ -1744,7 +1792,7 @@ static void bind_spans(bind_scratch *s, int a)
     for (int k = li; k >= 0; k = loops[k].parent) {
         double v = lin[k];
         if (v != 0)
-            minlin = fmin(minlin, v < 0 ? INFINITY : v);
+            minlin = min_d(minlin, v < 0 ? INFINITY : v);
         if (v < 0)
             minlin = INFINITY;
         execs *= trip[k] > 0 ? trip[k] : 0;
@@ -1781,25 +1829,36 @@ static void bind_spans(bind_scratch *s, int a)
  * the bounding box of the differences, at most the product of the trips of
  * the loops that move the access: a diagonal A[j][j] over i and j touches
  * trip_j elements, not trip_j^2. */
-static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
+static double footprint_walk(bind_scratch *s, int a, int q, double line);
+
+static inline __attribute__((always_inline)) double footprint_bytes(bind_scratch *s, int a, int q,
+                                                                    double line)
 {
-    const rt_facts *f = s->f;
-    const fl_acc *ac = &f->accs[a];
-    int nl = s->nl, at = a * nl + q;
-    double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1, moving = 1;
+    int at = a * s->nl + q;
     if (!s->reference && s->sp_on[at]) {      /* bind_spans */
         if (s->sp_elems[at] < 0)
             return s->sp_execs[at] * line;
-        minlin = s->sp_minlin[at];
-        double el = s->sp_moving[at] >= 1 ? fmin(s->sp_elems[at], s->sp_moving[at])
+        double e = s->f->accs[a].elem > 0 ? s->f->accs[a].elem : 8, minlin = s->sp_minlin[at];
+        double el = s->sp_moving[at] >= 1 ? min_d(s->sp_elems[at], s->sp_moving[at])
                                           : s->sp_elems[at];
-        return el * (isinf(minlin) ? line : fmin(line, e * minlin));
+        return el * (isinf(minlin) ? line : min_d(line, e * minlin));
     }
+    return footprint_walk(s, a, q, line);
+}
+
+/* footprint_bytes from the differences themselves (the reference mode, or
+ * a loop bind_spans did not reach). */
+static double footprint_walk(bind_scratch *s, int a, int q, double line)
+{
+    const rt_facts *f = s->f;
+    const fl_acc *ac = &f->accs[a];
+    int nl = s->nl;
+    double e = ac->elem > 0 ? ac->elem : 8, minlin = INFINITY, execs = 1, moving = 1;
     int li = f->stmts[ac->stmt].loop;
     for (int k = li; k >= 0; k = f->loops[k].parent) {
         double v = s->lin[a * nl + k];
         if (v != 0)
-            minlin = fmin(minlin, v < 0 ? INFINITY : v);    /* < 0: irregular */
+            minlin = min_d(minlin, v < 0 ? INFINITY : v);    /* < 0: irregular */
         if (v < 0)
             minlin = INFINITY;
         execs *= s->trip[k] > 0 ? s->trip[k] : 0;
@@ -1808,12 +1867,12 @@ static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
         if (k == q)
             break;
     }
-    double gran = isinf(minlin) ? line : fmin(line, e * minlin);
+    double gran = isinf(minlin) ? line : min_d(line, e * minlin);
     double elems = span_elems(s, a, q);
     if (elems < 0)
         return execs * line;
     if (moving >= 1)
-        elems = fmin(elems, moving);
+        elems = min_d(elems, moving);
     return elems * gran;
 }
 
@@ -1821,7 +1880,7 @@ static inline double footprint_bytes(bind_scratch *s, int a, int q, double line)
  * what bind_spans kept for the call (the working sets, the CPU bytes and
  * the TLB ask for the same (access, loop) pairs); the reference mode
  * computes it each time. */
-static double footprint_at(bind_scratch *s, int a, int q, int g)
+static inline double footprint_at(bind_scratch *s, int a, int q, int g)
 {
     return footprint_bytes(s, a, q, g ? s->page : s->line);
 }
@@ -1843,7 +1902,7 @@ static double footprint_at(bind_scratch *s, int a, int q, int g)
  * continuous at wset = cap: no step at the cache's capacity. */
 double rt_reuse_bytes(double rep, double fp, double wset, double cap)
 {
-    double lo = fmin(rep, fp);
+    double lo = min_d(rep, fp);
     if (!(wset > cap))
         return lo;
     double h = cap > 0 ? cap / wset : 0;
@@ -2053,7 +2112,7 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
          * median 0.51 -> 0.44, within 2x 37 -> 33 of 112), so the CPU
          * keeps the step; the split-loop sharing and the hardware-thread
          * cache share keep it from cliffs */
-        T = s->wset[q] <= s->cap ? fmin(rep, footprint_at(s, a, q, 0)) : rep;
+        T = s->wset[q] <= s->cap ? min_d(rep, footprint_at(s, a, q, 0)) : rep;
     }
     out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
     /* its reference type for a calibrated host (PMaC, model.c): the stride
@@ -2076,7 +2135,7 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
      * below it delivers, so the hits are the differences */
     if (s->cap1 > 0 && (pat == RT_PAT_COLUMN || pat == RT_PAT_GATHER)) {
         double st = out->steps > 0 ? out->steps : 1;
-        T2 = fmax(T2, T), T1 = fmax(T1, T2);
+        T2 = max_d(T2, T), T1 = max_d(T1, T2);
         out->cpu_hit_bytes[0] += wf * (T1 - T2) / st;
         out->cpu_hit_bytes[1] += wf * (T2 - T) / st;
     }
@@ -2107,12 +2166,12 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
     double dep = trans > 1 ? gpu->dep_uncoal * trans : gpu->dep_coal;
     if (x->cls == RT_UNIFORM) {
         s->gpu_sum += wf * fp;
-        s->round_lat[cl] = fmax(s->round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
+        s->round_lat[cl] = max_d(s->round_lat[cl], gpu->l2_lat > 0 ? gpu->l2_lat : gpu->mem_lat);
         s->out->gpu_dep_cycles += x->count * dep;
         return;
     }
     double span = x->cls == RT_IRREGULAR ? 32 * sector : fabs((double)x->stride) * e * 32;
-    double wb = fmin(32 * sector, fmax(sector, ceil(span / sector) * sector));
+    double wb = min_d(32 * sector, max_d(sector, ceil(span / sector) * sector));
     double il = s->lin[a * nl + li];
     double miss = 1;
     if (cl == li && !f->loops[li].thread && il > 0 && il * e < sector && wb >= 32 * sector)
@@ -2125,7 +2184,7 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
      * those leave the SM and pay the departure delays */
     double l1 = gpu->l1_lat > 0 ? gpu->l1_lat : gpu->mem_lat;
     double mem_l = gpu->mem_lat + (trans > 1 ? (trans - 1) * gpu->dep_uncoal : 0);
-    s->round_lat[cl] = fmax(s->round_lat[cl], miss * mem_l + (1 - miss) * l1);
+    s->round_lat[cl] = max_d(s->round_lat[cl], miss * mem_l + (1 - miss) * l1);
     s->out->gpu_dep_cycles += x->count * miss * dep;
     double warps = ceil(s->kitems[root] / 32);
     s->gpu_sum += wf * warps * s->gpu_it[cl] * s->sw[ac->stmt] * wb * s->launches[root];
@@ -2186,7 +2245,7 @@ static void bind_longest_chain(bind_scratch *s)
     for (int k = 0; k < s->nl && tl < 0; k++)
         if (f->loops[k].thread)
             tl = k;
-    if (f->region || tl < 0 || s->trip[tl] < 2)
+    if (f->region || tl < 0 || s->trip[tl] < 2 || (s->plan && s->plan->chain_flat))
         return;
     double here = chain_at(s, tl, s->ivals[tl]);
     if (here < 0)
@@ -2194,7 +2253,7 @@ static void bind_longest_chain(bind_scratch *s)
     const fl_loop *l = &f->loops[tl];
     int64_t lo = s->ivals[tl] - (l->step ? l->step : 1) * (int64_t)((s->trip[tl] - 1) / 2);
     int64_t hi = lo + (l->step ? l->step : 1) * (int64_t)(s->trip[tl] - 1);
-    double a = chain_at(s, tl, lo), b = chain_at(s, tl, hi), m = fmax(a, b);
+    double a = chain_at(s, tl, lo), b = chain_at(s, tl, hi), m = max_d(a, b);
     /* the rest of the chain (rounds outside the thread loop) as bound */
     if (m > here)
         out->gpu_lat_max_cycles = out->gpu_lat_cycles + (m - here);
@@ -2287,7 +2346,7 @@ static void bind_accesses(bind_scratch *s)
     }
     /* what stays in L2: everything when the footprint fits, else the
      * share of it L2 holds (rt_reuse_bytes: C / W of the re-reads hit) */
-    out->gpu_bytes = rt_reuse_bytes(fmax(s->gpu_minfp, s->gpu_sum), s->gpu_minfp, s->gpu_minfp,
+    out->gpu_bytes = rt_reuse_bytes(max_d(s->gpu_minfp, s->gpu_sum), s->gpu_minfp, s->gpu_minfp,
                                     s->gpu->gpu_l2);
     for (int k = 0; k < s->nl; k++)
         if (s->has_mem[k]) {

@@ -550,6 +550,11 @@ typedef struct site_state {
     _Atomic(memo_tab *) memo;  /* the current table (see above) */
     atomic_uint memo_last[2];  /* its ways of the last two hits (hints) */
     rt_ov_plan *ov_plan;       /* the overlap condition compiled for the values (overlap.h) */
+    /* the history key's layout (site_key; under facts_lock): 0 not yet
+     * known, 1 hkey_ord[] lists the sizes' indices in the key's order,
+     * -1 rt_history_key formats it */
+    int hkey_state, hkey_n;
+    unsigned char hkey_ord[16];
     rt_learn *learn;           /* this run's measurements (G.learn; under time_lock) */
     /* KEEL_VERBOSE=1's summary (relaxed counters) and the list of sites */
     atomic_llong launches, on_gpu, pred_ns, evaluated, explored;
@@ -1328,6 +1333,66 @@ static void hcache_drop(int64_t loop_id)
         }
 }
 
+/* rt_history_key's text for the site's values, without its sort and
+ * snprintf on every miss: the site passes the same names at every call,
+ * so the order of its sizes (not the "&p" bases) by name is found once;
+ * the values are then written as %lld writes them.  Sites whose key
+ * rt_history_key would build differently (a missing name, two equal
+ * names, more than 16 sizes) and keys that do not fit go to
+ * rt_history_key itself, which gives the answer.  Under facts_lock. */
+static int site_key(site_state *st, const keel_site *site, const long long *values, char *buf,
+                    size_t len)
+{
+    int n = site->nsyms;
+    const char *const *nm = site->syms;
+    if (st->hkey_state == 0) {
+        int m = 0, ok = 1;
+        for (int i = 0; i < n && ok; i++) {
+            if (!nm[i])
+                ok = 0;
+            else if (nm[i][0] != '&') {
+                if (m == 16)
+                    ok = 0;
+                else {      /* insertion by name; equal names go to rt_history_key */
+                    int at = m;
+                    while (at > 0 && strcmp(nm[st->hkey_ord[at - 1]], nm[i]) > 0)
+                        st->hkey_ord[at] = st->hkey_ord[at - 1], at--;
+                    if (at > 0 && !strcmp(nm[st->hkey_ord[at - 1]], nm[i]))
+                        ok = 0;
+                    st->hkey_ord[at] = (unsigned char)i, m++;
+                }
+            }
+        }
+        st->hkey_state = ok ? 1 : -1, st->hkey_n = m;
+    }
+    if (st->hkey_state < 0)
+        return rt_history_key(n, nm, values, buf, len);
+    size_t used = 0;
+    for (int k = 0; k < st->hkey_n; k++) {
+        const char *name = nm[st->hkey_ord[k]];
+        long long v = values[st->hkey_ord[k]];
+        char digits[24];
+        int nd = 0;
+        unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+        do
+            digits[nd++] = (char)('0' + u % 10), u /= 10;
+        while (u);
+        size_t nl = strlen(name), need = (k > 0) + nl + 1 + (v < 0) + (size_t)nd;
+        if (used + need >= len)
+            return rt_history_key(n, nm, values, buf, len);
+        if (k > 0)
+            buf[used++] = ',';
+        memcpy(buf + used, name, nl), used += nl;
+        buf[used++] = '=';
+        if (v < 0)
+            buf[used++] = '-';
+        while (nd > 0)
+            buf[used++] = digits[--nd];
+    }
+    buf[used] = '\0';
+    return 0;
+}
+
 /* With no history for the site's loop (no history table, or a table
  * without its loop), st->no_history is set: later launches skip the lock
  * (keel_record clears it). */
@@ -1343,7 +1408,7 @@ static int history_decides(const keel_site *site, site_state *st, const long lon
     if (G.history == 0 ||
         (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)))
         atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
-    if (rows && rows->n > 0 && rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
+    if (rows && rows->n > 0 && site_key(st, site, values, key, sizeof key) == 0) {
         rt_history_predict(rows, key, in->bytes_in + in->bytes_out, &hp);
         ok = hp.decides;
     }

@@ -213,6 +213,22 @@ typedef struct {
     ov_aff offset;
 } ov_acc_plan;
 
+/* The flat form of a compiled plan (see flat_compile): every loop on an
+ * access's path has bounds free of loop variables (a rectangular box) and
+ * every term of an offset names at most one loop variable, so that an
+ * offset's extremes over the box are a constant plus, per loop variable,
+ * the smaller (larger) of its coefficient times the interval's two ends. */
+typedef struct {
+    int64_t coeff;
+    int iv;                   /* the term's loop variable: a loop index, or -1 */
+    int nv;
+    int v[MAX_FACTORS];       /* values[v[i]]: the other factors */
+} ov_fterm;
+
+typedef struct {
+    int first, n;             /* fterms[first .. first + n) */
+} ov_foff;
+
 struct rt_ov_plan {
     int nbases;
     int *slot;                /* values[slot[b]]: base b's address */
@@ -221,6 +237,11 @@ struct rt_ov_plan {
     ov_acc_plan *acc;         /* per access */
     ov_term *terms;
     int nterms, cap;
+    /* the flat form (flat is 0 without one) */
+    int flat;
+    int nbox, *box;           /* the loops whose intervals a check needs */
+    ov_foff *foff;            /* per access */
+    ov_fterm *fterms;
 };
 
 int rt_overlap_plan_slot(const rt_ov_plan *p, int b)
@@ -233,6 +254,11 @@ int rt_overlap_plan_compiled(const rt_ov_plan *p)
     return p && p->compiled;
 }
 
+int rt_overlap_plan_flat(const rt_ov_plan *p)
+{
+    return p && p->flat;
+}
+
 void rt_overlap_plan_free(rt_ov_plan *p)
 {
     if (!p)
@@ -242,6 +268,9 @@ void rt_overlap_plan_free(rt_ov_plan *p)
     free(p->trip);
     free(p->acc);
     free(p->terms);
+    free(p->box);
+    free(p->foff);
+    free(p->fterms);
     free(p);
 }
 
@@ -371,6 +400,71 @@ static int plan_compile(rt_ov_plan *p, const rt_overlap *o, int n, const char *c
     return 0;
 }
 
+enum { BOX_LOOPS = 64 };   /* nests up to this many loops share their intervals */
+
+/* The flat form of a compiled plan, when it has one (see ov_fterm): the
+ * loops of the accesses' paths, whose bounds must name no loop variable,
+ * and each offset's terms with their one loop variable (as a place on the
+ * access's path) apart from the passed values they multiply.  Leaves
+ * p->flat 0 where the form does not apply (or memory runs out): the
+ * compiled plan then answers alone. */
+static void flat_compile(rt_ov_plan *p, const rt_overlap *o)
+{
+    if (!p->compiled || o->nloops > BOX_LOOPS)
+        return;
+    unsigned char used[BOX_LOOPS];
+    memset(used, 0, sizeof used);
+    int nft = 0, nbox = 0;
+    for (int a = 0; a < o->naccs; a++) {
+        const ov_acc_plan *ap = &p->acc[a];
+        for (int j = 0; j < ap->depth; j++)
+            if (!used[ap->path[j]])
+                used[ap->path[j]] = 1, nbox++;
+        for (int i = 0; i < ap->offset.n; i++) {
+            const ov_term *t = &p->terms[ap->offset.first + i];
+            int ivs = 0;
+            for (int k = 0; k < t->nf; k++)
+                ivs += t->f[k] < MAX_DEPTH;
+            if (ivs > 1)
+                return;
+        }
+        nft += ap->offset.n;
+    }
+    for (int k = 0; k < o->nloops; k++) {
+        const ov_aff *x[2] = { &p->lower[k], &p->trip[k] };
+        for (int w = 0; w < 2 && used[k]; w++)
+            for (int i = 0; i < x[w]->n; i++)
+                for (int j = 0; j < p->terms[x[w]->first + i].nf; j++)
+                    if (p->terms[x[w]->first + i].f[j] < MAX_DEPTH)
+                        return;
+    }
+    p->box = malloc(sizeof *p->box * (size_t)(nbox + 1));
+    p->foff = malloc(sizeof *p->foff * (size_t)(o->naccs + 1));
+    p->fterms = malloc(sizeof *p->fterms * (size_t)(nft + 1));
+    if (!p->box || !p->foff || !p->fterms)
+        return;
+    p->nbox = 0;
+    for (int k = 0; k < o->nloops; k++)
+        if (used[k])
+            p->box[p->nbox++] = k;
+    int at = 0;
+    for (int a = 0; a < o->naccs; a++) {
+        const ov_acc_plan *ap = &p->acc[a];
+        p->foff[a] = (ov_foff){ at, ap->offset.n };
+        for (int i = 0; i < ap->offset.n; i++) {
+            const ov_term *t = &p->terms[ap->offset.first + i];
+            ov_fterm *ft = &p->fterms[at++];
+            ft->coeff = t->coeff, ft->iv = -1, ft->nv = 0;
+            for (int k = 0; k < t->nf; k++)
+                if (t->f[k] < MAX_DEPTH)
+                    ft->iv = t->f[k];
+                else
+                    ft->v[ft->nv++] = t->f[k] - MAX_DEPTH;
+        }
+    }
+    p->flat = 1;
+}
+
 int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, rt_ov_plan **plan,
                        char *why, size_t whylen)
 {
@@ -409,6 +503,7 @@ int rt_overlap_prepare(const rt_overlap *o, int n, const char *const *names, rt_
         rt_overlap_plan_free(p);
         return snprintf(why, whylen, "out of memory"), -1;
     }
+    flat_compile(p, o);
     *plan = p;
     return 0;
 }
@@ -499,6 +594,82 @@ static int plan_elems(const rt_ov_plan *p, const rt_overlap *o, int a, const lon
     return 1;
 }
 
+/* The intervals of the flat form's loops (box_lo/box_hi[k], as
+ * plan_elems finds them: a rectangular box has one corner per loop): 1,
+ * or 0 when plan_elems must run. */
+static int flat_box(const rt_ov_plan *p, const rt_overlap *o, const long long *values,
+                    int64_t *box_lo, int64_t *box_hi)
+{
+    static const int64_t none[MAX_DEPTH];      /* (the bounds name no loop variable) */
+    for (int i = 0; i < p->nbox; i++) {
+        int k = p->box[i];
+        int64_t l0, t0;
+        if (!aff_eval(p, &p->lower[k], none, values, &l0) ||
+            !aff_eval(p, &p->trip[k], none, values, &t0))
+            return 0;
+        __int128 last = (__int128)l0 + (__int128)o->loops[k].step * (t0 > 1 ? t0 - 1 : 0);
+        if (last > INT64_MAX || last < INT64_MIN)
+            return 0;
+        int64_t l1 = (int64_t)last;
+        box_lo[k] = l0 < l1 ? l0 : l1;
+        box_hi[k] = l0 > l1 ? l0 : l1;
+    }
+    return 1;
+}
+
+/* plan_elems' answer from the flat form: the offset's smallest and
+ * largest value over the box's corners, as a constant plus, per loop
+ * variable, the smaller (larger) of its summed coefficient times the two
+ * ends.  Every term's magnitude at its worse end is bounded as aff_eval
+ * bounds it at a corner; when the sum of those bounds stays below 2^63
+ * no corner can make aff_eval give up and no sum here overflows, so the
+ * extremes are plan_elems' exactly.  0 otherwise: plan_elems decides. */
+static int flat_elems(const rt_ov_plan *p, int a, const long long *values, const int64_t *box_lo,
+                      const int64_t *box_hi, int64_t *lo, int64_t *hi)
+{
+    const ov_acc_plan *ap = &p->acc[a];
+    const ov_fterm *t = p->fterms + p->foff[a].first, *end = t + p->foff[a].n;
+    int64_t c = 0, g[MAX_DEPTH];
+    uint64_t mag = 0;
+    for (int j = 0; j < ap->depth; j++)
+        g[j] = 0;
+    for (; t < end; t++) {
+        int64_t q = t->coeff;
+        uint64_t b = q < 0 ? -(uint64_t)q : (uint64_t)q;
+        if (b > INT64_MAX)
+            return 0;
+        for (int i = 0; i < t->nv; i++) {
+            int64_t val = values[t->v[i]];
+            uint64_t m = val < 0 ? -(uint64_t)val : (uint64_t)val;
+            if (__builtin_mul_overflow(b, m > 1 ? m : 1, &b) || b > INT64_MAX)
+                return 0;
+            q *= val;
+        }
+        if (t->iv >= 0) {
+            int k = ap->path[t->iv];
+            uint64_t x0 = box_lo[k] < 0 ? -(uint64_t)box_lo[k] : (uint64_t)box_lo[k];
+            uint64_t x1 = box_hi[k] < 0 ? -(uint64_t)box_hi[k] : (uint64_t)box_hi[k];
+            uint64_t x = x0 > x1 ? x0 : x1;
+            if (__builtin_mul_overflow(b, x > 1 ? x : 1, &b) || b > INT64_MAX)
+                return 0;
+            g[t->iv] += q;
+        } else
+            c += q;
+        if (__builtin_add_overflow(mag, b, &mag) || mag > INT64_MAX)
+            return 0;
+    }
+    int64_t mn = c, mx = c;
+    for (int j = 0; j < ap->depth; j++)
+        if (g[j]) {
+            int k = ap->path[j];
+            int64_t u = g[j] * box_lo[k], w = g[j] * box_hi[k];
+            mn += u < w ? u : w;
+            mx += u > w ? u : w;
+        }
+    *lo = mn, *hi = mx;
+    return 1;
+}
+
 /* Grow base b's byte range [lo[b], hi[b]) to take in [l, h); seen[b]
  * says whether it holds a range yet. */
 static void widen(uint64_t *lo, uint64_t *hi, unsigned char *seen, int b, uint64_t l,
@@ -548,10 +719,10 @@ int rt_overlap_check(const rt_overlap *o, const rt_ov_plan *p, int n, const char
         return check_named(o, p->slot, n, names, values, why, whylen);
     uint64_t alo[MAX_BASES], ahi[MAX_BASES], wlo[MAX_BASES], whi[MAX_BASES];
     unsigned char have[MAX_BASES], wr[MAX_BASES];
-    enum { BOX_LOOPS = 64 };   /* nests up to this many loops share their intervals */
-    int64_t box_lo[BOX_LOOPS], box_hi[BOX_LOOPS];
+    int64_t box_lo[BOX_LOOPS], box_hi[BOX_LOOPS], flo[BOX_LOOPS], fhi[BOX_LOOPS];
     unsigned char known[BOX_LOOPS];
     int share = o->nloops <= BOX_LOOPS;
+    int flat = p->flat && flat_box(p, o, values, flo, fhi);
     memset(have, 0, (size_t)o->nbases);
     memset(wr, 0, (size_t)o->nbases);
     if (share)
@@ -560,7 +731,8 @@ int rt_overlap_check(const rt_overlap *o, const rt_ov_plan *p, int n, const char
         const rt_ov_access *ac = &o->accs[a];
         int b = ac->base;
         int64_t e0 = 0, e1 = 0;
-        if (!plan_elems(p, o, a, values, share ? box_lo : NULL, share ? box_hi : NULL,
+        if (!(flat && flat_elems(p, a, values, flo, fhi, &e0, &e1)) &&
+            !plan_elems(p, o, a, values, share ? box_lo : NULL, share ? box_hi : NULL,
                         share ? known : NULL, &e0, &e1))
             return check_named(o, p->slot, n, names, values, why, whylen);
         uint64_t addr = (uint64_t)values[p->slot[b]];

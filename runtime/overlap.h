@@ -79,6 +79,10 @@ void rt_overlap_plan_free(rt_ov_plan *p);      /* NULL is fine */
  * every part of the condition compiled (else every check runs by name). */
 int rt_overlap_plan_slot(const rt_ov_plan *p, int b);
 int rt_overlap_plan_compiled(const rt_ov_plan *p);
+/* Whether the plan has its flat form (a rectangular box, each offset term
+ * naming at most one loop variable): a check then sums per-variable
+ * extremes instead of evaluating every corner. */
+int rt_overlap_plan_flat(const rt_ov_plan *p);
 
 /* Element offsets [*lo, *hi] access a reaches, the symbols bound to
  * values (names[i] = values[i]).  0, or -1 with a reason. */

@@ -218,6 +218,16 @@ expect_eq "$(sqlite3 k.db "SELECT device, samples, mean_s FROM history WHERE siz
 gpu|10|0.002" "history rows"
 expect_eq "$(sqlite3 k.db "SELECT reason FROM decisions WHERE bindings = 'n=1500' ORDER BY id DESC LIMIT 1")" \
     "history: measured" "history logged as the reason"
+# the key a miss looks history up with is the one keel_record stored: sizes
+# sorted by name whatever order the call passes them in, negative values
+# and values of every length (a site that passes extra symbols)
+expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" record k.c 4 zz=-9223372036854775807 n=1500 b=-3 \
+    a10=1234567890123 $MM)" 0 "history decides, key of four sizes"
+expect_eq "$(sqlite3 k.db "SELECT device, samples FROM history
+                             WHERE size_key = 'a10=1234567890123,b=-3,n=1500,zz=-9223372036854775807'
+                             ORDER BY device")" \
+    "cpu|10
+gpu|10" "history rows, key of four sizes"
 
 # launch timing from real runs (keel_begin / keel_done, as offload-mode
 # instrumentation brackets a region): 5 launches of n=1600 (2 ms each) and

@@ -144,7 +144,7 @@ int main(void)
     CHECK_INT(rt_overlap_check(&o3, slot, 4, nm3, v3, why, sizeof why), 1);
     /* the compiled plan answers exactly as the check by name, sizes that
      * overflow (the plan hands those to the check by name) included */
-    CHECK(rt_overlap_plan_compiled(slot));
+    CHECK(rt_overlap_plan_compiled(slot) && rt_overlap_plan_flat(slot));
     {
         const long long sz[] = { -5, 0, 1, 2, 3, 20, 1000, 1LL << 31, 1LL << 40, INT64_MAX / 2,
                                  INT64_MAX };
@@ -181,6 +181,62 @@ int main(void)
     const char *nm4[] = { "n" };
     long long v4[] = { 10 };
     range(&o4, 0, 0, 1, nm4, v4, 0, 99, 0, 400);
+    /* its box is not rectangular: no flat form, the corners are evaluated */
+    CHECK_INT(rt_overlap_prepare(&o4, 1, nm4, &slot, why, sizeof why), -1);   /* C not passed */
+    {
+        const char *nm4b[] = { "n", "&C" };
+        CHECK_INT(rt_overlap_prepare(&o4, 2, nm4b, &slot, why, sizeof why), 0);
+        CHECK(rt_overlap_plan_compiled(slot) && !rt_overlap_plan_flat(slot));
+        rt_overlap_plan_free(slot);
+    }
+
+    /* a rectangular three-level nest with a falling loop and a strided
+     * one: for (i = 0; i < n; i++) for (j = m - 1; j >= 0; j--)
+     *     for (k = 2; k < 2 + 3 * p; k += 3) X[i][j][k] = Y[k * m - 2 * i + j + 5] + Z[7]
+     * (X of m x p rows, doubles; Y floats).  The flat form (per-variable
+     * extremes) answers as the check by name for every size, the ones
+     * that overflow included. */
+    kx_expr *two = E("2"), *m1 = E("m - 1"), *p_ = E("p");
+    kx_expr *xo = E("i * m * p + j * p + k"), *yo = E("k * m - 2 * i + j + 5"), *zo = E("7");
+    rt_ov_loop l10[] = { { -1, "i", zero, n_, 1 }, { 0, "j", m1, m_, -1 }, { 1, "k", two, p_, 3 } };
+    rt_ov_base b10[] = { { "X", 1 }, { "Y", 1 }, { "Z", 1 } };
+    rt_ov_access a10[] = { { 0, 2, xo, 8, 1, "X[i][j][k]" }, { 1, 2, yo, 4, 0, "Y[...]" },
+                           { 2, 2, zo, 8, 0, "Z[7]" } };
+    rt_overlap o10 = { 3, l10, 3, b10, 3, a10 };
+    const char *nm10[] = { "n", "m", "p", "&X", "&Y", "&Z" };
+    CHECK_INT(rt_overlap_prepare(&o10, 6, nm10, &slot, why, sizeof why), 0);
+    CHECK(rt_overlap_plan_flat(slot));
+    {
+        /* n = m = p = 4: X elements 2 .. 3*4*4 + 3*4 + 11 = 71, Y from
+         * 2*4 - 6 + 0 + 5 = 7 to 11*4 + 3 + 5 = 52 */
+        range(&o10, 0, 0, 6, nm10, (const long long[]){ 4, 4, 4, 0, 0, 0 }, 2, 71, 16, 576);
+        range(&o10, 1, 0, 6, nm10, (const long long[]){ 4, 4, 4, 0, 0, 0 }, 7, 52, 28, 212);
+        const long long sz[] = { -3, 0, 1, 2, 5, 1000, 1LL << 20, 1LL << 31, 1LL << 42,
+                                 INT64_MAX / 3, INT64_MAX };
+        const long long dy[] = { -(1LL << 44), -212, -211, 0, 575, 576, 1LL << 44 };
+        int cases = 0, differ = 0, seen[3] = { 0, 0, 0 };
+        for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++)
+            for (size_t j = 0; j < sizeof sz / sizeof sz[0]; j++)
+                for (size_t k = 0; k < sizeof sz / sizeof sz[0]; k += 2)
+                    for (size_t d = 0; d < sizeof dy / sizeof dy[0]; d++) {
+                        long long v[] = { sz[i], sz[j], sz[k], 1LL << 52, (1LL << 52) + dy[d],
+                                          1LL << 53 };
+                        char w1[160] = "", w2[160] = "";
+                        int r1 = rt_overlap_check(&o10, slot, 6, nm10, v, w1, sizeof w1);
+                        int r2 = rt_overlap_check_named(&o10, slot, 6, nm10, v, w2, sizeof w2);
+                        cases++;
+                        if (r1 != r2 || (r1 && strcmp(w1, w2))) {
+                            fprintf(stderr, "n=%lld m=%lld p=%lld d=%lld: %d %s / %d %s\n", v[0],
+                                    v[1], v[2], dy[d], r1, w1, r2, w2);
+                            differ++;
+                        }
+                        seen[r2 + 1]++;
+                    }
+        CHECK_INT(cases, 11 * 11 * 6 * 7);
+        CHECK_INT(differ, 0);
+        CHECK(seen[0] > 0 && seen[1] > 0 && seen[2] > 0);
+    }
+    rt_overlap_plan_free(slot);
 
     /* no check possible: each reason, and never "apart" */
     rt_ov_access a5[] = { { 0, 0, NULL, 8, 1, "out[idx[i]]" }, { 1, 0, i_, 8, 0, "in[i]" } };
@@ -211,7 +267,7 @@ int main(void)
     rt_overlap_plan_free(slot);
 
     kx_expr *all[] = { zero, n_, i_, im1, ip1, nm1e, half, rev, neg, one, nm2e, m_, bij, aup,
-                       adn, nmi, cij, sq };
+                       adn, nmi, cij, sq, two, m1, p_, xo, yo, zo };
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         kx_free(all[k]);
     return check_summary();
