@@ -30,6 +30,9 @@
 # CPU times much less.  Builds are alternated (clang-19, then each keelcc
 # build), so that a change of load hits every row alike.
 #
+# With LARGE=LINES, a table for one generated source of about LINES lines
+# (bench/gen-growth.py), compiled alone: clang-19, keelcc cold and warm.
+#
 # With NPB=DIR (a checkout of NPB3.0-omp-C: config/make.def.template,
 # BT/bt.c, ...; copied into a temporary folder, never changed) two more
 # tables: BT's bt.c alone (`-O2 -fopenmp -c`, class S parameters) and the
@@ -116,6 +119,36 @@ row "cold, both off" "$work/neither"
 row "cold, analysis off" "$work/noanalysis"
 echo
 targets "$work/cold" "$work/warm"
+
+# LARGE=LINES: one generated source of about LINES lines of loop code
+# (bench/gen-growth.py size LINES: a 2,000-line file is 62 KB), `-O2 -c`,
+# with clang-19, keelcc cold and keelcc warm: a source large enough that
+# its assembly compile starts beside the parse (32 KiB or more).
+if [ -n "${LARGE:-}" ]; then
+    python3 "$HERE/gen-growth.py" size "$LARGE" >"$work/large.c"
+    sleep 1.2       # direct mode never trusts a file under a second old
+    : >"$work/large-plain"; : >"$work/large-cold"; : >"$work/large-warm"
+    large() {   # large CC OUT
+        python3 "$HERE/rusage.py" $1 -O2 -c "$work/large.c" -o "$work/large.o" \
+            2>>"$work/log" >>"$2"
+    }
+    for r in $(seq "$RUNS"); do
+        large clang-19 "$work/large-plain"
+        rm -f "$work"/l.db*
+        KEEL_DB="$work/l.db" large "$BIN/keelcc" "$work/large-cold"
+        KEEL_DB="$work/l.db" large "$BIN/keelcc" "$work/large-warm"
+    done
+    echo
+    echo "generated source, $LARGE lines ($(wc -c <"$work/large.c") bytes), -O2 -c, median of $RUNS, load $(cut -d' ' -f1 /proc/loadavg)"
+    echo
+    base "$work/large-plain"
+    header
+    row "clang-19" "$work/large-plain"
+    row "keelcc cold" "$work/large-cold"
+    row "keelcc warm" "$work/large-warm"
+    echo
+    targets "$work/large-cold" "$work/large-warm"
+fi
 
 [ -n "${NPB:-}" ] || exit 0
 [ -f "$NPB/config/make.def.template" ] && [ -f "$NPB/BT/bt.c" ] \

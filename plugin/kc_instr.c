@@ -19,6 +19,7 @@
 #include "db_calib_pack.h"
 #include "db_nest.h"
 #include "expr_pack.h"
+#include "linkobj.h"
 
 /* ---- instrumentation ----------------------------------------------------- */
 
@@ -538,10 +539,11 @@ static int link_objects(const options *o, int with_output, char ***out)
 
 /* The weak hidden table of packed facts (db_link_table) for the launch
  * sites of the link's input objects, and with it the packed calibration
- * of this host (db_calib_pack), as C text in t; nothing when there are no
- * such sites or the database does not exist.  A failure is a warning: the
- * program then reads its database as before. */
-static void put_link_facts(const options *o, int with_output, ku_buf *t)
+ * of this host (db_calib_pack), into *table and *calib (malloc'd; NULL
+ * when there are no such sites or the database does not exist).  A
+ * failure is a warning: the program then reads its database as before. */
+static void get_link_facts(const options *o, int with_output, unsigned char **table_out,
+                           size_t *n_out, unsigned char **calib_out, size_t *cn_out)
 {
     char err[512], **objs = NULL;
     int nobj = link_objects(o, with_output, &objs);
@@ -568,40 +570,59 @@ static void put_link_facts(const options *o, int with_output, ku_buf *t)
             kc_warn("the program will read this host's calibration from the database: %s", err);
         db_close(d);
     }
-    if (table && n > 0) {
-        ku_buf_put(t, "__attribute__((weak, visibility(\"hidden\"))) const unsigned char "
-                   INSTRUMENT_LINK_FACTS "[] = \"");
-        put_c_bytes(t, table, n);
-        ku_buf_put(t, "\";\n");
+    if (!table || n == 0) {
+        free(table);
+        table = NULL;
+        n = 0;
     }
-    if (calib && cn > 0) {
-        ku_buf_put(t, "__attribute__((weak, visibility(\"hidden\"))) const unsigned char "
-                   INSTRUMENT_LINK_CALIB "[] = \"");
-        put_c_bytes(t, calib, cn);
-        ku_buf_put(t, "\";\n");
+    if (!calib || cn == 0) {
+        free(calib);
+        calib = NULL;
+        cn = 0;
     }
-    free(calib);
-    free(table);
+    *table_out = table;
+    *n_out = n;
+    *calib_out = calib;
+    *cn_out = cn;
     for (int i = 0; i < nobj; i++)
         free(objs[i]);
     free(objs);
 }
 
-/* The link object's C text (the database's name, the packed facts) compiled
- * into obj; 0, or -1 when there is no object (a warning said why, or the
- * database has no name the program could use). */
+/* The link object (the database's name, the packed facts) written into
+ * obj: by linkobj.c where it knows this machine's object format, else its
+ * C text compiled; 0, or -1 when there is no object (a warning said why,
+ * or the database has no name the program could use). */
 static int make_link_object(const options *o, int with_output, const char *obj)
 {
-    char db[PATH_MAX + 1], csrc[KU_TMP_PATH];
+    char db[PATH_MAX + 1], csrc[KU_TMP_PATH], err[512];
     kc_absolute_db(o->db_path, db, sizeof db);
     char *mapped = instrument_mapped_path(db);
+    unsigned char *table, *calib;
+    size_t n, cn;
+    get_link_facts(o, with_output, &table, &n, &calib, &cn);
+    lobj_sym syms[3] = { { INSTRUMENT_LINK_DB, (const unsigned char *)mapped,
+                           mapped ? strlen(mapped) : 0 } };
+    int nsyms = 1;
+    if (table)
+        syms[nsyms++] = (lobj_sym){ INSTRUMENT_LINK_FACTS, table, n };
+    if (calib)
+        syms[nsyms++] = (lobj_sym){ INSTRUMENT_LINK_CALIB, calib, cn };
+    if (mapped && lobj_write(obj, syms, nsyms, err, sizeof err) == 0) {
+        free(mapped);
+        free(table);
+        free(calib);
+        return 0;
+    }
     ku_buf t = { 0 };
-    ku_buf_put(&t, "__attribute__((weak, visibility(\"hidden\"))) const char "
-               INSTRUMENT_LINK_DB "[] = \"");
-    if (mapped)
-        put_c_bytes(&t, (const unsigned char *)mapped, strlen(mapped));
-    ku_buf_put(&t, "\";\n");
-    put_link_facts(o, with_output, &t);
+    for (int k = 0; k < nsyms; k++) {
+        ku_buf_printf(&t, "__attribute__((weak, visibility(\"hidden\"))) const %s %s[] = \"",
+                      k ? "unsigned char" : "char", syms[k].name);
+        put_c_bytes(&t, syms[k].bytes, syms[k].len);
+        ku_buf_put(&t, "\";\n");
+    }
+    free(table);
+    free(calib);
     int named = mapped != NULL, rc = -1, cfd = -1;
     free(mapped);
     if (!t.oom && named && (cfd = ku_mkstemp(csrc, sizeof csrc, NULL, "keel-link-", ".c")) >= 0
@@ -672,27 +693,7 @@ static int real_linker(const options *o, char *ld, size_t n)
             || !strcmp(a, "--prefix") || !strncmp(a, "--prefix=", 9) || !strcmp(a, "-###"))
             return -1;
     }
-    char out[KU_TMP_PATH];
-    int fd = ku_mkstemp(out, sizeof out, NULL, "keel-ld-", "");
-    if (fd < 0)
-        return -1;
-    close(fd);
-    char *argv[] = { (char *)o->compiler, "-print-prog-name=ld", NULL };
-    ku_io io = { .out = out, .err = "/dev/null", .err_fd = -1 };
-    pid_t pid;
-    int rc = -1;
-    if (ku_spawn(argv, &io, &pid) == 0 && ku_wait(pid) == 0) {
-        char *text = ku_read_file(out, NULL);
-        size_t len = text ? strcspn(text, "\n") : 0;
-        if (text && len > 0 && len < n && text[0] == '/') {
-            memcpy(ld, text, len);
-            ld[len] = '\0';
-            rc = access(ld, X_OK) == 0 ? 0 : -1;
-        }
-        free(text);
-    }
-    unlink(out);
-    return rc;
+    return lobj_linker(o->compiler, ld, n);   /* kept per compiler */
 }
 
 int kc_link_wait_arm(options *o, kc_link_wait *w)

@@ -346,6 +346,8 @@ static int compile_instrumented(options *o, const options *user, analysed *res, 
                                 int user_ncc, int *recorded)
 {
     int status = -1;
+    if (o->mca && misses)
+        kc_mca_early(user, res);     /* a large source's, beside the parse */
     analyse(o, res);
     instrumented *ins = calloc((size_t)o->nsources, sizeof *ins);
     instrumented_job job;
@@ -407,7 +409,7 @@ static int compile_instrumented(options *o, const options *user, analysed *res, 
 }
 
 /* What main holds for the sources and the arguments, freed. */
-static void free_all(options *o, analysed *res, int misses)
+static void free_all(options *o, analysed *res)
 {
     for (int i = 0; res && i < o->nsources; i++) {
         ku_buf_free(&res[i].pp_files);
@@ -419,7 +421,7 @@ static void free_all(options *o, analysed *res, int misses)
         ku_buf_free(&res[i].warns);
         free(res[i].itext);
     }
-    if (res && o->mca && misses)
+    if (kc_mca_configured())
         mcr_config_free(&kc_mca_cfg);
     free(res);
     free(o->cc);
@@ -493,6 +495,8 @@ int main(int argc, char **argv)
         pid_t pid = o.analysis == 2 ? 0 : kc_start_compiler(o.cc, -1, 1);
         if (pid < 0)
             return 127;
+        if (res && o.mca && misses)
+            kc_mca_early(&user, res);
         if (res)
             analyse(&o, res);
         for (int i = 0; res && i < o.nsources; i++)
@@ -517,6 +521,6 @@ int main(int argc, char **argv)
         record(&o, res, args);
         free(args);
     }
-    free_all(&o, res, misses);
+    free_all(&o, res);
     return status;
 }

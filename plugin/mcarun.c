@@ -3,7 +3,9 @@
  *
  * Per source: one `clang -S` per group of targets (the compile's own
  * target, and each cross CPU), every source's at once, into a private
- * temporary folder (never the user's -o, never the user's -MF);
+ * temporary folder (never the user's -o, never the user's -MF); a large
+ * source's may start before its IR exists (mcr_early_start) and are
+ * stopped if it turns out to need none;
  * analysis/mca.c maps the assembly to the loop IR; each (loop, target)
  * block is hashed with the target and llvm-mca's version and looked up in
  * the cache; the misses of all the command's sources run through one
@@ -12,9 +14,11 @@
  */
 #include "mcarun.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,10 +354,12 @@ static char **build_cc(int ncc, char *const *cc, const char *source, const group
             argv[n++] = (char *)a;
     }
     static char S[] = "-S", G[] = "-gline-tables-only", R[] = "-fsave-optimization-record",
-                O[] = "-o", HOST[] = "--offload-host-only", ISYS[] = "-isystem";
+                RP[] = MCR_REMARK_PASSES, O[] = "-o", HOST[] = "--offload-host-only",
+                ISYS[] = "-isystem";
     argv[n++] = S;
     argv[n++] = G;
     argv[n++] = R;
+    argv[n++] = RP;
     if (offload && !cross_target)
         argv[n++] = HOST;
     if ((owned[0] = dupf("-foptimization-record-file=%s", g->yaml_path)))
@@ -708,6 +714,7 @@ typedef struct {
     char dir[KU_TMP_PATH];
     group *g;
     int *gof, ng;
+    int spawned;        /* its assembly compiles are started */
     int *jof;
 } tu_run;
 
@@ -747,21 +754,19 @@ static void fail_all(const mcr_config *cfg, tu_run *u, const char *why)
     u->failed = 1;
 }
 
-/* Phase 1: start the source's assembly compiles (all sources' at once). */
-static void tu_start(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
-                     mcr_warn_fn warn)
+/* Start the source's assembly compiles: its temporary folder, one group
+ * per own-target set and cross CPU, each compile spawned.  Needs no IR.
+ * 0, or -1 with why (every row then gets it). */
+static int tu_spawn(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
+                    mcr_warn_fn warn, const char **why)
 {
     char msg[1024];
-    if (cfg->error || u->tu->nloops == 0) {
-        fail_all(cfg, u, cfg->error);
-        return;
-    }
     if (ku_mkdtemp(u->dir, sizeof u->dir, "keelmca-") != 0) {
         snprintf(msg, sizeof msg, "%s: mca: cannot create a temporary folder: %s", u->source,
                  strerror(errno));
         warn(u->wctx, msg);
-        fail_all(cfg, u, "no temporary folder for the assembly");
-        return;
+        *why = "no temporary folder for the assembly";
+        return -1;
     }
     /* Groups: the own target (all CPUs without a triple), each cross CPU. */
     u->g = calloc((size_t)cfg->ntargets + 1, sizeof *u->g);
@@ -786,8 +791,8 @@ static void tu_start(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
         u->gof[t] = u->ng++;
     }
     if (!u->g || !u->gof) {
-        fail_all(cfg, u, "out of memory");
-        return;
+        *why = "out of memory";
+        return -1;
     }
     for (int k = 0; k < u->ng; k++) {
         char *owned[4] = { NULL, NULL, NULL, NULL };
@@ -797,6 +802,53 @@ static void tu_start(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
             free(owned[o]);
         free(argv);
     }
+    u->spawned = 1;
+    return 0;
+}
+
+/* Stop and reap the source's assembly compiles (started early for a
+ * source that turned out to need none) and remove their files: every
+ * file of the source's own folder, which also holds the temporary output
+ * a stopped compiler leaves (clang writes g0.s-XXXXXX, then renames it). */
+static void tu_drop_compiles(tu_run *u)
+{
+    int stopped = 0;
+    for (int k = 0; u->g && k < u->ng; k++) {
+        group *G = &u->g[k];
+        if (G->pid > 0) {
+            kill(G->pid, SIGKILL);
+            ku_wait(G->pid);
+            G->pid = -1;
+            stopped = 1;
+        }
+        unlink(G->asm_path);
+        unlink(G->yaml_path);
+        unlink(G->err_path);
+    }
+    DIR *d = stopped && u->dir[0] ? opendir(u->dir) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char p[KU_TMP_PATH + 300];
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0
+            && snprintf(p, sizeof p, "%s/%s", u->dir, e->d_name) < (int)sizeof p)
+            unlink(p);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* Phase 1: start the source's assembly compiles (all sources' at once),
+ * unless they were started before its IR was known (mcr_early_start). */
+static void tu_start(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
+                     mcr_warn_fn warn)
+{
+    const char *why = NULL;
+    if (cfg->error || u->tu->nloops == 0) {
+        tu_drop_compiles(u);
+        fail_all(cfg, u, cfg->error);
+        return;
+    }
+    if (!u->spawned && tu_spawn(cfg, u, ncc, cc, warn, &why) != 0)
+        fail_all(cfg, u, why);
 }
 
 /* Phase 2: wait for the assembly, map it to the loops and add one job per
@@ -985,21 +1037,91 @@ static void tu_free(tu_run *u)
  * together, and the llvm-mca blocks of all sources go to one process per
  * target (run_jobs), so a command with several sources pays llvm-mca's
  * start-up once per target, not once per source and target. */
+/* Assembly compiles started before the sources' IR is known: per source,
+ * a tu_run with its folder and groups (spawned set), or not started. */
+struct mcr_early {
+    int n;
+    tu_run *u;
+};
+
+mcr_early *mcr_early_start(const mcr_config *cfg, int n, const int *want, int ncc,
+                           char *const *cc, const char *const *sources, mcr_warn_fn warn,
+                           void *const *wctx)
+{
+    if (cfg->error)
+        return NULL;
+    mcr_early *e = calloc(1, sizeof *e);
+    tu_run *u = calloc((size_t)n + 1, sizeof *u);
+    if (!e || !u) {
+        free(e);
+        free(u);
+        return NULL;
+    }
+    e->n = n;
+    e->u = u;
+    for (int i = 0; i < n; i++) {
+        if (!want[i])
+            continue;
+        u[i].source = sources[i];
+        u[i].wctx = wctx[i];
+        const char *why;
+        if (tu_spawn(cfg, &u[i], ncc, cc, warn, &why) != 0) {
+            /* started again, the ordinary way, if the stage still wants it */
+            tu_drop_compiles(&u[i]);
+            tu_free(&u[i]);
+            memset(&u[i], 0, sizeof u[i]);
+        }
+    }
+    return e;
+}
+
+void mcr_early_free(mcr_early *e)
+{
+    for (int i = 0; e && i < e->n; i++) {
+        tu_drop_compiles(&e->u[i]);
+        tu_free(&e->u[i]);
+    }
+    if (e)
+        free(e->u);
+    free(e);
+}
+
 void mcr_run_tus(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc, char *const *cc,
                  const char *const *sources, db *cache, mcr_warn_fn warn, void *const *wctx,
                  mcr_result **out)
+{
+    mcr_run_tus_early(cfg, n, tus, ncc, cc, sources, cache, warn, wctx, out, NULL);
+}
+
+void mcr_run_tus_early(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc,
+                       char *const *cc, const char *const *sources, db *cache, mcr_warn_fn warn,
+                       void *const *wctx, mcr_result **out, mcr_early *early)
 {
     tu_run *u = calloc((size_t)n + 1, sizeof *u);
     int total = 0;
     for (int i = 0; i < n; i++) {
         out[i] = NULL;
+        tu_run *pre = early && i < early->n && early->u[i].spawned ? &early->u[i] : NULL;
+        if (pre && (!u || !tus[i])) {
+            /* started early, not wanted after all (no site, no IR) */
+            tu_drop_compiles(pre);
+            tu_free(pre);
+            memset(pre, 0, sizeof *pre);
+            continue;
+        }
         if (!u || !tus[i])
             continue;
+        if (pre) {
+            u[i] = *pre;        /* its folder and running compiles */
+            memset(pre, 0, sizeof *pre);
+        }
         u[i].tu = tus[i];
         u[i].source = sources[i];
         u[i].wctx = wctx[i];
         u[i].r = new_result(cfg, tus[i]);
         if (!u[i].r) {
+            tu_drop_compiles(&u[i]);
+            tu_free(&u[i]);
             u[i].tu = NULL;
             continue;
         }
