@@ -213,16 +213,12 @@ int db_decisions_begin(db_log *l)
     return 0;
 }
 
-int db_decisions_known(db_log *l, const db_decision_row *r)
+/* Bind a decision row's nine columns, in the order both the insert and
+ * the lookup of an equal row number them (?1 loop_id ... ?9 reason);
+ * times left NULL when the row has none.  The strings stay the caller's
+ * (SQLITE_STATIC) until the statement is reset. */
+static void bind_decision(sqlite3_stmt *q, const db_decision_row *r)
 {
-    if (!l->known &&
-        sqlite3_prepare_v2(l->h, "SELECT 1 FROM decisions WHERE loop_id = ?1 AND bindings IS ?2"
-                                 " AND threads IS ?3 AND device IS ?4 AND cpu_s IS ?5"
-                                 " AND gpu_s IS ?6 AND xfer_s IS ?7 AND verdict IS ?8"
-                                 " AND reason IS ?9 LIMIT 1",
-                           -1, &l->known, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_stmt *q = l->known;
     sqlite3_bind_int64(q, 1, r->loop_id);
     sqlite3_bind_text(q, 2, r->bindings, -1, SQLITE_STATIC);
     sqlite3_bind_int(q, 3, r->threads);
@@ -234,6 +230,19 @@ int db_decisions_known(db_log *l, const db_decision_row *r)
     }
     sqlite3_bind_text(q, 8, r->gpu ? "GPU" : "CPU", -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 9, r->reason, -1, SQLITE_STATIC);
+}
+
+int db_decisions_known(db_log *l, const db_decision_row *r)
+{
+    if (!l->known &&
+        sqlite3_prepare_v2(l->h, "SELECT 1 FROM decisions WHERE loop_id = ?1 AND bindings IS ?2"
+                                 " AND threads IS ?3 AND device IS ?4 AND cpu_s IS ?5"
+                                 " AND gpu_s IS ?6 AND xfer_s IS ?7 AND verdict IS ?8"
+                                 " AND reason IS ?9 LIMIT 1",
+                           -1, &l->known, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_stmt *q = l->known;
+    bind_decision(q, r);
     int rc = sqlite3_step(q);
     sqlite3_reset(q);
     sqlite3_clear_bindings(q);
@@ -245,17 +254,7 @@ int db_decisions_add(db_log *l, const db_decision_row *r)
     sqlite3_stmt *q = l->ins;
     if (!q)
         return -1;
-    sqlite3_bind_int64(q, 1, r->loop_id);
-    sqlite3_bind_text(q, 2, r->bindings, -1, SQLITE_STATIC);
-    sqlite3_bind_int(q, 3, r->threads);
-    sqlite3_bind_text(q, 4, r->device, -1, SQLITE_STATIC);
-    if (r->have_times) {
-        sqlite3_bind_double(q, 5, r->cpu_s);
-        sqlite3_bind_double(q, 6, r->gpu_s);
-        sqlite3_bind_double(q, 7, r->xfer_s);
-    }
-    sqlite3_bind_text(q, 8, r->gpu ? "GPU" : "CPU", -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 9, r->reason, -1, SQLITE_STATIC);
+    bind_decision(q, r);
     int ok = sqlite3_step(q) == SQLITE_DONE;
     sqlite3_reset(q);
     sqlite3_clear_bindings(q);
