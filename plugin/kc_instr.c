@@ -589,10 +589,32 @@ static void get_link_facts(const options *o, int with_output, unsigned char **ta
     free(objs);
 }
 
+/* The command's flags that choose another target than the compiler's
+ * default (-m32, -mx32, -m16, --target=T, -target T), at most 8, into
+ * flags; returns how many.  The link object must be of the program's
+ * class and machine, so with any of them its C text is compiled with
+ * them rather than written for keelcc's own machine. */
+static int target_flags(const options *o, char **flags)
+{
+    int n = 0;
+    for (int i = 0; i < o->ncc && n < 7; i++) {
+        const char *a = o->cc[i];
+        if (!strcmp(a, "-m32") || !strcmp(a, "-mx32") || !strcmp(a, "-m16")
+            || !strncmp(a, "--target=", 9))
+            flags[n++] = (char *)a;
+        else if (!strcmp(a, "-target") && i + 1 < o->ncc) {
+            flags[n++] = (char *)a;
+            flags[n++] = o->cc[++i];
+        }
+    }
+    return n;
+}
+
 /* The link object (the database's name, the packed facts) written into
- * obj: by linkobj.c where it knows this machine's object format, else its
- * C text compiled; 0, or -1 when there is no object (a warning said why,
- * or the database has no name the program could use). */
+ * obj: by linkobj.c where it knows this machine's object format and the
+ * command keeps the compiler's default target, else its C text compiled
+ * for the command's target; 0, or -1 when there is no object (a warning
+ * said why, or the database has no name the program could use). */
 static int make_link_object(const options *o, int with_output, const char *obj)
 {
     char db[PATH_MAX + 1], csrc[KU_TMP_PATH], err[512];
@@ -608,7 +630,9 @@ static int make_link_object(const options *o, int with_output, const char *obj)
         syms[nsyms++] = (lobj_sym){ INSTRUMENT_LINK_FACTS, table, n };
     if (calib)
         syms[nsyms++] = (lobj_sym){ INSTRUMENT_LINK_CALIB, calib, cn };
-    if (mapped && lobj_write(obj, syms, nsyms, err, sizeof err) == 0) {
+    char *target[9];
+    int ntarget = target_flags(o, target);
+    if (mapped && ntarget == 0 && lobj_write(obj, syms, nsyms, err, sizeof err) == 0) {
         free(mapped);
         free(table);
         free(calib);
@@ -627,8 +651,14 @@ static int make_link_object(const options *o, int with_output, const char *obj)
     free(mapped);
     if (!t.oom && named && (cfd = ku_mkstemp(csrc, sizeof csrc, NULL, "keel-link-", ".c")) >= 0
         && write(cfd, t.s, t.len) == (ssize_t)t.len) {
-        char *argv[] = { (char *)o->compiler, "-c", "-x", "c", "-w", "-o", (char *)obj, "-",
-                         NULL };
+        char *argv[9 + 9] = { (char *)o->compiler };
+        int na = 1;
+        for (int k = 0; k < ntarget; k++)
+            argv[na++] = target[k];
+        const char *tail[] = { "-c", "-x", "c", "-w", "-o", obj, "-" };
+        for (size_t k = 0; k < sizeof tail / sizeof *tail; k++)
+            argv[na++] = (char *)tail[k];
+        argv[na] = NULL;
         ku_io io = { .in = csrc, .out = "/dev/null", .err = "/dev/null", .err_fd = -1 };
         pid_t pid;
         if (ku_spawn(argv, &io, &pid) == 0 && ku_wait(pid) == 0)
