@@ -24,6 +24,7 @@
  * compiler that cannot build offload code leaves it unset, and says so.
  */
 #include "calib.h"
+#include "calib_chain.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,12 +68,6 @@ static double thread_cpu_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* One addition of the chain; the empty asm makes x a register the
- * compiler cannot see through, so the additions are neither folded nor
- * reassociated (no instruction is emitted for it). */
-#define CHAIN1(x, i) do { (x) += (i); __asm__ volatile("" : "+r"(x)); } while (0)
-#define CHAIN8(x, i) do { CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); \
-                          CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); CHAIN1(x, i); } while (0)
 
 double rt_clock_hz(double adds, const double *seconds, int n)
 {

@@ -13,6 +13,7 @@
  * multiply-add chains on every thread.
  */
 #include "calib.h"
+#include "calib_chain.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -216,15 +217,10 @@ double rt_calibrate_triad(long n, int reps)
 }
 
 /* ---- what many threads get ----------------------------------------------
- * One addition of a chain; the empty asm keeps x in a register the
- * compiler cannot see through (no folding, no reassociation), as in
- * calib.c's clock. */
-#define TC1(x, i) do { (x) += (i); __asm__ volatile("" : "+r"(x)); } while (0)
-#define TC8(x, i) do { TC1(x, i); TC1(x, i); TC1(x, i); TC1(x, i); \
-                       TC1(x, i); TC1(x, i); TC1(x, i); TC1(x, i); } while (0)
-/* eight independent chains, one addition each */
-#define TCI(i) do { TC1(y[0], i); TC1(y[1], i); TC1(y[2], i); TC1(y[3], i); \
-                    TC1(y[4], i); TC1(y[5], i); TC1(y[6], i); TC1(y[7], i); } while (0)
+ * The dependent chain is calib.c's (CHAIN8, calib_chain.h); beside it,
+ * eight independent chains, one addition each. */
+#define TCI(i) do { CHAIN1(y[0], i); CHAIN1(y[1], i); CHAIN1(y[2], i); CHAIN1(y[3], i); \
+                    CHAIN1(y[4], i); CHAIN1(y[5], i); CHAIN1(y[6], i); CHAIN1(y[7], i); } while (0)
 
 static volatile unsigned long tc_sink;
 
@@ -265,10 +261,10 @@ static void rates_on(int t, double *clock_hz, double *work)
             #pragma omp barrier
             double t0 = thread_cpu();
             for (unsigned long i = 0; i < iters; i++) {
-                TC8(x, i);
-                TC8(x, i);
-                TC8(x, i);
-                TC8(x, i);
+                CHAIN8(x, i);
+                CHAIN8(x, i);
+                CHAIN8(x, i);
+                CHAIN8(x, i);
             }
             double t1 = thread_cpu();
             for (unsigned long i = 0; i < iters; i++) {
