@@ -52,6 +52,43 @@ typedef struct {
 int rt_history_fit(int k, const double *n, const double *t, rt_fit *out);
 double rt_fit_eval(const rt_fit *f, double n);
 
+/* ---- the models' time carried to the measured one -----------------------
+ * Two measured sizes cannot fit t = a n^b + c (three unknowns), and a
+ * power law in the size through two sizes cannot see a fixed cost: it
+ * bends a launch, a fork-join or a transfer latency into the exponent.
+ * The models already know how a nest's time grows with its sizes (every
+ * loop's trip count, the footprint, the cache level, the launch and
+ * transfer terms); what they get wrong is their error, measured / model,
+ * which drifts slowly with the size (a rate off across a cache level,
+ * fixed costs they miss weighing less as the work grows).  So a device's
+ * measured time is carried from the models' time m on it, the error a
+ * power law in m through the measured errors:
+ *
+ *     t = m * r(m),  r(m) = r1 (m / m1)^(g - 1),  i.e.  t = t1 (m / m1)^g
+ *
+ * two unknowns, so two measured sizes determine it; no constant in it.
+ * Through the two measured sizes nearest the asked one (by the models'
+ * time, as a ratio: one below and one above where there are, else the two
+ * nearest on one side -- near sizes say more of the error there).  g >= 0:
+ * where two sizes give g < 0 (measured time falling while the models'
+ * rises: timing noise, or a regime the models do not see), the least
+ * squares on that bound, g = 0, t = sqrt(t1 t2).  One measured size: its
+ * error alone, t = (t1 / m1) m.
+ *
+ * The form was chosen among four by leave-one-program-out on the H100 rows
+ * (bench/replay.sh prints each one's score; the affine t = c + beta m,
+ * c, beta >= 0, was the first candidate): no constant is fitted.  The
+ * cost is a pass over the points, a log and a pow: nothing to cache. */
+typedef struct {
+    double m1, t1, g;           /* t = t1 (m / m1)^g */
+    int points;                 /* measured sizes it went through: 1 or 2 */
+} rt_shape;
+/* The fit for the models' time `at` from k points (m_i > 0 the models'
+ * time, t_i > 0 the measured mean; others are skipped).  0, or -1 when no
+ * point is usable. */
+int rt_shape_fit(int k, const double *m, const double *t, double at, rt_shape *out);
+double rt_shape_eval(const rt_shape *s, double m);
+
 /* Add one measurement (after db_log_check: nothing is written into a
  * database that fails its integrity check).  0, or -1 with a message. */
 int rt_history_add(const char *dbpath, int64_t loop_id, const char *key, double n,
@@ -73,12 +110,16 @@ int rt_history_lookup(const char *dbpath, int64_t loop_id, const char *key, doub
 
 struct db_log;
 /* One loop's history rows in memory (libkeelrt reads them once per loop
- * and process: a memo miss must not open the database). */
+ * and process: a memo miss must not open the database), with each
+ * device's regression fitted when they are read, not at every lookup. */
 typedef struct {
     int n, cap;
     char **key;
     int *gpu, *samples;
     double *size, *mean;
+    int fitted;                 /* 1: fit and fit_ok hold each device's a n^b + c */
+    int fit_ok[2];              /* [cpu, gpu]: 3 distinct sizes or more */
+    rt_fit fit[2];
 } rt_history_rows;
 /* 0 (no table: no rows) or -1 (out of memory: no rows). */
 int rt_history_rows_load_h(struct db_log *l, int64_t loop_id, rt_history_rows *out);
@@ -102,13 +143,16 @@ int rt_history_key(int n, const char *const *names, const long long *values, cha
  * and the site launches again at a size it has measured on the models'
  * device only, the launch may run once on the other device -- if that
  * exploration's expected cost fits the budget (below); from then on the
- * faster measured device decides at that size, and once 3 sizes are
- * measured on both devices the regression t = a n^b + c of each (StarPU's
- * history-based model, Augonnet et al., "StarPU: a unified platform for
- * task scheduling on heterogeneous multicore architectures", section 4: a
- * per-task performance model fitted to measured sizes) decides at sizes
- * within a factor of RT_LEARN_REACH of a measured one.  Not thread-safe:
- * the caller locks.
+ * faster measured device decides at that size, and once 2 sizes are
+ * measured on each device a regression decides at sizes within a factor
+ * of RT_LEARN_REACH of a measured one: each device's models' time carried
+ * through its 2 nearest measured sizes (rt_shape_fit above), or where the
+ * models' times are not known, once 3 sizes are measured on both devices,
+ * t = a n^b + c of each (StarPU's history-based model, Augonnet et al.,
+ * "StarPU: a unified platform for task scheduling on heterogeneous
+ * multicore architectures", section 4: a per-task performance model
+ * fitted to measured sizes; fitted once per added sample).  Not
+ * thread-safe: the caller locks.
  *
  * The budget bounds what exploring costs by construction.  An exploration
  * at size n is expected to cost  max(0, r * m_other - t_chosen):  t_chosen
@@ -151,6 +195,11 @@ typedef struct {
     signed char explored[RT_LEARN_SIZES];   /* the device explored there, or -1 */
     int explorations;
     double run_s;                       /* every measured launch's time, summed */
+    int fit_state;                      /* a n^b + c over sizes measured on both:
+                                           0 not fitted since the last sample,
+                                           1 fitted, -1 none */
+    rt_fit fit[2];
+    int fit_k;                          /* the sizes it was fitted over */
     double band;                        /* RT_LEARN_BAND unless set after init */
     double budget;                      /* RT_LEARN_BUDGET unless set after init */
 } rt_learn;
@@ -161,7 +210,8 @@ typedef struct {
     const char *how;        /* NULL (the models), "history: measured",
                                "history: regression", "history: exploring" */
     int samples;            /* measurements behind it (both devices, this size;
-                               for a regression: the sizes fitted) */
+                               for a regression: the measured sizes behind
+                               it, the two devices' added) */
     int settled;            /* 1: nothing more to learn at this size (memoise) */
     double cpu_s, gpu_s;    /* the times that decided */
     double expect_s;        /* an exploration's expected cost (explore, or held back) */
