@@ -189,7 +189,7 @@ void rt_history_rows_free(rt_history_rows *r)
 {
     for (int i = 0; i < r->n; i++)
         free(r->key[i]);
-    free(r->key), free(r->gpu), free(r->size), free(r->samples), free(r->mean);
+    free(r->key), free(r->gpu), free(r->size), free(r->samples), free(r->mean), free(r->model);
     memset(r, 0, sizeof *r);
 }
 
@@ -287,6 +287,90 @@ void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_
         out->cpu_s = rt_fit_eval(&fit[0], n);
         out->gpu_s = rt_fit_eval(&fit[1], n);
     }
+}
+
+int rt_history_rows_model(rt_history_rows *r, rt_history_model_fn fn, void *ctx,
+                          const void *model_for)
+{
+    if (r->model && r->model_for == model_for)
+        return 0;
+    free(r->model);
+    r->model = r->n > 0 ? calloc((size_t)r->n, sizeof *r->model) : NULL;
+    r->model_for = model_for;
+    if (!r->model)
+        return r->n > 0 ? -1 : 0;
+    enum { MAXS = 64 };
+    for (int i = 0; i < r->n; i++) {
+        /* "a=1,b=-2" into names and values, in a copy */
+        char buf[512], *names[MAXS];
+        long long values[MAXS];
+        int k = 0, bad = 0;
+        if (snprintf(buf, sizeof buf, "%s", r->key[i]) >= (int)sizeof buf)
+            continue;
+        for (char *p = buf; *p && !bad;) {
+            char *eq = strchr(p, '='), *end;
+            if (!eq || k == MAXS) {
+                bad = 1;
+                break;
+            }
+            *eq = 0;
+            names[k] = p;
+            values[k++] = strtoll(eq + 1, &end, 10);
+            if (end == eq + 1 || (*end && *end != ','))
+                bad = 1;
+            p = *end ? end + 1 : end;
+        }
+        double c, g;
+        if (!bad && fn(ctx, k, (const char *const *)names, values, &c, &g) == 0) {
+            double m = r->gpu[i] ? g : c;
+            r->model[i] = m > 0 && isfinite(m) ? m : 0;
+        }
+    }
+    return 0;
+}
+
+void rt_history_predict_at(const rt_history_rows *r, const char *key, double n, double mc,
+                           double mg, rt_history_pred *out)
+{
+    rt_history_predict(r, key, n, out);
+    if (!strcmp(out->how ? out->how : "", "measured") || !r->model || !(mc > 0) || !(mg > 0))
+        return;
+    enum { MAXP = 256 };
+    double m[MAXP], t[MAXP], at[2] = { mc, mg }, pred[2];
+    for (int d = 0; d < 2; d++) {
+        int k = 0;
+        rt_shape sh;
+        for (int i = 0; i < r->n && k < MAXP; i++)
+            if (r->gpu[i] == d && r->model[i] > 0)
+                m[k] = r->model[i], t[k++] = r->mean[i];
+        if (rt_shape_fit(k, m, t, at[d], &sh) || sh.points < 2)
+            return;
+        pred[d] = rt_shape_eval(&sh, at[d]);
+        if (!(pred[d] > 0) || !isfinite(pred[d]))
+            return;
+    }
+    out->decides = 1;
+    out->how = "regression";
+    out->shaped = 1;
+    out->cpu_s = pred[0], out->gpu_s = pred[1];
+}
+
+int rt_history_lookup_at(const char *dbpath, int64_t loop_id, const char *key, double n,
+                         double mc, double mg, rt_history_model_fn fn, void *ctx,
+                         rt_history_pred *out, char *err, size_t errlen)
+{
+    db_log *l = NULL;
+    rt_history_rows r;
+    memset(out, 0, sizeof *out);
+    if (db_log_open(dbpath, DB_LOG_READ, 2000, &l, err, errlen))
+        return -1;
+    if (rt_history_rows_load_h(l, loop_id, &r) == 0) {
+        rt_history_rows_model(&r, fn, ctx, &r);
+        rt_history_predict_at(&r, key, n, mc, mg, out);
+        rt_history_rows_free(&r);
+    }
+    db_log_close(l);
+    return 0;
 }
 
 int rt_history_lookup_h(db_log *l, int64_t loop_id, const char *key, double n,

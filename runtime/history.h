@@ -10,9 +10,12 @@
  *     its means decide instead of the analytic models (rt_history_trusted:
  *     the one rule of `keel explain`, the database's history and the
  *     in-run learning below);
- *   - otherwise a per-loop, per-device regression t = a n^b + c over the
- *     sizes seen (n: the nest's footprint in bytes, StarPU's data size)
- *     predicts unseen sizes once 3 distinct sizes are known on both.
+ *   - otherwise, where the models' times are known, each device's models'
+ *     time carried through its two nearest measured sizes (rt_shape_fit,
+ *     below) predicts unseen sizes once 2 are measured on each device;
+ *     without the models' times, a per-loop, per-device regression
+ *     t = a n^b + c over the sizes seen (n: the nest's footprint in bytes,
+ *     StarPU's data size) once 3 distinct sizes are known on both.
  *
  * The table `history` is created on first write (db/SCHEMA.md); its SQL
  * is db/'s run-time log (db_log.h), over whose connections the *_h
@@ -101,6 +104,9 @@ typedef struct {
     int cpu_samples, gpu_samples;   /* at this size */
     rt_fit cpu_fit, gpu_fit;
     int cpu_sizes, gpu_sizes;       /* distinct sizes seen */
+    int shaped;                     /* 1: the regression is the models' time carried
+                                       through 2 measured sizes per device (cpu_fit
+                                       and gpu_fit unused) */
 } rt_history_pred;
 
 /* What history says for one loop at one size.  0 (see out->decides), or
@@ -117,6 +123,9 @@ typedef struct {
     char **key;
     int *gpu, *samples;
     double *size, *mean;
+    double *model;              /* the models' time at each row's size on its
+                                   device, 0 unknown (rt_history_rows_model) */
+    const void *model_for;      /* what they were computed for (the caller's) */
     int fitted;                 /* 1: fit and fit_ok hold each device's a n^b + c */
     int fit_ok[2];              /* [cpu, gpu]: 3 distinct sizes or more */
     rt_fit fit[2];
@@ -126,6 +135,29 @@ int rt_history_rows_load_h(struct db_log *l, int64_t loop_id, rt_history_rows *o
 void rt_history_rows_free(rt_history_rows *r);
 /* What the rows say at one size (rt_history_lookup's answer). */
 void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_history_pred *out);
+
+/* The models' times at one set of sizes: 0 and *cpu_s, *gpu_s (the GPU's
+ * with its transfer), or -1.  names/values: a size key's, parsed. */
+typedef int (*rt_history_model_fn)(void *ctx, int n, const char *const *names,
+                                   const long long *values, double *cpu_s, double *gpu_s);
+/* Fill r->model from each row's key through fn, once for `model_for` (a
+ * second call with the same does nothing; another computes them again).
+ * 0, or -1 out of memory (r->model NULL: not known). */
+int rt_history_rows_model(rt_history_rows *r, rt_history_model_fn fn, void *ctx,
+                          const void *model_for);
+/* rt_history_predict where the models' times at n are known (mc, mg > 0,
+ * the GPU's with its transfer) and r->model is filled: short of a trusted
+ * size, each device's time is the models' time carried through its two
+ * measured sizes nearest (rt_shape_fit; how "regression", shaped 1) once
+ * 2 sizes with the models' times known are measured on each device; else
+ * rt_history_predict's answer. */
+void rt_history_predict_at(const rt_history_rows *r, const char *key, double n, double mc,
+                           double mg, rt_history_pred *out);
+/* rt_history_lookup with the models: the rows of the loop, their models'
+ * times through fn, rt_history_predict_at. */
+int rt_history_lookup_at(const char *dbpath, int64_t loop_id, const char *key, double n,
+                         double mc, double mg, rt_history_model_fn fn, void *ctx,
+                         rt_history_pred *out, char *err, size_t errlen);
 
 /* rt_history_lookup on an open connection (libkeelrt's log connection;
  * measurements are added with db_history_add / db_history_merge). */

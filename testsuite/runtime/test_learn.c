@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -93,6 +94,54 @@ static void test_learn_shape(void)
      * sizes for a n^b + c): the models' verdict */
     rt_learn_decide(&l, 3000, 0, 0, 0, &c);
     CHECK(c.device == 0 && c.how == NULL);
+}
+
+/* the models of test_rows: CPU n / 1000 s, GPU n / 500 s (n the key's) */
+static int calls;
+static int rows_model(void *ctx, int n, const char *const *names, const long long *values,
+                      double *cpu_s, double *gpu_s)
+{
+    (void)ctx;
+    calls++;
+    if (n != 1 || strcmp(names[0], "n"))
+        return -1;
+    *cpu_s = values[0] / 1000.0, *gpu_s = values[0] / 500.0;
+    return 0;
+}
+
+/* the database's rows (rt_history_rows, as read): the models' times at
+ * each row's key, carried to the asked size as in test_learn_shape --
+ * CPU 2 s and 8 s, GPU 1 s and 2 s measured at n = 1000 and 2000 (models
+ * CPU 1 and 2 s, GPU 2 and 4 s); at 4000 (models 4 s, 8 s): CPU 8 x 2^2 =
+ * 32 s, GPU 2 x 2 = 4 s */
+static void test_rows(void)
+{
+    char *key[] = { "n=1000", "n=1000", "n=2000", "n=2000", "n=x" };
+    int gpu[] = { 0, 1, 0, 1, 0 }, samples[] = { 1, 1, 1, 1, 1 };
+    double size[] = { 1000, 1000, 2000, 2000, 3000 }, mean[] = { 2, 1, 8, 2, 100 };
+    rt_history_rows r = { .n = 5, .cap = 5, .key = key, .gpu = gpu, .samples = samples,
+                          .size = size, .mean = mean };
+    rt_history_pred hp;
+    int tag;
+    CHECK(rt_history_rows_model(&r, rows_model, NULL, &tag) == 0 && r.model && calls == 4);
+    CHECK(r.model[0] == 1 && r.model[1] == 2 && r.model[2] == 2 && r.model[3] == 4);
+    CHECK(r.model[4] == 0);                     /* "n=x": not a size, not known */
+    CHECK(rt_history_rows_model(&r, rows_model, NULL, &tag) == 0 && calls == 4);  /* kept */
+    rt_history_predict_at(&r, "n=4000", 4000, 4.0, 8.0, &hp);
+    CHECK(hp.decides && same(hp.how, "regression") && hp.shaped);
+    CHECK(fabs(hp.cpu_s - 32) < 1e-9 && fabs(hp.gpu_s - 4) < 1e-12);
+    CHECK(hp.cpu_sizes == 3 && hp.gpu_sizes == 2 && hp.cpu_samples == 0);
+    /* a measured size: its means */
+    rt_history_predict_at(&r, "n=2000", 2000, 2.0, 4.0, &hp);
+    CHECK(hp.decides && same(hp.how, "measured") && !hp.shaped && hp.cpu_s == 8 && hp.gpu_s == 2);
+    /* the models' times not known at the size asked: a n^b + c needs 3
+     * sizes on both devices, the GPU has 2: nothing decides */
+    rt_history_predict_at(&r, "n=4000", 4000, 0, 0, &hp);
+    CHECK(!hp.decides && !hp.shaped);
+    /* another profile: computed again */
+    int other;
+    CHECK(rt_history_rows_model(&r, rows_model, NULL, &other) == 0 && calls == 8);
+    free(r.model);
 }
 
 int main(void)
@@ -292,5 +341,6 @@ int main(void)
 
     test_shape();
     test_learn_shape();
+    test_rows();
     return check_summary();
 }
