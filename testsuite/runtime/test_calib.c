@@ -142,6 +142,17 @@ int main(void)
     }
 
     test_caches(dir);
+    {
+        /* DRAM arrays (STREAM's rule: 4 x the L3, at least 64 MiB, at most
+         * 1/8 of the memory available), in doubles: MiB x 2^17 */
+        const double mib = 1048576.0;
+        CHECK(rt_dram_doubles(32 * mib, 0) == 128L << 17);       /* this VM */
+        CHECK(rt_dram_doubles(307200 * 1024.0, 0) == 1200L << 17);   /* a 300 MiB L3 */
+        CHECK(rt_dram_doubles(0, 0) == 64L << 17);
+        CHECK(rt_dram_doubles(33 * mib, 0) == 136L << 17);       /* 132 MiB up to 8 MiB blocks */
+        CHECK(rt_dram_doubles(307200 * 1024.0, 4096 * mib) == 512L << 17);
+        CHECK(rt_dram_doubles(32 * mib, 256 * mib) == 64L << 17);   /* never below 64 MiB */
+    }
     rt_calibration c, back;
     fill(&c);
     CHECK_INT(rt_calibration_store(path, &c, err, sizeof err), 0);
