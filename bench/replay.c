@@ -84,7 +84,7 @@ static double error_quantile(double q, int skip)
 
 typedef struct {
     double t_learn, cost, expected;
-    int wrong, gpu, explorations, held_back, found;
+    int wrong, gpu, explorations, held_back, found, regression;
 } outcome;
 
 /* Every row LAUNCHES times through rt_learn, one site per program, with
@@ -92,7 +92,7 @@ typedef struct {
 static outcome play(int launches, double (*band_of)(int), int print)
 {
     static rt_learn site[MAXP];
-    outcome o = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    outcome o = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     for (int p = 0; p < np; p++) {
         rt_learn_init(&site[p]);
         double b = band_of ? band_of(p) : 0;
@@ -115,6 +115,7 @@ static outcome play(int launches, double (*band_of)(int), int print)
             o.wrong += ch.device != best;
             o.gpu += ch.device;
             o.held_back += ch.held_back;
+            o.regression += ch.how && !strcmp(ch.how, "history: regression");
             if (ch.explore)
                 o.expected += ch.expect_s, o.found += ch.device == best && ch.device != (x->mg < x->mc);
             trace[u++] = ch.device ? 'G' : 'C';
@@ -282,6 +283,24 @@ static void two_sizes(void)
     if (s.n)
         printf("  %-42s %7d of %3d %7.2f %7.2f\n", "each program: the best form on the others",
                s.within, s.n, s.median, s.p90);
+    /* libkeelrt's form by the dataset of the row predicted (a diagnosis:
+     * nothing is chosen by it) */
+    printf("  libkeelrt's form by the row predicted:");
+    for (int r = 0; r < nrows; r++) {
+        int first = 1, n = 0, within = 0;
+        for (int q = 0; q < r && first; q++)
+            first = strcmp(R[q].ds, R[r].ds) != 0;
+        if (!first)
+            continue;
+        for (int q = 0; q < nrows; q++)
+            for (int d = 0; d < 2 && !strcmp(R[q].ds, R[r].ds); d++) {
+                double pred = predict_form(F_SHAPE, q, d), e = pred / (d ? R[q].g : R[q].c);
+                if (pred > 0 && isfinite(pred))
+                    n++, within += e <= 1.5 && e >= 1 / 1.5;
+            }
+        printf(" %s %d of %d;", R[r].ds, within, n);
+    }
+    printf("\n");
 }
 
 static double band_lopo(int p)
@@ -373,6 +392,8 @@ int main(int argc, char **argv)
            100.0 * (budget >= 0 ? budget : RT_LEARN_BUDGET),
            budget >= 0 ? "given, libkeelrt's RT_LEARN_BUDGET is" : "RT_LEARN_BUDGET, chosen a priori:",
            (double)RT_LEARN_BUDGET, def.held_back, def.found);
+    printf("launches the regression decided (sizes carried from 2 measured on each device): %d\n",
+           def.regression);
     printf("90%% error band, leave-one-program-out: explorations %d, their cost %.4f s (%.1f%%)\n",
            lopo.explorations, lopo.cost, 100.0 * lopo.cost / lopo.t_learn);
     two_sizes();
