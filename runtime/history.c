@@ -1,6 +1,7 @@
 /*
  * history.c -- measured times and StarPU-style history / regression
- * models (history.h): the size key, the fit, the prediction.  The rows
+ * models (history.h): the size key, the fits (the models' times carried
+ * through two measured sizes; a n^b + c), the prediction.  The rows
  * are read and written through the run-time log of db/ (db_log.h); and
  * rt_learn, one site's measurements of the running process, which
  * explores the other device once where the models are unsure and the
@@ -302,7 +303,22 @@ int rt_history_rows_model(rt_history_rows *r, rt_history_model_fn fn, void *ctx,
     if (!r->model)
         return r->n > 0 ? -1 : 0;
     enum { MAXS = 64 };
+    double *both = malloc(sizeof *both * 2 * (size_t)r->n);    /* [cpu, gpu] per row */
+    if (!both) {
+        free(r->model), r->model = NULL;
+        return -1;
+    }
     for (int i = 0; i < r->n; i++) {
+        int j = 0;      /* the same key on the other device: the models asked once */
+        while (j < i && strcmp(r->key[j], r->key[i]))
+            j++;
+        if (j < i) {
+            both[2 * i] = both[2 * j], both[2 * i + 1] = both[2 * j + 1];
+            double m = both[2 * i + r->gpu[i]];
+            r->model[i] = m > 0 && isfinite(m) ? m : 0;
+            continue;
+        }
+        both[2 * i] = both[2 * i + 1] = 0;
         /* "a=1,b=-2" into names and values, in a copy */
         char buf[512], *names[MAXS];
         long long values[MAXS];
@@ -324,10 +340,12 @@ int rt_history_rows_model(rt_history_rows *r, rt_history_model_fn fn, void *ctx,
         }
         double c, g;
         if (!bad && fn(ctx, k, (const char *const *)names, values, &c, &g) == 0) {
+            both[2 * i] = c, both[2 * i + 1] = g;
             double m = r->gpu[i] ? g : c;
             r->model[i] = m > 0 && isfinite(m) ? m : 0;
         }
     }
+    free(both);
     return 0;
 }
 
@@ -340,12 +358,14 @@ void rt_history_predict_at(const rt_history_rows *r, const char *key, double n, 
     enum { MAXP = 256 };
     double m[MAXP], t[MAXP], at[2] = { mc, mg }, pred[2];
     for (int d = 0; d < 2; d++) {
-        int k = 0;
+        int k = 0, near = 0;
         rt_shape sh;
         for (int i = 0; i < r->n && k < MAXP; i++)
-            if (r->gpu[i] == d && r->model[i] > 0)
+            if (r->gpu[i] == d && r->model[i] > 0) {
                 m[k] = r->model[i], t[k++] = r->mean[i];
-        if (rt_shape_fit(k, m, t, at[d], &sh) || sh.points < 2)
+                near |= n >= r->size[i] / RT_LEARN_REACH && n <= r->size[i] * RT_LEARN_REACH;
+            }
+        if (!near || rt_shape_fit(k, m, t, at[d], &sh) || sh.points < 2)
             return;
         pred[d] = rt_shape_eval(&sh, at[d]);
         if (!(pred[d] > 0) || !isfinite(pred[d]))

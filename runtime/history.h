@@ -149,7 +149,8 @@ int rt_history_rows_model(rt_history_rows *r, rt_history_model_fn fn, void *ctx,
  * the GPU's with its transfer) and r->model is filled: short of a trusted
  * size, each device's time is the models' time carried through its two
  * measured sizes nearest (rt_shape_fit; how "regression", shaped 1) once
- * 2 sizes with the models' times known are measured on each device; else
+ * 2 sizes with the models' times known are measured on each device, one
+ * of them within RT_LEARN_REACH of n (the in-run learning's rule); else
  * rt_history_predict's answer. */
 void rt_history_predict_at(const rt_history_rows *r, const char *key, double n, double mc,
                            double mg, rt_history_pred *out);

@@ -1290,8 +1290,9 @@ __attribute__((destructor)) static void verbose_summary(void)
 }
 
 /* ---- measured history (history.c, models) -------------------------------
- * Trusted history (StarPU: 10 samples per device at this size) or its
- * a*n^b+c regression overrides the models; times come from keel_record
+ * Trusted history (a measurement on each device at this size) or its
+ * regression (the models' times carried through two measured sizes per
+ * device, else a*n^b+c) overrides the models; times come from keel_record
  * or `keel history --add`, through the log connection. */
 /* Each loop's history rows, read once per process (under facts_lock): a
  * launch with new values must not open the database (the run's own times
