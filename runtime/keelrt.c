@@ -110,13 +110,13 @@ static struct {
     int force;                 /* -1 none, 0 cpu, 1 gpu */
     int offload;               /* -1 default, 0 DISABLED, 1 MANDATORY */
     int threads;
-    const char *dbpath;        /* KEEL_DB or NULL */
-    char dbpath_buf[4096];
+    const char *dbpath;        /* a copy of KEEL_DB, or NULL */
     int have_gpu;              /* a GPU profile to compare with */
     char gpu_name[128];        /* what CUDA reported, or the what-if name */
     rt_profile gpu, host;
     int db_failed, db_seen;    /* under facts_lock */
-    char db_used[4096];        /* the database the facts came from */
+    const char *db_used;       /* the database the facts came from (set under
+                                * facts_lock, never freed), or NULL */
     int host_set;              /* KEEL_HOST chose the host profile: no calibration over it */
     int history;               /* -1 unknown, 0 no history table, 1 measured times exist */
     int db_sound;              /* 0 unchecked, 1 passed its integrity check, -1 failed it */
@@ -218,6 +218,34 @@ static double mono_now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* dst = a followed by b, cut to fit n bytes (as snprintf "%s%s" would,
+ * without pulling printf's formatting into a program's first decision). */
+static void text_cat(char *dst, size_t n, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (!n)
+        return;
+    if (la > n - 1)
+        la = n - 1;
+    if (lb > n - 1 - la)
+        lb = n - 1 - la;
+    memcpy(dst, a, la);
+    memcpy(dst + la, b, lb);
+    dst[la + lb] = '\0';
+}
+
+/* Under facts_lock: the database the log and history open from now on
+ * (G.db_used); a copy of path unless it is G.dbpath's. */
+static void db_used_set(const char *path)
+{
+    char *c = NULL;
+    if (path != G.dbpath && !(c = strdup(path))) {
+        warn_once(W_MEM, "out of memory");
+        return;
+    }
+    G.db_used = c ? c : G.dbpath;   /* a replaced copy stays: a reader may hold it */
+}
+
 static void init(void)
 {
     const char *s;
@@ -233,11 +261,12 @@ static void init(void)
     if ((s = getenv("OMP_TARGET_OFFLOAD")) && *s)
         G.offload = strcasecmp(s, "DISABLED") == 0 ? 0 : strcasecmp(s, "MANDATORY") == 0 ? 1 : -1;
     G.threads = rt_default_threads();
-    if ((s = getenv("KEEL_DB")) && *s) {
-        snprintf(G.dbpath_buf, sizeof G.dbpath_buf, "%s", s);
-        G.dbpath = G.dbpath_buf;
-    }
-    G.host = *rt_profile_host_default();
+    if ((s = getenv("KEEL_DB")) && *s)   /* (out of memory: the environment's own) */
+        G.dbpath = (G.dbpath = strdup(s)) ? G.dbpath : s;
+    /* the built-in profiles are copied from their images straight into G
+     * (rt_profile_builtin_into): no copy of their own is made and published */
+    if (!rt_profile_builtin_into("host", RT_CPU, &G.host))
+        G.host = *rt_profile_host_default();
     G.history = -1;
     if ((s = getenv("KEEL_HOST")) && *s) {     /* a host profile name or file (models) */
         const rt_profile *p = rt_profile_find(s);
@@ -247,11 +276,13 @@ static void init(void)
             warn_once(W_DEVICE, "KEEL_HOST=%s is no CPU profile (see keel devices)", s);
     }
     if ((s = getenv("KEEL_DEVICE")) && *s) {
-        const rt_profile *p = rt_profile_find(s);
+        const rt_profile *p = rt_profile_builtin_into(s, RT_GPU, &G.gpu) ? &G.gpu
+                                                                         : rt_profile_find(s);
         if (p && p->kind == RT_GPU) {
-            G.gpu = *p;
+            if (p != &G.gpu)
+                G.gpu = *p;
             G.have_gpu = 1;
-            snprintf(G.gpu_name, sizeof G.gpu_name, "%s (KEEL_DEVICE)", p->name);
+            text_cat(G.gpu_name, sizeof G.gpu_name, p->name, " (KEEL_DEVICE)");
         } else
             warn_once(W_DEVICE, "KEEL_DEVICE=%s is no GPU profile (see keel devices)", s);
     }
@@ -394,7 +425,8 @@ static db *db_acquire(const char *site_db, int held[3])
      * the history table exists (a database without it is never opened
      * again for history) */
     if (!G.db_seen) {
-        snprintf(G.db_used, sizeof G.db_used, "%s", path);
+        if (!G.db_used || strcmp(G.db_used, path) != 0)
+            db_used_set(path);
         db_log *h;
         if (db_log_borrow(d, &h, err, sizeof err) == 0) {
             db_first_seen(h, path);
@@ -433,7 +465,7 @@ typedef struct pf_entry {
     char file[];
 } pf_entry;
 
-static pf_entry *pf_table[PF_BUCKETS];
+static pf_entry **pf_table;   /* PF_BUCKETS lists, allocated by the first read-ahead */
 
 static unsigned pf_hash(const char *file, int line, int col)
 {
@@ -459,6 +491,8 @@ static pf_entry **pf_find(const char *file, int line, int col, const char *hash)
  * sites', as they were read for it). */
 static rt_facts *pf_take(const char *file, int line, int col, const char *hash, char have[17])
 {
+    if (!pf_table)
+        return NULL;
     pf_entry **e = pf_find(file, line, col, hash), *x = *e;
     if (!x)
         return NULL;
@@ -480,7 +514,7 @@ static void pf_read_ahead(db *d, const char *stored, const char *file, int line,
     int lines[PREFETCH], cols[PREFETCH];
     char err[256];
     const char *build = hash[0] ? hash : NULL;
-    if (depth <= 0)
+    if (depth <= 0 || (!pf_table && !(pf_table = calloc(PF_BUCKETS, sizeof *pf_table))))
         return;
     int n = db_next_roots(d, stored, line, col, build, depth < PREFETCH ? depth : PREFETCH,
                           lines, cols, err, sizeof err);
@@ -679,7 +713,7 @@ static int linked_facts(site_state *st, const char *file, const keel_site *site,
                   site->line, err);
     if (r != 0)
         return 0;
-    snprintf(have, 17, "%s", st->hash);
+    memcpy(have, st->hash, 17);      /* (st->hash: 16 hex digits and a NUL) */
     st->linked = 1;
     return 1;
 }
@@ -689,8 +723,8 @@ static int linked_facts(site_state *st, const char *file, const keel_site *site,
 static void note_db(const char *site_db)
 {
     const char *path = G.dbpath ? G.dbpath : site_db;
-    if (!*G.db_used && path && *path)
-        snprintf(G.db_used, sizeof G.db_used, "%s", path);
+    if (!G.db_used && path && *path)
+        db_used_set(path);
 }
 
 /* Every site that has a state, newest first (pushed with a
@@ -718,8 +752,18 @@ static site_state *site_init(keel_site *site)
     const char *file = site_file(&view);
     st->nsyms = site->nsyms > 0 ? site->nsyms : 0;
     atomic_init(&st->memo, memo_new(MEMO_SETS0, st->nsyms));
-    snprintf(st->where, sizeof st->where, "%s:%d", base_name(site_file(&(keel_site){
-                 .file = site->file, .state = st })), site->line);
+    char num[16], *d = num + sizeof num;   /* ":LINE", as "%s:%d" would print it */
+    unsigned long long line = site->line < 0 ? 0ULL - (unsigned long long)site->line
+                                             : (unsigned long long)site->line;
+    *--d = '\0';
+    do
+        *--d = (char)('0' + line % 10);
+    while (line /= 10);
+    if (site->line < 0)
+        *--d = '-';
+    *--d = ':';
+    text_cat(st->where, sizeof st->where,
+             base_name(site_file(&(keel_site){ .file = site->file, .state = st })), d);
     /* policies that need no facts: no database opened at all */
     /* (KEEL_VERBOSE reads them anyway: its lines name the function) */
     int need_facts = G.verbose || (G.offload != 0 && G.force < 0 && G.offload != 1 && G.have_gpu);
@@ -1032,7 +1076,7 @@ static db_log *log_open_as(int mode, int check, int held[3])
     db_log *l = NULL;
     struct stat sb;
     held[0] = held[1] = held[2] = -1;
-    if (!*G.db_used || (mode == DB_LOG_WRITE && G.db_sound < 0) || stat(G.db_used, &sb) != 0 ||
+    if (!G.db_used || (mode == DB_LOG_WRITE && G.db_sound < 0) || stat(G.db_used, &sb) != 0 ||
         !S_ISREG(sb.st_mode))
         return NULL;
     fds_hold(held);
