@@ -172,9 +172,20 @@ typedef int (*cu_get_fn)(int *, int);
 typedef int (*cu_name_fn)(char *, int, int);
 typedef int (*cu_attr_fn)(int *, int, int);
 
+/* Whether this system can show CUDA a device at all: the NVIDIA kernel
+ * driver's control node or its /proc directory, or the GPU node of WSL 2's
+ * driver.  Without any of them libcuda finds no device, and looking for
+ * libcuda.so.1 along the loader's whole search path (some 40 failing
+ * system calls) cost a CPU-only host's first decision about 90 us. */
+static int cuda_possible(void)
+{
+    return access("/dev/nvidiactl", F_OK) == 0 || access("/proc/driver/nvidia", F_OK) == 0 ||
+           access("/dev/dxg", F_OK) == 0;
+}
+
 int rt_cuda_detect(rt_profile *out, char *name, size_t namelen)
 {
-    void *h = dlopen ? dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) : NULL;
+    void *h = dlopen && cuda_possible() ? dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) : NULL;
     if (!h)
         return 0;
     cu_init_fn init = (cu_init_fn)dlsym(h, "cuInit");
@@ -210,6 +221,7 @@ static void log_forget(void);
 static void time_forget(void);
 static void history_probe(db_log *h);
 static void host_linked(void);
+static void child_forget(void);
 
 static double mono_now(void)
 {
@@ -246,36 +258,73 @@ static void db_used_set(const char *path)
     G.db_used = c ? c : G.dbpath;   /* a replaced copy stays: a reader may hold it */
 }
 
+/* The variables the runtime reads, found in one pass over the environment
+ * at set-up (env_read; each as getenv would find it: the first entry of
+ * its name), NULL when unset.  Like every setting, they are read once: a
+ * program that changes its environment later changes nothing here. */
+extern char **environ;
+enum { E_VERBOSE, E_LOG, E_FORCE, E_OFFLOAD, E_THREADS, E_DB, E_HOST, E_DEVICE, E_CALIBRATE,
+       E_LEARN, E_PREFIX_MAP, E_FACTS, E_COUNT };
+static const char *E[E_COUNT];
+
+static void env_read(void)
+{
+    static const char *const names[E_COUNT] = {
+        [E_VERBOSE] = "KEEL_VERBOSE", [E_LOG] = "KEEL_LOG", [E_FORCE] = "KEEL_FORCE",
+        [E_OFFLOAD] = "OMP_TARGET_OFFLOAD", [E_THREADS] = "OMP_NUM_THREADS",
+        [E_DB] = "KEEL_DB", [E_HOST] = "KEEL_HOST", [E_DEVICE] = "KEEL_DEVICE",
+        [E_CALIBRATE] = "KEEL_CALIBRATE", [E_LEARN] = "KEEL_LEARN",
+        [E_PREFIX_MAP] = "KEEL_PREFIX_MAP", [E_FACTS] = "KEEL_FACTS",
+    };
+    for (char **e = environ; e && *e; e++) {
+        const char *v = *e;
+        /* (every name above starts "KEEL_" or "OMP_") */
+        if (v[0] != 'K' && v[0] != 'O')
+            continue;
+        for (int k = 0; k < E_COUNT; k++) {
+            const char *n = names[k], *c = v;
+            while (*n && *c == *n)
+                n++, c++;
+            if (!*n && *c == '=') {
+                if (!E[k])
+                    E[k] = c + 1;
+                break;
+            }
+        }
+    }
+}
+
 static void init(void)
 {
     const char *s;
+    env_read();
     /* 1 (or any text but "0"): warnings and a line per site at exit; 2 or
      * more: also a line per launch */
-    if ((s = getenv("KEEL_VERBOSE")) && *s && strcmp(s, "0") != 0)
+    if ((s = E[E_VERBOSE]) && *s && strcmp(s, "0") != 0)
         G.verbose = atoi(s) >= 2 ? 2 : 1;
-    G.log = !((s = getenv("KEEL_LOG")) && strcmp(s, "0") == 0);
+    G.log = !((s = E[E_LOG]) && strcmp(s, "0") == 0);
     G.force = -1;
-    if ((s = getenv("KEEL_FORCE")) && *s)
+    if ((s = E[E_FORCE]) && *s)
         G.force = strcasecmp(s, "gpu") == 0 ? 1 : strcasecmp(s, "cpu") == 0 ? 0 : -1;
     G.offload = -1;
-    if ((s = getenv("OMP_TARGET_OFFLOAD")) && *s)
+    if ((s = E[E_OFFLOAD]) && *s)
         G.offload = strcasecmp(s, "DISABLED") == 0 ? 0 : strcasecmp(s, "MANDATORY") == 0 ? 1 : -1;
-    G.threads = rt_default_threads();
-    if ((s = getenv("KEEL_DB")) && *s)   /* (out of memory: the environment's own) */
+    G.threads = rt_threads_for(E[E_THREADS]);
+    if ((s = E[E_DB]) && *s)   /* (out of memory: the environment's own) */
         G.dbpath = (G.dbpath = strdup(s)) ? G.dbpath : s;
     /* the built-in profiles are copied from their images straight into G
      * (rt_profile_builtin_into): no copy of their own is made and published */
     if (!rt_profile_builtin_into("host", RT_CPU, &G.host))
         G.host = *rt_profile_host_default();
     G.history = -1;
-    if ((s = getenv("KEEL_HOST")) && *s) {     /* a host profile name or file (models) */
+    if ((s = E[E_HOST]) && *s) {     /* a host profile name or file (models) */
         const rt_profile *p = rt_profile_find(s);
         if (p && p->kind == RT_CPU)     /* "host": this host, calibrated when stored */
             G.host = *p, G.host_set = p != rt_profile_host_default();
         else
             warn_once(W_DEVICE, "KEEL_HOST=%s is no CPU profile (see keel devices)", s);
     }
-    if ((s = getenv("KEEL_DEVICE")) && *s) {
+    if ((s = E[E_DEVICE]) && *s) {
         const rt_profile *p = rt_profile_builtin_into(s, RT_GPU, &G.gpu) ? &G.gpu
                                                                          : rt_profile_find(s);
         if (p && p->kind == RT_GPU) {
@@ -288,7 +337,7 @@ static void init(void)
     }
     if (!G.have_gpu)
         G.have_gpu = G.real_gpu = rt_cuda_detect(&G.gpu, G.gpu_name, sizeof G.gpu_name);
-    G.calibrate = (s = getenv("KEEL_CALIBRATE")) && *s && strcmp(s, "0") != 0;
+    G.calibrate = (s = E[E_CALIBRATE]) && *s && strcmp(s, "0") != 0;
     /* an offload build links libomptarget: only then does if(target: 1)
      * run a target region on the GPU.  Only a process with a real GPU asks
      * (every use of offload_rt needs real_gpu too): the failing lookup
@@ -302,13 +351,12 @@ static void init(void)
     /* learning needs launches that really run where the verdict says, timed */
     G.learn = G.offload_rt && G.real_gpu && G.offload != 0 && G.force < 0 && G.log &&
               !G.calibrate;
-    if ((s = getenv("KEEL_LEARN")) && *s)
+    if ((s = E[E_LEARN]) && *s)
         G.learn = G.learn && strcmp(s, "0") != 0;
     host_linked();
     G.t_base = mono_now();
     /* a forked child does not write its parent's decisions */
-    pthread_atfork(NULL, NULL, log_forget);
-    pthread_atfork(NULL, NULL, time_forget);
+    pthread_atfork(NULL, NULL, child_forget);
 }
 
 /* ---- the host profile ------------------------------------------------------
@@ -616,11 +664,15 @@ static const char *site_file(const keel_site *site)
 static void split_hash(site_state *st, const char *file)
 {
     size_t n = file ? strlen(file) : 0;
-    if (n <= 19 || strncmp(file + n - 19, "#h=", 3) != 0 ||
-        strspn(file + n - 16, "0123456789abcdef") != 16)
+    if (n <= 19 || memcmp(file + n - 19, "#h=", 3) != 0)
         return;
-    if (!(st->path = strndup(file, n - 19)))
+    for (const char *h = file + n - 16; *h; h++)   /* (as strspn would, inline) */
+        if (!((*h >= '0' && *h <= '9') || (*h >= 'a' && *h <= 'f')))
+            return;
+    if (!(st->path = malloc(n - 18)))
         return;
+    memcpy(st->path, file, n - 19);
+    st->path[n - 19] = '\0';
     memcpy(st->hash, file + n - 16, 16);
     st->hash[16] = '\0';
 }
@@ -631,7 +683,7 @@ static void split_hash(site_state *st, const char *file)
  * name back (malloc'd), or NULL when it does not apply. */
 static char *unmap_path(const char *p)
 {
-    const char *m = getenv("KEEL_PREFIX_MAP"), *eq;
+    const char *m = E[E_PREFIX_MAP], *eq;   /* (read by init) */
     if (!p || !m || !(eq = strchr(m, '=')) || eq == m || strncmp(p, m, (size_t)(eq - m)) != 0)
         return NULL;
     size_t nl = (size_t)(eq - m), ol = strlen(eq + 1), rest = strlen(p + nl);
@@ -703,7 +755,7 @@ extern const unsigned char keel_link_facts[] __attribute__((weak, visibility("hi
 static int linked_facts(site_state *st, const char *file, const keel_site *site, char have[17])
 {
     char err[256];
-    const char *s = getenv("KEEL_FACTS");
+    const char *s = E[E_FACTS];   /* (read by init) */
     if (!keel_link_facts || !st->hash[0] || site->col <= 0 || (s && !strcmp(s, "db")))
         return 0;
     int r = rt_facts_load_linked(keel_link_facts, file, site->line, site->col, st->hash,
@@ -1108,6 +1160,14 @@ static void log_close(db_log *l, const int held[3])
 {
     db_log_close(l);
     fds_release(held);
+}
+
+/* In a forked child: the decisions waiting and the launches being timed
+ * are its parent's. */
+static void child_forget(void)
+{
+    log_forget();
+    time_forget();
 }
 
 /* Forget the decisions waiting (a forked child: they are its parent's). */

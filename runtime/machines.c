@@ -249,10 +249,17 @@ static machine *users;       /* loaded user profiles, newest first */
 
 /* ---- parsing -------------------------------------------------------------- */
 
+/* Names compare with ASCII case folded, whatever the program's locale
+ * (and without the C library's tables: a first decision looks names up). */
+static int ascii_lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
 static int eq_nocase(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+        if (ascii_lower((unsigned char)*a) != ascii_lower((unsigned char)*b))
             return 0;
     return *a == *b;
 }
@@ -624,7 +631,7 @@ static int builtin_named(const char *t, const char *name)
         return 0;
     t += sizeof key - 1;
     for (; *name && *t != '\n'; t++, name++)
-        if (tolower((unsigned char)*t) != tolower((unsigned char)*name))
+        if (ascii_lower((unsigned char)*t) != ascii_lower((unsigned char)*name))
             return 0;
     return !*name && *t == '\n';
 }

@@ -12,6 +12,8 @@
  * CPUs of this process's affinity mask, as an OpenMP runtime sizes its
  * default team (threads.c). */
 int rt_default_threads(void);
+/* The same for OMP_NUM_THREADS's value s (NULL: unset), as read already. */
+int rt_threads_for(const char *s);
 /* A CUDA GPU through libcuda.so.1 (dlopen): 1 with its profile and the
  * name CUDA reports, 0 when there is none. */
 int rt_cuda_detect(rt_profile *out, char *name, size_t namelen);
