@@ -2,11 +2,13 @@
  * keelrt.c -- keel_decide: the run-time CPU/GPU verdict (keelrt.h).
  *
  * Global state is set up once by pthread_once at the first call: the
- * environment, the device (a CUDA GPU found through libcuda.so.1 loaded
- * with dlopen, or the KEEL_DEVICE what-if profile) and the host profile
- * (KEEL_HOST, else the newest `keel calibrate` row: the one keelcc's link
- * step packed into the program, replaced by the database's newest when
- * the database is first opened; else the defaults of model.c).  A site
+ * environment (one pass over it), the device (a CUDA GPU found through
+ * libcuda.so.1 loaded with dlopen where an NVIDIA driver node exists, or
+ * the KEEL_DEVICE what-if profile, copied from its built-in image) and the
+ * host profile (KEEL_HOST, else the newest `keel calibrate` row: the one
+ * keelcc's link step packed into the program, replaced by the database's
+ * newest when the database is first opened; else the defaults of
+ * model.c).  A site
  * finds its facts packed into the program by keelcc's link step (see
  * "facts linked into the program") or reads them from the database.
  *
