@@ -113,6 +113,8 @@ static struct {
     int offload;               /* -1 default, 0 DISABLED, 1 MANDATORY */
     int threads;
     const char *dbpath;        /* a copy of KEEL_DB, or NULL */
+    const char *prefix_map;    /* a copy of KEEL_PREFIX_MAP, or NULL */
+    int facts_db;              /* KEEL_FACTS=db: sites read the database, not the program */
     int have_gpu;              /* a GPU profile to compare with */
     char gpu_name[128];        /* what CUDA reported, or the what-if name */
     rt_profile gpu, host;
@@ -262,8 +264,9 @@ static void db_used_set(const char *path)
 
 /* The variables the runtime reads, found in one pass over the environment
  * at set-up (env_read; each as getenv would find it: the first entry of
- * its name), NULL when unset.  Like every setting, they are read once: a
- * program that changes its environment later changes nothing here. */
+ * its name), NULL when unset; init keeps what it needs later (copies).
+ * Like every setting, they are read once: a program that changes its
+ * environment later changes nothing here. */
 extern char **environ;
 enum { E_VERBOSE, E_LOG, E_FORCE, E_OFFLOAD, E_THREADS, E_DB, E_HOST, E_DEVICE, E_CALIBRATE,
        E_LEARN, E_PREFIX_MAP, E_FACTS, E_COUNT };
@@ -312,8 +315,12 @@ static void init(void)
     if ((s = E[E_OFFLOAD]) && *s)
         G.offload = strcasecmp(s, "DISABLED") == 0 ? 0 : strcasecmp(s, "MANDATORY") == 0 ? 1 : -1;
     G.threads = rt_threads_for(E[E_THREADS]);
-    if ((s = E[E_DB]) && *s)   /* (out of memory: the environment's own) */
+    /* (copies: the texts used later; out of memory, the environment's own) */
+    if ((s = E[E_DB]) && *s)
         G.dbpath = (G.dbpath = strdup(s)) ? G.dbpath : s;
+    if ((s = E[E_PREFIX_MAP]))
+        G.prefix_map = (G.prefix_map = strdup(s)) ? G.prefix_map : s;
+    G.facts_db = (s = E[E_FACTS]) && !strcmp(s, "db");
     /* the built-in profiles are copied from their images straight into G
      * (rt_profile_builtin_into): no copy of their own is made and published */
     if (!rt_profile_builtin_into("host", RT_CPU, &G.host))
@@ -685,7 +692,7 @@ static void split_hash(site_state *st, const char *file)
  * name back (malloc'd), or NULL when it does not apply. */
 static char *unmap_path(const char *p)
 {
-    const char *m = E[E_PREFIX_MAP], *eq;   /* (read by init) */
+    const char *m = G.prefix_map, *eq;
     if (!p || !m || !(eq = strchr(m, '=')) || eq == m || strncmp(p, m, (size_t)(eq - m)) != 0)
         return NULL;
     size_t nl = (size_t)(eq - m), ol = strlen(eq + 1), rest = strlen(p + nl);
@@ -757,8 +764,7 @@ extern const unsigned char keel_link_facts[] __attribute__((weak, visibility("hi
 static int linked_facts(site_state *st, const char *file, const keel_site *site, char have[17])
 {
     char err[256];
-    const char *s = E[E_FACTS];   /* (read by init) */
-    if (!keel_link_facts || !st->hash[0] || site->col <= 0 || (s && !strcmp(s, "db")))
+    if (!keel_link_facts || !st->hash[0] || site->col <= 0 || G.facts_db)
         return 0;
     int r = rt_facts_load_linked(keel_link_facts, file, site->line, site->col, st->hash,
                                  &st->facts, err, sizeof err);
