@@ -5,16 +5,19 @@
  * The nest is kept flat: loops[] in preorder (loops[0] is the launch site,
  * every loop after its parent), stmts[] with the index of their innermost
  * loop, accs[] with the index of their statement.  Loading (load_nest, the
- * one loader, over db_nest.h's row source: the database's rows or the
- * packed form's) reads the nest
- * and the launch facts keelcc stored for it (db_launch.h, analysis/launch.h:
- * parallel verdicts, the GPU mapping, every access's iteration-point
- * differences along its enclosing loops, statement cost estimates, whether
- * the kernels are `omp target` constructs) and reads every expression
- * once: decoded from the packed form's expression pool when it carries
- * one (expr_pack.h: keelcc's link step encodes them, so a linked program
- * parses nothing), else parsed from its text (the database, a packed form
- * of version 1); nothing about the nest is derived here.  The per-site
+ * one loader, over db_nest.h's row source) reads the nest and the launch
+ * facts keelcc stored for it (db_launch.h, analysis/launch.h: parallel
+ * verdicts, the GPU mapping, every access's iteration-point differences
+ * along its enclosing loops, statement cost estimates, whether the kernels
+ * are `omp target` constructs) from its packed form -- the one linked into
+ * the program, or the one keelcc stored in the database with the build
+ * (schema 18, load_stored) -- and reads every expression once, decoded
+ * from the packed form's expression pool (expr_pack.h), so neither route
+ * parses text.  Only a nest without a stored packed form (a database
+ * migrated from an older schema and not yet written by keelcc, ids `keel
+ * merge` moved, a packed form of version 1) is read from its rows, its
+ * expressions parsed (rt_facts_parsed counts them); nothing about the
+ * nest is derived here.  The per-site
  * plan (below) compiles at a site's second bind: its first evaluates by
  * name, as the reference path does.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
@@ -134,6 +137,7 @@ struct rt_facts {
                                * (directly or through an enclosing loop's): the
                                * iterations of loops[0] differ in work */
     int omp_target;           /* 1: the kernels are OpenMP target constructs */
+    int parsed;               /* expression texts loading parsed (rt_facts_parsed) */
     /* the run-time overlap condition (launch_overlap, overlap.h): rows by
      * access id, then the plain view overlap.c checks */
     int nov;
@@ -164,6 +168,7 @@ typedef struct {
     const void *pool;         /* the packed form's expressions (expr_pack.h), NULL none */
     size_t npool;
     int bad;                  /* 1: a pooled expression did not decode (msg says why) */
+    int parsed;               /* expression texts parsed (not found in the pool) */
     char msg[160];
 } loader;
 
@@ -184,6 +189,7 @@ static kx_expr *expr_of(loader *ld, const char *text)
             return NULL;
         }
     }
+    ld->parsed++;
     return parse_or_null(text);
 }
 
@@ -781,6 +787,7 @@ static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_
         rt_facts_free(f);
         return ku_fail(err, errlen, "out of memory");
     }
+    f->parsed = ld.parsed;
     *out = f;
     return 0;
 }
@@ -830,6 +837,36 @@ int rt_facts_load_linked(const unsigned char *table, const char *file, int line,
     return rt_facts_load_packed(nest, n, out, err, errlen) ? -1 : 0;
 }
 
+/* The nest launched at loop `root` of d: from the packed form keelcc
+ * stored with it (db_nest_stored: one read, expressions decoded, as a
+ * linked program's), else -- a translation unit written before schema 18,
+ * ids `keel merge` shifted, a stored form that does not decode -- from its
+ * rows (expressions parsed). */
+static int load_stored(db *d, int64_t root, const char *file, int line, rt_facts **out,
+                       char *err, size_t errlen)
+{
+    unsigned char *bytes = NULL;
+    size_t n = 0;
+    db_nest *src = NULL;
+    int rc = db_nest_stored(d, root, &bytes, &n, err, errlen);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && db_nest_from_packed(bytes, n, &src, err, errlen) == 0 &&
+        db_nest_root(src) == root)
+        rc = load_nest(src, root, file, line, out, err, errlen);
+    else {
+        db_nest_close(src);
+        src = NULL;
+        if ((rc = db_nest_from_db(d, &src, err, errlen)) == 0)
+            rc = load_nest(src, root, file, line, out, err, errlen);
+    }
+    db_nest_close(src);
+    free(bytes);
+    return rc;
+}
+
+int rt_facts_parsed(const rt_facts *f) { return f->parsed; }
+
 int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
                         rt_facts **out, char *err, size_t errlen)
 {
@@ -870,10 +907,8 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
     else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
         rc = ku_fail(err, errlen, "%s:%d is ambiguous: %s and %s", file, line, m.file[0],
                      m.file[m.n - 1]);
-    db_nest *src = NULL;
-    if (rc == 0 && (rc = db_nest_from_db(d, &src, err, errlen)) == 0)
-        rc = load_nest(src, m.id[0], file, line, out, err, errlen);
-    db_nest_close(src);
+    if (rc == 0)
+        rc = load_stored(d, m.id[0], file, line, out, err, errlen);
     for (int i = 0; i < m.n; i++)
         free(m.file[i]);
     free(m.file);
