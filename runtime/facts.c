@@ -2,9 +2,10 @@
  * facts.c -- a loop nest's facts from the database or its packed form,
  * pre-parsed once, bound per launch (see facts.h).
  *
- * The nest is kept flat: loops[] in preorder (loops[0] is the launch site,
+ * The nest is kept flat, in the model's types (nest.h, which owns them and
+ * frees them: nest_free): loops[] in preorder (loops[0] is the launch site,
  * every loop after its parent), stmts[] with the index of their innermost
- * loop, accs[] with the index of their statement.  Loading (load_nest, the
+ * loop, accs[] with the index of their statement, ov[] the overlap rows.  Loading (load_nest, the
  * one loader, over db_nest.h's row source) reads the nest and the launch
  * facts keelcc stored for it (db_launch.h, analysis/launch.h: parallel
  * verdicts, the GPU mapping, every access's iteration-point differences
@@ -53,68 +54,16 @@
 #include "db_nest.h"
 #include "expr.h"
 #include "expr_pack.h"
+#include "nest.h"
 #include "util.h"
 
 #define UNKNOWN_TRIP 128      /* chikin IV.B: loops of unknown count run 128 times */
 
-typedef struct {
-    char *target;             /* llvm-mca -mcpu */
-    double cycles;            /* cycles per source iteration, innermost loops */
-    double rthru;             /* the block's reciprocal throughput (resources alone)
-                               * per source iteration; 0 unknown */
-} fl_mca;
-
-typedef struct {
-    int64_t id;               /* loops.id */
-    int parent;               /* index in loops[], -1 for the launch loop */
-    int line, col;
-    char *iv;                 /* NULL when unknown */
-    kx_expr *trip, *lower;    /* NULL when unknown */
-    int64_t step;
-    kx_expr *last;            /* lower + step * (trip - 1): the iv's last value; NULL */
-    int bounded;              /* 1: trip is bounded, not averaged (bind_trips) */
-    char *gpu_map;            /* keelcc's OpenMP GPU mapping of the loop (schema v6), NULL: none */
-    int nchildren;
-    int parallel;             /* launch_loops.parallel: iterations may go to GPU threads */
-    int thread;               /* 1: this loop's iterations go to GPU threads */
-    int spread;               /* 1: a loop (not the kernel's root) whose iterations
-                               * are spread over the work items: a thread loop, or
-                               * an inner loop of a compiled collapse(n >= 3) space */
-    int thread_on_path;       /* index of the thread loop enclosing this loop (incl. itself), -1 */
-    int kroot;                /* 1: the outermost loop of one kernel of a time-stepped region */
-    int nmca;                 /* llvm-mca figures per target CPU (mca_results), */
-    fl_mca *mca;              /* every stored target, no cap (ku_push) */
-    int nrec;                 /* recurrences it carries (per-loop fact `recurrence`) */
-    rt_recur rec[RT_MAX_RECUR];
-} fl_loop;
-
-typedef struct {
-    int64_t id;               /* statements.id */
-    int loop;                 /* innermost loop holding it */
-    int line;
-    int conditional;
-    double cpu_cycles;        /* per execution: keelcc's estimate (statements.est_cycles) */
-    double gpu_insts;         /* compute warp instructions per execution (est_gpu_insts) */
-    double flops;
-    int acc0, nacc;
-} fl_stmt;
-
-typedef struct {
-    int64_t id;               /* accesses.id */
-    int stmt;
-    char *array;
-    char *text;               /* "C[i][j]" for printing */
-    int elem, is_write, ndims;
-    char **index;             /* subscript texts */
-    kx_expr *stride;          /* inter-thread stride in elements (lin[thread loop]); NULL: irregular */
-    int no_thread;            /* no thread loop on the path: uniform */
-    kx_expr **diff;           /* ndims x nloops: index(iv_k + step) - index; NULL unknown */
-    kx_expr **extent;         /* ndims; NULL unknown (only for the symbols a launch needs) */
-    kx_expr **lin;            /* nloops: linearised stride along each loop; NULL unknown */
-    int arr;                  /* index of the nest's first access to the same array */
-    int read_first;           /* a write some read of the same element precedes (no
-                               * write-allocate read of the line) */
-} fl_acc;
+/* The nest's model (nest.h) under the names the models below use. */
+typedef nest_mca fl_mca;
+typedef nest_loop fl_loop;
+typedef nest_stmt fl_stmt;
+typedef nest_acc fl_acc;
 
 typedef struct fl_plan fl_plan;   /* the per-site plan (see "the per-site plan") */
 
@@ -126,10 +75,10 @@ struct rt_facts {
     char *fact[DB_NLOOP_FACTS];   /* the launch loop's per-loop facts (loop_facts.h) */
     int line;
     int64_t loop_id;
-    int nloops, nstmts, naccs;
-    fl_loop *loops;
-    fl_stmt *stmts;
-    fl_acc *accs;
+    union {                   /* the model (nest.h): f->model, its arrays also as f->loops ... */
+        nest_model model;
+        struct { NEST_MEMBERS };
+    };
     int nsyms;
     char **syms;
     int region;               /* 1: loops[0] is a sequential loop around parallel nests */
@@ -138,10 +87,8 @@ struct rt_facts {
                                * iterations of loops[0] differ in work */
     int omp_target;           /* 1: the kernels are OpenMP target constructs */
     int parsed;               /* expression texts loading parsed (rt_facts_parsed) */
-    /* the run-time overlap condition (launch_overlap, overlap.h): rows by
-     * access id, then the plain view overlap.c checks */
-    int nov;
-    struct fl_ov { int acc; char *base; kx_expr *offset; int checkable; } *ov;
+    /* the plain view of the run-time overlap condition (the model's ov[])
+     * that overlap.c checks */
     rt_ov_loop *ovl;
     rt_ov_base *ovb;
     rt_ov_access *ova;
@@ -534,7 +481,7 @@ static int launch_overlap_row(void *vctx, const db_launch_overlap *r)
     int a = find_id(c->accs, f->naccs, r->access_id);
     if (a < 0)
         return 0;
-    struct fl_ov *o = ku_push(&f->ov, &f->nov, sizeof *f->ov);
+    nest_ov *o = ku_push(&f->ov, &f->nov, sizeof *f->ov);
     if (!o || !(o->base = dup(r->base ? r->base : "?")))
         return 1;
     o->acc = a;
@@ -558,7 +505,7 @@ static int overlap_spec(rt_facts *f)
                                   f->loops[k].trip, f->loops[k].step };
     int nb = 0;
     for (int i = 0; i < f->nov; i++) {
-        const struct fl_ov *o = &f->ov[i];
+        const nest_ov *o = &f->ov[i];
         const fl_acc *ac = &f->accs[o->acc];
         int b = 0;
         while (b < nb && strcmp(f->ovb[b].name, o->base) != 0)
@@ -923,48 +870,13 @@ void rt_facts_free(rt_facts *f)
     if (!f)
         return;
     plan_free(f->plan);
-    for (int k = 0; k < f->nloops; k++) {
-        free(f->loops[k].iv);
-        free(f->loops[k].gpu_map);
-        for (int i = 0; i < f->loops[k].nmca; i++)
-            free(f->loops[k].mca[i].target);
-        free(f->loops[k].mca);
-        kx_free(f->loops[k].trip);
-        kx_free(f->loops[k].lower);
-        kx_free(f->loops[k].last);
-    }
-    for (int a = 0; a < f->naccs; a++) {
-        fl_acc *ac = &f->accs[a];
-        for (int j = 0; j < ac->ndims; j++) {
-            if (ac->index) free(ac->index[j]);
-            if (ac->extent) kx_free(ac->extent[j]);
-            for (int k = 0; ac->diff && k < f->nloops; k++)
-                kx_free(ac->diff[j * f->nloops + k]);
-        }
-        for (int k = 0; ac->lin && k < f->nloops; k++)
-            kx_free(ac->lin[k]);
-        free(ac->lin);
-        free(ac->index);
-        free(ac->extent);
-        free(ac->diff);
-        free(ac->array);
-        free(ac->text);
-        kx_free(ac->stride);
-    }
-    for (int i = 0; i < f->nov; i++) {
-        free(f->ov[i].base);
-        kx_free(f->ov[i].offset);
-    }
-    free(f->ov);
+    nest_free(&f->model);
     free(f->ovl);
     free(f->ovb);
     free(f->ova);
     for (int i = 0; i < f->nsyms; i++)
         free(f->syms[i]);
     free(f->syms);
-    free(f->loops);
-    free(f->stmts);
-    free(f->accs);
     free(f->file);
     free(f->hash);
     free(f->function);
