@@ -40,7 +40,7 @@
 
 #include "loop_facts.h"
 
-#define DB_SCHEMA_VERSION 17  /* PRAGMA user_version of the current schema */
+#define DB_SCHEMA_VERSION 18  /* PRAGMA user_version of the current schema */
 
 typedef struct db db;
 

@@ -8,7 +8,10 @@
  * the launch row and the launch facts (db_launch.h) -- either read from an
  * open database (db_nest_from_db) or decoded from a packed form
  * (db_nest_from_packed).  The loader is written once, against this
- * interface.
+ * interface.  The packed form is what libkeelrt reads by either route: a
+ * program carries it (the link table below) and the database stores it
+ * per launch site (db_nest_stored, schema 18); the rows are read only for
+ * a nest stored before that.
  *
  * The packed form (db_nest_pack writes it from a database) is
  * self-contained: no pointers, every number little-endian whatever the
@@ -90,6 +93,34 @@ typedef int (*db_expr_pool_fn)(const char *const *texts, int n, unsigned char **
 int db_nest_pack(db *d, int64_t root, db_expr_pool_fn pool, unsigned char **out, size_t *n,
                  char *err, size_t errlen);
 
+/* ---- the stored packed nest (schema 18, table nest_packs) -----------------
+ * keelcc stores each launch site's packed nest with its rows, so that
+ * readers load one blob, through the same decoder as a program's linked
+ * facts, instead of rebuilding the nest from its rows.
+ *
+ * db_nest_store: pack the nest launched at `root` (db_nest_pack with pool)
+ * and store the bytes, replacing any; call it inside the translation
+ * unit's transaction once every row of the nest is written (llvm-mca
+ * figures included).  0; 1 when the loop has no launch facts (nothing
+ * stored); -1 with a message.  Writer side.
+ *
+ * db_nest_fill: store the packed nest of every launch site (loops whose
+ * `site` fact is "call" or "clause", and outermost loops) that has launch
+ * facts and none stored yet, in one transaction -- what a database
+ * migrated from version 17 lacks.  Does nothing (one lookup) unless the
+ * migration to version 18 marked the file as needing it, and clears the
+ * mark.  0, -1 with a message.  Writer side (keelcc, which has the pool).
+ *
+ * db_nest_stored: the stored packed nest of `root`: 0 with a new malloc'd
+ * *out of *n bytes (the caller frees it; db_nest_from_packed checks it);
+ * 1 when there is none to use -- no row (a translation unit written
+ * before version 18), or one whose launch loop is not `root` (ids that
+ * `keel merge` shifted): read the rows then; -1 with a message.  Reader
+ * side. */
+int db_nest_store(db *d, int64_t root, db_expr_pool_fn pool, char *err, size_t errlen);
+int db_nest_fill(db *d, db_expr_pool_fn pool, char *err, size_t errlen);
+int db_nest_stored(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
+                   size_t errlen);
 
 /* ---- the link table -------------------------------------------------------
  * keelcc's link step puts the packed nests of every launch site a program
@@ -108,7 +139,9 @@ int db_nest_pack(db *d, int64_t root, db_expr_pool_fn pool, unsigned char **out,
  * one row, whose object is the last program's), each once, in a new malloc'd *out of *n bytes; 0 (with
  * *n 0 when there is nothing to pack), -1 with a message; each nest
  * packed with pool (db_nest_pack).  Deterministic:
- * the same rows give the same bytes.  Writer side (keelcc only).
+ * the same rows give the same bytes: a site's stored packed nest
+ * (db_nest_stored) is copied as it is, one without is packed here.
+ * Writer side (keelcc only).
  *
  * db_link_find: in a table, the packed nest of the site at line:col of
  * build hash `hash` whose stored file is `tail` or ends in "/" tail (tail:

@@ -36,6 +36,11 @@
  *     'E' the end (the last byte)
  *   str      u32 length, then the bytes and a NUL; 0xffffffff: NULL
  *
+ * keelcc stores each launch site's packed nest in the database with its
+ * build (table nest_packs, schema 18; db_nest_store in db_link.c);
+ * db_nest_stored reads it back for the runtime's database route and the
+ * link step, so both load the bytes a linked program carries.
+ *
  * Rows keep the order the database gave them, so the loader sees the same
  * rows in the same order by either route.  Decoding reads the bytes twice:
  * once to check them and count every array, once to fill one allocation;
@@ -44,6 +49,7 @@
  */
 #include "db_nest.h"
 #include "db_calib_pack.h"
+#include "db_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -732,6 +738,44 @@ int db_nest_exprs(const db_nest *s, const void **bytes, size_t *n)
     *bytes = s->xp;
     *n = s->nxp;
     return s->xp != NULL;
+}
+
+/* ---- the stored packed nest (schema 18) ---------------------------------- */
+
+static const char sql_get_pack[] = "SELECT packed FROM nest_packs WHERE loop_id = ?1";
+
+int db_nest_stored(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
+                   size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    if (d->version < 18)
+        return 1;
+    char e2[8];
+    sqlite3_stmt *st = db_stmt_(d, sql_get_pack, e2, sizeof e2);
+    if (!st)
+        return db_fail_sql_(d, "read packed nest", err, errlen);
+    sqlite3_bind_int64(st, 1, root);
+    int r = db_step_row_(d, st, "read packed nest", err, errlen);
+    if (r != 0)
+        return r;
+    const unsigned char *b = sqlite3_column_blob(st, 0);
+    size_t len = (size_t)sqlite3_column_bytes(st, 0);
+    /* its launch loop (header bytes 24..32) must be the row's */
+    int64_t at = 0;
+    for (int i = 0; b && len >= HEADER && i < 8; i++)
+        at |= (int64_t)((uint64_t)b[24 + i] << (8 * i));
+    if (b && len >= HEADER && at == root) {
+        if (!(*out = malloc(len)))
+            r = ku_fail(err, errlen, "out of memory");
+        else {
+            memcpy(*out, b, len);
+            *n = len;
+        }
+    } else
+        r = 1;
+    db_done_(st);
+    return r;
 }
 
 /* ---- the reader calls ---------------------------------------------------- */

@@ -429,6 +429,21 @@ const char *const db_migrations[] = {
      * as "T:clock:work:triad ..."; NULL in rows measured before. */
     "ALTER TABLE host_calibration ADD COLUMN thread_curve TEXT;\n"
     "PRAGMA user_version = 17;\n",
+    /* 17 -> 18: the loop model of each launch nest as keelcc recorded it,
+     * in the packed form a linked program carries (db/db_nest.h, with its
+     * expressions already in binary form), so that libkeelrt and the link
+     * step read one blob instead of rebuilding the nest from its rows.
+     * Derived from the rows in the same transaction; rows of TUs written
+     * before this version have none (readers fall back to the rows) until
+     * keelcc's next open fills them in (db_nest_fill: the mark below says
+     * there are launch nests to pack; db/ cannot, it has no pool). */
+    "CREATE TABLE nest_packs(\n"
+    "  loop_id INTEGER PRIMARY KEY REFERENCES loops(id) ON DELETE CASCADE,\n"
+    "  packed  BLOB NOT NULL\n"
+    ");\n"
+    "INSERT OR REPLACE INTO keel_meta(key, value)\n"
+    "  SELECT 'nest_packs', 'fill' WHERE EXISTS (SELECT 1 FROM launches);\n"
+    "PRAGMA user_version = 18;\n",
 };
 
 const int db_nmigrations = sizeof db_migrations / sizeof db_migrations[0];

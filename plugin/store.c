@@ -9,7 +9,9 @@
  * transaction per translation unit, so the write lock is held only for the
  * inserts.  It maps the IR (analysis/) to the database rows (db/): it
  * prints every expression in ipda's text form and hands plain rows to the
- * writer; the SQL is db/'s.
+ * writer; the SQL is db/'s.  Last, in the same transaction, it has db/
+ * pack each launch site's nest from those rows (with ipda's expression
+ * pool) and store the packed form beside them, the one the runtime loads.
  */
 #include "store.h"
 
@@ -18,6 +20,8 @@
 #include "recur.h"
 #include "db_json.h"
 #include "db_launch.h"
+#include "db_nest.h"
+#include "expr_pack.h"
 #include "idioms.h"
 #include "instrument.h"
 #include "launch.h"
@@ -521,6 +525,24 @@ static int store_parallel(db *d, const ir_tu *tu, const par_result *r, const int
     return rc;
 }
 
+/* The packed model of each launch site's nest (db_nest.h, table
+ * nest_packs: the outermost loops and the loops instrumented as sites),
+ * from the rows just written, llvm-mca's figures included, with every
+ * expression in binary form: what libkeelrt's database route and the link
+ * step load instead of the rows. */
+static int store_packs(db *d, const ir_tu *tu, const store_analysis *an,
+                       const int64_t *loop_ids, char *err, size_t errlen)
+{
+    for (int l = 0; l < tu->nloops; l++) {
+        const char *site = an->site ? an->site[l] : NULL;
+        int is_site = site && (!strcmp(site, "call") || !strcmp(site, "clause"));
+        if ((tu->loops[l].parent < 0 || is_site) &&
+            db_nest_store(d, loop_ids[l], kx_pool_build, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen)
 {
     store_analysis *an = NULL;
@@ -542,6 +564,10 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
     if (msg.s)
         with.message = msg.s;
     int64_t tu_id;
+    /* a database migrated from version 17: its nests' packed forms, once
+     * (on failure the readers keep reading its rows; the next store retries) */
+    char e2[256];
+    (void)db_nest_fill(d, kx_pool_build, e2, sizeof e2);
     kx_oom_take();
     int begun = db_begin_tu(d, &with, &tu_id, err, errlen);
     ku_buf_free(&msg);
@@ -605,6 +631,8 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
         rc = store_launch(d, an->launch, loop_ids, stmt_ids, acc_ids, err, errlen);
     if (rc == 0 && hook)
         rc = hook(ctx, d, tu_id, loop_ids, err, errlen);
+    if (tu && an && rc == 0)
+        rc = store_packs(d, tu, an, loop_ids, err, errlen);
     free(func_ids);
     free(loop_ids);
     free(acc_ids);

@@ -2,19 +2,23 @@
  * facts.c -- a loop nest's facts from the database or its packed form,
  * pre-parsed once, bound per launch (see facts.h).
  *
- * The nest is kept flat: loops[] in preorder (loops[0] is the launch site,
+ * The nest is kept flat, in the model's types (nest.h, which owns them and
+ * frees them: nest_free): loops[] in preorder (loops[0] is the launch site,
  * every loop after its parent), stmts[] with the index of their innermost
- * loop, accs[] with the index of their statement.  Loading (load_nest, the
- * one loader, over db_nest.h's row source: the database's rows or the
- * packed form's) reads the nest
- * and the launch facts keelcc stored for it (db_launch.h, analysis/launch.h:
- * parallel verdicts, the GPU mapping, every access's iteration-point
- * differences along its enclosing loops, statement cost estimates, whether
- * the kernels are `omp target` constructs) and reads every expression
- * once: decoded from the packed form's expression pool when it carries
- * one (expr_pack.h: keelcc's link step encodes them, so a linked program
- * parses nothing), else parsed from its text (the database, a packed form
- * of version 1); nothing about the nest is derived here.  The per-site
+ * loop, accs[] with the index of their statement, ov[] the overlap rows.  Loading (load_nest, the
+ * one loader, over db_nest.h's row source) reads the nest and the launch
+ * facts keelcc stored for it (db_launch.h, analysis/launch.h: parallel
+ * verdicts, the GPU mapping, every access's iteration-point differences
+ * along its enclosing loops, statement cost estimates, whether the kernels
+ * are `omp target` constructs) from its packed form -- the one linked into
+ * the program, or the one keelcc stored in the database with the build
+ * (schema 18, load_stored) -- and reads every expression once, decoded
+ * from the packed form's expression pool (expr_pack.h), so neither route
+ * parses text.  Only a nest without a stored packed form (a database
+ * migrated from an older schema and not yet written by keelcc, ids `keel
+ * merge` moved, a packed form of version 1) is read from its rows, its
+ * expressions parsed (rt_facts_parsed counts them); nothing about the
+ * nest is derived here.  The per-site
  * plan (below) compiles at a site's second bind: its first evaluates by
  * name, as the reference path does.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
@@ -50,68 +54,16 @@
 #include "db_nest.h"
 #include "expr.h"
 #include "expr_pack.h"
+#include "nest.h"
 #include "util.h"
 
 #define UNKNOWN_TRIP 128      /* chikin IV.B: loops of unknown count run 128 times */
 
-typedef struct {
-    char *target;             /* llvm-mca -mcpu */
-    double cycles;            /* cycles per source iteration, innermost loops */
-    double rthru;             /* the block's reciprocal throughput (resources alone)
-                               * per source iteration; 0 unknown */
-} fl_mca;
-
-typedef struct {
-    int64_t id;               /* loops.id */
-    int parent;               /* index in loops[], -1 for the launch loop */
-    int line, col;
-    char *iv;                 /* NULL when unknown */
-    kx_expr *trip, *lower;    /* NULL when unknown */
-    int64_t step;
-    kx_expr *last;            /* lower + step * (trip - 1): the iv's last value; NULL */
-    int bounded;              /* 1: trip is bounded, not averaged (bind_trips) */
-    char *gpu_map;            /* keelcc's OpenMP GPU mapping of the loop (schema v6), NULL: none */
-    int nchildren;
-    int parallel;             /* launch_loops.parallel: iterations may go to GPU threads */
-    int thread;               /* 1: this loop's iterations go to GPU threads */
-    int spread;               /* 1: a loop (not the kernel's root) whose iterations
-                               * are spread over the work items: a thread loop, or
-                               * an inner loop of a compiled collapse(n >= 3) space */
-    int thread_on_path;       /* index of the thread loop enclosing this loop (incl. itself), -1 */
-    int kroot;                /* 1: the outermost loop of one kernel of a time-stepped region */
-    int nmca;                 /* llvm-mca figures per target CPU (mca_results), */
-    fl_mca *mca;              /* every stored target, no cap (ku_push) */
-    int nrec;                 /* recurrences it carries (per-loop fact `recurrence`) */
-    rt_recur rec[RT_MAX_RECUR];
-} fl_loop;
-
-typedef struct {
-    int64_t id;               /* statements.id */
-    int loop;                 /* innermost loop holding it */
-    int line;
-    int conditional;
-    double cpu_cycles;        /* per execution: keelcc's estimate (statements.est_cycles) */
-    double gpu_insts;         /* compute warp instructions per execution (est_gpu_insts) */
-    double flops;
-    int acc0, nacc;
-} fl_stmt;
-
-typedef struct {
-    int64_t id;               /* accesses.id */
-    int stmt;
-    char *array;
-    char *text;               /* "C[i][j]" for printing */
-    int elem, is_write, ndims;
-    char **index;             /* subscript texts */
-    kx_expr *stride;          /* inter-thread stride in elements (lin[thread loop]); NULL: irregular */
-    int no_thread;            /* no thread loop on the path: uniform */
-    kx_expr **diff;           /* ndims x nloops: index(iv_k + step) - index; NULL unknown */
-    kx_expr **extent;         /* ndims; NULL unknown (only for the symbols a launch needs) */
-    kx_expr **lin;            /* nloops: linearised stride along each loop; NULL unknown */
-    int arr;                  /* index of the nest's first access to the same array */
-    int read_first;           /* a write some read of the same element precedes (no
-                               * write-allocate read of the line) */
-} fl_acc;
+/* The nest's model (nest.h) under the names the models below use. */
+typedef nest_mca fl_mca;
+typedef nest_loop fl_loop;
+typedef nest_stmt fl_stmt;
+typedef nest_acc fl_acc;
 
 typedef struct fl_plan fl_plan;   /* the per-site plan (see "the per-site plan") */
 
@@ -123,10 +75,10 @@ struct rt_facts {
     char *fact[DB_NLOOP_FACTS];   /* the launch loop's per-loop facts (loop_facts.h) */
     int line;
     int64_t loop_id;
-    int nloops, nstmts, naccs;
-    fl_loop *loops;
-    fl_stmt *stmts;
-    fl_acc *accs;
+    union {                   /* the model (nest.h): f->model, its arrays also as f->loops ... */
+        nest_model model;
+        struct { NEST_MEMBERS };
+    };
     int nsyms;
     char **syms;
     int region;               /* 1: loops[0] is a sequential loop around parallel nests */
@@ -136,10 +88,9 @@ struct rt_facts {
     int omp_target;           /* 1: the kernels are OpenMP target constructs */
     int target_host_code;     /* 1: per-loop fact `offload` "host": built without an
                                * offload image, a target region runs as host code */
-    /* the run-time overlap condition (launch_overlap, overlap.h): rows by
-     * access id, then the plain view overlap.c checks */
-    int nov;
-    struct fl_ov { int acc; char *base; kx_expr *offset; int checkable; } *ov;
+    int parsed;               /* expression texts loading parsed (rt_facts_parsed) */
+    /* the plain view of the run-time overlap condition (the model's ov[])
+     * that overlap.c checks */
     rt_ov_loop *ovl;
     rt_ov_base *ovb;
     rt_ov_access *ova;
@@ -166,6 +117,7 @@ typedef struct {
     const void *pool;         /* the packed form's expressions (expr_pack.h), NULL none */
     size_t npool;
     int bad;                  /* 1: a pooled expression did not decode (msg says why) */
+    int parsed;               /* expression texts parsed (not found in the pool) */
     char msg[160];
 } loader;
 
@@ -186,6 +138,7 @@ static kx_expr *expr_of(loader *ld, const char *text)
             return NULL;
         }
     }
+    ld->parsed++;
     return parse_or_null(text);
 }
 
@@ -532,7 +485,7 @@ static int launch_overlap_row(void *vctx, const db_launch_overlap *r)
     int a = find_id(c->accs, f->naccs, r->access_id);
     if (a < 0)
         return 0;
-    struct fl_ov *o = ku_push(&f->ov, &f->nov, sizeof *f->ov);
+    nest_ov *o = ku_push(&f->ov, &f->nov, sizeof *f->ov);
     if (!o || !(o->base = dup(r->base ? r->base : "?")))
         return 1;
     o->acc = a;
@@ -556,7 +509,7 @@ static int overlap_spec(rt_facts *f)
                                   f->loops[k].trip, f->loops[k].step };
     int nb = 0;
     for (int i = 0; i < f->nov; i++) {
-        const struct fl_ov *o = &f->ov[i];
+        const nest_ov *o = &f->ov[i];
         const fl_acc *ac = &f->accs[o->acc];
         int b = 0;
         while (b < nb && strcmp(f->ovb[b].name, o->base) != 0)
@@ -785,6 +738,7 @@ static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_
         rt_facts_free(f);
         return ku_fail(err, errlen, "out of memory");
     }
+    f->parsed = ld.parsed;
     *out = f;
     return 0;
 }
@@ -834,6 +788,36 @@ int rt_facts_load_linked(const unsigned char *table, const char *file, int line,
     return rt_facts_load_packed(nest, n, out, err, errlen) ? -1 : 0;
 }
 
+/* The nest launched at loop `root` of d: from the packed form keelcc
+ * stored with it (db_nest_stored: one read, expressions decoded, as a
+ * linked program's), else -- a translation unit written before schema 18,
+ * ids `keel merge` shifted, a stored form that does not decode -- from its
+ * rows (expressions parsed). */
+static int load_stored(db *d, int64_t root, const char *file, int line, rt_facts **out,
+                       char *err, size_t errlen)
+{
+    unsigned char *bytes = NULL;
+    size_t n = 0;
+    db_nest *src = NULL;
+    int rc = db_nest_stored(d, root, &bytes, &n, err, errlen);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && db_nest_from_packed(bytes, n, &src, err, errlen) == 0 &&
+        db_nest_root(src) == root)
+        rc = load_nest(src, root, file, line, out, err, errlen);
+    else {
+        db_nest_close(src);
+        src = NULL;
+        if ((rc = db_nest_from_db(d, &src, err, errlen)) == 0)
+            rc = load_nest(src, root, file, line, out, err, errlen);
+    }
+    db_nest_close(src);
+    free(bytes);
+    return rc;
+}
+
+int rt_facts_parsed(const rt_facts *f) { return f->parsed; }
+
 int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
                         rt_facts **out, char *err, size_t errlen)
 {
@@ -874,10 +858,8 @@ int rt_facts_load_build(db *d, const char *file, int line, int col, const char *
     else if (strcmp(m.file[0], m.file[m.n - 1]) != 0)
         rc = ku_fail(err, errlen, "%s:%d is ambiguous: %s and %s", file, line, m.file[0],
                      m.file[m.n - 1]);
-    db_nest *src = NULL;
-    if (rc == 0 && (rc = db_nest_from_db(d, &src, err, errlen)) == 0)
-        rc = load_nest(src, m.id[0], file, line, out, err, errlen);
-    db_nest_close(src);
+    if (rc == 0)
+        rc = load_stored(d, m.id[0], file, line, out, err, errlen);
     for (int i = 0; i < m.n; i++)
         free(m.file[i]);
     free(m.file);
@@ -892,48 +874,13 @@ void rt_facts_free(rt_facts *f)
     if (!f)
         return;
     plan_free(f->plan);
-    for (int k = 0; k < f->nloops; k++) {
-        free(f->loops[k].iv);
-        free(f->loops[k].gpu_map);
-        for (int i = 0; i < f->loops[k].nmca; i++)
-            free(f->loops[k].mca[i].target);
-        free(f->loops[k].mca);
-        kx_free(f->loops[k].trip);
-        kx_free(f->loops[k].lower);
-        kx_free(f->loops[k].last);
-    }
-    for (int a = 0; a < f->naccs; a++) {
-        fl_acc *ac = &f->accs[a];
-        for (int j = 0; j < ac->ndims; j++) {
-            if (ac->index) free(ac->index[j]);
-            if (ac->extent) kx_free(ac->extent[j]);
-            for (int k = 0; ac->diff && k < f->nloops; k++)
-                kx_free(ac->diff[j * f->nloops + k]);
-        }
-        for (int k = 0; ac->lin && k < f->nloops; k++)
-            kx_free(ac->lin[k]);
-        free(ac->lin);
-        free(ac->index);
-        free(ac->extent);
-        free(ac->diff);
-        free(ac->array);
-        free(ac->text);
-        kx_free(ac->stride);
-    }
-    for (int i = 0; i < f->nov; i++) {
-        free(f->ov[i].base);
-        kx_free(f->ov[i].offset);
-    }
-    free(f->ov);
+    nest_free(&f->model);
     free(f->ovl);
     free(f->ovb);
     free(f->ova);
     for (int i = 0; i < f->nsyms; i++)
         free(f->syms[i]);
     free(f->syms);
-    free(f->loops);
-    free(f->stmts);
-    free(f->accs);
     free(f->file);
     free(f->hash);
     free(f->function);

@@ -3,13 +3,15 @@
  * program attribute database once and bound to run-time values per launch.
  *
  * rt_facts_load reads the nest rooted at a loop (file, line, col) with all
- * its inner loops, statements and accesses through the db reader, and the
+ * its inner loops, statements and accesses -- the packed form keelcc
+ * stored for it (schema 18, db_nest_stored), decoded as a linked
+ * program's is, or for an older build its rows through the db reader -- and the
  * launch facts keelcc stored for a launch at that loop (db/db_launch.h:
  * parallel verdicts, the GPU mapping, per access the iteration-point
  * differences of its linearised address and subscripts along every
  * enclosing loop, statement cost estimates), plus llvm-mca's cycles per
- * target CPU (db/db_mca.h).  It parses every expression once (kx_parse)
- * and derives nothing: a database whose translation unit was written
+ * target CPU (db/db_mca.h).  It reads every expression once (decoded from
+ * the packed form's pool, or parsed from a row's text) and derives nothing: a database whose translation unit was written
  * before schema v8 has no launch facts and the load fails with "recompile
  * it with keelcc".  rt_facts_bind evaluates the expressions with the
  * symbol values of one launch and fills an rt_launch for the models.
@@ -58,6 +60,11 @@ int rt_facts_load_packed(const void *bytes, size_t n, rt_facts **out, char *err,
 int rt_facts_load_linked(const unsigned char *table, const char *file, int line, int col,
                          const char *hash, rt_facts **out, char *err, size_t errlen);
 void rt_facts_free(rt_facts *f);     /* NULL is fine */
+/* How many expression texts loading f parsed (kx_parse) rather than
+ * decoded from a packed form's pool: 0 for a nest keelcc stored packed
+ * (schema 18) or linked into the program; the nest's expressions when it
+ * was read from rows (a database migrated from an older schema). */
+int rt_facts_parsed(const rt_facts *f);
 
 /* Bind names[i] = values[i] and fill *out (of its access table, the first
  * naccesses entries).  Returns 0, or -1 with a message when a needed

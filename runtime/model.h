@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "chainops.h"
+#include "nest.h"
 
 enum { RT_CPU = 0, RT_GPU = 1 };
 
@@ -115,14 +116,10 @@ double rt_latency(const rt_profile *p, int k, int *estimate);
 
 /* A recurrence carried by an innermost loop: keelcc's per-loop fact
  * `recurrence` (analysis/recur.h writes it): chains separated by ';',
- * each "READ->WRITE dist=D [fadd=N] [fmul=N] ... [mem] [all]". */
-typedef struct {
-    int dist;                  /* iterations the dependence spans (>= 1) */
-    int mem;                   /* 1: a store-to-load forwarding round trip on the path */
-    int all;                   /* 1: the loop carries no other chain (keelcc's "all") */
-    int ops[RT_LAT_STLF];      /* operations on the path, by RT_LAT_* */
-} rt_recur;
-#define RT_MAX_RECUR 8
+ * each "READ->WRITE dist=D [fadd=N] [fmul=N] ... [mem] [all]".  The
+ * nest's model type (nest.h); ops by RT_LAT_* (KU_CHAIN_*). */
+typedef nest_recur rt_recur;
+#define RT_MAX_RECUR NEST_MAX_RECUR
 /* Parse fact text into at most max chains; the count (unknown keys are
  * skipped, a chain with no distance >= 1 is dropped). */
 int rt_recur_parse(const char *text, rt_recur *out, int max);

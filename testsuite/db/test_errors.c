@@ -176,7 +176,7 @@ int main(void)
            " ALTER TABLE loops DROP COLUMN gpu_collapse; ALTER TABLE loops DROP COLUMN gpu_teams;"
            " ALTER TABLE loops DROP COLUMN gpu_threads; ALTER TABLE loops DROP COLUMN region_line;"
            " DROP TABLE launches; DROP TABLE launch_loops; DROP TABLE access_loop_strides;"
-           " DROP TABLE direct_cache; DROP TABLE launch_overlap;"
+           " DROP TABLE direct_cache; DROP TABLE launch_overlap; DROP TABLE nest_packs;"
            " ALTER TABLE statements DROP COLUMN est_cycles;"
            " ALTER TABLE statements DROP COLUMN est_gpu_insts; ALTER TABLE statements DROP COLUMN flops;"
            " PRAGMA user_version = 1;");
@@ -195,13 +195,13 @@ int main(void)
                                      " ('access_strides', 'loop_dependences', 'decisions', 'host_calibration',"
                                      " 'idiom_instances', 'loop_classes', 'loop_counts', 'loop_footprints',"
                                      " 'mca_results', 'mca_cache', 'launches', 'launch_loops',"
-                                     " 'access_loop_strides', 'launch_overlap')", -1, &st, NULL) == SQLITE_OK) {
+                                     " 'access_loop_strides', 'launch_overlap', 'nest_packs')", -1, &st, NULL) == SQLITE_OK) {
             if (sqlite3_step(st) == SQLITE_ROW)
                 n = sqlite3_column_int64(st, 0);
             sqlite3_finalize(st);
         }
         sqlite3_close(h);
-        CHECK_INT(n, 14);
+        CHECK_INT(n, 15);
     }
 
     /* A keel database with a damaged page: SQLite opens it and reads its

@@ -21,7 +21,10 @@
  * Each nest is also packed (db_nest_pack, the form keelcc's link step puts
  * into a program) and loaded from the packed bytes (rt_facts_load_packed):
  * its symbols, every per-site launch and every estimate must equal the
- * database route's, byte for byte.
+ * database route's, byte for byte.  Where keelcc stored the nest packed
+ * (schema 18, db_nest_stored), the stored bytes must be the link step's
+ * (db_nest_pack with ipda's pool) byte for byte, and the database route
+ * must have parsed no expression text (rt_facts_parsed).
  * `dump` prints the fast mode's launches with rt_facts_bind_on, so that a
  * build before a change can be compared with a build after it (diff).
  */
@@ -142,7 +145,7 @@ int main(int argc, char **argv)
     const rt_profile *hosts[3] = { NULL, &big, &other };
     int threads[3] = { 1, 0, 4 };
     const rt_profile *h100 = rt_profile_find("h100");
-    int nests = 0, fails = 0, symbolic = 0;
+    int nests = 0, fails = 0, symbolic = 0, stored = 0, parsing = 0;
     long binds = 0, bound = 0, packed_binds = 0;
     for (int r = 0; r < v.n; r++) {
         rt_facts *f;
@@ -163,6 +166,26 @@ int main(int argc, char **argv)
              rt_facts_load_packed(packed, plen, &g, err, sizeof err) != 0)) {
             printf("FAIL %s:%d: packed route: %s\n", v.file[r], v.line[r], err);
             fails++;
+        }
+        /* the packed nest keelcc stored with the build (schema 18) is the
+         * link step's byte for byte, and the database route loaded it:
+         * no expression text parsed */
+        if (!dumping) {
+            unsigned char *sb = NULL;
+            size_t sl = 0;
+            int sr = db_nest_stored(d, rt_facts_loop_id(f), &sb, &sl, err, sizeof err);
+            stored += sr == 0;
+            parsing += rt_facts_parsed(f) > 0;
+            if (sr < 0 || (sr == 0 && (!packed || sl != plen || memcmp(sb, packed, sl)))) {
+                printf("FAIL %s:%d: stored packed nest: %s\n", v.file[r], v.line[r],
+                       sr < 0 ? err : "differs from the link step's");
+                fails++;
+            } else if (sr == 0 && rt_facts_parsed(f) != 0) {
+                printf("FAIL %s:%d: database route parsed %d expression texts\n", v.file[r],
+                       v.line[r], rt_facts_parsed(f));
+                fails++;
+            }
+            free(sb);
         }
         free(packed);
         if (g) {
@@ -236,8 +259,9 @@ int main(int argc, char **argv)
         rt_facts_free(g);
     }
     if (!dumping)
-        printf("fastpath: %d nests (%d with symbols), %ld bindings (%ld evaluated, %ld packed "
-               "alike), %d differing\n", nests, symbolic, binds, bound, packed_binds, fails);
+        printf("fastpath: %d nests (%d with symbols; %d stored packed, %d parsing text), %ld "
+               "bindings (%ld evaluated, %ld packed alike), %d differing\n", nests, symbolic,
+               stored, parsing, binds, bound, packed_binds, fails);
     for (int r = 0; r < v.n; r++)
         free(v.file[r]);
     free(v.file), free(v.line), free(v.col);

@@ -1,0 +1,109 @@
+#!/bin/sh
+# nest_packs.sh BIN -- the packed loop model keelcc stores with a build
+# (schema 18, table nest_packs; db/db_nest.h): one blob per launch site,
+# which libkeelrt's database route loads instead of the rows.  Checked:
+# keelcc stores one per outermost loop and nothing else; the program's
+# verdicts from the stored blobs are those from the rows (the blobs
+# deleted); a database of schema 17 (no table) migrates at keelcc's next
+# write, which packs the nests the older keelcc left (and clears its mark
+# in keel_meta), byte for byte as a fresh build packs them; a database that
+# `keel merge` filled, whose ids moved, decides from its rows alike; a
+# stored blob that is damaged is passed over for the rows.  The what-if
+# device (KEEL_DEVICE) needs no GPU.
+BIN=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+cat >k.c <<'SRC'
+#include <stdio.h>
+#include <stdlib.h>
+static void mm(int n, double a[n][n], double b[n][n], double c[n][n])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int k = 0; k < n; k++)
+                s += a[i][k] * b[k][j];
+            c[i][j] = s;
+        }
+}
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 100;
+    double (*a)[n] = calloc(n, sizeof *a), (*b)[n] = calloc(n, sizeof *b);
+    double (*c)[n] = calloc(n, sizeof *c);
+    for (int i = 0; i < n; i++)
+        a[i][i] = b[i][i] = 1;
+    mm(n, a, b, c);
+    printf("%g\n", c[n - 1][n - 1]);
+    return 0;
+}
+SRC
+cat >o.c <<'SRC'
+void ax(int n, double *x, const double *y)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 2 * y[i] + x[i];
+}
+SRC
+KC="$BIN/keelcc --keel-mca=off -O1"
+$KC --keel-db="$work/k.db" -c k.c -o k.o 2>err.txt && $KC --keel-db="$work/k.db" k.o -o prog \
+    2>>err.txt || bad "keelcc: $(cat err.txt)"
+expect_eq "$(sqlite3 k.db "SELECT l.line FROM nest_packs p JOIN loops l ON l.id = p.loop_id
+                           ORDER BY l.line" | tr '\n' ' ')" "5 18 " "one blob per outermost loop"
+expect_eq "$(sqlite3 k.db "SELECT count(*) FROM keel_meta WHERE key = 'nest_packs'")" 0 \
+    "a fresh database has nothing to fill"
+run() {   # run DB N: the program's output and KEEL_VERBOSE's lines, from the database
+    env KEEL_FACTS=db KEEL_DB="$work/$1" KEEL_VERBOSE=1 KEEL_DEVICE=h100 KEEL_LOG=0 \
+        ./prog "$2" 2>&1 | sed 's/^keel: [^ ]*k\.c:/k.c:/' | sort
+}
+run k.db 300 >ref300.txt
+run k.db 4 >ref4.txt
+expect_eq "$(grep -c 'k.c:5 mm.*GPU 1' ref300.txt)" 1 "n=300: GPU from the stored blob"
+expect_eq "$(grep -c 'k.c:5 mm.*CPU 1' ref4.txt)" 1 "n=4: CPU from the stored blob"
+cp k.db rows.db
+sqlite3 rows.db "DELETE FROM nest_packs"
+for n in 300 4; do
+    expect_eq "$(run rows.db $n)" "$(cat ref$n.txt)" "n=$n: the rows give the blobs' verdicts"
+done
+
+# a database of schema 17: no table; keelcc's next write migrates it and
+# packs the nests already there, as the fresh build did
+cp k.db old.db
+sqlite3 old.db "DROP TABLE nest_packs; PRAGMA user_version = 17"
+$KC --keel-db="$work/old.db" -c o.c -o o.o 2>err.txt || bad "keelcc on schema 17: $(cat err.txt)"
+expect_eq "$(sqlite3 old.db "PRAGMA user_version")" 18 "migrated"
+expect_eq "$(sqlite3 old.db "SELECT count(*) FROM keel_meta WHERE key = 'nest_packs'")" 0 \
+    "the fill's mark cleared"
+expect_eq "$(sqlite3 old.db "SELECT l.file || ':' || l.line FROM nest_packs p
+                             JOIN loops l ON l.id = p.loop_id ORDER BY l.file, l.line" |
+             sed 's|.*/||' | tr '\n' ' ')" "k.c:5 k.c:18 o.c:3 " "old nests packed, new stored"
+expect_eq "$(sqlite3 old.db "SELECT hex(packed) FROM nest_packs ORDER BY loop_id LIMIT 2")" \
+    "$(sqlite3 k.db "SELECT hex(packed) FROM nest_packs ORDER BY loop_id")" \
+    "filled blobs are the fresh build's"
+for n in 300 4; do
+    expect_eq "$(run old.db $n)" "$(cat ref$n.txt)" "n=$n: migrated database"
+done
+
+# keel merge into a database that has loops of its own: ids move, the
+# blobs name the old ones and are passed over for the rows
+$KC --keel-db="$work/m.db" -c o.c -o o.o 2>err.txt || bad "keelcc o.c: $(cat err.txt)"
+"$BIN/keel" merge m.db k.db >merge.txt 2>&1 || bad "keel merge: $(cat merge.txt)"
+for n in 300 4; do
+    expect_eq "$(run m.db $n)" "$(cat ref$n.txt)" "n=$n: merged database"
+done
+
+# a damaged blob: the rows decide
+cp k.db dam.db
+sqlite3 dam.db "UPDATE nest_packs SET packed = substr(packed, 1, 40) || zeroblob(8)
+                || substr(packed, 49)"
+for n in 300 4; do
+    expect_eq "$(run dam.db $n)" "$(cat ref$n.txt)" "n=$n: damaged blob"
+done
+echo "nest_packs: $pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -eq 16 ]
