@@ -1398,7 +1398,8 @@ typedef struct {
     double *sp_minlin;        /* the smallest non-zero linearised stride (INFINITY: none) */
     double *sp_execs;         /* executions: the product of the trips */
     double *sp_moving;        /* the product of the trips of the loops that move it */
-    unsigned char *sp_on;     /* 1: q is on a's path (the three above are set) */
+    double *sp_fpl, *sp_fpp;  /* footprint_bytes(a, q) at the line and (with tlb) the page */
+    unsigned char *sp_on;     /* 1: q is on a's path (the five above are set) */
     /* per statement */
     double *sw;               /* execution weight: 0.5 when conditional */
     /* nest-wide */
@@ -1464,7 +1465,7 @@ static int scratch_init(bind_scratch *s, double *buf)
     int nl = s->nl, na = s->na, ndv = 0;
     for (int a = 0; a < na; a++)
         ndv += f->accs[a].ndims * nl;
-    size_t nfp = 4 * (size_t)na * (size_t)nl + 1;
+    size_t nfp = 6 * (size_t)na * (size_t)nl + 1;
     size_t nd = (size_t)nl * 11 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
                 (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
     size_t ni = (size_t)nl * 2 + (size_t)na + 1;
@@ -1492,7 +1493,9 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->sp_elems = d, d += (size_t)na * nl;
     s->sp_minlin = d, d += (size_t)na * nl;
     s->sp_execs = d, d += (size_t)na * nl;
-    s->sp_moving = d, d += (size_t)na * nl + 1;
+    s->sp_moving = d, d += (size_t)na * nl;
+    s->sp_fpl = d, d += (size_t)na * nl;
+    s->sp_fpp = d, d += (size_t)na * nl + 1;
     int *ip = (int *)d;
     s->kr = ip, ip += nl;
     s->has_mem = ip, ip += nl;
@@ -1859,6 +1862,23 @@ static void bind_spans(bind_scratch *s, int a)
             el[k] *= span;
         }
     }
+    /* footprint_bytes at every loop of the path, at the line and the
+     * page: the same operations on the same numbers (the working sets,
+     * the CPU bytes and the TLB read each several times) */
+    double e = ac->elem > 0 ? ac->elem : 8, line = s->line, page = s->page;
+    double *fl = s->sp_fpl + (size_t)a * (size_t)nl, *fg = s->sp_fpp + (size_t)a * (size_t)nl;
+    for (int k = li; k >= 0; k = loops[k].parent) {
+        if (el[k] < 0) {
+            fl[k] = ex[k] * line;
+            if (s->tlb)
+                fg[k] = ex[k] * page;
+            continue;
+        }
+        double elk = mv[k] >= 1 ? min_d(el[k], mv[k]) : el[k];
+        fl[k] = elk * (isinf(ml[k]) ? line : min_d(line, e * ml[k]));
+        if (s->tlb)
+            fg[k] = elk * (isinf(ml[k]) ? page : min_d(page, e * ml[k]));
+    }
 }
 
 /* The memory-traffic model shared by the CPU and GPU sides (README, "memory
@@ -1923,6 +1943,9 @@ static double footprint_walk(bind_scratch *s, int a, int q, double line)
  * computes it each time. */
 static inline double footprint_at(bind_scratch *s, int a, int q, int g)
 {
+    int at = a * s->nl + q;
+    if (!s->reference && s->sp_on[at] && (!g || s->tlb))
+        return g ? s->sp_fpp[at] : s->sp_fpl[at];
     return footprint_bytes(s, a, q, g ? s->page : s->line);
 }
 
@@ -1967,6 +1990,16 @@ static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact
     return near ? near : any;
 }
 
+/* The host's granules: its cache line and its page (and whether the TLB
+ * term applies), which the footprints bind_spans keeps are taken at. */
+static void host_granules(bind_scratch *s)
+{
+    const rt_profile *cpu = s->cpu;
+    s->line = cpu->line > 0 ? cpu->line : 64;
+    s->page = cpu->page;
+    s->tlb = s->page > 0 && cpu->tlb_entries > 0;
+}
+
 /* CPU side of the traffic model: working set of one iteration of each
  * loop, the cache a thread has (and the TLB's reach), per loop. */
 static void bind_wsets(bind_scratch *s, int threads)
@@ -1979,7 +2012,6 @@ static void bind_wsets(bind_scratch *s, int threads)
      * once: its hardware threads (smt); threads beyond those are
      * time-sliced by the OS and each runs with the whole cache in turn */
     double share = ceil((double)s->t / cu);
-    s->line = cpu->line > 0 ? cpu->line : 64;
     if (cpu->smt > 0 && share > cpu->smt)
         share = cpu->smt;
     s->cap = (cpu->l2 + cpu->l3 / cores) / share;
@@ -1989,8 +2021,7 @@ static void bind_wsets(bind_scratch *s, int threads)
     s->cap2 = cpu->l1 > 0 ? cpu->l2 / share : 0;
     /* the TLB: the same model at page granule, the reach a thread has of
      * its core's TLB (entries x page / SMT share) in place of the cache */
-    s->page = cpu->page, s->reach = cpu->tlb_entries * cpu->page / share;
-    s->tlb = s->page > 0 && cpu->tlb_entries > 0;
+    s->reach = cpu->tlb_entries * cpu->page / share;
     for (int a = 0; a < s->na; a++) {
         int li = f->stmts[f->accs[a].stmt].loop;
         /* the cache levels' working set counts an element once: an earlier
@@ -2457,6 +2488,7 @@ static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile 
         goto done;
     bind_kernels(&s);
     bind_compute(&s);
+    host_granules(&s);
     bind_strides(&s);
     bind_wsets(&s, threads);
     bind_heaviest_chunk(&s);
