@@ -1066,6 +1066,19 @@ struct fl_plan {
      * variable (each an affine expression): every work item's chain is
      * the same, so bind_longest_chain has nothing to add */
     int chain_flat;
+    /* per access, what no value changes (plan_accs) */
+    struct fl_pacc *pa;
+};
+
+/* An access's facts that the binding reads at several places, as the
+ * places would compute them: its statement's loop, its element size in
+ * bytes (8 when unknown), the loop of the first earlier access to the
+ * same element (bind_wsets' dup; -1 none), whether its loop holds an
+ * access to another array (other_array_in), and whether same_stream has
+ * an earlier access to compare strides with (rw 0, rw 1). */
+struct fl_pacc {
+    int li, dup, other, cand[2];
+    double e;
 };
 
 static void plan_free(fl_plan *p)
@@ -1081,6 +1094,7 @@ static void plan_free(fl_plan *p)
     free(p->mca_want);
     free(p->body), free(p->rec), free(p->body_mca);
     free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
+    free(p->pa);
     free(p);
 }
 
@@ -1242,6 +1256,36 @@ static int plan_chain_flat(const rt_facts *f, const fl_plan *p)
     return 1;
 }
 
+static int other_array_in(const rt_facts *f, int a, int li);
+
+/* The per-access constants (fl_pacc).  -1: out of memory. */
+static int plan_accs(const rt_facts *f, fl_plan *p)
+{
+    int na = f->naccs;
+    if (!(p->pa = calloc((size_t)na + 1, sizeof *p->pa)))
+        return -1;
+    for (int a = 0; a < na; a++) {
+        const fl_acc *ac = &f->accs[a];
+        struct fl_pacc *x = &p->pa[a];
+        x->li = f->stmts[ac->stmt].loop;
+        x->e = ac->elem > 0 ? ac->elem : 8;
+        x->dup = -1;
+        for (int b = 0; b < a && x->dup < 0; b++)
+            if (f->accs[b].arr == ac->arr && same_subscripts(&f->accs[b], ac))
+                x->dup = f->stmts[f->accs[b].stmt].loop;
+        x->other = other_array_in(f, a, x->li);
+        for (int b = 0; b < a; b++) {
+            const fl_acc *o = &f->accs[b];
+            if (f->stmts[o->stmt].loop != x->li || o->arr != ac->arr)
+                continue;
+            x->cand[0] = 1;
+            if (o->is_write == ac->is_write)
+                x->cand[1] = 1;
+        }
+    }
+    return 0;
+}
+
 static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
                            const rt_profile *cpu)
 {
@@ -1289,6 +1333,8 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
         bad = plan_strides(f, p, ndv);
     if (!bad)
         p->chain_flat = plan_chain_flat(f, p);
+    if (!bad)
+        bad = plan_accs(f, p);
     if (bad) {
         plan_free(p);
         return NULL;
@@ -2029,9 +2075,12 @@ static void bind_wsets(bind_scratch *s, int threads)
          * or A[i][j] in two loops of the same iteration) holds its lines
          * in every loop around both */
         int dup = -1;
-        for (int b = 0; b < a && s->cap1 > 0 && dup < 0; b++)
-            if (f->accs[b].arr == f->accs[a].arr && same_subscripts(&f->accs[b], &f->accs[a]))
-                dup = f->stmts[f->accs[b].stmt].loop;
+        if (s->plan)
+            dup = s->cap1 > 0 ? s->plan->pa[a].dup : -1;
+        else
+            for (int b = 0; b < a && s->cap1 > 0 && dup < 0; b++)
+                if (f->accs[b].arr == f->accs[a].arr && same_subscripts(&f->accs[b], &f->accs[a]))
+                    dup = f->stmts[f->accs[b].stmt].loop;
         for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent) {
             double fp = ch < 0 ? s->line : footprint_at(s, a, ch, 0);
             s->wset[q] += fp;
@@ -2068,7 +2117,7 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
      * loop and stored after it by any optimising compiler */
     *cl = li;
     if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && s->lin[a * nl + li] == 0 &&
-        !(ac->is_write && other_array_in(f, a, li)))
+        !(ac->is_write && (s->plan ? s->plan->pa[a].other : other_array_in(f, a, li))))
         *cl = f->loops[li].parent;
     int in_kernel = s->kr[li] >= 0;
     rt_access x = { .elem_size = (int)e,
@@ -2110,6 +2159,8 @@ static int same_stream(const bind_scratch *s, int a, int rw)
 {
     const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
+    if (s->plan && !s->plan->pa[a].cand[rw])
+        return 0;             /* no earlier access of its array and loop */
     int li = f->stmts[ac->stmt].loop, nl = s->nl;
     for (int b = 0; b < a; b++) {
         const fl_acc *o = &f->accs[b];
