@@ -1068,6 +1068,10 @@ struct fl_plan {
     int chain_flat;
     /* per access, what no value changes (plan_accs) */
     struct fl_pacc *pa;
+    /* bind_arrays' walk: per array (at its first access) whether it is
+     * read and written, and its accesses in order (into mem[]) */
+    struct fl_parr { int rd, wr, first, n; } *arr;
+    int narr, *mem;
 };
 
 /* An access's facts that the binding reads at several places, as the
@@ -1094,7 +1098,7 @@ static void plan_free(fl_plan *p)
     free(p->mca_want);
     free(p->body), free(p->rec), free(p->body_mca);
     free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
-    free(p->pa);
+    free(p->pa), free(p->arr), free(p->mem);
     free(p);
 }
 
@@ -1281,6 +1285,26 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
             x->cand[0] = 1;
             if (o->is_write == ac->is_write)
                 x->cand[1] = 1;
+        }
+    }
+    /* the arrays as bind_arrays walks them */
+    if (!(p->arr = calloc((size_t)na + 1, sizeof *p->arr)) ||
+        !(p->mem = calloc((size_t)na + 1, sizeof *p->mem)))
+        return -1;
+    int nm = 0;
+    for (int a = 0; a < na; a++) {
+        if (f->accs[a].arr != a)
+            continue;
+        struct fl_parr *r = &p->arr[p->narr++];
+        r->first = nm;
+        for (int q = a; q < na; q++) {
+            if (f->accs[q].arr != a)
+                continue;
+            p->mem[nm++] = q, r->n++;
+            if (f->accs[q].is_write)
+                r->wr = 1;
+            else
+                r->rd = 1;
         }
     }
     return 0;
@@ -2486,6 +2510,21 @@ static void bind_accesses(bind_scratch *s)
 static void bind_arrays(bind_scratch *s)
 {
     const rt_facts *f = s->f;
+    const fl_plan *P = s->plan;
+    if (P) {                  /* the same walk, its structure from the plan */
+        for (int i = 0; i < P->narr; i++) {
+            const struct fl_parr *r = &P->arr[i];
+            double b = 0;
+            for (int m = r->first; m < r->first + r->n; m++)
+                if (s->arr_bytes[P->mem[m]] > b)
+                    b = s->arr_bytes[P->mem[m]];
+            if (r->rd)
+                s->out->bytes_in += b;
+            if (r->wr)
+                s->out->bytes_out += b;
+        }
+        return;
+    }
     for (int a = 0; a < s->na; a++) {
         if (f->accs[a].arr != a)       /* counted at the array's first access */
             continue;
