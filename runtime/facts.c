@@ -1533,8 +1533,11 @@ static int scratch_init(bind_scratch *s, double *buf)
 {
     const rt_facts *f = s->f;
     int nl = s->nl, na = s->na, ndv = 0;
-    for (int a = 0; a < na; a++)
-        ndv += f->accs[a].ndims * nl;
+    if (s->plan)              /* (the plan's dv_off is the same walk) */
+        ndv = s->plan->ndv;
+    else
+        for (int a = 0; a < na; a++)
+            ndv += f->accs[a].ndims * nl;
     size_t nfp = 6 * (size_t)na * (size_t)nl + 1;
     size_t nd = (size_t)nl * 11 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
                 (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
@@ -1572,10 +1575,13 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->dv0 = ip, ip += na + 1;
     s->dvs = (unsigned char *)ip;
     s->sp_on = s->dvs + ndv + 1;
-    for (int a = 0, o = 0; a < na; a++) {
-        s->dv0[a] = o;
-        o += f->accs[a].ndims * nl;
-    }
+    if (s->plan)
+        memcpy(s->dv0, s->plan->dv_off, sizeof *s->dv0 * (size_t)na);
+    else
+        for (int a = 0, o = 0; a < na; a++) {
+            s->dv0[a] = o;
+            o += f->accs[a].ndims * nl;
+        }
     return 0;
 }
 
@@ -2567,12 +2573,12 @@ static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     memset(out, 0, offsetof(rt_launch, acc));
     memset((char *)out + offsetof(rt_launch, acc) + sizeof out->acc, 0,
            sizeof *out - offsetof(rt_launch, acc) - sizeof out->acc);
+    s.plan = reference ? NULL : plan_for(f, n, names, s.cpu, fixed);
     if (scratch_init(&s, buf)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     s.c.ivals = s.ivals;
-    s.plan = reference ? NULL : plan_for(f, n, names, s.cpu, fixed);
     int rc = -1;
     if (bind_trips(&s, err, errlen))
         goto done;
