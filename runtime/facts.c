@@ -2017,6 +2017,16 @@ static double footprint_walk(bind_scratch *s, int a, int q, double line)
  * what bind_spans kept for the call (the working sets, the CPU bytes and
  * the TLB ask for the same (access, loop) pairs); the reference mode
  * computes it each time. */
+/* Where access a's footprints at loops of its path are kept (line: g 0,
+ * page: g 1), or NULL when they are not (the reference mode; the page's
+ * without the TLB term): then footprint_at computes them. */
+static inline const double *footprints(const bind_scratch *s, int a, int g)
+{
+    if (s->reference || (g && !s->tlb))
+        return NULL;
+    return (g ? s->sp_fpp : s->sp_fpl) + (size_t)a * (size_t)s->nl;
+}
+
 static inline double footprint_at(bind_scratch *s, int a, int q, int g)
 {
     int at = a * s->nl + q;
@@ -2098,8 +2108,12 @@ static void bind_wsets(bind_scratch *s, int threads)
     /* the TLB: the same model at page granule, the reach a thread has of
      * its core's TLB (entries x page / SMT share) in place of the cache */
     s->reach = cpu->tlb_entries * cpu->page / share;
+    const fl_loop *loops = f->loops;
+    double *ws = s->wset, *wc = s->wset_c, *wp = s->wset_pg, line = s->line, page = s->page;
+    int tlb = s->tlb;
     for (int a = 0; a < s->na; a++) {
         int li = f->stmts[f->accs[a].stmt].loop;
+        const double *fl = footprints(s, a, 0), *fg = footprints(s, a, 1);
         /* the cache levels' working set counts an element once: an earlier
          * access to the same element (the read and the write of A[i][j],
          * or A[i][j] in two loops of the same iteration) holds its lines
@@ -2111,15 +2125,15 @@ static void bind_wsets(bind_scratch *s, int threads)
             for (int b = 0; b < a && s->cap1 > 0 && dup < 0; b++)
                 if (f->accs[b].arr == f->accs[a].arr && same_subscripts(&f->accs[b], &f->accs[a]))
                     dup = f->stmts[f->accs[b].stmt].loop;
-        for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent) {
-            double fp = ch < 0 ? s->line : footprint_at(s, a, ch, 0);
-            s->wset[q] += fp;
+        for (int q = li, ch = -1; q >= 0; ch = q, q = loops[q].parent) {
+            double fp = ch < 0 ? line : fl ? fl[ch] : footprint_at(s, a, ch, 0);
+            ws[q] += fp;
             while (dup >= 0 && dup != q && dup > q)     /* q around the earlier access? */
-                dup = f->loops[dup].parent;
+                dup = loops[dup].parent;
             if (dup != q)
-                s->wset_c[q] += fp;
-            if (s->tlb)
-                s->wset_pg[q] += ch < 0 ? s->page : footprint_at(s, a, ch, 1);
+                wc[q] += fp;
+            if (tlb)
+                wp[q] += ch < 0 ? page : fg ? fg[ch] : footprint_at(s, a, ch, 1);
         }
     }
 }
@@ -2216,10 +2230,11 @@ static void bind_tlb(bind_scratch *s, int a)
     int li = f->stmts[f->accs[a].stmt].loop;
     if (same_stream(s, a, 0))
         return;
-    double P = s->page;
+    double P = s->page, reach = s->reach;
+    const double *trip = s->trip, *wp = s->wset_pg, *fg = footprints(s, a, 1);
     for (int q = li; q >= 0; q = f->loops[q].parent) {
-        double rep = s->trip[q] * P;
-        P = rt_reuse_bytes(rep, footprint_at(s, a, q, 1), s->wset_pg[q], s->reach);
+        double rep = trip[q] * P;
+        P = rt_reuse_bytes(rep, fg ? fg[q] : footprint_at(s, a, q, 1), wp[q], reach);
     }
     s->out->tlb_misses += P / s->page / (s->out->steps > 0 ? s->out->steps : 1);
 }
@@ -2241,31 +2256,37 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
      * and a sweep a little over the L1 still hits in most of it), counted
      * on wset_c, where each element is counted once */
     double T1 = s->line, T2 = s->line;
+    const double *trip = s->trip, *lin = s->lin + (size_t)a * (size_t)nl, *fl = footprints(s, a, 0);
+    const double *wc = s->wset_c, *ws = s->wset;
+    double cap = s->cap, cap1 = s->cap1, cap2 = s->cap2, line = s->line;
+    int t = s->t, region = f->region;
     for (int q = li; q >= 0; q = f->loops[q].parent) {
-        if (s->cap1 > 0) {
-            double r1 = s->trip[q] * T1, r2 = s->trip[q] * T2;
-            if (s->t > 1 && s->lin[a * nl + q] == 0 && (f->region ? f->loops[q].kroot : q == 0))
-                r1 = ceil(s->trip[q] / s->t) * T1, r2 = ceil(s->trip[q] / s->t) * T2;
-            double fp = footprint_at(s, a, q, 0);
-            T1 = rt_reuse_bytes(r1, fp, s->wset_c[q], s->cap1);
-            T2 = rt_reuse_bytes(r2, fp, s->wset_c[q], s->cap2);
+        /* (each split-loop test as the loop below makes it) */
+        int split = t > 1 && lin[q] == 0 && (region ? f->loops[q].kroot : q == 0);
+        double fp = fl ? fl[q] : footprint_at(s, a, q, 0);
+        if (cap1 > 0) {
+            double r1 = trip[q] * T1, r2 = trip[q] * T2;
+            if (split)
+                r1 = ceil(trip[q] / t) * T1, r2 = ceil(trip[q] / t) * T2;
+            T1 = rt_reuse_bytes(r1, fp, wc[q], cap1);
+            T2 = rt_reuse_bytes(r2, fp, wc[q], cap2);
         }
-        double rep = s->trip[q] * T;
+        double rep = trip[q] * T;
         /* data invariant in the loop the threads split (B[k][j] of gemm
          * under a parallel i) is walked by all of them in step: the lines
          * one brings serve the others from the shared cache (constructive
          * sharing, Chen et al., "Scheduling threads for constructive cache
          * sharing on CMPs", SPAA 2007), so it is fetched once per round of
          * t concurrent iterations */
-        if (s->t > 1 && s->lin[a * nl + q] == 0 && (f->region ? f->loops[q].kroot : q == 0))
-            rep = ceil(s->trip[q] / s->t) * T;
+        if (split)
+            rep = ceil(trip[q] / t) * T;
         /* a step at the cache's capacity (LRU keeps nothing of a cyclic
          * sweep larger than the cache): the C/W share of rt_reuse_bytes
          * made the CPU truth worse on this side (bench/cpu-truth.sh:
          * median 0.51 -> 0.44, within 2x 37 -> 33 of 112), so the CPU
          * keeps the step; the split-loop sharing and the hardware-thread
          * cache share keep it from cliffs */
-        T = s->wset[q] <= s->cap ? min_d(rep, footprint_at(s, a, q, 0)) : rep;
+        T = ws[q] <= cap ? min_d(rep, fp) : rep;
     }
     out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
     /* its reference type for a calibrated host (PMaC, model.c): the stride
@@ -2273,10 +2294,10 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
      * line or more apart: a column walk; 1: unit; else strided */
     int pat = RT_PAT_UNIT;
     for (int q = li; q >= 0; q = f->loops[q].parent) {
-        double v = s->lin[a * nl + q];
+        double v = lin[q];
         if (v == 0)
             continue;
-        pat = v < 0 ? RT_PAT_GATHER : v * e >= s->line ? RT_PAT_COLUMN
+        pat = v < 0 ? RT_PAT_GATHER : v * e >= line ? RT_PAT_COLUMN
             : v == 1 ? RT_PAT_UNIT : RT_PAT_STRIDED;
         break;
     }
