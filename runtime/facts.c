@@ -1016,7 +1016,10 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
  * sum of the terms' magnitudes stays below 2^63, so that kx_eval could
  * not have overflowed in any order; otherwise, and for every expression
  * that is not affine or names a symbol nobody binds, kx_eval runs as
- * before. */
+ * before.  The plan also keeps what a call would find out about the
+ * nest's accesses from the facts alone (the earlier access to the same
+ * element, the arrays that share a loop, each array's accesses), so that
+ * a call walks only what its values change. */
 
 typedef struct {
     int64_t coeff;
@@ -1074,15 +1077,13 @@ struct fl_plan {
     int narr, *mem;
 };
 
-/* An access's facts that the binding reads at several places, as the
- * places would compute them: its statement's loop, its element size in
- * bytes (8 when unknown), the loop of the first earlier access to the
- * same element (bind_wsets' dup; -1 none), whether its loop holds an
- * access to another array (other_array_in), and whether same_stream has
- * an earlier access to compare strides with (rw 0, rw 1). */
+/* What a call would find out about an access from the facts alone, as
+ * the binding finds it: the loop of the first earlier access to the same
+ * element (bind_wsets' dup; -1 none), whether its loop holds an access to
+ * another array (other_array_in), and whether same_stream has an earlier
+ * access to compare strides with (rw 0, rw 1). */
 struct fl_pacc {
-    int li, dup, other, cand[2];
-    double e;
+    int dup, other, cand[2];
 };
 
 static void plan_free(fl_plan *p)
@@ -1271,16 +1272,15 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
     for (int a = 0; a < na; a++) {
         const fl_acc *ac = &f->accs[a];
         struct fl_pacc *x = &p->pa[a];
-        x->li = f->stmts[ac->stmt].loop;
-        x->e = ac->elem > 0 ? ac->elem : 8;
+        int li = f->stmts[ac->stmt].loop;
         x->dup = -1;
         for (int b = 0; b < a && x->dup < 0; b++)
             if (f->accs[b].arr == ac->arr && same_subscripts(&f->accs[b], ac))
                 x->dup = f->stmts[f->accs[b].stmt].loop;
-        x->other = other_array_in(f, a, x->li);
+        x->other = other_array_in(f, a, li);
         for (int b = 0; b < a; b++) {
             const fl_acc *o = &f->accs[b];
-            if (f->stmts[o->stmt].loop != x->li || o->arr != ac->arr)
+            if (f->stmts[o->stmt].loop != li || o->arr != ac->arr)
                 continue;
             x->cand[0] = 1;
             if (o->is_write == ac->is_write)
