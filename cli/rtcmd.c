@@ -460,7 +460,10 @@ static void ex_fallback(const ex_ctx *c)
     if (c->e->fallback_s > 0) {
         rt_format_time(b, sizeof b, c->e->fallback_s);
         printf("  %-22s %s", "target host fallback", b);
-    } else
+    } else if (c->in->target_host_code)
+        printf("  target host fallback   0 (built with no offload image: a target region is "
+               "host code)");
+    else
         printf("  target host fallback   0 (not measured for %s: `keel calibrate` on the host, "
                "or profile key target_fallback)", c->cpu->name);
 }
@@ -1065,7 +1068,8 @@ out:
  * [--sweep] [--json] [DB] */
 /* One `keel explain` run, passed from phase to phase. */
 typedef struct {
-    const char *loc, *path, *dev, *hostname, *sweep;
+    const char *loc, *path, *dev, *hostname, *sweep, *offload;
+    int offload_mode;          /* --offload: 0 as recorded, 1 image, 2 host (rt_sweep) */
     char *file;
     int line, col, threads, threads_given, json;
     set_list sets;             /* --set values */
@@ -1092,6 +1096,7 @@ static int explain_args(int argc, char **argv, explain_run *x)
         KEEL_OPT_TEXT("host", &x->hostname),
         KEEL_OPT_INT("threads", &x->threads, 1, 1 << 20),
         KEEL_OPT_TEXT("sweep", &x->sweep),
+        KEEL_OPT_TEXT("offload", &x->offload),
         KEEL_OPT_LAST,
     };
     int got = keel_getopts("explain", NULL, opts, argc, argv, 2, &pos, &npos);
@@ -1101,6 +1106,11 @@ static int explain_args(int argc, char **argv, explain_run *x)
         rc = keel_say(2, "explain needs FILE:LINE (see keel explain --help)");
     else if (keel_parse_site(pos[0], &x->file, &x->line, &x->col))
         rc = 2;
+    if (rc == 0 && x->offload) {
+        x->offload_mode = !strcmp(x->offload, "image") ? 1 : !strcmp(x->offload, "host") ? 2 : 0;
+        if (!x->offload_mode)
+            rc = keel_say(2, "--offload wants image or host, not '%s'", x->offload);
+    }
     if (rc == 0 && x->sweep)
         rc = parse_sweep(x->sweep, x->sym, sizeof x->sym, &x->lo, &x->hi);
     if (rc == 0) {
@@ -1220,7 +1230,8 @@ static int explain_sweep(const explain_run *x)
     char err[512];
     int rc;
     rt_sweep sw = { .host = &x->host, .gpu = &x->gpu, .threads = x->threads,
-                    .threads_given = x->threads_given, .nfixed = x->sets.n,
+                    .threads_given = x->threads_given, .offload = x->offload_mode,
+                    .nfixed = x->sets.n,
                     .names = (const char *const *)x->sets.names, .values = x->sets.values };
     if (x->j) {
         if ((rc = sweep_json(x->j, x->f, &sw, x->sym, x->lo, x->hi)) == 0) {
@@ -1239,7 +1250,8 @@ static void explain_bestmap(const explain_run *x, keel_bestmap *bm)
     char err[256];
     int n = x->sets.n;
     rt_sweep sw = { .host = &x->host, .gpu = &x->gpu, .threads = x->threads,
-                    .threads_given = x->threads_given, .sym = n ? x->sets.names[0] : "*",
+                    .threads_given = x->threads_given, .offload = x->offload_mode,
+                    .sym = n ? x->sets.names[0] : "*",
                     .nfixed = n ? n - 1 : 0,
                     .names = (const char *const *)x->sets.names + (n ? 1 : 0),
                     .values = x->sets.values + (n ? 1 : 0) };
@@ -1289,6 +1301,23 @@ typedef struct {
     keel_bestmap bm;
 } explain_out;
 
+/* The models' times at one history row's sizes (rt_history_lookup_at;
+ * ctx the explain run): the regression carries them to the asked ones. */
+static int explain_model(void *ctx, int n, const char *const *names, const long long *values,
+                         double *cpu_s, double *gpu_s)
+{
+    const explain_run *x = ctx;
+    rt_launch in;
+    rt_estimate e;
+    char err[256];
+    if (rt_facts_bind_on(x->f, &x->host, &x->gpu, x->threads, n, names, values, &in, err,
+                         sizeof err))
+        return -1;
+    rt_estimate_all(&x->host, x->threads, &x->gpu, &in, &e);
+    *cpu_s = e.cpu_s, *gpu_s = e.gpu_s + e.xfer_s;
+    return 0;
+}
+
 /* Measured history and the run-time overlap check over the model's verdict. */
 static void explain_decide(const explain_run *x, explain_out *o)
 {
@@ -1305,8 +1334,9 @@ static void explain_decide(const explain_run *x, explain_out *o)
     memset(&o->hp, 0, sizeof o->hp);
     o->hist = size_key(f, &o->in, n, x->sets.names, x->sets.values, o->key, sizeof o->key,
                        &size) == 0 &&
-              rt_history_lookup(x->path, rt_facts_loop_id(f), o->key, size, &o->hp, err,
-                                sizeof err) == 0 &&
+              rt_history_lookup_at(x->path, rt_facts_loop_id(f), o->key, size, o->e.cpu_s,
+                                   o->e.gpu_s + o->e.xfer_s, explain_model, (void *)x, &o->hp,
+                                   err, sizeof err) == 0 &&
               o->hp.decides;
     if (o->hist) {
         o->verdict = o->hp.gpu_s < o->hp.cpu_s && !o->in.not_parallel && x->have_gpu;
@@ -1329,6 +1359,9 @@ static int explain_out_json(keel_json *j, const explain_out *o)
     if (o->hist) {
         keel_json_object(j, "history");
         keel_json_str(j, "how", o->hp.how);
+        keel_json_str(j, "regression", strcmp(o->hp.how, "regression") ? NULL
+                                       : o->hp.shaped ? "models' times through 2 sizes"
+                                       : "a*n^b+c");
         keel_json_num(j, "cpu_s", o->hp.cpu_s);
         keel_json_int(j, "cpu_samples", o->hp.cpu_samples);
         keel_json_int(j, "cpu_sizes", o->hp.cpu_sizes);
@@ -1367,6 +1400,8 @@ static void explain_out_text(const explain_out *o)
         printf("history     key %s: cpu %s (%d samples, %d sizes) | gpu %s (%d samples, %d sizes)"
                " %s\n", o->key, hc, o->hp.cpu_samples, o->hp.cpu_sizes, hg, o->hp.gpu_samples,
                o->hp.gpu_sizes, !strcmp(o->hp.how, "measured") ? "(measured on both devices)"
+               : o->hp.shaped ? "(regression: the models' times carried through the 2 nearest"
+                                " measured sizes per device)"
                : "(regression a*n^b+c over the sizes seen)");
         printf("            model said %s\n", o->model_verdict ? "GPU" : "CPU");
         printf("decided by  history (%s)\n", o->hp.how);
@@ -1413,6 +1448,8 @@ static int explain_verdict(explain_run *x)
     }
     if (x->threads_given)
         o->in.host_sequential = 0;
+    if (x->offload_mode)       /* as if built with (image) or without (host) an offload image */
+        o->in.target_host_code = x->offload_mode == 2;
     o->verdict = rt_estimate_all(&x->host, x->threads, &x->gpu, &o->in, &o->e);
     if (x->j) {
         facts_json(x->j, x->f, &o->in);

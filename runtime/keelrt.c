@@ -1290,8 +1290,9 @@ __attribute__((destructor)) static void verbose_summary(void)
 }
 
 /* ---- measured history (history.c, models) -------------------------------
- * Trusted history (StarPU: 10 samples per device at this size) or its
- * a*n^b+c regression overrides the models; times come from keel_record
+ * Trusted history (a measurement on each device at this size) or its
+ * regression (the models' times carried through two measured sizes per
+ * device, else a*n^b+c) overrides the models; times come from keel_record
  * or `keel history --add`, through the log connection. */
 /* Each loop's history rows, read once per process (under facts_lock): a
  * launch with new values must not open the database (the run's own times
@@ -1342,7 +1343,7 @@ static void history_probe(db_log *h)
     }
 }
 
-static const rt_history_rows *hcache_get(int64_t loop_id)
+static rt_history_rows *hcache_get(int64_t loop_id)
 {
     int held[3];
     for (int i = 0; i < HCACHE; i++)
@@ -1434,23 +1435,43 @@ static int site_key(site_state *st, const keel_site *site, const long long *valu
     return 0;
 }
 
+/* The models' times at a history row's sizes (rt_history_rows_model; ctx
+ * the site's facts): what the regression carries to the launch's. */
+static int history_model(void *ctx, int n, const char *const *names, const long long *values,
+                         double *cpu_s, double *gpu_s)
+{
+    rt_launch in;
+    rt_estimate e;
+    char err[128];
+    const rt_profile *host = host_profile();
+    if (rt_facts_bind_on(ctx, host, &G.gpu, G.threads, n, names, values, &in, err, sizeof err))
+        return -1;
+    rt_estimate_all(host, G.threads, &G.gpu, &in, &e);
+    *cpu_s = e.cpu_s, *gpu_s = e.gpu_s + e.xfer_s;
+    return 0;
+}
+
 /* With no history for the site's loop (no history table, or a table
  * without its loop), st->no_history is set: later launches skip the lock
- * (keel_record clears it). */
+ * (keel_record clears it).  mc, mg: the models' times at this launch (the
+ * GPU's with its transfer). */
 static int history_decides(const keel_site *site, site_state *st, const long long *values,
-                           const rt_launch *in, int *verdict, const char **reason)
+                           const rt_launch *in, double mc, double mg, int *verdict,
+                           const char **reason)
 {
     char key[512];
     rt_history_pred hp;
     int ok = 0;
     int64_t id = rt_facts_loop_id(st->facts);
     pthread_mutex_lock(&facts_lock);
-    const rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
+    rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
     if (G.history == 0 ||
         (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)))
         atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
     if (rows && rows->n > 0 && site_key(st, site, values, key, sizeof key) == 0) {
-        rt_history_predict(rows, key, in->bytes_in + in->bytes_out, &hp);
+        /* the rows' models' times once per read of the rows and host profile */
+        rt_history_rows_model(rows, history_model, (void *)st->facts, host_profile());
+        rt_history_predict_at(rows, key, in->bytes_in + in->bytes_out, mc, mg, &hp);
         ok = hp.decides;
     }
     pthread_mutex_unlock(&facts_lock);
@@ -1795,7 +1816,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
     else if (hit < 0 && !atomic_load_explicit(&st->no_history, memory_order_relaxed) &&
-             history_decides(site, st, values, &in, &verdict, &reason))
+             history_decides(site, st, values, &in, e.cpu_s, e.gpu_s + e.xfer_s, &verdict,
+                             &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     else if (st->learn) {                   /* this run's own measurements */
         rt_learn_choice ch;
