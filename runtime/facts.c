@@ -967,7 +967,10 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
  * sum of the terms' magnitudes stays below 2^63, so that kx_eval could
  * not have overflowed in any order; otherwise, and for every expression
  * that is not affine or names a symbol nobody binds, kx_eval runs as
- * before. */
+ * before.  The plan also keeps what a call would find out about the
+ * nest's accesses from the facts alone (the earlier access to the same
+ * element, the arrays that share a loop, each array's accesses), so that
+ * a call walks only what its values change. */
 
 typedef struct {
     int64_t coeff;
@@ -1017,6 +1020,21 @@ struct fl_plan {
      * variable (each an affine expression): every work item's chain is
      * the same, so bind_longest_chain has nothing to add */
     int chain_flat;
+    /* per access, what no value changes (plan_accs) */
+    struct fl_pacc *pa;
+    /* bind_arrays' walk: per array (at its first access) whether it is
+     * read and written, and its accesses in order (into mem[]) */
+    struct fl_parr { int rd, wr, first, n; } *arr;
+    int narr, *mem;
+};
+
+/* What a call would find out about an access from the facts alone, as
+ * the binding finds it: the loop of the first earlier access to the same
+ * element (bind_wsets' dup; -1 none), whether its loop holds an access to
+ * another array (other_array_in), and whether same_stream has an earlier
+ * access to compare strides with (rw 0, rw 1). */
+struct fl_pacc {
+    int dup, other, cand[2];
 };
 
 static void plan_free(fl_plan *p)
@@ -1032,6 +1050,7 @@ static void plan_free(fl_plan *p)
     free(p->mca_want);
     free(p->body), free(p->rec), free(p->body_mca);
     free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
+    free(p->pa), free(p->arr), free(p->mem);
     free(p);
 }
 
@@ -1193,6 +1212,55 @@ static int plan_chain_flat(const rt_facts *f, const fl_plan *p)
     return 1;
 }
 
+static int other_array_in(const rt_facts *f, int a, int li);
+
+/* The per-access constants (fl_pacc).  -1: out of memory. */
+static int plan_accs(const rt_facts *f, fl_plan *p)
+{
+    int na = f->naccs;
+    if (!(p->pa = calloc((size_t)na + 1, sizeof *p->pa)))
+        return -1;
+    for (int a = 0; a < na; a++) {
+        const fl_acc *ac = &f->accs[a];
+        struct fl_pacc *x = &p->pa[a];
+        int li = f->stmts[ac->stmt].loop;
+        x->dup = -1;
+        for (int b = 0; b < a && x->dup < 0; b++)
+            if (f->accs[b].arr == ac->arr && same_subscripts(&f->accs[b], ac))
+                x->dup = f->stmts[f->accs[b].stmt].loop;
+        x->other = other_array_in(f, a, li);
+        for (int b = 0; b < a; b++) {
+            const fl_acc *o = &f->accs[b];
+            if (f->stmts[o->stmt].loop != li || o->arr != ac->arr)
+                continue;
+            x->cand[0] = 1;
+            if (o->is_write == ac->is_write)
+                x->cand[1] = 1;
+        }
+    }
+    /* the arrays as bind_arrays walks them */
+    if (!(p->arr = calloc((size_t)na + 1, sizeof *p->arr)) ||
+        !(p->mem = calloc((size_t)na + 1, sizeof *p->mem)))
+        return -1;
+    int nm = 0;
+    for (int a = 0; a < na; a++) {
+        if (f->accs[a].arr != a)
+            continue;
+        struct fl_parr *r = &p->arr[p->narr++];
+        r->first = nm;
+        for (int q = a; q < na; q++) {
+            if (f->accs[q].arr != a)
+                continue;
+            p->mem[nm++] = q, r->n++;
+            if (f->accs[q].is_write)
+                r->wr = 1;
+            else
+                r->rd = 1;
+        }
+    }
+    return 0;
+}
+
 static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
                            const rt_profile *cpu)
 {
@@ -1240,6 +1308,8 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
         bad = plan_strides(f, p, ndv);
     if (!bad)
         p->chain_flat = plan_chain_flat(f, p);
+    if (!bad)
+        bad = plan_accs(f, p);
     if (bad) {
         plan_free(p);
         return NULL;
@@ -1349,7 +1419,8 @@ typedef struct {
     double *sp_minlin;        /* the smallest non-zero linearised stride (INFINITY: none) */
     double *sp_execs;         /* executions: the product of the trips */
     double *sp_moving;        /* the product of the trips of the loops that move it */
-    unsigned char *sp_on;     /* 1: q is on a's path (the three above are set) */
+    double *sp_fpl, *sp_fpp;  /* footprint_bytes(a, q) at the line and (with tlb) the page */
+    unsigned char *sp_on;     /* 1: q is on a's path (the five above are set) */
     /* per statement */
     double *sw;               /* execution weight: 0.5 when conditional */
     /* nest-wide */
@@ -1413,9 +1484,12 @@ static int scratch_init(bind_scratch *s, double *buf)
 {
     const rt_facts *f = s->f;
     int nl = s->nl, na = s->na, ndv = 0;
-    for (int a = 0; a < na; a++)
-        ndv += f->accs[a].ndims * nl;
-    size_t nfp = 4 * (size_t)na * (size_t)nl + 1;
+    if (s->plan)              /* (the plan's dv_off is the same walk) */
+        ndv = s->plan->ndv;
+    else
+        for (int a = 0; a < na; a++)
+            ndv += f->accs[a].ndims * nl;
+    size_t nfp = 6 * (size_t)na * (size_t)nl + 1;
     size_t nd = (size_t)nl * 11 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
                 (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
     size_t ni = (size_t)nl * 2 + (size_t)na + 1;
@@ -1443,17 +1517,22 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->sp_elems = d, d += (size_t)na * nl;
     s->sp_minlin = d, d += (size_t)na * nl;
     s->sp_execs = d, d += (size_t)na * nl;
-    s->sp_moving = d, d += (size_t)na * nl + 1;
+    s->sp_moving = d, d += (size_t)na * nl;
+    s->sp_fpl = d, d += (size_t)na * nl;
+    s->sp_fpp = d, d += (size_t)na * nl + 1;
     int *ip = (int *)d;
     s->kr = ip, ip += nl;
     s->has_mem = ip, ip += nl;
     s->dv0 = ip, ip += na + 1;
     s->dvs = (unsigned char *)ip;
     s->sp_on = s->dvs + ndv + 1;
-    for (int a = 0, o = 0; a < na; a++) {
-        s->dv0[a] = o;
-        o += f->accs[a].ndims * nl;
-    }
+    if (s->plan)
+        memcpy(s->dv0, s->plan->dv_off, sizeof *s->dv0 * (size_t)na);
+    else
+        for (int a = 0, o = 0; a < na; a++) {
+            s->dv0[a] = o;
+            o += f->accs[a].ndims * nl;
+        }
     return 0;
 }
 
@@ -1811,6 +1890,23 @@ static void bind_spans(bind_scratch *s, int a)
             el[k] *= span;
         }
     }
+    /* footprint_bytes at every loop of the path, at the line and the
+     * page: the same operations on the same numbers (the working sets,
+     * the CPU bytes and the TLB read each several times) */
+    double e = ac->elem > 0 ? ac->elem : 8, line = s->line, page = s->page;
+    double *fl = s->sp_fpl + (size_t)a * (size_t)nl, *fg = s->sp_fpp + (size_t)a * (size_t)nl;
+    for (int k = li; k >= 0; k = loops[k].parent) {
+        if (el[k] < 0) {
+            fl[k] = ex[k] * line;
+            if (s->tlb)
+                fg[k] = ex[k] * page;
+            continue;
+        }
+        double elk = mv[k] >= 1 ? min_d(el[k], mv[k]) : el[k];
+        fl[k] = elk * (isinf(ml[k]) ? line : min_d(line, e * ml[k]));
+        if (s->tlb)
+            fg[k] = elk * (isinf(ml[k]) ? page : min_d(page, e * ml[k]));
+    }
 }
 
 /* The memory-traffic model shared by the CPU and GPU sides (README, "memory
@@ -1873,8 +1969,21 @@ static double footprint_walk(bind_scratch *s, int a, int q, double line)
  * what bind_spans kept for the call (the working sets, the CPU bytes and
  * the TLB ask for the same (access, loop) pairs); the reference mode
  * computes it each time. */
+/* Where access a's footprints at loops of its path are kept (line: g 0,
+ * page: g 1), or NULL when they are not (the reference mode; the page's
+ * without the TLB term): then footprint_at computes them. */
+static inline const double *footprints(const bind_scratch *s, int a, int g)
+{
+    if (s->reference || (g && !s->tlb))
+        return NULL;
+    return (g ? s->sp_fpp : s->sp_fpl) + (size_t)a * (size_t)s->nl;
+}
+
 static inline double footprint_at(bind_scratch *s, int a, int q, int g)
 {
+    int at = a * s->nl + q;
+    if (!s->reference && s->sp_on[at] && (!g || s->tlb))
+        return g ? s->sp_fpp[at] : s->sp_fpl[at];
     return footprint_bytes(s, a, q, g ? s->page : s->line);
 }
 
@@ -1919,6 +2028,16 @@ static const char *pick_mca(const rt_facts *f, const rt_profile *cpu, int *exact
     return near ? near : any;
 }
 
+/* The host's granules: its cache line and its page (and whether the TLB
+ * term applies), which the footprints bind_spans keeps are taken at. */
+static void host_granules(bind_scratch *s)
+{
+    const rt_profile *cpu = s->cpu;
+    s->line = cpu->line > 0 ? cpu->line : 64;
+    s->page = cpu->page;
+    s->tlb = s->page > 0 && cpu->tlb_entries > 0;
+}
+
 /* CPU side of the traffic model: working set of one iteration of each
  * loop, the cache a thread has (and the TLB's reach), per loop. */
 static void bind_wsets(bind_scratch *s, int threads)
@@ -1931,7 +2050,6 @@ static void bind_wsets(bind_scratch *s, int threads)
      * once: its hardware threads (smt); threads beyond those are
      * time-sliced by the OS and each runs with the whole cache in turn */
     double share = ceil((double)s->t / cu);
-    s->line = cpu->line > 0 ? cpu->line : 64;
     if (cpu->smt > 0 && share > cpu->smt)
         share = cpu->smt;
     s->cap = (cpu->l2 + cpu->l3 / cores) / share;
@@ -1941,27 +2059,33 @@ static void bind_wsets(bind_scratch *s, int threads)
     s->cap2 = cpu->l1 > 0 ? cpu->l2 / share : 0;
     /* the TLB: the same model at page granule, the reach a thread has of
      * its core's TLB (entries x page / SMT share) in place of the cache */
-    s->page = cpu->page, s->reach = cpu->tlb_entries * cpu->page / share;
-    s->tlb = s->page > 0 && cpu->tlb_entries > 0;
+    s->reach = cpu->tlb_entries * cpu->page / share;
+    const fl_loop *loops = f->loops;
+    double *ws = s->wset, *wc = s->wset_c, *wp = s->wset_pg, line = s->line, page = s->page;
+    int tlb = s->tlb;
     for (int a = 0; a < s->na; a++) {
         int li = f->stmts[f->accs[a].stmt].loop;
+        const double *fl = footprints(s, a, 0), *fg = footprints(s, a, 1);
         /* the cache levels' working set counts an element once: an earlier
          * access to the same element (the read and the write of A[i][j],
          * or A[i][j] in two loops of the same iteration) holds its lines
          * in every loop around both */
         int dup = -1;
-        for (int b = 0; b < a && s->cap1 > 0 && dup < 0; b++)
-            if (f->accs[b].arr == f->accs[a].arr && same_subscripts(&f->accs[b], &f->accs[a]))
-                dup = f->stmts[f->accs[b].stmt].loop;
-        for (int q = li, ch = -1; q >= 0; ch = q, q = f->loops[q].parent) {
-            double fp = ch < 0 ? s->line : footprint_at(s, a, ch, 0);
-            s->wset[q] += fp;
+        if (s->plan)
+            dup = s->cap1 > 0 ? s->plan->pa[a].dup : -1;
+        else
+            for (int b = 0; b < a && s->cap1 > 0 && dup < 0; b++)
+                if (f->accs[b].arr == f->accs[a].arr && same_subscripts(&f->accs[b], &f->accs[a]))
+                    dup = f->stmts[f->accs[b].stmt].loop;
+        for (int q = li, ch = -1; q >= 0; ch = q, q = loops[q].parent) {
+            double fp = ch < 0 ? line : fl ? fl[ch] : footprint_at(s, a, ch, 0);
+            ws[q] += fp;
             while (dup >= 0 && dup != q && dup > q)     /* q around the earlier access? */
-                dup = f->loops[dup].parent;
+                dup = loops[dup].parent;
             if (dup != q)
-                s->wset_c[q] += fp;
-            if (s->tlb)
-                s->wset_pg[q] += ch < 0 ? s->page : footprint_at(s, a, ch, 1);
+                wc[q] += fp;
+            if (tlb)
+                wp[q] += ch < 0 ? page : fg ? fg[ch] : footprint_at(s, a, ch, 1);
         }
     }
 }
@@ -1989,7 +2113,7 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
      * loop and stored after it by any optimising compiler */
     *cl = li;
     if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && s->lin[a * nl + li] == 0 &&
-        !(ac->is_write && other_array_in(f, a, li)))
+        !(ac->is_write && (s->plan ? s->plan->pa[a].other : other_array_in(f, a, li))))
         *cl = f->loops[li].parent;
     int in_kernel = s->kr[li] >= 0;
     rt_access x = { .elem_size = (int)e,
@@ -2031,6 +2155,8 @@ static int same_stream(const bind_scratch *s, int a, int rw)
 {
     const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
+    if (s->plan && !s->plan->pa[a].cand[rw])
+        return 0;             /* no earlier access of its array and loop */
     int li = f->stmts[ac->stmt].loop, nl = s->nl;
     for (int b = 0; b < a; b++) {
         const fl_acc *o = &f->accs[b];
@@ -2056,10 +2182,11 @@ static void bind_tlb(bind_scratch *s, int a)
     int li = f->stmts[f->accs[a].stmt].loop;
     if (same_stream(s, a, 0))
         return;
-    double P = s->page;
+    double P = s->page, reach = s->reach;
+    const double *trip = s->trip, *wp = s->wset_pg, *fg = footprints(s, a, 1);
     for (int q = li; q >= 0; q = f->loops[q].parent) {
-        double rep = s->trip[q] * P;
-        P = rt_reuse_bytes(rep, footprint_at(s, a, q, 1), s->wset_pg[q], s->reach);
+        double rep = trip[q] * P;
+        P = rt_reuse_bytes(rep, fg ? fg[q] : footprint_at(s, a, q, 1), wp[q], reach);
     }
     s->out->tlb_misses += P / s->page / (s->out->steps > 0 ? s->out->steps : 1);
 }
@@ -2081,31 +2208,37 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
      * and a sweep a little over the L1 still hits in most of it), counted
      * on wset_c, where each element is counted once */
     double T1 = s->line, T2 = s->line;
+    const double *trip = s->trip, *lin = s->lin + (size_t)a * (size_t)nl, *fl = footprints(s, a, 0);
+    const double *wc = s->wset_c, *ws = s->wset;
+    double cap = s->cap, cap1 = s->cap1, cap2 = s->cap2, line = s->line;
+    int t = s->t, region = f->region;
     for (int q = li; q >= 0; q = f->loops[q].parent) {
-        if (s->cap1 > 0) {
-            double r1 = s->trip[q] * T1, r2 = s->trip[q] * T2;
-            if (s->t > 1 && s->lin[a * nl + q] == 0 && (f->region ? f->loops[q].kroot : q == 0))
-                r1 = ceil(s->trip[q] / s->t) * T1, r2 = ceil(s->trip[q] / s->t) * T2;
-            double fp = footprint_at(s, a, q, 0);
-            T1 = rt_reuse_bytes(r1, fp, s->wset_c[q], s->cap1);
-            T2 = rt_reuse_bytes(r2, fp, s->wset_c[q], s->cap2);
+        /* (each split-loop test as the loop below makes it) */
+        int split = t > 1 && lin[q] == 0 && (region ? f->loops[q].kroot : q == 0);
+        double fp = fl ? fl[q] : footprint_at(s, a, q, 0);
+        if (cap1 > 0) {
+            double r1 = trip[q] * T1, r2 = trip[q] * T2;
+            if (split)
+                r1 = ceil(trip[q] / t) * T1, r2 = ceil(trip[q] / t) * T2;
+            T1 = rt_reuse_bytes(r1, fp, wc[q], cap1);
+            T2 = rt_reuse_bytes(r2, fp, wc[q], cap2);
         }
-        double rep = s->trip[q] * T;
+        double rep = trip[q] * T;
         /* data invariant in the loop the threads split (B[k][j] of gemm
          * under a parallel i) is walked by all of them in step: the lines
          * one brings serve the others from the shared cache (constructive
          * sharing, Chen et al., "Scheduling threads for constructive cache
          * sharing on CMPs", SPAA 2007), so it is fetched once per round of
          * t concurrent iterations */
-        if (s->t > 1 && s->lin[a * nl + q] == 0 && (f->region ? f->loops[q].kroot : q == 0))
-            rep = ceil(s->trip[q] / s->t) * T;
+        if (split)
+            rep = ceil(trip[q] / t) * T;
         /* a step at the cache's capacity (LRU keeps nothing of a cyclic
          * sweep larger than the cache): the C/W share of rt_reuse_bytes
          * made the CPU truth worse on this side (bench/cpu-truth.sh:
          * median 0.51 -> 0.44, within 2x 37 -> 33 of 112), so the CPU
          * keeps the step; the split-loop sharing and the hardware-thread
          * cache share keep it from cliffs */
-        T = s->wset[q] <= s->cap ? min_d(rep, footprint_at(s, a, q, 0)) : rep;
+        T = ws[q] <= cap ? min_d(rep, fp) : rep;
     }
     out->cpu_bytes += wf * T / (out->steps > 0 ? out->steps : 1);
     /* its reference type for a calibrated host (PMaC, model.c): the stride
@@ -2113,10 +2246,10 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
      * line or more apart: a column walk; 1: unit; else strided */
     int pat = RT_PAT_UNIT;
     for (int q = li; q >= 0; q = f->loops[q].parent) {
-        double v = s->lin[a * nl + q];
+        double v = lin[q];
         if (v == 0)
             continue;
-        pat = v < 0 ? RT_PAT_GATHER : v * e >= s->line ? RT_PAT_COLUMN
+        pat = v < 0 ? RT_PAT_GATHER : v * e >= line ? RT_PAT_COLUMN
             : v == 1 ? RT_PAT_UNIT : RT_PAT_STRIDED;
         break;
     }
@@ -2356,6 +2489,21 @@ static void bind_accesses(bind_scratch *s)
 static void bind_arrays(bind_scratch *s)
 {
     const rt_facts *f = s->f;
+    const fl_plan *P = s->plan;
+    if (P) {                  /* the same walk, its structure from the plan */
+        for (int i = 0; i < P->narr; i++) {
+            const struct fl_parr *r = &P->arr[i];
+            double b = 0;
+            for (int m = r->first; m < r->first + r->n; m++)
+                if (s->arr_bytes[P->mem[m]] > b)
+                    b = s->arr_bytes[P->mem[m]];
+            if (r->rd)
+                s->out->bytes_in += b;
+            if (r->wr)
+                s->out->bytes_out += b;
+        }
+        return;
+    }
     for (int a = 0; a < s->na; a++) {
         if (f->accs[a].arr != a)       /* counted at the array's first access */
             continue;
@@ -2398,17 +2546,18 @@ static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile 
     memset(out, 0, offsetof(rt_launch, acc));
     memset((char *)out + offsetof(rt_launch, acc) + sizeof out->acc, 0,
            sizeof *out - offsetof(rt_launch, acc) - sizeof out->acc);
+    s.plan = reference ? NULL : plan_for(f, n, names, s.cpu, fixed);
     if (scratch_init(&s, buf)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     s.c.ivals = s.ivals;
-    s.plan = reference ? NULL : plan_for(f, n, names, s.cpu, fixed);
     int rc = -1;
     if (bind_trips(&s, err, errlen))
         goto done;
     bind_kernels(&s);
     bind_compute(&s);
+    host_granules(&s);
     bind_strides(&s);
     bind_wsets(&s, threads);
     bind_heaviest_chunk(&s);

@@ -747,12 +747,20 @@ int rt_overlap_check(const rt_overlap *o, const rt_ov_plan *p, int n, const char
             !plan_elems(p, o, a, values, share ? box_lo : NULL, share ? box_hi : NULL,
                         share ? known : NULL, &e0, &e1))
             return check_named(o, p->slot, n, names, values, why, whylen);
-        uint64_t addr = (uint64_t)values[p->slot[b]];
-        __int128 b0 = (__int128)addr + (__int128)ac->elem * e0;
-        __int128 b1 = (__int128)addr + (__int128)ac->elem * ((__int128)e1 + 1);
-        if (b0 < 0 || b1 > (__int128)UINT64_MAX)
-            return check_named(o, p->slot, n, names, values, why, whylen);
-        uint64_t lo = (uint64_t)b0, hi = (uint64_t)b1;
+        uint64_t addr = (uint64_t)values[p->slot[b]], lo, hi;
+        int64_t p0, p1;
+        /* the usual range, non-negative offsets that stay in 64 bits: the
+         * same bytes as the 128-bit sums below */
+        if (__builtin_mul_overflow((int64_t)ac->elem, e0, &p0) || p0 < 0 || e1 == INT64_MAX ||
+            __builtin_mul_overflow((int64_t)ac->elem, e1 + 1, &p1) || p1 < 0 ||
+            __builtin_add_overflow(addr, (uint64_t)p0, &lo) ||
+            __builtin_add_overflow(addr, (uint64_t)p1, &hi)) {
+            __int128 b0 = (__int128)addr + (__int128)ac->elem * e0;
+            __int128 b1 = (__int128)addr + (__int128)ac->elem * ((__int128)e1 + 1);
+            if (b0 < 0 || b1 > (__int128)UINT64_MAX)
+                return check_named(o, p->slot, n, names, values, why, whylen);
+            lo = (uint64_t)b0, hi = (uint64_t)b1;
+        }
         widen(alo, ahi, have, b, lo, hi);
         if (ac->is_write)
             widen(wlo, whi, wr, b, lo, hi);
