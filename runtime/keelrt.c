@@ -1556,7 +1556,13 @@ static int history_model(void *ctx, int n, const char *const *names, const long 
     rt_estimate e;
     char err[128];
     const rt_profile *host = host_profile();
-    if (rt_facts_bind_on(ctx, host, &G.gpu, G.threads, n, names, values, &in, err, sizeof err))
+    /* by name (the reference evaluation, the same launch bit for bit): a
+     * bind with the history key's names must not become the facts' second
+     * bind, which compiles the per-site plan for the names it is given --
+     * the site's own calls, with the site's names, would then never match
+     * it and evaluate by name at every miss */
+    if (rt_facts_bind_mode(ctx, host, &G.gpu, G.threads, n, names, values, 1, &in, err,
+                           sizeof err))
         return -1;
     rt_estimate_all(host, G.threads, &G.gpu, &in, &e);
     *cpu_s = e.cpu_s, *gpu_s = e.gpu_s + e.xfer_s;
