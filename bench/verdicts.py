@@ -308,8 +308,10 @@ def programs(a, kernels):
         terms["bounds"] = set()
         for ln in nest_lines(src):
             loc = "omp-target/%s:%d" % (rel, ln)
+            # the rows' binaries were built with an offload image (their
+            # header: --offload-arch=sm_90), whatever the database's build
             base = [a.keel, "explain", loc, "--host", a.host, "--device", a.device,
-                    "--threads", str(a.threads)]
+                    "--threads", str(a.threads), "--offload", "image"]
             r = subprocess.run(base + [db], capture_output=True, text=True, env=env)
             need = re.search(r"^needs\s+(\S+)", r.stdout, re.M)
             if not need:

@@ -460,7 +460,10 @@ static void ex_fallback(const ex_ctx *c)
     if (c->e->fallback_s > 0) {
         rt_format_time(b, sizeof b, c->e->fallback_s);
         printf("  %-22s %s", "target host fallback", b);
-    } else
+    } else if (c->in->target_host_code)
+        printf("  target host fallback   0 (built with no offload image: a target region is "
+               "host code)");
+    else
         printf("  target host fallback   0 (not measured for %s: `keel calibrate` on the host, "
                "or profile key target_fallback)", c->cpu->name);
 }
@@ -1065,7 +1068,8 @@ out:
  * [--sweep] [--json] [DB] */
 /* One `keel explain` run, passed from phase to phase. */
 typedef struct {
-    const char *loc, *path, *dev, *hostname, *sweep;
+    const char *loc, *path, *dev, *hostname, *sweep, *offload;
+    int offload_mode;          /* --offload: 0 as recorded, 1 image, 2 host (rt_sweep) */
     char *file;
     int line, col, threads, threads_given, json;
     set_list sets;             /* --set values */
@@ -1092,6 +1096,7 @@ static int explain_args(int argc, char **argv, explain_run *x)
         KEEL_OPT_TEXT("host", &x->hostname),
         KEEL_OPT_INT("threads", &x->threads, 1, 1 << 20),
         KEEL_OPT_TEXT("sweep", &x->sweep),
+        KEEL_OPT_TEXT("offload", &x->offload),
         KEEL_OPT_LAST,
     };
     int got = keel_getopts("explain", NULL, opts, argc, argv, 2, &pos, &npos);
@@ -1101,6 +1106,11 @@ static int explain_args(int argc, char **argv, explain_run *x)
         rc = keel_say(2, "explain needs FILE:LINE (see keel explain --help)");
     else if (keel_parse_site(pos[0], &x->file, &x->line, &x->col))
         rc = 2;
+    if (rc == 0 && x->offload) {
+        x->offload_mode = !strcmp(x->offload, "image") ? 1 : !strcmp(x->offload, "host") ? 2 : 0;
+        if (!x->offload_mode)
+            rc = keel_say(2, "--offload wants image or host, not '%s'", x->offload);
+    }
     if (rc == 0 && x->sweep)
         rc = parse_sweep(x->sweep, x->sym, sizeof x->sym, &x->lo, &x->hi);
     if (rc == 0) {
@@ -1220,7 +1230,8 @@ static int explain_sweep(const explain_run *x)
     char err[512];
     int rc;
     rt_sweep sw = { .host = &x->host, .gpu = &x->gpu, .threads = x->threads,
-                    .threads_given = x->threads_given, .nfixed = x->sets.n,
+                    .threads_given = x->threads_given, .offload = x->offload_mode,
+                    .nfixed = x->sets.n,
                     .names = (const char *const *)x->sets.names, .values = x->sets.values };
     if (x->j) {
         if ((rc = sweep_json(x->j, x->f, &sw, x->sym, x->lo, x->hi)) == 0) {
@@ -1239,7 +1250,8 @@ static void explain_bestmap(const explain_run *x, keel_bestmap *bm)
     char err[256];
     int n = x->sets.n;
     rt_sweep sw = { .host = &x->host, .gpu = &x->gpu, .threads = x->threads,
-                    .threads_given = x->threads_given, .sym = n ? x->sets.names[0] : "*",
+                    .threads_given = x->threads_given, .offload = x->offload_mode,
+                    .sym = n ? x->sets.names[0] : "*",
                     .nfixed = n ? n - 1 : 0,
                     .names = (const char *const *)x->sets.names + (n ? 1 : 0),
                     .values = x->sets.values + (n ? 1 : 0) };
@@ -1413,6 +1425,8 @@ static int explain_verdict(explain_run *x)
     }
     if (x->threads_given)
         o->in.host_sequential = 0;
+    if (x->offload_mode)       /* as if built with (image) or without (host) an offload image */
+        o->in.target_host_code = x->offload_mode == 2;
     o->verdict = rt_estimate_all(&x->host, x->threads, &x->gpu, &o->in, &o->e);
     if (x->j) {
         facts_json(x->j, x->f, &o->in);

@@ -102,6 +102,15 @@ int db_log_borrow(db *d, db_log **out, char *err, size_t errlen)
     return 0;
 }
 
+int db_log_checkpoint(db_log *l)
+{
+    int log_frames = 0, done = 0;
+    if (sqlite3_wal_checkpoint_v2(l->h, NULL, SQLITE_CHECKPOINT_TRUNCATE, &log_frames, &done)
+        != SQLITE_OK)
+        return -1;
+    return done == log_frames ? 0 : -1;
+}
+
 void db_log_close(db_log *l)
 {
     if (!l)

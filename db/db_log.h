@@ -50,6 +50,14 @@ int db_log_open(const char *path, int mode, int busy_ms, db_log **out, char *err
  * reads only; 0, or -1 with a message. */
 int db_log_borrow(db *d, db_log **out, char *err, size_t errlen);
 void db_log_close(db_log *l);                  /* NULL is fine */
+/* Copy the WAL's committed frames into the database file and empty the
+ * WAL (a TRUNCATE checkpoint), so that the database file alone holds
+ * what was written: for the tools' rare writes (`keel calibrate`, `keel
+ * history add`), whose database a user may copy without its -wal file.
+ * A program's log does not call it (db_log_open: no checkpoint at close).
+ * 0, or -1 when a reader kept part of the WAL (nothing is lost: the
+ * frames stay in the WAL, which SQLite checkpoints later). */
+int db_log_checkpoint(db_log *l);
 /* SQLite's message for the connection's last failure. */
 const char *db_log_errmsg(db_log *l);
 /* The tables the log writes checked, before anything is written into

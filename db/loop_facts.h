@@ -30,7 +30,9 @@
     X(site, NULL)             /* keelcc's instrumentation: "call", "clause", "none", "off" */ \
     X(site_why, NULL)         /* site "none"/"off": why, e.g. "inner loop of the nest at line 3" */ \
     X(no_answer, NULL)        /* outermost: why keel gives no verdict that follows sizes */ \
-    X(recurrence, "recurrence") /* innermost: chains carried through it (analysis/recur.h) */
+    X(recurrence, "recurrence") /* innermost: chains carried through it (analysis/recur.h) */ \
+    X(offload, "offload")     /* -fopenmp builds: "image" (the command names offload targets), \
+                               * "host" (target regions compile to host code), NULL unknown */
 
 enum {
 #define DB_LOOP_FACT_ENUM_(name, show) DB_LOOP_FACT_##name,

@@ -191,6 +191,36 @@ static int load_walker(char *err, size_t errlen)
     return 0;
 }
 
+/* The per-loop fact `offload` of a command's loops: whether its OpenMP
+ * target regions are built with an offload image.  "image" when the
+ * command names offload targets (-fopenmp-targets=, --offload-arch=,
+ * --offload=, gcc's -foffload= but -foffload=disable); "host" when it
+ * does not and the compiler is clang (clang then compiles a target region
+ * as host code that runs directly, with no offload runtime in between:
+ * no host fallback to pay), or names -foffload=disable; NULL without
+ * -fopenmp, or for another compiler (gcc offloads to the targets it was
+ * configured with, which the command does not show). */
+static const char *offload_fact(const options *o)
+{
+    int openmp = 0, image = 0, disable = 0;
+    for (int k = 0; k < o->nxcc; k++) {
+        const char *a = o->xcc[k];
+        if (strncmp(a, "-fopenmp", 8) == 0 && (a[8] == '\0' || a[8] == '='))
+            openmp = 1;
+        else if (strcmp(a, "-foffload=disable") == 0)
+            disable = 1;
+        else if (strncmp(a, "-fopenmp-targets=", 17) == 0 || strncmp(a, "--offload-arch", 14) == 0 ||
+                 strncmp(a, "--offload=", 10) == 0 || strncmp(a, "-foffload=", 10) == 0)
+            image = 1;
+    }
+    if (!openmp)
+        return NULL;
+    if (image && !disable)
+        return "image";
+    const char *cc = o->compiler ? strrchr(o->compiler, '/') : NULL;
+    cc = cc ? cc + 1 : o->compiler;
+    return disable || (cc && strstr(cc, "clang")) ? "host" : NULL;
+}
 /* The pipeline's first two steps per source, with no database open:
  * parse (walker.c: libclang -> loop IR), then analyse (store.c: IPDA,
  * idioms, classes, counts, the runtime's launch facts).  The third step,
@@ -225,6 +255,7 @@ static void analyse(const options *o, analysed *res)
         if (store_analyse(res[i].ir, &res[i].an, e2, sizeof e2) != 0)
             warn_src(&res[i], "%s: analysis failed, loops recorded without its results: %s",
                      o->sources[i], e2);
+        store_analysis_set_offload(res[i].an, offload_fact(o));
         for (int k = 0; k < store_analysis_nnotes(res[i].an); k++)
             warn_src(&res[i], "%s: %s", o->sources[i], store_analysis_note(res[i].an, k));
         kc_build_hashes(o, o->sources[i], res[i].ir, res[i].variant, res[i].hash);

@@ -109,6 +109,7 @@ struct store_analysis {
     char **no_answer;           /* per loop: why keel cannot answer for the nest, NULL: it can */
     const char **site;          /* per loop: "call", "clause", "none"; NULL: not told */
     char **site_why;            /* per loop, site "none": why */
+    const char *offload;        /* every loop's fact `offload`, NULL unknown */
 };
 
 /* Record a note: one warning for keelcc, and part of the translation
@@ -203,6 +204,12 @@ int store_analysis_set_site(store_analysis *a, int loop, const char *site, const
     a->site[loop] = site;
     a->site_why[loop] = w;
     return 0;
+}
+
+void store_analysis_set_offload(store_analysis *a, const char *offload)
+{
+    if (a)
+        a->offload = offload;
 }
 
 int store_analysis_no_sites(store_analysis *a, const char *why)
@@ -404,7 +411,8 @@ static int store_analyses(db *d, const ir_tu *tu, const store_analysis *an,
                             .algorithm_class = sc ? sc->text : NULL,
                             .no_answer = an->no_answer ? an->no_answer[l] : NULL,
                             .site = an->site ? an->site[l] : NULL,
-                            .site_why = an->site_why ? an->site_why[l] : NULL };
+                            .site_why = an->site_why ? an->site_why[l] : NULL,
+                            .offload = an->offload };
         rc = db_set_loop_facts(d, loop_ids[l], &f, err, errlen);
         if (rc == 0 && sc) {
             db_class_row cr = { .class_text = sc->text, .w = sc->w, .m = sc->m, .d = sc->d,

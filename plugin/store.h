@@ -40,6 +40,9 @@ const par_result *store_analysis_par(const store_analysis *a);
  * --keel-analysis=only, ...)").  0, or -1 out of memory. */
 int store_analysis_set_site(store_analysis *a, int loop, const char *site, const char *why);
 int store_analysis_no_sites(store_analysis *a, const char *why);
+/* The per-loop fact `offload` of every loop: "image", "host" or NULL
+ * (a static string; kc_offload_fact says which). */
+void store_analysis_set_offload(store_analysis *a, const char *offload);
 /* Why keel gives no CPU/GPU verdict that follows the sizes of the nest
  * rooted at outermost loop `loop` (loops.no_answer), NULL when it gives
  * one: "the trip count of the loop at line 7 holds ?\"MIN(i,j)\", which

@@ -328,6 +328,34 @@ int rt_calibrate_target_cc(const char *cc, double *fallback_ns, char *note, size
     return rc;
 }
 
+long rt_dram_doubles(double l3, double avail)
+{
+    const double mib = 1048576.0;
+    double bytes = 4.0 * l3;
+    if (bytes < 64 * mib)
+        bytes = 64 * mib;
+    if (avail > 0 && bytes > avail / 8)
+        bytes = avail / 8 < 64 * mib ? 64 * mib : avail / 8;
+    long m = (long)(bytes / (8 * mib) + 0.999999);   /* whole 2^20-double blocks */
+    return (m < 8 ? 8 : m) << 20;
+}
+
+double rt_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    double kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    if (kb > 0)
+        return kb * 1024;
+    long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    return pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+}
+
 int rt_calibrate(rt_calibration *out, char *err, size_t errlen)
 {
     return rt_calibrate_steps(out, NULL, NULL, err, errlen);
@@ -352,8 +380,16 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
     rt_calibrate_latencies(out->freq_hz, out->lat);
     long c = sysconf(_SC_NPROCESSORS_ONLN);
     out->cores = c > 0 ? (int)c : 1;
-    step(fn, arg, 1, "memory bandwidth (STREAM triad, 3 x 64 MiB, best of 5)");
-    out->mem_bw = rt_calibrate_triad(8L << 20, 5);     /* 3 x 64 MiB */
+    /* the caches the traffic model's levels take (read, not timed), first:
+     * the DRAM measurements' arrays are sized beyond the last level */
+    rt_calibrate_caches(NULL, out->cores, &out->l1, &out->l2, &out->l3, out->cache_note,
+                        sizeof out->cache_note);
+    long dram = rt_dram_doubles(out->l3, rt_mem_available());
+    char what[96];
+    snprintf(what, sizeof what, "memory bandwidth (STREAM triad, 3 x %ld MiB, best of 5)",
+             dram >> 17);
+    step(fn, arg, 1, what);
+    out->mem_bw = rt_calibrate_triad(dram, 5);
     step(fn, arg, 2, "peak flop rate (multiply-add chains)");
     out->peak_flops = rt_calibrate_flops(20L << 20);
     step(fn, arg, 3, "OpenMP overheads (EPCC: parallel, for schedule(static), barrier)");
@@ -381,7 +417,7 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
      * the lines of the host defaults' profile, as the traffic model will */
     step(fn, arg, 4, "bandwidth per access pattern and footprint (PMaC; one thread, all threads)");
     if (out->mem_bw > 0)
-        rt_calibrate_patterns(out, rt_profile_host_default()->line);
+        rt_calibrate_patterns(out, rt_profile_host_default()->line, dram);
     if (out->mem_bw <= 0) {
         snprintf(err, errlen, "cannot allocate the triad arrays");
         return -1;
@@ -392,9 +428,6 @@ int rt_calibrate_steps(rt_calibration *out, rt_calibrate_step_fn fn, void *arg,
     /* what many threads get: the clock and independent work per thread with
      * T threads busy, the triad on T threads (the CPU model at T threads) */
     step(fn, arg, 6, "many threads (clock, independent work per thread, triad at 1, 2, 4 ... all)");
-    rt_calibrate_threads(out);
-    /* the caches the traffic model's levels take (read, not timed) */
-    rt_calibrate_caches(NULL, out->cores, &out->l1, &out->l2, &out->l3, out->cache_note,
-                        sizeof out->cache_note);
+    rt_calibrate_threads(out, dram);
     return 0;
 }

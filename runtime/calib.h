@@ -89,15 +89,31 @@ int rt_calibrate_target_cc(const char *cc, double *fallback_ns, char *note, size
 /* Bandwidth per access pattern (unit, strided, column, gather) at
  * RT_BW_POINTS footprints, one thread and all threads (PMaC machine
  * profile; calib_omp.c); `line` is the cache line the bytes are counted in.
+ * The footprints are 32 KiB, 1 MiB, 16 MiB and the larger of 128 MiB and
+ * an array of dram_doubles (rt_dram_doubles: beyond the last-level cache).
  * Fills c->bw_*; -1 when the arrays cannot be allocated. */
-int rt_calibrate_patterns(rt_calibration *c, double line);
+int rt_calibrate_patterns(rt_calibration *c, double line, long dram_doubles);
+
+/* How many doubles an array of a DRAM measurement holds (the triad's
+ * three arrays, the patterns' largest footprint): STREAM's rule, each array
+ * at least 4 times the last-level cache (l3 bytes, the host's whole L3;
+ * McCalpin, "STREAM: Sustainable Memory Bandwidth", run rules), and at
+ * least 64 MiB; at most avail / 8 bytes (avail: the memory available, so
+ * the triad's three arrays take at most 3/8 of it; 0: no limit).  A
+ * multiple of 2^20 doubles.  A host whose L3 is 300 MiB measured its
+ * caches with 64 MiB arrays. */
+long rt_dram_doubles(double l3, double avail);
+/* The memory available to a new allocation, bytes (/proc/meminfo's
+ * MemAvailable, else free pages); 0 when unknown. */
+double rt_mem_available(void);
 
 /* What many threads get (calib_omp.c): with T = 1, 2, 4, ... and all of
  * OpenMP's threads busy at once, each thread's dependent-chain clock and
  * rate of independent additions (the median thread's, each on its own CPU
  * clock, the fastest of 5 batches) and the STREAM triad on T threads.
+ * The triad's arrays hold dram_doubles each (rt_dram_doubles).
  * Fills c->tc_*; -1 when nothing was measured. */
-int rt_calibrate_threads(rt_calibration *c);
+int rt_calibrate_threads(rt_calibration *c, long dram_doubles);
 /* The thread curve as text, "T:clock:work:triad ..." (what
  * host_calibration.thread_curve stores; calib_store.c), and back: the
  * points read into c->tc_* (at most RT_TC_POINTS, ascending T; an entry

@@ -289,7 +289,7 @@ static void rates_on(int t, double *clock_hz, double *work)
     *work = rt_median(wk, t);
 }
 
-int rt_calibrate_threads(rt_calibration *c)
+int rt_calibrate_threads(rt_calibration *c, long dram_doubles)
 {
     int all = 1;
 #ifdef _OPENMP
@@ -300,7 +300,7 @@ int rt_calibrate_threads(rt_calibration *c)
         int k = c->tc_points;
         c->tc_threads[k] = t;
         rates_on(t, &c->tc_clock[k], &c->tc_work[k]);
-        c->tc_bw[k] = triad_cpu(8L << 20, 3, t);       /* 3 x 64 MiB, as mem_bw */
+        c->tc_bw[k] = triad_cpu(dram_doubles, 3, t);   /* the arrays of mem_bw's triad */
         c->tc_points++;
         if (t >= all)
             break;
@@ -441,9 +441,11 @@ static double pattern_bw(const double *a, const int *idx, long n, int p, int thr
     return best;
 }
 
-int rt_calibrate_patterns(rt_calibration *c, double line)
+int rt_calibrate_patterns(rt_calibration *c, double line, long dram_doubles)
 {
-    static const double fps[RT_BW_POINTS] = { 32768.0, 1048576.0, 16777216.0, 134217728.0 };
+    double fps[RT_BW_POINTS] = { 32768.0, 1048576.0, 16777216.0, 134217728.0 };
+    if (8.0 * (double)dram_doubles > fps[RT_BW_POINTS - 1])
+        fps[RT_BW_POINTS - 1] = 8.0 * (double)dram_doubles;
     long nmax = (long)(fps[RT_BW_POINTS - 1] / 8);
     double *a = malloc(sizeof *a * (size_t)nmax);
     int *idx = malloc(sizeof *idx * (size_t)nmax);

@@ -76,6 +76,7 @@ int rt_calibration_store(const char *dbpath, const rt_calibration *c, char *err,
         sql_err(dbpath, l, err, errlen);
         goto done;
     }
+    db_log_checkpoint(l);    /* the database file alone holds the calibration */
     rc = 0;
 done:
     if (rc != 0)

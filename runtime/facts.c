@@ -134,6 +134,8 @@ struct rt_facts {
                                * (directly or through an enclosing loop's): the
                                * iterations of loops[0] differ in work */
     int omp_target;           /* 1: the kernels are OpenMP target constructs */
+    int target_host_code;     /* 1: per-loop fact `offload` "host": built without an
+                               * offload image, a target region runs as host code */
     /* the run-time overlap condition (launch_overlap, overlap.h): rows by
      * access id, then the plain view overlap.c checks */
     int nov;
@@ -322,6 +324,8 @@ static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, 
                 db_nest_loop_free(d, l);
                 return ku_fail(err, errlen, "out of memory");
             }
+        f->target_host_code = f->fact[DB_LOOP_FACT_offload] &&
+                              strcmp(f->fact[DB_LOOP_FACT_offload], "host") == 0;
     }
     if (add_idioms(f, l->idioms)) {
         db_nest_loop_free(d, l);
@@ -1701,6 +1705,7 @@ static void bind_compute(bind_scratch *s)
     /* the kernels are `target` regions: the launch loop's (or each kernel
      * root's) own OpenMP pragma names the construct */
     out->omp_target = f->omp_target;    /* keelcc's launches.omp_target */
+    out->target_host_code = f->target_host_code;
 }
 
 static void bind_spans(bind_scratch *s, int a);

@@ -80,6 +80,8 @@ int rt_history_add(const char *dbpath, int64_t loop_id, const char *key, double 
     int rc = db_history_add(l, loop_id, key, n, device, seconds);
     if (rc)
         snprintf(err, errlen, "%s: %s", dbpath, db_log_errmsg(l));
+    else
+        db_log_checkpoint(l);    /* the database file alone holds the sample */
     db_log_close(l);
     return rc;
 }

@@ -401,7 +401,10 @@ void rt_cpu_model(const rt_profile *cpu, int threads, const rt_launch *in, rt_es
     one += out->cpu_cache_s;
     /* an OpenMP `target` region run on the host goes through the offload
      * runtime's host fallback; its cost is a measured host property */
-    out->fallback_s = in->omp_target && !in->host_sequential ? cpu->target_fallback * kernels : 0;
+    /* a target region built with no offload image is host code: nothing
+     * between it and its parallel loop (the per-loop fact `offload`) */
+    out->fallback_s = in->omp_target && !in->host_sequential && !in->target_host_code
+                          ? cpu->target_fallback * kernels : 0;
     out->cpu_s = steps * (one + out->fallback_s);
 }
 

@@ -235,6 +235,8 @@ typedef struct {
     /* time-stepped regions: a sequential loop around parallel nests (issue 10.4) */
     double steps;              /* iterations of the sequential loop (1: a plain nest) */
     int omp_target;            /* 1: the kernels are OpenMP `target` regions */
+    int target_host_code;      /* 1: built with no offload image (loop fact `offload`
+                                * "host"): a target region is host code, no fallback */
     double kernels;            /* parallel nests (kernels) per step */
     char mca_target[32];       /* llvm-mca CPU whose cycles were used ("" none) */
     int mca_exact;             /* 1: that is the host profile's mca_cpu */

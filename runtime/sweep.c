@@ -99,6 +99,8 @@ int rt_sweep_at(const rt_facts *f, const rt_sweep *s, long long n, rt_sweep_poin
         return -1;
     if (s->threads_given)
         in.host_sequential = 0;
+    if (s->offload)
+        in.target_host_code = s->offload == 2;
     int wins = rt_estimate_all(s->host, s->threads, s->gpu, &in, &e);
     memset(out, 0, sizeof *out);
     out->n = n;

@@ -26,6 +26,8 @@ typedef struct {
     const rt_profile *gpu;
     int threads;            /* host threads (> 0) */
     int threads_given;      /* 1: run even a pragma-less nest on `threads` */
+    int offload;            /* 0: as keelcc recorded; 1: as if built with an offload
+                             * image; 2: with none (target regions are host code) */
     int nfixed;             /* fixed values of other symbols */
     const char *const *names;
     const long long *values;

@@ -133,11 +133,46 @@ int main(void)
     db *d = NULL;
     CHECK_INT(db_open(path, DB_WRITE, &d, err, sizeof err), 0);
     db_close(d);
+    {
+        /* in WAL mode, as keelcc leaves a database */
+        sqlite3 *h = NULL;
+        CHECK_INT(sqlite3_open(path, &h), SQLITE_OK);
+        CHECK_INT(sqlite3_exec(h, "PRAGMA journal_mode = WAL", NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(h);
+    }
 
     test_caches(dir);
+    {
+        /* DRAM arrays (STREAM's rule: 4 x the L3, at least 64 MiB, at most
+         * 1/8 of the memory available), in doubles: MiB x 2^17 */
+        const double mib = 1048576.0;
+        CHECK(rt_dram_doubles(32 * mib, 0) == 128L << 17);       /* this VM */
+        CHECK(rt_dram_doubles(307200 * 1024.0, 0) == 1200L << 17);   /* a 300 MiB L3 */
+        CHECK(rt_dram_doubles(0, 0) == 64L << 17);
+        CHECK(rt_dram_doubles(33 * mib, 0) == 136L << 17);       /* 132 MiB up to 8 MiB blocks */
+        CHECK(rt_dram_doubles(307200 * 1024.0, 4096 * mib) == 512L << 17);
+        CHECK(rt_dram_doubles(32 * mib, 256 * mib) == 64L << 17);   /* never below 64 MiB */
+    }
     rt_calibration c, back;
     fill(&c);
     CHECK_INT(rt_calibration_store(path, &c, err, sizeof err), 0);
+    {
+        /* the database file alone holds it: a copy made without the -wal
+         * file (as `tar keel-*.db` takes it), before any other connection
+         * opens and closes the database (the last close checkpoints),
+         * loads the same calibration */
+        char copy[300], cmd[700];
+        rt_calibration c2;
+        snprintf(copy, sizeof copy, "%s/copy.db", dir);
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s'", path, copy);
+        CHECK_INT(system(cmd), 0);
+        CHECK_INT(rt_calibration_load(copy, &c2, err, sizeof err), 0);
+        CHECK_INT(c2.cores, 8);
+        CHECK(c2.mem_bw == 50e9);
+        unlink(copy);
+        snprintf(cmd, sizeof cmd, "rm -f '%s'-wal '%s'-shm", copy, copy);
+        CHECK_INT(system(cmd), 0);
+    }
     CHECK_INT(rt_calibration_load(path, &back, err, sizeof err), 0);
     CHECK_INT(back.cores, 8);
     CHECK(back.mem_bw == 50e9 && back.fork_ns == 1500 && back.sched_ns == 300);
