@@ -3,6 +3,7 @@
  *
  *     decision-latency FILE NSITES LINE
  *     decision-latency FILE 0 timed
+ *     decision-latency FILE 0 first
  *     decision-latency FILE CALLS miss [LINE]
  *
  * FILE is the synthetic source whose loops are at lines 3, 9, 15, ...
@@ -33,6 +34,8 @@
  * `timed`: the mean cost of a warm launch as offload-mode instrumentation
  * brackets it (keel_decide, keel_begin, keel_done around an empty region;
  * run with logging on so that the runtime really times it), in ns.
+ * With `first`: the program's first call alone (the runtime's set-up and
+ * the facts of the nest at line 3), in ns, and the page faults it took.
  * With `miss`: one first call, then CALLS calls with new sizes at every
  * call (as the miss rows above) at the nest with the overlap check, or at
  * the nest at LINE; prints their mean in ns.  Run under valgrind
@@ -44,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include "keelrt.h"
 
@@ -64,6 +68,19 @@ int main(int argc, char **argv)
     if (argc != 4 && !(argc == 5 && !strcmp(argv[3], "miss")))
         return 2;
     const char *file = argv[1];
+    if (!strcmp(argv[3], "first")) {     /* decision-latency FILE 0 first */
+        static const char *const fsyms[] = { "n", "m", "&a", "&b", "&c" };
+        long long fv[] = { 2000, 1000, A1, B1, C1 };
+        keel_site fs = { "unset.db", file, 3, 5, 5, fsyms, NULL };
+        struct rusage r0, r1;
+        getrusage(RUSAGE_SELF, &r0);
+        double f0 = now_ns();
+        volatile int fsink = keel_decide(&fs, fv);
+        double fns = now_ns() - f0;
+        getrusage(RUSAGE_SELF, &r1);
+        printf("%.0f\t%ld\t%d\n", fns, r1.ru_minflt - r0.ru_minflt, fsink);
+        return 0;
+    }
     if (!strcmp(argv[3], "timed")) {     /* decision-latency FILE 0 timed */
         static const char *const tsyms[] = { "n", "m", "&a", "&b", "&c" };
         long long tv[] = { 2000, 1000, A1, B1, C1 };

@@ -12,7 +12,10 @@
 # valgrind is installed, the two miss rows are also counted in
 # instructions per call (callgrind: the difference of two runs of 2000 and
 # 4000 misses, so that start-up and the first call cancel out), a figure
-# that does not move with the machine's load.
+# that does not move with the machine's load.  The first call alone (a
+# program's only decision: the runtime's set-up and one nest's facts) is
+# timed with the what-if device and with none (then no facts are read),
+# with the page faults it took and, under valgrind, its instructions.
 set -eu
 BUILD=${1:-build}
 LOOPS=${2:-4000}
@@ -52,6 +55,10 @@ for r in 1 2 3 4 5; do
     KEEL_DB="$work/k.db" KEEL_DEVICE=h100 ./dl "$work/synth.c" 0 timed >>timed.txt
     KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 ./dl-linked "$work/synth.c#h=$hash" 100 \
         $((3 + 6 * nf)) >>linked.txt
+    # the first call alone: with the what-if device, and with none (no GPU here)
+    KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 ./dl-linked "$work/synth.c#h=$hash" 0 first \
+        >>first.txt
+    KEEL_DB="$work/k.db" KEEL_LOG=0 ./dl-linked "$work/synth.c#h=$hash" 0 first >>nodev.txt
 done
 med() { cut -f"$1" "${2:-runs.txt}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "decision latency: $nloops loops in the database ($dbsize KiB; keelcc took $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s), median of 5 runs"
@@ -64,6 +71,9 @@ printf '| %-52s | %9.1f us |\n' "first call, mean over 100 more sites" "$(awk "B
 printf '| %-52s | %9.1f us |\n' "first call, facts linked in (no database open)" "$(awk "BEGIN { print $(med 1 linked.txt) / 1000 }")"
 printf '| %-52s | %9.1f us |\n' "first call of a second site, facts linked in" "$(awk "BEGIN { print $(med 2 linked.txt) / 1000 }")"
 printf '| %-52s | %9.1f us |\n' "first call, facts linked in, mean over 100 more" "$(awk "BEGIN { print $(med 3 linked.txt) / 1000 }")"
+printf '| %-52s | %9.1f us |\n' "first call alone, facts linked in (program's only)" "$(awk "BEGIN { print $(med 1 first.txt) / 1000 }")"
+printf '| %-52s | %12s |\n' "  page faults it took" "$(med 2 first.txt)"
+printf '| %-52s | %9.1f us |\n' "first call alone, no device (KEEL_DEVICE unset)" "$(awk "BEGIN { print $(med 1 nodev.txt) / 1000 }")"
 printf '| %-52s | %9.1f ns |\n' "warm call, same values (memo hit)" "$(med 4)"
 printf '| %-52s | %9.1f ns |\n' "two value sets alternating (memo hits)" "$(med 5)"
 printf '| %-52s | %9.1f ns |\n' "warm call, answer known to be CPU (unevaluable bound)" "$(med 6)"
@@ -86,4 +96,10 @@ if command -v valgrind >/dev/null 2>&1; then
         "$(per_miss "")"
     printf '| %-52s | %6s insns |\n' "new sizes every call: models only (miss)" \
         "$(per_miss $((3 + 6 * nf)))"
+    # the first call alone, facts linked in: the instructions of keel_decide
+    printf '| %-52s | %6s insns |\n' "first call alone, facts linked in" \
+        "$(KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 valgrind --tool=callgrind \
+            --callgrind-out-file=/dev/null --toggle-collect=keel_decide ./dl-linked \
+            "$work/synth.c#h=$hash" 0 first 2>&1 >/dev/null |
+            awk '/refs:/ { gsub(",", "", $4); print $4 }')"
 fi

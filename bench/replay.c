@@ -20,8 +20,11 @@
  * (the regression's n) is the models' CPU time, which grows with the
  * work.  It prints what the explorations cost against what they were
  * expected to cost and the launches the budget held back (RT_LEARN_BUDGET,
- * history.h); how well two sizes of a program predict the third (a power
- * law through two measured rows, the size as above); the models' error on the rows (the factor between
+ * history.h); how well two sizes of a program predict the third, per
+ * device: libkeelrt's rt_shape_fit (the models' time on the device carried
+ * through two measured rows, history.h) beside three other forms, and
+ * per program the form that does best on the other programs (leave one
+ * program out); the models' error on the rows (the factor between
  * predicted and measured speedup) and plays them twice: with libkeelrt's
  * exploration band (RT_LEARN_BAND), and with each program's band the 90th
  * percentile of that error over the other programs' rows only (leave one
@@ -81,7 +84,7 @@ static double error_quantile(double q, int skip)
 
 typedef struct {
     double t_learn, cost, expected;
-    int wrong, gpu, explorations, held_back, found;
+    int wrong, gpu, explorations, held_back, found, regression;
 } outcome;
 
 /* Every row LAUNCHES times through rt_learn, one site per program, with
@@ -89,7 +92,7 @@ typedef struct {
 static outcome play(int launches, double (*band_of)(int), int print)
 {
     static rt_learn site[MAXP];
-    outcome o = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    outcome o = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     for (int p = 0; p < np; p++) {
         rt_learn_init(&site[p]);
         double b = band_of ? band_of(p) : 0;
@@ -112,6 +115,7 @@ static outcome play(int launches, double (*band_of)(int), int print)
             o.wrong += ch.device != best;
             o.gpu += ch.device;
             o.held_back += ch.held_back;
+            o.regression += ch.how && !strcmp(ch.how, "history: regression");
             if (ch.explore)
                 o.expected += ch.expect_s, o.found += ch.device == best && ch.device != (x->mg < x->mc);
             trace[u++] = ch.device ? 'G' : 'C';
@@ -130,54 +134,173 @@ static outcome play(int launches, double (*band_of)(int), int print)
     return o;
 }
 
+/* The two rows of row r's program nearest it by x (one below and one
+ * above where there are, else the two nearest on one side), in *a and *b;
+ * -1 where there are not two. */
+static void nearest_two(int r, const double *x, int *a, int *b)
+{
+    int lo = -1, hi = -1;
+    for (int q = 0; q < nrows; q++) {
+        if (q == r || R[q].p != R[r].p || x[q] == x[r])
+            continue;
+        if (x[q] < x[r] && (lo < 0 || x[q] > x[lo]))
+            lo = q;
+        if (x[q] > x[r] && (hi < 0 || x[q] < x[hi]))
+            hi = q;
+    }
+    *a = lo, *b = hi;
+    if (lo >= 0 && hi >= 0)
+        return;
+    int side = lo < 0 ? hi : lo, next = -1;
+    for (int q = 0; q < nrows && side >= 0; q++) {
+        if (q == r || q == side || R[q].p != R[r].p || x[q] == x[side])
+            continue;
+        int beyond = lo < 0 ? x[q] > x[side] : x[q] < x[side];
+        if (beyond && (next < 0 || fabs(x[q] - x[side]) < fabs(x[next] - x[side])))
+            next = q;
+    }
+    *a = side, *b = next;
+}
+
+/* The ways two measured sizes of a program can predict a third, on one
+ * device: libkeelrt's (rt_shape_fit: t = t1 (m / m1)^g over the models'
+ * time m, history.h) and three others for comparison. */
+enum { F_SHAPE, F_AFFINE, F_PROP, F_POWER_N, NFORMS };
+static const char *form_name[NFORMS] = {
+    "t = k m^g (libkeelrt, rt_shape_fit)",
+    "t = c + beta m (c, beta >= 0)",
+    "t = k m (k: least relative error)",
+    "t = a n^b, n the models' CPU time",
+};
+
+/* Row r's time on device d predicted by form f from the other rows of its
+ * program; 0 where they do not give one. */
+static double predict_form(int f, int r, int d)
+{
+    static double mc[MAXR], md[MAXR], tm[MAXR];
+    for (int q = 0; q < nrows; q++)
+        mc[q] = R[q].mc, md[q] = d ? R[q].mg : R[q].mc, tm[q] = d ? R[q].g : R[q].c;
+    int a, b;
+    if (f == F_SHAPE) {
+        double m[MAXR], t[MAXR];
+        int k = 0;
+        for (int q = 0; q < nrows; q++)
+            if (q != r && R[q].p == R[r].p)
+                m[k] = md[q], t[k++] = tm[q];
+        rt_shape s;
+        if (rt_shape_fit(k, m, t, md[r], &s) || s.points < 2)
+            return 0;
+        return rt_shape_eval(&s, md[r]);
+    }
+    nearest_two(r, f == F_POWER_N ? mc : md, &a, &b);
+    if (a < 0 || b < 0)
+        return 0;
+    if (f == F_POWER_N) {
+        double e = log(tm[b] / tm[a]) / log(mc[b] / mc[a]);
+        return tm[a] * pow(mc[r] / mc[a], e);
+    }
+    double ra = md[a] / tm[a], rb = md[b] / tm[b];
+    double k = (ra + rb) / (ra * ra + rb * rb);     /* least relative error, c = 0 */
+    if (f == F_PROP)
+        return k * md[r];
+    /* the line through both; off its bounds, the better of c = 0 and beta
+     * = 0 by relative squared error */
+    double beta = (tm[b] - tm[a]) / (md[b] - md[a]), c = tm[a] - beta * md[a];
+    if (beta >= 0 && c >= 0 && isfinite(beta) && isfinite(c))
+        return c + beta * md[r];
+    double qa = 1 / tm[a], qb = 1 / tm[b], c0 = (qa + qb) / (qa * qa + qb * qb);
+    double ek = (k * ra - 1) * (k * ra - 1) + (k * rb - 1) * (k * rb - 1);
+    double ec = (c0 * qa - 1) * (c0 * qa - 1) + (c0 * qb - 1) * (c0 * qb - 1);
+    return ek <= ec ? k * md[r] : c0;
+}
+
+typedef struct {
+    int n, within;
+    double median, p90;
+} spread;
+
+/* Form f's factors (predicted / measured, either way) over every row with
+ * two other rows in its program, both devices, of the programs p where
+ * use(p) (NULL: all); form_of(p) replaces f per program where given. */
+static spread score(int f, int skip, int (*form_of)(int))
+{
+    static double x[2 * MAXR];
+    spread s = { 0, 0, 0, 0 };
+    for (int r = 0; r < nrows; r++)
+        for (int d = 0; d < 2 && R[r].p != skip; d++) {
+            double pred = predict_form(form_of ? form_of(R[r].p) : f, r, d);
+            double t = d ? R[r].g : R[r].c, e = pred / t;
+            if (!(pred > 0) || !isfinite(pred))
+                continue;
+            x[s.n++] = e >= 1 ? e : 1 / e;
+            s.within += e <= 1.5 && e >= 1 / 1.5;
+        }
+    if (s.n) {
+        qsort(x, (size_t)s.n, sizeof x[0], cmp_double);
+        s.median = x[s.n / 2], s.p90 = x[(int)(0.9 * (s.n - 1))];
+    }
+    return s;
+}
+
+/* The form that does best on every program but p: most within 1.5x, then
+ * the smaller median factor (leave one program out). */
+static int form_lopo(int p)
+{
+    int best = 0;
+    spread sb = score(0, p, NULL);
+    for (int f = 1; f < NFORMS; f++) {
+        spread sf = score(f, p, NULL);
+        if (sf.within > sb.within || (sf.within == sb.within && sf.median < sb.median))
+            best = f, sb = sf;
+    }
+    return best;
+}
+
+static int lopo_form[MAXP];
+static int lopo_of(int p)
+{
+    return lopo_form[p];
+}
+
 /* Two sizes predict the third: for every program with three rows or more,
- * every device and every row, t = a n^b through two other rows of the
- * program (the nearest sizes below and above where there are, n the row's
- * size as in play()), evaluated at the row's n against its measured
- * time.  Prints the share within 1.5x and the median factor. */
+ * every device and every row, each form through two other rows of the
+ * program evaluated at the row against its measured time: the share
+ * within 1.5x and the median factor; and the form chosen on the other
+ * programs, per program. */
 static void two_sizes(void)
 {
-    static double f[2 * MAXR];
-    int k = 0, within = 0;
-    for (int r = 0; r < nrows; r++)
-        for (int d = 0; d < 2; d++) {
-            int lo = -1, hi = -1;       /* nearest sizes below and above */
-            for (int q = 0; q < nrows; q++) {
-                if (q == r || R[q].p != R[r].p || R[q].mc == R[r].mc)
-                    continue;
-                if (R[q].mc < R[r].mc && (lo < 0 || R[q].mc > R[lo].mc))
-                    lo = q;
-                if (R[q].mc > R[r].mc && (hi < 0 || R[q].mc < R[hi].mc))
-                    hi = q;
+    printf("two sizes predict the third (each row from two other rows of its program, per"
+           " device; factor predicted / measured either way):\n");
+    printf("  %-42s %14s %7s %7s\n", "form", "within 1.5x", "median", "90%");
+    for (int f = 0; f < NFORMS; f++) {
+        spread s = score(f, -1, NULL);
+        if (s.n)
+            printf("  %-42s %7d of %3d %7.2f %7.2f\n", form_name[f], s.within, s.n, s.median, s.p90);
+    }
+    for (int p = 0; p < np; p++)
+        lopo_form[p] = form_lopo(p);
+    spread s = score(0, -1, lopo_of);
+    if (s.n)
+        printf("  %-42s %7d of %3d %7.2f %7.2f\n", "each program: the best form on the others",
+               s.within, s.n, s.median, s.p90);
+    /* libkeelrt's form by the dataset of the row predicted (a diagnosis:
+     * nothing is chosen by it) */
+    printf("  libkeelrt's form by the row predicted:");
+    for (int r = 0; r < nrows; r++) {
+        int first = 1, n = 0, within = 0;
+        for (int q = 0; q < r && first; q++)
+            first = strcmp(R[q].ds, R[r].ds) != 0;
+        if (!first)
+            continue;
+        for (int q = 0; q < nrows; q++)
+            for (int d = 0; d < 2 && !strcmp(R[q].ds, R[r].ds); d++) {
+                double pred = predict_form(F_SHAPE, q, d), e = pred / (d ? R[q].g : R[q].c);
+                if (pred > 0 && isfinite(pred))
+                    n++, within += e <= 1.5 && e >= 1 / 1.5;
             }
-            int a = lo, b = hi;
-            if (a < 0 || b < 0) {       /* an end: the two nearest on the other side */
-                int side = a < 0 ? b : a;
-                int next = -1;
-                for (int q = 0; q < nrows && side >= 0; q++) {
-                    if (q == r || q == side || R[q].p != R[r].p || R[q].mc == R[side].mc)
-                        continue;
-                    int beyond = a < 0 ? R[q].mc > R[side].mc : R[q].mc < R[side].mc;
-                    if (beyond && (next < 0 || fabs(R[q].mc - R[side].mc) <
-                                                   fabs(R[next].mc - R[side].mc)))
-                        next = q;
-                }
-                a = side, b = next;
-            }
-            if (a < 0 || b < 0)
-                continue;
-            double ta = d ? R[a].g : R[a].c, tb = d ? R[b].g : R[b].c, t = d ? R[r].g : R[r].c;
-            double e = log(tb / ta) / log(R[b].mc / R[a].mc);
-            double pred = ta * pow(R[r].mc / R[a].mc, e), x = pred / t;
-            f[k++] = x >= 1 ? x : 1 / x;
-            within += x <= 1.5 && x >= 1 / 1.5;
-        }
-    if (!k)
-        return;
-    qsort(f, (size_t)k, sizeof f[0], cmp_double);
-    printf("two sizes predict the third (t = a n^b through a program's two nearest other rows,"
-           " per device): %d of %d within 1.5x, median factor %.2f, 90%% %.2f\n", within, k,
-           f[k / 2], f[(int)(0.9 * (k - 1))]);
+        printf(" %s %d of %d;", R[r].ds, within, n);
+    }
+    printf("\n");
 }
 
 static double band_lopo(int p)
@@ -269,6 +392,8 @@ int main(int argc, char **argv)
            100.0 * (budget >= 0 ? budget : RT_LEARN_BUDGET),
            budget >= 0 ? "given, libkeelrt's RT_LEARN_BUDGET is" : "RT_LEARN_BUDGET, chosen a priori:",
            (double)RT_LEARN_BUDGET, def.held_back, def.found);
+    printf("launches the regression decided (sizes carried from 2 measured on each device): %d\n",
+           def.regression);
     printf("90%% error band, leave-one-program-out: explorations %d, their cost %.4f s (%.1f%%)\n",
            lopo.explorations, lopo.cost, 100.0 * lopo.cost / lopo.t_learn);
     two_sizes();

@@ -1301,6 +1301,23 @@ typedef struct {
     keel_bestmap bm;
 } explain_out;
 
+/* The models' times at one history row's sizes (rt_history_lookup_at;
+ * ctx the explain run): the regression carries them to the asked ones. */
+static int explain_model(void *ctx, int n, const char *const *names, const long long *values,
+                         double *cpu_s, double *gpu_s)
+{
+    const explain_run *x = ctx;
+    rt_launch in;
+    rt_estimate e;
+    char err[256];
+    if (rt_facts_bind_on(x->f, &x->host, &x->gpu, x->threads, n, names, values, &in, err,
+                         sizeof err))
+        return -1;
+    rt_estimate_all(&x->host, x->threads, &x->gpu, &in, &e);
+    *cpu_s = e.cpu_s, *gpu_s = e.gpu_s + e.xfer_s;
+    return 0;
+}
+
 /* Measured history and the run-time overlap check over the model's verdict. */
 static void explain_decide(const explain_run *x, explain_out *o)
 {
@@ -1317,8 +1334,9 @@ static void explain_decide(const explain_run *x, explain_out *o)
     memset(&o->hp, 0, sizeof o->hp);
     o->hist = size_key(f, &o->in, n, x->sets.names, x->sets.values, o->key, sizeof o->key,
                        &size) == 0 &&
-              rt_history_lookup(x->path, rt_facts_loop_id(f), o->key, size, &o->hp, err,
-                                sizeof err) == 0 &&
+              rt_history_lookup_at(x->path, rt_facts_loop_id(f), o->key, size, o->e.cpu_s,
+                                   o->e.gpu_s + o->e.xfer_s, explain_model, (void *)x, &o->hp,
+                                   err, sizeof err) == 0 &&
               o->hp.decides;
     if (o->hist) {
         o->verdict = o->hp.gpu_s < o->hp.cpu_s && !o->in.not_parallel && x->have_gpu;
@@ -1341,6 +1359,9 @@ static int explain_out_json(keel_json *j, const explain_out *o)
     if (o->hist) {
         keel_json_object(j, "history");
         keel_json_str(j, "how", o->hp.how);
+        keel_json_str(j, "regression", strcmp(o->hp.how, "regression") ? NULL
+                                       : o->hp.shaped ? "models' times through 2 sizes"
+                                       : "a*n^b+c");
         keel_json_num(j, "cpu_s", o->hp.cpu_s);
         keel_json_int(j, "cpu_samples", o->hp.cpu_samples);
         keel_json_int(j, "cpu_sizes", o->hp.cpu_sizes);
@@ -1379,6 +1400,8 @@ static void explain_out_text(const explain_out *o)
         printf("history     key %s: cpu %s (%d samples, %d sizes) | gpu %s (%d samples, %d sizes)"
                " %s\n", o->key, hc, o->hp.cpu_samples, o->hp.cpu_sizes, hg, o->hp.gpu_samples,
                o->hp.gpu_sizes, !strcmp(o->hp.how, "measured") ? "(measured on both devices)"
+               : o->hp.shaped ? "(regression: the models' times carried through the 2 nearest"
+                                " measured sizes per device)"
                : "(regression a*n^b+c over the sizes seen)");
         printf("            model said %s\n", o->model_verdict ? "GPU" : "CPU");
         printf("decided by  history (%s)\n", o->hp.how);

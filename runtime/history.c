@@ -1,6 +1,7 @@
 /*
  * history.c -- measured times and StarPU-style history / regression
- * models (history.h): the size key, the fit, the prediction.  The rows
+ * models (history.h): the size key, the fits (the models' times carried
+ * through two measured sizes; a n^b + c), the prediction.  The rows
  * are read and written through the run-time log of db/ (db_log.h); and
  * rt_learn, one site's measurements of the running process, which
  * explores the other device once where the models are unsure and the
@@ -62,6 +63,58 @@ int rt_history_fit(int k, const double *n, const double *t, rt_fit *out)
         }
     }
     return isinf(best) ? -1 : 0;
+}
+
+double rt_shape_eval(const rt_shape *s, double m)
+{
+    return s->g == 1 ? s->t1 * (m / s->m1) : s->t1 * pow(m / s->m1, s->g);
+}
+
+/* The power law through two points, or its bound g = 0 (history.h). */
+static void shape_two(double m1, double t1, double m2, double t2, rt_shape *out)
+{
+    double g = log(t2 / t1) / log(m2 / m1);
+    out->points = 2;
+    out->m1 = m1;
+    if (g >= 0 && isfinite(g))
+        out->t1 = t1, out->g = g;
+    else
+        out->t1 = sqrt(t1 * t2), out->g = 0;
+}
+
+int rt_shape_fit(int k, const double *m, const double *t, double at, rt_shape *out)
+{
+    int lo = -1, hi = -1;       /* the nearest at or below `at`, above it */
+    for (int i = 0; i < k; i++) {
+        if (!(m[i] > 0) || !(t[i] > 0) || !isfinite(m[i]) || !isfinite(t[i]))
+            continue;
+        if (m[i] <= at && (lo < 0 || m[i] > m[lo]))
+            lo = i;
+        if (m[i] > at && (hi < 0 || m[i] < m[hi]))
+            hi = i;
+    }
+    if (lo < 0 && hi < 0)
+        return -1;
+    if (lo < 0 || hi < 0) {     /* an end: the next one beyond on the same side */
+        int a = lo >= 0 ? lo : hi, b = -1;
+        for (int i = 0; i < k; i++) {
+            if (!(m[i] > 0) || !(t[i] > 0) || !isfinite(m[i]) || !isfinite(t[i]))
+                continue;
+            int beyond = lo >= 0 ? m[i] < m[a] : m[i] > m[a];
+            if (beyond && (b < 0 || (lo >= 0 ? m[i] > m[b] : m[i] < m[b])))
+                b = i;
+        }
+        lo = a, hi = b;
+    }
+    if (hi < 0) {
+        out->m1 = m[lo], out->t1 = t[lo], out->g = 1, out->points = 1;
+        return 0;
+    }
+    if (m[lo] < m[hi])
+        shape_two(m[lo], t[lo], m[hi], t[hi], out);
+    else
+        shape_two(m[hi], t[hi], m[lo], t[lo], out);
+    return 0;
 }
 
 int rt_history_add(const char *dbpath, int64_t loop_id, const char *key, double n,
@@ -139,7 +192,7 @@ void rt_history_rows_free(rt_history_rows *r)
 {
     for (int i = 0; i < r->n; i++)
         free(r->key[i]);
-    free(r->key), free(r->gpu), free(r->size), free(r->samples), free(r->mean);
+    free(r->key), free(r->gpu), free(r->size), free(r->samples), free(r->mean), free(r->model);
     memset(r, 0, sizeof *r);
 }
 
@@ -175,21 +228,37 @@ static int row_add(void *ctx, const db_history_row *h)
     return 0;
 }
 
+/* Each device's a n^b + c over the rows (ok[d] 0 where it has fewer than
+ * 3 distinct sizes). */
+static void rows_fit(const rt_history_rows *r, int ok[2], rt_fit fit[2])
+{
+    enum { MAXP = 256 };
+    double ns[2][MAXP], ts[2][MAXP];
+    int k[2] = { 0, 0 };
+    for (int i = 0; i < r->n; i++) {
+        int d = r->gpu[i];
+        if (k[d] < MAXP)
+            ns[d][k[d]] = r->size[i], ts[d][k[d]++] = r->mean[i];
+    }
+    for (int d = 0; d < 2; d++)
+        ok[d] = rt_history_fit(k[d], ns[d], ts[d], &fit[d]) == 0;
+}
+
 int rt_history_rows_load_h(db_log *l, int64_t loop_id, rt_history_rows *out)
 {
     memset(out, 0, sizeof *out);
     int rc = db_history_each(l, loop_id, row_add, out);
     if (rc)
         rt_history_rows_free(out);
+    else    /* once per read: the rows change only by reading them again */
+        rows_fit(out, out->fit_ok, out->fit), out->fitted = 1;
     return rc ? -1 : 0;
 }
 
 void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_history_pred *out)
 {
     memset(out, 0, sizeof *out);
-    enum { MAXP = 256 };
-    double ns[2][MAXP], ts[2][MAXP];
-    int k[2] = { 0, 0 };
+    double prev[2] = { NAN, NAN };
     for (int i = 0; i < r->n; i++) {
         int d = r->gpu[i];
         if (!strcmp(r->key[i], key)) {
@@ -198,29 +267,132 @@ void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_
             else
                 out->cpu_samples = r->samples[i], out->cpu_s = r->mean[i];
         }
-        if (k[d] < MAXP)
-            ns[d][k[d]] = r->size[i], ts[d][k[d]++] = r->mean[i];
+        int *sizes = d ? &out->gpu_sizes : &out->cpu_sizes;
+        *sizes += !(r->size[i] == prev[d]);
+        prev[d] = r->size[i];
     }
-    for (int d = 0; d < 2; d++) {
-        int distinct = 0;
-        for (int i = 0; i < k[d]; i++)
-            distinct += i == 0 || ns[d][i] != ns[d][i - 1];
-        if (d)
-            out->gpu_sizes = distinct;
-        else
-            out->cpu_sizes = distinct;
-    }
-    int fc = rt_history_fit(k[0], ns[0], ts[0], &out->cpu_fit) == 0;
-    int fg = rt_history_fit(k[1], ns[1], ts[1], &out->gpu_fit) == 0;
+    int ok[2];
+    rt_fit fit[2];
+    if (r->fitted)      /* fitted when the rows were read (rt_history_rows_load_h) */
+        ok[0] = r->fit_ok[0], ok[1] = r->fit_ok[1], fit[0] = r->fit[0], fit[1] = r->fit[1];
+    else
+        rows_fit(r, ok, fit);
+    if (ok[0])
+        out->cpu_fit = fit[0];
+    if (ok[1])
+        out->gpu_fit = fit[1];
     if (rt_history_trusted(out->cpu_samples, out->gpu_samples)) {
         out->decides = 1;
         out->how = "measured";
-    } else if (fc && fg) {
+    } else if (ok[0] && ok[1]) {
         out->decides = 1;
         out->how = "regression";
-        out->cpu_s = rt_fit_eval(&out->cpu_fit, n);
-        out->gpu_s = rt_fit_eval(&out->gpu_fit, n);
+        out->cpu_s = rt_fit_eval(&fit[0], n);
+        out->gpu_s = rt_fit_eval(&fit[1], n);
     }
+}
+
+int rt_history_rows_model(rt_history_rows *r, rt_history_model_fn fn, void *ctx,
+                          const void *model_for)
+{
+    if (r->model && r->model_for == model_for)
+        return 0;
+    free(r->model);
+    r->model = r->n > 0 ? calloc((size_t)r->n, sizeof *r->model) : NULL;
+    r->model_for = model_for;
+    if (!r->model)
+        return r->n > 0 ? -1 : 0;
+    enum { MAXS = 64 };
+    double *both = malloc(sizeof *both * 2 * (size_t)r->n);    /* [cpu, gpu] per row */
+    if (!both) {
+        free(r->model), r->model = NULL;
+        return -1;
+    }
+    for (int i = 0; i < r->n; i++) {
+        int j = 0;      /* the same key on the other device: the models asked once */
+        while (j < i && strcmp(r->key[j], r->key[i]))
+            j++;
+        if (j < i) {
+            both[2 * i] = both[2 * j], both[2 * i + 1] = both[2 * j + 1];
+            double m = both[2 * i + r->gpu[i]];
+            r->model[i] = m > 0 && isfinite(m) ? m : 0;
+            continue;
+        }
+        both[2 * i] = both[2 * i + 1] = 0;
+        /* "a=1,b=-2" into names and values, in a copy */
+        char buf[512], *names[MAXS];
+        long long values[MAXS];
+        int k = 0, bad = 0;
+        if (snprintf(buf, sizeof buf, "%s", r->key[i]) >= (int)sizeof buf)
+            continue;
+        for (char *p = buf; *p && !bad;) {
+            char *eq = strchr(p, '='), *end;
+            if (!eq || k == MAXS) {
+                bad = 1;
+                break;
+            }
+            *eq = 0;
+            names[k] = p;
+            values[k++] = strtoll(eq + 1, &end, 10);
+            if (end == eq + 1 || (*end && *end != ','))
+                bad = 1;
+            p = *end ? end + 1 : end;
+        }
+        double c, g;
+        if (!bad && fn(ctx, k, (const char *const *)names, values, &c, &g) == 0) {
+            both[2 * i] = c, both[2 * i + 1] = g;
+            double m = r->gpu[i] ? g : c;
+            r->model[i] = m > 0 && isfinite(m) ? m : 0;
+        }
+    }
+    free(both);
+    return 0;
+}
+
+void rt_history_predict_at(const rt_history_rows *r, const char *key, double n, double mc,
+                           double mg, rt_history_pred *out)
+{
+    rt_history_predict(r, key, n, out);
+    if (!strcmp(out->how ? out->how : "", "measured") || !r->model || !(mc > 0) || !(mg > 0))
+        return;
+    enum { MAXP = 256 };
+    double m[MAXP], t[MAXP], at[2] = { mc, mg }, pred[2];
+    for (int d = 0; d < 2; d++) {
+        int k = 0, near = 0;
+        rt_shape sh;
+        for (int i = 0; i < r->n && k < MAXP; i++)
+            if (r->gpu[i] == d && r->model[i] > 0) {
+                m[k] = r->model[i], t[k++] = r->mean[i];
+                near |= n >= r->size[i] / RT_LEARN_REACH && n <= r->size[i] * RT_LEARN_REACH;
+            }
+        if (!near || rt_shape_fit(k, m, t, at[d], &sh) || sh.points < 2)
+            return;
+        pred[d] = rt_shape_eval(&sh, at[d]);
+        if (!(pred[d] > 0) || !isfinite(pred[d]))
+            return;
+    }
+    out->decides = 1;
+    out->how = "regression";
+    out->shaped = 1;
+    out->cpu_s = pred[0], out->gpu_s = pred[1];
+}
+
+int rt_history_lookup_at(const char *dbpath, int64_t loop_id, const char *key, double n,
+                         double mc, double mg, rt_history_model_fn fn, void *ctx,
+                         rt_history_pred *out, char *err, size_t errlen)
+{
+    db_log *l = NULL;
+    rt_history_rows r;
+    memset(out, 0, sizeof *out);
+    if (db_log_open(dbpath, DB_LOG_READ, 2000, &l, err, errlen))
+        return -1;
+    if (rt_history_rows_load_h(l, loop_id, &r) == 0) {
+        rt_history_rows_model(&r, fn, ctx, &r);
+        rt_history_predict_at(&r, key, n, mc, mg, out);
+        rt_history_rows_free(&r);
+    }
+    db_log_close(l);
+    return 0;
 }
 
 int rt_history_lookup_h(db_log *l, int64_t loop_id, const char *key, double n,
@@ -271,21 +443,54 @@ static int learn_slot(rt_learn *l, double n)
     return i;
 }
 
-/* Fit both devices over the sizes measured on both: 0 and the times at n
- * when 3 or more such sizes exist and n lies within RT_LEARN_REACH of one. */
-static int learn_regress(const rt_learn *l, double n, double *cpu_s, double *gpu_s, int *k_out)
+/* Each device's time at n from the site's measurements (history.h):
+ * where the models gave their times at n (mc, mg > 0), the models' time
+ * carried through the 2 measured sizes nearest it on that device
+ * (rt_shape_fit; sizes measured with the models' times known) -- with 2
+ * such sizes on each device, one of them within RT_LEARN_REACH of n;
+ * else t = a n^b + c fitted over the sizes measured on both devices, when
+ * 3 or more exist and n lies within RT_LEARN_REACH of one (that fit is
+ * kept until a sample is added).  0 and the times, *k_out the measured
+ * sizes behind them; -1 when nothing carries to n. */
+static int learn_regress(rt_learn *l, double n, double mc, double mg, double *cpu_s,
+                         double *gpu_s, int *k_out)
 {
     double ns[RT_LEARN_SIZES], tc[RT_LEARN_SIZES], tg[RT_LEARN_SIZES];
-    int k = 0, near = 0;
-    for (int i = 0; i < l->n; i++)
-        if (l->samples[i][0] > 0 && l->samples[i][1] > 0 && l->size[i] > 0) {
-            ns[k] = l->size[i], tc[k] = l->mean[i][0], tg[k] = l->mean[i][1], k++;
-            near |= n >= l->size[i] / RT_LEARN_REACH && n <= l->size[i] * RT_LEARN_REACH;
+    double at[2] = { mc, mg }, out[2];
+    int ok = mc > 0 && mg > 0, used = 0;
+    for (int d = 0; d < 2 && ok; d++) {
+        int k = 0, near = 0;
+        for (int i = 0; i < l->n; i++)
+            if (l->samples[i][d] > 0 && l->model[i][d] > 0) {
+                ns[k] = l->model[i][d], tc[k++] = l->mean[i][d];
+                near |= n >= l->size[i] / RT_LEARN_REACH && n <= l->size[i] * RT_LEARN_REACH;
+            }
+        rt_shape s;
+        ok = near && rt_shape_fit(k, ns, tc, at[d], &s) == 0 && s.points == 2;
+        if (ok)
+            out[d] = rt_shape_eval(&s, at[d]), used += k;
+    }
+    if (!ok) {
+        if (l->fit_state == 0) {    /* the sizes measured on both, fitted once */
+            int k = 0;
+            for (int i = 0; i < l->n; i++)
+                if (l->samples[i][0] > 0 && l->samples[i][1] > 0 && l->size[i] > 0)
+                    ns[k] = l->size[i], tc[k] = l->mean[i][0], tg[k] = l->mean[i][1], k++;
+            l->fit_state = k >= 3 && rt_history_fit(k, ns, tc, &l->fit[0]) == 0 &&
+                                   rt_history_fit(k, ns, tg, &l->fit[1]) == 0
+                               ? 1 : -1;
+            l->fit_k = k;
         }
-    rt_fit fc, fg;
-    if (k < 3 || !near || rt_history_fit(k, ns, tc, &fc) || rt_history_fit(k, ns, tg, &fg))
-        return -1;
-    *cpu_s = rt_fit_eval(&fc, n), *gpu_s = rt_fit_eval(&fg, n), *k_out = k;
+        int near = 0;
+        for (int i = 0; i < l->n; i++)
+            if (l->samples[i][0] > 0 && l->samples[i][1] > 0 && l->size[i] > 0)
+                near |= n >= l->size[i] / RT_LEARN_REACH && n <= l->size[i] * RT_LEARN_REACH;
+        if (l->fit_state < 0 || !near)
+            return -1;
+        out[0] = rt_fit_eval(&l->fit[0], n), out[1] = rt_fit_eval(&l->fit[1], n);
+        used = l->fit_k;
+    }
+    *cpu_s = out[0], *gpu_s = out[1], *k_out = used;
     return isfinite(*cpu_s) && isfinite(*gpu_s) && *cpu_s > 0 && *gpu_s > 0 ? 0 : -1;
 }
 
@@ -343,7 +548,7 @@ void rt_learn_decide(rt_learn *l, double n, double model_cpu_s, double model_gpu
     double c, g, s = model_cpu_s / model_gpu_s, other_s = 0;
     int k;
     int band = model_cpu_s > 0 && model_gpu_s > 0 && s >= 1 / l->band && s <= l->band;
-    if (learn_regress(l, n, &c, &g, &k) == 0) {
+    if (learn_regress(l, n, model_cpu_s, model_gpu_s, &c, &g, &k) == 0) {
         out->cpu_s = c, out->gpu_s = g;
         out->device = g < c;
         out->how = "history: regression";
@@ -388,6 +593,7 @@ void rt_learn_add(rt_learn *l, double n, int device, double seconds)
         return;
     int c = ++l->samples[i][d];
     l->mean[i][d] += (seconds - l->mean[i][d]) / c;
+    l->fit_state = 0;           /* the regression is fitted again when asked */
     l->run_s += seconds;
 }
 

@@ -2,11 +2,13 @@
  * keelrt.c -- keel_decide: the run-time CPU/GPU verdict (keelrt.h).
  *
  * Global state is set up once by pthread_once at the first call: the
- * environment, the device (a CUDA GPU found through libcuda.so.1 loaded
- * with dlopen, or the KEEL_DEVICE what-if profile) and the host profile
- * (KEEL_HOST, else the newest `keel calibrate` row: the one keelcc's link
- * step packed into the program, replaced by the database's newest when
- * the database is first opened; else the defaults of model.c).  A site
+ * environment (one pass over it), the device (a CUDA GPU found through
+ * libcuda.so.1 loaded with dlopen where an NVIDIA driver node exists, or
+ * the KEEL_DEVICE what-if profile, copied from its built-in image) and the
+ * host profile (KEEL_HOST, else the newest `keel calibrate` row: the one
+ * keelcc's link step packed into the program, replaced by the database's
+ * newest when the database is first opened; else the defaults of
+ * model.c).  A site
  * finds its facts packed into the program by keelcc's link step (see
  * "facts linked into the program") or reads them from the database.
  *
@@ -110,13 +112,15 @@ static struct {
     int force;                 /* -1 none, 0 cpu, 1 gpu */
     int offload;               /* -1 default, 0 DISABLED, 1 MANDATORY */
     int threads;
-    const char *dbpath;        /* KEEL_DB or NULL */
-    char dbpath_buf[4096];
+    const char *dbpath;        /* a copy of KEEL_DB, or NULL */
+    const char *prefix_map;    /* a copy of KEEL_PREFIX_MAP, or NULL */
+    int facts_db;              /* KEEL_FACTS=db: sites read the database, not the program */
     int have_gpu;              /* a GPU profile to compare with */
     char gpu_name[128];        /* what CUDA reported, or the what-if name */
     rt_profile gpu, host;
     int db_failed, db_seen;    /* under facts_lock */
-    char db_used[4096];        /* the database the facts came from */
+    const char *db_used;       /* the database the facts came from (set under
+                                * facts_lock, never freed), or NULL */
     int host_set;              /* KEEL_HOST chose the host profile: no calibration over it */
     int history;               /* -1 unknown, 0 no history table, 1 measured times exist */
     int db_sound;              /* 0 unchecked, 1 passed its integrity check, -1 failed it */
@@ -172,9 +176,20 @@ typedef int (*cu_get_fn)(int *, int);
 typedef int (*cu_name_fn)(char *, int, int);
 typedef int (*cu_attr_fn)(int *, int, int);
 
+/* Whether this system can show CUDA a device at all: the NVIDIA kernel
+ * driver's control node or its /proc directory, or the GPU node of WSL 2's
+ * driver.  Without any of them libcuda finds no device, and looking for
+ * libcuda.so.1 along the loader's whole search path (some 40 failing
+ * system calls) cost a CPU-only host's first decision about 90 us. */
+static int cuda_possible(void)
+{
+    return access("/dev/nvidiactl", F_OK) == 0 || access("/proc/driver/nvidia", F_OK) == 0 ||
+           access("/dev/dxg", F_OK) == 0;
+}
+
 int rt_cuda_detect(rt_profile *out, char *name, size_t namelen)
 {
-    void *h = dlopen ? dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) : NULL;
+    void *h = dlopen && cuda_possible() ? dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) : NULL;
     if (!h)
         return 0;
     cu_init_fn init = (cu_init_fn)dlsym(h, "cuInit");
@@ -210,6 +225,7 @@ static void log_forget(void);
 static void time_forget(void);
 static void history_probe(db_log *h);
 static void host_linked(void);
+static void child_forget(void);
 
 static double mono_now(void)
 {
@@ -218,46 +234,119 @@ static double mono_now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* dst = a followed by b, cut to fit n bytes (as snprintf "%s%s" would,
+ * without pulling printf's formatting into a program's first decision). */
+static void text_cat(char *dst, size_t n, const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (!n)
+        return;
+    if (la > n - 1)
+        la = n - 1;
+    if (lb > n - 1 - la)
+        lb = n - 1 - la;
+    memcpy(dst, a, la);
+    memcpy(dst + la, b, lb);
+    dst[la + lb] = '\0';
+}
+
+/* Under facts_lock: the database the log and history open from now on
+ * (G.db_used); a copy of path unless it is G.dbpath's. */
+static void db_used_set(const char *path)
+{
+    char *c = NULL;
+    if (path != G.dbpath && !(c = strdup(path))) {
+        warn_once(W_MEM, "out of memory");
+        return;
+    }
+    G.db_used = c ? c : G.dbpath;   /* a replaced copy stays: a reader may hold it */
+}
+
+/* The variables the runtime reads, found in one pass over the environment
+ * at set-up (env_read; each as getenv would find it: the first entry of
+ * its name), NULL when unset; init keeps what it needs later (copies).
+ * Like every setting, they are read once: a program that changes its
+ * environment later changes nothing here. */
+extern char **environ;
+enum { E_VERBOSE, E_LOG, E_FORCE, E_OFFLOAD, E_THREADS, E_DB, E_HOST, E_DEVICE, E_CALIBRATE,
+       E_LEARN, E_PREFIX_MAP, E_FACTS, E_COUNT };
+static const char *E[E_COUNT];
+
+static void env_read(void)
+{
+    static const char *const names[E_COUNT] = {
+        [E_VERBOSE] = "KEEL_VERBOSE", [E_LOG] = "KEEL_LOG", [E_FORCE] = "KEEL_FORCE",
+        [E_OFFLOAD] = "OMP_TARGET_OFFLOAD", [E_THREADS] = "OMP_NUM_THREADS",
+        [E_DB] = "KEEL_DB", [E_HOST] = "KEEL_HOST", [E_DEVICE] = "KEEL_DEVICE",
+        [E_CALIBRATE] = "KEEL_CALIBRATE", [E_LEARN] = "KEEL_LEARN",
+        [E_PREFIX_MAP] = "KEEL_PREFIX_MAP", [E_FACTS] = "KEEL_FACTS",
+    };
+    for (char **e = environ; e && *e; e++) {
+        const char *v = *e;
+        /* (every name above starts "KEEL_" or "OMP_") */
+        if (v[0] != 'K' && v[0] != 'O')
+            continue;
+        for (int k = 0; k < E_COUNT; k++) {
+            const char *n = names[k], *c = v;
+            while (*n && *c == *n)
+                n++, c++;
+            if (!*n && *c == '=') {
+                if (!E[k])
+                    E[k] = c + 1;
+                break;
+            }
+        }
+    }
+}
+
 static void init(void)
 {
     const char *s;
+    env_read();
     /* 1 (or any text but "0"): warnings and a line per site at exit; 2 or
      * more: also a line per launch */
-    if ((s = getenv("KEEL_VERBOSE")) && *s && strcmp(s, "0") != 0)
+    if ((s = E[E_VERBOSE]) && *s && strcmp(s, "0") != 0)
         G.verbose = atoi(s) >= 2 ? 2 : 1;
-    G.log = !((s = getenv("KEEL_LOG")) && strcmp(s, "0") == 0);
+    G.log = !((s = E[E_LOG]) && strcmp(s, "0") == 0);
     G.force = -1;
-    if ((s = getenv("KEEL_FORCE")) && *s)
+    if ((s = E[E_FORCE]) && *s)
         G.force = strcasecmp(s, "gpu") == 0 ? 1 : strcasecmp(s, "cpu") == 0 ? 0 : -1;
     G.offload = -1;
-    if ((s = getenv("OMP_TARGET_OFFLOAD")) && *s)
+    if ((s = E[E_OFFLOAD]) && *s)
         G.offload = strcasecmp(s, "DISABLED") == 0 ? 0 : strcasecmp(s, "MANDATORY") == 0 ? 1 : -1;
-    G.threads = rt_default_threads();
-    if ((s = getenv("KEEL_DB")) && *s) {
-        snprintf(G.dbpath_buf, sizeof G.dbpath_buf, "%s", s);
-        G.dbpath = G.dbpath_buf;
-    }
-    G.host = *rt_profile_host_default();
+    G.threads = rt_threads_for(E[E_THREADS]);
+    /* (copies: the texts used later; out of memory, the environment's own) */
+    if ((s = E[E_DB]) && *s)
+        G.dbpath = (G.dbpath = strdup(s)) ? G.dbpath : s;
+    if ((s = E[E_PREFIX_MAP]))
+        G.prefix_map = (G.prefix_map = strdup(s)) ? G.prefix_map : s;
+    G.facts_db = (s = E[E_FACTS]) && !strcmp(s, "db");
+    /* the built-in profiles are copied from their images straight into G
+     * (rt_profile_builtin_into): no copy of their own is made and published */
+    if (!rt_profile_builtin_into("host", RT_CPU, &G.host))
+        G.host = *rt_profile_host_default();
     G.history = -1;
-    if ((s = getenv("KEEL_HOST")) && *s) {     /* a host profile name or file (models) */
+    if ((s = E[E_HOST]) && *s) {     /* a host profile name or file (models) */
         const rt_profile *p = rt_profile_find(s);
         if (p && p->kind == RT_CPU)     /* "host": this host, calibrated when stored */
             G.host = *p, G.host_set = p != rt_profile_host_default();
         else
             warn_once(W_DEVICE, "KEEL_HOST=%s is no CPU profile (see keel devices)", s);
     }
-    if ((s = getenv("KEEL_DEVICE")) && *s) {
-        const rt_profile *p = rt_profile_find(s);
+    if ((s = E[E_DEVICE]) && *s) {
+        const rt_profile *p = rt_profile_builtin_into(s, RT_GPU, &G.gpu) ? &G.gpu
+                                                                         : rt_profile_find(s);
         if (p && p->kind == RT_GPU) {
-            G.gpu = *p;
+            if (p != &G.gpu)
+                G.gpu = *p;
             G.have_gpu = 1;
-            snprintf(G.gpu_name, sizeof G.gpu_name, "%s (KEEL_DEVICE)", p->name);
+            text_cat(G.gpu_name, sizeof G.gpu_name, p->name, " (KEEL_DEVICE)");
         } else
             warn_once(W_DEVICE, "KEEL_DEVICE=%s is no GPU profile (see keel devices)", s);
     }
     if (!G.have_gpu)
         G.have_gpu = G.real_gpu = rt_cuda_detect(&G.gpu, G.gpu_name, sizeof G.gpu_name);
-    G.calibrate = (s = getenv("KEEL_CALIBRATE")) && *s && strcmp(s, "0") != 0;
+    G.calibrate = (s = E[E_CALIBRATE]) && *s && strcmp(s, "0") != 0;
     /* an offload build links libomptarget: only then does if(target: 1)
      * run a target region on the GPU.  Only a process with a real GPU asks
      * (every use of offload_rt needs real_gpu too): the failing lookup
@@ -271,13 +360,12 @@ static void init(void)
     /* learning needs launches that really run where the verdict says, timed */
     G.learn = G.offload_rt && G.real_gpu && G.offload != 0 && G.force < 0 && G.log &&
               !G.calibrate;
-    if ((s = getenv("KEEL_LEARN")) && *s)
+    if ((s = E[E_LEARN]) && *s)
         G.learn = G.learn && strcmp(s, "0") != 0;
     host_linked();
     G.t_base = mono_now();
     /* a forked child does not write its parent's decisions */
-    pthread_atfork(NULL, NULL, log_forget);
-    pthread_atfork(NULL, NULL, time_forget);
+    pthread_atfork(NULL, NULL, child_forget);
 }
 
 /* ---- the host profile ------------------------------------------------------
@@ -394,7 +482,8 @@ static db *db_acquire(const char *site_db, int held[3])
      * the history table exists (a database without it is never opened
      * again for history) */
     if (!G.db_seen) {
-        snprintf(G.db_used, sizeof G.db_used, "%s", path);
+        if (!G.db_used || strcmp(G.db_used, path) != 0)
+            db_used_set(path);
         db_log *h;
         if (db_log_borrow(d, &h, err, sizeof err) == 0) {
             db_first_seen(h, path);
@@ -433,7 +522,7 @@ typedef struct pf_entry {
     char file[];
 } pf_entry;
 
-static pf_entry *pf_table[PF_BUCKETS];
+static pf_entry **pf_table;   /* PF_BUCKETS lists, allocated by the first read-ahead */
 
 static unsigned pf_hash(const char *file, int line, int col)
 {
@@ -459,6 +548,8 @@ static pf_entry **pf_find(const char *file, int line, int col, const char *hash)
  * sites', as they were read for it). */
 static rt_facts *pf_take(const char *file, int line, int col, const char *hash, char have[17])
 {
+    if (!pf_table)
+        return NULL;
     pf_entry **e = pf_find(file, line, col, hash), *x = *e;
     if (!x)
         return NULL;
@@ -480,7 +571,7 @@ static void pf_read_ahead(db *d, const char *stored, const char *file, int line,
     int lines[PREFETCH], cols[PREFETCH];
     char err[256];
     const char *build = hash[0] ? hash : NULL;
-    if (depth <= 0)
+    if (depth <= 0 || (!pf_table && !(pf_table = calloc(PF_BUCKETS, sizeof *pf_table))))
         return;
     int n = db_next_roots(d, stored, line, col, build, depth < PREFETCH ? depth : PREFETCH,
                           lines, cols, err, sizeof err);
@@ -582,11 +673,15 @@ static const char *site_file(const keel_site *site)
 static void split_hash(site_state *st, const char *file)
 {
     size_t n = file ? strlen(file) : 0;
-    if (n <= 19 || strncmp(file + n - 19, "#h=", 3) != 0 ||
-        strspn(file + n - 16, "0123456789abcdef") != 16)
+    if (n <= 19 || memcmp(file + n - 19, "#h=", 3) != 0)
         return;
-    if (!(st->path = strndup(file, n - 19)))
+    for (const char *h = file + n - 16; *h; h++)   /* (as strspn would, inline) */
+        if (!((*h >= '0' && *h <= '9') || (*h >= 'a' && *h <= 'f')))
+            return;
+    if (!(st->path = malloc(n - 18)))
         return;
+    memcpy(st->path, file, n - 19);
+    st->path[n - 19] = '\0';
     memcpy(st->hash, file + n - 16, 16);
     st->hash[16] = '\0';
 }
@@ -597,7 +692,7 @@ static void split_hash(site_state *st, const char *file)
  * name back (malloc'd), or NULL when it does not apply. */
 static char *unmap_path(const char *p)
 {
-    const char *m = getenv("KEEL_PREFIX_MAP"), *eq;
+    const char *m = G.prefix_map, *eq;
     if (!p || !m || !(eq = strchr(m, '=')) || eq == m || strncmp(p, m, (size_t)(eq - m)) != 0)
         return NULL;
     size_t nl = (size_t)(eq - m), ol = strlen(eq + 1), rest = strlen(p + nl);
@@ -669,8 +764,7 @@ extern const unsigned char keel_link_facts[] __attribute__((weak, visibility("hi
 static int linked_facts(site_state *st, const char *file, const keel_site *site, char have[17])
 {
     char err[256];
-    const char *s = getenv("KEEL_FACTS");
-    if (!keel_link_facts || !st->hash[0] || site->col <= 0 || (s && !strcmp(s, "db")))
+    if (!keel_link_facts || !st->hash[0] || site->col <= 0 || G.facts_db)
         return 0;
     int r = rt_facts_load_linked(keel_link_facts, file, site->line, site->col, st->hash,
                                  &st->facts, err, sizeof err);
@@ -679,7 +773,7 @@ static int linked_facts(site_state *st, const char *file, const keel_site *site,
                   site->line, err);
     if (r != 0)
         return 0;
-    snprintf(have, 17, "%s", st->hash);
+    memcpy(have, st->hash, 17);      /* (st->hash: 16 hex digits and a NUL) */
     st->linked = 1;
     return 1;
 }
@@ -689,8 +783,8 @@ static int linked_facts(site_state *st, const char *file, const keel_site *site,
 static void note_db(const char *site_db)
 {
     const char *path = G.dbpath ? G.dbpath : site_db;
-    if (!*G.db_used && path && *path)
-        snprintf(G.db_used, sizeof G.db_used, "%s", path);
+    if (!G.db_used && path && *path)
+        db_used_set(path);
 }
 
 /* Every site that has a state, newest first (pushed with a
@@ -718,8 +812,18 @@ static site_state *site_init(keel_site *site)
     const char *file = site_file(&view);
     st->nsyms = site->nsyms > 0 ? site->nsyms : 0;
     atomic_init(&st->memo, memo_new(MEMO_SETS0, st->nsyms));
-    snprintf(st->where, sizeof st->where, "%s:%d", base_name(site_file(&(keel_site){
-                 .file = site->file, .state = st })), site->line);
+    char num[16], *d = num + sizeof num;   /* ":LINE", as "%s:%d" would print it */
+    unsigned long long line = site->line < 0 ? 0ULL - (unsigned long long)site->line
+                                             : (unsigned long long)site->line;
+    *--d = '\0';
+    do
+        *--d = (char)('0' + line % 10);
+    while (line /= 10);
+    if (site->line < 0)
+        *--d = '-';
+    *--d = ':';
+    text_cat(st->where, sizeof st->where,
+             base_name(site_file(&(keel_site){ .file = site->file, .state = st })), d);
     /* policies that need no facts: no database opened at all */
     /* (KEEL_VERBOSE reads them anyway: its lines name the function) */
     int need_facts = G.verbose || (G.offload != 0 && G.force < 0 && G.offload != 1 && G.have_gpu);
@@ -1032,7 +1136,7 @@ static db_log *log_open_as(int mode, int check, int held[3])
     db_log *l = NULL;
     struct stat sb;
     held[0] = held[1] = held[2] = -1;
-    if (!*G.db_used || (mode == DB_LOG_WRITE && G.db_sound < 0) || stat(G.db_used, &sb) != 0 ||
+    if (!G.db_used || (mode == DB_LOG_WRITE && G.db_sound < 0) || stat(G.db_used, &sb) != 0 ||
         !S_ISREG(sb.st_mode))
         return NULL;
     fds_hold(held);
@@ -1064,6 +1168,14 @@ static void log_close(db_log *l, const int held[3])
 {
     db_log_close(l);
     fds_release(held);
+}
+
+/* In a forked child: the decisions waiting and the launches being timed
+ * are its parent's. */
+static void child_forget(void)
+{
+    log_forget();
+    time_forget();
 }
 
 /* Forget the decisions waiting (a forked child: they are its parent's). */
@@ -1290,8 +1402,9 @@ __attribute__((destructor)) static void verbose_summary(void)
 }
 
 /* ---- measured history (history.c, models) -------------------------------
- * Trusted history (StarPU: 10 samples per device at this size) or its
- * a*n^b+c regression overrides the models; times come from keel_record
+ * Trusted history (a measurement on each device at this size) or its
+ * regression (the models' times carried through two measured sizes per
+ * device, else a*n^b+c) overrides the models; times come from keel_record
  * or `keel history --add`, through the log connection. */
 /* Each loop's history rows, read once per process (under facts_lock): a
  * launch with new values must not open the database (the run's own times
@@ -1342,7 +1455,7 @@ static void history_probe(db_log *h)
     }
 }
 
-static const rt_history_rows *hcache_get(int64_t loop_id)
+static rt_history_rows *hcache_get(int64_t loop_id)
 {
     int held[3];
     for (int i = 0; i < HCACHE; i++)
@@ -1434,23 +1547,43 @@ static int site_key(site_state *st, const keel_site *site, const long long *valu
     return 0;
 }
 
+/* The models' times at a history row's sizes (rt_history_rows_model; ctx
+ * the site's facts): what the regression carries to the launch's. */
+static int history_model(void *ctx, int n, const char *const *names, const long long *values,
+                         double *cpu_s, double *gpu_s)
+{
+    rt_launch in;
+    rt_estimate e;
+    char err[128];
+    const rt_profile *host = host_profile();
+    if (rt_facts_bind_on(ctx, host, &G.gpu, G.threads, n, names, values, &in, err, sizeof err))
+        return -1;
+    rt_estimate_all(host, G.threads, &G.gpu, &in, &e);
+    *cpu_s = e.cpu_s, *gpu_s = e.gpu_s + e.xfer_s;
+    return 0;
+}
+
 /* With no history for the site's loop (no history table, or a table
  * without its loop), st->no_history is set: later launches skip the lock
- * (keel_record clears it). */
+ * (keel_record clears it).  mc, mg: the models' times at this launch (the
+ * GPU's with its transfer). */
 static int history_decides(const keel_site *site, site_state *st, const long long *values,
-                           const rt_launch *in, int *verdict, const char **reason)
+                           const rt_launch *in, double mc, double mg, int *verdict,
+                           const char **reason)
 {
     char key[512];
     rt_history_pred hp;
     int ok = 0;
     int64_t id = rt_facts_loop_id(st->facts);
     pthread_mutex_lock(&facts_lock);
-    const rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
+    rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
     if (G.history == 0 ||
         (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)))
         atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
     if (rows && rows->n > 0 && site_key(st, site, values, key, sizeof key) == 0) {
-        rt_history_predict(rows, key, in->bytes_in + in->bytes_out, &hp);
+        /* the rows' models' times once per read of the rows and host profile */
+        rt_history_rows_model(rows, history_model, (void *)st->facts, host_profile());
+        rt_history_predict_at(rows, key, in->bytes_in + in->bytes_out, mc, mg, &hp);
         ok = hp.decides;
     }
     pthread_mutex_unlock(&facts_lock);
@@ -1795,7 +1928,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
     else if (hit < 0 && !atomic_load_explicit(&st->no_history, memory_order_relaxed) &&
-             history_decides(site, st, values, &in, &verdict, &reason))
+             history_decides(site, st, values, &in, e.cpu_s, e.gpu_s + e.xfer_s, &verdict,
+                             &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     else if (st->learn) {                   /* this run's own measurements */
         rt_learn_choice ch;

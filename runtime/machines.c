@@ -14,16 +14,20 @@
  * Parsed profiles are allocated once and never freed (a process reads a
  * handful).  The built-in texts are parsed at build time: machines_gen
  * (this file with RT_MACHINES_GEN, parser only) writes each parsed profile
- * as an image into machines_table.h, and a lookup copies the one image it
- * asks for -- so a program's first decision parses no text, and the
- * figures stay in one place, the texts below (rt_profile_builtins_agree
- * re-parses them to check the images).  Each built-in has a published
- * state (an atomic, set once under a mutex), user profiles live under the
- * same kind of mutex, so lookup is safe from many threads.
+ * as an image into machines_table.h (read-only data), and a lookup copies
+ * the figures of the one image it asks for, its texts (name, desc, source)
+ * pointing into the image itself -- so a program's first decision parses
+ * no text, and the figures stay in one place, the texts below
+ * (rt_profile_builtins_agree re-parses them to check the images).  The
+ * runtime's set-up copies the images it needs straight into its own
+ * profiles (rt_profile_builtin_into) and publishes nothing.  Each built-in
+ * has a published state (an atomic, set once under a mutex), user profiles
+ * live under the same kind of mutex, so lookup is safe from many threads.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "model.h"
+#include "rt.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -231,10 +235,11 @@ static const char host_text[] =
 
 #define NBUILTIN (int)(sizeof builtin_text / sizeof builtin_text[0])
 
-/* builtins[i] holds builtin_text[i] once parsed; host_default holds
- * host_text.  built[i]: 0 not parsed yet, 1 parsed, -1 the text failed
- * (never published).  Index NBUILTIN stands for host_text. */
-static machine builtins[NBUILTIN], host_default;
+/* builtins[i] holds builtin_text[i]'s profile once asked for (its texts
+ * point into the image, see builtin()); index NBUILTIN stands for
+ * host_text.  built[i]: 0 not asked for yet, 1 published, -1 the text
+ * failed (never published). */
+static rt_profile builtins[NBUILTIN + 1];
 static _Atomic int built[NBUILTIN + 1];
 static pthread_mutex_t builtin_lock = PTHREAD_MUTEX_INITIALIZER;
 static int nbuiltins, builtin_index[NBUILTIN];   /* the good ones, in text order */
@@ -244,10 +249,17 @@ static machine *users;       /* loaded user profiles, newest first */
 
 /* ---- parsing -------------------------------------------------------------- */
 
+/* Names compare with ASCII case folded, whatever the program's locale
+ * (and without the C library's tables: a first decision looks names up). */
+static int ascii_lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
 static int eq_nocase(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+        if (ascii_lower((unsigned char)*a) != ascii_lower((unsigned char)*b))
             return 0;
     return *a == *b;
 }
@@ -548,30 +560,47 @@ _Static_assert(sizeof builtin_image[0] == sizeof(machine) &&
                sizeof builtin_image / sizeof builtin_image[0] == NBUILTIN + 1,
                "machines_table.h is stale: rebuild machines_gen");
 
+/* Built-in i (NBUILTIN: the host defaults) straight from its image into
+ * *out: the figures copied, the texts (name, desc, source, mca_cpu)
+ * pointing into the image itself, read-only data that is never copied.
+ * The image must be good (builtin_image_ok[i]). */
+static void image_profile(int i, rt_profile *out)
+{
+    const unsigned char *b = builtin_image[i];
+    memcpy(out, b + offsetof(machine, p), sizeof *out);
+    out->name = (const char *)b + offsetof(machine, name);
+    out->desc = (const char *)b + offsetof(machine, desc);
+    out->source = (const char *)b + offsetof(machine, source);
+    out->mca_cpu = b[offsetof(machine, mca)] ? (const char *)b + offsetof(machine, mca) : NULL;
+}
+
+/* The kind of built-in i, read from its image without copying it. */
+static int image_kind(int i)
+{
+    int kind;
+    memcpy(&kind, builtin_image[i] + offsetof(machine, p) + offsetof(rt_profile, kind),
+           sizeof kind);
+    return kind;
+}
+
 /* Built-in i (NBUILTIN: the host defaults) from its image, copied on
- * first use; NULL when its text does not parse (a test checks that none
- * fails). */
-static const machine *builtin(int i)
+ * first use (the figures only, see image_profile); NULL when its text
+ * does not parse (a test checks that none fails). */
+static const rt_profile *builtin(int i)
 {
     int st = atomic_load_explicit(&built[i], memory_order_acquire);
     if (st == 0) {
         pthread_mutex_lock(&builtin_lock);
         st = atomic_load_explicit(&built[i], memory_order_relaxed);
         if (st == 0) {
-            machine *m = i == NBUILTIN ? &host_default : &builtins[i];
             st = builtin_image_ok[i] ? 1 : -1;
-            if (st > 0) {
-                memcpy(m, builtin_image[i], sizeof *m);
-                m->p.name = m->name;
-                m->p.desc = m->desc;
-                m->p.source = m->source;
-                m->p.mca_cpu = m->mca[0] ? m->mca : NULL;
-            }
+            if (st > 0)
+                image_profile(i, &builtins[i]);
             atomic_store_explicit(&built[i], st, memory_order_release);
         }
         pthread_mutex_unlock(&builtin_lock);
     }
-    return st > 0 ? (i == NBUILTIN ? &host_default : &builtins[i]) : NULL;
+    return st > 0 ? &builtins[i] : NULL;
 }
 
 int rt_profile_builtins_agree(char *err, size_t errlen)
@@ -602,7 +631,7 @@ static int builtin_named(const char *t, const char *name)
         return 0;
     t += sizeof key - 1;
     for (; *name && *t != '\n'; t++, name++)
-        if (tolower((unsigned char)*t) != tolower((unsigned char)*name))
+        if (ascii_lower((unsigned char)*t) != ascii_lower((unsigned char)*name))
             return 0;
     return !*name && *t == '\n';
 }
@@ -743,13 +772,32 @@ int rt_profile_count(void)
 const rt_profile *rt_profile_at(int i)
 {
     pthread_once(&builtin_all_once, parse_builtins);
-    return i >= 0 && i < nbuiltins ? &builtins[builtin_index[i]].p : NULL;
+    return i >= 0 && i < nbuiltins ? &builtins[builtin_index[i]] : NULL;
 }
 
 const rt_profile *rt_profile_host_default(void)
 {
-    const machine *m = builtin(NBUILTIN);
-    return m ? &m->p : NULL;
+    return builtin(NBUILTIN);
+}
+
+/* The built-in index `name` stands for ("host": NBUILTIN), or -1. */
+static int builtin_find(const char *name)
+{
+    if (eq_nocase(name, "host"))
+        return NBUILTIN;
+    for (int i = 0; i < NBUILTIN; i++)
+        if (builtin_named(builtin_text[i], name))
+            return i;
+    return -1;
+}
+
+int rt_profile_builtin_into(const char *name, int kind, rt_profile *out)
+{
+    int i = name && *name && !strchr(name, '/') ? builtin_find(name) : -1;
+    if (i < 0 || !builtin_image_ok[i] || image_kind(i) != kind)
+        return 0;
+    image_profile(i, out);
+    return 1;
 }
 
 const rt_profile *rt_profile_find(const char *name)
@@ -759,14 +807,10 @@ const rt_profile *rt_profile_find(const char *name)
         return NULL;
     if (strchr(name, '/'))
         return rt_profile_load(name, err, sizeof err);
-    if (eq_nocase(name, "host"))
-        return rt_profile_host_default();
-    for (int i = 0; i < NBUILTIN; i++)
-        if (builtin_named(builtin_text[i], name)) {
-            const machine *m = builtin(i);
-            if (m)
-                return &m->p;
-        }
+    int b = builtin_find(name);
+    const rt_profile *bp = b >= 0 ? builtin(b) : NULL;
+    if (bp)
+        return bp;
     const rt_profile *hit = NULL;
     pthread_mutex_lock(&user_lock);
     for (machine *m = users; m && !hit; m = m->next)
@@ -814,7 +858,10 @@ const rt_profile *rt_profile_match_gpu(const char *cuda_name)
 
 void rt_profile_from_calibration(const rt_calibration *c, rt_profile *out)
 {
-    *out = *rt_profile_host_default();
+    if (builtin_image_ok[NBUILTIN])
+        image_profile(NBUILTIN, out);
+    else
+        memset(out, 0, sizeof *out);
     out->desc = "this host (calibrated by `keel calibrate`)";
     /* [pattern table][caches read] */
     static const char *const src[2][2] = {

@@ -13,13 +13,18 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "rt.h"
 
 int rt_default_threads(void)
 {
-    const char *s = getenv("OMP_NUM_THREADS");
+    return rt_threads_for(getenv("OMP_NUM_THREADS"));
+}
+
+int rt_threads_for(const char *s)
+{
     if (s && *s) {
         long n = strtol(s, NULL, 10);   /* the first level of a list */
         if (n > 0 && n < 1 << 20)
@@ -27,7 +32,15 @@ int rt_default_threads(void)
     }
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        int c = CPU_COUNT(&set);
+        /* CPU_COUNT, counted here: glibc's __sched_cpucount is one more
+         * symbol for a program's first decision to bind, and a
+         * population-count call one more page of code to fault in */
+        unsigned long long w[sizeof set / sizeof(unsigned long long)];
+        memcpy(w, &set, sizeof w);
+        int c = 0;
+        for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+            for (unsigned long long x = w[i]; x; x &= x - 1)   /* one CPU a turn */
+                c++;
         if (c > 0)
             return c;
     }

@@ -228,6 +228,24 @@ expect_eq "$(sqlite3 k.db "SELECT device, samples FROM history
                              ORDER BY device")" \
     "cpu|10
 gpu|10" "history rows, key of four sizes"
+# two sizes measured on each device carry the models' times to a third
+# (history.h): in a copy without history, the CPU measured 10000 times
+# faster than the models say (they give 3.5 s at n = 1000, 28 s at 2000:
+# one thread) and the GPU 4 times slower (with its transfer) at n = 1000
+# and 2000; at n = 1400, where the models say GPU by 1400x (9.6 s against
+# 6.9 ms), history says CPU (0.96 ms against 27.5 ms), logged as a
+# regression
+sqlite3 k.db ".backup k2.db" && sqlite3 k2.db "DELETE FROM history" || bad "k2.db"
+for n in 1000 2000; do
+    "$BIN/keel" explain k.c:4 --device h100 --set n=$n k2.db |
+        sed -n 's/^seconds  *cpu \([^ ]*\) gpu \([^ ]*\) xfer \([^ ]*\) .*/\1 \2 \3/p' |
+        awk -v n=$n '{ printf "k.c:4 n=%s cpu %.17g\nk.c:4 n=%s gpu %.17g\n", n, $1 / 10000, n, 4 * ($2 + $3) }'
+done >two.txt
+expect_eq "$("$BIN/keel" history --add two.txt k2.db)" "added 4 measurements" "history --add two sizes"
+expect_eq "$(KEEL_DB="$work/k2.db" KEEL_DEVICE=h100 "$DECIDE" once k.c 4 n=1400 $MM)" 0 \
+    "two sizes carried to a third"
+expect_eq "$(sqlite3 k2.db "SELECT verdict, reason FROM decisions WHERE bindings = 'n=1400' ORDER BY id DESC LIMIT 1")" \
+    "CPU|history: regression" "regression logged as the reason"
 
 # launch timing from real runs (keel_begin / keel_done, as offload-mode
 # instrumentation brackets a region): 5 launches of n=1600 (2 ms each) and

@@ -166,6 +166,35 @@ grep -q '^verdict     cpu 2.0 ms | gpu 4.0 ms + xfer 0.0 us -> CPU$' out.txt \
 # 9 samples only at another size: not trusted, no regression (one size): the model
 "$BIN/keel" explain t.c:5 --device h100 --set n=2000 t.db >out.txt 2>&1
 grep -q '^decided by  model' out.txt && ok || bad "untrusted size: $(grep '^decided' out.txt)"
+# two sizes measured on each device carry the models' times to a third
+# (history.h, t = t1 (m / m1)^g per device): measured a quarter of the
+# models' CPU time and twice their GPU time (with its transfer) at n = 2000
+# and 4000, so g = 1 on both and at 3000 history says the CPU takes m/4
+# and the GPU 2 m: the CPU, where the models say GPU.  (n = 1000, measured
+# above, is not among the nearest two.)
+secs() { sed -n 's/^seconds  *cpu \([^ ]*\) gpu \([^ ]*\) xfer \([^ ]*\) .*/\1 \2 \3/p' "$1"; }
+for n in 2000 3000 4000; do
+    "$BIN/keel" explain t.c:5 --device h100 --set n=$n t.db >x$n.txt 2>&1
+done
+expect_eq "$(sed -n 's/^decided by  \([a-z]*\).*/\1/p' x3000.txt)" model "3000 before: the models"
+grep -q '^verdict .*-> GPU$' x3000.txt && ok || bad "3000 before: $(grep '^verdict' x3000.txt)"
+for n in 2000 4000; do
+    secs x$n.txt | awk -v n=$n '{ printf "t.c:5 n=%s cpu %.17g\nt.c:5 n=%s gpu %.17g\n", n, $1 / 4, n, 2 * ($2 + $3) }'
+done >two.txt
+expect_eq "$("$BIN/keel" history --add two.txt t.db)" "added 4 measurements" "history --add two sizes"
+"$BIN/keel" explain t.c:5 --device h100 --set n=3000 t.db >out.txt 2>&1
+grep -q '^decided by  history (regression)$' out.txt && ok || bad "3000: $(grep '^decided' out.txt)"
+grep -q "^history     key n=3000: cpu .* (0 samples, 3 sizes) | gpu .* (0 samples, 3 sizes) (regression: the models' times carried through the 2 nearest measured sizes per device)$" out.txt \
+    && ok || bad "3000 history line: $(grep '^history' out.txt)"
+grep -q '^            model said GPU$' out.txt && ok || bad "3000 model said: $(grep 'model said' out.txt)"
+grep -q '^verdict .*-> CPU$' out.txt && ok || bad "3000 verdict: $(grep '^verdict' out.txt)"
+expect_eq "$({ secs x3000.txt; secs out.txt; } | tr '\n' ' ' |
+             awk '{ c = $1 / 4; g = 2 * ($2 + $3);
+                    print ($4 - c < 1e-6 * c && c - $4 < 1e-6 * c && $5 - g < 1e-6 * g && g - $5 < 1e-6 * g) ? "ok" : $4 " " $5 " want " c " " g }')" \
+    ok "3000: the models' times carried (m/4, 2 m)"
+"$BIN/keel" explain t.c:5 --device h100 --set n=3000 --json t.db >out.json 2>&1
+grep -q '"regression": *"models'"'"' times through 2 sizes"' out.json && ok || bad "3000 json: $(grep regression out.json)"
+
 echo "t.c:5 n=1000 tpu 1" >bad.txt
 "$BIN/keel" history --add bad.txt t.db >/dev/null 2>err.txt && bad "bad device accepted"
 expect_eq "$(cat err.txt)" "keel: bad.txt:1: device 'tpu' is neither cpu nor gpu" "bad device message"

@@ -6,10 +6,12 @@
  * decisions, the cap on explorations and their cost,
  * the models' verdict (with its "too small" margin) where nothing is
  * measured, the one trust rule,
- * the regression a n^b + c carried to nearby sizes, nothing beyond.
+ * the regression a n^b + c carried to nearby sizes, nothing beyond, and
+ * the models' time carried through two measured sizes (rt_shape_fit).
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -18,6 +20,134 @@
 static int same(const char *a, const char *b)
 {
     return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* rt_shape_fit: t = t1 (m / m1)^g through the two measured sizes nearest
+ * the models' time asked, by hand */
+static void test_shape(void)
+{
+    rt_shape s;
+    /* m 1 and 4, t 2 and 32: g = log 16 / log 4 = 2; at m = 2: 2 x 2^2 = 8 */
+    double m1[] = { 1, 4 }, t1[] = { 2, 32 };
+    CHECK(rt_shape_fit(2, m1, t1, 2, &s) == 0 && s.points == 2);
+    CHECK(fabs(s.g - 2) < 1e-12 && fabs(rt_shape_eval(&s, 2) - 8) < 1e-12);
+    /* four sizes: the nearest below and above, else the two nearest on one
+     * side.  m 1, 2, 8, 16 with t 10, 20, 80, 320:
+     *   at 4: 2 and 8, g = 1: 20 x 4/2 = 40
+     *   at 32: 8 and 16, g = log 4 / log 2 = 2: 320 x 2^2 = 1280
+     *   at 0.5: 1 and 2, g = 1: 10 x 0.5 = 5
+     *   at 8 (a measured size): 8 and 16, through 80 */
+    double m2[] = { 16, 1, 8, 2 }, t2[] = { 320, 10, 80, 20 };
+    CHECK(rt_shape_fit(4, m2, t2, 4, &s) == 0 && s.points == 2);
+    CHECK(fabs(rt_shape_eval(&s, 4) - 40) < 1e-12);
+    CHECK(rt_shape_fit(4, m2, t2, 32, &s) == 0 && fabs(rt_shape_eval(&s, 32) - 1280) < 1e-9);
+    CHECK(rt_shape_fit(4, m2, t2, 0.5, &s) == 0 && fabs(rt_shape_eval(&s, 0.5) - 5) < 1e-12);
+    CHECK(rt_shape_fit(4, m2, t2, 8, &s) == 0 && fabs(rt_shape_eval(&s, 8) - 80) < 1e-12);
+    /* measured time falling while the models' rises (m 1 -> 2, t 4 -> 1:
+     * g = -2): the bound g = 0, sqrt(4 x 1) = 2 at every m */
+    double m3[] = { 1, 2 }, t3[] = { 4, 1 };
+    CHECK(rt_shape_fit(2, m3, t3, 10, &s) == 0 && s.g == 0 && s.points == 2);
+    CHECK(fabs(rt_shape_eval(&s, 10) - 2) < 1e-12 && fabs(rt_shape_eval(&s, 0.1) - 2) < 1e-12);
+    /* one usable size (m 0 and t 0 are skipped): its error alone, 6/2 x 5 */
+    double m4[] = { 2, 0, 3 }, t4[] = { 6, 1, 0 };
+    CHECK(rt_shape_fit(3, m4, t4, 5, &s) == 0 && s.points == 1);
+    CHECK(fabs(rt_shape_eval(&s, 5) - 15) < 1e-12);
+    /* two sizes equal to the models: the first one's error alone */
+    double m5[] = { 2, 2 }, t5[] = { 6, 8 };
+    CHECK(rt_shape_fit(2, m5, t5, 4, &s) == 0 && s.points == 1);
+    CHECK(rt_shape_fit(0, m5, t5, 4, &s) == -1 && rt_shape_fit(1, m4 + 1, t4 + 1, 4, &s) == -1);
+}
+
+/* one site: two sizes measured on each device carry the models' times to a
+ * third.  The models say CPU by 2x at every size (CPU 1e-3 n, GPU 2e-3 n,
+ * n/1000 s); measured: CPU 2 s and 8 s at n = 1000 and 2000 (g = 2), GPU
+ * 1 s and 2 s (g = 1).  At 4000 (models CPU 4 s, GPU 8 s) the CPU is
+ * carried to 8 x (4/2)^2 = 32 s, the GPU to 2 x (8/4) = 4 s: the GPU,
+ * against the models. */
+static void test_learn_shape(void)
+{
+    rt_learn l;
+    rt_learn_choice c;
+    rt_learn_init(&l);
+    rt_learn_choose(&l, 1000, 1.0, 2.0, &c);
+    CHECK(c.device == 0 && c.how == NULL);
+    rt_learn_add(&l, 1000, 0, 2.0);
+    rt_learn_add(&l, 1000, 1, 1.0);
+    /* one size on each device: nothing to carry, the models decide */
+    rt_learn_choose(&l, 2000, 2.0, 4.0, &c);
+    CHECK(c.device == 0 && c.how == NULL);
+    rt_learn_add(&l, 2000, 0, 8.0);
+    rt_learn_add(&l, 2000, 1, 2.0);
+    rt_learn_choose(&l, 4000, 4.0, 8.0, &c);
+    CHECK(c.device == 1 && same(c.how, "history: regression") && c.samples == 4);
+    CHECK(fabs(c.cpu_s - 32) < 1e-9 && fabs(c.gpu_s - 4) < 1e-12);
+    CHECK(!c.settled);      /* the models' 2x is in the band: measured when it comes again */
+    /* between the two: 1500 (models 1.5 s, 3 s): CPU 2 x 1.5^2 = 4.5 s, GPU
+     * 1 x 3/2 = 1.5 s */
+    rt_learn_choose(&l, 1500, 1.5, 3.0, &c);
+    CHECK(c.device == 1 && same(c.how, "history: regression"));
+    CHECK(fabs(c.cpu_s - 4.5) < 1e-9 && fabs(c.gpu_s - 1.5) < 1e-12);
+    /* beyond RT_LEARN_REACH (4x) of every measured size: the models */
+    rt_learn_choose(&l, 9000, 9.0, 18.0, &c);
+    CHECK(c.device == 0 && c.how == NULL);
+    /* the models' times unknown: nothing to carry them (and fewer than 3
+     * sizes for a n^b + c): the models' verdict */
+    rt_learn_decide(&l, 3000, 0, 0, 0, &c);
+    CHECK(c.device == 0 && c.how == NULL);
+}
+
+/* the models of test_rows: CPU n / 1000 s, GPU n / 500 s (n the key's) */
+static int calls;
+static int rows_model(void *ctx, int n, const char *const *names, const long long *values,
+                      double *cpu_s, double *gpu_s)
+{
+    (void)ctx;
+    calls++;
+    if (n != 1 || strcmp(names[0], "n"))
+        return -1;
+    *cpu_s = values[0] / 1000.0, *gpu_s = values[0] / 500.0;
+    return 0;
+}
+
+/* the database's rows (rt_history_rows, as read): the models' times at
+ * each row's key, carried to the asked size as in test_learn_shape --
+ * CPU 2 s and 8 s, GPU 1 s and 2 s measured at n = 1000 and 2000 (models
+ * CPU 1 and 2 s, GPU 2 and 4 s); at 4000 (models 4 s, 8 s): CPU 8 x 2^2 =
+ * 32 s, GPU 2 x 2 = 4 s */
+static void test_rows(void)
+{
+    char *key[] = { "n=1000", "n=1000", "n=2000", "n=2000", "n=x" };
+    int gpu[] = { 0, 1, 0, 1, 0 }, samples[] = { 1, 1, 1, 1, 1 };
+    double size[] = { 1000, 1000, 2000, 2000, 3000 }, mean[] = { 2, 1, 8, 2, 100 };
+    rt_history_rows r = { .n = 5, .cap = 5, .key = key, .gpu = gpu, .samples = samples,
+                          .size = size, .mean = mean };
+    rt_history_pred hp;
+    int tag;
+    /* the models asked once per key, not per row: 2 keys ("n=x" is not a
+     * size: not asked) */
+    CHECK(rt_history_rows_model(&r, rows_model, NULL, &tag) == 0 && r.model && calls == 2);
+    CHECK(r.model[0] == 1 && r.model[1] == 2 && r.model[2] == 2 && r.model[3] == 4);
+    CHECK(r.model[4] == 0);                     /* "n=x": not a size, not known */
+    CHECK(rt_history_rows_model(&r, rows_model, NULL, &tag) == 0 && calls == 2);  /* kept */
+    rt_history_predict_at(&r, "n=4000", 4000, 4.0, 8.0, &hp);
+    CHECK(hp.decides && same(hp.how, "regression") && hp.shaped);
+    CHECK(fabs(hp.cpu_s - 32) < 1e-9 && fabs(hp.gpu_s - 4) < 1e-12);
+    CHECK(hp.cpu_sizes == 3 && hp.gpu_sizes == 2 && hp.cpu_samples == 0);
+    /* beyond RT_LEARN_REACH (4x) of every measured size: the a n^b + c
+     * needs 3 sizes on the GPU, nothing decides */
+    rt_history_predict_at(&r, "n=9000", 9000, 9.0, 18.0, &hp);
+    CHECK(!hp.decides && !hp.shaped);
+    /* a measured size: its means */
+    rt_history_predict_at(&r, "n=2000", 2000, 2.0, 4.0, &hp);
+    CHECK(hp.decides && same(hp.how, "measured") && !hp.shaped && hp.cpu_s == 8 && hp.gpu_s == 2);
+    /* the models' times not known at the size asked: a n^b + c needs 3
+     * sizes on both devices, the GPU has 2: nothing decides */
+    rt_history_predict_at(&r, "n=4000", 4000, 0, 0, &hp);
+    CHECK(!hp.decides && !hp.shaped);
+    /* another profile: computed again */
+    int other;
+    CHECK(rt_history_rows_model(&r, rows_model, NULL, &other) == 0 && calls == 4);
+    free(r.model);
 }
 
 int main(void)
@@ -206,5 +336,17 @@ int main(void)
     /* a launch at a measured size: the measurements */
     rt_learn_choose(&l, 2000, 1.0, 3.0, &c);
     CHECK(c.device == 1 && same(c.how, "history: measured"));   /* 4 ms against 2 ms */
+
+    /* the fit is kept until a sample comes: fitted when asked, stale after
+     * rt_learn_add */
+    CHECK(l.fit_state == 1 && l.fit_k == 3);
+    rt_learn_add(&l, 8000, 0, 1e-9 * 8000 * 8000);
+    CHECK(l.fit_state == 0);
+    rt_learn_choose(&l, 3000, 1.0, 3.0, &c);
+    CHECK(l.fit_state == 1 && l.fit_k == 3);    /* 8000: CPU only, not in it */
+
+    test_shape();
+    test_learn_shape();
+    test_rows();
     return check_summary();
 }

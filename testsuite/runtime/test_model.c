@@ -14,6 +14,7 @@
 #include "facts.h"
 #include "history.h"
 #include "model.h"
+#include "rt.h"
 
 /* |got - want| within 1e-9 relative (or 1e-12 absolute near 0) */
 #define NEAR(got, want) CHECK(fabs((double)(got) - (double)(want)) <= \
@@ -65,6 +66,34 @@ static void test_profiles(void)
     CHECK(rt_profile_match_gpu("NVIDIA A100-SXM4-40GB") == rt_profile_find("a100"));
     CHECK(rt_profile_match_gpu("GeForce GTX 470") == rt_profile_find("gtx470"));
     CHECK(rt_profile_match_gpu("Radeon") == NULL);
+}
+
+/* A built-in copied straight from its image (the runtime's set-up) is the
+ * profile lookup publishes, texts and all; other kinds, other names,
+ * files and the calibrated host are not built-ins of that kind. */
+static void test_profile_into(void)
+{
+    rt_profile g, c;
+    memset(&g, 0x5a, sizeof g);
+    CHECK_INT(rt_profile_builtin_into("H100", RT_GPU, &g), 1);
+    CHECK(memcmp(&g, rt_profile_find("h100"), sizeof g) == 0);
+    CHECK_STR(g.name, "h100");
+    CHECK_INT(g.sms, 132);
+    CHECK_INT(rt_profile_builtin_into("host", RT_CPU, &c), 1);
+    CHECK(memcmp(&c, rt_profile_host_default(), sizeof c) == 0);
+    CHECK_STR(c.name, "host");
+    NEAR(c.freq_hz, 2e9);
+    CHECK(c.mca_cpu == NULL);
+    CHECK_INT(rt_profile_builtin_into("power9", RT_CPU, &c), 1);
+    CHECK_STR(c.mca_cpu, "pwr9");
+    CHECK_INT(rt_profile_builtin_into("h100", RT_CPU, &c), 0);
+    CHECK_INT(rt_profile_builtin_into("host", RT_GPU, &g), 0);
+    CHECK_INT(rt_profile_builtin_into("power9", RT_GPU, &g), 0);
+    CHECK_INT(rt_profile_builtin_into("nonesuch", RT_GPU, &g), 0);
+    CHECK_INT(rt_profile_builtin_into("h10", RT_GPU, &g), 0);
+    CHECK_INT(rt_profile_builtin_into("./h100", RT_GPU, &g), 0);
+    CHECK_INT(rt_profile_builtin_into("", RT_GPU, &g), 0);
+    CHECK_STR(g.name, "h100");    /* (a refusal leaves *out as it was) */
 }
 
 static void test_cpu(void)
@@ -1047,6 +1076,7 @@ int main(void)
     test_patterns();
     test_cache_level();
     test_profiles();
+    test_profile_into();
     test_cpu();
     test_gpu();
     test_xfer();
