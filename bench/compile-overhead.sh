@@ -17,6 +17,13 @@
 #                           the database's cache (what a rebuild paid before
 #                           direct mode, and roughly what an edited source
 #                           with unchanged loops pays);
+#   warm, instrument off    the warm build with KEEL_INSTRUMENT=off (on the
+#                           database its cold build left): what is left of a
+#                           warm build without the instrumented compile, the
+#                           link of libkeelrt and the link object -- the
+#                           direct-mode lookup over keelcc's start-up; "keelcc
+#                           warm" less this row is what instrumentation costs
+#                           a rebuild;
 #   cold, llvm-mca off / instrument off / both off / analysis off
 #                           the cold build with KEEL_MCA=off,
 #                           KEEL_INSTRUMENT=off, both, or KEEL_DISABLE=1
@@ -76,6 +83,7 @@ for r in $(seq "$RUNS"); do
     KEEL_MCA=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/nomca"
     rm -f "$work"/k.db*
     KEEL_INSTRUMENT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/noinst"
+    KEEL_INSTRUMENT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/warmnoinst"
     rm -f "$work"/k.db*
     KEEL_MCA=off KEEL_INSTRUMENT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/neither"
     rm -f "$work"/k.db*
@@ -113,6 +121,7 @@ row "clang-19" "$work/plain"
 row "keelcc cold" "$work/cold"
 row "keelcc warm" "$work/warm"
 row "keelcc warm, no direct" "$work/nodirect"
+row "warm, instrument off" "$work/warmnoinst"
 row "cold, llvm-mca off" "$work/nomca"
 row "cold, instrument off" "$work/noinst"
 row "cold, both off" "$work/neither"

@@ -85,19 +85,16 @@ void dc_hex(const dc_hash *h, char out[33])
     snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->a, (unsigned long long)h->b);
 }
 
-/* 64-bit FNV-1a of a file's bytes (dc_bytes' first half); -1 when
- * unreadable. */
+/* 64-bit FNV-1a of a file's bytes (dc_bytes' first half, the only one
+ * a list keeps: the second lane is not computed); -1 when unreadable. */
 static int hash_file(const char *path, uint64_t *out, size_t *size)
 {
     size_t len;
     char *t = ku_read_file(path, &len);
     if (!t)
         return -1;
-    dc_hash h;
-    dc_init(&h);
-    dc_bytes(&h, t, len);
+    *out = ku_fnv1a64_update(KU_FNV_KEEL_START, t, len);
     free(t);
-    *out = h.a;
     *size = len;
     return 0;
 }
@@ -137,19 +134,55 @@ int dc_inputs_next(const char **p, unsigned long long *hash, size_t *size, char 
     return 1;
 }
 
+/* The lines of a list already checked, as a set (open addressing over
+ * the lines' FNV-1a): a header entered again (guarded, or included from
+ * several headers) is one line many times over, hashed once. */
+typedef struct {
+    const char **slot;
+    size_t mask;
+} line_set;
+
+/* 1 when line (up to and with its newline) was in the set, else 0 after
+ * adding it (also 0 when there is no set: every line is then checked). */
+static int line_seen(line_set *s, const char *line)
+{
+    if (!s->slot)
+        return 0;
+    size_t n = strcspn(line, "\n") + 1;
+    size_t k = (size_t)ku_fnv1a64_update(KU_FNV_KEEL_START, line, n) & s->mask;
+    for (; s->slot[k]; k = (k + 1) & s->mask)
+        if (memcmp(s->slot[k], line, n) == 0)
+            return 1;    /* the same bytes up to a newline: the same line */
+    s->slot[k] = line;
+    return 0;
+}
+
 int dc_inputs_same(const char *list)
 {
     char path[PATH_MAX + 1];
     unsigned long long want;
-    size_t size, got_size;
+    size_t size, got_size, lines = 0, cap = 16;
     int rc;
+    for (const char *p = list; (p = strchr(p, '\n')); p++)
+        lines++;
+    while (cap < 2 * lines)
+        cap *= 2;
+    line_set seen = { calloc(cap, sizeof *seen.slot), cap - 1 };
+    const char *line = list;
     while ((rc = dc_inputs_next(&list, &want, &size, path, sizeof path)) == 1) {
         uint64_t h;
         struct stat st;
+        int again = line_seen(&seen, line);
+        line = list;
+        if (again)
+            continue;     /* the very line checked above holds here too */
         /* the size first: a changed file usually fails without a read */
         if (stat(path, &st) != 0 || (size_t)st.st_size != size
-            || hash_file(path, &h, &got_size) != 0 || h != want || got_size != size)
+            || hash_file(path, &h, &got_size) != 0 || h != want || got_size != size) {
+            free(seen.slot);
             return 0;
+        }
     }
+    free(seen.slot);
     return rc == 0;
 }

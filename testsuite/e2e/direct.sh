@@ -114,6 +114,33 @@ settle
 mark
 "$KC" -O1 -c k.c -o k.o 2>/dev/null
 expect_eq "$(kept k.c)" 1 "changed header, then unchanged: hit"
+# ---- a header entered twice (no guard): listed twice, checked as one ----
+printf '#define TWICE 2\n' >twice.h
+printf '#include "twice.h"\n' >again.h
+cat >t.c <<'EOF'
+#include "twice.h"
+#include "again.h"
+void t(double *y, int n)
+{
+    for (int i = 0; i < n; i++)
+        y[i] *= TWICE;
+}
+EOF
+settle
+"$KC" -O1 -c t.c -o t.o 2>/dev/null
+expect_eq "$(q "SELECT inputs FROM direct_cache" | grep -c '/twice\.h$')" 2 \
+    "a header entered twice: listed twice"
+mark
+"$KC" -O1 -c t.c -o t.o 2>/dev/null
+expect_eq "$(kept t.c)" 1 "a header entered twice, unchanged: hit"
+printf '#define TWICE 5\n' >twice.h
+"$KC" -O1 -c t.c -o t.o 2>/dev/null
+expect_eq "$(kept t.c)" 0 "a header entered twice, changed (same size): miss"
+settle
+"$KC" -O1 -c t.c -o t.o 2>/dev/null
+mark
+"$KC" -O1 -c t.c -o t.o 2>/dev/null
+expect_eq "$(kept t.c)" 1 "a header entered twice, changed, then unchanged: hit"
 # $PWD counts only where LLVM would use it: a stale one (make -C passes the
 # caller's) is the same build
 mark
