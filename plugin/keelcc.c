@@ -221,6 +221,7 @@ static const char *offload_fact(const options *o)
     cc = cc ? cc + 1 : o->compiler;
     return disable || (cc && strstr(cc, "clang")) ? "host" : NULL;
 }
+
 /* The pipeline's first two steps per source, with no database open:
  * parse (walker.c: libclang -> loop IR), then analyse (store.c: IPDA,
  * idioms, classes, counts, the runtime's launch facts).  The third step,
