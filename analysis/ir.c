@@ -448,7 +448,7 @@ static void put_quoted(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* Names of omp_map_role values (analysis/omp.h; kept here so that the IR
+/* Names of omp_map_role values (analysis/omp_pragmas.h; kept here so that the IR
  * dump needs no more than ir.c). */
 static const char *ir_gpu_map_name(int r)
 {

@@ -149,7 +149,7 @@ typedef struct {
                            * data` construct enclosing the loop (its pragma), 0: none */
     int region_offset;    /* byte offset of that pragma's line, -1: none */
     int region_end_offset;/* one past the construct's statement, -1: none */
-    int gpu_map;          /* omp_map_role (analysis/omp.h), 0: none */
+    int gpu_map;          /* omp_map_role (analysis/omp_pragmas.h), 0: none */
     int gpu_collapse;     /* loops in the mapped space (collapse(n)), on its outer loop */
     int gpu_fastest;      /* nest root: loop index of the fastest thread index, -1 */
     char *gpu_teams;      /* num_teams(...) text, NULL: clang's default */

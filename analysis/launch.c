@@ -9,7 +9,7 @@
 #include "launch.h"
 
 #include "callee.h"
-#include "omp.h"
+#include "omp_pragmas.h"
 #include "sync.h"
 #include "util.h"
 

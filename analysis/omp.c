@@ -1,6 +1,6 @@
 /*
  * omp.c -- OpenMP directive parser and clang-19's GPU mapping of loop nests
- * (omp.h).
+ * (omp_pragmas.h).
  *
  * The parser is a small tokenizer over the pragma text: words up to the
  * first word followed by `(` or a `,` / a word that is a known clause are
@@ -24,7 +24,7 @@
  * Host-only `parallel for` nests are mapped as their direct port
  * (`target teams distribute parallel for` on the same loop) would be.
  */
-#include "omp.h"
+#include "omp_pragmas.h"
 #include "util.h"
 
 #include <ctype.h>

@@ -14,7 +14,7 @@
 
 #include "callee.h"
 #include "launch.h"
-#include "omp.h"
+#include "omp_pragmas.h"
 #include "sync.h"
 
 #include <assert.h>

@@ -8,7 +8,7 @@
 #include "sync.h"
 
 #include "callee.h"
-#include "omp.h"
+#include "omp_pragmas.h"
 
 #include <stdio.h>
 #include <string.h>

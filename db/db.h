@@ -102,7 +102,7 @@ typedef struct {
     const char *trip;       /* trip count expression or NULL */
     const char *pragmas;    /* JSON array of pragma texts, e.g. ["omp parallel for"] */
     int n_if, n_break, n_continue, n_goto, n_return;
-    /* GPU mapping of OpenMP offload (schema v6; analysis/omp.h) */
+    /* GPU mapping of OpenMP offload (schema v6; analysis/omp_pragmas.h) */
     const char *gpu_map;    /* "grid", "teams", "threads", "collapsed", "seq", NULL */
     int gpu_collapse;       /* loops in the mapped space, on its outer loop (0: none) */
     const char *gpu_teams;  /* num_teams(...) text, NULL: clang's default */

@@ -66,7 +66,7 @@
  */
 #include "instrument.h"
 
-#include "omp.h"
+#include "omp_pragmas.h"
 
 #include <stdint.h>
 #include <stdio.h>

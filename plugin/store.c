@@ -25,7 +25,7 @@
 #include "idioms.h"
 #include "instrument.h"
 #include "launch.h"
-#include "omp.h"
+#include "omp_pragmas.h"
 #include "species.h"
 #include "util.h"
 

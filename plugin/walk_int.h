@@ -24,7 +24,7 @@
 #include "walker.h"
 
 #include <clang-c/Index.h>
-#include "omp.h"
+#include "omp_pragmas.h"
 #include "sync.h"
 #include "util.h"
 #include <ctype.h>

@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "launch.h"
-#include "omp.h"
+#include "omp_pragmas.h"
 
 static kx_expr *P(const char *s)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "omp.h"
+#include "omp_pragmas.h"
 
 static omp_directive P(const char *text)
 {

@@ -17,11 +17,11 @@ fail=0
 if ! out=$(sh "$CHECK" "$ROOT" "$dir/good.md"); then
     echo "FAIL: the corrected note does not pass:"; printf '%s\n' "$out"; fail=1
 fi
-# plant: a ghost folder instead of bench/, db/ without util, runtime/ with analysis
+# plant: a ghost folder instead of bench/, db/ without util, runtime/ with plugin
 awk '
   /^\| `bench\/` \|/ { print "| `ghost/` | nothing |"; next }
   /^\| `db\/` \| SQLite, util/ { print "| `db/` | SQLite |"; next }
-  /^\| `runtime\/` \|/ { print "| `runtime/` | db, ipda, util, analysis |"; next }
+  /^\| `runtime\/` \|/ { print "| `runtime/` | db, analysis, ipda, util, plugin |"; next }
   /^## Conventions/ { print "The walk ends in `runtime/gone.c`."; print "" }
   { print }' "$dir/good.md" > "$dir/bad.md"
 out=$(sh "$CHECK" "$ROOT" "$dir/bad.md")
@@ -30,7 +30,7 @@ out=$(printf '%s\n' "$out" | sed 's/ ([^)]*)//')   # the example file may change
 want='architecture.md: Folders lists ghost/, which does not exist
 architecture.md: Folders does not list bench/
 architecture.md: db/ uses util, which '"'"'may use'"'"' does not allow
-architecture.md: '"'"'may use'"'"' says runtime/ uses analysis, but no file of runtime/ includes it
+architecture.md: '"'"'may use'"'"' says runtime/ uses plugin, but no file of runtime/ includes it
 architecture.md: names runtime/gone.c, which is not in the tree'
 if [ $rc -ne 1 ] || [ "$out" != "$want" ]; then
     echo "FAIL: planted errors: rc $rc, got:"; printf '%s\n' "$out"; echo "want:"; printf '%s\n' "$want"

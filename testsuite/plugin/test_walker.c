@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "omp.h"
+#include "omp_pragmas.h"
 #include "walk_src.h"
 #include "walker.h"
 

@@ -1,5 +1,5 @@
 /*
- * omp.h -- OpenMP directives as structured data, and the GPU mapping clang's
+ * omp_pragmas.h -- OpenMP directives as structured data, and the GPU mapping clang's
  * OpenMP offload gives a loop nest.
  *
  * omp_parse reads one pragma's text ("omp target teams distribute parallel

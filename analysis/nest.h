@@ -3,12 +3,13 @@
  * its loops, statements, accesses, llvm-mca figures, recurrences and
  * run-time overlap condition, kept flat.
  *
- * These are the types of the model, owned here; the runtime's loader
- * (facts.c) fills them from the packed nest keelcc stored or linked into
- * the program (db/db_nest.h) and the models evaluate them as they are.
- * The header depends on ipda (kx_expr) and util only, so that it can move
- * to analysis/, the model's home, where keelcc would build it too.  The
- * layout:
+ * These are the types of the model, owned here, in the model's home
+ * (analysis/); libkeelrt carries them (the object library keel_model).
+ * The runtime's loader (runtime/facts.c) fills them from the packed nest
+ * keelcc stored in the database or linked into the program (db/db_nest.h),
+ * and the models evaluate them as they are.  keelcc does not build them
+ * from its IR yet: it writes rows, which db/ packs.  The header depends on
+ * ipda (kx_expr) and util only.  The layout:
  *
  *   loops[]  in preorder: loops[0] is the launch loop, every loop after its
  *            parent (parent: its index, -1 for loops[0]);
