@@ -60,7 +60,7 @@ static double cpuinfo_hz(void)
     return mhz * 1e6;
 }
 
-static double thread_cpu_s(void)
+double rt_thread_cpu_s(void)
 {
     struct timespec ts;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
@@ -85,14 +85,14 @@ double rt_calibrate_clock(void)
     double sec[BATCHES];
     unsigned long x = 1;
     for (int b = 0; b <= BATCHES; b++) {          /* batch 0 warms the clock up */
-        double t0 = thread_cpu_s();
+        double t0 = rt_thread_cpu_s();
         for (unsigned long i = 0; i < iters; i++) {
             CHAIN8(x, i);
             CHAIN8(x, i);
             CHAIN8(x, i);
             CHAIN8(x, i);
         }
-        double t1 = thread_cpu_s();
+        double t1 = rt_thread_cpu_s();
         if (b > 0)
             sec[b - 1] = t0 >= 0 && t1 > t0 ? t1 - t0 : 0;
     }
@@ -141,7 +141,7 @@ static double lat_batch(int k)
         long xi = 1L << 40, yi = lat_one_i | 1;
         volatile double *m = &lat_dsink;
         *m = 1.0;
-        double t0 = thread_cpu_s();
+        double t0 = rt_thread_cpu_s();
         for (long i = 0; i < LAT_ITERS; i++) {
             switch (k) {
             case RT_LAT_FADD: REP8(x = x + y); break;
@@ -155,7 +155,7 @@ static double lat_batch(int k)
             default: REP8(*m = *m + y); break;     /* store, load, add */
             }
         }
-        double t1 = thread_cpu_s();
+        double t1 = rt_thread_cpu_s();
         lat_dsink = x, lat_isink = xi;
         double sec = t0 >= 0 && t1 > t0 ? t1 - t0 : 0;
         if (b > 0 && sec > 0 && (best == 0 || sec < best))

@@ -122,6 +122,9 @@ void rt_thread_curve_format(const rt_calibration *c, char *buf, size_t len);
 int rt_thread_curve_parse(const char *text, rt_calibration *c);
 /* The median of v[0..n-1] (v is sorted in place); 0 when n is 0. */
 double rt_median(double *v, int n);
+/* The calling thread's CPU time, seconds (CLOCK_THREAD_CPUTIME_ID, what
+ * the calibration kernels time themselves on); -1 when unavailable. */
+double rt_thread_cpu_s(void);
 
 /* The TLB probe (calib_tlb.c, Saavedra-Smith / lmbench): ns per load of a
  * walk with one load per base page over P pages and of the same loads on P

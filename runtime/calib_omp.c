@@ -29,7 +29,6 @@ static double now(void)
 }
 
 static volatile double sink;
-static double thread_cpu(void);
 
 static void delay(int n)
 {
@@ -196,11 +195,11 @@ static double triad_cpu(long n, int reps, int t)
         double slowest = 0;
         #pragma omp parallel num_threads(t) reduction(max : slowest)
         {
-            double t0 = thread_cpu();
+            double t0 = rt_thread_cpu_s();
             #pragma omp for schedule(static) nowait
             for (long i = 0; i < n; i++)
                 a[i] = b[i] + 3.0 * c[i];
-            slowest = thread_cpu() - t0;
+            slowest = rt_thread_cpu_s() - t0;
         }
         if (r > 0 && slowest > 0 && 24.0 * n / slowest > best)
             best = 24.0 * n / slowest;
@@ -259,21 +258,21 @@ static void rates_on(int t, double *clock_hz, double *work)
         unsigned long x = (unsigned long)me + 1, y[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
         for (int b = 0; b <= BATCHES; b++) {    /* batch 0 warms the clock up */
             #pragma omp barrier
-            double t0 = thread_cpu();
+            double t0 = rt_thread_cpu_s();
             for (unsigned long i = 0; i < iters; i++) {
                 CHAIN8(x, i);
                 CHAIN8(x, i);
                 CHAIN8(x, i);
                 CHAIN8(x, i);
             }
-            double t1 = thread_cpu();
+            double t1 = rt_thread_cpu_s();
             for (unsigned long i = 0; i < iters; i++) {
                 TCI(i);
                 TCI(i);
                 TCI(i);
                 TCI(i);
             }
-            double t2 = thread_cpu();
+            double t2 = rt_thread_cpu_s();
             if (b > 0 && t1 > t0 && (bc == 0 || t1 - t0 < bc))
                 bc = t1 - t0;
             if (b > 0 && t2 > t1 && (bw == 0 || t2 - t1 < bw))
@@ -362,13 +361,6 @@ enum { ACC = 8 };
 #define SUM8(s, e) do { s[0] += e(0); s[1] += e(1); s[2] += e(2); s[3] += e(3); \
                         s[4] += e(4); s[5] += e(5); s[6] += e(6); s[7] += e(7); } while (0)
 
-static double thread_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static double pattern_run(const double *a, const int *idx, long n, int p, int threads, int passes,
                           double *secs)
 {
@@ -378,7 +370,7 @@ static double pattern_run(const double *a, const int *idx, long n, int p, int th
     #pragma omp parallel num_threads(threads) reduction(+ : s) reduction(max : slowest)
     {
         double acc[ACC] = { 0 };
-        double t0 = thread_cpu();
+        double t0 = rt_thread_cpu_s();
         for (int k = 0; k < passes; k++) {
             switch (p) {
             case RT_PAT_UNIT:
@@ -416,7 +408,7 @@ static double pattern_run(const double *a, const int *idx, long n, int p, int th
                 break;
             }
         }
-        slowest = thread_cpu() - t0;
+        slowest = rt_thread_cpu_s() - t0;
         for (int q = 0; q < ACC; q++)
             s += acc[q];
     }

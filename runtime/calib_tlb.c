@@ -50,7 +50,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Pages the probe walks: 2^(k/4) for k = 32..60, 256 to 32768 pages (a
@@ -103,14 +102,6 @@ int rt_tlb_fit(const double *pages, const double *diff_ns, int n, double *entrie
     return 0;
 }
 
-static double thread_cpu_s(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-        return -1;
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static volatile uint64_t tlb_sink;
 
 /* ns per load of `loads` loads of the n addresses base + off[i], in
@@ -121,13 +112,13 @@ static double walk_ns(const char *base, const size_t *off, long n, long loads, i
     double best = 0;
     for (int b = 0; b <= batches; b++) {               /* batch 0 warms up */
         uint64_t s = 0;
-        double t0 = thread_cpu_s();
+        double t0 = rt_thread_cpu_s();
         for (long r = 0; r < reps; r++)
             for (long i = 0; i < n; i++) {
                 s += *(const volatile uint64_t *)(base + off[i]);
                 __asm__ volatile("" : "+r"(s));
             }
-        double t1 = thread_cpu_s();
+        double t1 = rt_thread_cpu_s();
         tlb_sink += s;
         double t = t0 >= 0 && t1 > t0 ? (t1 - t0) / ((double)reps * n) * 1e9 : 0;
         if (b > 0 && t > 0 && (best == 0 || t < best))
