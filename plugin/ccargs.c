@@ -28,6 +28,11 @@ int cc_in_list(const char *const *list, const char *s)
 /* KEEL_CC may be a launcher and a compiler ("ccache clang-19", "distcc
  * clang-19"): argv[0] is split at blanks into several words, unless it
  * names an executable file as it is (a path with blanks). */
+int cc_offload_target(const char *a)
+{
+    return strncmp(a, "--offload-arch", 14) == 0 || strncmp(a, "-fopenmp-targets", 16) == 0;
+}
+
 int cc_spawn(char *const *argv, const ku_io *io, pid_t *pid)
 {
     if ((!strchr(argv[0], ' ') && !strchr(argv[0], '\t')) || access(argv[0], X_OK) == 0)

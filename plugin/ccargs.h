@@ -22,6 +22,10 @@ extern const char *const cc_value_options[];
 /* Is s one of the strings of the NULL-terminated list? */
 int cc_in_list(const char *const *list, const char *s);
 
+/* Does compiler argument a name clang's offload targets (-fopenmp-targets=,
+ * --offload-arch=): the command builds an offload image? */
+int cc_offload_target(const char *a);
+
 /* ku_spawn, with a compiler given as several words ("ccache clang-19",
  * KEEL_CC) split at blanks first.  0 with *pid, or an errno value. */
 int cc_spawn(char *const *argv, const ku_io *io, pid_t *pid);

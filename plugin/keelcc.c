@@ -209,8 +209,8 @@ static const char *offload_fact(const options *o)
             openmp = 1;
         else if (strcmp(a, "-foffload=disable") == 0)
             disable = 1;
-        else if (strncmp(a, "-fopenmp-targets=", 17) == 0 || strncmp(a, "--offload-arch", 14) == 0 ||
-                 strncmp(a, "--offload=", 10) == 0 || strncmp(a, "-foffload=", 10) == 0)
+        else if (cc_offload_target(a) || strncmp(a, "--offload=", 10) == 0 ||
+                 strncmp(a, "-foffload=", 10) == 0)
             image = 1;
     }
     if (!openmp)

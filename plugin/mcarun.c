@@ -348,7 +348,7 @@ static char **build_cc(int ncc, char *const *cc, const char *source, const group
         }
         if (a[0] != '-' || strcmp(a, "-") == 0)
             continue;   /* inputs: only `source` is compiled */
-        if (starts(a, "--offload-arch") || starts(a, "-fopenmp-targets"))
+        if (cc_offload_target(a))
             offload = 1;
         if (!drop_flag(a, cross_target))
             argv[n++] = (char *)a;
