@@ -298,7 +298,7 @@ typedef struct {
 
 /* Phase 1: the defaults, from the environment ($KEEL_CC, $KEEL_DB,
  * $KEEL_DISABLE, $KEEL_QUIET, $KEEL_INSTRUMENT, $KEEL_MCA, $KEEL_MCPU,
- * $KEEL_LLVM_MCA, $KEEL_DIRECT); keel's options given later override them.
+ * $KEEL_LLVM_MCA, $KEEL_DIRECT, $KEEL_OBJCACHE); keel's options given later override them.
  * -1 (the error said) when $KEEL_INSTRUMENT names no mode. */
 static int kc_env_defaults(options *o)
 {
@@ -318,6 +318,7 @@ static int kc_env_defaults(options *o)
     o->mcpu = (env = getenv("KEEL_MCPU")) && *env ? env : NULL;
     o->llvm_mca = (env = getenv("KEEL_LLVM_MCA")) && *env ? env : "llvm-mca-19";
     o->direct = !((env = getenv("KEEL_DIRECT")) && strcmp(env, "off") == 0);
+    o->objcache = !((env = getenv("KEEL_OBJCACHE")) && strcmp(env, "off") == 0);
     return 0;
 }
 
@@ -362,6 +363,8 @@ static int kc_keel_option(const char *a, options *o)
         o->mca = a[11] == 'n';
     else if (strcmp(a, "--keel-direct=off") == 0 || strcmp(a, "--keel-direct=on") == 0)
         o->direct = a[14] == 'n';
+    else if (strcmp(a, "--keel-objcache=off") == 0 || strcmp(a, "--keel-objcache=on") == 0)
+        o->objcache = a[17] == 'n';
     else if (strcmp(a, "--keel-help") == 0)
         return 1;
     else if (strcmp(a, "--keel-version") == 0)

@@ -447,15 +447,31 @@ int kc_start_instrumented(const options *o, const char *overlay, instrumented_jo
 }
 
 /* Wait for the instrumented compile.  On success its messages go to stderr
- * and the result is 0; on failure -1, with the first line of its messages in
+ * (and to keep, when not NULL: the object cache replays them) and the
+ * result is 0; on failure -1, with the first line of its messages in
  * first_error. */
 int kc_finish_instrumented(instrumented_job *j, char *first_error, size_t errlen,
-                               const ku_buf *quotes)
+                               const ku_buf *quotes, ku_buf *keep)
 {
     int status = kc_wait_compiler(j->pid);
     size_t len = 0;
     char *msgs = ku_read_file(j->errpath, &len);
-    if (status == 0 && msgs) {
+    char *kept = NULL;
+    size_t klen = 0;
+    FILE *m = status == 0 && msgs && keep ? open_memstream(&kept, &klen) : NULL;
+    if (status == 0 && msgs && m) {
+        restore_quotes(msgs, len, quotes, m);      /* the compile's own warnings */
+        if (fclose(m) == 0) {
+            fwrite(kept, 1, klen, stderr);
+            ku_buf_putn(keep, kept, klen);
+        } else {
+            restore_quotes(msgs, len, quotes, stderr);
+            keep->oom = 1;
+        }
+        free(kept);
+    } else if (status == 0) {
+        if (keep)
+            keep->oom = 1;     /* what was printed is not known */
         restore_quotes(msgs, len, quotes, stderr);   /* the compile's own warnings */
     } else if (msgs && len) {
         char *nl = memchr(msgs, '\n', len);

@@ -7,6 +7,8 @@
  *   kc_args.c      argument handling: response files, the launcher form,
  *                  keel's options and the compiler's arguments sorted
  *   kc_direct.c    build variants and the direct mode (the build cache)
+ *   kc_objcache.c  the object cache: an unchanged single-source -c rebuild
+ *                  copies the instrumented object its last compile made
  *   kc_mca.c       the llvm-mca step (plugin/mcarun.c does the work)
  *   kc_instr.c     the instrumentation step and the instrumented compile
  *                  through a VFS overlay
@@ -42,6 +44,15 @@
 #include "util.h"
 #include "walker.h"
 
+/* The object cache's part of a compile that may store an entry
+ * (kc_objcache.c): the dependency file it adds, the compiler's messages. */
+typedef struct {
+    int want;                 /* -MD -MF depfile added: store after the compile */
+    int clean;                /* the compile was the one an entry may hold */
+    char depfile[KU_TMP_PATH];
+    ku_buf err;               /* the compiler's messages, as printed */
+} kc_objstore;
+
 typedef struct {
     const char *db_path;
     const char *compiler;
@@ -70,6 +81,8 @@ typedef struct {
     const char *mcpu;      /* --keel-mcpu list, NULL: the host CPU */
     const char *llvm_mca;  /* the llvm-mca program */
     int direct;            /* direct mode: reuse a stored build of the same inputs */
+    int objcache;          /* the object cache (KEEL_OBJCACHE, --keel-objcache) */
+    kc_objstore *oc;       /* ... this compile's store, NULL: none */
     struct timespec start; /* when keelcc started (direct mode's "too new" rule) */
     int oom;               /* an argument list could not grow */
     int nnotc;             /* inputs not analysed as not C: name, reason, ... */
@@ -148,6 +161,15 @@ void kc_build_hashes(const options *o, const char *path, const ir_tu *ir, char v
                          char build[17]);
 void kc_object_of(const options *o, int i, char *out, size_t n);
 
+/* The object cache (kc_objcache.c).  hit: a direct-mode hit whose object
+ * is cached gets it copied (1; the compiler's messages printed), else 0.
+ * prepare: a compile whose object may be stored gets -MD -MF added (1);
+ * store after the compile succeeded (then end, also called by store). */
+int kc_objcache_hit(const options *o, analysed *r);
+int kc_objcache_prepare(options *o, const analysed *r, kc_objstore *s);
+void kc_objcache_store(const options *o, const analysed *r, kc_objstore *s);
+void kc_objcache_end(kc_objstore *s);
+
 void kc_add_runtime_link(options *o, const char *lib);
 /* A command that compiles and links: the link waits for keelcc to record
  * the compiled sources, then takes a link object with their facts
@@ -165,8 +187,9 @@ int kc_link_wait_request(kc_link_wait *w);
 void kc_link_wait_answer(const options *o, kc_link_wait *w);
 void kc_link_wait_end(kc_link_wait *w);
 int kc_link_wrapper(int argc, char **argv);
+/* keep: when not NULL, also gets the messages printed */
 int kc_finish_instrumented(instrumented_job *j, char *first_error, size_t errlen,
-                               const ku_buf *quotes);
+                               const ku_buf *quotes, ku_buf *keep);
 int kc_make_copies(const options *o, analysed *res, instrumented *ins, char *overlay,
                        size_t overlay_len, ku_buf *quotes);
 void kc_runtime_paths(char *header, char *lib, size_t n);

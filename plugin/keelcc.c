@@ -14,7 +14,8 @@
  * warning line on stderr; it never changes the compile's result.  A source
  * whose command and files are unchanged since the build the database holds
  * is not parsed again (direct mode, kc_direct.c): its stored instrumented
- * text is compiled and nothing is written.
+ * text is compiled and nothing is written; for a single-source -c command
+ * whose object the object cache holds, not even compiled (kc_objcache.c).
  *
  * This file is main (the steps in order) with the walker's loading and the
  * analyse and record steps; kc_int.h lists keelcc's other files, one step
@@ -52,6 +53,10 @@ static void usage(FILE *out, const char *compiler)
         "  --keel-mca=off        no llvm-mca stage (also KEEL_MCA=off)\n"
         "  --keel-direct=off     always parse and analyse, even when the database holds\n"
         "                        this very build of unchanged files (also KEEL_DIRECT=off)\n"
+        "  --keel-objcache=off   compile even when the object cache (DB.objcache/, beside\n"
+        "                        the database) holds the object of this unchanged -c\n"
+        "                        compile (also KEEL_OBJCACHE=off; its size:\n"
+        "                        KEEL_OBJCACHE_SIZE MiB, default 512)\n"
         "  --keel-help           this help (also --help alone)\n"
         "  --keel-version        keel's version\n"
         "\n"
@@ -368,6 +373,35 @@ static int to_record(const options *o, const analysed *res, int misses)
     return res && (misses || learned);
 }
 
+/* The plain compile with its messages printed and kept for the object
+ * cache (oc->clean when they are). */
+static int plain_kept(options *o, kc_objstore *oc)
+{
+    char path[KU_TMP_PATH];
+    int fd = ku_mkstemp(path, sizeof path, NULL, "keel-stderr-", "");
+    if (fd < 0)
+        return kc_wait_compiler(kc_start_compiler(o->cc, -1, 1));
+    int status = kc_wait_compiler(kc_start_compiler(o->cc, fd, 1));
+    size_t len;
+    char *msgs = ku_read_file(path, &len);
+    if (msgs) {
+        fwrite(msgs, 1, len, stderr);
+        ku_buf_putn(&oc->err, msgs, len);
+        oc->clean = status == 0;
+    } else {
+        /* the messages cannot be read back: copy them as they are */
+        char chunk[4096];
+        ssize_t n;
+        lseek(fd, 0, SEEK_SET);
+        while ((n = read(fd, chunk, sizeof chunk)) > 0)
+            fwrite(chunk, 1, (size_t)n, stderr);
+    }
+    free(msgs);
+    close(fd);
+    unlink(path);
+    return status;
+}
+
 /* Analyse, then compile the instrumented copies through the overlay while
  * the llvm-mca step runs; the plain compile when that cannot be done.
  * A command that also links records its rows when the compiler starts the
@@ -408,8 +442,13 @@ static int compile_instrumented(options *o, const options *user, analysed *res, 
                 snprintf(o->own[o->nown++], sizeof o->own[0], "#%lld", (long long)res[i].hit_tu);
         kc_link_wait_answer(o, &lw);
     }
-    if (started)
-        status = kc_finish_instrumented(&job, first_error, sizeof first_error, &quotes);
+    kc_objstore *oc = o->oc && o->oc->want ? o->oc : NULL;
+    if (started) {
+        status = kc_finish_instrumented(&job, first_error, sizeof first_error, &quotes,
+                                        oc ? &oc->err : NULL);
+        if (oc && status == 0)
+            oc->clean = 1;
+    }
     if (armed)
         kc_link_wait_end(&lw);
     ku_buf_free(&quotes);
@@ -430,7 +469,12 @@ static int compile_instrumented(options *o, const options *user, analysed *res, 
                      " without instrumentation");
         for (int i = 0; made > 0 && i < o->nsources; i++)
             store_analysis_no_sites(res[i].an, why);
-        status = kc_wait_compiler(kc_start_compiler(o->cc, -1, 1));
+        /* a source with nothing to instrument: the compile an object
+         * cache entry may hold, its messages kept */
+        if (oc && made == 0 && res[0].ihave == 0)
+            status = plain_kept(o, oc);
+        else
+            status = kc_wait_compiler(kc_start_compiler(o->cc, -1, 1));
         if (status == 0 && first_error[0])
             kc_warn("instrumented compile failed (%s); built without instrumentation",
                     first_error);
@@ -516,6 +560,18 @@ int main(int argc, char **argv)
         res[i].ihave = -1;
     if (res)
         kc_direct_lookup(&o, res);
+    /* An unchanged single-source -c rebuild: the object its last compile
+     * made, with that compile's messages and keel's warnings */
+    if (res && instrument && o.nsources == 1 && kc_objcache_hit(&o, &res[0])) {
+        if (res[0].warns.s)
+            ku_buf_put(&kc_mca_deferred, res[0].warns.s);
+        kc_mca_flush(0);
+        free_all(&o, res);
+        return 0;
+    }
+    kc_objstore oc = { 0 };
+    if (res && instrument && o.nsources == 1 && kc_objcache_prepare(&o, &res[0], &oc))
+        o.oc = &oc;
     int misses = 0;
     for (int i = 0; res && i < o.nsources; i++)
         misses += !res[i].hit;
@@ -553,6 +609,9 @@ int main(int argc, char **argv)
         record(&o, res, args);
         free(args);
     }
+    if (oc.want && status == 0)
+        kc_objcache_store(&o, &res[0], &oc);
+    kc_objcache_end(&oc);
     free_all(&o, res);
     return status;
 }

@@ -1,0 +1,215 @@
+#!/bin/sh
+# objcache.sh BIN -- keelcc's object cache: an unchanged single-source -c
+# rebuild that direct mode hits copies the object the last compile made
+# (DB.objcache/ beside the database) instead of compiling it.
+#  - a hit runs no compiler, gives the object of a fresh compile (object
+#    cache off) byte for byte, and prints exactly the messages the compile
+#    printed (the compiler's warning, keel's warnings);
+#  - every kind of change misses (the compiler runs, the object is a fresh
+#    compile's): the source, a header, a header only the real compile reads
+#    (under #ifdef __OPTIMIZE__: the parse has no -O2, so direct mode hits
+#    and the compile's own dependency list must catch it), an argument, -o,
+#    another keelcc binary, a KEEL_* variable, KEEL_OBJCACHE=off;
+#  - not cached at all: __DATE__ in the source, a dependency file the user
+#    asked for (-MD: still written), a compile-and-link command;
+#  - a corrupt entry is a miss with no message, and is replaced; an entry
+#    that cannot be written is one warning and a good object;
+#  - KEEL_OBJCACHE_SIZE=0 keeps the folder empty; concurrent writers of one
+#    entry leave a whole entry.
+# The compiler is a wrapper (clang-19 first in PATH) that counts its runs.
+# Files are written more than a second before the compiles that store
+# entries (the "too new" rule).
+set -u
+BIN=$1
+KC="$BIN/keelcc"
+work=$(mktemp -d /tmp/keel-objcache-XXXXXX)
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+cd "$work" || exit 1
+REAL_CC=$(command -v clang-19)
+mkdir wrap
+cat >wrap/clang-19 <<EOF
+#!/bin/sh
+echo run >>"$work/runs"
+exec "$REAL_CC" "\$@"
+EOF
+chmod +x wrap/clang-19
+export PATH="$work/wrap:$PATH"
+export KEEL_DB="$work/k.db" KEEL_MCA=off KEEL_LOG=0
+unset KEEL_VERBOSE KEEL_DEVICE KEEL_FORCE KEEL_DIRECT KEEL_INSTRUMENT KEEL_OBJCACHE \
+      KEEL_OBJCACHE_SIZE KEEL_CC OMP_TARGET_OFFLOAD
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+runs() { if [ -f runs ]; then wc -l <runs | tr -d ' '; else echo 0; fi; }
+settle() { sleep 1.2; }
+# compile (args) into $1 with the cache; echo how many compiler runs it took
+cc_count() {
+    out=$1
+    shift
+    rm -f runs
+    "$KC" "$@" -o "$out" 2>err.txt
+    echo "$? $(runs)"
+}
+# the object of a fresh compile of the same command, object cache off
+fresh() {
+    out=$1
+    shift
+    KEEL_OBJCACHE=off "$KC" "$@" -o "$out" 2>/dev/null
+}
+same() { cmp -s "$1" "$2" && echo same || echo differ; }
+
+cat >scale.h <<'EOF'
+#define FACTOR 3
+EOF
+cat >opt.h <<'EOF'
+#define BIAS 1
+EOF
+cat >k.c <<'EOF'
+#include "scale.h"
+#ifdef __OPTIMIZE__
+#include "opt.h"
+#else
+#define BIAS 0
+#endif
+void k(double *y, const double *x, int n)
+{
+    int unused;
+    for (int i = 0; i < n; i++)
+        y[i] = x[i] * FACTOR + BIAS;
+}
+EOF
+settle
+
+# ---- miss, then hit ----
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 1" "first build: compiled"
+cp err.txt miss-err.txt
+expect_eq "$(grep -c "unused variable 'unused'" miss-err.txt)" 1 "first build: the compiler's warning"
+expect_eq "$(ls k.db.objcache | wc -l | tr -d ' ')" 1 "first build: one entry"
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 0" "rebuild: no compiler run"
+expect_eq "$(cat err.txt)" "$(cat miss-err.txt)" "rebuild: the same messages"
+fresh ref.o -O2 -Wall -c k.c
+expect_eq "$(same k.o ref.o)" same "hit: a fresh compile's object, byte for byte"
+cp k.o hit.o
+# keel's own warnings are replayed too (llvm-mca for a CPU it does not know)
+KEEL_MCA=on cc_count k.o -O2 -Wall -c k.c --keel-mcpu=znver3,nosuchcpu >/dev/null
+cp err.txt mca-miss.txt
+expect_eq "$(grep -c 'warning: k.c: mca: ' mca-miss.txt)" 1 "llvm-mca: keel's warning"
+expect_eq "$(KEEL_MCA=on cc_count k.o -O2 -Wall -c k.c --keel-mcpu=znver3,nosuchcpu)" "0 0" \
+          "llvm-mca on: hit"
+expect_eq "$(cat err.txt)" "$(cat mca-miss.txt)" "llvm-mca on: the same messages"
+
+# ---- every kind of change misses ----
+printf '#define FACTOR 4\n' >scale.h
+settle
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 1" "header changed: compiled"
+fresh ref.o -O2 -Wall -c k.c
+expect_eq "$(same k.o ref.o)" same "header changed: a fresh compile's object"
+expect_eq "$(same k.o hit.o)" differ "header changed: another object"
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 0" "header changed, then unchanged: hit"
+
+# a header the parse never reads (no -O2 there): direct mode hits (no row
+# recorded), the object cache misses
+sqlite3 "$KEEL_DB" "UPDATE translation_units SET message = 'kept'"
+printf '#define BIAS 2\n' >opt.h
+settle
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 1" "header only the compile reads: compiled"
+expect_eq "$(sqlite3 "$KEEL_DB" "SELECT count(*) FROM translation_units
+                                 WHERE message IS NOT 'kept'")" 0 \
+          "header only the compile reads: direct mode hit"
+fresh ref.o -O2 -Wall -c k.c
+expect_eq "$(same k.o ref.o)" same "header only the compile reads: a fresh compile's object"
+cp k.o bias2.o
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 0" "... then unchanged: hit"
+
+printf 'void k(double *y, const double *x, int n)\n{\n    for (int i = 0; i < n; i++)\n        y[i] = x[i] * 5;\n}\n' >k.c
+settle
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 1" "source changed: compiled"
+fresh ref.o -O2 -Wall -c k.c
+expect_eq "$(same k.o ref.o)" same "source changed: a fresh compile's object"
+cc_count k.o -O2 -Wall -c k.c >/dev/null
+expect_eq "$(cc_count k.o -O1 -Wall -c k.c)" "0 1" "-O1 instead of -O2: compiled"
+fresh ref.o -O1 -Wall -c k.c
+expect_eq "$(same k.o ref.o)" same "-O1: a fresh compile's object"
+expect_eq "$(cc_count k2.o -O2 -Wall -c k.c)" "0 1" "another -o: compiled"
+expect_eq "$(cc_count k.o -O2 -Wall -I. -c k.c)" "0 1" "another search list: compiled"
+expect_eq "$(KEEL_SOMETHING=1 cc_count k.o -O2 -Wall -c k.c)" "0 1" "a KEEL_ variable: compiled"
+expect_eq "$(KEEL_OBJCACHE=off cc_count k.o -O2 -Wall -c k.c)" "0 1" "KEEL_OBJCACHE=off: compiled"
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c --keel-objcache=off)" "0 1" \
+          "--keel-objcache=off: compiled"
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 0" "same command again: hit"
+cp "$KC" ./keelcc2
+rm -f runs
+./keelcc2 -O2 -Wall -c k.c -o k.o 2>/dev/null
+expect_eq "$(runs)" 1 "another keelcc binary: compiled"
+
+# ---- not cached ----
+cat >d.c <<'EOF'
+const char *when(void) { return __DATE__ " " __TIME__; }
+void d(double *y, int n)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = 2 * i;
+}
+EOF
+settle
+cc_count d.o -O2 -c d.c >/dev/null
+expect_eq "$(cc_count d.o -O2 -c d.c)" "0 1" "__DATE__: always compiled"
+cc_count k.o -O2 -MD -c k.c >/dev/null
+rm -f k.d
+expect_eq "$(cc_count k.o -O2 -MD -c k.c)" "0 1" "-MD: always compiled"
+expect_eq "$(grep -c 'k\.c' k.d 2>/dev/null)" 1 "-MD: the dependency file written"
+printf 'int main(void) { return 0; }\n' >m.c
+settle
+"$KC" -O2 m.c k.c -o prog 2>/dev/null
+rm -f runs
+"$KC" -O2 m.c k.c -o prog 2>/dev/null
+expect_eq "$(runs)" 1 "compile and link: compiled"
+
+# ---- a corrupt entry: a miss, no message, replaced ----
+n0=$(ls k.db.objcache | wc -l | tr -d ' ')
+cc_count k.o -O2 -Wall -c k.c >/dev/null
+for e in k.db.objcache/*; do
+    size=$(wc -c <"$e")
+    printf 'X' | dd of="$e" bs=1 seek=$((size - 60)) conv=notrunc 2>/dev/null
+done
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 1" "corrupt entry: compiled"
+expect_eq "$(cat err.txt)" "" "corrupt entry: no message"
+fresh ref.o -O2 -Wall -c k.c
+expect_eq "$(same k.o ref.o)" same "corrupt entry: a fresh compile's object"
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 0" "corrupt entry replaced: hit"
+for e in k.db.objcache/*; do : >"$e"; done
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 1" "empty entry: compiled"
+expect_eq "$(same k.o ref.o)" same "empty entry: a fresh compile's object"
+expect_eq "$(ls k.db.objcache | wc -l | tr -d ' ')" "$n0" "no entry more than before"
+
+# ---- an entry that cannot be written: one warning ----
+export KEEL_DB="$work/k2.db"
+: >k2.db.objcache            # a file where the folder would be
+cc_count k.o -O2 -Wall -c k.c >/dev/null
+expect_eq "$(grep -c 'object cache' err.txt)" 1 "unwritable cache: one warning"
+expect_eq "$(grep -c 'error' err.txt)" 0 "unwritable cache: no error"
+cp k.o k2.o
+fresh ref.o -O2 -Wall -c k.c
+expect_eq "$(same k2.o ref.o)" same "unwritable cache: a fresh compile's object"
+expect_eq "$(cc_count k.o -O2 -Wall -c k.c)" "0 1" "unwritable cache: compiled"
+
+# ---- bounded: KEEL_OBJCACHE_SIZE=0 keeps nothing ----
+export KEEL_DB="$work/k3.db"
+KEEL_OBJCACHE_SIZE=0 cc_count k.o -O2 -Wall -c k.c >/dev/null
+expect_eq "$(ls k3.db.objcache | wc -l | tr -d ' ')" 0 "KEEL_OBJCACHE_SIZE=0: no entry kept"
+
+# ---- concurrent writers: a whole entry ----
+export KEEL_DB="$work/k4.db"
+"$KC" -O2 -c k.c -o k.o 2>/dev/null
+rm -rf k4.db.objcache
+for i in 1 2 3 4; do "$KC" -O2 -c k.c -o k.o 2>/dev/null & done
+wait
+expect_eq "$(ls -A k4.db.objcache | wc -l | tr -d ' ')" 1 "concurrent writers: one entry, no temporary"
+expect_eq "$(cc_count k.o -O2 -c k.c)" "0 0" "concurrent writers: hit"
+fresh ref.o -O2 -c k.c
+expect_eq "$(same k.o ref.o)" same "concurrent writers: a fresh compile's object"
+
+echo "objcache: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
