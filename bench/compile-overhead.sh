@@ -29,7 +29,12 @@
 #                           KEEL_INSTRUMENT=off, both, or KEEL_DISABLE=1
 #                           (keelcc only runs the compiler): what each
 #                           stage costs is its difference to "keelcc cold";
-# and prints the median wall time and the median CPU time (user + system of
+# A second table builds the same programs as a Makefile does: each source
+# compiled with -c, then one link command (clang-19; keelcc cold; keelcc
+# warm, where an unchanged -c compile that direct mode hits copies its
+# object from the object cache instead of compiling; warm with the object
+# cache off, KEEL_OBJCACHE=off).
+# The tables print the median wall time and the median CPU time (user + system of
 # the command and all its children, which is what a parallel `make -j`
 # pays; bench/rusage.py, microseconds) with the ratios to clang-19, then
 # the targets (cold at most 2x clang-19's CPU and 1.5x its wall time, warm
@@ -72,21 +77,37 @@ build() {
             "$PB/utilities/polybench.c" -o "$work/$name" -lm 2>>"$work/log"
     done | awk '{ w += $1; c += $2 } END { print w, c }' >>"$2"
 }
+# the same, as make builds it: each source -c, then the link
+build_c() {
+    for k in $KERNELS; do
+        name=$(basename "$k")
+        python3 "$HERE/rusage.py" sh -c "$1 -O2 -I'$PB/utilities' -I'$PB/$k' -DSMALL_DATASET \
+            -c '$PB/$k/$name.c' -o '$work/$name.o' && \
+            $1 -O2 -I'$PB/utilities' -DSMALL_DATASET -c '$PB/utilities/polybench.c' \
+            -o '$work/polybench.o' && \
+            $1 -O2 '$work/$name.o' '$work/polybench.o' -o '$work/$name' -lm" 2>>"$work/log"
+    done | awk '{ w += $1; c += $2 } END { print w, c }' >>"$2"
+}
 for r in $(seq "$RUNS"); do
+    build_c clang-19 "$work/c-plain"
+    rm -rf "$work"/c.db*
+    KEEL_DB="$work/c.db" build_c "$BIN/keelcc" "$work/c-cold"
+    KEEL_DB="$work/c.db" build_c "$BIN/keelcc" "$work/c-warm"
+    KEEL_OBJCACHE=off KEEL_DB="$work/c.db" build_c "$BIN/keelcc" "$work/c-warmnooc"
     build clang-19 "$work/plain"
-    rm -f "$work"/k.db*
+    rm -rf "$work"/k.db*
     KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/cold"
     KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/warm"
     KEEL_DIRECT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/nodirect"
     # the stages: each cold build again with one stage off
-    rm -f "$work"/k.db*
+    rm -rf "$work"/k.db*
     KEEL_MCA=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/nomca"
-    rm -f "$work"/k.db*
+    rm -rf "$work"/k.db*
     KEEL_INSTRUMENT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/noinst"
     KEEL_INSTRUMENT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/warmnoinst"
-    rm -f "$work"/k.db*
+    rm -rf "$work"/k.db*
     KEEL_MCA=off KEEL_INSTRUMENT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/neither"
-    rm -f "$work"/k.db*
+    rm -rf "$work"/k.db*
     KEEL_DISABLE=1 KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/noanalysis"
 done
 row() {   # row LABEL FILE (medians against $pw $pc)
@@ -128,6 +149,17 @@ row "cold, both off" "$work/neither"
 row "cold, analysis off" "$work/noanalysis"
 echo
 targets "$work/cold" "$work/warm"
+echo
+echo "the same, as make builds it: each source -c, then the link, median of $RUNS, load $(cut -d' ' -f1 /proc/loadavg)"
+echo
+base "$work/c-plain"
+header
+row "clang-19" "$work/c-plain"
+row "keelcc cold" "$work/c-cold"
+row "keelcc warm" "$work/c-warm"
+row "warm, object cache off" "$work/c-warmnooc"
+echo
+targets "$work/c-cold" "$work/c-warm"
 
 # LARGE=LINES: one generated source of about LINES lines of loop code
 # (bench/gen-growth.py size LINES: a 2,000-line file is 62 KB), `-O2 -c`,
@@ -143,7 +175,7 @@ if [ -n "${LARGE:-}" ]; then
     }
     for r in $(seq "$RUNS"); do
         large clang-19 "$work/large-plain"
-        rm -f "$work"/l.db*
+        rm -rf "$work"/l.db*
         KEEL_DB="$work/l.db" large "$BIN/keelcc" "$work/large-cold"
         KEEL_DB="$work/l.db" large "$BIN/keelcc" "$work/large-warm"
     done
@@ -194,7 +226,7 @@ bt_file() {     # bt_file CC OUT: BT's bt.c alone (its class S npbparams.h made 
 : >"$work/bt-plain"; : >"$work/bt-cold"; : >"$work/bt-warm"
 for r in $(seq "$RUNS"); do
     npb_build clang-19 "$work/npb-plain"
-    rm -f "$work"/n.db*
+    rm -rf "$work"/n.db*
     KEEL_DB="$work/n.db" npb_build "$BIN/keelcc" "$work/npb-cold"
     KEEL_DB="$work/n.db" npb_build "$BIN/keelcc" "$work/npb-warm" again
     KEEL_DB="$work/n.db" npb_build "$BIN/keelcc" "$work/npb-warm2" again

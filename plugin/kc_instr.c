@@ -447,11 +447,11 @@ int kc_start_instrumented(const options *o, const char *overlay, instrumented_jo
 }
 
 /* Wait for the instrumented compile.  On success its messages go to stderr
- * (and to keep, when not NULL: the object cache replays them) and the
- * result is 0; on failure -1, with the first line of its messages in
- * first_error. */
+ * (with print) and to keep (when not NULL: the object cache replays them)
+ * and the result is 0; on failure -1, with the first line of its messages
+ * in first_error. */
 int kc_finish_instrumented(instrumented_job *j, char *first_error, size_t errlen,
-                               const ku_buf *quotes, ku_buf *keep)
+                               const ku_buf *quotes, ku_buf *keep, int print)
 {
     int status = kc_wait_compiler(j->pid);
     size_t len = 0;
@@ -462,17 +462,20 @@ int kc_finish_instrumented(instrumented_job *j, char *first_error, size_t errlen
     if (status == 0 && msgs && m) {
         restore_quotes(msgs, len, quotes, m);      /* the compile's own warnings */
         if (fclose(m) == 0) {
-            fwrite(kept, 1, klen, stderr);
+            if (print)
+                fwrite(kept, 1, klen, stderr);
             ku_buf_putn(keep, kept, klen);
         } else {
-            restore_quotes(msgs, len, quotes, stderr);
+            if (print)
+                restore_quotes(msgs, len, quotes, stderr);
             keep->oom = 1;
         }
         free(kept);
     } else if (status == 0) {
         if (keep)
             keep->oom = 1;     /* what was printed is not known */
-        restore_quotes(msgs, len, quotes, stderr);   /* the compile's own warnings */
+        if (print)
+            restore_quotes(msgs, len, quotes, stderr);   /* the compile's own warnings */
     } else if (msgs && len) {
         char *nl = memchr(msgs, '\n', len);
         snprintf(first_error, errlen, "%.*s", (int)((nl ? nl : msgs + len) - msgs), msgs);

@@ -169,6 +169,11 @@ int kc_objcache_hit(const options *o, analysed *r);
 int kc_objcache_prepare(options *o, const analysed *r, kc_objstore *s);
 void kc_objcache_store(const options *o, const analysed *r, kc_objstore *s);
 void kc_objcache_end(kc_objstore *s);
+/* A command that compiles and links, every source a direct-mode hit: each
+ * object copied from the cache or compiled alone (and stored), then the
+ * link (nuser: o->cc's user arguments).  1 with *status when it did, 0
+ * when the command is to run as it would without the cache. */
+int kc_objcache_link(options *o, analysed *res, int nuser, int *status);
 
 void kc_add_runtime_link(options *o, const char *lib);
 /* A command that compiles and links: the link waits for keelcc to record
@@ -187,9 +192,9 @@ int kc_link_wait_request(kc_link_wait *w);
 void kc_link_wait_answer(const options *o, kc_link_wait *w);
 void kc_link_wait_end(kc_link_wait *w);
 int kc_link_wrapper(int argc, char **argv);
-/* keep: when not NULL, also gets the messages printed */
+/* keep: when not NULL, also gets the messages (printed when print is set) */
 int kc_finish_instrumented(instrumented_job *j, char *first_error, size_t errlen,
-                               const ku_buf *quotes, ku_buf *keep);
+                               const ku_buf *quotes, ku_buf *keep, int print);
 int kc_make_copies(const options *o, analysed *res, instrumented *ins, char *overlay,
                        size_t overlay_len, ku_buf *quotes);
 void kc_runtime_paths(char *header, char *lib, size_t n);

@@ -8,6 +8,11 @@
  * hits, the object cache also skips that compile, as ccache does: it
  * copies the object an earlier compile of the same text with the same
  * command made, and prints the compiler's messages that compile printed.
+ * A command that compiles and links sources that direct mode all hits
+ * gets each source's object the same way, then only links (the end of
+ * this file).  The -c compile that stores an entry is the command's own;
+ * a link command's entries are stored by its first unchanged rebuild,
+ * which compiles each source alone for that.
  *
  * The entry is a file beside the database (NAME.objcache/KEY).  KEY covers
  * everything the object can depend on: the direct-mode key (keel's and
@@ -19,14 +24,15 @@
  * KEEL_OBJCACHE*) and the compiler's (CPATH, CCC_OVERRIDE_OPTIONS, ...).
  * The entry lists every file the real compile read, from its own
  * dependency list (the compile that stores an entry runs with -MD -MF
- * TEMP added, which changes nothing in the object: the command may not
- * record its own arguments, see allowed()), each with the hash of its
- * contents, and a hit needs each of them unchanged: so a header only the
- * compile sees (under #ifdef _OPENMP, with -fopenmp) counts too.
+ * TEMP -MT keel added, which changes nothing in the object: the command
+ * may not record its own arguments, see allowed()), each with the hash of
+ * its contents, and a hit needs each of them unchanged: so a header only
+ * the compile reads (under #ifdef __OPTIMIZE__: the parse has no -O)
+ * counts too.
  *
  * Any doubt means no caching: another argument than the ones allowed()
- * knows, response files, a dependency file the user asked for, several
- * sources or a link, an output that is not a regular file, __DATE__,
+ * knows, response files, a dependency file the user asked for, a
+ * preprocessed source (.i), an output that is not a regular file, __DATE__,
  * __TIME__ or __TIMESTAMP__ in a file the compile read, a file the compile
  * read modified less than a second before keelcc started (direct mode's
  * "too new" rule), a compile that was not the instrumented compile of the
@@ -103,35 +109,49 @@ static int allowed(const char *a, const char *v)
     return 0;
 }
 
-/* Can this command's object be cached?  (Path of the object into out.) */
-static int eligible(const options *o, const analysed *r, char *out, size_t n)
+/* Are the command's arguments (o->cc[1..nuser-1]) all ones the cache
+ * knows, with the sources its only inputs?  A command that links may also
+ * name libraries (-l, -L). */
+static int args_ok(const options *o, int nuser, int link)
 {
-    if (!o->objcache || o->analysis != 1 || !o->compiles || o->links || o->c_or_s != 'c'
-        || o->nsources != 1 || o->nnotc || o->dump_ir || o->dep || o->dep_file
-        || o->instrument == INSTRUMENT_OFF || !r->dkey[0] || o->ncc != o->nxcc
-        || strchr(o->compiler, ' ') || !strstr(o->compiler, "clang"))
+    if (!o->objcache || o->analysis != 1 || !o->compiles || o->nnotc || o->dump_ir || o->dep
+        || o->dep_file || o->cpp_output || o->instrument == INSTRUMENT_OFF || o->nsources < 1
+        || nuser != o->nxcc || strchr(o->compiler, ' ') || !strstr(o->compiler, "clang"))
         return 0;
     if (o->output && (strcmp(o->output, "-") == 0 || strpbrk(o->output, ": \t\n$#\\")))
         return 0;
     int inputs = 0;
-    for (int k = 1; k < o->ncc; k++) {
+    for (int k = 1; k < nuser; k++) {
         const char *a = o->cc[k];
         if (a[0] == '@' || strcmp(a, "-") == 0)
             return 0;
         if (a[0] != '-') {
+            if (inputs >= o->nsources || strcmp(a, o->sources[inputs]) != 0)
+                return 0;
             inputs++;
             continue;
         }
         if (cc_in_list(cc_value_options, a)) {
-            if (k + 1 >= o->ncc || !allowed(a, o->cc[k + 1]))
+            if (k + 1 >= nuser)
+                return 0;
+            int lib = link && (strcmp(a, "-l") == 0 || strcmp(a, "-L") == 0);
+            if (!lib && (!allowed(a, o->cc[k + 1]) || (link && strcmp(a, "-x") == 0)))
                 return 0;
             k++;
             continue;
         }
-        if (!allowed(a, NULL))
+        int lib = link && (strncmp(a, "-l", 2) == 0 || strncmp(a, "-L", 2) == 0);
+        if (!lib && (!allowed(a, NULL) || (link && strcmp(a, "-xc") == 0)))
             return 0;
     }
-    if (inputs != 1)
+    return inputs == o->nsources;
+}
+
+/* Can this -c command's object be cached?  (Path of the object into out.) */
+static int eligible(const options *o, const analysed *r, char *out, size_t n)
+{
+    if (o->links || o->c_or_s != 'c' || o->nsources != 1 || !r->dkey[0]
+        || !args_ok(o, o->ncc, 0))
         return 0;
     kc_object_of(o, 0, out, n);
     struct stat st;
@@ -145,7 +165,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void objkey(const options *o, const analysed *r, char key[33])
+/* The key of source i's object (i -1: a -c command's one source). */
+static void objkey(const options *o, const analysed *r, int i, char key[33])
 {
     static const char *const cc_env[] = {
         "CCC_OVERRIDE_OPTIONS", "CPATH", "C_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
@@ -157,6 +178,7 @@ static void objkey(const options *o, const analysed *r, char key[33])
     dc_init(&h);
     dc_str(&h, "keelcc object cache 1");
     dc_str(&h, KEEL_VERSION);
+    dc_bytes(&h, &i, sizeof i);
     dc_str(&h, r->dkey);
     dc_str(&h, r->search);
     dc_str(&h, getcwd(cwd, sizeof cwd) ? cwd : NULL);
@@ -300,7 +322,7 @@ int kc_objcache_hit(const options *o, analysed *r)
     char out[2 * PATH_MAX + 2], key[33], dir[PATH_MAX], path[PATH_MAX + 40];
     if (!r->hit || r->learn || !eligible(o, r, out, sizeof out))
         return 0;
-    objkey(o, r, key);
+    objkey(o, r, -1, key);
     if (entry_path(o, key, dir, sizeof dir, path, sizeof path) != 0)
         return 0;
     size_t len;
@@ -344,6 +366,8 @@ int kc_objcache_prepare(options *o, const analysed *r, kc_objstore *s)
     kc_push(o, &o->ncc, &o->cc, "-MD");
     kc_push(o, &o->ncc, &o->cc, "-MF");
     kc_push(o, &o->ncc, &o->cc, s->depfile);
+    kc_push(o, &o->ncc, &o->cc, "-MT");
+    kc_push(o, &o->ncc, &o->cc, "keel");
     if (o->oom) {
         o->oom = 0;
         o->ncc = n0;
@@ -419,8 +443,8 @@ static int dep_list(const char *depfile, const struct timespec *since, ku_buf *l
     char *t = ku_read_file(depfile, NULL);
     if (!t)
         return -1;
-    /* the target ends at the first colon (the output has none: eligible) */
-    const char *p = strchr(t, ':');
+    /* the target is "keel" (-MT): the list starts after its colon */
+    const char *p = strncmp(t, "keel:", 5) == 0 ? t + 4 : NULL;
     char name[PATH_MAX];
     int rc = p ? 1 : -1, files = 0;
     if (p)
@@ -499,28 +523,25 @@ static void trim(const char *dir)
     free(v);
 }
 
-void kc_objcache_store(const options *o, const analysed *r, kc_objstore *s)
+/* Write the entry key of a compile that read the files its dependency
+ * file names, made the object objpath and printed err (r: its source's
+ * build, for the text compiled).  A failure to write is one warning. */
+static void put_entry(const options *o, const analysed *r, const char *key,
+                      const char *depfile, const char *objpath, const ku_buf *err)
 {
-    char out[2 * PATH_MAX + 2], key[33], dir[PATH_MAX], path[PATH_MAX + 40];
+    char dir[PATH_MAX], path[PATH_MAX + 40];
     ku_buf list = { 0 }, entry = { 0 };
     char *obj = NULL;
     size_t nobj = 0;
-    if (!s->want || !s->clean || !r->dkey[0] || !eligible(o, r, out, sizeof out))
-        goto done;
-    if (r->itext && has_time_macro(r->itext, r->ilen))
-        goto done;
-    if (dep_list(s->depfile, &o->start, &list) != 0)
-        goto done;
-    if (!(obj = ku_read_file(out, &nobj)))
-        goto done;
-    objkey(o, r, key);
-    if (entry_path(o, key, dir, sizeof dir, path, sizeof path) != 0)
+    if (err->oom || (r->itext && has_time_macro(r->itext, r->ilen))
+        || dep_list(depfile, &o->start, &list) != 0 || !(obj = ku_read_file(objpath, &nobj))
+        || entry_path(o, key, dir, sizeof dir, path, sizeof path) != 0)
         goto done;
     ku_buf_put(&entry, OC_MAGIC);
     ku_buf_printf(&entry, "K %s\nD %zu\n", key, list.len);
     ku_buf_putn(&entry, list.s ? list.s : "", list.len);
-    ku_buf_printf(&entry, "\nE %zu\n", s->err.len);
-    ku_buf_putn(&entry, s->err.s ? s->err.s : "", s->err.len);
+    ku_buf_printf(&entry, "\nE %zu\n", err->len);
+    ku_buf_putn(&entry, err->s ? err->s : "", err->len);
     ku_buf_printf(&entry, "\nO %zu\n", nobj);
     ku_buf_putn(&entry, obj, nobj);
     ku_buf_putc(&entry, '\n');
@@ -544,6 +565,18 @@ done:
     free(obj);
     ku_buf_free(&list);
     ku_buf_free(&entry);
+}
+
+void kc_objcache_store(const options *o, const analysed *r, kc_objstore *s)
+{
+    char out[2 * PATH_MAX + 2], key[33];
+    /* (no database, no direct-mode entry to hit: nothing to store; a
+     * database that cannot be written has been warned about) */
+    if (s->want && s->clean && r->dkey[0] && access(o->db_path, F_OK) == 0
+        && eligible(o, r, out, sizeof out)) {
+        objkey(o, r, -1, key);
+        put_entry(o, r, key, s->depfile, out, &s->err);
+    }
     kc_objcache_end(s);
 }
 
@@ -554,4 +587,255 @@ void kc_objcache_end(kc_objstore *s)
     s->depfile[0] = '\0';
     ku_buf_free(&s->err);
     s->want = 0;
+}
+
+/* ---- commands that compile and link ------------------------------------------
+ * `keelcc -O2 a.c b.c -o prog -lm` whose every source direct mode hits:
+ * each source's object is copied from the cache, or compiled alone (its
+ * instrumented text through the overlay, `-c SOURCE -o TEMP` with the
+ * command's other arguments but its other sources, -o and the libraries:
+ * the compile the command's own would run) and stored; then the objects
+ * are linked by the command itself with each source replaced by its
+ * object, the link taking its link object as the command's would.  The
+ * messages are printed once everything succeeded, in the command's order
+ * (each source's compile, then the link's); anything that fails leaves
+ * nothing behind and the command runs as it would without the cache. */
+
+typedef struct {
+    char key[33];
+    char obj[KU_TMP_PATH];      /* the object, a temporary file */
+    char dep[KU_TMP_PATH];      /* its compile's dependency file */
+    char *entry;                /* a hit: the entry read (e points into it) */
+    oc_entry e;
+    ku_buf err;                 /* a compiled one: its messages */
+} link_src;
+
+/* Look entry key up: 1 with s->entry and s->e when every file it lists is
+ * unchanged. */
+static int lookup(const options *o, link_src *s)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 40];
+    size_t len;
+    if (entry_path(o, s->key, dir, sizeof dir, path, sizeof path) != 0
+        || !(s->entry = ku_read_file(path, &len)))
+        return 0;
+    int ok = parse_entry(s->entry, len, s->key, &s->e) == 0;
+    char *deps = ok ? malloc(s->e.ndeps + 1) : NULL;
+    if (deps) {
+        memcpy(deps, s->e.deps, s->e.ndeps);
+        deps[s->e.ndeps] = '\0';
+        ok = dc_inputs_same(deps);
+        free(deps);
+    }
+    if (!ok || !deps) {
+        free(s->entry);
+        s->entry = NULL;
+        return 0;
+    }
+    utimensat(AT_FDCWD, path, NULL, 0);
+    return 1;
+}
+
+/* The compiler run on argv with its messages into err (not printed);
+ * its status. */
+static int run_kept(char **argv, ku_buf *err)
+{
+    char path[KU_TMP_PATH];
+    int fd = ku_mkstemp(path, sizeof path, NULL, "keel-stderr-", "");
+    if (fd < 0)
+        return -1;
+    int status = kc_wait_compiler(kc_start_compiler(argv, fd, 1));
+    size_t len;
+    char *msgs = ku_read_file(path, &len);
+    if (msgs)
+        ku_buf_putn(err, msgs, len);
+    else
+        status = -1;
+    free(msgs);
+    close(fd);
+    unlink(path);
+    return status;
+}
+
+/* The arguments of source i's own compile: the command's user arguments
+ * (o->cc[0..nuser-1]) less its inputs, -o, -l, -L, then -c SOURCE -o OBJ
+ * and the dependency list options.  NULL when out of memory. */
+static char **compile_argv(const options *o, int nuser, int i, link_src *s)
+{
+    char **v = NULL;
+    int n = 0, bad = 0;
+    bad |= ku_push_ptr(&v, &n, o->cc[0]);
+    for (int k = 1; k < nuser; k++) {
+        const char *a = o->cc[k];
+        if (cc_in_list(cc_value_options, a)) {
+            if (strcmp(a, "-o") && strcmp(a, "-l") && strcmp(a, "-L")) {
+                bad |= ku_push_ptr(&v, &n, a);
+                bad |= ku_push_ptr(&v, &n, o->cc[k + 1]);
+            }
+            k++;
+        } else if (a[0] == '-' && strncmp(a, "-o", 2) && strncmp(a, "-l", 2)
+                   && strncmp(a, "-L", 2)) {
+            bad |= ku_push_ptr(&v, &n, a);
+        }
+    }
+    const char *tail[] = { "-c", o->sources[i], "-o", s->obj, "-MD", "-MF", s->dep, "-MT",
+                           "keel", NULL };
+    for (int k = 0; tail[k]; k++)
+        bad |= ku_push_ptr(&v, &n, tail[k]);
+    if (bad) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* Compile source i alone into s->obj (messages kept in s->err); 0 or -1. */
+static int compile_one(const options *o, int nuser, int i, const analysed *r,
+                       const instrumented *ins, const char *overlay, const ku_buf *quotes,
+                       link_src *s)
+{
+    int fd = ku_mkstemp(s->dep, sizeof s->dep, NULL, "keel-deps-", ".d");
+    if (fd < 0)
+        return -1;
+    close(fd);
+    char **argv = compile_argv(o, nuser, i, s);
+    if (!argv)
+        return -1;
+    int rc = -1;
+    if (r->ihave == 1 && ins[i].temp[0] && overlay[0]) {
+        options so = *o;
+        instrumented_job job;
+        char first_error[512];
+        so.cc = argv;
+        for (so.ncc = 0; argv[so.ncc]; so.ncc++)
+            ;
+        so.cpp_output = 0;
+        if (kc_start_instrumented(&so, overlay, &job) == 0)
+            rc = kc_finish_instrumented(&job, first_error, sizeof first_error, quotes, &s->err,
+                                        0);
+    } else if (r->ihave == 0) {
+        rc = run_kept(argv, &s->err);
+    }
+    free(argv);
+    return rc == 0 && !s->err.oom ? 0 : -1;
+}
+
+int kc_objcache_link(options *o, analysed *res, int nuser, int *status)
+{
+    int n = o->nsources, done = 0, misses = 0;
+    if (n < 1 || !o->links || o->c_or_s || !args_ok(o, nuser, 1))
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!res[i].hit || res[i].learn || !res[i].dkey[0])
+            return 0;
+    link_src *s = calloc((size_t)n, sizeof *s);
+    instrumented *ins = NULL;
+    char overlay[PATH_MAX] = "";
+    ku_buf quotes = { 0 }, linkerr = { 0 };
+    char **largv = NULL;
+    int nl = 0;
+    if (!s)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        objkey(o, &res[i], i, s[i].key);
+        int fd = ku_mkstemp(s[i].obj, sizeof s[i].obj, NULL, "keel-obj-", ".o");
+        if (fd < 0)
+            goto out;
+        close(fd);
+        if (lookup(o, &s[i])) {
+            if (ku_write_file(s[i].obj, s[i].e.obj, s[i].e.nobj) != 0)
+                goto out;
+        } else {
+            misses++;
+        }
+    }
+    if (misses) {
+        if (!(ins = calloc((size_t)n, sizeof *ins)))
+            goto out;
+        kc_make_copies(o, res, ins, overlay, sizeof overlay, &quotes);
+        for (int i = 0; i < n; i++)
+            if (!s[i].entry
+                && compile_one(o, nuser, i, &res[i], ins, overlay, &quotes, &s[i]) != 0)
+                goto out;
+    }
+    /* the link: the command with its objects for its sources */
+    int bad = 0, input = 0;
+    for (int k = 0; k < o->ncc; k++) {
+        const char *a = o->cc[k];
+        if (k > 0 && k < nuser && cc_in_list(cc_value_options, a)) {
+            bad |= ku_push_ptr(&largv, &nl, a);
+            bad |= ku_push_ptr(&largv, &nl, o->cc[++k]);
+        } else if (k > 0 && k < nuser && a[0] != '-') {
+            bad |= ku_push_ptr(&largv, &nl, s[input++].obj);
+        } else {
+            bad |= ku_push_ptr(&largv, &nl, a);
+        }
+    }
+    if (bad)
+        goto out;
+    options lo = *o;
+    lo.cc = largv;
+    lo.ncc = nl;
+    kc_link_wait lw;
+    int armed = kc_link_wait_arm(&lo, &lw);
+    largv = lo.cc;     /* (grown by the --ld-path argument) */
+    char epath[KU_TMP_PATH];
+    int efd = ku_mkstemp(epath, sizeof epath, NULL, "keel-stderr-", "");
+    pid_t pid = efd >= 0 ? kc_start_compiler(lo.cc, efd, 1) : -1;
+    if (armed)
+        kc_link_wait_started(&lo, &lw);
+    if (armed && pid > 0 && kc_link_wait_request(&lw)) {
+        lo.nown = 0;
+        for (int i = 0; i < n && lo.nown < (int)(sizeof lo.own / sizeof *lo.own); i++)
+            snprintf(lo.own[lo.nown++], sizeof lo.own[0], "#%lld", (long long)res[i].hit_tu);
+        kc_link_wait_answer(&lo, &lw);
+    }
+    int st = pid > 0 ? kc_wait_compiler(pid) : -1;
+    if (armed)
+        kc_link_wait_end(&lw);
+    if (efd >= 0) {
+        size_t len;
+        char *msgs = ku_read_file(epath, &len);
+        if (msgs)
+            ku_buf_putn(&linkerr, msgs, len);
+        else
+            st = -1;
+        free(msgs);
+        close(efd);
+        unlink(epath);
+    }
+    if (st != 0 || linkerr.oom)
+        goto out;
+    /* done: the messages in the command's order, then the new entries */
+    for (int i = 0; i < n; i++)
+        if (s[i].entry)
+            fwrite(s[i].e.err, 1, s[i].e.nerr, stderr);
+        else
+            fwrite(s[i].err.s ? s[i].err.s : "", 1, s[i].err.len, stderr);
+    fwrite(linkerr.s ? linkerr.s : "", 1, linkerr.len, stderr);
+    for (int i = 0; i < n; i++)
+        if (!s[i].entry)
+            put_entry(o, &res[i], s[i].key, s[i].dep, s[i].obj, &s[i].err);
+    *status = 0;
+    done = 1;
+out:
+    for (int i = 0; i < n; i++) {
+        if (s[i].obj[0])
+            unlink(s[i].obj);
+        if (s[i].dep[0])
+            unlink(s[i].dep);
+        free(s[i].entry);
+        ku_buf_free(&s[i].err);
+    }
+    for (int i = 0; ins && i < n; i++)
+        if (ins[i].temp[0])
+            unlink(ins[i].temp);
+    if (overlay[0])
+        unlink(overlay);
+    free(ins);
+    free(s);
+    free(largv);
+    ku_buf_free(&quotes);
+    ku_buf_free(&linkerr);
+    return done;
 }

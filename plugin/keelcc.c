@@ -445,7 +445,7 @@ static int compile_instrumented(options *o, const options *user, analysed *res, 
     kc_objstore *oc = o->oc && o->oc->want ? o->oc : NULL;
     if (started) {
         status = kc_finish_instrumented(&job, first_error, sizeof first_error, &quotes,
-                                        oc ? &oc->err : NULL);
+                                        oc ? &oc->err : NULL, 1);
         if (oc && status == 0)
             oc->clean = 1;
     }
@@ -561,13 +561,23 @@ int main(int argc, char **argv)
     if (res)
         kc_direct_lookup(&o, res);
     /* An unchanged single-source -c rebuild: the object its last compile
-     * made, with that compile's messages and keel's warnings */
+     * made, with that compile's messages and keel's warnings; a command
+     * that links unchanged sources: their objects, then the link */
     if (res && instrument && o.nsources == 1 && kc_objcache_hit(&o, &res[0])) {
         if (res[0].warns.s)
             ku_buf_put(&kc_mca_deferred, res[0].warns.s);
         kc_mca_flush(0);
         free_all(&o, res);
         return 0;
+    }
+    int linked;
+    if (res && instrument && o.links && kc_objcache_link(&o, res, user_ncc, &linked)) {
+        for (int i = 0; i < o.nsources; i++)
+            if (res[i].warns.s)
+                ku_buf_put(&kc_mca_deferred, res[i].warns.s);
+        kc_mca_flush(linked);
+        free_all(&o, res);
+        return linked;
     }
     kc_objstore oc = { 0 };
     if (res && instrument && o.nsources == 1 && kc_objcache_prepare(&o, &res[0], &oc))

@@ -11,7 +11,10 @@
 #    and the compile's own dependency list must catch it), an argument, -o,
 #    another keelcc binary, a KEEL_* variable, KEEL_OBJCACHE=off;
 #  - not cached at all: __DATE__ in the source, a dependency file the user
-#    asked for (-MD: still written), a compile-and-link command;
+#    asked for (-MD: still written);
+#  - a command that compiles and links unchanged sources: the first rebuild
+#    compiles each source alone and stores it, later ones only link; the
+#    program is a fresh build's byte for byte, with the same messages;
 #  - a corrupt entry is a miss with no message, and is replaced; an entry
 #    that cannot be written is one warning and a good object;
 #  - KEEL_OBJCACHE_SIZE=0 keeps the folder empty; concurrent writers of one
@@ -160,12 +163,54 @@ cc_count k.o -O2 -MD -c k.c >/dev/null
 rm -f k.d
 expect_eq "$(cc_count k.o -O2 -MD -c k.c)" "0 1" "-MD: always compiled"
 expect_eq "$(grep -c 'k\.c' k.d 2>/dev/null)" 1 "-MD: the dependency file written"
-printf 'int main(void) { return 0; }\n' >m.c
+# ---- compile and link: each source's object cached, then the link ----
+cat >m.c <<'EOF'
+#include <stdio.h>
+#ifdef __OPTIMIZE__
+#include "opt.h"
+#else
+#define BIAS 0
+#endif
+void k(double *, const double *, int);
+int main(int argc, char **argv)
+{
+    double x[100], y[100];
+    int n = 90 + argc, unused;
+    (void)argv;
+    for (int i = 0; i < 100; i++)
+        x[i] = i;
+    k(y, x, n);
+    printf("%g\n", y[n - 1] + BIAS);
+    return 0;
+}
+EOF
 settle
-"$KC" -O2 m.c k.c -o prog 2>/dev/null
+link() { rm -f runs; "$KC" -O2 -Wall m.c k.c -o "$1" -lm 2>err.txt; echo "$? $(runs)"; }
+# (the compiler runs once more for the link object, the first time)
+expect_eq "$(link prog)" "0 2" "link, cold: one command"
+cp err.txt link-cold.txt
+expect_eq "$(grep -c "unused variable 'unused'" link-cold.txt)" 1 "link, cold: the warning"
+expect_eq "$(link prog)" "0 3" "link, first rebuild: each source alone, then the link"
+expect_eq "$(cat err.txt)" "$(cat link-cold.txt)" "link, first rebuild: the same messages"
+cp prog prog1
+expect_eq "$(link prog)" "0 1" "link, unchanged rebuild: only the link"
+expect_eq "$(cat err.txt)" "$(cat link-cold.txt)" "link, unchanged rebuild: the same messages"
+KEEL_OBJCACHE=off "$KC" -O2 -Wall m.c k.c -o prog-ref -lm 2>/dev/null
+expect_eq "$(same prog prog-ref)" same "link, hit: the program of a fresh build, byte for byte"
+expect_eq "$(same prog1 prog-ref)" same "link, first rebuild: the program of a fresh build"
+"$REAL_CC" -O2 m.c k.c -o plain -lm 2>/dev/null
+expect_eq "$(./prog)" "$(./plain)" "link, hit: the program computes what clang-19's does"
+KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./prog >/dev/null 2>v.txt
+expect_eq "$(grep -c '^keel: k\.c:3 ' v.txt)" 1 "link, hit: the site decides: $(cat v.txt)"
+printf '#define BIAS 3\n' >opt.h
+settle
+expect_eq "$(link prog)" "0 2" "link, header only the compile reads: that source compiled"
+KEEL_OBJCACHE=off "$KC" -O2 -Wall m.c k.c -o prog-ref -lm 2>/dev/null
+expect_eq "$(same prog prog-ref)" same "link, changed header: the program of a fresh build"
 rm -f runs
-"$KC" -O2 m.c k.c -o prog 2>/dev/null
-expect_eq "$(runs)" 1 "compile and link: compiled"
+"$KC" -O2 m.c k.c -o prog -lnosuchlib 2>err.txt
+expect_eq "$?" 1 "link that fails: the compiler's status"
+expect_eq "$(grep -c 'nosuchlib' err.txt)" 1 "link that fails: its error once: $(cat err.txt)"
 
 # ---- a corrupt entry: a miss, no message, replaced ----
 n0=$(ls k.db.objcache | wc -l | tr -d ' ')
