@@ -11,7 +11,14 @@
 #                           with a new database: every llvm-mca block runs;
 #   keelcc warm             the same command again on the database the
 #                           previous build left: a rebuild of unchanged code
-#                           (keelcc's direct mode reuses the stored builds);
+#                           (keelcc's direct mode reuses the stored builds;
+#                           this first rebuild compiles each source alone
+#                           to fill the object cache);
+#   keelcc warm again       the same once more: the unchanged rebuild every
+#                           later `make` pays (each source's object copied
+#                           from the object cache, then only the link);
+#   warm, object cache off  "warm again" with KEEL_OBJCACHE=off: the stored
+#                           instrumented text compiled again;
 #   keelcc warm, no direct  the same with KEEL_DIRECT=off: parse, analyses
 #                           and assembly compiles again, llvm-mca blocks from
 #                           the database's cache (what a rebuild paid before
@@ -98,6 +105,8 @@ for r in $(seq "$RUNS"); do
     rm -rf "$work"/k.db*
     KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/cold"
     KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/warm"
+    KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/warm2"
+    KEEL_OBJCACHE=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/warmnooc"
     KEEL_DIRECT=off KEEL_DB="$work/k.db" build "$BIN/keelcc" "$work/nodirect"
     # the stages: each cold build again with one stage off
     rm -rf "$work"/k.db*
@@ -125,7 +134,8 @@ base() {  # base FILE: $pw $pc, the plain compiler's medians
     pc=$(cut -d' ' -f2 <"$1" | median)
 }
 # targets COLD WARM: the cold build within 2x CPU and 1.5x wall, the warm
-# one within 1.1x CPU, of clang-19's
+# one (the unchanged rebuild a later make pays) within 1.1x CPU, of
+# clang-19's
 targets() {
     cw=$(cut -d' ' -f1 <"$1" | median); cc=$(cut -d' ' -f2 <"$1" | median)
     wc=$(cut -d' ' -f2 <"$2" | median)
@@ -141,6 +151,8 @@ header
 row "clang-19" "$work/plain"
 row "keelcc cold" "$work/cold"
 row "keelcc warm" "$work/warm"
+row "keelcc warm again" "$work/warm2"
+row "warm, object cache off" "$work/warmnooc"
 row "keelcc warm, no direct" "$work/nodirect"
 row "warm, instrument off" "$work/warmnoinst"
 row "cold, llvm-mca off" "$work/nomca"
@@ -148,7 +160,7 @@ row "cold, instrument off" "$work/noinst"
 row "cold, both off" "$work/neither"
 row "cold, analysis off" "$work/noanalysis"
 echo
-targets "$work/cold" "$work/warm"
+targets "$work/cold" "$work/warm2"
 echo
 echo "the same, as make builds it: each source -c, then the link, median of $RUNS, load $(cut -d' ' -f1 /proc/loadavg)"
 echo
