@@ -65,7 +65,7 @@ static const char *const flag_prefixes[] = {
 };
 
 /* Flags that may not: other outputs (optimisation records, coverage notes,
- * stack usage, split DWARF, traces), inputs no dependency list names
+ * stack usage, split DWARF, traces, compilation database fragments), inputs no dependency list names
  * (profiles, plugins, modules), the compile's own arguments recorded in
  * the object (they would hold -MF's temporary name), the host's CPU,
  * offloading, options passed through unseen, dependency files. */
@@ -79,7 +79,7 @@ static const char *const flag_denied[] = {
     "-frecord-gcc-switches", "-fembed-bitcode", "-fxray", "-fthinlto-index",
     "-fbasic-block-sections", "-fproc-stat-report", "-fopenmp-targets", "-foffload",
     "-fsyntax-only", "-grecord-command-line", "-grecord-gcc-switches", "-gsplit-dwarf",
-    "-gmodules", "-Wa,", "-Wp,", "-Wl,", "-M", "-o-", NULL
+    "-gmodules", "-gen-", "-Wa,", "-Wp,", "-Wl,", "-M", "-o-", "-obj", NULL
 };
 
 /* Value options that may be cached (with any value but -x's). */

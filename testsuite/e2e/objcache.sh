@@ -162,7 +162,14 @@ expect_eq "$(cc_count d.o -O2 -c d.c)" "0 1" "__DATE__: always compiled"
 cc_count k.o -O2 -MD -c k.c >/dev/null
 rm -f k.d
 expect_eq "$(cc_count k.o -O2 -MD -c k.c)" "0 1" "-MD: always compiled"
-expect_eq "$(grep -c 'k\.c' k.d 2>/dev/null)" 1 "-MD: the dependency file written"
+expect_eq "$(grep -c 'k\.c' k.d 2>/dev/null)" 1 "-MD: the dependency file written"# arguments outside the allow-list: the command line recorded in the
+# object (it would hold the dependency file's temporary name), the host's
+# CPU, a compilation database fragment
+for a in -frecord-command-line -march=native "-gen-cdb-fragment-path $work/cdb"; do
+    cc_count k.o -O2 $a -c k.c >/dev/null
+    expect_eq "$(cc_count k.o -O2 $a -c k.c)" "0 1" "$a: always compiled"
+done
+
 # ---- compile and link: each source's object cached, then the link ----
 cat >m.c <<'EOF'
 #include <stdio.h>
