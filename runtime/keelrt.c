@@ -1573,6 +1573,7 @@ static int history_model(void *ctx, int n, const char *const *names, const long 
  * without its loop), st->no_history is set: later launches skip the lock
  * (keel_record clears it).  mc, mg: the models' times at this launch (the
  * GPU's with its transfer). */
+__attribute__((noinline))   /* (a part of its own in bench/decision-latency.sh's profile) */
 static int history_decides(const keel_site *site, site_state *st, const long long *values,
                            const rt_launch *in, double mc, double mg, int *verdict,
                            const char **reason)
