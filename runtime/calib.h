@@ -62,6 +62,9 @@ double rt_calibrate_clock(void);
 /* adds / the smallest positive of seconds[0..n-1]: the clock of the least
  * disturbed batch; 0 when none is positive. */
 double rt_clock_hz(double adds, const double *seconds, int n);
+/* The median of the clock samples > 0 of samples[0..n-1] (at most 8
+ * taken); 0 when none. */
+double rt_clock_median(const double *samples, int n);
 
 /* Cycles of one operation of each dependent chain RT_LAT_* (model.h) at
  * clock freq_hz, into lat (0 where not measured): calib.c. */

@@ -295,6 +295,13 @@ int main(void)
     double none[2] = { 0, -1 };
     CHECK(rt_clock_hz(1e9, none, 2) == 0);
 
+    /* the clock of a calibration: the median of its samples over the run
+     * (a sample of 0, no thread CPU clock, is left out): 2.45, 2.5, 2.97,
+     * 2.8 GHz -> (2.5 + 2.8) / 2 */
+    double ck[5] = { 2.45e9, 2.5e9, 0, 2.97e9, 2.8e9 };
+    CHECK(fabs(rt_clock_median(ck, 5) - 2.65e9) < 1e-3);
+    CHECK(rt_clock_median(ck + 2, 1) == 0);
+
     /* a thread's rate with T busy: the median over rounds of T busy over
      * one alone right before; a round with a figure missing is left out.
      * Rounds 5/10, 6/10, 3/6 (a slow round alone), 7/10, and one with no
