@@ -66,7 +66,7 @@ done
 
 if [ -x "$B/bin/smt-probe" ]; then
     timeout 60 "$B/bin/smt-probe" > "$OUT/smt.txt" 2>&1 || echo "smt-probe: exit $?" >> "$OUT/smt.txt"
-    say "smt-probe: $(sort -k6 -n "$OUT/smt.txt" | grep -m1 beside)"
+    say "smt-probe, the lowest: $(grep "^cpu" "$OUT/smt.txt" | sort -k6 -n | head -1)"
 fi
 
 say "3/4 gpu-probe"
