@@ -272,7 +272,10 @@ static void tc_batch(unsigned long seed, double *chain_s, double *work_s)
  * wait); the median thread's of each into *clock_hz and *work. */
 static void rates_on(int t, double *clock_hz, double *work)
 {
-    double ck[t > 0 ? t : 1], wk[t > 0 ? t : 1];
+    int n = t > 0 ? t : 1, got = 0;
+    double ck[n], wk[n];
+    for (int k = 0; k < n; k++)
+        ck[k] = wk[k] = 0;
     #pragma omp parallel num_threads(t)
     {
         int me = 0;
@@ -289,8 +292,12 @@ static void rates_on(int t, double *clock_hz, double *work)
             wk[me] = ws > 0 ? 32.0 * (double)TC_ITERS / ws : 0;
         }
     }
-    *clock_hz = rt_median(ck, t);
-    *work = rt_median(wk, t);
+    /* the threads that ran (a runtime may start fewer than asked) */
+    for (int k = 0; k < n; k++)
+        if (ck[k] > 0 && wk[k] > 0)
+            ck[got] = ck[k], wk[got] = wk[k], got++;
+    *clock_hz = rt_median(ck, got);
+    *work = rt_median(wk, got);
 }
 
 /* The rate of one thread alone, in the calling thread outside any
