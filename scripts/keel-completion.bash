@@ -53,7 +53,8 @@ _keelcc()
         local opts
         opts="$(_keel_words "${COMP_WORDS[0]}" --keel-help) --keel-instrument=off
               --keel-instrument=report --keel-instrument=offload --keel-analysis=off
-              --keel-analysis=only --keel-mca=off --keel-direct=off"
+              --keel-analysis=only --keel-mca=off --keel-direct=off
+              --keel-objcache=off"
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
         [[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         return
