@@ -93,37 +93,33 @@ typedef int (*db_expr_pool_fn)(const char *const *texts, int n, unsigned char **
 int db_nest_pack(db *d, int64_t root, db_expr_pool_fn pool, unsigned char **out, size_t *n,
                  char *err, size_t errlen);
 
-/* ---- the stored packed nest (schema 18, table nest_packs) -----------------
- * keelcc stores each launch site's packed nest with its rows, so that
- * readers load one blob, through the same decoder as a program's linked
- * facts, instead of rebuilding the nest from its rows.
+/* ---- the stored loop model (schema 18, table nest_packs) -----------------
+ * keelcc stores each launch site's loop model as bytes (analysis/
+ * nest_pack.h: format DB_NEST_MODEL_VERSION) beside its rows; readers load
+ * one blob instead of rebuilding the nest from its rows.  db/ does not
+ * read the bytes, save their header: "KEELNEST", u32 version at offset 8,
+ * and the launch loop's id, u64 at offset 24 (little-endian).
  *
- * db_nest_store: pack the nest launched at `root` (db_nest_pack with pool)
- * and store the bytes, replacing any; call it inside the translation
- * unit's transaction once every row of the nest is written (llvm-mca
- * figures included).  0; 1 when the loop has no launch facts (nothing
- * stored); -1 with a message.  Writer side.
+ * db_nest_put: store bytes[0..n) as the model of the nest launched at
+ * `root`, replacing any; inside the translation unit's transaction.  0, -1
+ * with a message.  Writer side.
  *
- * db_nest_fill: store the packed nest of every launch site (loops whose
- * `site` fact is "call" or "clause", and outermost loops) that has launch
- * facts and none stored yet, in one transaction -- what a database
- * migrated from version 17 lacks.  Does nothing (one lookup) unless the
- * migration to version 18 marked the file as needing it, and clears the
- * mark.  0, -1 with a message.  Writer side (keelcc, which has the pool).
+ * db_nest_current: 1 when bytes[0..n) carry the header of the current
+ * model format (what the link step copies), else 0.
  *
- * db_nest_stored: the stored packed nest of `root`: 0 with a new malloc'd
- * *out of *n bytes (the caller frees it; db_nest_from_packed checks it);
- * 1 when there is none to use -- no row (a translation unit written
- * before version 18), or one whose launch loop is not `root` (ids that
- * `keel merge` shifted): read the rows then; -1 with a message.  Reader
- * side. */
-int db_nest_store(db *d, int64_t root, db_expr_pool_fn pool, char *err, size_t errlen);
-int db_nest_fill(db *d, db_expr_pool_fn pool, char *err, size_t errlen);
+ * db_nest_stored: the stored bytes of `root`: 0 with a new malloc'd *out
+ * of *n bytes (the caller frees and checks them); 1 when there is none to
+ * use -- no row (a translation unit written before version 18), or one
+ * whose launch loop is not `root` (ids that `keel merge` shifted): read
+ * the rows then; -1 with a message.  Reader side. */
+#define DB_NEST_MODEL_VERSION 3
+int db_nest_put(db *d, int64_t root, const void *bytes, size_t n, char *err, size_t errlen);
+int db_nest_current(const void *bytes, size_t n);
 int db_nest_stored(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
                    size_t errlen);
 
 /* ---- the link table -------------------------------------------------------
- * keelcc's link step puts the packed nests of every launch site a program
+ * keelcc's link step puts the stored models of every launch site a program
  * holds into one table: DB_LINK_MAGIC, u32 version, u32 length of the
  * whole, u32 entries, then the directory -- per entry (DB_LINK_ENTRY
  * bytes) i32 line, i32 col, the 16 hex digits of the build hash, u32
@@ -137,11 +133,11 @@ int db_nest_stored(db *d, int64_t root, unsigned char **out, size_t *n, char *er
  * hash is one of objects[] (absolute paths; or 16 hex digits, or "#" and
  * a translation unit's id: a source compiled into several programs keeps
  * one row, whose object is the last program's), each once, in a new malloc'd *out of *n bytes; 0 (with
- * *n 0 when there is nothing to pack), -1 with a message; each nest
- * packed with pool (db_nest_pack).  Deterministic:
- * the same rows give the same bytes: a site's stored packed nest
- * (db_nest_stored) is copied as it is, one without is packed here.
- * Writer side (keelcc only).
+ * *n 0 when there is nothing to link), -1 with a message.  A site's stored
+ * model (db_nest_stored) of the current format is copied as it is; a site
+ * without one is left out (the program reads the database for it).  pool
+ * is not used (the models carry their expressions).  Deterministic: the
+ * same rows give the same bytes.  Writer side (keelcc only).
  *
  * db_link_find: in a table, the packed nest of the site at line:col of
  * build hash `hash` whose stored file is `tail` or ends in "/" tail (tail:

@@ -778,6 +778,14 @@ int db_nest_stored(db *d, int64_t root, unsigned char **out, size_t *n, char *er
     return r;
 }
 
+int db_nest_current(const void *bytes, size_t n)
+{
+    const unsigned char *b = bytes;
+    return b && n >= 32 && memcmp(b, DB_NEST_MAGIC, 8) == 0 &&
+           ((uint32_t)b[8] | (uint32_t)b[9] << 8 | (uint32_t)b[10] << 16 |
+            (uint32_t)b[11] << 24) == DB_NEST_MODEL_VERSION;
+}
+
 /* ---- the reader calls ---------------------------------------------------- */
 
 int db_nest_loop(db_nest *s, int64_t loop_id, db_loop_info **out, char *err, size_t errlen)
