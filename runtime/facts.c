@@ -1,24 +1,23 @@
 /*
- * facts.c -- a loop nest's facts from the database or its packed form,
- * pre-parsed once, bound per launch (see facts.h).
+ * facts.c -- a loop nest's facts: the model keelcc built, decoded once,
+ * bound per launch (see facts.h).
  *
  * The nest is kept flat, in the model's types (nest.h, which owns them and
  * frees them: nest_free): loops[] in preorder (loops[0] is the launch site,
  * every loop after its parent), stmts[] with the index of their innermost
- * loop, accs[] with the index of their statement, ov[] the overlap rows.  Loading (load_nest, the
- * one loader, over db_nest.h's row source) reads the nest and the launch
- * facts keelcc stored for it (db_launch.h, analysis/launch.h: parallel
+ * loop, accs[] with the index of their statement, ov[] the overlap rows.
+ * Loading decodes the model keelcc built from its IR and packed
+ * (nest_pack.h) -- the one linked into the program, or the one keelcc
+ * stored in the database with the build (load_stored) -- straight into
+ * those types: loops, statements, accesses, the launch facts (parallel
  * verdicts, the GPU mapping, every access's iteration-point differences
  * along its enclosing loops, statement cost estimates, whether the kernels
- * are `omp target` constructs) from its packed form -- the one linked into
- * the program, or the one keelcc stored in the database with the build
- * (schema 18, load_stored) -- and reads every expression once, decoded
- * from the packed form's expression pool (expr_pack.h), so neither route
- * parses text.  Only a nest without a stored packed form (a database
- * migrated from an older schema and not yet written by keelcc, ids `keel
- * merge` moved, a packed form of version 1) is read from its rows, its
- * expressions parsed (rt_facts_parsed counts them); nothing about the
- * nest is derived here.  The per-site
+ * are `omp target` constructs), llvm-mca's figures and what nest_derive
+ * worked out at build time; nothing is rebuilt, parsed or derived here.
+ * Only a nest with no stored model of this format (a database an older
+ * keelcc wrote, ids `keel merge` moved, a damaged blob) is built from its
+ * rows (load_nest over db_nest.h's row source: its expressions parsed,
+ * rt_facts_parsed counts them, then the same nest_derive).  The per-site
  * plan (below) compiles at a site's second bind: its first evaluates by
  * name, as the reference path does.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
@@ -53,7 +52,6 @@
 #include "db_mca.h"
 #include "db_nest.h"
 #include "expr.h"
-#include "expr_pack.h"
 #include "nest.h"
 #include "nest_pack.h"
 #include "util.h"
@@ -107,32 +105,18 @@ static kx_expr *parse_or_null(const char *text)
 
 /* ---- loading ------------------------------------------------------------- */
 
+/* The rows route (a nest with no stored model of the current format). */
 typedef struct {
     rt_facts *f;
-    const void *pool;         /* the packed form's expressions (expr_pack.h), NULL none */
-    size_t npool;
-    int bad;                  /* 1: a pooled expression did not decode (msg says why) */
-    int parsed;               /* expression texts parsed (not found in the pool) */
-    char msg[160];
+    int parsed;               /* expression texts parsed */
 } loader;
 
-/* A stored expression: decoded from the pool when the packed form carries
- * it there, else parsed from its text (a database, an older packed form);
- * NULL for NULL text or text that does not parse (unknown). */
+/* A stored expression parsed from its text; NULL for NULL text or text
+ * that does not parse (unknown). */
 static kx_expr *expr_of(loader *ld, const char *text)
 {
-    kx_expr *e = NULL;
     if (!text)
         return NULL;
-    if (ld->pool) {
-        int r = kx_pool_get(ld->pool, ld->npool, text, &e, ld->msg, sizeof ld->msg);
-        if (r > 0)
-            return e;
-        if (r < 0) {
-            ld->bad = 1;
-            return NULL;
-        }
-    }
     ld->parsed++;
     return parse_or_null(text);
 }
@@ -529,28 +513,23 @@ static int found_row(void *ctx, const db_loop_summary *r)
     return 0;
 }
 
-/* The one loader: the nest launched at loop `root` from src (the database
- * or a packed form), its launch facts, then what is derived once.
- * 0 with *out, -1 with a message. */
+/* The rows route: the nest launched at loop `root` from its rows (src, a
+ * database), its launch facts, then nest_derive.  0 with *out, -1 with a
+ * message. */
 static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_facts **out,
                      char *err, size_t errlen)
 {
     loader ld = { 0 };
     int x;
-    if (db_nest_exprs(src, &ld.pool, &ld.npool) &&
-        kx_pool_check(ld.pool, ld.npool, err, errlen))
-        return -1;
     rt_facts *f = calloc(1, sizeof *f);
     ld.f = f;
     if (!f)
         return ku_fail(err, errlen, "out of memory");
-    if (load_loop(src, &ld, root, -1, err, errlen) ||
-        (ld.bad && ku_fail(err, errlen, "%s", ld.msg))) {
+    if (load_loop(src, &ld, root, -1, err, errlen)) {
         rt_facts_free(f);
         return -1;
     }
-    if ((x = bind_launch(src, &ld, err, errlen)) != 0 ||
-        (ld.bad && (x = ku_fail(err, errlen, "%s", ld.msg)))) {
+    if ((x = bind_launch(src, &ld, err, errlen)) != 0) {
         if (x > 0)
             ku_fail(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
                     "its analysis failed): recompile it with keelcc", f->file ? f->file : file,
@@ -642,11 +621,10 @@ int rt_facts_load_linked(const unsigned char *table, const char *file, int line,
     return rt_facts_load_packed(nest, n, out, err, errlen) ? -1 : 0;
 }
 
-/* The nest launched at loop `root` of d: from the packed form keelcc
- * stored with it (db_nest_stored: one read, expressions decoded, as a
- * linked program's), else -- a translation unit written before schema 18,
- * ids `keel merge` shifted, a stored form that does not decode -- from its
- * rows (expressions parsed). */
+/* The nest launched at loop `root` of d: the model keelcc stored with it
+ * (db_nest_stored: one read, decoded as a linked program's), else -- none
+ * stored (a translation unit an older keelcc wrote), an older format, ids
+ * `keel merge` shifted, damaged bytes -- from its rows. */
 static int load_stored(db *d, int64_t root, const char *file, int line, rt_facts **out,
                        char *err, size_t errlen)
 {
