@@ -11,15 +11,18 @@
  * The form: "KEELNEST", u32 version (NEST_PACK_VERSION), u32 length of
  * the whole, u64 FNV-1a of the bytes from offset 24 on, u64 the launch
  * loop's id (the one field db/ reads: a row whose id `keel merge` moved
- * is not its nest's), then the rest of the head and the model, every member of nest.h's types in declaration order, derived
- * ones included: integers as LEB128 (signed ones zigzag-mapped), doubles
- * as their 8 bytes little-endian, strings as length + 1 (0: NULL) and
- * their bytes, expressions as a flag byte (0: NULL) and ipda's binary form
+ * is not its nest's), then the rest of the head and the model, every
+ * member of nest.h's types in declaration order, derived ones included
+ * (no declared member is left out: a new member joins the writer and the
+ * reader, and the version goes up): integers as LEB128 (signed ones
+ * zigzag-mapped), doubles as their 8 bytes little-endian, strings as
+ * length + 1 (0: NULL) and their bytes, expressions as a flag byte (0: NULL) and ipda's binary form
  * (expr_pack.h: kx_encode).  No expression is kept as text.  Every index
  * is checked on decoding (a parent before its child, a statement's loop,
  * an access's statement, counts against the bytes left): bytes that are
  * truncated, corrupt, or of another version are refused whole with one
- * message ("packed facts: format version 2, this runtime reads 3"), and nothing of them is used.
+ * message ("packed facts: format version 2, this runtime reads 3"), and
+ * nothing of them is used.
  *
  * Ownership: nest_encode appends to the caller's buffer; nest_decode fills
  * the caller's nest_model and nest_head, which nest_free and

@@ -528,6 +528,9 @@ static int store_parallel(db *d, const ir_tu *tu, const par_result *r, const int
     return rc;
 }
 
+/* db/ copies only models of the format it names as current */
+_Static_assert(NEST_PACK_VERSION == DB_NEST_MODEL_VERSION, "db/ and the model disagree");
+
 /* llvm-mca's figures of one loop (db_mca_each) into its model loop. */
 static int pack_mca(void *ctx, const db_mca_row *r)
 {
