@@ -23,8 +23,9 @@
  * database route must have loaded it (no expression text parsed,
  * rt_facts_parsed); every nest is also built from its rows
  * (rt_facts_load_rows, the route of older databases): the two models must
- * be equal member by member (expressions kx_equal, doubles as bits), and
- * so must their symbols, every per-site launch and every estimate.
+ * be equal member by member (expressions kx_equal, doubles as bits), with
+ * the launch's place, label and per-loop facts, and so must their
+ * symbols, every per-site launch and every estimate.
  * `dump` prints the fast mode's launches with rt_facts_bind_on, so that a
  * build before a change can be compared with a build after it (diff).
  */
@@ -131,6 +132,22 @@ static const char *model_diff(const nest_model *a, const nest_model *b)
             a->ov[i].checkable != b->ov[i].checkable)
             w = "the overlap condition";
     return w;
+}
+
+/* The launch's own facts: where it is, its label, its per-loop facts. */
+static const char *head_diff(const rt_facts *a, const rt_facts *b)
+{
+    if (rt_facts_loop_id(a) != rt_facts_loop_id(b) || rt_facts_line(a) != rt_facts_line(b) ||
+        !same_str(rt_facts_file(a), rt_facts_file(b)) ||
+        !same_str(rt_facts_function(a), rt_facts_function(b)) ||
+        !same_str(rt_facts_source_hash(a), rt_facts_source_hash(b)))
+        return "the launch's place";
+    if (!same_str(rt_facts_label(a), rt_facts_label(b)))
+        return "the label";
+    for (int k = 0; k < DB_NLOOP_FACTS; k++)
+        if (!same_str(rt_facts_fact(a, k), rt_facts_fact(b, k)))
+            return "a per-loop fact";
+    return NULL;
 }
 
 typedef struct {
@@ -269,8 +286,8 @@ int main(int argc, char **argv)
                 why = "the database route parsed expression texts";
             else if (rt_facts_load_rows(d, rt_facts_loop_id(f), &g, err, sizeof err) != 0)
                 why = err;
-            else
-                why = model_diff(rt_facts_model(f), rt_facts_model(g));
+            else if (!(why = model_diff(rt_facts_model(f), rt_facts_model(g))))
+                why = head_diff(f, g);
             if (why) {
                 printf("FAIL %s:%d: stored model: %s\n", v.file[r], v.line[r], why);
                 fails++;
