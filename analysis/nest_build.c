@@ -179,7 +179,8 @@ static void add_loop(builder *b, int l, int parent)
     free(ch);
 }
 
-/* The launch facts of the nest at `root` into the model. */
+/* The launch facts of the nest at `root` into the model: 0, 1 when a text
+ * does not parse, -1 out of memory. */
 static int put_launch(builder *b, int root)
 {
     const launch_result *lr = b->in->lr;
@@ -215,7 +216,7 @@ static int put_launch(builder *b, int root)
             kx_free(*slot);
             *slot = s->stride ? kx_parse(s->stride, e, sizeof e) : NULL;
             if (s->stride && !*slot)
-                return ku_fail(b->err, b->errlen, "a stride does not parse: %s", e);
+                return ku_fail(b->err, b->errlen, "a stride does not parse: %s", e), 1;
         }
     }
     /* the overlap condition, by access id (IR order), as the reader has it */
@@ -231,7 +232,7 @@ static int put_launch(builder *b, int root)
             v->checkable = o->checkable;
             v->offset = o->offset ? kx_parse(o->offset, e, sizeof e) : NULL;
             if (o->offset && !v->offset)
-                return ku_fail(b->err, b->errlen, "an overlap offset does not parse: %s", e);
+                return ku_fail(b->err, b->errlen, "an overlap offset does not parse: %s", e), 1;
         }
     return 0;
 }

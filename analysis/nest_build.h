@@ -12,7 +12,8 @@
  * the database ids (per IR loop, statement and access, in IR order), each
  * loop's recurrence fact text, and, after nest_build, llvm-mca's figures
  * (nest_add_mca, before nest_encode).  A stride or offset text that does
- * not parse fails the build, as it would fail the runtime's reader.
+ * not parse leaves the nest without a model (1), as the runtime's reader
+ * of its rows refuses it.
  *
  * Ownership: *out is the caller's to nest_free, also after a failure.
  */
@@ -35,7 +36,8 @@ typedef struct {
     const char *const *recurrence;    /* per IR loop, NULL entries: none; NULL: none at all */
 } nest_build_in;
 
-/* 0 with *out, -1 with a message. */
+/* 0 with *out; 1 with a message when a launch fact's text does not parse;
+ * -1 with a message (out of memory). */
 int nest_build(const nest_build_in *in, int root, nest_model *out, char *err, size_t errlen);
 
 #endif

@@ -582,6 +582,10 @@ static int pack_nest(db *d, const nest_build_in *in, char *const *idioms, int ro
     ku_buf b = { 0 };
     int *ir_of = NULL;
     int rc = nest_build(in, root, &m, err, errlen);
+    if (rc > 0) {             /* no model: the runtime reads the rows, and refuses them */
+        nest_free(&m);
+        return 0;
+    }
     if (rc == 0 && !(ir_of = calloc((size_t)m.nloops + 1, sizeof *ir_of)))
         rc = ku_fail(err, errlen, "out of memory");
     for (int l = 0, k = 0; rc == 0 && l < in->tu->nloops && k < m.nloops; l++)
