@@ -294,6 +294,17 @@ def summary(rows):
     print("  against the fastest run instead of the median: median %.2f, within 1.25x %d, "
           "within 2x %d" % (median(mins), sum(1 for r in mins if 0.8 <= r <= 1.25),
                             sum(1 for r in mins if 0.5 <= r <= 2)))
+    # the sets the docs' tables give: sequential inputs, OpenMP ones per thread count
+    sets = [("sequential", [x for x in rows if not x["name"].endswith("-omp")])] + [
+        ("OpenMP at %d thread%s" % (t, "s" if t > 1 else ""),
+         [x for x in rows if x["name"].endswith("-omp") and x["thr"] == t])
+        for t in sorted(set(x["thr"] for x in rows if x["name"].endswith("-omp")))]
+    for label, g in sets:
+        if g:
+            g = [x["r"] for x in g]
+            print("  %-22s n %3d  %.2f / %2.0f%% / %2.0f%%  (median / within 1.25x / within 2x)" % (
+                label, len(g), median(g), 100.0 * sum(1 for r in g if 0.8 <= r <= 1.25) / len(g),
+                100.0 * sum(1 for r in g if 0.5 <= r <= 2) / len(g)))
     for grp in sorted(set((x["ds"], x["thr"]) for x in rows)):
         g = [x["r"] for x in rows if (x["ds"], x["thr"]) == grp]
         print("  %-7s thr %-2d  n %2d  median %.2f  within 1.25x %d  within 2x %d" % (

@@ -12,7 +12,11 @@
 # valgrind is installed, the two miss rows are also counted in
 # instructions per call (callgrind: the difference of two runs of 2000 and
 # 4000 misses, so that start-up and the first call cancel out), a figure
-# that does not move with the machine's load.  The first call alone (a
+# that does not move with the machine's load, with its parts (binding the
+# values, the models, the overlap check, the memo; callgrind_annotate's
+# inclusive counts) for the miss with the check (its site has run history:
+# the `timed` runs above log into the same database, so that every miss
+# also asks the history rows).  The first call alone (a
 # program's only decision: the runtime's set-up and one nest's facts) is
 # timed with the what-if device and with none (then no facts are read),
 # with the page faults it took and, under valgrind, its instructions.
@@ -85,17 +89,38 @@ printf '| %-52s | %9.1f ns |\n' "new sizes every call: models only (miss)" "$(me
 printf '| %-52s | %9.1f ns |\n' "timed launch: keel_decide + keel_begin + keel_done" \
     "$(sort -n timed.txt | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
 if command -v valgrind >/dev/null 2>&1; then
-    # instructions of CALLS misses at LINE (3: the nest with the overlap check)
+    # instructions of CALLS misses at LINE (3: the nest with the overlap
+    # check); the profile is kept in cg.CALLS.LINE for the parts below
     insns() {
         KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 valgrind --tool=callgrind \
-            --callgrind-out-file=/dev/null ./dl "$work/synth.c" "$1" miss $2 2>&1 >/dev/null |
-            awk '/refs:/ { gsub(",", "", $4); print $4 }'
+            --callgrind-out-file="$work/cg.$1.${2:-3}" ./dl "$work/synth.c" "$1" miss $2 \
+            2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $4); print $4 }'
     }
     per_miss() { echo $(( ($(insns 4000 "$1") - $(insns 2000 "$1")) / 2000 )); }
+    ov_miss=$(per_miss "")
     printf '| %-52s | %6s insns |\n' "new sizes every call: overlap check + models (miss)" \
-        "$(per_miss "")"
+        "$ov_miss"
     printf '| %-52s | %6s insns |\n' "new sizes every call: models only (miss)" \
         "$(per_miss $((3 + 6 * nf)))"
+    # where one miss with the overlap check goes: each part's instructions
+    # (callgrind's inclusive count, the same difference of two runs)
+    if command -v callgrind_annotate >/dev/null 2>&1; then
+        incl() {
+            callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
+                awk -v fn=":$2 " 'index($0, fn) && !/=>/ { gsub(",", "", $1); print $1; exit }'
+        }
+        part() { a=$(incl "$work/cg.4000.3" "$1"); b=$(incl "$work/cg.2000.3" "$1")
+                 echo $(( (${a:-0} - ${b:-0}) / 2000 )); }
+        bind=$(part rt_facts_bind_site) est=$(part rt_estimate_all) ovc=$(part rt_overlap_check)
+        memo=$(( $(part memo_get) + $(part memo_put) )) hist=$(part history_decides)
+        printf '| %-52s | %6s insns |\n' "  of which binding the values (rt_facts_bind_site)" "$bind"
+        printf '| %-52s | %6s insns |\n' "  of which the models (rt_estimate_all)" "$est"
+        printf '| %-52s | %6s insns |\n' "  of which the overlap check (rt_overlap_check)" "$ovc"
+        printf '| %-52s | %6s insns |\n' "  of which the memo (lookup and store)" "$memo"
+        printf '| %-52s | %6s insns |\n' "  of which the run history (the timed runs' rows)" "$hist"
+        printf '| %-52s | %6s insns |\n' "  of which the rest of keel_decide" \
+            "$((ov_miss - bind - est - ovc - memo - hist))"
+    fi
     # the first call alone, facts linked in: the instructions of keel_decide
     printf '| %-52s | %6s insns |\n' "first call alone, facts linked in" \
         "$(KEEL_DB="$work/k.db" KEEL_DEVICE=h100 KEEL_LOG=0 valgrind --tool=callgrind \

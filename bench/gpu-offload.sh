@@ -7,7 +7,11 @@
 # `build` compiles every polybench-inputs/omp-target program with clang-19
 # -O2 -fopenmp --offload-arch=ARCH for the MEDIUM, LARGE and EXTRALARGE
 # datasets, with -DPOLYBENCH_TIME (kernel time on stderr) and
-# -DPOLYBENCH_OFFLOAD_WARMUP (the device is started before the timer).  It
+# -DPOLYBENCH_OFFLOAD_WARMUP (the device is started before the timer) and
+# -DPOLYBENCH_OMP_WARMUP (so is the host's OpenMP runtime and the league of
+# teams a host `target teams` region starts the first time: with
+# OMP_TARGET_OFFLOAD=DISABLED the CPU time is then the kernel's, as in
+# bench/cpu-truth.py, not the kernel's plus a once-a-process start-up).  It
 # needs clang-tools-19 (clang-offload-packager, clang-linker-wrapper), the
 # NVPTX device runtime of libomp-19-dev and a CUDA toolkit's ptxas/nvlink
 # ($CUDA_PATH).  That toolkit must be older than 12.8: LLVM 19's libomptarget
@@ -44,7 +48,7 @@ build)
         for ds in MEDIUM LARGE EXTRALARGE; do
             clang-19 -O2 -fopenmp --offload-arch="$arch" \
                 --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib --cuda-path="$cuda" \
-                -DPOLYBENCH_TIME -DPOLYBENCH_OFFLOAD_WARMUP -D${ds}_DATASET \
+                -DPOLYBENCH_TIME -DPOLYBENCH_OFFLOAD_WARMUP -DPOLYBENCH_OMP_WARMUP -D${ds}_DATASET \
                 -I"$pb/utilities" -I"$dir" "$src" "$pb/utilities/polybench.c" \
                 -o "$out/$name.$ds" -lm
         done

@@ -11,7 +11,8 @@
 # and omp-target inputs, MEDIUM and LARGE) and the omp-target database at
 # EXTRALARGE (bench/verdicts.py --programs scores bench/measured-h100.txt's
 # rows from these databases), keelcc's llvm-mca rows for the CPUs in
-# $KEEL_BUNDLE_MCPU (default sapphirerapids, the lent host's CPU class).
+# $KEEL_BUNDLE_MCPU (default sapphirerapids, the lent host's CPU class),
+# and bench/h100-smt-probe.c into OUTDIR/bin/smt-probe.
 # The sources are copied into OUTDIR/src (a small tree with bench/cpu-truth.py,
 # bench/verdicts.py and their data files) so that the databases name files
 # that stay: back here, bench/h100-rescore.sh runs OUTDIR/src/bench/*.py.  Every shared library the binaries
@@ -33,6 +34,8 @@ cp "$root/bench/cpu-truth.py" "$root/bench/verdicts.py" "$root/bench/chikin-kern
     "$root/bench/chikin-table1.tsv" "$root/bench/measured-h100.txt" "$out/src/bench/"
 cp "$root/bench/machines"/*.machine "$out/src/bench/machines/"
 cp "$root/bench/gpu-probe.cu" "$out/"
+# which CPUs share a core (run.sh's smt.txt): built here, the machine has no compiler
+${CC:-cc} -O2 -pthread "$root/bench/h100-smt-probe.c" -o "$out/bin/smt-probe"
 cp "$root/bench/h100-run.sh" "$out/run.sh"
 ct="$out/src/bench/cpu-truth.py"
 python3 "$ct" --build-only --omp --work "$out/work" --keel "$out/bin/keel" \

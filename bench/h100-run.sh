@@ -9,6 +9,8 @@
 #   host.txt       lscpu, nproc, nvidia-smi -q (head), uname, glibc, load, hostname
 #   calibrate.txt  `keel calibrate` into each database (a copy of BUNDLE/work's)
 #   dbs.tar.gz     those calibrated databases (keel-MEDIUM/LARGE/EXTRALARGE.db)
+#   smt.txt        bench/h100-smt-probe.c: which CPUs share a core (a virtual
+#                  machine's CPUs may be hardware threads of fewer cores)
 #   gpu-probe.txt  nvcc -arch=sm_90 bench/gpu-probe.cu, built and run (fails softly)
 #   measured.txt   every CPU-truth binary run 3 times, in bench/cpu-truth.py's
 #                  row format (sequential at 1 thread; omp-target at 1, nproc / 4
@@ -61,6 +63,11 @@ for db in "$W"/keel-*.db; do
     say "calibrated $(basename "$db")"
 done
 (cd "$W" && tar czf "$OUT/dbs.tar.gz" keel-*.db)
+
+if [ -x "$B/bin/smt-probe" ]; then
+    timeout 60 "$B/bin/smt-probe" > "$OUT/smt.txt" 2>&1 || echo "smt-probe: exit $?" >> "$OUT/smt.txt"
+    say "smt-probe, the lowest: $(grep "^cpu" "$OUT/smt.txt" | sort -k6 -n | head -1)"
+fi
 
 say "3/4 gpu-probe"
 {

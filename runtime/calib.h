@@ -62,6 +62,9 @@ double rt_calibrate_clock(void);
 /* adds / the smallest positive of seconds[0..n-1]: the clock of the least
  * disturbed batch; 0 when none is positive. */
 double rt_clock_hz(double adds, const double *seconds, int n);
+/* The median of the clock samples > 0 of samples[0..n-1] (at most 8
+ * taken); 0 when none. */
+double rt_clock_median(const double *samples, int n);
 
 /* Cycles of one operation of each dependent chain RT_LAT_* (model.h) at
  * clock freq_hz, into lat (0 where not measured): calib.c. */
@@ -110,10 +113,18 @@ double rt_mem_available(void);
 /* What many threads get (calib_omp.c): with T = 1, 2, 4, ... and all of
  * OpenMP's threads busy at once, each thread's dependent-chain clock and
  * rate of independent additions (the median thread's, each on its own CPU
- * clock, the fastest of 5 batches) and the STREAM triad on T threads.
+ * clock; the clock the median of RT_TC_ROUNDS rounds, the rate one
+ * thread alone's median times the median of the rounds' ratios, T busy
+ * over one alone measured right before) and the STREAM triad on T threads.
  * The triad's arrays hold dram_doubles each (rt_dram_doubles).
  * Fills c->tc_*; -1 when nothing was measured. */
 int rt_calibrate_threads(rt_calibration *c, long dram_doubles);
+/* Rounds of the thread curve: each measures one thread alone, then T
+ * threads busy together (calib_omp.c). */
+#define RT_TC_ROUNDS 5
+/* The median over rounds of busy[k] / alone[k] (the rounds where both
+ * were measured, > 0); 0 when none. */
+double rt_rate_ratio(const double *alone, const double *busy, int rounds);
 /* The thread curve as text, "T:clock:work:triad ..." (what
  * host_calibration.thread_curve stores; calib_store.c), and back: the
  * points read into c->tc_* (at most RT_TC_POINTS, ascending T; an entry

@@ -237,72 +237,134 @@ double rt_median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* With t threads busy at once: the median over the threads of each one's
- * dependent-chain clock (additions per second of its fastest batch) and of
- * its independent additions per second (fastest batch).  The batches start
- * together (a barrier), so every measured thread runs beside t - 1 others;
- * each is timed on its own CPU clock, so a thread the system deschedules
- * does not count its wait. */
+/* A round's batches, ~8-12 ms each (x 32 additions). */
+#define TC_ITERS (1UL << 20)
+
+/* One thread's dependent-chain and independent-addition batches: the
+ * seconds of each on its own CPU clock (0 where the clock failed). */
+static void tc_batch(unsigned long seed, double *chain_s, double *work_s)
+{
+    unsigned long x = seed, y[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    double t0 = rt_thread_cpu_s();
+    for (unsigned long i = 0; i < TC_ITERS; i++) {
+        CHAIN8(x, i);
+        CHAIN8(x, i);
+        CHAIN8(x, i);
+        CHAIN8(x, i);
+    }
+    double t1 = rt_thread_cpu_s();
+    for (unsigned long i = 0; i < TC_ITERS; i++) {
+        TCI(i);
+        TCI(i);
+        TCI(i);
+        TCI(i);
+    }
+    double t2 = rt_thread_cpu_s();
+    *chain_s = t0 >= 0 && t1 > t0 ? t1 - t0 : 0;
+    *work_s = t1 > 0 && t2 > t1 ? t2 - t1 : 0;
+    tc_sink = x + y[0] + y[1] + y[2] + y[3] + y[4] + y[5] + y[6] + y[7];
+}
+
+/* With t threads busy at once: each thread's dependent-chain clock and
+ * independent additions per second in one batch, started together (a
+ * barrier) so that every thread runs beside t - 1 others, each timed on
+ * its own CPU clock (a thread the system deschedules does not count its
+ * wait); the median thread's of each into *clock_hz and *work. */
 static void rates_on(int t, double *clock_hz, double *work)
 {
-    enum { BATCHES = 5 };
-    const unsigned long iters = 1UL << 19;   /* x 32 additions: ~4 ms at 4 GHz */
-    double ck[t > 0 ? t : 1], wk[t > 0 ? t : 1];
+    int n = t > 0 ? t : 1, got = 0;
+    double ck[n], wk[n];
+    for (int k = 0; k < n; k++)
+        ck[k] = wk[k] = 0;
     #pragma omp parallel num_threads(t)
     {
         int me = 0;
 #ifdef _OPENMP
         me = omp_get_thread_num();
 #endif
-        double bc = 0, bw = 0;
-        unsigned long x = (unsigned long)me + 1, y[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-        for (int b = 0; b <= BATCHES; b++) {    /* batch 0 warms the clock up */
-            #pragma omp barrier
-            double t0 = rt_thread_cpu_s();
-            for (unsigned long i = 0; i < iters; i++) {
-                CHAIN8(x, i);
-                CHAIN8(x, i);
-                CHAIN8(x, i);
-                CHAIN8(x, i);
-            }
-            double t1 = rt_thread_cpu_s();
-            for (unsigned long i = 0; i < iters; i++) {
-                TCI(i);
-                TCI(i);
-                TCI(i);
-                TCI(i);
-            }
-            double t2 = rt_thread_cpu_s();
-            if (b > 0 && t1 > t0 && (bc == 0 || t1 - t0 < bc))
-                bc = t1 - t0;
-            if (b > 0 && t2 > t1 && (bw == 0 || t2 - t1 < bw))
-                bw = t2 - t1;
-        }
+        double cs = 0, ws = 0;
+        #pragma omp barrier
+        tc_batch((unsigned long)me + 1, &cs, &ws);      /* warms every core's clock up */
+        #pragma omp barrier
+        tc_batch((unsigned long)me + 1, &cs, &ws);
         if (me < t) {
-            ck[me] = bc > 0 ? 32.0 * (double)iters / bc : 0;
-            wk[me] = bw > 0 ? 32.0 * (double)iters / bw : 0;
+            ck[me] = cs > 0 ? 32.0 * (double)TC_ITERS / cs : 0;
+            wk[me] = ws > 0 ? 32.0 * (double)TC_ITERS / ws : 0;
         }
-        tc_sink = x + y[0] + y[1] + y[2] + y[3] + y[4] + y[5] + y[6] + y[7];
     }
-    *clock_hz = rt_median(ck, t);
-    *work = rt_median(wk, t);
+    /* the threads that ran (a runtime may start fewer than asked) */
+    for (int k = 0; k < n; k++)
+        if (ck[k] > 0 && wk[k] > 0)
+            ck[got] = ck[k], wk[got] = wk[k], got++;
+    *clock_hz = rt_median(ck, got);
+    *work = rt_median(wk, got);
 }
 
+/* The rate of one thread alone, in the calling thread outside any
+ * parallel region, after a pause long enough for the OpenMP runtime's
+ * idle threads to stop spinning (libgomp spins GOMP_SPINCOUNT, 300,000
+ * turns, after a region before it sleeps: a spinning thread on the same
+ * core would slow this one). */
+static void rate_alone(double *clock_hz, double *work)
+{
+    struct timespec pause = { 0, 20 * 1000 * 1000 };
+    nanosleep(&pause, NULL);
+    double cs = 0, ws = 0;
+    tc_batch(1, &cs, &ws);                          /* warms the clock up */
+    tc_batch(1, &cs, &ws);
+    *clock_hz = cs > 0 ? 32.0 * (double)TC_ITERS / cs : 0;
+    *work = ws > 0 ? 32.0 * (double)TC_ITERS / ws : 0;
+}
+
+double rt_rate_ratio(const double *alone, const double *busy, int rounds)
+{
+    double r[RT_TC_ROUNDS];
+    int n = 0;
+    for (int k = 0; k < rounds && n < RT_TC_ROUNDS; k++)
+        if (alone[k] > 0 && busy[k] > 0)
+            r[n++] = busy[k] / alone[k];
+    return n > 0 ? rt_median(r, n) : 0;
+}
+
+/* A thread's rate with T busy is a ratio of two rates the host's other
+ * work moves from one moment to the next (a shared cloud host's
+ * neighbours on the other hardware thread of a core, its turbo budget):
+ * measured in RT_TC_ROUNDS rounds, each one thread alone right before T
+ * together, the median of the rounds' ratios; the clock and the rate
+ * alone are the medians of their rounds.  tc_work holds the rate alone
+ * times that ratio, so tc_work[k] / tc_work[0] is the median ratio. */
 int rt_calibrate_threads(rt_calibration *c, long dram_doubles)
 {
     int all = 1;
 #ifdef _OPENMP
     all = omp_get_max_threads();
 #endif
+    double wk1[RT_TC_ROUNDS], ckt[RT_TC_POINTS][RT_TC_ROUNDS],
+        wa[RT_TC_POINTS][RT_TC_ROUNDS], wt[RT_TC_POINTS][RT_TC_ROUNDS];
     c->tc_points = 0;
     for (int t = 1; c->tc_points < RT_TC_POINTS; t = t * 2 < all && t * 2 > t ? t * 2 : all) {
-        int k = c->tc_points;
-        c->tc_threads[k] = t;
-        rates_on(t, &c->tc_clock[k], &c->tc_work[k]);
-        c->tc_bw[k] = triad_cpu(dram_doubles, 3, t);   /* the arrays of mem_bw's triad */
-        c->tc_points++;
+        c->tc_threads[c->tc_points++] = t;
         if (t >= all)
             break;
+    }
+    int rounds = 0;
+    for (int r = 0; r < RT_TC_ROUNDS; r++, rounds++)
+        for (int k = 0; k < c->tc_points; k++) {
+            double ca = 0, a = 0, ct = 0, w = 0;
+            rate_alone(&ca, &a);
+            if (k == 0)
+                wk1[r] = a;
+            if (c->tc_threads[k] > 1)
+                rates_on((int)c->tc_threads[k], &ct, &w);
+            else
+                ct = ca, w = a;
+            ckt[k][r] = ct, wa[k][r] = a, wt[k][r] = w;
+        }
+    double alone = rt_median(wk1, rounds);
+    for (int k = 0; k < c->tc_points; k++) {
+        c->tc_clock[k] = rt_median(ckt[k], rounds);
+        c->tc_work[k] = k == 0 ? alone : alone * rt_rate_ratio(wa[k], wt[k], rounds);
+        c->tc_bw[k] = triad_cpu(dram_doubles, 3, (int)c->tc_threads[k]);   /* mem_bw's arrays */
     }
     return c->tc_points > 0 && c->tc_clock[0] > 0 && c->tc_work[0] > 0 ? 0 : -1;
 }

@@ -2060,9 +2060,10 @@ static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
         int split = t > 1 && lin[q] == 0 && (region ? f->loops[q].kroot : q == 0);
         double fp = fl ? fl[q] : footprint_at(s, a, q, 0);
         if (cap1 > 0) {
+            /* L1 and L2 are a core's own: each thread fills its own from
+             * the level below, so the split loop's sharing (below) is the
+             * shared cache's alone and these count every thread's lines */
             double r1 = trip[q] * T1, r2 = trip[q] * T2;
-            if (split)
-                r1 = ceil(trip[q] / t) * T1, r2 = ceil(trip[q] / t) * T2;
             T1 = rt_reuse_bytes(r1, fp, wc[q], cap1);
             T2 = rt_reuse_bytes(r2, fp, wc[q], cap2);
         }

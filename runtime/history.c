@@ -196,6 +196,14 @@ void rt_history_rows_free(rt_history_rows *r)
     memset(r, 0, sizeof *r);
 }
 
+int rt_history_rows_one_device(const rt_history_rows *r)
+{
+    for (int i = 1; i < r->n; i++)
+        if (r->gpu[i] != r->gpu[0])
+            return 0;
+    return 1;
+}
+
 /* One history row into the rows being read (db_history_each): 0, or -1
  * out of memory. */
 static int row_add(void *ctx, const db_history_row *h)

@@ -133,6 +133,11 @@ typedef struct {
 /* 0 (no table: no rows) or -1 (out of memory: no rows). */
 int rt_history_rows_load_h(struct db_log *l, int64_t loop_id, rt_history_rows *out);
 void rt_history_rows_free(rt_history_rows *r);
+/* 1 when no size can be decided from r, whatever is asked: every row is
+ * on one device (or there is none).  Measured times need both devices at
+ * the size asked, and each regression both devices' rows, so rows of one
+ * device decide nothing until a row of the other comes. */
+int rt_history_rows_one_device(const rt_history_rows *r);
 /* What the rows say at one size (rt_history_lookup's answer). */
 void rt_history_predict(const rt_history_rows *r, const char *key, double n, rt_history_pred *out);
 

@@ -1569,10 +1569,12 @@ static int history_model(void *ctx, int n, const char *const *names, const long 
     return 0;
 }
 
-/* With no history for the site's loop (no history table, or a table
- * without its loop), st->no_history is set: later launches skip the lock
- * (keel_record clears it).  mc, mg: the models' times at this launch (the
+/* With no history for the site's loop that can decide (no history table,
+ * a table without its loop, or its rows all on one device),
+ * st->no_history is set: later launches skip the lock and the rows
+ * (keel_record, which adds a row, clears it).  mc, mg: the models' times at this launch (the
  * GPU's with its transfer). */
+__attribute__((noinline))   /* (a part of its own in bench/decision-latency.sh's profile) */
 static int history_decides(const keel_site *site, site_state *st, const long long *values,
                            const rt_launch *in, double mc, double mg, int *verdict,
                            const char **reason)
@@ -1584,9 +1586,11 @@ static int history_decides(const keel_site *site, site_state *st, const long lon
     pthread_mutex_lock(&facts_lock);
     rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
     if (G.history == 0 ||
-        (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)))
+        (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)) ||
+        (rows && rt_history_rows_one_device(rows)))
         atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
-    if (rows && rows->n > 0 && site_key(st, site, values, key, sizeof key) == 0) {
+    if (rows && !rt_history_rows_one_device(rows) &&
+        site_key(st, site, values, key, sizeof key) == 0) {
         /* the rows' models' times once per read of the rows and host profile */
         rt_history_rows_model(rows, history_model, (void *)st->facts, host_profile());
         rt_history_predict_at(rows, key, in->bytes_in + in->bytes_out, mc, mg, &hp);

@@ -641,10 +641,8 @@ static int flat_elems(const rt_ov_plan *p, int a, const long long *values, const
 {
     const ov_acc_plan *ap = &p->acc[a];
     const ov_fterm *t = p->fterms + p->foff[a].first, *end = t + p->foff[a].n;
-    int64_t c = 0, g[MAX_DEPTH];
+    int64_t c = 0, g[MAX_DEPTH] = { 0 };    /* (a fixed size: a few stores, no memset call) */
     uint64_t mag = 0;
-    for (int j = 0; j < ap->depth; j++)
-        g[j] = 0;
     for (; t < end; t++) {
         int64_t q = t->coeff;
         uint64_t b = q < 0 ? -(uint64_t)q : (uint64_t)q;
@@ -735,10 +733,12 @@ int rt_overlap_check(const rt_overlap *o, const rt_ov_plan *p, int n, const char
     unsigned char known[BOX_LOOPS];
     int share = o->nloops <= BOX_LOOPS;
     int flat = p->flat && flat_box(p, o, values, flo, fhi);
-    memset(have, 0, (size_t)o->nbases);
-    memset(wr, 0, (size_t)o->nbases);
+    /* whole arrays of a fixed size: the compiler clears them with a few
+     * stores where a size known only now costs a call to memset */
+    memset(have, 0, sizeof have);
+    memset(wr, 0, sizeof wr);
     if (share)
-        memset(known, 0, (size_t)o->nloops);
+        memset(known, 0, sizeof known);
     for (int a = 0; a < o->naccs; a++) {
         const rt_ov_access *ac = &o->accs[a];
         int b = ac->base;

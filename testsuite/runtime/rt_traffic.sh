@@ -299,5 +299,25 @@ expect_eq "$(field 'CPU DRAM traffic')" 8080000 "diagonal: at most the trips tha
 expect_eq "$(sed -n 's/^  bytes in \/ out *\([0-9]*\) \/ \([0-9]*\) .*/\1 \2/p' out.txt)" "16008000 8000" \
     "diagonal: the transfer's bounding box"
 
+# The cache levels on many threads (mmcol, t.c:74, n = 32): L1 and L2 are
+# a core's own, so B[k][j] -- invariant in the parallel i, a column walk
+# along k (256 B between rows) -- comes into every thread's L1 for every
+# i it runs: the lines do not depend on the threads.  A host of 4 cores,
+# 4 KiB L1, 16 KiB L2.  Along k: 32 lines, 2048 B.  One j iteration (B's
+# column, 32 lines, + C[i][j]'s line, 2112 B) fits L1: along j B's
+# footprint, 32 x 32 x 8 = 8192 B.  One i iteration (B, 8192 B, + C's row,
+# 256 B: W = 8448 B) is over the L1, which keeps 4096 / W of it; it fits
+# the L2.  Into L1: 4096/8448 x 8192 + 4352/8448 x (32 x 8192); into L2:
+# 8192 B.  From L2: 4352/8448 x (262144 - 8192) = 130824 B, from L3 0, on
+# 1 thread and on 4 (counting the shared cache's round of 4 threads at
+# these levels too gave 8 x 8192 for the i loop's repeats: 29541 B).
+printf 'name = lv4\nkind = cpu\nclock = 1 GHz\ncores = 4\nmem_bw = 1 GB/s\nline = 64 B\nl1 = 4 KiB\nl2 = 16 KiB\nl3 = 1 MiB\nmem_latency = 100 ns\nmlp = 10\n' >lv4.machine
+for thr in 1 4; do
+    "$BIN/keel" explain t.c:74 --host ./lv4.machine --threads $thr --set n=32 t.db >out.txt \
+        2>err.txt || bad "explain mmcol: $(cat err.txt)"
+    expect_eq "$(sed -n 's/^  CPU cache hits *\([0-9.e+]*\) B from L2, \([0-9.e+]*\) B from L3 .*/\1 \2/p' out.txt)" \
+        "130824 0" "lines from L2 and L3, a column every thread walks, $thr thread(s)"
+done
+
 echo "rt_traffic: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -295,6 +295,22 @@ int main(void)
     double none[2] = { 0, -1 };
     CHECK(rt_clock_hz(1e9, none, 2) == 0);
 
+    /* the clock of a calibration: the median of its samples over the run
+     * (a sample of 0, no thread CPU clock, is left out): 2.45, 2.5, 2.97,
+     * 2.8 GHz -> (2.5 + 2.8) / 2 */
+    double ck[5] = { 2.45e9, 2.5e9, 0, 2.97e9, 2.8e9 };
+    CHECK(fabs(rt_clock_median(ck, 5) - 2.65e9) < 1e-3);
+    CHECK(rt_clock_median(ck + 2, 1) == 0);
+
+    /* a thread's rate with T busy: the median over rounds of T busy over
+     * one alone right before; a round with a figure missing is left out.
+     * Rounds 5/10, 6/10, 3/6 (a slow round alone), 7/10, and one with no
+     * busy figure: ratios 0.5, 0.6, 0.5, 0.7 -> median (0.5 + 0.6) / 2 */
+    double alone[5] = { 10, 10, 6, 10, 9 }, busy[5] = { 5, 6, 3, 7, 0 };
+    CHECK(fabs(rt_rate_ratio(alone, busy, 5) - 0.55) < 1e-12);
+    CHECK(fabs(rt_rate_ratio(alone, busy, 3) - 0.5) < 1e-12);
+    CHECK(rt_rate_ratio(alone, busy + 4, 1) == 0);
+
     /* the dependent-chain latencies (the recurrence bound's): stored as
      * text in the row, back exactly, in the profile */
     int lat_same = 1;

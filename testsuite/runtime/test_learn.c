@@ -148,6 +148,15 @@ static void test_rows(void)
     int other;
     CHECK(rt_history_rows_model(&r, rows_model, NULL, &other) == 0 && calls == 4);
     free(r.model);
+    /* both devices: something may decide; one device's rows, or none: nothing */
+    CHECK(!rt_history_rows_one_device(&r));
+    int cpu_only[] = { 0, 0, 0, 0, 0 }, gpu_only[] = { 1, 1, 1, 1, 1 };
+    rt_history_rows c = r, g = r, none = { 0 };
+    c.gpu = cpu_only, g.gpu = gpu_only, c.model = g.model = NULL;
+    CHECK(rt_history_rows_one_device(&c) && rt_history_rows_one_device(&g));
+    CHECK(rt_history_rows_one_device(&none));
+    rt_history_predict_at(&c, "n=2000", 2000, 2.0, 4.0, &hp);   /* as it says */
+    CHECK(!hp.decides);
 }
 
 int main(void)

@@ -67,3 +67,12 @@ void diag(int n, double A[n][n], double B[n][n], double s[n])
         for (int j = 0; j < n; j++)
             s[i] += A[j][j] * B[j][i];
 }
+
+void mmcol(int n, double B[n][n], double C[n][n])
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++)
+                C[i][j] += B[k][j];
+}
