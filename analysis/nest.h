@@ -5,11 +5,12 @@
  *
  * These are the types of the model, owned here, in the model's home
  * (analysis/); libkeelrt carries them (the object library keel_model).
- * The runtime's loader (runtime/facts.c) fills them from the packed nest
- * keelcc stored in the database or linked into the program (db/db_nest.h),
- * and the models evaluate them as they are.  keelcc does not build them
- * from its IR yet: it writes rows, which db/ packs.  The header depends on
- * ipda (kx_expr) and util only.  The layout:
+ * keelcc builds them from its IR (nest_build.h), nest_derive works out
+ * what follows from the rest once, and nest_pack.h writes them as bytes
+ * that the database stores and the program links, opaque to both; the
+ * runtime decodes the bytes straight into these types and the models
+ * evaluate them as they are.  The header depends on ipda (kx_expr) and
+ * util only.  The layout:
  *
  *   loops[]  in preorder: loops[0] is the launch loop, every loop after its
  *            parent (parent: its index, -1 for loops[0]);
@@ -123,7 +124,12 @@ typedef struct {
     nest_loop *loops;                                                       \
     nest_stmt *stmts;                                                       \
     nest_acc *accs;                                                         \
-    nest_ov *ov;
+    nest_ov *ov;                                                            \
+    int region;       /* 1: loops[0] is a sequential loop around parallel nests */ \
+    int omp_target;   /* 1: the kernels are OpenMP target constructs */     \
+    int uneven;       /* 1: an inner loop's bounds move with loops[0]'s variable */ \
+    int nsyms;        /* the symbols a launch binds, sorted (no loop variable) */ \
+    char **syms;
 
 typedef struct nest_model {
     NEST_MEMBERS
@@ -132,5 +138,30 @@ typedef struct nest_model {
 /* Free everything n owns and leave it empty (n itself is the caller's;
  * NULL is fine).  Arrays may be partly filled: NULL members are skipped. */
 void nest_free(nest_model *n);
+
+/* What follows from the rest, worked out once, where the model is built:
+ * per loop spread, bounded, last and thread_on_path; per access its
+ * inter-thread stride (lin[] along its path's thread loop) or no_thread,
+ * arr and read_first; the nest's uneven and syms.  Expects every access's
+ * diff[] and lin[] allocated (entries may be NULL) and nothing derived
+ * yet.  0, -1 out of memory (n stays freeable). */
+int nest_derive(nest_model *n);
+
+/* Append llvm-mca's figure for one target CPU to loop l when it is usable
+ * (ok, cycles known, a target): cycles per source iteration and the
+ * block's reciprocal throughput per source iteration (0 unknown).
+ * 0, -1 out of memory. */
+int nest_add_mca(nest_loop *l, const char *target, int ok, int has_cycles, double cycles,
+                 double src_iters_per_asm_iter, double block_rthroughput);
+
+/* Add the idioms of one loop of a nest (comma text, as keelcc stores
+ * loops.idioms) to the nest's label *label (malloc'd, NULL: empty), each
+ * idiom once, in the order found: "matmul,reduction".  0, -1 out of
+ * memory. */
+int nest_label_add(char **label, const char *idioms);
+
+/* The recurrences of the per-loop fact text `recurrence` (analysis/recur.h;
+ * NULL: none) into out[0..max): how many. */
+int nest_recur_parse(const char *text, nest_recur *out, int max);
 
 #endif

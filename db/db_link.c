@@ -1,8 +1,9 @@
 /*
  * db_link.c -- the link table of packed nests (db_nest.h): for the
  * translation units a link holds (by the object each was compiled into),
- * the packed facts of every launch site, keyed by build hash, stored file
- * and position (layout in db_nest.h).  Writer side: keelcc's link step
+ * stored loop model of every launch site, keyed by build hash, stored file
+ * and position (layout in db_nest.h); and the store of one model's bytes
+ * (db_nest_put).  Writer side: keelcc's link step
  * calls it; the runtime only reads tables (db_link_find in db_pack.c).
  */
 #include "db_nest.h"
@@ -126,14 +127,18 @@ int db_link_table(db *d, const char *const *objects, int nobjects, db_expr_pool_
                 rows[kept++] = rows[i];
         nrows = kept;
     }
-    /* the packed nests (none for a nest without launch facts: the runtime
-     * asks the database) */
+    /* the stored models, as they are (none for a nest keelcc stored no
+     * model of this format for: the runtime asks the database) */
     int entries = 0;
     size_t data = 0;
+    (void)pool;
     for (int i = 0; i < nrows && rc == 0; i++) {
         int r = db_nest_stored(d, rows[i].id, &rows[i].nest, &rows[i].len, err, errlen);
-        if (r == 1)
-            r = db_nest_pack(d, rows[i].id, pool, &rows[i].nest, &rows[i].len, err, errlen);
+        if (r == 0 && !db_nest_current(rows[i].nest, rows[i].len)) {
+            free(rows[i].nest);
+            rows[i].nest = NULL;
+            r = 1;
+        }
         if (r < 0)
             rc = -1;
         else if (r == 0)
@@ -186,84 +191,16 @@ int db_link_table(db *d, const char *const *objects, int nobjects, db_expr_pool_
 static const char sql_put_pack[] =
     "INSERT OR REPLACE INTO nest_packs(loop_id, packed) VALUES (?1, ?2)";
 
-int db_nest_store(db *d, int64_t root, db_expr_pool_fn pool, char *err, size_t errlen)
+int db_nest_put(db *d, int64_t root, const void *bytes, size_t n, char *err, size_t errlen)
 {
-    unsigned char *p = NULL;
-    size_t n = 0;
-    int r = db_nest_pack(d, root, pool, &p, &n, err, errlen);
-    if (r != 0)
-        return r;
-    if (n > 0x7fffffff) {
-        free(p);
+    if (n > 0x7fffffff)
         return ku_fail(err, errlen, "loop %lld: packed nest too large to store",
                        (long long)root);
-    }
     char e2[8];
     sqlite3_stmt *st = db_stmt_(d, sql_put_pack, e2, sizeof e2);
-    if (!st) {
-        free(p);
+    if (!st)
         return db_fail_sql_(d, "store packed nest", err, errlen);
-    }
     sqlite3_bind_int64(st, 1, root);
-    sqlite3_bind_blob(st, 2, p, (int)n, SQLITE_STATIC);
-    r = db_run_(d, st, "store packed nest", err, errlen);
-    free(p);
-    return r;
-}
-
-static const char sql_fill_mark[] = "SELECT 1 FROM keel_meta WHERE key = 'nest_packs'";
-static const char sql_fill_roots[] =
-    "SELECT l.id FROM launches x JOIN loops l ON l.id = x.loop_id"
-    " WHERE (l.parent_id IS NULL OR l.site IN ('call', 'clause'))"
-    "   AND NOT EXISTS (SELECT 1 FROM nest_packs p WHERE p.loop_id = l.id)"
-    " ORDER BY l.id";
-static const char sql_fill_done[] = "DELETE FROM keel_meta WHERE key = 'nest_packs'";
-
-/* The launch loops db_nest_fill packs, into a new malloc'd *ids. */
-static int fill_roots(db *d, int64_t **ids, int *n, char *err, size_t errlen)
-{
-    char e2[8];
-    sqlite3_stmt *st = db_stmt_(d, sql_fill_roots, e2, sizeof e2);
-    if (!st)
-        return db_fail_sql_(d, "fill packed nests", err, errlen);
-    int s, rc = 0;
-    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t *id = ku_push(ids, n, sizeof **ids);
-        if (!id)
-            rc = ku_fail(err, errlen, "out of memory");
-        else
-            *id = sqlite3_column_int64(st, 0);
-    }
-    if (rc == 0 && s != SQLITE_DONE)
-        rc = db_fail_sql_(d, "fill packed nests", err, errlen);
-    db_done_(st);
-    return rc;
-}
-
-int db_nest_fill(db *d, db_expr_pool_fn pool, char *err, size_t errlen)
-{
-    char e2[8];
-    sqlite3_stmt *st = db_stmt_(d, sql_fill_mark, e2, sizeof e2);
-    if (!st)
-        return db_fail_sql_(d, "fill packed nests", err, errlen);
-    int r = db_step_row_(d, st, "fill packed nests", err, errlen);
-    if (r != 0)
-        return r < 0 ? -1 : 0;          /* no mark: nothing to fill */
-    db_done_(st);
-    if (db_exec_(d, "BEGIN IMMEDIATE", "fill packed nests", err, errlen))
-        return -1;
-    int64_t *ids = NULL;
-    int n = 0, rc = fill_roots(d, &ids, &n, err, errlen);
-    for (int i = 0; i < n && rc == 0; i++)
-        rc = db_nest_store(d, ids[i], pool, err, errlen) < 0 ? -1 : 0;
-    free(ids);
-    if (rc == 0 && !(st = db_stmt_(d, sql_fill_done, e2, sizeof e2)))
-        rc = db_fail_sql_(d, "fill packed nests", err, errlen);
-    if (rc == 0)
-        rc = db_run_(d, st, "fill packed nests", err, errlen);
-    if (rc == 0 && db_exec_(d, "COMMIT", "fill packed nests", err, errlen))
-        rc = -1;
-    if (rc != 0)
-        db_rollback_(d);
-    return rc;
+    sqlite3_bind_blob(st, 2, bytes, (int)n, SQLITE_STATIC);
+    return db_run_(d, st, "store packed nest", err, errlen);
 }

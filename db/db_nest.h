@@ -1,37 +1,23 @@
 /*
- * db_nest.h -- one loop nest's facts as the runtime loads them, from the
- * database or from a packed byte string that travels with the program.
+ * db_nest.h -- one launch nest as it travels: its rows as one source, the
+ * stored loop model, and the link table that carries models in a program.
  *
- * A db_nest is a row source: the same rows the runtime's loader reads
- * (runtime/facts.c) -- each loop of the nest with its statements and
- * accesses (db_get_loop's db_loop_info), its llvm-mca figures (db_mca_row),
- * the launch row and the launch facts (db_launch.h) -- either read from an
- * open database (db_nest_from_db) or decoded from a packed form
- * (db_nest_from_packed).  The loader is written once, against this
- * interface.  The packed form is what libkeelrt reads by either route: a
- * program carries it (the link table below) and the database stores it
- * per launch site (db_nest_stored, schema 18); the rows are read only for
- * a nest stored before that.
+ * A db_nest is a row source over an open database (db_nest_from_db): each
+ * loop of the nest with its statements and accesses (db_get_loop's
+ * db_loop_info), its llvm-mca figures (db_mca_row), the launch row and the
+ * launch facts (db_launch.h).  The runtime builds a nest from its rows
+ * only where no model of the current format is stored for it (a database
+ * an older keelcc wrote, ids `keel merge` moved, a damaged blob).
  *
- * The packed form (db_nest_pack writes it from a database) is
- * self-contained: no pointers, every number little-endian whatever the
- * host, a magic "KEELNEST", a format version, its length and an FNV-1a
- * checksum of the whole, then tagged records (see db_pack.c).  A packed
- * form that is truncated, corrupt or of another version is refused whole
- * with one message; nothing of it is used.  From a packed form a loop holds
- * only the fields the runtime reads: id, file, function, tu_hash, line,
- * col, iv, lower, trip, step, gpu_map, the per-loop facts, its children
- * (id, line, col) and its statements (id, line, col, conditional) with
- * their accesses (id, array, elem_size, is_write, ndims, index, nextents,
- * extent), and, when it was packed with a pool function, its expressions
- * already in binary form (db_nest_exprs); an llvm-mca row holds target, ok, has_cycles_per_src_iter,
- * cycles_per_src_iter, src_iters_per_asm_iter and figs.block_rthroughput.
- * The other members are zero or NULL.
+ * The stored model is the one keelcc built from its IR and packed
+ * (analysis/nest_pack.h): db/ stores it per launch site (table nest_packs,
+ * schema 18), reads it back and puts it into link tables as opaque bytes,
+ * reading only its header's magic, version and launch loop id.
  *
  * The reader calls mirror db_get_loop, db_mca_each and db_launch_* (same
  * return values).  A loop from db_nest_loop is released with
- * db_nest_loop_free.  Ownership: a db_nest from a database borrows the db;
- * one from bytes borrows the bytes; both must outlive it.
+ * db_nest_loop_free.  Ownership: a db_nest borrows the db, which must
+ * outlive it.
  */
 #ifndef KEEL_DB_NEST_H
 #define KEEL_DB_NEST_H
@@ -44,24 +30,11 @@
 #include "db_mca.h"
 
 #define DB_NEST_MAGIC "KEELNEST"
-#define DB_NEST_VERSION 2       /* 2: the 'X' record; version 1 still reads */
 
 typedef struct db_nest db_nest;
 
 int db_nest_from_db(db *d, db_nest **out, char *err, size_t errlen);
-/* Decode and check bytes[0..n): 0, or -1 with one message ("truncated",
- * "corrupt", "format version N") and *out NULL. */
-int db_nest_from_packed(const void *bytes, size_t n, db_nest **out, char *err, size_t errlen);
 void db_nest_close(db_nest *s);           /* NULL is fine */
-
-/* The packed form's launch loop (loops.id when it was packed); 0 for a
- * database. */
-int64_t db_nest_root(const db_nest *s);
-
-/* The packed form's expression pool (the bytes a db_expr_pool_fn wrote
- * when it was packed; opaque to db/): 1 with *bytes and *n, pointing into
- * the packed bytes; 0 (NULL, 0) when it has none or s is a database. */
-int db_nest_exprs(const db_nest *s, const void **bytes, size_t *n);
 
 int db_nest_loop(db_nest *s, int64_t loop_id, db_loop_info **out, char *err, size_t errlen);
 void db_nest_loop_free(db_nest *s, db_loop_info *l);
@@ -78,52 +51,38 @@ int db_nest_launch_each_cost(db_nest *s, int64_t launch_id, db_launch_cost_fn fn
 int db_nest_launch_each_overlap(db_nest *s, int64_t launch_id, db_launch_overlap_fn fn,
                                 void *ctx, char *err, size_t errlen);
 
-/* What turns the expression texts of a nest (each a stored kx_expr text;
- * duplicates possible) into one opaque pool the runtime reads them from
- * instead of parsing them: 0 with a new malloc'd *out of *len bytes, -1
- * with a message.  keelcc passes ipda's kx_pool_build (db/ does not link
- * ipda: the bytes are opaque to it). */
+/* An expression pool builder (ipda's kx_pool_build): what db_link_table
+ * took when it packed rows itself; kept in its signature, not used. */
 typedef int (*db_expr_pool_fn)(const char *const *texts, int n, unsigned char **out,
                                size_t *len, char *err, size_t errlen);
 
-/* The nest launched at loop `root` of d, packed into a new malloc'd
- * *out of *n bytes, with pool's pool of its expressions when pool is not
- * NULL.  0; 1 when keelcc stored no launch facts for it (an older keelcc,
- * or its analysis failed: nothing to pack); -1 with a message. */
-int db_nest_pack(db *d, int64_t root, db_expr_pool_fn pool, unsigned char **out, size_t *n,
-                 char *err, size_t errlen);
-
-/* ---- the stored packed nest (schema 18, table nest_packs) -----------------
- * keelcc stores each launch site's packed nest with its rows, so that
- * readers load one blob, through the same decoder as a program's linked
- * facts, instead of rebuilding the nest from its rows.
+/* ---- the stored loop model (schema 18, table nest_packs) -----------------
+ * keelcc stores each launch site's loop model as bytes (analysis/
+ * nest_pack.h: format DB_NEST_MODEL_VERSION) beside its rows; readers load
+ * one blob instead of rebuilding the nest from its rows.  db/ does not
+ * read the bytes, save their header: "KEELNEST", u32 version at offset 8,
+ * and the launch loop's id, u64 at offset 24 (little-endian).
  *
- * db_nest_store: pack the nest launched at `root` (db_nest_pack with pool)
- * and store the bytes, replacing any; call it inside the translation
- * unit's transaction once every row of the nest is written (llvm-mca
- * figures included).  0; 1 when the loop has no launch facts (nothing
- * stored); -1 with a message.  Writer side.
+ * db_nest_put: store bytes[0..n) as the model of the nest launched at
+ * `root`, replacing any; inside the translation unit's transaction.  0, -1
+ * with a message.  Writer side.
  *
- * db_nest_fill: store the packed nest of every launch site (loops whose
- * `site` fact is "call" or "clause", and outermost loops) that has launch
- * facts and none stored yet, in one transaction -- what a database
- * migrated from version 17 lacks.  Does nothing (one lookup) unless the
- * migration to version 18 marked the file as needing it, and clears the
- * mark.  0, -1 with a message.  Writer side (keelcc, which has the pool).
+ * db_nest_current: 1 when bytes[0..n) carry the header of the current
+ * model format (what the link step copies), else 0.
  *
- * db_nest_stored: the stored packed nest of `root`: 0 with a new malloc'd
- * *out of *n bytes (the caller frees it; db_nest_from_packed checks it);
- * 1 when there is none to use -- no row (a translation unit written
- * before version 18), or one whose launch loop is not `root` (ids that
- * `keel merge` shifted): read the rows then; -1 with a message.  Reader
- * side. */
-int db_nest_store(db *d, int64_t root, db_expr_pool_fn pool, char *err, size_t errlen);
-int db_nest_fill(db *d, db_expr_pool_fn pool, char *err, size_t errlen);
+ * db_nest_stored: the stored bytes of `root`: 0 with a new malloc'd *out
+ * of *n bytes (the caller frees and checks them); 1 when there is none to
+ * use -- no row (a translation unit written before version 18), or one
+ * whose launch loop is not `root` (ids that `keel merge` shifted): read
+ * the rows then; -1 with a message.  Reader side. */
+#define DB_NEST_MODEL_VERSION 3
+int db_nest_put(db *d, int64_t root, const void *bytes, size_t n, char *err, size_t errlen);
+int db_nest_current(const void *bytes, size_t n);
 int db_nest_stored(db *d, int64_t root, unsigned char **out, size_t *n, char *err,
                    size_t errlen);
 
 /* ---- the link table -------------------------------------------------------
- * keelcc's link step puts the packed nests of every launch site a program
+ * keelcc's link step puts the stored models of every launch site a program
  * holds into one table: DB_LINK_MAGIC, u32 version, u32 length of the
  * whole, u32 entries, then the directory -- per entry (DB_LINK_ENTRY
  * bytes) i32 line, i32 col, the 16 hex digits of the build hash, u32
@@ -137,11 +96,11 @@ int db_nest_stored(db *d, int64_t root, unsigned char **out, size_t *n, char *er
  * hash is one of objects[] (absolute paths; or 16 hex digits, or "#" and
  * a translation unit's id: a source compiled into several programs keeps
  * one row, whose object is the last program's), each once, in a new malloc'd *out of *n bytes; 0 (with
- * *n 0 when there is nothing to pack), -1 with a message; each nest
- * packed with pool (db_nest_pack).  Deterministic:
- * the same rows give the same bytes: a site's stored packed nest
- * (db_nest_stored) is copied as it is, one without is packed here.
- * Writer side (keelcc only).
+ * *n 0 when there is nothing to link), -1 with a message.  A site's stored
+ * model (db_nest_stored) of the current format is copied as it is; a site
+ * without one is left out (the program reads the database for it).  pool
+ * is not used (the models carry their expressions).  Deterministic: the
+ * same rows give the same bytes.  Writer side (keelcc only).
  *
  * db_link_find: in a table, the packed nest of the site at line:col of
  * build hash `hash` whose stored file is `tail` or ends in "/" tail (tail:

@@ -429,14 +429,13 @@ const char *const db_migrations[] = {
      * as "T:clock:work:triad ..."; NULL in rows measured before. */
     "ALTER TABLE host_calibration ADD COLUMN thread_curve TEXT;\n"
     "PRAGMA user_version = 17;\n",
-    /* 17 -> 18: the loop model of each launch nest as keelcc recorded it,
-     * in the packed form a linked program carries (db/db_nest.h, with its
-     * expressions already in binary form), so that libkeelrt and the link
-     * step read one blob instead of rebuilding the nest from its rows.
-     * Derived from the rows in the same transaction; rows of TUs written
+    /* 17 -> 18: the loop model of each launch nest as keelcc built it, in
+     * the packed form a linked program carries (analysis/nest_pack.h,
+     * opaque to db/), so that libkeelrt and the link step read one blob
+     * instead of rebuilding the nest from its rows.  Rows of TUs written
      * before this version have none (readers fall back to the rows) until
-     * keelcc's next open fills them in (db_nest_fill: the mark below says
-     * there are launch nests to pack; db/ cannot, it has no pool). */
+     * the source is recompiled.  (The mark below asked an older keelcc to
+     * pack those nests from their rows; keelcc no longer reads it.) */
     "CREATE TABLE nest_packs(\n"
     "  loop_id INTEGER PRIMARY KEY REFERENCES loops(id) ON DELETE CASCADE,\n"
     "  packed  BLOB NOT NULL\n"

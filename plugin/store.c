@@ -9,9 +9,10 @@
  * transaction per translation unit, so the write lock is held only for the
  * inserts.  It maps the IR (analysis/) to the database rows (db/): it
  * prints every expression in ipda's text form and hands plain rows to the
- * writer; the SQL is db/'s.  Last, in the same transaction, it has db/
- * pack each launch site's nest from those rows (with ipda's expression
- * pool) and store the packed form beside them, the one the runtime loads.
+ * writer; the SQL is db/'s.  Last, in the same transaction, it builds
+ * each launch site's loop model from the IR (analysis/nest_build.h, with
+ * llvm-mca's figures just stored), packs it (nest_pack.h) and has db/
+ * store the bytes beside the rows: the form the runtime loads.
  */
 #include "store.h"
 
@@ -21,7 +22,9 @@
 #include "db_json.h"
 #include "db_launch.h"
 #include "db_nest.h"
-#include "expr_pack.h"
+#include "db_mca.h"
+#include "nest_build.h"
+#include "nest_pack.h"
 #include "idioms.h"
 #include "instrument.h"
 #include "launch.h"
@@ -525,22 +528,122 @@ static int store_parallel(db *d, const ir_tu *tu, const par_result *r, const int
     return rc;
 }
 
-/* The packed model of each launch site's nest (db_nest.h, table
- * nest_packs: the outermost loops and the loops instrumented as sites),
- * from the rows just written, llvm-mca's figures included, with every
- * expression in binary form: what libkeelrt's database route and the link
- * step load instead of the rows. */
-static int store_packs(db *d, const ir_tu *tu, const store_analysis *an,
-                       const int64_t *loop_ids, char *err, size_t errlen)
+/* db/ copies only models of the format it names as current */
+_Static_assert(NEST_PACK_VERSION == DB_NEST_MODEL_VERSION, "db/ and the model disagree");
+
+/* llvm-mca's figures of one loop (db_mca_each) into its model loop. */
+static int pack_mca(void *ctx, const db_mca_row *r)
 {
-    for (int l = 0; l < tu->nloops; l++) {
+    return nest_add_mca(ctx, r->target, r->ok, r->has_cycles_per_src_iter,
+                        r->cycles_per_src_iter, r->src_iters_per_asm_iter,
+                        r->figs.block_rthroughput) ? 1 : 0;
+}
+
+/* The head of the nest launched at loop_id: the launch loop's row as
+ * stored (file, function, build hash, per-loop facts) and the nest's
+ * idioms. */
+static int pack_head(db *d, const nest_model *m, char *const *idioms, const int *ir_of,
+                     nest_head *h, char *err, size_t errlen)
+{
+    db_loop_info *l = NULL;
+    int r = db_get_loop(d, m->loops[0].id, &l, err, errlen);
+    if (r != 0)
+        return r < 0 ? -1 : ku_fail(err, errlen, "loop %lld vanished",
+                                    (long long)m->loops[0].id);
+    h->root = l->id;
+    h->line = l->line;
+    int oom = (l->file && !(h->file = strdup(l->file))) ||
+              (l->function && !(h->function = strdup(l->function))) ||
+              (l->tu_hash && !(h->hash = strdup(l->tu_hash)));
+    h->fact_name = calloc(DB_NLOOP_FACTS, sizeof *h->fact_name);
+    h->fact = calloc(DB_NLOOP_FACTS, sizeof *h->fact);
+    oom |= !h->fact_name || !h->fact;
+    for (int k = 0; !oom && k < DB_NLOOP_FACTS; k++)
+        if (db_loop_fact(l, k)) {
+            h->fact_name[h->nfacts] = strdup(db_loop_fact_names[k]);
+            h->fact[h->nfacts] = strdup(db_loop_fact(l, k));
+            oom |= !h->fact_name[h->nfacts] || !h->fact[h->nfacts];
+            h->nfacts++;
+        }
+    db_free_loop(l);
+    for (int k = 0; !oom && k < m->nloops; k++)
+        oom |= nest_label_add(&h->label, idioms[ir_of[k]]) != 0;
+    return oom ? ku_fail(err, errlen, "out of memory") : 0;
+}
+
+/* The model of the nest launched at IR loop `root` (nest_build.h), with
+ * llvm-mca's figures just stored, as bytes in the database (table
+ * nest_packs): what libkeelrt's database route and the link step load. */
+static int pack_nest(db *d, const nest_build_in *in, char *const *idioms, int root,
+                     char *err, size_t errlen)
+{
+    nest_model m;
+    nest_head h = { 0 };
+    ku_buf b = { 0 };
+    int *ir_of = NULL;
+    int rc = nest_build(in, root, &m, err, errlen);
+    if (rc > 0) {             /* no model: the runtime reads the rows, and refuses them */
+        nest_free(&m);
+        return 0;
+    }
+    if (rc == 0 && !(ir_of = calloc((size_t)m.nloops + 1, sizeof *ir_of)))
+        rc = ku_fail(err, errlen, "out of memory");
+    for (int l = 0, k = 0; rc == 0 && l < in->tu->nloops && k < m.nloops; l++)
+        for (int q = 0; q < m.nloops; q++)
+            if (m.loops[q].id == in->loop_ids[l])
+                ir_of[q] = l, k++;
+    for (int k = 0; rc == 0 && k < m.nloops; k++) {
+        int r = db_mca_each(d, m.loops[k].id, pack_mca, &m.loops[k], err, errlen);
+        if (r != 0)
+            rc = r < 0 ? -1 : ku_fail(err, errlen, "out of memory");
+    }
+    if (rc == 0)
+        rc = pack_head(d, &m, idioms, ir_of, &h, err, errlen);
+    if (rc == 0) {
+        nest_encode(&h, &m, &b);
+        rc = b.oom ? ku_fail(err, errlen, "out of memory")
+                   : db_nest_put(d, in->loop_ids[root], b.s, b.len, err, errlen);
+    }
+    ku_buf_free(&b);
+    free(ir_of);
+    nest_head_free(&h);
+    nest_free(&m);
+    return rc;
+}
+
+/* The packed model of each launch site's nest (nest_pack.h, table
+ * nest_packs: the outermost loops and the loops instrumented as sites),
+ * built from the IR and the launch facts, llvm-mca's figures included. */
+static int store_packs(db *d, const ir_tu *tu, const store_analysis *an,
+                       const int64_t *loop_ids, const int64_t *stmt_ids,
+                       const int64_t *acc_ids, char *err, size_t errlen)
+{
+    int n = tu->nloops, oom = 0, rc = 0;
+    char **rec = calloc((size_t)n + 1, sizeof *rec);
+    char **idioms = calloc((size_t)n + 1, sizeof *idioms);
+    for (int l = 0; rec && idioms && l < n && !oom; l++) {
+        rec[l] = recur_loop_fact(tu, l, &oom);
+        idioms[l] = idiom_loop_list(&an->idioms, l);
+        oom |= !idioms[l];
+    }
+    if (!rec || !idioms || oom)
+        rc = ku_fail(err, errlen, "out of memory");
+    nest_build_in in = { tu, an->launch, loop_ids, stmt_ids, acc_ids, (const char *const *)rec };
+    for (int l = 0; l < n && rc == 0; l++) {
         const char *site = an->site ? an->site[l] : NULL;
         int is_site = site && (!strcmp(site, "call") || !strcmp(site, "clause"));
-        if ((tu->loops[l].parent < 0 || is_site) &&
-            db_nest_store(d, loop_ids[l], kx_pool_build, err, errlen) < 0)
-            return -1;
+        if (tu->loops[l].parent < 0 || is_site)
+            rc = pack_nest(d, &in, idioms, l, err, errlen);
     }
-    return 0;
+    for (int l = 0; l < n; l++) {
+        if (rec)
+            free(rec[l]);
+        if (idioms)
+            free(idioms[l]);
+    }
+    free(rec);
+    free(idioms);
+    return rc;
 }
 
 int store_tu(db *d, const ir_tu *tu, const db_tu_row *row, char *err, size_t errlen)
@@ -564,11 +667,6 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
     if (msg.s)
         with.message = msg.s;
     int64_t tu_id;
-    /* a database migrated from version 17: its nests' packed forms, once
-     * (on failure the readers keep reading its rows; the next store retries) */
-    char e2[256];
-    (void)db_nest_fill(d, kx_pool_build, e2, sizeof e2);
-    kx_oom_take();
     int begun = db_begin_tu(d, &with, &tu_id, err, errlen);
     ku_buf_free(&msg);
     if (begun != 0)
@@ -632,7 +730,7 @@ int store_tu_with(db *d, const ir_tu *tu, const store_analysis *an, const db_tu_
     if (rc == 0 && hook)
         rc = hook(ctx, d, tu_id, loop_ids, err, errlen);
     if (tu && an && rc == 0)
-        rc = store_packs(d, tu, an, loop_ids, err, errlen);
+        rc = store_packs(d, tu, an, loop_ids, stmt_ids, acc_ids, err, errlen);
     free(func_ids);
     free(loop_ids);
     free(acc_ids);

@@ -1,24 +1,23 @@
 /*
- * facts.c -- a loop nest's facts from the database or its packed form,
- * pre-parsed once, bound per launch (see facts.h).
+ * facts.c -- a loop nest's facts: the model keelcc built, decoded once,
+ * bound per launch (see facts.h).
  *
  * The nest is kept flat, in the model's types (nest.h, which owns them and
  * frees them: nest_free): loops[] in preorder (loops[0] is the launch site,
  * every loop after its parent), stmts[] with the index of their innermost
- * loop, accs[] with the index of their statement, ov[] the overlap rows.  Loading (load_nest, the
- * one loader, over db_nest.h's row source) reads the nest and the launch
- * facts keelcc stored for it (db_launch.h, analysis/launch.h: parallel
+ * loop, accs[] with the index of their statement, ov[] the overlap rows.
+ * Loading decodes the model keelcc built from its IR and packed
+ * (nest_pack.h) -- the one linked into the program, or the one keelcc
+ * stored in the database with the build (load_stored) -- straight into
+ * those types: loops, statements, accesses, the launch facts (parallel
  * verdicts, the GPU mapping, every access's iteration-point differences
  * along its enclosing loops, statement cost estimates, whether the kernels
- * are `omp target` constructs) from its packed form -- the one linked into
- * the program, or the one keelcc stored in the database with the build
- * (schema 18, load_stored) -- and reads every expression once, decoded
- * from the packed form's expression pool (expr_pack.h), so neither route
- * parses text.  Only a nest without a stored packed form (a database
- * migrated from an older schema and not yet written by keelcc, ids `keel
- * merge` moved, a packed form of version 1) is read from its rows, its
- * expressions parsed (rt_facts_parsed counts them); nothing about the
- * nest is derived here.  The per-site
+ * are `omp target` constructs), llvm-mca's figures and what nest_derive
+ * worked out at build time; nothing is rebuilt, parsed or derived here.
+ * Only a nest with no stored model of this format (a database an older
+ * keelcc wrote, ids `keel merge` moved, a damaged blob) is built from its
+ * rows (load_nest over db_nest.h's row source: its expressions parsed,
+ * rt_facts_parsed counts them, then the same nest_derive).  The per-site
  * plan (below) compiles at a site's second bind: its first evaluates by
  * name, as the reference path does.  Binding evaluates them
  * with kx_eval, where each induction variable stands at the middle of its
@@ -53,8 +52,8 @@
 #include "db_mca.h"
 #include "db_nest.h"
 #include "expr.h"
-#include "expr_pack.h"
 #include "nest.h"
+#include "nest_pack.h"
 #include "util.h"
 
 #define UNKNOWN_TRIP 128      /* chikin IV.B: loops of unknown count run 128 times */
@@ -79,13 +78,7 @@ struct rt_facts {
         nest_model model;
         struct { NEST_MEMBERS };
     };
-    int nsyms;
-    char **syms;
-    int region;               /* 1: loops[0] is a sequential loop around parallel nests */
-    int uneven;               /* 1: an inner loop's bounds move with loops[0]'s variable
-                               * (directly or through an enclosing loop's): the
-                               * iterations of loops[0] differ in work */
-    int omp_target;           /* 1: the kernels are OpenMP target constructs */
+    /* region, omp_target, uneven and syms are the model's (nest.h) */
     int target_host_code;     /* 1: per-loop fact `offload` "host": built without an
                                * offload image, a target region runs as host code */
     int parsed;               /* expression texts loading parsed (rt_facts_parsed) */
@@ -112,64 +105,20 @@ static kx_expr *parse_or_null(const char *text)
 
 /* ---- loading ------------------------------------------------------------- */
 
+/* The rows route (a nest with no stored model of the current format). */
 typedef struct {
     rt_facts *f;
-    const void *pool;         /* the packed form's expressions (expr_pack.h), NULL none */
-    size_t npool;
-    int bad;                  /* 1: a pooled expression did not decode (msg says why) */
-    int parsed;               /* expression texts parsed (not found in the pool) */
-    char msg[160];
+    int parsed;               /* expression texts parsed */
 } loader;
 
-/* A stored expression: decoded from the pool when the packed form carries
- * it there, else parsed from its text (a database, an older packed form);
- * NULL for NULL text or text that does not parse (unknown). */
+/* A stored expression parsed from its text; NULL for NULL text or text
+ * that does not parse (unknown). */
 static kx_expr *expr_of(loader *ld, const char *text)
 {
-    kx_expr *e = NULL;
     if (!text)
         return NULL;
-    if (ld->pool) {
-        int r = kx_pool_get(ld->pool, ld->npool, text, &e, ld->msg, sizeof ld->msg);
-        if (r > 0)
-            return e;
-        if (r < 0) {
-            ld->bad = 1;
-            return NULL;
-        }
-    }
     ld->parsed++;
     return parse_or_null(text);
-}
-
-/* "["matmul"]" -> "matmul": the first string of a JSON array of strings. */
-/* Add the idioms of one loop of the nest (comma text, as keelcc stores
- * loops.idioms) to the nest's label, each idiom once, in the order found:
- * "matmul,reduction".  Returns -1 on allocation failure. */
-static int add_idioms(rt_facts *f, const char *idioms)
-{
-    for (const char *p = idioms; p && *p;) {
-        size_t n = strcspn(p, ",");
-        int seen = 0;
-        for (const char *q = f->label; q && *q && !seen;) {
-            size_t m = strcspn(q, ",");
-            seen = m == n && strncmp(q, p, n) == 0;
-            q += m + (q[m] == ',');
-        }
-        if (!seen && n > 0) {
-            size_t old = f->label ? strlen(f->label) : 0;
-            char *nl = realloc(f->label, old + n + 2);
-            if (!nl)
-                return -1;
-            if (old)
-                nl[old++] = ',';
-            memcpy(nl + old, p, n);
-            nl[old + n] = '\0';
-            f->label = nl;
-        }
-        p += n + (p[n] == ',');
-    }
-    return 0;
 }
 
 static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, size_t errlen);
@@ -225,20 +174,9 @@ static int add_stmt(loader *ld, int li, const db_stmt_info *s)
 
 static int mca_row(void *ctx, const db_mca_row *r)
 {
-    fl_loop *fl = ctx;
-    if (!r->ok || !r->has_cycles_per_src_iter || !r->target)
-        return 0;
-    char *t = dup(r->target);
-    fl_mca *m = t ? ku_push(&fl->mca, &fl->nmca, sizeof *fl->mca) : NULL;
-    if (!m) {
-        free(t);
-        return 1;                            /* out of memory */
-    }
-    m->target = t;
-    m->cycles = r->cycles_per_src_iter;
-    m->rthru = r->src_iters_per_asm_iter > 0 && r->figs.block_rthroughput > 0
-                   ? r->figs.block_rthroughput / r->src_iters_per_asm_iter : 0;
-    return 0;
+    return nest_add_mca(ctx, r->target, r->ok, r->has_cycles_per_src_iter,
+                        r->cycles_per_src_iter, r->src_iters_per_asm_iter,
+                        r->figs.block_rthroughput) ? 1 : 0;
 }
 
 static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, size_t errlen)
@@ -265,7 +203,7 @@ static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, 
     fl->gpu_map = dup(l->gpu_map);
     fl->nchildren = l->nchildren;
     fl->thread_on_path = -1;
-    fl->nrec = rt_recur_parse(db_loop_fact(l, DB_LOOP_FACT_recurrence), fl->rec, RT_MAX_RECUR);
+    fl->nrec = nest_recur_parse(db_loop_fact(l, DB_LOOP_FACT_recurrence), fl->rec, NEST_MAX_RECUR);
     if (li == 0) {
         f->loop_id = l->id;
         f->file = dup(l->file);
@@ -280,7 +218,7 @@ static int load_loop(db_nest *d, loader *ld, int64_t id, int parent, char *err, 
         f->target_host_code = f->fact[DB_LOOP_FACT_offload] &&
                               strcmp(f->fact[DB_LOOP_FACT_offload], "host") == 0;
     }
-    if (add_idioms(f, l->idioms)) {
+    if (nest_label_add(&f->label, l->idioms)) {
         db_nest_loop_free(d, l);
         return ku_fail(err, errlen, "out of memory");
     }
@@ -387,35 +325,6 @@ static int same_subscripts(const fl_acc *a, const fl_acc *b)
     return 1;
 }
 
-
-/* One symbol of an expression: a new one (not a loop variable, not seen)
- * joins f->syms.  1 on allocation failure. */
-static int add_sym(void *ctx, const char *name)
-{
-    rt_facts *f = ctx;
-    for (int k = 0; k < f->nloops; k++)
-        if (f->loops[k].iv && !strcmp(f->loops[k].iv, name))
-            return 0;
-    for (int k = 0; k < f->nsyms; k++)
-        if (!strcmp(f->syms[k], name))
-            return 0;
-    char *copy = strdup(name);
-    if (!copy || ku_push_ptr(&f->syms, &f->nsyms, copy)) {
-        free(copy);
-        return 1;
-    }
-    return 0;
-}
-
-static int collect_syms(rt_facts *f, const kx_expr *e)
-{
-    return kx_each_symbol(e, add_sym, f) ? -1 : 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* ---- the launch facts keelcc stored for the nest (db_launch.h) ---------
  * Per loop its parallel verdict and GPU role, per access its strides along
@@ -542,7 +451,8 @@ static int launch_cost_row(void *vctx, const db_launch_cost *r)
 static int bind_launch(db_nest *d, loader *ld, char *err, size_t errlen)
 {
     rt_facts *f = ld->f;
-    int r = db_nest_launch_get(d, f->loops[0].id, &f->region, &f->omp_target, err, errlen);
+    int r = db_nest_launch_get(d, f->loops[0].id, &f->model.region, &f->model.omp_target, err,
+                               errlen);
     if (r != 0)
         return r;
     for (int a = 0; a < f->naccs; a++) {
@@ -578,111 +488,9 @@ static int bind_launch(db_nest *d, loader *ld, char *err, size_t errlen)
     } else if ((r = db_nest_launch_each_overlap(d, f->loops[0].id, launch_overlap_row, &c, err,
                                            errlen)) > 0) {
         r = ku_fail(err, errlen, "a stored overlap offset does not parse (or out of memory)");
-    } else if (r == 0 && overlap_spec(f)) {
-        r = ku_fail(err, errlen, "out of memory");
     }
     free(c.loops), free(c.accs), free(c.stmts);
     return r;
-}
-
-/* Thread loop of each access's path, its stride along it, the symbols. */
-/* Does e hold min, max, mod (or a division by a non-constant) of the
- * variable of loop k or of a loop around it?  Such a trip count is not a
- * polynomial in them (a step's div(n - i + 1, 2) is one, rounded), and its
- * value at the middle of their ranges is not its average (bind_trips). */
-static int opaque_in_ivs(const rt_facts *f, int k, const kx_expr *e)
-{
-    if (!e || !kx_has_opaque(e))
-        return 0;
-    for (int q = k; q >= 0; q = f->loops[q].parent)
-        if (f->loops[q].iv && kx_piecewise_in(e, f->loops[q].iv))
-            return 1;
-    return 0;
-}
-
-static int analyse(rt_facts *f)
-{
-    for (int k = 0; k < f->nloops; k++) {
-        fl_loop *l = &f->loops[k];
-        int64_t step = l->step ? l->step : 1;
-        l->spread = l->thread || (l->parent >= 0 && l->gpu_map && !strcmp(l->gpu_map, "collapsed"));
-        l->bounded = l->parent >= 0 && opaque_in_ivs(f, l->parent, l->trip);
-        if (l->trip && l->lower) {
-            kx_expr *st = kx_int(step), *m = st ? kx_mul(l->trip, st) : NULL;
-            kx_expr *a = m ? kx_add(l->lower, m) : NULL;
-            l->last = a ? kx_sub(a, st) : NULL;
-            kx_free(st), kx_free(m), kx_free(a);
-            if (!l->last)
-                return -1;
-        }
-    }
-    for (int k = 0; k < f->nloops; k++) {
-        int p = f->loops[k].parent;
-        f->loops[k].thread_on_path = f->loops[k].thread ? k : p >= 0 ? f->loops[p].thread_on_path : -1;
-    }
-    for (int a = 0; a < f->naccs; a++) {
-        fl_acc *ac = &f->accs[a];
-        int li = f->stmts[ac->stmt].loop, t = f->loops[li].thread_on_path;
-        if (t < 0)
-            ac->no_thread = 1;
-        else if (ac->lin[t] && !(ac->stride = kx_copy(ac->lin[t])))
-            return -1;
-    }
-    /* whether loops[0]'s iterations differ in work: a loop whose bounds
-     * mention a moving variable moves too, since cpu_cycles_at takes its
-     * variable at the middle of its range (preorder: a parent first) */
-    unsigned char *moves = calloc((size_t)f->nloops + 1, 1);
-    if (!moves)
-        return -1;
-    for (int k = 0; k < f->nloops; k++) {
-        const fl_loop *l = &f->loops[k];
-        int trip_moves = 0, lower_moves = k == 0;
-        for (int a = l->parent; a >= 0 && k > 0; a = f->loops[a].parent)
-            if (moves[a] && f->loops[a].iv) {
-                trip_moves |= l->trip && kx_mentions(l->trip, f->loops[a].iv);
-                lower_moves |= l->lower && kx_mentions(l->lower, f->loops[a].iv);
-            }
-        moves[k] = (unsigned char)(lower_moves || trip_moves);
-        if (k > 0 && (trip_moves || lower_moves))
-            f->uneven = 1;
-    }
-    free(moves);
-    for (int k = 0; k < f->nloops; k++)
-        if (collect_syms(f, f->loops[k].trip) || collect_syms(f, f->loops[k].lower))
-            return -1;
-    for (int a = 0; a < f->naccs; a++) {
-        fl_acc *ac = &f->accs[a];
-        if (collect_syms(f, ac->stride))
-            return -1;
-        for (int j = 0; j < ac->ndims; j++) {
-            if (collect_syms(f, ac->extent[j]))
-                return -1;
-            for (int k = 0; k < f->nloops; k++)
-                if (collect_syms(f, ac->diff[j * f->nloops + k]))
-                    return -1;
-        }
-        for (int k = 0; k < f->nloops; k++)
-            if (collect_syms(f, ac->lin[k]))
-                return -1;
-    }
-    if (f->nsyms > 1)
-        qsort(f->syms, (size_t)f->nsyms, sizeof *f->syms, cmp_str);
-    /* which accesses share an array, and which writes have a read of the
-     * same element: name comparisons made once, not at every launch */
-    for (int a = 0; a < f->naccs; a++) {
-        fl_acc *ac = &f->accs[a];
-        ac->arr = a;
-        for (int b = 0; b < a; b++)
-            if (!strcmp(f->accs[b].array, ac->array)) {
-                ac->arr = f->accs[b].arr;
-                break;
-            }
-        ac->read_first = 0;
-        for (int b = 0; b < f->naccs && ac->is_write && !ac->read_first; b++)
-            ac->read_first = !f->accs[b].is_write && !strcmp(f->accs[b].array, ac->array) &&
-                             same_subscripts(&f->accs[b], ac);
-    }
-    return 0;
 }
 
 typedef struct {
@@ -705,28 +513,23 @@ static int found_row(void *ctx, const db_loop_summary *r)
     return 0;
 }
 
-/* The one loader: the nest launched at loop `root` from src (the database
- * or a packed form), its launch facts, then what is derived once.
- * 0 with *out, -1 with a message. */
+/* The rows route: the nest launched at loop `root` from its rows (src, a
+ * database), its launch facts, then nest_derive.  0 with *out, -1 with a
+ * message. */
 static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_facts **out,
                      char *err, size_t errlen)
 {
     loader ld = { 0 };
     int x;
-    if (db_nest_exprs(src, &ld.pool, &ld.npool) &&
-        kx_pool_check(ld.pool, ld.npool, err, errlen))
-        return -1;
     rt_facts *f = calloc(1, sizeof *f);
     ld.f = f;
     if (!f)
         return ku_fail(err, errlen, "out of memory");
-    if (load_loop(src, &ld, root, -1, err, errlen) ||
-        (ld.bad && ku_fail(err, errlen, "%s", ld.msg))) {
+    if (load_loop(src, &ld, root, -1, err, errlen)) {
         rt_facts_free(f);
         return -1;
     }
-    if ((x = bind_launch(src, &ld, err, errlen)) != 0 ||
-        (ld.bad && (x = ku_fail(err, errlen, "%s", ld.msg)))) {
+    if ((x = bind_launch(src, &ld, err, errlen)) != 0) {
         if (x > 0)
             ku_fail(err, errlen, "%s:%d: no launch facts (an older keelcc wrote it, or "
                     "its analysis failed): recompile it with keelcc", f->file ? f->file : file,
@@ -734,7 +537,7 @@ static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_
         rt_facts_free(f);
         return -1;
     }
-    if (analyse(f)) {
+    if (nest_derive(&f->model) || overlap_spec(f)) {
         rt_facts_free(f);
         return ku_fail(err, errlen, "out of memory");
     }
@@ -743,15 +546,45 @@ static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_
     return 0;
 }
 
+/* The launch's head (nest_pack.h) into f: f takes its strings. */
+static int take_head(rt_facts *f, nest_head *h)
+{
+    f->loop_id = h->root;
+    f->line = h->line;
+    f->file = h->file, h->file = NULL;
+    f->function = h->function, h->function = NULL;
+    f->hash = h->hash, h->hash = NULL;
+    f->label = h->label, h->label = NULL;
+    for (int i = 0; i < h->nfacts; i++)
+        for (int k = 0; k < DB_NLOOP_FACTS; k++)
+            if (!f->fact[k] && !strcmp(h->fact_name[i], db_loop_fact_names[k]))
+                f->fact[k] = h->fact[i], h->fact[i] = NULL;
+    f->target_host_code = f->fact[DB_LOOP_FACT_offload] &&
+                          strcmp(f->fact[DB_LOOP_FACT_offload], "host") == 0;
+    return overlap_spec(f);
+}
+
+/* The model keelcc packed (nest_pack.h), decoded straight into f->model:
+ * nothing is rebuilt or derived here. */
 int rt_facts_load_packed(const void *bytes, size_t n, rt_facts **out, char *err, size_t errlen)
 {
-    db_nest *src = NULL;
+    nest_head h;
     *out = NULL;
-    if (db_nest_from_packed(bytes, n, &src, err, errlen))
+    rt_facts *f = calloc(1, sizeof *f);
+    if (!f)
+        return ku_fail(err, errlen, "out of memory");
+    if (nest_decode(bytes, n, &h, &f->model, err, errlen)) {
+        rt_facts_free(f);
         return -1;
-    int rc = load_nest(src, db_nest_root(src), "packed facts", 0, out, err, errlen);
-    db_nest_close(src);
-    return rc;
+    }
+    int rc = take_head(f, &h);
+    nest_head_free(&h);
+    if (rc) {
+        rt_facts_free(f);
+        return ku_fail(err, errlen, "out of memory");
+    }
+    *out = f;
+    return 0;
 }
 
 int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
@@ -788,35 +621,48 @@ int rt_facts_load_linked(const unsigned char *table, const char *file, int line,
     return rt_facts_load_packed(nest, n, out, err, errlen) ? -1 : 0;
 }
 
-/* The nest launched at loop `root` of d: from the packed form keelcc
- * stored with it (db_nest_stored: one read, expressions decoded, as a
- * linked program's), else -- a translation unit written before schema 18,
- * ids `keel merge` shifted, a stored form that does not decode -- from its
- * rows (expressions parsed). */
+/* The nest launched at loop `root` of d: the model keelcc stored with it
+ * (db_nest_stored: one read, decoded as a linked program's), else -- none
+ * stored (a translation unit an older keelcc wrote), an older format, ids
+ * `keel merge` shifted, damaged bytes -- from its rows. */
 static int load_stored(db *d, int64_t root, const char *file, int line, rt_facts **out,
                        char *err, size_t errlen)
 {
     unsigned char *bytes = NULL;
     size_t n = 0;
     db_nest *src = NULL;
+    char e2[160];
     int rc = db_nest_stored(d, root, &bytes, &n, err, errlen);
     if (rc < 0)
         return -1;
-    if (rc == 0 && db_nest_from_packed(bytes, n, &src, err, errlen) == 0 &&
-        db_nest_root(src) == root)
-        rc = load_nest(src, root, file, line, out, err, errlen);
-    else {
-        db_nest_close(src);
-        src = NULL;
-        if ((rc = db_nest_from_db(d, &src, err, errlen)) == 0)
-            rc = load_nest(src, root, file, line, out, err, errlen);
+    if (rc == 0 && rt_facts_load_packed(bytes, n, out, e2, sizeof e2) == 0 &&
+        rt_facts_loop_id(*out) == root) {
+        free(bytes);
+        return 0;
     }
-    db_nest_close(src);
+    rt_facts_free(*out);
+    *out = NULL;
     free(bytes);
+    if ((rc = db_nest_from_db(d, &src, err, errlen)) == 0)
+        rc = load_nest(src, root, file, line, out, err, errlen);
+    db_nest_close(src);
     return rc;
 }
 
 int rt_facts_parsed(const rt_facts *f) { return f->parsed; }
+
+const nest_model *rt_facts_model(const rt_facts *f) { return &f->model; }
+
+int rt_facts_load_rows(db *d, int64_t root, rt_facts **out, char *err, size_t errlen)
+{
+    db_nest *src = NULL;
+    *out = NULL;
+    int rc = db_nest_from_db(d, &src, err, errlen);
+    if (rc == 0)
+        rc = load_nest(src, root, "", 0, out, err, errlen);
+    db_nest_close(src);
+    return rc;
+}
 
 int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
                         rt_facts **out, char *err, size_t errlen)
@@ -878,9 +724,6 @@ void rt_facts_free(rt_facts *f)
     free(f->ovl);
     free(f->ovb);
     free(f->ova);
-    for (int i = 0; i < f->nsyms; i++)
-        free(f->syms[i]);
-    free(f->syms);
     free(f->file);
     free(f->hash);
     free(f->function);

@@ -2,24 +2,22 @@
  * facts.h -- what the models need about one loop nest, read from the
  * program attribute database once and bound to run-time values per launch.
  *
- * rt_facts_load reads the nest rooted at a loop (file, line, col) with all
- * its inner loops, statements and accesses -- the packed form keelcc
- * stored for it (schema 18, db_nest_stored), decoded as a linked
- * program's is, or for an older build its rows through the db reader -- and the
- * launch facts keelcc stored for a launch at that loop (db/db_launch.h:
- * parallel verdicts, the GPU mapping, per access the iteration-point
- * differences of its linearised address and subscripts along every
- * enclosing loop, statement cost estimates), plus llvm-mca's cycles per
- * target CPU (db/db_mca.h).  It reads every expression once (decoded from
- * the packed form's pool, or parsed from a row's text) and derives nothing: a database whose translation unit was written
- * before schema v8 has no launch facts and the load fails with "recompile
- * it with keelcc".  rt_facts_bind evaluates the expressions with the
+ * rt_facts_load reads the nest rooted at a loop (file, line, col): the
+ * loop model keelcc built and stored for it (analysis/nest.h, packed by
+ * nest_pack.h; table nest_packs), decoded straight into the model's types
+ * as a linked program's is -- its loops, statements, accesses, launch
+ * facts (parallel verdicts, the GPU mapping, per access the
+ * iteration-point differences of its linearised address and subscripts
+ * along every enclosing loop, statement cost estimates) and llvm-mca's
+ * cycles per target CPU, derived fields included.  Only a nest with no
+ * model of the current format stored (a database written by an older
+ * keelcc, ids `keel merge` moved) is built from its rows (db reader,
+ * expressions parsed, nest_derive): a database whose translation unit
+ * was written before schema v8 has no launch facts and the load fails
+ * with "recompile it with keelcc".  rt_facts_bind evaluates the expressions with the
  * symbol values of one launch and fills an rt_launch for the models.
- * rt_facts_load_packed reads the same rows from a packed form of the nest
- * (db/db_nest.h: what keelcc's link step puts into the program), through
- * the same loader: both routes give the same facts (the packed form's
- * expressions arrive already in binary form, ipda/expr_pack.h, and are
- * decoded rather than parsed).  The
+ * rt_facts_load_packed decodes the packed model itself (what keelcc's
+ * link step puts into the program).  The
  * facts object is immutable after loading, so any number of threads may
  * bind it at once.
  */
@@ -49,8 +47,9 @@ int rt_facts_load(db *d, const char *file, int line, int col, rt_facts **out,
  * this build's, even when several sources share a name. */
 int rt_facts_load_build(db *d, const char *file, int line, int col, const char *hash,
                         rt_facts **out, char *err, size_t errlen);
-/* The nest of a packed form (db_nest_pack): 0 with *out, or -1 with one
- * message when the form is truncated, corrupt or of another version. */
+/* The nest of a packed model (analysis/nest_pack.h): 0 with *out, or -1
+ * with one message when the form is truncated, corrupt or of another
+ * version (an older keelcc's: "format version 2 ..."). */
 int rt_facts_load_packed(const void *bytes, size_t n, rt_facts **out, char *err,
                          size_t errlen);
 /* The nest of the site at file:line:col of build hash `hash` in a link
@@ -65,6 +64,12 @@ void rt_facts_free(rt_facts *f);     /* NULL is fine */
  * (schema 18) or linked into the program; the nest's expressions when it
  * was read from rows (a database migrated from an older schema). */
 int rt_facts_parsed(const rt_facts *f);
+/* The nest launched at loop `root` of d built from its rows, whatever model
+ * is stored (the route of older databases; tests compare the two): 0 with
+ * *out, -1 with a message. */
+int rt_facts_load_rows(db *d, int64_t root, rt_facts **out, char *err, size_t errlen);
+/* The loop model f evaluates (analysis/nest.h), f's to keep. */
+const struct nest_model *rt_facts_model(const rt_facts *f);
 
 /* Bind names[i] = values[i] and fill *out (of its access table, the first
  * naccesses entries).  Returns 0, or -1 with a message when a needed

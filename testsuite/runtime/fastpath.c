@@ -18,13 +18,14 @@
  * uses.  Every field of the launch (doubles compared as bits), the return
  * code and the message must be equal, and so must the models' estimates
  * (rt_estimate_all against the H100 profile, compared as bytes).
- * Each nest is also packed (db_nest_pack, the form keelcc's link step puts
- * into a program) and loaded from the packed bytes (rt_facts_load_packed):
- * its symbols, every per-site launch and every estimate must equal the
- * database route's, byte for byte.  Where keelcc stored the nest packed
- * (schema 18, db_nest_stored), the stored bytes must be the link step's
- * (db_nest_pack with ipda's pool) byte for byte, and the database route
- * must have parsed no expression text (rt_facts_parsed).
+ * A nest's stored model (keelcc built it from its IR: nest_build.h,
+ * nest_pack.h; db_nest_stored) must be of the current format, and the
+ * database route must have loaded it (no expression text parsed,
+ * rt_facts_parsed); every nest is also built from its rows
+ * (rt_facts_load_rows, the route of older databases): the two models must
+ * be equal member by member (expressions kx_equal, doubles as bits), with
+ * the launch's place, label and per-loop facts, and so must their
+ * symbols, every per-site launch and every estimate.
  * `dump` prints the fast mode's launches with rt_facts_bind_on, so that a
  * build before a change can be compared with a build after it (diff).
  */
@@ -35,8 +36,119 @@
 
 #include "db.h"
 #include "db_nest.h"
-#include "expr_pack.h"
+#include "expr.h"
 #include "facts.h"
+#include "nest.h"
+
+/* ---- two models member by member ------------------------------------------ */
+
+static int same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+static int same_expr(const kx_expr *a, const kx_expr *b)
+{
+    return a == b || (a && b && kx_equal(a, b));
+}
+
+static int same_f64(double a, double b)
+{
+    return !memcmp(&a, &b, sizeof a);
+}
+
+static const char *loop_diff(const nest_loop *a, const nest_loop *b)
+{
+    if (a->id != b->id || a->parent != b->parent || a->line != b->line || a->col != b->col)
+        return "a loop's place";
+    if (!same_str(a->iv, b->iv) || !same_expr(a->trip, b->trip) ||
+        !same_expr(a->lower, b->lower) || a->step != b->step || !same_expr(a->last, b->last))
+        return "a loop's bounds";
+    if (a->bounded != b->bounded || !same_str(a->gpu_map, b->gpu_map) ||
+        a->nchildren != b->nchildren || a->parallel != b->parallel || a->thread != b->thread ||
+        a->spread != b->spread || a->thread_on_path != b->thread_on_path || a->kroot != b->kroot)
+        return "a loop's mapping";
+    if (a->nmca != b->nmca)
+        return "a loop's llvm-mca figures";
+    for (int i = 0; i < a->nmca; i++)
+        if (!same_str(a->mca[i].target, b->mca[i].target) ||
+            !same_f64(a->mca[i].cycles, b->mca[i].cycles) ||
+            !same_f64(a->mca[i].rthru, b->mca[i].rthru))
+            return "a loop's llvm-mca figures";
+    if (a->nrec != b->nrec || memcmp(a->rec, b->rec, sizeof a->rec[0] * (size_t)a->nrec))
+        return "a loop's recurrences";
+    return NULL;
+}
+
+static const char *acc_diff(const nest_acc *a, const nest_acc *b, int nloops)
+{
+    if (a->id != b->id || a->stmt != b->stmt || !same_str(a->array, b->array) ||
+        !same_str(a->text, b->text) || a->elem != b->elem || a->is_write != b->is_write ||
+        a->ndims != b->ndims)
+        return "an access";
+    for (int j = 0; j < a->ndims; j++)
+        if (!same_str(a->index[j], b->index[j]) || !same_expr(a->extent[j], b->extent[j]))
+            return "an access's subscripts or extents";
+    for (int i = 0; i < a->ndims * nloops; i++)
+        if (!same_expr(a->diff[i], b->diff[i]))
+            return "an access's differences";
+    for (int k = 0; k < nloops; k++)
+        if (!same_expr(a->lin[k], b->lin[k]))
+            return "an access's linearised strides";
+    if (!same_expr(a->stride, b->stride) || a->no_thread != b->no_thread || a->arr != b->arr ||
+        a->read_first != b->read_first)
+        return "an access's derived fields";
+    return NULL;
+}
+
+/* NULL when a and b are equal member by member, else what differs. */
+static const char *model_diff(const nest_model *a, const nest_model *b)
+{
+    const char *w = NULL;
+    if (a->nloops != b->nloops || a->nstmts != b->nstmts || a->naccs != b->naccs ||
+        a->nov != b->nov)
+        return "the counts";
+    if (a->region != b->region || a->omp_target != b->omp_target || a->uneven != b->uneven ||
+        a->nsyms != b->nsyms)
+        return "the nest's flags or symbols";
+    for (int i = 0; i < a->nsyms; i++)
+        if (strcmp(a->syms[i], b->syms[i]))
+            return "the symbols";
+    for (int k = 0; !w && k < a->nloops; k++)
+        w = loop_diff(&a->loops[k], &b->loops[k]);
+    for (int s = 0; !w && s < a->nstmts; s++) {
+        const nest_stmt *x = &a->stmts[s], *y = &b->stmts[s];
+        if (x->id != y->id || x->loop != y->loop || x->line != y->line ||
+            x->conditional != y->conditional || !same_f64(x->cpu_cycles, y->cpu_cycles) ||
+            !same_f64(x->gpu_insts, y->gpu_insts) || !same_f64(x->flops, y->flops) ||
+            x->acc0 != y->acc0 || x->nacc != y->nacc)
+            w = "a statement";
+    }
+    for (int i = 0; !w && i < a->naccs; i++)
+        w = acc_diff(&a->accs[i], &b->accs[i], a->nloops);
+    for (int i = 0; !w && i < a->nov; i++)
+        if (a->ov[i].acc != b->ov[i].acc || !same_str(a->ov[i].base, b->ov[i].base) ||
+            !same_expr(a->ov[i].offset, b->ov[i].offset) ||
+            a->ov[i].checkable != b->ov[i].checkable)
+            w = "the overlap condition";
+    return w;
+}
+
+/* The launch's own facts: where it is, its label, its per-loop facts. */
+static const char *head_diff(const rt_facts *a, const rt_facts *b)
+{
+    if (rt_facts_loop_id(a) != rt_facts_loop_id(b) || rt_facts_line(a) != rt_facts_line(b) ||
+        !same_str(rt_facts_file(a), rt_facts_file(b)) ||
+        !same_str(rt_facts_function(a), rt_facts_function(b)) ||
+        !same_str(rt_facts_source_hash(a), rt_facts_source_hash(b)))
+        return "the launch's place";
+    if (!same_str(rt_facts_label(a), rt_facts_label(b)))
+        return "the label";
+    for (int k = 0; k < DB_NLOOP_FACTS; k++)
+        if (!same_str(rt_facts_fact(a, k), rt_facts_fact(b, k)))
+            return "a per-loop fact";
+    return NULL;
+}
 
 typedef struct {
     int n, cap;
@@ -146,7 +258,7 @@ int main(int argc, char **argv)
     int threads[3] = { 1, 0, 4 };
     const rt_profile *h100 = rt_profile_find("h100");
     int nests = 0, fails = 0, symbolic = 0, stored = 0, parsing = 0;
-    long binds = 0, bound = 0, packed_binds = 0;
+    long binds = 0, bound = 0, rows_binds = 0;
     for (int r = 0; r < v.n; r++) {
         rt_facts *f;
         if (rt_facts_load(d, v.file[r], v.line[r], v.col[r], &f, err, sizeof err) != 0) {
@@ -157,44 +269,38 @@ int main(int argc, char **argv)
         nests++;
         const char *const *names, *const *pnames;
         int n = rt_facts_symbols(f, &names);
-        /* the same nest from its packed form */
+        /* the same nest from its rows: the same model */
         rt_facts *g = NULL;
-        unsigned char *packed = NULL;
-        size_t plen = 0;
-        if (!dumping &&
-            (db_nest_pack(d, rt_facts_loop_id(f), kx_pool_build, &packed, &plen, err, sizeof err) != 0 ||
-             rt_facts_load_packed(packed, plen, &g, err, sizeof err) != 0)) {
-            printf("FAIL %s:%d: packed route: %s\n", v.file[r], v.line[r], err);
-            fails++;
-        }
-        /* the packed nest keelcc stored with the build (schema 18) is the
-         * link step's byte for byte, and the database route loaded it:
-         * no expression text parsed */
         if (!dumping) {
+            const char *why = NULL;
             unsigned char *sb = NULL;
             size_t sl = 0;
             int sr = db_nest_stored(d, rt_facts_loop_id(f), &sb, &sl, err, sizeof err);
-            stored += sr == 0;
+            stored += sr == 0 && db_nest_current(sb, sl);
             parsing += rt_facts_parsed(f) > 0;
-            if (sr < 0 || (sr == 0 && (!packed || sl != plen || memcmp(sb, packed, sl)))) {
-                printf("FAIL %s:%d: stored packed nest: %s\n", v.file[r], v.line[r],
-                       sr < 0 ? err : "differs from the link step's");
-                fails++;
-            } else if (sr == 0 && rt_facts_parsed(f) != 0) {
-                printf("FAIL %s:%d: database route parsed %d expression texts\n", v.file[r],
-                       v.line[r], rt_facts_parsed(f));
+            if (sr < 0)
+                why = err;
+            else if (sr == 0 && !db_nest_current(sb, sl))
+                why = "stored in another format";
+            else if (sr == 0 && rt_facts_parsed(f) != 0)
+                why = "the database route parsed expression texts";
+            else if (rt_facts_load_rows(d, rt_facts_loop_id(f), &g, err, sizeof err) != 0)
+                why = err;
+            else if (!(why = model_diff(rt_facts_model(f), rt_facts_model(g))))
+                why = head_diff(f, g);
+            if (why) {
+                printf("FAIL %s:%d: stored model: %s\n", v.file[r], v.line[r], why);
                 fails++;
             }
             free(sb);
         }
-        free(packed);
         if (g) {
             int pn = rt_facts_symbols(g, &pnames);
             int same = pn == n && rt_facts_loop_id(g) == rt_facts_loop_id(f);
             for (int k = 0; same && k < n; k++)
                 same = !strcmp(names[k], pnames[k]);
             if (!same && fails++ < 20)
-                printf("FAIL %s:%d: packed route: other symbols or loop\n", v.file[r], v.line[r]);
+                printf("FAIL %s:%d: rows route: other symbols or loop\n", v.file[r], v.line[r]);
         }
         symbolic += n > 0;
         long long vals[64];
@@ -232,22 +338,22 @@ int main(int argc, char **argv)
                     if (va != vb || memcmp(&ea, &eb, sizeof ea))
                         what = "site: estimate";
                 }
-                if (!what && g) {          /* the packed route: the same launch */
+                if (!what && g) {          /* the rows route: the same launch */
                     rt_launch pl;
                     char e4[256] = "";
                     int rp = rt_facts_bind_site(g, hosts[h], NULL, threads[h], n64, names, vals,
                                                 &pl, e4, sizeof e4);
-                    what = rp != rs ? "packed: return code" : strcmp(e3, e4) ? "packed: message"
-                         : rp == 0 && differs(&pl, &site) ? "packed: launch" : NULL;
+                    what = rp != rs ? "rows: return code" : strcmp(e3, e4) ? "rows: message"
+                         : rp == 0 && differs(&pl, &site) ? "rows: launch" : NULL;
                     if (!what && rp == 0) {
                         const rt_profile *cpu = hosts[h] ? hosts[h] : rt_profile_host_default();
                         rt_estimate ea, eb;
                         int va = rt_estimate_all(cpu, threads[h], h100, &site, &ea);
                         int vb = rt_estimate_all(cpu, threads[h], h100, &pl, &eb);
                         if (va != vb || memcmp(&ea, &eb, sizeof ea))
-                            what = "packed: estimate";
+                            what = "rows: estimate";
                     }
-                    packed_binds += !what;
+                    rows_binds += !what;
                 }
                 bound += rf == 0;
                 if (what && fails++ < 20)
@@ -259,9 +365,9 @@ int main(int argc, char **argv)
         rt_facts_free(g);
     }
     if (!dumping)
-        printf("fastpath: %d nests (%d with symbols; %d stored packed, %d parsing text), %ld "
-               "bindings (%ld evaluated, %ld packed alike), %d differing\n", nests, symbolic,
-               stored, parsing, binds, bound, packed_binds, fails);
+        printf("fastpath: %d nests (%d with symbols; %d stored models, %d parsing text), %ld "
+               "bindings (%ld evaluated, %ld from the rows alike), %d differing\n", nests, symbolic,
+               stored, parsing, binds, bound, rows_binds, fails);
     for (int r = 0; r < v.n; r++)
         free(v.file[r]);
     free(v.file), free(v.line), free(v.col);
