@@ -10,8 +10,8 @@
  *
  * The form: "KEELNEST", u32 version (NEST_PACK_VERSION), u32 length of
  * the whole, u64 FNV-1a of the bytes from offset 24 on, u64 the launch
- * loop's id (the one field db/ reads: a row whose id `keel merge` moved
- * is not its nest's), then the rest of the head and the model, every
+ * loop's id (the one field db/ reads; keel merge, which moves ids,
+ * writes the model again for them), then the rest of the head and the model, every
  * member of nest.h's types in declaration order, derived ones included
  * (no declared member is left out: a new member joins the writer and the
  * reader, and the version goes up): integers as LEB128 (signed ones

@@ -8,7 +8,11 @@
  * that an input is not OUT itself (skipped), and the report per input, as
  * text or --json.  The merge itself -- the newest analysis of each build
  * wins, decisions, calibrations and measured history are appended, no
- * SQL text from an input is ever run -- is db/'s (db_merge.c).
+ * SQL text from an input is ever run -- is db/'s (db_merge.c).  The
+ * stored loop models the inputs bring name their nests' ids inside bytes
+ * db/ does not read: model_shift, here, writes each again for the ids the
+ * merge gave its rows, so merged databases decide from the models keelcc
+ * built, as the inputs did.
  */
 #define _XOPEN_SOURCE 700
 
@@ -16,12 +20,46 @@
 
 #include "db.h"
 #include "db_merge.h"
+#include "nest_pack.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* db_merge_model_fn: the stored model in bytes[0..n) decoded, every id it
+ * holds (the launch loop's, each loop's, statement's and access's) moved
+ * by the merge's shift, encoded again into *out.  -1 (the model dropped:
+ * the nest's rows decide) when it does not decode or memory runs out. */
+static int model_shift(void *ctx, const void *bytes, size_t n, const db_merge_shift *sh,
+                       void **out, size_t *outn)
+{
+    (void)ctx;
+    nest_head h;
+    nest_model md;
+    char err[160];
+    *out = NULL, *outn = 0;
+    if (nest_decode(bytes, n, &h, &md, err, sizeof err) != 0)
+        return -1;
+    h.root += sh->loops;
+    for (int i = 0; i < md.nloops; i++)
+        md.loops[i].id += sh->loops;
+    for (int i = 0; i < md.nstmts; i++)
+        md.stmts[i].id += sh->statements;
+    for (int i = 0; i < md.naccs; i++)
+        md.accs[i].id += sh->accesses;
+    ku_buf b = { 0 };
+    nest_encode(&h, &md, &b);
+    nest_head_free(&h);
+    nest_free(&md);
+    if (b.oom || !b.s) {
+        ku_buf_free(&b);
+        return -1;
+    }
+    *outn = b.len;
+    *out = ku_buf_take(&b);
+    return 0;
+}
 
 int keel_cmd_merge(int argc, char **argv)
 {
@@ -59,6 +97,7 @@ int keel_cmd_merge(int argc, char **argv)
         rc = keel_say(1, "%s: %s", argv[0], err);
         goto done;
     }
+    db_merge_set_model_fn(m, model_shift, NULL);
     int have_out = realpath(argv[0], ro) != NULL;
     for (int i = 1; i < argc; i++) {
         if (have_out && realpath(argv[i], ri) && strcmp(ro, ri) == 0) {

@@ -15,7 +15,10 @@
  * here.  Ids are shifted past OUT's largest id per table, and every
  * foreign key column by its target table's shift; one INSERT ... SELECT
  * per table, in foreign-key order, copies the rows whose parents were
- * copied.
+ * copied.  A stored loop model (nest_packs) names its nest's ids inside
+ * bytes db/ does not read: the caller's db_merge_model_fn writes each
+ * copied one again for the shifted ids (keel merge: cli/merge.c), or it
+ * is dropped, and readers take that nest's rows.
  *
  * History is appended, never dropped: the run-time decisions logged for a
  * build are kept whichever analysis wins -- a losing side's decisions are
@@ -94,6 +97,8 @@ struct db_merger {
     table *t;
     char err[1024];
     long long hist_before;     /* samples in OUT's history before this input */
+    db_merge_model_fn model_fn;  /* rewrites a copied stored model (NULL: drop) */
+    void *model_ctx;
 };
 typedef struct db_merger merger;
 
@@ -576,6 +581,70 @@ static int calibrations_add(merger *m, table *hc)
     return exec_buf(m, &b);
 }
 
+/* The stored models this input's rows brought (their launch loops' ids
+ * are past OUT's own, loops' shift), written again for the shifted ids by
+ * m->model_fn, or dropped.  Read first, then written: the scan does not
+ * run over rows it changes. */
+static int models_shift(merger *m)
+{
+    table *np = find(m, "nest_packs"), *lt = find(m, "loops");
+    table *st = find(m, "statements"), *at = find(m, "accesses");
+    if (!np || !lt || !st || !at)
+        return 0;
+    db_merge_shift sh = { lt->off, st->off, at->off };
+    static const char sql_get[] =
+        "SELECT loop_id, packed FROM main.nest_packs WHERE loop_id > ?1 ORDER BY loop_id";
+    static const char sql_put[] = "UPDATE main.nest_packs SET packed = ?2 WHERE loop_id = ?1";
+    static const char sql_drop[] = "DELETE FROM main.nest_packs WHERE loop_id = ?1";
+    sqlite3_stmt *get = NULL, *put = NULL, *drop = NULL;
+    typedef struct { long long id; void *bytes; size_t n; } model;
+    model *v = NULL;
+    int nv = 0, rc = 0;
+    if (sqlite3_prepare_v2(m->h, sql_get, -1, &get, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(m->h, sql_put, -1, &put, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(m->h, sql_drop, -1, &drop, NULL) != SQLITE_OK) {
+        rc = -1;
+        goto out;
+    }
+    sqlite3_bind_int64(get, 1, sh.loops);
+    int step;
+    while ((step = sqlite3_step(get)) == SQLITE_ROW) {
+        model *x = ku_push(&v, &nv, sizeof *v);
+        if (!x) {
+            rc = -1;
+            goto out;
+        }
+        x->id = sqlite3_column_int64(get, 0);
+        x->bytes = NULL, x->n = 0;
+        const void *b = sqlite3_column_blob(get, 1);
+        int len = sqlite3_column_bytes(get, 1);
+        if (!m->model_fn || !b ||
+            m->model_fn(m->model_ctx, b, (size_t)len, &sh, &x->bytes, &x->n) != 0)
+            x->bytes = NULL;
+    }
+    if (step != SQLITE_DONE) {
+        rc = -1;
+        goto out;
+    }
+    for (int i = 0; i < nv && rc == 0; i++) {
+        sqlite3_stmt *q = v[i].bytes ? put : drop;
+        sqlite3_reset(q);
+        sqlite3_bind_int64(q, 1, v[i].id);
+        if (v[i].bytes)
+            sqlite3_bind_blob(q, 2, v[i].bytes, (int)v[i].n, SQLITE_STATIC);
+        if (sqlite3_step(q) != SQLITE_DONE)
+            rc = -1;
+    }
+out:
+    if (rc)
+        ku_fail(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
+    for (int i = 0; i < nv; i++)
+        free(v[i].bytes);
+    free(v);
+    sqlite3_finalize(get), sqlite3_finalize(put), sqlite3_finalize(drop);
+    return rc;
+}
+
 /* The merge of one attached input inside the open transaction. */
 static int merge_rows(merger *m, int *taken, int *kept, long long *decisions, long long *hist)
 {
@@ -590,7 +659,7 @@ static int merge_rows(merger *m, int *taken, int *kept, long long *decisions, lo
         return -1;
     if (exec1(m, "DELETE FROM main.translation_units AS t WHERE " REPLACED_BUILD))
         return -1;
-    if (id_offsets(m) || copy_tables(m))
+    if (id_offsets(m) || copy_tables(m) || models_shift(m))
         return -1;
     if (dec) {
         if (decisions_restore(m, dec))
@@ -657,6 +726,12 @@ int db_merge_input(db_merger *m, const char *in, db_merge_stats *st, char *err, 
     if (merge_one(m, in, &st->taken, &st->kept, &st->decisions, &st->history_samples))
         return ku_fail(err, errlen, "%s", m->err);
     return 0;
+}
+
+void db_merge_set_model_fn(db_merger *m, db_merge_model_fn fn, void *ctx)
+{
+    assert(m);
+    m->model_fn = fn, m->model_ctx = ctx;
 }
 
 void db_merge_totals(db_merger *m, long long *sources, long long *loops)

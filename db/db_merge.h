@@ -31,6 +31,22 @@ typedef struct {
     long long decisions;        /* decisions added to OUT */
     long long history_samples;  /* measured samples added to OUT's history */
 } db_merge_stats;
+/* The shift one input's ids get in OUT, per table (statements and
+ * accesses by their own). */
+typedef struct {
+    long long loops, statements, accesses;
+} db_merge_shift;
+/* A stored model (table nest_packs) names its nest's loops, statements and
+ * accesses by id, inside bytes db/ does not read: a merge that shifts
+ * those ids asks fn to write the model again for the shifted ids.  fn
+ * returns 0 with *out, *outn (malloc'd; the merger frees it), or -1: the
+ * model is dropped and readers take the nest's rows.  Without fn (the
+ * default) every copied model is dropped: a model naming ids it no longer
+ * has is never kept. */
+typedef int (*db_merge_model_fn)(void *ctx, const void *bytes, size_t n,
+                                 const db_merge_shift *shift, void **out, size_t *outn);
+void db_merge_set_model_fn(db_merger *m, db_merge_model_fn fn, void *ctx);
+
 /* Merge the database at path `in` into OUT (in is only read; nothing of
  * it is kept after the call), its counts in *st.  -1 with "IN: reason". */
 int db_merge_input(db_merger *m, const char *in, db_merge_stats *st, char *err, size_t errlen);

@@ -7,7 +7,8 @@
  * db_loop_info), its llvm-mca figures (db_mca_row), the launch row and the
  * launch facts (db_launch.h).  The runtime builds a nest from its rows
  * only where no model of the current format is stored for it (a database
- * an older keelcc wrote, ids `keel merge` moved, a damaged blob).
+ * an older keelcc wrote, a damaged blob; keel merge writes every copied
+ * model again for the ids it moves).
  *
  * The stored model is the one keelcc built from its IR and packed
  * (analysis/nest_pack.h): db/ stores it per launch site (table nest_packs,
@@ -73,7 +74,7 @@ typedef int (*db_expr_pool_fn)(const char *const *texts, int n, unsigned char **
  * db_nest_stored: the stored bytes of `root`: 0 with a new malloc'd *out
  * of *n bytes (the caller frees and checks them); 1 when there is none to
  * use -- no row (a translation unit written before version 18), or one
- * whose launch loop is not `root` (ids that `keel merge` shifted): read
+ * whose launch loop is not `root` (a model that names another): read
  * the rows then; -1 with a message.  Reader side. */
 #define DB_NEST_MODEL_VERSION 3
 int db_nest_put(db *d, int64_t root, const void *bytes, size_t n, char *err, size_t errlen);

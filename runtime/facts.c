@@ -15,8 +15,8 @@
  * are `omp target` constructs), llvm-mca's figures and what nest_derive
  * worked out at build time; nothing is rebuilt, parsed or derived here.
  * Only a nest with no stored model of this format (a database an older
- * keelcc wrote, ids `keel merge` moved, a damaged blob) is built from its
- * rows (load_nest over db_nest.h's row source: its expressions parsed,
+ * keelcc wrote, a damaged blob, a model naming another launch loop) is
+ * built from its rows (load_nest over db_nest.h's row source: its expressions parsed,
  * rt_facts_parsed counts them, then the same nest_derive).  The per-site
  * plan (below) compiles at a site's second bind: its first evaluates by
  * name, as the reference path does.  Binding evaluates them
@@ -623,8 +623,8 @@ int rt_facts_load_linked(const unsigned char *table, const char *file, int line,
 
 /* The nest launched at loop `root` of d: the model keelcc stored with it
  * (db_nest_stored: one read, decoded as a linked program's), else -- none
- * stored (a translation unit an older keelcc wrote), an older format, ids
- * `keel merge` shifted, damaged bytes -- from its rows. */
+ * stored (a translation unit an older keelcc wrote), an older format,
+ * damaged bytes, a model naming another launch loop -- from its rows. */
 static int load_stored(db *d, int64_t root, const char *file, int line, rt_facts **out,
                        char *err, size_t errlen)
 {

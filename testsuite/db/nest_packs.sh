@@ -7,9 +7,11 @@
 # stored blobs are those from the rows (the blobs deleted); a database of
 # schema 17 (no table) migrates at keelcc's next write, which stores the
 # models of what it builds, the older nests deciding from their rows; a
-# blob of an older format, a database that `keel merge` filled (ids
-# moved) and a damaged blob all decide from the rows alike.  The what-if
-# device (KEEL_DEVICE) needs no GPU.
+# blob of an older format and a damaged blob decide from the rows alike;
+# `keel merge` into a database with loops of its own moves the ids and
+# writes each copied model again for them (the launch loop the blob names
+# is its row's), and the merged database gives the same verdicts.  The
+# what-if device (KEEL_DEVICE) needs no GPU.
 BIN=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -95,10 +97,21 @@ for n in 300 4; do
     expect_eq "$(run v2.db $n)" "$(cat ref$n.txt)" "n=$n: an older format"
 done
 
-# keel merge into a database that has loops of its own: ids move, the
-# blobs name the old ones and are passed over for the rows
+# keel merge into a database that has loops of its own: ids move, and
+# each copied model is written again for them -- the launch loop's id in
+# the blob's header (bytes 25-32, little-endian) is its row's loop_id
 $KC --keel-db="$work/m.db" -c o.c -o o.o 2>err.txt || bad "keelcc o.c: $(cat err.txt)"
 "$BIN/keel" merge m.db k.db >merge.txt 2>&1 || bad "keel merge: $(cat merge.txt)"
+le_id() {   # the 16 hex digits of $1 as a little-endian u64
+    printf '%016X' "$1" | sed 's/\(..\)\(..\)\(..\)\(..\)\(..\)\(..\)\(..\)\(..\)/\8\7\6\5\4\3\2\1/'
+}
+moved=0
+for row in $(sqlite3 m.db "SELECT loop_id || ':' || hex(substr(packed, 25, 8)) FROM nest_packs"); do
+    [ "$(le_id "${row%%:*}")" = "${row#*:}" ] && moved=$((moved + 1))
+done
+expect_eq "$moved" 3 "merged: every model names its row's launch loop (o.c's and k.c's two)"
+expect_eq "$(sqlite3 m.db "SELECT count(*) FROM nest_packs WHERE loop_id > (SELECT min(id) FROM loops)")" \
+    2 "merged: k.c's models moved past m.db's ids"
 for n in 300 4; do
     expect_eq "$(run m.db $n)" "$(cat ref$n.txt)" "n=$n: merged database"
 done
@@ -111,4 +124,4 @@ for n in 300 4; do
     expect_eq "$(run dam.db $n)" "$(cat ref$n.txt)" "n=$n: damaged blob"
 done
 echo "nest_packs: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -eq 16 ]
+[ "$fail" -eq 0 ] && [ "$pass" -eq 18 ]
