@@ -205,7 +205,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int same_subscripts(const nest_acc *a, const nest_acc *b)
+int nest_same_subscripts(const nest_acc *a, const nest_acc *b)
 {
     if (a->ndims != b->ndims)
         return 0;
@@ -316,7 +316,7 @@ int nest_derive(nest_model *n)
         ac->read_first = 0;
         for (int b = 0; b < n->naccs && ac->is_write && !ac->read_first; b++)
             ac->read_first = !n->accs[b].is_write && !strcmp(n->accs[b].array, ac->array) &&
-                             same_subscripts(&n->accs[b], ac);
+                             nest_same_subscripts(&n->accs[b], ac);
     }
     return 0;
 }

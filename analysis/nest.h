@@ -164,4 +164,8 @@ int nest_label_add(char **label, const char *idioms);
  * NULL: none) into out[0..max): how many. */
 int nest_recur_parse(const char *text, nest_recur *out, int max);
 
+/* 1 when accesses a and b have the same subscript texts, dimension by
+ * dimension (the same element of one array where their arrays agree). */
+int nest_same_subscripts(const nest_acc *a, const nest_acc *b);
+
 #endif

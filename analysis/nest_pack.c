@@ -17,24 +17,8 @@
 
 /* ---- writing ---------------------------------------------------------------- */
 
-static void put_uv(ku_buf *b, uint64_t v)
-{
-    char c[10];
-    size_t n = 0;
-    do {
-        c[n] = (char)(v & 0x7f);
-        v >>= 7;
-        if (v)
-            c[n] |= (char)0x80;
-        n++;
-    } while (v);
-    ku_buf_putn(b, c, n);
-}
-
-static void put_sv(ku_buf *b, int64_t v)
-{
-    put_uv(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
+#define put_uv ku_buf_put_uleb      /* util's LEB128, as expr_pack.c writes */
+#define put_sv ku_buf_put_sleb
 
 static void put_f64(ku_buf *b, double d)
 {

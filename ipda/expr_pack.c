@@ -30,45 +30,25 @@ enum { KIND_SYMBOL = 0, KIND_UNKNOWN = 7 };
 
 /* ---- encoding ------------------------------------------------------------ */
 
-static void put_uv(ku_buf *b, uint64_t v)
-{
-    char c[10];
-    size_t n = 0;
-    do {
-        c[n] = (char)(v & 0x7f);
-        v >>= 7;
-        if (v)
-            c[n] = (char)(c[n] | 0x80);
-        n++;
-    } while (v);
-    ku_buf_putn(b, c, n);
-}
-
-static void put_sv(ku_buf *b, int64_t v)
-{
-    uint64_t u = (uint64_t)v;
-    put_uv(b, (u << 1) ^ (v < 0 ? UINT64_MAX : 0));
-}
-
 static void put_name(ku_buf *b, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
-    put_uv(b, n);
+    ku_buf_put_uleb(b, n);
     ku_buf_putn(b, s ? s : "", n);
 }
 
 void kx_encode(const kx_expr *e, ku_buf *b)
 {
-    put_uv(b, (uint64_t)e->n);
+    ku_buf_put_uleb(b, (uint64_t)e->n);
     for (int i = 0; i < e->n; i++) {
         const kx_term *t = &e->t[i];
-        put_sv(b, t->coeff);
-        put_uv(b, (uint64_t)t->nf);
+        ku_buf_put_sleb(b, t->coeff);
+        ku_buf_put_uleb(b, (uint64_t)t->nf);
         for (int j = 0; j < t->nf; j++) {
             const kx_factor *f = &t->f[j];
             char kind = (char)(f->kind + 1);
             ku_buf_putn(b, &kind, 1);
-            put_uv(b, (uint64_t)f->pow);
+            ku_buf_put_uleb(b, (uint64_t)f->pow);
             switch (f->kind) {
             case KX_DIV:
             case KX_MOD:
@@ -80,7 +60,7 @@ void kx_encode(const kx_expr *e, ku_buf *b)
             case KX_CALL:
             case KX_LOAD:
                 put_name(b, f->name);
-                put_uv(b, (uint64_t)f->nargs);
+                ku_buf_put_uleb(b, (uint64_t)f->nargs);
                 for (int k = 0; k < f->nargs; k++)
                     kx_encode(f->args[k], b);
                 break;
@@ -399,7 +379,7 @@ int kx_pool_build(const char *const *texts, int n, unsigned char **out, size_t *
         ku_buf kb = { 0 };
         kx_encode(e, &kb);
         kx_free(e);
-        put_uv(&body, kb.len);
+        ku_buf_put_uleb(&body, kb.len);
         ku_buf_putn(&body, kb.s ? kb.s : "", kb.len);
         body.oom |= kb.oom;
         ku_buf_free(&kb);

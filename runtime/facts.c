@@ -315,16 +315,6 @@ static double rt_loop_body_cycles(const rt_facts *f, int k, const double *stmt_w
     return c;
 }
 
-static int same_subscripts(const fl_acc *a, const fl_acc *b)
-{
-    if (a->ndims != b->ndims)
-        return 0;
-    for (int j = 0; j < a->ndims; j++)
-        if (strcmp(a->index[j], b->index[j]) != 0)
-            return 0;
-    return 1;
-}
-
 
 /* ---- the launch facts keelcc stored for the nest (db_launch.h) ---------
  * Per loop its parallel verdict and GPU role, per access its strides along
@@ -1069,7 +1059,7 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
         int li = f->stmts[ac->stmt].loop;
         x->dup = -1;
         for (int b = 0; b < a && x->dup < 0; b++)
-            if (f->accs[b].arr == ac->arr && same_subscripts(&f->accs[b], ac))
+            if (f->accs[b].arr == ac->arr && nest_same_subscripts(&f->accs[b], ac))
                 x->dup = f->stmts[f->accs[b].stmt].loop;
         x->other = other_array_in(f, a, li);
         for (int b = 0; b < a; b++) {
@@ -1918,7 +1908,8 @@ static void bind_wsets(bind_scratch *s, int threads)
             dup = s->cap1 > 0 ? s->plan->pa[a].dup : -1;
         else
             for (int b = 0; b < a && s->cap1 > 0 && dup < 0; b++)
-                if (f->accs[b].arr == f->accs[a].arr && same_subscripts(&f->accs[b], &f->accs[a]))
+                if (f->accs[b].arr == f->accs[a].arr &&
+                    nest_same_subscripts(&f->accs[b], &f->accs[a]))
                     dup = f->stmts[f->accs[b].stmt].loop;
         for (int q = li, ch = -1; q >= 0; ch = q, q = loops[q].parent) {
             double fp = ch < 0 ? line : fl ? fl[ch] : footprint_at(s, a, ch, 0);

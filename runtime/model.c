@@ -168,42 +168,7 @@ double rt_latency(const rt_profile *p, int k, int *estimate)
 
 int rt_recur_parse(const char *text, rt_recur *out, int max)
 {
-    int n = 0;
-    const char *s = text ? text : "";
-    while (*s && n < max) {
-        size_t seg = strcspn(s, ";");
-        rt_recur c;
-        memset(&c, 0, sizeof c);
-        for (const char *t = s, *end = s + seg; t < end;) {
-            while (t < end && *t == ' ')
-                t++;
-            const char *te = t;
-            while (te < end && *te != ' ')
-                te++;
-            size_t tl = (size_t)(te - t);
-            const char *eq = memchr(t, '=', tl);
-            if (tl == 3 && !strncmp(t, "mem", 3))
-                c.mem = 1;
-            if (tl == 3 && !strncmp(t, "all", 3))
-                c.all = 1;
-            if (eq) {
-                size_t kl = (size_t)(eq - t);
-                int v = atoi(eq + 1);
-                if (kl == 4 && !strncmp(t, "dist", 4))
-                    c.dist = v;
-                int k = rt_lat_find(t, kl);
-                if (k >= 0 && k < RT_LAT_STLF && v > 0)     /* operations; stlf is no key */
-                    c.ops[k] = v;
-            }
-            t = te;
-        }
-        if (c.dist >= 1)
-            out[n++] = c;
-        s += seg;
-        if (*s == ';')
-            s++;
-    }
-    return n;
+    return nest_recur_parse(text, out, max);   /* the model's own parser (nest.c) */
 }
 
 /* Rau ("Iterative modulo scheduling", 1994): RecMII = max over the

@@ -121,7 +121,8 @@ double rt_latency(const rt_profile *p, int k, int *estimate);
 typedef nest_recur rt_recur;
 #define RT_MAX_RECUR NEST_MAX_RECUR
 /* Parse fact text into at most max chains; the count (unknown keys are
- * skipped, a chain with no distance >= 1 is dropped). */
+ * skipped, a chain with no distance >= 1 is dropped): nest_recur_parse,
+ * the one parser keelcc's model builder and the rows route use. */
 int rt_recur_parse(const char *text, rt_recur *out, int max);
 /* Rau's recurrence-constrained initiation interval (model.c): the largest
  * over the chains of delay / distance, cycles per iteration of the loop. */

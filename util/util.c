@@ -59,6 +59,26 @@ void ku_buf_putc(ku_buf *b, char c)
     ku_buf_putn(b, &c, 1);
 }
 
+void ku_buf_put_uleb(ku_buf *b, uint64_t v)
+{
+    char c[10];
+    size_t n = 0;
+    do {
+        c[n] = (char)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            c[n] = (char)(c[n] | 0x80);
+        n++;
+    } while (v);
+    ku_buf_putn(b, c, n);
+}
+
+void ku_buf_put_sleb(ku_buf *b, int64_t v)
+{
+    uint64_t u = (uint64_t)v;
+    ku_buf_put_uleb(b, (u << 1) ^ (v < 0 ? UINT64_MAX : 0));
+}
+
 void ku_buf_printf(ku_buf *b, const char *fmt, ...)
 {
     va_list ap;

@@ -48,6 +48,11 @@ typedef struct {
 void ku_buf_putn(ku_buf *b, const char *s, size_t n);
 void ku_buf_put(ku_buf *b, const char *s);
 void ku_buf_putc(ku_buf *b, char c);
+/* v as unsigned LEB128 (7 bits a byte, low first, high bit: more); the
+ * signed form zigzag-maps v first (0, -1, 1, -2 ... as 0, 1, 2, 3 ...):
+ * the integers of keel's packed forms (ipda/expr_pack.h, analysis/nest_pack.h). */
+void ku_buf_put_uleb(ku_buf *b, uint64_t v);
+void ku_buf_put_sleb(ku_buf *b, int64_t v);
 void ku_buf_printf(ku_buf *b, const char *fmt, ...) KU_PRINTF(2, 3);
 void ku_buf_vprintf(ku_buf *b, const char *fmt, va_list ap) KU_PRINTF(2, 0);
 /* The text (the caller frees it; "" when nothing was appended), or NULL
