@@ -513,9 +513,12 @@ static void put_c_bytes(ku_buf *t, const unsigned char *p, size_t n)
  * translation_units.object records them: the folder of the link joined
  * with the argument, and its real path where that differs): the
  * arguments that name an existing regular file ending in ".o", other than
- * -o's value; with_output, also the command's own output (under which
- * the rows of the sources it compiles are recorded) and their build
- * hashes (o->own). */
+ * -o's value; with_output, also the build hashes of the sources the
+ * command compiles (o->own), and its own output (under which their rows
+ * are recorded) where those do not name every source.  The output alone
+ * would also name earlier builds of a source recorded under it (another
+ * build variant, kept for programs linked before: db_write.c), whose
+ * sites the program never asks for. */
 static int link_objects(const options *o, int with_output, char ***out)
 {
     char cwd[PATH_MAX], buf[PATH_MAX * 2 + 2], real[PATH_MAX];
@@ -527,7 +530,7 @@ static int link_objects(const options *o, int with_output, char ***out)
     /* the sources this command compiles, recorded under its output
      * (kc_object_of) once the compile has succeeded */
     kc_object_of(o, 0, buf, sizeof buf);
-    char *own = with_output && buf[0] ? strdup(buf) : NULL;
+    char *own = with_output && buf[0] && o->nown < o->nsources ? strdup(buf) : NULL;
     if (own && ku_push_ptr(&v, &n, own))
         free(own);
     /* ... and by their build hashes: a source compiled into several

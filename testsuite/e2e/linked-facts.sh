@@ -8,7 +8,9 @@
 # own facts; read from the database the sites are stale); a damaged packed
 # form is one warning and the database's answer; two identical links are
 # identical; a program linked without keelcc reads its database; this
-# host's calibration travels with the facts.
+# host's calibration travels with the facts; after a header edit (another
+# build variant, the earlier one kept under the same output) the program
+# links its own build's sites only: the same bytes as the next rebuild's.
 BIN=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -230,6 +232,28 @@ for p in pa pb; do
     expect_eq "$(run $p 300)" "$(cat ref300.txt)" "shared source: $p carries its sites"
 done
 mv two.db.keep two.db
+
+# a header edit makes another build variant of both sources; the earlier
+# one stays recorded under the same output, and the program must not carry
+# its sites: the first build after the edit (direct mode misses) and the
+# next (direct hits, object cache off) link the same table, byte for byte
+mkdir hv && cd hv || exit 1
+printf '#define F 3\n' >f.h
+printf '#include "f.h"\nvoid k(double *y, const double *x, int n)\n{\n    for (int i = 0; i < n; i++)\n        y[i] = x[i] * F;\n}\n' >hk.c
+printf '#include <stdio.h>\n#include "f.h"\nvoid k(double *, const double *, int);\nint main(int argc, char **argv)\n{\n    double x[64], y[64];\n    int n = 60 + argc;\n    (void)argv;\n    for (int i = 0; i < 64; i++)\n        x[i] = i;\n    k(y, x, n);\n    printf("%%g\\n", y[n - 1]);\n    return 0;\n}\n' >hm.c
+sleep 1.2
+HKC="$BIN/keelcc --keel-db=$work/hv.db --keel-mca=off"
+$HKC -O2 hm.c hk.c -o hprog 2>/dev/null && $HKC -O2 hm.c hk.c -o hprog 2>/dev/null
+printf '#define F 5\n' >f.h
+sleep 1.2
+$HKC -O2 hm.c hk.c -o hprog 2>/dev/null
+KEEL_OBJCACHE=off $HKC -O2 hm.c hk.c -o hprog2 2>/dev/null
+expect_eq "$(sqlite3 "$work/hv.db" "SELECT count(*) FROM translation_units")" 4 \
+    "header edit: two variants of each source recorded"
+cmp -s hprog hprog2 && ok || bad "header edit: the first build links other sites than the next"
+expect_eq "$(KEEL_DB=/nonexistent KEEL_VERBOSE=2 KEEL_DEVICE=h100 ./hprog 2>&1 |
+             grep -c '^keel: hk\.c:4 k ')" 1 "header edit: the site decides from linked facts"
+cd "$work" || exit 1
 
 echo "linked-facts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
