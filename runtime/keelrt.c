@@ -1572,8 +1572,8 @@ static int history_model(void *ctx, int n, const char *const *names, const long 
 /* With no history for the site's loop that can decide (no history table,
  * a table without its loop, or its rows all on one device),
  * st->no_history is set: later launches skip the lock and the rows
- * (keel_record, which adds a row, clears it).  mc, mg: the models' times at this launch (the
- * GPU's with its transfer). */
+ * (keel_record, which adds a row, clears it).  mc, mg: the models' times
+ * at this launch (the GPU's with its transfer). */
 __attribute__((noinline))   /* (a part of its own in bench/decision-latency.sh's profile) */
 static int history_decides(const keel_site *site, site_state *st, const long long *values,
                            const rt_launch *in, double mc, double mg, int *verdict,
