@@ -27,33 +27,9 @@
 
 #include "db.h"
 #include "facts.h"
+#include "roots.h"
 #include "model.h"
 #include "overlap.h"
-
-typedef struct {
-    int n, cap;
-    char **file;
-    int *line, *col;
-} roots;
-
-static int add_root(void *ctx, const db_loop_summary *r)
-{
-    roots *v = ctx;
-    if (r->depth != 0)
-        return 0;
-    if (v->n == v->cap) {
-        v->cap = v->cap ? 2 * v->cap : 64;
-        v->file = realloc(v->file, sizeof *v->file * (size_t)v->cap);
-        v->line = realloc(v->line, sizeof *v->line * (size_t)v->cap);
-        v->col = realloc(v->col, sizeof *v->col * (size_t)v->cap);
-        if (!v->file || !v->line || !v->col)
-            return -1;
-    }
-    v->file[v->n] = strdup(r->file);
-    v->line[v->n] = r->line;
-    v->col[v->n++] = r->col;
-    return 0;
-}
 
 static uint64_t rng = 0x1234567u;
 
@@ -108,7 +84,7 @@ int main(int argc, char **argv)
     int sets = atoi(argv[2]);
     size_t strip = strlen(argv[3]), strip2 = argc > 4 ? strlen(argv[4]) : 0;
     roots v = { 0 };
-    if (db_each_loop(d, NULL, add_root, &v, err, sizeof err)) {
+    if (db_each_loop(d, NULL, roots_add, &v, err, sizeof err)) {
         fprintf(stderr, "rt_bindgold: %s\n", err);
         return 2;
     }
@@ -236,9 +212,7 @@ int main(int argc, char **argv)
         rt_overlap_plan_free(op);
         rt_facts_free(f);
     }
-    for (int r = 0; r < v.n; r++)
-        free(v.file[r]);
-    free(v.file), free(v.line), free(v.col);
+    roots_free(&v);
     db_close(d);
     return 0;
 }

@@ -38,6 +38,7 @@
 #include "db_nest.h"
 #include "expr.h"
 #include "facts.h"
+#include "roots.h"
 #include "nest.h"
 
 /* ---- two models member by member ------------------------------------------ */
@@ -150,31 +151,6 @@ static const char *head_diff(const rt_facts *a, const rt_facts *b)
     return NULL;
 }
 
-typedef struct {
-    int n, cap;
-    char **file;
-    int *line, *col;
-} roots;
-
-static int add_root(void *ctx, const db_loop_summary *r)
-{
-    roots *v = ctx;
-    if (r->depth != 0)
-        return 0;
-    if (v->n == v->cap) {
-        v->cap = v->cap ? 2 * v->cap : 64;
-        v->file = realloc(v->file, sizeof *v->file * (size_t)v->cap);
-        v->line = realloc(v->line, sizeof *v->line * (size_t)v->cap);
-        v->col = realloc(v->col, sizeof *v->col * (size_t)v->cap);
-        if (!v->file || !v->line || !v->col)
-            return 1;
-    }
-    v->file[v->n] = strdup(r->file);
-    v->line[v->n] = r->line;
-    v->col[v->n++] = r->col;
-    return 0;
-}
-
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 
 static uint64_t next(void)
@@ -247,7 +223,7 @@ int main(int argc, char **argv)
         return 2;
     }
     roots v = { 0 };
-    if (db_each_loop(d, NULL, add_root, &v, err, sizeof err) != 0) {
+    if (db_each_loop(d, NULL, roots_add, &v, err, sizeof err) != 0) {
         fprintf(stderr, "fastpath: %s\n", err);
         return 2;
     }
@@ -368,9 +344,7 @@ int main(int argc, char **argv)
         printf("fastpath: %d nests (%d with symbols; %d stored models, %d parsing text), %ld "
                "bindings (%ld evaluated, %ld from the rows alike), %d differing\n", nests, symbolic,
                stored, parsing, binds, bound, rows_binds, fails);
-    for (int r = 0; r < v.n; r++)
-        free(v.file[r]);
-    free(v.file), free(v.line), free(v.col);
+    roots_free(&v);
     db_close(d);
     if (nests != atoi(argv[2])) {
         printf("FAIL: %d nests, want %s\n", nests, argv[2]);
