@@ -51,14 +51,7 @@ if [ -n "$FASTPATH" ]; then
     # rows edited by hand: the stored models go, and the database route
     # reads the rows (as for a database an older keelcc wrote)
     cp "$work/k.db" "$work/mca.db"
-    sqlite3 "$work/mca.db" "
-        DELETE FROM nest_packs;
-        INSERT INTO mca_results(loop_id, target, status, cycles_per_src_iter)
-          SELECT id, 'znver5', 'ok', 1.25 + (id % 5) * 0.5 FROM loops
-           WHERE id NOT IN (SELECT parent_id FROM loops WHERE parent_id IS NOT NULL);
-        INSERT INTO mca_results(loop_id, target, status, cycles_per_src_iter)
-          SELECT id, 'pwr9', 'ok', 2.0 + (id % 4) * 0.75 FROM loops
-           WHERE id % 3 != 0 AND id NOT IN (SELECT parent_id FROM loops WHERE parent_id IS NOT NULL);"
+    sqlite3 "$work/mca.db" <"$SRC/testsuite/runtime/mca-rows.sql"
     "$FASTPATH" "$work/mca.db" 153 100 >"$work/fp.out" || { cat "$work/fp.out"; exit 1; }
     cat "$work/fp.out"
     grep -q ' 0 stored models, [1-9][0-9]* parsing text' "$work/fp.out" ||

@@ -42,14 +42,7 @@ done
 KEEL_MCA=off KEEL_DB="$work/k.db" "$BIN/keelcc" -O2 -fopenmp -c "$here/bindgold-nests.c" \
     -o "$work/nests.o"
 cp "$work/k.db" "$work/mca.db"
-sqlite3 "$work/mca.db" "
-    DELETE FROM nest_packs;
-    INSERT INTO mca_results(loop_id, target, status, cycles_per_src_iter)
-      SELECT id, 'znver5', 'ok', 1.25 + (id % 5) * 0.5 FROM loops
-       WHERE id NOT IN (SELECT parent_id FROM loops WHERE parent_id IS NOT NULL);
-    INSERT INTO mca_results(loop_id, target, status, cycles_per_src_iter)
-      SELECT id, 'pwr9', 'ok', 2.0 + (id % 4) * 0.75 FROM loops
-       WHERE id % 3 != 0 AND id NOT IN (SELECT parent_id FROM loops WHERE parent_id IS NOT NULL);"
+sqlite3 "$work/mca.db" <"$here/mca-rows.sql"
 {
     echo "== packed nests, 6 size sets"
     "$GOLD_BIN" "$work/k.db" 6 "$pb/" "$here/"
