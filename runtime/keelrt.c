@@ -1585,12 +1585,12 @@ static int history_decides(const keel_site *site, site_state *st, const long lon
     int64_t id = rt_facts_loop_id(st->facts);
     pthread_mutex_lock(&facts_lock);
     rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
+    int can_decide = rows && !rt_history_rows_one_device(rows);
     if (G.history == 0 ||
         (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)) ||
-        (rows && rt_history_rows_one_device(rows)))
+        (rows && !can_decide))
         atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
-    if (rows && !rt_history_rows_one_device(rows) &&
-        site_key(st, site, values, key, sizeof key) == 0) {
+    if (can_decide && site_key(st, site, values, key, sizeof key) == 0) {
         /* the rows' models' times once per read of the rows and host profile */
         rt_history_rows_model(rows, history_model, (void *)st->facts, host_profile());
         rt_history_predict_at(rows, key, in->bytes_in + in->bytes_out, mc, mg, &hp);
