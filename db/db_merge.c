@@ -609,13 +609,12 @@ static int models_shift(merger *m)
     sqlite3_bind_int64(get, 1, sh.loops);
     int step;
     while ((step = sqlite3_step(get)) == SQLITE_ROW) {
-        model *x = ku_push(&v, &nv, sizeof *v);
+        model *x = ku_push(&v, &nv, sizeof *v);     /* zeroed: no bytes yet */
         if (!x) {
-            rc = -1;
+            rc = ku_fail(m->err, sizeof m->err, "out of memory");
             goto out;
         }
         x->id = sqlite3_column_int64(get, 0);
-        x->bytes = NULL, x->n = 0;
         const void *b = sqlite3_column_blob(get, 1);
         int len = sqlite3_column_bytes(get, 1);
         if (!m->model_fn || !b ||
@@ -636,7 +635,7 @@ static int models_shift(merger *m)
             rc = -1;
     }
 out:
-    if (rc)
+    if (rc && !m->err[0])
         ku_fail(m->err, sizeof m->err, "%s", sqlite3_errmsg(m->h));
     for (int i = 0; i < nv; i++)
         free(v[i].bytes);
