@@ -81,8 +81,8 @@ static int cmp_row(const void *va, const void *vb)
     return (a->id > b->id) - (a->id < b->id);
 }
 
-int db_link_table(db *d, const char *const *objects, int nobjects, db_expr_pool_fn pool,
-                  unsigned char **out, size_t *n, char *err, size_t errlen)
+int db_link_table(db *d, const char *const *objects, int nobjects, unsigned char **out,
+                  size_t *n, char *err, size_t errlen)
 {
     site_row *rows = NULL;
     int nrows = 0, rc = 0;
@@ -131,7 +131,6 @@ int db_link_table(db *d, const char *const *objects, int nobjects, db_expr_pool_
      * model of this format for: the runtime asks the database) */
     int entries = 0;
     size_t data = 0;
-    (void)pool;
     for (int i = 0; i < nrows && rc == 0; i++) {
         int r = db_nest_stored(d, rows[i].id, &rows[i].nest, &rows[i].len, err, errlen);
         if (r == 0 && !db_nest_current(rows[i].nest, rows[i].len)) {

@@ -52,11 +52,6 @@ int db_nest_launch_each_cost(db_nest *s, int64_t launch_id, db_launch_cost_fn fn
 int db_nest_launch_each_overlap(db_nest *s, int64_t launch_id, db_launch_overlap_fn fn,
                                 void *ctx, char *err, size_t errlen);
 
-/* An expression pool builder (ipda's kx_pool_build): what db_link_table
- * took when it packed rows itself; kept in its signature, not used. */
-typedef int (*db_expr_pool_fn)(const char *const *texts, int n, unsigned char **out,
-                               size_t *len, char *err, size_t errlen);
-
 /* ---- the stored loop model (schema 18, table nest_packs) -----------------
  * keelcc stores each launch site's loop model as bytes (analysis/
  * nest_pack.h: format DB_NEST_MODEL_VERSION) beside its rows; readers load
@@ -96,12 +91,12 @@ int db_nest_stored(db *d, int64_t root, unsigned char **out, size_t *n, char *er
  * is "call" or "clause") of the translation units whose object or build
  * hash is one of objects[] (absolute paths; or 16 hex digits, or "#" and
  * a translation unit's id: a source compiled into several programs keeps
- * one row, whose object is the last program's), each once, in a new malloc'd *out of *n bytes; 0 (with
- * *n 0 when there is nothing to link), -1 with a message.  A site's stored
- * model (db_nest_stored) of the current format is copied as it is; a site
- * without one is left out (the program reads the database for it).  pool
- * is not used (the models carry their expressions).  Deterministic: the
- * same rows give the same bytes.  Writer side (keelcc only).
+ * one row, whose object is the last program's), each once, in a new
+ * malloc'd *out of *n bytes; 0 (with *n 0 when there is nothing to link),
+ * -1 with a message.  A site's stored model (db_nest_stored) of the
+ * current format is copied as it is; a site without one is left out (the
+ * program reads the database for it).  Deterministic: the same rows give
+ * the same bytes.  Writer side (keelcc only).
  *
  * db_link_find: in a table, the packed nest of the site at line:col of
  * build hash `hash` whose stored file is `tail` or ends in "/" tail (tail:
@@ -110,8 +105,8 @@ int db_nest_stored(db *d, int64_t root, unsigned char **out, size_t *n, char *er
 #define DB_LINK_MAGIC "KEELLINK"
 #define DB_LINK_VERSION 1
 #define DB_LINK_ENTRY 40
-int db_link_table(db *d, const char *const *objects, int nobjects, db_expr_pool_fn pool,
-                  unsigned char **out, size_t *n, char *err, size_t errlen);
+int db_link_table(db *d, const char *const *objects, int nobjects, unsigned char **out,
+                  size_t *n, char *err, size_t errlen);
 int db_link_find(const unsigned char *table, const char *tail, int line, int col,
                  const char *hash, const unsigned char **nest, size_t *len);
 

@@ -18,7 +18,6 @@
 
 #include "db_calib_pack.h"
 #include "db_nest.h"
-#include "expr_pack.h"
 #include "linkobj.h"
 
 /* ---- instrumentation ----------------------------------------------------- */
@@ -580,8 +579,8 @@ static void get_link_facts(const options *o, int with_output, unsigned char **ta
         /* (with_output: recording the command's rows has named a database
          * that does not open already) */
         if ((!opened && !with_output) ||
-            (opened && db_link_table(d, (const char *const *)objs, nobj, kx_pool_build, &table,
-                                     &n, err, sizeof err) != 0))
+            (opened && db_link_table(d, (const char *const *)objs, nobj, &table, &n, err,
+                                     sizeof err) != 0))
             kc_warn("the program will read its facts from the database: %s", err);
         /* the facts' companion: this host's newest calibration, which the
          * program uses when it runs here (runtime/keelrt.c) */

@@ -295,14 +295,14 @@ int main(void)
     const char *objs[] = { "/nowhere/x.o", "/src/k.o" };
     unsigned char *t = NULL;
     size_t tn = 0;
-    CHECK(db_link_table(d, objs, 1, NULL, &t, &tn, err, sizeof err) == 0 && !t && tn == 0,
+    CHECK(db_link_table(d, objs, 1, &t, &tn, err, sizeof err) == 0 && !t && tn == 0,
           "an object keelcc never compiled: no table");
     /* the table copies stored models of the current format only (db/
      * reads their header alone: these bytes are a stand-in) */
-    CHECK(db_link_table(d, objs, 2, NULL, &t, &tn, err, sizeof err) == 0 && !t && tn == 0,
+    CHECK(db_link_table(d, objs, 2, &t, &tn, err, sizeof err) == 0 && !t && tn == 0,
           "no stored model: the site is left out");
     CHECK(db_nest_put(d, root, b, n, err, sizeof err) == 0, "put: %s", err);
-    CHECK(db_link_table(d, objs, 2, NULL, &t, &tn, err, sizeof err) == 0 && !t && tn == 0,
+    CHECK(db_link_table(d, objs, 2, &t, &tn, err, sizeof err) == 0 && !t && tn == 0,
           "a stored form of an older format is left out");
     free(b);
     n = 48;
@@ -321,7 +321,7 @@ int main(void)
     free(sb);
     CHECK(db_nest_stored(d, inner, &sb, &sl, err, sizeof err) == 1 && !sb, "none for %s",
           "an inner loop");
-    CHECK(db_link_table(d, objs, 2, NULL, &t, &tn, err, sizeof err) == 0 && t, "table: %s", err);
+    CHECK(db_link_table(d, objs, 2, &t, &tn, err, sizeof err) == 0 && t, "table: %s", err);
     if (t) {
         CHECK(memcmp(t, "KEELLINK", 8) == 0 && t[8] == 1 && t[16] == 1 && t[17] == 0,
               "table header: one entry");
@@ -342,7 +342,7 @@ int main(void)
         CHECK(db_link_find(b, "k.c", 3, 5, h, &nest, &nl) == 1, "not a table");
         unsigned char *t2 = NULL;
         size_t tn2 = 0;
-        CHECK(db_link_table(d, objs, 2, NULL, &t2, &tn2, err, sizeof err) == 0 && tn2 == tn &&
+        CHECK(db_link_table(d, objs, 2, &t2, &tn2, err, sizeof err) == 0 && tn2 == tn &&
               memcmp(t, t2, tn) == 0, "two tables of the same rows differ");
         free(t2);
         /* a directory entry that points past the table: not found */

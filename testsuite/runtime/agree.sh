@@ -19,7 +19,7 @@ KEEL_MCA=off make -s -C "$SRC/polybench-inputs" DATASET=MINI O="$work/bin" CC="$
 "$AGREE" "$work/k.db" 153
 # every expression text the polybench inputs stored (trip counts, bounds,
 # extents, strides, overlap offsets): decode(encode(parse(t))) prints as
-# parse(t), one by one and through one pool (the form linked programs carry)
+# parse(t), one by one (the form stored models carry) and through one pool
 if [ -n "$EXPRPACK" ]; then
     sqlite3 "$work/k.db" "SELECT text FROM expressions
         UNION SELECT stride FROM access_loop_strides WHERE stride IS NOT NULL
