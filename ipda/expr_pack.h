@@ -1,9 +1,9 @@
 /*
- * expr_pack.h -- kx_expr in a compact binary form, and a pool of such
- * expressions keyed by their text, so that expressions can travel already
- * parsed (the packed facts a program carries: db/db_nest.h).
+ * expr_pack.h -- kx_expr in a compact binary form, so that expressions
+ * travel already parsed inside the nest models keelcc packs
+ * (analysis/nest_pack.h).
  *
- * One expression (no header; the pool's header carries the version):
+ * One expression (no header: the model's format version covers it):
  *
  *     expr    := uv nterms, term{nterms}
  *     term    := sv coeff, uv nfactors, factor{nfactors}
@@ -27,18 +27,8 @@
  * than kx_parse accepts or an expression over its size limit: whatever it
  * returns is in canonical form.
  *
- * The pool (KX_POOL_VERSION), every integer little-endian:
- *
- *     header  "KXPOOL", u8 version, u8 0, u32 count, u32 length of the whole
- *     index   count x u32: the offset (from the pool's start) of each entry,
- *             the entries' texts strictly ascending (strcmp)
- *     entry   the text, a NUL, uv length of the expression, the expression
- *
- * A lookup is a binary search over the index; only the expression found is
- * decoded.
- *
- * Ownership: kx_decode and kx_pool_get return new expressions the caller
- * frees with kx_free; kx_pool_build returns a malloc'd pool.
+ * Ownership: kx_decode returns a new expression the caller frees with
+ * kx_free.
  */
 #ifndef KEEL_IPDA_EXPR_PACK_H
 #define KEEL_IPDA_EXPR_PACK_H
@@ -48,10 +38,6 @@
 #include "expr.h"
 #include "util.h"
 
-#define KX_POOL_MAGIC "KXPOOL"
-#define KX_POOL_VERSION 1
-#define KX_POOL_HEADER 16
-
 /* Append e's binary form to b (b->oom after an allocation failure).  e must
  * not be NULL. */
 void kx_encode(const kx_expr *e, ku_buf *b);
@@ -60,24 +46,5 @@ void kx_encode(const kx_expr *e, ku_buf *b);
  * the bytes it took; NULL with one message in err on malformed bytes (or
  * "out of memory"). */
 kx_expr *kx_decode(const void *bytes, size_t n, size_t *used, char *err, size_t errlen);
-
-/* A pool of the expressions texts[0..n) parse to (NULL texts skipped, each
- * text once; a text that does not parse is left out, so its reader parses
- * it and meets the same error): 0 with a new malloc'd *out of *len bytes,
- * -1 with a message (out of memory).  Deterministic: the same texts in any
- * order give the same bytes. */
-int kx_pool_build(const char *const *texts, int n, unsigned char **out, size_t *len,
-                  char *err, size_t errlen);
-
-/* Check a pool's header, index and texts (not its expressions: each is
- * checked when decoded): 0, or -1 with one message ("truncated", "not an
- * expression pool", "version N", "corrupt ..."). */
-int kx_pool_check(const void *pool, size_t len, char *err, size_t errlen);
-
-/* In a checked pool, the expression stored for `text`: 1 with a new
- * expression in *out, 0 when the pool has none (*out NULL), -1 when its
- * bytes do not decode (the message in err). */
-int kx_pool_get(const void *pool, size_t len, const char *text, kx_expr **out, char *err,
-                size_t errlen);
 
 #endif

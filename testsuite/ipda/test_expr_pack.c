@@ -1,5 +1,5 @@
 /*
- * test_expr_pack.c -- the binary form of expressions and the pool
+ * test_expr_pack.c -- the binary form of expressions
  * (ipda/expr_pack.h): exact bytes, round trips, every truncation and
  * corruption refused (or, for a flipped byte that still spells a valid
  * form, an expression in canonical form that encodes back to those bytes).
@@ -7,8 +7,7 @@
  *   test_expr_pack              the unit checks
  *   test_expr_pack FILE MIN     also every line of FILE (stored expression
  *                               texts): decode(encode(parse(t))) prints as
- *                               parse(t), and from a pool of them all; at
- *                               least MIN lines
+ *                               parse(t); at least MIN lines
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,94 +148,7 @@ static void hostile(const char *text)
     kx_free(e);
 }
 
-static void pool_checks(void)
-{
-    char err[256];
-    const char *texts[] = { "n", "0", "n", NULL, "2*i", "1 +", "div(n, 2)" };
-    unsigned char *p = NULL, *q = NULL;
-    size_t n = 0, m = 0;
-    CHECK(kx_pool_build(texts, 7, &p, &n, err, sizeof err) == 0 && p, "build: %s", err);
-    const char *shuffled[] = { "div(n, 2)", "2*i", "0", "1 +", "n" };
-    CHECK(kx_pool_build(shuffled, 5, &q, &m, err, sizeof err) == 0 && m == n && q &&
-          memcmp(p, q, n) == 0, "another order, the same bytes");
-    free(q);
-    if (!p)
-        return;
-    /* header, index and the first entry, exactly: 4 entries ("1 +" does
-     * not parse), sorted "0" < "2*i" < "div(n, 2)" < "n" */
-    static const unsigned char head[] = {
-        'K', 'X', 'P', 'O', 'O', 'L', 1, 0, 4, 0, 0, 0,
-    };
-    CHECK(memcmp(p, head, sizeof head) == 0, "pool header");
-    CHECK((p[12] | p[13] << 8 | p[14] << 16 | (size_t)p[15] << 24) == n, "pool length");
-    CHECK(p[16] == 32 && p[17] == 0 && p[18] == 0 && p[19] == 0, "first entry at 32");
-    CHECK(memcmp(p + 32, "0\0\x01\x00", 4) == 0, "entry \"0\": the text, 1 byte, no terms");
-    CHECK(memcmp(p + 36, "2*i\0\x07\x01\x04\x01\x00\x01\x01i", 12) == 0, "entry \"2*i\"");
-    CHECK(kx_pool_check(p, n, err, sizeof err) == 0, "check: %s", err);
-    const char *look[] = { "0", "2*i", "div(n, 2)", "n" };
-    for (int i = 0; i < 4; i++) {
-        kx_expr *e = NULL;
-        int r = kx_pool_get(p, n, look[i], &e, err, sizeof err);
-        char *s = e ? kx_print(e) : NULL;
-        CHECK(r == 1 && s && strcmp(s, look[i]) == 0, "get %s: %d %s", look[i], r,
-              s ? s : err);
-        free(s);
-        kx_free(e);
-    }
-    kx_expr *e = (kx_expr *)1;
-    CHECK(kx_pool_get(p, n, "m", &e, err, sizeof err) == 0 && !e, "a text not in the pool");
-    CHECK(kx_pool_get(p, n, "1 +", &e, err, sizeof err) == 0 && !e, "a text that did not parse");
-    CHECK(kx_pool_get(p, n, "", &e, err, sizeof err) == 0 && !e, "the empty text");
-    /* every truncation refused; a damaged header, index or order too */
-    for (size_t k = 0; k < n; k++) {
-        err[0] = '\0';
-        CHECK(kx_pool_check(p, k, err, sizeof err) == -1 &&
-              (strstr(err, "truncated") || strstr(err, "not an expression pool")),
-              "a prefix of %zu bytes: %s", k, err);
-    }
-    unsigned char *c = malloc(n);
-    if (!c) {
-        free(p);
-        return;
-    }
-    memcpy(c, p, n);
-    c[6] = 2;
-    CHECK(kx_pool_check(c, n, err, sizeof err) == -1 &&
-          strcmp(err, "expression pool: version 2 (this reader knows 1)") == 0, "version: %s",
-          err);
-    memcpy(c, p, n);
-    c[0] = 'k';
-    CHECK(kx_pool_check(c, n, err, sizeof err) == -1 &&
-          strcmp(err, "not an expression pool") == 0, "magic: %s", err);
-    memcpy(c, p, n);
-    c[16] = 200;
-    CHECK(kx_pool_check(c, n, err, sizeof err) == -1 &&
-          strcmp(err, "expression pool: corrupt entry 0") == 0, "offset: %s", err);
-    memcpy(c, p, n);
-    c[20] = p[16], c[16] = p[20];      /* the first two entries swapped */
-    CHECK(kx_pool_check(c, n, err, sizeof err) == -1 &&
-          strcmp(err, "expression pool: entries out of order at 1") == 0, "order: %s", err);
-    memcpy(c, p, n);
-    c[36 + 4] = 0x7f;                  /* "2*i"'s expression runs past the end */
-    CHECK(kx_pool_check(c, n, err, sizeof err) == -1 &&
-          strcmp(err, "expression pool: corrupt entry 1") == 0, "length: %s", err);
-    memcpy(c, p, n);
-    c[36 + 6] = 0;                     /* "2*i" with a zero coefficient */
-    CHECK(kx_pool_check(c, n, err, sizeof err) == 0 &&
-          kx_pool_get(c, n, "2*i", &e, err, sizeof err) == -1 && !e &&
-          strcmp(err, "expression bytes: zero coefficient at byte 2") == 0, "bad entry: %s",
-          err);
-    free(c);
-    free(p);
-    unsigned char *z = NULL;
-    size_t zn = 0;
-    CHECK(kx_pool_build(NULL, 0, &z, &zn, err, sizeof err) == 0 && zn == 16 &&
-          kx_pool_check(z, zn, err, sizeof err) == 0 &&
-          kx_pool_get(z, zn, "n", &e, err, sizeof err) == 0, "an empty pool");
-    free(z);
-}
-
-/* Every line of path: the round trip, one by one and through one pool. */
+/* Every line of path: the round trip. */
 static int stored_texts(const char *path, int min)
 {
     FILE *f = fopen(path, "r");
@@ -260,12 +172,8 @@ static int stored_texts(const char *path, int min)
         }
     }
     fclose(f);
-    unsigned char *pool = NULL;
-    size_t plen = 0;
-    CHECK(kx_pool_build((const char *const *)v, n, &pool, &plen, err, sizeof err) == 0 &&
-          kx_pool_check(pool, plen, err, sizeof err) == 0, "pool: %s", err);
     for (int i = 0; i < n; i++) {
-        kx_expr *e = kx_parse(v[i], err, sizeof err), *d = NULL, *g = NULL;
+        kx_expr *e = kx_parse(v[i], err, sizeof err), *d = NULL;
         if (!e)
             continue;                   /* the runtime reads it as unknown either way */
         parsed++;
@@ -273,19 +181,16 @@ static int stored_texts(const char *path, int min)
         kx_encode(e, &b);
         size_t used = 0;
         d = kx_decode(b.s, b.len, &used, err, sizeof err);
-        int r = pool ? kx_pool_get(pool, plen, v[i], &g, err, sizeof err) : -1;
-        char *pe = kx_print(e), *pd = d ? kx_print(d) : NULL, *pg = g ? kx_print(g) : NULL;
-        if (!pe || !pd || !pg || strcmp(pe, pd) || strcmp(pe, pg) || used != b.len ||
-            !kx_equal(e, d) || !kx_equal(e, g) || r != 1) {
-            printf("FAIL: stored %s: parsed %s, decoded %s, pooled %s (%s)\n", v[i],
-                   pe ? pe : "-", pd ? pd : "-", pg ? pg : "-", err);
+        char *pe = kx_print(e), *pd = d ? kx_print(d) : NULL;
+        if (!pe || !pd || strcmp(pe, pd) || used != b.len || !kx_equal(e, d)) {
+            printf("FAIL: stored %s: parsed %s, decoded %s (%s)\n", v[i], pe ? pe : "-",
+                   pd ? pd : "-", err);
             fails++;
         }
-        free(pe), free(pd), free(pg);
-        kx_free(e), kx_free(d), kx_free(g);
+        free(pe), free(pd);
+        kx_free(e), kx_free(d);
         ku_buf_free(&b);
     }
-    free(pool);
     for (int i = 0; i < n; i++)
         free(v[i]);
     free(v);
@@ -379,7 +284,6 @@ int main(int argc, char **argv)
     }
     hostile("2*i*n + j - 1");
     hostile("max(n - 1, 0) + div(load.A(i, j + 1), 3)*m + ?\"a\\\"b\" + $\"s->n\"^3");
-    pool_checks();
     if (argc == 3 && stored_texts(argv[1], atoi(argv[2])))
         return 1;
     if (fails)
