@@ -434,14 +434,11 @@ const char *const db_migrations[] = {
      * opaque to db/), so that libkeelrt and the link step read one blob
      * instead of rebuilding the nest from its rows.  Rows of TUs written
      * before this version have none (readers fall back to the rows) until
-     * the source is recompiled.  (The mark below asked an older keelcc to
-     * pack those nests from their rows; keelcc no longer reads it.) */
+     * the source is recompiled. */
     "CREATE TABLE nest_packs(\n"
     "  loop_id INTEGER PRIMARY KEY REFERENCES loops(id) ON DELETE CASCADE,\n"
     "  packed  BLOB NOT NULL\n"
     ");\n"
-    "INSERT OR REPLACE INTO keel_meta(key, value)\n"
-    "  SELECT 'nest_packs', 'fill' WHERE EXISTS (SELECT 1 FROM launches);\n"
     "PRAGMA user_version = 18;\n",
 };
 
