@@ -18,8 +18,10 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# The tests run make themselves: they must not inherit this make's
+# jobserver (`make -j2 check` would make every such make warn).
 check: build
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ctest --output-on-failure -j $(JOBS)
 
 demo: build
 	@sh testsuite/demo.sh $(BUILD)
