@@ -200,20 +200,19 @@ int rt_cuda_detect(rt_profile *out, char *name, size_t namelen)
     int n = 0, dev = 0, found = 0;
     if (init && count && get && getname && init(0) == 0 && count(&n) == 0 && n > 0 &&
         get(&dev, 0) == 0 && getname(name, (int)namelen, dev) == 0) {
-        const rt_profile *p = rt_profile_match_gpu(name);
-        /* an NVIDIA GPU we have no profile for: V100's latencies with the
-         * device's own SM count and clock */
-        *out = p ? *p : *rt_profile_find("v100");
-        if (!p) {
-            int sms = 0, khz = 0;
-            out->name = "cuda";
-            out->desc = "unprofiled CUDA device (V100 figures, its own SMs and clock)";
-            if (attr && attr(&sms, 16 /* MULTIPROCESSOR_COUNT */, dev) == 0 && sms > 0)
-                out->sms = sms;
-            if (attr && attr(&khz, 13 /* CLOCK_RATE */, dev) == 0 && khz > 0)
-                out->gpu_hz = khz * 1e3;
-        }
-        found = 1;
+        /* what the driver reports (an attribute it does not know, as an
+         * old driver does 106, stays unreported); the profile from the
+         * name and these (gpu_attrs.c) */
+        rt_cuda_attrs a;
+        rt_cuda_attrs_none(&a);
+        for (int k = 0; attr && k < RT_CU_NATTR; k++)
+            if (attr(&a.v[k], rt_cu_attr_id[k], dev) != 0)
+                a.v[k] = -1;
+        static const size_t srclen = 1536;
+        char *src = malloc(srclen);     /* a derived profile's source: never freed */
+        found = src && rt_profile_for_cuda(name, &a, out, src, srclen) >= 0;
+        if (found && out->source != src)
+            free(src);
     }
     /* libcuda stays loaded: unloading a driver library is not safe */
     return found;

@@ -202,6 +202,105 @@ static const char *const builtin_text[] = {
     "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
     "mem_latency = 1029 cycles\nl2 = 50 MiB\n" TABLE3_HITS HKGRID,
 
+    /* Current cards a CUDA name matches (rt_profile_match_gpu).  SMs, clock
+     * and L2 are what the driver reports (published deviceQuery outputs,
+     * named in each source) where the datasheet gives CUDA cores only;
+     * DRAM bandwidth is the datasheet's. */
+    "name = h200\nkind = gpu\n"
+    "desc = NVIDIA H200 SXM 141GB over PCIe 5.0\n"
+    "source = NVIDIA H200 datasheet (141 GB HBM3e, 4.8 TB/s); CUDA cc 9.0 (64 warps, 2048 "
+    "threads, 32 blocks/SM, 4 schedulers)\n"
+    "source = estimates: the H100 SXM5's GH100 (132 SMs, 1.98 GHz boost, 50 MB L2, as the h100 "
+    "profile; the H200 datasheet gives memory only); bus 25 GB/s as the h100 profile (pageable "
+    "memory over PCIe 5.0 x16); DRAM 696, L2 410, L1 39 cycles and 11.1 us launch measured on the "
+    "lent H100 (bench/gpu-probe.cu) reused: same SM, HBM3e not measured\n"
+    "sms = 132\nclock = 1.98 GHz\nmem_bw = 4800 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 64\n"
+    "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 696 cycles\nl2 = 50 MiB\nl1_latency = 39 cycles\nl2_latency = 410 cycles\n"
+    HKGRID "launch = 11.1 us\n",
+
+    "name = a100-80gb\nkind = gpu\n"
+    "desc = NVIDIA A100 SXM4 80GB over PCIe 4.0\n"
+    "source = NVIDIA A100 datasheet, 80GB SXM (2039 GB/s HBM2e; 108 SMs, 1.41 GHz boost, 40 MB "
+    "L2 as the 40GB); CUDA cc 8.0 (64 warps, 2048 threads, 32 blocks/SM, 4 schedulers); bus 25 "
+    "GB/s estimate (practical PCIe 4.0 x16); latencies (DRAM 1029, L2 193, L1 28 cycles) of "
+    "chikin Table III reused\n"
+    "sms = 108\nclock = 1.41 GHz\nmem_bw = 2039 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 64\n"
+    "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 40 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = a100-80gb-pcie\nkind = gpu\n"
+    "desc = NVIDIA A100 80GB PCIe over PCIe 4.0\n"
+    "source = NVIDIA A100 datasheet, 80GB PCIe (1935 GB/s HBM2e; 108 SMs, 1.41 GHz boost, 40 MB "
+    "L2 as the SXM); CUDA cc 8.0 (64 warps, 2048 threads, 32 blocks/SM, 4 schedulers); bus 25 "
+    "GB/s estimate (practical PCIe 4.0 x16); latencies (DRAM 1029, L2 193, L1 28 cycles) of "
+    "chikin Table III reused\n"
+    "sms = 108\nclock = 1.41 GHz\nmem_bw = 1935 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 64\n"
+    "max_threads_sm = 2048\nmax_blocks_sm = 32\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 40 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = l40s\nkind = gpu\n"
+    "desc = NVIDIA L40S (Ada) over PCIe 4.0\n"
+    "source = NVIDIA L40S datasheet (864 GB/s GDDR6, 18176 CUDA cores, PCIe 4.0 x16); deviceQuery "
+    "of an L40S, cuda-device-query README (142 SMs, 2520 MHz, 96 MiB L2); CUDA cc 8.9 (48 warps, "
+    "1536 threads, 24 blocks/SM, 4 schedulers); bus 25 GB/s estimate (practical PCIe 4.0 x16); "
+    "latencies (DRAM 1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
+    "sms = 142\nclock = 2.52 GHz\nmem_bw = 864 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 48\n"
+    "max_threads_sm = 1536\nmax_blocks_sm = 24\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 96 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = l4\nkind = gpu\n"
+    "desc = NVIDIA L4 (Ada) over PCIe 4.0\n"
+    "source = NVIDIA L4 datasheet (300 GB/s GDDR6, 30.3 TFLOPS FP32, PCIe 4.0 x16); deviceQuery "
+    "of an L4, CUDA 11.8 demo_suite (58 SMs, 2040 MHz, 48 MiB L2); CUDA cc 8.9 (48 warps, 1536 "
+    "threads, 24 blocks/SM, 4 schedulers); bus 25 GB/s estimate (practical PCIe 4.0 x16); "
+    "latencies (DRAM 1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
+    "sms = 58\nclock = 2.04 GHz\nmem_bw = 300 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 48\n"
+    "max_threads_sm = 1536\nmax_blocks_sm = 24\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 48 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = a10\nkind = gpu\n"
+    "desc = NVIDIA A10 (GA102) over PCIe 4.0\n"
+    "source = NVIDIA A10 datasheet (600 GB/s GDDR6, 31.2 TFLOPS FP32, PCIe 4.0 x16); deviceQuery "
+    "of an A10, CUDA samples (72 SMs, 1695 MHz, 6 MiB L2); CUDA cc 8.6 (48 warps, 1536 threads, "
+    "16 blocks/SM, 4 schedulers); bus 25 GB/s estimate (practical PCIe 4.0 x16); latencies (DRAM "
+    "1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
+    "sms = 72\nclock = 1.695 GHz\nmem_bw = 600 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 48\n"
+    "max_threads_sm = 1536\nmax_blocks_sm = 16\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 6 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = t4\nkind = gpu\n"
+    "desc = NVIDIA T4 (Turing) over PCIe 3.0\n"
+    "source = NVIDIA T4 datasheet (320 GB/s GDDR6, 2560 CUDA cores, PCIe 3.0 x16); deviceQuery of "
+    "a T4, CUDA 10.0 samples (40 SMs, 1590 MHz, 4 MiB L2); CUDA cc 7.5 (32 warps, 1024 threads, "
+    "16 blocks/SM, 4 schedulers); bus 10 GB/s estimate (practical PCIe 3.0 x16); latencies (DRAM "
+    "1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
+    "sms = 40\nclock = 1.59 GHz\nmem_bw = 320 GB/s\nbus_bw = 10 GB/s\nmax_warps_sm = 32\n"
+    "max_threads_sm = 1024\nmax_blocks_sm = 16\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 4 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = rtx4090\nkind = gpu\n"
+    "desc = NVIDIA GeForce RTX 4090 (Ada) over PCIe 4.0\n"
+    "source = NVIDIA RTX 4090 specifications (16384 CUDA cores, 2.52 GHz boost, 24 GB GDDR6X on "
+    "384 bits at 21 Gbps = 1008 GB/s, PCIe 4.0); Ada whitepaper (72 MB L2); deviceQuery of an RTX "
+    "4090, CUDA 12.6 demo_suite (128 SMs, 72 MiB L2); CUDA cc 8.9 (48 warps, 1536 threads, 24 "
+    "blocks/SM, 4 schedulers); bus 25 GB/s estimate (practical PCIe 4.0 x16); latencies (DRAM "
+    "1029, L2 193, L1 28 cycles) of chikin Table III reused\n"
+    "sms = 128\nclock = 2.52 GHz\nmem_bw = 1008 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 48\n"
+    "max_threads_sm = 1536\nmax_blocks_sm = 24\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 72 MiB\n" TABLE3_HITS HKGRID,
+
+    "name = rtx3090\nkind = gpu\n"
+    "desc = NVIDIA GeForce RTX 3090 (GA102) over PCIe 4.0\n"
+    "source = NVIDIA RTX 3090 specifications (10496 CUDA cores, 1.70 GHz boost, 24 GB GDDR6X on "
+    "384 bits at 19.5 Gbps = 936 GB/s, PCIe 4.0); deviceQuery of an RTX 3090, CUDA 11.8 demo_suite "
+    "(82 SMs, 1695 MHz, 6 MiB L2); CUDA cc 8.6 (48 warps, 1536 threads, 16 blocks/SM, 4 "
+    "schedulers); bus 25 GB/s estimate (practical PCIe 4.0 x16); latencies (DRAM 1029, L2 193, L1 "
+    "28 cycles) of chikin Table III reused\n"
+    "sms = 82\nclock = 1.695 GHz\nmem_bw = 936 GB/s\nbus_bw = 25 GB/s\nmax_warps_sm = 48\n"
+    "max_threads_sm = 1536\nmax_blocks_sm = 16\nissue_cycles = 1\nschedulers = 4\n"
+    "mem_latency = 1029 cycles\nl2 = 6 MiB\n" TABLE3_HITS HKGRID,
+
     "name = gtx470\nkind = gpu\n"
     "desc = NVIDIA GeForce GTX470 (Fermi) of the boat hull paper\n"
     "source = boat-hull Table 2 (P_coalesced 95 GB/s, B_bus 5.1 GB/s); NVIDIA spec (14 SMs, "
@@ -834,25 +933,61 @@ const rt_profile *rt_profile_find(const char *name)
     return rt_profile_load(path, err, sizeof err);
 }
 
+/* cuda_name as words: ASCII letters lower-cased, every run of anything
+ * else one blank, a blank at each end ("NVIDIA A100-SXM4-80GB" ->
+ * " nvidia a100 sxm4 80gb "), cut to fit n bytes (n >= 3). */
+static void gpu_words(const char *cuda_name, char *s, size_t n)
+{
+    size_t k = 0;
+    s[k++] = ' ';
+    for (const char *p = cuda_name; *p && k + 2 < n; p++) {
+        int c = (unsigned char)*p;
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+            s[k++] = (char)ascii_lower(c);
+        else if (s[k - 1] != ' ')
+            s[k++] = ' ';
+    }
+    if (s[k - 1] != ' ')
+        s[k++] = ' ';
+    s[k] = 0;
+}
+
 const rt_profile *rt_profile_match_gpu(const char *cuda_name)
 {
-    /* Lower-case the name and drop blanks and dashes: "GeForce GTX 470"
-     * -> "geforcegtx470", "Tesla V100-SXM2-16GB" -> "teslav100sxm216gb". */
+    /* Whole words, so that "a10" is not "A100", "l4" not "L40S", "h200"
+     * not "GH200"; every word group of a row must be in the name, and the
+     * first row that matches wins (the more specific first).  A variant
+     * that carries a profile's words ("RTX 4090 D", an A100 MIG slice) is
+     * told apart by its SM count (rt_profile_for_cuda). */
+    static const struct { const char *all[3], *profile; } rows[] = {
+        { { " h100 ", " pcie " }, "h100-pcie" },
+        { { " h100 " }, "h100" },
+        { { " h200 " }, "h200" },
+        { { " a100 ", " 80gb ", " pcie " }, "a100-80gb-pcie" },
+        { { " a100 ", " 80gb " }, "a100-80gb" },
+        { { " a100 " }, "a100" },
+        { { " a10 " }, "a10" },
+        { { " l40s " }, "l40s" },
+        { { " l4 " }, "l4" },
+        { { " t4 " }, "t4" },
+        { { " rtx 4090 " }, "rtx4090" },
+        { { " rtx 3090 " }, "rtx3090" },
+        { { " v100 " }, "v100" },
+        { { " k80 " }, "k80" },
+        { { " gtx 470 " }, "gtx470" },
+        { { " gts 250 " }, "gts250" },
+    };
     char s[256];
-    size_t n = 0;
     if (!cuda_name)
         return NULL;
-    for (const char *p = cuda_name; *p && n + 1 < sizeof s; p++)
-        if (*p != ' ' && *p != '-')
-            s[n++] = (char)tolower((unsigned char)*p);
-    s[n] = 0;
-    static const char *const keys[][2] = {
-        { "h100pcie", "h100-pcie" }, { "h100", "h100" }, { "a100", "a100" }, { "v100", "v100" },
-        { "k80", "k80" }, { "gtx470", "gtx470" }, { "gts250", "gts250" },
-    };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strstr(s, keys[i][0]))
-            return rt_profile_find(keys[i][1]);
+    gpu_words(cuda_name, s, sizeof s);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        int all = 1;
+        for (int w = 0; w < 3 && rows[i].all[w] && all; w++)
+            all = strstr(s, rows[i].all[w]) != NULL;
+        if (all)
+            return rt_profile_find(rows[i].profile);
+    }
     return NULL;
 }
 

@@ -547,7 +547,7 @@ static void test_profile_text(void)
     CHECK(h100 != NULL && pcie != NULL && h100 != pcie);
     CHECK_STR(h100 ? h100->name : "", "h100");
     CHECK(rt_profile_find("h10") == NULL);
-    CHECK_INT(rt_profile_count(), 12);
+    CHECK_INT(rt_profile_count(), 21);
     for (int i = 0; i < rt_profile_count(); i++)
         CHECK(rt_profile_find(rt_profile_at(i)->name) == rt_profile_at(i));
     CHECK(rt_profile_find("host") == rt_profile_host_default());
