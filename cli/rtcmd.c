@@ -37,20 +37,22 @@
 #include "sweep.h"
 
 
-static void device_line(const rt_profile *p)
+/* One profile as text: its name padded to w, the kind, the key numbers;
+ * then its description and source, indented under the kind. */
+static void device_line(const rt_profile *p, int w)
 {
     if (p->kind == RT_CPU)
-        printf("%-10s cpu  %.2f GHz, %d cores x %d = %d threads, %.1f GB/s, line %.0f B, "
+        printf("%-*s cpu  %.2f GHz, %d cores x %d = %d threads, %.1f GB/s, line %.0f B, "
                "L2 %.0f KiB/core, L3 %.0f MiB, %.0f ns, mlp %.0f, mca %s\n",
-               p->name, p->freq_hz / 1e9, p->cores, p->smt, rt_profile_threads(p),
+               w, p->name, p->freq_hz / 1e9, p->cores, p->smt, rt_profile_threads(p),
                p->mem_bw / 1e9, p->line, p->l2 / 1024, p->l3 / 1048576, p->cpu_mem_lat * 1e9,
                p->mlp, p->mca_cpu ? p->mca_cpu : "-");
     else
-        printf("%-10s gpu  %d SMs, %.3f GHz, %.0f GB/s, bus %.1f GB/s, %d warps/SM, latency"
+        printf("%-*s gpu  %d SMs, %.3f GHz, %.0f GB/s, bus %.1f GB/s, %d warps/SM, latency"
                " %.0f cycles, sector %.0f B, L2 %.1f MiB, launch %.0f us\n",
-               p->name, p->sms, p->gpu_hz / 1e9, p->gpu_bw / 1e9, p->bus_bw / 1e9,
+               w, p->name, p->sms, p->gpu_hz / 1e9, p->gpu_bw / 1e9, p->bus_bw / 1e9,
                p->max_warps_sm, p->mem_lat, p->sector, p->gpu_l2 / 1048576, p->launch_s * 1e6);
-    printf("           %s\n           source: %s\n", p->desc, p->source);
+    printf("%*s %s\n%*s source: %s\n", w, "", p->desc, w, "", p->source);
 }
 
 /* One profile as a JSON object: the numbers of its text line in SI units
@@ -149,11 +151,15 @@ int keel_cmd_devices(int argc, char **argv)
         return keel_say(1, "out of memory");
     if (j)
         keel_json_array(j, NULL);
-    else
-        printf("%-10s %-4s %s\n", "NAME", "KIND", "KEY NUMBERS");
-    j ? device_json(j, rt_profile_host_default()) : device_line(rt_profile_host_default());
+    int w = 10;                         /* the widest built-in name */
     for (int i = 0; i < rt_profile_count(); i++)
-        j ? device_json(j, rt_profile_at(i)) : device_line(rt_profile_at(i));
+        if ((int)strlen(rt_profile_at(i)->name) > w)
+            w = (int)strlen(rt_profile_at(i)->name);
+    if (!j)
+        printf("%-*s %-4s %s\n", w, "NAME", "KIND", "KEY NUMBERS");
+    j ? device_json(j, rt_profile_host_default()) : device_line(rt_profile_host_default(), w);
+    for (int i = 0; i < rt_profile_count(); i++)
+        j ? device_json(j, rt_profile_at(i)) : device_line(rt_profile_at(i), w);
     /* the user's own profiles */
     DIR *d = rt_machines_dir(dir, sizeof dir) == 0 ? opendir(dir) : NULL;
     for (struct dirent *e; d && (e = readdir(d));) {
@@ -163,7 +169,7 @@ int keel_cmd_devices(int argc, char **argv)
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             const rt_profile *p = rt_profile_load(path, err, sizeof err);
             if (p)
-                j ? device_json(j, p) : device_line(p);
+                j ? device_json(j, p) : device_line(p, w);
             else
                 keel_say(0, "warning: %s", err);
         }
