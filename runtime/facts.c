@@ -855,6 +855,8 @@ struct fl_plan {
     int chain_flat;
     /* per access, what no value changes (plan_accs) */
     struct fl_pacc *pa;
+    int *path;                /* the accesses' paths (fl_pacc.po) */
+    struct fl_term *term;     /* their span programs (fl_pacc.to) */
     /* bind_arrays' walk: per array (at its first access) whether it is
      * read and written, and its accesses in order (into mem[]) */
     struct fl_parr { int rd, wr, first, n; } *arr;
@@ -868,6 +870,19 @@ struct fl_plan {
  * access to compare strides with (rw 0, rw 1). */
 struct fl_pacc {
     int dup, other, cand[2];
+    /* its path (path[po .. po + np): its statement's loop out to
+     * loops[0]) and, when every difference on it is a constant of the
+     * plan (flat), bind_spans' dimension walk as a program: the first
+     * path position u at which a difference is unknown (np: none), and
+     * the non-zero differences before it, term[to .. to + nt), in the
+     * walk's order (dimension, then path position) */
+    int po, np, flat, u, to, nt;
+};
+
+/* One non-zero difference d of dimension j at path position p. */
+struct fl_term {
+    int j, p;
+    double d;
 };
 
 static void plan_free(fl_plan *p)
@@ -883,7 +898,7 @@ static void plan_free(fl_plan *p)
     free(p->mca_want);
     free(p->body), free(p->rec), free(p->body_mca);
     free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
-    free(p->pa), free(p->arr), free(p->mem);
+    free(p->pa), free(p->arr), free(p->mem), free(p->path), free(p->term);
     free(p);
 }
 
@@ -1070,6 +1085,45 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
             if (o->is_write == ac->is_write)
                 x->cand[1] = 1;
         }
+    }
+    /* the paths and span programs: each access's path has at most nl
+     * loops, its program at most ndims x nl terms */
+    int nl = f->nloops, npath = 0, nterm = 0;
+    for (int a = 0; a < na; a++)
+        npath += nl, nterm += f->accs[a].ndims * nl;
+    if (!(p->path = calloc((size_t)npath + 1, sizeof *p->path)) ||
+        !(p->term = calloc((size_t)nterm + 1, sizeof *p->term)))
+        return -1;
+    npath = nterm = 0;
+    for (int a = 0; a < na; a++) {
+        const fl_acc *ac = &f->accs[a];
+        struct fl_pacc *x = &p->pa[a];
+        x->po = npath;
+        for (int k = f->stmts[ac->stmt].loop; k >= 0; k = f->loops[k].parent)
+            p->path[npath++] = k;
+        x->np = npath - x->po;
+        /* flat: every difference on the path a constant of the plan (the
+         * states bind_strides gives it at every call) */
+        x->flat = 1, x->u = x->np;
+        for (int j = 0; j < ac->ndims && x->flat; j++)
+            for (int q = 0; q < x->np; q++) {
+                int k = p->path[x->po + q], at = p->dv_off[a] + j * nl + k;
+                const cx_expr *c = &p->diff[at];
+                if (!ac->diff[j * nl + k]) {
+                    if (f->loops[k].iv && q < x->u)      /* DV_NONE along a loop: unknown */
+                        x->u = q;
+                } else if (!(c->affine && c->n == 0 && c->c0 != INT64_MIN))
+                    x->flat = 0;                          /* a value changes it */
+            }
+        x->to = nterm;
+        for (int j = 0; j < ac->ndims && x->flat; j++)
+            for (int q = 0; q < x->u; q++) {
+                int k = p->path[x->po + q], at = p->dv_off[a] + j * nl + k;
+                double d = ac->diff[j * nl + k] ? fabs((double)p->diff[at].c0) : 0;
+                if (d != 0)       /* span += 0 x (trip - 1) leaves span as it is */
+                    p->term[nterm++] = (struct fl_term){ j, q, d };
+            }
+        x->nt = nterm - x->to;
     }
     /* the arrays as bind_arrays walks them */
     if (!(p->arr = calloc((size_t)na + 1, sizeof *p->arr)) ||
@@ -1681,8 +1735,14 @@ static double span_elems(bind_scratch *s, int a, int q)
  * span_elems and footprint_bytes reach when they stop at q -- the same
  * operations in the same order, hence the same bits -- for the cost of one
  * walk instead of one per (q, granule). */
+static void bind_spans_plan(bind_scratch *s, int a);
+
 static void bind_spans(bind_scratch *s, int a)
 {
+    if (s->plan) {
+        bind_spans_plan(s, a);
+        return;
+    }
     const rt_facts *f = s->f;
     const fl_loop *loops = f->loops;
     const fl_acc *ac = &f->accs[a];
@@ -1738,6 +1798,91 @@ static void bind_spans(bind_scratch *s, int a)
         double elk = mv[k] >= 1 ? min_d(el[k], mv[k]) : el[k];
         fl[k] = elk * (isinf(ml[k]) ? line : min_d(line, e * ml[k]));
         if (s->tlb)
+            fg[k] = elk * (isinf(ml[k]) ? page : min_d(page, e * ml[k]));
+    }
+}
+
+/* bind_spans with the site's plan: the same operations on the same
+ * numbers, walking the path the plan laid out, and for a flat access
+ * (every difference a constant) its span program in place of the
+ * difference states: a dimension's span is 1 plus its non-zero terms
+ * d x (trip - 1) in path order, multiplied into el[] at every position
+ * from its first term on (before it the span is 1, and x 1 changes
+ * nothing); from the first unknown position u out el[] is -1, as the
+ * walk leaves it.  A trip is never negative (bind_trips), so
+ * `trip > 0 ? trip : 0` is the trip itself. */
+static void bind_spans_plan(bind_scratch *s, int a)
+{
+    const fl_plan *P = s->plan;
+    const struct fl_pacc *x = &P->pa[a];
+    const fl_loop *loops = s->f->loops;
+    const int *path = P->path + x->po;
+    int nl = s->nl, np = x->np;
+    size_t o = (size_t)a * (size_t)nl;
+    const double *trip = s->trip, *lin = s->lin + o;
+    double *el = s->sp_elems + o, *ml = s->sp_minlin + o, *ex = s->sp_execs + o;
+    double *mv = s->sp_moving + o;
+    unsigned char *on = s->sp_on + o;
+    double minlin = INFINITY, execs = 1, moving = 1;
+    int u = x->flat ? x->u : np;
+    for (int q = 0; q < np; q++) {
+        int k = path[q];
+        double v = lin[k], t = trip[k];
+        if (v != 0)
+            minlin = min_d(minlin, v < 0 ? INFINITY : v);
+        if (v < 0)
+            minlin = INFINITY;
+        execs *= t;
+        if (v != 0)
+            moving *= t;
+        el[k] = q < u ? 1 : -1, ml[k] = minlin, ex[k] = execs, mv[k] = moving, on[k] = 1;
+    }
+    if (x->flat) {
+        const struct fl_term *t = P->term + x->to, *end = t + x->nt;
+        while (t < end) {
+            int j = t->j;
+            double span = 1;
+            for (int q = t->p; q < u; q++) {
+                for (; t < end && t->j == j && t->p == q; t++)
+                    span += t->d * (trip[path[q]] > 0 ? trip[path[q]] - 1 : 0);
+                el[path[q]] *= span;
+            }
+        }
+    } else {
+        const double *dv = s->dv + s->dv0[a];
+        const unsigned char *dvs = s->dvs + s->dv0[a];
+        for (int j = 0; j < s->f->accs[a].ndims; j++) {
+            double span = 1;
+            const double *d = dv + j * nl;
+            const unsigned char *st = dvs + j * nl;
+            for (int q = 0; q < np && el[path[q]] >= 0; q++) {
+                int k = path[q];
+                if (st[k] == DV_NONE ? loops[k].iv != NULL : st[k] == DV_FAIL) {
+                    for (int r = q; r < np; r++)
+                        el[path[r]] = -1;
+                    break;
+                }
+                if (st[k] != DV_NONE)
+                    span += d[k] * (trip[k] > 0 ? trip[k] - 1 : 0);
+                el[k] *= span;
+            }
+        }
+    }
+    const fl_acc *ac = &s->f->accs[a];
+    double e = ac->elem > 0 ? ac->elem : 8, line = s->line, page = s->page;
+    double *fl = s->sp_fpl + o, *fg = s->sp_fpp + o;
+    int tlb = s->tlb;
+    for (int q = 0; q < np; q++) {
+        int k = path[q];
+        if (el[k] < 0) {
+            fl[k] = ex[k] * line;
+            if (tlb)
+                fg[k] = ex[k] * page;
+            continue;
+        }
+        double elk = mv[k] >= 1 ? min_d(el[k], mv[k]) : el[k];
+        fl[k] = elk * (isinf(ml[k]) ? line : min_d(line, e * ml[k]));
+        if (tlb)
             fg[k] = elk * (isinf(ml[k]) ? page : min_d(page, e * ml[k]));
     }
 }
