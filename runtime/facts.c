@@ -856,6 +856,10 @@ struct fl_plan {
     /* per access, what no value changes (plan_accs) */
     struct fl_pacc *pa;
     int *path;                /* the accesses' paths (fl_pacc.po) */
+    unsigned char *wc_add;    /* per path position: 1 when bind_wsets counts the
+                               * access in wset_c there (no earlier access to the
+                               * same element inside; with an L1 term) */
+    int host_seq;             /* no loop of the nest has an OpenMP loop construct */
     struct fl_term *term;     /* their span programs (fl_pacc.to) */
     /* bind_arrays' walk: per array (at its first access) whether it is
      * read and written, and its accesses in order (into mem[]) */
@@ -898,7 +902,7 @@ static void plan_free(fl_plan *p)
     free(p->mca_want);
     free(p->body), free(p->rec), free(p->body_mca);
     free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
-    free(p->pa), free(p->arr), free(p->mem), free(p->path), free(p->term);
+    free(p->pa), free(p->arr), free(p->mem), free(p->path), free(p->term), free(p->wc_add);
     free(p);
 }
 
@@ -1092,6 +1096,7 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
     for (int a = 0; a < na; a++)
         npath += nl, nterm += f->accs[a].ndims * nl;
     if (!(p->path = calloc((size_t)npath + 1, sizeof *p->path)) ||
+        !(p->wc_add = calloc((size_t)npath + 1, 1)) ||
         !(p->term = calloc((size_t)nterm + 1, sizeof *p->term)))
         return -1;
     npath = nterm = 0;
@@ -1102,6 +1107,13 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
         for (int k = f->stmts[ac->stmt].loop; k >= 0; k = f->loops[k].parent)
             p->path[npath++] = k;
         x->np = npath - x->po;
+        /* bind_wsets' walk of the earlier access's loop out to each q */
+        for (int q = 0, dup = x->dup; q < x->np; q++) {
+            int k = p->path[x->po + q];
+            while (dup >= 0 && dup != k && dup > k)
+                dup = f->loops[dup].parent;
+            p->wc_add[x->po + q] = dup != k;
+        }
         /* flat: every difference on the path a constant of the plan (the
          * states bind_strides gives it at every call) */
         x->flat = 1, x->u = x->np;
@@ -1197,6 +1209,10 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
         p->chain_flat = plan_chain_flat(f, p);
     if (!bad)
         bad = plan_accs(f, p);
+    p->host_seq = 1;
+    for (int k = 0; k < nl; k++)
+        if (f->loops[k].gpu_map)
+            p->host_seq = 0;
     if (bad) {
         plan_free(p);
         return NULL;
@@ -1296,7 +1312,8 @@ typedef struct {
     /* per access (x loop) */
     double *lin;              /* na x nl linearised strides, elements; -1 irregular */
     double *arr_bytes;
-    int *dv0;                 /* offset of access a's differences in dv[] / dvs[] */
+    const int *dv0;           /* offset of access a's differences in dv[] / dvs[]
+                               * (the plan's dv_off, the same walk, when it has one) */
     double *dv;               /* ndims x nl per access: |difference| when dvs is DV_OK */
     unsigned char *dvs;
     /* na x nl, at (a, q) for q on access a's path (from its statement's
@@ -1410,16 +1427,19 @@ static int scratch_init(bind_scratch *s, double *buf)
     int *ip = (int *)d;
     s->kr = ip, ip += nl;
     s->has_mem = ip, ip += nl;
-    s->dv0 = ip, ip += na + 1;
+    int *dv0 = ip;
+    ip += na + 1;
     s->dvs = (unsigned char *)ip;
     s->sp_on = s->dvs + ndv + 1;
     if (s->plan)
-        memcpy(s->dv0, s->plan->dv_off, sizeof *s->dv0 * (size_t)na);
-    else
+        s->dv0 = s->plan->dv_off;
+    else {
         for (int a = 0, o = 0; a < na; a++) {
-            s->dv0[a] = o;
+            dv0[a] = o;
             o += f->accs[a].ndims * nl;
         }
+        s->dv0 = dv0;
+    }
     return 0;
 }
 
@@ -1612,9 +1632,12 @@ static void bind_compute(bind_scratch *s)
     out->flops = flops * s->trip[0];
     out->not_parallel = !f->region && !f->loops[0].parallel;
     out->host_sequential = 1;
-    for (int k = 0; k < nl; k++)
-        if (f->loops[k].gpu_map)   /* an OpenMP loop construct: the host runs it in parallel */
-            out->host_sequential = 0;
+    if (P)
+        out->host_sequential = P->host_seq;
+    else
+        for (int k = 0; k < nl; k++)
+            if (f->loops[k].gpu_map)   /* an OpenMP loop construct: the host runs it in parallel */
+                out->host_sequential = 0;
     /* the kernels are `target` regions: the launch loop's (or each kernel
      * root's) own OpenMP pragma names the construct */
     out->omp_target = f->omp_target;    /* keelcc's launches.omp_target */
@@ -2042,6 +2065,25 @@ static void bind_wsets(bind_scratch *s, int threads)
     double *ws = s->wset, *wc = s->wset_c, *wp = s->wset_pg, line = s->line, page = s->page;
     int tlb = s->tlb;
     for (int a = 0; a < s->na; a++) {
+        if (s->plan) {        /* the same sums along the plan's path */
+            const fl_plan *P = s->plan;
+            const struct fl_pacc *x = &P->pa[a];
+            const int *path = P->path + x->po;
+            const unsigned char *wa = P->wc_add + x->po;
+            const double *fl = s->sp_fpl + (size_t)a * (size_t)s->nl;
+            const double *fg = s->sp_fpp + (size_t)a * (size_t)s->nl;
+            int l1 = s->cap1 > 0;
+            for (int i = 0; i < x->np; i++) {
+                int q = path[i];
+                double fp = i == 0 ? line : fl[path[i - 1]];
+                ws[q] += fp;
+                if (!l1 || wa[i])
+                    wc[q] += fp;
+                if (tlb)
+                    wp[q] += i == 0 ? page : fg[path[i - 1]];
+            }
+            continue;
+        }
         int li = f->stmts[f->accs[a].stmt].loop;
         const double *fl = footprints(s, a, 0), *fg = footprints(s, a, 1);
         /* the cache levels' working set counts an element once: an earlier
