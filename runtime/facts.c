@@ -860,6 +860,8 @@ struct fl_plan {
                                * access in wset_c there (no earlier access to the
                                * same element inside; with an L1 term) */
     int host_seq;             /* no loop of the nest has an OpenMP loop construct */
+    int *acc_li;              /* per access: its statement's loop */
+    double *acc_e;            /* per access: its element's bytes (8 when unknown) */
     struct fl_term *term;     /* their span programs (fl_pacc.to) */
     /* bind_arrays' walk: per array (at its first access) whether it is
      * read and written, and its accesses in order (into mem[]) */
@@ -874,6 +876,9 @@ struct fl_plan {
  * access to compare strides with (rw 0, rw 1). */
 struct fl_pacc {
     int dup, other, cand[2];
+    /* the loop bind_gpu_bytes takes its footprint at (its kernel's
+     * root, or in a time-stepped region the loop below the step loop) */
+    int top;
     /* its path (path[po .. po + np): its statement's loop out to
      * loops[0]) and, when every difference on it is a constant of the
      * plan (flat), bind_spans' dimension walk as a program: the first
@@ -903,6 +908,7 @@ static void plan_free(fl_plan *p)
     free(p->body), free(p->rec), free(p->body_mca);
     free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
     free(p->pa), free(p->arr), free(p->mem), free(p->path), free(p->term), free(p->wc_add);
+    free(p->acc_li), free(p->acc_e);
     free(p);
 }
 
@@ -1095,6 +1101,13 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
     int nl = f->nloops, npath = 0, nterm = 0;
     for (int a = 0; a < na; a++)
         npath += nl, nterm += f->accs[a].ndims * nl;
+    if (!(p->acc_li = calloc((size_t)na + 1, sizeof *p->acc_li)) ||
+        !(p->acc_e = calloc((size_t)na + 1, sizeof *p->acc_e)))
+        return -1;
+    for (int a = 0; a < na; a++) {
+        p->acc_li[a] = f->stmts[f->accs[a].stmt].loop;
+        p->acc_e[a] = f->accs[a].elem > 0 ? f->accs[a].elem : 8;
+    }
     if (!(p->path = calloc((size_t)npath + 1, sizeof *p->path)) ||
         !(p->wc_add = calloc((size_t)npath + 1, 1)) ||
         !(p->term = calloc((size_t)nterm + 1, sizeof *p->term)))
@@ -1107,6 +1120,19 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
         for (int k = f->stmts[ac->stmt].loop; k >= 0; k = f->loops[k].parent)
             p->path[npath++] = k;
         x->np = npath - x->po;
+        {                     /* bind_trips' kr[] of li, then bind_gpu_bytes' climb */
+            int li = p->acc_li[a], kr = 0;
+            if (f->region) {
+                int k = li;
+                while (k >= 0 && !f->loops[k].kroot)
+                    k = f->loops[k].parent;
+                kr = k;
+            }
+            int top = kr >= 0 ? kr : 0;
+            while (f->region && top > 0 && f->loops[top].parent > 0)
+                top = f->loops[top].parent;
+            x->top = top;
+        }
         /* bind_wsets' walk of the earlier access's loop out to each q */
         for (int q = 0, dup = x->dup; q < x->np; q++) {
             int k = p->path[x->po + q];
@@ -1312,6 +1338,12 @@ typedef struct {
     /* per access (x loop) */
     double *lin;              /* na x nl linearised strides, elements; -1 irregular */
     double *arr_bytes;
+    const int *acc_li;        /* per access: its statement's loop (the plan's, or
+                               * filled per call) */
+    const double *acc_e;      /* per access: its element's bytes, 8 when unknown */
+    double *kwarps;           /* per kernel root: ceil(its items / 32), its warps */
+    double *fps;              /* per access: its footprint at the sector at fl_pacc.top
+                               * (bind_spans_plan; with a plan only) */
     const int *dv0;           /* offset of access a's differences in dv[] / dvs[]
                                * (the plan's dv_off, the same walk, when it has one) */
     double *dv;               /* ndims x nl per access: |difference| when dvs is DV_OK */
@@ -1394,9 +1426,9 @@ static int scratch_init(bind_scratch *s, double *buf)
         for (int a = 0; a < na; a++)
             ndv += f->accs[a].ndims * nl;
     size_t nfp = 6 * (size_t)na * (size_t)nl + 1;
-    size_t nd = (size_t)nl * 11 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
+    size_t nd = (size_t)nl * 12 + (size_t)na * (size_t)nl + 1 + 3 * ((size_t)na + 1) +
                 (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
-    size_t ni = (size_t)nl * 2 + (size_t)na + 1;
+    size_t ni = (size_t)nl * 2 + (size_t)na + 1 + (size_t)na + 1;
     size_t bytes = nd * sizeof(double) + ni * sizeof(int) + (size_t)ndv + 1 + nfp;
     char *p = (char *)buf;
     if (bytes > SCRATCH_STACK && !(p = big_scratch(bytes)))
@@ -1413,7 +1445,11 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->wset_pg = d, d += nl;
     s->round_lat = d, d += nl;
     s->scl = d, d += nl;
-    s->wset_c = d, d += nl;                /* (the eleventh of the nl x 11 above) */
+    s->wset_c = d, d += nl;
+    s->kwarps = d, d += nl;                /* (the twelfth of the nl x 12 above) */
+    double *acc_e = d;
+    d += na + 1;
+    s->fps = d, d += na + 1;
     s->lin = d, d += (size_t)na * nl + 1;
     s->arr_bytes = d, d += na + 1;
     s->sw = d, d += f->nstmts + 1;
@@ -1427,13 +1463,18 @@ static int scratch_init(bind_scratch *s, double *buf)
     int *ip = (int *)d;
     s->kr = ip, ip += nl;
     s->has_mem = ip, ip += nl;
-    int *dv0 = ip;
-    ip += na + 1;
+    int *dv0 = ip, *acc_li = ip + na + 1;
+    ip += 2 * ((size_t)na + 1);
     s->dvs = (unsigned char *)ip;
     s->sp_on = s->dvs + ndv + 1;
     if (s->plan)
-        s->dv0 = s->plan->dv_off;
+        s->dv0 = s->plan->dv_off, s->acc_li = s->plan->acc_li, s->acc_e = s->plan->acc_e;
     else {
+        for (int a = 0; a < na; a++) {
+            acc_li[a] = f->stmts[f->accs[a].stmt].loop;
+            acc_e[a] = f->accs[a].elem > 0 ? f->accs[a].elem : 8;
+        }
+        s->acc_li = acc_li, s->acc_e = acc_e;
         for (int a = 0, o = 0; a < na; a++) {
             dv0[a] = o;
             o += f->accs[a].ndims * nl;
@@ -1552,6 +1593,7 @@ static void bind_kernels(bind_scratch *s)
         if (inner > 0 && !f->loops[r].thread)
             items *= inner;
         s->kitems[r] = items;
+        s->kwarps[r] = ceil(items / 32);     /* (bind_gpu_bytes' warps) */
         s->kernels += s->launches[r];
         if (items > s->items_max) s->items_max = items;
         if (s->trip[r] > s->par_max) s->par_max = s->trip[r];
@@ -1840,26 +1882,13 @@ static void bind_spans_plan(bind_scratch *s, int a)
     const struct fl_pacc *x = &P->pa[a];
     const fl_loop *loops = s->f->loops;
     const int *path = P->path + x->po;
-    int nl = s->nl, np = x->np;
+    int nl = s->nl, np = x->np, top = x->top;
     size_t o = (size_t)a * (size_t)nl;
     const double *trip = s->trip, *lin = s->lin + o;
-    double *el = s->sp_elems + o, *ml = s->sp_minlin + o, *ex = s->sp_execs + o;
-    double *mv = s->sp_moving + o;
-    unsigned char *on = s->sp_on + o;
-    double minlin = INFINITY, execs = 1, moving = 1;
+    double *el = s->sp_elems + o;
     int u = x->flat ? x->u : np;
-    for (int q = 0; q < np; q++) {
-        int k = path[q];
-        double v = lin[k], t = trip[k];
-        if (v != 0)
-            minlin = min_d(minlin, v < 0 ? INFINITY : v);
-        if (v < 0)
-            minlin = INFINITY;
-        execs *= t;
-        if (v != 0)
-            moving *= t;
-        el[k] = q < u ? 1 : -1, ml[k] = minlin, ex[k] = execs, mv[k] = moving, on[k] = 1;
-    }
+    for (int q = 0; q < np; q++)
+        el[path[q]] = q < u ? 1 : -1;
     if (x->flat) {
         const struct fl_term *t = P->term + x->to, *end = t + x->nt;
         while (t < end) {
@@ -1891,22 +1920,40 @@ static void bind_spans_plan(bind_scratch *s, int a)
             }
         }
     }
-    const fl_acc *ac = &s->f->accs[a];
-    double e = ac->elem > 0 ? ac->elem : 8, line = s->line, page = s->page;
+    /* the smallest stride, the executions and the moving product going
+     * out, and the footprints at each loop from them: at the line and the
+     * page, and at the GPU's sector at the loop bind_gpu_bytes asks for */
+    double e = s->acc_e[a], line = s->line, page = s->page, sector = s->sector;
     double *fl = s->sp_fpl + o, *fg = s->sp_fpp + o;
+    double minlin = INFINITY, execs = 1, moving = 1;
     int tlb = s->tlb;
     for (int q = 0; q < np; q++) {
         int k = path[q];
-        if (el[k] < 0) {
-            fl[k] = ex[k] * line;
+        double v = lin[k], t = trip[k];
+        if (v != 0)
+            minlin = min_d(minlin, v < 0 ? INFINITY : v);
+        if (v < 0)
+            minlin = INFINITY;
+        execs *= t;
+        if (v != 0)
+            moving *= t;
+        double elk = el[k];
+        if (elk < 0) {
+            fl[k] = execs * line;
             if (tlb)
-                fg[k] = ex[k] * page;
+                fg[k] = execs * page;
+            if (k == top)
+                s->fps[a] = execs * sector;
             continue;
         }
-        double elk = mv[k] >= 1 ? min_d(el[k], mv[k]) : el[k];
-        fl[k] = elk * (isinf(ml[k]) ? line : min_d(line, e * ml[k]));
+        if (moving >= 1)
+            elk = min_d(elk, moving);
+        int inf = isinf(minlin);
+        fl[k] = elk * (inf ? line : min_d(line, e * minlin));
         if (tlb)
-            fg[k] = elk * (isinf(ml[k]) ? page : min_d(page, e * ml[k]));
+            fg[k] = elk * (inf ? page : min_d(page, e * minlin));
+        if (k == top)
+            s->fps[a] = elk * (inf ? sector : min_d(sector, e * minlin));
     }
 }
 
@@ -2037,6 +2084,7 @@ static void host_granules(bind_scratch *s)
     s->line = cpu->line > 0 ? cpu->line : 64;
     s->page = cpu->page;
     s->tlb = s->page > 0 && cpu->tlb_entries > 0;
+    s->sector = s->gpu->sector > 0 ? s->gpu->sector : 32;     /* (bind_spans_plan's) */
 }
 
 /* CPU side of the traffic model: working set of one iteration of each
@@ -2126,9 +2174,9 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
 {
     const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    int li = s->acc_li[a], nl = s->nl;
     rt_launch *out = s->out;
-    double e = ac->elem > 0 ? ac->elem : 8;
+    double e = s->acc_e[a];
     /* register promotion: an access invariant in its innermost loop
      * (an accumulator such as C[i][j] in a k loop) is loaded before the
      * loop and stored after it by any optimising compiler */
@@ -2178,7 +2226,7 @@ static int same_stream(const bind_scratch *s, int a, int rw)
     const fl_acc *ac = &f->accs[a];
     if (s->plan && !s->plan->pa[a].cand[rw])
         return 0;             /* no earlier access of its array and loop */
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    int li = s->acc_li[a], nl = s->nl;
     for (int b = 0; b < a; b++) {
         const fl_acc *o = &f->accs[b];
         if (f->stmts[o->stmt].loop != li || (rw && o->is_write != ac->is_write) ||
@@ -2200,7 +2248,7 @@ static int same_stream(const bind_scratch *s, int a, int rw)
 static void bind_tlb(bind_scratch *s, int a)
 {
     const rt_facts *f = s->f;
-    int li = f->stmts[f->accs[a].stmt].loop;
+    int li = s->acc_li[a];
     if (same_stream(s, a, 0))
         return;
     double P = s->page, reach = s->reach;
@@ -2218,10 +2266,9 @@ static void bind_tlb(bind_scratch *s, int a)
 static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
 {
     const rt_facts *f = s->f;
-    const fl_acc *ac = &f->accs[a];
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    int li = s->acc_li[a], nl = s->nl;
     rt_launch *out = s->out;
-    double e = ac->elem > 0 ? ac->elem : 8, T = s->line;
+    double e = s->acc_e[a], T = s->line;
     /* the same walk with the L1's and the L2's capacity: the lines that
      * leave L2 for L1 (T1) and L3 for L2 (T2), for the cache-level term.
      * These small caches keep the C/W share of a working set W over
@@ -2299,12 +2346,12 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
     const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
     const rt_profile *gpu = s->gpu;
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
-    double e = ac->elem > 0 ? ac->elem : 8, sector = s->sector;
+    int li = s->acc_li[a], nl = s->nl;
+    double e = s->acc_e[a], sector = s->sector;
     int root = s->kr[li] >= 0 ? s->kr[li] : 0, top = root;
     while (f->region && top > 0 && f->loops[top].parent > 0)   /* all launches of a step */
         top = f->loops[top].parent;
-    double fp = footprint_bytes(s, a, top, sector);
+    double fp = s->plan ? s->fps[a] : footprint_bytes(s, a, top, sector);
     s->gpu_minfp += fp;
     /* Hong-Kim's departure delays: a request that leaves the SM holds its
      * memory pipeline Departure_del_coal cycles when it is one
@@ -2334,7 +2381,7 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
     double mem_l = gpu->mem_lat + (trans > 1 ? (trans - 1) * gpu->dep_uncoal : 0);
     s->round_lat[cl] = max_d(s->round_lat[cl], miss * mem_l + (1 - miss) * l1);
     s->out->gpu_dep_cycles += x->count * miss * dep;
-    double warps = ceil(s->kitems[root] / 32);
+    double warps = s->kwarps[root];    /* ceil(kitems[root] / 32) */
     s->gpu_sum += wf * warps * s->gpu_it[cl] * s->sw[ac->stmt] * wb * s->launches[root];
 }
 
