@@ -802,8 +802,11 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
  * that is not affine or names a symbol nobody binds, kx_eval runs as
  * before.  The plan also keeps what a call would find out about the
  * nest's accesses from the facts alone (the earlier access to the same
- * element, the arrays that share a loop, each array's accesses), so that
- * a call walks only what its values change. */
+ * element, the arrays that share a loop, each array's accesses), each
+ * access's path with what bind_wsets and bind_gpu_bytes find along it,
+ * and, where every difference of an access is a constant, the span
+ * program that takes the place of the differences' walk (bind_spans_plan),
+ * so that a call walks only what its values change. */
 
 typedef struct {
     int64_t coeff;
@@ -879,6 +882,13 @@ struct fl_pacc {
     /* the loop bind_gpu_bytes takes its footprint at (its kernel's
      * root, or in a time-stepped region the loop below the step loop) */
     int top;
+    /* bind_gpu_access: the loop its loads move out to when it is
+     * invariant in its own loop (-1: they never do, whatever the values),
+     * and its class and stride when no value changes them (cls -1: the
+     * stride is evaluated per call) */
+    int clp, cls;
+    int64_t stride;
+    double trans;             /* with cls: rt_warp_access' transactions */
     /* its path (path[po .. po + np): its statement's loop out to
      * loops[0]) and, when every difference on it is a constant of the
      * plan (flat), bind_spans' dimension walk as a program: the first
@@ -1120,6 +1130,29 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
         for (int k = f->stmts[ac->stmt].loop; k >= 0; k = f->loops[k].parent)
             p->path[npath++] = k;
         x->np = npath - x->po;
+        {                     /* bind_gpu_access' facts-only tests, in its order */
+            int li = p->acc_li[a];
+            const fl_loop *l = &f->loops[li];
+            x->clp = li > 0 && !l->thread && !l->kroot && !(ac->is_write && x->other)
+                         ? l->parent : -1;
+            const cx_expr *c = &p->stride[a];
+            x->cls = -1, x->stride = 0;
+            if (ac->no_thread)
+                x->cls = RT_UNIFORM;
+            else if (!ac->stride)
+                x->cls = RT_IRREGULAR;
+            else if (c->affine && c->n == 0 && c->c0 != INT64_MIN) {
+                int64_t k = c->c0;
+                x->stride = k;
+                x->cls = k == 0 ? RT_UNIFORM : (k == 1 || k == -1) ? RT_COALESCED : RT_STRIDED;
+            }
+            if (x->cls >= 0) {
+                rt_access r = { .cls = (rt_stride_class)x->cls, .stride = x->stride,
+                                .elem_size = (int)p->acc_e[a] };
+                double b;
+                rt_warp_access(&r, &x->trans, &b);
+            }
+        }
         {                     /* bind_trips' kr[] of li, then bind_gpu_bytes' climb */
             int li = p->acc_li[a], kr = 0;
             if (f->region) {
@@ -1350,7 +1383,10 @@ typedef struct {
     unsigned char *dvs;
     /* na x nl, at (a, q) for q on access a's path (from its statement's
      * loop out to q): what every footprint of a over those loops needs,
-     * computed once per call (bind_spans; not in the reference mode) */
+     * computed once per call (bind_spans; not in the reference mode).
+     * With a plan (bind_spans_plan) only sp_elems, sp_fpl and sp_fpp
+     * are kept, and fps[]: nothing then reads the others (sp_on stays
+     * 0, and footprint_at would walk the differences itself) */
     double *sp_elems;         /* span_elems(a, q), -1 unknown */
     double *sp_minlin;        /* the smallest non-zero linearised stride (INFINITY: none) */
     double *sp_execs;         /* executions: the product of the trips */
@@ -2180,16 +2216,22 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
     /* register promotion: an access invariant in its innermost loop
      * (an accumulator such as C[i][j] in a k loop) is loaded before the
      * loop and stored after it by any optimising compiler */
+    const struct fl_pacc *pa = s->plan ? &s->plan->pa[a] : NULL;
     *cl = li;
-    if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && s->lin[a * nl + li] == 0 &&
-        !(ac->is_write && (s->plan ? s->plan->pa[a].other : other_array_in(f, a, li))))
+    if (pa) {                 /* the same tests, the facts' ones made once */
+        if (pa->clp >= 0 && s->lin[a * nl + li] == 0)
+            *cl = pa->clp;
+    } else if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot &&
+               s->lin[a * nl + li] == 0 && !(ac->is_write && other_array_in(f, a, li)))
         *cl = f->loops[li].parent;
     int in_kernel = s->kr[li] >= 0;
     rt_access x = { .elem_size = (int)e,
                     .count = in_kernel ? s->gpu_it[*cl] * s->sw[ac->stmt] * scale(s, li) : 0 };
     int64_t k;
     char e2[64];
-    if (ac->no_thread)
+    if (pa && pa->cls >= 0)
+        x.cls = (rt_stride_class)pa->cls, x.stride = pa->stride;
+    else if (ac->no_thread)
         x.cls = RT_UNIFORM;
     else if (!ac->stride ||
              cx_eval(s->plan ? &s->plan->stride[a] : NULL, &s->c, li, ac->stride, &k, e2, sizeof e2))
@@ -2357,7 +2399,10 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
      * memory pipeline Departure_del_coal cycles when it is one
      * transaction, Departure_del_uncoal per transaction otherwise */
     double trans, wbytes;
-    rt_warp_access(x, &trans, &wbytes);
+    if (s->plan && s->plan->pa[a].cls >= 0)      /* the same access every call */
+        trans = s->plan->pa[a].trans;
+    else
+        rt_warp_access(x, &trans, &wbytes);
     double dep = trans > 1 ? gpu->dep_uncoal * trans : gpu->dep_coal;
     if (x->cls == RT_UNIFORM) {
         s->gpu_sum += wf * fp;
@@ -2606,9 +2651,17 @@ static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile 
                      int fixed, rt_launch *out, char *err, size_t errlen)
 {
     double buf[SCRATCH_STACK / sizeof(double)];
-    bind_scratch s = { .f = f, .cpu = cpu ? cpu : rt_profile_host_default(),
-                       .gpu = gpu ? gpu : rt_profile_find("h100"), .out = out,
-                       .reference = reference, .nl = f->nloops, .na = f->naccs };
+    /* member by member, not `= { ... }`, which clears the whole struct
+     * (some fifty stores a call): scratch_init sets every array, the
+     * phases the host's figures (host_granules, bind_wsets) before any
+     * reads them; what they sum into starts at 0 here */
+    bind_scratch s;
+    s.f = f, s.out = out, s.reference = reference, s.nl = f->nloops, s.na = f->naccs;
+    s.cpu = cpu ? cpu : rt_profile_host_default();
+    s.gpu = gpu ? gpu : rt_profile_find("h100");
+    s.items_max = s.par_max = s.kernels = s.gpu_sum = s.gpu_minfp = 0;
+    s.mca = NULL, s.t = 1, s.tlb = 0;
+    s.line = s.cap = s.page = s.reach = s.sector = s.cap1 = s.cap2 = 0;
     s.c = (bind_ctx){ .f = f, .n = n, .names = names, .values = values };
     /* everything but the access table, whose first naccesses entries are
      * written as the accesses are bound (3 KiB less to clear per call) */
