@@ -1082,30 +1082,12 @@ static int plan_chain_flat(const rt_facts *f, const fl_plan *p)
 
 static int other_array_in(const rt_facts *f, int a, int li);
 
-/* The per-access constants (fl_pacc).  -1: out of memory. */
-static int plan_accs(const rt_facts *f, fl_plan *p)
+/* Each access's path, statement loop, element size, what bind_gpu_access
+ * and bind_gpu_bytes find from the facts, and its span program (fl_pacc).
+ * -1: out of memory. */
+static int plan_paths(const rt_facts *f, fl_plan *p)
 {
     int na = f->naccs;
-    if (!(p->pa = calloc((size_t)na + 1, sizeof *p->pa)))
-        return -1;
-    for (int a = 0; a < na; a++) {
-        const fl_acc *ac = &f->accs[a];
-        struct fl_pacc *x = &p->pa[a];
-        int li = f->stmts[ac->stmt].loop;
-        x->dup = -1;
-        for (int b = 0; b < a && x->dup < 0; b++)
-            if (f->accs[b].arr == ac->arr && nest_same_subscripts(&f->accs[b], ac))
-                x->dup = f->stmts[f->accs[b].stmt].loop;
-        x->other = other_array_in(f, a, li);
-        for (int b = 0; b < a; b++) {
-            const fl_acc *o = &f->accs[b];
-            if (f->stmts[o->stmt].loop != li || o->arr != ac->arr)
-                continue;
-            x->cand[0] = 1;
-            if (o->is_write == ac->is_write)
-                x->cand[1] = 1;
-        }
-    }
     /* the paths and span programs: each access's path has at most nl
      * loops, its program at most ndims x nl terms */
     int nl = f->nloops, npath = 0, nterm = 0;
@@ -1196,6 +1178,35 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
             }
         x->nt = nterm - x->to;
     }
+    return 0;
+}
+
+/* The per-access constants (fl_pacc).  -1: out of memory. */
+static int plan_accs(const rt_facts *f, fl_plan *p)
+{
+    int na = f->naccs;
+    if (!(p->pa = calloc((size_t)na + 1, sizeof *p->pa)))
+        return -1;
+    for (int a = 0; a < na; a++) {
+        const fl_acc *ac = &f->accs[a];
+        struct fl_pacc *x = &p->pa[a];
+        int li = f->stmts[ac->stmt].loop;
+        x->dup = -1;
+        for (int b = 0; b < a && x->dup < 0; b++)
+            if (f->accs[b].arr == ac->arr && nest_same_subscripts(&f->accs[b], ac))
+                x->dup = f->stmts[f->accs[b].stmt].loop;
+        x->other = other_array_in(f, a, li);
+        for (int b = 0; b < a; b++) {
+            const fl_acc *o = &f->accs[b];
+            if (f->stmts[o->stmt].loop != li || o->arr != ac->arr)
+                continue;
+            x->cand[0] = 1;
+            if (o->is_write == ac->is_write)
+                x->cand[1] = 1;
+        }
+    }
+    if (plan_paths(f, p))
+        return -1;
     /* the arrays as bind_arrays walks them */
     if (!(p->arr = calloc((size_t)na + 1, sizeof *p->arr)) ||
         !(p->mem = calloc((size_t)na + 1, sizeof *p->mem)))
