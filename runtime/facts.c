@@ -802,8 +802,11 @@ static int eval_at(bind_ctx *c, int loop, const kx_expr *e, int64_t *v, char *er
  * that is not affine or names a symbol nobody binds, kx_eval runs as
  * before.  The plan also keeps what a call would find out about the
  * nest's accesses from the facts alone (the earlier access to the same
- * element, the arrays that share a loop, each array's accesses), so that
- * a call walks only what its values change. */
+ * element, the arrays that share a loop, each array's accesses), each
+ * access's path with what bind_wsets and bind_gpu_bytes find along it,
+ * and, where every difference of an access is a constant, the span
+ * program that takes the place of the differences' walk (bind_spans_plan),
+ * so that a call walks only what its values change. */
 
 typedef struct {
     int64_t coeff;
@@ -855,6 +858,14 @@ struct fl_plan {
     int chain_flat;
     /* per access, what no value changes (plan_accs) */
     struct fl_pacc *pa;
+    int *path;                /* the accesses' paths (fl_pacc.po) */
+    unsigned char *wc_add;    /* per path position: 1 when bind_wsets counts the
+                               * access in wset_c there (no earlier access to the
+                               * same element inside; with an L1 term) */
+    int host_seq;             /* no loop of the nest has an OpenMP loop construct */
+    int *acc_li;              /* per access: its statement's loop */
+    double *acc_e;            /* per access: its element's bytes (8 when unknown) */
+    struct fl_term *term;     /* their span programs (fl_pacc.to) */
     /* bind_arrays' walk: per array (at its first access) whether it is
      * read and written, and its accesses in order (into mem[]) */
     struct fl_parr { int rd, wr, first, n; } *arr;
@@ -868,6 +879,29 @@ struct fl_plan {
  * access to compare strides with (rw 0, rw 1). */
 struct fl_pacc {
     int dup, other, cand[2];
+    /* the loop bind_gpu_bytes takes its footprint at (its kernel's
+     * root, or in a time-stepped region the loop below the step loop) */
+    int top;
+    /* bind_gpu_access: the loop its loads move out to when it is
+     * invariant in its own loop (-1: they never do, whatever the values),
+     * and its class and stride when no value changes them (cls -1: the
+     * stride is evaluated per call) */
+    int clp, cls;
+    int64_t stride;
+    double trans;             /* with cls: rt_warp_access' transactions */
+    /* its path (path[po .. po + np): its statement's loop out to
+     * loops[0]) and, when every difference on it is a constant of the
+     * plan (flat), bind_spans' dimension walk as a program: the first
+     * path position u at which a difference is unknown (np: none), and
+     * the non-zero differences before it, term[to .. to + nt), in the
+     * walk's order (dimension, then path position) */
+    int po, np, flat, u, to, nt;
+};
+
+/* One non-zero difference d of dimension j at path position p. */
+struct fl_term {
+    int j, p;
+    double d;
 };
 
 static void plan_free(fl_plan *p)
@@ -883,7 +917,8 @@ static void plan_free(fl_plan *p)
     free(p->mca_want);
     free(p->body), free(p->rec), free(p->body_mca);
     free(p->lin_t), free(p->dv_t), free(p->dvs_t), free(p->var);
-    free(p->pa), free(p->arr), free(p->mem);
+    free(p->pa), free(p->arr), free(p->mem), free(p->path), free(p->term), free(p->wc_add);
+    free(p->acc_li), free(p->acc_e);
     free(p);
 }
 
@@ -1047,6 +1082,105 @@ static int plan_chain_flat(const rt_facts *f, const fl_plan *p)
 
 static int other_array_in(const rt_facts *f, int a, int li);
 
+/* Each access's path, statement loop, element size, what bind_gpu_access
+ * and bind_gpu_bytes find from the facts, and its span program (fl_pacc).
+ * -1: out of memory. */
+static int plan_paths(const rt_facts *f, fl_plan *p)
+{
+    int na = f->naccs;
+    /* the paths and span programs: each access's path has at most nl
+     * loops, its program at most ndims x nl terms */
+    int nl = f->nloops, npath = 0, nterm = 0;
+    for (int a = 0; a < na; a++)
+        npath += nl, nterm += f->accs[a].ndims * nl;
+    if (!(p->acc_li = calloc((size_t)na + 1, sizeof *p->acc_li)) ||
+        !(p->acc_e = calloc((size_t)na + 1, sizeof *p->acc_e)))
+        return -1;
+    for (int a = 0; a < na; a++) {
+        p->acc_li[a] = f->stmts[f->accs[a].stmt].loop;
+        p->acc_e[a] = f->accs[a].elem > 0 ? f->accs[a].elem : 8;
+    }
+    if (!(p->path = calloc((size_t)npath + 1, sizeof *p->path)) ||
+        !(p->wc_add = calloc((size_t)npath + 1, 1)) ||
+        !(p->term = calloc((size_t)nterm + 1, sizeof *p->term)))
+        return -1;
+    npath = nterm = 0;
+    for (int a = 0; a < na; a++) {
+        const fl_acc *ac = &f->accs[a];
+        struct fl_pacc *x = &p->pa[a];
+        x->po = npath;
+        for (int k = f->stmts[ac->stmt].loop; k >= 0; k = f->loops[k].parent)
+            p->path[npath++] = k;
+        x->np = npath - x->po;
+        {                     /* bind_gpu_access' facts-only tests, in its order */
+            int li = p->acc_li[a];
+            const fl_loop *l = &f->loops[li];
+            x->clp = li > 0 && !l->thread && !l->kroot && !(ac->is_write && x->other)
+                         ? l->parent : -1;
+            const cx_expr *c = &p->stride[a];
+            x->cls = -1, x->stride = 0;
+            if (ac->no_thread)
+                x->cls = RT_UNIFORM;
+            else if (!ac->stride)
+                x->cls = RT_IRREGULAR;
+            else if (c->affine && c->n == 0 && c->c0 != INT64_MIN) {
+                int64_t k = c->c0;
+                x->stride = k;
+                x->cls = k == 0 ? RT_UNIFORM : (k == 1 || k == -1) ? RT_COALESCED : RT_STRIDED;
+            }
+            if (x->cls >= 0) {
+                rt_access r = { .cls = (rt_stride_class)x->cls, .stride = x->stride,
+                                .elem_size = (int)p->acc_e[a] };
+                double b;
+                rt_warp_access(&r, &x->trans, &b);
+            }
+        }
+        {                     /* bind_trips' kr[] of li, then bind_gpu_bytes' climb */
+            int li = p->acc_li[a], kr = 0;
+            if (f->region) {
+                int k = li;
+                while (k >= 0 && !f->loops[k].kroot)
+                    k = f->loops[k].parent;
+                kr = k;
+            }
+            int top = kr >= 0 ? kr : 0;
+            while (f->region && top > 0 && f->loops[top].parent > 0)
+                top = f->loops[top].parent;
+            x->top = top;
+        }
+        /* bind_wsets' walk of the earlier access's loop out to each q */
+        for (int q = 0, dup = x->dup; q < x->np; q++) {
+            int k = p->path[x->po + q];
+            while (dup >= 0 && dup != k && dup > k)
+                dup = f->loops[dup].parent;
+            p->wc_add[x->po + q] = dup != k;
+        }
+        /* flat: every difference on the path a constant of the plan (the
+         * states bind_strides gives it at every call) */
+        x->flat = 1, x->u = x->np;
+        for (int j = 0; j < ac->ndims && x->flat; j++)
+            for (int q = 0; q < x->np; q++) {
+                int k = p->path[x->po + q], at = p->dv_off[a] + j * nl + k;
+                const cx_expr *c = &p->diff[at];
+                if (!ac->diff[j * nl + k]) {
+                    if (f->loops[k].iv && q < x->u)      /* DV_NONE along a loop: unknown */
+                        x->u = q;
+                } else if (!(c->affine && c->n == 0 && c->c0 != INT64_MIN))
+                    x->flat = 0;                          /* a value changes it */
+            }
+        x->to = nterm;
+        for (int j = 0; j < ac->ndims && x->flat; j++)
+            for (int q = 0; q < x->u; q++) {
+                int k = p->path[x->po + q], at = p->dv_off[a] + j * nl + k;
+                double d = ac->diff[j * nl + k] ? fabs((double)p->diff[at].c0) : 0;
+                if (d != 0)       /* span += 0 x (trip - 1) leaves span as it is */
+                    p->term[nterm++] = (struct fl_term){ j, q, d };
+            }
+        x->nt = nterm - x->to;
+    }
+    return 0;
+}
+
 /* The per-access constants (fl_pacc).  -1: out of memory. */
 static int plan_accs(const rt_facts *f, fl_plan *p)
 {
@@ -1071,6 +1205,8 @@ static int plan_accs(const rt_facts *f, fl_plan *p)
                 x->cand[1] = 1;
         }
     }
+    if (plan_paths(f, p))
+        return -1;
     /* the arrays as bind_arrays walks them */
     if (!(p->arr = calloc((size_t)na + 1, sizeof *p->arr)) ||
         !(p->mem = calloc((size_t)na + 1, sizeof *p->mem)))
@@ -1143,6 +1279,10 @@ static fl_plan *plan_build(const rt_facts *f, int n, const char *const *names,
         p->chain_flat = plan_chain_flat(f, p);
     if (!bad)
         bad = plan_accs(f, p);
+    p->host_seq = 1;
+    for (int k = 0; k < nl; k++)
+        if (f->loops[k].gpu_map)
+            p->host_seq = 0;
     if (bad) {
         plan_free(p);
         return NULL;
@@ -1242,12 +1382,22 @@ typedef struct {
     /* per access (x loop) */
     double *lin;              /* na x nl linearised strides, elements; -1 irregular */
     double *arr_bytes;
-    int *dv0;                 /* offset of access a's differences in dv[] / dvs[] */
+    const int *acc_li;        /* per access: its statement's loop (the plan's, or
+                               * filled per call) */
+    const double *acc_e;      /* per access: its element's bytes, 8 when unknown */
+    double *kwarps;           /* per kernel root: ceil(its items / 32), its warps */
+    double *fps;              /* per access: its footprint at the sector at fl_pacc.top
+                               * (bind_spans_plan; with a plan only) */
+    const int *dv0;           /* offset of access a's differences in dv[] / dvs[]
+                               * (the plan's dv_off, the same walk, when it has one) */
     double *dv;               /* ndims x nl per access: |difference| when dvs is DV_OK */
     unsigned char *dvs;
     /* na x nl, at (a, q) for q on access a's path (from its statement's
      * loop out to q): what every footprint of a over those loops needs,
-     * computed once per call (bind_spans; not in the reference mode) */
+     * computed once per call (bind_spans; not in the reference mode).
+     * With a plan (bind_spans_plan) only sp_elems, sp_fpl and sp_fpp
+     * are kept, and fps[]: nothing then reads the others (sp_on stays
+     * 0, and footprint_at would walk the differences itself) */
     double *sp_elems;         /* span_elems(a, q), -1 unknown */
     double *sp_minlin;        /* the smallest non-zero linearised stride (INFINITY: none) */
     double *sp_execs;         /* executions: the product of the trips */
@@ -1323,9 +1473,9 @@ static int scratch_init(bind_scratch *s, double *buf)
         for (int a = 0; a < na; a++)
             ndv += f->accs[a].ndims * nl;
     size_t nfp = 6 * (size_t)na * (size_t)nl + 1;
-    size_t nd = (size_t)nl * 11 + (size_t)na * (size_t)nl + 1 + (size_t)na + 1 +
+    size_t nd = (size_t)nl * 12 + (size_t)na * (size_t)nl + 1 + 3 * ((size_t)na + 1) +
                 (size_t)f->nstmts + 1 + (size_t)ndv + 1 + nfp;
-    size_t ni = (size_t)nl * 2 + (size_t)na + 1;
+    size_t ni = (size_t)nl * 2 + (size_t)na + 1 + (size_t)na + 1;
     size_t bytes = nd * sizeof(double) + ni * sizeof(int) + (size_t)ndv + 1 + nfp;
     char *p = (char *)buf;
     if (bytes > SCRATCH_STACK && !(p = big_scratch(bytes)))
@@ -1342,7 +1492,11 @@ static int scratch_init(bind_scratch *s, double *buf)
     s->wset_pg = d, d += nl;
     s->round_lat = d, d += nl;
     s->scl = d, d += nl;
-    s->wset_c = d, d += nl;                /* (the eleventh of the nl x 11 above) */
+    s->wset_c = d, d += nl;
+    s->kwarps = d, d += nl;                /* (the twelfth of the nl x 12 above) */
+    double *acc_e = d;
+    d += na + 1;
+    s->fps = d, d += na + 1;
     s->lin = d, d += (size_t)na * nl + 1;
     s->arr_bytes = d, d += na + 1;
     s->sw = d, d += f->nstmts + 1;
@@ -1356,16 +1510,24 @@ static int scratch_init(bind_scratch *s, double *buf)
     int *ip = (int *)d;
     s->kr = ip, ip += nl;
     s->has_mem = ip, ip += nl;
-    s->dv0 = ip, ip += na + 1;
+    int *dv0 = ip, *acc_li = ip + na + 1;
+    ip += 2 * ((size_t)na + 1);
     s->dvs = (unsigned char *)ip;
     s->sp_on = s->dvs + ndv + 1;
     if (s->plan)
-        memcpy(s->dv0, s->plan->dv_off, sizeof *s->dv0 * (size_t)na);
-    else
+        s->dv0 = s->plan->dv_off, s->acc_li = s->plan->acc_li, s->acc_e = s->plan->acc_e;
+    else {
+        for (int a = 0; a < na; a++) {
+            acc_li[a] = f->stmts[f->accs[a].stmt].loop;
+            acc_e[a] = f->accs[a].elem > 0 ? f->accs[a].elem : 8;
+        }
+        s->acc_li = acc_li, s->acc_e = acc_e;
         for (int a = 0, o = 0; a < na; a++) {
-            s->dv0[a] = o;
+            dv0[a] = o;
             o += f->accs[a].ndims * nl;
         }
+        s->dv0 = dv0;
+    }
     return 0;
 }
 
@@ -1478,6 +1640,7 @@ static void bind_kernels(bind_scratch *s)
         if (inner > 0 && !f->loops[r].thread)
             items *= inner;
         s->kitems[r] = items;
+        s->kwarps[r] = ceil(items / 32);     /* (bind_gpu_bytes' warps) */
         s->kernels += s->launches[r];
         if (items > s->items_max) s->items_max = items;
         if (s->trip[r] > s->par_max) s->par_max = s->trip[r];
@@ -1558,9 +1721,12 @@ static void bind_compute(bind_scratch *s)
     out->flops = flops * s->trip[0];
     out->not_parallel = !f->region && !f->loops[0].parallel;
     out->host_sequential = 1;
-    for (int k = 0; k < nl; k++)
-        if (f->loops[k].gpu_map)   /* an OpenMP loop construct: the host runs it in parallel */
-            out->host_sequential = 0;
+    if (P)
+        out->host_sequential = P->host_seq;
+    else
+        for (int k = 0; k < nl; k++)
+            if (f->loops[k].gpu_map)   /* an OpenMP loop construct: the host runs it in parallel */
+                out->host_sequential = 0;
     /* the kernels are `target` regions: the launch loop's (or each kernel
      * root's) own OpenMP pragma names the construct */
     out->omp_target = f->omp_target;    /* keelcc's launches.omp_target */
@@ -1681,8 +1847,14 @@ static double span_elems(bind_scratch *s, int a, int q)
  * span_elems and footprint_bytes reach when they stop at q -- the same
  * operations in the same order, hence the same bits -- for the cost of one
  * walk instead of one per (q, granule). */
+static void bind_spans_plan(bind_scratch *s, int a);
+
 static void bind_spans(bind_scratch *s, int a)
 {
+    if (s->plan) {
+        bind_spans_plan(s, a);
+        return;
+    }
     const rt_facts *f = s->f;
     const fl_loop *loops = f->loops;
     const fl_acc *ac = &f->accs[a];
@@ -1739,6 +1911,96 @@ static void bind_spans(bind_scratch *s, int a)
         fl[k] = elk * (isinf(ml[k]) ? line : min_d(line, e * ml[k]));
         if (s->tlb)
             fg[k] = elk * (isinf(ml[k]) ? page : min_d(page, e * ml[k]));
+    }
+}
+
+/* bind_spans with the site's plan: the same operations on the same
+ * numbers, walking the path the plan laid out, and for a flat access
+ * (every difference a constant) its span program in place of the
+ * difference states: a dimension's span is 1 plus its non-zero terms
+ * d x (trip - 1) in path order, multiplied into el[] at every position
+ * from its first term on (before it the span is 1, and x 1 changes
+ * nothing); from the first unknown position u out el[] is -1, as the
+ * walk leaves it.  A trip is never negative (bind_trips), so
+ * `trip > 0 ? trip : 0` is the trip itself. */
+static void bind_spans_plan(bind_scratch *s, int a)
+{
+    const fl_plan *P = s->plan;
+    const struct fl_pacc *x = &P->pa[a];
+    const fl_loop *loops = s->f->loops;
+    const int *path = P->path + x->po;
+    int nl = s->nl, np = x->np, top = x->top;
+    size_t o = (size_t)a * (size_t)nl;
+    const double *trip = s->trip, *lin = s->lin + o;
+    double *el = s->sp_elems + o;
+    int u = x->flat ? x->u : np;
+    for (int q = 0; q < np; q++)
+        el[path[q]] = q < u ? 1 : -1;
+    if (x->flat) {
+        const struct fl_term *t = P->term + x->to, *end = t + x->nt;
+        while (t < end) {
+            int j = t->j;
+            double span = 1;
+            for (int q = t->p; q < u; q++) {
+                for (; t < end && t->j == j && t->p == q; t++)
+                    span += t->d * (trip[path[q]] > 0 ? trip[path[q]] - 1 : 0);
+                el[path[q]] *= span;
+            }
+        }
+    } else {
+        const double *dv = s->dv + s->dv0[a];
+        const unsigned char *dvs = s->dvs + s->dv0[a];
+        for (int j = 0; j < s->f->accs[a].ndims; j++) {
+            double span = 1;
+            const double *d = dv + j * nl;
+            const unsigned char *st = dvs + j * nl;
+            for (int q = 0; q < np && el[path[q]] >= 0; q++) {
+                int k = path[q];
+                if (st[k] == DV_NONE ? loops[k].iv != NULL : st[k] == DV_FAIL) {
+                    for (int r = q; r < np; r++)
+                        el[path[r]] = -1;
+                    break;
+                }
+                if (st[k] != DV_NONE)
+                    span += d[k] * (trip[k] > 0 ? trip[k] - 1 : 0);
+                el[k] *= span;
+            }
+        }
+    }
+    /* the smallest stride, the executions and the moving product going
+     * out, and the footprints at each loop from them: at the line and the
+     * page, and at the GPU's sector at the loop bind_gpu_bytes asks for */
+    double e = s->acc_e[a], line = s->line, page = s->page, sector = s->sector;
+    double *fl = s->sp_fpl + o, *fg = s->sp_fpp + o;
+    double minlin = INFINITY, execs = 1, moving = 1;
+    int tlb = s->tlb;
+    for (int q = 0; q < np; q++) {
+        int k = path[q];
+        double v = lin[k], t = trip[k];
+        if (v != 0)
+            minlin = min_d(minlin, v < 0 ? INFINITY : v);
+        if (v < 0)
+            minlin = INFINITY;
+        execs *= t;
+        if (v != 0)
+            moving *= t;
+        double elk = el[k];
+        if (elk < 0) {
+            fl[k] = execs * line;
+            if (tlb)
+                fg[k] = execs * page;
+            if (k == top)
+                s->fps[a] = execs * sector;
+            continue;
+        }
+        if (moving >= 1)
+            elk = min_d(elk, moving);
+        int inf = isinf(minlin);
+        fl[k] = elk * (inf ? line : min_d(line, e * minlin));
+        if (tlb)
+            fg[k] = elk * (inf ? page : min_d(page, e * minlin));
+        if (k == top)
+            s->fps[a] = elk * (inf ? sector : min_d(sector, e * minlin));
     }
 }
 
@@ -1869,6 +2131,7 @@ static void host_granules(bind_scratch *s)
     s->line = cpu->line > 0 ? cpu->line : 64;
     s->page = cpu->page;
     s->tlb = s->page > 0 && cpu->tlb_entries > 0;
+    s->sector = s->gpu->sector > 0 ? s->gpu->sector : 32;     /* (bind_spans_plan's) */
 }
 
 /* CPU side of the traffic model: working set of one iteration of each
@@ -1897,6 +2160,25 @@ static void bind_wsets(bind_scratch *s, int threads)
     double *ws = s->wset, *wc = s->wset_c, *wp = s->wset_pg, line = s->line, page = s->page;
     int tlb = s->tlb;
     for (int a = 0; a < s->na; a++) {
+        if (s->plan) {        /* the same sums along the plan's path */
+            const fl_plan *P = s->plan;
+            const struct fl_pacc *x = &P->pa[a];
+            const int *path = P->path + x->po;
+            const unsigned char *wa = P->wc_add + x->po;
+            const double *fl = s->sp_fpl + (size_t)a * (size_t)s->nl;
+            const double *fg = s->sp_fpp + (size_t)a * (size_t)s->nl;
+            int l1 = s->cap1 > 0;
+            for (int i = 0; i < x->np; i++) {
+                int q = path[i];
+                double fp = i == 0 ? line : fl[path[i - 1]];
+                ws[q] += fp;
+                if (!l1 || wa[i])
+                    wc[q] += fp;
+                if (tlb)
+                    wp[q] += i == 0 ? page : fg[path[i - 1]];
+            }
+            continue;
+        }
         int li = f->stmts[f->accs[a].stmt].loop;
         const double *fl = footprints(s, a, 0), *fg = footprints(s, a, 1);
         /* the cache levels' working set counts an element once: an earlier
@@ -1939,22 +2221,28 @@ static rt_access bind_gpu_access(bind_scratch *s, int a, int *cl)
 {
     const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    int li = s->acc_li[a], nl = s->nl;
     rt_launch *out = s->out;
-    double e = ac->elem > 0 ? ac->elem : 8;
+    double e = s->acc_e[a];
     /* register promotion: an access invariant in its innermost loop
      * (an accumulator such as C[i][j] in a k loop) is loaded before the
      * loop and stored after it by any optimising compiler */
+    const struct fl_pacc *pa = s->plan ? &s->plan->pa[a] : NULL;
     *cl = li;
-    if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot && s->lin[a * nl + li] == 0 &&
-        !(ac->is_write && (s->plan ? s->plan->pa[a].other : other_array_in(f, a, li))))
+    if (pa) {                 /* the same tests, the facts' ones made once */
+        if (pa->clp >= 0 && s->lin[a * nl + li] == 0)
+            *cl = pa->clp;
+    } else if (li > 0 && !f->loops[li].thread && !f->loops[li].kroot &&
+               s->lin[a * nl + li] == 0 && !(ac->is_write && other_array_in(f, a, li)))
         *cl = f->loops[li].parent;
     int in_kernel = s->kr[li] >= 0;
     rt_access x = { .elem_size = (int)e,
                     .count = in_kernel ? s->gpu_it[*cl] * s->sw[ac->stmt] * scale(s, li) : 0 };
     int64_t k;
     char e2[64];
-    if (ac->no_thread)
+    if (pa && pa->cls >= 0)
+        x.cls = (rt_stride_class)pa->cls, x.stride = pa->stride;
+    else if (ac->no_thread)
         x.cls = RT_UNIFORM;
     else if (!ac->stride ||
              cx_eval(s->plan ? &s->plan->stride[a] : NULL, &s->c, li, ac->stride, &k, e2, sizeof e2))
@@ -1991,7 +2279,7 @@ static int same_stream(const bind_scratch *s, int a, int rw)
     const fl_acc *ac = &f->accs[a];
     if (s->plan && !s->plan->pa[a].cand[rw])
         return 0;             /* no earlier access of its array and loop */
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    int li = s->acc_li[a], nl = s->nl;
     for (int b = 0; b < a; b++) {
         const fl_acc *o = &f->accs[b];
         if (f->stmts[o->stmt].loop != li || (rw && o->is_write != ac->is_write) ||
@@ -2013,7 +2301,7 @@ static int same_stream(const bind_scratch *s, int a, int rw)
 static void bind_tlb(bind_scratch *s, int a)
 {
     const rt_facts *f = s->f;
-    int li = f->stmts[f->accs[a].stmt].loop;
+    int li = s->acc_li[a];
     if (same_stream(s, a, 0))
         return;
     double P = s->page, reach = s->reach;
@@ -2031,10 +2319,9 @@ static void bind_tlb(bind_scratch *s, int a)
 static void bind_cpu_bytes(bind_scratch *s, int a, double wf)
 {
     const rt_facts *f = s->f;
-    const fl_acc *ac = &f->accs[a];
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
+    int li = s->acc_li[a], nl = s->nl;
     rt_launch *out = s->out;
-    double e = ac->elem > 0 ? ac->elem : 8, T = s->line;
+    double e = s->acc_e[a], T = s->line;
     /* the same walk with the L1's and the L2's capacity: the lines that
      * leave L2 for L1 (T1) and L3 for L2 (T2), for the cache-level term.
      * These small caches keep the C/W share of a working set W over
@@ -2112,18 +2399,21 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
     const rt_facts *f = s->f;
     const fl_acc *ac = &f->accs[a];
     const rt_profile *gpu = s->gpu;
-    int li = f->stmts[ac->stmt].loop, nl = s->nl;
-    double e = ac->elem > 0 ? ac->elem : 8, sector = s->sector;
+    int li = s->acc_li[a], nl = s->nl;
+    double e = s->acc_e[a], sector = s->sector;
     int root = s->kr[li] >= 0 ? s->kr[li] : 0, top = root;
     while (f->region && top > 0 && f->loops[top].parent > 0)   /* all launches of a step */
         top = f->loops[top].parent;
-    double fp = footprint_bytes(s, a, top, sector);
+    double fp = s->plan ? s->fps[a] : footprint_bytes(s, a, top, sector);
     s->gpu_minfp += fp;
     /* Hong-Kim's departure delays: a request that leaves the SM holds its
      * memory pipeline Departure_del_coal cycles when it is one
      * transaction, Departure_del_uncoal per transaction otherwise */
     double trans, wbytes;
-    rt_warp_access(x, &trans, &wbytes);
+    if (s->plan && s->plan->pa[a].cls >= 0)      /* the same access every call */
+        trans = s->plan->pa[a].trans;
+    else
+        rt_warp_access(x, &trans, &wbytes);
     double dep = trans > 1 ? gpu->dep_uncoal * trans : gpu->dep_coal;
     if (x->cls == RT_UNIFORM) {
         s->gpu_sum += wf * fp;
@@ -2147,7 +2437,7 @@ static void bind_gpu_bytes(bind_scratch *s, int a, const rt_access *x, int cl, d
     double mem_l = gpu->mem_lat + (trans > 1 ? (trans - 1) * gpu->dep_uncoal : 0);
     s->round_lat[cl] = max_d(s->round_lat[cl], miss * mem_l + (1 - miss) * l1);
     s->out->gpu_dep_cycles += x->count * miss * dep;
-    double warps = ceil(s->kitems[root] / 32);
+    double warps = s->kwarps[root];    /* ceil(kitems[root] / 32) */
     s->gpu_sum += wf * warps * s->gpu_it[cl] * s->sw[ac->stmt] * wb * s->launches[root];
 }
 
@@ -2372,9 +2662,17 @@ static int bind_call(const rt_facts *f, const rt_profile *cpu, const rt_profile 
                      int fixed, rt_launch *out, char *err, size_t errlen)
 {
     double buf[SCRATCH_STACK / sizeof(double)];
-    bind_scratch s = { .f = f, .cpu = cpu ? cpu : rt_profile_host_default(),
-                       .gpu = gpu ? gpu : rt_profile_find("h100"), .out = out,
-                       .reference = reference, .nl = f->nloops, .na = f->naccs };
+    /* member by member, not `= { ... }`, which clears the whole struct
+     * (some fifty stores a call): scratch_init sets every array, the
+     * phases the host's figures (host_granules, bind_wsets) before any
+     * reads them; what they sum into starts at 0 here */
+    bind_scratch s;
+    s.f = f, s.out = out, s.reference = reference, s.nl = f->nloops, s.na = f->naccs;
+    s.cpu = cpu ? cpu : rt_profile_host_default();
+    s.gpu = gpu ? gpu : rt_profile_find("h100");
+    s.items_max = s.par_max = s.kernels = s.gpu_sum = s.gpu_minfp = 0;
+    s.mca = NULL, s.t = 1, s.tlb = 0;
+    s.line = s.cap = s.page = s.reach = s.sector = s.cap1 = s.cap2 = 0;
     s.c = (bind_ctx){ .f = f, .n = n, .names = names, .values = values };
     /* everything but the access table, whose first naccesses entries are
      * written as the accesses are bound (3 KiB less to clear per call) */
