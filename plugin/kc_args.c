@@ -5,7 +5,8 @@
  * GNU quoting, nested up to a depth of 8), the launcher form (a compiler
  * named before its arguments), keel's own --keel-* options (taken out; the
  * compiler never sees them), and sorts the compiler's arguments into what
- * the parse needs (-I/-D/-U/-std, dialect and warning-as-error flags), the
+ * the parse needs (-I/-D/-U/-std, dialect and warning-as-error flags, and
+ * the flags that change the predefined macros: -O, -m, -ffast-math...), the
  * C sources to analyse (by suffix or -x, preprocessed ones included), the
  * inputs that are not C (one warning each) and what the command produces.
  */
@@ -182,11 +183,37 @@ int kc_launcher_form(int argc, char **argv)
     return argc - 1;
 }
 
-/* Is a a flag that changes what the compiler accepts as C -- a warning
- * made an error or not (-W..., -Wno-error=..., -w, -pedantic...) or a
- * language dialect flag -- so the parse must have it too (an implicit int
- * or an implicit function declaration is parsed as the compile treated
- * it)?  Not -Wl, -Wa, -Wp (other tools' arguments). */
+/* Flags that change the predefined macros, so the parse must see them
+ * to read the text the compiler compiles (a nest under #ifdef
+ * __OPTIMIZE__, __AVX2__ or __FAST_MATH__, glibc's inline and fortified
+ * variants): optimisation levels (__OPTIMIZE__, __OPTIMIZE_SIZE__,
+ * __NO_INLINE__), floating-point models (__FAST_MATH__,
+ * __FINITE_MATH_ONLY__, __NO_MATH_ERRNO__), code models (__PIC__,
+ * __PIE__), -pthread (_REENTRANT), stack protectors (__SSP__...),
+ * -fcf-protection (__CET__), -fexceptions (__EXCEPTIONS), unwind tables
+ * (__GCC_HAVE_DWARF2_CFI_ASM), and -fopenmp-simd (the compile knows
+ * `omp simd` pragmas: -Wsource-uses-openmp is quiet).  Ending in '=': a
+ * prefix.  Every -m target flag is taken too (parse_flag), -mtune= aside
+ * (no macro).  Not taken: sanitizers (__has_feature, not macros) and
+ * profile options (they name files; the object cache skips them). */
+static const char *const macro_flags[] = {
+    "-ffast-math", "-fno-fast-math", "-ffinite-math-only", "-fno-finite-math-only",
+    "-fmath-errno", "-fno-math-errno", "-funsafe-math-optimizations",
+    "-fno-unsafe-math-optimizations", "-fhonor-infinities", "-fno-honor-infinities",
+    "-fhonor-nans", "-fno-honor-nans", "-ffp-model=", "-finline", "-fno-inline",
+    "-fpic", "-fPIC", "-fpie", "-fPIE", "-fno-pic", "-fno-PIC", "-fno-pie", "-fno-PIE",
+    "-pthread", "-fstack-protector", "-fstack-protector-strong", "-fstack-protector-all",
+    "-fno-stack-protector", "-fcf-protection", "-fcf-protection=", "-fexceptions",
+    "-fno-exceptions", "-fasynchronous-unwind-tables", "-fno-asynchronous-unwind-tables",
+    "-funwind-tables", "-fno-unwind-tables", "-fopenmp-simd", "-fno-openmp-simd", NULL
+};
+
+/* Is a a flag the parse must see too: one that changes what the compiler
+ * accepts as C -- a warning made an error or not (-W..., -Wno-error=...,
+ * -w, -pedantic...) or a language dialect flag (an implicit int or an
+ * implicit function declaration is parsed as the compile treated it) --
+ * or one that changes the predefined macros (-O..., macro_flags, -m...)?
+ * Not -Wl, -Wa, -Wp (other tools' arguments). */
 static int parse_flag(const char *a)
 {
     static const char *const lang[] = {
@@ -199,19 +226,26 @@ static int parse_flag(const char *a)
         "-fwchar-type=", "-fno-builtin-", "-fpascal-strings", "-fdelayed-template-parsing",
         "-fms-compatibility-version=", "-fno-ms-compatibility", "-fextended-identifiers",
         "-fno-extended-identifiers", "-fdigraphs", "-fno-digraphs", "-fapple-pragma-pack",
-        "-fpack-struct", "-fmax-type-align=", NULL
+        "-fpack-struct", "-fmax-type-align=", "-ffixed-point", "-fno-fixed-point", NULL
     };
     if (strncmp(a, "-W", 2) == 0)
         return a[2] && strncmp(a, "-Wl,", 4) && strncmp(a, "-Wa,", 4) && strncmp(a, "-Wp,", 4);
     if (strcmp(a, "-w") == 0 || strcmp(a, "-pedantic") == 0 || strcmp(a, "-pedantic-errors") == 0
         || strcmp(a, "--pedantic") == 0)
         return 1;
-    for (int k = 0; lang[k]; k++) {
-        size_t n = strlen(lang[k]);
-        if (lang[k][n - 1] == '=' || lang[k][n - 1] == '-' ? strncmp(a, lang[k], n) == 0
-                                                          : strcmp(a, lang[k]) == 0)
-            return 1;
-    }
+    /* -O, -O0..-O3, -Os, -Oz, -Og, -Ofast (as given: the last one wins
+     * there as in the compile); -m ISA, CPU, ABI and code-model flags
+     * (-mllvm takes a value: never here) */
+    if (a[1] == 'O' || (a[1] == 'm' && a[2] && strncmp(a, "-mtune=", 7) != 0))
+        return 1;
+    const char *const *lists[] = { lang, macro_flags };
+    for (int l = 0; l < 2; l++)
+        for (int k = 0; lists[l][k]; k++) {
+            const char *f = lists[l][k];
+            size_t n = strlen(f);
+            if (f[n - 1] == '=' || f[n - 1] == '-' ? strncmp(a, f, n) == 0 : strcmp(a, f) == 0)
+                return 1;
+        }
     return 0;
 }
 

@@ -13,7 +13,7 @@
 #include "kc_int.h"
 
 /* ---- build variants -------------------------------------------------------
- * One source compiled with other -D/-I/-std/... flags is another build of
+ * One source compiled with other -D/-I/-std/-O/-m... flags is another build of
  * it, with other loops at the same positions: the database keeps one set of
  * rows per (path, variant), variant = FNV-1a of the flags the source is
  * parsed with (o->clang, the flags that change the preprocessed text), and
