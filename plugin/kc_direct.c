@@ -253,6 +253,14 @@ static int direct_key(const dc_hash *base, const options *o, int i, char key[33]
             dc_str(&s, a + strlen(so));
         } else if (!output_opt(a)) {
             dc_str(&h, a);
+            /* -march=native, -mcpu=native: the parse's macros and the
+             * llvm-mca stage's code are this host's (by name, as the
+             * host's llvm-mca CPU is keyed in direct_base) */
+            struct utsname u;
+            if (strncmp(a, "-m", 2) == 0 && strstr(a, "=native") && uname(&u) == 0) {
+                dc_str(&h, u.nodename);
+                dc_str(&h, u.machine);
+            }
         }
     }
     if (dc_file(&h, o->sources[i]) != 0)

@@ -147,5 +147,23 @@ expect_eq "$? $(cat err.txt)" "0 " "-fopenmp-simd -Werror: compiled, no warning"
 expect_eq "$(sqlite3 s.db "SELECT line, pragmas LIKE '%omp simd%' FROM loops")" "4|1" \
           "-fopenmp-simd: the nest and its pragma"
 
+
+# -march=native: the parse gets this host's macros, so direct mode keys the
+# host: the same command under another host name (same database) parses
+# again; on this host it is a hit
+if [ "$(uname -m)" = x86_64 ] && unshare -ru true 2>/dev/null; then
+    rm -f n.db
+    "$KC" --keel-db=n.db --keel-instrument=off -march=native -c m.c -o n.o
+    sqlite3 n.db "UPDATE translation_units SET message = 'kept'"
+    "$KC" --keel-db=n.db --keel-instrument=off -march=native -c m.c -o n.o
+    expect_eq "$(sqlite3 n.db "SELECT count(*) FROM translation_units
+                               WHERE message IS NOT 'kept'")" 0 "-march=native: hit"
+    unshare -ru sh -c 'hostname keel-other-host && exec "$@"' sh \
+        "$KC" --keel-db=n.db --keel-instrument=off -march=native -c m.c -o n.o
+    expect_eq "$(sqlite3 n.db "SELECT count(*) FROM translation_units
+                               WHERE message IS NOT 'kept'")" 1 \
+              "-march=native, another host: parsed again"
+fi
+
 echo "parse-flags: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
