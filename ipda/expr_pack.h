@@ -38,7 +38,8 @@
  * decoded.
  *
  * Ownership: kx_decode and kx_pool_get return new expressions the caller
- * frees with kx_free; kx_pool_build returns a malloc'd pool.
+ * frees with kx_free; kx_decode_in's lie in the caller's memory;
+ * kx_pool_build returns a malloc'd pool.
  */
 #ifndef KEEL_IPDA_EXPR_PACK_H
 #define KEEL_IPDA_EXPR_PACK_H
@@ -60,6 +61,21 @@ void kx_encode(const kx_expr *e, ku_buf *b);
  * the bytes it took; NULL with one message in err on malformed bytes (or
  * "out of memory"). */
 kx_expr *kx_decode(const void *bytes, size_t n, size_t *used, char *err, size_t errlen);
+
+/* The same in one pass, built in memory the caller hands out: the free
+ * bytes [p, end) of *m (8-aligned), taken from the front; when they run
+ * short, m->more(m, n) points p and end at at least n fresh bytes (0; -1
+ * out of memory, then "out of memory").  The memory need not be zeroed.
+ * The expression and its parts are marked as the caller's (kx_free leaves
+ * them alone): the caller frees that memory, also after a failure, which
+ * may leave parts there.  For a decoder that builds a whole model in one
+ * block (nest_pack.h). */
+typedef struct kx_mem {
+    unsigned char *p, *end;
+    int (*more)(struct kx_mem *m, size_t n);
+} kx_mem;
+kx_expr *kx_decode_in(const void *bytes, size_t n, size_t *used, kx_mem *m, char *err,
+                      size_t errlen);
 
 /* A pool of the expressions texts[0..n) parse to (NULL texts skipped, each
  * text once; a text that does not parse is left out, so its reader parses
