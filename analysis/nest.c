@@ -14,28 +14,34 @@
 
 #include "util.h"
 
-static void free_loops(nest_loop *loops, int n)
+/* Arrays and strings are freed unless they lie in a decoded model's block
+ * (own 0); expressions always go to kx_free, which leaves the block's
+ * alone and frees any that replaced them. */
+static void free_loops(nest_loop *loops, int n, int own)
 {
     for (int k = 0; k < n; k++) {
         nest_loop *l = &loops[k];
-        free(l->iv);
-        free(l->gpu_map);
-        for (int i = 0; i < l->nmca; i++)
-            free(l->mca[i].target);
-        free(l->mca);
+        if (own) {
+            free(l->iv);
+            free(l->gpu_map);
+            for (int i = 0; i < l->nmca; i++)
+                free(l->mca[i].target);
+            free(l->mca);
+        }
         kx_free(l->trip);
         kx_free(l->lower);
         kx_free(l->last);
     }
-    free(loops);
+    if (own)
+        free(loops);
 }
 
-static void free_accs(nest_acc *accs, int n, int nloops)
+static void free_accs(nest_acc *accs, int n, int nloops, int own)
 {
     for (int a = 0; a < n; a++) {
         nest_acc *ac = &accs[a];
         for (int j = 0; j < ac->ndims; j++) {
-            if (ac->index)
+            if (ac->index && own)
                 free(ac->index[j]);
             if (ac->extent)
                 kx_free(ac->extent[j]);
@@ -44,32 +50,40 @@ static void free_accs(nest_acc *accs, int n, int nloops)
         }
         for (int k = 0; ac->lin && k < nloops; k++)
             kx_free(ac->lin[k]);
-        free(ac->lin);
-        free(ac->index);
-        free(ac->extent);
-        free(ac->diff);
-        free(ac->array);
-        free(ac->text);
         kx_free(ac->stride);
+        if (own) {
+            free(ac->lin);
+            free(ac->index);
+            free(ac->extent);
+            free(ac->diff);
+            free(ac->array);
+            free(ac->text);
+        }
     }
-    free(accs);
+    if (own)
+        free(accs);
 }
 
 void nest_free(nest_model *n)
 {
     if (!n)
         return;
-    free_loops(n->loops, n->nloops);
-    free_accs(n->accs, n->naccs, n->nloops);
+    int own = !n->block;
+    free_loops(n->loops, n->nloops, own);
+    free_accs(n->accs, n->naccs, n->nloops, own);
     for (int i = 0; i < n->nov; i++) {
-        free(n->ov[i].base);
+        if (own)
+            free(n->ov[i].base);
         kx_free(n->ov[i].offset);
     }
-    free(n->ov);
-    free(n->stmts);
-    for (int i = 0; i < n->nsyms; i++)
-        free(n->syms[i]);
-    free(n->syms);
+    if (own) {
+        free(n->ov);
+        free(n->stmts);
+        for (int i = 0; i < n->nsyms; i++)
+            free(n->syms[i]);
+        free(n->syms);
+    }
+    nest_block_free(n->block);
     memset(n, 0, sizeof *n);
 }
 

@@ -28,7 +28,10 @@
  *
  * Ownership: a nest_model owns every array, string and expression reachable
  * from it; nest_free frees them all (not the struct itself, which is
- * usually a member of its user's struct) and leaves it empty.
+ * usually a member of its user's struct) and leaves it empty.  A decoded
+ * model (nest_pack.h) keeps them all in one block of memory (`block`):
+ * its expressions may be replaced (kx_free leaves the block's alone, and
+ * nest_free frees the new ones), not its arrays or strings.
  */
 #ifndef KEEL_NEST_H
 #define KEEL_NEST_H
@@ -129,7 +132,9 @@ typedef struct {
     int omp_target;   /* 1: the kernels are OpenMP target constructs */     \
     int uneven;       /* 1: an inner loop's bounds move with loops[0]'s variable */ \
     int nsyms;        /* the symbols a launch binds, sorted (no loop variable) */ \
-    char **syms;
+    char **syms;                                                            \
+    void *block;      /* non-NULL: nest_decode's memory, which holds every  \
+                       * array, string and expression it decoded */
 
 typedef struct nest_model {
     NEST_MEMBERS
@@ -138,6 +143,14 @@ typedef struct nest_model {
 /* Free everything n owns and leave it empty (n itself is the caller's;
  * NULL is fine).  Arrays may be partly filled: NULL members are skipped. */
 void nest_free(nest_model *n);
+
+/* A decoded model's block (`block`, nest_pack.c): chunks of memory
+ * handed out in pieces.  nest_block_take returns n zeroed bytes aligned
+ * to 8 from *block, which it extends (a new chunk of at least `chunk`
+ * bytes) as needed; NULL out of memory (*block stays freeable).
+ * nest_block_free frees every chunk (NULL is fine). */
+void *nest_block_take(void **block, size_t n, size_t chunk);
+void nest_block_free(void *block);
 
 /* What follows from the rest, worked out once, where the model is built:
  * per loop spread, bounded, last and thread_on_path; per access its

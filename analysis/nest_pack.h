@@ -25,8 +25,10 @@
  * nothing of them is used.
  *
  * Ownership: nest_encode appends to the caller's buffer; nest_decode fills
- * the caller's nest_model and nest_head, which nest_free and
- * nest_head_free release (also after a failed decode).
+ * the caller's nest_model and nest_head, both in one block of memory
+ * that nest_free releases (nest_head_free then only empties the head; a
+ * failed decode leaves both empty).  The head's strings live as long as
+ * the model.
  */
 #ifndef KEEL_NEST_PACK_H
 #define KEEL_NEST_PACK_H
@@ -49,6 +51,8 @@ typedef struct {
     int line;
     int nfacts;               /* the launch loop's known per-loop facts */
     char **fact_name, **fact; /* by name (db/loop_facts.h's columns) */
+    int in_model;             /* 1: its strings and arrays lie in the decoded model's
+                               * block (nest.h), freed with it */
 } nest_head;
 
 void nest_head_free(nest_head *h);     /* frees members, leaves it empty; NULL fine */

@@ -10,7 +10,10 @@
  * that what it built is canonical (kx_int_canonical on every level, the
  * min/max operand order, the size limit), so a decoded expression is one
  * that kx_parse could have returned, held in one block that kx_free frees
- * whole (expr_int.h's `block`).  Every count is bounded by the bytes left
+ * whole (expr_int.h's `block`).  kx_decode_in skips the first pass: it
+ * takes each part from the caller's memory (a decoder that keeps a whole
+ * model in one block) and checks as it goes what the first pass would
+ * have.  Every count is bounded by the bytes left
  * (a term takes at least two bytes, a factor three), so hostile bytes
  * cannot make it allocate more than a small multiple of their length.
  *
@@ -82,6 +85,7 @@ typedef struct {
     int failed;
     unsigned char *mem;         /* pass 2: the block, bump-allocated from */
     size_t used, size;
+    kx_mem *in;                 /* kx_decode_in: the caller's memory, else NULL */
 } reader;
 
 static int fail(reader *r, const char *what)
@@ -94,6 +98,10 @@ static int fail(reader *r, const char *what)
 
 static int get_uv(reader *r, uint64_t *v)
 {
+    if (r->at < r->n && r->p[r->at] < 0x80) {    /* one byte: most numbers */
+        *v = r->p[r->at++];
+        return 0;
+    }
     uint64_t x = 0;
     for (int i = 0; i < 10; i++) {
         if (r->at >= r->n)
@@ -126,11 +134,24 @@ static size_t round8(size_t n)
     return (n + 7) & ~(size_t)7;
 }
 
-/* Pass 2: the next n bytes of the block (zeroed; pass 1 sized it). */
+/* Pass 2: the next n bytes of the block (pass 1 sized it), or of the
+ * caller's memory (kx_decode_in; NULL with the reader failed: out of
+ * memory).  Not zeroed: pass 2 sets every member. */
 static void *take(reader *r, size_t n)
 {
+    n = round8(n);
+    if (r->in) {
+        kx_mem *m = r->in;
+        if ((size_t)(m->end - m->p) < n && m->more(m, n)) {
+            fail(r, "out of memory");
+            return NULL;
+        }
+        void *q = m->p;
+        m->p += n;
+        return q;
+    }
     void *p = r->mem + r->used;
-    r->used += round8(n);
+    r->used += n;
     return p;
 }
 
@@ -200,12 +221,19 @@ static char *get_name(reader *r)
         fail(r, "empty name");
         return NULL;
     }
-    const unsigned char *s = r->p + r->at;
-    if (memchr(s, 0, (size_t)len)) {
-        fail(r, "NUL in a name");
+    if (len > r->n - r->at) {
+        fail(r, "truncated");
         return NULL;
     }
+    const unsigned char *s = r->p + r->at;
+    for (uint64_t i = 0; i < len; i++)    /* (as memchr would, inline: names are short) */
+        if (!s[i]) {
+            fail(r, "NUL in a name");
+            return NULL;
+        }
     char *d = take(r, (size_t)len + 1);
+    if (!d)
+        return NULL;
     memcpy(d, s, (size_t)len);
     d[len] = '\0';
     r->at += (size_t)len;
@@ -217,8 +245,16 @@ static kx_expr *get_expr(reader *r, int depth);
 static int get_factor(reader *r, kx_factor *f, int depth, size_t *w)
 {
     uint64_t pow;
-    unsigned kind = r->p[r->at++];
+    if (r->at >= r->n)
+        return fail(r, "truncated");
+    unsigned kind = r->p[r->at];
+    if (kind > KIND_UNKNOWN)
+        return fail(r, "unknown atom kind");
+    r->at++;
     f->kind = (int)kind - 1;
+    f->name = NULL;
+    f->nargs = 0;
+    f->args = NULL;
     if (get_uv(r, &pow))
         return -1;
     if (pow < 1 || pow > INT_MAX)
@@ -245,7 +281,8 @@ static int get_factor(reader *r, kx_factor *f, int depth, size_t *w)
         return (f->name = get_name(r)) ? 0 : -1;
     }
     if (nargs > 0) {
-        f->args = take(r, (size_t)nargs * sizeof *f->args);
+        if (!(f->args = take(r, (size_t)nargs * sizeof *f->args)))
+            return -1;
         f->nargs = nargs;
         for (int k = 0; k < nargs; k++) {
             if (!(f->args[k] = get_expr(r, depth + 1)))
@@ -258,17 +295,28 @@ static int get_factor(reader *r, kx_factor *f, int depth, size_t *w)
     return 0;
 }
 
-/* Pass 2: the expression at r, built in the block. */
+/* Pass 2: the expression at r, built in the block (or the caller's
+ * memory: then it checks all that pass 1 would have). */
 static kx_expr *get_expr(reader *r, int depth)
 {
     int nt;
     size_t start = r->at;
+    if (depth > KX_MAX_DEPTH) {
+        fail(r, "nested too deep");
+        return NULL;
+    }
     if (get_count(r, KX_MAX_SIZE, 2, &nt))
         return NULL;
     kx_expr *e = take(r, sizeof *e);
-    e->block = depth == 0 ? 1 : 2;     /* the block's head, or inside it */
+    if (!e)
+        return NULL;
+    /* the block's head, or inside it (or the caller's: never freed alone) */
+    e->block = depth == 0 && !r->in ? 1 : 2;
     e->n = nt;
-    e->t = nt > 0 ? take(r, (size_t)nt * sizeof *e->t) : NULL;
+    e->t = NULL;
+    e->w = 0;
+    if (nt > 0 && !(e->t = take(r, (size_t)nt * sizeof *e->t)))
+        return NULL;
     size_t w = 0;
     for (int i = 0; i < nt; i++) {
         kx_term *t = &e->t[i];
@@ -283,7 +331,9 @@ static kx_expr *get_expr(reader *r, int depth)
         }
         if (get_count(r, KX_MAX_SIZE, 3, &nf))
             return NULL;
-        t->f = nf > 0 ? take(r, (size_t)nf * sizeof *t->f) : NULL;
+        t->f = NULL;
+        if (nf > 0 && !(t->f = take(r, (size_t)nf * sizeof *t->f)))
+            return NULL;
         t->nf = nf;
         w += 1 + (size_t)nf;
         for (int j = 0; j < nf; j++)
@@ -305,7 +355,7 @@ static kx_expr *get_expr(reader *r, int depth)
 
 kx_expr *kx_decode(const void *bytes, size_t n, size_t *used, char *err, size_t errlen)
 {
-    reader r = { bytes, n, 0, err, errlen, 0, NULL, 0, 0 };
+    reader r = { bytes, n, 0, err, errlen, 0, NULL, 0, 0, NULL };
     size_t need = 0;
     if (measure(&r, 0, &need))
         return NULL;
@@ -323,6 +373,16 @@ kx_expr *kx_decode(const void *bytes, size_t n, size_t *used, char *err, size_t 
     }
     assert(r.used == need && (void *)e == (void *)r.mem);
     if (used)
+        *used = r.at;
+    return e;
+}
+
+kx_expr *kx_decode_in(const void *bytes, size_t n, size_t *used, kx_mem *m, char *err,
+                      size_t errlen)
+{
+    reader r = { bytes, n, 0, err, errlen, 0, NULL, 0, 0, m };
+    kx_expr *e = get_expr(&r, 0);
+    if (e && used)
         *used = r.at;
     return e;
 }

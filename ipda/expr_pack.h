@@ -28,7 +28,7 @@
  * returns is in canonical form.
  *
  * Ownership: kx_decode returns a new expression the caller frees with
- * kx_free.
+ * kx_free; kx_decode_in's lies in the caller's memory.
  */
 #ifndef KEEL_IPDA_EXPR_PACK_H
 #define KEEL_IPDA_EXPR_PACK_H
@@ -46,5 +46,20 @@ void kx_encode(const kx_expr *e, ku_buf *b);
  * the bytes it took; NULL with one message in err on malformed bytes (or
  * "out of memory"). */
 kx_expr *kx_decode(const void *bytes, size_t n, size_t *used, char *err, size_t errlen);
+
+/* The same in one pass, built in memory the caller hands out: the free
+ * bytes [p, end) of *m (8-aligned), taken from the front; when they run
+ * short, m->more(m, n) points p and end at at least n fresh bytes (0; -1
+ * out of memory, then "out of memory").  The memory need not be zeroed.
+ * The expression and its parts are marked as the caller's (kx_free leaves
+ * them alone): the caller frees that memory, also after a failure, which
+ * may leave parts there.  For a decoder that builds a whole model in one
+ * block (nest_pack.h). */
+typedef struct kx_mem {
+    unsigned char *p, *end;
+    int (*more)(struct kx_mem *m, size_t n);
+} kx_mem;
+kx_expr *kx_decode_in(const void *bytes, size_t n, size_t *used, kx_mem *m, char *err,
+                      size_t errlen);
 
 #endif

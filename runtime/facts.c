@@ -88,6 +88,8 @@ struct rt_facts {
     rt_ov_base *ovb;
     rt_ov_access *ova;
     rt_overlap spec;
+    int head_in_block;        /* file, function, hash, label and fact[] lie in the
+                               * decoded model's block (take_head) */
 };
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -393,14 +395,21 @@ static int launch_overlap_row(void *vctx, const db_launch_overlap *r)
     return r->offset && !o->offset ? 1 : 0;
 }
 
+/* n zeroed elements of `size` bytes for the facts' own arrays: in the
+ * decoded model's block when it has one (freed with it), else calloc'd. */
+static void *facts_array(rt_facts *f, size_t n, size_t size)
+{
+    return f->model.block ? nest_block_take(&f->model.block, n * size, 0) : calloc(n, size);
+}
+
 /* The plain view of the overlap condition overlap.c checks. */
 static int overlap_spec(rt_facts *f)
 {
     if (f->nov == 0)
         return 0;
-    f->ovl = calloc((size_t)f->nloops + 1, sizeof *f->ovl);
-    f->ovb = calloc((size_t)f->nov + 1, sizeof *f->ovb);
-    f->ova = calloc((size_t)f->nov + 1, sizeof *f->ova);
+    f->ovl = facts_array(f, (size_t)f->nloops + 1, sizeof *f->ovl);
+    f->ovb = facts_array(f, (size_t)f->nov + 1, sizeof *f->ovb);
+    f->ova = facts_array(f, (size_t)f->nov + 1, sizeof *f->ova);
     if (!f->ovl || !f->ovb || !f->ova)
         return -1;
     for (int k = 0; k < f->nloops; k++)
@@ -536,19 +545,23 @@ static int load_nest(db_nest *src, int64_t root, const char *file, int line, rt_
     return 0;
 }
 
-/* The launch's head (nest_pack.h) into f: f takes its strings. */
-static int take_head(rt_facts *f, nest_head *h)
+/* The launch's head (nest_pack.h) into f: its strings lie in the
+ * model's block (f->head_in_block), as the overlap view does. */
+static int take_head(rt_facts *f, const nest_head *h)
 {
     f->loop_id = h->root;
     f->line = h->line;
-    f->file = h->file, h->file = NULL;
-    f->function = h->function, h->function = NULL;
-    f->hash = h->hash, h->hash = NULL;
-    f->label = h->label, h->label = NULL;
+    f->file = h->file;
+    f->function = h->function;
+    f->hash = h->hash;
+    f->label = h->label;
+    f->head_in_block = 1;
     for (int i = 0; i < h->nfacts; i++)
         for (int k = 0; k < DB_NLOOP_FACTS; k++)
-            if (!f->fact[k] && !strcmp(h->fact_name[i], db_loop_fact_names[k]))
-                f->fact[k] = h->fact[i], h->fact[i] = NULL;
+            if (!f->fact[k] && !strcmp(h->fact_name[i], db_loop_fact_names[k])) {
+                f->fact[k] = h->fact[i];
+                break;
+            }
     f->target_host_code = f->fact[DB_LOOP_FACT_offload] &&
                           strcmp(f->fact[DB_LOOP_FACT_offload], "host") == 0;
     return overlap_spec(f);
@@ -568,7 +581,6 @@ int rt_facts_load_packed(const void *bytes, size_t n, rt_facts **out, char *err,
         return -1;
     }
     int rc = take_head(f, &h);
-    nest_head_free(&h);
     if (rc) {
         rt_facts_free(f);
         return ku_fail(err, errlen, "out of memory");
@@ -590,8 +602,12 @@ static const char *name_tail(const char *file)
 {
     const char *tail = file, *p = file;
     while (*p) {
-        const char *c = p, *e = strchr(p, '/');
-        size_t n = e ? (size_t)(e - c) : strlen(c);
+        const char *c = p, *e = c;
+        while (*e && *e != '/')      /* (strchr's work, inline: no lazy binding) */
+            e++;
+        size_t n = (size_t)(e - c);
+        if (!*e)
+            e = NULL;
         if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
             tail = e ? e + 1 : c + n;
         p = e ? e + 1 : c + n;
@@ -710,16 +726,20 @@ void rt_facts_free(rt_facts *f)
     if (!f)
         return;
     plan_free(f->plan);
+    if (!f->model.block) {     /* (else they lie in the block) */
+        free(f->ovl);
+        free(f->ovb);
+        free(f->ova);
+    }
+    if (!f->head_in_block) {
+        free(f->file);
+        free(f->hash);
+        free(f->function);
+        free(f->label);
+        for (int k = 0; k < DB_NLOOP_FACTS; k++)
+            free(f->fact[k]);
+    }
     nest_free(&f->model);
-    free(f->ovl);
-    free(f->ovb);
-    free(f->ova);
-    free(f->file);
-    free(f->hash);
-    free(f->function);
-    free(f->label);
-    for (int k = 0; k < DB_NLOOP_FACTS; k++)
-        free(f->fact[k]);
     free(f);
 }
 

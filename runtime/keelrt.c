@@ -249,12 +249,22 @@ static void text_cat(char *dst, size_t n, const char *a, const char *b)
     dst[la + lb] = '\0';
 }
 
+/* A malloc'd copy of s (NULL out of memory), as strdup makes it but with
+ * the strlen and memcpy a first decision calls anyway: each libc function
+ * a program calls first costs its lazy binding, some 800 instructions. */
+static char *text_copy(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    return c ? memcpy(c, s, n) : NULL;
+}
+
 /* Under facts_lock: the database the log and history open from now on
  * (G.db_used); a copy of path unless it is G.dbpath's. */
 static void db_used_set(const char *path)
 {
     char *c = NULL;
-    if (path != G.dbpath && !(c = strdup(path))) {
+    if (path != G.dbpath && !(c = text_copy(path))) {
         warn_once(W_MEM, "out of memory");
         return;
     }
@@ -316,9 +326,9 @@ static void init(void)
     G.threads = rt_threads_for(E[E_THREADS]);
     /* (copies: the texts used later; out of memory, the environment's own) */
     if ((s = E[E_DB]) && *s)
-        G.dbpath = (G.dbpath = strdup(s)) ? G.dbpath : s;
+        G.dbpath = (G.dbpath = text_copy(s)) ? G.dbpath : s;
     if ((s = E[E_PREFIX_MAP]))
-        G.prefix_map = (G.prefix_map = strdup(s)) ? G.prefix_map : s;
+        G.prefix_map = (G.prefix_map = text_copy(s)) ? G.prefix_map : s;
     G.facts_db = (s = E[E_FACTS]) && !strcmp(s, "db");
     /* the built-in profiles are copied from their images straight into G
      * (rt_profile_builtin_into): no copy of their own is made and published */
@@ -703,9 +713,13 @@ static char *unmap_path(const char *p)
     return r;
 }
 
+/* After p's last '/' (as strrchr would find it, inline: see text_copy). */
 static const char *base_name(const char *p)
 {
-    const char *s = p ? strrchr(p, '/') : NULL;
+    const char *s = NULL;
+    for (const char *c = p; c && *c; c++)
+        if (*c == '/')
+            s = c;
     return s ? s + 1 : p ? p : "?";
 }
 

@@ -2,7 +2,9 @@
  * test_expr_pack.c -- the binary form of expressions
  * (ipda/expr_pack.h): exact bytes, round trips, every truncation and
  * corruption refused (or, for a flipped byte that still spells a valid
- * form, an expression in canonical form that encodes back to those bytes).
+ * form, an expression in canonical form that encodes back to those bytes);
+ * kx_decode_in, in memory handed out in small chunks of garbage, agrees
+ * with kx_decode on all of them and says when memory runs out.
  *
  *   test_expr_pack              the unit checks
  *   test_expr_pack FILE MIN     also every line of FILE (stored expression
@@ -27,6 +29,68 @@ static int fails;
             fails++;                                     \
         }                                                \
     } while (0)
+
+/* kx_decode_in's memory for the checks: chunks of 24 bytes at least (so
+ * that most expressions need several), filled with 0xa5 rather than
+ * zeroed (the decoder must set every member), the first `limit` granted
+ * (then out of memory; -1: no limit). */
+typedef struct {
+    kx_mem m;
+    unsigned char *chunk[4096];
+    int n, limit;
+} test_mem;
+
+static int test_more(kx_mem *m, size_t n)
+{
+    test_mem *t = (test_mem *)m;
+    size_t size = n > 24 ? n : 24;
+    if (t->n == t->limit || t->n == 4096 || !(t->chunk[t->n] = malloc(size)))
+        return -1;
+    memset(t->chunk[t->n], 0xa5, size);
+    m->p = t->chunk[t->n++];
+    m->end = m->p + size;
+    return 0;
+}
+
+static void test_mem_free(test_mem *t)
+{
+    for (int i = 0; i < t->n; i++)
+        free(t->chunk[i]);
+    t->n = 0;
+    t->m.p = t->m.end = NULL;
+}
+
+/* kx_decode_in over t: what kx_decode returns, in t's memory. */
+static kx_expr *decode_in(test_mem *t, const void *b, size_t n, size_t *used, char *err,
+                          size_t errlen, int limit)
+{
+    *t = (test_mem){ { NULL, NULL, test_more }, { NULL }, 0, limit };
+    return kx_decode_in(b, n, used, &t->m, err, errlen);
+}
+
+/* kx_decode_in agrees with kx_decode on bytes[0..n): the same verdict,
+ * bytes used and an equal expression (that kx_free leaves alone), or a
+ * refusal with one message, the same one where `same` (bytes with one
+ * fault: where there are several, kx_decode's first pass meets a later
+ * one first). */
+static void agree_in(const char *what, const void *bytes, size_t n, int same)
+{
+    char e1[256] = "", e2[256] = "";
+    size_t u1 = 0, u2 = 0;
+    test_mem t;
+    kx_expr *a = kx_decode(bytes, n, &u1, e1, sizeof e1);
+    kx_expr *b = decode_in(&t, bytes, n, &u2, e2, sizeof e2, -1);
+    if (b)
+        kx_free(b);                     /* (the caller's memory: a no-op) */
+    if (!a != !b || (a && (u1 != u2 || !kx_equal(a, b))) ||
+        (!a && (same ? strcmp(e1, e2) != 0 : !e2[0] || strchr(e2, '\n') != NULL))) {
+        printf("FAIL: %s: kx_decode %s (%s), kx_decode_in %s (%s)\n", what,
+               a ? "accepts" : "refuses", e1, b ? "accepts" : "refuses", e2);
+        fails++;
+    }
+    kx_free(a);
+    test_mem_free(&t);
+}
 
 /* The bytes of e, as hex pairs separated by blanks. */
 static char *hex_of(const kx_expr *e)
@@ -67,6 +131,22 @@ static void bytes_are(const char *text, const char *want)
     }
     free(p);
     kx_free(d);
+    agree_in(text, b.s, b.len, 1);
+    /* out of memory at each of its requests: refused, with that message */
+    for (int limit = 0;; limit++) {
+        test_mem t;
+        err[0] = '\0';
+        d = decode_in(&t, b.s, b.len, NULL, err, sizeof err, limit);
+        int granted = t.n;
+        test_mem_free(&t);
+        if (d)
+            break;
+        if (!strstr(err, "out of memory") || granted != limit) {
+            printf("FAIL: %s: out of memory after %d chunks: %s\n", text, limit, err);
+            fails++;
+            break;
+        }
+    }
     kx_free(e);
     ku_buf_free(&b);
 }
@@ -97,6 +177,7 @@ static void refused(const char *hex, const char *want)
         fails++;
     }
     kx_free(e);
+    agree_in(hex, b, n, 1);
 }
 
 /* Every prefix of e's bytes refused; every single flipped bit either
@@ -119,11 +200,13 @@ static void hostile(const char *text)
             fails++;
         }
         kx_free(d);
+        agree_in(text, b.s, k, 1);
         for (int bit = 0; bit < 8; bit++) {
             memcpy(c, b.s, b.len);
             c[k] ^= (unsigned char)(1u << bit);
             size_t used = 0;
             err[0] = '\0';
+            agree_in(text, c, b.len, 0);
             d = kx_decode(c, b.len, &used, err, sizeof err);
             if (!d) {
                 if (!err[0] || strchr(err, '\n')) {
@@ -279,6 +362,7 @@ int main(int argc, char **argv)
                                : !e && strstr(err, "nested too deep") != NULL,
                   "depth %d: %s", depth, err);
             kx_free(e);
+            agree_in(depth == 200 ? "200 deep" : "201 deep", b.s, b.len, 1);
             ku_buf_free(&b);
         }
     }
