@@ -104,14 +104,18 @@ static const struct { int cc, schedulers, blocks, threads; } cc_rows[] = {
 };
 
 /* Append printf-style text to buf (n bytes), cut to fit. */
-static void add(char *buf, size_t n, const char *fmt, ...)
+static void vadd(char *buf, size_t n, const char *fmt, va_list ap)
 {
     size_t used = strlen(buf);
-    if (used + 1 >= n)
-        return;
+    if (used + 1 < n)
+        vsnprintf(buf + used, n - used, fmt, ap);
+}
+
+static void add(char *buf, size_t n, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf + used, n - used, fmt, ap);
+    vadd(buf, n, fmt, ap);
     va_end(ap);
 }
 
@@ -134,16 +138,11 @@ typedef struct {
 
 static void item(src_list *l, const char *fmt, ...)
 {
-    size_t used = strlen(l->text);
-    if (l->n++ > 0 && used + 3 < sizeof l->text) {
-        memcpy(l->text + used, ", ", 3);
-        used += 2;
-    }
-    if (used + 1 >= sizeof l->text)
-        return;
+    if (l->n++ > 0 && strlen(l->text) + 3 < sizeof l->text)
+        add(l->text, sizeof l->text, ", ");   /* the whole separator or none */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(l->text + used, sizeof l->text - used, fmt, ap);
+    vadd(l->text, sizeof l->text, fmt, ap);
     va_end(ap);
 }
 
