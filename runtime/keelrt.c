@@ -1255,9 +1255,10 @@ __attribute__((destructor)) static void log_at_exit(void)
     pthread_mutex_unlock(&log_lock);
 }
 
+/* text_copy that takes NULL (NULL). */
 static char *dup_text(const char *s)
 {
-    return s ? strdup(s) : NULL;
+    return s ? text_copy(s) : NULL;
 }
 
 /* CLOCK_MONOTONIC_COARSE, seconds: the age of the waiting rows only needs
