@@ -5,9 +5,7 @@
 # exception), one at the limit exactly, and a long one under testsuite/
 # (not production code).
 S=${1:?usage: long_functions_planted.sh LONG_FUNCTIONS_SH}
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-longfn-XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # fn NAME BODY_LINES: a function of BODY_LINES + 3 lines in keel's style
@@ -43,5 +41,4 @@ printf 'cli/b.c table  a table\ncli/a.c too_long  listed now\n' \
     > "$tmp/testsuite/arch/long_functions.allow"
 sh "$S" --check "$tmp" 10 >/dev/null; rc=$?
 [ "$rc" = 0 ] && ok || bad "every long one listed: exit $rc, want 0"
-echo "long_functions_planted: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish long_functions_planted

@@ -4,9 +4,7 @@
 # pointer, the two includes), a harmless mention ("sqlite3" alone), and
 # the same in db/ and testsuite/, which may (and a build folder, skipped).
 S=${1:?usage: sql_home_planted.sh SQL_HOME_SH}
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-sqlhome-XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/cli" "$tmp/db" "$tmp/testsuite/db" "$tmp/runtime" "$tmp/build/x"
@@ -28,5 +26,4 @@ sql_home: 4 uses of SQLite outside db testsuite"
 $out"
 sh "$S" "$tmp" --except runtime >/dev/null 2>&1; rc=$?
 [ "$rc" = 2 ] && ok || bad "an extra argument: exit $rc, want 2 (no folder can be left out)"
-echo "sql_home_planted: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish sql_home_planted

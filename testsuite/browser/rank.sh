@@ -12,10 +12,7 @@
 set -u
 BIN=$(cd "$1" && pwd) || exit 1
 SRC=$(cd "$(dirname "$0")" && pwd)
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 work=$(mktemp -d /tmp/keel-rank-XXXXXX) || exit 1
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1

@@ -17,9 +17,7 @@ set -u
 BIN=$(cd "$1" && pwd) || exit 1
 SRC=$(cd "$2" && pwd) || exit 1
 ART=$3
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
     echo "FAIL: no chromium (scripts/install-deps.sh installs it)"

@@ -15,11 +15,7 @@ SRC=$(cd "$2" && pwd)
 T=$SRC/testsuite/csmith
 work=$(mktemp -d /tmp/keel-csmith-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 cd "$work" || exit 1
 unset KEEL_VERBOSE KEEL_FORCE KEEL_DEVICE KEEL_INSTRUMENT KEEL_DISABLE OMP_TARGET_OFFLOAD
 
@@ -47,5 +43,4 @@ expect_eq "$(grep -c '^keel: hot-launch.c:27 ' err.txt)" 2 "verdicts for the nes
 expect_eq "$(grep -c '^keel: ' err.txt)" 3 "verdict lines in all"
 grep -q '^keel: hot-launch.c:27 .*n=6: ' err.txt && ok || bad "no verdict for n=6: $(cat err.txt)"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

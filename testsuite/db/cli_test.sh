@@ -17,15 +17,13 @@
 # when anything failed.
 
 KEEL=$1 MKDB=$2 GOLDEN=$3 VERSION=$4
-pass=0 fail=0
 tmp=$(mktemp -d /tmp/keel-cli-XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 tmp=$(pwd -P)
 unset KEEL_DB
 
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 
 # same NAME FILE EXPECTED_FILE
 same() {
@@ -302,5 +300,4 @@ succeeds loops --help missing.db
 succeeds --version
 [ "$(cat out.txt)" = "keel $VERSION" ] && ok || bad "keel --version: '$(cat out.txt)', want 'keel $VERSION'"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

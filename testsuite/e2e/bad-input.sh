@@ -9,11 +9,7 @@ KEEL=$BIN/keel
 work=$(mktemp -d /tmp/keel-bad-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 lines() { if [ -s "$1" ]; then wc -l <"$1" | tr -d ' '; else echo 0; fi; }
 
 cat >good.c <<'C'
@@ -139,5 +135,4 @@ grep -q "cannot run 'no-such-compiler-xyz'" err.txt && ok || bad "missing compil
 expect_eq "$?" 2 "unknown keel option"
 "$KEELCC" --help | grep -q -- '--keel-db=PATH' && ok || bad "keelcc --help"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

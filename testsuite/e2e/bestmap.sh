@@ -22,10 +22,7 @@
 # stays about the code as compiled.
 set -u
 BIN=$(cd "$1" && pwd) || exit 1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 work=$(mktemp -d /tmp/keel-bestmap-XXXXXX) || exit 1
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -144,5 +141,4 @@ expect_eq "$(grep -c '^  N[0-9]' r.txt)" 3 "three nests to change"
 "$K" report --size 258 --device h100 --host power9 --json m.db >r.json 2>&1 || bad "report --json"
 expect_eq "$(sqlite3 :memory: "SELECT json_extract(value, '\$.line') || ' ' || (json_extract(value, '\$.best_mapping') IS NOT NULL) FROM json_each(readfile('r.json'), '\$.ranking') ORDER BY 1" | tr '\n' ';')" \
     "13 0;18 0;24 1;32 1;4 1;43 0;" "report JSON: best_mapping only where it helps"
-echo "bestmap: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish bestmap

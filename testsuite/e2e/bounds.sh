@@ -11,9 +11,7 @@ BIN=$(cd "$1" && pwd) || exit 1
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-bounds.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_eq() { [ "$1" = "$2" ] || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 
 cat > b.c <<'EOF'
 #include <stdio.h>
@@ -196,4 +194,4 @@ expect_eq "$(xfer --set ist=5)" "2.333333 5.000000 1" "sweep of * keeps --set is
 "$BIN/keel" explain b.c:53 --sweep '*=16:64' "$work/b.db" > sw.txt 2>&1 || bad "explain the row loop: $(cat sw.txt)"
 grep -q '^crossover ' sw.txt || bad "the row loop gets an answer: $(cat sw.txt)"
 
-[ "$fails" -eq 0 ] && echo "bounds: all passed" || exit 1
+finish bounds

@@ -21,11 +21,7 @@ export KEEL_MCA=off KEEL_LOG=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-folder-XXXXXX")
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 # the run-time summary of a program, from the folder "elsewhere"
 run() { (cd "$work/elsewhere" && KEEL_DEVICE=h100 KEEL_VERBOSE=1 "$@" 2>&1 >/dev/null | LC_ALL=C sort); }
 FX='keel: k.c:3 fx [reduction]: 1 launch, CPU 1, GPU 0 (reduction), why: only reductions are carried: s (+)'
@@ -135,5 +131,4 @@ expect_eq "$(readelf --dyn-syms -W one/libk.so | grep -c keel_link_db)" 0 \
 expect_eq "$(run ../with-so)" "$ONE
 $FX" "libk.so's site: the library's database"
 
-echo "build-folder: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish build-folder

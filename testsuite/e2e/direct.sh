@@ -30,11 +30,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 export KEEL_DB="$work/k.db" KEEL_MCA=off KEEL_LOG=0
 unset KEEL_VERBOSE KEEL_DEVICE KEEL_FORCE KEEL_DIRECT KEEL_INSTRUMENT OMP_TARGET_OFFLOAD
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 expect_ne() { if [ "$1" != "$2" ]; then ok; else bad "$3: got '$1' both times"; fi; }
 q() { sqlite3 "$KEEL_DB" "$1"; }
 mark() { q "UPDATE translation_units SET message = 'kept'"; }
@@ -335,5 +331,4 @@ expect_eq "$(cmp -s rows-direct-2.txt rows-off-2.txt && echo same)" same \
 expect_eq "$(cat xerr.txt)" "" "stage 2: no message"
 cd "$work" || exit 1
 
-echo "direct: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish direct

@@ -10,11 +10,7 @@ work=$(mktemp -d /tmp/keel-htmlthr-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 export KEEL_MCA=off
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 
 printf 'void f(double *x, int n) { for (int i = 0; i < n; i++) x[i] = 2 * x[i]; }\n' >f.c
 "$BIN/keelcc" --keel-db=k.db -c f.c -o f.o 2>/dev/null
@@ -30,5 +26,4 @@ for t in 1 16 1048576; do
     expect_eq "$?:$(cat err.txt)" "0:" "--threads $t"
     grep -q "$t thread" r.html && ok || bad "--threads $t: the report does not say $t threads"
 done
-echo "html-threads: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish html-threads

@@ -15,11 +15,7 @@ SRC=$2
 PB=$SRC/polybench-inputs
 work=$(mktemp -d /tmp/keel-instr-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 
 GEMM=linear-algebra/blas/gemm/gemm
 make -s -C "$PB" DATASET=MINI O="$work/plain" CC=clang-19 "$work/plain/$GEMM" >/dev/null
@@ -70,5 +66,4 @@ done
 n=$(sqlite3 off.db "SELECT count(*) FROM loops WHERE pragmas LIKE '%omp target%'")
 [ "$n" -ge 13 ] && ok || bad "only $n omp target loops recorded"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -10,10 +10,7 @@ BIN=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 KC="$BIN/keelcc --keel-db=$work/k.db --keel-mca=off"
 
 cat >sum.c <<'SRC'
@@ -121,5 +118,4 @@ expect_eq "$(KEEL_DB="$work/none.db" ./usevsum.ref 2>&1)" "2016 2016" "clang-19 
 $KC -O2 -c vsum.c -o vsum.o && $KC -r vsum.o -o vsum_r.o
 expect_eq "$(nm --defined-only vsum_r.o | grep -c ' keel_decide$')" 0 "-r: no runtime inside"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -15,10 +15,7 @@ BIN=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 KC="$BIN/keelcc --keel-db=$work/k.db --keel-mca=off"
 
 cat >k.c <<'SRC'
@@ -255,5 +252,4 @@ expect_eq "$(KEEL_DB=/nonexistent KEEL_VERBOSE=2 KEEL_DEVICE=h100 ./hprog 2>&1 |
              grep -c '^keel: hk\.c:4 k ')" 1 "header edit: the site decides from linked facts"
 cd "$work" || exit 1
 
-echo "linked-facts: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish linked-facts

@@ -42,11 +42,7 @@ export PATH="$work/wrap:$PATH"
 export KEEL_DB="$work/k.db" KEEL_MCA=off KEEL_LOG=0
 unset KEEL_VERBOSE KEEL_DEVICE KEEL_FORCE KEEL_DIRECT KEEL_INSTRUMENT KEEL_OBJCACHE \
       KEEL_OBJCACHE_SIZE KEEL_CC OMP_TARGET_OFFLOAD
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 runs() { if [ -f runs ]; then wc -l <runs | tr -d ' '; else echo 0; fi; }
 settle() { sleep 1.2; }
 # compile (args) into $1 with the cache; echo how many compiler runs it took
@@ -299,5 +295,4 @@ expect_eq "$(cc_count k.o -O2 -c k.c)" "0 0" "concurrent writers: hit"
 fresh ref.o -O2 -c k.c
 expect_eq "$(same k.o ref.o)" same "concurrent writers: a fresh compile's object"
 
-echo "objcache: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish objcache

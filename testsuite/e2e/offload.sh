@@ -12,9 +12,7 @@ BIN=$(cd "$1" && pwd) || exit 1
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-offload.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_eq() { [ "$1" = "$2" ] || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 
 cat > t.c <<'EOF2'
 void scale(int n, double *a, const double *b)
@@ -56,4 +54,4 @@ sw() { "$BIN/keel" explain t.c:4 --sweep 'n=1024:1024' --host ./fb.machine --dev
            --threads 4 "$@" host.db | awk '$1 == 1024 { print $2, $3 }'; }
 [ "$(sw)" != "$(sw --offload image)" ] || bad "sweep ignores --offload: $(sw)"
 
-[ "$fails" -eq 0 ] && echo "offload: all passed" || exit 1
+finish offload

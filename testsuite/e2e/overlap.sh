@@ -15,11 +15,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 unset KEEL_FORCE OMP_TARGET_OFFLOAD KEEL_LOG
 export KEEL_DB="$work/k.db" KEEL_HOST=power9
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 
 cp "$SRC/alias.c" alias.c
 clang-19 -O1 alias.c -o alias.plain || exit 1
@@ -86,5 +82,4 @@ expect_eq "$(grep -E '^keel: bias\.c:7 ' log.txt | sed -E 's/^keel: (bias\.c:[0-
 "bias.c:7 add_bias GPU
 bias.c:7 add_bias CPU (overlap: a (written) and bias)" "bias: verdicts"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

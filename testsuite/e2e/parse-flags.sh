@@ -21,11 +21,7 @@ cd "$work" || exit 1
 export KEEL_MCA=off KEEL_LOG=0
 unset KEEL_VERBOSE KEEL_DEVICE KEEL_FORCE KEEL_DIRECT KEEL_INSTRUMENT KEEL_QUIET KEEL_CC \
       KEEL_DB OMP_TARGET_OFFLOAD
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 
 # One nest per macro; line N of each nest is given in the comment.
 cat >m.c <<'EOF'
@@ -165,5 +161,4 @@ if [ "$(uname -m)" = x86_64 ] && unshare -ru true 2>/dev/null; then
               "-march=native, another host: parsed again"
 fi
 
-echo "parse-flags: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish parse-flags

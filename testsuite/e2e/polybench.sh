@@ -17,10 +17,7 @@ PB=$SRC/polybench-inputs
 HERE=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/keel-e2e-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-fail=0
-pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../lib.sh"
 
 make -s -C "$PB" DATASET=MINI O="$work/plain" CC=clang-19 >/dev/null
 make -s -C "$PB" DATASET=MINI O="$work/keel" CC="$BIN/keelcc" KEEL_DB="$work/seq.db" \
@@ -68,5 +65,4 @@ ntu=$(sqlite3 "$work/par.db" "SELECT count(*) FROM translation_units")
 nsrc=$(( $(make -s -C "$PB" list | wc -l) + 2 ))
 [ "$ntu" -eq "$nsrc" ] && ok || bad "$ntu translation units, want $nsrc"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -15,11 +15,7 @@ K="$BIN/keel"
 work=$(mktemp -d /tmp/keel-pre-XXXXXX)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 locs() { "$K" loops "$1" | awk 'NR > 1 { print $1 }' | sort | tr '\n' ' '; }
 verdict() { KEEL_DEVICE=h100 KEEL_VERBOSE=1 "./$1" 2>&1 >/dev/null | head -1 | cut -d' ' -f1-3; }
 
@@ -99,5 +95,4 @@ rm -f p.o
 "$KC" --keel-db="$work/a.db" --keel-mca=off -c p.i 2>kc3.txt
 expect_eq "$?:$(cat kc3.txt):$([ -f p.o ] && echo p.o)" "0::p.o" "keelcc -c p.i writes p.o"
 
-echo "preprocessed: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish preprocessed

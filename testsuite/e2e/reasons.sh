@@ -16,9 +16,7 @@ BIN=$(cd "$1" && pwd) || exit 1
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-reasons.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_eq() { [ "$1" = "$2" ] || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 same() { diff "$2" "$3" >diff.txt || { bad "$1"; cat diff.txt; }; }
 
 cat > r.h <<'EOF'
@@ -275,5 +273,4 @@ expect_eq "$(grep '^site ' show.txt)" "site        none: built with instrumentat
 expect_eq "$(grep -c 'no call' loops.txt)" 0 "keel loops: no note for a build without instrumentation"
 expect_eq "$(grep -c 'no answer' loops.txt)" 8 "keel loops: answers of a build without instrumentation"
 
-[ "$fails" -eq 0 ] && echo "reasons: all passed"
-exit "$fails"
+finish reasons

@@ -25,11 +25,7 @@ work=$(mktemp -d /tmp/keel-recur-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 unset KEEL_DB KEEL_HOST KEEL_DEVICE KEEL_VERBOSE
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 
 for p in stencils/seidel-2d/seidel-2d stencils/jacobi-2d/jacobi-2d linear-algebra/kernels/bicg/bicg; do
     "$BIN/keelcc" --keel-db=k.db --keel-mca=off -O2 -I"$PB/utilities" -DMINI_DATASET \
@@ -86,5 +82,4 @@ esac
     k.db >e.txt 2>&1
 expect_eq "$(grep -c '^  recurrence bound' e.txt)" "1" "explain: the recurrence line"
 
-echo "recur: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish recur

@@ -23,11 +23,7 @@ work=$(mktemp -d /tmp/keel-same-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 export KEEL_DB="$work/k.db" KEEL_MCA=off
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 # linked: does the binary call keel_decide?
 linked() { nm "$1" 2>/dev/null | grep -c ' keel_decide$'; }
 
@@ -250,5 +246,4 @@ if command -v gcc >/dev/null 2>&1; then
     expect_eq "$(nm g.o | grep -c keel_)" 0 "KEEL_CC=gcc object uninstrumented"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -26,11 +26,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 export KEEL_DB="$work/k.db" KEEL_LOG=0 KEEL_HOST=power9 KEEL_DEVICE=h100
 unset KEEL_VERBOSE KEEL_FORCE OMP_TARGET_OFFLOAD
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 
 # name, time loop line, MINI values, EXTRALARGE values, kernels per step,
 # transfer bytes at EXTRALARGE (every array's interior footprint, in + out),

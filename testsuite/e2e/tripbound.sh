@@ -11,9 +11,7 @@ BIN=$(cd "$1" && pwd) || exit 1
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-tripbound.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_eq() { [ "$1" = "$2" ] || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 
 cat > t.c <<'EOF'
 #include <stdio.h>
@@ -127,4 +125,4 @@ grep -q 'trip counts' ex2.txt && bad "an exact count is not called a bound"
 "$BIN/keel" explain t.c:17 --sweep '*=16:4096' "$work/t.db" > sw.txt 2>&1 || bad "sweep band: $(cat sw.txt)"
 grep -q '^crossover ' sw.txt || bad "the band loop gets an answer: $(cat sw.txt)"
 
-[ "$fails" -eq 0 ] && echo "tripbound: all passed" || exit 1
+finish tripbound

@@ -23,11 +23,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 export KEEL_DB="$work/k.db" KEEL_MCA=off KEEL_LOG=0
 unset KEEL_VERBOSE KEEL_DEVICE KEEL_FORCE OMP_TARGET_OFFLOAD
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 q() { sqlite3 "$KEEL_DB" "$1"; }
 
 # ---- two builds of one source in one program ----
@@ -220,5 +216,4 @@ expect_eq "$(grep -c 'warning' v.txt)" 0 "new program: no warning"
 KEEL_FACTS=db KEEL_DEVICE=h100 KEEL_FORCE=gpu ./old >/dev/null 2>&1
 expect_eq "$?" 0 "stale with a forced verdict: runs"
 
-echo "variants: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish variants

@@ -13,10 +13,7 @@ export KEEL_MCA=off
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-classes-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 
 cat >scale.c <<'C'
 #include "size.h"
@@ -46,5 +43,4 @@ for p in S W; do
     expect_eq "$(printf '%s\n' "$out" | grep -c 'scale.c:5 scale \[')" 1 "prog.$p: its nest decided from its facts"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -14,10 +14,7 @@ export KEEL_MCA=off
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-clitext-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 
 # ---- control bytes in stored names --------------------------------------------
 odd=$(printf 'a\033]0;title\007b\rc.c')
@@ -48,5 +45,4 @@ expect_eq "$(cat err.txt)" "keel: $work/no/such/r.html: cannot write: No such fi
 "$KEEL" history --add "$work/none.txt" k.db >/dev/null 2>err.txt
 expect_eq "$(cat err.txt)" "keel: $work/none.txt: No such file or directory" "history --add MISSING"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -20,10 +20,7 @@ export KEEL_MCA=off
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-repro-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 
 cat >axpy.c <<'C'
 void axpy(int n, double a, const double *x, double *y) {
@@ -88,5 +85,4 @@ for n in 1 2 3 4; do
     cmp -s "f1/m$n.o" "folder-two/m$n.o" && ok || bad "make -j4: m$n.o differs between folders"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

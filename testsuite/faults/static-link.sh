@@ -12,10 +12,7 @@ export KEEL_MCA=off
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-static-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 if ! printf 'int main(void){return 0;}\n' | clang-19 -static -x c - -o probe 2>/dev/null; then
     echo "no static C library: skipped"; exit 0
 fi
@@ -63,5 +60,4 @@ expect_eq "$(grep -c "warning: Using 'dlopen' in statically linked" k2.err)" 1 \
     "-static, own dlopen: the linker's warning"
 expect_eq "$(grep -c 'libsqlite3\|libkeelrt' k2.err)" 0 "-static, own dlopen: nothing about keel's libraries"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -17,10 +17,7 @@ unset KEEL_DB KEEL_VERBOSE KEEL_DEVICE KEEL_INSTRUMENT KEEL_DISABLE KEEL_QUIET K
 export KEEL_MCA=off
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-transparent-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 # same_build NAME ARGS...: clang-19 and keelcc run ARGS in two copies of
 # $work/src; exit status, stdout and stderr must be equal, and keelcc must
 # have instrumented (its database holds the source).
@@ -67,5 +64,4 @@ printf 'void fill(int n, int *a) {\n  for (int i = 0; i < n; i++) a[i] = 2 * i; 
 same_build "-Wcomment" -Wall -c cm.c -o cm.o
 expect_eq "$(grep -c 'cm.c:2:58: warning: multi-line // comment' "$work/k/err.txt")" 1 "-Wcomment column"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

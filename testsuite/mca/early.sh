@@ -6,9 +6,7 @@
 # loop prints has its early assembly compile stopped: no llvm-mca run, an
 # object byte for byte clang-19's, no warning, and no temporary file left.
 BIN=$1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-mcaearly-XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1

@@ -20,9 +20,7 @@ work=$(mktemp -d /tmp/keel-mca-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 cp "$SRC" g.c
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../lib.sh"
 q() { sqlite3 "$1" "$2"; }
 
 # ---- 1. relations -----------------------------------------------------------

@@ -7,9 +7,7 @@
 # rebuild of the unchanged source without a site is a direct-mode hit (no
 # llvm-mca stage to wait for: nothing recorded again).
 BIN=$1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-mcaskip-XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1

@@ -21,9 +21,7 @@ KEEL="$BIN/keel"
 tmp=$(mktemp -d /tmp/keel-ompdev-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-fails=0
-ok() { :; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib.sh"
 KC="$KEELCC --keel-db=$tmp/k.db --keel-mca=off"
 
 # ---- 1. omp.h ------------------------------------------------------------
@@ -169,8 +167,4 @@ EOF
     fi
 done
 
-if [ $fails -ne 0 ]; then
-    echo "$fails failed"
-    exit 1
-fi
-echo "all passed"
+finish omp_device

@@ -14,10 +14,7 @@ export KEEL_MCA=off
 work=$(mktemp -d "${TMPDIR:-/tmp}/parseflags-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 cat >old.c <<'C'
 static double v[1000];
 scale(n, f)
@@ -89,5 +86,4 @@ expect_eq "$(sqlite3 n.db "SELECT group_concat(line) FROM loops WHERE file LIKE 
 clang-19 -std=gnu89 -w -c old.i -o ri.o && cmp -s i.o ri.o && ok || bad "old.i: object differs from clang-19's"
 "$BIN/keelcc" --keel-db=n.db --keel-quiet -c t.cpp -o t.o 2>n.err
 expect_eq "$(cat n.err)" "" "--keel-quiet: no warning"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -21,9 +21,8 @@ export KEEL_MCA=off
 work=$(mktemp -d "${TMPDIR:-/tmp}/reprod-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 PB=$SRC/polybench-inputs
-pass=0 fail=0 files=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+files=0
+. "$(dirname "$0")/../lib.sh"
 mkdir -p "$work/in"
 for f in $(cd "$PB" && find . -name '*.c' ! -path './utilities/*' | sort); do
     cp "$PB/$f" "$PB/${f%.c}.h" "$work/in/"
@@ -73,5 +72,4 @@ case $want in *"no facts"*|*stale*) bad "the plain build found no facts: $want" 
 nofacts=$(KEEL_FACTS=db KEEL_DEVICE=h100 KEEL_VERBOSE=1 ./mapped 2>&1 >/dev/null | sed -n 1p)
 [ "$nofacts" != "$got" ] && ok || bad "without KEEL_PREFIX_MAP the mapped build found its facts too"
 
-echo "$files files; $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "$files files"

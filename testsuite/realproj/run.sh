@@ -24,11 +24,7 @@ trap 'rm -rf "$work"' EXIT
 cp -R "$SRC/testsuite/realproj/kl" "$work/kl"
 cd "$work/kl" || exit 1
 export KEEL_DB="$work/k.db" KEEL_MCA=off
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 
 # build CC OUT: objects, archive and test program under OUT; messages in OUT.msgs
 build() {
@@ -70,5 +66,4 @@ expect_eq "$(nm plain/libkl.a 2>/dev/null | grep -c 'keel_decide')" 0 "plain obj
 n=$(sqlite3 "$KEEL_DB" "SELECT count(DISTINCT t.path) FROM loops l JOIN translation_units t ON t.id = l.tu_id WHERE t.path LIKE '%/kl/src/%'")
 expect_eq "$n" 4 "sources with loops in the database"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

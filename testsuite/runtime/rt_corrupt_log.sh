@@ -17,10 +17,7 @@ BIN=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 unset KEEL_VERBOSE KEEL_FORCE KEEL_DB KEEL_LOG KEEL_HOST OMP_TARGET_OFFLOAD
 
 cat >norms.c <<'SRC'
@@ -146,5 +143,4 @@ grep -q "free.db: database fails its integrity check (.*freelist.*); not written
     ok || bad "KEEL_VERBOSE names the damaged freelist: $(cat err.txt)"
 cmp -s free.db free-before.db && ok || bad "the program wrote into a database with a damaged freelist"
 
-echo "rt_corrupt_log: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish rt_corrupt_log

@@ -7,10 +7,7 @@ BIN=$1 DECIDE=$2 DECIDE_SO=$3 SRC=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 lines() { wc -l <"$1" | tr -d ' '; }
 
 cp "$SRC/kernels.c" k.c
@@ -290,5 +287,4 @@ grep -q '^keel: k.c:4 n=2000: -> CPU (stale database)$' err.txt && ok || bad "st
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE" threads k.c 4 n=1000 $MM)" "threads ok 1 0" "threads (static)"
 expect_eq "$(KEEL_DEVICE=h100 "$DECIDE_SO" threads k.c 4 n=1000 $MM)" "threads ok 1 0" "threads (shared)"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -9,9 +9,7 @@ P=$ROOT/polybench-inputs
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/../lib.sh"
 for k in gemm gesummv; do
     "$BIN/keelcc" --keel-db="$work/k.db" -O2 -I"$P/utilities" -I"$P/linear-algebra/blas/$k" \
         -DEXTRALARGE_DATASET -c "$P/linear-algebra/blas/$k/$k.c" -o $k.o || bad "keelcc $k"
@@ -68,5 +66,4 @@ printf 'void relax(int T, int n, double *restrict a, double *restrict b)\n{\n   
 grep -q '^  region  *10 steps x 2 kernels' out.txt &&
     grep -q "^  Loop_overhead_c  *0 cycles (the loop's control is in its cycles)$" out.txt && ok ||
     bad "region Loop_overhead_c: $(grep -e region -e Loop_overhead_c out.txt)"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -12,10 +12,7 @@ BIN=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 KC="$BIN/keelcc --keel-db=$work/k.db --keel-mca=off --keel-quiet -O1"
 export KEEL_DEVICE=h100
 unset KEEL_VERBOSE KEEL_FORCE KEEL_DB KEEL_LOG OMP_TARGET_OFFLOAD
@@ -139,5 +136,4 @@ expect_eq "$(KEEL_VERBOSE=2 ./long 2>err.txt)" 999000 "long name, verbose: outpu
 expect_eq "$(awk 'length > 1023' err.txt | wc -l | tr -d ' ')" 0 "long name: lines cut at 1023"
 grep -q '^keel: long.c:3 f_xxxx' err.txt && ok || bad "long name: verbose line: $(cut -c1-80 err.txt)"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -8,9 +8,7 @@ BIN=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/../lib.sh"
 cat > g.c <<'E'
 void axpy(int n, double a, double *x, double *y)
 {
@@ -35,5 +33,4 @@ got=$(sed -n 's/^  cycles per iteration *\([0-9.]*\) .*/\1/p' ex.txt)
 # %.3f in show, %.6g in explain: compare as numbers, exactly at show's precision
 [ -n "$got" ] && [ "$(printf '%.3f' "$got")" = "$want" ] && ok \
     || bad "cycles per iteration $got, want sapphirerapids' $want"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -18,10 +18,7 @@ BIN=$1 CYCLE=$2 SRC=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 unset KEEL_VERBOSE KEEL_FORCE KEEL_LOG KEEL_HOST KEEL_CALIBRATE OMP_TARGET_OFFLOAD
 export KEEL_DEVICE=h100 OMP_NUM_THREADS=16
 
@@ -154,5 +151,4 @@ expect_eq "$(rows)" "0|0" "KEEL_LOG=0"
 (KEEL_LOG=0 ./dies 100 exit >/dev/null 2>&1)
 expect_eq "$(rows)" "0|0" "KEEL_LOG=0, normal exit"
 
-echo "rt_runlog: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish rt_runlog

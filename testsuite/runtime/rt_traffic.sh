@@ -8,10 +8,7 @@ BIN=$1 SRC=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
+. "$(dirname "$0")/../lib.sh"
 field() { sed -n "s/^  $1 *\([0-9.e+]*\) .*/\1/p" out.txt; }
 
 cp "$SRC/traffic.c" t.c
@@ -319,5 +316,4 @@ for thr in 1 4; do
         "130824 0" "lines from L2 and L3, a column every thread walks, $thr thread(s)"
 done
 
-echo "rt_traffic: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish rt_traffic

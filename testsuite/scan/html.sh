@@ -14,9 +14,7 @@
 # very long path and keeps its end; --wide is the full table.
 BIN=$(cd "$1" && pwd) || exit 1
 SRC=$(cd "$2" && pwd) || exit 1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-html-XXXXXX) || exit 1
 [ -n "$KEEP" ] || trap 'rm -rf "$tmp"' EXIT   # KEEP=1: leave the folder
 cd "$tmp" && tmp=$(pwd -P) || exit 1

@@ -9,9 +9,7 @@
 # text give the same verdict and the same seconds; keel show's JSON has the
 # dependence, stride and llvm-mca sections the text prints.
 BIN=$(cd "$1" && pwd) || exit 1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-json-XXXXXX) || exit 1
 [ -n "$KEEP" ] || trap 'rm -rf "$tmp"' EXIT   # KEEP=1: leave the folder
 cd "$tmp" && tmp=$(pwd -P) || exit 1
@@ -30,7 +28,6 @@ keys() {
 }
 # jx FILE PATH: one value
 jx() { sqlite3 :memory: "select json_extract(readfile('$1'), '$2')"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', want '$2'"; }
 
 mkdir build
 cat > k.c <<'C'
@@ -209,5 +206,4 @@ expect_eq "$(jx c.json '$.threads_curve[0].threads')" "1" "calibrate: the thread
 # why the fallback is or is not set: a sentence, never empty
 [ -n "$(jx c.json '$.target_fallback_source')" ] && ok || bad "calibrate: no target_fallback_source"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

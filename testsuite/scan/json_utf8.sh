@@ -9,9 +9,7 @@
 # must come out with each bad byte as U+FFFD: "bad\ufffd\ufffd.c".  The
 # database keeps the bytes as they were (the text form prints them).
 BIN=$(cd "$1" && pwd) || exit 1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-jsonutf8-XXXXXX) || exit 1
 [ -n "$KEEP" ] || trap 'rm -rf "$tmp"' EXIT   # KEEP=1: leave the folder
 cd "$tmp" && tmp=$(pwd -P) || exit 1
@@ -82,5 +80,4 @@ utf8 stats-db stats-db.json "'in\\ufffd.db'"
     || bad "stored path changed"
 "$K" loops k.db | grep -q "$f" && ok || bad "text form lost the bytes"
 
-echo "json_utf8: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish json_utf8

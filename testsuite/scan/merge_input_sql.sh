@@ -12,9 +12,7 @@
 # still merged (its samples arrive).  An input whose decisions table is a
 # view is refused with one line and OUT is left as it was.
 BIN=$(cd "$1" && pwd) || exit 1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-mergesql-XXXXXX) || exit 1
 [ -n "$KEEP" ] || trap 'rm -rf "$tmp"' EXIT   # KEEP=1: leave the folder
 cd "$tmp" && tmp=$(pwd -P) || exit 1
@@ -70,5 +68,4 @@ sqlite3 out.db .dump > before.sql
 sqlite3 out.db .dump > after.sql
 cmp -s before.sql after.sql && ok || bad "view input changed OUT"
 
-echo "merge_input_sql: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish merge_input_sql

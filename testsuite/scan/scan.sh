@@ -14,9 +14,7 @@
 # analysed again, --force analyses everything), -j1 == -j4, bad input, an
 # entry whose directory is missing, keelcc's logs under $TMPDIR removed.
 BIN=$(cd "$1" && pwd) || exit 1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-scan-XXXXXX) || exit 1
 [ -n "$KEEP" ] || trap 'rm -rf "$tmp"' EXIT   # KEEP=1: leave the folder
 cd "$tmp" && tmp=$(pwd -P) || exit 1

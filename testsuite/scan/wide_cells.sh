@@ -5,9 +5,7 @@
 # --json keeps the cell whole.  A location longer than that is printed
 # whole and moves its own row only.
 BIN=$1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/keel-wide-XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
