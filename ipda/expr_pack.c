@@ -155,6 +155,18 @@ static void *take(reader *r, size_t n)
     return p;
 }
 
+/* A factor's atom kind, the byte at r (at most KIND_UNKNOWN). */
+static int get_kind(reader *r, unsigned *kind)
+{
+    if (r->at >= r->n)
+        return fail(r, "truncated");
+    *kind = r->p[r->at];
+    if (*kind > KIND_UNKNOWN)
+        return fail(r, "unknown atom kind");
+    r->at++;
+    return 0;
+}
+
 /* Pass 1: the bytes one block needs for the expression at r, checking what
  * keeps pass 2 inside the bytes and the block (lengths, counts, kinds,
  * depth); pass 2 checks the rest. */
@@ -173,13 +185,8 @@ static int measure(reader *r, int depth, size_t *need)
             return -1;
         *need += round8((size_t)nf * sizeof(kx_factor));
         for (int j = 0; j < nf; j++) {
-            if (r->at >= r->n)
-                return fail(r, "truncated");
-            unsigned kind = r->p[r->at];
-            if (kind > KIND_UNKNOWN)
-                return fail(r, "unknown atom kind");
-            r->at++;
-            if (get_uv(r, &v))
+            unsigned kind;
+            if (get_kind(r, &kind) || get_uv(r, &v))
                 return -1;
             nargs = kind >= 1 && kind <= 4 ? 2 : 0;
             if (kind == 0 || kind >= 5) {        /* a name */
@@ -245,12 +252,9 @@ static kx_expr *get_expr(reader *r, int depth);
 static int get_factor(reader *r, kx_factor *f, int depth, size_t *w)
 {
     uint64_t pow;
-    if (r->at >= r->n)
-        return fail(r, "truncated");
-    unsigned kind = r->p[r->at];
-    if (kind > KIND_UNKNOWN)
-        return fail(r, "unknown atom kind");
-    r->at++;
+    unsigned kind;
+    if (get_kind(r, &kind))
+        return -1;
     f->kind = (int)kind - 1;
     f->name = NULL;
     f->nargs = 0;
