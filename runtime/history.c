@@ -82,6 +82,23 @@ static void shape_two(double m1, double t1, double m2, double t2, rt_shape *out)
         out->t1 = sqrt(t1 * t2), out->g = 0;
 }
 
+/* Beyond the measured sizes, the error t / m may change from the nearest
+ * one's by at most the band's factor (RT_LEARN_BAND: as far as the models
+ * may be off before learning explores, history.h) where it moves with the
+ * models' time (g > 1).  Two sizes close in the models' time turn timing
+ * noise into any exponent, which a power law would carry without limit;
+ * g < 1 is bounded already (g >= 0: measured time does not fall as the
+ * work grows). */
+static void shape_bound(rt_shape *s, double m_near, double t_near, double at)
+{
+    double span = fabs(log(at / m_near));
+    if (!(span > 0) || !isfinite(span))
+        return;
+    double g_max = 1 + log(RT_LEARN_BAND) / span;
+    if (s->g > g_max)
+        s->m1 = m_near, s->t1 = t_near, s->g = g_max;
+}
+
 int rt_shape_fit(int k, const double *m, const double *t, double at, rt_shape *out)
 {
     int lo = -1, hi = -1;       /* the nearest at or below `at`, above it */
@@ -110,10 +127,12 @@ int rt_shape_fit(int k, const double *m, const double *t, double at, rt_shape *o
         out->m1 = m[lo], out->t1 = t[lo], out->g = 1, out->points = 1;
         return 0;
     }
-    if (m[lo] < m[hi])
-        shape_two(m[lo], t[lo], m[hi], t[hi], out);
-    else
-        shape_two(m[hi], t[hi], m[lo], t[lo], out);
+    int a = m[lo] < m[hi] ? lo : hi, z = a == lo ? hi : lo;    /* m[a] < m[z] */
+    shape_two(m[a], t[a], m[z], t[z], out);
+    if (at > m[z])
+        shape_bound(out, m[z], t[z], at);
+    else if (at < m[a])
+        shape_bound(out, m[a], t[a], at);
     return 0;
 }
 

@@ -75,8 +75,13 @@ double rt_fit_eval(const rt_fit *f, double n);
  * nearest on one side -- near sizes say more of the error there).  g >= 0:
  * where two sizes give g < 0 (measured time falling while the models'
  * rises: timing noise, or a regime the models do not see), the least
- * squares on that bound, g = 0, t = sqrt(t1 t2).  One measured size: its
- * error alone, t = (t1 / m1) m.
+ * squares on that bound, g = 0, t = sqrt(t1 t2).  Beyond the measured
+ * sizes the error may change from the nearest one's by at most the band's
+ * factor (RT_LEARN_BAND below) where it moves with the models' time (g >
+ * 1): g <= 1 + log(band) / |log(m / m_near)|, through the nearest size
+ * (two sizes close in the models' time turn timing noise into any
+ * exponent).  One measured size: its error alone,
+ * t = (t1 / m1) m.
  *
  * The form was chosen among four by leave-one-program-out on the H100 rows
  * (bench/replay.sh prints each one's score; the affine t = c + beta m,

@@ -48,6 +48,22 @@ static void test_shape(void)
     double m3[] = { 1, 2 }, t3[] = { 4, 1 };
     CHECK(rt_shape_fit(2, m3, t3, 10, &s) == 0 && s.g == 0 && s.points == 2);
     CHECK(fabs(rt_shape_eval(&s, 10) - 2) < 1e-12 && fabs(rt_shape_eval(&s, 0.1) - 2) < 1e-12);
+    /* two sizes close in the models' time (m 1 and 1.01, t 1 and 1.1: g =
+     * log 1.1 / log 1.01 = 9.5786), asked beyond them at m = 2: the error may
+     * change from the nearest size's (1.1 / 1.01) by at most the band's 4, so
+     * g = 1 + log 4 / log(2 / 1.01) = 3.0291 through (1.01, 1.1): t =
+     * 1.1 (2 / 1.01)^3.0291 = 8.7129 = 2 x 4 x 1.1 / 1.01.  Between the two
+     * sizes nothing is bounded: at 1.005, 1 x 1.005^9.5786 = 1.04893. */
+    double m6[] = { 1, 1.01 }, t6[] = { 1, 1.1 };
+    CHECK(rt_shape_fit(2, m6, t6, 2, &s) == 0 && s.points == 2);
+    CHECK(fabs(s.g - 3.0291) < 1e-4 && fabs(rt_shape_eval(&s, 2) - 8 * 1.1 / 1.01) < 1e-9);
+    CHECK(rt_shape_fit(2, m6, t6, 1.005, &s) == 0 && fabs(s.g - 9.5786) < 1e-4);
+    CHECK(fabs(rt_shape_eval(&s, 1.005) - 1.04893) < 1e-5);
+    /* below them, at m = 0.5, the same bound through (1, 1): g = 1 + log 4
+     * / log 2 = 3, t = 0.5^3 = 0.125 (the error a quarter of the nearest
+     * size's), not 0.5^9.58 = 0.0013 */
+    CHECK(rt_shape_fit(2, m6, t6, 0.5, &s) == 0 && fabs(s.g - 3) < 1e-12);
+    CHECK(fabs(rt_shape_eval(&s, 0.5) - 0.125) < 1e-12);
     /* one usable size (m 0 and t 0 are skipped): its error alone, 6/2 x 5 */
     double m4[] = { 2, 0, 3 }, t4[] = { 6, 1, 0 };
     CHECK(rt_shape_fit(3, m4, t4, 5, &s) == 0 && s.points == 1);
