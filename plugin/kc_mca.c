@@ -172,7 +172,8 @@ void kc_mca_stage(const options *o, analysed *res)
  * whose own flags write line tables with columns (cc_debug_lines) and
  * neither record the command line in the object nor ask for remarks of
  * their own (cc_records_options); no --target (the object must be this
- * host's kind, x86-64 ELF); no OpenMP: with full debug information clang
+ * host's kind, x86-64 ELF); no remapped debug paths (-ffile-prefix-map
+ * and the like: the line table would not name the source); no OpenMP: with full debug information clang
  * outlines OpenMP regions through extra `_debug__` functions, so the -g
  * object's region code is not what the assembly compile's line tables
  * give, and the mapping picks other copies (13 PolyBench offload
@@ -194,7 +195,11 @@ void kc_mca_prepare(options *o, const options *user)
             || strcmp(user->cc[i], "-m32") == 0 || strcmp(user->cc[i], "-mx32") == 0
             || strcmp(user->cc[i], "-m16") == 0 || strcmp(user->cc[i], "-emit-llvm") == 0
             || strncmp(user->cc[i], "-flto", 5) == 0 || strncmp(user->cc[i], "-save-temps", 11) == 0
-            || strncmp(user->cc[i], "-fopenmp", 8) == 0 || strncmp(user->cc[i], "-fiopenmp", 9) == 0)
+            || strncmp(user->cc[i], "-fopenmp", 8) == 0 || strncmp(user->cc[i], "-fiopenmp", 9) == 0
+            || strncmp(user->cc[i], "-ffile-prefix-map", 17) == 0
+            || strncmp(user->cc[i], "-fdebug-prefix-map", 18) == 0
+            || strncmp(user->cc[i], "-fdebug-compilation-dir", 23) == 0
+            || strncmp(user->cc[i], "-ffile-compilation-dir", 22) == 0)
             return;
     if (o->output) {
         if (strcmp(o->output, "-") == 0)

@@ -5,7 +5,8 @@
 # the one keelcc makes without this (KEEL_MCA_OBJECT=off), and, with the
 # source compiled as written (--keel-instrument=off), every stored llvm-mca
 # field the same as the assembly compile's.  Flags without line tables
-# (-g -g0), OpenMP and KEEL_MCA_OBJECT=off compile to assembly as before;
+# (-g -g0), OpenMP, remapped debug paths (-ffile-prefix-map) and
+# KEEL_MCA_OBJECT=off compile to assembly as before;
 # no temporary remarks file is left.
 BIN=$1
 SRC=$2
@@ -61,6 +62,8 @@ build g0 on -O2 -g -g0
 [ "$g0_asm" = 1 ] && ok || bad "-g -g0: $g0_asm assembly compiles (want 1)"
 build omp on -O2 -g -fopenmp
 [ "$omp_asm" = 1 ] && ok || bad "-g -fopenmp: $omp_asm assembly compiles (want 1)"
+build fpm on -O2 -g -ffile-prefix-map="$G"=.
+[ "$fpm_asm" = 1 ] && ok || bad "-g -ffile-prefix-map: $fpm_asm assembly compiles (want 1)"
 left=$(ls "$tmp/t" | grep -c keel-remarks)
 [ "$left" = 0 ] && ok || bad "$left remarks files left"
 echo "objpath: $pass passed, $fail failed (gemm -g: $obj_cc compiler run, $obj_asm assembly compiles)"
