@@ -49,6 +49,11 @@
 # CPU times much less.  Builds are alternated (clang-19, then each keelcc
 # build), so that a change of load hits every row alike.
 #
+# With DEBUG=1, a third table: the -c build with `-O2 -g` (clang-19; keelcc
+# cold, whose -c compiles with line tables take llvm-mca's input from their
+# own objects; keelcc cold with KEEL_MCA_OBJECT=off, a second compile to
+# assembly per source as without -g).
+#
 # With LARGE=LINES, a table for one generated source of about LINES lines
 # (bench/gen-growth.py), compiled alone: clang-19, keelcc cold and warm.
 #
@@ -88,11 +93,11 @@ build() {
 build_c() {
     for k in $KERNELS; do
         name=$(basename "$k")
-        python3 "$HERE/rusage.py" sh -c "$1 -O2 -I'$PB/utilities' -I'$PB/$k' -DSMALL_DATASET \
-            -c '$PB/$k/$name.c' -o '$work/$name.o' && \
-            $1 -O2 -I'$PB/utilities' -DSMALL_DATASET -c '$PB/utilities/polybench.c' \
+        python3 "$HERE/rusage.py" sh -c "$1 -O2 ${OPTG:-} -I'$PB/utilities' -I'$PB/$k' \
+            -DSMALL_DATASET -c '$PB/$k/$name.c' -o '$work/$name.o' && \
+            $1 -O2 ${OPTG:-} -I'$PB/utilities' -DSMALL_DATASET -c '$PB/utilities/polybench.c' \
             -o '$work/polybench.o' && \
-            $1 -O2 '$work/$name.o' '$work/polybench.o' -o '$work/$name' -lm" 2>>"$work/log"
+            $1 -O2 ${OPTG:-} '$work/$name.o' '$work/polybench.o' -o '$work/$name' -lm" 2>>"$work/log"
     done | awk '{ w += $1; c += $2 } END { print w, c }' >>"$2"
 }
 for r in $(seq "$RUNS"); do
@@ -172,6 +177,25 @@ row "keelcc warm" "$work/c-warm"
 row "warm, object cache off" "$work/c-warmnooc"
 echo
 targets "$work/c-cold" "$work/c-warm"
+
+if [ -n "${DEBUG:-}" ]; then
+    : >"$work/g-plain"; : >"$work/g-cold"; : >"$work/g-coldasm"
+    for r in $(seq "$RUNS"); do
+        OPTG=-g build_c clang-19 "$work/g-plain"
+        rm -rf "$work"/g.db*
+        OPTG=-g KEEL_DB="$work/g.db" build_c "$BIN/keelcc" "$work/g-cold"
+        rm -rf "$work"/g.db*
+        OPTG=-g KEEL_MCA_OBJECT=off KEEL_DB="$work/g.db" build_c "$BIN/keelcc" "$work/g-coldasm"
+    done
+    echo
+    echo "with -g: each source -O2 -g -c, then the link, median of $RUNS, load $(cut -d' ' -f1 /proc/loadavg)"
+    echo
+    base "$work/g-plain"
+    header
+    row "clang-19 -g" "$work/g-plain"
+    row "keelcc cold -g" "$work/g-cold"
+    row "cold -g, asm compile" "$work/g-coldasm"
+fi
 
 # LARGE=LINES: one generated source of about LINES lines of loop code
 # (bench/gen-growth.py size LINES: a 2,000-line file is 62 KB), `-O2 -c`,

@@ -25,6 +25,50 @@ int cc_in_list(const char *const *list, const char *s)
     return 0;
 }
 
+int cc_debug_lines(int n, char *const *argv)
+{
+    static const char *const yes[] = { "-g", "-g1", "-g2", "-g3", "-ggdb", "-ggdb1", "-ggdb2",
+                                       "-ggdb3", "-gline-tables-only", "-gmlt", "-gdwarf",
+                                       "-gdwarf-4", "-gdwarf-5", NULL };
+    static const char *const no[] = { "-g0", "-ggdb0", "-gline-directives-only", NULL };
+    int lines = 0, off = 0;
+    for (int i = 1; i < n; i++) {
+        const char *a = argv[i];
+        if (cc_in_list(cc_value_options, a)) {
+            i++;        /* its value is no option */
+            continue;
+        }
+        if (cc_in_list(yes, a))
+            lines = 1;
+        else if (cc_in_list(no, a))
+            lines = 0;
+        else if (strcmp(a, "-gno-column-info") == 0 || strncmp(a, "-gsplit-dwarf", 13) == 0
+                 || strncmp(a, "-gz", 3) == 0 || strcmp(a, "-gdwarf-2") == 0
+                 || strcmp(a, "-gdwarf-3") == 0 || strcmp(a, "-gdwarf64") == 0)
+            off = 1;
+    }
+    return lines && !off;
+}
+
+int cc_records_options(int n, char *const *argv)
+{
+    for (int i = 1; i < n; i++) {
+        const char *a = argv[i];
+        if (cc_in_list(cc_value_options, a)) {
+            if (strcmp(a, "-Xclang") == 0 || strcmp(a, "-mllvm") == 0)
+                return 1;       /* cc1 / LLVM options: anything could follow */
+            i++;
+            continue;
+        }
+        if (strcmp(a, "-frecord-command-line") == 0 || strcmp(a, "-frecord-gcc-switches") == 0
+            || strcmp(a, "-grecord-command-line") == 0 || strcmp(a, "-grecord-gcc-switches") == 0
+            || strncmp(a, "-fsave-optimization-record", 26) == 0
+            || strncmp(a, "-foptimization-record", 21) == 0 || strncmp(a, "-fdiagnostics-hotness", 21) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* KEEL_CC may be a launcher and a compiler ("ccache clang-19", "distcc
  * clang-19"): argv[0] is split at blanks into several words, unless it
  * names an executable file as it is (a path with blanks). */

@@ -26,6 +26,20 @@ int cc_in_list(const char *const *list, const char *s);
  * --offload-arch=): the command builds an offload image? */
 int cc_offload_target(const char *a);
 
+/* Does the compile (argv[1..n-1], the compiler's arguments) write debug
+ * line tables into its object, with columns?  The last option that says
+ * decides: -g, -g1 -g2 -g3, -ggdb (and -ggdb1..3), -gline-tables-only,
+ * -gmlt, -gdwarf, -gdwarf-N say yes; -g0, -ggdb0 no.  -gno-column-info
+ * (no columns), -gsplit-dwarf and -gz (tables elsewhere, or compressed)
+ * are no as well. */
+int cc_debug_lines(int n, char *const *argv);
+
+/* Could adding options to the compile show in its object: does it record
+ * its own command line (-frecord-command-line, -grecord-command-line,
+ * -grecord-gcc-switches and the -gcc- spellings), or write remarks of its
+ * own (-fsave-optimization-record, -foptimization-record-*)? */
+int cc_records_options(int n, char *const *argv);
+
 /* ku_spawn, with a compiler given as several words ("ccache clang-19",
  * KEEL_CC) split at blanks first.  0 with *pid, or an errno value. */
 int cc_spawn(char *const *argv, const ku_io *io, pid_t *pid);

@@ -150,6 +150,8 @@ void kc_mca_flush(int status);
 void kc_mca_stage(const options *o, analysed *res);
 void kc_mca_early(const options *o, analysed *res);
 int kc_mca_configured(void);
+void kc_mca_prepare(options *o, const options *user);
+void kc_mca_after(const options *o, analysed *res, int status);
 
 void kc_absolute_db(const char *db_path, char *out, size_t n);
 int kc_direct_cacheable(const options *o, const analysed *r);

@@ -585,6 +585,8 @@ int main(int argc, char **argv)
     int misses = 0;
     for (int i = 0; res && i < o.nsources; i++)
         misses += !res[i].hit;
+    if (res && misses)
+        kc_mca_prepare(&o, &user);   /* llvm-mca's input from a -g object */
     int status, recorded = 0;
     if (instrument && res) {
         status = compile_instrumented(&o, &user, res, misses, user_ncc, &recorded);
@@ -606,6 +608,8 @@ int main(int argc, char **argv)
             kc_mca_stage(&user, res);
         status = pid ? kc_wait_compiler(pid) : 0;
     }
+    if (res)
+        kc_mca_after(&user, res, status);
     /* A hit's warnings are those its build printed. */
     for (int i = 0; res && i < o.nsources; i++)
         if (res[i].hit && res[i].warns.s)

@@ -31,6 +31,7 @@
 #include "ccargs.h"
 #include "db_json.h"
 #include "mca.h"
+#include "mcaobj.h"
 
 /* ---- processes ------------------------------------------------------------ */
 
@@ -311,6 +312,7 @@ typedef struct {
     char asm_path[512], yaml_path[512], err_path[512];
     pid_t pid;
     int status;
+    int given;          /* asm_text and yaml came from the user's object */
     char *asm_text, *yaml;
     mca_plan *plan;
     char *error;
@@ -758,7 +760,8 @@ static void fail_all(const mcr_config *cfg, tu_run *u, const char *why)
  * per own-target set and cross CPU, each compile spawned.  Needs no IR.
  * 0, or -1 with why (every row then gets it). */
 static int tu_spawn(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
-                    mcr_warn_fn warn, const char **why)
+                    mcr_warn_fn warn, const char **why, const char *given_asm,
+                    const char *given_yaml)
 {
     char msg[1024];
     if (ku_mkdtemp(u->dir, sizeof u->dir, "keelmca-") != 0) {
@@ -795,6 +798,14 @@ static int tu_spawn(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
         return -1;
     }
     for (int k = 0; k < u->ng; k++) {
+        if (given_asm && !u->g[k].triple) {
+            /* the own target's assembly is the user's object's: no compile */
+            u->g[k].given = 1;
+            u->g[k].pid = -1;
+            u->g[k].asm_text = strdup(given_asm);
+            u->g[k].yaml = given_yaml ? strdup(given_yaml) : NULL;
+            continue;
+        }
         char *owned[4] = { NULL, NULL, NULL, NULL };
         char **argv = build_cc(ncc, cc, u->source, &u->g[k], &cfg->t[u->g[k].target], owned);
         u->g[k].pid = argv ? spawn(argv, NULL, u->g[k].err_path) : -1;
@@ -839,7 +850,7 @@ static void tu_drop_compiles(tu_run *u)
 /* Phase 1: start the source's assembly compiles (all sources' at once),
  * unless they were started before its IR was known (mcr_early_start). */
 static void tu_start(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
-                     mcr_warn_fn warn)
+                     mcr_warn_fn warn, const char *given_asm, const char *given_yaml)
 {
     const char *why = NULL;
     if (cfg->error || u->tu->nloops == 0) {
@@ -847,7 +858,7 @@ static void tu_start(const mcr_config *cfg, tu_run *u, int ncc, char *const *cc,
         fail_all(cfg, u, cfg->error);
         return;
     }
-    if (!u->spawned && tu_spawn(cfg, u, ncc, cc, warn, &why) != 0)
+    if (!u->spawned && tu_spawn(cfg, u, ncc, cc, warn, &why, given_asm, given_yaml) != 0)
         fail_all(cfg, u, why);
 }
 
@@ -863,8 +874,8 @@ static void tu_plan(const mcr_config *cfg, tu_run *u, job *jobs, int *njobs, db 
     mcr_result *r = u->r;
     for (int k = 0; k < u->ng; k++) {
         group *G = &u->g[k];
-        G->status = G->pid < 0 ? -1 : ku_wait(G->pid);
-        if (G->status == 0) {
+        G->status = G->given ? 0 : G->pid < 0 ? -1 : ku_wait(G->pid);
+        if (G->status == 0 && !G->given) {
             G->asm_text = ku_read_file(G->asm_path, NULL);
             G->yaml = ku_read_file(G->yaml_path, NULL);
         }
@@ -1065,7 +1076,7 @@ mcr_early *mcr_early_start(const mcr_config *cfg, int n, const int *want, int nc
         u[i].source = sources[i];
         u[i].wctx = wctx[i];
         const char *why;
-        if (tu_spawn(cfg, &u[i], ncc, cc, warn, &why) != 0) {
+        if (tu_spawn(cfg, &u[i], ncc, cc, warn, &why, NULL, NULL) != 0) {
             /* started again, the ordinary way, if the stage still wants it */
             tu_drop_compiles(&u[i]);
             tu_free(&u[i]);
@@ -1093,9 +1104,10 @@ void mcr_run_tus(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc,
     mcr_run_tus_early(cfg, n, tus, ncc, cc, sources, cache, warn, wctx, out, NULL);
 }
 
-void mcr_run_tus_early(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc,
-                       char *const *cc, const char *const *sources, db *cache, mcr_warn_fn warn,
-                       void *const *wctx, mcr_result **out, mcr_early *early)
+static void run_tus(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc,
+                    char *const *cc, const char *const *sources, db *cache, mcr_warn_fn warn,
+                    void *const *wctx, mcr_result **out, mcr_early *early,
+                    const char *const *given_asm, const char *const *given_yaml)
 {
     tu_run *u = calloc((size_t)n + 1, sizeof *u);
     int total = 0;
@@ -1126,7 +1138,8 @@ void mcr_run_tus_early(const mcr_config *cfg, int n, const ir_tu *const *tus, in
             continue;
         }
         total += cfg->ntargets * tus[i]->nloops;
-        tu_start(cfg, &u[i], ncc, cc, warn);
+        tu_start(cfg, &u[i], ncc, cc, warn, given_asm ? given_asm[i] : NULL,
+                 given_yaml ? given_yaml[i] : NULL);
     }
     job *jobs = u ? calloc((size_t)total + 1, sizeof *jobs) : NULL;
     int njobs = 0;
@@ -1154,6 +1167,65 @@ void mcr_run_tus_early(const mcr_config *cfg, int n, const ir_tu *const *tus, in
     }
     free(jobs);
     free(u);
+}
+
+void mcr_run_tus_early(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc,
+                       char *const *cc, const char *const *sources, db *cache, mcr_warn_fn warn,
+                       void *const *wctx, mcr_result **out, mcr_early *early)
+{
+    run_tus(cfg, n, tus, ncc, cc, sources, cache, warn, wctx, out, early, NULL, NULL);
+}
+
+void mcr_run_tus_given(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc,
+                       char *const *cc, const char *const *sources, db *cache, mcr_warn_fn warn,
+                       void *const *wctx, mcr_result **out, const char *const *asm_text,
+                       const char *const *yaml)
+{
+    run_tus(cfg, n, tus, ncc, cc, sources, cache, warn, wctx, out, NULL, asm_text, yaml);
+}
+
+/* The llvm-objdump beside llvm-mca: the same folder and version suffix
+ * ("llvm-mca-19" -> "llvm-objdump-19"), into out; -1 when the llvm-mca
+ * program's name is not llvm-mca's. */
+static int objdump_of(const char *mca, char *out, size_t n)
+{
+    const char *base = strrchr(mca, '/');
+    base = base ? base + 1 : mca;
+    if (strncmp(base, "llvm-mca", 8) != 0)
+        return -1;
+    int k = snprintf(out, n, "%.*sllvm-objdump%s", (int)(base - mca), mca, base + 8);
+    return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
+int mcr_object_asm(const mcr_config *cfg, const char *object, char **asm_text, char *err,
+                   size_t errlen)
+{
+    char prog[1024], dir[KU_TMP_PATH], out[KU_TMP_PATH + 16];
+    *asm_text = NULL;
+    if (objdump_of(cfg->mca, prog, sizeof prog) != 0)
+        return ku_fail(err, errlen, "no llvm-objdump beside %s", cfg->mca);
+    size_t olen;
+    char *obj = ku_read_file(object, &olen);
+    if (!obj)
+        return ku_fail(err, errlen, "cannot read the object %s", object);
+    if (ku_mkdtemp(dir, sizeof dir, "keelmca-") != 0) {
+        free(obj);
+        return ku_fail(err, errlen, "cannot create a temporary folder");
+    }
+    snprintf(out, sizeof out, "%s/d", dir);
+    char *argv[] = { prog, "-d", "-r", "--no-show-raw-insn", "--no-print-imm-hex", (char *)object,
+                     NULL };
+    pid_t pid = spawn(argv, out, NULL);
+    int st = pid < 0 ? -1 : ku_wait(pid);
+    char *dis = st == 0 ? ku_read_file(out, NULL) : NULL;
+    unlink(out);
+    rmdir(dir);
+    int rc = dis ? mco_asm_from_object((const unsigned char *)obj, olen, dis, asm_text, err,
+                                       errlen)
+                 : ku_fail(err, errlen, "%s did not run", prog);
+    free(dis);
+    free(obj);
+    return rc;
 }
 
 mcr_result *mcr_run_tu(const mcr_config *cfg, const ir_tu *tu, int ncc, char *const *cc,

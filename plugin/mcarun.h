@@ -123,6 +123,21 @@ void mcr_run_tus_early(const mcr_config *cfg, int n, const ir_tu *const *tus, in
                        void *const *wctx, mcr_result **out, mcr_early *early);
 void mcr_early_free(mcr_early *e);
 
+/* The stage with the own target's assembly given (asm_text[i], yaml[i]:
+ * source i's assembly and remarks, as mcr_object_asm makes it of the
+ * user's own object) in place of its assembly compile; cross targets are
+ * compiled as in mcr_run_tus. */
+void mcr_run_tus_given(const mcr_config *cfg, int n, const ir_tu *const *tus, int ncc,
+                       char *const *cc, const char *const *sources, db *cache, mcr_warn_fn warn,
+                       void *const *wctx, mcr_result **out, const char *const *asm_text,
+                       const char *const *yaml);
+
+/* The assembly text of the user's object (built with debug line tables):
+ * `llvm-objdump -d -r` (the one beside cfg->mca) and plugin/mcaobj.c.
+ * 0 with *asm_text (malloc'd), or -1 with why. */
+int mcr_object_asm(const mcr_config *cfg, const char *object, char **asm_text, char *err,
+                   size_t errlen);
+
 /* Write r's rows for the TU being written (tu_id, loop ids by IR index):
  * mca_results, the cache entries, loops.cycles_per_iter. */
 int mcr_store(const mcr_config *cfg, const mcr_result *r, db *d, int64_t tu_id,

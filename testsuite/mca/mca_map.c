@@ -6,7 +6,8 @@
  * Parses SOURCE with the libclang walker (with CLANG-FLAGS), reads the assembly and
  * optional remarks, and prints one line per source loop:
  *     LINE LABEL copies=N inner=0|1 vector=0|1 vf=V ic=I unroll=U iters=K
- * or `LINE - REASON`, then `unmapped: LABELS`.  The mapping tests compare
+ * or `LINE - REASON`, then `unmapped: LABELS`; with MCA_MAP_BODIES set in
+ * the environment, each mapped loop's llvm-mca input follows its line.  The mapping tests compare
  * this with hand-written expectations.
  */
 #include <stdio.h>
@@ -66,6 +67,8 @@ int main(int argc, char **argv)
             printf("%d %s copies=%d inner=%d vector=%d vf=%d ic=%d unroll=%d iters=%d\n",
                    tu->loops[i].line, P->label, P->ncopies, P->asm_innermost, P->vector,
                    P->vf, P->ic, P->unroll, P->iters_per_asm);
+        if (getenv("MCA_MAP_BODIES") && P->body)
+            printf("%s", P->body);
     }
     printf("unmapped: %s\n", p->unmapped_labels ? p->unmapped_labels : "?");
     mca_plan_free(p);
