@@ -703,7 +703,8 @@ static void conditional_scalar_folds(ctx *c, int sl, int si, const int *ch, int 
     if (s->conditional && l->iv && !l->n_break && !l->n_goto && !l->n_return)
         for (int v = 0; v < s->nscalars; v++) {
             const ir_scalar *sc = &s->scalars[v];
-            if (!sc->is_write || is_chain_iv(tu, ch, nch, sc->name))
+            if (!sc->is_write || is_chain_iv(tu, ch, nch, sc->name)
+                || set_first_in(tu, sl, s, sc->name))   /* private: no fold */
                 continue;
             /* a write to what the loop's condition reads ends the loop
              * early: no fold (ir_loop.control_write) */

@@ -69,3 +69,15 @@ void gate(int n, const float *a, const float *b, float *y)
         y[i] = v;
     }
 }
+
+void phase(int n, const double *k0, double e, double *re)
+{
+    for (int i = 0; i < n; i++) { // V:parallel I:stream
+        double p = k0[i] * e;
+        if (i % 3 == 1)
+            p -= 0.5 * p * p;
+        else if (i % 3 == 2)
+            p -= 0.25 * p;
+        re[i] = p;
+    }
+}
