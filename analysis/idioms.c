@@ -476,6 +476,30 @@ static const ir_access *scalar_output(const ir_tu *tu, int r, const char *name)
     return NULL;
 }
 
+/* Is scalar `name` set afresh in every iteration of loop R before
+ * statement s reads it: a statement directly in R, unconditional, before s
+ * in the source, that writes name without reading it (`float v = a[i];`
+ * before `v *= b[i]`)?  Then the scalar is private to R's iteration, and
+ * s's update of it folds nothing across R. */
+static int set_first_in(const ir_tu *tu, int R, const ir_stmt *s, const char *name)
+{
+    const ir_loop *l = &tu->loops[R];
+    for (int k = 0; k < l->nstmts; k++) {
+        const ir_stmt *w = &l->stmts[k];
+        if (w == s || w->conditional || w->line > s->line
+            || (w->line == s->line && w->col >= s->col))
+            continue;
+        int wr = 0, rd = 0;
+        for (int v = 0; v < w->nscalars; v++)
+            if (strcmp(w->scalars[v].name, name) == 0) {
+                if (w->scalars[v].is_write) wr = 1; else rd = 1;
+            }
+        if (wr && !rd)
+            return 1;
+    }
+    return 0;
+}
+
 /* Reduction of statement si (target: array write w, or scalar `scal`), and
  * matmul / matvec on top of it. */
 static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char *scal,
@@ -510,7 +534,7 @@ static void try_reduction(ctx *c, int sl, int si, const ir_access *w, const char
                 break;
             }
     }
-    if (red < 0)
+    if (red < 0 || (scal && set_first_in(tu, red, s, scal)))
         return;
     const char *kv = tu->loops[red].iv;
     add(c, IDIOM_REDUCTION, red, sl, si, "RW %s; over %s", w ? atext(c, w) : scal, kv);
@@ -679,7 +703,8 @@ static void conditional_scalar_folds(ctx *c, int sl, int si, const int *ch, int 
     if (s->conditional && l->iv && !l->n_break && !l->n_goto && !l->n_return)
         for (int v = 0; v < s->nscalars; v++) {
             const ir_scalar *sc = &s->scalars[v];
-            if (!sc->is_write || is_chain_iv(tu, ch, nch, sc->name))
+            if (!sc->is_write || is_chain_iv(tu, ch, nch, sc->name)
+                || set_first_in(tu, sl, s, sc->name))   /* private: no fold */
                 continue;
             /* a write to what the loop's condition reads ends the loop
              * early: no fold (ir_loop.control_write) */

@@ -889,6 +889,45 @@ static int only_updates(const stmt_ref *st, int ns, const char *name, int *first
     return all_updates && !reads_elsewhere;
 }
 
+/* Does an access of L's nest read scalar name's running value through
+ * the entry symbol `name__L<n>` of a derived induction of a loop n strictly
+ * inside L (plugin/walk_bind.c rewrites `buf[k]` under `k++` so)?  Within
+ * n that symbol is a constant; across L's iterations it is what the
+ * earlier iterations left in name, so name is read, not only updated: a
+ * counter whose value indexes memory is no reduction.  *acc: the access
+ * (NULL when none). */
+static int entry_value_read(const ir_tu *tu, int L, const stmt_ref *st, int ns,
+                            const char *name, const ir_access **acc)
+{
+    size_t nl = strlen(name);
+    *acc = NULL;
+    for (int j = 0; j < ns; j++)
+        for (int a = 0; a < st[j].s->nacc; a++) {
+            const ir_access *x = &st[j].s->acc[a];
+            for (int d = 0; d < x->ndims; d++) {
+                char **names = NULL;
+                int n = x->index[d] ? kx_symbols(x->index[d], &names) : 0;
+                int hit = 0;
+                for (int i = 0; i < n && !hit; i++) {
+                    const char *m = names[i];
+                    char *end;
+                    if (strncmp(m, name, nl) != 0 || strncmp(m + nl, "__L", 3) != 0
+                        || !isdigit((unsigned char)m[nl + 3]))
+                        continue;
+                    long ln = strtol(m + nl + 3, &end, 10);
+                    hit = *end == '\0' && ln != L && ln < tu->nloops
+                          && ir_loop_within(tu, (int)ln, L);
+                }
+                kx_free_names(names, n);
+                if (hit) {
+                    *acc = x;
+                    return 1;
+                }
+            }
+        }
+    return 0;
+}
+
 /* Private to an iteration: its first reference (statement i) an
  * unconditional plain write, every other reference inside the writer's
  * loop.  *has_read: statement i also reads it. */
@@ -954,8 +993,19 @@ static int judge_scalar(const ctx_t *c, int L, const stmt_ref *st, int ns, int i
 {
     const ir_tu *tu = c->tu;
     int first, uop, fs = 0;
-    if (only_updates(st, ns, w->name, &first, &uop)
-        || (fs = fold_scalar(c, st, ns, L, w->name))) {
+    const ir_access *ea;
+    int upd = only_updates(st, ns, w->name, &first, &uop);
+    if (entry_value_read(tu, L, st, ns, w->name, &ea)) {
+        int has_read;
+        if (private_scalar(tu, st, ns, i, first, w->name, &has_read))
+            return 0;            /* reset in every iteration before the loop reads it */
+        char *at = ir_access_str(ea);
+        snprintf(reason, cap, "scalar %s (line %d) is carried: its running value "
+                 "indexes %s (line %d)", w->name, w->line, at ? at : ea->array, ea->line);
+        free(at);
+        return 2;
+    }
+    if (upd || (fs = fold_scalar(c, st, ns, L, w->name))) {
         red_add(red, redcap, w->name, fs ? 'm' : uop);
         return 1;
     }

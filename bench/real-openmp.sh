@@ -17,6 +17,21 @@
 # compiled with -Wno-error=implicit-int -Wno-error=implicit-function-
 # declaration, which clang-19 needs for this pre-C99 code.  Needs python3.
 #
+# Four programs more, each built twice, with CC=keelcc and with clang-19
+# (the same flags), run on 2 threads with small inputs of the script's own
+# choosing, and their outputs compared (the line "same output as
+# clang-19: yes" or "NO"):
+#   llama2.c (karpathy; a checkout holding run.c and tokenizer.bin): the
+#     Makefile's `runomp`; a checkpoint of random weights (dim 64, 2 layers,
+#     vocabulary 32000) is written by the script, text generated greedily
+#     and with top-p sampling;
+#   XSBench and RSBench (ANL-CESAR; the checkout or its openmp-threading
+#     folder): their Makefile, event and history methods at small sizes,
+#     the verification checksums compared;
+#   CoMD (ECP-copa; the checkout holding src-openmp/ and pots/):
+#     src-openmp/Makefile.vanilla without MPI, Lennard-Jones and EAM, the
+#     energies per step compared (the timing column left out).
+#
 # Then, per code base, for every outermost loop nest keelcc recorded (depth
 # 0 in `keel loops`): `keel explain FILE:LINE:COL --sweep '*=16:4096'`.  A
 # nest is answered when explain prints a crossover line (a size at which
@@ -132,14 +147,118 @@ rodinia() {
     count rodinia "$db"
 }
 
+# same NAME A B: whether two outputs agree (printed)
+same() {
+    if cmp -s "$2" "$3"; then
+        echo "$1: same output as clang-19: yes"
+    else
+        echo "$1: same output as clang-19: NO (diff $2 $3)"
+    fi
+}
+
+# twice SRC NAME: copies SRC to WORK/NAME-keel and WORK/NAME-clang
+twice() {
+    rm -rf "$work/$2-keel" "$work/$2-clang"
+    cp -R "$1" "$work/$2-keel"
+    cp -R "$1" "$work/$2-clang"
+    rm -f "$work/$2-keel/keel.db"
+}
+
+llama2() {
+    twice "$1" llama2
+    k=$work/llama2-keel c=$work/llama2-clang db=$k/keel.db
+    (cd "$k" && KEEL_DB=$db make runomp CC="$keelcc") > "$work/llama2.build.log" 2>&1 \
+        && (cd "$c" && make runomp CC=clang-19) > "$work/llama2-clang.build.log" 2>&1 \
+        || { echo "llama2: build failed (see $work/llama2*.build.log)"; return 0; }
+    # a checkpoint of random weights in run.c's format: 7 ints of config,
+    # then the weights (with the two unused RoPE tables)
+    python3 - "$work/llama2-tiny.bin" <<'PY'
+import random, struct, sys
+dim, hidden, layers, heads, kvh, vocab, seq = 64, 172, 2, 4, 4, 32000, 64
+hs = dim // heads
+n = (vocab * dim + 2 * layers * dim + 4 * layers * dim * dim
+     + 3 * layers * dim * hidden + dim + seq * hs)
+r = random.Random(7)
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("7i", dim, hidden, layers, heads, kvh, vocab, seq))
+    f.write(struct.pack("%df" % n, *[r.uniform(-0.5, 0.5) for _ in range(n)]))
+PY
+    for d in "$k" "$c"; do
+        (cd "$d" && for a in "-t 0 -s 1" "-t 0.9 -p 0.9 -s 3"; do
+             OMP_NUM_THREADS=2 KEEL_DB=$db ./run "$work/llama2-tiny.bin" $a -n 60 \
+                 -z tokenizer.bin -i "Once upon" 2>/dev/null
+         done) > "$d.out"
+    done
+    same llama2 "$k.out" "$c.out"
+    count llama2 "$db"
+}
+
+# xsrs NAME DIR: XSBench or RSBench's openmp-threading folder
+xsrs() {
+    name=$1
+    twice "$2" "$name"
+    k=$work/$name-keel c=$work/$name-clang db=$k/keel.db
+    flags="-std=gnu99 -Wall -flto -fopenmp -DOPENMP -O3"
+    (cd "$k" && KEEL_DB=$db make CC="$keelcc" CFLAGS="$flags") > "$work/$name.build.log" 2>&1 \
+        && (cd "$c" && make CC=clang-19 CFLAGS="$flags") > "$work/$name-clang.build.log" 2>&1 \
+        || { echo "$name: build failed (see $work/$name*.build.log)"; return 0; }
+    if [ "$name" = xsbench ]; then
+        exe=XSBench
+        runs="-m_event_-G_unionized_-l_20000_-g_2000 -m_event_-G_nuclide_-l_20000_-g_2000
+              -m_event_-G_hash_-l_20000_-g_2000 -m_history_-p_3000_-g_2000"
+    else
+        exe=rsbench
+        runs="-m_event_-l_50000 -m_event_-d_-l_50000 -m_history_-p_2000"
+    fi
+    for d in "$k" "$c"; do
+        (cd "$d" && for a in $runs; do
+             OMP_NUM_THREADS=2 KEEL_DB=$db "./$exe" -s small $(echo "$a" | tr _ ' ') 2>&1 \
+                 | grep -i 'checksum'
+         done) > "$d.out"
+    done
+    same "$name" "$k.out" "$c.out"
+    count "$name" "$db"
+}
+
+comd() {
+    twice "$1" comd
+    k=$work/comd-keel c=$work/comd-clang db=$k/keel.db
+    for d in "$k" "$c"; do
+        cp "$d/src-openmp/Makefile.vanilla" "$d/src-openmp/Makefile"
+    done
+    (cd "$k/src-openmp" && KEEL_DB=$db make CC="$keelcc" DO_MPI=OFF OPTFLAGS="-g -O3") \
+            > "$work/comd.build.log" 2>&1 \
+        && (cd "$c/src-openmp" && make CC=clang-19 DO_MPI=OFF OPTFLAGS="-g -O3") \
+            > "$work/comd-clang.build.log" 2>&1 \
+        || { echo "comd: build failed (see $work/comd*.build.log)"; return 0; }
+    for d in "$k" "$c"; do
+        (cd "$d" && for e in "" -e; do
+             OMP_NUM_THREADS=2 KEEL_DB=$db ./bin/CoMD-openmp -x 12 -y 12 -z 12 -N 30 -n 10 $e \
+                 | awk '/^ +[0-9]+ +[0-9.]+ +-?[0-9]/ { NF -= 2; print }'
+         done) > "$d.out"
+    done
+    same comd "$k.out" "$c.out"
+    count comd "$db"
+}
+
 for co in "$@"; do
     co=$(cd "$co" && pwd)
     if [ -f "$co/config/make.def.template" ] && [ -f "$co/sys/setparams.c" ]; then
         npb "$co"
     elif [ -d "$co/lud" ] || [ -d "$co/hotspot3D" ] || [ -d "$co/kmeans" ]; then
         rodinia "$co"
+    elif [ -f "$co/run.c" ] && [ -f "$co/tokenizer.bin" ]; then
+        llama2 "$co"
+    elif [ -f "$co/openmp-threading/XSbench_header.h" ] || [ -f "$co/XSbench_header.h" ]; then
+        [ -d "$co/openmp-threading" ] && co=$co/openmp-threading
+        xsrs xsbench "$co"
+    elif [ -f "$co/openmp-threading/rsbench.h" ] || [ -f "$co/rsbench.h" ]; then
+        [ -d "$co/openmp-threading" ] && co=$co/openmp-threading
+        xsrs rsbench "$co"
+    elif [ -f "$co/src-openmp/Makefile.vanilla" ] && [ -d "$co/pots" ]; then
+        comd "$co"
     else
-        echo "real-openmp.sh: $co is neither NPB3.0-omp-C nor Rodinia's openmp folder" >&2
+        echo "real-openmp.sh: $co is none of NPB3.0-omp-C, Rodinia's openmp folder, llama2.c, XSBench, RSBench, CoMD" >&2
         exit 2
     fi
 done

@@ -888,18 +888,22 @@ static int call_flows(walker *w, CXCursor c, ir_flow *args)
     return np + 1 == call.n;
 }
 
-/* A call: a math function counted, any other listed; its arguments read. */
+/* A call: a math function counted, any other listed; its arguments read.
+ * A call inside a subscript (`h[next(&seed) % m]++`) is listed too: it may
+ * write what its arguments point at, so the dependence test must see it
+ * (only its operations are not counted there, as address arithmetic). */
 static void scan_call(walker *w, CXCursor c, int in_subscript)
 {
     ir_ops *o = &w->stmt->ops;
     char *name = wk_cursor_spelling(c);
-    if (!in_subscript && name) {
+    if (name) {
         /* OpenMP's thread queries read the team, write nothing: no
          * call the dependence test must stop at */
-        if (sync_math_function(name))
-            o->fmath++;
-        else if (strcmp(name, "omp_get_thread_num") != 0
-                 && strcmp(name, "omp_get_num_threads") != 0)
+        if (sync_math_function(name)) {
+            if (!in_subscript)
+                o->fmath++;
+        } else if (strcmp(name, "omp_get_thread_num") != 0
+                   && strcmp(name, "omp_get_num_threads") != 0)
             ir_add_call(w->stmt, name);
     }
     /* fmax/fmin (and their float and long double forms) select one of
