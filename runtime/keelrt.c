@@ -639,7 +639,7 @@ static memo_tab *memo_new(unsigned nsets, int nsyms);
 static void memo_free(memo_tab *t);
 
 typedef struct site_state {
-    char *path;                /* site->file without its "#h=" suffix, or NULL */
+    char *path;                /* the site's file without its "#h=" suffix, or NULL */
     char hash[17];             /* the suffix's source hash, or "" */
     int fixed;                 /* the verdict whatever the values, or -1 */
     const char *fixed_why;     /* its reason (static text or why[]) */
@@ -648,7 +648,10 @@ typedef struct site_state {
     int stale;                 /* facts of another version of the source */
     int linked;                /* facts from the program's own table (keel_link_facts) */
     rt_facts *facts;
+    /* the site's key as keel_site_unpack reads it (its own texts, not copies) */
+    const char *file, *db;
     int nsyms;
+    const char *const *syms;
     atomic_flag writing;       /* a thread is storing into the memo */
     atomic_int logged;         /* decisions kept for this site */
     atomic_int no_history;     /* its loop has no measured history (history_decides) */
@@ -667,12 +670,46 @@ typedef struct site_state {
     atomic_llong launches, on_gpu, pred_ns, evaluated, explored;
     char where[96];            /* "file.c:LINE" (the site may be gone at exit) */
     struct site_state *next_site;
+    const char *names[];       /* syms of a packed site (site_unpack) */
 } site_state;
 
 static const char *site_file(const keel_site *site)
 {
     const site_state *st = site->state;
-    return st && st->path ? st->path : site->file ? site->file : "?";
+    if (!st)
+        return site->file ? site->file : "?";
+    return st->path ? st->path : st->file ? st->file : "?";
+}
+
+/* The number of names of a site: keelcc's packed form (keelrt.h) counts
+ * them as -1 - nsyms. */
+static int site_nsyms(const keel_site *site)
+{
+    return site->nsyms >= 0 ? site->nsyms : -1 - site->nsyms;
+}
+
+/* st's key from site: in keelcc's packed form (nsyms < 0) the texts after
+ * the struct or at site->file -- the file, the names (into st->names,
+ * room for site_nsyms), the database ("" when site->db gives it) -- are
+ * read in place, since they are static like the site; a hand-written
+ * site's fields as they are. */
+static void site_unpack(site_state *st, const keel_site *site)
+{
+    st->nsyms = site_nsyms(site);
+    st->db = site->db;
+    if (site->nsyms >= 0) {
+        st->file = site->file;
+        st->syms = site->syms;
+        return;
+    }
+    const char *t = site->file ? site->file : (const char *)(site + 1);
+    st->file = t;
+    for (int i = 0; i < st->nsyms; i++)
+        st->names[i] = t += strlen(t) + 1;
+    t += strlen(t) + 1;
+    if (!st->db && *t)
+        st->db = t;
+    st->syms = st->names;
 }
 
 /* A site's file may end in "#h=" and the 16 hex digits of its source's
@@ -744,7 +781,7 @@ static int fixed_verdict(site_state *st, const keel_site *site)
         return st->fixed_why = "no device", 0;
     if (!st->ok)
         return st->fixed_why = st->stale ? "stale database" : "no facts", 0;
-    if (rt_facts_check(st->facts, site->nsyms, site->syms, err, sizeof err)) {
+    if (rt_facts_check(st->facts, st->nsyms, st->syms, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         snprintf(st->why, sizeof st->why, "%s", err);
         return st->fixed_why = st->why, 0;
@@ -753,7 +790,7 @@ static int fixed_verdict(site_state *st, const keel_site *site)
         return st->fixed_why = not_parallel_why(st->facts), 0;
     /* a verdict that relies on bases being apart, with no way to check */
     const rt_overlap *ov = rt_facts_overlap(st->facts);
-    if (ov && rt_overlap_prepare_slots(ov, site->nsyms, site->syms, &st->ov_plan, st->why,
+    if (ov && rt_overlap_prepare_slots(ov, st->nsyms, st->syms, &st->ov_plan, st->why,
                                        sizeof st->why))
         return st->fixed_why = st->why, 0;
     return -1;
@@ -807,23 +844,26 @@ static _Atomic(site_state *) all_sites;
 static site_state *site_init(keel_site *site)
 {
     char err[512];
-    site_state *st = calloc(1, sizeof *st);
+    int n = site_nsyms(site);
+    site_state *st = n <= (1 << 20) ? calloc(1, sizeof *st + (site->nsyms < 0 ? (size_t)n : 0)
+                                                                  * sizeof *st->names)
+                                    : NULL;
     if (!st) {
         warn_once(W_MEM, "out of memory");
         return NULL;
     }
     atomic_flag_clear(&st->writing);
-    split_hash(st, site->file);
-    char *unmapped = unmap_path(st->path ? st->path : site->file);
+    site_unpack(st, site);
+    split_hash(st, st->file);
+    char *unmapped = unmap_path(st->path ? st->path : st->file);
     if (unmapped) {
         free(st->path);
         st->path = unmapped;
     }
-    char *site_db = unmap_path(site->db);
+    char *site_db = unmap_path(st->db);
     keel_site view = *site;    /* site_file() of a state not yet published */
     view.state = st;
     const char *file = site_file(&view);
-    st->nsyms = site->nsyms > 0 ? site->nsyms : 0;
     atomic_init(&st->memo, memo_new(MEMO_SETS0, st->nsyms));
     char num[16], *d = num + sizeof num;   /* ":LINE", as "%s:%d" would print it */
     unsigned long long line = site->line < 0 ? 0ULL - (unsigned long long)site->line
@@ -835,8 +875,7 @@ static site_state *site_init(keel_site *site)
     if (site->line < 0)
         *--d = '-';
     *--d = ':';
-    text_cat(st->where, sizeof st->where,
-             base_name(site_file(&(keel_site){ .file = site->file, .state = st })), d);
+    text_cat(st->where, sizeof st->where, base_name(file), d);
     /* policies that need no facts: no database opened at all */
     /* (KEEL_VERBOSE reads them anyway: its lines name the function) */
     int need_facts = G.verbose || (G.offload != 0 && G.force < 0 && G.offload != 1 && G.have_gpu);
@@ -846,8 +885,8 @@ static site_state *site_init(keel_site *site)
         pthread_mutex_lock(&facts_lock);
         st->facts = site->col > 0 ? pf_take(file, site->line, site->col, st->hash, have) : NULL;
         if (!st->facts && linked_facts(st, file, site, have))
-            note_db(site_db ? site_db : site->db);
-        db *d = st->facts ? NULL : db_acquire(site_db ? site_db : site->db, held);
+            note_db(site_db ? site_db : st->db);
+        db *d = st->facts ? NULL : db_acquire(site_db ? site_db : st->db, held);
         if (st->facts)
             st->ok = 1;
         if (d) {
@@ -1100,14 +1139,14 @@ static void append(char *buf, size_t n, size_t *used, const char *fmt, ...)
         *used = (size_t)w < n - *used ? *used + (size_t)w : n - 1;
 }
 
-static void bindings_text(const keel_site *site, const long long *values, char *buf, size_t n)
+static void bindings_text(const site_state *st, const long long *values, char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int i = 0; i < site->nsyms; i++)
-        if (!site->syms[i] || site->syms[i][0] != '&')    /* not the base addresses */
+    for (int i = 0; i < st->nsyms; i++)
+        if (!st->syms[i] || st->syms[i][0] != '&')    /* not the base addresses */
             append(buf, n, &used, "%s%s=%lld", used ? "," : "",
-                   site->syms[i] ? site->syms[i] : "?", values ? values[i] : 0);
+                   st->syms[i] ? st->syms[i] : "?", values ? values[i] : 0);
 }
 
 /* ---- the run-time log: decisions and history ----------------------------
@@ -1508,11 +1547,10 @@ static void hcache_drop(int64_t loop_id)
  * rt_history_key would build differently (a missing name, two equal
  * names, more than 16 sizes) and keys that do not fit go to
  * rt_history_key itself, which gives the answer.  Under facts_lock. */
-static int site_key(site_state *st, const keel_site *site, const long long *values, char *buf,
-                    size_t len)
+static int site_key(site_state *st, const long long *values, char *buf, size_t len)
 {
-    int n = site->nsyms;
-    const char *const *nm = site->syms;
+    int n = st->nsyms;
+    const char *const *nm = st->syms;
     if (st->hkey_state == 0) {
         int m = 0, ok = 1;
         for (int i = 0; i < n && ok; i++) {
@@ -1589,7 +1627,7 @@ static int history_model(void *ctx, int n, const char *const *names, const long 
  * (keel_record, which adds a row, clears it).  mc, mg: the models' times
  * at this launch (the GPU's with its transfer). */
 __attribute__((noinline))   /* (a part of its own in bench/decision-latency.sh's profile) */
-static int history_decides(const keel_site *site, site_state *st, const long long *values,
+static int history_decides(site_state *st, const long long *values,
                            const rt_launch *in, double mc, double mg, int *verdict,
                            const char **reason)
 {
@@ -1604,7 +1642,7 @@ static int history_decides(const keel_site *site, site_state *st, const long lon
         (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)) ||
         (rows && !can_decide))
         atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
-    if (can_decide && site_key(st, site, values, key, sizeof key) == 0) {
+    if (can_decide && site_key(st, values, key, sizeof key) == 0) {
         /* the rows' models' times once per read of the rows and host profile */
         rt_history_rows_model(rows, history_model, (void *)st->facts, host_profile());
         rt_history_predict_at(rows, key, in->bytes_in + in->bytes_out, mc, mg, &hp);
@@ -1628,10 +1666,10 @@ void keel_record(keel_site *site, const long long *values, int device, double se
     rt_launch in;
     char err[128], key[512];
     int held[3];
-    if ((st || (st = site_init(site))) && st->ok && !(site->nsyms > 0 && !values) &&
-        rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, site->nsyms, site->syms,
+    if ((st || (st = site_init(site))) && st->ok && !(st->nsyms > 0 && !values) &&
+        rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, st->nsyms, st->syms,
                          values, &in, err, sizeof err) == 0 &&
-        rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
+        rt_history_key(st->nsyms, st->syms, values, key, sizeof key) == 0) {
         pthread_mutex_lock(&facts_lock);
         db_log *h = log_open(DB_LOG_WRITE, held);
         if (h) {
@@ -1709,7 +1747,7 @@ static unsigned slot_hash(const keel_site *site, int n, const long long *v)
  * caller holds time_lock and runs under in_runtime). */
 static int slot_find(keel_site *site, site_state *st, const long long *values)
 {
-    int n = site->nsyms;
+    int n = st->nsyms;
     if (n > TSYMS || (n > 0 && !values))
         return -1;
     if (!T.slots && !(T.slots = calloc(TSLOTS, sizeof *T.slots)))
@@ -1730,9 +1768,9 @@ static int slot_find(keel_site *site, site_state *st, const long long *values)
     tslot x = { .site = site, .used = 1, .nsyms = n };
     if (n > 0)
         memcpy(x.values, values, sizeof *values * (size_t)n);
-    if (!st->ok || rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, n, site->syms, values,
+    if (!st->ok || rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, n, st->syms, values,
                                     &in, err, sizeof err) ||
-        rt_history_key(n, site->syms, values, x.key, sizeof x.key))
+        rt_history_key(n, st->syms, values, x.key, sizeof x.key))
         return -1;
     x.loop_id = rt_facts_loop_id(st->facts);
     x.n = in.bytes_in + in.bytes_out;
@@ -1873,14 +1911,13 @@ static long long pred_ns_of(const rt_estimate *e, int verdict)
  * where the slots did not but for memory: then by name again) and
  * publishes it for every later check.  The results are the same either
  * way (overlap.c). */
-static const rt_ov_plan *overlap_plan(site_state *st, const keel_site *site,
-                                      const rt_overlap *ov)
+static const rt_ov_plan *overlap_plan(site_state *st, const rt_overlap *ov)
 {
     rt_ov_plan *p = atomic_load_explicit(&st->ov_full, memory_order_acquire), *none = NULL;
     char why[160];
     if (p || atomic_fetch_add_explicit(&st->ov_checks, 1, memory_order_relaxed) == 0)
         return p ? p : st->ov_plan;
-    if (rt_overlap_prepare(ov, site->nsyms, site->syms, &p, why, sizeof why) != 0)
+    if (rt_overlap_prepare(ov, st->nsyms, st->syms, &p, why, sizeof why) != 0)
         return st->ov_plan;
     if (!atomic_compare_exchange_strong_explicit(&st->ov_full, &none, p, memory_order_acq_rel,
                                                  memory_order_acquire)) {
@@ -1904,11 +1941,11 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
         if (!(st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)) && !(st = site_init(site)))
             return 0;
     }
-    if (site->nsyms > 0 && !values)
+    if (st->nsyms > 0 && !values)
         return 0;
     if (st->fixed >= 0) {
         if (G.verbose >= 2) {
-            bindings_text(site, values, bind, sizeof bind);
+            bindings_text(st, values, bind, sizeof bind);
             verbose_line(site, st, bind, NULL, st->fixed, st->fixed_why);
         }
         return st->fixed;
@@ -1931,9 +1968,9 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
      * lines print it: no formatting on a miss otherwise */
     if (G.verbose >= 2 || (hit < 0 && G.log && st->ok &&
                            atomic_load_explicit(&st->logged, memory_order_relaxed) < LOG_CAP))
-        bindings_text(site, values, bind, sizeof bind);
+        bindings_text(st, values, bind, sizeof bind);
     const rt_profile *host = host_profile();
-    if (rt_facts_bind_site(st->facts, host, &G.gpu, G.threads, site->nsyms, site->syms,
+    if (rt_facts_bind_site(st->facts, host, &G.gpu, G.threads, st->nsyms, st->syms,
                            values, &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         if (hit < 0)
@@ -1952,7 +1989,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
     else if (hit < 0 && !atomic_load_explicit(&st->no_history, memory_order_relaxed) &&
-             history_decides(site, st, values, &in, e.cpu_s, e.gpu_s + e.xfer_s, &verdict,
+             history_decides(st, values, &in, e.cpu_s, e.gpu_s + e.xfer_s, &verdict,
                              &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     else if (st->learn) {                   /* this run's own measurements */
@@ -1970,7 +2007,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
      * the base addresses with the sizes */
     char ovwhy[160];
     const rt_overlap *ov = verdict ? rt_facts_overlap(st->facts) : NULL;
-    if (ov && rt_overlap_check(ov, overlap_plan(st, site, ov), site->nsyms, site->syms, values,
+    if (ov && rt_overlap_check(ov, overlap_plan(st, ov), st->nsyms, st->syms, values,
                                ovwhy, sizeof ovwhy) != 0)
         verdict = 0, reason = ovwhy;
     *pred_ns = pred_ns_of(&e, verdict);
@@ -2009,7 +2046,7 @@ int keel_decide(keel_site *site, const long long *values)
                 tally(st, st->fixed, 0);
             return st->fixed;
         }
-        if (values || site->nsyms <= 0) {
+        if (values || st->nsyms <= 0) {
             int hit = memo_get(st, values, &pred_ns);
             if (hit >= 0) {
                 if (G.verbose)
