@@ -1,7 +1,7 @@
 /*
  * keelrt.c -- keel_decide: the run-time CPU/GPU verdict (keelrt.h).
  *
- * Global state is set up once by pthread_once at the first call: the
+ * Global state is set up once at the first call (init_once): the
  * environment (one pass over it), the device (a CUDA GPU found through
  * libcuda.so.1 loaded with dlopen where an NVIDIA driver node exists, or
  * the KEEL_DEVICE what-if profile, copied from its built-in image) and the
@@ -77,6 +77,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -130,7 +131,17 @@ static struct {
     int offload_rt;            /* libomptarget is in the process: target regions can offload
                                 * (looked up only when real_gpu) */
     double t_base;             /* CLOCK_MONOTONIC at init, seconds (launch timing) */
-} G;
+    atomic_int init_state;     /* init_once: 0 not begun, 1 running, 2 done */
+    _Atomic(const rt_profile *) host_now;     /* host_profile(): NULL is &G.host */
+    pthread_mutex_t facts_lock;
+    /* every site with a state (site_init), the nests read ahead (pf_take,
+     * under facts_lock) */
+    _Atomic(struct site_state *) all_sites;
+    struct pf_entry **pf_table;
+    int pf_opens;
+} G __attribute__((aligned(4096))) = { .facts_lock = PTHREAD_MUTEX_INITIALIZER };
+/* (G on a page of its own, the set-up's state in it: a program's first
+ * decision touches one page of the runtime's state, not two) */
 
 /* decisions waiting to be appended (under log_lock) */
 typedef struct {
@@ -146,8 +157,6 @@ static struct {
     double t_oldest;        /* when the oldest waiting row came (coarse_now) */
 } L;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t facts_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t time_lock = PTHREAD_MUTEX_INITIALIZER;   /* launch timing, rt_learn */
 static atomic_uint warned;
@@ -225,6 +234,7 @@ static void time_forget(void);
 static void history_probe(db_log *h);
 static void host_linked(void);
 static void child_forget(void);
+static void time_lock_take(void);
 
 static double mono_now(void)
 {
@@ -279,9 +289,7 @@ static void db_used_set(const char *path)
 extern char **environ;
 enum { E_VERBOSE, E_LOG, E_FORCE, E_OFFLOAD, E_THREADS, E_DB, E_HOST, E_DEVICE, E_CALIBRATE,
        E_LEARN, E_PREFIX_MAP, E_FACTS, E_COUNT };
-static const char *E[E_COUNT];
-
-static void env_read(void)
+static void env_read(const char *E[E_COUNT])
 {
     static const char *const names[E_COUNT] = {
         [E_VERBOSE] = "KEEL_VERBOSE", [E_LOG] = "KEEL_LOG", [E_FORCE] = "KEEL_FORCE",
@@ -310,8 +318,8 @@ static void env_read(void)
 
 static void init(void)
 {
-    const char *s;
-    env_read();
+    const char *s, *E[E_COUNT] = { 0 };
+    env_read(E);
     /* 1 (or any text but "0"): warnings and a line per site at exit; 2 or
      * more: also a line per launch */
     if ((s = E[E_VERBOSE]) && *s && strcmp(s, "0") != 0)
@@ -373,8 +381,47 @@ static void init(void)
         G.learn = G.learn && strcmp(s, "0") != 0;
     host_linked();
     G.t_base = mono_now();
-    /* a forked child does not write its parent's decisions */
-    pthread_atfork(NULL, NULL, child_forget);
+}
+
+/* init, once per process; 0 when it has not run (then the caller answers
+ * CPU).  Not pthread_once: a program's first decision would pay its lazy
+ * binding (some 800 instructions), and init_once's own fast path is one
+ * load.  A thread that finds init running in another waits for it,
+ * yielding, for at most about a second (a CUDA driver's set-up can take
+ * that long): past that -- or in a child forked while another thread of
+ * its parent ran init, where nothing finishes it -- it decides CPU
+ * without, and asks again at the next call. */
+static int init_once(void)
+{
+    int s = atomic_load_explicit(&G.init_state, memory_order_acquire);
+    if (s == 2)
+        return 1;
+    if (s == 0 && atomic_compare_exchange_strong_explicit(&G.init_state, &s, 1,
+                                                          memory_order_acq_rel,
+                                                          memory_order_acquire)) {
+        init();
+        atomic_store_explicit(&G.init_state, 2, memory_order_release);
+        return 1;
+    }
+    for (long k = 0; k < 1000000; k++) {
+        if (atomic_load_explicit(&G.init_state, memory_order_acquire) == 2)
+            return 1;
+        sched_yield();
+    }
+    return 0;
+}
+
+/* A forked child forgets its parent's waiting decisions and launch times
+ * (child_forget), registered with pthread_atfork before the first of them
+ * is kept, or time_lock first taken: a program that keeps none (KEEL_LOG=0,
+ * no timed launch) never registers, and its first decision pays neither
+ * pthread_atfork's lazy binding nor its allocation. */
+static atomic_int atfork_set;
+
+static void forget_in_children(void)
+{
+    if (!atomic_exchange_explicit(&atfork_set, 1, memory_order_acq_rel))
+        pthread_atfork(NULL, NULL, child_forget);
 }
 
 /* ---- the host profile ------------------------------------------------------
@@ -389,11 +436,9 @@ static void init(void)
  * never freed (a reader may hold it); at most one per process. */
 extern const unsigned char keel_link_calib[] __attribute__((weak, visibility("hidden")));
 
-static _Atomic(const rt_profile *) host_now;   /* NULL: &G.host */
-
 static inline const rt_profile *host_profile(void)
 {
-    const rt_profile *p = atomic_load_explicit(&host_now, memory_order_acquire);
+    const rt_profile *p = atomic_load_explicit(&G.host_now, memory_order_acquire);
     return p ? p : &G.host;
 }
 
@@ -406,7 +451,7 @@ static void host_adopt(const rt_calibration *cal)
         return;
     }
     rt_profile_from_calibration(cal, p);
-    atomic_store_explicit(&host_now, p, memory_order_release);
+    atomic_store_explicit(&G.host_now, p, memory_order_release);
 }
 
 /* In init: the calibration the link packed, when it is this host's. */
@@ -515,7 +560,8 @@ static db *db_acquire(const char *site_db, int held[3])
 
 enum { PREFETCH = 64, PF_BUCKETS = 1024 };
 
-static int pf_opens;          /* databases opened for a site's facts so far */
+/* G.pf_opens: databases opened for a site's facts so far; G.pf_table:
+ * PF_BUCKETS lists, allocated by the first read-ahead. */
 
 /* How many nests the open after `opens` earlier ones reads ahead. */
 static int pf_depth(int opens)
@@ -531,8 +577,6 @@ typedef struct pf_entry {
     char file[];
 } pf_entry;
 
-static pf_entry **pf_table;   /* PF_BUCKETS lists, allocated by the first read-ahead */
-
 static unsigned pf_hash(const char *file, int line, int col)
 {
     unsigned h = 2166136261u;
@@ -545,7 +589,7 @@ static unsigned pf_hash(const char *file, int line, int col)
  * compiled with other flags has other loops at the same positions) */
 static pf_entry **pf_find(const char *file, int line, int col, const char *hash)
 {
-    pf_entry **e = &pf_table[pf_hash(file, line, col)];
+    pf_entry **e = &G.pf_table[pf_hash(file, line, col)];
     while (*e && ((*e)->line != line || (*e)->col != col || strcmp((*e)->file, file) != 0
                   || strcmp((*e)->hash, hash) != 0))
         e = &(*e)->next;
@@ -557,7 +601,7 @@ static pf_entry **pf_find(const char *file, int line, int col, const char *hash)
  * sites', as they were read for it). */
 static rt_facts *pf_take(const char *file, int line, int col, const char *hash, char have[17])
 {
-    if (!pf_table)
+    if (!G.pf_table)
         return NULL;
     pf_entry **e = pf_find(file, line, col, hash), *x = *e;
     if (!x)
@@ -580,7 +624,7 @@ static void pf_read_ahead(db *d, const char *stored, const char *file, int line,
     int lines[PREFETCH], cols[PREFETCH];
     char err[256];
     const char *build = hash[0] ? hash : NULL;
-    if (depth <= 0 || (!pf_table && !(pf_table = calloc(PF_BUCKETS, sizeof *pf_table))))
+    if (depth <= 0 || (!G.pf_table && !(G.pf_table = calloc(PF_BUCKETS, sizeof *G.pf_table))))
         return;
     int n = db_next_roots(d, stored, line, col, build, depth < PREFETCH ? depth : PREFETCH,
                           lines, cols, err, sizeof err);
@@ -837,10 +881,8 @@ static void note_db(const char *site_db)
         db_used_set(path);
 }
 
-/* Every site that has a state, newest first (pushed with a
+/* G.all_sites: every site that has a state, newest first (pushed with a
  * compare-and-swap; never unlinked): KEEL_VERBOSE=1's summary walks it. */
-static _Atomic(site_state *) all_sites;
-
 static site_state *site_init(keel_site *site)
 {
     char err[512];
@@ -882,7 +924,7 @@ static site_state *site_init(keel_site *site)
     if (need_facts && st->memo) {
         int held[3];
         char have[17] = "";
-        pthread_mutex_lock(&facts_lock);
+        pthread_mutex_lock(&G.facts_lock);
         st->facts = site->col > 0 ? pf_take(file, site->line, site->col, st->hash, have) : NULL;
         if (!st->facts && linked_facts(st, file, site, have))
             note_db(site_db ? site_db : st->db);
@@ -901,7 +943,7 @@ static site_state *site_init(keel_site *site)
                  * that name the file as this one does */
                 if (site->col > 0 && rt_facts_file(st->facts))
                     pf_read_ahead(d, rt_facts_file(st->facts), file, site->line, site->col,
-                                  st->hash, pf_depth(pf_opens));
+                                  st->hash, pf_depth(G.pf_opens));
             }
             else if (r == 1)
                 warn_once(W_LOOP, "no loop at %s:%d in the database", file, site->line);
@@ -909,9 +951,9 @@ static site_state *site_init(keel_site *site)
                 warn_once(W_DB, "%s", err);
             db_close(d);
             fds_release(held);
-            pf_opens++;
+            G.pf_opens++;
         }
-        pthread_mutex_unlock(&facts_lock);
+        pthread_mutex_unlock(&G.facts_lock);
         free(site_db);
         site_db = NULL;
         /* a database from another version of the source: the loop now at
@@ -950,10 +992,10 @@ static site_state *site_init(keel_site *site)
         free(st);
         return expected;
     }
-    site_state *head = atomic_load_explicit(&all_sites, memory_order_relaxed);
+    site_state *head = atomic_load_explicit(&G.all_sites, memory_order_relaxed);
     do
         st->next_site = head;
-    while (!atomic_compare_exchange_weak_explicit(&all_sites, &head, st, memory_order_release,
+    while (!atomic_compare_exchange_weak_explicit(&G.all_sites, &head, st, memory_order_release,
                                                   memory_order_relaxed));
     return st;
 }
@@ -1261,7 +1303,7 @@ static void log_flush(void)
     int held[3];
     if (L.n == 0)
         return;
-    pthread_mutex_lock(&facts_lock);
+    pthread_mutex_lock(&G.facts_lock);
     db_log *l = log_open_as(DB_LOG_WRITE, 0, held);
     int fresh = 0;
     for (int i = 0; l && i < L.n; i++) {
@@ -1279,7 +1321,7 @@ static void log_flush(void)
     }
     if (l)
         log_close(l, held);
-    pthread_mutex_unlock(&facts_lock);
+    pthread_mutex_unlock(&G.facts_lock);
     log_forget();
 }
 
@@ -1325,6 +1367,7 @@ static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
         atomic_load_explicit(&st->logged, memory_order_relaxed) >= LOG_CAP ||
         pthread_mutex_trylock(&log_lock) != 0)
         return;
+    forget_in_children();
     log_row *r = ku_push(&L.rows, &L.n, sizeof *L.rows);
     if (!r) {
         pthread_mutex_unlock(&log_lock);
@@ -1397,12 +1440,12 @@ __attribute__((destructor)) static void verbose_summary(void)
     if (G.verbose != 1 || in_runtime)
         return;
     int n = 0, k = 0;
-    for (site_state *st = atomic_load(&all_sites); st; st = st->next_site)
+    for (site_state *st = atomic_load(&G.all_sites); st; st = st->next_site)
         n++;
     site_state **v = n ? malloc(sizeof *v * (size_t)n) : NULL;
     if (!v)
         return;
-    for (site_state *st = atomic_load(&all_sites); st; st = st->next_site)
+    for (site_state *st = atomic_load(&G.all_sites); st; st = st->next_site)
         if (atomic_load_explicit(&st->launches, memory_order_relaxed) > 0)
             v[k++] = st;
     qsort(v, (size_t)k, sizeof *v, cmp_summary);
@@ -1436,7 +1479,7 @@ __attribute__((destructor)) static void verbose_summary(void)
             append(line, sizeof line, &u, ", models evaluated %lld", ev);
         long long ex = atomic_load_explicit(&st->explored, memory_order_relaxed);
         if (ex && st->learn) {
-            pthread_mutex_lock(&time_lock);
+            time_lock_take();
             rt_format_time(tt, sizeof tt, rt_learn_cost(st->learn));
             pthread_mutex_unlock(&time_lock);
             append(line, sizeof line, &u, ", explored the other device %lld time%s (cost %s)",
@@ -1635,7 +1678,7 @@ static int history_decides(site_state *st, const long long *values,
     rt_history_pred hp;
     int ok = 0;
     int64_t id = rt_facts_loop_id(st->facts);
-    pthread_mutex_lock(&facts_lock);
+    pthread_mutex_lock(&G.facts_lock);
     rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
     int can_decide = rows && !rt_history_rows_one_device(rows);
     if (G.history == 0 ||
@@ -1648,7 +1691,7 @@ static int history_decides(site_state *st, const long long *values,
         rt_history_predict_at(rows, key, in->bytes_in + in->bytes_out, mc, mg, &hp);
         ok = hp.decides;
     }
-    pthread_mutex_unlock(&facts_lock);
+    pthread_mutex_unlock(&G.facts_lock);
     if (ok) {
         *verdict = hp.gpu_s < hp.cpu_s;
         *reason = !strcmp(hp.how, "measured") ? "history: measured" : "history: regression";
@@ -1661,7 +1704,10 @@ void keel_record(keel_site *site, const long long *values, int device, double se
     if (!site || in_runtime)
         return;
     in_runtime = 1;
-    pthread_once(&once, init);
+    if (!init_once()) {
+        in_runtime = 0;
+        return;
+    }
     site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
     rt_launch in;
     char err[128], key[512];
@@ -1670,7 +1716,7 @@ void keel_record(keel_site *site, const long long *values, int device, double se
         rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, st->nsyms, st->syms,
                          values, &in, err, sizeof err) == 0 &&
         rt_history_key(st->nsyms, st->syms, values, key, sizeof key) == 0) {
-        pthread_mutex_lock(&facts_lock);
+        pthread_mutex_lock(&G.facts_lock);
         db_log *h = log_open(DB_LOG_WRITE, held);
         if (h) {
             if (db_history_add(h, rt_facts_loop_id(st->facts), key, in.bytes_in + in.bytes_out,
@@ -1682,7 +1728,7 @@ void keel_record(keel_site *site, const long long *values, int device, double se
             log_close(h, held);
             hcache_drop(rt_facts_loop_id(st->facts));
         }
-        pthread_mutex_unlock(&facts_lock);
+        pthread_mutex_unlock(&G.facts_lock);
     }
     in_runtime = 0;
 }
@@ -1725,6 +1771,13 @@ static struct {
 } T;
 static _Thread_local const keel_site *last_site __attribute__((tls_model("initial-exec")));
 static _Thread_local const long long *last_values __attribute__((tls_model("initial-exec")));
+
+/* time_lock, taken: a child forgets what it guards (forget_in_children). */
+static void time_lock_take(void)
+{
+    forget_in_children();
+    pthread_mutex_lock(&time_lock);
+}
 
 static void time_forget(void)
 {
@@ -1777,13 +1830,13 @@ static int slot_find(keel_site *site, site_state *st, const long long *values)
     if (G.calibrate) {               /* what the database has measured already */
         rt_history_pred hp;
         int held[3];
-        pthread_mutex_lock(&facts_lock);
+        pthread_mutex_lock(&G.facts_lock);
         db_log *db = log_open(DB_LOG_READ, held);
         if (db && rt_history_lookup_h(db, x.loop_id, x.key, x.n, &hp) == 0)
             x.db_samples[0] = hp.cpu_samples, x.db_samples[1] = hp.gpu_samples;
         if (db)
             log_close(db, held);
-        pthread_mutex_unlock(&facts_lock);
+        pthread_mutex_unlock(&G.facts_lock);
     }
     for (int probe = 0; probe < TSLOTS; probe++, h = (h + 1) % TSLOTS)
         if (!T.slots[h].used) {
@@ -1799,7 +1852,7 @@ static int slot_find(keel_site *site, site_state *st, const long long *values)
 static int calibrate_pick(keel_site *site, site_state *st, const long long *values)
 {
     int pick = -1;
-    pthread_mutex_lock(&time_lock);
+    time_lock_take();
     int k = slot_find(site, st, values);
     if (k >= 0) {
         const tslot *x = &T.slots[k];
@@ -1819,7 +1872,7 @@ long long keel_begin(keel_site *site, int device)
     if (!st || !st->ok || !G.log)
         return 0;
     in_runtime = 1;
-    pthread_mutex_lock(&time_lock);
+    time_lock_take();
     int k = slot_find(site, st, last_values);
     pthread_mutex_unlock(&time_lock);
     in_runtime = 0;
@@ -1842,7 +1895,7 @@ void keel_done(keel_site *site, long long token)
     if (!(dt > 0))
         return;
     in_runtime = 1;
-    pthread_mutex_lock(&time_lock);
+    time_lock_take();
     if (T.slots && T.slots[k].used && T.slots[k].site == site) {
         tslot *x = &T.slots[k];
         long long c = ++x->count[dev];
@@ -1865,7 +1918,7 @@ static void time_flush(void)
     int held[3];
     if (!T.slots)
         return;
-    pthread_mutex_lock(&facts_lock);
+    pthread_mutex_lock(&G.facts_lock);
     db_log *h = log_open(DB_LOG_WRITE, held);
     if (h) {
         if (db_log_begin(h) == 0) {
@@ -1881,7 +1934,7 @@ static void time_flush(void)
         }
         log_close(h, held);
     }
-    pthread_mutex_unlock(&facts_lock);
+    pthread_mutex_unlock(&G.facts_lock);
 }
 
 __attribute__((destructor)) static void time_at_exit(void)
@@ -1937,8 +1990,8 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     int first_call = !st;       /* (the log writes nothing in a first call) */
     *pred_ns = 0;
     if (!st) {
-        pthread_once(&once, init);
-        if (!(st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)) && !(st = site_init(site)))
+        if (!init_once() ||
+            (!(st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)) && !(st = site_init(site))))
             return 0;
     }
     if (st->nsyms > 0 && !values)
@@ -1994,7 +2047,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     else if (st->learn) {                   /* this run's own measurements */
         rt_learn_choice ch;
-        pthread_mutex_lock(&time_lock);
+        time_lock_take();
         rt_learn_decide(st->learn, in.bytes_in + in.bytes_out, e.cpu_s, e.gpu_s + e.xfer_s,
                         verdict, &ch);
         pthread_mutex_unlock(&time_lock);

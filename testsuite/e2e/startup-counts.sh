@@ -9,7 +9,11 @@
 # program with one, or four more.  Its sites still find their file, names
 # and database: each launch line (KEEL_VERBOSE=2) names the function and
 # the values by name, from the facts linked in and, with KEEL_FACTS=db,
-# from the database the site names.
+# from the database the site names.  Its first decisions (logging off)
+# bind lazily none of the libc functions the runtime's set-up and lookups
+# avoid (pthread_once, pthread_atfork, strchr, strncmp, memcmp, memchr):
+# each costs a program's first decision about 800 instructions of symbol
+# lookup.
 set -u
 BIN=$(cd "$1" && pwd)
 KC="$BIN/keelcc"
@@ -121,6 +125,17 @@ for d in abs rel; do
         expect_eq "$(echo "$out" | grep -c warning)" 0 "$d ($facts): no warning"
     done
 done
+
+# the libc functions the three first decisions bind lazily
+unset LD_BIND_NOW
+bound=$(cd rel && KEEL_DEVICE=h100 LD_DEBUG=bindings ./prog 2>&1 >/dev/null |
+        grep "binding file ./prog " | sed "s/.*symbol .\([A-Za-z_0-9]*\).*/\1/" |
+        grep -E '^(pthread_once|__register_atfork|pthread_atfork|strchr|strncmp|memcmp|memchr)$' |
+        sort | tr '\n' ' ')
+expect_eq "$bound" "" "libc functions the first decisions bind that the runtime avoids"
+expect_eq "$(cd rel && KEEL_DEVICE=h100 LD_DEBUG=bindings ./prog 2>&1 >/dev/null |
+             grep -c "binding file ./prog .*symbol .sched_getaffinity'")" 1 \
+    "LD_DEBUG=bindings shows the runtime's own lazy bindings"
 
 echo "startup-counts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
