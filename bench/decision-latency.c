@@ -35,7 +35,9 @@
  * brackets it (keel_decide, keel_begin, keel_done around an empty region;
  * run with logging on so that the runtime really times it), in ns.
  * With `first`: the program's first call alone (the runtime's set-up and
- * the facts of the nest at line 3), in ns, and the page faults it took.
+ * the facts of the nest at line 3), in ns, the page faults it took, its
+ * verdict and the page faults the process took before main's first call
+ * (its start-up: the loader's relocations among them).
  * With `miss`: one first call, then CALLS calls with new sizes at every
  * call (as the miss rows above) at the nest with the overlap check, or at
  * the nest at LINE; prints their mean in ns.  Run under valgrind
@@ -78,7 +80,7 @@ int main(int argc, char **argv)
         volatile int fsink = keel_decide(&fs, fv);
         double fns = now_ns() - f0;
         getrusage(RUSAGE_SELF, &r1);
-        printf("%.0f\t%ld\t%d\n", fns, r1.ru_minflt - r0.ru_minflt, fsink);
+        printf("%.0f\t%ld\t%d\t%ld\n", fns, r1.ru_minflt - r0.ru_minflt, fsink, r0.ru_minflt);
         return 0;
     }
     if (!strcmp(argv[3], "timed")) {     /* decision-latency FILE 0 timed */

@@ -19,7 +19,11 @@
 # also asks the history rows).  The first call alone (a
 # program's only decision: the runtime's set-up and one nest's facts) is
 # timed with the what-if device and with none (then no facts are read),
-# with the page faults it took and, under valgrind, its instructions.
+# with the page faults it took and, under valgrind, its instructions.  Two
+# counts of start-up: the relocations synth.o's data needs per launch site
+# (readelf; keelcc's sites need none where the database is an absolute
+# path, keelrt.h) and the page faults the linked program took before
+# main's first call.
 set -eu
 BUILD=${1:-build}
 LOOPS=${2:-4000}
@@ -77,6 +81,12 @@ printf '| %-52s | %9.1f us |\n' "first call of a second site, facts linked in" "
 printf '| %-52s | %9.1f us |\n' "first call, facts linked in, mean over 100 more" "$(awk "BEGIN { print $(med 3 linked.txt) / 1000 }")"
 printf '| %-52s | %9.1f us |\n' "first call alone, facts linked in (program's only)" "$(awk "BEGIN { print $(med 1 first.txt) / 1000 }")"
 printf '| %-52s | %12s |\n' "  page faults it took" "$(med 2 first.txt)"
+printf '| %-52s | %12s |\n' "  page faults before main's first call (start-up)" "$(med 4 first.txt)"
+nsites=$(nm synth.o | grep -c 'keel_site_')
+nrel=$(readelf -rW synth.o | awk '/^Relocation section/ { s = $3 } /^[0-9a-f]+ / && s ~ /data/ { n++ }
+                                  END { print n + 0 }')
+printf '| %-52s | %12s |\n' "relocations per launch site at start-up" \
+    "$(awk "BEGIN { printf \"%.2f\", $nrel / $nsites }")"
 printf '| %-52s | %9.1f us |\n' "first call alone, no device (KEEL_DEVICE unset)" "$(awk "BEGIN { print $(med 1 nodev.txt) / 1000 }")"
 printf '| %-52s | %9.1f ns |\n' "warm call, same values (memo hit)" "$(med 4)"
 printf '| %-52s | %9.1f ns |\n' "two value sets alternating (memo hits)" "$(med 5)"

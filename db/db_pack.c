@@ -295,11 +295,22 @@ int db_nest_launch_each_overlap(db_nest *s, int64_t launch_id, db_launch_overlap
 
 /* ---- the link table: lookup (db_nest.h) ---------------------------------- */
 
+/* The lookup below runs in a program's first decision, where each libc
+ * function called first costs its lazy binding (some 800 instructions):
+ * its few short compares and its search for a NUL are loops of its own. */
+static int same_bytes(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = a, *y = b;
+    while (n && *x == *y)
+        n--, x++, y++;
+    return n == 0;
+}
+
 static int ends_in(const char *s, size_t n, const char *tail)
 {
     size_t t = strlen(tail);
-    return (n == t && memcmp(s, tail, n) == 0) ||
-           (n > t && s[n - t - 1] == '/' && memcmp(s + n - t, tail, t) == 0);
+    return (n == t && same_bytes(s, tail, n)) ||
+           (n > t && s[n - t - 1] == '/' && same_bytes(s + n - t, tail, t));
 }
 
 static uint32_t u32_at(const unsigned char *p)
@@ -316,14 +327,17 @@ static int entry_cmp(const unsigned char *e, int line, int col, const char *hash
         return l < line ? -1 : 1;
     if (c != col)
         return c < col ? -1 : 1;
-    return memcmp(e + 8, hash, 16);
+    for (int k = 0; k < 16; k++)      /* (memcmp, inline: same_bytes) */
+        if (e[8 + k] != (unsigned char)hash[k])
+            return e[8 + k] < (unsigned char)hash[k] ? -1 : 1;
+    return 0;
 }
 
 int db_link_find(const unsigned char *table, const char *tail, int line, int col,
                  const char *hash, const unsigned char **nest, size_t *len)
 {
     if (!table || !hash || strlen(hash) != 16 || !tail ||
-        memcmp(table, DB_LINK_MAGIC, 8) != 0 || u32_at(table + 8) != DB_LINK_VERSION)
+        !same_bytes(table, DB_LINK_MAGIC, 8) || u32_at(table + 8) != DB_LINK_VERSION)
         return 1;
     size_t n = u32_at(table + 12), entries = u32_at(table + 16);
     if (n < 20 || entries > (n - 20) / DB_LINK_ENTRY)
@@ -340,11 +354,13 @@ int db_link_find(const unsigned char *table, const char *tail, int line, int col
     for (; lo < entries && entry_cmp(dir + lo * DB_LINK_ENTRY, line, col, hash) == 0; lo++) {
         const unsigned char *e = dir + lo * DB_LINK_ENTRY;
         size_t fo = u32_at(e + 24), no = u32_at(e + 28), nl = u32_at(e + 32);
-        const char *file = (const char *)table + fo;
-        const void *nul = fo < n ? memchr(file, '\0', n - fo) : NULL;
+        const char *file = (const char *)table + fo, *nul = NULL;
+        for (size_t k = 0; fo < n && k < n - fo && !nul; k++)    /* (memchr: same_bytes) */
+            if (!file[k])
+                nul = file + k;
         if (!nul || no > n || nl > n - no)
             return 1;                  /* a damaged table: the database answers */
-        if (ends_in(file, (size_t)((const char *)nul - file), tail)) {
+        if (ends_in(file, (size_t)(nul - file), tail)) {
             *nest = table + no;
             *len = nl;
             return 0;

@@ -11,7 +11,8 @@
  *     x = 1; keel_l_0: __attribute__((unused))
  *       { struct keel_site {...};
  *         __extension__ int keel_decide_report__0(void *, ...) __asm__("keel_decide_report");
- *         static struct keel_site keel_site_0 = { "db", "/abs/gemm.c" "#h=HASH", 42, 5, 3, ... };
+ *         static struct { struct keel_site s; char t0[28]; ... } keel_site_0 =
+ *             { { 0, 0, 42, 5, { -4 }, 0, 0 }, "/abs/gemm.c#h=HASH", "ni", ..., "db" };
  *         ...call...
  *     #pragma omp parallel for
  *         for (...) ...; }
@@ -963,18 +964,6 @@ char *instrument_mapped_path(const char *path)
     return ku_buf_take(&t);
 }
 
-/* put_literal of path with the last matching prefix map applied. */
-static void put_mapped(ku_buf *b, const char *path)
-{
-    ku_buf t = { 0 };
-    map_into(&t, path);
-    if (t.oom)
-        b->oom = 1;
-    else
-        put_literal(b, t.s ? t.s : "");
-    ku_buf_free(&t);
-}
-
 static const char *site_stored, *site_given;
 
 void instrument_site_source(const char *stored, const char *given)
@@ -983,42 +972,77 @@ void instrument_site_source(const char *stored, const char *given)
     site_given = given;
 }
 
-/* `static ... keel_site_N = {...};` for loop l.  Its database is the
- * literal db_path, or (NULL) the linked program's INSTRUMENT_LINK_DB, a
- * weak hidden reference: NULL when the program was linked without keelcc
- * (the runtime then needs KEEL_DB).  Its file is the source as the
- * compiler was given it (instrument_site_source) followed by "#h=" and the
- * build hash (the translation_units.hash of this compile): the runtime
- * takes the facts of this build of the source, never another variant's or
- * an older version's, and the hash tells apart two sources of one name. */
+/* `static ... keel_site_N = {...};` for loop l, in keelrt.h's packed form:
+ * its texts are char arrays, so that the site holds no pointer a
+ * position-independent program relocates at start-up (a pointer in static
+ * data is one relative relocation and dirties its page; the plain form
+ * cost a 4,000-site program 8 relocations a site: db, file, syms and each
+ * name).  The texts, one array each (one string literal each, so none
+ * outgrows the 509 bytes C90 promises, -Woverlength-strings): the file,
+ * the names, the database.
+ *
+ * Its database is the literal db_path: then the texts follow the struct
+ * in one static object and the site has no pointer at all,
+ *     static struct { struct keel_site s; char t0[L0]; ... } keel_site_N =
+ *         { { 0, 0, LINE, COL, { -1 - n }, 0, 0 }, "FILE" "#h=HASH", "n", ..., "DB" };
+ * the last array padded to a multiple of 8 bytes in all, so that the
+ * object has no tail padding (-Wpadded) where pointers take 4 or 8.  Or
+ * (NULL) the linked program's INSTRUMENT_LINK_DB, a weak hidden reference:
+ * NULL when the program was linked without keelcc (the runtime then needs
+ * KEEL_DB); then the texts are a constant of their own, keel_text_N, and
+ * the site holds two pointers, db and file (its texts inside the site
+ * would make every site's bytes, all dirtied by the db pointer, twice as
+ * many pages).  Its file is the source as the compiler was given it
+ * (instrument_site_source) followed by "#h=" and the build hash (the
+ * translation_units.hash of this compile): the runtime takes the facts of
+ * this build of the source, never another variant's or an older
+ * version's, and the hash tells apart two sources of one name. */
 static void put_site(ku_buf *b, int n, const ir_loop *l, const char *db_path, const char *build)
 {
-    if (l->nsyms > 0) {
-        ku_buf_printf(b, "static const char *const keel_syms_%d[] = {", n);
-        for (int k = 0; k < l->nsyms; k++) {
-            ku_buf_put(b, k ? ", " : " ");
-            put_literal(b, l->syms[k]);
-        }
-        ku_buf_put(b, " };\n");
-    }
-    if (!db_path)
-        ku_buf_put(b, "extern const char " INSTRUMENT_LINK_DB
-                   "[] __attribute__((weak, visibility(\"hidden\"))); ");
-    ku_buf_printf(b, "static struct keel_site keel_site_%d = { ", n);
-    if (db_path)
-        put_mapped(b, db_path);
-    else
-        ku_buf_put(b, INSTRUMENT_LINK_DB);
-    ku_buf_put(b, ", ");
-    put_mapped(b, site_given && site_stored && l->file && strcmp(l->file, site_stored) == 0
-                      ? site_given : l->file);
+    const char *file = site_given && site_stored && l->file && strcmp(l->file, site_stored) == 0
+                           ? site_given : l->file;
+    ku_buf f = { 0 }, d = { 0 };
+    map_into(&f, file ? file : "");
     if (build)
-        ku_buf_printf(b, " \"#h=%s\"", build);
-    ku_buf_printf(b, ", %d, %d, { %d }, ", l->line, l->col, l->nsyms);
-    if (l->nsyms > 0)
-        ku_buf_printf(b, "keel_syms_%d, 0 };\n", n);
-    else
-        ku_buf_put(b, "0, 0 };\n");
+        ku_buf_printf(&f, "#h=%s", build);
+    if (db_path)
+        map_into(&d, db_path);
+    if (f.oom || d.oom)
+        b->oom = 1;
+    /* the arrays' lengths (each text's bytes and its NUL), the last padded */
+    size_t lf = f.len + 1, ld = d.len + 1, all = lf + ld;
+    for (int k = 0; k < l->nsyms; k++)
+        all += strlen(l->syms[k]) + 1;
+    ld += (8 - all % 8) % 8 * (db_path != NULL);
+    ku_buf_put(b, "static ");
+    if (!db_path)
+        ku_buf_put(b, "const ");
+    ku_buf_put(b, "struct { ");
+    if (db_path)
+        ku_buf_put(b, "struct keel_site s; ");
+    ku_buf_printf(b, "char t0[%zu]; ", lf);
+    for (int k = 0; k < l->nsyms; k++)
+        ku_buf_printf(b, "char t%d[%zu]; ", k + 1, strlen(l->syms[k]) + 1);
+    ku_buf_printf(b, "char t%d[%zu]; } keel_%s_%d = { ", l->nsyms + 1, ld,
+                  db_path ? "site" : "text", n);
+    if (db_path)
+        ku_buf_printf(b, "{ 0, 0, %d, %d, { %d }, 0, 0 }, ", l->line, l->col, -1 - l->nsyms);
+    put_literal(b, f.s ? f.s : "");
+    for (int k = 0; k < l->nsyms; k++) {
+        ku_buf_put(b, ", ");
+        put_literal(b, l->syms[k]);
+    }
+    ku_buf_put(b, ", ");
+    put_literal(b, d.s ? d.s : "");
+    ku_buf_put(b, " };\n");
+    if (!db_path)
+        ku_buf_printf(b, "extern const char " INSTRUMENT_LINK_DB
+                      "[] __attribute__((weak, visibility(\"hidden\"))); "
+                      "static struct keel_site keel_site_%d = { " INSTRUMENT_LINK_DB
+                      ", keel_text_%d.t0, %d, %d, { %d }, 0, 0 };\n",
+                      n, n, l->line, l->col, -1 - l->nsyms);
+    ku_buf_free(&f);
+    ku_buf_free(&d);
 }
 
 /* ` (long long)(s0), (long long)(s1)`: the nest's values, in syms order;

@@ -1,7 +1,7 @@
 /*
  * keelrt.c -- keel_decide: the run-time CPU/GPU verdict (keelrt.h).
  *
- * Global state is set up once by pthread_once at the first call: the
+ * Global state is set up once at the first call (init_once): the
  * environment (one pass over it), the device (a CUDA GPU found through
  * libcuda.so.1 loaded with dlopen where an NVIDIA driver node exists, or
  * the KEEL_DEVICE what-if profile, copied from its built-in image) and the
@@ -77,6 +77,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -130,7 +131,17 @@ static struct {
     int offload_rt;            /* libomptarget is in the process: target regions can offload
                                 * (looked up only when real_gpu) */
     double t_base;             /* CLOCK_MONOTONIC at init, seconds (launch timing) */
-} G;
+    atomic_int init_state;     /* init_once: 0 not begun, 1 running, 2 done */
+    _Atomic(const rt_profile *) host_now;     /* host_profile(): NULL is &G.host */
+    pthread_mutex_t facts_lock;
+    /* every site with a state (site_init), the nests read ahead (pf_take,
+     * under facts_lock) */
+    _Atomic(struct site_state *) all_sites;
+    struct pf_entry **pf_table;
+    int pf_opens;
+} G __attribute__((aligned(4096))) = { .facts_lock = PTHREAD_MUTEX_INITIALIZER };
+/* (G on a page of its own, the set-up's state in it: a program's first
+ * decision touches one page of the runtime's state, not two) */
 
 /* decisions waiting to be appended (under log_lock) */
 typedef struct {
@@ -146,8 +157,6 @@ static struct {
     double t_oldest;        /* when the oldest waiting row came (coarse_now) */
 } L;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t facts_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t time_lock = PTHREAD_MUTEX_INITIALIZER;   /* launch timing, rt_learn */
 static atomic_uint warned;
@@ -225,6 +234,7 @@ static void time_forget(void);
 static void history_probe(db_log *h);
 static void host_linked(void);
 static void child_forget(void);
+static void time_lock_take(void);
 
 static double mono_now(void)
 {
@@ -279,9 +289,7 @@ static void db_used_set(const char *path)
 extern char **environ;
 enum { E_VERBOSE, E_LOG, E_FORCE, E_OFFLOAD, E_THREADS, E_DB, E_HOST, E_DEVICE, E_CALIBRATE,
        E_LEARN, E_PREFIX_MAP, E_FACTS, E_COUNT };
-static const char *E[E_COUNT];
-
-static void env_read(void)
+static void env_read(const char *E[E_COUNT])
 {
     static const char *const names[E_COUNT] = {
         [E_VERBOSE] = "KEEL_VERBOSE", [E_LOG] = "KEEL_LOG", [E_FORCE] = "KEEL_FORCE",
@@ -310,8 +318,8 @@ static void env_read(void)
 
 static void init(void)
 {
-    const char *s;
-    env_read();
+    const char *s, *E[E_COUNT] = { 0 };
+    env_read(E);
     /* 1 (or any text but "0"): warnings and a line per site at exit; 2 or
      * more: also a line per launch */
     if ((s = E[E_VERBOSE]) && *s && strcmp(s, "0") != 0)
@@ -373,8 +381,47 @@ static void init(void)
         G.learn = G.learn && strcmp(s, "0") != 0;
     host_linked();
     G.t_base = mono_now();
-    /* a forked child does not write its parent's decisions */
-    pthread_atfork(NULL, NULL, child_forget);
+}
+
+/* init, once per process; 0 when it has not run (then the caller answers
+ * CPU).  Not pthread_once: a program's first decision would pay its lazy
+ * binding (some 800 instructions), and init_once's own fast path is one
+ * load.  A thread that finds init running in another waits for it,
+ * yielding, for at most about a second (a CUDA driver's set-up can take
+ * that long): past that -- or in a child forked while another thread of
+ * its parent ran init, where nothing finishes it -- it decides CPU
+ * without, and asks again at the next call. */
+static int init_once(void)
+{
+    int s = atomic_load_explicit(&G.init_state, memory_order_acquire);
+    if (s == 2)
+        return 1;
+    if (s == 0 && atomic_compare_exchange_strong_explicit(&G.init_state, &s, 1,
+                                                          memory_order_acq_rel,
+                                                          memory_order_acquire)) {
+        init();
+        atomic_store_explicit(&G.init_state, 2, memory_order_release);
+        return 1;
+    }
+    for (long k = 0; k < 1000000; k++) {
+        if (atomic_load_explicit(&G.init_state, memory_order_acquire) == 2)
+            return 1;
+        sched_yield();
+    }
+    return 0;
+}
+
+/* A forked child forgets its parent's waiting decisions and launch times
+ * (child_forget), registered with pthread_atfork before the first of them
+ * is kept, or time_lock first taken: a program that keeps none (KEEL_LOG=0,
+ * no timed launch) never registers, and its first decision pays neither
+ * pthread_atfork's lazy binding nor its allocation. */
+static atomic_int atfork_set;
+
+static void forget_in_children(void)
+{
+    if (!atomic_exchange_explicit(&atfork_set, 1, memory_order_acq_rel))
+        pthread_atfork(NULL, NULL, child_forget);
 }
 
 /* ---- the host profile ------------------------------------------------------
@@ -389,11 +436,9 @@ static void init(void)
  * never freed (a reader may hold it); at most one per process. */
 extern const unsigned char keel_link_calib[] __attribute__((weak, visibility("hidden")));
 
-static _Atomic(const rt_profile *) host_now;   /* NULL: &G.host */
-
 static inline const rt_profile *host_profile(void)
 {
-    const rt_profile *p = atomic_load_explicit(&host_now, memory_order_acquire);
+    const rt_profile *p = atomic_load_explicit(&G.host_now, memory_order_acquire);
     return p ? p : &G.host;
 }
 
@@ -406,7 +451,7 @@ static void host_adopt(const rt_calibration *cal)
         return;
     }
     rt_profile_from_calibration(cal, p);
-    atomic_store_explicit(&host_now, p, memory_order_release);
+    atomic_store_explicit(&G.host_now, p, memory_order_release);
 }
 
 /* In init: the calibration the link packed, when it is this host's. */
@@ -515,7 +560,8 @@ static db *db_acquire(const char *site_db, int held[3])
 
 enum { PREFETCH = 64, PF_BUCKETS = 1024 };
 
-static int pf_opens;          /* databases opened for a site's facts so far */
+/* G.pf_opens: databases opened for a site's facts so far; G.pf_table:
+ * PF_BUCKETS lists, allocated by the first read-ahead. */
 
 /* How many nests the open after `opens` earlier ones reads ahead. */
 static int pf_depth(int opens)
@@ -531,8 +577,6 @@ typedef struct pf_entry {
     char file[];
 } pf_entry;
 
-static pf_entry **pf_table;   /* PF_BUCKETS lists, allocated by the first read-ahead */
-
 static unsigned pf_hash(const char *file, int line, int col)
 {
     unsigned h = 2166136261u;
@@ -545,7 +589,7 @@ static unsigned pf_hash(const char *file, int line, int col)
  * compiled with other flags has other loops at the same positions) */
 static pf_entry **pf_find(const char *file, int line, int col, const char *hash)
 {
-    pf_entry **e = &pf_table[pf_hash(file, line, col)];
+    pf_entry **e = &G.pf_table[pf_hash(file, line, col)];
     while (*e && ((*e)->line != line || (*e)->col != col || strcmp((*e)->file, file) != 0
                   || strcmp((*e)->hash, hash) != 0))
         e = &(*e)->next;
@@ -557,7 +601,7 @@ static pf_entry **pf_find(const char *file, int line, int col, const char *hash)
  * sites', as they were read for it). */
 static rt_facts *pf_take(const char *file, int line, int col, const char *hash, char have[17])
 {
-    if (!pf_table)
+    if (!G.pf_table)
         return NULL;
     pf_entry **e = pf_find(file, line, col, hash), *x = *e;
     if (!x)
@@ -580,7 +624,7 @@ static void pf_read_ahead(db *d, const char *stored, const char *file, int line,
     int lines[PREFETCH], cols[PREFETCH];
     char err[256];
     const char *build = hash[0] ? hash : NULL;
-    if (depth <= 0 || (!pf_table && !(pf_table = calloc(PF_BUCKETS, sizeof *pf_table))))
+    if (depth <= 0 || (!G.pf_table && !(G.pf_table = calloc(PF_BUCKETS, sizeof *G.pf_table))))
         return;
     int n = db_next_roots(d, stored, line, col, build, depth < PREFETCH ? depth : PREFETCH,
                           lines, cols, err, sizeof err);
@@ -639,7 +683,7 @@ static memo_tab *memo_new(unsigned nsets, int nsyms);
 static void memo_free(memo_tab *t);
 
 typedef struct site_state {
-    char *path;                /* site->file without its "#h=" suffix, or NULL */
+    char *path;                /* the site's file without its "#h=" suffix, or NULL */
     char hash[17];             /* the suffix's source hash, or "" */
     int fixed;                 /* the verdict whatever the values, or -1 */
     const char *fixed_why;     /* its reason (static text or why[]) */
@@ -648,7 +692,10 @@ typedef struct site_state {
     int stale;                 /* facts of another version of the source */
     int linked;                /* facts from the program's own table (keel_link_facts) */
     rt_facts *facts;
+    /* the site's key as keel_site_unpack reads it (its own texts, not copies) */
+    const char *file, *db;
     int nsyms;
+    const char *const *syms;
     atomic_flag writing;       /* a thread is storing into the memo */
     atomic_int logged;         /* decisions kept for this site */
     atomic_int no_history;     /* its loop has no measured history (history_decides) */
@@ -667,12 +714,46 @@ typedef struct site_state {
     atomic_llong launches, on_gpu, pred_ns, evaluated, explored;
     char where[96];            /* "file.c:LINE" (the site may be gone at exit) */
     struct site_state *next_site;
+    const char *names[];       /* syms of a packed site (site_unpack) */
 } site_state;
 
 static const char *site_file(const keel_site *site)
 {
     const site_state *st = site->state;
-    return st && st->path ? st->path : site->file ? site->file : "?";
+    if (!st)
+        return site->file ? site->file : "?";
+    return st->path ? st->path : st->file ? st->file : "?";
+}
+
+/* The number of names of a site: keelcc's packed form (keelrt.h) counts
+ * them as -1 - nsyms. */
+static int site_nsyms(const keel_site *site)
+{
+    return site->nsyms >= 0 ? site->nsyms : -1 - site->nsyms;
+}
+
+/* st's key from site: in keelcc's packed form (nsyms < 0) the texts after
+ * the struct or at site->file -- the file, the names (into st->names,
+ * room for site_nsyms), the database ("" when site->db gives it) -- are
+ * read in place, since they are static like the site; a hand-written
+ * site's fields as they are. */
+static void site_unpack(site_state *st, const keel_site *site)
+{
+    st->nsyms = site_nsyms(site);
+    st->db = site->db;
+    if (site->nsyms >= 0) {
+        st->file = site->file;
+        st->syms = site->syms;
+        return;
+    }
+    const char *t = site->file ? site->file : (const char *)(site + 1);
+    st->file = t;
+    for (int i = 0; i < st->nsyms; i++)
+        st->names[i] = t += strlen(t) + 1;
+    t += strlen(t) + 1;
+    if (!st->db && *t)
+        st->db = t;
+    st->syms = st->names;
 }
 
 /* A site's file may end in "#h=" and the 16 hex digits of its source's
@@ -744,7 +825,7 @@ static int fixed_verdict(site_state *st, const keel_site *site)
         return st->fixed_why = "no device", 0;
     if (!st->ok)
         return st->fixed_why = st->stale ? "stale database" : "no facts", 0;
-    if (rt_facts_check(st->facts, site->nsyms, site->syms, err, sizeof err)) {
+    if (rt_facts_check(st->facts, st->nsyms, st->syms, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         snprintf(st->why, sizeof st->why, "%s", err);
         return st->fixed_why = st->why, 0;
@@ -753,7 +834,7 @@ static int fixed_verdict(site_state *st, const keel_site *site)
         return st->fixed_why = not_parallel_why(st->facts), 0;
     /* a verdict that relies on bases being apart, with no way to check */
     const rt_overlap *ov = rt_facts_overlap(st->facts);
-    if (ov && rt_overlap_prepare_slots(ov, site->nsyms, site->syms, &st->ov_plan, st->why,
+    if (ov && rt_overlap_prepare_slots(ov, st->nsyms, st->syms, &st->ov_plan, st->why,
                                        sizeof st->why))
         return st->fixed_why = st->why, 0;
     return -1;
@@ -800,30 +881,31 @@ static void note_db(const char *site_db)
         db_used_set(path);
 }
 
-/* Every site that has a state, newest first (pushed with a
+/* G.all_sites: every site that has a state, newest first (pushed with a
  * compare-and-swap; never unlinked): KEEL_VERBOSE=1's summary walks it. */
-static _Atomic(site_state *) all_sites;
-
 static site_state *site_init(keel_site *site)
 {
     char err[512];
-    site_state *st = calloc(1, sizeof *st);
+    int n = site_nsyms(site);
+    site_state *st = n <= (1 << 20) ? calloc(1, sizeof *st + (site->nsyms < 0 ? (size_t)n : 0)
+                                                                  * sizeof *st->names)
+                                    : NULL;
     if (!st) {
         warn_once(W_MEM, "out of memory");
         return NULL;
     }
     atomic_flag_clear(&st->writing);
-    split_hash(st, site->file);
-    char *unmapped = unmap_path(st->path ? st->path : site->file);
+    site_unpack(st, site);
+    split_hash(st, st->file);
+    char *unmapped = unmap_path(st->path ? st->path : st->file);
     if (unmapped) {
         free(st->path);
         st->path = unmapped;
     }
-    char *site_db = unmap_path(site->db);
+    char *site_db = unmap_path(st->db);
     keel_site view = *site;    /* site_file() of a state not yet published */
     view.state = st;
     const char *file = site_file(&view);
-    st->nsyms = site->nsyms > 0 ? site->nsyms : 0;
     atomic_init(&st->memo, memo_new(MEMO_SETS0, st->nsyms));
     char num[16], *d = num + sizeof num;   /* ":LINE", as "%s:%d" would print it */
     unsigned long long line = site->line < 0 ? 0ULL - (unsigned long long)site->line
@@ -835,19 +917,18 @@ static site_state *site_init(keel_site *site)
     if (site->line < 0)
         *--d = '-';
     *--d = ':';
-    text_cat(st->where, sizeof st->where,
-             base_name(site_file(&(keel_site){ .file = site->file, .state = st })), d);
+    text_cat(st->where, sizeof st->where, base_name(file), d);
     /* policies that need no facts: no database opened at all */
     /* (KEEL_VERBOSE reads them anyway: its lines name the function) */
     int need_facts = G.verbose || (G.offload != 0 && G.force < 0 && G.offload != 1 && G.have_gpu);
     if (need_facts && st->memo) {
         int held[3];
         char have[17] = "";
-        pthread_mutex_lock(&facts_lock);
+        pthread_mutex_lock(&G.facts_lock);
         st->facts = site->col > 0 ? pf_take(file, site->line, site->col, st->hash, have) : NULL;
         if (!st->facts && linked_facts(st, file, site, have))
-            note_db(site_db ? site_db : site->db);
-        db *d = st->facts ? NULL : db_acquire(site_db ? site_db : site->db, held);
+            note_db(site_db ? site_db : st->db);
+        db *d = st->facts ? NULL : db_acquire(site_db ? site_db : st->db, held);
         if (st->facts)
             st->ok = 1;
         if (d) {
@@ -862,7 +943,7 @@ static site_state *site_init(keel_site *site)
                  * that name the file as this one does */
                 if (site->col > 0 && rt_facts_file(st->facts))
                     pf_read_ahead(d, rt_facts_file(st->facts), file, site->line, site->col,
-                                  st->hash, pf_depth(pf_opens));
+                                  st->hash, pf_depth(G.pf_opens));
             }
             else if (r == 1)
                 warn_once(W_LOOP, "no loop at %s:%d in the database", file, site->line);
@@ -870,9 +951,9 @@ static site_state *site_init(keel_site *site)
                 warn_once(W_DB, "%s", err);
             db_close(d);
             fds_release(held);
-            pf_opens++;
+            G.pf_opens++;
         }
-        pthread_mutex_unlock(&facts_lock);
+        pthread_mutex_unlock(&G.facts_lock);
         free(site_db);
         site_db = NULL;
         /* a database from another version of the source: the loop now at
@@ -911,10 +992,10 @@ static site_state *site_init(keel_site *site)
         free(st);
         return expected;
     }
-    site_state *head = atomic_load_explicit(&all_sites, memory_order_relaxed);
+    site_state *head = atomic_load_explicit(&G.all_sites, memory_order_relaxed);
     do
         st->next_site = head;
-    while (!atomic_compare_exchange_weak_explicit(&all_sites, &head, st, memory_order_release,
+    while (!atomic_compare_exchange_weak_explicit(&G.all_sites, &head, st, memory_order_release,
                                                   memory_order_relaxed));
     return st;
 }
@@ -1100,14 +1181,14 @@ static void append(char *buf, size_t n, size_t *used, const char *fmt, ...)
         *used = (size_t)w < n - *used ? *used + (size_t)w : n - 1;
 }
 
-static void bindings_text(const keel_site *site, const long long *values, char *buf, size_t n)
+static void bindings_text(const site_state *st, const long long *values, char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int i = 0; i < site->nsyms; i++)
-        if (!site->syms[i] || site->syms[i][0] != '&')    /* not the base addresses */
+    for (int i = 0; i < st->nsyms; i++)
+        if (!st->syms[i] || st->syms[i][0] != '&')    /* not the base addresses */
             append(buf, n, &used, "%s%s=%lld", used ? "," : "",
-                   site->syms[i] ? site->syms[i] : "?", values ? values[i] : 0);
+                   st->syms[i] ? st->syms[i] : "?", values ? values[i] : 0);
 }
 
 /* ---- the run-time log: decisions and history ----------------------------
@@ -1222,7 +1303,7 @@ static void log_flush(void)
     int held[3];
     if (L.n == 0)
         return;
-    pthread_mutex_lock(&facts_lock);
+    pthread_mutex_lock(&G.facts_lock);
     db_log *l = log_open_as(DB_LOG_WRITE, 0, held);
     int fresh = 0;
     for (int i = 0; l && i < L.n; i++) {
@@ -1240,7 +1321,7 @@ static void log_flush(void)
     }
     if (l)
         log_close(l, held);
-    pthread_mutex_unlock(&facts_lock);
+    pthread_mutex_unlock(&G.facts_lock);
     log_forget();
 }
 
@@ -1286,6 +1367,7 @@ static void log_decision(site_state *st, const char *bind, const rt_estimate *e,
         atomic_load_explicit(&st->logged, memory_order_relaxed) >= LOG_CAP ||
         pthread_mutex_trylock(&log_lock) != 0)
         return;
+    forget_in_children();
     log_row *r = ku_push(&L.rows, &L.n, sizeof *L.rows);
     if (!r) {
         pthread_mutex_unlock(&log_lock);
@@ -1358,12 +1440,12 @@ __attribute__((destructor)) static void verbose_summary(void)
     if (G.verbose != 1 || in_runtime)
         return;
     int n = 0, k = 0;
-    for (site_state *st = atomic_load(&all_sites); st; st = st->next_site)
+    for (site_state *st = atomic_load(&G.all_sites); st; st = st->next_site)
         n++;
     site_state **v = n ? malloc(sizeof *v * (size_t)n) : NULL;
     if (!v)
         return;
-    for (site_state *st = atomic_load(&all_sites); st; st = st->next_site)
+    for (site_state *st = atomic_load(&G.all_sites); st; st = st->next_site)
         if (atomic_load_explicit(&st->launches, memory_order_relaxed) > 0)
             v[k++] = st;
     qsort(v, (size_t)k, sizeof *v, cmp_summary);
@@ -1397,7 +1479,7 @@ __attribute__((destructor)) static void verbose_summary(void)
             append(line, sizeof line, &u, ", models evaluated %lld", ev);
         long long ex = atomic_load_explicit(&st->explored, memory_order_relaxed);
         if (ex && st->learn) {
-            pthread_mutex_lock(&time_lock);
+            time_lock_take();
             rt_format_time(tt, sizeof tt, rt_learn_cost(st->learn));
             pthread_mutex_unlock(&time_lock);
             append(line, sizeof line, &u, ", explored the other device %lld time%s (cost %s)",
@@ -1508,11 +1590,10 @@ static void hcache_drop(int64_t loop_id)
  * rt_history_key would build differently (a missing name, two equal
  * names, more than 16 sizes) and keys that do not fit go to
  * rt_history_key itself, which gives the answer.  Under facts_lock. */
-static int site_key(site_state *st, const keel_site *site, const long long *values, char *buf,
-                    size_t len)
+static int site_key(site_state *st, const long long *values, char *buf, size_t len)
 {
-    int n = site->nsyms;
-    const char *const *nm = site->syms;
+    int n = st->nsyms;
+    const char *const *nm = st->syms;
     if (st->hkey_state == 0) {
         int m = 0, ok = 1;
         for (int i = 0; i < n && ok; i++) {
@@ -1589,7 +1670,7 @@ static int history_model(void *ctx, int n, const char *const *names, const long 
  * (keel_record, which adds a row, clears it).  mc, mg: the models' times
  * at this launch (the GPU's with its transfer). */
 __attribute__((noinline))   /* (a part of its own in bench/decision-latency.sh's profile) */
-static int history_decides(const keel_site *site, site_state *st, const long long *values,
+static int history_decides(site_state *st, const long long *values,
                            const rt_launch *in, double mc, double mg, int *verdict,
                            const char **reason)
 {
@@ -1597,20 +1678,20 @@ static int history_decides(const keel_site *site, site_state *st, const long lon
     rt_history_pred hp;
     int ok = 0;
     int64_t id = rt_facts_loop_id(st->facts);
-    pthread_mutex_lock(&facts_lock);
+    pthread_mutex_lock(&G.facts_lock);
     rt_history_rows *rows = G.history != 0 ? hcache_get(id) : NULL;
     int can_decide = rows && !rt_history_rows_one_device(rows);
     if (G.history == 0 ||
         (!rows && hloops_ok && !bsearch(&id, hloops, (size_t)nhloops, sizeof *hloops, cmp_id)) ||
         (rows && !can_decide))
         atomic_store_explicit(&st->no_history, 1, memory_order_relaxed);
-    if (can_decide && site_key(st, site, values, key, sizeof key) == 0) {
+    if (can_decide && site_key(st, values, key, sizeof key) == 0) {
         /* the rows' models' times once per read of the rows and host profile */
         rt_history_rows_model(rows, history_model, (void *)st->facts, host_profile());
         rt_history_predict_at(rows, key, in->bytes_in + in->bytes_out, mc, mg, &hp);
         ok = hp.decides;
     }
-    pthread_mutex_unlock(&facts_lock);
+    pthread_mutex_unlock(&G.facts_lock);
     if (ok) {
         *verdict = hp.gpu_s < hp.cpu_s;
         *reason = !strcmp(hp.how, "measured") ? "history: measured" : "history: regression";
@@ -1623,16 +1704,19 @@ void keel_record(keel_site *site, const long long *values, int device, double se
     if (!site || in_runtime)
         return;
     in_runtime = 1;
-    pthread_once(&once, init);
+    if (!init_once()) {
+        in_runtime = 0;
+        return;
+    }
     site_state *st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
     rt_launch in;
     char err[128], key[512];
     int held[3];
-    if ((st || (st = site_init(site))) && st->ok && !(site->nsyms > 0 && !values) &&
-        rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, site->nsyms, site->syms,
+    if ((st || (st = site_init(site))) && st->ok && !(st->nsyms > 0 && !values) &&
+        rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, st->nsyms, st->syms,
                          values, &in, err, sizeof err) == 0 &&
-        rt_history_key(site->nsyms, site->syms, values, key, sizeof key) == 0) {
-        pthread_mutex_lock(&facts_lock);
+        rt_history_key(st->nsyms, st->syms, values, key, sizeof key) == 0) {
+        pthread_mutex_lock(&G.facts_lock);
         db_log *h = log_open(DB_LOG_WRITE, held);
         if (h) {
             if (db_history_add(h, rt_facts_loop_id(st->facts), key, in.bytes_in + in.bytes_out,
@@ -1644,7 +1728,7 @@ void keel_record(keel_site *site, const long long *values, int device, double se
             log_close(h, held);
             hcache_drop(rt_facts_loop_id(st->facts));
         }
-        pthread_mutex_unlock(&facts_lock);
+        pthread_mutex_unlock(&G.facts_lock);
     }
     in_runtime = 0;
 }
@@ -1688,6 +1772,13 @@ static struct {
 static _Thread_local const keel_site *last_site __attribute__((tls_model("initial-exec")));
 static _Thread_local const long long *last_values __attribute__((tls_model("initial-exec")));
 
+/* time_lock, taken: a child forgets what it guards (forget_in_children). */
+static void time_lock_take(void)
+{
+    forget_in_children();
+    pthread_mutex_lock(&time_lock);
+}
+
 static void time_forget(void)
 {
     pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
@@ -1709,7 +1800,7 @@ static unsigned slot_hash(const keel_site *site, int n, const long long *v)
  * caller holds time_lock and runs under in_runtime). */
 static int slot_find(keel_site *site, site_state *st, const long long *values)
 {
-    int n = site->nsyms;
+    int n = st->nsyms;
     if (n > TSYMS || (n > 0 && !values))
         return -1;
     if (!T.slots && !(T.slots = calloc(TSLOTS, sizeof *T.slots)))
@@ -1730,22 +1821,22 @@ static int slot_find(keel_site *site, site_state *st, const long long *values)
     tslot x = { .site = site, .used = 1, .nsyms = n };
     if (n > 0)
         memcpy(x.values, values, sizeof *values * (size_t)n);
-    if (!st->ok || rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, n, site->syms, values,
+    if (!st->ok || rt_facts_bind_on(st->facts, host_profile(), &G.gpu, G.threads, n, st->syms, values,
                                     &in, err, sizeof err) ||
-        rt_history_key(n, site->syms, values, x.key, sizeof x.key))
+        rt_history_key(n, st->syms, values, x.key, sizeof x.key))
         return -1;
     x.loop_id = rt_facts_loop_id(st->facts);
     x.n = in.bytes_in + in.bytes_out;
     if (G.calibrate) {               /* what the database has measured already */
         rt_history_pred hp;
         int held[3];
-        pthread_mutex_lock(&facts_lock);
+        pthread_mutex_lock(&G.facts_lock);
         db_log *db = log_open(DB_LOG_READ, held);
         if (db && rt_history_lookup_h(db, x.loop_id, x.key, x.n, &hp) == 0)
             x.db_samples[0] = hp.cpu_samples, x.db_samples[1] = hp.gpu_samples;
         if (db)
             log_close(db, held);
-        pthread_mutex_unlock(&facts_lock);
+        pthread_mutex_unlock(&G.facts_lock);
     }
     for (int probe = 0; probe < TSLOTS; probe++, h = (h + 1) % TSLOTS)
         if (!T.slots[h].used) {
@@ -1761,7 +1852,7 @@ static int slot_find(keel_site *site, site_state *st, const long long *values)
 static int calibrate_pick(keel_site *site, site_state *st, const long long *values)
 {
     int pick = -1;
-    pthread_mutex_lock(&time_lock);
+    time_lock_take();
     int k = slot_find(site, st, values);
     if (k >= 0) {
         const tslot *x = &T.slots[k];
@@ -1781,7 +1872,7 @@ long long keel_begin(keel_site *site, int device)
     if (!st || !st->ok || !G.log)
         return 0;
     in_runtime = 1;
-    pthread_mutex_lock(&time_lock);
+    time_lock_take();
     int k = slot_find(site, st, last_values);
     pthread_mutex_unlock(&time_lock);
     in_runtime = 0;
@@ -1804,7 +1895,7 @@ void keel_done(keel_site *site, long long token)
     if (!(dt > 0))
         return;
     in_runtime = 1;
-    pthread_mutex_lock(&time_lock);
+    time_lock_take();
     if (T.slots && T.slots[k].used && T.slots[k].site == site) {
         tslot *x = &T.slots[k];
         long long c = ++x->count[dev];
@@ -1827,7 +1918,7 @@ static void time_flush(void)
     int held[3];
     if (!T.slots)
         return;
-    pthread_mutex_lock(&facts_lock);
+    pthread_mutex_lock(&G.facts_lock);
     db_log *h = log_open(DB_LOG_WRITE, held);
     if (h) {
         if (db_log_begin(h) == 0) {
@@ -1843,7 +1934,7 @@ static void time_flush(void)
         }
         log_close(h, held);
     }
-    pthread_mutex_unlock(&facts_lock);
+    pthread_mutex_unlock(&G.facts_lock);
 }
 
 __attribute__((destructor)) static void time_at_exit(void)
@@ -1873,14 +1964,13 @@ static long long pred_ns_of(const rt_estimate *e, int verdict)
  * where the slots did not but for memory: then by name again) and
  * publishes it for every later check.  The results are the same either
  * way (overlap.c). */
-static const rt_ov_plan *overlap_plan(site_state *st, const keel_site *site,
-                                      const rt_overlap *ov)
+static const rt_ov_plan *overlap_plan(site_state *st, const rt_overlap *ov)
 {
     rt_ov_plan *p = atomic_load_explicit(&st->ov_full, memory_order_acquire), *none = NULL;
     char why[160];
     if (p || atomic_fetch_add_explicit(&st->ov_checks, 1, memory_order_relaxed) == 0)
         return p ? p : st->ov_plan;
-    if (rt_overlap_prepare(ov, site->nsyms, site->syms, &p, why, sizeof why) != 0)
+    if (rt_overlap_prepare(ov, st->nsyms, st->syms, &p, why, sizeof why) != 0)
         return st->ov_plan;
     if (!atomic_compare_exchange_strong_explicit(&st->ov_full, &none, p, memory_order_acq_rel,
                                                  memory_order_acquire)) {
@@ -1900,15 +1990,15 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     int first_call = !st;       /* (the log writes nothing in a first call) */
     *pred_ns = 0;
     if (!st) {
-        pthread_once(&once, init);
-        if (!(st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)) && !(st = site_init(site)))
+        if (!init_once() ||
+            (!(st = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE)) && !(st = site_init(site))))
             return 0;
     }
-    if (site->nsyms > 0 && !values)
+    if (st->nsyms > 0 && !values)
         return 0;
     if (st->fixed >= 0) {
         if (G.verbose >= 2) {
-            bindings_text(site, values, bind, sizeof bind);
+            bindings_text(st, values, bind, sizeof bind);
             verbose_line(site, st, bind, NULL, st->fixed, st->fixed_why);
         }
         return st->fixed;
@@ -1931,9 +2021,9 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
      * lines print it: no formatting on a miss otherwise */
     if (G.verbose >= 2 || (hit < 0 && G.log && st->ok &&
                            atomic_load_explicit(&st->logged, memory_order_relaxed) < LOG_CAP))
-        bindings_text(site, values, bind, sizeof bind);
+        bindings_text(st, values, bind, sizeof bind);
     const rt_profile *host = host_profile();
-    if (rt_facts_bind_site(st->facts, host, &G.gpu, G.threads, site->nsyms, site->syms,
+    if (rt_facts_bind_site(st->facts, host, &G.gpu, G.threads, st->nsyms, st->syms,
                            values, &in, err, sizeof err)) {
         warn_once(W_VALUE, "%s:%d: %s", base_name(site_file(site)), site->line, err);
         if (hit < 0)
@@ -1952,12 +2042,12 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
     else if (G.calibrate && (pick = calibrate_pick(site, st, values)) >= 0)
         verdict = pick, reason = "calibrating: fewer than 10 samples on a device";
     else if (hit < 0 && !atomic_load_explicit(&st->no_history, memory_order_relaxed) &&
-             history_decides(site, st, values, &in, e.cpu_s, e.gpu_s + e.xfer_s, &verdict,
+             history_decides(st, values, &in, e.cpu_s, e.gpu_s + e.xfer_s, &verdict,
                              &reason))
         e.cpu_s = e.gpu_s = e.xfer_s = 0;   /* (times: `keel history`) */
     else if (st->learn) {                   /* this run's own measurements */
         rt_learn_choice ch;
-        pthread_mutex_lock(&time_lock);
+        time_lock_take();
         rt_learn_decide(st->learn, in.bytes_in + in.bytes_out, e.cpu_s, e.gpu_s + e.xfer_s,
                         verdict, &ch);
         pthread_mutex_unlock(&time_lock);
@@ -1970,7 +2060,7 @@ static int decide_slow(keel_site *site, site_state *st, const long long *values,
      * the base addresses with the sizes */
     char ovwhy[160];
     const rt_overlap *ov = verdict ? rt_facts_overlap(st->facts) : NULL;
-    if (ov && rt_overlap_check(ov, overlap_plan(st, site, ov), site->nsyms, site->syms, values,
+    if (ov && rt_overlap_check(ov, overlap_plan(st, ov), st->nsyms, st->syms, values,
                                ovwhy, sizeof ovwhy) != 0)
         verdict = 0, reason = ovwhy;
     *pred_ns = pred_ns_of(&e, verdict);
@@ -2009,7 +2099,7 @@ int keel_decide(keel_site *site, const long long *values)
                 tally(st, st->fixed, 0);
             return st->fixed;
         }
-        if (values || site->nsyms <= 0) {
+        if (values || st->nsyms <= 0) {
             int hit = memo_get(st, values, &pred_ns);
             if (hit >= 0) {
                 if (G.verbose)

@@ -37,7 +37,19 @@ extern "C" {
 #endif
 
 /* One launch site.  Static storage in the instrumented program; `state`
- * starts NULL and belongs to the runtime (its per-site cache). */
+ * starts NULL and belongs to the runtime (its per-site cache).
+ *
+ * keelcc's sites use a packed form of the same struct, so that they hold
+ * no pointer a position-independent program must relocate when it starts
+ * (each pointer in static data is one relative relocation and dirties its
+ * page): nsyms is -1 - n for n names, syms is NULL, and the file, the n
+ * names and the database ("" when `db` gives it) follow one another as
+ * NUL-terminated strings -- at `file` where it is not NULL, else in the
+ * bytes right after the struct (sizeof (keel_site) from its start).  A site
+ * compiled with an absolute database has all of it after the struct and no
+ * pointer at all; one that names the linked program's database
+ * (keel_link_db) has two, db and file.  A site written by hand uses the
+ * plain form (nsyms >= 0). */
 typedef struct keel_site {
     const char *db;               /* database: the absolute path given at compile
                                    * time, else the one keelcc's link step wrote
@@ -47,8 +59,8 @@ typedef struct keel_site {
                                    * given it (or its stored path), then "#h=" and
                                    * the build hash that picks its database rows */
     int line, col;                /* position of the loop's `for` keyword */
-    int nsyms;
-    const char *const *syms;      /* names of the symbols in values[] */
+    int nsyms;                    /* the number of names, or -1 - n (packed) */
+    const char *const *syms;      /* names of the symbols in values[] (packed: NULL) */
     void *state;                  /* runtime cache, set once by compare-and-swap */
 } keel_site;
 

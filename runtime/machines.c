@@ -725,10 +725,12 @@ int rt_profile_builtins_agree(char *err, size_t errlen)
  * as every built-in's is), without parsing the rest. */
 static int builtin_named(const char *t, const char *name)
 {
-    static const char key[] = "name = ";
-    if (strncmp(t, key, sizeof key - 1) != 0)
-        return 0;
-    t += sizeof key - 1;
+    /* (as strncmp would, inline: the lookup runs in a program's first
+     * decision, where each libc function called first costs its lazy
+     * binding, some 800 instructions) */
+    for (const char *k = "name = "; *k; k++, t++)
+        if (*t != *k)
+            return 0;
     for (; *name && *t != '\n'; t++, name++)
         if (ascii_lower((unsigned char)*t) != ascii_lower((unsigned char)*name))
             return 0;
@@ -892,7 +894,10 @@ static int builtin_find(const char *name)
 
 int rt_profile_builtin_into(const char *name, int kind, rt_profile *out)
 {
-    int i = name && *name && !strchr(name, '/') ? builtin_find(name) : -1;
+    int slash = 0;
+    for (const char *c = name; c && *c && !slash; c++)   /* (strchr, inline: builtin_named) */
+        slash = *c == '/';
+    int i = name && *name && !slash ? builtin_find(name) : -1;
     if (i < 0 || !builtin_image_ok[i] || image_kind(i) != kind)
         return 0;
     image_profile(i, out);

@@ -71,11 +71,14 @@ expect_eq "$(q "SELECT group_concat(name || ':' || line, ' ') FROM (SELECT f.nam
                WHERE l.file LIKE '%/vec.c' ORDER BY 1, 2)")" \
     "scale_d:3 scale_f:3 scale_f:6" "loops of both builds"
 # each object names its own build (vec.c as the compiler was given it): its
-# translation_units.hash
+# translation_units.hash, in every site (each carries its texts: keelrt.h)
 hf=$(q "SELECT hash FROM translation_units WHERE path LIKE '%/vec.c' AND object LIKE '%/vf.o'")
 hd=$(q "SELECT hash FROM translation_units WHERE path LIKE '%/vec.c' AND object LIKE '%/vd.o'")
-expect_eq "$(strings vf.o | grep -c "^vec.c#h=$hf\$")" 1 "vf.o's sites name the float build"
-expect_eq "$(strings vd.o | grep -c "^vec.c#h=$hd\$")" 1 "vd.o's sites name the double build"
+expect_eq "$(strings vf.o | grep -c "^vec.c#h=$hf\$")" "$(nm vf.o | grep -c 'keel_site_')" \
+    "vf.o's sites name the float build"
+expect_eq "$(strings vd.o | grep -c "^vec.c#h=$hd\$")" "$(nm vd.o | grep -c 'keel_site_')" \
+    "vd.o's sites name the double build"
+expect_eq "$(strings vf.o vd.o | grep -c '#h=')" 3 "the builds' three sites"
 KEEL_DEVICE=h100 KEEL_VERBOSE=2 ./prog >/dev/null 2>v.txt
 expect_eq "$(grep -c 'warning' v.txt)" 0 "no warning with both builds: $(cat v.txt)"
 expect_eq "$(sed -n 's/^keel: vec\.c:\([0-9]*\) \([a-z_]*\) .*/\1 \2/p' v.txt | sort | tr '\n' ' ')" \

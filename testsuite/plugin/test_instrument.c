@@ -77,43 +77,63 @@ static char *instrumented(const char *name, const char *src, instrument_mode mod
     RT_DECL("void", "keel_done", N, "void *, long long") " "
 #define DONE(N) "keel_d_" #N ": __attribute__((unused)) keel_done__" #N "(&keel_site_" #N ", keel_t_" #N ");"
 /* The pieces of an opening: site N of the file (H: a build-hash suffix),
- * with one value S or none, and its report call. */
-#define SYMS1(N, S) "static const char *const keel_syms_" #N "[] = { \"" S "\" }; "
-#define SITE(N, H, LINE, COL, NS, SYMS) "static struct keel_site keel_site_" #N \
-    " = { \"/db/keel.db\", \"@\"" H ", " #LINE ", " #COL ", { " #NS " }, " SYMS ", 0 }; "
+ * with one value S or none, and its report call.  The site is keelrt.h's
+ * packed form with its texts after it: the file, the names (DECLS and
+ * INITS: "char tK[{S}]; " and "\"S\", " each), the database; "[{X}]" in a
+ * template is the size strlen(X) + 1, "[{=X}]" the last one's, padded to
+ * a multiple of 8 bytes of texts (see expect). */
+#define SITE(N, H, LINE, COL, NS, DECLS, INITS) "static struct { struct keel_site s; char t0[{@" H "}]; " \
+    DECLS "} keel_site_" #N " = { { 0, 0, " #LINE ", " #COL ", { " #NS " }, 0, 0 }, \"@" H "\", " \
+    INITS "\"/db/keel.db\" }; "
+#define SITE0(N, H, LINE, COL) SITE(N, H, LINE, COL, -1, "char t1[{=/db/keel.db}]; ", "")
+#define SITE1(N, H, LINE, COL, S) SITE(N, H, LINE, COL, -2, "char t1[{" S "}]; char t2[{=/db/keel.db}]; ", \
+                                       "\"" S "\", ")
 #define REPORT1(N, S) "static int keel_v_" #N " = -1; __extension__ static long long keel_last_" #N "[1];" \
     " __extension__ long long keel_x_" #N "[] = { (long long)(" S ") }; if (keel_v_" #N " < 0 || keel_last_" #N \
     "[0] != keel_x_" #N "[0]) { keel_last_" #N "[0] = keel_x_" #N "[0]; keel_v_" #N \
     " = keel_decide_report__" #N "(&keel_site_" #N ", keel_x_" #N "); } "
-#define OPEN1H(N, S, H, LINE, COL) LABEL(N) "{ " DECLS_REPORT(N) SYMS1(N, S) \
-    SITE(N, H, LINE, COL, 1, "keel_syms_" #N) REPORT1(N, S)
+#define OPEN1H(N, S, H, LINE, COL) LABEL(N) "{ " DECLS_REPORT(N) SITE1(N, H, LINE, COL, S) REPORT1(N, S)
 #define OPEN1(N, S, LINE, COL) OPEN1H(N, S, "", LINE, COL)
-#define OPEN0(N, LINE, COL) LABEL(N) "{ " DECLS_CONST(N) SITE(N, "", LINE, COL, 0, "0") \
+#define OPEN0(N, LINE, COL) LABEL(N) "{ " DECLS_CONST(N) SITE0(N, "", LINE, COL) \
     "static int keel_v_" #N " = -1; if (keel_v_" #N " < 0) keel_v_" #N \
     " = keel_decide_report_const__" #N "(&keel_site_" #N ", 0); "
-#define OFFLOAD1(N, S, LINE, COL) LABEL(N) "{ " DECLS_OFFLOAD(N) SYMS1(N, S) \
-    SITE(N, "", LINE, COL, 1, "keel_syms_" #N) "__extension__ int keel_on_gpu_" #N " = keel_decide__" #N "(&keel_site_" #N \
+#define OFFLOAD1(N, S, LINE, COL) LABEL(N) "{ " DECLS_OFFLOAD(N) \
+    SITE1(N, "", LINE, COL, S) "__extension__ int keel_on_gpu_" #N " = keel_decide__" #N "(&keel_site_" #N \
     ", (const long long[]){ (long long)(" S ") }); __extension__ long long keel_t_" #N \
     " = keel_begin__" #N "(&keel_site_" #N ", keel_on_gpu_" #N "); "
 
 /* OFFLOAD1 for a nest whose overlap condition names the bases b and a:
  * their addresses follow the value S. */
 #define OFFLOAD_BA(N, S, LINE, COL) LABEL(N) "{ " DECLS_OFFLOAD(N) \
-    "static const char *const keel_syms_" #N "[] = { \"" S "\", \"&b\", \"&a\" }; " \
-    SITE(N, "", LINE, COL, 3, "keel_syms_" #N) "__extension__ int keel_on_gpu_" #N " = keel_decide__" #N "(&keel_site_" #N \
+    SITE(N, "", LINE, COL, -4, "char t1[{" S "}]; char t2[{&b}]; char t3[{&a}]; char t4[{=/db/keel.db}]; ", \
+         "\"" S "\", \"&b\", \"&a\", ") "__extension__ int keel_on_gpu_" #N " = keel_decide__" #N "(&keel_site_" #N \
     ", (const long long[]){ (long long)(" S "), (long long)(__INTPTR_TYPE__)(b)," \
     " (long long)(__INTPTR_TYPE__)(a) }); __extension__ long long keel_t_" #N \
     " = keel_begin__" #N "(&keel_site_" #N ", keel_on_gpu_" #N "); "
 
-/* Expected text: the template with every "@" replaced by the file's path. */
+/* Expected text: the template with every "@" replaced by the file's
+ * path, "[{X}]" by "[N]" where N is X's length (its "@" replaced) + 1,
+ * and "[{=X}]" as well, N padded so that the sizes since the last "[{=" add
+ * up to a multiple of 8 (the arrays of a site's texts, SITE). */
 static char *expect(const char *tmpl, const char *path)
 {
-    size_t cap = strlen(tmpl) * 2 + 4096;
+    size_t cap = strlen(tmpl) * 2 + 4096, run = 0;
     char *s = malloc(cap), *w = s;
     for (const char *p = tmpl; *p && s; p++) {
         if (*p == '@')
             w += sprintf(w, "%s", path);
-        else
+        else if (p[0] == '[' && p[1] == '{') {
+            int last = p[2] == '=';
+            size_t n = 1;
+            for (p += 2 + last; *p && !(p[0] == '}' && p[1] == ']'); p++)
+                n += *p == '@' ? strlen(path) : 1;
+            if (*p)
+                p++;
+            run += n;
+            if (last)
+                n += (8 - run % 8) % 8, run = 0;
+            w += sprintf(w, "[%zu]", n);
+        } else
             *w++ = *p;
     }
     if (s)
@@ -289,7 +309,7 @@ static void test_one_line(void)
     size_t len = 0;
     CHECK_INT(instrument_source(tu, path, NULL, src, strlen(src), "/db/keel.db",
                                 INSTRUMENT_REPORT, &out, &len), 36);
-    CHECK_INT(len, 88947);
+    CHECK_INT(len, 89183);
     CHECK(out && compiles(out, len));
     free(out);
     ir_tu_free(tu);
@@ -446,7 +466,7 @@ int main(void)
         "    x[i] = 0;\n"
         "}\n",
         INSTRUMENT_REPORT,
-        "void f(int n, double *x) { " OPEN1H(0, "n", " \"#h=0123456789abcdef\"", 2, 3) "\n"
+        "void f(int n, double *x) { " OPEN1H(0, "n", "#h=0123456789abcdef", 2, 3) "\n"
         "  for (int i = 0; i < n; i++)\n"
         "    x[i] = 0; }\n"
         "}\n");
@@ -736,8 +756,8 @@ int main(void)
         INSTRUMENT_OFFLOAD,
         "void h(int tsteps, int n, double *a, double *b) {\n"
         "  int t, i; " LABEL(0) "{ " DECLS_REPORT(0)
-        "static const char *const keel_syms_0[] = { \"tsteps\", \"n\", \"&b\", \"&a\" }; "
-        "static struct keel_site keel_site_0 = { \"/db/keel.db\", \"@\", 3, 3, { 4 }, keel_syms_0, 0 }; "
+        SITE(0, "", 3, 3, -5, "char t1[{tsteps}]; char t2[{n}]; char t3[{&b}]; char t4[{&a}];"
+             " char t5[{=/db/keel.db}]; ", "\"tsteps\", \"n\", \"&b\", \"&a\", ")
         "static int keel_v_0 = -1; __extension__ static long long keel_last_0[4]; "
         "__extension__ long long keel_x_0[] = { (long long)(tsteps), (long long)(n), (long long)(__INTPTR_TYPE__)(b), (long long)(__INTPTR_TYPE__)(a) }; if (keel_v_0 < 0 || keel_last_0[0] != keel_x_0[0] || keel_last_0[1] != keel_x_0[1] || keel_last_0[2] != keel_x_0[2] || keel_last_0[3] != keel_x_0[3]) { keel_last_0[0] = keel_x_0[0]; keel_last_0[1] = keel_x_0[1]; keel_last_0[2] = keel_x_0[2]; keel_last_0[3] = keel_x_0[3]; keel_v_0 = keel_decide_report__0(&keel_site_0, keel_x_0); } "
         "\n"
