@@ -23,11 +23,7 @@ export KEEL_MCA=off KEEL_LOG=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/keel-startup-XXXXXX")
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-expect_eq() { if [ "$1" = "$2" ]; then ok; else bad "$3: got '$1', want '$2'"; fi; }
+. "$(dirname "$0")/../lib.sh"
 # relocations in an object's data sections (what the loader applies at start)
 data_relocs() {
     readelf -rW "$1" | awk '/^Relocation section/ { s = $3 } /^[0-9a-f]+ / && s ~ /data/ { n++ }
@@ -137,5 +133,4 @@ expect_eq "$(cd rel && KEEL_DEVICE=h100 LD_DEBUG=bindings ./prog 2>&1 >/dev/null
              grep -c "binding file ./prog .*symbol .sched_getaffinity'")" 1 \
     "LD_DEBUG=bindings shows the runtime's own lazy bindings"
 
-echo "startup-counts: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish startup-counts
