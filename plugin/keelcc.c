@@ -506,6 +506,27 @@ static void free_all(options *o, analysed *res)
     free(o->clang);
 }
 
+/* A command compiled as given (no instrumentation): its sources analysed,
+ * and measured by llvm-mca, while the compiler runs.  The compiler's exit
+ * status, or -1 when it could not be started. */
+static int compile_analysed(options *o, const options *user, analysed *res, int misses)
+{
+    pid_t pid = o->analysis == 2 ? 0 : kc_start_compiler(o->cc, -1, 1);
+    if (pid < 0)
+        return -1;
+    if (res && o->mca && misses)
+        kc_mca_early(user, res);
+    if (res)
+        analyse(o, res);
+    for (int i = 0; res && i < o->nsources; i++)
+        if (res[i].an && store_analysis_no_sites(res[i].an, o->plain_why ? o->plain_why
+                                                 : "built without instrumentation") != 0)
+            kc_warn("%s: out of memory recording why no loop is instrumented", o->sources[i]);
+    if (res && o->mca && misses)
+        kc_mca_stage(user, res);
+    return pid ? kc_wait_compiler(pid) : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (getenv("KEEL_LINK_WAIT"))    /* run by the compiler as its linker */
@@ -590,23 +611,8 @@ int main(int argc, char **argv)
     int status, recorded = 0;
     if (instrument && res) {
         status = compile_instrumented(&o, &user, res, misses, user_ncc, &recorded);
-    } else {
-        /* Analyse (and run llvm-mca) while the compiler runs. */
-        pid_t pid = o.analysis == 2 ? 0 : kc_start_compiler(o.cc, -1, 1);
-        if (pid < 0)
-            return 127;
-        if (res && o.mca && misses)
-            kc_mca_early(&user, res);
-        if (res)
-            analyse(&o, res);
-        for (int i = 0; res && i < o.nsources; i++)
-            if (res[i].an && store_analysis_no_sites(res[i].an, o.plain_why ? o.plain_why
-                                                     : "built without instrumentation") != 0)
-                kc_warn("%s: out of memory recording why no loop is instrumented",
-                        o.sources[i]);
-        if (res && o.mca && misses)
-            kc_mca_stage(&user, res);
-        status = pid ? kc_wait_compiler(pid) : 0;
+    } else if ((status = compile_analysed(&o, &user, res, misses)) < 0) {
+        return 127;
     }
     if (res)
         kc_mca_after(&user, res, status);

@@ -313,107 +313,96 @@ static int add_file(lines *l, const char *dir, const char *name)
 
 static int row_cmp(const void *x, const void *y);
 
-static int lines_read(const elf *e, lines *l, char *err, size_t errlen)
+/* A DWARF 5 line table's directory and file tables, at c. */
+static int lines_files_v5(const elf *e, cur *c0, lines *l, char *err, size_t errlen)
 {
-    memset(l, 0, sizeof *l);
-    const section *L = &e->s[e->line];
-    cur c = { e->dl, e->dl + L->size, 0 };
-    uint64_t unit_len = un(&c, 4);
-    if (c.bad || unit_len == 0xffffffffu || unit_len > (uint64_t)(c.end - c.p))
-        return ku_fail(err, errlen, "unreadable line table");
-    const unsigned char *unit_end = c.p + unit_len;
-    if (unit_end != c.end)
-        return ku_fail(err, errlen, "more than one line-table unit");
-    c.end = unit_end;
-    int version = (int)un(&c, 2);
-    if (version != 4 && version != 5)
-        return ku_fail(err, errlen, "DWARF line table version %d", version);
-    if (version == 5 && (un(&c, 1) != 8 || un(&c, 1) != 0))
-        return ku_fail(err, errlen, "unusual line-table addresses");
-    uint64_t hlen = un(&c, 4);
-    if (c.bad || hlen > (uint64_t)(c.end - c.p))
-        return ku_fail(err, errlen, "unreadable line table");
-    const unsigned char *prog = c.p + hlen;
-    int min_inst = (int)un(&c, 1), max_ops = (int)un(&c, 1);
-    (void)un(&c, 1);    /* default_is_stmt */
-    int line_base = (int)(signed char)un(&c, 1), line_range = (int)un(&c, 1),
-        opcode_base = (int)un(&c, 1);
-    if (c.bad || max_ops != 1 || line_range == 0 || opcode_base < 1)
-        return ku_fail(err, errlen, "unusual line-table header");
-    unsigned char oplen[256] = { 0 };
-    for (int k = 1; k < opcode_base; k++)
-        oplen[k] = (unsigned char)un(&c, 1);
-    if (version == 5) {
-        for (int pass = 0; pass < 2 && !c.bad; pass++) {
-            int nfmt = (int)un(&c, 1);
-            uint64_t fmt[16][2];
-            if (nfmt > 16)
-                return ku_fail(err, errlen, "unusual line-table entry format");
-            for (int k = 0; k < nfmt; k++)
-                fmt[k][0] = uleb(&c), fmt[k][1] = uleb(&c);
-            uint64_t count = uleb(&c);
-            for (uint64_t i = 0; i < count && !c.bad; i++) {
-                const char *path = NULL;
-                uint64_t dir = 0;
-                for (int k = 0; k < nfmt; k++) {
-                    const char *s;
-                    uint64_t v;
-                    if (form_value(e, &c, fmt[k][1], &s, &v) != 0)
-                        return ku_fail(err, errlen, "unreadable line-table file entry");
-                    if (fmt[k][0] == 1)
-                        path = s;
-                    else if (fmt[k][0] == 2)
-                        dir = v;
-                }
-                if (!path)
-                    return ku_fail(err, errlen, "a line-table entry without a path");
-                if (pass == 0) {
-                    char **slot = ku_push(&l->dir, &l->ndir, sizeof *slot);
-                    if (!slot || !(*slot = strdup(path)))
-                        return ku_fail(err, errlen, "out of memory");
-                } else if (add_file(l, dir < (uint64_t)l->ndir ? l->dir[dir] : NULL, path)) {
+    cur c = *c0;
+    for (int pass = 0; pass < 2 && !c.bad; pass++) {
+        int nfmt = (int)un(&c, 1);
+        uint64_t fmt[16][2];
+        if (nfmt > 16)
+            return ku_fail(err, errlen, "unusual line-table entry format");
+        for (int k = 0; k < nfmt; k++)
+            fmt[k][0] = uleb(&c), fmt[k][1] = uleb(&c);
+        uint64_t count = uleb(&c);
+        for (uint64_t i = 0; i < count && !c.bad; i++) {
+            const char *path = NULL;
+            uint64_t dir = 0;
+            for (int k = 0; k < nfmt; k++) {
+                const char *s;
+                uint64_t v;
+                if (form_value(e, &c, fmt[k][1], &s, &v) != 0)
+                    return ku_fail(err, errlen, "unreadable line-table file entry");
+                if (fmt[k][0] == 1)
+                    path = s;
+                else if (fmt[k][0] == 2)
+                    dir = v;
+            }
+            if (!path)
+                return ku_fail(err, errlen, "a line-table entry without a path");
+            if (pass == 0) {
+                char **slot = ku_push(&l->dir, &l->ndir, sizeof *slot);
+                if (!slot || !(*slot = strdup(path)))
                     return ku_fail(err, errlen, "out of memory");
-                }
+            } else if (add_file(l, dir < (uint64_t)l->ndir ? l->dir[dir] : NULL, path)) {
+                return ku_fail(err, errlen, "out of memory");
             }
         }
-    } else {
-        /* DWARF 4: directories 1.., files 1..; 0 is the compilation folder,
-         * which only the unit's DW_AT_comp_dir names: relative there. */
-        while (!c.bad && c.p < c.end && *c.p) {
-            const char *s;
-            uint64_t v;
-            form_value(e, &c, 0x08, &s, &v);
-            char **slot = ku_push(&l->dir, &l->ndir, sizeof *slot);
-            if (!slot || !(*slot = strdup(s)))
-                return ku_fail(err, errlen, "out of memory");
-        }
-        u8(&c);
-        if (add_file(l, NULL, "") != 0)   /* index 0: none */
-            return ku_fail(err, errlen, "out of memory");
-        while (!c.bad && c.p < c.end && *c.p) {
-            const char *s;
-            uint64_t v;
-            form_value(e, &c, 0x08, &s, &v);
-            uint64_t dir = uleb(&c);
-            uleb(&c);
-            uleb(&c);
-            if (add_file(l, dir >= 1 && dir <= (uint64_t)l->ndir ? l->dir[dir - 1] : NULL, s))
-                return ku_fail(err, errlen, "out of memory");
-        }
-        u8(&c);
     }
-    if (c.bad)
-        return ku_fail(err, errlen, "unreadable line-table header");
-    /* The program. */
-    c.p = prog;
+    *c0 = c;
+    return 0;
+}
+
+/* A DWARF 4 line table's include directories and file names, at c. */
+static int lines_files_v4(const elf *e, cur *c0, lines *l, char *err, size_t errlen)
+{
+    cur c = *c0;
+    /* DWARF 4: directories 1.., files 1..; 0 is the compilation folder,
+     * which only the unit's DW_AT_comp_dir names: relative there. */
+    while (!c.bad && c.p < c.end && *c.p) {
+        const char *s;
+        uint64_t v;
+        form_value(e, &c, 0x08, &s, &v);
+        char **slot = ku_push(&l->dir, &l->ndir, sizeof *slot);
+        if (!slot || !(*slot = strdup(s)))
+            return ku_fail(err, errlen, "out of memory");
+    }
+    u8(&c);
+    if (add_file(l, NULL, "") != 0)   /* index 0: none */
+        return ku_fail(err, errlen, "out of memory");
+    while (!c.bad && c.p < c.end && *c.p) {
+        const char *s;
+        uint64_t v;
+        form_value(e, &c, 0x08, &s, &v);
+        uint64_t dir = uleb(&c);
+        uleb(&c);
+        uleb(&c);
+        if (add_file(l, dir >= 1 && dir <= (uint64_t)l->ndir ? l->dir[dir - 1] : NULL, s))
+            return ku_fail(err, errlen, "out of memory");
+    }
+    u8(&c);
+    *c0 = c;
+    return 0;
+}
+
+/* The line-table header's figures the program reads. */
+typedef struct {
+    int min_inst, line_base, line_range, opcode_base;
+    unsigned char oplen[256];   /* operands of each standard opcode */
+} lhdr;
+
+/* Run the line program at c (to c.end), adding a row per emitted line. */
+static int lines_program(const elf *e, cur c, const lhdr *h, lines *l, char *err,
+                         size_t errlen)
+{
     int sec = -1, file = 1, line = 1, col = 0;
     uint64_t addr = 0;
     while (c.p < c.end && !c.bad) {
         int op = (int)u8(&c), emit = 0;
-        if (op >= opcode_base) {
-            int adj = op - opcode_base;
-            addr += (uint64_t)((adj / line_range) * min_inst);
-            line += line_base + adj % line_range;
+        if (op >= h->opcode_base) {
+            int adj = op - h->opcode_base;
+            addr += (uint64_t)((adj / h->line_range) * h->min_inst);
+            line += h->line_base + adj % h->line_range;
             emit = 1;
         } else if (op == 0) {
             uint64_t n = uleb(&c);
@@ -436,14 +425,16 @@ static int lines_read(const elf *e, lines *l, char *err, size_t errlen)
         } else {
             switch (op) {
             case 1: emit = 1; break;
-            case 2: addr += uleb(&c) * (uint64_t)min_inst; break;
+            case 2: addr += uleb(&c) * (uint64_t)h->min_inst; break;
             case 3: line += (int)sleb(&c); break;
             case 4: file = (int)uleb(&c); break;
             case 5: col = (int)uleb(&c); break;
-            case 8: addr += (uint64_t)(((255 - opcode_base) / line_range) * min_inst); break;
+            case 8:
+                addr += (uint64_t)(((255 - h->opcode_base) / h->line_range) * h->min_inst);
+                break;
             case 9: addr += un(&c, 2); break;
             default:
-                for (int k = 0; k < oplen[op]; k++)
+                for (int k = 0; k < h->oplen[op]; k++)
                     uleb(&c);
             }
         }
@@ -459,6 +450,49 @@ static int lines_read(const elf *e, lines *l, char *err, size_t errlen)
     }
     if (c.bad)
         return ku_fail(err, errlen, "unreadable line program");
+    return 0;
+}
+
+
+static int lines_read(const elf *e, lines *l, char *err, size_t errlen)
+{
+    memset(l, 0, sizeof *l);
+    const section *L = &e->s[e->line];
+    cur c = { e->dl, e->dl + L->size, 0 };
+    uint64_t unit_len = un(&c, 4);
+    if (c.bad || unit_len == 0xffffffffu || unit_len > (uint64_t)(c.end - c.p))
+        return ku_fail(err, errlen, "unreadable line table");
+    const unsigned char *unit_end = c.p + unit_len;
+    if (unit_end != c.end)
+        return ku_fail(err, errlen, "more than one line-table unit");
+    c.end = unit_end;
+    int version = (int)un(&c, 2);
+    if (version != 4 && version != 5)
+        return ku_fail(err, errlen, "DWARF line table version %d", version);
+    if (version == 5 && (un(&c, 1) != 8 || un(&c, 1) != 0))
+        return ku_fail(err, errlen, "unusual line-table addresses");
+    uint64_t hlen = un(&c, 4);
+    if (c.bad || hlen > (uint64_t)(c.end - c.p))
+        return ku_fail(err, errlen, "unreadable line table");
+    const unsigned char *prog = c.p + hlen;
+    lhdr h = { 0 };
+    h.min_inst = (int)un(&c, 1);
+    int max_ops = (int)un(&c, 1);
+    (void)un(&c, 1);    /* default_is_stmt */
+    h.line_base = (int)(signed char)un(&c, 1);
+    h.line_range = (int)un(&c, 1);
+    h.opcode_base = (int)un(&c, 1);
+    if (c.bad || max_ops != 1 || h.line_range == 0 || h.opcode_base < 1)
+        return ku_fail(err, errlen, "unusual line-table header");
+    for (int k = 1; k < h.opcode_base; k++)
+        h.oplen[k] = (unsigned char)un(&c, 1);
+    if ((version == 5 ? lines_files_v5 : lines_files_v4)(e, &c, l, err, errlen))
+        return -1;
+    if (c.bad)
+        return ku_fail(err, errlen, "unreadable line-table header");
+    c.p = prog;
+    if (lines_program(e, c, &h, l, err, errlen))
+        return -1;
     if (l->nr)
         qsort(l->r, (size_t)l->nr, sizeof *l->r, row_cmp);
     return 0;
@@ -701,22 +735,36 @@ static int dominates(const blk *b, int h, int x)
     return 0;
 }
 
-/* Write function `fn` (instructions [i0, i1) of d) to out; its blocks get
- * labels .LBB<fn>_<k>. */
-static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, ku_buf *out,
-                         char *err, size_t errlen)
+/* A function's control flow: its blocks, their order and its loops. */
+typedef struct {
+    blk *b;
+    int nb;
+    nloop *lp;
+    int nl;
+    int *order, no;         /* blocks in post-order (reverse it: RPO) */
+    int *stack, *pos;       /* scratch of nb + 1 */
+} cfg;
+
+static void cfg_free(cfg *g)
+{
+    for (int k = 0; k < g->nb; k++)
+        free(g->b[k].pred);
+    free(g->b);
+    for (int k = 0; k < g->nl; k++)
+        free(g->lp[k].in);
+    free(g->lp);
+    free(g->order);
+    free(g->stack);
+    free(g->pos);
+}
+
+/* Mark in `leader` (n + 1 bytes, one per instruction of [i0, i1)) each
+ * block's first instruction; a jump to another function's start becomes a
+ * tail call.  0, or -1 (err) for a jump into another function. */
+static int cfg_leaders(const dis *d, int i0, int i1, unsigned char *leader, char *err,
+                       size_t errlen)
 {
     insn *in = d->in;
-    int n = i1 - i0, rc = -1;
-    blk *b = NULL;
-    nloop *lp = NULL;
-    int nb = 0, nl = 0;
-    int *order = NULL, *stack = NULL, *pos = NULL;
-    unsigned char *leader = calloc((size_t)n + 1, 1);
-    if (!leader) {
-        ku_fail(err, errlen, "out of memory");
-        goto done;
-    }
     leader[0] = 1;
     for (int i = i0; i < i1; i++) {
         /* a conditional branch and the jump after it end one block, as the
@@ -742,7 +790,7 @@ static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, k
                         start = 1;
                 if (!start) {
                     ku_fail(err, errlen, "a jump into another function");
-                    goto done;
+                    return -1;
                 }
                 in[i].has_target = 0;
                 if (in[i].branch == 2)
@@ -752,20 +800,32 @@ static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, k
             leader[t - i0] = 1;
         }
     }
+    return 0;
+}
+
+/* The blocks of [i0, i1) from their leaders, with successors and
+ * predecessors. */
+static int cfg_blocks(const dis *d, int i0, int i1, const unsigned char *leader, cfg *g,
+                      char *err, size_t errlen)
+{
+    insn *in = d->in;
+    int n = i1 - i0;
     for (int i = 0; i < n; i++)
         if (leader[i]) {
-            blk *x = ku_push(&b, &nb, sizeof *x);
+            blk *x = ku_push(&g->b, &g->nb, sizeof *x);
             if (!x) {
                 ku_fail(err, errlen, "out of memory");
-                goto done;
+                return -1;
             }
             x->first = i0 + i;
             x->last = i1;
             x->loop = -1;
             x->rpo = -1;
-            if (nb > 1)
-                b[nb - 2].last = i0 + i;
+            if (g->nb > 1)
+                g->b[g->nb - 2].last = i0 + i;
         }
+    blk *b = g->b;
+    int nb = g->nb;
     for (int k = 0; k < nb; k++) {
         const insn *t = &in[b[k].last - 1];
         for (int i = b[k].first; i < b[k].last; i++) {
@@ -785,19 +845,26 @@ static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, k
             int *slot = ku_push(&b[b[k].succ[s2]].pred, &b[b[k].succ[s2]].npred, sizeof *slot);
             if (!slot) {
                 ku_fail(err, errlen, "out of memory");
-                goto done;
+                return -1;
             }
             *slot = k;
         }
-    /* Reverse post-order from the entry (iterative depth-first search). */
-    order = malloc(sizeof *order * (size_t)(nb + 1));
-    stack = malloc(sizeof *stack * (size_t)(nb + 1));
-    pos = calloc((size_t)nb + 1, sizeof *pos);
+    return 0;
+}
+
+/* Reverse post-order from the entry (iterative depth-first search), then
+ * the immediate dominators by the iterative algorithm in that order. */
+static int cfg_order(cfg *g, char *err, size_t errlen)
+{
+    blk *b = g->b;
+    int nb = g->nb;
+    int *order = g->order = malloc(sizeof *order * (size_t)(nb + 1));
+    int *stack = g->stack = malloc(sizeof *stack * (size_t)(nb + 1));
+    int *pos = g->pos = calloc((size_t)nb + 1, sizeof *pos);
     unsigned char *seen = calloc((size_t)nb + 1, 1);
     if (!order || !stack || !pos || !seen) {
         free(seen);
-        ku_fail(err, errlen, "out of memory");
-        goto done;
+        return ku_fail(err, errlen, "out of memory");
     }
     int no = 0, sp = 0;
     stack[sp++] = 0;
@@ -837,8 +904,17 @@ static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, k
             }
         }
     }
-    /* Natural loops: per header, every block that reaches a back edge's
-     * source without passing the header. */
+    g->no = no;
+    return 0;
+}
+
+/* Natural loops: per header, every block that reaches a back edge's
+ * source without passing the header; their nesting, depths, and each
+ * block's innermost loop. */
+static int cfg_loops(cfg *g, char *err, size_t errlen)
+{
+    blk *b = g->b;
+    int nb = g->nb, *stack = g->stack, sp;
     for (int u = 0; u < nb; u++) {
         if (b[u].rpo < 0)
             continue;
@@ -847,13 +923,14 @@ static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, k
             if (!dominates(b, h, u))
                 continue;
             nloop *L2 = NULL;
-            for (int k = 0; k < nl; k++)
-                if (lp[k].header == h)
-                    L2 = &lp[k];
+            for (int k = 0; k < g->nl; k++)
+                if (g->lp[k].header == h)
+                    L2 = &g->lp[k];
             if (!L2) {
-                if (!(L2 = ku_push(&lp, &nl, sizeof *L2)) || !(L2->in = calloc((size_t)nb, 1))) {
+                if (!(L2 = ku_push(&g->lp, &g->nl, sizeof *L2))
+                    || !(L2->in = calloc((size_t)nb, 1))) {
                     ku_fail(err, errlen, "out of memory");
-                    goto done;
+                    return -1;
                 }
                 L2->header = h;
                 L2->in[h] = 1;
@@ -875,6 +952,8 @@ static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, k
             }
         }
     }
+    nloop *lp = g->lp;
+    int nl = g->nl;
     for (int k = 0; k < nl; k++)
         for (int x = 0; x < nb; x++)
             lp[k].size += lp[k].in[x];
@@ -895,7 +974,25 @@ static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, k
         for (int k = 0; k < nl; k++)
             if (lp[k].in[x] && (b[x].loop < 0 || lp[k].size < lp[b[x].loop].size))
                 b[x].loop = k;
-    /* The text. */
+    return 0;
+}
+
+/* The mnemonic of an instruction's text (up to a tab or space) into mn[32]. */
+static void mnemonic(const char *text, char mn[32])
+{
+    int m = 0;
+    while (m < 31 && text[m] && text[m] != '\t' && text[m] != ' ')
+        mn[m] = text[m], m++;
+    mn[m] = '\0';
+}
+
+/* The assembly text of the function's blocks, as clang's verbose -S. */
+static void cfg_text(const dis *d, const cfg *g, int fn, const lines *L, ku_buf *out)
+{
+    insn *in = d->in;
+    const blk *b = g->b;
+    const nloop *lp = g->lp;
+    int nb = g->nb;
     for (int x = 0; x < nb; x++) {
         int l = b[x].loop;
         ku_buf_printf(out, ".LBB%d_%d:", fn, x);
@@ -923,37 +1020,39 @@ static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, k
                               L->r[r].col);
             if (in[i].has_target) {
                 char mn[32];
-                int m = 0;
-                while (m < 31 && in[i].text[m] && in[i].text[m] != '\t' && in[i].text[m] != ' ')
-                    mn[m] = in[i].text[m], m++;
-                mn[m] = '\0';
+                mnemonic(in[i].text, mn);
                 ku_buf_printf(out, "\t%s\t.LBB%d_%d\n", mn, fn,
                               block_at(b, nb, in, in[i].target));
             } else if (in[i].reloc[0] && (in[i].branch || strncmp(in[i].text, "call", 4) == 0)
                        && !strchr(in[i].text, '*')) {
                 char mn[32];
-                int m = 0;
-                while (m < 31 && in[i].text[m] && in[i].text[m] != '\t' && in[i].text[m] != ' ')
-                    mn[m] = in[i].text[m], m++;
-                mn[m] = '\0';
+                mnemonic(in[i].text, mn);
                 ku_buf_printf(out, "\t%s\t%s\n", mn, in[i].reloc);
             } else {
                 ku_buf_printf(out, "\t%s\n", in[i].text);
             }
         }
     }
-    rc = out->oom ? ku_fail(err, errlen, "out of memory") : 0;
-done:
+}
+
+/* Write function `fn` (instructions [i0, i1) of d) to out; its blocks get
+ * labels .LBB<fn>_<k>. */
+static int emit_function(const dis *d, int i0, int i1, int fn, const lines *L, ku_buf *out,
+                         char *err, size_t errlen)
+{
+    cfg g = { 0 };
+    int rc = -1;
+    unsigned char *leader = calloc((size_t)(i1 - i0) + 1, 1);
+    if (!leader)
+        ku_fail(err, errlen, "out of memory");
+    else if (cfg_leaders(d, i0, i1, leader, err, errlen) == 0
+             && cfg_blocks(d, i0, i1, leader, &g, err, errlen) == 0
+             && cfg_order(&g, err, errlen) == 0 && cfg_loops(&g, err, errlen) == 0) {
+        cfg_text(d, &g, fn, L, out);
+        rc = out->oom ? ku_fail(err, errlen, "out of memory") : 0;
+    }
     free(leader);
-    for (int k = 0; k < nb; k++)
-        free(b[k].pred);
-    free(b);
-    for (int k = 0; k < nl; k++)
-        free(lp[k].in);
-    free(lp);
-    free(order);
-    free(stack);
-    free(pos);
+    cfg_free(&g);
     return rc;
 }
 
