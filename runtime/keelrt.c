@@ -132,6 +132,7 @@ static struct {
                                 * (looked up only when real_gpu) */
     double t_base;             /* CLOCK_MONOTONIC at init, seconds (launch timing) */
     atomic_int init_state;     /* init_once: 0 not begun, 1 running, 2 done */
+    atomic_int init_pid;       /* the process that began it (a forked child is not) */
     _Atomic(const rt_profile *) host_now;     /* host_profile(): NULL is &G.host */
     pthread_mutex_t facts_lock;
     /* every site with a state (site_init), the nests read ahead (pf_take,
@@ -388,9 +389,10 @@ static void init(void)
  * binding (some 800 instructions), and init_once's own fast path is one
  * load.  A thread that finds init running in another waits for it,
  * yielding, for at most about a second (a CUDA driver's set-up can take
- * that long): past that -- or in a child forked while another thread of
- * its parent ran init, where nothing finishes it -- it decides CPU
- * without, and asks again at the next call. */
+ * that long): past that it decides CPU without, and asks again at the
+ * next call.  A child forked while another thread of its parent ran init,
+ * where nothing will finish it, decides CPU at once (its pid is not the
+ * one that began init), so that it does not wait a second at every call. */
 static int init_once(void)
 {
     int s = atomic_load_explicit(&G.init_state, memory_order_acquire);
@@ -399,6 +401,7 @@ static int init_once(void)
     if (s == 0 && atomic_compare_exchange_strong_explicit(&G.init_state, &s, 1,
                                                           memory_order_acq_rel,
                                                           memory_order_acquire)) {
+        atomic_store_explicit(&G.init_pid, (int)getpid(), memory_order_release);
         init();
         atomic_store_explicit(&G.init_state, 2, memory_order_release);
         return 1;
@@ -406,6 +409,9 @@ static int init_once(void)
     for (long k = 0; k < 1000000; k++) {
         if (atomic_load_explicit(&G.init_state, memory_order_acquire) == 2)
             return 1;
+        int by = atomic_load_explicit(&G.init_pid, memory_order_acquire);
+        if (by != 0 && by != (int)getpid())
+            return 0;
         sched_yield();
     }
     return 0;
